@@ -1,0 +1,20 @@
+// Bundles the CLI with esbuild: one entry, lazy chunks for what commands import on demand.
+// Native better-sqlite3 stays external; type checking is `npm run typecheck` (tsc).
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'bundle',
+  external: ['better-sqlite3'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});

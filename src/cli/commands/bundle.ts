@@ -1,0 +1,294 @@
+// esign bundle create|list|get|update|send|cancel|validate|events|files|data|tags
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { AttachedFile, Bundle, BundleListQuery } from '../../service/types.js';
+import type { Context } from '../context.js';
+import { CliError, EXIT } from '../exitCodes.js';
+import { type Column, note, printList, printObject } from '../output.js';
+import { type Action, collect, confirm, intArg, readJsonInput } from '../run.js';
+
+export const BUNDLE_COLUMNS: Column<Bundle>[] = [
+  { header: 'ID', value: (b) => b.id },
+  { header: 'STATUS', value: (b) => b.status },
+  { header: 'LABEL', value: (b) => b.label },
+  { header: 'SIGNERS', value: (b) => b.packets.map((p) => p.name) },
+  { header: 'TAGS', value: (b) => b.tags },
+  { header: 'CREATED', value: (b) => b.created },
+];
+
+export async function showBundle(ctx: Context, b: Bundle): Promise<void> {
+  const pairs: [string, unknown][] = [
+    ['id', b.id], ['status', b.status], ['label', b.label], ['created', b.created], ['sent', b.sent],
+    ['completed_at', b.completed_at], ['expires', b.expires], ['is_test', b.is_test], ['in_order', b.in_order],
+    ['doc_status', b.doc_status], ['custom_key', b.custom_key], ['tags', b.tags],
+    ['documents', b.documents.map((d) => `${d.key} (${d.name})`)],
+    ...b.packets.map((p, i): [string, unknown] => [
+      `signer ${i + 1}`,
+      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${p.status} ${p.id}`,
+    ]),
+    ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
+  ];
+  await printObject(b, pairs, ctx.options, b.id);
+}
+
+/** `Ada Lovelace <ada@example.com>`, `Ada <+15551234567>` (SMS delivery) or a bare address. */
+export function parseSigner(text: string, i: number): Record<string, unknown> {
+  const m = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(text);
+  const name = m ? m[1] : '';
+  const address = (m ? m[2] : text).trim();
+  const key = `signer-${i + 1}`;
+  if (/^\+?[0-9][0-9 ().-]{5,}$/.test(address)) return { key, name: name || address, phone: address, deliver_via: 'phone' };
+  if (!address.includes('@')) throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`);
+  return { key, name: name || address.split('@')[0], email: address };
+}
+
+interface CreateOptions {
+  file?: string[];
+  signer?: string[];
+  spec?: string;
+  label?: string;
+  subject?: string;
+  message?: string;
+  customKey?: string;
+  cc?: string[];
+  draft?: boolean;
+  inOrder?: boolean;
+  test?: boolean;
+  embed?: boolean;
+  wait?: string | boolean;
+}
+
+/** Turns flags and an optional JSON spec into a BundleRequest plus the attached files it refers to. */
+export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Record<string, unknown>; files: AttachedFile[] }> {
+  const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec, '--spec') : {};
+  const baseDir = o.spec && o.spec !== '-' ? dirname(resolve(o.spec)) : process.cwd();
+  const files: AttachedFile[] = [];
+  const attach = async (path: string, flag: string) => {
+    let data: Buffer;
+    try {
+      data = await readFile(path);
+    } catch (e) {
+      throw new CliError(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    }
+    files.push({ filename: basename(path), data });
+    return files.length - 1;
+  };
+  // A spec may name local files with `file_path`; they travel as attached files (`file_index`).
+  const documents = Array.isArray(body.documents) ? (body.documents as Record<string, unknown>[]) : [];
+  for (const d of documents)
+    if (typeof d?.file_path === 'string') {
+      d.file_index = await attach(resolve(baseDir, d.file_path), 'file_path');
+      delete d.file_path;
+    }
+  for (const path of o.file ?? []) documents.push({ key: `doc-${documents.length + 1}`, file_index: await attach(path, '--file') });
+  if (documents.length) body.documents = documents;
+  if (o.signer?.length) {
+    const packets = Array.isArray(body.packets) ? (body.packets as unknown[]) : [];
+    o.signer.forEach((s) => packets.push({ ...parseSigner(s, packets.length), ...(o.embed ? { deliver_via: 'embed' } : {}) }));
+    body.packets = packets;
+  }
+  if (o.label !== undefined) body.label = o.label;
+  if (o.subject !== undefined) body.email_subject = o.subject;
+  if (o.message !== undefined) body.email_message = o.message;
+  if (o.customKey !== undefined) body.custom_key = o.customKey;
+  if (o.cc?.length) body.cc_emails = o.cc;
+  if (o.draft) body.status = 'dr';
+  if (o.inOrder) body.in_order = true;
+  if (o.test) body.is_test = true;
+  if (!body.packets && !body.documents)
+    throw new CliError('Nothing to send: give --file and --signer, or a JSON spec with -f spec.json (-f - for stdin).');
+  return { body, files };
+}
+
+/** Polls until the Bundle leaves `pe` (launched or failed), or the time runs out. */
+async function waitForLaunch(ctx: Context, b: Bundle, seconds: number): Promise<Bundle> {
+  const service = await ctx.service();
+  const deadline = Date.now() + seconds * 1000;
+  while (b.status === 'pe') {
+    if (Date.now() > deadline) throw new CliError(`Bundle ${b.id} is still pending after ${seconds} s.`, EXIT.TIMEOUT);
+    await new Promise((r) => setTimeout(r, 200));
+    b = await service.getBundle(b.id);
+  }
+  return b;
+}
+
+const waitSeconds = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60 : intArg(w, '--wait'));
+
+export function registerBundle(program: Command, action: Action): void {
+  const bundle = program.command('bundle').description('Create, send, track and cancel signature Bundles');
+
+  bundle
+    .command('create')
+    .description('Create a Bundle and send it (or save it as a draft)')
+    .option('-f, --spec <file>', 'BundleRequest JSON (- for stdin); documents may use "file_path"')
+    .option('--file <path>', 'a PDF to sign (repeatable)', collect)
+    .option('--signer <"Name <email>">', 'a signer (repeatable); "Name <+phone>" for SMS', collect)
+    .option('--label <text>', 'label of the Bundle')
+    .option('--subject <text>', 'email subject')
+    .option('--message <text>', 'email message')
+    .option('--custom-key <key>', 'your own key to find the Bundle by')
+    .option('--cc <email>', 'copy on completion (repeatable)', collect)
+    .option('--draft', 'save as a draft instead of sending')
+    .option('--in-order', 'signers sign one after the other')
+    .option('--test', 'a test Bundle (delivered only to verified account addresses)')
+    .option('--embed', 'signers from --signer sign through embedded URLs')
+    .option('--wait [seconds]', 'wait while documents are processed (default 60 s)')
+    .action(action(async (ctx, o: CreateOptions) => {
+      const { body, files } = await buildCreateRequest(o);
+      const service = await ctx.service();
+      let b = await service.createBundle(body, files);
+      const wait = waitSeconds(o.wait);
+      if (wait !== undefined) b = await waitForLaunch(ctx, b, wait);
+      await showBundle(ctx, b);
+    }));
+
+  bundle
+    .command('list')
+    .description('List Bundles, newest first')
+    .option('--search <text>', 'slug, label, custom key, signer name, email or phone')
+    .option('--status <code>', 'one status code (dr, pe, se, st, co, ca, ex, fa, de)')
+    .option('--status-in <codes>', 'comma-separated status codes')
+    .option('--tag <tag>', 'Bundles having the tag')
+    .option('--tag-in <tags>', 'comma-separated; at least one matches')
+    .option('--ordering <field>', 'created, sent or completed_at; prefix - to reverse', '-created')
+    .option('--created-after <date>').option('--created-before <date>')
+    .option('--sent-after <date>').option('--sent-before <date>')
+    .option('--completed-after <date>').option('--completed-before <date>')
+    .option('--template <uuid>', 'only Bundles made from that Document Template')
+    .option('--page <n>', 'page number (from 1)')
+    .option('--per-page <n>', 'page size (at most 100)')
+    .option('--limit <n>', 'at most this many Bundles, across pages')
+    .option('--all', 'every page')
+    .action(action(async (ctx, o: Record<string, string | boolean | undefined>) => {
+      const service = await ctx.service();
+      const query: BundleListQuery = {
+        search: o.search as string, status: o.status as string, status__in: o.statusIn as string, tag: o.tag as string,
+        tag__in: o.tagIn as string, ordering: o.ordering as string, created_after: o.createdAfter as string,
+        created_before: o.createdBefore as string, sent_after: o.sentAfter as string, sent_before: o.sentBefore as string,
+        completed_after: o.completedAfter as string, completed_before: o.completedBefore as string, template: o.template as string,
+      };
+      const limit = o.limit !== undefined ? intArg(o.limit as string, '--limit') : undefined;
+      let page = o.page !== undefined ? intArg(o.page as string, '--page') : 1;
+      const perPage = o.perPage !== undefined ? intArg(o.perPage as string, '--per-page') : limit !== undefined ? Math.min(limit, 100) : undefined;
+      const items: Bundle[] = [];
+      for (;;) {
+        const p = await service.listBundles({ ...query, page, per_page: perPage });
+        items.push(...p.items);
+        const more = (o.all || (limit !== undefined && items.length < limit)) && p.page < p.total_pages;
+        if (!more) break;
+        page++;
+      }
+      await printList(limit !== undefined ? items.slice(0, limit) : items, BUNDLE_COLUMNS, ctx.options, (b) => b.id);
+    }));
+
+  bundle
+    .command('get <slug>')
+    .description('Show a Bundle')
+    .option('--include <members>', 'comma-separated: data, events, files')
+    .action(action(async (ctx, o: { include?: string }, slug: string) => {
+      const b = await (await ctx.service()).getBundle(slug, o.include);
+      if (o.include && !ctx.options.json && !ctx.options.quiet) note('(included members are shown with --json)');
+      await showBundle(ctx, b);
+    }));
+
+  bundle
+    .command('update <slug>')
+    .description('Change a draft or sent Bundle (expiry, reminders, cc, owner, team, brand)')
+    .option('-f, --spec <file>', 'BundlePatchRequest JSON (- for stdin)')
+    .option('--expires <date>', 'YYYY-MM-DD or an ISO date-time, in the future')
+    .option('--cc <email>', 'replace the cc list (repeatable)', collect)
+    .option('--cc-sender', 'copy the sender on completion').option('--no-cc-sender')
+    .option('--send-reminders', 'send reminders').option('--no-send-reminders')
+    .option('--reminder-offset <days>').option('--reminder-interval <days>').option('--reminder-expires <days>')
+    .option('--owner <uuid|none>').option('--team <uuid|none>').option('--signing-brand <uuid|none>')
+    .action(action(async (ctx, o: Record<string, unknown>, slug: string) => {
+      const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec as string, '--spec') : {};
+      const nullable = (v: unknown) => (v === 'none' ? null : v);
+      if (o.expires !== undefined) body.expires = o.expires;
+      if (o.cc !== undefined) body.cc_emails = o.cc;
+      if (o.ccSender !== undefined) body.cc_sender = o.ccSender;
+      if (o.sendReminders !== undefined) body.send_reminders = o.sendReminders;
+      for (const [flag, key] of [['reminderOffset', 'reminder_offset'], ['reminderInterval', 'reminder_interval'], ['reminderExpires', 'reminder_expires']])
+        if (o[flag] !== undefined) body[key] = intArg(o[flag] as string, `--${key.replace('_', '-')}`);
+      if (o.owner !== undefined) body.owner = nullable(o.owner);
+      if (o.team !== undefined) body.team = nullable(o.team);
+      if (o.signingBrand !== undefined) body.signing_brand = nullable(o.signingBrand);
+      if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign bundle update --help).');
+      await showBundle(ctx, await (await ctx.service()).updateBundle(slug, body));
+    }));
+
+  bundle
+    .command('send <slug>')
+    .description('Send a draft (or pending) Bundle')
+    .action(action(async (ctx, _o, slug: string) => showBundle(ctx, await (await ctx.service()).sendBundle(slug))));
+
+  bundle
+    .command('cancel <slug>')
+    .description('Cancel a Bundle that is not complete')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(action(async (ctx, o: { yes?: boolean }, slug: string) => {
+      await confirm(`Cancel Bundle ${slug}? Signers can no longer sign it.`, o.yes);
+      await showBundle(ctx, await (await ctx.service()).cancelBundle(slug));
+    }));
+
+  bundle
+    .command('validate <slug>')
+    .description('Check whether a draft can be sent')
+    .action(action(async (ctx, _o, slug: string) => {
+      const r = await (await ctx.service()).validateBundle(slug);
+      await printObject(r, [['can_send', r.can_send], ['msg', r.msg], ['n_docs', r.n_docs]], ctx.options, String(r.can_send));
+    }));
+
+  bundle
+    .command('events <slug>')
+    .description('The audit trail of a Bundle')
+    .action(action(async (ctx, _o, slug: string) => {
+      const events = await (await ctx.service()).listBundleEvents(slug);
+      await printList(events, [
+        { header: 'TIME', value: (e) => e.timestamp },
+        { header: 'KIND', value: (e) => e.kind },
+        { header: 'DESCRIPTION', value: (e) => e.description },
+        { header: 'PACKET', value: (e) => e.packet_id ?? '' },
+      ], ctx.options, (e) => e.kind);
+    }));
+
+  bundle
+    .command('files <slug>')
+    .description('Links to the Bundle\'s files (expiring)')
+    .action(action(async (ctx, _o, slug: string) => {
+      const files = await (await ctx.service()).getBundleFiles(slug);
+      await printList(files, [
+        { header: 'KIND', value: (f) => f.kind ?? '' },
+        { header: 'NAME', value: (f) => f.name ?? '' },
+        { header: 'SHA256', value: (f) => f.sha256 ?? '' },
+        { header: 'EXPIRES', value: (f) => f.expires },
+        { header: 'URL', value: (f) => f.file_url },
+      ], ctx.options, (f) => f.file_url);
+    }));
+
+  bundle
+    .command('data <slug>')
+    .description('Field values of the Bundle')
+    .action(action(async (ctx, _o, slug: string) => {
+      const items = await (await ctx.service()).getBundleData(slug);
+      await printList(items, [
+        { header: 'DOC', value: (d) => d.doc_key },
+        { header: 'FIELD', value: (d) => d.field_key },
+        { header: 'KIND', value: (d) => d.kind },
+        { header: 'LABEL', value: (d) => d.label },
+        { header: 'VALUE', value: (d) => d.value },
+        { header: 'FILLED_BY', value: (d) => d.filled_by },
+      ], ctx.options, (d) => d.field_key);
+    }));
+
+  const tags = bundle.command('tags').description('Add or remove tags');
+  tags
+    .command('add <slug> <tags...>')
+    .description('Add tags (duplicates are ignored)')
+    .action(action(async (ctx, _o, slug: string, list: string[]) => showBundle(ctx, await (await ctx.service()).addBundleTags(slug, list))));
+  tags
+    .command('remove <slug> <tags...>')
+    .description('Remove tags (absent tags are ignored)')
+    .action(action(async (ctx, _o, slug: string, list: string[]) => showBundle(ctx, await (await ctx.service()).removeBundleTags(slug, list))));
+}

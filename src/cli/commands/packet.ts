@@ -1,0 +1,60 @@
+// esign packet get|update|remind|embed-url|coe
+import type { Command } from 'commander';
+import type { Packet } from '../../service/types.js';
+import type { Context } from '../context.js';
+import { CliError } from '../exitCodes.js';
+import { printObject } from '../output.js';
+import { type Action, readJsonInput } from '../run.js';
+
+async function showPacket(ctx: Context, p: Packet): Promise<void> {
+  await printObject(p, [
+    ['id', p.id], ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
+    ['order', p.order], ['status', p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
+    ['auth', ['sms', 'selfie', 'id'].filter((k) => p[`auth_${k}` as 'auth_sms'])],
+    ['suppress', ['all', 'signing', 'reminder', 'docs_ready'].filter((k) => p[`suppress_${k}` as 'suppress_all'])],
+  ], ctx.options, p.id);
+}
+
+const BOOLEAN_FLAGS = ['authSms', 'authSelfie', 'authId', 'suppressAll', 'suppressSigning', 'suppressReminder', 'suppressDocsReady'] as const;
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export function registerPacket(program: Command, action: Action): void {
+  const packet = program.command('packet').description('Inspect and change one signer\'s packet');
+
+  packet.command('get <id>').description('Show a packet')
+    .action(action(async (ctx, _o, id: string) => showPacket(ctx, await (await ctx.service()).getPacket(id))));
+
+  const update = packet.command('update <id>').description('Change a signer\'s details or delivery')
+    .option('-f, --spec <file>', 'packet PATCH JSON (- for stdin)')
+    .option('--name <name>').option('--email <email>').option('--phone <phone>')
+    .option('--deliver-via <email|phone>')
+    .option('--redirect <url>', 'signing_complete_redirect (Signing Brands feature)');
+  for (const f of BOOLEAN_FLAGS) {
+    const flag = snake(f).replace(/_/g, '-');
+    update.option(`--${flag}`).option(`--no-${flag}`);
+  }
+  update.action(action(async (ctx, o: Record<string, unknown>, id: string) => {
+    const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec as string, '--spec') : {};
+    for (const k of ['name', 'email', 'phone'] as const) if (o[k] !== undefined) body[k] = o[k];
+    if (o.deliverVia !== undefined) body.deliver_via = o.deliverVia;
+    if (o.redirect !== undefined) body.signing_complete_redirect = o.redirect;
+    for (const f of BOOLEAN_FLAGS) if (o[f] !== undefined) body[snake(f)] = o[f];
+    if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign packet update --help).');
+    await showPacket(ctx, await (await ctx.service()).updatePacket(id, body));
+  }));
+
+  packet.command('remind <id>').description('Send the signer a reminder (at most once an hour)')
+    .action(action(async (ctx, _o, id: string) => showPacket(ctx, await (await ctx.service()).remindPacket(id))));
+
+  packet.command('embed-url <id>').description('A single-use, expiring URL for embedded signing')
+    .action(action(async (ctx, _o, id: string) => {
+      const u = await (await ctx.service()).createEmbedUrl(id);
+      await printObject(u, [['url', u.url], ['expires', u.expires]], ctx.options, u.url);
+    }));
+
+  packet.command('coe <id>').description('The signer\'s Certificate of Evidence')
+    .action(action(async (ctx, _o, id: string) => {
+      const c = await (await ctx.service()).getPacketCoe(id);
+      await printObject(c, [['file_url', c.file_url], ['expires', c.expires], ['sha256', c.sha256]], ctx.options, c.file_url);
+    }));
+}

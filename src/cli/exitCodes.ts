@@ -1,0 +1,48 @@
+// The documented exit codes (`esign help exit-codes`, README). Scripts depend on them: never renumber.
+export const EXIT = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  INVALID: 3,
+  AUTH: 4,
+  FORBIDDEN: 5,
+  NOT_FOUND: 6,
+  CONFLICT: 7,
+  RATE_LIMITED: 8,
+  MISMATCH: 9,
+  TIMEOUT: 10,
+} as const;
+
+export const EXIT_TABLE: [number, string][] = [
+  [EXIT.OK, 'Success (an empty list is success too)'],
+  [EXIT.FAILURE, 'Failure: an unexpected error, a server error (5xx) or an unreachable server'],
+  [EXIT.USAGE, 'Usage error: unknown command or flag, missing or malformed argument, unreadable input file'],
+  [EXIT.INVALID, 'The request was rejected as invalid (HTTP 400): the message names the field'],
+  [EXIT.AUTH, 'Authentication failed (HTTP 401): missing or wrong API key'],
+  [EXIT.FORBIDDEN, 'Not permitted (HTTP 403): an account feature is off, or the key lacks the right'],
+  [EXIT.NOT_FOUND, 'Not found (HTTP 404): no such Bundle, Packet or other object'],
+  [EXIT.CONFLICT, 'Conflict (HTTP 409): the object is not in a state that allows this now'],
+  [EXIT.RATE_LIMITED, 'Rate limited (HTTP 429) after retries'],
+  [EXIT.MISMATCH, 'Verification mismatch: the hash matches no document'],
+  [EXIT.TIMEOUT, 'A wait (--wait) timed out before the expected state was reached'],
+];
+
+export function exitCodeForStatus(status: number): number {
+  switch (status) {
+    case 400: return EXIT.INVALID;
+    case 401: return EXIT.AUTH;
+    case 403: return EXIT.FORBIDDEN;
+    case 404: return EXIT.NOT_FOUND;
+    case 409: return EXIT.CONFLICT;
+    case 429: return EXIT.RATE_LIMITED;
+    default: return EXIT.FAILURE;
+  }
+}
+
+/** An error the CLI itself raises, with the exit code it means. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number = EXIT.USAGE) {
+    super(message);
+    this.name = 'CliError';
+  }
+}

@@ -1,0 +1,53 @@
+// The esign program: commander with every noun registered; command bodies load what they need lazily.
+import { Command, CommanderError } from 'commander';
+import { registerBundle } from './commands/bundle.js';
+import { registerLocal } from './commands/local.js';
+import { registerPacket } from './commands/packet.js';
+import { EXIT, EXIT_TABLE } from './exitCodes.js';
+import { action } from './run.js';
+
+export function buildProgram(version: string): Command {
+  const program = new Command('esign')
+    .description('Send and manage electronic-signature Bundles (API v2), on the embedded local engine or a remote server')
+    .version(version, '-V, --version')
+    .option('--json', 'print the API object as JSON')
+    .option('-q, --quiet', 'print ids only, one per line')
+    .option('--data-dir <dir>', 'data directory of the local engine (env ESIGN_DATA_DIR)')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  registerBundle(program, action);
+  registerPacket(program, action);
+  registerLocal(program, action);
+
+  program
+    .command('help-exit-codes', { hidden: true })
+    .action(() => printExitCodes());
+  program.addHelpCommand(false);
+  program
+    .command('help [topic...]')
+    .description('Help on a command, or "exit-codes"')
+    .action((topic: string[] = []) => {
+      if (topic[0] === 'exit-codes') return printExitCodes();
+      const target = topic.reduce<Command | undefined>((c, name) => c?.commands.find((x) => x.name() === name), program);
+      (target ?? program).outputHelp();
+    });
+  return program;
+}
+
+function printExitCodes(): void {
+  process.stdout.write(EXIT_TABLE.map(([code, text]) => `${String(code).padStart(2)}  ${text}\n`).join(''));
+}
+
+export async function main(argv: string[], version: string): Promise<void> {
+  const program = buildProgram(version);
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/**
+ * Content-addressed file store: each distinct file is written once, under blobs/ab/abcdef...,
+ * through a temporary file and a rename so that a crash never leaves half a file under its hash.
+ */
+export class BlobStore {
+  constructor(private readonly root: string) {}
+
+  path(hash: string): string {
+    return join(this.root, hash.slice(0, 2), hash);
+  }
+
+  put(data: Buffer, hash = sha256(data)): string {
+    const target = this.path(hash);
+    if (existsSync(target)) return hash;
+    mkdirSync(join(this.root, hash.slice(0, 2)), { recursive: true });
+    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(tmp, data);
+    renameSync(tmp, target);
+    return hash;
+  }
+}

@@ -1,0 +1,249 @@
+// Reading Bundles and Packets out of SQLite and shaping them as API objects.
+import type { BundleStatus, DeliverVia, DocStatus, PacketStatus } from '../service/enums.js';
+import { notFound } from '../service/errors.js';
+import type { BundleFilter } from '../service/listQuery.js';
+import type { Bundle, Packet, Page } from '../service/types.js';
+import type { Db } from './db.js';
+
+export interface BundleAttrs {
+  email_subject: string;
+  email_message: string;
+  sms_message: string;
+  requester_name: string;
+  requester_email: string;
+  cc_emails: string[];
+  payment: Bundle['payment'];
+  tag_values: Record<string, string | number>;
+  cc_sender: boolean;
+  send_reminders: boolean;
+  reminder_offset: number | null;
+  reminder_interval: number | null;
+  reminder_expires: number | null;
+}
+
+export interface BundleRow {
+  seq: number;
+  id: string;
+  status: BundleStatus;
+  doc_status: DocStatus;
+  label: string;
+  custom_key: string | null;
+  is_test: number;
+  in_order: number;
+  team: string | null;
+  owner: string | null;
+  signing_brand: string | null;
+  template: string | null;
+  created: string;
+  sent: string | null;
+  completed_at: string | null;
+  expires: string | null;
+  attrs: string;
+  errors: string;
+}
+
+export interface PacketAttrs {
+  auth_sms: boolean;
+  auth_selfie: boolean;
+  auth_id: boolean;
+  auth_secrets?: unknown;
+  signing_complete_redirect: string | null;
+  suppress_all: boolean;
+  suppress_signing: boolean;
+  suppress_reminder: boolean;
+  suppress_docs_ready: boolean;
+  email_message?: string;
+  sms_message?: string;
+  requires_witness: boolean;
+  witness_nominated_by: 'sgn' | 'snd' | '';
+}
+
+export interface PacketRow {
+  id: string;
+  bundle_seq: number;
+  idx: number;
+  key: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  person_id: string | null;
+  deliver_via: DeliverVia;
+  ord: number;
+  status: PacketStatus;
+  completed_at: string | null;
+  last_accessed_at: string | null;
+  last_reminded_at: string | null;
+  attrs: string;
+}
+
+export interface DocumentRow {
+  bundle_seq: number;
+  idx: number;
+  key: string;
+  name: string;
+  source: 'b64' | 'url' | 'index' | 'html' | 'template';
+  source_url: string | null;
+  template_id: string | null;
+  sha256: string | null;
+  state: 'pending' | 'ready' | 'failed';
+  lease_until: string | null;
+  spec: string;
+}
+
+export function findBundleRow(db: Db, slug: string): BundleRow {
+  const row = db.prepare('SELECT * FROM bundles WHERE id = ?').get(slug) as BundleRow | undefined;
+  if (!row) throw notFound('Bundle', slug);
+  return row;
+}
+
+export function findPacketRow(db: Db, id: string): PacketRow {
+  const row = db.prepare('SELECT * FROM packets WHERE id = ?').get(id) as PacketRow | undefined;
+  if (!row) throw notFound('Packet', id);
+  return row;
+}
+
+export const packetRowsOf = (db: Db, seq: number): PacketRow[] =>
+  db.prepare('SELECT * FROM packets WHERE bundle_seq = ? ORDER BY idx').all(seq) as PacketRow[];
+
+export const documentRowsOf = (db: Db, seq: number): DocumentRow[] =>
+  db.prepare('SELECT * FROM documents WHERE bundle_seq = ? ORDER BY idx').all(seq) as DocumentRow[];
+
+export function toPacket(r: PacketRow): Packet {
+  const a = JSON.parse(r.attrs) as PacketAttrs;
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    person_id: r.person_id,
+    deliver_via: r.deliver_via,
+    order: r.ord,
+    status: r.status,
+    auth_sms: a.auth_sms,
+    auth_selfie: a.auth_selfie,
+    auth_id: a.auth_id,
+    signing_complete_redirect: a.signing_complete_redirect,
+    suppress_all: a.suppress_all,
+    suppress_signing: a.suppress_signing,
+    suppress_reminder: a.suppress_reminder,
+    suppress_docs_ready: a.suppress_docs_ready,
+    completed_at: r.completed_at,
+    last_accessed_at: r.last_accessed_at,
+    requires_witness: a.requires_witness,
+    witness_nominated_by: a.witness_nominated_by,
+  };
+}
+
+/** Loads whole Bundles for the given row ids, in that order, with four queries whatever their number. */
+export function loadBundles(db: Db, rows: BundleRow[]): Bundle[] {
+  if (!rows.length) return [];
+  const seqs = JSON.stringify(rows.map((r) => r.seq));
+  const inList = 'IN (SELECT value FROM json_each(?))';
+  const packets = db.prepare(`SELECT * FROM packets WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`).all(seqs) as PacketRow[];
+  const docs = db
+    .prepare(`SELECT bundle_seq, key, name, template_id FROM documents WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`)
+    .all(seqs) as Pick<DocumentRow, 'bundle_seq' | 'key' | 'name' | 'template_id'>[];
+  const tags = db
+    .prepare(`SELECT bundle_seq, tag FROM bundle_tags WHERE bundle_seq ${inList} ORDER BY bundle_seq, rowid`)
+    .all(seqs) as { bundle_seq: number; tag: string }[];
+  const group = <T extends { bundle_seq: number }>(list: T[]) => {
+    const m = new Map<number, T[]>();
+    for (const x of list) (m.get(x.bundle_seq) ?? m.set(x.bundle_seq, []).get(x.bundle_seq)!).push(x);
+    return m;
+  };
+  const P = group(packets);
+  const D = group(docs);
+  const T = group(tags);
+  return rows.map((r) => toBundle(r, P.get(r.seq) ?? [], D.get(r.seq) ?? [], (T.get(r.seq) ?? []).map((t) => t.tag)));
+}
+
+export function loadBundle(db: Db, slug: string): Bundle {
+  return loadBundles(db, [findBundleRow(db, slug)])[0];
+}
+
+function toBundle(
+  r: BundleRow,
+  packets: PacketRow[],
+  docs: Pick<DocumentRow, 'key' | 'name' | 'template_id'>[],
+  tags: string[],
+): Bundle {
+  const a = JSON.parse(r.attrs) as BundleAttrs;
+  return {
+    id: r.id,
+    created: r.created,
+    status: r.status,
+    label: r.label,
+    in_order: r.in_order === 1,
+    email_subject: a.email_subject,
+    email_message: a.email_message,
+    sms_message: a.sms_message,
+    requester_name: a.requester_name,
+    requester_email: a.requester_email,
+    cc_emails: a.cc_emails,
+    custom_key: r.custom_key,
+    team: r.team,
+    is_test: r.is_test === 1,
+    payment: a.payment,
+    tag_values: a.tag_values,
+    docs_ready: r.doc_status === 'fi' || r.doc_status === 'in',
+    doc_status: r.doc_status,
+    errors: JSON.parse(r.errors),
+    packets: packets.map(toPacket),
+    documents: docs.map((d) => (d.template_id ? { template_id: d.template_id, key: d.key, name: d.name } : { key: d.key, name: d.name })),
+    tags,
+    sent: r.sent,
+    completed_at: r.completed_at,
+    expires: r.expires,
+    cc_sender: a.cc_sender,
+    send_reminders: a.send_reminders,
+    reminder_offset: a.reminder_offset,
+    reminder_interval: a.reminder_interval,
+    reminder_expires: a.reminder_expires,
+    owner: r.owner,
+    signing_brand: r.signing_brand,
+    template: r.template,
+  };
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
+
+/** Runs a list filter: the page of rows and the total count, both with the same WHERE clause. */
+export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  const bind = (v: unknown) => {
+    const name = `p${Object.keys(params).length}`;
+    params[name] = v;
+    return `@${name}`;
+  };
+  if (f.search) {
+    const p = bind(`%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const like = (col: string) => `${col} LIKE ${p} ESCAPE '\\'`;
+    where.push(`(${like('b.id')} OR ${like('b.label')} OR ${like('b.custom_key')} OR EXISTS (
+      SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${like('p.name')} OR ${like('p.email')} OR ${like('p.phone')})))`);
+  }
+  if (f.statuses) where.push(`b.status IN (SELECT value FROM json_each(${bind(JSON.stringify(f.statuses))}))`);
+  if (f.tag) where.push(`EXISTS (SELECT 1 FROM bundle_tags t WHERE t.bundle_seq = b.seq AND t.tag = ${bind(f.tag)})`);
+  if (f.tagsAny)
+    where.push(`EXISTS (SELECT 1 FROM bundle_tags t WHERE t.bundle_seq = b.seq AND t.tag IN (SELECT value FROM json_each(${bind(JSON.stringify(f.tagsAny))})))`);
+  const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
+    if (after) where.push(`b.${col} >= ${bind(after)}`);
+    if (before) where.push(`b.${col} < ${bind(nextDay(before))}`);
+  };
+  range('created', f.created);
+  range('sent', f.sent);
+  range('completed_at', f.completed);
+  if (f.template) where.push(`b.template = ${bind(f.template)}`);
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const dir = f.descending ? 'DESC' : 'ASC';
+  const total = (db.prepare(`SELECT count(*) AS n FROM bundles b ${whereSql}`).get(params) as { n: number }).n;
+  const totalPages = Math.max(1, Math.ceil(total / f.perPage));
+  if (f.page > totalPages) throw notFound('Page', String(f.page));
+  const orderCol = f.orderBy === 'sent' ? 'b.sent' : f.orderBy === 'completed_at' ? 'b.completed_at' : 'b.created';
+  const limit = bind(f.perPage);
+  const offset = bind((f.page - 1) * f.perPage);
+  const rows = db
+    .prepare(`SELECT b.* FROM bundles b ${whereSql} ORDER BY (${orderCol} IS NULL), ${orderCol} ${dir}, b.seq ${dir} LIMIT ${limit} OFFSET ${offset}`)
+    .all(params) as BundleRow[];
+  return { items: loadBundles(db, rows), page: f.page, total_pages: totalPages, per_page: f.perPage, total };
+}

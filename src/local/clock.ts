@@ -1,0 +1,41 @@
+import type { Db } from './db.js';
+
+/**
+ * The engine's clock: wall time plus an offset kept in the database, so that `esign local clock
+ * advance` moves time for every process using the same data directory.
+ */
+export class Clock {
+  private offsetMs: number;
+  constructor(private readonly db: Db) {
+    const row = db.prepare(`SELECT value FROM meta WHERE key = 'clock_offset_ms'`).get() as { value: string } | undefined;
+    this.offsetMs = row ? Number(row.value) : 0;
+  }
+  nowMs(): number {
+    return Date.now() + this.offsetMs;
+  }
+  now(): string {
+    return new Date(this.nowMs()).toISOString();
+  }
+  offset(): number {
+    return this.offsetMs;
+  }
+  setOffset(ms: number): void {
+    this.db.prepare(`INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(ms));
+    this.offsetMs = ms;
+  }
+}
+
+const UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
+
+/** Parses durations such as `90s`, `15m`, `3d`, `1d12h`. */
+export function parseDuration(text: string): number | undefined {
+  const re = /(\d+(?:\.\d+)?)([smhdw])/gy;
+  let total = 0;
+  let m: RegExpExecArray | null;
+  let consumed = 0;
+  while ((m = re.exec(text))) {
+    total += Number(m[1]) * UNITS[m[2]];
+    consumed = re.lastIndex;
+  }
+  return consumed === text.length && consumed > 0 ? total : undefined;
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+/** The SQLite file inside a data directory. */
+export const databasePath = (dataDir: string) => join(dataDir, 'esign.db');
+
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens (creating when needed) the engine's database: WAL so readers never block the writer,
+ * a busy timeout so concurrent CLI processes queue instead of failing, then pending migrations.
+ */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(databasePath(dataDir));
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (db.pragma('journal_mode', { simple: true }) !== 'wal') retryBusy(() => db.pragma('journal_mode = WAL'));
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+/** Applies migrations past `user_version`, each in its own IMMEDIATE transaction (re-checked inside). */
+export function migrate(db: Db): void {
+  const current = () => db.pragma('user_version', { simple: true }) as number;
+  if (current() >= MIGRATIONS.length) return;
+  for (let v = current(); v < MIGRATIONS.length; v = current()) {
+    db.transaction(() => {
+      const now = current();
+      if (now >= MIGRATIONS.length) return;
+      db.exec(MIGRATIONS[now]);
+      db.pragma(`user_version = ${now + 1}`);
+    }).immediate();
+  }
+}
+
+/** Switching to WAL takes an exclusive lock that the busy handler does not wait for. */
+function retryBusy<T>(fn: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return fn();
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+// Background processing of documents that arrive by URL: download, check, store, then launch or fail.
+import type { WireError } from '../service/errors.js';
+import { type BundleRow, type DocumentRow } from './bundleStore.js';
+import { type EngineContext, inTransaction } from './context.js';
+import { recordEvent } from './events.js';
+import { launch } from './launch.js';
+import { inspectPdf } from './pdf.js';
+
+export const DOWNLOAD_TIMEOUT_MS = 30_000;
+export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+/** How long a process may hold a document before another process may take it over. */
+const LEASE_MS = 2 * 60_000;
+
+/** Claims pending documents whose lease is free (several processes may share one database). */
+function claim(ctx: EngineContext): DocumentRow[] {
+  return inTransaction(ctx, () => {
+    const now = ctx.clock.nowMs();
+    return ctx.db
+      .prepare(
+        `UPDATE documents SET lease_until = ? WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) RETURNING *`,
+      )
+      .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as DocumentRow[];
+  });
+}
+
+/** Processes every claimable pending document; resolves when they are all ready or failed. */
+export async function processPendingDocuments(ctx: EngineContext): Promise<number> {
+  let done = 0;
+  for (let batch = claim(ctx); batch.length; batch = claim(ctx)) {
+    await Promise.all(batch.map((d) => processOne(ctx, d)));
+    done += batch.length;
+  }
+  return done;
+}
+
+async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
+  let data: Buffer;
+  let pages: number;
+  try {
+    data = await download(d.source_url!);
+    const info = await inspectPdf(data);
+    if ('problem' in info) throw new Error(info.problem);
+    pages = info.pages;
+  } catch (e) {
+    fail(ctx, d, (e as Error).message);
+    return;
+  }
+  const hash = ctx.blobs.put(data);
+  inTransaction(ctx, () => {
+    const at = ctx.clock.now();
+    ctx.db.prepare('INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)').run(hash, data.length, pages, at);
+    const spec = { ...JSON.parse(d.spec), pages };
+    const r = ctx.db
+      .prepare(`UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
+      .run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);
+    if (!r.changes) return;
+    recordEvent(ctx.db, { bundleSeq: d.bundle_seq, kind: 'dp', at, detail: d.key });
+    const b = ctx.db.prepare('SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
+    const open = ctx.db.prepare(`SELECT count(*) AS n FROM documents WHERE bundle_seq = ? AND state != 'ready'`).get(b.seq) as { n: number };
+    if (b.status === 'pe' && open.n === 0) launch(ctx, b);
+  });
+}
+
+function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
+  inTransaction(ctx, () => {
+    const r = ctx.db
+      .prepare(`UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
+      .run(d.bundle_seq, d.idx);
+    if (!r.changes) return;
+    const b = ctx.db.prepare('SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
+    const field = `documents[${d.idx}].file_url`;
+    const message = `Document "${d.key}" could not be processed: ${reason}`;
+    const error: WireError = { code: 'document_error', message, errors: [{ field, messsage: reason, message: reason }] };
+    const errors = [...(JSON.parse(b.errors) as WireError[]), error];
+    const status = b.status === 'pe' || b.status === 'dr' ? 'fa' : b.status;
+    ctx.db.prepare('UPDATE bundles SET status = ?, errors = ? WHERE seq = ?').run(status, JSON.stringify(errors), b.seq);
+    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bf', at: ctx.clock.now(), detail: message });
+  });
+}
+
+/** GET with a time limit and a size limit; a non-2xx answer or a network failure is an Error. */
+async function download(url: string): Promise<Buffer> {
+  let res: Response;
+  try {
+    res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = (e as Error).name === 'TimeoutError' ? `no answer within ${DOWNLOAD_TIMEOUT_MS / 1000} s` : cause?.code ?? cause?.message ?? (e as Error).message;
+    throw new Error(`The file could not be downloaded from ${url} (${why}).`);
+  }
+  if (!res.ok) throw new Error(`The file could not be downloaded from ${url} (HTTP ${res.status}).`);
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > MAX_DOCUMENT_BYTES) throw new Error(`The file is larger than ${MAX_DOCUMENT_BYTES / 1048576} MB.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += chunk.length;
+    if (size > MAX_DOCUMENT_BYTES) throw new Error(`The file is larger than ${MAX_DOCUMENT_BYTES / 1048576} MB.`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+

@@ -1,0 +1,185 @@
+// ADAPTER 2: EsignService as an embedded engine on SQLite.
+import { join } from 'node:path';
+import { notImplemented } from '../service/errors.js';
+import { parseBundleListQuery } from '../service/listQuery.js';
+import type { Body, EsignService } from '../service/service.js';
+import type { AttachedFile, Bundle, BundleListQuery, Packet } from '../service/types.js';
+import { AccountStore } from './account.js';
+import { BlobStore } from './blobs.js';
+import { createBundle } from './bundleCreate.js';
+import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundleStore.js';
+import { Clock } from './clock.js';
+import type { EngineContext } from './context.js';
+import { type Db, openDatabase } from './db.js';
+import { processPendingDocuments } from './documentProcessor.js';
+import * as life from './lifecycle.js';
+import { type OutboxQuery, listMessages } from './outbox.js';
+import * as packets from './packets.js';
+
+export interface LocalEngineOptions {
+  dataDir: string;
+}
+
+const unimplemented = (op: string) => async (): Promise<never> => {
+  throw notImplemented(op);
+};
+
+export class LocalEngine implements EsignService {
+  readonly dataDir: string;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly account: AccountStore;
+  private readonly ctx: EngineContext;
+  private readonly work = new Set<Promise<unknown>>();
+  private processing: Promise<unknown> | undefined;
+
+  constructor(opts: LocalEngineOptions) {
+    this.dataDir = opts.dataDir;
+    this.db = openDatabase(opts.dataDir);
+    this.clock = new Clock(this.db);
+    this.account = new AccountStore(this.db, () => this.clock.now());
+    this.account.ensure();
+    this.ctx = {
+      db: this.db,
+      clock: this.clock,
+      account: this.account,
+      blobs: new BlobStore(join(opts.dataDir, 'blobs')),
+      kick: () => this.kick(),
+    };
+  }
+
+  /** Starts processing pending documents unless a run is already under way in this process. */
+  private kick(): void {
+    if (this.processing) return;
+    const run = processPendingDocuments(this.ctx).finally(() => {
+      this.work.delete(run);
+      this.processing = undefined;
+    });
+    this.processing = run;
+    this.work.add(run);
+  }
+
+  /** Waits for background work started by this process (document downloads). */
+  async settle(): Promise<void> {
+    while (this.work.size) await Promise.allSettled([...this.work]);
+  }
+
+  async close(): Promise<void> {
+    await this.settle();
+    if (this.db.open) this.db.close();
+  }
+
+  // Bundles
+  async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
+    return loadBundle(this.db, await createBundle(this.ctx, body, files));
+  }
+  createBundleFromEnvelopeTemplate = unimplemented('Creating a Bundle from an Envelope Template');
+  createBundlePreparationSession = unimplemented('Bundle preparation sessions');
+  async listBundles(query: BundleListQuery = {}) {
+    return queryBundles(this.db, parseBundleListQuery(query as BundleListQuery & Record<string, unknown>));
+  }
+  async getBundle(slug: string, include?: string) {
+    return life.getBundleWithIncludes(this.ctx, slug, include);
+  }
+  async updateBundle(slug: string, body: Body<unknown>) {
+    await life.updateBundle(this.ctx, slug, body);
+    return loadBundle(this.db, slug);
+  }
+  async cancelBundle(slug: string) {
+    life.cancelBundle(this.ctx, slug);
+    return loadBundle(this.db, slug);
+  }
+  async validateBundle(slug: string) {
+    return life.validateBundle(this.ctx, slug);
+  }
+  async sendBundle(slug: string) {
+    life.sendBundle(this.ctx, slug);
+    return loadBundle(this.db, slug);
+  }
+  async listBundleEvents(slug: string) {
+    return life.listEvents(this.ctx, slug);
+  }
+  async getBundleFiles(slug: string) {
+    return life.getFiles(this.ctx, slug);
+  }
+  async generateInterimFiles(slug: string): Promise<Bundle> {
+    return life.generateInterimFiles(this.ctx, slug);
+  }
+  async getBundleData(slug: string) {
+    return life.getData(this.ctx, slug);
+  }
+  async addBundleTags(slug: string, tags: string[]) {
+    await life.changeTags(this.ctx, slug, { tags }, true);
+    return loadBundle(this.db, slug);
+  }
+  async removeBundleTags(slug: string, tags: string[]) {
+    await life.changeTags(this.ctx, slug, { tags }, false);
+    return loadBundle(this.db, slug);
+  }
+  async deleteBundle(slug: string) {
+    life.deleteBundle(this.ctx, slug);
+  }
+  async expireBundle(slug: string) {
+    life.expireBundle(this.ctx, slug);
+    return loadBundle(this.db, slug);
+  }
+
+  // Packets
+  async getPacket(id: string): Promise<Packet> {
+    return toPacket(findPacketRow(this.db, id));
+  }
+  async updatePacket(id: string, body: Body<unknown>) {
+    await packets.updatePacket(this.ctx, id, body);
+    return this.getPacket(id);
+  }
+  async remindPacket(id: string) {
+    packets.remindPacket(this.ctx, id);
+    return this.getPacket(id);
+  }
+  async createEmbedUrl(id: string) {
+    return packets.createEmbedUrl(this.ctx, id);
+  }
+  async getPacketCoe(id: string) {
+    return packets.getPacketCoe(this.ctx, id);
+  }
+
+  // Groups that later releases of the engine implement.
+  listTemplates = unimplemented('Document Templates');
+  getTemplate = unimplemented('Document Templates');
+  updateTemplate = unimplemented('Document Templates');
+  deleteTemplate = unimplemented('Document Templates');
+  createTemplatePreparationSession = unimplemented('Template preparation sessions');
+  listEnvelopeTemplates = unimplemented('Envelope Templates');
+  getEnvelopeTemplate = unimplemented('Envelope Templates');
+  listPersons = unimplemented('Persons');
+  createPerson = unimplemented('Persons');
+  getPerson = unimplemented('Persons');
+  replacePerson = unimplemented('Persons');
+  updatePerson = unimplemented('Persons');
+  deletePerson = unimplemented('Persons');
+  listWebhooks = unimplemented('Webhooks');
+  createWebhook = unimplemented('Webhooks');
+  getWebhook = unimplemented('Webhooks');
+  replaceWebhook = unimplemented('Webhooks');
+  updateWebhook = unimplemented('Webhooks');
+  deleteWebhook = unimplemented('Webhooks');
+  listWebhookHeaders = unimplemented('Webhook extra headers');
+  createWebhookHeader = unimplemented('Webhook extra headers');
+  getWebhookHeader = unimplemented('Webhook extra headers');
+  replaceWebhookHeader = unimplemented('Webhook extra headers');
+  updateWebhookHeader = unimplemented('Webhook extra headers');
+  deleteWebhookHeader = unimplemented('Webhook extra headers');
+  listWebhookEvents = unimplemented('Webhook events');
+  getWebhookEvent = unimplemented('Webhook events');
+  listWebhookDeliveries = unimplemented('Webhook deliveries');
+  getWebhookDelivery = unimplemented('Webhook deliveries');
+  getWebhookSecret = unimplemented('The webhook secret');
+  regenerateWebhookSecret = unimplemented('The webhook secret');
+  verify = unimplemented('Verification');
+  getRateLimit = unimplemented('Rate-limit status');
+
+  // Local-only administration (`esign local ...`): not part of API v2.
+  outbox(q: OutboxQuery = {}) {
+    return listMessages(this.db, q);
+  }
+}

@@ -1,0 +1,168 @@
+// Numbered, forward-only schema migrations. A migration is never edited once released:
+// a change to the schema is a new entry at the end.
+export const MIGRATIONS: readonly string[] = [
+  // 1: account, bundles, packets, documents, events, outbox
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  CREATE TABLE account (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL,
+    requester_name TEXT NOT NULL,
+    requester_email TEXT NOT NULL,
+    features TEXT NOT NULL,
+    public_url TEXT NOT NULL
+  );
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    name TEXT NOT NULL,
+    verified INTEGER NOT NULL,
+    is_admin INTEGER NOT NULL,
+    created TEXT NOT NULL
+  );
+  CREATE TABLE teams (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    requester_name TEXT,
+    requester_email TEXT,
+    created TEXT NOT NULL
+  );
+  CREATE TABLE signing_brands (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    redirect_url TEXT,
+    created TEXT NOT NULL
+  );
+  CREATE TABLE persons (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    is_user INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL
+  );
+  CREATE TABLE person_channels (
+    id TEXT PRIMARY KEY,
+    person_id TEXT NOT NULL REFERENCES persons(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    email TEXT,
+    phone TEXT
+  );
+  CREATE INDEX person_channels_person ON person_channels(person_id);
+
+  CREATE TABLE blobs (
+    sha256 TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    pages INTEGER NOT NULL,
+    created TEXT NOT NULL
+  );
+
+  CREATE TABLE bundles (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    status TEXT NOT NULL,
+    doc_status TEXT NOT NULL,
+    label TEXT NOT NULL DEFAULT '',
+    custom_key TEXT,
+    is_test INTEGER NOT NULL,
+    in_order INTEGER NOT NULL,
+    team TEXT,
+    owner TEXT,
+    signing_brand TEXT,
+    template TEXT,
+    created TEXT NOT NULL,
+    sent TEXT,
+    completed_at TEXT,
+    expires TEXT,
+    attrs TEXT NOT NULL,
+    errors TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX bundles_created ON bundles(created);
+  CREATE INDEX bundles_status ON bundles(status, created);
+  CREATE INDEX bundles_custom_key ON bundles(custom_key);
+
+  CREATE TABLE packets (
+    id TEXT PRIMARY KEY,
+    bundle_seq INTEGER NOT NULL REFERENCES bundles(seq) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    email TEXT,
+    phone TEXT,
+    person_id TEXT,
+    deliver_via TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    completed_at TEXT,
+    last_accessed_at TEXT,
+    last_reminded_at TEXT,
+    attrs TEXT NOT NULL
+  );
+  CREATE INDEX packets_bundle ON packets(bundle_seq, idx);
+
+  CREATE TABLE documents (
+    bundle_seq INTEGER NOT NULL REFERENCES bundles(seq) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    source TEXT NOT NULL,
+    source_url TEXT,
+    template_id TEXT,
+    sha256 TEXT REFERENCES blobs(sha256),
+    state TEXT NOT NULL,
+    lease_until TEXT,
+    spec TEXT NOT NULL,
+    PRIMARY KEY (bundle_seq, idx)
+  );
+  CREATE INDEX documents_pending ON documents(state) WHERE state = 'pending';
+
+  CREATE TABLE field_values (
+    bundle_seq INTEGER NOT NULL REFERENCES bundles(seq) ON DELETE CASCADE,
+    doc_key TEXT NOT NULL,
+    field_key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    filled_by TEXT NOT NULL,
+    packet_id TEXT,
+    PRIMARY KEY (bundle_seq, doc_key, field_key)
+  );
+
+  CREATE TABLE bundle_tags (
+    bundle_seq INTEGER NOT NULL REFERENCES bundles(seq) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (bundle_seq, tag)
+  );
+  CREATE INDEX bundle_tags_tag ON bundle_tags(tag);
+
+  CREATE TABLE bundle_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    bundle_seq INTEGER NOT NULL REFERENCES bundles(seq) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    description TEXT NOT NULL,
+    timestamp TEXT NOT NULL,
+    packet_id TEXT
+  );
+  CREATE INDEX bundle_events_bundle ON bundle_events(bundle_seq, id);
+
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    bundle_id TEXT,
+    packet_id TEXT
+  );
+  CREATE INDEX outbox_bundle ON outbox(bundle_id);
+
+  CREATE TABLE links (
+    token_hash TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    target TEXT NOT NULL,
+    created TEXT NOT NULL,
+    expires TEXT NOT NULL,
+    used_at TEXT
+  );
+  `,
+];

@@ -1,0 +1,67 @@
+// Enumerations of API v2 (spec) and of the hosted service's wire (wire-facts.md).
+// Plain arrays so that zod schemas and the zod-free list-query parser share one source.
+
+export const BUNDLE_STATUSES = ['ne', 'dr', 'pr', 'pe', 'se', 'st', 'co', 'ca', 'ex', 'fa', 'de'] as const;
+export type BundleStatus = (typeof BUNDLE_STATUSES)[number];
+
+/** States the interface names terminal (Declined is deliberately not one). */
+export const TERMINAL_STATUSES: readonly BundleStatus[] = ['co', 'ca', 'ex', 'fa'];
+
+export const PACKET_STATUSES = ['ne', 're', 'se', 'st', 'ca', 'ex', 'co', 'fa', 'ra', 'de'] as const;
+export type PacketStatus = (typeof PACKET_STATUSES)[number];
+
+export const DOC_STATUSES = ['no', 'pe', 'di', 'in', 'fi'] as const;
+export type DocStatus = (typeof DOC_STATUSES)[number];
+
+export const DELIVER_VIA = ['email', 'phone', 'embed'] as const;
+export type DeliverVia = (typeof DELIVER_VIA)[number];
+
+export const FIELD_KINDS = [
+  'sig', 'ini', 'snm', 'inp', 'txt', 'dat', 'tms', 'chk', 'cbx', 'cbg', 'sel', 'att', 'stp', 'apr',
+] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
+/** Kinds that accept `format`. */
+export const FORMAT_KINDS: readonly FieldKind[] = ['dat', 'tms'];
+
+export const V_PATTERNS = [
+  'email', 'bank_routing', 'bank_account', 'letters', 'numbers', 'phone', 'ssn', 'zip_code',
+] as const;
+
+export const ATTACHMENT_TYPES = [
+  'jpg', 'jpeg', 'png', 'gif', 'svg', 'pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx', 'rtf', 'txt',
+] as const;
+
+export const OFFICE_EXTENSIONS = ['doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx'] as const;
+
+/** `blueink` is the hosted service's name for `native`; both are accepted. */
+export const HTML_FIELDS_MODES = ['native', 'blueink', 'none'] as const;
+
+export const WEBHOOK_EVENT_TYPES = [
+  'bundle_sent', 'bundle_complete', 'bundle_docs_ready', 'bundle_error', 'bundle_cancelled',
+  'packet_viewed', 'packet_complete', 'packet_declined',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const CHANNEL_KINDS = ['em', 'mp'] as const;
+
+export const BUNDLE_INCLUDES = ['data', 'events', 'files'] as const;
+export type BundleInclude = (typeof BUNDLE_INCLUDES)[number];
+
+export const BUNDLE_ORDERINGS = ['created', 'sent', 'completed_at'] as const;
+
+/** Account features of the spec that switch operations on and off. */
+export const ACCOUNT_FEATURES = [
+  'teams', 'reminders', 'signing_brands', 'regex_validation', 'office_upload',
+  'template_preparation', 'early_data', 'early_files', 'interim_files',
+] as const;
+export type AccountFeature = (typeof ACCOUNT_FEATURES)[number];
+
+export const ERROR_CODES = [
+  'authentication_failed', 'conflict', 'error', 'invalid', 'method_not_allowed', 'not_acceptable',
+  'not_authenticated', 'not_found', 'permission_denied', 'parse_error', 'service_unavailable',
+  'throttled', 'unsupported_media_type', 'not_implemented',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 100;

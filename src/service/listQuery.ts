@@ -1,0 +1,89 @@
+// Parsing of list query strings (zod-free so that list commands start fast).
+import { BUNDLE_ORDERINGS, BUNDLE_STATUSES, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './enums.js';
+import { ApiError, FieldErrors } from './errors.js';
+import type { BundleListQuery } from './types.js';
+
+export interface PageSpec {
+  page: number;
+  perPage: number;
+}
+
+/** `page` from 1, `per_page` default 50, capped at 100 (as the hosted service's clients expect). */
+export function parsePage(q: { page?: unknown; per_page?: unknown }): PageSpec {
+  const page = q.page === undefined || q.page === '' ? 1 : Number(q.page);
+  if (!Number.isInteger(page) || page < 1) throw new ApiError(404, 'not_found', 'Invalid page.');
+  let perPage = q.per_page === undefined || q.per_page === '' ? DEFAULT_PER_PAGE : Number(q.per_page);
+  if (!Number.isInteger(perPage) || perPage < 1)
+    throw new ApiError(400, 'invalid', 'per_page: Must be a positive integer.', [{ field: 'per_page', message: 'Must be a positive integer.' }]);
+  perPage = Math.min(perPage, MAX_PER_PAGE);
+  return { page, perPage };
+}
+
+export interface BundleFilter extends PageSpec {
+  search?: string;
+  statuses?: string[];
+  tag?: string;
+  tagsAny?: string[];
+  orderBy: 'created' | 'sent' | 'completed_at';
+  descending: boolean;
+  created: [string | undefined, string | undefined];
+  sent: [string | undefined, string | undefined];
+  completed: [string | undefined, string | undefined];
+  template?: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Accepts `status__in`/`tag__in` (spec) and `status_in`/`tag_in` (one client's spelling). */
+export function parseBundleListQuery(raw: BundleListQuery & Record<string, unknown>): BundleFilter {
+  const errs = new FieldErrors();
+  const { page, perPage } = parsePage(raw);
+  const s = (k: string) => {
+    const v = raw[k];
+    return v === undefined || v === null || v === '' ? undefined : String(v);
+  };
+  const statuses: string[] = [];
+  const status = s('status');
+  if (status) statuses.push(status);
+  const statusIn = s('status__in') ?? s('status_in');
+  const statusList = statusIn ? list(statusIn) : [];
+  for (const st of [...statuses, ...statusList])
+    if (!(BUNDLE_STATUSES as readonly string[]).includes(st))
+      errs.add(status === st ? 'status' : 'status__in', `"${st}" is not a valid status. Valid: ${BUNDLE_STATUSES.join(', ')}.`);
+  const ordering = s('ordering') ?? '-created';
+  const orderBy = ordering.replace(/^-/, '');
+  if (!(BUNDLE_ORDERINGS as readonly string[]).includes(orderBy))
+    errs.add('ordering', `"${ordering}" is not a valid ordering. Valid: ${BUNDLE_ORDERINGS.flatMap((o) => [o, `-${o}`]).join(', ')}.`);
+  const date = (k: string) => {
+    const v = s(k);
+    if (v !== undefined && (!DAY.test(v) || Number.isNaN(Date.parse(v)))) errs.add(k, 'Enter a valid date (YYYY-MM-DD).');
+    return v;
+  };
+  const template = s('template');
+  if (template && !UUID.test(template)) errs.add('template', 'Must be a valid UUID.');
+  const filter: BundleFilter = {
+    page,
+    perPage,
+    search: s('search'),
+    tag: s('tag'),
+    tagsAny: (() => {
+      const v = s('tag__in') ?? s('tag_in');
+      return v ? list(v) : undefined;
+    })(),
+    orderBy: orderBy as BundleFilter['orderBy'],
+    descending: ordering.startsWith('-'),
+    created: [date('created_after'), date('created_before')],
+    sent: [date('sent_after'), date('sent_before')],
+    completed: [date('completed_after'), date('completed_before')],
+    template,
+  };
+  // `status` and `status__in` are ANDed like every filter: both given means the status must be in both.
+  if (status && statusIn) filter.statuses = statusList.includes(status) ? [status] : [];
+  else if (status) filter.statuses = [status];
+  else if (statusIn) filter.statuses = statusList;
+  errs.throwIfAny();
+  return filter;
+}

@@ -1,0 +1,342 @@
+// Request schemas of API v2: one source of truth for request types and for validation.
+// Loaded lazily (zod costs tens of milliseconds to import); read paths never need it.
+import { z } from 'zod';
+import {
+  ACCOUNT_FEATURES, ATTACHMENT_TYPES, CHANNEL_KINDS, DELIVER_VIA, FIELD_KINDS, HTML_FIELDS_MODES,
+  V_PATTERNS, WEBHOOK_EVENT_TYPES,
+} from './enums.js';
+import { ApiError, type FieldError } from './errors.js';
+
+const str = (max?: number) => (max ? z.string().max(max) : z.string());
+const email = z.string().max(254).pipe(z.email({ error: 'Enter a valid email address.' }));
+const uuid = z.string().pipe(z.uuid({ error: 'Must be a valid UUID.' }));
+const day = z.iso.date({ error: 'Must be a date in the form YYYY-MM-DD.' });
+const dateTimeOrDay = z.union([z.iso.datetime({ offset: true }), day], {
+  error: 'Must be a date-time (ISO 8601) or a date (YYYY-MM-DD).',
+});
+
+/** `kind` is checked against the enum, with a dedicated message for the retired `sdt`. */
+const fieldKind = z.string().superRefine((v, ctx) => {
+  if (v === 'sdt') ctx.addIssue({ code: 'custom', message: '"sdt" is no longer a valid kind; use "dat".' });
+  else if (!(FIELD_KINDS as readonly string[]).includes(v))
+    ctx.addIssue({ code: 'custom', message: `"${v}" is not a valid kind. Valid kinds: ${FIELD_KINDS.join(', ')}.` });
+});
+
+const fieldCommon = {
+  label: str().optional(),
+  required: z.boolean().optional(),
+  v_pattern: z.enum(V_PATTERNS).optional(),
+  v_min: z.number().optional(),
+  v_max: z.number().optional(),
+  v_attachment_types: z.array(z.enum(ATTACHMENT_TYPES)).optional(),
+  format: str(100).optional(),
+  initial_value: z.union([z.string(), z.number()]).optional(),
+  editors: z.array(z.string()).optional(),
+  v_regex: str(200).optional(),
+  v_regex_msg: str(200).optional(),
+};
+
+/** Cross-member rules shared by placed and auto-placed fields. */
+function fieldRules(f: { kind: string; format?: string; v_pattern?: string; v_regex?: string }, ctx: z.RefinementCtx) {
+  if (f.format !== undefined && f.kind !== 'dat' && f.kind !== 'tms')
+    ctx.addIssue({ code: 'custom', path: ['format'], message: `format is supported only for kinds "dat" and "tms", not "${f.kind}".` });
+  if (f.v_pattern !== undefined && f.v_regex !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['v_pattern'], message: 'v_pattern cannot be combined with v_regex.' });
+}
+
+export const FieldRequest = z
+  .object({
+    key: str(100).optional(),
+    kind: fieldKind,
+    page: z.int().min(1).optional(),
+    x: z.number().optional(),
+    y: z.number().optional(),
+    w: z.number().optional(),
+    h: z.number().optional(),
+    ...fieldCommon,
+  })
+  .superRefine(fieldRules);
+
+export const AutoPlacementRequest = z
+  .object({
+    key: str(100).optional(),
+    kind: fieldKind,
+    search: z.string().min(1),
+    w: z.number().optional(),
+    h: z.number().optional(),
+    offset_x: z.number().optional(),
+    offset_y: z.number().optional(),
+    ...fieldCommon,
+  })
+  .superRefine(fieldRules);
+
+export const DocumentRequest = z.object({
+  key: str(100).optional(),
+  file_url: z.url({ protocol: /^https?$/, error: 'Must be an http or https URL.' }).optional(),
+  file_b64: z.string().optional(),
+  file_html: z.string().optional(),
+  file_index: z.int().min(0).optional(),
+  html_fields_mode: z.enum(HTML_FIELDS_MODES).optional(),
+  filename: str(50).optional(),
+  fields: z.array(FieldRequest).optional(),
+  auto_placements: z.array(AutoPlacementRequest).optional(),
+  converted_pdf_fields_to: z.string().optional(),
+});
+
+/** A document taken from a Document Template (shape not shown by the spec; documented in the README). */
+export const TemplateRequest = z.object({
+  key: str(100).optional(),
+  template_id: uuid,
+  assignments: z.array(z.object({ role: z.string(), signer: z.string() })).optional(),
+  field_values: z.array(z.object({ key: z.string(), initial_value: z.union([z.string(), z.number()]) })).optional(),
+});
+
+export const PacketRequest = z.object({
+  key: str(100).optional(),
+  name: str(200).optional(),
+  email: email.optional(),
+  phone: str(128).optional(),
+  person_id: uuid.optional(),
+  deliver_via: z.enum(DELIVER_VIA).optional(),
+  order: z.int().min(0).optional(),
+  auth_sms: z.boolean().optional(),
+  auth_selfie: z.boolean().optional(),
+  auth_id: z.boolean().optional(),
+  auth_secrets: z.unknown().optional(),
+  signing_complete_redirect: z.url({ error: 'Enter a valid URL.' }).max(400).optional(),
+  suppress_all: z.boolean().optional(),
+  suppress_signing: z.boolean().optional(),
+  suppress_reminder: z.boolean().optional(),
+  suppress_docs_ready: z.boolean().optional(),
+  email_message: str().optional(),
+  sms_message: str().optional(),
+});
+
+const BundleCommon = {
+  label: str(255).optional(),
+  in_order: z.boolean().optional(),
+  email_subject: str(400).optional(),
+  email_message: str().optional(),
+  sms_message: str().optional(),
+  requester_name: str(200).optional(),
+  requester_email: email.optional(),
+  cc_emails: z.array(email).optional(),
+  custom_key: str(200).optional(),
+  team: uuid.optional(),
+  is_test: z.boolean().optional(),
+  status: z.enum(['', 'dr']).optional(),
+  /** 2.2.0's spelling of `status: "dr"`. */
+  is_draft: z.boolean().optional(),
+  payment: z
+    .object({
+      billed_to: z.string(),
+      amount_due: z.int().min(0),
+      payment_method_types: z.array(z.string()).optional(),
+    })
+    .optional(),
+  tag_values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+};
+
+export const EnvelopeTemplateRef = z.object({
+  template_id: z.string().min(1),
+  field_values: z.array(z.object({ key: z.string(), initial_value: z.union([z.string(), z.number()]) })).optional(),
+});
+
+export const BundleRequest = z.object({
+  ...BundleCommon,
+  packets: z.array(PacketRequest).min(1, { error: 'At least one packet (signer) is required.' }),
+  documents: z
+    .array(z.union([TemplateRequest, DocumentRequest]))
+    .min(1, { error: 'At least one document is required.' })
+    .optional(),
+  envelope_template: EnvelopeTemplateRef.optional(),
+}).superRefine((b, ctx) => {
+  if (!b.envelope_template && !b.documents)
+    ctx.addIssue({ code: 'custom', path: ['documents'], message: 'At least one document is required.' });
+});
+
+export const BundleTemplateRequest = z.object({
+  ...BundleCommon,
+  envelope_template: EnvelopeTemplateRef,
+  packets: z
+    .array(
+      z.object({
+        key: z.string(),
+        name: str(200).optional(),
+        email: email.optional(),
+        phone: str(128).optional(),
+        deliver_via: z.enum(DELIVER_VIA).optional(),
+      }),
+    )
+    .min(1, { error: 'At least one packet (signer) is required.' }),
+});
+
+const days = z.int().min(0).max(30);
+export const BundlePatchRequest = z.strictObject({
+  team: uuid.nullable().optional(),
+  expires: dateTimeOrDay.optional(),
+  cc_sender: z.boolean().optional(),
+  cc_emails: z.array(email).optional(),
+  send_reminders: z.boolean().optional(),
+  reminder_offset: days.optional(),
+  reminder_interval: days.optional(),
+  reminder_expires: days.optional(),
+  owner: uuid.nullable().optional(),
+  signing_brand: uuid.nullable().optional(),
+});
+
+export const PacketPatchRequest = z.strictObject({
+  name: str(200).optional(),
+  email: email.optional(),
+  phone: str(128).optional(),
+  auth_sms: z.boolean().optional(),
+  auth_selfie: z.boolean().optional(),
+  auth_id: z.boolean().optional(),
+  signing_complete_redirect: z.url({ error: 'Enter a valid URL.' }).max(400).optional(),
+  suppress_all: z.boolean().optional(),
+  suppress_signing: z.boolean().optional(),
+  suppress_reminder: z.boolean().optional(),
+  suppress_docs_ready: z.boolean().optional(),
+  deliver_via: z.enum(['email', 'phone'], { error: 'deliver_via must be "email" or "phone" ("embed" is not allowed here).' }).optional(),
+});
+
+export const TagsRequest = z.object({ tags: z.array(z.string().min(1).max(100)) });
+
+export const BundlePreparationSessionRequest = z.object({
+  upload_pdf: z.boolean().optional(),
+  template_ids: z.array(uuid).optional(),
+  folder_ids: z.array(z.string()).optional(),
+  draft_bundle: z.string().optional(),
+  allow_search_signers: z.boolean().optional(),
+  redirect_url: z.url().optional(),
+}).superRefine((r, ctx) => {
+  if (!r.upload_pdf && !r.template_ids?.length && !r.folder_ids?.length)
+    ctx.addIssue({ code: 'custom', path: ['upload_pdf'], message: 'At least one document input must be enabled (upload_pdf, template_ids or folder_ids).' });
+});
+
+export const TemplatePatchRequest = z.strictObject({
+  metadata: z.union([z.literal(''), z.record(z.string(), z.string().max(500))]),
+});
+
+export const TemplatePreparationSessionRequest = z.object({
+  template_id: uuid.optional(),
+  team: uuid.optional(),
+  library: z.string().optional(),
+  metadata: z.record(z.string(), z.string().max(500)).optional(),
+});
+
+const Channel = z.object({
+  id: uuid.optional(),
+  kind: z.enum(CHANNEL_KINDS).optional(),
+  email: email.optional(),
+  phone: str(128).optional(),
+});
+export const PersonRequest = z.object({
+  name: str(200),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  channels: z.array(Channel).optional(),
+});
+export const PersonPatchRequest = PersonRequest.partial();
+
+/** RFC 7230 token (header name) and field-value (visible ASCII, spaces and tabs inside). */
+const headerName = z.string().min(1).max(80).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'Must be an RFC 7230 header name (token characters only).' });
+const headerValue = z.string().max(240).regex(/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$|^$/, { error: 'Must be an RFC 7230 header value (visible ASCII, no leading or trailing space).' });
+
+export const WebhookRequest = z.object({
+  name: str(80),
+  url: z.url({ protocol: /^https?$/, error: 'Must be a full http or https URL.' }),
+  enabled: z.boolean().optional(),
+  json: z.boolean().optional(),
+  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+});
+export const WebhookPatchRequest = WebhookRequest.partial();
+
+export const WebhookHeaderRequest = z.object({
+  webhook: uuid,
+  name: headerName,
+  value: headerValue,
+  order: z.int().optional(),
+});
+export const WebhookHeaderPatchRequest = WebhookHeaderRequest.partial();
+
+export const VerifyRequest = z.object({
+  hash: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'Must be a SHA-256 hash: 64 hexadecimal characters.' }),
+});
+
+export const AccountFeaturesSchema = z.array(z.enum(ACCOUNT_FEATURES));
+
+export type BundleRequestT = z.output<typeof BundleRequest>;
+export type DocumentRequestT = z.output<typeof DocumentRequest>;
+export type TemplateRequestT = z.output<typeof TemplateRequest>;
+export type PacketRequestT = z.output<typeof PacketRequest>;
+export type FieldRequestT = z.output<typeof FieldRequest>;
+export type AutoPlacementRequestT = z.output<typeof AutoPlacementRequest>;
+export type BundleTemplateRequestT = z.output<typeof BundleTemplateRequest>;
+export type BundlePatchRequestT = z.output<typeof BundlePatchRequest>;
+export type PacketPatchRequestT = z.output<typeof PacketPatchRequest>;
+export type TagsRequestT = z.output<typeof TagsRequest>;
+export type BundlePreparationSessionRequestT = z.output<typeof BundlePreparationSessionRequest>;
+export type TemplatePatchRequestT = z.output<typeof TemplatePatchRequest>;
+export type TemplatePreparationSessionRequestT = z.output<typeof TemplatePreparationSessionRequest>;
+export type PersonRequestT = z.output<typeof PersonRequest>;
+export type PersonPatchRequestT = z.output<typeof PersonPatchRequest>;
+export type WebhookRequestT = z.output<typeof WebhookRequest>;
+export type WebhookPatchRequestT = z.output<typeof WebhookPatchRequest>;
+export type WebhookHeaderRequestT = z.output<typeof WebhookHeaderRequest>;
+export type WebhookHeaderPatchRequestT = z.output<typeof WebhookHeaderPatchRequest>;
+
+/** `packets[0].email` from zod's ['packets', 0, 'email']. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || 'non_field_errors';
+}
+
+function message(issue: z.core.$ZodRawIssue): string | undefined {
+  const input = issue.input;
+  switch (issue.code) {
+    case 'invalid_type':
+      return input === undefined ? 'This field is required.' : `Expected ${issue.expected}, got ${input === null ? 'null' : typeof input}.`;
+    case 'too_big':
+      if (issue.origin === 'string') return `Ensure this field has no more than ${issue.maximum} characters.`;
+      if (issue.origin === 'array') return `Ensure this list has no more than ${issue.maximum} items.`;
+      return `Ensure this value is less than or equal to ${issue.maximum}.`;
+    case 'too_small':
+      if (issue.origin === 'string') return `Ensure this field has at least ${issue.minimum} characters.`;
+      if (issue.origin === 'array') return `Ensure this list has at least ${issue.minimum} items.`;
+      return `Ensure this value is greater than or equal to ${issue.minimum}.`;
+    case 'invalid_value':
+      return `"${String(input)}" is not a valid choice. Valid choices: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'unrecognized_keys':
+      return `Unknown or read-only field(s): ${issue.keys.join(', ')}.`;
+    default:
+      return undefined;
+  }
+}
+
+/** Parses `input` or throws a 400 ApiError naming every offending field. */
+export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw new ApiError(400, 'invalid', 'The request body must be a JSON object.');
+  const r = schema.safeParse(input, { error: message });
+  if (r.success) return r.data;
+  const errors: FieldError[] = [];
+  for (const issue of r.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) errors.push({ field: fieldPath([...issue.path, k]), message: 'This field is not allowed here.' });
+      continue;
+    }
+    if (issue.code === 'invalid_union') {
+      // Documents are TemplateRequest | DocumentRequest: report the branch the input was meant for.
+      const lacksTemplateId = (b: z.core.$ZodIssue[]) =>
+        b.some((i) => i.code === 'invalid_type' && i.path.length === 1 && i.path[0] === 'template_id');
+      const branch = issue.errors.find((b) => !lacksTemplateId(b)) ?? issue.errors[issue.errors.length - 1] ?? [];
+      for (const i of branch) errors.push({ field: fieldPath([...issue.path, ...i.path]), message: i.message });
+      if (branch.length) continue;
+    }
+    errors.push({ field: fieldPath(issue.path), message: issue.message });
+  }
+  const first = errors[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  throw new ApiError(400, 'invalid', `${first.field}: ${first.message}${more}`, errors);
+}
