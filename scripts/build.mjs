@@ -1,11 +1,12 @@
-// Bundles the CLI with esbuild: one entry, lazy chunks for what commands import on demand.
+// Bundles the CLI (and the engine, for library use and benchmarks) with esbuild, with lazy chunks
+// for what commands import on demand.
 // Native better-sqlite3 stays external; type checking is `npm run typecheck` (tsc).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', engine: 'src/local/engine.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,0 +1,3 @@
+// Runs every benchmark; `npm run bench` builds first.
+await import('./startup.mjs');
+await import('./create.mjs');

@@ -1,0 +1,26 @@
+// CLI start-up as a ratio to `node -e 0`, measured in the same run:
+//   esign --version, and esign bundle list --json on a database of 10,000 Bundles.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fmt, timeCommands } from './lib.mjs';
+import { seed } from './seed.mjs';
+
+const N = Number(process.env.BENCH_BUNDLES ?? 10_000);
+const dir = mkdtempSync(join(tmpdir(), 'esign-bench-startup-'));
+try {
+  const t0 = Date.now();
+  await seed(dir, N);
+  console.log(`seeded ${N} Bundles in ${fmt((Date.now() - t0) / 1000)} s`);
+  const bin = new URL('../bin/esign.js', import.meta.url).pathname;
+  const env = { ...process.env, ESIGN_DATA_DIR: dir };
+  const [base, version, list] = timeCommands(
+    [['node', ['-e', '0']], ['node', [bin, '--version']], ['node', [bin, 'bundle', 'list', '--json']]],
+    { env },
+  );
+  console.log(`node -e 0                         ${fmt(base)} ms`);
+  console.log(`esign --version                   ${fmt(version)} ms  ratio ${fmt(version / base, 2)} (target <= 1.3)`);
+  console.log(`esign bundle list --json (${N})  ${fmt(list)} ms  ratio ${fmt(list / base, 2)} (target <= 2.5)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

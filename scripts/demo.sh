@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The main job on the embedded local engine: build, create and send a Bundle, then show what happened.
+# Data goes to the user's data directory unless ESIGN_DATA_DIR is set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d node_modules ] || npm ci --no-audit --no-fund
+npm run --silent build
+esign() { node bin/esign.js "$@"; }
+
+echo "== Creating a Bundle: one contract, two signers, signed in order"
+slug=$(esign bundle create --file fixtures/contract.pdf \
+  --signer "Ada Lovelace <ada@example.com>" --signer "Bob Example <bob@example.com>" \
+  --label "Services agreement" --in-order -q)
+esign bundle get "$slug"
+echo
+echo "== Its audit trail"
+esign bundle events "$slug"
+echo
+echo "== The messages the engine recorded instead of sending (outbox)"
+esign local outbox --bundle "$slug"
+echo
+echo "== Bundles in $(esign local info --json | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0)).data_dir)')"
+esign bundle list --limit 5

@@ -1,0 +1,159 @@
+// End-to-end: the built binary (bin/esign.js -> dist/) run with execa, as a user runs it.
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, tempDir } from '../helpers.js';
+
+const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+let data: ReturnType<typeof tempDir>;
+
+function esign(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
+  return execa('node', [BIN, ...args], {
+    reject: false,
+    input: opts.input,
+    env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1', ...opts.env },
+    extendEnv: true,
+  });
+}
+
+beforeAll(() => {
+  data = tempDir('esign-cli-');
+});
+afterAll(() => data.cleanup());
+
+describe('esign CLI', () => {
+  it('prints its version', async () => {
+    const r = await esign(['--version']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('creates a Bundle from flags and prints tab-separated key/values when piped', async () => {
+    const r = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada Lovelace <ada@example.com>', '--label', 'CLI test']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const kv = Object.fromEntries(r.stdout.split('\n').map((l) => l.split('\t')));
+    expect(kv.status).toBe('se');
+    expect(kv.label).toBe('CLI test');
+    expect(kv.id).toMatch(/^[A-Za-z0-9]{10}$/);
+    expect(r.stderr).toBe('');
+  });
+
+  it('creates from a JSON spec on stdin and prints the API object with --json', async () => {
+    const spec = {
+      label: 'From stdin',
+      packets: [{ key: 'a', name: 'Ann', email: 'ann@example.com' }],
+      documents: [{ key: 'c', file_b64: (await import('node:fs')).readFileSync(fixture('contract.pdf')).toString('base64') }],
+    };
+    const r = await esign(['bundle', 'create', '-f', '-', '--json'], { input: JSON.stringify(spec) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const b = JSON.parse(r.stdout);
+    expect(b.label).toBe('From stdin');
+    expect(b.packets[0].email).toBe('ann@example.com');
+    expect(b.status).toBe('se');
+  });
+
+  it('creates from a spec file whose documents name local files (file_path)', async () => {
+    const r = await esign(['bundle', 'create', '-f', fixture('bundle-spec.json'), '--draft', '-q']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const slug = r.stdout.trim();
+    const got = JSON.parse((await esign(['bundle', 'get', slug, '--json'])).stdout);
+    expect(got.status).toBe('dr');
+    expect(got.custom_key).toBe('crm-4711');
+    expect(got.documents).toEqual([{ key: 'contract', name: 'contract.pdf' }]);
+  });
+
+  it('lists with -q (ids), --json (array) and tab-separated rows, with filters', async () => {
+    const ids = (await esign(['bundle', 'list', '-q'])).stdout.trim().split('\n');
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    const json = JSON.parse((await esign(['bundle', 'list', '--json', '--status', 'dr'])).stdout);
+    expect(json.every((b: { status: string }) => b.status === 'dr')).toBe(true);
+    const rows = (await esign(['bundle', 'list', '--search', 'ann@example.com'])).stdout.trim().split('\n');
+    expect(rows).toHaveLength(1);
+    expect(rows[0].split('\t')[2]).toBe('From stdin');
+  });
+
+  it('an empty list is success with no output', async () => {
+    const r = await esign(['bundle', 'list', '--tag', 'no-such-tag']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it('runs the draft lifecycle: validate, send, tags, events, cancel', async () => {
+    const slug = (await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Bo <bo@example.com>', '--draft', '-q'])).stdout.trim();
+    const v = JSON.parse((await esign(['bundle', 'validate', slug, '--json'])).stdout);
+    expect(v).toEqual({ can_send: true, msg: expect.any(String), n_docs: 1 });
+    expect(JSON.parse((await esign(['bundle', 'send', slug, '--json'])).stdout).status).toBe('se');
+    expect(JSON.parse((await esign(['bundle', 'tags', 'add', slug, 'q4', 'sales', 'q4', '--json'])).stdout).tags).toEqual(['q4', 'sales']);
+    expect(JSON.parse((await esign(['bundle', 'tags', 'remove', slug, 'q4', 'absent', '--json'])).stdout).tags).toEqual(['sales']);
+    const kinds = (await esign(['bundle', 'events', slug])).stdout.trim().split('\n').map((l) => l.split('\t')[1]);
+    expect(kinds).toEqual(['bc', 'bd', 'bl', 'ns', 'ta', 'tr']);
+    const refused = await esign(['bundle', 'cancel', slug]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(JSON.parse((await esign(['bundle', 'cancel', slug, '--yes', '--json'])).stdout).status).toBe('ca');
+    const again = await esign(['bundle', 'cancel', slug, '--yes']);
+    expect(again.exitCode).toBe(7);
+    expect(again.stderr).toMatch(/^esign: .*cancelled/);
+  });
+
+  it('maps API errors to documented exit codes with a one-line message', async () => {
+    const notFound = await esign(['bundle', 'get', 'nope']);
+    expect(notFound.exitCode).toBe(6);
+    expect(notFound.stderr.trim().split('\n')).toHaveLength(1);
+    const invalid = await esign(['bundle', 'create', '--file', fixture('not-a-pdf.txt'), '--signer', 'A <a@example.com>']);
+    expect(invalid.exitCode).toBe(3);
+    expect(invalid.stderr).toMatch(/documents\[0\]\.file_index: The file is not a PDF/);
+    const conflict = await esign(['bundle', 'files', (await esign(['bundle', 'list', '-q', '--limit', '1'])).stdout.trim()]);
+    expect(conflict.exitCode).toBe(7);
+  });
+
+  it('reports the wire error object on stderr with --json', async () => {
+    const r = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'A <not-an-email>', '--json']);
+    expect(r.exitCode).toBe(2);
+    const r2 = await esign(['bundle', 'create', '-f', '-', '--json'], { input: JSON.stringify({ packets: [{ name: 'A', email: 'a@example.com' }], documents: [{ file_b64: 'aGVsbG8=', filename: 'x'.repeat(51) }] }) });
+    expect(r2.exitCode).toBe(3);
+    const err = JSON.parse(r2.stderr);
+    expect(err.status).toBe(400);
+    expect(err.errors[0]).toMatchObject({ field: 'documents[0].filename', messsage: expect.stringMatching(/50 characters/) });
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await esign(['bundle', 'frobnicate'])).exitCode).toBe(2);
+    expect((await esign(['bundle', 'list', '--limit', 'many'])).exitCode).toBe(2);
+    expect((await esign(['bundle', 'create'])).exitCode).toBe(2);
+    expect((await esign(['bundle', 'create', '--file', '/no/such.pdf', '--signer', 'a@example.com'])).exitCode).toBe(2);
+  });
+
+  it('documents its exit codes', async () => {
+    const r = await esign(['help', 'exit-codes']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^ 6 {2}Not found/m);
+  });
+
+  it('manages the local account: features, users, outbox, clock', async () => {
+    expect((await esign(['local', 'features', 'enable', 'teams', '--json'])).stdout).toMatch(/teams/);
+    expect((await esign(['local', 'features', 'enable', 'nonsense'])).exitCode).toBe(3);
+    const test = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Zed <zed@example.com>', '--test']);
+    expect(test.exitCode).toBe(3);
+    expect(test.stderr).toMatch(/verified email addresses/);
+    expect((await esign(['local', 'users', 'add', 'zed@example.com'])).exitCode).toBe(0);
+    expect((await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Zed <zed@example.com>', '--test'])).exitCode).toBe(0);
+    const outbox = (await esign(['local', 'outbox', '--to', 'zed@example.com'])).stdout.trim().split('\n');
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0].split('\t')[1]).toBe('signing_request');
+    const clock = JSON.parse((await esign(['local', 'clock', 'advance', '2h', '--json'])).stdout);
+    expect(clock.offset_ms).toBe(7_200_000);
+    expect((await esign(['local', 'clock', 'advance', 'soon'])).exitCode).toBe(2);
+  });
+
+  it('reminds a signer once per hour of engine time', async () => {
+    const b = JSON.parse((await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rae <rae@example.com>', '--json'])).stdout);
+    const packet = b.packets[0].id;
+    expect((await esign(['packet', 'remind', packet])).exitCode).toBe(0);
+    const second = await esign(['packet', 'remind', packet]);
+    expect(second.exitCode).toBe(3);
+    expect(second.stderr).toMatch(/once per hour/);
+    await esign(['local', 'clock', 'advance', '61m']);
+    expect((await esign(['packet', 'remind', packet])).exitCode).toBe(0);
+    expect((await esign(['local', 'outbox', '--packet', packet, '--kind', 'reminder', '-q'])).stdout.trim().split('\n')).toHaveLength(2);
+  });
+});

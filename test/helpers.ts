@@ -1,0 +1,82 @@
+// Shared test helpers: a fresh engine in a temporary data directory, fixture documents, request builders.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { LocalEngine } from '../src/local/engine.js';
+import { ApiError } from '../src/service/errors.js';
+
+export const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
+export const CONTRACT_PDF = readFileSync(fixture('contract.pdf'));
+export const CONTRACT_B64 = CONTRACT_PDF.toString('base64');
+
+export function tempDir(prefix = 'esign-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh engine on its own data directory; close() also removes the directory. */
+export function newEngine(): LocalEngine & { dispose: () => Promise<void> } {
+  const { dir, cleanup } = tempDir();
+  const engine = new LocalEngine({ dataDir: dir }) as LocalEngine & { dispose: () => Promise<void> };
+  engine.dispose = async () => {
+    await engine.close();
+    cleanup();
+  };
+  return engine;
+}
+
+/** A minimal valid BundleRequest: one PDF by base64, two signers. Override any member. */
+export function bundleRequest(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    label: 'Test agreement',
+    packets: [
+      { key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
+      { key: 'bob', name: 'Bob Example', email: 'bob@example.com' },
+    ],
+    documents: [{ key: 'contract', file_b64: CONTRACT_B64 }],
+    ...over,
+  };
+}
+
+/** Asserts that `p` rejects with an ApiError of this status (and code, and field, when given). */
+export async function expectApiError(
+  p: Promise<unknown>,
+  status: number,
+  opts: { code?: string; field?: string; message?: RegExp } = {},
+): Promise<ApiError> {
+  let err: unknown;
+  try {
+    await p;
+  } catch (e) {
+    err = e;
+  }
+  expect(err, 'expected the call to fail').toBeInstanceOf(ApiError);
+  const e = err as ApiError;
+  expect(e.status).toBe(status);
+  if (opts.code) expect(e.code).toBe(opts.code);
+  if (opts.field) expect(e.errors.map((f) => f.field)).toContain(opts.field);
+  if (opts.message) expect(`${e.message} ${e.errors.map((f) => f.message).join(' ')}`).toMatch(opts.message);
+  return e;
+}
+
+/** A real HTTP server on 127.0.0.1 serving fixed routes (for `file_url` documents). */
+export async function fileServer(routes: Record<string, { status?: number; body: Buffer | string; delayMs?: number }>): Promise<{ url: (path: string) => string; close: () => Promise<void>; server: Server }> {
+  const server = createServer((req, res) => {
+    const r = routes[req.url ?? ''];
+    if (!r) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    setTimeout(() => res.writeHead(r.status ?? 200, { 'content-type': 'application/pdf' }).end(r.body), r.delayMs ?? 0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
