@@ -76,7 +76,7 @@ export class LocalEngine implements EsignService {
   createBundleFromEnvelopeTemplate = unimplemented('Creating a Bundle from an Envelope Template');
   createBundlePreparationSession = unimplemented('Bundle preparation sessions');
   async listBundles(query: BundleListQuery = {}) {
-    return queryBundles(this.db, parseBundleListQuery(query as BundleListQuery & Record<string, unknown>));
+    return queryBundles(this.db, parseBundleListQuery(query));
   }
   async getBundle(slug: string, include?: string) {
     return life.getBundleWithIncludes(this.ctx, slug, include);

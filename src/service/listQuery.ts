@@ -33,12 +33,15 @@ export interface BundleFilter extends PageSpec {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day: Date.parse rolls 2024-02-30 over to 1 March, so the day must survive a round trip. */
+const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** Accepts `status__in`/`tag__in` (spec) and `status_in`/`tag_in` (one client's spelling). */
-export function parseBundleListQuery(raw: BundleListQuery & Record<string, unknown>): BundleFilter {
+export function parseBundleListQuery(query: BundleListQuery): BundleFilter {
+  const raw = query as Record<string, unknown>;
   const errs = new FieldErrors();
   const { page, perPage } = parsePage(raw);
   const s = (k: string) => {
@@ -59,7 +62,7 @@ export function parseBundleListQuery(raw: BundleListQuery & Record<string, unkno
     errs.add('ordering', `"${ordering}" is not a valid ordering. Valid: ${BUNDLE_ORDERINGS.flatMap((o) => [o, `-${o}`]).join(', ')}.`);
   const date = (k: string) => {
     const v = s(k);
-    if (v !== undefined && (!DAY.test(v) || Number.isNaN(Date.parse(v)))) errs.add(k, 'Enter a valid date (YYYY-MM-DD).');
+    if (v !== undefined && !isDay(v)) errs.add(k, 'Enter a valid date (YYYY-MM-DD).');
     return v;
   };
   const template = s('template');

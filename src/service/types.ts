@@ -231,8 +231,12 @@ export interface BundleListQuery extends PageQuery {
   search?: string;
   status?: string;
   status__in?: string;
+  /** One client's spelling of `status__in`; accepted as a synonym. */
+  status_in?: string;
   tag?: string;
   tag__in?: string;
+  /** One client's spelling of `tag__in`; accepted as a synonym. */
+  tag_in?: string;
   ordering?: string;
   created_after?: string;
   created_before?: string;

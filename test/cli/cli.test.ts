@@ -157,3 +157,40 @@ describe('esign CLI', () => {
     expect((await esign(['local', 'outbox', '--packet', packet, '--kind', 'reminder', '-q'])).stdout.trim().split('\n')).toHaveLength(2);
   });
 });
+
+describe('esign bundle create --wait with documents by URL', () => {
+  it('waits for the download, then shows the launched Bundle', async () => {
+    const { CONTRACT_PDF, fileServer } = await import('../helpers.js');
+    const server = await fileServer({ '/slow.pdf': { body: CONTRACT_PDF, delayMs: 400 }, '/missing.pdf': { status: 404, body: 'gone' } });
+    try {
+      const spec = (path: string) => JSON.stringify({ packets: [{ name: 'Uma', email: 'uma@example.com' }], documents: [{ file_url: server.url(path) }] });
+      const ok = await esign(['bundle', 'create', '-f', '-', '--wait', '10', '--json'], { input: spec('/slow.pdf') });
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'se', documents: [{ key: 'doc-1', name: 'slow.pdf' }] });
+      const failed = await esign(['bundle', 'create', '-f', '-', '--wait', '10', '--json'], { input: spec('/missing.pdf') });
+      expect(failed.exitCode).toBe(1);
+      expect(JSON.parse(failed.stdout).status).toBe('fa');
+      expect(failed.stderr).toMatch(/failed: .*HTTP 404/);
+      const noWait = await esign(['bundle', 'create', '-f', '-', '--json'], { input: spec('/slow.pdf') });
+      expect(JSON.parse(noWait.stdout).status).toBe('pe');
+      const later = JSON.parse((await esign(['bundle', 'get', JSON.parse(noWait.stdout).id, '--json'])).stdout);
+      expect(later.status).toBe('se');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 10 when the documents are still processing at the deadline', async () => {
+    const { CONTRACT_PDF, fileServer } = await import('../helpers.js');
+    const server = await fileServer({ '/slower.pdf': { body: CONTRACT_PDF, delayMs: 2500 } });
+    try {
+      const r = await esign(['bundle', 'create', '-f', '-', '--wait', '1'], {
+        input: JSON.stringify({ packets: [{ name: 'Vi', email: 'vi@example.com' }], documents: [{ file_url: server.url('/slower.pdf') }] }),
+      });
+      expect(r.exitCode).toBe(10);
+      expect(r.stderr).toMatch(/still pending after 1 s/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -101,14 +101,24 @@ export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Reco
   return { body, files };
 }
 
-/** Polls until the Bundle leaves `pe` (launched or failed), or the time runs out. */
+/**
+ * Polls until the Bundle leaves `pe` (launched or failed), with a spinner on a terminal. Failure
+ * is exit 1 with the processing error; running out of time is exit 10.
+ */
 async function waitForLaunch(ctx: Context, b: Bundle, seconds: number): Promise<Bundle> {
   const service = await ctx.service();
   const deadline = Date.now() + seconds * 1000;
-  while (b.status === 'pe') {
-    if (Date.now() > deadline) throw new CliError(`Bundle ${b.id} is still pending after ${seconds} s.`, EXIT.TIMEOUT);
-    await new Promise((r) => setTimeout(r, 200));
-    b = await service.getBundle(b.id);
+  const spinner = process.stderr.isTTY && !ctx.options.json && b.status === 'pe'
+    ? (await import('ora')).default({ text: `Processing documents of ${b.id}`, stream: process.stderr }).start()
+    : undefined;
+  try {
+    while (b.status === 'pe') {
+      if (Date.now() > deadline) throw new CliError(`Bundle ${b.id} is still pending after ${seconds} s.`, EXIT.TIMEOUT);
+      await new Promise((r) => setTimeout(r, 200));
+      b = await service.getBundle(b.id);
+    }
+  } finally {
+    spinner?.stop();
   }
   return b;
 }
@@ -141,6 +151,8 @@ export function registerBundle(program: Command, action: Action): void {
       const wait = waitSeconds(o.wait);
       if (wait !== undefined) b = await waitForLaunch(ctx, b, wait);
       await showBundle(ctx, b);
+      if (wait !== undefined && b.status === 'fa')
+        throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.FAILURE);
     }));
 
   bundle
