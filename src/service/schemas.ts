@@ -72,6 +72,8 @@ export const AutoPlacementRequest = z
 
 export const DocumentRequest = z.object({
   key: str(100).optional(),
+  /** Present only on TemplateRequest: keeps a malformed template document from parsing as a plain one. */
+  template_id: z.undefined().optional(),
   file_url: z.url({ protocol: /^https?$/, error: 'Must be an http or https URL.' }).optional(),
   file_b64: z.string().optional(),
   file_html: z.string().optional(),
@@ -314,6 +316,9 @@ function message(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), root);
+
 /** Parses `input` or throws a 400 ApiError naming every offending field. */
 export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
@@ -326,11 +331,10 @@ export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.ou
       for (const k of issue.keys) errors.push({ field: fieldPath([...issue.path, k]), message: 'This field is not allowed here.' });
       continue;
     }
-    if (issue.code === 'invalid_union') {
-      // Documents are TemplateRequest | DocumentRequest: report the branch the input was meant for.
-      const lacksTemplateId = (b: z.core.$ZodIssue[]) =>
-        b.some((i) => i.code === 'invalid_type' && i.path.length === 1 && i.path[0] === 'template_id');
-      const branch = issue.errors.find((b) => !lacksTemplateId(b)) ?? issue.errors[issue.errors.length - 1] ?? [];
+    if (issue.code === 'invalid_union' && issue.path.at(-2) === 'documents') {
+      // TemplateRequest | DocumentRequest: report the branch the document was meant for.
+      const doc = valueAt(input, issue.path);
+      const branch = issue.errors[doc && typeof doc === 'object' && 'template_id' in doc ? 0 : 1] ?? [];
       for (const i of branch) errors.push({ field: fieldPath([...issue.path, ...i.path]), message: i.message });
       if (branch.length) continue;
     }
