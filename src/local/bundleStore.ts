@@ -5,21 +5,12 @@ import type { BundleFilter } from '../service/listQuery.js';
 import type { Bundle, Packet, Page } from '../service/types.js';
 import type { Db } from './db.js';
 
-export interface BundleAttrs {
-  email_subject: string;
-  email_message: string;
-  sms_message: string;
-  requester_name: string;
-  requester_email: string;
-  cc_emails: string[];
-  payment: Bundle['payment'];
-  tag_values: Record<string, string | number>;
-  cc_sender: boolean;
-  send_reminders: boolean;
-  reminder_offset: number | null;
-  reminder_interval: number | null;
-  reminder_expires: number | null;
-}
+/** Bundle members kept as JSON in `bundles.attrs` (no filter or sort ever needs them as columns). */
+export type BundleAttrs = Pick<
+  Bundle,
+  | 'email_subject' | 'email_message' | 'sms_message' | 'requester_name' | 'requester_email' | 'cc_emails'
+  | 'payment' | 'tag_values' | 'cc_sender' | 'send_reminders' | 'reminder_offset' | 'reminder_interval' | 'reminder_expires'
+>;
 
 export interface BundleRow {
   seq: number;

@@ -187,20 +187,15 @@ export const BundlePatchRequest = z.strictObject({
   signing_brand: uuid.nullable().optional(),
 });
 
-export const PacketPatchRequest = z.strictObject({
-  name: str(200).optional(),
-  email: email.optional(),
-  phone: str(128).optional(),
-  auth_sms: z.boolean().optional(),
-  auth_selfie: z.boolean().optional(),
-  auth_id: z.boolean().optional(),
-  signing_complete_redirect: z.url({ error: 'Enter a valid URL.' }).max(400).optional(),
-  suppress_all: z.boolean().optional(),
-  suppress_signing: z.boolean().optional(),
-  suppress_reminder: z.boolean().optional(),
-  suppress_docs_ready: z.boolean().optional(),
-  deliver_via: z.enum(['email', 'phone'], { error: 'deliver_via must be "email" or "phone" ("embed" is not allowed here).' }).optional(),
-});
+export const PacketPatchRequest = PacketRequest.pick({
+  name: true, email: true, phone: true, auth_sms: true, auth_selfie: true, auth_id: true,
+  signing_complete_redirect: true, suppress_all: true, suppress_signing: true, suppress_reminder: true,
+  suppress_docs_ready: true,
+})
+  .extend({
+    deliver_via: z.enum(['email', 'phone'], { error: 'deliver_via must be "email" or "phone" ("embed" is not allowed here).' }).optional(),
+  })
+  .strict();
 
 export const TagsRequest = z.object({ tags: z.array(z.string().min(1).max(100)) });
 
