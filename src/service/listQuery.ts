@@ -15,7 +15,7 @@ export function parsePage(q: { page?: unknown; per_page?: unknown }): PageSpec {
   let perPage = q.per_page === undefined || q.per_page === '' ? DEFAULT_PER_PAGE : Number(q.per_page);
   if (!Number.isInteger(perPage) || perPage < 1)
     throw new ApiError(400, 'invalid', 'per_page: Must be a positive integer.', [{ field: 'per_page', message: 'Must be a positive integer.' }]);
-  
+  perPage = Math.min(perPage, MAX_PER_PAGE);
   return { page, perPage };
 }
 

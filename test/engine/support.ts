@@ -1,0 +1,52 @@
+// Small helpers shared by the engine tests (not a test file itself).
+import { afterEach, beforeEach } from 'vitest';
+import { CONTRACT_B64, bundleRequest, newEngine } from '../helpers.js';
+
+export type TestEngine = ReturnType<typeof newEngine>;
+
+/** A fresh engine for every test of the calling file, disposed afterwards. */
+export function useEngine(): { readonly e: TestEngine } {
+  const box = {} as { e: TestEngine };
+  beforeEach(() => {
+    box.e = newEngine();
+  });
+  afterEach(async () => box.e?.dispose());
+  return box;
+}
+
+type Obj = Record<string, unknown>;
+
+/** bundleRequest() with packet `i` merged with `over`. */
+export function withPacket(i: number, over: Obj, base: Obj = bundleRequest()): Obj {
+  const packets = (base.packets as Obj[]).map((p, j) => (j === i ? { ...p, ...over } : p));
+  return { ...base, packets };
+}
+
+/** bundleRequest() whose single document is `{key, file_b64}` merged with `over`. */
+export function withDocument(over: Obj, base: Obj = bundleRequest()): Obj {
+  return { ...base, documents: [{ key: 'contract', file_b64: CONTRACT_B64, ...over }] };
+}
+
+/** bundleRequest() whose single document carries one placed field. */
+export function withField(field: Obj): Obj {
+  return withDocument({ fields: [{ kind: 'inp', page: 1, x: 10, y: 10, w: 100, h: 20, editors: ['ada'], ...field }] });
+}
+
+export const eventKinds = async (e: TestEngine, slug: string) => (await e.listBundleEvents(slug)).map((x) => x.kind);
+
+export const outboxOf = (e: TestEngine, slug: string) => e.outbox({ bundle: slug });
+
+/** A string of exactly `n` characters. */
+export const chars = (n: number, c = 'a') => c.repeat(n);
+
+/** A syntactically valid email address of exactly `n` characters. */
+export const emailOf = (n: number) => `${chars(n - '@example.com'.length)}@example.com`;
+
+/** Forces a Bundle into a state the API cannot reach yet (signing arrives in a later release). */
+export function forceStatus(e: TestEngine, slug: string, status: string, extra: Obj = {}): void {
+  const cols = { status, ...extra };
+  const sets = Object.keys(cols).map((k) => `${k} = @${k}`).join(', ');
+  e.db.prepare(`UPDATE bundles SET ${sets} WHERE id = @id`).run({ ...cols, id: slug });
+}
+
+export const DAY_MS = 86_400_000;

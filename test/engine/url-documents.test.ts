@@ -1,0 +1,178 @@
+// Documents given by `file_url`: 201 with `pe`, background download over real HTTP, then `se`
+// (event dp) or `fa` (errors naming the document, event bf, nothing sent).
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONTRACT_B64, CONTRACT_PDF, bundleRequest, expectApiError, fileServer, fixture } from '../helpers.js';
+import { eventKinds, outboxOf, useEngine } from './support.js';
+
+const ctx = useEngine();
+let server: Awaited<ReturnType<typeof fileServer>>;
+
+beforeEach(async () => {
+  server = await fileServer({
+    '/contract.pdf': { body: CONTRACT_PDF },
+    '/slow.pdf': { body: CONTRACT_PDF, delayMs: 150 },
+    '/notes.txt': { body: readFileSync(fixture('not-a-pdf.txt')) },
+    '/corrupt.pdf': { body: readFileSync(fixture('corrupt.pdf')) },
+    '/gone.pdf': { status: 410, body: 'gone' },
+  });
+});
+afterEach(async () => server.close());
+
+/** A URL on a port that nothing listens on (bound, then released). */
+async function closedPortUrl(): Promise<string> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((r) => s.close(() => r()));
+  return `http://127.0.0.1:${port}/contract.pdf`;
+}
+
+const urlBundle = (url: string, over: Record<string, unknown> = {}) =>
+  bundleRequest({ documents: [{ key: 'contract', file_url: url }], ...over });
+
+describe('file_url documents that download', () => {
+  it('are pending at creation and sent once processed (event dp)', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(urlBundle(server.url('/slow.pdf')));
+    expect(created.status).toBe('pe');
+    expect(created.sent).toBeNull();
+    expect(created.packets.map((p) => p.status)).toEqual(['ne', 'ne']);
+    expect(outboxOf(e, created.id)).toEqual([]);
+
+    await e.settle();
+    const b = await e.getBundle(created.id);
+    expect(b.status).toBe('se');
+    expect(b.errors).toEqual([]);
+    expect(b.packets.map((p) => p.status)).toEqual(['se', 'se']);
+    expect(b.documents).toEqual([{ key: 'contract', name: 'slow.pdf' }]);
+    expect(await eventKinds(e, b.id)).toEqual(['bc', 'dp', 'bl', 'ns', 'ns']);
+    expect(outboxOf(e, b.id).map((m) => m.recipient)).toEqual(['ada@example.com', 'bob@example.com']);
+  });
+
+  it('wait for every document: a Bundle mixing base64 and URL documents launches after the download', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(
+      bundleRequest({ documents: [{ key: 'a', file_b64: CONTRACT_B64 }, { key: 'b', file_url: server.url('/contract.pdf') }] }),
+    );
+    expect(created.status).toBe('pe');
+    await e.settle();
+    expect((await e.getBundle(created.id)).status).toBe('se');
+  });
+
+  it('share the stored blob with an identical base64 upload', async () => {
+    const { e } = ctx;
+    await e.createBundle(bundleRequest());
+    await e.createBundle(urlBundle(server.url('/contract.pdf')));
+    await e.settle();
+    expect(e.db.prepare('SELECT count(*) AS n FROM blobs').get()).toEqual({ n: 1 });
+  });
+
+  it('several Bundles created together are all processed', async () => {
+    const { e } = ctx;
+    const created = await Promise.all([1, 2, 3, 4].map((n) => e.createBundle(urlBundle(server.url(n % 2 ? '/slow.pdf' : '/contract.pdf')))));
+    await e.settle();
+    for (const c of created) expect((await e.getBundle(c.id)).status).toBe('se');
+  });
+
+  it('cannot be sent while the download is under way', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(urlBundle(server.url('/slow.pdf')));
+    expect(await e.validateBundle(created.id)).toMatchObject({ can_send: false, n_docs: 1, msg: expect.stringMatching(/being processed/) });
+    await expectApiError(e.sendBundle(created.id), 400);
+    await e.settle();
+    expect((await e.getBundle(created.id)).status).toBe('se');
+    expect(outboxOf(e, created.id)).toHaveLength(2);
+  });
+
+  it('a Bundle cancelled while pending is not launched when the download ends', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(urlBundle(server.url('/slow.pdf')));
+    expect((await e.cancelBundle(created.id)).status).toBe('ca');
+    await e.settle();
+    const b = await e.getBundle(created.id);
+    expect(b.status).toBe('ca');
+    expect(await eventKinds(e, b.id)).not.toContain('bl');
+    expect(e.outbox()).toEqual([]);
+  });
+
+  it('a draft stays a draft after processing, and can then be sent', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(urlBundle(server.url('/contract.pdf'), { status: 'dr' }));
+    expect(created.status).toBe('dr');
+    expect(await e.validateBundle(created.id)).toMatchObject({ can_send: false });
+    await e.settle();
+    const b = await e.getBundle(created.id);
+    expect(b.status).toBe('dr');
+    expect(await eventKinds(e, b.id)).toEqual(['bc', 'bd', 'dp']);
+    expect(e.outbox()).toEqual([]);
+    expect(await e.validateBundle(b.id)).toEqual({ can_send: true, msg: expect.any(String), n_docs: 1 });
+    expect((await e.sendBundle(b.id)).status).toBe('se');
+  });
+});
+
+describe('file_url documents that cannot be used end the Bundle in fa', () => {
+  const failures: [string, () => Promise<string>][] = [
+    ['an unreachable URL (closed port)', closedPortUrl],
+    ['an HTTP 404', async () => server.url('/missing.pdf')],
+    ['an HTTP 410', async () => server.url('/gone.pdf')],
+    ['a body that is not a PDF', async () => server.url('/notes.txt')],
+    ['a corrupt PDF', async () => server.url('/corrupt.pdf')],
+  ];
+
+  for (const [name, url] of failures) {
+    it(name, async () => {
+      const { e } = ctx;
+      const created = await e.createBundle(urlBundle(await url()));
+      expect(created.status).toBe('pe');
+      await e.settle();
+      const b = await e.getBundle(created.id);
+      expect(b.status).toBe('fa');
+      expect(b.errors.length).toBeGreaterThan(0);
+      expect(b.errors[0].errors?.map((x) => x.field)).toEqual(['documents[0].file_url']);
+      expect(b.errors[0].message).toMatch(/contract/);
+      const events = await eventKinds(e, b.id);
+      expect(events).toContain('bf');
+      expect(events).not.toContain('bl');
+      expect(e.outbox()).toEqual([]);
+      expect(b.packets.map((p) => p.status)).toEqual(['ne', 'ne']);
+    });
+  }
+
+  it('names the failing document by its index', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(
+      bundleRequest({ documents: [{ key: 'ok', file_url: server.url('/contract.pdf') }, { key: 'bad', file_url: server.url('/missing.pdf') }] }),
+    );
+    await e.settle();
+    const b = await e.getBundle(created.id);
+    expect(b.status).toBe('fa');
+    expect(b.errors.flatMap((x) => x.errors?.map((f) => f.field) ?? [])).toEqual(['documents[1].file_url']);
+    expect(e.outbox()).toEqual([]);
+  });
+
+  it('a draft whose document fails becomes fa too', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(urlBundle(server.url('/missing.pdf'), { status: 'dr' }));
+    await e.settle();
+    const b = await e.getBundle(created.id);
+    expect(b.status).toBe('fa');
+    expect(b.errors).toHaveLength(1);
+    expect(await eventKinds(e, b.id)).toEqual(['bc', 'bd', 'bf']);
+    expect(e.outbox()).toEqual([]);
+  });
+
+  it('a failed Bundle cannot be sent', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(urlBundle(server.url('/missing.pdf')));
+    await e.settle();
+    expect((await e.validateBundle(created.id)).can_send).toBe(false);
+    await expectApiError(e.sendBundle(created.id), 400);
+  });
+
+  it('a URL that is not http(s) is refused at creation', async () => {
+    const { e } = ctx;
+    await expectApiError(e.createBundle(urlBundle('ftp://example.com/a.pdf')), 400, { field: 'documents[0].file_url' });
+  });
+});
