@@ -59,6 +59,11 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   }
 
   const packets = planPackets(ctx, req, errs);
+  if (req.is_test)
+    (req.cc_emails ?? []).forEach((cc, i) => {
+      if (!ctx.account.isVerifiedAddress(cc))
+        errs.add(`cc_emails[${i}]`, `Test Bundles can only be delivered to verified email addresses of account users; ${cc} is not one.`);
+    });
   const signerKeys = new Set(packets.map((p) => p.key));
   if (req.payment && !signerKeys.has(req.payment.billed_to))
     errs.add('payment.billed_to', `"${req.payment.billed_to}" is not the key of a signer in this Bundle.`);

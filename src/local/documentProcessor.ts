@@ -68,12 +68,13 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
       .run(d.bundle_seq, d.idx);
     if (!r.changes) return;
     const b = ctx.db.prepare('SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
+    // A Bundle cancelled while its document was downloading stays cancelled, with nothing to report.
+    if (b.status !== 'pe' && b.status !== 'dr') return;
     const field = `documents[${d.idx}].file_url`;
     const message = `Document "${d.key}" could not be processed: ${reason}`;
     const error: WireError = { code: 'document_error', message, errors: [{ field, messsage: reason, message: reason }] };
     const errors = [...(JSON.parse(b.errors) as WireError[]), error];
-    const status = b.status === 'pe' || b.status === 'dr' ? 'fa' : b.status;
-    ctx.db.prepare('UPDATE bundles SET status = ?, errors = ? WHERE seq = ?').run(status, JSON.stringify(errors), b.seq);
+    ctx.db.prepare(`UPDATE bundles SET status = 'fa', errors = ? WHERE seq = ?`).run(JSON.stringify(errors), b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bf', at: ctx.clock.now(), detail: message });
   });
 }

@@ -32,6 +32,7 @@ export class LocalEngine implements EsignService {
   private readonly ctx: EngineContext;
   private readonly work = new Set<Promise<unknown>>();
   private processing: Promise<unknown> | undefined;
+  private again = false;
 
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
@@ -48,12 +49,22 @@ export class LocalEngine implements EsignService {
     };
   }
 
-  /** Starts processing pending documents unless a run is already under way in this process. */
+  /**
+   * Starts processing pending documents, or asks the run under way to look again when it ends
+   * (a document may arrive after its last look for work).
+   */
   private kick(): void {
-    if (this.processing) return;
+    if (this.processing) {
+      this.again = true;
+      return;
+    }
     const run = processPendingDocuments(this.ctx).finally(() => {
       this.work.delete(run);
       this.processing = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
     });
     this.processing = run;
     this.work.add(run);

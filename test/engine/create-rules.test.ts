@@ -289,6 +289,13 @@ describe('create: test Bundles go only to verified users', () => {
     await expectApiError(e.createBundle(testBundle('owner@esign.local')), 400, { field: 'packets[0].email' });
   });
 
+  it('copies (cc_emails) of a test Bundle must go to verified users too', async () => {
+    const { e } = ctx;
+    const body = (cc: string[]) => bundleRequest({ is_test: true, cc_emails: cc, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] });
+    await expectApiError(e.createBundle(body(['owner@esign.local', 'stranger@example.com'])), 400, { field: 'cc_emails[1]' });
+    expect((await e.createBundle(body(['owner@esign.local']))).cc_emails).toEqual(['owner@esign.local']);
+  });
+
   it('does not restrict ordinary Bundles to users', async () => {
     const b = await ctx.e.createBundle(bundleRequest({ is_test: false }));
     expect(b.status).toBe('se');

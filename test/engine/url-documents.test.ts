@@ -97,6 +97,28 @@ describe('file_url documents that download', () => {
     expect(e.outbox()).toEqual([]);
   });
 
+  it('a Bundle cancelled while pending stays cancelled, with nothing reported, when the download fails', async () => {
+    const { e } = ctx;
+    const created = await e.createBundle(urlBundle(server.url('/gone.pdf')));
+    await e.cancelBundle(created.id);
+    await e.settle();
+    const b = await e.getBundle(created.id);
+    expect(b.status).toBe('ca');
+    expect(b.errors).toEqual([]);
+    expect(await eventKinds(e, b.id)).toEqual(['bc', 'bx']);
+  });
+
+  it('documents of Bundles created while a processing run is ending are all processed', async () => {
+    const { e } = ctx;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      ids.push((await e.createBundle(urlBundle(server.url(i % 2 ? '/slow.pdf' : '/contract.pdf')))).id);
+      await new Promise((r) => setTimeout(r, i * 40));
+    }
+    await e.settle();
+    for (const id of ids) expect((await e.getBundle(id)).status).toBe('se');
+  });
+
   it('a draft stays a draft after processing, and can then be sent', async () => {
     const { e } = ctx;
     const created = await e.createBundle(urlBundle(server.url('/contract.pdf'), { status: 'dr' }));
