@@ -111,7 +111,14 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
       else cols.expires = next;
     }
     if (patch.cc_sender !== undefined) attrs.cc_sender = patch.cc_sender;
-    if (patch.cc_emails !== undefined) attrs.cc_emails = patch.cc_emails;
+    if (patch.cc_emails !== undefined) {
+      if (b.is_test === 1)
+        patch.cc_emails.forEach((cc, i) => {
+          if (!ctx.account.isVerifiedAddress(cc))
+            errs.add(`cc_emails[${i}]`, `Test Bundles can only be delivered to verified email addresses of account users; ${cc} is not one.`);
+        });
+      attrs.cc_emails = patch.cc_emails;
+    }
     errs.throwIfAny();
 
     const sets = Object.keys(cols).map((k) => `${k} = @${k}`);

@@ -71,6 +71,13 @@ describe('patch: fields', () => {
     await expectApiError(e.updateBundle(b.id, { cc_emails: [`${'a'.repeat(243)}@example.com`] }), 400, { field: 'cc_emails[0]' });
   });
 
+  it('keeps copies of a test Bundle to verified users', async () => {
+    const { e } = ctx;
+    const b = await e.createBundle(bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }));
+    await expectApiError(e.updateBundle(b.id, { cc_emails: ['stranger@example.com'] }), 400, { field: 'cc_emails[0]' });
+    expect((await e.updateBundle(b.id, { cc_emails: ['owner@esign.local'] })).cc_emails).toEqual(['owner@esign.local']);
+  });
+
   it('is all or nothing: one bad member leaves the others unapplied', async () => {
     const { e } = ctx;
     const b = await sent(e);
