@@ -1,8 +1,9 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
 import { registerBundle } from './commands/bundle.js';
-import { registerLocal } from './commands/local.js';
+import { registerLocal, registerLocalKeys } from './commands/local.js';
 import { registerPacket } from './commands/packet.js';
+import { registerServe } from './commands/serve.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { action } from './run.js';
 
@@ -19,6 +20,8 @@ export function buildProgram(version: string): Command {
   registerBundle(program, action);
   registerPacket(program, action);
   registerLocal(program, action);
+  registerLocalKeys(program, action);
+  registerServe(program, action);
 
   program
     .command('help-exit-codes', { hidden: true })

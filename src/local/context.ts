@@ -9,6 +9,8 @@ export interface EngineContext {
   clock: Clock;
   account: AccountStore;
   blobs: BlobStore;
+  /** Base URL of signing and file links: where `esign serve` answers. */
+  publicUrl(): string;
   /** Asks the engine to process pending documents in the background. */
   kick(): void;
 }

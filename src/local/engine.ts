@@ -5,6 +5,7 @@ import { parseBundleListQuery } from '../service/listQuery.js';
 import type { Body, EsignService } from '../service/service.js';
 import type { AttachedFile, Bundle, BundleListQuery, Packet } from '../service/types.js';
 import { AccountStore } from './account.js';
+import { ApiKeyStore } from './apiKeys.js';
 import { BlobStore } from './blobs.js';
 import { createBundle } from './bundleCreate.js';
 import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundleStore.js';
@@ -18,6 +19,8 @@ import * as packets from './packets.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
+  /** Overrides the account's `public_url` for links (set by `esign serve` to its own address). */
+  publicUrl?: string;
 }
 
 const unimplemented = (op: string) => async (): Promise<never> => {
@@ -29,23 +32,28 @@ export class LocalEngine implements EsignService {
   readonly db: Db;
   readonly clock: Clock;
   readonly account: AccountStore;
+  readonly keys: ApiKeyStore;
   private readonly ctx: EngineContext;
   private readonly work = new Set<Promise<unknown>>();
   private processing: Promise<unknown> | undefined;
   private again = false;
+  private publicUrlOverride: string | undefined;
 
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
+    this.publicUrlOverride = opts.publicUrl;
     this.db = openDatabase(opts.dataDir);
     this.clock = new Clock(this.db);
     this.account = new AccountStore(this.db, () => this.clock.now());
     this.account.ensure();
+    this.keys = new ApiKeyStore(this.db, () => this.clock.now());
     this.ctx = {
       db: this.db,
       clock: this.clock,
       account: this.account,
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
       kick: () => this.kick(),
+      publicUrl: () => this.publicUrlOverride ?? this.account.settings().public_url,
     };
   }
 
@@ -68,6 +76,16 @@ export class LocalEngine implements EsignService {
     });
     this.processing = run;
     this.work.add(run);
+  }
+
+  /** Links point here from now on (esign serve, once it knows its address). */
+  setPublicUrl(url: string): void {
+    this.publicUrlOverride = url.replace(/\/+$/, '');
+  }
+
+  /** Applies what is due: pending documents, including those another process left unfinished. */
+  runDue(): void {
+    this.kick();
   }
 
   /** Waits for background work started by this process (document downloads). */

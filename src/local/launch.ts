@@ -35,7 +35,7 @@ export function notify(ctx: EngineContext, b: BundleRow, p: PacketRow, kind: Ext
   const ba = JSON.parse(b.attrs) as BundleAttrs;
   const at = ctx.clock.now();
   const title = b.label || 'documents';
-  const link = `${ctx.account.settings().public_url}/sign/${p.id}`;
+  const link = `${ctx.publicUrl()}/sign/${p.id}`;
   const prefix = kind === 'reminder' ? 'Reminder: ' : '';
   if (p.deliver_via === 'phone') {
     const text = pa.sms_message || ba.sms_message || `${ba.requester_name} asks you to sign "${title}".`;

@@ -176,7 +176,7 @@ function dataAvailable(ctx: EngineContext, b: BundleRow): boolean {
 /** Expiring links to the stored documents (served by `esign serve` under /files/). */
 function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
   const expires = new Date(ctx.clock.nowMs() + FILE_LINK_TTL_MS).toISOString();
-  const base = ctx.account.settings().public_url;
+  const base = ctx.publicUrl();
   const insert = ctx.db.prepare(`INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, 'file', ?, ?, ?)`);
   return documentRowsOf(ctx.db, b.seq)
     .filter((d): d is DocumentRow & { sha256: string } => d.state === 'ready' && d.sha256 !== null)

@@ -165,4 +165,16 @@ export const MIGRATIONS: readonly string[] = [
     used_at TEXT
   );
   `,
+  // 2: API keys for `esign serve` (only a hash of each key is kept)
+  `
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    prefix TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+  );
+  `,
 ];

@@ -96,7 +96,7 @@ export function createEmbedUrl(ctx: EngineContext, id: string): EmbedUrl {
       createHash('sha256').update(t).digest('hex'), p.id, at, expires,
     );
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'eu', at, packetId: p.id });
-    return { url: `${ctx.account.settings().public_url}/sign/${t}`, expires };
+    return { url: `${ctx.publicUrl()}/sign/${t}`, expires };
   });
 }
 

@@ -122,3 +122,29 @@ export function registerLocal(program: Command, action: Action): void {
     await printObject({ now: c.now(), offset_ms: 0 }, [['now', c.now()], ['offset_ms', 0]], ctx.options, c.now());
   }));
 }
+
+export function registerLocalKeys(program: Command, action: Action): void {
+  const local = program.commands.find((c) => c.name() === 'local')!;
+  const keys = local.command('keys').description('API keys for esign serve (stored hashed; a key is shown once)');
+  keys.command('list', { isDefault: true }).description('List keys')
+    .action(action(async (ctx) => {
+      const list = (await ctx.local()).keys.list();
+      await printList(list, [
+        { header: 'ID', value: (k) => k.id }, { header: 'NAME', value: (k) => k.name }, { header: 'PREFIX', value: (k) => k.prefix },
+        { header: 'CREATED', value: (k) => k.created }, { header: 'REVOKED', value: (k) => k.revoked_at ?? '' },
+      ], ctx.options, (k) => k.id);
+    }));
+  keys.command('create').description('Create a key and print it (only this once)')
+    .option('--name <name>', 'what the key is for', 'default')
+    .action(action(async (ctx, o: { name: string }) => {
+      const { record, key } = (await ctx.local()).keys.create(o.name);
+      if (ctx.options.json) return printObject({ ...record, key }, [], ctx.options);
+      if (!ctx.options.quiet) process.stderr.write(`Created API key ${record.id} (${record.name}). It is shown only now:\n`);
+      process.stdout.write(`${key}\n`);
+    }));
+  keys.command('revoke <id>').description('Revoke a key by id or prefix')
+    .action(action(async (ctx, _o, id: string) => {
+      const k = (await ctx.local()).keys.revoke(id);
+      await printObject(k, Object.entries(k), ctx.options, k.id);
+    }));
+}

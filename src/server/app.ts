@@ -1,0 +1,296 @@
+// `esign serve`: any EsignService as API v2 over HTTP, the wire of the hosted service.
+// A thin translation: HTTP in, one service call, HTTP out. Validation and rules live in the service.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError } from '../service/errors.js';
+import type { EsignService } from '../service/service.js';
+import type { AttachedFile, Page } from '../service/types.js';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
+
+export const API_PREFIX = '/api/v2';
+
+export interface ServerOptions {
+  service: EsignService;
+  /** Returns the id of the live API key, or undefined. */
+  authenticate: (key: string) => string | undefined;
+  rateLimits?: Partial<RateLimitConfig>;
+  /** One line per request (method, path, status, ms); never the key. */
+  log?: (line: string) => void;
+  maxUploadBytes?: number;
+}
+
+type Handler = (req: FastifyRequest) => Promise<Result>;
+interface Result {
+  status?: number;
+  body?: unknown;
+  page?: Page<unknown>;
+}
+
+type Params = Record<string, string>;
+type Query = Record<string, string | undefined>;
+
+const ok = (body: unknown, status = 200): Result => ({ status, body });
+const noContent = (): Result => ({ status: 204 });
+const paged = (page: Page<unknown>): Result => ({ page });
+
+function bodyOf(req: FastifyRequest): Record<string, unknown> {
+  return (req.body ?? {}) as Record<string, unknown>;
+}
+
+/** `metadata[region]=emea` query parameters as `{region: 'emea'}`. */
+function metadataFilters(q: Query): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q)) {
+    const m = /^metadata\[(.+)\]$/.exec(k);
+    if (m && v !== undefined) out[m[1]] = String(v);
+  }
+  return out;
+}
+
+const bool = (v: string | undefined) => (v === undefined ? undefined : v === 'true' || v === '1' || v === 'True');
+const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+
+/** Multipart Bundle creation: `files` parts plus a `bundle_request` part holding the JSON. */
+async function multipartCreate(req: FastifyRequest): Promise<{ body: unknown; files: AttachedFile[] }> {
+  const files: AttachedFile[] = [];
+  let body: unknown;
+  for await (const part of req.parts()) {
+    if (part.type === 'file') files.push({ filename: part.filename, data: await part.toBuffer(), contentType: part.mimetype });
+    else if (part.fieldname === 'bundle_request') {
+      try {
+        body = JSON.parse(String(part.value));
+      } catch (e) {
+        throw new ApiError(400, 'parse_error', `bundle_request is not valid JSON: ${(e as Error).message}`);
+      }
+    }
+  }
+  if (body === undefined)
+    throw new ApiError(400, 'invalid', 'bundle_request: This field is required.', [{ field: 'bundle_request', message: 'This field is required.' }]);
+  return { body, files };
+}
+
+/** Every route of API v2 (spec and wire-facts.md), as [method, path, handler]. */
+function routes(s: EsignService): [string, string, Handler][] {
+  const p = (req: FastifyRequest) => req.params as Params;
+  const q = (req: FastifyRequest) => req.query as Query;
+  const createBundle: Handler = async (req) => {
+    if (req.isMultipart()) {
+      const { body, files } = await multipartCreate(req);
+      return ok(await s.createBundle(body as Record<string, unknown>, files), 201);
+    }
+    const body = bodyOf(req);
+    if (body.envelope_template && !body.documents) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
+    return ok(await s.createBundle(body), 201);
+  };
+  const prepSession: Handler = async (req) => ok(await s.createBundlePreparationSession(bodyOf(req)), 201);
+  return [
+    ['GET', '/bundles/', async (req) => paged(await s.listBundles(q(req)))],
+    ['POST', '/bundles/', createBundle],
+    ['POST', '/bundles/create_from_envelope_template/', async (req) => ok(await s.createBundleFromEnvelopeTemplate(bodyOf(req)), 201)],
+    ['POST', '/bundles/preparation_session/', prepSession],
+    ['POST', '/bundles/create_preparation_session/', prepSession],
+    ['GET', '/bundles/:slug/', async (req) => ok(await s.getBundle(p(req).slug, q(req).include))],
+    ['PATCH', '/bundles/:slug/', async (req) => ok(await s.updateBundle(p(req).slug, bodyOf(req)))],
+    ['DELETE', '/bundles/:slug/', async (req) => (await s.deleteBundle(p(req).slug), noContent())],
+    ['PUT', '/bundles/:slug/cancel/', async (req) => ok(await s.cancelBundle(p(req).slug))],
+    ['PUT', '/bundles/:slug/expire/', async (req) => ok(await s.expireBundle(p(req).slug))],
+    ['PUT', '/bundles/:slug/validate/', async (req) => ok(await s.validateBundle(p(req).slug))],
+    ['POST', '/bundles/:slug/send/', async (req) => ok(await s.sendBundle(p(req).slug))],
+    ['GET', '/bundles/:slug/events/', async (req) => ok(await s.listBundleEvents(p(req).slug))],
+    ['GET', '/bundles/:slug/files/', async (req) => ok(await s.getBundleFiles(p(req).slug))],
+    ['PUT', '/bundles/:slug/files/', async (req) => ok(await s.generateInterimFiles(p(req).slug))],
+    ['GET', '/bundles/:slug/data/', async (req) => ok(await s.getBundleData(p(req).slug))],
+    ['PUT', '/bundles/:slug/add_tags/', async (req) => ok(await s.addBundleTags(p(req).slug, tagsOf(req)))],
+    ['PUT', '/bundles/:slug/remove_tags/', async (req) => ok(await s.removeBundleTags(p(req).slug, tagsOf(req)))],
+
+    ['GET', '/packets/:id/', async (req) => ok(await s.getPacket(p(req).id))],
+    ['PATCH', '/packets/:id/', async (req) => ok(await s.updatePacket(p(req).id, bodyOf(req)))],
+    ['POST', '/packets/:id/embed_url/', async (req) => ok(await s.createEmbedUrl(p(req).id), 201)],
+    ['PUT', '/packets/:id/remind/', async (req) => ok(await s.remindPacket(p(req).id))],
+    ['GET', '/packets/:id/coe/', async (req) => ok(await s.getPacketCoe(p(req).id))],
+
+    ['GET', '/templates/', async (req) => paged(await s.listTemplates({ ...pageOf(q(req)), metadata: metadataFilters(q(req)) }))],
+    ['POST', '/templates/preparation_session/', async (req) => ok(await s.createTemplatePreparationSession(bodyOf(req)), 201)],
+    ['GET', '/templates/:id/', async (req) => ok(await s.getTemplate(p(req).id))],
+    ['PATCH', '/templates/:id/', async (req) => ok(await s.updateTemplate(p(req).id, bodyOf(req)))],
+    ['DELETE', '/templates/:id/', async (req) => (await s.deleteTemplate(p(req).id), noContent())],
+
+    ['GET', '/envelope-templates/', async (req) => paged(await s.listEnvelopeTemplates(pageOf(q(req))))],
+    ['GET', '/envelope-templates/:id/', async (req) => ok(await s.getEnvelopeTemplate(p(req).id))],
+
+    ['GET', '/persons/', async (req) => paged(await s.listPersons({ ...pageOf(q(req)), search: q(req).search, email: q(req).email, phone: q(req).phone }))],
+    ['POST', '/persons/', async (req) => ok(await s.createPerson(bodyOf(req)), 201)],
+    ['GET', '/persons/:id/', async (req) => ok(await s.getPerson(p(req).id))],
+    ['PUT', '/persons/:id/', async (req) => ok(await s.replacePerson(p(req).id, bodyOf(req)))],
+    ['PATCH', '/persons/:id/', async (req) => ok(await s.updatePerson(p(req).id, bodyOf(req)))],
+    ['DELETE', '/persons/:id/', async (req) => (await s.deletePerson(p(req).id), noContent())],
+
+    ['GET', '/webhooks/', async (req) => paged(await s.listWebhooks({ ...pageOf(q(req)), enabled: bool(q(req).enabled), event_type: q(req).event_type }))],
+    ['POST', '/webhooks/', async (req) => ok(await s.createWebhook(bodyOf(req)), 201)],
+    ['GET', '/webhooks/headers/', async (req) => paged(await s.listWebhookHeaders({ ...pageOf(q(req)), webhook: q(req).webhook, event_type: q(req).event_type }))],
+    ['POST', '/webhooks/headers/', async (req) => ok(await s.createWebhookHeader(bodyOf(req)), 201)],
+    ['GET', '/webhooks/headers/:id/', async (req) => ok(await s.getWebhookHeader(p(req).id))],
+    ['PUT', '/webhooks/headers/:id/', async (req) => ok(await s.replaceWebhookHeader(p(req).id, bodyOf(req)))],
+    ['PATCH', '/webhooks/headers/:id/', async (req) => ok(await s.updateWebhookHeader(p(req).id, bodyOf(req)))],
+    ['DELETE', '/webhooks/headers/:id/', async (req) => (await s.deleteWebhookHeader(p(req).id), noContent())],
+    ['GET', '/webhooks/events/', async (req) => paged(await s.listWebhookEvents({ ...pageOf(q(req)), webhook: q(req).webhook, event_type: q(req).event_type, status: num(q(req).status), success: bool(q(req).success), after_date: q(req).after_date, before_date: q(req).before_date }))],
+    ['GET', '/webhooks/events/:id/', async (req) => ok(await s.getWebhookEvent(p(req).id))],
+    ['GET', '/webhooks/deliveries/', async (req) => paged(await s.listWebhookDeliveries({ ...pageOf(q(req)), webhook: q(req).webhook, webhook_event: q(req).webhook_event, event_type: q(req).event_type, status: num(q(req).status), after_date: q(req).after_date, before_date: q(req).before_date }))],
+    ['GET', '/webhooks/deliveries/:id/', async (req) => ok(await s.getWebhookDelivery(p(req).id))],
+    ['GET', '/webhooks/secret/', async () => ok(await s.getWebhookSecret())],
+    ['POST', '/webhooks/secret/regenerate/', async () => ok(await s.regenerateWebhookSecret())],
+    ['GET', '/webhooks/:id/', async (req) => ok(await s.getWebhook(p(req).id))],
+    ['PUT', '/webhooks/:id/', async (req) => ok(await s.replaceWebhook(p(req).id, bodyOf(req)))],
+    ['PATCH', '/webhooks/:id/', async (req) => ok(await s.updateWebhook(p(req).id, bodyOf(req)))],
+    ['DELETE', '/webhooks/:id/', async (req) => (await s.deleteWebhook(p(req).id), noContent())],
+
+    ['POST', '/verify/', async (req) => ok(await s.verify(String(bodyOf(req).hash ?? '')))],
+  ];
+}
+
+function tagsOf(req: FastifyRequest): string[] {
+  const tags = bodyOf(req).tags;
+  if (!Array.isArray(tags))
+    throw new ApiError(400, 'invalid', 'tags: Expected a list of strings.', [{ field: 'tags', message: 'Expected a list of strings.' }]);
+  return tags as string[];
+}
+
+const pageOf = (q: Query) => ({ page: num(q.page), per_page: num(q.per_page) });
+
+/** `X-Blueink-Pagination: page,total_pages,per_page,total` and an RFC 5988 Link header. */
+function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<unknown>): void {
+  reply.header('X-Blueink-Pagination', `${page.page},${page.total_pages},${page.per_page},${page.total}`);
+  const url = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`);
+  const link = (n: number, rel: string) => {
+    url.searchParams.set('page', String(n));
+    return `<${url.toString()}>; rel="${rel}"`;
+  };
+  const links = [link(1, 'first')];
+  if (page.page > 1) links.push(link(page.page - 1, 'prev'));
+  if (page.page < page.total_pages) links.push(link(page.page + 1, 'next'));
+  links.push(link(page.total_pages, 'last'));
+  reply.header('Link', links.join(', '));
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true }, bodyLimit: opts.maxUploadBytes ?? 64 * 1024 * 1024 });
+  const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...opts.rateLimits });
+  const log = opts.log ?? (() => {});
+  await app.register((await import('@fastify/multipart')).default, {
+    limits: { fileSize: opts.maxUploadBytes ?? 64 * 1024 * 1024, files: 100 },
+  });
+
+  // An empty JSON body is no body (clients send Content-Type on PUT .../cancel/); bad JSON is a parse_error.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
+    if (!String(text).trim()) return done(null, undefined);
+    try {
+      done(null, JSON.parse(String(text)));
+    } catch (e) {
+      done(new ApiError(400, 'parse_error', `Malformed JSON: ${(e as Error).message}`), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (req) => {
+    (req as FastifyRequest & { started: bigint }).started = process.hrtime.bigint();
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const ms = Number(process.hrtime.bigint() - (req as FastifyRequest & { started: bigint }).started) / 1e6;
+    log(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${ms.toFixed(1)}ms`);
+  });
+
+  /**
+   * Authenticates and counts the request; `/verify/` is public and limited per client address, and
+   * the rate-limit status itself uses no request.
+   */
+  const guard = async (req: FastifyRequest, reply: FastifyReply, kind: 'call' | 'create' | 'public' | 'status'): Promise<string> => {
+    let who: string;
+    if (kind === 'public') who = `ip:${req.ip}`;
+    else {
+      const header = req.headers.authorization;
+      const m = header ? /^Token\s+(\S+)\s*$/i.exec(header) : null;
+      if (!header) throw new ApiError(401, 'not_authenticated', 'Authentication credentials were not provided.');
+      const id = m ? opts.authenticate(m[1]) : undefined;
+      if (!id) throw new ApiError(401, 'authentication_failed', 'Invalid token.');
+      who = `key:${id}`;
+    }
+    if (kind === 'status') return who;
+    const taken = limiter.take(who, kind === 'create' ? 'create' : 'call');
+    if (!taken.ok) {
+      reply.header('Retry-After', String(taken.retryAfter));
+      throw new ApiError(429, 'throttled', `Request was throttled. Expected available in ${taken.retryAfter} seconds.`);
+    }
+    return who;
+  };
+
+  const table = routes(opts.service);
+  const methodsByPath = new Map<string, string[]>();
+  for (const [method, path, handler] of table) {
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), method]);
+    const kind = path === '/verify/' ? 'public' : method === 'POST' && (path === '/bundles/' || path === '/bundles/create_from_envelope_template/') ? 'create' : 'call';
+    app.route({
+      method,
+      url: `${API_PREFIX}${path}`,
+      handler: async (req, reply) => {
+        await guard(req, reply, kind);
+        const r = await handler(req);
+        if (r.page) {
+          paginationHeaders(req, reply, r.page);
+          return reply.code(200).send(r.page.items);
+        }
+        if (r.status === 204) return reply.code(204).send();
+        return reply.code(r.status ?? 200).send(r.body);
+      },
+    });
+  }
+  app.route({
+    method: 'GET',
+    url: `${API_PREFIX}/rate_limit/`,
+    handler: async (req, reply) => {
+      return limiter.peek(await guard(req, reply, 'status'));
+    },
+  });
+  methodsByPath.set('/rate_limit/', ['GET']);
+  // The other methods of every known path are a 405 that names the allowed ones.
+  for (const [path, allowed] of methodsByPath) {
+    const others = METHODS.filter((m) => !allowed.includes(m));
+    if (others.length)
+      app.route({
+        method: others,
+        url: `${API_PREFIX}${path}`,
+        handler: async (req, reply) => {
+          reply.header('Allow', allowed.join(', '));
+          throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed.`);
+        },
+      });
+  }
+
+  app.setNotFoundHandler(async (req) => {
+    throw new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
+  });
+  app.setErrorHandler(async (error, _req, reply) => {
+    const e = toApiError(error);
+    if (e.status >= 500 && e.status !== 501) log(`error: ${(error as Error).stack ?? String(error)}`);
+    return reply.code(e.status).send(e.toWire());
+  });
+  return app;
+}
+
+/** Everything that leaves the server is the wire Error object, whatever raised it. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as { statusCode?: number; code?: string; message?: string };
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported media type.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new ApiError(413, 'invalid', 'The request body is too large.');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'parse_error', e.message ?? 'Malformed request body.');
+  }
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.statusCode === 400 ? 'parse_error' : 'error', e.message ?? 'Bad request.');
+  return new ApiError(500, 'error', 'Internal server error.');
+}

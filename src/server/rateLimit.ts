@@ -1,0 +1,63 @@
+// Fixed-window rate limits per API key (and per client address for /verify/), in memory.
+
+export interface RateLimitConfig {
+  /** Requests per window for every call but Bundle creation. */
+  limit: number;
+  /** Bundle creations per window. */
+  createLimit: number;
+  /** Window length in seconds. */
+  windowSeconds: number;
+}
+
+/** The hosted service's documented limits: 2000 calls and 200 Bundle creations per hour. */
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = { limit: 2000, createLimit: 200, windowSeconds: 3600 };
+
+export interface WindowState {
+  limit: number;
+  remaining: number;
+  /** UNIX seconds at which the window resets. */
+  reset: number;
+  window: number;
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  constructor(readonly config: RateLimitConfig, private readonly nowMs: () => number = Date.now) {}
+
+  private current(bucket: string): { start: number; count: number } {
+    const now = this.nowMs();
+    const w = this.windows.get(bucket);
+    if (w && now - w.start < this.config.windowSeconds * 1000) return w;
+    const fresh = { start: now, count: 0 };
+    this.windows.set(bucket, fresh);
+    return fresh;
+  }
+
+  private state(bucket: string, limit: number): WindowState {
+    const w = this.current(bucket);
+    return {
+      limit,
+      remaining: Math.max(0, limit - w.count),
+      reset: Math.ceil((w.start + this.config.windowSeconds * 1000) / 1000),
+      window: this.config.windowSeconds,
+    };
+  }
+
+  /** Counts one request; returns the seconds to wait when the window is used up. */
+  take(who: string, kind: 'call' | 'create'): { ok: true } | { ok: false; retryAfter: number } {
+    const buckets: [string, number][] = [[`${who}:call`, this.config.limit]];
+    if (kind === 'create') buckets.push([`${who}:create`, this.config.createLimit]);
+    for (const [bucket, limit] of buckets) {
+      const w = this.current(bucket);
+      if (w.count >= limit)
+        return { ok: false, retryAfter: Math.max(1, Math.ceil((w.start + this.config.windowSeconds * 1000 - this.nowMs()) / 1000)) };
+    }
+    for (const [bucket] of buckets) this.current(bucket).count++;
+    return { ok: true };
+  }
+
+  /** What `GET /rate_limit/` reports, without using a request. */
+  peek(who: string): WindowState {
+    return this.state(`${who}:call`, this.config.limit);
+  }
+}

@@ -1,0 +1,34 @@
+// `esign serve` as a process: prints its address, logs each request, stops cleanly on SIGTERM.
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.js';
+
+const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+
+describe('esign serve', () => {
+  it('serves the local data with a key made by esign local keys, and stops on SIGTERM', async () => {
+    const data = tempDir('esign-serve-');
+    const env = { ESIGN_DATA_DIR: data.dir };
+    try {
+      const key = (await execa('node', [BIN, 'local', 'keys', 'create', '--name', 'ci', '-q'], { env })).stdout.trim();
+      expect(key).toMatch(/^esk_/);
+      const server = execa('node', [BIN, 'serve', '--port', '0'], { env, reject: false });
+      const address: string = await new Promise((resolve, reject) => {
+        server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
+        server.once('exit', () => reject(new Error('serve exited early')));
+      });
+      expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const r = await fetch(`${address}/api/v2/bundles/`, { headers: { authorization: `Token ${key}` } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-blueink-pagination')).toBe('1,1,50,0');
+      server.kill('SIGTERM');
+      const done = await server;
+      expect(done.exitCode).toBe(0);
+      expect(done.stderr).toMatch(/GET \/api\/v2\/bundles\/ 200 \d/);
+      expect(done.stderr).toMatch(/esign serve: stopped/);
+      expect(done.stderr).not.toContain(key);
+    } finally {
+      data.cleanup();
+    }
+  });
+});
