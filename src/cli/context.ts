@@ -11,6 +11,7 @@ export interface GlobalOptions extends OutputOptions {
 
 export class Context {
   private engine: LocalEngine | undefined;
+  private remote: EsignService | undefined;
   constructor(readonly options: GlobalOptions) {}
 
   static from(cmd: Command): Context {
@@ -25,9 +26,23 @@ export class Context {
     return envPaths('esign', { suffix: '' }).data;
   }
 
-  /** The backend every command talks to: the embedded local engine by default. */
+  /**
+   * The backend every command talks to: a remote API v2 server when ESIGN_BASE_URL is set,
+   * otherwise the embedded local engine.
+   */
   async service(): Promise<EsignService> {
-    return this.local();
+    const baseUrl = process.env.ESIGN_BASE_URL;
+    if (!baseUrl) return this.local();
+    if (!this.remote) {
+      const { RemoteService } = await import('../remote/remote.js');
+      this.remote = new RemoteService({
+        baseUrl,
+        apiKey: process.env.ESIGN_API_KEY,
+        note: (line) => process.stderr.write(`${line}\n`),
+        debug: (process.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
+      });
+    }
+    return this.remote;
   }
 
   /** The embedded engine itself, for `esign local ...` administration. */
@@ -41,5 +56,6 @@ export class Context {
 
   async close(): Promise<void> {
     await this.engine?.close();
+    await this.remote?.close();
   }
 }
