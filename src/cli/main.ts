@@ -33,7 +33,12 @@ export function buildProgram(version: string): Command {
     .action((topic: string[] = []) => {
       if (topic[0] === 'exit-codes') return printExitCodes();
       const target = topic.reduce<Command | undefined>((c, name) => c?.commands.find((x) => x.name() === name), program);
-      (target ?? program).outputHelp();
+      if (!target) {
+        process.stderr.write(`esign: no help on "${topic.join(' ')}": not a command (try esign --help).\n`);
+        process.exitCode = EXIT.USAGE;
+        return;
+      }
+      target.outputHelp();
     });
   return program;
 }

@@ -36,11 +36,12 @@ export function reportError(e: unknown, json: boolean): number {
     return exitCodeForStatus(e.status);
   }
   if (e instanceof CliError) {
-    process.stderr.write(`esign: ${e.message}\n`);
+    process.stderr.write(json ? `${JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message })}\n` : `esign: ${e.message}\n`);
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
-  process.stderr.write(`esign: ${err?.message ?? String(e)}\n`);
+  const message = err?.message ?? String(e);
+  process.stderr.write(json ? `${JSON.stringify({ code: 'error', message })}\n` : `esign: ${message}\n`);
   if (process.env.ESIGN_DEBUG) process.stderr.write(`${err?.stack ?? ''}\n`);
   return EXIT.FAILURE;
 }
@@ -48,9 +49,11 @@ export function reportError(e: unknown, json: boolean): number {
 /** Commander collector for repeatable options. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export function intArg(value: string, flag: string): number {
+/** A whole number written in decimal digits, at least `min` when given. */
+export function intArg(value: string, flag: string, min?: number): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new CliError(`${flag} expects a whole number, got "${value}".`);
   const n = Number(value);
-  if (!Number.isInteger(n)) throw new CliError(`${flag} expects a whole number, got "${value}".`);
+  if (min !== undefined && n < min) throw new CliError(`${flag} must be at least ${min}, got ${n}.`);
   return n;
 }
 

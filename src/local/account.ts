@@ -65,6 +65,10 @@ export class AccountStore {
   }
 
   update(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
+    return this.db.transaction(() => this.updateIn(patch)).immediate();
+  }
+
+  private updateIn(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
     const cur = this.settings();
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     this.db
@@ -81,11 +85,13 @@ export class AccountStore {
     const unknown = names.filter((n) => !(ACCOUNT_FEATURES as readonly string[]).includes(n));
     if (unknown.length)
       throw new ApiError(400, 'invalid', `Unknown feature(s): ${unknown.join(', ')}. Features: ${ACCOUNT_FEATURES.join(', ')}.`);
-    const set = new Set(this.settings().features);
-    for (const n of names as AccountFeature[]) on ? set.add(n) : set.delete(n);
-    const features = ACCOUNT_FEATURES.filter((f) => set.has(f));
-    this.db.prepare('UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
-    return features;
+    return this.db.transaction(() => {
+      const set = new Set(this.settings().features);
+      for (const n of names as AccountFeature[]) on ? set.add(n) : set.delete(n);
+      const features = ACCOUNT_FEATURES.filter((f) => set.has(f));
+      this.db.prepare('UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
+      return features;
+    }).immediate();
   }
 
   users(): User[] {
@@ -105,11 +111,11 @@ export class AccountStore {
   addUser(u: { email: string; name?: string; admin?: boolean; verified?: boolean }): User {
     if (!/^[^@\s]+@[^@\s]+$/.test(u.email) || u.email.length > 254)
       throw new ApiError(400, 'invalid', `"${u.email}" is not a valid email address.`);
-    if (this.userByEmail(u.email)) throw new ApiError(409, 'conflict', `A user with email ${u.email} already exists.`);
     const id = uuid();
-    this.db
-      .prepare('INSERT INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)')
+    const r = this.db
+      .prepare('INSERT OR IGNORE INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)')
       .run(id, u.email, u.name ?? u.email.split('@')[0], u.verified === false ? 0 : 1, u.admin ? 1 : 0, this.now());
+    if (!r.changes) throw new ApiError(409, 'conflict', `A user with email ${u.email} already exists.`);
     return this.user(id)!;
   }
 

@@ -45,9 +45,15 @@ export class ApiKeyStore {
     return this.get(k.id);
   }
 
-  /** The id of the live key, or undefined. */
+  /** The id of the live key, or undefined. Records when it was last used (to the minute). */
   authenticate(key: string): string | undefined {
-    const row = this.db.prepare('SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as { id: string } | undefined;
-    return row?.id;
+    const row = this.db.prepare('SELECT id, last_used_at FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as
+      | { id: string; last_used_at: string | null }
+      | undefined;
+    if (!row) return undefined;
+    const now = this.now();
+    if (!row.last_used_at || row.last_used_at.slice(0, 16) !== now.slice(0, 16))
+      this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
+    return row.id;
   }
 }

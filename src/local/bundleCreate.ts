@@ -9,6 +9,7 @@ import type { AttachedFile } from '../service/types.js';
 import { sha256 } from './blobs.js';
 import type { BundleAttrs, BundleRow, PacketAttrs } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
+import { checkDelivery, checkTestCopies } from './delivery.js';
 import { recordEvent } from './events.js';
 import { slug } from './ids.js';
 import { launch } from './launch.js';
@@ -59,11 +60,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   }
 
   const packets = planPackets(ctx, req, errs);
-  if (req.is_test)
-    (req.cc_emails ?? []).forEach((cc, i) => {
-      if (!ctx.account.isVerifiedAddress(cc))
-        errs.add(`cc_emails[${i}]`, `Test Bundles can only be delivered to verified email addresses of account users; ${cc} is not one.`);
-    });
+  checkTestCopies(req.cc_emails, req.is_test === true, ctx.account, errs);
   const signerKeys = new Set(packets.map((p) => p.key));
   if (req.payment && !signerKeys.has(req.payment.billed_to))
     errs.add('payment.billed_to', `"${req.payment.billed_to}" is not the key of a signer in this Bundle.`);
@@ -108,7 +105,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       errs.add(field, info.problem);
       continue;
     }
-    const name = d.filename ?? (d.file_index !== undefined ? files[d.file_index].filename : `${key}.pdf`);
+    const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
     planned.push({ key, name, source: { kind: 'ready', data, hash: sha256(data), pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' }, spec });
   }
   errs.throwIfAny();
@@ -172,7 +169,6 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
 }
 
 function planPackets(ctx: EngineContext, req: BundleRequestT, errs: FieldErrors): PlannedPacket[] {
-  const has = (f: Parameters<typeof ctx.account.has>[0]) => ctx.account.has(f);
   const keys = new Set<string>();
   return req.packets.map((p: PacketRequestT, i) => {
     const at = (f: string) => `packets[${i}].${f}`;
@@ -191,16 +187,7 @@ function planPackets(ctx: EngineContext, req: BundleRequestT, errs: FieldErrors)
     }
     if (!name) errs.add(at('name'), 'This field is required.');
     const deliver_via = p.deliver_via ?? (email ? 'email' : phone ? 'phone' : 'email');
-    if (deliver_via === 'email' && !email) errs.add(at('email'), 'An email address is required to deliver by email.');
-    if (deliver_via === 'phone' && !phone) errs.add(at('phone'), 'A phone number is required to deliver by phone.');
-    if (p.auth_sms && !phone) errs.add(at('phone'), 'A phone number is required for SMS pin authentication (auth_sms).');
-    if (p.signing_complete_redirect !== undefined && !has('signing_brands'))
-      errs.add(at('signing_complete_redirect'), 'signing_complete_redirect requires the Signing Brands account feature.');
-    if (req.is_test) {
-      if (deliver_via === 'phone') errs.add(at('deliver_via'), 'Test Bundles can only be delivered by email to verified addresses of account users.');
-      else if (deliver_via === 'email' && email && !ctx.account.isVerifiedAddress(email))
-        errs.add(at('email'), `Test Bundles can only be delivered to verified email addresses of account users; ${email} is not one.`);
-    }
+    checkDelivery({ deliver_via, email, phone, auth_sms: p.auth_sms, setsRedirect: p.signing_complete_redirect !== undefined }, req.is_test === true, ctx.account, errs, `packets[${i}].`);
     return {
       key,
       name: name ?? '',
@@ -296,6 +283,12 @@ function decodeBase64(text: string): Buffer | undefined {
 }
 
 function nameFromUrl(url: string, key: string): string {
-  const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
-  return (last || `${key}.pdf`).slice(0, 50);
+  return fitFilename(decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || `${key}.pdf`);
+}
+
+/** A default document name within the 50-character filename limit, keeping its extension. */
+function fitFilename(name: string): string {
+  if (name.length <= 50) return name;
+  const ext = extname(name).slice(0, 10);
+  return name.slice(0, 50 - ext.length) + ext;
 }

@@ -198,8 +198,12 @@ function toBundle(
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
 
-/** Runs a list filter: the page of rows and the total count, both with the same WHERE clause. */
+/** Runs a list filter: the page of rows and the total count, from one snapshot of the database. */
 export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
+  return db.transaction(() => queryBundlesIn(db, f))();
+}
+
+function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const bind = (v: unknown) => {

@@ -5,23 +5,29 @@ import type { Db } from './db.js';
  * advance` moves time for every process using the same data directory.
  */
 export class Clock {
-  private offsetMs: number;
+  private readonly read: () => { value: string } | undefined;
   constructor(private readonly db: Db) {
-    const row = db.prepare(`SELECT value FROM meta WHERE key = 'clock_offset_ms'`).get() as { value: string } | undefined;
-    this.offsetMs = row ? Number(row.value) : 0;
+    this.read = () => db.prepare(`SELECT value FROM meta WHERE key = 'clock_offset_ms'`).get() as { value: string } | undefined;
+  }
+  /** Read every time, so that a running `esign serve` follows `esign local clock advance`. */
+  offset(): number {
+    const row = this.read();
+    return row ? Number(row.value) : 0;
   }
   nowMs(): number {
-    return Date.now() + this.offsetMs;
+    return Date.now() + this.offset();
   }
   now(): string {
     return new Date(this.nowMs()).toISOString();
   }
-  offset(): number {
-    return this.offsetMs;
-  }
   setOffset(ms: number): void {
     this.db.prepare(`INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(ms));
-    this.offsetMs = ms;
+  }
+  /** Moves the clock forward in one statement, so concurrent advances add up. */
+  advance(ms: number): void {
+    this.db
+      .prepare(`INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + ?`)
+      .run(String(ms), ms);
   }
 }
 

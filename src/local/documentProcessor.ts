@@ -11,10 +11,13 @@ export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 /** How long a process may hold a document before another process may take it over. */
 const LEASE_MS = 2 * 60_000;
 
-/** Claims pending documents whose lease is free (several processes may share one database). */
+/**
+ * Claims pending documents whose lease is free (several processes may share one database).
+ * Leases are wall-clock time: moving the engine's clock must not free or pin another process's work.
+ */
 function claim(ctx: EngineContext): DocumentRow[] {
   return inTransaction(ctx, () => {
-    const now = ctx.clock.nowMs();
+    const now = Date.now();
     return ctx.db
       .prepare(
         `UPDATE documents SET lease_until = ? WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) RETURNING *`,
@@ -27,24 +30,29 @@ function claim(ctx: EngineContext): DocumentRow[] {
 export async function processPendingDocuments(ctx: EngineContext): Promise<number> {
   let done = 0;
   for (let batch = claim(ctx); batch.length; batch = claim(ctx)) {
-    await Promise.all(batch.map((d) => processOne(ctx, d)));
+    await Promise.allSettled(batch.map((d) => processOne(ctx, d)));
     done += batch.length;
   }
   return done;
 }
 
+/** Downloads, checks and stores one document; any failure, even of the store itself, fails the document. */
 async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
-  let data: Buffer;
-  let pages: number;
   try {
-    data = await download(d.source_url!);
+    const data = await download(d.source_url!);
     const info = await inspectPdf(data);
     if ('problem' in info) throw new Error(info.problem);
-    pages = info.pages;
+    accept(ctx, d, data, info.pages);
   } catch (e) {
-    fail(ctx, d, (e as Error).message);
-    return;
+    try {
+      fail(ctx, d, (e as Error).message);
+    } catch {
+      // The database is unavailable too: the lease expires and another run takes the document again.
+    }
   }
+}
+
+function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number): void {
   const hash = ctx.blobs.put(data);
   inTransaction(ctx, () => {
     const at = ctx.clock.now();
@@ -68,11 +76,12 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
       .run(d.bundle_seq, d.idx);
     if (!r.changes) return;
     const b = ctx.db.prepare('SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
-    // A Bundle cancelled while its document was downloading stays cancelled, with nothing to report.
-    if (b.status !== 'pe' && b.status !== 'dr') return;
+    // A Bundle cancelled (or otherwise ended) while its document was downloading has nothing to report;
+    // a pending, draft or already failed one records every failed document.
+    if (b.status !== 'pe' && b.status !== 'dr' && b.status !== 'fa') return;
     const field = `documents[${d.idx}].file_url`;
     const message = `Document "${d.key}" could not be processed: ${reason}`;
-    const error: WireError = { code: 'document_error', message, errors: [{ field, messsage: reason, message: reason }] };
+    const error: WireError = { code: 'invalid', message, errors: [{ field, messsage: reason, message: reason }] };
     const errors = [...(JSON.parse(b.errors) as WireError[]), error];
     ctx.db.prepare(`UPDATE bundles SET status = 'fa', errors = ? WHERE seq = ?`).run(JSON.stringify(errors), b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bf', at: ctx.clock.now(), detail: message });

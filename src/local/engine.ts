@@ -34,7 +34,6 @@ export class LocalEngine implements EsignService {
   readonly account: AccountStore;
   readonly keys: ApiKeyStore;
   private readonly ctx: EngineContext;
-  private readonly work = new Set<Promise<unknown>>();
   private processing: Promise<unknown> | undefined;
   private again = false;
   private publicUrlOverride: string | undefined;
@@ -59,23 +58,23 @@ export class LocalEngine implements EsignService {
 
   /**
    * Starts processing pending documents, or asks the run under way to look again when it ends
-   * (a document may arrive after its last look for work).
+   * (a document may arrive after its last look for work). A failing run is reported, never thrown:
+   * it runs in the background.
    */
   private kick(): void {
     if (this.processing) {
       this.again = true;
       return;
     }
-    const run = processPendingDocuments(this.ctx).finally(() => {
-      this.work.delete(run);
-      this.processing = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
-    this.processing = run;
-    this.work.add(run);
+    this.processing = processPendingDocuments(this.ctx)
+      .catch((e) => process.stderr.write(`esign: document processing failed: ${(e as Error).message}\n`))
+      .finally(() => {
+        this.processing = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   /** Links point here from now on (esign serve, once it knows its address). */
@@ -90,7 +89,7 @@ export class LocalEngine implements EsignService {
 
   /** Waits for background work started by this process (document downloads). */
   async settle(): Promise<void> {
-    while (this.work.size) await Promise.allSettled([...this.work]);
+    while (this.processing) await this.processing;
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,11 @@
 import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, packetRowsOf } from './bundleStore.js';
 import type { EngineContext } from './context.js';
 import { recordEvent } from './events.js';
+import { createLink } from './links.js';
 import { type MessageKind, recordMessage } from './outbox.js';
+
+/** A signing link in a message works for 30 days (or until the Bundle ends). */
+const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
 
 /** `se` for a Bundle whose documents are ready: packets whose turn it is get their signing request. */
 export function launch(ctx: EngineContext, b: BundleRow): void {
@@ -35,7 +39,7 @@ export function notify(ctx: EngineContext, b: BundleRow, p: PacketRow, kind: Ext
   const ba = JSON.parse(b.attrs) as BundleAttrs;
   const at = ctx.clock.now();
   const title = b.label || 'documents';
-  const link = `${ctx.publicUrl()}/sign/${p.id}`;
+  const link = createLink(ctx, 'sign', p.id, MESSAGE_LINK_TTL_MS).url;
   const prefix = kind === 'reminder' ? 'Reminder: ' : '';
   if (p.deliver_via === 'phone') {
     const text = pa.sms_message || ba.sms_message || `${ba.requester_name} asks you to sign "${title}".`;

@@ -6,10 +6,10 @@ import {
   type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle,
 } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
+import { checkTestCopies } from './delivery.js';
 import { recordEvent } from './events.js';
-import { token } from './ids.js';
+import { createLink } from './links.js';
 import { launch } from './launch.js';
-import { createHash } from 'node:crypto';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
   ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
@@ -112,18 +112,15 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     }
     if (patch.cc_sender !== undefined) attrs.cc_sender = patch.cc_sender;
     if (patch.cc_emails !== undefined) {
-      if (b.is_test === 1)
-        patch.cc_emails.forEach((cc, i) => {
-          if (!ctx.account.isVerifiedAddress(cc))
-            errs.add(`cc_emails[${i}]`, `Test Bundles can only be delivered to verified email addresses of account users; ${cc} is not one.`);
-        });
+      checkTestCopies(patch.cc_emails, b.is_test === 1, ctx.account, errs);
       attrs.cc_emails = patch.cc_emails;
     }
     errs.throwIfAny();
 
     const sets = Object.keys(cols).map((k) => `${k} = @${k}`);
     ctx.db.prepare(`UPDATE bundles SET ${[...sets, 'attrs = @attrs'].join(', ')} WHERE seq = @seq`).run({ ...cols, attrs: JSON.stringify(attrs), seq: b.seq });
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bu', at: ctx.clock.now(), detail: Object.keys(patch).join(', ') });
+    if (Object.keys(patch).length)
+      recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bu', at: ctx.clock.now(), detail: Object.keys(patch).join(', ') });
   });
 }
 
@@ -175,15 +172,11 @@ function dataAvailable(ctx: EngineContext, b: BundleRow): boolean {
 
 /** Expiring links to the stored documents (served by `esign serve` under /files/). */
 function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
-  const expires = new Date(ctx.clock.nowMs() + FILE_LINK_TTL_MS).toISOString();
-  const base = ctx.publicUrl();
-  const insert = ctx.db.prepare(`INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, 'file', ?, ?, ?)`);
   return documentRowsOf(ctx.db, b.seq)
     .filter((d): d is DocumentRow & { sha256: string } => d.state === 'ready' && d.sha256 !== null)
     .map((d) => {
-      const t = token();
-      insert.run(createHash('sha256').update(t).digest('hex'), d.sha256, ctx.clock.now(), expires);
-      return { file_url: `${base}/files/${t}/${encodeURIComponent(d.name)}`, expires, kind: 'document', name: d.name, doc_key: d.key, sha256: d.sha256 };
+      const { url, expires } = createLink(ctx, 'file', d.sha256, FILE_LINK_TTL_MS, `/${encodeURIComponent(d.name)}`);
+      return { file_url: url, expires, kind: 'document', name: d.name, doc_key: d.key, sha256: d.sha256 };
     });
 }
 

@@ -1,12 +1,12 @@
 // Packet operations: get, patch, remind, embedded signing URL, Certificate of Evidence.
-import { createHash } from 'node:crypto';
 import { TERMINAL_STATUSES } from '../service/enums.js';
 import { FieldErrors, badRequest, conflict } from '../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../service/types.js';
 import { type BundleRow, type PacketAttrs, type PacketRow, findPacketRow, packetRowsOf } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
+import { checkDelivery } from './delivery.js';
 import { recordEvent } from './events.js';
-import { token } from './ids.js';
+import { createLink } from './links.js';
 import { notify, packetsWhoseTurnItIs } from './launch.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from './persons.js';
@@ -32,14 +32,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
     const email = patch.email ?? p.email;
     const phone = patch.phone ?? p.phone;
     const deliverVia = patch.deliver_via ?? p.deliver_via;
-    if (deliverVia === 'email' && !email) errs.add('email', 'An email address is required to deliver by email.');
-    if (deliverVia === 'phone' && !phone) errs.add('phone', 'A phone number is required to deliver by phone.');
-    if ((patch.auth_sms ?? attrs.auth_sms) && !phone) errs.add('phone', 'A phone number is required for SMS pin authentication (auth_sms).');
-    if (patch.signing_complete_redirect !== undefined && !ctx.account.has('signing_brands'))
-      errs.add('signing_complete_redirect', 'signing_complete_redirect requires the Signing Brands account feature.');
-    if (b.is_test === 1 && deliverVia === 'phone') errs.add('deliver_via', 'Test Bundles can only be delivered by email to verified addresses of account users.');
-    if (b.is_test === 1 && deliverVia === 'email' && email && !ctx.account.isVerifiedAddress(email))
-      errs.add('email', `Test Bundles can only be delivered to verified email addresses of account users; ${email} is not one.`);
+    checkDelivery({ deliver_via: deliverVia, email, phone, auth_sms: patch.auth_sms ?? attrs.auth_sms, setsRedirect: patch.signing_complete_redirect !== undefined }, b.is_test === 1, ctx.account, errs);
     errs.throwIfAny();
 
     for (const k of ['auth_sms', 'auth_selfie', 'auth_id', 'signing_complete_redirect', 'suppress_all', 'suppress_signing', 'suppress_reminder', 'suppress_docs_ready'] as const)
@@ -89,14 +82,9 @@ export function createEmbedUrl(ctx: EngineContext, id: string): EmbedUrl {
     if (finished(p)) throw conflict(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}.`);
     if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
       throw conflict('It is not this signer\'s turn yet (the Bundle is signed in order).');
-    const t = token();
-    const at = ctx.clock.now();
-    const expires = new Date(ctx.clock.nowMs() + EMBED_URL_TTL_MS).toISOString();
-    ctx.db.prepare(`INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, 'sign', ?, ?, ?)`).run(
-      createHash('sha256').update(t).digest('hex'), p.id, at, expires,
-    );
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'eu', at, packetId: p.id });
-    return { url: `${ctx.publicUrl()}/sign/${t}`, expires };
+    const link = createLink(ctx, 'sign', p.id, EMBED_URL_TTL_MS);
+    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'eu', at: ctx.clock.now(), packetId: p.id });
+    return link;
   });
 }
 

@@ -20,8 +20,6 @@ export const FIELD_KINDS = [
   'sig', 'ini', 'snm', 'inp', 'txt', 'dat', 'tms', 'chk', 'cbx', 'cbg', 'sel', 'att', 'stp', 'apr',
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
-/** Kinds that accept `format`. */
-export const FORMAT_KINDS: readonly FieldKind[] = ['dat', 'tms'];
 
 export const V_PATTERNS = [
   'email', 'bank_routing', 'bank_account', 'letters', 'numbers', 'phone', 'ssn', 'zip_code',

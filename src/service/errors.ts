@@ -66,12 +66,9 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string, errors: FieldError[] = []) =>
   new ApiError(400, 'invalid', message, errors);
-export const fieldError = (field: string, message: string) =>
-  new ApiError(400, 'invalid', `${field}: ${message}`, [{ field, message }]);
 export const notFound = (what: string, id: string) =>
   new ApiError(404, 'not_found', `${what} ${JSON.stringify(id)} was not found.`);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const forbidden = (message: string) => new ApiError(403, 'permission_denied', message);
 export const notImplemented = (operation: string) =>
   new ApiError(501, 'not_implemented', `${operation} is not implemented by this backend yet.`);
 

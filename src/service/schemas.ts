@@ -2,10 +2,10 @@
 // Loaded lazily (zod costs tens of milliseconds to import); read paths never need it.
 import { z } from 'zod';
 import {
-  ACCOUNT_FEATURES, ATTACHMENT_TYPES, CHANNEL_KINDS, DELIVER_VIA, FIELD_KINDS, HTML_FIELDS_MODES,
+  ATTACHMENT_TYPES, CHANNEL_KINDS, DELIVER_VIA, FIELD_KINDS, HTML_FIELDS_MODES,
   V_PATTERNS, WEBHOOK_EVENT_TYPES,
 } from './enums.js';
-import { ApiError, type FieldError } from './errors.js';
+import { ApiError, type FieldError, FieldErrors } from './errors.js';
 
 const str = (max?: number) => (max ? z.string().max(max) : z.string());
 const email = z.string().max(254).pipe(z.email({ error: 'Enter a valid email address.' }));
@@ -21,6 +21,8 @@ const fieldKind = z.string().superRefine((v, ctx) => {
   else if (!(FIELD_KINDS as readonly string[]).includes(v))
     ctx.addIssue({ code: 'custom', message: `"${v}" is not a valid kind. Valid kinds: ${FIELD_KINDS.join(', ')}.` });
 });
+
+const dataFlowTag = z.string().regex(/^[a-z0-9_]{1,40}$/, { error: 'A Data Flow Tag name: lowercase letters, digits and underscores, at most 40.' });
 
 const fieldCommon = {
   label: str().optional(),
@@ -47,7 +49,7 @@ function fieldRules(f: { kind: string; format?: string; v_pattern?: string; v_re
 export const FieldRequest = z
   .object({
     key: str(100).optional(),
-    kind: fieldKind,
+    kind: fieldKind.refine((k) => k !== 'apr', { error: '"apr" is the auto-placement kind; place it through auto_placements.' }),
     page: z.int().min(1).optional(),
     x: z.number().optional(),
     y: z.number().optional(),
@@ -97,7 +99,7 @@ export const PacketRequest = z.object({
   key: str(100).optional(),
   name: str(200).optional(),
   email: email.optional(),
-  phone: str(128).optional(),
+  phone: z.string().min(1).max(128).optional(),
   person_id: uuid.optional(),
   deliver_via: z.enum(DELIVER_VIA).optional(),
   order: z.int().min(0).optional(),
@@ -105,7 +107,7 @@ export const PacketRequest = z.object({
   auth_selfie: z.boolean().optional(),
   auth_id: z.boolean().optional(),
   auth_secrets: z.unknown().optional(),
-  signing_complete_redirect: z.url({ error: 'Enter a valid URL.' }).max(400).optional(),
+  signing_complete_redirect: z.string().max(400).pipe(z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' })).optional(),
   suppress_all: z.boolean().optional(),
   suppress_signing: z.boolean().optional(),
   suppress_reminder: z.boolean().optional(),
@@ -136,7 +138,8 @@ const BundleCommon = {
       payment_method_types: z.array(z.string()).optional(),
     })
     .optional(),
-  tag_values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** Keys are Data Flow Tag names: lowercase letters, digits and underscores, at most 40. */
+  tag_values: z.record(dataFlowTag, z.union([z.string(), z.number()])).optional(),
 };
 
 export const EnvelopeTemplateRef = z.object({
@@ -260,8 +263,6 @@ export const VerifyRequest = z.object({
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'Must be a SHA-256 hash: 64 hexadecimal characters.' }),
 });
 
-export const AccountFeaturesSchema = z.array(z.enum(ACCOUNT_FEATURES));
-
 export type BundleRequestT = z.output<typeof BundleRequest>;
 export type DocumentRequestT = z.output<typeof DocumentRequest>;
 export type TemplateRequestT = z.output<typeof TemplateRequest>;
@@ -335,7 +336,8 @@ export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.ou
     }
     errors.push({ field: fieldPath(issue.path), message: issue.message });
   }
-  const first = errors[0];
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  throw new ApiError(400, 'invalid', `${first.field}: ${first.message}${more}`, errors);
+  const collected = new FieldErrors();
+  for (const e of errors) collected.add(e.field, e.message);
+  collected.throwIfAny();
+  throw new Error('unreachable: a failed parse has issues');
 }

@@ -194,3 +194,41 @@ describe('esign bundle create --wait with documents by URL', () => {
     }
   });
 });
+
+describe('esign CLI: arguments are checked before anything is sent', () => {
+  it('refuses a bad --wait without creating a Bundle', async () => {
+    const before = (await esign(['bundle', 'list', '-q', '--all'])).stdout;
+    const r = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'A <a@example.com>', '--wait', 'abc']);
+    expect(r.exitCode).toBe(2);
+    expect((await esign(['bundle', 'list', '-q', '--all'])).stdout).toBe(before);
+  });
+
+  it('takes only decimal whole numbers within range', async () => {
+    for (const args of [['--limit', '0'], ['--limit', '0x10'], ['--page', ''], ['--per-page', '-1']]) {
+      const r = await esign(['bundle', 'list', ...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+    }
+  });
+
+  it('help on an unknown topic is a usage error', async () => {
+    const r = await esign(['help', 'nonsense']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/not a command/);
+  });
+
+  it('with --json, usage errors are JSON on stderr too', async () => {
+    const r = await esign(['bundle', 'list', '--limit', 'x', '--json']);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({ code: 'usage', message: expect.stringMatching(/--limit/) });
+  });
+
+  it('concurrent feature switches all take effect', async () => {
+    const names = ['teams', 'signing_brands', 'regex_validation', 'office_upload', 'early_data', 'early_files'];
+    await esign(['local', 'features', 'disable', ...names]);
+    const results = await Promise.all(names.map((n) => esign(['local', 'features', 'enable', n])));
+    expect(results.map((r) => r.exitCode)).toEqual(names.map(() => 0));
+    const on = JSON.parse((await esign(['local', 'features', '--json'])).stdout).filter((f: { enabled: boolean }) => f.enabled).map((f: { feature: string }) => f.feature);
+    for (const n of names) expect(on).toContain(n);
+    await esign(['local', 'features', 'disable', ...names]);
+  });
+});

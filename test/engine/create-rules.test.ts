@@ -47,6 +47,15 @@ const rejected: Case[] = [
     body: withPacket(0, { signing_complete_redirect: REDIRECT }),
     field: 'packets[0].signing_complete_redirect',
   },
+  { name: 'an empty phone', body: withPacket(0, { phone: '' }), field: 'packets[0].phone' },
+  {
+    name: 'signing_complete_redirect that is not http(s)',
+    features: ['signing_brands'],
+    body: withPacket(0, { signing_complete_redirect: 'javascript:alert(1)' }),
+    field: 'packets[0].signing_complete_redirect',
+  },
+  { name: 'a tag_values key that is not a Data Flow Tag name', body: bundleRequest({ tag_values: { 'Bad Key!': 'x' } }), field: 'tag_values.Bad Key!' },
+  { name: 'kind "apr" on a placed field', body: withField({ kind: 'apr' }), field: 'documents[0].fields[0].kind' },
   // Documents and fields
   { name: 'filename over 50 characters', body: withDocument({ filename: `${chars(47)}.pdf` }), field: 'documents[0].filename' },
   { name: 'v_regex over 200 characters', features: ['regex_validation'], body: withField({ v_regex: chars(201) }), field: 'documents[0].fields[0].v_regex' },

@@ -123,7 +123,7 @@ async function waitForLaunch(ctx: Context, b: Bundle, seconds: number): Promise<
   return b;
 }
 
-const waitSeconds = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60 : intArg(w, '--wait'));
+const waitSeconds = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60 : intArg(w, '--wait', 0));
 
 export function registerBundle(program: Command, action: Action): void {
   const bundle = program.command('bundle').description('Create, send, track and cancel signature Bundles');
@@ -145,10 +145,10 @@ export function registerBundle(program: Command, action: Action): void {
     .option('--embed', 'signers from --signer sign through embedded URLs')
     .option('--wait [seconds]', 'wait while documents are processed (default 60 s)')
     .action(action(async (ctx, o: CreateOptions) => {
+      const wait = waitSeconds(o.wait);
       const { body, files } = await buildCreateRequest(o);
       const service = await ctx.service();
       let b = await service.createBundle(body, files);
-      const wait = waitSeconds(o.wait);
       if (wait !== undefined) b = await waitForLaunch(ctx, b, wait);
       await showBundle(ctx, b);
       if (wait !== undefined && b.status === 'fa')
@@ -180,9 +180,9 @@ export function registerBundle(program: Command, action: Action): void {
         created_before: o.createdBefore as string, sent_after: o.sentAfter as string, sent_before: o.sentBefore as string,
         completed_after: o.completedAfter as string, completed_before: o.completedBefore as string, template: o.template as string,
       };
-      const limit = o.limit !== undefined ? intArg(o.limit as string, '--limit') : undefined;
-      let page = o.page !== undefined ? intArg(o.page as string, '--page') : 1;
-      const perPage = o.perPage !== undefined ? intArg(o.perPage as string, '--per-page') : limit !== undefined ? Math.min(limit, 100) : undefined;
+      const limit = o.limit !== undefined ? intArg(o.limit as string, '--limit', 1) : undefined;
+      let page = o.page !== undefined ? intArg(o.page as string, '--page', 1) : 1;
+      const perPage = o.perPage !== undefined ? intArg(o.perPage as string, '--per-page', 1) : limit !== undefined ? Math.min(limit, 100) : undefined;
       const items: Bundle[] = [];
       for (;;) {
         const p = await service.listBundles({ ...query, page, per_page: perPage });

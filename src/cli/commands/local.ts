@@ -91,6 +91,15 @@ export function registerLocal(program: Command, action: Action): void {
       await printObject(b, Object.entries(b), ctx.options, b.id);
     }));
 
+  local.command('run-due').description('Apply what is due now: finish documents a stopped process left pending')
+    .action(action(async (ctx) => {
+      const e = await ctx.local();
+      e.runDue();
+      await e.settle();
+      const pending = (e.db.prepare(`SELECT count(*) AS n FROM documents WHERE state = 'pending'`).get() as { n: number }).n;
+      await printObject({ pending_documents: pending }, [['pending_documents', pending]], ctx.options, String(pending));
+    }));
+
   local.command('outbox').description('Emails and SMS the engine would have sent')
     .option('--bundle <slug>').option('--packet <id>').option('--to <address>').option('--kind <kind>', 'signing_request, reminder, completion, cc')
     .action(action(async (ctx, o: { bundle?: string; packet?: string; to?: string; kind?: string }) => {
@@ -112,7 +121,7 @@ export function registerLocal(program: Command, action: Action): void {
       const ms = parseDuration(duration);
       if (ms === undefined) throw new CliError(`"${duration}" is not a duration (examples: 90s, 15m, 3d, 1d12h).`);
       const c = (await ctx.local()).clock;
-      c.setOffset(c.offset() + ms);
+      c.advance(ms);
       const v = { now: c.now(), offset_ms: c.offset() };
       await printObject(v, Object.entries(v), ctx.options, v.now);
     }));

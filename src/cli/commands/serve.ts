@@ -16,8 +16,8 @@ export function registerServe(program: Command, action: Action): void {
     .option('--create-rate-limit <n>', 'Bundle creations per key per window', '200')
     .option('--rate-window <seconds>', 'rate-limit window', '3600')
     .action(action(async (ctx, o: { host: string; port: string; publicUrl?: string; rateLimit: string; createRateLimit: string; rateWindow: string }) => {
-      const port = intArg(o.port, '--port');
-      if (port < 0 || port > 65535) throw new CliError(`--port ${port}: out of range.`);
+      const port = intArg(o.port, '--port', 0);
+      if (port > 65535) throw new CliError(`--port ${port}: out of range.`);
       const [{ LocalEngine }, { buildServer }] = await Promise.all([import('../../local/engine.js'), import('../../server/app.js')]);
       const dataDir = await ctx.dataDir();
       const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl });
@@ -25,7 +25,7 @@ export function registerServe(program: Command, action: Action): void {
       const app = await buildServer({
         service: engine,
         authenticate: (key) => engine.keys.authenticate(key),
-        rateLimits: { limit: intArg(o.rateLimit, '--rate-limit'), createLimit: intArg(o.createRateLimit, '--create-rate-limit'), windowSeconds: intArg(o.rateWindow, '--rate-window') },
+        rateLimits: { limit: intArg(o.rateLimit, '--rate-limit', 1), createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1), windowSeconds: intArg(o.rateWindow, '--rate-window', 1) },
         log,
       });
       const address = await app.listen({ host: o.host, port });
