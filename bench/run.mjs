@@ -1,3 +1,4 @@
 // Runs every benchmark; `npm run bench` builds first.
 await import('./startup.mjs');
 await import('./create.mjs');
+await import('./server.mjs');

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', engine: 'src/local/engine.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', engine: 'src/local/engine.ts', server: 'src/server/app.ts', remote: 'src/remote/remote.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,7 +1,7 @@
 // The local account: requester defaults, feature switches, users, teams and signing brands.
 import { ACCOUNT_FEATURES, type AccountFeature } from '../service/enums.js';
 import { ApiError } from '../service/errors.js';
-import type { Db } from './db.js';
+import { type Db, sql } from './db.js';
 import { uuid } from './ids.js';
 
 export interface AccountSettings {
@@ -46,18 +46,17 @@ export class AccountStore {
 
   /** Creates the account and its first (admin, verified) user on a new database. */
   ensure(): void {
-    const exists = this.db.prepare('SELECT 1 FROM account WHERE id = 1').get();
+    const exists = sql(this.db, 'SELECT 1 FROM account WHERE id = 1').get();
     if (exists) return;
     this.db.transaction(() => {
-      const r = this.db
-        .prepare('INSERT OR IGNORE INTO account (id, name, requester_name, requester_email, features, public_url) VALUES (1, ?, ?, ?, ?, ?)')
+      const r = sql(this.db, 'INSERT OR IGNORE INTO account (id, name, requester_name, requester_email, features, public_url) VALUES (1, ?, ?, ?, ?, ?)')
         .run('Local account', 'esign local', DEFAULT_OWNER_EMAIL, JSON.stringify(DEFAULT_FEATURES), 'http://127.0.0.1:8787');
       if (r.changes) this.addUser({ email: DEFAULT_OWNER_EMAIL, name: 'Account owner', admin: true, verified: true });
     }).immediate();
   }
 
   settings(): AccountSettings {
-    const row = this.db.prepare('SELECT name, requester_name, requester_email, features, public_url FROM account WHERE id = 1').get() as
+    const row = sql(this.db, 'SELECT name, requester_name, requester_email, features, public_url FROM account WHERE id = 1').get() as
       | (Omit<AccountSettings, 'features'> & { features: string })
       | undefined;
     if (!row) throw new Error('The local account is missing: the database was not initialised.');
@@ -71,8 +70,7 @@ export class AccountStore {
   private updateIn(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
     const cur = this.settings();
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-    this.db
-      .prepare('UPDATE account SET name = ?, requester_name = ?, requester_email = ?, public_url = ? WHERE id = 1')
+    sql(this.db, 'UPDATE account SET name = ?, requester_name = ?, requester_email = ?, public_url = ? WHERE id = 1')
       .run(next.name, next.requester_name, next.requester_email, next.public_url);
     return this.settings();
   }
@@ -89,22 +87,22 @@ export class AccountStore {
       const set = new Set(this.settings().features);
       for (const n of names as AccountFeature[]) on ? set.add(n) : set.delete(n);
       const features = ACCOUNT_FEATURES.filter((f) => set.has(f));
-      this.db.prepare('UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
+      sql(this.db, 'UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
       return features;
     }).immediate();
   }
 
   users(): User[] {
-    return (this.db.prepare('SELECT * FROM users ORDER BY created, email').all() as Record<string, unknown>[]).map(toUser);
+    return (sql(this.db, 'SELECT * FROM users ORDER BY created, email').all() as Record<string, unknown>[]).map(toUser);
   }
 
   user(id: string): User | undefined {
-    const row = this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    const row = sql(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as Record<string, unknown> | undefined;
     return row && toUser(row);
   }
 
   userByEmail(email: string): User | undefined {
-    const row = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as Record<string, unknown> | undefined;
+    const row = sql(this.db, 'SELECT * FROM users WHERE email = ?').get(email) as Record<string, unknown> | undefined;
     return row && toUser(row);
   }
 
@@ -112,8 +110,7 @@ export class AccountStore {
     if (!/^[^@\s]+@[^@\s]+$/.test(u.email) || u.email.length > 254)
       throw new ApiError(400, 'invalid', `"${u.email}" is not a valid email address.`);
     const id = uuid();
-    const r = this.db
-      .prepare('INSERT OR IGNORE INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)')
+    const r = sql(this.db, 'INSERT OR IGNORE INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)')
       .run(id, u.email, u.name ?? u.email.split('@')[0], u.verified === false ? 0 : 1, u.admin ? 1 : 0, this.now());
     if (!r.changes) throw new ApiError(409, 'conflict', `A user with email ${u.email} already exists.`);
     return this.user(id)!;
@@ -122,48 +119,46 @@ export class AccountStore {
   setUserVerified(email: string, verified: boolean): User {
     const u = this.userByEmail(email);
     if (!u) throw new ApiError(404, 'not_found', `No user with email ${email}.`);
-    this.db.prepare('UPDATE users SET verified = ? WHERE id = ?').run(verified ? 1 : 0, u.id);
+    sql(this.db, 'UPDATE users SET verified = ? WHERE id = ?').run(verified ? 1 : 0, u.id);
     return this.user(u.id)!;
   }
 
   removeUser(email: string): void {
-    const r = this.db.prepare('DELETE FROM users WHERE email = ?').run(email);
+    const r = sql(this.db, 'DELETE FROM users WHERE email = ?').run(email);
     if (!r.changes) throw new ApiError(404, 'not_found', `No user with email ${email}.`);
   }
 
   /** True when `email` is the verified address of an account user: the only place a test Bundle may go. */
   isVerifiedAddress(email: string): boolean {
-    return !!this.db.prepare('SELECT 1 FROM users WHERE email = ? AND verified = 1').get(email);
+    return !!sql(this.db, 'SELECT 1 FROM users WHERE email = ? AND verified = 1').get(email);
   }
 
   teams(): Team[] {
-    return this.db.prepare('SELECT * FROM teams ORDER BY created, name').all() as Team[];
+    return sql(this.db, 'SELECT * FROM teams ORDER BY created, name').all() as Team[];
   }
 
   team(id: string): Team | undefined {
-    return this.db.prepare('SELECT * FROM teams WHERE id = ?').get(id) as Team | undefined;
+    return sql(this.db, 'SELECT * FROM teams WHERE id = ?').get(id) as Team | undefined;
   }
 
   addTeam(t: { name: string; requester_name?: string; requester_email?: string }): Team {
     const id = uuid();
-    this.db
-      .prepare('INSERT INTO teams (id, name, requester_name, requester_email, created) VALUES (?, ?, ?, ?, ?)')
+    sql(this.db, 'INSERT INTO teams (id, name, requester_name, requester_email, created) VALUES (?, ?, ?, ?, ?)')
       .run(id, t.name, t.requester_name ?? null, t.requester_email ?? null, this.now());
     return this.team(id)!;
   }
 
   brands(): SigningBrand[] {
-    return this.db.prepare('SELECT * FROM signing_brands ORDER BY created, name').all() as SigningBrand[];
+    return sql(this.db, 'SELECT * FROM signing_brands ORDER BY created, name').all() as SigningBrand[];
   }
 
   brand(id: string): SigningBrand | undefined {
-    return this.db.prepare('SELECT * FROM signing_brands WHERE id = ?').get(id) as SigningBrand | undefined;
+    return sql(this.db, 'SELECT * FROM signing_brands WHERE id = ?').get(id) as SigningBrand | undefined;
   }
 
   addBrand(b: { name: string; redirect_url?: string }): SigningBrand {
     const id = uuid();
-    this.db
-      .prepare('INSERT INTO signing_brands (id, name, redirect_url, created) VALUES (?, ?, ?, ?)')
+    sql(this.db, 'INSERT INTO signing_brands (id, name, redirect_url, created) VALUES (?, ?, ?, ?)')
       .run(id, b.name, b.redirect_url ?? null, this.now());
     return this.brand(id)!;
   }

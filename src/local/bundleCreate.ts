@@ -1,4 +1,5 @@
 // Bundle creation on the local engine: every rule of the spec, then one transaction.
+import { sql } from './db.js';
 import { extname } from 'node:path';
 import { OFFICE_EXTENSIONS } from '../service/enums.js';
 import { ApiError, FieldErrors } from '../service/errors.js';
@@ -135,21 +136,21 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     const at = ctx.clock.now();
     const { db } = ctx;
     const seq = Number(
-      db.prepare(
+      sql(db, 
         `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, created, attrs)
          VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(id, draft ? 'dr' : 'pe', req.label ?? '', req.custom_key ?? null, req.is_test ? 1 : 0, req.in_order ? 1 : 0,
         req.team ?? null, null, at, JSON.stringify(attrs)).lastInsertRowid,
     );
-    const insertPacket = db.prepare(
+    const insertPacket = sql(db, 
       `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, attrs)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ne', ?)`,
     );
     packets.forEach((p, i) =>
       insertPacket.run(slug(), seq, i, p.key, p.name, p.email, p.phone, p.person_id, p.deliver_via, p.ord, JSON.stringify(p.attrs)),
     );
-    const insertBlob = db.prepare('INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)');
-    const insertDoc = db.prepare(
+    const insertBlob = sql(db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)');
+    const insertDoc = sql(db, 
       `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     planned.forEach((d, i) => {
@@ -162,7 +163,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     });
     recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
     if (draft) recordEvent(db, { bundleSeq: seq, kind: 'bd', at });
-    else if (!pending) launch(ctx, db.prepare('SELECT * FROM bundles WHERE seq = ?').get(seq) as BundleRow);
+    else if (!pending) launch(ctx, sql(db, 'SELECT * FROM bundles WHERE seq = ?').get(seq) as BundleRow);
   });
   if (pending) ctx.kick();
   return id;

@@ -3,7 +3,7 @@ import type { BundleStatus, DeliverVia, DocStatus, PacketStatus } from '../servi
 import { notFound } from '../service/errors.js';
 import type { BundleFilter } from '../service/listQuery.js';
 import type { Bundle, Packet, Page } from '../service/types.js';
-import type { Db } from './db.js';
+import { type Db, sql } from './db.js';
 
 /** Bundle members kept as JSON in `bundles.attrs` (no filter or sort ever needs them as columns). */
 export type BundleAttrs = Pick<
@@ -82,22 +82,22 @@ export interface DocumentRow {
 }
 
 export function findBundleRow(db: Db, slug: string): BundleRow {
-  const row = db.prepare('SELECT * FROM bundles WHERE id = ?').get(slug) as BundleRow | undefined;
+  const row = sql(db, 'SELECT * FROM bundles WHERE id = ?').get(slug) as BundleRow | undefined;
   if (!row) throw notFound('Bundle', slug);
   return row;
 }
 
 export function findPacketRow(db: Db, id: string): PacketRow {
-  const row = db.prepare('SELECT * FROM packets WHERE id = ?').get(id) as PacketRow | undefined;
+  const row = sql(db, 'SELECT * FROM packets WHERE id = ?').get(id) as PacketRow | undefined;
   if (!row) throw notFound('Packet', id);
   return row;
 }
 
 export const packetRowsOf = (db: Db, seq: number): PacketRow[] =>
-  db.prepare('SELECT * FROM packets WHERE bundle_seq = ? ORDER BY idx').all(seq) as PacketRow[];
+  sql(db, 'SELECT * FROM packets WHERE bundle_seq = ? ORDER BY idx').all(seq) as PacketRow[];
 
 export const documentRowsOf = (db: Db, seq: number): DocumentRow[] =>
-  db.prepare('SELECT * FROM documents WHERE bundle_seq = ? ORDER BY idx').all(seq) as DocumentRow[];
+  sql(db, 'SELECT * FROM documents WHERE bundle_seq = ? ORDER BY idx').all(seq) as DocumentRow[];
 
 export function toPacket(r: PacketRow): Packet {
   const a = JSON.parse(r.attrs) as PacketAttrs;
@@ -130,12 +130,10 @@ export function loadBundles(db: Db, rows: BundleRow[]): Bundle[] {
   if (!rows.length) return [];
   const seqs = JSON.stringify(rows.map((r) => r.seq));
   const inList = 'IN (SELECT value FROM json_each(?))';
-  const packets = db.prepare(`SELECT * FROM packets WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`).all(seqs) as PacketRow[];
-  const docs = db
-    .prepare(`SELECT bundle_seq, key, name, template_id FROM documents WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`)
+  const packets = sql(db, `SELECT * FROM packets WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`).all(seqs) as PacketRow[];
+  const docs = sql(db, `SELECT bundle_seq, key, name, template_id FROM documents WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`)
     .all(seqs) as Pick<DocumentRow, 'bundle_seq' | 'key' | 'name' | 'template_id'>[];
-  const tags = db
-    .prepare(`SELECT bundle_seq, tag FROM bundle_tags WHERE bundle_seq ${inList} ORDER BY bundle_seq, rowid`)
+  const tags = sql(db, `SELECT bundle_seq, tag FROM bundle_tags WHERE bundle_seq ${inList} ORDER BY bundle_seq, rowid`)
     .all(seqs) as { bundle_seq: number; tag: string }[];
   const group = <T extends { bundle_seq: number }>(list: T[]) => {
     const m = new Map<number, T[]>();
@@ -148,8 +146,9 @@ export function loadBundles(db: Db, rows: BundleRow[]): Bundle[] {
   return rows.map((r) => toBundle(r, P.get(r.seq) ?? [], D.get(r.seq) ?? [], (T.get(r.seq) ?? []).map((t) => t.tag)));
 }
 
+/** One Bundle, read from one snapshot of the database. */
 export function loadBundle(db: Db, slug: string): Bundle {
-  return loadBundles(db, [findBundleRow(db, slug)])[0];
+  return db.transaction(() => loadBundles(db, [findBundleRow(db, slug)])[0])();
 }
 
 function toBundle(
@@ -231,14 +230,13 @@ function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   if (f.template) where.push(`b.template = ${bind(f.template)}`);
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const dir = f.descending ? 'DESC' : 'ASC';
-  const total = (db.prepare(`SELECT count(*) AS n FROM bundles b ${whereSql}`).get(params) as { n: number }).n;
+  const total = (sql(db, `SELECT count(*) AS n FROM bundles b ${whereSql}`).get(params) as { n: number }).n;
   const totalPages = Math.max(1, Math.ceil(total / f.perPage));
   if (f.page > totalPages) throw notFound('Page', String(f.page));
   const orderCol = f.orderBy === 'sent' ? 'b.sent' : f.orderBy === 'completed_at' ? 'b.completed_at' : 'b.created';
   const limit = bind(f.perPage);
   const offset = bind((f.page - 1) * f.perPage);
-  const rows = db
-    .prepare(`SELECT b.* FROM bundles b ${whereSql} ORDER BY (${orderCol} IS NULL), ${orderCol} ${dir}, b.seq ${dir} LIMIT ${limit} OFFSET ${offset}`)
+  const rows = sql(db, `SELECT b.* FROM bundles b ${whereSql} ORDER BY (${orderCol} IS NULL), ${orderCol} ${dir}, b.seq ${dir} LIMIT ${limit} OFFSET ${offset}`)
     .all(params) as BundleRow[];
   return { items: loadBundles(db, rows), page: f.page, total_pages: totalPages, per_page: f.perPage, total };
 }

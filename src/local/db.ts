@@ -5,6 +5,17 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A prepared statement, compiled once per database connection (compiling costs more than running). */
+export function sql(db: Db, text: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let stmt = cache.get(text);
+  if (!stmt) cache.set(text, (stmt = db.prepare(text)));
+  return stmt;
+}
+
 /** The SQLite file inside a data directory. */
 export const databasePath = (dataDir: string) => join(dataDir, 'esign.db');
 

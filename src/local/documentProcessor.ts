@@ -1,4 +1,5 @@
 // Background processing of documents that arrive by URL: download, check, store, then launch or fail.
+import { sql } from './db.js';
 import type { WireError } from '../service/errors.js';
 import { type BundleRow, type DocumentRow } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
@@ -18,8 +19,7 @@ const LEASE_MS = 2 * 60_000;
 function claim(ctx: EngineContext): DocumentRow[] {
   return inTransaction(ctx, () => {
     const now = Date.now();
-    return ctx.db
-      .prepare(
+    return sql(ctx.db, 
         `UPDATE documents SET lease_until = ? WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) RETURNING *`,
       )
       .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as DocumentRow[];
@@ -56,26 +56,24 @@ function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number)
   const hash = ctx.blobs.put(data);
   inTransaction(ctx, () => {
     const at = ctx.clock.now();
-    ctx.db.prepare('INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)').run(hash, data.length, pages, at);
+    sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)').run(hash, data.length, pages, at);
     const spec = { ...JSON.parse(d.spec), pages };
-    const r = ctx.db
-      .prepare(`UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
+    const r = sql(ctx.db, `UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
       .run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);
     if (!r.changes) return;
     recordEvent(ctx.db, { bundleSeq: d.bundle_seq, kind: 'dp', at, detail: d.key });
-    const b = ctx.db.prepare('SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
-    const open = ctx.db.prepare(`SELECT count(*) AS n FROM documents WHERE bundle_seq = ? AND state != 'ready'`).get(b.seq) as { n: number };
+    const b = sql(ctx.db, 'SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
+    const open = sql(ctx.db, `SELECT count(*) AS n FROM documents WHERE bundle_seq = ? AND state != 'ready'`).get(b.seq) as { n: number };
     if (b.status === 'pe' && open.n === 0) launch(ctx, b);
   });
 }
 
 function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
   inTransaction(ctx, () => {
-    const r = ctx.db
-      .prepare(`UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
+    const r = sql(ctx.db, `UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
       .run(d.bundle_seq, d.idx);
     if (!r.changes) return;
-    const b = ctx.db.prepare('SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
+    const b = sql(ctx.db, 'SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
     // A Bundle cancelled (or otherwise ended) while its document was downloading has nothing to report;
     // a pending, draft or already failed one records every failed document.
     if (b.status !== 'pe' && b.status !== 'dr' && b.status !== 'fa') return;
@@ -83,7 +81,7 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
     const message = `Document "${d.key}" could not be processed: ${reason}`;
     const error: WireError = { code: 'invalid', message, errors: [{ field, messsage: reason, message: reason }] };
     const errors = [...(JSON.parse(b.errors) as WireError[]), error];
-    ctx.db.prepare(`UPDATE bundles SET status = 'fa', errors = ? WHERE seq = ?`).run(JSON.stringify(errors), b.seq);
+    sql(ctx.db, `UPDATE bundles SET status = 'fa', errors = ? WHERE seq = ?`).run(JSON.stringify(errors), b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bf', at: ctx.clock.now(), detail: message });
   });
 }

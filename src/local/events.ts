@@ -1,6 +1,6 @@
 // The Bundle audit event codes of the local engine. The spec shows `bc` and `bl`; the rest are
 // esign's documented choice (README, "Bundle events").
-import type { Db } from './db.js';
+import { type Db, sql } from './db.js';
 
 export const EVENT_KINDS = {
   bc: 'Bundle created',
@@ -29,7 +29,7 @@ export function recordEvent(
   e: { bundleSeq: number; kind: EventKind; at: string; packetId?: string; detail?: string },
 ): void {
   const description = e.detail ? `${EVENT_KINDS[e.kind]}: ${e.detail}` : EVENT_KINDS[e.kind];
-  db.prepare('INSERT INTO bundle_events (bundle_seq, kind, description, timestamp, packet_id) VALUES (?, ?, ?, ?, ?)').run(
+  sql(db, 'INSERT INTO bundle_events (bundle_seq, kind, description, timestamp, packet_id) VALUES (?, ?, ?, ?, ?)').run(
     e.bundleSeq, e.kind, description, e.at, e.packetId ?? null,
   );
 }

@@ -1,4 +1,5 @@
 // Launching a Bundle and notifying signers: the state change and its messages, in the caller's transaction.
+import { sql } from './db.js';
 import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, packetRowsOf } from './bundleStore.js';
 import type { EngineContext } from './context.js';
 import { recordEvent } from './events.js';
@@ -11,11 +12,11 @@ const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
 /** `se` for a Bundle whose documents are ready: packets whose turn it is get their signing request. */
 export function launch(ctx: EngineContext, b: BundleRow): void {
   const at = ctx.clock.now();
-  ctx.db.prepare(`UPDATE bundles SET status = 'se', sent = ? WHERE seq = ?`).run(at, b.seq);
+  sql(ctx.db, `UPDATE bundles SET status = 'se', sent = ? WHERE seq = ?`).run(at, b.seq);
   recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bl', at });
   const packets = packetRowsOf(ctx.db, b.seq);
   for (const p of packetsWhoseTurnItIs(b, packets)) {
-    ctx.db.prepare(`UPDATE packets SET status = 'se' WHERE id = ?`).run(p.id);
+    sql(ctx.db, `UPDATE packets SET status = 'se' WHERE id = ?`).run(p.id);
     notify(ctx, b, p, 'signing_request');
   }
 }

@@ -1,4 +1,5 @@
 // Bundle operations after creation: send, validate, cancel, patch, tags, events, files and data.
+import { sql } from './db.js';
 import { BUNDLE_INCLUDES, type BundleStatus, TERMINAL_STATUSES } from '../service/enums.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../service/errors.js';
 import type { Bundle, BundleDataItem, BundleEvent, FileObject, ValidateResult } from '../service/types.js';
@@ -49,8 +50,8 @@ export function cancelBundle(ctx: EngineContext, slug: string): void {
     const b = findBundleRow(ctx.db, slug);
     if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot be cancelled.`);
     const at = ctx.clock.now();
-    ctx.db.prepare(`UPDATE bundles SET status = 'ca' WHERE seq = ?`).run(b.seq);
-    ctx.db.prepare(`UPDATE packets SET status = 'ca' WHERE bundle_seq = ? AND status NOT IN ('co', 'de')`).run(b.seq);
+    sql(ctx.db, `UPDATE bundles SET status = 'ca' WHERE seq = ?`).run(b.seq);
+    sql(ctx.db, `UPDATE packets SET status = 'ca' WHERE bundle_seq = ? AND status NOT IN ('co', 'de')`).run(b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bx', at });
   });
 }
@@ -59,8 +60,8 @@ export function expireBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
     if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot expire.`);
-    ctx.db.prepare(`UPDATE bundles SET status = 'ex' WHERE seq = ?`).run(b.seq);
-    ctx.db.prepare(`UPDATE packets SET status = 'ex' WHERE bundle_seq = ? AND status NOT IN ('co', 'de')`).run(b.seq);
+    sql(ctx.db, `UPDATE bundles SET status = 'ex' WHERE seq = ?`).run(b.seq);
+    sql(ctx.db, `UPDATE packets SET status = 'ex' WHERE bundle_seq = ? AND status NOT IN ('co', 'de')`).run(b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'be', at: ctx.clock.now() });
   });
 }
@@ -69,7 +70,7 @@ export function deleteBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
     if (b.status !== 'dr') throw conflict(`Only drafts can be deleted; the Bundle is ${describeStatus(b.status)}. Cancel it instead.`);
-    ctx.db.prepare('DELETE FROM bundles WHERE seq = ?').run(b.seq);
+    sql(ctx.db, 'DELETE FROM bundles WHERE seq = ?').run(b.seq);
   });
 }
 
@@ -118,7 +119,7 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     errs.throwIfAny();
 
     const sets = Object.keys(cols).map((k) => `${k} = @${k}`);
-    ctx.db.prepare(`UPDATE bundles SET ${[...sets, 'attrs = @attrs'].join(', ')} WHERE seq = @seq`).run({ ...cols, attrs: JSON.stringify(attrs), seq: b.seq });
+    sql(ctx.db, `UPDATE bundles SET ${[...sets, 'attrs = @attrs'].join(', ')} WHERE seq = @seq`).run({ ...cols, attrs: JSON.stringify(attrs), seq: b.seq });
     if (Object.keys(patch).length)
       recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bu', at: ctx.clock.now(), detail: Object.keys(patch).join(', ') });
   });
@@ -144,8 +145,8 @@ export async function changeTags(ctx: EngineContext, slug: string, input: unknow
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
     const stmt = add
-      ? ctx.db.prepare('INSERT OR IGNORE INTO bundle_tags (bundle_seq, tag) VALUES (?, ?)')
-      : ctx.db.prepare('DELETE FROM bundle_tags WHERE bundle_seq = ? AND tag = ?');
+      ? sql(ctx.db, 'INSERT OR IGNORE INTO bundle_tags (bundle_seq, tag) VALUES (?, ?)')
+      : sql(ctx.db, 'DELETE FROM bundle_tags WHERE bundle_seq = ? AND tag = ?');
     const changed = tags.filter((t) => stmt.run(b.seq, t).changes > 0);
     if (changed.length) recordEvent(ctx.db, { bundleSeq: b.seq, kind: add ? 'ta' : 'tr', at: ctx.clock.now(), detail: changed.join(', ') });
   });
@@ -153,7 +154,7 @@ export async function changeTags(ctx: EngineContext, slug: string, input: unknow
 
 export function listEvents(ctx: EngineContext, slug: string): BundleEvent[] {
   const b = findBundleRow(ctx.db, slug);
-  const rows = ctx.db.prepare('SELECT kind, description, timestamp, packet_id FROM bundle_events WHERE bundle_seq = ? ORDER BY id').all(b.seq) as {
+  const rows = sql(ctx.db, 'SELECT kind, description, timestamp, packet_id FROM bundle_events WHERE bundle_seq = ? ORDER BY id').all(b.seq) as {
     kind: string; description: string; timestamp: string; packet_id: string | null;
   }[];
   return rows.map((r) => (r.packet_id ? { ...r, packet_id: r.packet_id } : { kind: r.kind, description: r.description, timestamp: r.timestamp }));
@@ -190,7 +191,7 @@ export function getFiles(ctx: EngineContext, slug: string): FileObject[] {
 
 function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   const values = new Map(
-    (ctx.db.prepare('SELECT doc_key, field_key, value, filled_by, packet_id FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
+    (sql(ctx.db, 'SELECT doc_key, field_key, value, filled_by, packet_id FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
       doc_key: string; field_key: string; value: string; filled_by: string; packet_id: string | null;
     }[]).map((v) => [`${v.doc_key}\u0000${v.field_key}`, v]),
   );

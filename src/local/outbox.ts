@@ -1,5 +1,5 @@
 // Email and SMS are never sent by the local engine: each message is recorded in the outbox.
-import type { Db } from './db.js';
+import { type Db, sql } from './db.js';
 
 export type MessageKind = 'signing_request' | 'reminder' | 'completion' | 'cc';
 
@@ -24,7 +24,7 @@ export interface OutboxQuery {
 }
 
 export function recordMessage(db: Db, m: Omit<OutboxMessage, 'id'>): void {
-  db.prepare(
+  sql(db, 
     'INSERT INTO outbox (created, channel, kind, recipient, subject, body, bundle_id, packet_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   ).run(m.created, m.channel, m.kind, m.recipient, m.subject, m.body, m.bundle_id, m.packet_id);
 }
@@ -36,6 +36,6 @@ export function listMessages(db: Db, q: OutboxQuery = {}): OutboxMessage[] {
   if (q.packet) where.push('packet_id = ?') && args.push(q.packet);
   if (q.to) where.push('recipient = ? COLLATE NOCASE') && args.push(q.to);
   if (q.kind) where.push('kind = ?') && args.push(q.kind);
-  const sql = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
-  return (db.prepare(sql).all(...args, q.limit ?? 1000) as OutboxMessage[]).reverse();
+  const query = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+  return (sql(db, query).all(...args, q.limit ?? 1000) as OutboxMessage[]).reverse();
 }

@@ -1,4 +1,5 @@
 // Packet operations: get, patch, remind, embedded signing URL, Certificate of Evidence.
+import { sql } from './db.js';
 import { TERMINAL_STATUSES } from '../service/enums.js';
 import { FieldErrors, badRequest, conflict } from '../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../service/types.js';
@@ -15,7 +16,7 @@ export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 export const EMBED_URL_TTL_MS = 60 * 60 * 1000;
 
 const bundleOf = (ctx: EngineContext, p: PacketRow) =>
-  ctx.db.prepare('SELECT * FROM bundles WHERE seq = ?').get(p.bundle_seq) as BundleRow;
+  sql(ctx.db, 'SELECT * FROM bundles WHERE seq = ?').get(p.bundle_seq) as BundleRow;
 
 const finished = (p: PacketRow) => p.status === 'co' || p.status === 'de';
 
@@ -37,7 +38,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
 
     for (const k of ['auth_sms', 'auth_selfie', 'auth_id', 'signing_complete_redirect', 'suppress_all', 'suppress_signing', 'suppress_reminder', 'suppress_docs_ready'] as const)
       if (patch[k] !== undefined) (attrs as unknown as Record<string, unknown>)[k] = patch[k];
-    ctx.db.prepare('UPDATE packets SET name = ?, email = ?, phone = ?, deliver_via = ?, attrs = ? WHERE id = ?').run(
+    sql(ctx.db, 'UPDATE packets SET name = ?, email = ?, phone = ?, deliver_via = ?, attrs = ? WHERE id = ?').run(
       patch.name ?? p.name, email, phone, deliverVia, JSON.stringify(attrs), p.id,
     );
     if (p.person_id) updatePersonFromPacket(ctx.db, p.person_id, { name: patch.name, email: patch.email, phone: patch.phone });
@@ -68,7 +69,7 @@ export function remindPacket(ctx: EngineContext, id: string): void {
       throw badRequest(`A reminder can be sent once per hour; the last one went at ${p.last_reminded_at}, the next can go after ${next}.`);
     }
     notify(ctx, b, p, 'reminder');
-    ctx.db.prepare('UPDATE packets SET last_reminded_at = ? WHERE id = ?').run(ctx.clock.now(), p.id);
+    sql(ctx.db, 'UPDATE packets SET last_reminded_at = ? WHERE id = ?').run(ctx.clock.now(), p.id);
   });
 }
 

@@ -1,5 +1,5 @@
 // Saved Persons as far as Bundles need them: resolving `person_id` and keeping a linked Person current.
-import type { Db } from './db.js';
+import { type Db, sql } from './db.js';
 import { uuid } from './ids.js';
 
 export interface PersonContact {
@@ -10,18 +10,18 @@ export interface PersonContact {
 
 /** The Person's name and first email and phone channel, or undefined when there is no such Person. */
 export function findPersonContact(db: Db, id: string): PersonContact | undefined {
-  const p = db.prepare('SELECT name FROM persons WHERE id = ?').get(id) as { name: string } | undefined;
+  const p = sql(db, 'SELECT name FROM persons WHERE id = ?').get(id) as { name: string } | undefined;
   if (!p) return undefined;
-  const email = db.prepare(`SELECT email FROM person_channels WHERE person_id = ? AND kind = 'em' ORDER BY rowid LIMIT 1`).get(id) as { email: string } | undefined;
-  const phone = db.prepare(`SELECT phone FROM person_channels WHERE person_id = ? AND kind = 'mp' ORDER BY rowid LIMIT 1`).get(id) as { phone: string } | undefined;
+  const email = sql(db, `SELECT email FROM person_channels WHERE person_id = ? AND kind = 'em' ORDER BY rowid LIMIT 1`).get(id) as { email: string } | undefined;
+  const phone = sql(db, `SELECT phone FROM person_channels WHERE person_id = ? AND kind = 'mp' ORDER BY rowid LIMIT 1`).get(id) as { phone: string } | undefined;
   return { name: p.name, email: email?.email ?? null, phone: phone?.phone ?? null };
 }
 
 /** A packet change reaches its Person: the name changes (if given) and a new email or phone is added. */
 export function updatePersonFromPacket(db: Db, id: string, change: { name?: string; email?: string; phone?: string }): void {
-  if (change.name) db.prepare('UPDATE persons SET name = ? WHERE id = ?').run(change.name, id);
-  if (change.email && !db.prepare(`SELECT 1 FROM person_channels WHERE person_id = ? AND kind = 'em' AND email = ? COLLATE NOCASE`).get(id, change.email))
-    db.prepare(`INSERT INTO person_channels (id, person_id, kind, email) VALUES (?, ?, 'em', ?)`).run(uuid(), id, change.email);
-  if (change.phone && !db.prepare(`SELECT 1 FROM person_channels WHERE person_id = ? AND kind = 'mp' AND phone = ?`).get(id, change.phone))
-    db.prepare(`INSERT INTO person_channels (id, person_id, kind, phone) VALUES (?, ?, 'mp', ?)`).run(uuid(), id, change.phone);
+  if (change.name) sql(db, 'UPDATE persons SET name = ? WHERE id = ?').run(change.name, id);
+  if (change.email && !sql(db, `SELECT 1 FROM person_channels WHERE person_id = ? AND kind = 'em' AND email = ? COLLATE NOCASE`).get(id, change.email))
+    sql(db, `INSERT INTO person_channels (id, person_id, kind, email) VALUES (?, ?, 'em', ?)`).run(uuid(), id, change.email);
+  if (change.phone && !sql(db, `SELECT 1 FROM person_channels WHERE person_id = ? AND kind = 'mp' AND phone = ?`).get(id, change.phone))
+    sql(db, `INSERT INTO person_channels (id, person_id, kind, phone) VALUES (?, ?, 'mp', ?)`).run(uuid(), id, change.phone);
 }

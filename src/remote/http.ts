@@ -13,6 +13,8 @@ export interface HttpOptions {
   /** First backoff step (ms); it doubles each attempt, capped at maxDelayMs, with full jitter. */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** A server asking to wait longer than this (Retry-After) gets its error back at once. */
+  maxRetryAfterMs?: number;
   /** Where retry notes and ESIGN_DEBUG=api lines go. */
   note?: (line: string) => void;
   debug?: boolean;
@@ -56,7 +58,7 @@ export class HttpClient {
   private readonly o: Required<Omit<HttpOptions, 'apiKey' | 'note'>> & Pick<HttpOptions, 'apiKey' | 'note'>;
 
   constructor(opts: HttpOptions) {
-    this.o = { timeoutMs: 30_000, maxRetries: 4, baseDelayMs: 250, maxDelayMs: 8_000, debug: false, ...opts, baseUrl: opts.baseUrl.replace(/\/+$/, '') };
+    this.o = { timeoutMs: 30_000, maxRetries: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, debug: false, ...opts, baseUrl: opts.baseUrl.replace(/\/+$/, '') };
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
   }
 
@@ -77,6 +79,7 @@ export class HttpClient {
         const err = ApiError.fromWire(res.status, res.body);
         if (!retry || !RETRY_STATUSES.has(res.status) || attempt >= this.o.maxRetries) throw err;
         wait = this.delay(attempt, res.headers['retry-after']);
+        if (wait > this.o.maxRetryAfterMs) throw err;
         this.o.note?.(`esign: HTTP ${res.status} from ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${this.o.maxRetries})`);
       } catch (e) {
         if (e instanceof ApiError) throw e;

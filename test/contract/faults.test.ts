@@ -60,6 +60,14 @@ describe('remote adapter under faults', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
   });
 
+  it('does not sit out a Retry-After longer than a minute: the 429 comes back at once', async () => {
+    const seen = await faulty([json(429, { code: 'throttled', message: 'come back in an hour' }, { 'retry-after': '3600' })]);
+    const t0 = Date.now();
+    await expectApiError(client!.getBundle('B1'), 429, { code: 'throttled' });
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(seen).toHaveLength(1);
+  });
+
   it('gives up after the retries with the last error (429 stays a 429)', async () => {
     const seen = await faulty([json(429, { code: 'throttled', message: 'Request was throttled.' })]);
     await expectApiError(client!.listBundles(), 429, { code: 'throttled' });
