@@ -1,7 +1,7 @@
 // `esign serve` as a process: prints its address, logs each request, stops cleanly on SIGTERM.
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { fixture, tempDir } from '../helpers.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 
@@ -21,6 +21,18 @@ describe('esign serve', () => {
       const r = await fetch(`${address}/api/v2/bundles/`, { headers: { authorization: `Token ${key}` } });
       expect(r.status).toBe(200);
       expect(r.headers.get('x-blueink-pagination')).toBe('1,1,50,0');
+      // The same CLI, pointed at the server: create (multipart), list, cancel, errors and exit codes.
+      const remoteEnv = { ESIGN_BASE_URL: `${address}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: `${data.dir}/unused` };
+      const created = await execa('node', [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rem Ote <rem@example.com>', '-q'], { env: remoteEnv, reject: false });
+      expect(created.exitCode, created.stderr).toBe(0);
+      const slug = created.stdout.trim();
+      expect((await execa('node', [BIN, 'bundle', 'list', '-q'], { env: remoteEnv })).stdout.trim()).toBe(slug);
+      const cancelled = await execa('node', [BIN, 'bundle', 'cancel', slug, '--yes', '--json'], { env: remoteEnv });
+      expect(JSON.parse(cancelled.stdout).status).toBe('ca');
+      const again = await execa('node', [BIN, 'bundle', 'cancel', slug, '--yes'], { env: remoteEnv, reject: false });
+      expect(again.exitCode).toBe(7);
+      const badKey = await execa('node', [BIN, 'bundle', 'list'], { env: { ...remoteEnv, ESIGN_API_KEY: 'esk_wrong' }, reject: false });
+      expect(badKey.exitCode).toBe(4);
       server.kill('SIGTERM');
       const done = await server;
       expect(done.exitCode).toBe(0);
