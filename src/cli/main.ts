@@ -1,7 +1,7 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
 import { registerBundle } from './commands/bundle.js';
-import { registerLocal, registerLocalKeys } from './commands/local.js';
+import { registerLocal } from './commands/local.js';
 import { registerPacket } from './commands/packet.js';
 import { registerServe } from './commands/serve.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
@@ -20,7 +20,6 @@ export function buildProgram(version: string): Command {
   registerBundle(program, action);
   registerPacket(program, action);
   registerLocal(program, action);
-  registerLocalKeys(program, action);
   registerServe(program, action);
 
   program

@@ -8,7 +8,7 @@ import type {
 } from '../service/schemas.js';
 import type { AttachedFile } from '../service/types.js';
 import { sha256 } from './blobs.js';
-import type { BundleAttrs, BundleRow, PacketAttrs } from './bundleStore.js';
+import { type BundleAttrs, type PacketAttrs, bundleRowBySeq } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { checkDelivery, checkTestCopies } from './delivery.js';
 import { recordEvent } from './events.js';
@@ -86,8 +86,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   for (const [i, d] of (docs as DocumentRequestT[]).entries()) {
     const key = d.key ?? `doc-${i + 1}`;
     const spec = {
-      fields: d.fields ?? [],
-      auto_placements: d.auto_placements ?? [],
+      ...keyedFields(d),
       converted_pdf_fields_to: d.converted_pdf_fields_to ?? null,
       html_fields_mode: d.html_fields_mode ?? null,
     };
@@ -163,7 +162,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     });
     recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
     if (draft) recordEvent(db, { bundleSeq: seq, kind: 'bd', at });
-    else if (!pending) launch(ctx, sql(db, 'SELECT * FROM bundles WHERE seq = ?').get(seq) as BundleRow);
+    else if (!pending) launch(ctx, bundleRowBySeq(db, seq));
   });
   if (pending) ctx.kick();
   return id;
@@ -244,10 +243,9 @@ function checkDocumentRequest(
   if (d.converted_pdf_fields_to !== undefined && !signerKeys.has(d.converted_pdf_fields_to))
     errs.add(at('converted_pdf_fields_to'), `"${d.converted_pdf_fields_to}" is not the key of a signer in this Bundle.`);
   const fieldKeys = new Set<string>();
-  const checkField = (f: FieldRequestT | AutoPlacementRequestT, path: string, j: number) => {
-    const key = f.key ?? `${f.kind}-${j + 1}`;
-    if (fieldKeys.has(key)) errs.add(`${path}.key`, `Duplicate field key "${key}" in this document.`);
-    fieldKeys.add(key);
+  const checkField = (f: (FieldRequestT | AutoPlacementRequestT) & { key: string }, path: string) => {
+    if (fieldKeys.has(f.key)) errs.add(`${path}.key`, `Duplicate field key "${f.key}" in this document.`);
+    fieldKeys.add(f.key);
     for (const [e, editor] of (f.editors ?? []).entries())
       if (!signerKeys.has(editor)) errs.add(`${path}.editors[${e}]`, `"${editor}" is not the key of a signer in this Bundle.`);
     if (f.v_regex !== undefined) {
@@ -258,8 +256,19 @@ function checkDocumentRequest(
       }
     }
   };
-  (d.fields ?? []).forEach((f, j) => checkField(f, at(`fields[${j}]`), j));
-  (d.auto_placements ?? []).forEach((f, j) => checkField(f, at(`auto_placements[${j}]`), (d.fields ?? []).length + j));
+  const { fields, auto_placements } = keyedFields(d);
+  fields.forEach((f, j) => checkField(f, at(`fields[${j}]`)));
+  auto_placements.forEach((f, j) => checkField(f, at(`auto_placements[${j}]`)));
+}
+
+/**
+ * A document's fields with their keys: given ones kept, others `<kind>-<n>` numbered across
+ * placed and auto-placed fields. Stored this way, so data items read the keys back.
+ */
+function keyedFields(d: DocumentRequestT) {
+  const fields = (d.fields ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${j + 1}` }));
+  const auto_placements = (d.auto_placements ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${fields.length + j + 1}` }));
+  return { fields, auto_placements };
 }
 
 let re2: typeof import('re2js') | undefined;

@@ -87,6 +87,9 @@ export function findBundleRow(db: Db, slug: string): BundleRow {
   return row;
 }
 
+/** The Bundle row a packet, document or new insert refers to by its internal number. */
+export const bundleRowBySeq = (db: Db, seq: number): BundleRow => sql(db, 'SELECT * FROM bundles WHERE seq = ?').get(seq) as BundleRow;
+
 export function findPacketRow(db: Db, id: string): PacketRow {
   const row = sql(db, 'SELECT * FROM packets WHERE id = ?').get(id) as PacketRow | undefined;
   if (!row) throw notFound('Packet', id);

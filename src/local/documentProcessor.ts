@@ -1,7 +1,7 @@
 // Background processing of documents that arrive by URL: download, check, store, then launch or fail.
 import { sql } from './db.js';
 import type { WireError } from '../service/errors.js';
-import { type BundleRow, type DocumentRow } from './bundleStore.js';
+import { type DocumentRow, bundleRowBySeq } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { recordEvent } from './events.js';
 import { launch } from './launch.js';
@@ -62,7 +62,7 @@ function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number)
       .run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);
     if (!r.changes) return;
     recordEvent(ctx.db, { bundleSeq: d.bundle_seq, kind: 'dp', at, detail: d.key });
-    const b = sql(ctx.db, 'SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
+    const b = bundleRowBySeq(ctx.db, d.bundle_seq);
     const open = sql(ctx.db, `SELECT count(*) AS n FROM documents WHERE bundle_seq = ? AND state != 'ready'`).get(b.seq) as { n: number };
     if (b.status === 'pe' && open.n === 0) launch(ctx, b);
   });
@@ -73,7 +73,7 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
     const r = sql(ctx.db, `UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
       .run(d.bundle_seq, d.idx);
     if (!r.changes) return;
-    const b = sql(ctx.db, 'SELECT * FROM bundles WHERE seq = ?').get(d.bundle_seq) as BundleRow;
+    const b = bundleRowBySeq(ctx.db, d.bundle_seq);
     // A Bundle cancelled (or otherwise ended) while its document was downloading has nothing to report;
     // a pending, draft or already failed one records every failed document.
     if (b.status !== 'pe' && b.status !== 'dr' && b.status !== 'fa') return;

@@ -4,7 +4,7 @@ import { BUNDLE_INCLUDES, type BundleStatus, TERMINAL_STATUSES } from '../servic
 import { ApiError, FieldErrors, badRequest, conflict } from '../service/errors.js';
 import type { Bundle, BundleDataItem, BundleEvent, FileObject, ValidateResult } from '../service/types.js';
 import {
-  type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle,
+  type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle, loadBundles,
 } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { checkTestCopies } from './delivery.js';
@@ -199,8 +199,8 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   for (const d of documentRowsOf(ctx.db, b.seq)) {
     const spec = JSON.parse(d.spec) as { fields?: Record<string, unknown>[]; auto_placements?: Record<string, unknown>[] };
     const fields = [...(spec.fields ?? []), ...(spec.auto_placements ?? [])];
-    fields.forEach((f, j) => {
-      const key = String(f.key ?? `${f.kind}-${j + 1}`);
+    for (const f of fields) {
+      const key = String(f.key);
       const v = values.get(`${d.key}\u0000${key}`);
       const initial = f.initial_value === undefined ? undefined : String(f.initial_value);
       items.push({
@@ -213,7 +213,7 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
         packet_id: v?.packet_id ?? null,
         attachments: [],
       });
-    });
+    }
   }
   return items;
 }
@@ -228,14 +228,16 @@ export function getData(ctx: EngineContext, slug: string): BundleDataItem[] {
 export function getBundleWithIncludes(ctx: EngineContext, slug: string, include?: string): Bundle {
   const wanted = parseInclude(include);
   if (!wanted.length) return loadBundle(ctx.db, slug);
-  return inTransaction(ctx, () => {
-    const bundle = loadBundle(ctx.db, slug);
+  const read = () => {
     const b = findBundleRow(ctx.db, slug);
+    const bundle = loadBundles(ctx.db, [b])[0];
     if (wanted.includes('data')) bundle.data = dataAvailable(ctx, b) ? dataItems(ctx, b) : null;
     if (wanted.includes('events')) bundle.events = listEvents(ctx, slug);
     if (wanted.includes('files')) bundle.files = filesAvailable(ctx, b) ? fileObjects(ctx, b) : null;
     return bundle;
-  });
+  };
+  // One snapshot; the write lock only when file links are created.
+  return wanted.includes('files') ? inTransaction(ctx, read) : ctx.db.transaction(read)();
 }
 
 export function parseInclude(include: string | undefined): string[] {

@@ -3,7 +3,7 @@ import { sql } from './db.js';
 import { TERMINAL_STATUSES } from '../service/enums.js';
 import { FieldErrors, badRequest, conflict } from '../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../service/types.js';
-import { type BundleRow, type PacketAttrs, type PacketRow, findPacketRow, packetRowsOf } from './bundleStore.js';
+import { type PacketAttrs, type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { checkDelivery } from './delivery.js';
 import { recordEvent } from './events.js';
@@ -15,8 +15,7 @@ import { updatePersonFromPacket } from './persons.js';
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 export const EMBED_URL_TTL_MS = 60 * 60 * 1000;
 
-const bundleOf = (ctx: EngineContext, p: PacketRow) =>
-  sql(ctx.db, 'SELECT * FROM bundles WHERE seq = ?').get(p.bundle_seq) as BundleRow;
+const bundleOf = (ctx: EngineContext, p: PacketRow) => bundleRowBySeq(ctx.db, p.bundle_seq);
 
 const finished = (p: PacketRow) => p.status === 'co' || p.status === 'de';
 

@@ -110,6 +110,8 @@ export function registerLocal(program: Command, action: Action): void {
       ], ctx.options, (m) => String(m.id));
     }));
 
+  registerKeys(local, action);
+
   const clock = local.command('clock').description('The engine\'s clock, which tests can move forward');
   clock.command('show', { isDefault: true }).action(action(async (ctx) => {
     const c = (await ctx.local()).clock;
@@ -132,8 +134,7 @@ export function registerLocal(program: Command, action: Action): void {
   }));
 }
 
-export function registerLocalKeys(program: Command, action: Action): void {
-  const local = program.commands.find((c) => c.name() === 'local')!;
+function registerKeys(local: Command, action: Action): void {
   const keys = local.command('keys').description('API keys for esign serve (stored hashed; a key is shown once)');
   keys.command('list', { isDefault: true }).description('List keys')
     .action(action(async (ctx) => {
