@@ -2,47 +2,94 @@
 import type { Command } from 'commander';
 import type { LocalEngine } from '../local/engine.js';
 import type { EsignService } from '../service/service.js';
+import { CliError } from './exitCodes.js';
 import type { OutputOptions } from './output.js';
+import { type Profile, openProfilesIfAny } from './profiles.js';
 
 export interface GlobalOptions extends OutputOptions {
   dataDir?: string;
+  profile?: string;
   yes?: boolean;
+}
+
+/** Where commands go, resolved once: flags beat environment, environment beats the profile. */
+export interface Settings {
+  profile?: string;
+  /** Set for a remote backend; unset means the embedded engine. */
+  baseUrl?: string;
+  apiKey?: string;
+  /** The profile that supplied the base URL is marked live. */
+  live: boolean;
+  dataDir?: string;
 }
 
 export class Context {
   private engine: LocalEngine | undefined;
   private remote: EsignService | undefined;
+  private resolved: Promise<Settings> | undefined;
   constructor(readonly options: GlobalOptions) {}
 
   static from(cmd: Command): Context {
     return new Context(cmd.optsWithGlobals() as GlobalOptions);
   }
 
-  /** Flag beats environment beats the user's data directory. */
+  settings(): Promise<Settings> {
+    return (this.resolved ??= this.resolve());
+  }
+
+  private async resolve(): Promise<Settings> {
+    const env = process.env;
+    const named = this.options.profile ?? env.ESIGN_PROFILE;
+    const store = await openProfilesIfAny();
+    if (named && !store) throw new CliError(`No profile named "${named}": no profiles yet (see esign profile add --help).`);
+    const name = named ?? store?.current();
+    const p: Profile = name && store ? store.get(name) : {};
+    const baseUrl = env.ESIGN_BASE_URL || p.baseUrl;
+    return {
+      profile: name,
+      baseUrl,
+      apiKey: env.ESIGN_API_KEY || p.apiKey,
+      live: Boolean(p.live && p.baseUrl && baseUrl === p.baseUrl),
+      dataDir: this.options.dataDir ?? (env.ESIGN_DATA_DIR || p.dataDir),
+    };
+  }
+
+  /** The embedded engine's directory: flag, ESIGN_DATA_DIR, profile, then the user's data directory. */
   async dataDir(): Promise<string> {
-    if (this.options.dataDir) return this.options.dataDir;
-    if (process.env.ESIGN_DATA_DIR) return process.env.ESIGN_DATA_DIR;
+    const { dataDir } = await this.settings();
+    if (dataDir) return dataDir;
     const { default: envPaths } = await import('env-paths');
     return envPaths('esign', { suffix: '' }).data;
   }
 
-  /**
-   * The backend every command talks to: a remote API v2 server when ESIGN_BASE_URL is set,
-   * otherwise the embedded local engine.
-   */
+  /** The backend every command talks to: a remote API v2 server when a base URL is set, else the embedded engine. */
   async service(): Promise<EsignService> {
-    const baseUrl = process.env.ESIGN_BASE_URL;
-    if (!baseUrl) return this.local();
+    const s = await this.settings();
+    if (!s.baseUrl) return this.local();
     if (!this.remote) {
       const { RemoteService } = await import('../remote/remote.js');
       this.remote = new RemoteService({
-        baseUrl,
-        apiKey: process.env.ESIGN_API_KEY,
+        baseUrl: s.baseUrl,
+        apiKey: s.apiKey,
         note: (line) => process.stderr.write(`${line}\n`),
         debug: (process.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
       });
     }
     return this.remote;
+  }
+
+  /**
+   * Sending to real people is deliberate: on a remote backend a non-test Bundle goes out only
+   * with --live or from a profile marked live.
+   */
+  async requireLive(isTest: boolean, liveFlag: boolean | undefined, what: string): Promise<void> {
+    const s = await this.settings();
+    if (!s.baseUrl || isTest || liveFlag || s.live) return;
+    const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : s.baseUrl;
+    throw new CliError(
+      `Refusing to ${what} a non-test Bundle on ${target}: real people would receive it. ` +
+        `Pass --live, mark the profile live (esign profile add ${s.profile ?? 'NAME'} --live ...), or use --test.`,
+    );
   }
 
   /** The embedded engine itself, for `esign local ...` administration. */

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerBundle } from './commands/bundle.js';
 import { registerLocal } from './commands/local.js';
 import { registerPacket } from './commands/packet.js';
+import { registerProfile } from './commands/profile.js';
 import { registerServe } from './commands/serve.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { action } from './run.js';
@@ -13,6 +14,7 @@ export function buildProgram(version: string): Command {
     .version(version, '-V, --version')
     .option('--json', 'print the API object as JSON')
     .option('-q, --quiet', 'print ids only, one per line')
+    .option('-p, --profile <name>', 'use this profile (env ESIGN_PROFILE; see esign profile)')
     .option('--data-dir <dir>', 'data directory of the local engine (env ESIGN_DATA_DIR)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -20,6 +22,7 @@ export function buildProgram(version: string): Command {
   registerBundle(program, action);
   registerPacket(program, action);
   registerLocal(program, action);
+  registerProfile(program, action);
   registerServe(program, action);
 
   program

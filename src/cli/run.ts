@@ -75,7 +75,7 @@ export async function readJsonInput(path: string, flag: string): Promise<Record<
   return value as Record<string, unknown>;
 }
 
-async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');

@@ -2,8 +2,7 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { fixture, tempDir } from '../helpers.js';
-
-const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+import { BIN, startServe } from './serveProcess.js';
 
 describe('esign serve', () => {
   it('serves the local data with a key made by esign local keys, and stops on SIGTERM', async () => {
@@ -12,18 +11,14 @@ describe('esign serve', () => {
     try {
       const key = (await execa('node', [BIN, 'local', 'keys', 'create', '--name', 'ci', '-q'], { env })).stdout.trim();
       expect(key).toMatch(/^esk_/);
-      const server = execa('node', [BIN, 'serve', '--port', '0'], { env, reject: false });
-      const address: string = await new Promise((resolve, reject) => {
-        server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
-        server.once('exit', () => reject(new Error('serve exited early')));
-      });
+      const { address, process: server } = await startServe(env);
       expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const r = await fetch(`${address}/api/v2/bundles/`, { headers: { authorization: `Token ${key}` } });
       expect(r.status).toBe(200);
       expect(r.headers.get('x-blueink-pagination')).toBe('1,1,50,0');
       // The same CLI, pointed at the server: create (multipart), list, cancel, errors and exit codes.
       const remoteEnv = { ESIGN_BASE_URL: `${address}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: `${data.dir}/unused` };
-      const created = await execa('node', [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rem Ote <rem@example.com>', '-q'], { env: remoteEnv, reject: false });
+      const created = await execa('node', [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rem Ote <rem@example.com>', '--live', '-q'], { env: remoteEnv, reject: false });
       expect(created.exitCode, created.stderr).toBe(0);
       const slug = created.stdout.trim();
       expect((await execa('node', [BIN, 'bundle', 'list', '-q'], { env: remoteEnv })).stdout.trim()).toBe(slug);

@@ -57,6 +57,7 @@ interface CreateOptions {
   test?: boolean;
   embed?: boolean;
   wait?: string | boolean;
+  live?: boolean;
 }
 
 /** Turns flags and an optional JSON spec into a BundleRequest plus the attached files it refers to. */
@@ -144,9 +145,11 @@ export function registerBundle(program: Command, action: Action): void {
     .option('--test', 'a test Bundle (delivered only to verified account addresses)')
     .option('--embed', 'signers from --signer sign through embedded URLs')
     .option('--wait [seconds]', 'wait while documents are processed (default 60 s)')
+    .option('--live', 'on a remote server, really send a non-test Bundle')
     .action(action(async (ctx, o: CreateOptions) => {
       const wait = waitSeconds(o.wait);
       const { body, files } = await buildCreateRequest(o);
+      if (body.status !== 'dr') await ctx.requireLive(body.is_test === true, o.live, 'create');
       const service = await ctx.service();
       let b = await service.createBundle(body, files);
       if (wait !== undefined) b = await waitForLaunch(ctx, b, wait);
@@ -233,7 +236,13 @@ export function registerBundle(program: Command, action: Action): void {
   bundle
     .command('send <slug>')
     .description('Send a draft (or pending) Bundle')
-    .action(action(async (ctx, _o, slug: string) => showBundle(ctx, await (await ctx.service()).sendBundle(slug))));
+    .option('--live', 'on a remote server, really send a non-test Bundle')
+    .action(action(async (ctx, o: { live?: boolean }, slug: string) => {
+      const service = await ctx.service();
+      const s = await ctx.settings();
+      if (s.baseUrl && !o.live && !s.live) await ctx.requireLive((await service.getBundle(slug)).is_test, o.live, 'send');
+      await showBundle(ctx, await service.sendBundle(slug));
+    }));
 
   bundle
     .command('cancel <slug>')

@@ -1,0 +1,19 @@
+// `esign serve` as a child process on a free port of 127.0.0.1, for end-to-end CLI tests.
+import { execa, type ResultPromise } from 'execa';
+
+export const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+
+export interface ServeProcess {
+  address: string;
+  process: ResultPromise<{ env: Record<string, string>; reject: false }>;
+}
+
+/** Starts `esign serve --port 0` on the data directory in env and resolves once it prints its address. */
+export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
+  const server = execa('node', [BIN, 'serve', '--port', '0'], { env, reject: false });
+  const address: string = await new Promise((resolve, reject) => {
+    server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
+    server.once('exit', () => reject(new Error('serve exited early')));
+  });
+  return { address, process: server };
+}
