@@ -14,6 +14,8 @@ export interface ApiKey {
   revoked_at: string | null;
 }
 
+const RECHECK_MS = 1000;
+
 const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class ApiKeyStore {
@@ -44,15 +46,33 @@ export class ApiKeyStore {
     return this.get(k.id);
   }
 
-  /** The id of the live key, or undefined. Records when it was last used (to the minute). */
+  /**
+   * The id of the live key, or undefined. A key found live is trusted for a second without asking
+   * the database again (esign serve checks every request); a revocation by this process counts at
+   * once, one by another process within that second. Last use is recorded to the minute.
+   */
   authenticate(key: string): string | undefined {
-    const row = sql(this.db, 'SELECT id, last_used_at FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as
-      | { id: string; last_used_at: string | null }
-      | undefined;
-    if (!row) return undefined;
-    const now = new Date().toISOString(); // wall time: when the key was really used
-    if (!row.last_used_at || row.last_used_at.slice(0, 16) !== now.slice(0, 16))
-      sql(this.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, row.id);
-    return row.id;
+    const now = Date.now(); // wall time: when the key was really used
+    let entry = this.live.get(key);
+    if (!entry || entry.changes !== this.changes() || now - entry.checked >= RECHECK_MS) {
+      this.live.delete(key);
+      const row = sql(this.db, 'SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as { id: string } | undefined;
+      if (!row) return undefined;
+      if (this.live.size >= 1000) this.live.clear();
+      entry = { id: row.id, checked: now, changes: 0, recorded: entry?.recorded ?? 0 };
+      this.live.set(key, entry);
+    }
+    if (now - entry.recorded >= 60_000) {
+      sql(this.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), entry.id);
+      entry.recorded = now;
+    }
+    entry.changes = this.changes();
+    return entry.id;
+  }
+
+  private readonly live = new Map<string, { id: string; checked: number; changes: number; recorded: number }>();
+
+  private changes(): number {
+    return sql(this.db, 'SELECT total_changes()').pluck().get() as number;
   }
 }

@@ -16,6 +16,7 @@ import { processPendingDocuments } from './documentProcessor.js';
 import * as life from './lifecycle.js';
 import { type OutboxQuery, listMessages } from './outbox.js';
 import * as packets from './packets.js';
+import { ReadCache } from './readCache.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -37,6 +38,8 @@ export class LocalEngine implements EsignService {
   private processing: Promise<unknown> | undefined;
   private again = false;
   private publicUrlOverride: string | undefined;
+  /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
+  private readonly bundleReads: ReadCache<Bundle>;
 
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
@@ -46,6 +49,7 @@ export class LocalEngine implements EsignService {
     this.account = new AccountStore(this.db, () => this.clock.now());
     this.account.ensure();
     this.keys = new ApiKeyStore(this.db, () => this.clock.now());
+    this.bundleReads = new ReadCache(this.db);
     this.ctx = {
       db: this.db,
       clock: this.clock,
@@ -106,7 +110,8 @@ export class LocalEngine implements EsignService {
   async listBundles(query: BundleListQuery = {}) {
     return queryBundles(this.db, parseBundleListQuery(query));
   }
-  async getBundle(slug: string, include?: string) {
+  async getBundle(slug: string, include?: string): Promise<Bundle> {
+    if (!include) return this.bundleReads.get(slug, () => loadBundle(this.db, slug));
     return life.getBundleWithIncludes(this.ctx, slug, include);
   }
   async updateBundle(slug: string, body: Body<unknown>) {
