@@ -1,7 +1,7 @@
 // `esign serve` as a process: prints its address, logs each request, stops cleanly on SIGTERM.
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
 import { BIN, startServe } from './serveProcess.js';
 
 describe('esign serve', () => {
@@ -34,6 +34,53 @@ describe('esign serve', () => {
       expect(done.stderr).toMatch(/GET \/api\/v2\/bundles\/ 200 \d/);
       expect(done.stderr).toMatch(/esign serve: stopped/);
       expect(done.stderr).not.toContain(key);
+    } finally {
+      data.cleanup();
+    }
+  });
+
+  it('works with any API v2 client given only the base URL and key: create, list page by page, retrieve, cancel', async () => {
+    const data = tempDir('esign-serve-client-');
+    const env = { ESIGN_DATA_DIR: data.dir };
+    try {
+      const key = (await execa('node', [BIN, 'local', 'keys', 'create', '-q'], { env })).stdout.trim();
+      const { address, process: server } = await startServe(env);
+      // A plain client: base URL, Token header, JSON, and the Link header for paging.
+      const base = `${address}/api/v2`;
+      const call = (path: string, init: RequestInit = {}) =>
+        fetch(path.startsWith('http') ? path : `${base}${path}`, {
+          ...init,
+          headers: { authorization: `Token ${key}`, 'content-type': 'application/json', ...init.headers },
+        });
+      const slugs: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await call('/bundles/', {
+          method: 'POST',
+          body: JSON.stringify({
+            label: `Client ${i}`,
+            documents: [{ key: 'doc-1', file_b64: CONTRACT_B64, filename: 'contract.pdf' }],
+            packets: [{ key: 'signer-1', name: 'Cli Ent', email: 'client@example.com' }],
+          }),
+        });
+        expect(r.status).toBe(201);
+        slugs.push(((await r.json()) as { id: string }).id);
+      }
+      const seen: string[] = [];
+      let next: string | undefined = '/bundles/?per_page=2';
+      while (next) {
+        const r = await call(next);
+        expect(r.status).toBe(200);
+        seen.push(...((await r.json()) as { id: string }[]).map((b) => b.id));
+        next = /<([^>]+)>; rel="next"/.exec(r.headers.get('link') ?? '')?.[1];
+      }
+      expect(seen.sort()).toEqual([...slugs].sort());
+      const got = await call(`/bundles/${slugs[2]}/`);
+      expect(((await got.json()) as { label: string }).label).toBe('Client 2');
+      const cancelled = await call(`/bundles/${slugs[2]}/cancel/`, { method: 'PUT' });
+      expect(((await cancelled.json()) as { status: string }).status).toBe('ca');
+      expect(((await (await call(`/bundles/${slugs[2]}/`)).json()) as { status: string }).status).toBe('ca');
+      server.kill('SIGTERM');
+      expect((await server).exitCode).toBe(0);
     } finally {
       data.cleanup();
     }
