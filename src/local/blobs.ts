@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -23,5 +23,9 @@ export class BlobStore {
     writeFileSync(tmp, data);
     renameSync(tmp, target);
     return hash;
+  }
+
+  get(hash: string): Buffer {
+    return readFileSync(this.path(hash));
   }
 }

@@ -31,6 +31,7 @@ export interface BundleRow {
   expires: string | null;
   attrs: string;
   errors: string;
+  evidence_lease: string | null;
 }
 
 export interface PacketAttrs {
@@ -64,6 +65,10 @@ export interface PacketRow {
   completed_at: string | null;
   last_accessed_at: string | null;
   last_reminded_at: string | null;
+  /** When the signer's signing request went out: reminders count from here. */
+  notified_at: string | null;
+  auto_reminders: number;
+  next_reminder_at: string | null;
   attrs: string;
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { notImplemented } from '../service/errors.js';
 import { parseBundleListQuery } from '../service/listQuery.js';
 import type { Body, EsignService } from '../service/service.js';
-import type { AttachedFile, Bundle, BundleListQuery, Packet } from '../service/types.js';
+import type { AttachedFile, Bundle, BundleListQuery, Packet, VerifyResult } from '../service/types.js';
 import { AccountStore } from './account.js';
 import { ApiKeyStore } from './apiKeys.js';
 import { BlobStore } from './blobs.js';
@@ -13,10 +13,16 @@ import { Clock } from './clock.js';
 import type { EngineContext } from './context.js';
 import { type Db, openDatabase } from './db.js';
 import { processPendingDocuments } from './documentProcessor.js';
+import { applyDue } from './due.js';
+import { processPendingEvidence } from './evidenceJob.js';
 import * as life from './lifecycle.js';
+import { type LinkKind, resolveLink } from './links.js';
 import { type OutboxQuery, listMessages } from './outbox.js';
 import * as packets from './packets.js';
 import { ReadCache } from './readCache.js';
+import * as signing from './signing.js';
+import type { SignInput } from './signing.js';
+import { verifyHash } from './verify.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -58,6 +64,7 @@ export class LocalEngine implements EsignService {
       kick: () => this.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.account.settings().public_url,
     };
+    applyDue(this.ctx);
   }
 
   /**
@@ -71,7 +78,8 @@ export class LocalEngine implements EsignService {
       return;
     }
     this.processing = processPendingDocuments(this.ctx)
-      .catch((e) => process.stderr.write(`esign: document processing failed: ${(e as Error).message}\n`))
+      .then(() => processPendingEvidence(this.ctx))
+      .catch((e) => process.stderr.write(`esign: background processing failed: ${(e as Error).message}\n`))
       .finally(() => {
         this.processing = undefined;
         if (this.again) {
@@ -86,12 +94,17 @@ export class LocalEngine implements EsignService {
     this.publicUrlOverride = url.replace(/\/+$/, '');
   }
 
-  /** Applies what is due: pending documents, including those another process left unfinished. */
-  runDue(): void {
+  /**
+   * Applies what is due: expiry and reminders by the engine's clock, then pending documents and
+   * evidence, including work another process left unfinished.
+   */
+  runDue(): { expired: number; reminded: number } {
+    const done = applyDue(this.ctx);
     this.kick();
+    return done;
   }
 
-  /** Waits for background work started by this process (document downloads). */
+  /** Waits for background work started by this process (document downloads, evidence). */
   async settle(): Promise<void> {
     while (this.processing) await this.processing;
   }
@@ -176,6 +189,30 @@ export class LocalEngine implements EsignService {
     return packets.getPacketCoe(this.ctx, id);
   }
 
+  /** A live link's target (a packet id for signing links, a SHA-256 for file links). */
+  resolveLink(token: string, kind: LinkKind) {
+    return resolveLink(this.ctx, kind, token);
+  }
+  /** Where a stored file (document, produced PDF, attachment) lives on disk. */
+  blobPath(hash: string): string {
+    return this.ctx.blobs.path(hash);
+  }
+
+  // The sandbox: signer activity, since no real person signs locally (esign local view|sign|decline).
+  async viewPacket(id: string): Promise<Packet> {
+    signing.viewPacket(this.ctx, id);
+    return this.getPacket(id);
+  }
+  async signPacket(id: string, input: SignInput): Promise<Packet> {
+    const { completedBundle } = await signing.signPacket(this.ctx, id, input);
+    if (completedBundle) this.kick();
+    return this.getPacket(id);
+  }
+  async declinePacket(id: string, reason?: string): Promise<Packet> {
+    signing.declinePacket(this.ctx, id, reason);
+    return this.getPacket(id);
+  }
+
   // Groups that later releases of the engine implement.
   listTemplates = unimplemented('Document Templates');
   getTemplate = unimplemented('Document Templates');
@@ -208,7 +245,9 @@ export class LocalEngine implements EsignService {
   getWebhookDelivery = unimplemented('Webhook deliveries');
   getWebhookSecret = unimplemented('The webhook secret');
   regenerateWebhookSecret = unimplemented('The webhook secret');
-  verify = unimplemented('Verification');
+  async verify(hash: string): Promise<VerifyResult> {
+    return verifyHash(this.db, hash);
+  }
   getRateLimit = unimplemented('Rate-limit status');
 
   // Local-only administration (`esign local ...`): not part of API v2.

@@ -14,6 +14,7 @@ export const EVENT_KINDS = {
   bf: 'Bundle failed',
   be: 'Bundle expired',
   bk: 'Bundle completed',
+  fr: 'Signed documents and Certificates of Evidence ready',
   ns: 'Signing request sent',
   pr: 'Reminder sent',
   pu: 'Signer details updated',

@@ -2,6 +2,7 @@
 import { sql } from './db.js';
 import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, packetRowsOf } from './bundleStore.js';
 import type { EngineContext } from './context.js';
+import { scheduleReminders } from './due.js';
 import { recordEvent } from './events.js';
 import { createLink } from './links.js';
 import { type MessageKind, recordMessage } from './outbox.js';
@@ -16,9 +17,10 @@ export function launch(ctx: EngineContext, b: BundleRow): void {
   recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bl', at });
   const packets = packetRowsOf(ctx.db, b.seq);
   for (const p of packetsWhoseTurnItIs(b, packets)) {
-    sql(ctx.db, `UPDATE packets SET status = 'se' WHERE id = ?`).run(p.id);
+    sql(ctx.db, `UPDATE packets SET status = 'se', notified_at = ? WHERE id = ?`).run(at, p.id);
     notify(ctx, b, p, 'signing_request');
   }
+  scheduleReminders(ctx, b.seq);
 }
 
 /** All unfinished signers, or with `in_order` those of the lowest order still unfinished. */

@@ -8,6 +8,7 @@ import {
 } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { checkTestCopies } from './delivery.js';
+import { scheduleReminders } from './due.js';
 import { recordEvent } from './events.js';
 import { createLink } from './links.js';
 import { launch } from './launch.js';
@@ -122,6 +123,7 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     sql(ctx.db, `UPDATE bundles SET ${[...sets, 'attrs = @attrs'].join(', ')} WHERE seq = @seq`).run({ ...cols, attrs: JSON.stringify(attrs), seq: b.seq });
     if (Object.keys(patch).length)
       recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bu', at: ctx.clock.now(), detail: Object.keys(patch).join(', ') });
+    scheduleReminders(ctx, b.seq);
   });
 }
 
@@ -161,6 +163,7 @@ export function listEvents(ctx: EngineContext, slug: string): BundleEvent[] {
 }
 
 const FILE_LINK_TTL_MS = 60 * 60 * 1000;
+const IMAGE_TYPES = new Set(['jpg', 'jpeg', 'png', 'gif', 'svg']);
 
 /** Files are ready once the Bundle is complete with final documents, or earlier with early file access. */
 function filesAvailable(ctx: EngineContext, b: BundleRow): boolean {
@@ -171,14 +174,27 @@ function dataAvailable(ctx: EngineContext, b: BundleRow): boolean {
   return b.status === 'co' || ctx.account.has('early_data');
 }
 
-/** Expiring links to the stored documents (served by `esign serve` under /files/). */
+/**
+ * Expiring links (served by `esign serve` under /files/): the signed PDFs, the combined PDF and
+ * the Certificates of Evidence once produced; before that (early file access), the documents as sent.
+ */
 function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
+  const link = (sha: string, name: string) => {
+    const { url, expires } = createLink(ctx, 'file', sha, FILE_LINK_TTL_MS, `/${encodeURIComponent(name)}`);
+    return { file_url: url, expires };
+  };
+  if (b.doc_status === 'fi') {
+    const produced = sql(ctx.db, `SELECT kind, ref, name, sha256 FROM produced_files WHERE bundle_seq = ?
+      ORDER BY CASE kind WHEN 'signed_pdf' THEN 0 WHEN 'combined_pdf' THEN 1 ELSE 2 END, rowid`).all(b.seq) as
+      { kind: 'signed_pdf' | 'combined_pdf' | 'coe_pdf'; ref: string; name: string; sha256: string }[];
+    return produced.map((f) => ({
+      ...link(f.sha256, f.name), kind: f.kind, name: f.name, sha256: f.sha256,
+      ...(f.kind === 'signed_pdf' ? { doc_key: f.ref } : f.kind === 'coe_pdf' ? { packet_id: f.ref } : {}),
+    }));
+  }
   return documentRowsOf(ctx.db, b.seq)
     .filter((d): d is DocumentRow & { sha256: string } => d.state === 'ready' && d.sha256 !== null)
-    .map((d) => {
-      const { url, expires } = createLink(ctx, 'file', d.sha256, FILE_LINK_TTL_MS, `/${encodeURIComponent(d.name)}`);
-      return { file_url: url, expires, kind: 'document', name: d.name, doc_key: d.key, sha256: d.sha256 };
-    });
+    .map((d) => ({ ...link(d.sha256, d.name), kind: 'document' as const, name: d.name, doc_key: d.key, sha256: d.sha256 }));
 }
 
 export function getFiles(ctx: EngineContext, slug: string): FileObject[] {
@@ -195,6 +211,12 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
       doc_key: string; field_key: string; value: string; filled_by: string; packet_id: string | null;
     }[]).map((v) => [`${v.doc_key}\u0000${v.field_key}`, v]),
   );
+  const attachments = new Map<string, { name: string; size: number; num: number; ext: string; sha256: string }[]>();
+  for (const a of sql(ctx.db, 'SELECT * FROM field_attachments WHERE bundle_seq = ? ORDER BY num').all(b.seq) as
+    { doc_key: string; field_key: string; name: string; size: number; num: number; ext: string; sha256: string }[]) {
+    const k = `${a.doc_key}\u0000${a.field_key}`;
+    attachments.set(k, [...(attachments.get(k) ?? []), a]);
+  }
   const items: BundleDataItem[] = [];
   for (const d of documentRowsOf(ctx.db, b.seq)) {
     const spec = JSON.parse(d.spec) as { fields?: Record<string, unknown>[]; auto_placements?: Record<string, unknown>[] };
@@ -211,7 +233,10 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
         value: v?.value ?? initial ?? '',
         filled_by: v?.filled_by ?? (initial !== undefined ? 'sender' : ''),
         packet_id: v?.packet_id ?? null,
-        attachments: [],
+        attachments: (attachments.get(`${d.key}\u0000${key}`) ?? []).map((a) => ({
+          url: createLink(ctx, 'file', a.sha256, FILE_LINK_TTL_MS, `/${encodeURIComponent(a.name)}`).url,
+          name: a.name, size: a.size, num: a.num, ext: a.ext, is_image: IMAGE_TYPES.has(a.ext),
+        })),
       });
     }
   }
@@ -219,9 +244,11 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
 }
 
 export function getData(ctx: EngineContext, slug: string): BundleDataItem[] {
-  const b = findBundleRow(ctx.db, slug);
-  if (!dataAvailable(ctx, b)) throw conflict('Data is not ready: it is available once the Bundle is complete (or earlier with the early data access feature).');
-  return dataItems(ctx, b);
+  return inTransaction(ctx, () => {
+    const b = findBundleRow(ctx.db, slug);
+    if (!dataAvailable(ctx, b)) throw conflict('Data is not ready: it is available once the Bundle is complete (or earlier with the early data access feature).');
+    return dataItems(ctx, b);
+  });
 }
 
 /** `GET /bundles/{slug}/?include=data,events,files`: unavailable members are null. */
@@ -236,8 +263,8 @@ export function getBundleWithIncludes(ctx: EngineContext, slug: string, include?
     if (wanted.includes('files')) bundle.files = filesAvailable(ctx, b) ? fileObjects(ctx, b) : null;
     return bundle;
   };
-  // One snapshot; the write lock only when file links are created.
-  return wanted.includes('files') ? inTransaction(ctx, read) : ctx.db.transaction(read)();
+  // One snapshot; the write lock only when file links (files, data attachments) are created.
+  return wanted.includes('files') || wanted.includes('data') ? inTransaction(ctx, read) : ctx.db.transaction(read)();
 }
 
 export function parseInclude(include: string | undefined): string[] {

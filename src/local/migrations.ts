@@ -177,4 +177,37 @@ export const MIGRATIONS: readonly string[] = [
     revoked_at TEXT
   );
   `,
+  // 3: signing, evidence and time: produced files, attachments, reminder bookkeeping, expiry index
+  `
+  ALTER TABLE packets ADD COLUMN notified_at TEXT;
+  ALTER TABLE packets ADD COLUMN auto_reminders INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE packets ADD COLUMN next_reminder_at TEXT;
+  CREATE INDEX packets_next_reminder ON packets(next_reminder_at) WHERE next_reminder_at IS NOT NULL;
+  ALTER TABLE bundles ADD COLUMN evidence_lease TEXT;
+  CREATE INDEX bundles_expires ON bundles(expires) WHERE expires IS NOT NULL;
+  CREATE INDEX bundles_evidence ON bundles(doc_status) WHERE doc_status = 'pe';
+
+  CREATE TABLE produced_files (
+    bundle_seq INTEGER NOT NULL REFERENCES bundles(seq) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    name TEXT NOT NULL,
+    sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+    created TEXT NOT NULL,
+    PRIMARY KEY (bundle_seq, kind, ref)
+  );
+  CREATE INDEX produced_files_sha256 ON produced_files(sha256);
+
+  CREATE TABLE field_attachments (
+    bundle_seq INTEGER NOT NULL REFERENCES bundles(seq) ON DELETE CASCADE,
+    doc_key TEXT NOT NULL,
+    field_key TEXT NOT NULL,
+    num INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    ext TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+    PRIMARY KEY (bundle_seq, doc_key, field_key, num)
+  );
+  `,
 ];

@@ -14,6 +14,7 @@ import { updatePersonFromPacket } from './persons.js';
 
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 export const EMBED_URL_TTL_MS = 60 * 60 * 1000;
+const COE_LINK_TTL_MS = 60 * 60 * 1000;
 
 const bundleOf = (ctx: EngineContext, p: PacketRow) => bundleRowBySeq(ctx.db, p.bundle_seq);
 
@@ -89,9 +90,15 @@ export function createEmbedUrl(ctx: EngineContext, id: string): EmbedUrl {
 }
 
 export function getPacketCoe(ctx: EngineContext, id: string): CoeFile {
-  const p = findPacketRow(ctx.db, id);
-  const b = bundleOf(ctx, p);
-  if (b.status !== 'co' || p.status !== 'co')
-    throw conflict(`The Certificate of Evidence is available once the Bundle is complete; it is ${describeStatus(b.status)}.`);
-  throw conflict('The Certificate of Evidence has not been generated for this packet.');
+  return inTransaction(ctx, () => {
+    const p = findPacketRow(ctx.db, id);
+    const b = bundleOf(ctx, p);
+    if (b.status !== 'co' || p.status !== 'co')
+      throw conflict(`The Certificate of Evidence is available once the Bundle is complete; it is ${describeStatus(b.status)}.`);
+    const f = sql(ctx.db, `SELECT name, sha256 FROM produced_files WHERE bundle_seq = ? AND kind = 'coe_pdf' AND ref = ?`).get(b.seq, p.id) as
+      { name: string; sha256: string } | undefined;
+    if (!f) throw conflict('The Certificate of Evidence is still being produced; try again in a moment.');
+    const { url, expires } = createLink(ctx, 'file', f.sha256, COE_LINK_TTL_MS, `/${encodeURIComponent(f.name)}`);
+    return { file_url: url, expires, sha256: f.sha256 };
+  });
 }

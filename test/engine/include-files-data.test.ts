@@ -75,13 +75,15 @@ describe('include', () => {
   it('a complete Bundle has data; files only once its documents are final', async () => {
     const { e } = ctx;
     const b = await create(e);
-    forceStatus(e, b.id, 'co');
+    for (const p of b.packets) await e.signPacket(p.id, {});
+    // Complete, with its files still being produced (doc_status pe).
     let got = await e.getBundle(b.id, 'data,files');
+    expect([got.status, got.doc_status]).toEqual(['co', 'pe']);
     expect(got.data).toHaveLength(2);
     expect(got.files).toBeNull();
-    forceStatus(e, b.id, 'co', { doc_status: 'fi' });
+    await e.settle();
     got = await e.getBundle(b.id, 'data,files');
-    expect(got.files).toHaveLength(1);
+    expect(got.files!.map((f) => f.kind)).toEqual(['signed_pdf', 'combined_pdf', 'coe_pdf', 'coe_pdf']);
   });
 
   it('accepts spaces and repeated values', async () => {
@@ -138,13 +140,21 @@ describe('files and data endpoints', () => {
   it('ready once complete with final documents', async () => {
     const { e } = ctx;
     const b = await e.createBundle(bundleRequest({ documents: [{ key: 'a', file_b64: CONTRACT_B64 }, { key: 'b', file_b64: CONTRACT_B64, filename: 'copy.pdf' }] }));
-    forceStatus(e, b.id, 'co', { doc_status: 'fi' });
+    for (const p of b.packets) await e.signPacket(p.id, {});
+    await expectApiError(e.getBundleFiles(b.id), 409);
+    await e.settle();
     const files = await e.getBundleFiles(b.id);
-    expect(files.map((f) => [f.doc_key, f.name, f.sha256])).toEqual([
-      ['a', 'a.pdf', CONTRACT_SHA],
-      ['b', 'copy.pdf', CONTRACT_SHA],
+    expect(files.map((f) => [f.kind, f.doc_key ?? f.packet_id ?? null, f.name])).toEqual([
+      ['signed_pdf', 'a', 'a-signed.pdf'],
+      ['signed_pdf', 'b', 'copy-signed.pdf'],
+      ['combined_pdf', null, `${b.id}-combined.pdf`],
+      ['coe_pdf', b.packets[0]!.id, `coe-${b.id}-ada.pdf`],
+      ['coe_pdf', b.packets[1]!.id, `coe-${b.id}-bob.pdf`],
     ]);
-    expect(new Set(files.map((f) => f.file_url)).size).toBe(2);
+    // The two documents were the same PDF; signed, each names its own document, so they differ.
+    expect(new Set(files.map((f) => f.sha256)).size).toBe(5);
+    expect(files.every((f) => f.sha256 !== CONTRACT_SHA)).toBe(true);
+    expect(new Set(files.map((f) => f.file_url)).size).toBe(5);
     expect(await e.getBundleData(b.id)).toEqual([]);
   });
 

@@ -1,0 +1,115 @@
+// Producing a completed Bundle's files in the background: claimed with a lease (several processes
+// may share the database), drawn outside any transaction, then recorded in one transaction that
+// moves `doc_status` from `pe` to `fi` and sends the documents-ready messages.
+import type { BundleAttrs, BundleRow, PacketAttrs } from './bundleStore.js';
+import { documentRowsOf, packetRowsOf } from './bundleStore.js';
+import { type EngineContext, inTransaction } from './context.js';
+import { sql } from './db.js';
+import {
+  type EvidenceBundle, type EvidenceValue, certificateOfEvidence, combinedPdf, signedPdf,
+} from './evidence.js';
+import { recordEvent } from './events.js';
+import { fieldsOfDocument } from './fields.js';
+import { listEvents } from './lifecycle.js';
+import { recordMessage } from './outbox.js';
+
+const LEASE_MS = 2 * 60_000;
+
+export type ProducedKind = 'signed_pdf' | 'combined_pdf' | 'coe_pdf';
+
+function claim(ctx: EngineContext): BundleRow[] {
+  return inTransaction(ctx, () => {
+    const now = Date.now();
+    return sql(ctx.db, `UPDATE bundles SET evidence_lease = ? WHERE doc_status = 'pe' AND status = 'co' AND (evidence_lease IS NULL OR evidence_lease < ?) RETURNING *`)
+      .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as BundleRow[];
+  });
+}
+
+export async function processPendingEvidence(ctx: EngineContext): Promise<number> {
+  let done = 0;
+  for (let batch = claim(ctx); batch.length; batch = claim(ctx)) {
+    for (const b of batch) {
+      try {
+        await produce(ctx, b);
+      } catch (e) {
+        // Left in `pe` with its lease: another run tries again once the lease is over.
+        process.stderr.write(`esign: the files of Bundle ${b.id} could not be produced: ${(e as Error).message}\n`);
+      }
+    }
+    done += batch.length;
+  }
+  return done;
+}
+
+const baseName = (name: string) => name.replace(/\.pdf$/i, '');
+
+async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
+  const { db, blobs } = ctx;
+  const attrs = JSON.parse(b.attrs) as BundleAttrs;
+  const docs = documentRowsOf(db, b.seq).filter((d) => d.sha256).map((d) => ({
+    key: d.key, name: d.name, sha256: d.sha256!, pdf: blobs.get(d.sha256!), fields: fieldsOfDocument(d),
+    pages: (JSON.parse(d.spec) as { pages?: number }).pages ?? 0,
+  }));
+  const values = sql(db, 'SELECT doc_key, field_key, value, packet_id, filled_by FROM field_values WHERE bundle_seq = ?').all(b.seq) as EvidenceValue[];
+  const packets = packetRowsOf(db, b.seq);
+  const bundle: EvidenceBundle = {
+    id: b.id, label: b.label, is_test: b.is_test === 1, created: b.created, sent: b.sent, completed_at: b.completed_at!,
+    requester_name: attrs.requester_name, requester_email: attrs.requester_email, events: listEvents(ctx, b.id),
+  };
+
+  const files: { kind: ProducedKind; ref: string; name: string; data: Buffer }[] = [];
+  const signed = [];
+  for (const d of docs) {
+    const data = await signedPdf(bundle, d, values);
+    files.push({ kind: 'signed_pdf', ref: d.key, name: `${baseName(d.name)}-signed.pdf`, data });
+    signed.push({ ...d, data });
+  }
+  const combined = await combinedPdf(bundle, signed.map((s) => s.data));
+  files.push({ kind: 'combined_pdf', ref: '', name: `${b.id}-combined.pdf`, data: combined });
+  const hashes = files.map((f) => blobs.put(f.data));
+  const withHashes = signed.map((s, i) => ({ ...s, signedSha256: hashes[i]! }));
+  const combinedSha = hashes[hashes.length - 1]!;
+  for (const p of packets) {
+    const a = JSON.parse(p.attrs) as PacketAttrs;
+    const data = await certificateOfEvidence(bundle, {
+      id: p.id, key: p.key, name: p.name, email: p.email, phone: p.phone, deliver_via: p.deliver_via, order: p.ord,
+      auth_sms: a.auth_sms, auth_selfie: a.auth_selfie, auth_id: a.auth_id, last_accessed_at: p.last_accessed_at, completed_at: p.completed_at,
+    }, withHashes, values, combinedSha);
+    files.push({ kind: 'coe_pdf', ref: p.id, name: `coe-${b.id}-${p.key}.pdf`, data });
+    hashes.push(blobs.put(data));
+  }
+
+  inTransaction(ctx, () => {
+    const now = sql(db, 'SELECT status, doc_status FROM bundles WHERE seq = ?').get(b.seq) as { status: string; doc_status: string } | undefined;
+    if (!now || now.status !== 'co' || now.doc_status !== 'pe') return;
+    const at = ctx.clock.now();
+    const insertBlob = sql(db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, 0, ?)');
+    const insertFile = sql(db, 'INSERT OR REPLACE INTO produced_files (bundle_seq, kind, ref, name, sha256, created) VALUES (?, ?, ?, ?, ?, ?)');
+    files.forEach((f, i) => {
+      insertBlob.run(hashes[i], f.data.length, at);
+      insertFile.run(b.seq, f.kind, f.ref, f.name, hashes[i], at);
+    });
+    sql(db, `UPDATE bundles SET doc_status = 'fi', evidence_lease = NULL WHERE seq = ?`).run(b.seq);
+    recordEvent(db, { bundleSeq: b.seq, kind: 'fr', at });
+    docsReadyMessages(ctx, b, attrs, packets, at);
+  });
+}
+
+/** Signers (unless suppressed), cc addresses, and the sender with cc_sender hear that the documents are ready. */
+function docsReadyMessages(ctx: EngineContext, b: BundleRow, attrs: BundleAttrs, packets: ReturnType<typeof packetRowsOf>, at: string): void {
+  const title = b.label || 'documents';
+  const send = (channel: 'email' | 'sms', recipient: string, packetId: string | null) =>
+    recordMessage(ctx.db, {
+      created: at, channel, kind: 'docs_ready', recipient, subject: `Completed: "${title}"`,
+      body: `Everyone has signed "${title}". The signed documents are available from ${attrs.requester_name} <${attrs.requester_email}>.`,
+      bundle_id: b.id, packet_id: packetId,
+    });
+  for (const p of packets) {
+    const a = JSON.parse(p.attrs) as PacketAttrs;
+    if (a.suppress_all || a.suppress_docs_ready) continue;
+    if (p.deliver_via === 'phone' && p.phone) send('sms', p.phone, p.id);
+    else if (p.email) send('email', p.email, p.id);
+  }
+  for (const cc of attrs.cc_emails) send('email', cc, null);
+  if (attrs.cc_sender) send('email', attrs.requester_email, null);
+}

@@ -1,0 +1,248 @@
+// Signer activity on the local engine, where no real person signs: view, sign (with values and
+// attachments) and decline, with the service's rules: signing order, editors, required fields and
+// value validation. Completion of the last signer completes the Bundle and queues its evidence.
+import { extname } from 'node:path';
+import { FieldErrors, conflict } from '../service/errors.js';
+import {
+  type BundleAttrs, type BundleRow, type DocumentRow, type PacketRow,
+  bundleRowBySeq, documentRowsOf, findPacketRow, packetRowsOf,
+} from './bundleStore.js';
+import { type EngineContext, inTransaction } from './context.js';
+import { sql } from './db.js';
+import { scheduleReminders } from './due.js';
+import { recordEvent } from './events.js';
+import { AUTO_FILLED, type StoredField, canEdit, checkValue, fieldsOfDocument, isFilled } from './fields.js';
+import { notify, packetsWhoseTurnItIs } from './launch.js';
+import { describeStatus } from './lifecycle.js';
+import { recordMessage } from './outbox.js';
+
+export interface SignerAttachment {
+  name: string;
+  data: Buffer;
+}
+
+export interface SignInput {
+  /** Field key, or `docKey/fieldKey` when the key is used in several documents. */
+  values?: Record<string, string>;
+  attachments?: Record<string, SignerAttachment[]>;
+}
+
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+/** The packet and its Bundle, when the signer may act now; otherwise a 409 that says why. */
+function actingPacket(ctx: EngineContext, id: string): { p: PacketRow; b: BundleRow } {
+  const p = findPacketRow(ctx.db, id);
+  const b = bundleRowBySeq(ctx.db, p.bundle_seq);
+  if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; signers act only on sent or started Bundles.`);
+  if (p.status === 'co' || p.status === 'de') throw conflict(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}.`);
+  if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
+    throw conflict('It is not this signer\'s turn yet: the Bundle is signed in order and an earlier signer has not finished.');
+  return { p, b };
+}
+
+/** Opening the documents: the packet and the Bundle become started (`st`) on first view. */
+function markViewed(ctx: EngineContext, p: PacketRow, b: BundleRow): void {
+  const at = ctx.clock.now();
+  sql(ctx.db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN status IN ('ne', 'se') THEN 'st' ELSE status END WHERE id = ?`).run(at, p.id);
+  if (b.status === 'se') sql(ctx.db, `UPDATE bundles SET status = 'st' WHERE seq = ?`).run(b.seq);
+  recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pv', at, packetId: p.id });
+}
+
+export function viewPacket(ctx: EngineContext, id: string): void {
+  inTransaction(ctx, () => {
+    const { p, b } = actingPacket(ctx, id);
+    markViewed(ctx, p, b);
+  });
+}
+
+export function declinePacket(ctx: EngineContext, id: string, reason = ''): void {
+  inTransaction(ctx, () => {
+    const { p, b } = actingPacket(ctx, id);
+    const at = ctx.clock.now();
+    if (p.status !== 'st') markViewed(ctx, p, b);
+    sql(ctx.db, `UPDATE packets SET status = 'de', completed_at = ? WHERE id = ?`).run(at, p.id);
+    sql(ctx.db, `UPDATE bundles SET status = 'de' WHERE seq = ?`).run(b.seq);
+    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pd', at, packetId: p.id, detail: reason.trim() || undefined });
+    const ba = JSON.parse(b.attrs) as BundleAttrs;
+    recordMessage(ctx.db, {
+      created: at, channel: 'email', kind: 'declined', recipient: ba.requester_email,
+      subject: `${p.name} declined "${b.label || 'documents'}"`,
+      body: `${p.name} declined to sign "${b.label || 'documents'}".${reason.trim() ? `\n\nReason: ${reason.trim()}` : ''}`,
+      bundle_id: b.id, packet_id: p.id,
+    });
+  });
+}
+
+interface Target {
+  doc: DocumentRow;
+  field: StoredField;
+}
+
+/** Resolves `key` or `docKey/key` among the Bundle's fields, or says why it cannot. */
+function resolveField(all: Target[], ref: string): Target | string {
+  const slash = ref.indexOf('/');
+  const found = slash > 0
+    ? all.filter((t) => t.doc.key === ref.slice(0, slash) && t.field.key === ref.slice(slash + 1))
+    : all.filter((t) => t.field.key === ref);
+  if (!found.length) return `No field "${ref}" in this Bundle.`;
+  if (found.length > 1) return `Field "${ref}" is in several documents: write it as ${found.map((t) => `${t.doc.key}/${ref}`).join(' or ')}.`;
+  return found[0]!;
+}
+
+const initials = (name: string) => name.split(/\s+/).filter(Boolean).map((w) => [...w][0]!.toUpperCase()).join('');
+
+/**
+ * Signs for a packet: checks every value and attachment (all problems at once, as a 400 naming
+ * each), stores them, completes the packet, hands the turn on, and completes the Bundle after the
+ * last signer. Signature, initials, signer name and timestamp fill themselves when not given.
+ */
+export async function signPacket(ctx: EngineContext, id: string, input: SignInput): Promise<{ completedBundle: boolean }> {
+  const needsRegex = documentRowsOf(ctx.db, findPacketRow(ctx.db, id).bundle_seq).some((d) => fieldsOfDocument(d).some((f) => f.v_regex !== undefined));
+  const re2 = needsRegex ? (await import('re2js')).RE2JS : undefined;
+  const regex = (pattern: string, value: string) => re2!.compile(pattern).matches(value);
+  // Attachments are stored before the transaction (content-addressed, so a failed sign leaves only unreferenced blobs).
+  const stored = new Map<SignerAttachment, string>();
+  for (const list of Object.values(input.attachments ?? {}))
+    for (const a of list) if (a.data.length <= MAX_ATTACHMENT_BYTES) stored.set(a, ctx.blobs.put(a.data));
+
+  return inTransaction(ctx, () => {
+    const { p, b } = actingPacket(ctx, id);
+    const at = ctx.clock.now();
+    const errs = new FieldErrors();
+    const docs = documentRowsOf(ctx.db, b.seq);
+    const all: Target[] = docs.flatMap((doc) => fieldsOfDocument(doc).map((field) => ({ doc, field })));
+    const existing = new Map(
+      (sql(ctx.db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(b.seq) as { doc_key: string; field_key: string; value: string }[])
+        .map((v) => [`${v.doc_key}/${v.field_key}`, v.value]),
+    );
+    const values = new Map<string, { t: Target; value: string }>();
+    const attachments = new Map<string, { t: Target; files: SignerAttachment[] }>();
+
+    for (const [ref, raw] of Object.entries(input.values ?? {})) {
+      const t = resolveField(all, ref);
+      if (typeof t === 'string') {
+        errs.add(`values.${ref}`, t);
+        continue;
+      }
+      if (!canEdit(t.field, p.key)) {
+        errs.add(`values.${ref}`, `Field "${ref}" is for ${t.field.editors!.join(', ')}, not for signer "${p.key}".`);
+        continue;
+      }
+      if (t.field.kind === 'att') {
+        errs.add(`values.${ref}`, `Field "${ref}" takes attachments, not a value.`);
+        continue;
+      }
+      if (t.field.kind === 'tms') {
+        errs.add(`values.${ref}`, `Field "${ref}" is the signing timestamp; it fills itself.`);
+        continue;
+      }
+      try {
+        values.set(`${t.doc.key}/${t.field.key}`, { t, value: checkValue(t.field, String(raw), regex) });
+      } catch (e) {
+        errs.add(`values.${ref}`, (e as Error).message);
+      }
+    }
+    for (const [ref, files] of Object.entries(input.attachments ?? {})) {
+      const t = resolveField(all, ref);
+      if (typeof t === 'string') {
+        errs.add(`attachments.${ref}`, t);
+        continue;
+      }
+      if (t.field.kind !== 'att' || !canEdit(t.field, p.key)) {
+        errs.add(`attachments.${ref}`, t.field.kind !== 'att' ? `Field "${ref}" is not an attachment field.` : `Field "${ref}" is for ${t.field.editors!.join(', ')}, not for signer "${p.key}".`);
+        continue;
+      }
+      const allowed = t.field.v_attachment_types;
+      files.forEach((f, i) => {
+        const ext = extname(f.name).slice(1).toLowerCase();
+        if (f.data.length > MAX_ATTACHMENT_BYTES) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is larger than ${MAX_ATTACHMENT_BYTES / 1048576} MB.`);
+        else if (allowed?.length && !allowed.includes(ext)) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is not one of the allowed types: ${allowed.join(', ')}.`);
+        else if (!f.data.length) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is empty.`);
+      });
+      attachments.set(`${t.doc.key}/${t.field.key}`, { t, files });
+    }
+
+    // How a field is named in errors: by its key when no other document uses it.
+    const refOf = (t: Target) => (all.filter((x) => x.field.key === t.field.key).length > 1 ? `${t.doc.key}/${t.field.key}` : t.field.key);
+    // The signer's own fields: fill the automatic ones, then every required one must have a value.
+    const attachedCount = (key: string) =>
+      (attachments.get(key)?.files.length ?? 0) +
+      (sql(ctx.db, 'SELECT count(*) AS n FROM field_attachments WHERE bundle_seq = ? AND doc_key || \'/\' || field_key = ?').get(b.seq, key) as { n: number }).n;
+    for (const t of all) {
+      if (!canEdit(t.field, p.key)) continue;
+      const key = `${t.doc.key}/${t.field.key}`;
+      if (!values.has(key) && AUTO_FILLED.has(t.field.kind) && !existing.has(key)) {
+        const auto = t.field.kind === 'sig' || t.field.kind === 'snm' ? p.name : t.field.kind === 'ini' ? initials(p.name) : at;
+        values.set(key, { t, value: auto });
+      }
+      if (!t.field.required) continue;
+      const filled = t.field.kind === 'att'
+        ? attachedCount(key) > 0
+        : isFilled(t.field, values.get(key)?.value ?? existing.get(key) ?? (t.field.initial_value === undefined ? undefined : String(t.field.initial_value)));
+      if (!filled) errs.add(`${t.field.kind === 'att' ? 'attachments' : 'values'}.${refOf(t)}`, `Required field "${t.field.label || t.field.key}" of document "${t.doc.key}" needs ${t.field.kind === 'att' ? 'an attachment' : t.field.kind === 'chk' ? 'to be ticked' : 'a value'}.`);
+    }
+    errs.throwIfAny();
+
+    const upsert = sql(ctx.db, `INSERT INTO field_values (bundle_seq, doc_key, field_key, value, filled_by, packet_id) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (bundle_seq, doc_key, field_key) DO UPDATE SET value = excluded.value, filled_by = excluded.filled_by, packet_id = excluded.packet_id`);
+    for (const { t, value } of values.values()) upsert.run(b.seq, t.doc.key, t.field.key, value, p.name, p.id);
+    const insertBlob = sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, 0, ?)');
+    const insertAttachment = sql(ctx.db, `INSERT INTO field_attachments (bundle_seq, doc_key, field_key, num, name, ext, size, sha256)
+      VALUES (?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM field_attachments WHERE bundle_seq = ? AND doc_key = ? AND field_key = ?), ?, ?, ?, ?)`);
+    for (const { t, files } of attachments.values())
+      for (const f of files) {
+        const hash = stored.get(f)!;
+        insertBlob.run(hash, f.data.length, at);
+        insertAttachment.run(b.seq, t.doc.key, t.field.key, b.seq, t.doc.key, t.field.key, f.name, extname(f.name).slice(1).toLowerCase(), f.data.length, hash);
+        upsert.run(b.seq, t.doc.key, t.field.key, f.name, p.name, p.id);
+      }
+
+    if (p.status !== 'st') markViewed(ctx, p, b);
+    sql(ctx.db, `UPDATE packets SET status = 'co', completed_at = ? WHERE id = ?`).run(at, p.id);
+    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'ps', at, packetId: p.id });
+
+    const packets = packetRowsOf(ctx.db, b.seq);
+    if (packets.every((x) => x.status === 'co')) {
+      sql(ctx.db, `UPDATE bundles SET status = 'co', completed_at = ?, doc_status = 'pe' WHERE seq = ?`).run(at, b.seq);
+      recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bk', at });
+      return { completedBundle: true };
+    }
+    // In order: the next signers get their request now.
+    for (const next of packetsWhoseTurnItIs(b, packets))
+      if (next.status === 'ne') {
+        sql(ctx.db, `UPDATE packets SET status = 'se', notified_at = ? WHERE id = ?`).run(at, next.id);
+        notify(ctx, b, next, 'signing_request');
+      }
+    scheduleReminders(ctx, b.seq);
+    return { completedBundle: false };
+  });
+}
+
+/** Sandbox input arrives as JSON: attachments as `{name, b64}` (or `{name, data_b64}`). */
+export function signInputFromJson(body: unknown): SignInput {
+  const o = (body ?? {}) as { values?: unknown; attachments?: unknown };
+  const errs = new FieldErrors();
+  const values: Record<string, string> = {};
+  if (o.values !== undefined) {
+    if (!o.values || typeof o.values !== 'object' || Array.isArray(o.values)) errs.add('values', 'An object of field key to value.');
+    else for (const [k, v] of Object.entries(o.values)) {
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[k] = String(v);
+      else errs.add(`values.${k}`, 'A string, number or boolean.');
+    }
+  }
+  const attachments: Record<string, SignerAttachment[]> = {};
+  if (o.attachments !== undefined) {
+    if (!o.attachments || typeof o.attachments !== 'object' || Array.isArray(o.attachments)) errs.add('attachments', 'An object of field key to a list of {name, b64}.');
+    else for (const [k, v] of Object.entries(o.attachments)) {
+      const list = Array.isArray(v) ? v : [v];
+      attachments[k] = [];
+      list.forEach((a: { name?: unknown; b64?: unknown; data_b64?: unknown }, i) => {
+        const b64 = a?.b64 ?? a?.data_b64;
+        if (typeof a?.name !== 'string' || !a.name || typeof b64 !== 'string') errs.add(`attachments.${k}[${i}]`, 'An object {name, b64}.');
+        else attachments[k]!.push({ name: a.name, data: Buffer.from(b64, 'base64') });
+      });
+    }
+  }
+  errs.throwIfAny();
+  return { values, attachments };
+}
