@@ -5,6 +5,7 @@ import { registerLocal } from './commands/local.js';
 import { registerPacket } from './commands/packet.js';
 import { registerProfile } from './commands/profile.js';
 import { registerServe } from './commands/serve.js';
+import { registerVerify } from './commands/verify.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { action } from './run.js';
 
@@ -24,6 +25,7 @@ export function buildProgram(version: string): Command {
   registerLocal(program, action);
   registerProfile(program, action);
   registerServe(program, action);
+  registerVerify(program, action);
 
   program
     .command('help-exit-codes', { hidden: true })

@@ -2,6 +2,7 @@
 // A thin translation: HTTP in, one service call, HTTP out. Validation and rules live in the service.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
+import type { LocalEngine } from '../local/engine.js';
 import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
@@ -16,6 +17,8 @@ export interface ServerOptions {
   /** One line per request (method, path, status, ms); never the key. */
   log?: (line: string) => void;
   maxUploadBytes?: number;
+  /** The embedded engine, when it is the service: adds file links, the sandbox and the signing page. */
+  local?: LocalEngine;
 }
 
 type Handler = (req: FastifyRequest) => Promise<Result>;
@@ -263,6 +266,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
           throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed.`);
         },
       });
+  }
+
+  if (opts.local) {
+    const { registerLocalRoutes } = await import('./localRoutes.js');
+    registerLocalRoutes(app, opts.local, (req, reply) => void guard(req, reply, 'call'));
   }
 
   app.setNotFoundHandler(async (req) => {

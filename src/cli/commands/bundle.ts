@@ -1,8 +1,8 @@
 // esign bundle create|list|get|update|send|cancel|validate|events|files|data|tags
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { AttachedFile, Bundle, BundleListQuery } from '../../service/types.js';
+import type { AttachedFile, Bundle, BundleListQuery, FileObject } from '../../service/types.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exitCodes.js';
 import { type Column, note, printList, printObject } from '../output.js';
@@ -122,6 +122,28 @@ async function waitForLaunch(ctx: Context, b: Bundle, seconds: number): Promise<
     spinner?.stop();
   }
   return b;
+}
+
+/** Saves every file, with a counter on a terminal and one line per file (the path) on stdout. */
+async function downloadAll(ctx: Context, files: FileObject[], dir: string): Promise<void> {
+  const { download } = await import('../download.js');
+  await mkdir(dir, { recursive: true });
+  const used = new Set<string>();
+  const saved: { path: string; kind?: string; size: number; sha256: string }[] = [];
+  for (const [i, f] of files.entries()) {
+    const base = (f.name ?? `file-${i + 1}`).replace(/[/\\]/g, '_');
+    let name = base;
+    for (let n = 2; used.has(name); n++) name = base.replace(/(\.[^.]*)?$/, (ext: string) => `-${n}${ext}`);
+    used.add(name);
+    if (process.stderr.isTTY && !ctx.options.json) process.stderr.write(`\rDownloading ${i + 1}/${files.length}: ${name}\x1b[K`);
+    saved.push({ ...(await download(ctx, f.file_url, join(dir, name), f.sha256)), kind: f.kind });
+  }
+  if (process.stderr.isTTY && !ctx.options.json) process.stderr.write('\r\x1b[K');
+  await printList(saved, [
+    { header: 'KIND', value: (s) => s.kind ?? '' }, { header: 'PATH', value: (s) => s.path },
+    { header: 'BYTES', value: (s) => s.size }, { header: 'SHA256', value: (s) => s.sha256 },
+  ], ctx.options, (s) => s.path);
+  if (!ctx.options.json && !ctx.options.quiet) note(`Saved ${saved.length} file${saved.length === 1 ? '' : 's'} in ${dir}.`);
 }
 
 const waitSeconds = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60 : intArg(w, '--wait', 0));
@@ -276,9 +298,11 @@ export function registerBundle(program: Command, action: Action): void {
 
   bundle
     .command('files <slug>')
-    .description('Links to the Bundle\'s files (expiring)')
-    .action(action(async (ctx, _o, slug: string) => {
+    .description('Links to the Bundle\'s files (expiring), or save them with --download')
+    .option('--download <dir>', 'save every file into this directory (created if needed)')
+    .action(action(async (ctx, o: { download?: string }, slug: string) => {
       const files = await (await ctx.service()).getBundleFiles(slug);
+      if (o.download) return downloadAll(ctx, files, o.download);
       await printList(files, [
         { header: 'KIND', value: (f) => f.kind ?? '' },
         { header: 'NAME', value: (f) => f.name ?? '' },

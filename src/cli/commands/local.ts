@@ -4,9 +4,12 @@ import { parseDuration } from '../../local/clock.js';
 import { CliError } from '../exitCodes.js';
 import { printList, printObject } from '../output.js';
 import type { Action } from '../run.js';
+import { registerSigner } from './signer.js';
 
 export function registerLocal(program: Command, action: Action): void {
   const local = program.command('local').description('The embedded local engine: account, features, users, outbox, clock');
+
+  registerSigner(local, action);
 
   local.command('info').description('Where the local data lives, and what it holds')
     .action(action(async (ctx) => {
@@ -91,17 +94,22 @@ export function registerLocal(program: Command, action: Action): void {
       await printObject(b, Object.entries(b), ctx.options, b.id);
     }));
 
-  local.command('run-due').description('Apply what is due now: finish documents a stopped process left pending')
+  local.command('run-due').description('Apply what is due now: expiry, reminders, and documents or evidence a stopped process left pending')
     .action(action(async (ctx) => {
       const e = await ctx.local();
-      e.runDue();
+      const done = e.runDue();
       await e.settle();
-      const pending = (e.db.prepare(`SELECT count(*) AS n FROM documents WHERE state = 'pending'`).get() as { n: number }).n;
-      await printObject({ pending_documents: pending }, [['pending_documents', pending]], ctx.options, String(pending));
+      const count = (q: string) => (e.db.prepare(q).get() as { n: number }).n;
+      const r = {
+        ...done,
+        pending_documents: count(`SELECT count(*) AS n FROM documents WHERE state = 'pending'`),
+        pending_evidence: count(`SELECT count(*) AS n FROM bundles WHERE doc_status = 'pe'`),
+      };
+      await printObject(r, Object.entries(r), ctx.options, String(r.expired + r.reminded));
     }));
 
   local.command('outbox').description('Emails and SMS the engine would have sent')
-    .option('--bundle <slug>').option('--packet <id>').option('--to <address>').option('--kind <kind>', 'signing_request, reminder, completion, cc')
+    .option('--bundle <slug>').option('--packet <id>').option('--to <address>').option('--kind <kind>', 'signing_request, reminder, docs_ready, declined')
     .action(action(async (ctx, o: { bundle?: string; packet?: string; to?: string; kind?: string }) => {
       const list = (await ctx.local()).outbox(o);
       await printList(list, [
@@ -122,9 +130,11 @@ export function registerLocal(program: Command, action: Action): void {
     .action(action(async (ctx, _o, duration: string) => {
       const ms = parseDuration(duration);
       if (ms === undefined) throw new CliError(`"${duration}" is not a duration (examples: 90s, 15m, 3d, 1d12h).`);
-      const c = (await ctx.local()).clock;
-      c.advance(ms);
-      const v = { now: c.now(), offset_ms: c.offset() };
+      const e = await ctx.local();
+      e.clock.advance(ms);
+      // What the new time makes due happens now: expiry and reminders.
+      const done = e.runDue();
+      const v = { now: e.clock.now(), offset_ms: e.clock.offset(), ...done };
       await printObject(v, Object.entries(v), ctx.options, v.now);
     }));
   clock.command('reset').description('Back to wall-clock time').action(action(async (ctx) => {

@@ -6,7 +6,7 @@ import { CliError } from '../exitCodes.js';
 import { printObject } from '../output.js';
 import { type Action, readJsonInput } from '../run.js';
 
-async function showPacket(ctx: Context, p: Packet): Promise<void> {
+export async function showPacket(ctx: Context, p: Packet): Promise<void> {
   await printObject(p, [
     ['id', p.id], ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
     ['order', p.order], ['status', p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
@@ -52,9 +52,15 @@ export function registerPacket(program: Command, action: Action): void {
       await printObject(u, [['url', u.url], ['expires', u.expires]], ctx.options, u.url);
     }));
 
-  packet.command('coe <id>').description('The signer\'s Certificate of Evidence')
-    .action(action(async (ctx, _o, id: string) => {
+  packet.command('coe <id>').description('The signer\'s Certificate of Evidence (a link, or the PDF with --download)')
+    .option('--download <file>', 'save the PDF here')
+    .action(action(async (ctx, o: { download?: string }, id: string) => {
       const c = await (await ctx.service()).getPacketCoe(id);
+      if (o.download) {
+        const { download } = await import('../download.js');
+        const saved = await download(ctx, c.file_url, o.download, c.sha256);
+        return printObject(saved, [['path', saved.path], ['bytes', saved.size], ['sha256', saved.sha256]], ctx.options, saved.path);
+      }
       await printObject(c, [['file_url', c.file_url], ['expires', c.expires], ['sha256', c.sha256]], ctx.options, c.file_url);
     }));
 }

@@ -24,6 +24,7 @@ export function registerServe(program: Command, action: Action): void {
       const log = (line: string) => process.stderr.write(`${line}\n`);
       const app = await buildServer({
         service: engine,
+        local: engine,
         authenticate: (key) => engine.keys.authenticate(key),
         rateLimits: { limit: intArg(o.rateLimit, '--rate-limit', 1), createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1), windowSeconds: intArg(o.rateWindow, '--rate-window', 1) },
         log,

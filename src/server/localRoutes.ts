@@ -1,0 +1,46 @@
+// Routes that only the embedded engine has, outside /api/v2/: the files behind expiring links,
+// the sandbox for signer activity (no real person signs locally), and the signing page.
+import { createReadStream, existsSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LocalEngine } from '../local/engine.js';
+import { signInputFromJson } from '../local/signing.js';
+import { ApiError } from '../service/errors.js';
+import { registerSigningPage } from './signingPage.js';
+
+export const SANDBOX_PREFIX = '/sandbox';
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml',
+  txt: 'text/plain; charset=utf-8', rtf: 'application/rtf', doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ppt: 'application/vnd.ms-powerpoint',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+export function registerLocalRoutes(app: FastifyInstance, engine: LocalEngine, authorize: (req: FastifyRequest, reply: FastifyReply) => void): void {
+  // An expiring file link: anyone holding the URL may download until it expires (like the hosted service's).
+  app.get('/files/:token/:name', async (req, reply) => {
+    const { token, name } = req.params as { token: string; name: string };
+    const link = engine.resolveLink(token, 'file');
+    const path = link && engine.blobPath(link.target);
+    if (!path || !existsSync(path)) throw new ApiError(404, 'not_found', 'No such file, or its link has expired.');
+    const ext = extname(name).slice(1).toLowerCase();
+    return reply
+      .type(CONTENT_TYPES[ext] ?? 'application/octet-stream')
+      .header('Content-Disposition', `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header('Cache-Control', 'private, no-store')
+      .send(createReadStream(path));
+  });
+
+  const sandbox = (verb: 'view' | 'sign' | 'decline', run: (id: string, body: unknown) => Promise<unknown>) =>
+    app.post(`${SANDBOX_PREFIX}/packets/:id/${verb}/`, async (req, reply) => {
+      authorize(req, reply);
+      return run((req.params as { id: string }).id, req.body);
+    });
+  sandbox('view', (id) => engine.viewPacket(id));
+  sandbox('sign', (id, body) => engine.signPacket(id, signInputFromJson(body)));
+  sandbox('decline', (id, body) => engine.declinePacket(id, typeof (body as { reason?: unknown })?.reason === 'string' ? (body as { reason: string }).reason : ''));
+
+  registerSigningPage(app, engine);
+}
