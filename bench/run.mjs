@@ -2,3 +2,5 @@
 await import('./startup.mjs');
 await import('./create.mjs');
 await import('./server.mjs');
+await import('./verify.mjs');
+await import('./lifecycle.mjs');

@@ -1,0 +1,36 @@
+// Full lifecycles per second in-process: create (one PDF, two signers with fields), both sign,
+// and the evidence (two signed-PDF draws, combined PDF, two Certificates of Evidence) produced.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalEngine } from '../dist/engine.js';
+import { fmt } from './lib.mjs';
+import { request } from './seed.mjs';
+
+const N = Number(process.env.BENCH_LIFECYCLES ?? 300);
+const dir = mkdtempSync(join(tmpdir(), 'esign-bench-lifecycle-'));
+const engine = new LocalEngine({ dataDir: dir });
+const fields = [
+  { key: 'sig-a', kind: 'sig', page: 1, x: 72, y: 620, w: 200, h: 36, editors: ['a'], required: true },
+  { key: 'title', kind: 'inp', page: 1, x: 72, y: 580, w: 200, h: 20, editors: ['a'] },
+  { key: 'sig-b', kind: 'sig', page: 1, x: 320, y: 620, w: 200, h: 36, editors: ['b'], required: true },
+];
+async function lifecycle(i) {
+  const r = request(i);
+  const b = await engine.createBundle({ ...r, documents: r.documents.map((d) => ({ ...d, fields })) });
+  await engine.signPacket(b.packets[0].id, { values: { title: `Title ${i}` } });
+  await engine.signPacket(b.packets[1].id, {});
+  await engine.settle();
+}
+try {
+  for (let i = 0; i < 30; i++) await lifecycle(i); // warm-up
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) await lifecycle(i);
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  const done = engine.db.prepare(`SELECT count(*) AS n FROM bundles WHERE doc_status = 'fi'`).get().n;
+  if (done !== N + 30) throw new Error(`only ${done} Bundles have their files`);
+  console.log(`full lifecycles (create, 2 signatures, evidence): ${N} in ${fmt(s, 2)} s = ${fmt(N / s, 1)} per second`);
+} finally {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+}
