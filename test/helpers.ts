@@ -63,14 +63,14 @@ export async function expectApiError(
 }
 
 /** A real HTTP server on 127.0.0.1 serving fixed routes (for `file_url` documents). */
-export async function fileServer(routes: Record<string, { status?: number; body: Buffer | string; delayMs?: number }>): Promise<{ url: (path: string) => string; close: () => Promise<void>; server: Server }> {
+export async function fileServer(routes: Record<string, { status?: number; body: Buffer | string; delayMs?: number; headers?: Record<string, string> }>): Promise<{ url: (path: string) => string; close: () => Promise<void>; server: Server }> {
   const server = createServer((req, res) => {
     const r = routes[req.url ?? ''];
     if (!r) {
       res.writeHead(404).end('not found');
       return;
     }
-    setTimeout(() => res.writeHead(r.status ?? 200, { 'content-type': 'application/pdf' }).end(r.body), r.delayMs ?? 0);
+    setTimeout(() => res.writeHead(r.status ?? 200, { 'content-type': 'application/pdf', ...r.headers }).end(r.body), r.delayMs ?? 0);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

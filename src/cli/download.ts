@@ -7,6 +7,7 @@ import { rename, rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import { loadUndici } from '../lazyImport.js';
 import type { Context } from './context.js';
 import { CliError } from './exitCodes.js';
 
@@ -18,8 +19,8 @@ async function source(ctx: Context, url: string): Promise<Readable> {
     if (!link) throw new CliError(`The link ${url} has expired or is not one of this engine's files.`);
     return createReadStream(engine.blobPath(link.target));
   }
-  const { request } = await import('undici');
-  const res = await request(url, { maxRedirections: 3, headersTimeout: 30_000, bodyTimeout: 60_000 } as Parameters<typeof request>[1]);
+  const { request } = await loadUndici();
+  const res = await request(url, { headersTimeout: 30_000, bodyTimeout: 60_000 });
   if (res.statusCode !== 200) {
     await res.body.dump();
     throw new CliError(`Downloading ${url} failed: HTTP ${res.statusCode}.`);

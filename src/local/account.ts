@@ -11,6 +11,8 @@ export interface AccountSettings {
   features: AccountFeature[];
   /** Base URL that signing and file links point at (where `esign serve` listens). */
   public_url: string;
+  /** esign serve may fetch file_url documents from private and loopback addresses. */
+  allow_private_urls: boolean;
 }
 
 export interface User {
@@ -56,11 +58,11 @@ export class AccountStore {
   }
 
   settings(): AccountSettings {
-    const row = sql(this.db, 'SELECT name, requester_name, requester_email, features, public_url FROM account WHERE id = 1').get() as
-      | (Omit<AccountSettings, 'features'> & { features: string })
+    const row = sql(this.db, 'SELECT name, requester_name, requester_email, features, public_url, allow_private_urls FROM account WHERE id = 1').get() as
+      | (Omit<AccountSettings, 'features' | 'allow_private_urls'> & { features: string; allow_private_urls: number })
       | undefined;
     if (!row) throw new Error('The local account is missing: the database was not initialised.');
-    return { ...row, features: JSON.parse(row.features) };
+    return { ...row, features: JSON.parse(row.features), allow_private_urls: row.allow_private_urls === 1 };
   }
 
   update(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
@@ -70,8 +72,8 @@ export class AccountStore {
   private updateIn(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
     const cur = this.settings();
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-    sql(this.db, 'UPDATE account SET name = ?, requester_name = ?, requester_email = ?, public_url = ? WHERE id = 1')
-      .run(next.name, next.requester_name, next.requester_email, next.public_url);
+    sql(this.db, 'UPDATE account SET name = ?, requester_name = ?, requester_email = ?, public_url = ?, allow_private_urls = ? WHERE id = 1')
+      .run(next.name, next.requester_name, next.requester_email, next.public_url, next.allow_private_urls ? 1 : 0);
     return this.settings();
   }
 

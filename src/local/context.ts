@@ -13,6 +13,8 @@ export interface EngineContext {
   publicUrl(): string;
   /** Asks the engine to process pending documents in the background. */
   kick(): void;
+  /** `file_url` downloads must not reach private addresses (esign serve, unless the account allows them). */
+  refusePrivateUrls(): boolean;
 }
 
 /** One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock. */

@@ -6,9 +6,8 @@ import { type EngineContext, inTransaction } from './context.js';
 import { recordEvent } from './events.js';
 import { launch } from './launch.js';
 import { inspectPdf } from './pdf.js';
+import { downloadDocument } from './urlFetch.js';
 
-export const DOWNLOAD_TIMEOUT_MS = 30_000;
-export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 /** How long a process may hold a document before another process may take it over. */
 const LEASE_MS = 2 * 60_000;
 
@@ -39,7 +38,7 @@ export async function processPendingDocuments(ctx: EngineContext): Promise<numbe
 /** Downloads, checks and stores one document; any failure, even of the store itself, fails the document. */
 async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
   try {
-    const data = await download(d.source_url!);
+    const data = await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() });
     const info = await inspectPdf(data);
     if ('problem' in info) throw new Error(info.problem);
     accept(ctx, d, data, info.pages);
@@ -85,27 +84,3 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bf', at: ctx.clock.now(), detail: message });
   });
 }
-
-/** GET with a time limit and a size limit; a non-2xx answer or a network failure is an Error. */
-async function download(url: string): Promise<Buffer> {
-  let res: Response;
-  try {
-    res = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = (e as Error).name === 'TimeoutError' ? `no answer within ${DOWNLOAD_TIMEOUT_MS / 1000} s` : cause?.code ?? cause?.message ?? (e as Error).message;
-    throw new Error(`The file could not be downloaded from ${url} (${why}).`);
-  }
-  if (!res.ok) throw new Error(`The file could not be downloaded from ${url} (HTTP ${res.status}).`);
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_DOCUMENT_BYTES) throw new Error(`The file is larger than ${MAX_DOCUMENT_BYTES / 1048576} MB.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body ?? []) {
-    size += chunk.length;
-    if (size > MAX_DOCUMENT_BYTES) throw new Error(`The file is larger than ${MAX_DOCUMENT_BYTES / 1048576} MB.`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}
-

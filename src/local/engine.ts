@@ -28,6 +28,8 @@ export interface LocalEngineOptions {
   dataDir: string;
   /** Overrides the account's `public_url` for links (set by `esign serve` to its own address). */
   publicUrl?: string;
+  /** Refuse `file_url` addresses in private ranges unless the account allows them (esign serve). */
+  guardUrls?: boolean;
 }
 
 const unimplemented = (op: string) => async (): Promise<never> => {
@@ -63,6 +65,7 @@ export class LocalEngine implements EsignService {
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
       kick: () => this.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.account.settings().public_url,
+      refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
     };
     applyDue(this.ctx);
   }
@@ -149,7 +152,8 @@ export class LocalEngine implements EsignService {
     return life.getFiles(this.ctx, slug);
   }
   async generateInterimFiles(slug: string): Promise<Bundle> {
-    return life.generateInterimFiles(this.ctx, slug);
+    await life.generateInterimFiles(this.ctx, slug);
+    return loadBundle(this.db, slug);
   }
   async getBundleData(slug: string) {
     return life.getData(this.ctx, slug);
@@ -211,6 +215,23 @@ export class LocalEngine implements EsignService {
   async declinePacket(id: string, reason?: string): Promise<Packet> {
     signing.declinePacket(this.ctx, id, reason);
     return this.getPacket(id);
+  }
+
+  // The signing page (src/server/signingPage.ts): signing links, its session, and what it shows.
+  async openSigningLink(token: string): Promise<import('./signingSession.js').SigningView> {
+    return (await import('./signingSession.js')).openSigningLink(this.ctx, token);
+  }
+  /** The packet id behind a signing-page session token (404 unknown, 410 expired). */
+  async resolveSigningSession(session: string): Promise<string> {
+    return (await import('./signingSession.js')).resolveSession(this.ctx, session);
+  }
+  async signingSessionView(session: string): Promise<import('./signingSession.js').SigningView> {
+    return (await import('./signingSession.js')).sessionView(this.ctx, session);
+  }
+  /** Where one of the session's original documents lives on disk, and its file name. */
+  async signingSessionDocument(session: string, docKey: string): Promise<{ path: string; name: string }> {
+    const d = (await import('./signingSession.js')).sessionDocument(this.ctx, session, docKey);
+    return { path: this.ctx.blobs.path(d.sha256), name: d.name };
   }
 
   // Groups that later releases of the engine implement.

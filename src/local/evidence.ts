@@ -42,6 +42,7 @@ export interface EvidenceBundle {
   is_test: boolean;
   created: string;
   sent: string | null;
+  /** Completion time; for an interim copy, the time it was made. */
   completed_at: string;
   requester_name: string;
   requester_email: string;
@@ -89,8 +90,11 @@ function setDates(doc: PDFDocument, title: string, at: string): void {
   doc.setModificationDate(when);
 }
 
-/** One document with every value drawn in its field's box, and a footer naming the Bundle on each page. */
-export async function signedPdf(bundle: EvidenceBundle, d: EvidenceDocument, values: EvidenceValue[]): Promise<Buffer> {
+/**
+ * One document with every value drawn in its field's box, and a footer naming the Bundle on each
+ * page (an interim copy says so instead).
+ */
+export async function signedPdf(bundle: EvidenceBundle, d: EvidenceDocument, values: EvidenceValue[], interim = false): Promise<Buffer> {
   const lib = await loadPdfLib();
   const doc = await lib.PDFDocument.load(d.pdf, { updateMetadata: false });
   const [regular, script] = await Promise.all([doc.embedFont(lib.StandardFonts.Helvetica), doc.embedFont(lib.StandardFonts.TimesRomanItalic)]);
@@ -103,9 +107,11 @@ export async function signedPdf(bundle: EvidenceBundle, d: EvidenceDocument, val
     if (!page) continue;
     drawValue(lib, page, f, v.value, f.kind === 'sig' || f.kind === 'ini' ? script : regular);
   }
-  const footer = `Signed with esign - Bundle ${bundle.id} - completed ${bundle.completed_at}`;
+  const footer = interim
+    ? `INTERIM COPY, NOT FINAL - esign Bundle ${bundle.id} - values as of ${bundle.completed_at}`
+    : `Signed with esign - Bundle ${bundle.id} - completed ${bundle.completed_at}`;
   for (const page of pages) page.drawText(safeText(regular, footer), { x: 18, y: 8, size: 6, font: regular, color: lib.rgb(0.4, 0.4, 0.4) });
-  setDates(doc, `${d.name} (signed)`, bundle.completed_at);
+  setDates(doc, `${d.name} (${interim ? 'interim' : 'signed'})`, bundle.completed_at);
   return Buffer.from(await doc.save());
 }
 

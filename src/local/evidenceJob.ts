@@ -10,12 +10,14 @@ import {
 } from './evidence.js';
 import { recordEvent } from './events.js';
 import { fieldsOfDocument } from './fields.js';
+import { TERMINAL_STATUSES } from '../service/enums.js';
+import { conflict } from '../service/errors.js';
 import { listEvents } from './lifecycle.js';
 import { recordMessage } from './outbox.js';
 
 const LEASE_MS = 2 * 60_000;
 
-export type ProducedKind = 'signed_pdf' | 'combined_pdf' | 'coe_pdf';
+export type ProducedKind = 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | 'interim_pdf';
 
 function claim(ctx: EngineContext): BundleRow[] {
   return inTransaction(ctx, () => {
@@ -43,7 +45,8 @@ export async function processPendingEvidence(ctx: EngineContext): Promise<number
 
 const baseName = (name: string) => name.replace(/\.pdf$/i, '');
 
-async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
+/** Everything the drawings need, read in one go. */
+function gather(ctx: EngineContext, b: BundleRow, at: string) {
   const { db, blobs } = ctx;
   const attrs = JSON.parse(b.attrs) as BundleAttrs;
   const docs = documentRowsOf(db, b.seq).filter((d) => d.sha256).map((d) => ({
@@ -51,11 +54,42 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
     pages: (JSON.parse(d.spec) as { pages?: number }).pages ?? 0,
   }));
   const values = sql(db, 'SELECT doc_key, field_key, value, packet_id, filled_by FROM field_values WHERE bundle_seq = ?').all(b.seq) as EvidenceValue[];
-  const packets = packetRowsOf(db, b.seq);
   const bundle: EvidenceBundle = {
-    id: b.id, label: b.label, is_test: b.is_test === 1, created: b.created, sent: b.sent, completed_at: b.completed_at!,
+    id: b.id, label: b.label, is_test: b.is_test === 1, created: b.created, sent: b.sent, completed_at: at,
     requester_name: attrs.requester_name, requester_email: attrs.requester_email, events: listEvents(ctx, b.id),
   };
+  return { attrs, docs, values, bundle, packets: packetRowsOf(db, b.seq) };
+}
+
+/**
+ * Interim copies of a Bundle in progress (`PUT files/`): each document with the values so far.
+ * `doc_status` becomes `in`; a later signature makes them stale (`di`).
+ */
+export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<void> {
+  const { docs, values, bundle } = gather(ctx, b, ctx.clock.now());
+  const files: { ref: string; name: string; data: Buffer; hash: string }[] = [];
+  for (const d of docs) {
+    const data = await signedPdf(bundle, d, values, true);
+    files.push({ ref: d.key, name: `${baseName(d.name)}-interim.pdf`, data, hash: ctx.blobs.put(data) });
+  }
+  inTransaction(ctx, () => {
+    const now = sql(ctx.db, 'SELECT status FROM bundles WHERE seq = ?').get(b.seq) as { status: string } | undefined;
+    if (!now || TERMINAL_STATUSES.includes(now.status as never)) throw conflict('The Bundle ended while its interim files were being made.');
+    const at = ctx.clock.now();
+    sql(ctx.db, `DELETE FROM produced_files WHERE bundle_seq = ? AND kind = 'interim_pdf'`).run(b.seq);
+    const insertBlob = sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, 0, ?)');
+    const insertFile = sql(ctx.db, `INSERT INTO produced_files (bundle_seq, kind, ref, name, sha256, created) VALUES (?, 'interim_pdf', ?, ?, ?, ?)`);
+    for (const f of files) {
+      insertBlob.run(f.hash, f.data.length, at);
+      insertFile.run(b.seq, f.ref, f.name, f.hash, at);
+    }
+    sql(ctx.db, `UPDATE bundles SET doc_status = 'in' WHERE seq = ?`).run(b.seq);
+  });
+}
+
+async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
+  const { db, blobs } = ctx;
+  const { attrs, docs, values, bundle, packets } = gather(ctx, b, b.completed_at!);
 
   const files: { kind: ProducedKind; ref: string; name: string; data: Buffer }[] = [];
   const signed = [];

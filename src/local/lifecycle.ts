@@ -165,9 +165,9 @@ export function listEvents(ctx: EngineContext, slug: string): BundleEvent[] {
 const FILE_LINK_TTL_MS = 60 * 60 * 1000;
 const IMAGE_TYPES = new Set(['jpg', 'jpeg', 'png', 'gif', 'svg']);
 
-/** Files are ready once the Bundle is complete with final documents, or earlier with early file access. */
+/** Files are ready once the Bundle is complete with final documents, earlier as interim copies, or with early file access. */
 function filesAvailable(ctx: EngineContext, b: BundleRow): boolean {
-  return (b.status === 'co' && b.doc_status === 'fi') || ctx.account.has('early_files');
+  return (b.status === 'co' && b.doc_status === 'fi') || b.doc_status === 'in' || b.doc_status === 'di' || ctx.account.has('early_files');
 }
 
 function dataAvailable(ctx: EngineContext, b: BundleRow): boolean {
@@ -183,13 +183,14 @@ function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
     const { url, expires } = createLink(ctx, 'file', sha, FILE_LINK_TTL_MS, `/${encodeURIComponent(name)}`);
     return { file_url: url, expires };
   };
-  if (b.doc_status === 'fi') {
-    const produced = sql(ctx.db, `SELECT kind, ref, name, sha256 FROM produced_files WHERE bundle_seq = ?
+  if (b.doc_status === 'fi' || b.doc_status === 'in' || b.doc_status === 'di') {
+    const kinds = b.doc_status === 'fi' ? `('signed_pdf', 'combined_pdf', 'coe_pdf')` : `('interim_pdf')`;
+    const produced = sql(ctx.db, `SELECT kind, ref, name, sha256 FROM produced_files WHERE bundle_seq = ? AND kind IN ${kinds}
       ORDER BY CASE kind WHEN 'signed_pdf' THEN 0 WHEN 'combined_pdf' THEN 1 ELSE 2 END, rowid`).all(b.seq) as
-      { kind: 'signed_pdf' | 'combined_pdf' | 'coe_pdf'; ref: string; name: string; sha256: string }[];
+      { kind: 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | 'interim_pdf'; ref: string; name: string; sha256: string }[];
     return produced.map((f) => ({
       ...link(f.sha256, f.name), kind: f.kind, name: f.name, sha256: f.sha256,
-      ...(f.kind === 'signed_pdf' ? { doc_key: f.ref } : f.kind === 'coe_pdf' ? { packet_id: f.ref } : {}),
+      ...(f.kind === 'signed_pdf' || f.kind === 'interim_pdf' ? { doc_key: f.ref } : f.kind === 'coe_pdf' ? { packet_id: f.ref } : {}),
     }));
   }
   return documentRowsOf(ctx.db, b.seq)
@@ -276,10 +277,12 @@ export function parseInclude(include: string | undefined): string[] {
   return parts;
 }
 
-export function generateInterimFiles(ctx: EngineContext, slug: string): never {
+export async function generateInterimFiles(ctx: EngineContext, slug: string): Promise<void> {
   const b = findBundleRow(ctx.db, slug);
   if (!ctx.account.has('interim_files'))
     throw new ApiError(403, 'permission_denied', 'Generating interim files requires the interim files account feature.');
   if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are only for Bundles in progress.`);
-  throw new ApiError(501, 'not_implemented', 'Interim file generation is not implemented by the local engine yet.');
+  if (b.status === 'dr' || b.status === 'pe' || b.status === 'fa') throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are made once it is sent.`);
+  const { produceInterim } = await import('./evidenceJob.js');
+  await produceInterim(ctx, b);
 }

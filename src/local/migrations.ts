@@ -210,4 +210,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (bundle_seq, doc_key, field_key, num)
   );
   `,
+  // 4: whether esign serve may fetch file_url documents from private and loopback addresses
+  `
+  ALTER TABLE account ADD COLUMN allow_private_urls INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

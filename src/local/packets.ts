@@ -83,9 +83,10 @@ export function createEmbedUrl(ctx: EngineContext, id: string): EmbedUrl {
     if (finished(p)) throw conflict(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}.`);
     if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
       throw conflict('It is not this signer\'s turn yet (the Bundle is signed in order).');
-    const link = createLink(ctx, 'sign', p.id, EMBED_URL_TTL_MS);
+    // Single use: the signing page marks the link used when it is first opened.
+    const { url, expires } = createLink(ctx, 'embed', p.id, EMBED_URL_TTL_MS);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'eu', at: ctx.clock.now(), packetId: p.id });
-    return link;
+    return { url, expires };
   });
 }
 

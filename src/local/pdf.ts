@@ -1,4 +1,7 @@
 // PDF checks on intake, with pdf-lib (loaded only when a document arrives).
+import { loadPdfLib } from '../lazyImport.js';
+
+export { loadPdfLib };
 
 export interface PdfInfo {
   pages: number;
@@ -20,10 +23,4 @@ export async function inspectPdf(data: Buffer): Promise<PdfInfo | { problem: str
     const reason = (e as Error).message.split('\n')[0];
     return { problem: /encrypt/i.test(reason) ? 'The PDF is encrypted.' : `The PDF is corrupt or unreadable: ${reason}` };
   }
-}
-
-/** pdf-lib is CommonJS: bundled, its exports arrive under `default`; under plain Node, as named exports. */
-export async function loadPdfLib(): Promise<typeof import('pdf-lib')> {
-  const m = (await import('pdf-lib')) as typeof import('pdf-lib') & { default?: typeof import('pdf-lib') };
-  return m.PDFDocument ? m : m.default!;
 }

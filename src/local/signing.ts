@@ -41,8 +41,7 @@ function actingPacket(ctx: EngineContext, id: string): { p: PacketRow; b: Bundle
 }
 
 /** Opening the documents: the packet and the Bundle become started (`st`) on first view. */
-function markViewed(ctx: EngineContext, p: PacketRow, b: BundleRow): void {
-  const at = ctx.clock.now();
+function markViewed(ctx: EngineContext, p: PacketRow, b: BundleRow, at = ctx.clock.now()): void {
   sql(ctx.db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN status IN ('ne', 'se') THEN 'st' ELSE status END WHERE id = ?`).run(at, p.id);
   if (b.status === 'se') sql(ctx.db, `UPDATE bundles SET status = 'st' WHERE seq = ?`).run(b.seq);
   recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pv', at, packetId: p.id });
@@ -59,7 +58,7 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
   inTransaction(ctx, () => {
     const { p, b } = actingPacket(ctx, id);
     const at = ctx.clock.now();
-    if (p.status !== 'st') markViewed(ctx, p, b);
+    if (p.status !== 'st') markViewed(ctx, p, b, at);
     sql(ctx.db, `UPDATE packets SET status = 'de', completed_at = ? WHERE id = ?`).run(at, p.id);
     sql(ctx.db, `UPDATE bundles SET status = 'de' WHERE seq = ?`).run(b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pd', at, packetId: p.id, detail: reason.trim() || undefined });
@@ -197,8 +196,10 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
         upsert.run(b.seq, t.doc.key, t.field.key, f.name, p.name, p.id);
       }
 
-    if (p.status !== 'st') markViewed(ctx, p, b);
+    if (p.status !== 'st') markViewed(ctx, p, b, at);
     sql(ctx.db, `UPDATE packets SET status = 'co', completed_at = ? WHERE id = ?`).run(at, p.id);
+    // Interim copies made before this signature no longer show every value.
+    sql(ctx.db, `UPDATE bundles SET doc_status = 'di' WHERE seq = ? AND doc_status = 'in'`).run(b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'ps', at, packetId: p.id });
 
     const packets = packetRowsOf(ctx.db, b.seq);

@@ -15,7 +15,7 @@ export function verifyHash(db: Db, input: string): VerifyResult {
     errs.throwIfAny();
   }
   const row = sql(db, `SELECT f.kind, b.id, b.status, b.sent, b.completed_at FROM produced_files f JOIN bundles b ON b.seq = f.bundle_seq
-    WHERE f.sha256 = ? AND b.status = 'co' ORDER BY CASE f.kind WHEN 'signed_pdf' THEN 0 WHEN 'combined_pdf' THEN 1 ELSE 2 END LIMIT 1`).get(hash) as
+    WHERE f.sha256 = ? AND b.status = 'co' AND f.kind IN ('signed_pdf', 'combined_pdf', 'coe_pdf') ORDER BY CASE f.kind WHEN 'signed_pdf' THEN 0 WHEN 'combined_pdf' THEN 1 ELSE 2 END LIMIT 1`).get(hash) as
     { kind: 'signed_pdf' | 'combined_pdf' | 'coe_pdf'; id: string; status: BundleStatus; sent: string | null; completed_at: string | null } | undefined;
   if (!row) return { status: 'no_match', message: 'No completed Bundle has a document with this hash.', sha256: hash, document_type: null, signed_at: null, envelope: null };
   const what = { signed_pdf: 'a signed PDF', combined_pdf: 'the combined PDF', coe_pdf: 'a Certificate of Evidence' }[row.kind];

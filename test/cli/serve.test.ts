@@ -1,4 +1,6 @@
 // `esign serve` as a process: prints its address, logs each request, stops cleanly on SIGTERM.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
@@ -22,6 +24,14 @@ describe('esign serve', () => {
       expect(created.exitCode, created.stderr).toBe(0);
       const slug = created.stdout.trim();
       expect((await execa('node', [BIN, 'bundle', 'list', '-q'], { env: remoteEnv })).stdout.trim()).toBe(slug);
+      // Files over HTTP: early file access lets a sent Bundle's documents be downloaded through esign serve.
+      expect((await execa('node', [BIN, 'local', 'features', 'enable', 'early_files'], { env })).exitCode).toBe(0);
+      const dir = `${data.dir}/downloads`;
+      const dl = await execa('node', [BIN, 'bundle', 'files', slug, '--download', dir, '--json'], { env: remoteEnv, reject: false });
+      expect(dl.exitCode, dl.stderr).toBe(0);
+      const [saved] = JSON.parse(dl.stdout) as { path: string; sha256: string }[];
+      expect(saved!.sha256).toBe(createHash('sha256').update(readFileSync(fixture('contract.pdf'))).digest('hex'));
+      expect(readFileSync(saved!.path).equals(readFileSync(fixture('contract.pdf')))).toBe(true);
       const cancelled = await execa('node', [BIN, 'bundle', 'cancel', slug, '--yes', '--json'], { env: remoteEnv });
       expect(JSON.parse(cancelled.stdout).status).toBe('ca');
       const again = await execa('node', [BIN, 'bundle', 'cancel', slug, '--yes'], { env: remoteEnv, reject: false });

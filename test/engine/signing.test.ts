@@ -175,3 +175,32 @@ describe('signer-side validation', () => {
     expect((await e.signPacket(b.packets[0]!.id, { attachments: { f: [{ name: 'a.PDF', data: Buffer.from('%PDF-') }] } })).status).toBe('co');
   });
 });
+
+describe('interim files (PUT files/)', () => {
+  it('are feature-gated, made for Bundles in progress, go stale after a signature, and give way to the final files', async () => {
+    const e = t.e;
+    const b = await e.createBundle(bundleRequest());
+    await expectApiError(e.generateInterimFiles(b.id), 403, { code: 'permission_denied' });
+    e.account.setFeatures(['interim_files'], true);
+    const draft = await e.createBundle(bundleRequest({ status: 'dr' }));
+    await expectApiError(e.generateInterimFiles(draft.id), 409);
+    await expectApiError(e.getBundleFiles(b.id), 409);
+
+    expect((await e.generateInterimFiles(b.id)).doc_status).toBe('in');
+    const interim = await e.getBundleFiles(b.id);
+    expect(interim.map((f) => [f.kind, f.doc_key, f.name])).toEqual([['interim_pdf', 'contract', 'contract-interim.pdf']]);
+    expect(fileOf(e, interim[0]!.file_url).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await e.verify(interim[0]!.sha256!)).status).toBe('no_match');
+
+    await e.signPacket(b.packets[0]!.id, {});
+    expect((await e.getBundle(b.id)).doc_status).toBe('di');
+    await e.signPacket(b.packets[1]!.id, {});
+    await e.settle();
+    const done = await e.getBundle(b.id);
+    expect([done.status, done.doc_status]).toEqual(['co', 'fi']);
+    expect((await e.getBundleFiles(b.id)).map((f) => f.kind)).toEqual(['signed_pdf', 'combined_pdf', 'coe_pdf', 'coe_pdf']);
+    await expectApiError(e.generateInterimFiles(b.id), 409);
+    // An interim copy is never evidence, even of a completed Bundle.
+    expect((await e.verify(interim[0]!.sha256!)).status).toBe('no_match');
+  });
+});

@@ -198,3 +198,54 @@ describe('file_url documents that cannot be used end the Bundle in fa', () => {
     await expectApiError(e.createBundle(urlBundle('ftp://example.com/a.pdf')), 400, { field: 'documents[0].file_url' });
   });
 });
+
+describe('file_url limits', () => {
+  const redirects = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`/r${i}`, { status: 302, body: '', headers: { location: i + 1 < n ? `/r${i + 1}` : '/contract.pdf' } }]));
+
+  it('follows up to five redirects, and fails the Bundle after more', async () => {
+    const { e } = ctx;
+    const hops = await fileServer({ ...redirects(7), '/contract.pdf': { body: CONTRACT_PDF } });
+    try {
+      const five = await e.createBundle(urlBundle(hops.url('/r2')));
+      const seven = await e.createBundle(urlBundle(hops.url('/r0')));
+      await e.settle();
+      expect((await e.getBundle(five.id)).status).toBe('se');
+      const failed = await e.getBundle(seven.id);
+      expect(failed.status).toBe('fa');
+      expect(failed.errors[0]!.message).toMatch(/more than 5 redirects/);
+    } finally {
+      await hops.close();
+    }
+  });
+
+  it('on esign serve, refuses private and loopback addresses unless the account allows them', async () => {
+    const { LocalEngine } = await import('../../src/local/engine.js');
+    const guarded = new LocalEngine({ dataDir: ctx.e.dataDir, guardUrls: true });
+    try {
+      const refused = await guarded.createBundle(urlBundle(server.url('/contract.pdf')));
+      const byName = await guarded.createBundle(urlBundle(server.url('/contract.pdf').replace('127.0.0.1', 'localhost')));
+      await guarded.settle();
+      for (const id of [refused.id, byName.id]) {
+        const b = await guarded.getBundle(id);
+        expect(b.status).toBe('fa');
+        expect(b.errors[0]!.message).toMatch(/private or loopback address/);
+      }
+      guarded.account.update({ allow_private_urls: true });
+      const allowed = await guarded.createBundle(urlBundle(server.url('/contract.pdf')));
+      await guarded.settle();
+      expect((await guarded.getBundle(allowed.id)).status).toBe('se');
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('isPrivateAddress', () => {
+  it.each([
+    ['127.0.0.1', true], ['10.1.2.3', true], ['172.20.0.1', true], ['192.168.1.1', true], ['169.254.169.254', true], ['100.64.0.1', true],
+    ['::1', true], ['fd00::1', true], ['fe80::1', true], ['::ffff:10.0.0.1', true], ['93.184.216.34', false], ['2606:4700::1111', false], ['::ffff:8.8.8.8', false],
+  ])('%s is private: %s', async (address, expected) => {
+    const { isPrivateAddress } = await import('../../src/local/urlFetch.js');
+    expect(isPrivateAddress(address)).toBe(expected);
+  });
+});

@@ -28,8 +28,12 @@ export function registerLocal(program: Command, action: Action): void {
   account.command('set').description('Change account settings')
     .option('--name <name>').option('--requester-name <name>').option('--requester-email <email>')
     .option('--public-url <url>', 'base URL of signing and file links (where esign serve listens)')
-    .action(action(async (ctx, o: { name?: string; requesterName?: string; requesterEmail?: string; publicUrl?: string }) => {
-      const s = (await ctx.local()).account.update({ name: o.name, requester_name: o.requesterName, requester_email: o.requesterEmail, public_url: o.publicUrl });
+    .option('--allow-private-urls', 'let esign serve fetch file_url documents from private and loopback addresses')
+    .option('--no-allow-private-urls')
+    .action(action(async (ctx, o: { name?: string; requesterName?: string; requesterEmail?: string; publicUrl?: string; allowPrivateUrls?: boolean }) => {
+      const s = (await ctx.local()).account.update({
+        name: o.name, requester_name: o.requesterName, requester_email: o.requesterEmail, public_url: o.publicUrl, allow_private_urls: o.allowPrivateUrls,
+      });
       await printObject(s, Object.entries(s), ctx.options, s.name);
     }));
 

@@ -20,7 +20,7 @@ export function registerServe(program: Command, action: Action): void {
       if (port > 65535) throw new CliError(`--port ${port}: out of range.`);
       const [{ LocalEngine }, { buildServer }] = await Promise.all([import('../../local/engine.js'), import('../../server/app.js')]);
       const dataDir = await ctx.dataDir();
-      const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl });
+      const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl, guardUrls: true });
       const log = (line: string) => process.stderr.write(`${line}\n`);
       const app = await buildServer({
         service: engine,
