@@ -79,6 +79,7 @@ export async function downloadDocument(url: string, opts: { publicOnly: boolean 
       return Buffer.concat(chunks);
     }
   } finally {
-    await agent.close();
+    // destroy, not close: an abandoned body (too large, bad answer) must not keep the socket waiting.
+    await agent.destroy();
   }
 }

@@ -249,3 +249,32 @@ describe('isPrivateAddress', () => {
     expect(isPrivateAddress(address)).toBe(expected);
   });
 });
+
+describe('oversized file_url documents', () => {
+  it('fail the Bundle (declared or streamed past 50 MB) and touch nothing else', async () => {
+    const { e } = ctx;
+    const big = Buffer.alloc(50 * 1024 * 1024 + 1, 0x20);
+    const { createServer: httpServer } = await import('node:http');
+    const srv = httpServer((req, res) => {
+      if (req.url === '/declared.pdf') res.writeHead(200, { 'content-length': String(big.length) }).end(big);
+      else res.writeHead(200, { 'transfer-encoding': 'chunked' }).end(big); // no length: counted while streaming
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as { port: number }).port;
+    try {
+      const bystander = await e.createBundle(bundleRequest());
+      const declared = await e.createBundle(urlBundle(`http://127.0.0.1:${port}/declared.pdf`));
+      const streamed = await e.createBundle(urlBundle(`http://127.0.0.1:${port}/streamed.pdf`));
+      await e.settle();
+      for (const id of [declared.id, streamed.id]) {
+        const b = await e.getBundle(id);
+        expect(b.status).toBe('fa');
+        expect(b.errors[0]!.message).toMatch(/larger than 50 MB/);
+        expect(outboxOf(e, id)).toEqual([]);
+      }
+      expect((await e.getBundle(bystander.id)).status).toBe('se');
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+});
