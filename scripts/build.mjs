@@ -14,7 +14,8 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'bundle',
-  external: ['better-sqlite3'],
+  // Native or data-file packages load from node_modules at run time.
+  external: ['better-sqlite3', 'playwright-core'],
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -35,4 +35,5 @@ writeFileSync('fixtures/nda.pdf', await pdf('Mutual Non-Disclosure Agreement', [
 // Damaged: the object bodies are cut out of the middle, the header and trailer stay.
 writeFileSync('fixtures/corrupt.pdf', Buffer.concat([contract.subarray(0, 400), contract.subarray(contract.length - 300)]));
 writeFileSync('fixtures/not-a-pdf.txt', 'This is a plain text file, not a PDF.\n');
-writeFileSync('fixtures/contract.docx', Buffer.from('PK\u0003\u0004 placeholder office document for upload-rule tests\n'));
+// fixtures/contract.docx is a real Word document, made once with LibreOffice from a three-line HTML
+// page (soffice --headless --convert-to 'docx:MS Word 2007 XML' contract.html) and kept as is.

@@ -1,6 +1,6 @@
 // Bundle creation on the local engine: every rule of the spec, then one transaction.
 import { sql } from './db.js';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { OFFICE_EXTENSIONS } from '../service/enums.js';
 import { ApiError, FieldErrors } from '../service/errors.js';
 import type {
@@ -14,19 +14,24 @@ import { checkDelivery, checkTestCopies } from './delivery.js';
 import { recordEvent } from './events.js';
 import { slug } from './ids.js';
 import { launch } from './launch.js';
+import { deriveFields, type PreparedSpec } from './intake/prepare.js';
+import { findSoffice } from './intake/office.js';
 import { inspectPdf } from './pdf.js';
 import { findPersonContact } from './persons.js';
 
 /** Where a document's bytes come from once the request is checked. */
 type Source =
   | { kind: 'ready'; data: Buffer; hash: string; pages: number; source: 'b64' | 'index' }
-  | { kind: 'url'; url: string };
+  | { kind: 'url'; url: string }
+  /** Rendered or converted to PDF in the background, like a download. */
+  | { kind: 'html'; html: string }
+  | { kind: 'office'; data: Buffer; hash: string; ext: string };
 
 interface PlannedDocument {
   key: string;
   name: string;
   source: Source;
-  spec: Record<string, unknown>;
+  spec: PreparedSpec;
 }
 
 interface PlannedPacket {
@@ -94,6 +99,17 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       planned.push({ key, name: d.filename ?? nameFromUrl(d.file_url, key), source: { kind: 'url', url: d.file_url }, spec });
       continue;
     }
+    if (d.file_html !== undefined) {
+      planned.push({ key, name: d.filename ?? `${key}.pdf`, source: { kind: 'html', html: d.file_html }, spec });
+      continue;
+    }
+    const ext = d.file_index !== undefined ? extname(files[d.file_index].filename).slice(1).toLowerCase() : '';
+    if ((OFFICE_EXTENSIONS as readonly string[]).includes(ext)) {
+      const f = files[d.file_index!];
+      const name = d.filename ?? fitFilename(`${basename(f.filename, extname(f.filename))}.pdf`);
+      planned.push({ key, name, source: { kind: 'office', data: f.data, hash: sha256(f.data), ext }, spec });
+      continue;
+    }
     const field = d.file_b64 !== undefined ? `documents[${i}].file_b64` : `documents[${i}].file_index`;
     const data = d.file_b64 !== undefined ? decodeBase64(d.file_b64) : files[d.file_index!].data;
     if (!data) {
@@ -106,14 +122,16 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       continue;
     }
     const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
-    planned.push({ key, name, source: { kind: 'ready', data, hash: sha256(data), pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' }, spec });
+    const derived = await deriveFields(data, spec, i);
+    for (const p of derived.problems) errs.add(p.field, p.message);
+    planned.push({ key, name, source: { kind: 'ready', data, hash: sha256(data), pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' }, spec: derived.spec });
   }
   errs.throwIfAny();
 
-  for (const d of planned) if (d.source.kind === 'ready') ctx.blobs.put(d.source.data, d.source.hash);
+  for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 
   const draft = req.status === 'dr' || req.is_draft === true;
-  const pending = planned.some((d) => d.source.kind === 'url');
+  const pending = planned.some((d) => d.source.kind !== 'ready');
   const id = slug();
   const attrs: BundleAttrs = {
     email_subject: req.email_subject ?? '',
@@ -156,8 +174,14 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       if (d.source.kind === 'ready') {
         insertBlob.run(d.source.hash, d.source.data.length, d.source.pages, at);
         insertDoc.run(seq, i, d.key, d.name, d.source.source, null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }));
-      } else {
+      } else if (d.source.kind === 'url') {
         insertDoc.run(seq, i, d.key, d.name, 'url', d.source.url, null, 'pending', JSON.stringify(d.spec));
+      } else if (d.source.kind === 'html') {
+        insertDoc.run(seq, i, d.key, d.name, 'html', null, null, 'pending', JSON.stringify({ ...d.spec, html: d.source.html }));
+      } else {
+        // The office original is kept (content-addressed) until it is converted.
+        insertBlob.run(d.source.hash, d.source.data.length, 0, at);
+        insertDoc.run(seq, i, d.key, d.name, 'office', null, null, 'pending', JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }));
       }
     });
     recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
@@ -231,14 +255,13 @@ function checkDocumentRequest(
       : 'Give exactly one of file_url, file_b64, file_html, file_index.');
     return;
   }
-  if (d.file_html !== undefined) errs.add(at('file_html'), 'HTML documents are not supported by the local engine yet; send a PDF.');
   if (d.file_index !== undefined) {
     const f = files[d.file_index];
     if (!f) errs.add(at('file_index'), `No attached file at index ${d.file_index} (${files.length} attached).`);
-    else if ((OFFICE_EXTENSIONS as readonly string[]).includes(extname(f.filename).slice(1).toLowerCase()))
-      errs.add(at('file_index'), has('office_upload')
-        ? `Office documents (${f.filename}) are not converted by the local engine yet; send a PDF.`
-        : `Uploading office documents (${f.filename}) requires the office-upload account feature.`);
+    else if ((OFFICE_EXTENSIONS as readonly string[]).includes(extname(f.filename).slice(1).toLowerCase())) {
+      if (!has('office_upload')) errs.add(at('file_index'), `Uploading office documents (${f.filename}) requires the office-upload account feature.`);
+      else if (!findSoffice()) errs.add(at('file_index'), `Office documents (${f.filename}) are converted with LibreOffice, which is not installed here (no soffice on PATH; set ESIGN_SOFFICE to its path), or send a PDF.`);
+    }
   }
   if (d.converted_pdf_fields_to !== undefined && !signerKeys.has(d.converted_pdf_fields_to))
     errs.add(at('converted_pdf_fields_to'), `"${d.converted_pdf_fields_to}" is not the key of a signer in this Bundle.`);

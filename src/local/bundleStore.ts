@@ -77,7 +77,7 @@ export interface DocumentRow {
   idx: number;
   key: string;
   name: string;
-  source: 'b64' | 'url' | 'index' | 'html' | 'template';
+  source: 'b64' | 'url' | 'index' | 'html' | 'office' | 'template';
   source_url: string | null;
   template_id: string | null;
   sha256: string | null;

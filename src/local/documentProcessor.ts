@@ -1,4 +1,5 @@
-// Background processing of documents that arrive by URL: download, check, store, then launch or fail.
+// Background processing of documents not in hand at creation (by URL, HTML, office files):
+// obtain a PDF, check it, place its fields, store it, then launch or fail.
 import { sql } from './db.js';
 import type { WireError } from '../service/errors.js';
 import { type DocumentRow, bundleRowBySeq } from './bundleStore.js';
@@ -7,6 +8,7 @@ import { recordEvent } from './events.js';
 import { launch } from './launch.js';
 import { inspectPdf } from './pdf.js';
 import { downloadDocument } from './urlFetch.js';
+import { deriveFields, type PreparedSpec } from './intake/prepare.js';
 
 /** How long a process may hold a document before another process may take it over. */
 const LEASE_MS = 2 * 60_000;
@@ -35,28 +37,56 @@ export async function processPendingDocuments(ctx: EngineContext): Promise<numbe
   return done;
 }
 
-/** Downloads, checks and stores one document; any failure, even of the store itself, fails the document. */
+/** A failure that names the request field at fault (auto-placements, converted fields). */
+class DocumentProblem extends Error {
+  constructor(readonly field: string, message: string) {
+    super(message);
+  }
+}
+
+/** The document as a PDF: downloaded, rendered from HTML, or converted from an office file. */
+async function obtainPdf(ctx: EngineContext, d: DocumentRow, spec: PreparedSpec): Promise<{ pdf: Buffer; spec: PreparedSpec }> {
+  if (d.source === 'url') return { pdf: await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() }), spec };
+  if (d.source === 'html') {
+    const { renderHtml } = await import('./intake/html.js');
+    const { html, ...rest } = spec as PreparedSpec & { html: string };
+    const rendered = await renderHtml(html, { fieldsMode: spec.html_fields_mode === 'none' ? 'none' : 'native' });
+    const taken = new Set([...(rest.fields ?? []), ...(rest.auto_placements ?? [])].map((f) => f.key));
+    const found = rendered.fields.filter((f) => !taken.has(f.key));
+    return { pdf: rendered.pdf, spec: { ...rest, fields: [...(rest.fields ?? []), ...found], renderer: rendered.renderer } };
+  }
+  const { convertOfficeToPdf } = await import('./intake/office.js');
+  const { office } = spec as PreparedSpec & { office: { sha256: string; ext: string } };
+  return { pdf: await convertOfficeToPdf(ctx.blobs.get(office.sha256), office.ext), spec };
+}
+
+/** Obtains, checks and stores one document; any failure, even of the store itself, fails the document. */
 async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
   try {
-    const data = await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() });
-    const info = await inspectPdf(data);
+    const { pdf, spec } = await obtainPdf(ctx, d, JSON.parse(d.spec) as PreparedSpec);
+    const info = await inspectPdf(pdf);
     if ('problem' in info) throw new Error(info.problem);
-    accept(ctx, d, data, info.pages);
+    const derived = await deriveFields(pdf, spec, d.idx);
+    const problem = derived.problems[0];
+    if (problem) throw new DocumentProblem(problem.field, derived.problems.map((p) => p.message).join(' '));
+    accept(ctx, d, pdf, info.pages, derived.spec);
   } catch (e) {
     try {
-      fail(ctx, d, (e as Error).message);
+      fail(ctx, d, (e as Error).message, e instanceof DocumentProblem ? e.field : undefined);
     } catch {
       // The database is unavailable too: the lease expires and another run takes the document again.
     }
   }
 }
 
-function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number): void {
+const SOURCE_FIELDS: Record<string, string> = { url: 'file_url', html: 'file_html', office: 'file_index' };
+
+function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number, derived: PreparedSpec): void {
   const hash = ctx.blobs.put(data);
   inTransaction(ctx, () => {
     const at = ctx.clock.now();
     sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)').run(hash, data.length, pages, at);
-    const spec = { ...JSON.parse(d.spec), pages };
+    const spec = { ...derived, pages };
     const r = sql(ctx.db, `UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
       .run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);
     if (!r.changes) return;
@@ -67,7 +97,7 @@ function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number)
   });
 }
 
-function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
+function fail(ctx: EngineContext, d: DocumentRow, reason: string, at?: string): void {
   inTransaction(ctx, () => {
     const r = sql(ctx.db, `UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
       .run(d.bundle_seq, d.idx);
@@ -76,7 +106,7 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string): void {
     // A Bundle cancelled (or otherwise ended) while its document was downloading has nothing to report;
     // a pending, draft or already failed one records every failed document.
     if (b.status !== 'pe' && b.status !== 'dr' && b.status !== 'fa') return;
-    const field = `documents[${d.idx}].file_url`;
+    const field = at ?? `documents[${d.idx}].${SOURCE_FIELDS[d.source] ?? 'file_url'}`;
     const message = `Document "${d.key}" could not be processed: ${reason}`;
     const error: WireError = { code: 'invalid', message, errors: [{ field, messsage: reason, message: reason }] };
     const errors = [...(JSON.parse(b.errors) as WireError[]), error];

@@ -3,7 +3,7 @@
 // on the input (dates come from the Bundle, not the wall clock), so the same Bundle gives the same bytes.
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { StoredField } from './fields.js';
-import { loadPdfLib } from './pdf.js';
+import { loadPdfLib } from '../lazyImport.js';
 
 export interface EvidenceDocument {
   key: string;
@@ -96,7 +96,17 @@ function setDates(doc: PDFDocument, title: string, at: string): void {
  */
 export async function signedPdf(bundle: EvidenceBundle, d: EvidenceDocument, values: EvidenceValue[], interim = false): Promise<Buffer> {
   const lib = await loadPdfLib();
-  const doc = await lib.PDFDocument.load(d.pdf, { updateMetadata: false });
+  let doc = await lib.PDFDocument.load(d.pdf, { updateMetadata: false });
+  // A signed document is final: form fields keep their look but can no longer be edited.
+  if (doc.getForm().getFields().length) {
+    try {
+      doc.getForm().flatten();
+    } catch {
+      // pdf-lib cannot flatten some forms (signature fields without an appearance): the thorough way.
+      const { flattenForm } = await import('./intake/pdfForm.js');
+      doc = await lib.PDFDocument.load(await flattenForm(d.pdf), { updateMetadata: false });
+    }
+  }
   const [regular, script] = await Promise.all([doc.embedFont(lib.StandardFonts.Helvetica), doc.embedFont(lib.StandardFonts.TimesRomanItalic)]);
   const pages = doc.getPages();
   const byKey = new Map(values.filter((v) => v.doc_key === d.key).map((v) => [v.field_key, v]));

@@ -1,8 +1,6 @@
 // PDF checks on intake, with pdf-lib (loaded only when a document arrives).
 import { loadPdfLib } from '../lazyImport.js';
 
-export { loadPdfLib };
-
 export interface PdfInfo {
   pages: number;
 }

@@ -270,13 +270,11 @@ describe('create: accepted requests', () => {
     expect(b.documents.map((d) => d.name)).toEqual(['lease.pdf', 'renamed.pdf']);
   });
 
-  it('rejects an office upload even with the feature on, since the engine cannot convert yet (still 400 on file_index)', async () => {
+  it('accepts an office upload with the feature on: pending while LibreOffice converts it (test/engine/intake.test.ts)', async () => {
     ctx.e.account.setFeatures(['office_upload'], true);
     const files = [{ filename: 'contract.docx', data: readFileSync(fixture('contract.docx')) }];
-    const err = await expectApiError(ctx.e.createBundle(bundleRequest({ documents: [{ key: 'c', file_index: 0 }] }), files), 400, {
-      field: 'documents[0].file_index',
-    });
-    expect(err.message).not.toMatch(/requires the office-upload/);
+    const b = await ctx.e.createBundle(bundleRequest({ documents: [{ key: 'c', file_index: 0 }] }), files);
+    expect([b.status, b.documents]).toEqual(['pe', [{ key: 'c', name: 'contract.pdf' }]]);
   });
 });
 

@@ -1,0 +1,21 @@
+// Locates helper programs (chromium, soffice): an explicit environment setting wins, else the PATH.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+const isExecutable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** The value of `envVar` when set (used as given, even if it does not exist: the caller's error names it), else the first of `names` on PATH. */
+export function findExecutable(envVar: string, names: readonly string[]): string | undefined {
+  const explicit = process.env[envVar]?.trim();
+  if (explicit) return explicit;
+  for (const dir of (process.env.PATH ?? '').split(delimiter))
+    for (const name of names) if (dir && isExecutable(join(dir, name))) return join(dir, name);
+  return undefined;
+}

@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { PDFDocument } from 'pdf-lib';
+import { findChromium, renderHtml } from '../../src/local/intake/html.js';
+import { renderWithChromium } from '../../src/local/intake/htmlChromium.js';
+import { findTextInPdf, withPdfjsDocument } from '../../src/local/intake/pdfText.js';
+import { expectRightOf, pageTexts } from './helpers.js';
+
+// These need Chromium, as CI installs it: without it they fail, saying what to install.
+const chromium = findChromium();
+
+const render = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) => renderHtml(html, { fieldsMode, renderer: 'chromium', timeoutMs });
+
+const annotationsOf = (pdf: Buffer) =>
+  withPdfjsDocument(pdf, async (d) => {
+    const all: { page: number; subtype: string; url?: string }[] = [];
+    for (let n = 1; n <= d.numPages; n++) for (const a of await (await d.getPage(n)).getAnnotations()) all.push({ page: n, subtype: a.subtype, url: a.url });
+    return all;
+  });
+
+/** Chromium processes that are children of this test process. */
+const browsers = () => {
+  try {
+    return execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /chrom/i.test(l));
+  } catch {
+    return []; // ps exits 1 when there is no child
+  }
+};
+
+describe('renderHtml with Chromium', () => {
+  it('finds Chromium', () => {
+    expect(chromium, 'chromium on PATH or ESIGN_CHROMIUM (apt-get install --no-install-recommends chromium)').toBeDefined();
+  });
+
+  it('prints Letter pages and places fields where the print layout put them, across page breaks', { timeout: 60_000 }, async () => {
+    const body = Array.from({ length: 70 }, (_, i) => `<p>Clause ${i} of the agreement, with some words.</p>` + (i % 9 === 4 ? `<p>Answer ${i}: <input name="a${i}" value="v${i}"></p>` : '')).join('');
+    const html = `<!doctype html><html><head><style>p { margin: 10px 0; } .big { height: 130px; }</style></head><body>${body}
+      <div class="big">spacer</div>
+      <table><tr><td>Cell signer</td><td data-esign-kind="sig" name="cellsig" style="width: 220px; height: 60px"></td></tr></table>
+      <ul><li data-esign-kind="snm" name="item">Printed name</li></ul>
+      <p><a href="https://example.com/terms">Terms: <input name="inlink"></a> <a href="relative/page.html">relative</a></p>
+      <p>Sign: <span data-esign-kind="sig" name="sig" style="display: inline-block; width: 200px; height: 50px; border: 1px solid"></span></p></body></html>`;
+    const { pdf, fields, renderer } = await render(html);
+    expect(renderer).toBe('chromium');
+    const doc = await PDFDocument.load(pdf);
+    expect(doc.getPageCount()).toBeGreaterThanOrEqual(3);
+    for (const page of doc.getPages()) expect(page.getSize()).toEqual({ width: 612, height: 792 });
+    expect(fields.map((f) => f.key)).toEqual(['a4', 'a13', 'a22', 'a31', 'a40', 'a49', 'a58', 'a67', 'cellsig', 'item', 'inlink', 'sig']);
+    expect(new Set(fields.map((f) => f.page)).size).toBeGreaterThanOrEqual(3);
+    for (const f of fields.filter((x) => x.key.startsWith('a'))) {
+      await expectRightOf(pdf, f, `Answer ${f.key.slice(1)}:`);
+      expect(f.initial_value).toBe(`v${f.key.slice(1)}`);
+      expect(f.w).toBeGreaterThan(100);
+    }
+    await expectRightOf(pdf, fields.find((f) => f.key === 'inlink'), 'Terms:');
+    await expectRightOf(pdf, fields.find((f) => f.key === 'sig'), 'Sign:');
+    // 200 x 50 CSS px plus the border, at 0.75 pt per px
+    expect(fields.find((f) => f.key === 'sig')).toMatchObject({ w: 151.5, h: 39 });
+    // A table cell and a list item hold their marker inside: the cell is the row's second one
+    // (220 x 60 CSS px and 1 px padding), the list item's box surrounds its text.
+    const cell = fields.find((x) => x.key === 'cellsig')!;
+    const [left] = await findTextInPdf(pdf, 'Cell signer');
+    expect(cell).toMatchObject({ page: left!.page, w: 166.5, h: 46.5 });
+    expect(cell.x).toBeGreaterThan(left!.x + left!.w);
+    expect(cell.y).toBeLessThan(left!.y);
+    expect(cell.y + cell.h).toBeGreaterThan(left!.y + left!.h);
+    const item = fields.find((x) => x.key === 'item')!;
+    const [name] = await findTextInPdf(pdf, 'Printed name');
+    expect(item.page).toBe(name!.page);
+    expect(item.x).toBeLessThanOrEqual(name!.x + 0.5);
+    expect(item.x + item.w).toBeGreaterThanOrEqual(name!.x + name!.w);
+    expect(item.y).toBeLessThanOrEqual(name!.y + 1);
+    expect(item.y + item.h).toBeGreaterThanOrEqual(name!.y + name!.h - 1);
+    // Native fields render empty: their values are not printed.
+    expect((await pageTexts(pdf)).join(' ')).not.toMatch(/\bv4\b/);
+    // The marker links are gone, and the relative link that leads nowhere; the document's own link stays.
+    expect([...new Set((await annotationsOf(pdf)).map((a) => a.url))]).toEqual(['https://example.com/terms']);
+  });
+
+  it('loads nothing from the network and runs no script', { timeout: 60_000 }, async () => {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('body { color: red }');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const html = `<!doctype html><html><head>
+        <link rel="stylesheet" href="${base}/style.css"><link rel="preconnect" href="${base}"><link rel="prefetch" href="${base}/prefetch">
+        <link rel="icon" href="${base}/favicon.ico"><style>@import url("${base}/import.css"); @font-face { font-family: X; src: url("${base}/font.woff"); }
+        body { background: url("${base}/bg.png"); font-family: X; }</style>
+        <meta http-equiv="refresh" content="0; url=${base}/refresh"></head><body>
+        <p>Visible text</p><img src="${base}/img.png" alt="alt text"><img src="relative.png"><iframe src="${base}/frame"></iframe>
+        <object data="${base}/object"></object><video src="${base}/video.mp4"></video><audio src="${base}/a.mp3"></audio>
+        <script src="${base}/script.js"></script><script>document.write('SCRIPT RAN')</script><noscript>Scripts are off</noscript>
+        <form action="${base}/submit"><input name="q"></form></body></html>`;
+      const { pdf, fields } = await render(html);
+      expect(fields.map((f) => f.key)).toEqual(['q']);
+      const [text] = await pageTexts(pdf);
+      expect(text).toContain('Visible text');
+      expect(await findTextInPdf(pdf, 'Scripts are off')).toHaveLength(1);
+      expect(text).not.toContain('SCRIPT RAN');
+      // Served from the same origin as the server, which Chromium would otherwise happily load from.
+      const parse5 = await import('parse5');
+      await renderWithChromium(parse5, parse5.parse(html), [], { executablePath: chromium ?? 'chromium', timeoutMs: 30_000, documentUrl: `${base}/document` });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(hits).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('renders only, in mode none, with no marker links left', { timeout: 60_000 }, async () => {
+    const { pdf, fields } = await render('<p>Name: <input name="n" value="Jane"></p><div data-esign-kind="sig"></div>', 'none');
+    expect(fields).toEqual([]);
+    expect(await annotationsOf(pdf)).toEqual([]);
+    expect((await pageTexts(pdf)).join(' ')).toContain('Name:');
+  });
+
+  it('stops at the deadline and closes the browser', { timeout: 60_000 }, async () => {
+    await expect(render('<p>slow</p>', 'none', 50)).rejects.toThrow('Rendering the HTML took longer than 50 ms.');
+    await new Promise((r) => setTimeout(r, 3000)); // the launch under way finishes, then closes
+    expect(browsers()).toEqual([]);
+    // and the next rendering works
+    const { renderer } = await render('<p>after</p>', 'none');
+    expect(renderer).toBe('chromium');
+    expect(browsers()).toEqual([]);
+  });
+});

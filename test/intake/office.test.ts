@@ -1,0 +1,169 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OFFICE_EXTENSIONS, convertOfficeToPdf, findSoffice } from '../../src/local/intake/office.js';
+import { findTextInPdf, withPdfjsDocument } from '../../src/local/intake/pdfText.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'esign-office-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function script(name: string, body: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** Alive and not a zombie (a killed orphan may wait a moment for init to reap it). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Enough of a ZIP header for the type check; the stand-ins below never read it. */
+const ZIPPED = Buffer.from('PK\x03\x04 rest', 'latin1');
+
+/** The conversion directory a stand-in was run in (its last argument is <dir>/document.<ext>), gone afterwards? */
+const workDirGone = (argsFile: string) => {
+  const input = readFileSync(argsFile, 'utf8').trim().split(' ').at(-1)!;
+  expect(input).toMatch(/esign-office-[^/]+\/document\.\w+$/);
+  return !existsSync(dirname(input));
+};
+
+describe('findSoffice', () => {
+  it('prefers ESIGN_SOFFICE, then soffice or libreoffice on PATH', () => {
+    const saved = { PATH: process.env.PATH, ESIGN_SOFFICE: process.env.ESIGN_SOFFICE };
+    try {
+      const bin = mkdtempSync(join(scratch, 'bin-'));
+      writeFileSync(join(bin, 'libreoffice'), '#!/bin/sh\n');
+      chmodSync(join(bin, 'libreoffice'), 0o755);
+      writeFileSync(join(bin, 'soffice'), 'not executable');
+      delete process.env.ESIGN_SOFFICE;
+      process.env.PATH = `/nonexistent:${bin}`;
+      expect(findSoffice()).toBe(join(bin, 'libreoffice'));
+      process.env.ESIGN_SOFFICE = '/opt/lo/soffice';
+      expect(findSoffice()).toBe('/opt/lo/soffice');
+      delete process.env.ESIGN_SOFFICE;
+      process.env.PATH = '/nonexistent';
+      expect(findSoffice()).toBeUndefined();
+    } finally {
+      process.env.PATH = saved.PATH;
+      if (saved.ESIGN_SOFFICE === undefined) delete process.env.ESIGN_SOFFICE;
+      else process.env.ESIGN_SOFFICE = saved.ESIGN_SOFFICE;
+    }
+  });
+});
+
+describe('convertOfficeToPdf without LibreOffice', () => {
+  it('knows the office formats', () => {
+    expect([...OFFICE_EXTENSIONS].sort()).toEqual(['doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx']);
+  });
+
+  it('rejects unknown types, empty files and a missing program before running anything', async () => {
+    await expect(convertOfficeToPdf(Buffer.from('x'), 'odt', { sofficePath: '/bin/false' })).rejects.toThrow('Cannot convert ".odt" files: the office formats are doc, docx, ppt, pptx, xls, xlsx.');
+    await expect(convertOfficeToPdf(Buffer.alloc(0), '.DOCX', { sofficePath: '/bin/false' })).rejects.toThrow('The office document is empty.');
+    await expect(convertOfficeToPdf(Buffer.from('just text'), 'xlsx', { sofficePath: '/bin/false' })).rejects.toThrow('The .xlsx file is not an Office Open XML document (not a ZIP archive).');
+    await expect(convertOfficeToPdf(ZIPPED, 'docx', { sofficePath: join(scratch, 'no-such-soffice') })).rejects.toThrow(/^Cannot run LibreOffice .*ENOENT/);
+  });
+
+  it('passes the conversion arguments, with a profile of its own, and returns the PDF written', async () => {
+    // A stand-in that records its arguments and writes the output file LibreOffice would.
+    const fake = script(
+      'fake-ok',
+      `echo "$@" > "${scratch}/args"\nwhile [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"; printf '%%PDF-1.4 fake' > "$2/document.pdf"`,
+    );
+    const pdf = await convertOfficeToPdf(ZIPPED, 'XLSX', { sofficePath: fake });
+    expect(pdf.toString()).toBe('%PDF-1.4 fake');
+    const args = readFileSync(join(scratch, 'args'), 'utf8');
+    expect(args).toMatch(/--headless .*-env:UserInstallation=file:\/\/\/.*esign-office-[^ ]+\/profile --convert-to pdf --outdir \S+\/out \S+\/document\.xlsx/);
+    expect(workDirGone(join(scratch, 'args'))).toBe(true);
+  });
+
+  it('fails clearly when LibreOffice writes no PDF, or a bad one, or exits with an error', async () => {
+    const silent = script('fake-silent', `echo "$@" > "${scratch}/args-silent"; echo "Error: source file could not be loaded"`);
+    await expect(convertOfficeToPdf(Buffer.from('x'), 'doc', { sofficePath: silent })).rejects.toThrow(
+      'LibreOffice could not convert the .doc document to PDF: Error: source file could not be loaded',
+    );
+    const junk = script('fake-junk', `while [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"; echo nope > "$2/document.pdf"`);
+    await expect(convertOfficeToPdf(Buffer.from('x'), 'ppt', { sofficePath: junk })).rejects.toThrow('LibreOffice produced no valid PDF from the .ppt document.');
+    const crash = script('fake-crash', `echo "$@" > "${scratch}/args-crash"; echo "boom" >&2; exit 3`);
+    await expect(convertOfficeToPdf(ZIPPED, 'pptx', { sofficePath: crash })).rejects.toThrow('LibreOffice failed (exit code 3): boom');
+    expect(workDirGone(join(scratch, 'args-silent'))).toBe(true);
+    expect(workDirGone(join(scratch, 'args-crash'))).toBe(true);
+  });
+
+  it('stops a conversion that takes too long, with every process it started', async () => {
+    const pids = join(scratch, 'pids');
+    const slow = script('fake-slow', `echo "$@" > "${scratch}/args-slow"; sleep 30 & echo $$ $! > "${pids}"; wait`);
+    const started = Date.now();
+    await expect(convertOfficeToPdf(ZIPPED, 'docx', { sofficePath: slow, timeoutMs: 500 })).rejects.toThrow(
+      'LibreOffice did not convert the document within 500 ms and was stopped.',
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    for (const pid of readFileSync(pids, 'utf8').trim().split(' ').map(Number)) expect(running(pid)).toBe(false);
+    expect(workDirGone(join(scratch, 'args-slow'))).toBe(true);
+  });
+});
+
+// These need LibreOffice, as CI installs it: without it they fail, saying what to install.
+const INSTALL = 'apt-get install --no-install-recommends libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui';
+const soffice = findSoffice();
+
+/** Makes a real office file with LibreOffice itself, from a format it reads as plain text. */
+function makeOfficeFile(source: string, name: string, target: string): Buffer {
+  if (!soffice) throw new Error(`LibreOffice is not installed (${INSTALL}).`);
+  const dir = mkdtempSync(join(scratch, 'make-'));
+  writeFileSync(join(dir, name), source);
+  execFileSync(soffice!, ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', target, '--outdir', dir, join(dir, name)], { stdio: 'ignore', timeout: 120_000 });
+  const out = readdirSync(dir).find((n) => n !== name && n !== 'profile');
+  if (!out) throw new Error(`LibreOffice made no ${target} from ${name}`);
+  return readFileSync(join(dir, out));
+}
+
+const textOf = (pdf: Buffer) =>
+  withPdfjsDocument(pdf, async (d) => {
+    const pages: string[] = [];
+    for (let n = 1; n <= d.numPages; n++) pages.push((await (await d.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' '));
+    return pages;
+  });
+
+describe('convertOfficeToPdf with LibreOffice', () => {
+  it('finds LibreOffice', () => {
+    expect(soffice, `soffice on PATH or ESIGN_SOFFICE (${INSTALL})`).toBeDefined();
+  });
+
+  it('converts the Word fixture and an Excel file at the same time', { timeout: 240_000 }, async () => {
+    const docx = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'contract.docx'));
+    const xlsx = makeOfficeFile('Item,Quantity\nWidgets,42\n', 'order.csv', 'xlsx');
+    expect(xlsx.subarray(0, 2).toString()).toBe('PK');
+    const [fromWord, fromExcel] = await Promise.all([convertOfficeToPdf(docx, 'docx'), convertOfficeToPdf(xlsx, 'xlsx')]);
+    const word = await textOf(fromWord);
+    expect(word).toHaveLength(1);
+    expect(word[0]).toContain('Services agreement');
+    const [anchor, ...more] = await findTextInPdf(fromWord, 'Signature:');
+    expect(more).toEqual([]);
+    expect(anchor).toMatchObject({ page: 1 });
+    const excel = await textOf(fromExcel);
+    expect(excel.join(' ')).toMatch(/Quantity[\s\S]*Widgets[\s\S]*42/);
+  });
+
+  it('converts a legacy .doc', { timeout: 120_000 }, async () => {
+    const doc = makeOfficeFile('<html><body><p>Old format body</p></body></html>', 'old.html', 'doc:MS Word 97');
+    expect((await textOf(await convertOfficeToPdf(doc, 'doc'))).join(' ')).toContain('Old format body');
+  });
+
+  it('fails clearly on a damaged file', { timeout: 120_000 }, async () => {
+    const damaged = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(2000, 7)]);
+    await expect(convertOfficeToPdf(damaged, 'docx')).rejects.toThrow(/^LibreOffice could not convert the \.docx document to PDF/);
+  });
+});
