@@ -8,7 +8,7 @@ import {
 } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { sql } from './db.js';
-import { type DocumentSpec, canEdit, fieldsOfDocument } from './fields.js';
+import { type DocumentSpec, type StoredField, canEdit, fieldsOfDocument } from './fields.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from './links.js';
 import { viewPacket } from './signing.js';
 
@@ -20,30 +20,21 @@ export interface SigningDocument {
   pages: number | null;
 }
 
-export interface SigningField {
+/** A field as the page shows it: where it is and how it is checked, plus its current value. */
+export type SigningField = Pick<
+  StoredField,
+  'key' | 'kind' | 'page' | 'x' | 'y' | 'w' | 'h' | 'v_pattern' | 'v_min' | 'v_max' | 'v_regex' | 'v_regex_msg' | 'v_attachment_types'
+> & {
   /** How the field is named in sign input and errors: its key, or `docKey/key` when the key is in several documents. */
   ref: string;
   docKey: string;
-  key: string;
-  kind: string;
   label: string;
   required: boolean;
-  page?: number;
-  x?: number;
-  y?: number;
-  w?: number;
-  h?: number;
   /** The stored value, else the initial value; an empty signature or initials field suggests the signer's. */
   value: string;
   /** Names of files already attached (attachment fields). */
   attached: string[];
-  v_pattern?: string;
-  v_min?: number;
-  v_max?: number;
-  v_regex?: string;
-  v_regex_msg?: string;
-  v_attachment_types?: string[];
-}
+};
 
 export interface SigningView {
   packetId: string;
