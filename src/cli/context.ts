@@ -48,7 +48,8 @@ export class Context {
     return {
       profile: name,
       baseUrl,
-      apiKey: env.ESIGN_API_KEY || p.apiKey,
+      // A stored key goes only to its own profile's server.
+      apiKey: env.ESIGN_API_KEY || (baseUrl === p.baseUrl ? p.apiKey : undefined),
       live: Boolean(p.live && p.baseUrl && baseUrl === p.baseUrl),
       dataDir: this.options.dataDir ?? (env.ESIGN_DATA_DIR || p.dataDir),
     };

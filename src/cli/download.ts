@@ -14,7 +14,8 @@ import { CliError } from './exitCodes.js';
 async function source(ctx: Context, url: string): Promise<Readable> {
   if (!(await ctx.settings()).baseUrl) {
     const engine = await ctx.local();
-    const [, kind, token] = new URL(url).pathname.split('/');
+    // `.../files/<token>/<name>`, wherever the public URL puts it.
+    const [kind, token] = new URL(url).pathname.split('/').slice(-3);
     const link = kind === 'files' && token ? engine.resolveLink(token, 'file') : undefined;
     if (!link) throw new CliError(`The link ${url} has expired or is not one of this engine's files.`);
     return createReadStream(engine.blobPath(link.target));

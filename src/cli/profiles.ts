@@ -63,13 +63,17 @@ export class ProfileStore {
     return this.conf.get('profiles') ?? {};
   }
 
+  has(name: string): boolean {
+    return Object.hasOwn(this.all(), name);
+  }
+
   current(): string | undefined {
     const name = this.conf.get('current');
-    return name && this.all()[name] ? name : undefined;
+    return name && this.has(name) ? name : undefined;
   }
 
   get(name: string): Profile {
-    const p = this.all()[name];
+    const p = this.has(name) ? this.all()[name] : undefined;
     if (!p) throw new CliError(`No profile named "${name}" (see esign profile list).`);
     return p;
   }

@@ -12,6 +12,8 @@ import { deriveFields, type PreparedSpec } from './intake/prepare.js';
 
 /** How long a process may hold a document before another process may take it over. */
 const LEASE_MS = 2 * 60_000;
+/** At most this many documents at once: each may start a browser or an office suite. */
+const BATCH = 4;
 
 /**
  * Claims pending documents whose lease is free (several processes may share one database).
@@ -21,7 +23,7 @@ function claim(ctx: EngineContext): DocumentRow[] {
   return inTransaction(ctx, () => {
     const now = Date.now();
     return sql(ctx.db, 
-        `UPDATE documents SET lease_until = ? WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) RETURNING *`,
+        `UPDATE documents SET lease_until = ? WHERE rowid IN (SELECT rowid FROM documents WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) LIMIT ${BATCH}) RETURNING *`,
       )
       .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as DocumentRow[];
   });

@@ -137,7 +137,8 @@ function drawValue(lib: PdfLib, page: PDFPage, f: StoredField, value: string, fo
     page.drawText('X', { x: x + (w - font.widthOfTextAtSize('X', size)) / 2, y: top - h + (h - size * 0.7) / 2, size, font, color: ink });
     return;
   }
-  const text = f.kind === 'att' ? `Attached: ${value}` : value;
+  // Only multi-line text keeps its line breaks; everything else is drawn on one line.
+  const text = (f.kind === 'att' ? `Attached: ${value}` : value).replace(f.kind === 'txt' ? /\r/g : /\s*[\r\n]+\s*/g, ' ');
   if (f.kind === 'sig' || f.kind === 'ini') {
     const clean = safeText(font, text);
     const size = Math.max(4, Math.min(h * 0.75, (w / Math.max(1, font.widthOfTextAtSize(clean, 1))) * 0.95));

@@ -22,7 +22,8 @@ export type ProducedKind = 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | 'interim_
 function claim(ctx: EngineContext): BundleRow[] {
   return inTransaction(ctx, () => {
     const now = Date.now();
-    return sql(ctx.db, `UPDATE bundles SET evidence_lease = ? WHERE doc_status = 'pe' AND status = 'co' AND (evidence_lease IS NULL OR evidence_lease < ?) RETURNING *`)
+    // One Bundle at a time: its lease covers only work under way.
+    return sql(ctx.db, `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE doc_status = 'pe' AND status = 'co' AND (evidence_lease IS NULL OR evidence_lease < ?) LIMIT 1) RETURNING *`)
       .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as BundleRow[];
   });
 }
@@ -66,6 +67,8 @@ function gather(ctx: EngineContext, b: BundleRow, at: string) {
  * `doc_status` becomes `in`; a later signature makes them stale (`di`).
  */
 export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<void> {
+  const lastEvent = () => (sql(ctx.db, 'SELECT coalesce(max(id), 0) AS id FROM bundle_events WHERE bundle_seq = ?').get(b.seq) as { id: number }).id;
+  const seen = lastEvent();
   const { docs, values, bundle } = gather(ctx, b, ctx.clock.now());
   const files: { ref: string; name: string; data: Buffer; hash: string }[] = [];
   for (const d of docs) {
@@ -83,7 +86,9 @@ export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<
       insertBlob.run(f.hash, f.data.length, at);
       insertFile.run(b.seq, f.ref, f.name, f.hash, at);
     }
-    sql(ctx.db, `UPDATE bundles SET doc_status = 'in' WHERE seq = ?`).run(b.seq);
+    // Someone who signed while the copies were drawn is not in them: they are stale at once.
+    const signedSince = sql(ctx.db, `SELECT 1 FROM bundle_events WHERE bundle_seq = ? AND id > ? AND kind = 'ps' LIMIT 1`).get(b.seq, seen);
+    sql(ctx.db, 'UPDATE bundles SET doc_status = ? WHERE seq = ?').run(signedSince ? 'di' : 'in', b.seq);
   });
 }
 

@@ -99,11 +99,6 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
   const needsRegex = documentRowsOf(ctx.db, findPacketRow(ctx.db, id).bundle_seq).some((d) => fieldsOfDocument(d).some((f) => f.v_regex !== undefined));
   const re2 = needsRegex ? (await import('re2js')).RE2JS : undefined;
   const regex = (pattern: string, value: string) => re2!.compile(pattern).matches(value);
-  // Attachments are stored before the transaction (content-addressed, so a failed sign leaves only unreferenced blobs).
-  const stored = new Map<SignerAttachment, string>();
-  for (const list of Object.values(input.attachments ?? {}))
-    for (const a of list) if (a.data.length <= MAX_ATTACHMENT_BYTES) stored.set(a, ctx.blobs.put(a.data));
-
   return inTransaction(ctx, () => {
     const { p, b } = actingPacket(ctx, id);
     const at = ctx.clock.now();
@@ -188,9 +183,10 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
     const insertBlob = sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, 0, ?)');
     const insertAttachment = sql(ctx.db, `INSERT INTO field_attachments (bundle_seq, doc_key, field_key, num, name, ext, size, sha256)
       VALUES (?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM field_attachments WHERE bundle_seq = ? AND doc_key = ? AND field_key = ?), ?, ?, ?, ?)`);
+    // Attachments reach the file store only once everything is valid: a refused attempt stores nothing.
     for (const { t, files } of attachments.values())
       for (const f of files) {
-        const hash = stored.get(f)!;
+        const hash = ctx.blobs.put(f.data);
         insertBlob.run(hash, f.data.length, at);
         insertAttachment.run(b.seq, t.doc.key, t.field.key, b.seq, t.doc.key, t.field.key, f.name, extname(f.name).slice(1).toLowerCase(), f.data.length, hash);
         upsert.run(b.seq, t.doc.key, t.field.key, f.name, p.name, p.id);

@@ -97,7 +97,8 @@ function buildView(ctx: EngineContext, packetId: string, session: { token: strin
     documents: docs.map((d) => ({ key: d.key, name: d.name, pages: (JSON.parse(d.spec) as DocumentSpec).pages ?? null })),
     fields,
     session,
-    redirect: pa.signing_complete_redirect ?? null,
+    // The packet's redirect overrides the signing brand's (spec).
+    redirect: pa.signing_complete_redirect ?? (b.signing_brand ? ctx.account.brand(b.signing_brand)?.redirect_url : null) ?? null,
   };
 }
 

@@ -46,6 +46,7 @@ export async function downloadDocument(url: string, opts: { publicOnly: boolean 
   const agent = new Agent({ connect: opts.publicOnly ? { lookup: publicOnlyLookup } : {} });
   try {
     let current = url;
+    const deadline = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS); // for the whole download, redirects included
     for (let hop = 0; ; hop++) {
       const u = new URL(current);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`Only http and https URLs can be fetched, not ${u.protocol}`);
@@ -53,7 +54,7 @@ export async function downloadDocument(url: string, opts: { publicOnly: boolean 
         throw new Error(`${u.hostname} is a private or loopback address, which esign serve does not fetch (see esign local account set --allow-private-urls).`);
       let res: Awaited<ReturnType<typeof fetch>>;
       try {
-        res = await fetch(current, { redirect: 'manual', dispatcher: agent, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+        res = await fetch(current, { redirect: 'manual', dispatcher: agent, signal: deadline });
       } catch (e) {
         const cause = (e as { cause?: Error & { code?: string } }).cause;
         if (cause instanceof RefusedAddress) throw new Error(cause.message);

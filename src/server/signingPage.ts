@@ -9,7 +9,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LocalEngine } from '../local/engine.js';
-import { type SignInput, type SignerAttachment, signInputFromJson } from '../local/signing.js';
+import { MAX_ATTACHMENT_BYTES, type SignInput, type SignerAttachment, signInputFromJson } from '../local/signing.js';
 import type { SigningField, SigningView } from '../local/signingSession.js';
 import { ApiError } from '../service/errors.js';
 
@@ -194,10 +194,14 @@ update(null);
 
 /** The sign form's multipart body as sign input; an unticked box is sent by browsers as nothing, so it counts as false. */
 async function multipartInput(req: FastifyRequest, view: SigningView): Promise<{ input: SignInput; submitted: Record<string, string> }> {
-  const values: Record<string, string> = {};
-  const attachments: Record<string, SignerAttachment[]> = {};
-  for await (const part of req.parts()) {
+  const values: Record<string, string> = Object.create(null);
+  const attachments: Record<string, SignerAttachment[]> = Object.create(null);
+  for await (const part of req.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: 20, fields: 500 } })) {
     if (part.type === 'file') {
+      if (!part.fieldname.startsWith('file:')) {
+        part.file.resume();
+        continue;
+      }
       const data = await part.toBuffer();
       if (!part.fieldname.startsWith('file:') || (!part.filename && !data.length)) continue;
       (attachments[part.fieldname.slice(5)] ??= []).push({ name: part.filename, data });
@@ -259,7 +263,8 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
     return undefined;
   };
 
-  app.get('/sign/:token', page(async (req, reply) => {
+  // No automatic HEAD route: a link checker's HEAD must not spend a single-use embedded URL.
+  app.get('/sign/:token', { exposeHeadRoute: false }, page(async (req, reply) => {
     const v = await engine.openSigningLink((req.params as { token: string }).token);
     return sendPage(reply, 200, v);
   }));
@@ -307,8 +312,8 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
     const id = await engine.resolveSigningSession(sessionOf(req));
     let reason = '';
     if (req.isMultipart()) {
-      for await (const part of req.parts()) {
-        if (part.type === 'file') await part.toBuffer();
+      for await (const part of req.parts({ limits: { files: 0, fields: 10 } })) {
+        if (part.type === 'file') part.file.resume();
         else if (part.fieldname === 'reason') reason = String(part.value);
       }
     } else reason = String((req.body as { reason?: unknown } | undefined)?.reason ?? '');

@@ -65,6 +65,11 @@ describe('esign profile', () => {
   it('uses the profile named by -p over ESIGN_PROFILE, and ESIGN_BASE_URL over the profile', async () => {
     const viaFlag = await esign(['-p', 'dev', 'bundle', 'list', '--json'], { env: { ESIGN_PROFILE: 'missing' } });
     expect(viaFlag.exitCode, viaFlag.stderr).toBe(0);
+    // Names that are members of every object are not profiles either.
+    expect((await esign(['-p', 'toString', 'bundle', 'list'])).exitCode).toBe(2);
+    // A stored key goes only to its own server: another base URL from the environment gets none.
+    const elsewhere = await esign(['-p', 'dev', 'bundle', 'list'], { env: { ESIGN_BASE_URL: `${server.address}/api/v2/` } });
+    expect(elsewhere.exitCode).toBe(4);
     const viaEnv = await esign(['bundle', 'list'], { env: { ESIGN_PROFILE: 'missing' } });
     expect(viaEnv.exitCode).toBe(2);
     expect(viaEnv.stderr).toContain('No profile named "missing"');

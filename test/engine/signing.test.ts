@@ -204,3 +204,31 @@ describe('interim files (PUT files/)', () => {
     expect((await e.verify(interim[0]!.sha256!)).status).toBe('no_match');
   });
 });
+
+describe('review fixes', () => {
+  it('draws values and signatures with line breaks (the files are still produced)', async () => {
+    const e = t.e;
+    const b = await e.createBundle(bundleRequest({
+      packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }],
+      documents: [{ key: 'contract', file_b64: CONTRACT_B64, fields: [
+        { key: 'sig', kind: 'sig', page: 1, x: 72, y: 600, w: 180, h: 30, editors: ['ada'] },
+        { key: 'note', kind: 'inp', page: 1, x: 72, y: 560, w: 180, h: 20, editors: ['ada'] },
+        { key: 'memo', kind: 'txt', page: 1, x: 72, y: 500, w: 180, h: 50, editors: ['ada'] },
+      ] }],
+    }));
+    await e.signPacket(b.packets[0]!.id, { values: { sig: 'Ada\nLovelace', note: 'one\r\ntwo', memo: 'line 1\nline 2' } });
+    await e.settle();
+    expect((await e.getBundle(b.id)).doc_status).toBe('fi');
+  });
+
+  it('stores no attachment from a refused attempt', async () => {
+    const e = t.e;
+    const b = await e.createBundle(withField({ key: 'f', kind: 'att', v_attachment_types: ['pdf'] }));
+    const blobCount = () => (e.db.prepare('SELECT count(*) AS n FROM blobs').get() as { n: number }).n;
+    const { readdirSync } = await import('node:fs');
+    const files = () => readdirSync(`${e.dataDir}/blobs`, { recursive: true }).length;
+    const before = [blobCount(), files()];
+    await expectApiError(e.signPacket(b.packets[0]!.id, { values: { nothing: 'x' }, attachments: { f: [{ name: 'a.pdf', data: Buffer.from('unique attachment bytes') }] } }), 400);
+    expect([blobCount(), files()]).toEqual(before);
+  });
+});

@@ -1,4 +1,5 @@
 // esign profile ...: named connections (a remote API v2 server with its key, or a local data directory).
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../exitCodes.js';
 import { printList, printObject } from '../output.js';
@@ -50,11 +51,11 @@ export function registerProfile(program: Command, action: Action): void {
     .option('--force', 'replace a profile of that name')
     .action(action(async (ctx, o: AddOptions, name: string) => {
       const store = await openProfiles();
-      if (store.all()[name] && !o.force) throw new CliError(`Profile "${name}" exists; pass --force to replace it.`);
+      if (store.has(name) && !o.force) throw new CliError(`Profile "${name}" exists; pass --force to replace it.`);
       if (!o.baseUrl && (o.apiKeyStdin || o.live)) throw new CliError('--api-key-stdin and --live apply to remote profiles: give --base-url too.');
       const p: Profile = o.baseUrl
         ? { baseUrl: checkBaseUrl(o.baseUrl), apiKey: await readKey(o.apiKeyStdin), ...(o.live ? { live: true } : {}) }
-        : { ...(ctx.options.dataDir ? { dataDir: ctx.options.dataDir } : {}) };
+        : { ...(ctx.options.dataDir ? { dataDir: resolve(ctx.options.dataDir) } : {}) };
       store.set(name, p);
       if (o.use) store.use(name);
       await showProfile(ctx.options, name, p, store.current() === name);
