@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job on the embedded local engine: build, create and send a Bundle, then show what happened.
+# The main job on the embedded local engine: build, create and send a Bundle, have it signed,
+# then download its signed files and verify them.
 # Data goes to the user's data directory unless ESIGN_DATA_DIR is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,16 @@ esign bundle events "$slug"
 echo
 echo "== The messages the engine recorded instead of sending (outbox)"
 esign local outbox --bundle "$slug"
+echo
+echo "== The signers sign, in order (esign local sign acts as each of them)"
+packets=$(esign bundle get "$slug" --json | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0)).packets.map((p) => p.id).join(" "))')
+for p in $packets; do esign local sign "$p" -q; done
+esign bundle get "$slug"
+echo
+echo "== The signed PDF, the combined PDF and the Certificates of Evidence, downloaded and verified"
+out=$(mktemp -d)
+esign bundle files "$slug" --download "$out"
+esign verify "$out"/*
 echo
 echo "== Bundles in $(esign local info --json | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0)).data_dir)')"
 esign bundle list --limit 5
