@@ -83,9 +83,10 @@ export class Context {
    * Sending to real people is deliberate: on a remote backend a non-test Bundle goes out only
    * with --live or from a profile marked live.
    */
-  async requireLive(isTest: boolean, liveFlag: boolean | undefined, what: string): Promise<void> {
+  async requireLive(isTest: boolean | (() => Promise<boolean>), liveFlag: boolean | undefined, what: string): Promise<void> {
     const s = await this.settings();
-    if (!s.baseUrl || isTest || liveFlag || s.live) return;
+    if (!s.baseUrl || liveFlag || s.live) return;
+    if (typeof isTest === 'function' ? await isTest() : isTest) return;
     const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : s.baseUrl;
     throw new CliError(
       `Refusing to ${what} a non-test Bundle on ${target}: real people would receive it. ` +

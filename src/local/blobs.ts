@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Db, sql } from './db.js';
 
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** The database row of a stored file (once per content; `pages` is 0 for what is not a PDF). */
+export function recordBlob(db: Db, hash: string, size: number, pages: number, at: string): void {
+  sql(db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)').run(hash, size, pages, at);
+}
 
 /**
  * Content-addressed file store: each distinct file is written once, under blobs/ab/abcdef...,

@@ -7,7 +7,7 @@ import type {
   AutoPlacementRequestT, BundleRequestT, DocumentRequestT, FieldRequestT, PacketRequestT, TemplateRequestT,
 } from '../service/schemas.js';
 import type { AttachedFile } from '../service/types.js';
-import { sha256 } from './blobs.js';
+import { recordBlob, sha256 } from './blobs.js';
 import { type BundleAttrs, type PacketAttrs, bundleRowBySeq } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { checkDelivery, checkTestCopies } from './delivery.js';
@@ -166,13 +166,12 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     packets.forEach((p, i) =>
       insertPacket.run(slug(), seq, i, p.key, p.name, p.email, p.phone, p.person_id, p.deliver_via, p.ord, JSON.stringify(p.attrs)),
     );
-    const insertBlob = sql(db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)');
     const insertDoc = sql(db, 
       `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     planned.forEach((d, i) => {
       if (d.source.kind === 'ready') {
-        insertBlob.run(d.source.hash, d.source.data.length, d.source.pages, at);
+        recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
         insertDoc.run(seq, i, d.key, d.name, d.source.source, null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }));
       } else if (d.source.kind === 'url') {
         insertDoc.run(seq, i, d.key, d.name, 'url', d.source.url, null, 'pending', JSON.stringify(d.spec));
@@ -180,7 +179,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
         insertDoc.run(seq, i, d.key, d.name, 'html', null, null, 'pending', JSON.stringify({ ...d.spec, html: d.source.html }));
       } else {
         // The office original is kept (content-addressed) until it is converted.
-        insertBlob.run(d.source.hash, d.source.data.length, 0, at);
+        recordBlob(db, d.source.hash, d.source.data.length, 0, at);
         insertDoc.run(seq, i, d.key, d.name, 'office', null, null, 'pending', JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }));
       }
     });

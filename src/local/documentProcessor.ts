@@ -6,6 +6,7 @@ import { type DocumentRow, bundleRowBySeq } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { recordEvent } from './events.js';
 import { launch } from './launch.js';
+import { recordBlob } from './blobs.js';
 import { inspectPdf } from './pdf.js';
 import { downloadDocument } from './urlFetch.js';
 import { deriveFields, type PreparedSpec } from './intake/prepare.js';
@@ -87,7 +88,7 @@ function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number,
   const hash = ctx.blobs.put(data);
   inTransaction(ctx, () => {
     const at = ctx.clock.now();
-    sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, ?, ?)').run(hash, data.length, pages, at);
+    recordBlob(ctx.db, hash, data.length, pages, at);
     const spec = { ...derived, pages };
     const r = sql(ctx.db, `UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
       .run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);

@@ -12,6 +12,7 @@ const DAY_MS = 86400e3;
 /** Used when a Bundle leaves reminder_offset or reminder_interval unset. */
 export const DEFAULT_REMINDER_DAYS = 3;
 const EXPIRING = `('dr', 'pe', 'se', 'st')`;
+// Found by their expiry index: by status the planner would walk every sent Bundle at each start.
 
 /**
  * When the packet's next automatic reminder is due, or null: `reminder_offset` days after its
@@ -44,12 +45,12 @@ export function scheduleReminders(ctx: EngineContext, seq: number): void {
 /** Expires what is past `expires` and sends the reminders that are due. Returns what it did. */
 export function applyDue(ctx: EngineContext): { expired: number; reminded: number } {
   const now = ctx.clock.now();
-  const anyExpired = sql(ctx.db, `SELECT 1 FROM bundles WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING} LIMIT 1`).get(now);
+  const anyExpired = sql(ctx.db, `SELECT 1 FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING} LIMIT 1`).get(now);
   const anyReminder = sql(ctx.db, 'SELECT 1 FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ? LIMIT 1').get(now);
   if (!anyExpired && !anyReminder) return { expired: 0, reminded: 0 };
   return inTransaction(ctx, () => {
     const at = ctx.clock.now();
-    const expiring = sql(ctx.db, `SELECT seq FROM bundles WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING}`).all(at) as { seq: number }[];
+    const expiring = sql(ctx.db, `SELECT seq FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING}`).all(at) as { seq: number }[];
     for (const { seq } of expiring) {
       sql(ctx.db, `UPDATE bundles SET status = 'ex' WHERE seq = ?`).run(seq);
       sql(ctx.db, `UPDATE packets SET status = 'ex', next_reminder_at = NULL WHERE bundle_seq = ? AND status NOT IN ('co', 'de')`).run(seq);

@@ -7,22 +7,19 @@ import type { AttachedFile, Bundle, BundleListQuery, Packet, VerifyResult } from
 import { AccountStore } from './account.js';
 import { ApiKeyStore } from './apiKeys.js';
 import { BlobStore } from './blobs.js';
-import { createBundle } from './bundleCreate.js';
 import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundleStore.js';
 import { Clock } from './clock.js';
 import type { EngineContext } from './context.js';
 import { type Db, openDatabase } from './db.js';
 import { processPendingDocuments } from './documentProcessor.js';
 import { applyDue } from './due.js';
-import { processPendingEvidence } from './evidenceJob.js';
 import * as life from './lifecycle.js';
 import { type LinkKind, resolveLink } from './links.js';
 import { type OutboxQuery, listMessages } from './outbox.js';
 import * as packets from './packets.js';
 import { ReadCache } from './readCache.js';
-import * as signing from './signing.js';
 import type { SignInput } from './signing.js';
-import { verifyHash } from './verify.js';
+import type { SigningView } from './signingSession.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -31,6 +28,9 @@ export interface LocalEngineOptions {
   /** Refuse `file_url` addresses in private ranges unless the account allows them (esign serve). */
   guardUrls?: boolean;
 }
+
+// Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
+const signingModule = () => import('./signing.js');
 
 const unimplemented = (op: string) => async (): Promise<never> => {
   throw notImplemented(op);
@@ -80,8 +80,10 @@ export class LocalEngine implements EsignService {
       this.again = true;
       return;
     }
+    // Documents are claimed at once (synchronously), so no other process takes this one's work.
     this.processing = processPendingDocuments(this.ctx)
-      .then(() => processPendingEvidence(this.ctx))
+      .then(() => import('./evidenceJob.js'))
+      .then(({ processPendingEvidence }) => processPendingEvidence(this.ctx))
       .catch((e) => process.stderr.write(`esign: background processing failed: ${(e as Error).message}\n`))
       .finally(() => {
         this.processing = undefined;
@@ -119,6 +121,7 @@ export class LocalEngine implements EsignService {
 
   // Bundles
   async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
+    const { createBundle } = await import('./bundleCreate.js');
     return loadBundle(this.db, await createBundle(this.ctx, body, files));
   }
   createBundleFromEnvelopeTemplate = unimplemented('Creating a Bundle from an Envelope Template');
@@ -204,28 +207,28 @@ export class LocalEngine implements EsignService {
 
   // The sandbox: signer activity, since no real person signs locally (esign local view|sign|decline).
   async viewPacket(id: string): Promise<Packet> {
-    signing.viewPacket(this.ctx, id);
+    (await signingModule()).viewPacket(this.ctx, id);
     return this.getPacket(id);
   }
   async signPacket(id: string, input: SignInput): Promise<Packet> {
-    const { completedBundle } = await signing.signPacket(this.ctx, id, input);
+    const { completedBundle } = await (await signingModule()).signPacket(this.ctx, id, input);
     if (completedBundle) this.kick();
     return this.getPacket(id);
   }
   async declinePacket(id: string, reason?: string): Promise<Packet> {
-    signing.declinePacket(this.ctx, id, reason);
+    (await signingModule()).declinePacket(this.ctx, id, reason);
     return this.getPacket(id);
   }
 
   // The signing page (src/server/signingPage.ts): signing links, its session, and what it shows.
-  async openSigningLink(token: string): Promise<import('./signingSession.js').SigningView> {
+  async openSigningLink(token: string): Promise<SigningView> {
     return (await import('./signingSession.js')).openSigningLink(this.ctx, token);
   }
   /** The packet id behind a signing-page session token (404 unknown, 410 expired). */
   async resolveSigningSession(session: string): Promise<string> {
     return (await import('./signingSession.js')).resolveSession(this.ctx, session);
   }
-  async signingSessionView(session: string): Promise<import('./signingSession.js').SigningView> {
+  async signingSessionView(session: string): Promise<SigningView> {
     return (await import('./signingSession.js')).sessionView(this.ctx, session);
   }
   /** Where one of the session's original documents lives on disk, and its file name. */
@@ -267,7 +270,7 @@ export class LocalEngine implements EsignService {
   getWebhookSecret = unimplemented('The webhook secret');
   regenerateWebhookSecret = unimplemented('The webhook secret');
   async verify(hash: string): Promise<VerifyResult> {
-    return verifyHash(this.db, hash);
+    return (await import('./verify.js')).verifyHash(this.db, hash);
   }
   getRateLimit = unimplemented('Rate-limit status');
 

@@ -51,9 +51,12 @@ export interface EvidenceBundle {
 
 type PdfLib = typeof import('pdf-lib');
 
+const characterSets = new WeakMap<PDFFont, Set<number>>();
+
 /** Standard fonts speak WinAnsi only: anything else becomes "?" instead of failing the Bundle. */
 function safeText(font: PDFFont, text: string): string {
-  const supported = new Set(font.getCharacterSet());
+  let supported = characterSets.get(font);
+  if (!supported) characterSets.set(font, (supported = new Set(font.getCharacterSet())));
   return [...text.replace(/[\r\t]/g, ' ')].map((c) => (c === '\n' || supported.has(c.codePointAt(0)!) ? c : '?')).join('');
 }
 

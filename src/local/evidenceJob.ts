@@ -2,6 +2,7 @@
 // may share the database), drawn outside any transaction, then recorded in one transaction that
 // moves `doc_status` from `pe` to `fi` and sends the documents-ready messages.
 import type { BundleAttrs, BundleRow, PacketAttrs } from './bundleStore.js';
+import { recordBlob } from './blobs.js';
 import { documentRowsOf, packetRowsOf } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { sql } from './db.js';
@@ -80,16 +81,20 @@ export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<
     if (!now || TERMINAL_STATUSES.includes(now.status as never)) throw conflict('The Bundle ended while its interim files were being made.');
     const at = ctx.clock.now();
     sql(ctx.db, `DELETE FROM produced_files WHERE bundle_seq = ? AND kind = 'interim_pdf'`).run(b.seq);
-    const insertBlob = sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, 0, ?)');
-    const insertFile = sql(ctx.db, `INSERT INTO produced_files (bundle_seq, kind, ref, name, sha256, created) VALUES (?, 'interim_pdf', ?, ?, ?, ?)`);
-    for (const f of files) {
-      insertBlob.run(f.hash, f.data.length, at);
-      insertFile.run(b.seq, f.ref, f.name, f.hash, at);
-    }
+    recordProduced(ctx, b.seq, files.map((f) => ({ ...f, kind: 'interim_pdf' as const })), at);
     // Someone who signed while the copies were drawn is not in them: they are stale at once.
     const signedSince = sql(ctx.db, `SELECT 1 FROM bundle_events WHERE bundle_seq = ? AND id > ? AND kind = 'ps' LIMIT 1`).get(b.seq, seen);
     sql(ctx.db, 'UPDATE bundles SET doc_status = ? WHERE seq = ?').run(signedSince ? 'di' : 'in', b.seq);
   });
+}
+
+/** Records files already in the store as the Bundle's produced files (in the caller's transaction). */
+function recordProduced(ctx: EngineContext, seq: number, files: { kind: ProducedKind; ref: string; name: string; data: Buffer; hash: string }[], at: string): void {
+  const insert = sql(ctx.db, 'INSERT OR REPLACE INTO produced_files (bundle_seq, kind, ref, name, sha256, created) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const f of files) {
+    recordBlob(ctx.db, f.hash, f.data.length, 0, at);
+    insert.run(seq, f.kind, f.ref, f.name, f.hash, at);
+  }
 }
 
 async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
@@ -122,12 +127,7 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
     const now = sql(db, 'SELECT status, doc_status FROM bundles WHERE seq = ?').get(b.seq) as { status: string; doc_status: string } | undefined;
     if (!now || now.status !== 'co' || now.doc_status !== 'pe') return;
     const at = ctx.clock.now();
-    const insertBlob = sql(db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, 0, ?)');
-    const insertFile = sql(db, 'INSERT OR REPLACE INTO produced_files (bundle_seq, kind, ref, name, sha256, created) VALUES (?, ?, ?, ?, ?, ?)');
-    files.forEach((f, i) => {
-      insertBlob.run(hashes[i], f.data.length, at);
-      insertFile.run(b.seq, f.kind, f.ref, f.name, hashes[i], at);
-    });
+    recordProduced(ctx, b.seq, files.map((f, i) => ({ ...f, hash: hashes[i]! })), at);
     sql(db, `UPDATE bundles SET doc_status = 'fi', evidence_lease = NULL WHERE seq = ?`).run(b.seq);
     recordEvent(db, { bundleSeq: b.seq, kind: 'fr', at });
     docsReadyMessages(ctx, b, attrs, packets, at);

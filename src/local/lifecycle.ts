@@ -10,7 +10,7 @@ import { type EngineContext, inTransaction } from './context.js';
 import { checkTestCopies } from './delivery.js';
 import { scheduleReminders } from './due.js';
 import { recordEvent } from './events.js';
-import { createLink } from './links.js';
+import { fileLink } from './links.js';
 import { launch } from './launch.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
@@ -162,7 +162,6 @@ export function listEvents(ctx: EngineContext, slug: string): BundleEvent[] {
   return rows.map((r) => (r.packet_id ? { ...r, packet_id: r.packet_id } : { kind: r.kind, description: r.description, timestamp: r.timestamp }));
 }
 
-const FILE_LINK_TTL_MS = 60 * 60 * 1000;
 const IMAGE_TYPES = new Set(['jpg', 'jpeg', 'png', 'gif', 'svg']);
 
 /** Files are ready once the Bundle is complete with final documents, earlier as interim copies, or with early file access. */
@@ -180,7 +179,7 @@ function dataAvailable(ctx: EngineContext, b: BundleRow): boolean {
  */
 function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
   const link = (sha: string, name: string) => {
-    const { url, expires } = createLink(ctx, 'file', sha, FILE_LINK_TTL_MS, `/${encodeURIComponent(name)}`);
+    const { url, expires } = fileLink(ctx, sha, name);
     return { file_url: url, expires };
   };
   if (b.doc_status === 'fi' || b.doc_status === 'in' || b.doc_status === 'di') {
@@ -235,7 +234,7 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
         filled_by: v?.filled_by ?? (initial !== undefined ? 'sender' : ''),
         packet_id: v?.packet_id ?? null,
         attachments: (attachments.get(`${d.key}\u0000${key}`) ?? []).map((a) => ({
-          url: createLink(ctx, 'file', a.sha256, FILE_LINK_TTL_MS, `/${encodeURIComponent(a.name)}`).url,
+          url: fileLink(ctx, a.sha256, a.name).url,
           name: a.name, size: a.size, num: a.num, ext: a.ext, is_image: IMAGE_TYPES.has(a.ext),
         })),
       });

@@ -35,6 +35,15 @@ export function createLink(ctx: EngineContext, kind: LinkKind, target: string, t
   return { url: `${ctx.publicUrl()}${PATHS[kind](t, suffix)}`, expires, token: t };
 }
 
+/** Files (documents, produced PDFs, attachments) are downloadable for an hour from their link. */
+export const FILE_LINK_TTL_MS = 60 * 60 * 1000;
+
+/** An expiring link to a stored file, named for the download. */
+export function fileLink(ctx: EngineContext, sha256: string, name: string): { url: string; expires: string } {
+  const { url, expires } = createLink(ctx, 'file', sha256, FILE_LINK_TTL_MS, `/${encodeURIComponent(name)}`);
+  return { url, expires };
+}
+
 /** The stored link behind a token, whatever its kind and even when expired or used. */
 export function findLink(ctx: EngineContext, t: string): LinkRow | undefined {
   return sql(ctx.db, 'SELECT kind, target, expires, used_at FROM links WHERE token_hash = ?').get(hashToken(t)) as LinkRow | undefined;

@@ -7,14 +7,13 @@ import { type PacketAttrs, type PacketRow, findPacketRow, packetRowsOf, bundleRo
 import { type EngineContext, inTransaction } from './context.js';
 import { checkDelivery } from './delivery.js';
 import { recordEvent } from './events.js';
-import { createLink } from './links.js';
+import { createLink, fileLink } from './links.js';
 import { notify, packetsWhoseTurnItIs } from './launch.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from './persons.js';
 
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 export const EMBED_URL_TTL_MS = 60 * 60 * 1000;
-const COE_LINK_TTL_MS = 60 * 60 * 1000;
 
 const bundleOf = (ctx: EngineContext, p: PacketRow) => bundleRowBySeq(ctx.db, p.bundle_seq);
 
@@ -99,7 +98,7 @@ export function getPacketCoe(ctx: EngineContext, id: string): CoeFile {
     const f = sql(ctx.db, `SELECT name, sha256 FROM produced_files WHERE bundle_seq = ? AND kind = 'coe_pdf' AND ref = ?`).get(b.seq, p.id) as
       { name: string; sha256: string } | undefined;
     if (!f) throw conflict('The Certificate of Evidence is still being produced; try again in a moment.');
-    const { url, expires } = createLink(ctx, 'file', f.sha256, COE_LINK_TTL_MS, `/${encodeURIComponent(f.name)}`);
+    const { url, expires } = fileLink(ctx, f.sha256, f.name);
     return { file_url: url, expires, sha256: f.sha256 };
   });
 }

@@ -9,6 +9,7 @@ import {
 } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { sql } from './db.js';
+import { recordBlob } from './blobs.js';
 import { scheduleReminders } from './due.js';
 import { recordEvent } from './events.js';
 import { AUTO_FILLED, type StoredField, canEdit, checkValue, fieldsOfDocument, isFilled } from './fields.js';
@@ -180,14 +181,13 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
     const upsert = sql(ctx.db, `INSERT INTO field_values (bundle_seq, doc_key, field_key, value, filled_by, packet_id) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (bundle_seq, doc_key, field_key) DO UPDATE SET value = excluded.value, filled_by = excluded.filled_by, packet_id = excluded.packet_id`);
     for (const { t, value } of values.values()) upsert.run(b.seq, t.doc.key, t.field.key, value, p.name, p.id);
-    const insertBlob = sql(ctx.db, 'INSERT OR IGNORE INTO blobs (sha256, size, pages, created) VALUES (?, ?, 0, ?)');
     const insertAttachment = sql(ctx.db, `INSERT INTO field_attachments (bundle_seq, doc_key, field_key, num, name, ext, size, sha256)
       VALUES (?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM field_attachments WHERE bundle_seq = ? AND doc_key = ? AND field_key = ?), ?, ?, ?, ?)`);
     // Attachments reach the file store only once everything is valid: a refused attempt stores nothing.
     for (const { t, files } of attachments.values())
       for (const f of files) {
         const hash = ctx.blobs.put(f.data);
-        insertBlob.run(hash, f.data.length, at);
+        recordBlob(ctx.db, hash, f.data.length, 0, at);
         insertAttachment.run(b.seq, t.doc.key, t.field.key, b.seq, t.doc.key, t.field.key, f.name, extname(f.name).slice(1).toLowerCase(), f.data.length, hash);
         upsert.run(b.seq, t.doc.key, t.field.key, f.name, p.name, p.id);
       }

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_B64, CONTRACT_PDF, bundleRequest, expectApiError } from '../helpers.js';
-import { type TestEngine, forceStatus, useEngine, withDocument } from './support.js';
+import { type TestEngine, useEngine, withDocument } from './support.js';
 
 const ctx = useEngine();
 

@@ -261,8 +261,8 @@ export function registerBundle(program: Command, action: Action): void {
     .option('--live', 'on a remote server, really send a non-test Bundle')
     .action(action(async (ctx, o: { live?: boolean }, slug: string) => {
       const service = await ctx.service();
-      const s = await ctx.settings();
-      if (s.baseUrl && !o.live && !s.live) await ctx.requireLive((await service.getBundle(slug)).is_test, o.live, 'send');
+      // Whether the draft is a test Bundle is asked only when it matters (a remote server, not live).
+      await ctx.requireLive(async () => (await service.getBundle(slug)).is_test, o.live, 'send');
       await showBundle(ctx, await service.sendBundle(slug));
     }));
 

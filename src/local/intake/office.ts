@@ -4,10 +4,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { OFFICE_EXTENSIONS as KNOWN } from '../../service/enums.js';
+import { OFFICE_EXTENSIONS } from '../../service/enums.js';
 import { findExecutable } from './findExecutable.js';
 
-export const OFFICE_EXTENSIONS: readonly string[] = KNOWN;
 export const DEFAULT_OFFICE_TIMEOUT_MS = 120_000;
 const ZIP = Buffer.from('PK\x03\x04', 'latin1');
 
@@ -26,7 +25,7 @@ const lastWords = (out: string) =>
 
 export async function convertOfficeToPdf(data: Buffer, ext: string, opts: { sofficePath?: string; timeoutMs?: number } = {}): Promise<Buffer> {
   const type = ext.replace(/^\./, '').toLowerCase();
-  if (!OFFICE_EXTENSIONS.includes(type)) throw new Error(`Cannot convert ".${type}" files: the office formats are ${OFFICE_EXTENSIONS.join(', ')}.`);
+  if (!(OFFICE_EXTENSIONS as readonly string[]).includes(type)) throw new Error(`Cannot convert ".${type}" files: the office formats are ${OFFICE_EXTENSIONS.join(', ')}.`);
   if (!data.length) throw new Error('The office document is empty.');
   // LibreOffice reads what it does not recognise as plain text: a wrong file would "convert".
   if (type.endsWith('x') && !data.subarray(0, 4).equals(ZIP)) throw new Error(`The .${type} file is not an Office Open XML document (not a ZIP archive).`);
