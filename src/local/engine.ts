@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { notImplemented } from '../service/errors.js';
 import { parseBundleListQuery } from '../service/listQuery.js';
 import type { Body, EsignService } from '../service/service.js';
-import type { AttachedFile, Bundle, BundleListQuery, Packet, VerifyResult } from '../service/types.js';
+import type {
+  AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery,
+  TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
+  WebhookHeaderListQuery, WebhookListQuery,
+} from '../service/types.js';
 import { AccountStore } from './account.js';
 import { ApiKeyStore } from './apiKeys.js';
 import { BlobStore } from './blobs.js';
@@ -17,9 +21,13 @@ import * as life from './lifecycle.js';
 import { type LinkKind, resolveLink } from './links.js';
 import { type OutboxQuery, listMessages } from './outbox.js';
 import * as packets from './packets.js';
+import * as persons from './persons.js';
 import { ReadCache } from './readCache.js';
 import type { SignInput } from './signing.js';
 import type { SigningView } from './signingSession.js';
+import type { TemplateImport } from './templates.js';
+import type { Dispatcher } from './webhooks/dispatcher.js';
+import { regenerateWebhookSecret, webhookSecret } from './webhooks/secret.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -31,6 +39,10 @@ export interface LocalEngineOptions {
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
 const signingModule = () => import('./signing.js');
+const templatesModule = () => import('./templates.js');
+const envelopeModule = () => import('./envelopeTemplates.js');
+const preparationModule = () => import('./preparation.js');
+const webhookStore = () => import('./webhooks/store.js');
 
 const unimplemented = (op: string) => async (): Promise<never> => {
   throw notImplemented(op);
@@ -46,6 +58,7 @@ export class LocalEngine implements EsignService {
   private processing: Promise<unknown> | undefined;
   private again = false;
   private publicUrlOverride: string | undefined;
+  private webhookDispatcher: Dispatcher | undefined;
   /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
   private readonly bundleReads: ReadCache<Bundle>;
 
@@ -94,6 +107,15 @@ export class LocalEngine implements EsignService {
       });
   }
 
+  /** The webhook dispatcher of this process, made on first use. */
+  async dispatcher(): Promise<Dispatcher> {
+    if (!this.webhookDispatcher) {
+      const { Dispatcher } = await import('./webhooks/dispatcher.js');
+      this.webhookDispatcher ??= new Dispatcher(this.ctx);
+    }
+    return this.webhookDispatcher;
+  }
+
   /** Links point here from now on (esign serve, once it knows its address). */
   setPublicUrl(url: string): void {
     this.publicUrlOverride = url.replace(/\/+$/, '');
@@ -124,8 +146,12 @@ export class LocalEngine implements EsignService {
     const { createBundle } = await import('./bundleCreate.js');
     return loadBundle(this.db, await createBundle(this.ctx, body, files));
   }
-  createBundleFromEnvelopeTemplate = unimplemented('Creating a Bundle from an Envelope Template');
-  createBundlePreparationSession = unimplemented('Bundle preparation sessions');
+  async createBundleFromEnvelopeTemplate(body: Body<unknown>): Promise<Bundle> {
+    return this.createBundle((await envelopeModule()).expandEnvelopeRequest(this.ctx, body));
+  }
+  async createBundlePreparationSession(body: Body<unknown>) {
+    return (await preparationModule()).createBundlePreparationSession(this.ctx, body);
+  }
   async listBundles(query: BundleListQuery = {}) {
     return queryBundles(this.db, parseBundleListQuery(query));
   }
@@ -237,38 +263,121 @@ export class LocalEngine implements EsignService {
     return { path: this.ctx.blobs.path(d.sha256), name: d.name };
   }
 
-  // Groups that later releases of the engine implement.
-  listTemplates = unimplemented('Document Templates');
-  getTemplate = unimplemented('Document Templates');
-  updateTemplate = unimplemented('Document Templates');
-  deleteTemplate = unimplemented('Document Templates');
-  createTemplatePreparationSession = unimplemented('Template preparation sessions');
-  listEnvelopeTemplates = unimplemented('Envelope Templates');
-  getEnvelopeTemplate = unimplemented('Envelope Templates');
-  listPersons = unimplemented('Persons');
-  createPerson = unimplemented('Persons');
-  getPerson = unimplemented('Persons');
-  replacePerson = unimplemented('Persons');
-  updatePerson = unimplemented('Persons');
-  deletePerson = unimplemented('Persons');
-  listWebhooks = unimplemented('Webhooks');
-  createWebhook = unimplemented('Webhooks');
-  getWebhook = unimplemented('Webhooks');
-  replaceWebhook = unimplemented('Webhooks');
-  updateWebhook = unimplemented('Webhooks');
-  deleteWebhook = unimplemented('Webhooks');
-  listWebhookHeaders = unimplemented('Webhook extra headers');
-  createWebhookHeader = unimplemented('Webhook extra headers');
-  getWebhookHeader = unimplemented('Webhook extra headers');
-  replaceWebhookHeader = unimplemented('Webhook extra headers');
-  updateWebhookHeader = unimplemented('Webhook extra headers');
-  deleteWebhookHeader = unimplemented('Webhook extra headers');
-  listWebhookEvents = unimplemented('Webhook events');
-  getWebhookEvent = unimplemented('Webhook events');
-  listWebhookDeliveries = unimplemented('Webhook deliveries');
-  getWebhookDelivery = unimplemented('Webhook deliveries');
-  getWebhookSecret = unimplemented('The webhook secret');
-  regenerateWebhookSecret = unimplemented('The webhook secret');
+  // Document Templates
+  async listTemplates(q: TemplateListQuery = {}) {
+    return (await templatesModule()).listTemplates(this.ctx, q);
+  }
+  async getTemplate(id: string) {
+    return (await templatesModule()).getTemplate(this.ctx, id);
+  }
+  async updateTemplate(id: string, body: Body<unknown>) {
+    return (await templatesModule()).updateTemplate(this.ctx, id, body);
+  }
+  async deleteTemplate(id: string) {
+    (await templatesModule()).deleteTemplate(this.ctx, id);
+  }
+  async createTemplatePreparationSession(body: Body<unknown>) {
+    return (await preparationModule()).createTemplatePreparationSession(this.ctx, body);
+  }
+  /** `esign local template import`: the hosted service makes templates in its web app; the engine takes a PDF. */
+  async importTemplate(input: TemplateImport): Promise<DocumentTemplate> {
+    return (await templatesModule()).saveTemplate(this.ctx, input);
+  }
+
+  // Envelope Templates
+  async listEnvelopeTemplates(q: PageQuery = {}) {
+    return (await envelopeModule()).listEnvelopeTemplates(this.ctx, q);
+  }
+  async getEnvelopeTemplate(id: string) {
+    return (await envelopeModule()).getEnvelopeTemplate(this.ctx, id);
+  }
+  /** `esign local envelope-template create spec.json`; files in the spec are read relative to `baseDir`. */
+  async createEnvelopeTemplate(spec: unknown, baseDir: string): Promise<EnvelopeTemplate> {
+    return (await envelopeModule()).createEnvelopeTemplate(this.ctx, spec, baseDir);
+  }
+
+  // Persons
+  async listPersons(q: PersonListQuery = {}) {
+    return persons.listPersons(this.ctx, q);
+  }
+  async createPerson(body: Body<unknown>) {
+    return persons.createPerson(this.ctx, body);
+  }
+  async getPerson(id: string) {
+    return persons.getPerson(this.ctx, id);
+  }
+  async replacePerson(id: string, body: Body<unknown>) {
+    return persons.replacePerson(this.ctx, id, body);
+  }
+  async updatePerson(id: string, body: Body<unknown>) {
+    return persons.updatePerson(this.ctx, id, body);
+  }
+  async deletePerson(id: string) {
+    persons.deletePerson(this.ctx, id);
+  }
+
+  // Webhooks
+  async listWebhooks(q: WebhookListQuery = {}) {
+    return (await webhookStore()).listWebhooks(this.ctx, q);
+  }
+  async createWebhook(body: Body<unknown>) {
+    return (await webhookStore()).createWebhook(this.ctx, body);
+  }
+  async getWebhook(id: string) {
+    return (await webhookStore()).getWebhook(this.ctx, id);
+  }
+  async replaceWebhook(id: string, body: Body<unknown>) {
+    return (await webhookStore()).replaceWebhook(this.ctx, id, body);
+  }
+  async updateWebhook(id: string, body: Body<unknown>) {
+    return (await webhookStore()).updateWebhook(this.ctx, id, body);
+  }
+  async deleteWebhook(id: string) {
+    (await webhookStore()).deleteWebhook(this.ctx, id);
+  }
+  async listWebhookHeaders(q: WebhookHeaderListQuery = {}) {
+    return (await webhookStore()).listWebhookHeaders(this.ctx, q);
+  }
+  async createWebhookHeader(body: Body<unknown>) {
+    return (await webhookStore()).createWebhookHeader(this.ctx, body);
+  }
+  async getWebhookHeader(id: string) {
+    return (await webhookStore()).getWebhookHeader(this.ctx, id);
+  }
+  async replaceWebhookHeader(id: string, body: Body<unknown>) {
+    return (await webhookStore()).replaceWebhookHeader(this.ctx, id, body);
+  }
+  async updateWebhookHeader(id: string, body: Body<unknown>) {
+    return (await webhookStore()).updateWebhookHeader(this.ctx, id, body);
+  }
+  async deleteWebhookHeader(id: string) {
+    (await webhookStore()).deleteWebhookHeader(this.ctx, id);
+  }
+  async listWebhookEvents(q: WebhookEventListQuery = {}) {
+    return (await webhookStore()).listWebhookEvents(this.ctx, q);
+  }
+  async getWebhookEvent(id: string) {
+    return (await webhookStore()).getWebhookEvent(this.ctx, id);
+  }
+  async listWebhookDeliveries(q: WebhookDeliveryListQuery = {}) {
+    return (await webhookStore()).listWebhookDeliveries(this.ctx, q);
+  }
+  async getWebhookDelivery(id: string) {
+    return (await webhookStore()).getWebhookDelivery(this.ctx, id);
+  }
+  async getWebhookSecret() {
+    return webhookSecret(this.db, this.clock.now());
+  }
+  async regenerateWebhookSecret() {
+    return regenerateWebhookSecret(this.db, this.clock.now());
+  }
+  async triggerWebhookEvent(eventType: string, bundleSlug?: string): Promise<WebhookEvent[]> {
+    return (await this.dispatcher()).trigger(eventType, bundleSlug);
+  }
+  async resendWebhookEvent(id: string): Promise<WebhookEvent> {
+    return (await this.dispatcher()).resend(id);
+  }
+
   async verify(hash: string): Promise<VerifyResult> {
     return (await import('./verify.js')).verifyHash(this.db, hash);
   }

@@ -1,6 +1,7 @@
 // The Bundle audit event codes of the local engine. The spec shows `bc` and `bl`; the rest are
-// esign's documented choice (README, "Bundle events").
+// esign's documented choice (README, "Bundle events"). Some are also webhook events (webhooks/outbox.ts).
 import { type Db, sql } from './db.js';
+import { enqueueForAuditEvent } from './webhooks/outbox.js';
 
 export const EVENT_KINDS = {
   bc: 'Bundle created',
@@ -33,4 +34,5 @@ export function recordEvent(
   sql(db, 'INSERT INTO bundle_events (bundle_seq, kind, description, timestamp, packet_id) VALUES (?, ?, ?, ?, ?)').run(
     e.bundleSeq, e.kind, description, e.at, e.packetId ?? null,
   );
+  enqueueForAuditEvent(db, e);
 }

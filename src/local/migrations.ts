@@ -214,4 +214,88 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE account ADD COLUMN allow_private_urls INTEGER NOT NULL DEFAULT 0;
   `,
+  // 5: Document Templates, Envelope Templates, webhooks and their outbox of events and delivery attempts
+  `
+  CREATE TABLE templates (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    is_shared INTEGER NOT NULL DEFAULT 0,
+    library TEXT,
+    sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+    filename TEXT NOT NULL,
+    roles TEXT NOT NULL,
+    fields TEXT NOT NULL,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    teams TEXT NOT NULL DEFAULT '[]',
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+  );
+  CREATE INDEX bundles_template ON bundles(template, created) WHERE template IS NOT NULL;
+
+  CREATE TABLE envelope_templates (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    is_shared INTEGER NOT NULL DEFAULT 0,
+    is_portal INTEGER NOT NULL DEFAULT 0,
+    allow_direct_signing INTEGER NOT NULL DEFAULT 0,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    spec TEXT NOT NULL,
+    created TEXT NOT NULL
+  );
+
+  CREATE TABLE webhooks (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    url TEXT NOT NULL,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    json INTEGER NOT NULL DEFAULT 1,
+    event_types TEXT NOT NULL,
+    failed_in_a_row INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL
+  );
+  CREATE TABLE webhook_headers (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    ord INTEGER NOT NULL DEFAULT 1,
+    created TEXT NOT NULL
+  );
+  CREATE INDEX webhook_headers_webhook ON webhook_headers(webhook_id, ord, seq);
+
+  CREATE TABLE webhook_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    pk TEXT NOT NULL UNIQUE,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    event_type TEXT NOT NULL,
+    created TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    bundle_id TEXT,
+    packet_id TEXT,
+    status INTEGER NOT NULL DEFAULT 0,
+    success INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    lease_until TEXT
+  );
+  CREATE INDEX webhook_events_due ON webhook_events(next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+  CREATE INDEX webhook_events_webhook ON webhook_events(webhook_id, seq);
+  CREATE INDEX webhook_events_created ON webhook_events(created);
+
+  CREATE TABLE webhook_deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    pk TEXT NOT NULL UNIQUE,
+    event_seq INTEGER NOT NULL REFERENCES webhook_events(seq) ON DELETE CASCADE,
+    timestamp TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    success INTEGER NOT NULL,
+    message TEXT NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_seq, seq);
+  `,
 ];

@@ -25,3 +25,27 @@ export function updatePersonFromPacket(db: Db, id: string, change: { name?: stri
   if (change.phone && !sql(db, `SELECT 1 FROM person_channels WHERE person_id = ? AND kind = 'mp' AND phone = ?`).get(id, change.phone))
     sql(db, `INSERT INTO person_channels (id, person_id, kind, phone) VALUES (?, ?, 'mp', ?)`).run(uuid(), id, change.phone);
 }
+
+// Persons API (TO BE IMPLEMENTED: helper B).
+import { notImplemented } from '../service/errors.js';
+import type { Page, Person, PersonListQuery } from '../service/types.js';
+import type { EngineContext } from './context.js';
+
+export function listPersons(_ctx: EngineContext, _q: PersonListQuery): Page<Person> {
+  throw notImplemented('Persons');
+}
+export function createPerson(_ctx: EngineContext, _body: unknown): Person {
+  throw notImplemented('Persons');
+}
+export function getPerson(_ctx: EngineContext, _id: string): Person {
+  throw notImplemented('Persons');
+}
+export function replacePerson(_ctx: EngineContext, _id: string, _body: unknown): Person {
+  throw notImplemented('Persons');
+}
+export function updatePerson(_ctx: EngineContext, _id: string, _body: unknown): Person {
+  throw notImplemented('Persons');
+}
+export function deletePerson(_ctx: EngineContext, _id: string): void {
+  throw notImplemented('Persons');
+}

@@ -51,6 +51,8 @@ export interface RequestSpec {
   retry?: boolean;
   /** Skip the API key (POST /verify/ is public). */
   anonymous?: boolean;
+  /** The path is relative to the server's root, not to the API's base URL (esign serve's /sandbox/). */
+  fromRoot?: boolean;
 }
 
 export class HttpClient {
@@ -62,8 +64,9 @@ export class HttpClient {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
   }
 
-  url(spec: Pick<RequestSpec, 'path' | 'query'>): string {
-    const u = new URL(`${this.o.baseUrl}${spec.path}`);
+  url(spec: Pick<RequestSpec, 'path' | 'query' | 'fromRoot'>): string {
+    const base = spec.fromRoot ? this.o.baseUrl.replace(/\/api\/v2$/, '') : this.o.baseUrl;
+    const u = new URL(`${base}${spec.path}`);
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
     return u.toString();
   }

@@ -3,7 +3,7 @@ import type { Body, EsignService } from '../service/service.js';
 import type {
   AttachedFile, Bundle, BundleDataItem, BundleEvent, BundleListQuery, CoeFile, DocumentTemplate, EmbedUrl,
   EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit, TemplateListQuery,
-  ValidateResult, VerifyResult, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookEvent,
+  ValidateResult, VerifyResult, Webhook, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent,
   WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery, WebhookSecret,
 } from '../service/types.js';
 import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
@@ -127,10 +127,14 @@ export class RemoteService implements EsignService {
   deleteWebhookHeader = async (id: string) => void (await this.call('DELETE', `/webhooks/headers/${enc(id)}/`));
   listWebhookEvents = (q: WebhookEventListQuery = {}) => this.list<WebhookEvent>('/webhooks/events/', q as Query);
   getWebhookEvent = (id: string) => this.call<WebhookEvent>('GET', `/webhooks/events/${enc(id)}/`);
-  listWebhookDeliveries = (q: WebhookDeliveryListQuery = {}) => this.list<WebhookEvent>('/webhooks/deliveries/', q as Query);
-  getWebhookDelivery = (id: string) => this.call<WebhookDelivery>('GET', `/webhooks/deliveries/${enc(id)}/`);
+  listWebhookDeliveries = (q: WebhookDeliveryListQuery = {}) => this.list<WebhookDeliveryRecord>('/webhooks/deliveries/', q as Query);
+  getWebhookDelivery = (id: string) => this.call<WebhookDeliveryRecord>('GET', `/webhooks/deliveries/${enc(id)}/`);
   getWebhookSecret = () => this.call<WebhookSecret>('GET', '/webhooks/secret/');
   regenerateWebhookSecret = () => this.call<WebhookSecret>('POST', '/webhooks/secret/regenerate/', { retry: false });
+
+  triggerWebhookEvent = (eventType: string, bundleSlug?: string) =>
+    this.call<WebhookEvent[]>('POST', '/sandbox/webhooks/trigger/', { json: { event_type: eventType, bundle: bundleSlug }, fromRoot: true, retry: false });
+  resendWebhookEvent = (id: string) => this.call<WebhookEvent>('POST', `/sandbox/webhooks/events/${enc(id)}/resend/`, { fromRoot: true, retry: false });
 
   verify = (hash: string) => this.call<VerifyResult>('POST', '/verify/', { json: { hash }, anonymous: true, retry: true });
   getRateLimit = () => this.call<RateLimit>('GET', '/rate_limit/');

@@ -12,7 +12,7 @@ import type {
   AttachedFile, Bundle, BundleDataItem, BundleEvent, BundleListQuery, CoeFile, DocumentTemplate,
   EmbedUrl, EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit,
   TemplateListQuery, ValidateResult, VerifyResult, Webhook, WebhookDelivery, WebhookDeliveryListQuery,
-  WebhookEvent, WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
+  WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
   WebhookSecret,
 } from './types.js';
 
@@ -89,16 +89,27 @@ export interface WebhookOperations {
 
   listWebhookEvents(query?: WebhookEventListQuery): Promise<Page<WebhookEvent>>;
   getWebhookEvent(id: string): Promise<WebhookEvent>;
-  listWebhookDeliveries(query?: WebhookDeliveryListQuery): Promise<Page<WebhookEvent>>;
-  getWebhookDelivery(id: string): Promise<WebhookDelivery>;
+  listWebhookDeliveries(query?: WebhookDeliveryListQuery): Promise<Page<WebhookDeliveryRecord>>;
+  getWebhookDelivery(id: string): Promise<WebhookDeliveryRecord>;
 
   getWebhookSecret(): Promise<WebhookSecret>;
   regenerateWebhookSecret(): Promise<WebhookSecret>;
 }
 
+/**
+ * esign's own test tools for webhook receivers: the embedded engine has them, and esign serve
+ * offers them under /sandbox/. The hosted service has no such operations (404).
+ */
+export interface WebhookSandboxOperations {
+  /** Fires a test occurrence of `eventType` (for a Bundle, or a placeholder) to every enabled, subscribed webhook. */
+  triggerWebhookEvent(eventType: string, bundleSlug?: string): Promise<WebhookEvent[]>;
+  /** Delivers an event again now, whatever its state, and returns it with the new attempt. */
+  resendWebhookEvent(id: string): Promise<WebhookEvent>;
+}
+
 export interface EsignService
   extends BundleOperations, PacketOperations, TemplateOperations, EnvelopeTemplateOperations,
-    PersonOperations, WebhookOperations {
+    PersonOperations, WebhookOperations, WebhookSandboxOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;
   getRateLimit(): Promise<RateLimit>;

@@ -191,6 +191,11 @@ export interface WebhookEvent {
   deliveries: WebhookDelivery[];
 }
 
+/** An item of the delivery list: one attempt, in the WebhookEvent shape (spec), naming its event. */
+export interface WebhookDeliveryRecord extends WebhookEvent {
+  webhook_event: string;
+}
+
 export interface WebhookSecret {
   secret: string;
   create_date: string;
