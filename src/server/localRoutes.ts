@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LocalEngine } from '../local/engine.js';
 import { signInputFromJson } from '../local/signing.js';
 import { ApiError } from '../service/errors.js';
+import { registerPreparationPages } from './preparationPages.js';
 import { registerSigningPage } from './signingPage.js';
 
 export const SANDBOX_PREFIX = '/sandbox';
@@ -42,5 +43,18 @@ export function registerLocalRoutes(app: FastifyInstance, engine: LocalEngine, a
   sandbox('sign', (id, body) => engine.signPacket(id, signInputFromJson(body)));
   sandbox('decline', (id, body) => engine.declinePacket(id, typeof (body as { reason?: unknown })?.reason === 'string' ? (body as { reason: string }).reason : ''));
 
+  app.post(`${SANDBOX_PREFIX}/webhooks/trigger/`, async (req, reply) => {
+    authorize(req, reply);
+    const b = (req.body ?? {}) as { event_type?: unknown; bundle?: unknown };
+    if (typeof b.event_type !== 'string')
+      throw new ApiError(400, 'invalid', 'event_type: This field is required.', [{ field: 'event_type', message: 'This field is required.' }]);
+    return reply.code(201).send(await engine.triggerWebhookEvent(b.event_type, typeof b.bundle === 'string' && b.bundle ? b.bundle : undefined));
+  });
+  app.post(`${SANDBOX_PREFIX}/webhooks/events/:id/resend/`, async (req, reply) => {
+    authorize(req, reply);
+    return engine.resendWebhookEvent((req.params as { id: string }).id);
+  });
+
   registerSigningPage(app, engine);
+  registerPreparationPages(app, engine);
 }
