@@ -4,3 +4,4 @@ await import('./create.mjs');
 await import('./server.mjs');
 await import('./verify.mjs');
 await import('./lifecycle.mjs');
+await import('./webhooks.mjs');

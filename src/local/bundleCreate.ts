@@ -18,11 +18,14 @@ import { deriveFields, type PreparedSpec } from './intake/prepare.js';
 import { findSoffice } from './intake/office.js';
 import { inspectPdf } from './pdf.js';
 import { findPersonContact } from './persons.js';
+import { templateDocument } from './templates.js';
 
 /** Where a document's bytes come from once the request is checked. */
 type Source =
   | { kind: 'ready'; data: Buffer; hash: string; pages: number; source: 'b64' | 'index' }
   | { kind: 'url'; url: string }
+  /** A Document Template's PDF, already in the file store. */
+  | { kind: 'template'; templateId: string; hash: string; pages: number }
   /** Rendered or converted to PDF in the background, like a download. */
   | { kind: 'html'; html: string }
   | { kind: 'office'; data: Buffer; hash: string; ext: string };
@@ -51,10 +54,14 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   const S = await import('../service/schemas.js');
   await loadRe2();
   const req = S.parseOr400(S.BundleRequest, input);
-  if (req.envelope_template)
-    throw new ApiError(400, 'invalid', `envelope_template.template_id: Envelope Template "${req.envelope_template.template_id}" was not found.`, [
-      { field: 'envelope_template.template_id', message: `Envelope Template "${req.envelope_template.template_id}" was not found.` },
-    ]);
+  if (req.envelope_template) {
+    if (req.documents)
+      throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
+        { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
+      ]);
+    const { expandEnvelopeRequest } = await import('./envelopeTemplates.js');
+    return createBundle(ctx, expandEnvelopeRequest(ctx, input), files);
+  }
   const errs = new FieldErrors();
   const account = ctx.account.settings();
   const has = (f: (typeof account.features)[number]) => account.features.includes(f);
@@ -73,13 +80,18 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
 
   const docs = req.documents ?? [];
   const docKeys = new Set<string>();
+  const fromTemplates = new Map<number, PlannedDocument>();
   docs.forEach((d, i) => {
     const key = d.key ?? `doc-${i + 1}`;
     if (docKeys.has(key)) errs.add(`documents[${i}].key`, `Duplicate document key "${key}".`);
     docKeys.add(key);
     if (isTemplateDoc(d)) {
-      // No Document Template exists on this engine until templates are imported (a later release).
-      errs.add(`documents[${i}].template_id`, `Document Template "${d.template_id}" was not found.`);
+      const t = templateDocument(ctx, d, i, signerKeys, req.tag_values ?? {}, errs);
+      if (t) fromTemplates.set(i, {
+        key, name: t.template.filename,
+        source: { kind: 'template', templateId: t.template.id, hash: t.template.sha256, pages: t.template.pages },
+        spec: { fields: t.fields, auto_placements: [] },
+      });
       return;
     }
     checkDocumentRequest(d, i, files, signerKeys, has, errs);
@@ -88,7 +100,12 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
 
   // Bytes in hand are checked now, so a bad upload is a 400 that names its field.
   const planned: PlannedDocument[] = [];
-  for (const [i, d] of (docs as DocumentRequestT[]).entries()) {
+  for (const [i, doc] of docs.entries()) {
+    if (isTemplateDoc(doc)) {
+      planned.push(fromTemplates.get(i)!);
+      continue;
+    }
+    const d = doc;
     const key = d.key ?? `doc-${i + 1}`;
     const spec = {
       ...keyedFields(d),
@@ -131,7 +148,8 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 
   const draft = req.status === 'dr' || req.is_draft === true;
-  const pending = planned.some((d) => d.source.kind !== 'ready');
+  const pending = planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template');
+  const template = planned.find((d) => d.source.kind === 'template')?.source as { templateId: string } | undefined;
   const id = slug();
   const attrs: BundleAttrs = {
     email_subject: req.email_subject ?? '',
@@ -154,10 +172,10 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     const { db } = ctx;
     const seq = Number(
       sql(db, 
-        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, created, attrs)
-         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, attrs)
+         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(id, draft ? 'dr' : 'pe', req.label ?? '', req.custom_key ?? null, req.is_test ? 1 : 0, req.in_order ? 1 : 0,
-        req.team ?? null, null, at, JSON.stringify(attrs)).lastInsertRowid,
+        req.team ?? null, null, template?.templateId ?? null, at, JSON.stringify(attrs)).lastInsertRowid,
     );
     const insertPacket = sql(db, 
       `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, attrs)
@@ -167,20 +185,22 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       insertPacket.run(slug(), seq, i, p.key, p.name, p.email, p.phone, p.person_id, p.deliver_via, p.ord, JSON.stringify(p.attrs)),
     );
     const insertDoc = sql(db, 
-      `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     planned.forEach((d, i) => {
       if (d.source.kind === 'ready') {
         recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
-        insertDoc.run(seq, i, d.key, d.name, d.source.source, null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }));
+        insertDoc.run(seq, i, d.key, d.name, d.source.source, null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }), null);
+      } else if (d.source.kind === 'template') {
+        insertDoc.run(seq, i, d.key, d.name, 'template', null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }), d.source.templateId);
       } else if (d.source.kind === 'url') {
-        insertDoc.run(seq, i, d.key, d.name, 'url', d.source.url, null, 'pending', JSON.stringify(d.spec));
+        insertDoc.run(seq, i, d.key, d.name, 'url', d.source.url, null, 'pending', JSON.stringify(d.spec), null);
       } else if (d.source.kind === 'html') {
-        insertDoc.run(seq, i, d.key, d.name, 'html', null, null, 'pending', JSON.stringify({ ...d.spec, html: d.source.html }));
+        insertDoc.run(seq, i, d.key, d.name, 'html', null, null, 'pending', JSON.stringify({ ...d.spec, html: d.source.html }), null);
       } else {
         // The office original is kept (content-addressed) until it is converted.
         recordBlob(db, d.source.hash, d.source.data.length, 0, at);
-        insertDoc.run(seq, i, d.key, d.name, 'office', null, null, 'pending', JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }));
+        insertDoc.run(seq, i, d.key, d.name, 'office', null, null, 'pending', JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }), null);
       }
     });
     recordEvent(db, { bundleSeq: seq, kind: 'bc', at });

@@ -26,7 +26,8 @@ import { ReadCache } from './readCache.js';
 import type { SignInput } from './signing.js';
 import type { SigningView } from './signingSession.js';
 import type { TemplateImport } from './templates.js';
-import type { Dispatcher } from './webhooks/dispatcher.js';
+import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
+import { onWebhookQueued } from './webhooks/outbox.js';
 import { regenerateWebhookSecret, webhookSecret } from './webhooks/secret.js';
 
 export interface LocalEngineOptions {
@@ -59,6 +60,9 @@ export class LocalEngine implements EsignService {
   private again = false;
   private publicUrlOverride: string | undefined;
   private webhookDispatcher: Dispatcher | undefined;
+  /** This process queued webhook events: a one-shot command makes their first attempts before it ends. */
+  private webhooksQueued = false;
+  private webhookRun: Promise<unknown> | undefined;
   /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
   private readonly bundleReads: ReadCache<Bundle>;
 
@@ -81,6 +85,11 @@ export class LocalEngine implements EsignService {
       refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
     };
     applyDue(this.ctx);
+    onWebhookQueued(this.db, () => {
+      this.webhooksQueued = true;
+      // The rows become visible when the transaction that queued them ends.
+      if (this.webhookDispatcher?.running) setImmediate(() => this.webhookDispatcher?.wake());
+    });
   }
 
   /**
@@ -128,7 +137,19 @@ export class LocalEngine implements EsignService {
   runDue(): { expired: number; reminded: number } {
     const done = applyDue(this.ctx);
     this.kick();
+    if (!this.webhookDispatcher?.running && !this.webhookRun)
+      this.webhookRun = this.deliverWebhooks().finally(() => (this.webhookRun = undefined));
     return done;
+  }
+
+  /** Delivers every due webhook event, retries included (esign local run-due; esign serve runs continuously). */
+  async deliverWebhooks(opts: DeliverOptions = {}): Promise<{ delivered: number; failed: number }> {
+    return (await this.dispatcher()).deliverDue(opts);
+  }
+
+  /** esign serve: deliver webhook events as they are queued, and poll for those other processes queue. */
+  async startWebhookDelivery(): Promise<void> {
+    (await this.dispatcher()).start();
   }
 
   /** Waits for background work started by this process (document downloads, evidence). */
@@ -138,6 +159,11 @@ export class LocalEngine implements EsignService {
 
   async close(): Promise<void> {
     await this.settle();
+    await this.webhookRun;
+    const d = this.webhookDispatcher;
+    if (!d?.running && this.webhooksQueued && this.db.open)
+      await (await this.dispatcher()).deliverFirstAttempts();
+    await this.webhookDispatcher?.close();
     if (this.db.open) this.db.close();
   }
 

@@ -49,7 +49,55 @@ function metadataFilters(q: Query): Record<string, string> {
   return out;
 }
 
-const bool = (v: string | undefined) => (v === undefined ? undefined : v === 'true' || v === '1' || v === 'True');
+/** Bodies that came as `application/x-www-form-urlencoded`: every member is a string (a repeated key, a list of them). */
+const formBodies = new WeakSet<object>();
+
+function parseForm(text: string): Record<string, string | string[]> {
+  const members = new Map<string, string | string[]>();
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = members.get(k);
+    members.set(k, prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]);
+  }
+  const body = Object.fromEntries(members);
+  formBodies.add(body);
+  return body;
+}
+
+/** Members of webhook and extra-header bodies that are not strings. */
+const WEBHOOK_TYPED = ['event_types', 'enabled', 'json'];
+const HEADER_TYPED = ['order'];
+
+/**
+ * Form clients send those members as JSON text (`["bundle_sent"]`, `false`, `2`) or Python's
+ * `True`/`False`; a single `event_types=bundle_sent` is a list of one. Only typed members are
+ * decoded: a header value of `123` stays a string. JSON bodies pass through untouched.
+ */
+function typedBody(req: FastifyRequest, typed: readonly string[]): Record<string, unknown> {
+  const body = bodyOf(req);
+  if (!formBodies.has(body)) return body;
+  const out: Record<string, unknown> = { ...body };
+  for (const k of typed) {
+    const v = out[k];
+    if (typeof v !== 'string') continue;
+    const decoded = decodeFormValue(v);
+    out[k] = k === 'event_types' && typeof decoded === 'string' ? [decoded] : decoded;
+  }
+  return out;
+}
+
+function decodeFormValue(v: string): unknown {
+  if (v === 'True' || v === 'False') return v === 'True';
+  try {
+    const parsed: unknown = JSON.parse(v);
+    if (Array.isArray(parsed) || typeof parsed === 'boolean' || typeof parsed === 'number') return parsed;
+  } catch {
+    // Not JSON: the plain string it is.
+  }
+  return v;
+}
+
+/** A query value handed to the service as given: the service validates it and names a bad parameter. */
+const raw = <T>(v: string | undefined) => v as T | undefined;
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
 /** Multipart Bundle creation: `files` parts plus a `bundle_request` part holding the JSON. */
@@ -127,23 +175,23 @@ function routes(s: EsignService): [string, string, Handler][] {
     ['PATCH', '/persons/:id/', async (req) => ok(await s.updatePerson(p(req).id, bodyOf(req)))],
     ['DELETE', '/persons/:id/', async (req) => (await s.deletePerson(p(req).id), noContent())],
 
-    ['GET', '/webhooks/', async (req) => paged(await s.listWebhooks({ ...pageOf(q(req)), enabled: bool(q(req).enabled), event_type: q(req).event_type }))],
-    ['POST', '/webhooks/', async (req) => ok(await s.createWebhook(bodyOf(req)), 201)],
+    ['GET', '/webhooks/', async (req) => paged(await s.listWebhooks({ ...pageOf(q(req)), enabled: raw(q(req).enabled), event_type: q(req).event_type }))],
+    ['POST', '/webhooks/', async (req) => ok(await s.createWebhook(typedBody(req, WEBHOOK_TYPED)), 201)],
     ['GET', '/webhooks/headers/', async (req) => paged(await s.listWebhookHeaders({ ...pageOf(q(req)), webhook: q(req).webhook, event_type: q(req).event_type }))],
-    ['POST', '/webhooks/headers/', async (req) => ok(await s.createWebhookHeader(bodyOf(req)), 201)],
+    ['POST', '/webhooks/headers/', async (req) => ok(await s.createWebhookHeader(typedBody(req, HEADER_TYPED)), 201)],
     ['GET', '/webhooks/headers/:id/', async (req) => ok(await s.getWebhookHeader(p(req).id))],
-    ['PUT', '/webhooks/headers/:id/', async (req) => ok(await s.replaceWebhookHeader(p(req).id, bodyOf(req)))],
-    ['PATCH', '/webhooks/headers/:id/', async (req) => ok(await s.updateWebhookHeader(p(req).id, bodyOf(req)))],
+    ['PUT', '/webhooks/headers/:id/', async (req) => ok(await s.replaceWebhookHeader(p(req).id, typedBody(req, HEADER_TYPED)))],
+    ['PATCH', '/webhooks/headers/:id/', async (req) => ok(await s.updateWebhookHeader(p(req).id, typedBody(req, HEADER_TYPED)))],
     ['DELETE', '/webhooks/headers/:id/', async (req) => (await s.deleteWebhookHeader(p(req).id), noContent())],
-    ['GET', '/webhooks/events/', async (req) => paged(await s.listWebhookEvents({ ...pageOf(q(req)), webhook: q(req).webhook, event_type: q(req).event_type, status: num(q(req).status), success: bool(q(req).success), after_date: q(req).after_date, before_date: q(req).before_date }))],
+    ['GET', '/webhooks/events/', async (req) => paged(await s.listWebhookEvents({ ...pageOf(q(req)), webhook: q(req).webhook, event_type: q(req).event_type, status: raw(q(req).status), success: raw(q(req).success), after_date: q(req).after_date, before_date: q(req).before_date }))],
     ['GET', '/webhooks/events/:id/', async (req) => ok(await s.getWebhookEvent(p(req).id))],
-    ['GET', '/webhooks/deliveries/', async (req) => paged(await s.listWebhookDeliveries({ ...pageOf(q(req)), webhook: q(req).webhook, webhook_event: q(req).webhook_event, event_type: q(req).event_type, status: num(q(req).status), after_date: q(req).after_date, before_date: q(req).before_date }))],
+    ['GET', '/webhooks/deliveries/', async (req) => paged(await s.listWebhookDeliveries({ ...pageOf(q(req)), webhook: q(req).webhook, webhook_event: q(req).webhook_event, event_type: q(req).event_type, status: raw(q(req).status), after_date: q(req).after_date, before_date: q(req).before_date }))],
     ['GET', '/webhooks/deliveries/:id/', async (req) => ok(await s.getWebhookDelivery(p(req).id))],
     ['GET', '/webhooks/secret/', async () => ok(await s.getWebhookSecret())],
     ['POST', '/webhooks/secret/regenerate/', async () => ok(await s.regenerateWebhookSecret())],
     ['GET', '/webhooks/:id/', async (req) => ok(await s.getWebhook(p(req).id))],
-    ['PUT', '/webhooks/:id/', async (req) => ok(await s.replaceWebhook(p(req).id, bodyOf(req)))],
-    ['PATCH', '/webhooks/:id/', async (req) => ok(await s.updateWebhook(p(req).id, bodyOf(req)))],
+    ['PUT', '/webhooks/:id/', async (req) => ok(await s.replaceWebhook(p(req).id, typedBody(req, WEBHOOK_TYPED)))],
+    ['PATCH', '/webhooks/:id/', async (req) => ok(await s.updateWebhook(p(req).id, typedBody(req, WEBHOOK_TYPED)))],
     ['DELETE', '/webhooks/:id/', async (req) => (await s.deleteWebhook(p(req).id), noContent())],
 
     ['POST', '/verify/', async (req) => ok(await s.verify(String(bodyOf(req).hash ?? '')))],
@@ -194,6 +242,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       done(new ApiError(400, 'parse_error', `Malformed JSON: ${(e as Error).message}`), undefined);
     }
   });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => done(null, parseForm(String(text))));
 
   app.addHook('onResponse', (req, reply, done) => {
     log(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);

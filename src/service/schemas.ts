@@ -218,6 +218,104 @@ export const TemplatePatchRequest = z.strictObject({
   metadata: z.union([z.literal(''), z.record(z.string(), z.string().max(500))]),
 });
 
+const { initial_value: _initial, editors: _editors, ...templateFieldCommon } = fieldCommon;
+const value = z.union([z.string(), z.number()]);
+const templateMetadata = z.record(z.string(), z.string().max(500));
+
+/** A Document Template field: FieldRequest with `default_value`, `editor_roles` and `data_flow_tag`. */
+export const TemplateField = z
+  .strictObject({
+    key: str(100).optional(),
+    kind: fieldKind.refine((k) => k !== 'apr', { error: '"apr" is the auto-placement kind; a template field is placed by page and position.' }),
+    page: z.int().min(1).optional(),
+    x: z.number().optional(),
+    y: z.number().optional(),
+    w: z.number().optional(),
+    h: z.number().optional(),
+    ...templateFieldCommon,
+    default_value: value.optional(),
+    editor_roles: z.array(z.string()).optional(),
+    data_flow_tag: dataFlowTag.optional(),
+  })
+  .superRefine(fieldRules);
+
+/** What `esign local template import` hands the engine, less the PDF bytes (checked separately). */
+export const TemplateImportRequest = z.object({
+  name: z.string().trim().min(1, { error: 'This field is required.' }).max(200),
+  /** Any length: cut to the 50-character filename limit of documents when stored. */
+  filename: z.string().min(1).optional(),
+  roles: z.array(z.strictObject({ key: z.string().min(1).max(100), label: str(200).optional() })),
+  fields: z.array(TemplateField).optional(),
+  metadata: templateMetadata.optional(),
+  is_shared: z.boolean().optional(),
+  teams: z.array(uuid).optional(),
+  library: str(200).optional(),
+});
+
+/** Role -> signer assignments: `[{role, signer}]` as in TemplateRequest, or `{role: signer}` in a spec file. */
+const assignments = z.union([
+  z.array(z.strictObject({ role: z.string(), signer: z.string() })),
+  z.record(z.string(), z.string()).transform((m) => Object.entries(m).map(([role, signer]) => ({ role, signer }))),
+]);
+
+const envelopeDocument = {
+  key: z.string().min(1).max(100),
+  name: str(200).optional(),
+  order: z.int().min(0).optional(),
+};
+
+/** The spec file of `esign local envelope-template create` (documented in src/local/envelopeTemplates.ts). */
+export const EnvelopeTemplateSpec = z.strictObject({
+  name: z.string().trim().min(1, { error: 'This field is required.' }).max(200),
+  description: str(2000).optional(),
+  is_shared: z.boolean().optional(),
+  is_portal: z.boolean().optional(),
+  allow_direct_signing: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  signers: z
+    .array(
+      z.strictObject({
+        key: z.string().min(1).max(100),
+        label: str(200).optional(),
+        order: z.int().min(0).optional(),
+        auth_sms: z.boolean().optional(),
+        auth_selfie: z.boolean().optional(),
+        auth_id: z.boolean().optional(),
+      }),
+    )
+    .min(1, { error: 'At least one signer role is required.' }),
+  documents: z
+    .array(
+      z.union([
+        z.strictObject({ ...envelopeDocument, template_id: uuid, assignments: assignments.optional() }),
+        z.strictObject({
+          ...envelopeDocument,
+          template_id: z.undefined().optional(),
+          file: z.string().min(1).optional(),
+          /** The spelling of bundle spec files (fixtures/bundle-spec.json). */
+          file_path: z.string().min(1).optional(),
+          file_b64: z.string().optional(),
+          fields: z.array(FieldRequest).optional(),
+        }),
+      ]),
+    )
+    .min(1, { error: 'At least one document is required.' }),
+  defaults: z
+    .strictObject({
+      label: BundleCommon.label,
+      in_order: BundleCommon.in_order,
+      email_subject: BundleCommon.email_subject,
+      email_message: BundleCommon.email_message,
+      sms_message: BundleCommon.sms_message,
+      requester_name: BundleCommon.requester_name,
+      requester_email: BundleCommon.requester_email,
+      cc_emails: BundleCommon.cc_emails,
+      is_test: BundleCommon.is_test,
+      tag_values: BundleCommon.tag_values,
+    })
+    .optional(),
+});
+
 export const TemplatePreparationSessionRequest = z.object({
   template_id: uuid.optional(),
   team: uuid.optional(),
@@ -225,14 +323,20 @@ export const TemplatePreparationSessionRequest = z.object({
   metadata: z.record(z.string(), z.string().max(500)).optional(),
 });
 
+/** A contact channel: exactly one of `email` (kind `em`) or `phone` (kind `mp`); `kind` may be left to inference. */
 const Channel = z.object({
   id: uuid.optional(),
   kind: z.enum(CHANNEL_KINDS).optional(),
   email: email.optional(),
-  phone: str(128).optional(),
+  phone: str(128).regex(/\d/, { error: 'A phone number must contain digits.' }).optional(),
+}).superRefine((c, ctx) => {
+  const has = { em: c.email !== undefined, mp: c.phone !== undefined };
+  if (has.em === has.mp) ctx.addIssue({ code: 'custom', message: 'A channel has exactly one of email (kind "em") or phone (kind "mp").' });
+  else if (c.kind && !has[c.kind])
+    ctx.addIssue({ code: 'custom', path: ['kind'], message: `Kind "${c.kind}" needs ${c.kind === 'em' ? 'an email' : 'a phone'}, not ${has.em ? 'an email' : 'a phone'}.` });
 });
 export const PersonRequest = z.object({
-  name: str(200),
+  name: str(200).refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
   metadata: z.record(z.string(), z.unknown()).optional(),
   channels: z.array(Channel).optional(),
 });
@@ -241,19 +345,28 @@ export const PersonPatchRequest = PersonRequest.partial();
 /** RFC 7230 token (header name) and field-value (visible ASCII, spaces and tabs inside). */
 const headerName = z.string().min(1).max(80).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'Must be an RFC 7230 header name (token characters only).' });
 const headerValue = z.string().max(240).regex(/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$|^$/, { error: 'Must be an RFC 7230 header value (visible ASCII, no leading or trailing space).' });
+/** Headers a delivery sets itself, or that would break the framing of its request. */
+export const RESERVED_HEADER_NAMES = [
+  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'user-agent',
+  'x-blueink-signature', 'x-blueink-request-timestamp',
+] as const;
+const extraHeaderName = headerName.refine((v) => !(RESERVED_HEADER_NAMES as readonly string[]).includes(v.toLowerCase()), {
+  error: (issue) => `"${String(issue.input)}" is set by the delivery itself and cannot be an extra header.`,
+});
 
 export const WebhookRequest = z.object({
-  name: str(80),
+  name: str(80).refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
   url: z.url({ protocol: /^https?$/, error: 'Must be a full http or https URL.' }),
   enabled: z.boolean().optional(),
   json: z.boolean().optional(),
-  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+  // Duplicates collapse: a webhook is subscribed to a type or not.
+  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).transform((types) => [...new Set(types)]),
 });
 export const WebhookPatchRequest = WebhookRequest.partial();
 
 export const WebhookHeaderRequest = z.object({
   webhook: uuid,
-  name: headerName,
+  name: extraHeaderName,
   value: headerValue,
   order: z.int().optional(),
 });
@@ -275,6 +388,9 @@ export type PacketPatchRequestT = z.output<typeof PacketPatchRequest>;
 export type TagsRequestT = z.output<typeof TagsRequest>;
 export type BundlePreparationSessionRequestT = z.output<typeof BundlePreparationSessionRequest>;
 export type TemplatePatchRequestT = z.output<typeof TemplatePatchRequest>;
+export type TemplateFieldT = z.output<typeof TemplateField>;
+export type TemplateImportRequestT = z.output<typeof TemplateImportRequest>;
+export type EnvelopeTemplateSpecT = z.output<typeof EnvelopeTemplateSpec>;
 export type TemplatePreparationSessionRequestT = z.output<typeof TemplatePreparationSessionRequest>;
 export type PersonRequestT = z.output<typeof PersonRequest>;
 export type PersonPatchRequestT = z.output<typeof PersonPatchRequest>;

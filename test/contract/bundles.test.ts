@@ -112,10 +112,17 @@ describe.each(BACKENDS)('contract: $name', ({ make }) => {
     await expectApiError(b.service.getPacketCoe(email.id), 409);
   });
 
-  it('answers 404 for unknown objects and 501 for groups the engine does not have yet', async () => {
+  it('answers 404 for unknown objects of every group', async () => {
+    const unknown = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
     await expectApiError(b.service.getBundle('missing'), 404, { code: 'not_found' });
     await expectApiError(b.service.getPacket('missing'), 404, { code: 'not_found' });
     await expectApiError(b.service.cancelBundle('missing'), 404);
-    await expectApiError(b.service.listPersons(), 501, { code: 'not_implemented' });
+    await expectApiError(b.service.getTemplate(unknown), 404, { code: 'not_found' });
+    await expectApiError(b.service.getEnvelopeTemplate('T-missing'), 404, { code: 'not_found' });
+    await expectApiError(b.service.getPerson(unknown), 404, { code: 'not_found' });
+    await expectApiError(b.service.getWebhook(unknown), 404, { code: 'not_found' });
+    await expectApiError(b.service.getWebhookHeader(unknown), 404, { code: 'not_found' });
+    await expectApiError(b.service.getWebhookEvent(unknown), 404, { code: 'not_found' });
+    await expectApiError(b.service.getWebhookDelivery(unknown), 404, { code: 'not_found' });
   });
 });

@@ -35,6 +35,7 @@ export function registerServe(program: Command, action: Action): void {
         log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
       log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
       process.stdout.write(`${address}\n`);
+      await engine.startWebhookDelivery();
       const due = setInterval(() => engine.runDue(), DUE_WORK_INTERVAL_MS);
       engine.runDue();
       await new Promise<void>((resolve) => {

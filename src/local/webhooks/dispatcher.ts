@@ -1,14 +1,266 @@
-// Webhook delivery (TO BE WRITTEN next).
-import { notImplemented } from '../../service/errors.js';
+// Webhook delivery: drains the outbox (`webhook_events` rows due by the engine's clock), POSTs
+// each to its webhook with the extra headers in order and the signature headers, and records
+// every attempt. Rows are leased while in flight, so several processes can share one database and
+// a process that dies mid-delivery leaves its rows to be retried: delivery is at least once.
+import type { Dispatcher as UndiciDispatcher } from 'undici';
+import { ApiError } from '../../service/errors.js';
+import { WEBHOOK_EVENT_TYPES } from '../../service/enums.js';
 import type { WebhookEvent } from '../../service/types.js';
+import { loadUndici } from '../../lazyImport.js';
 import type { EngineContext } from '../context.js';
+import { inTransaction } from '../context.js';
+import { sql } from '../db.js';
+import { uuid } from '../ids.js';
+import { enqueueOccurrence } from './outbox.js';
+import { webhookSecret } from './secret.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sign } from './signature.js';
+import { getWebhookEvent } from './store.js';
+
+/** Minutes after a failed attempt before the next one (wire-facts.md); then the event is given up. */
+export const RETRY_DELAYS_MIN = [4, 12, 36, 108, 324] as const;
+/** A receiver must answer within this (wire-facts.md). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** A webhook whose events are given up this many times in a row is disabled. */
+export const DISABLE_AFTER_FAILED_EVENTS = 10;
+/** A one-shot command waits at most this long for its first attempts before it exits. */
+export const ONE_SHOT_BUDGET_MS = 5_000;
+/** Longer than an attempt can take: a lease still held after this belongs to a dead process. */
+const LEASE_MS = 60_000;
+const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
+const CONCURRENCY = 32;
+const POLL_MS = 1_000;
+const USER_AGENT = 'esign-webhooks/1';
+
+interface Claimed {
+  seq: number;
+  pk: string;
+  webhook_id: string;
+  payload: string;
+  attempts: number;
+}
+
+interface Outcome {
+  status: number;
+  success: boolean;
+  message: string;
+  /** The attempt was abandoned by this process (its time budget ran out): not the receiver's failure. */
+  abandoned?: boolean;
+}
+
+export interface DeliverOptions {
+  /** Only events never attempted (what a one-shot command owes the state change it made). */
+  firstAttemptsOnly?: boolean;
+  /** Stop claiming, and abandon attempts in flight, after this many ms. */
+  budgetMs?: number;
+}
 
 export class Dispatcher {
-  constructor(readonly ctx: EngineContext) {}
-  async trigger(_eventType: string, _bundleSlug?: string): Promise<WebhookEvent[]> {
-    throw notImplemented('Webhook trigger');
+  private agent: UndiciDispatcher | undefined;
+  private loop: { timer: NodeJS.Timeout; running: Promise<unknown> | undefined; again: boolean } | undefined;
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  get running(): boolean {
+    return this.loop !== undefined;
   }
-  async resend(_id: string): Promise<WebhookEvent> {
-    throw notImplemented('Webhook resend');
+
+  /** Delivers continuously (esign serve): at once when this process queues, and by polling for the rest. */
+  start(pollMs = POLL_MS): void {
+    if (this.loop) return;
+    this.loop = { timer: setInterval(() => this.wake(), pollMs), running: undefined, again: false };
+    this.loop.timer.unref?.();
+    this.wake();
   }
+
+  /** Looks for due events now (when running). */
+  wake(): void {
+    const l = this.loop;
+    if (!l) return;
+    if (l.running) {
+      l.again = true;
+      return;
+    }
+    l.running = this.deliverDue()
+      .catch((e) => process.stderr.write(`esign: webhook delivery failed: ${(e as Error).message}\n`))
+      .finally(() => {
+        l.running = undefined;
+        if (l.again && this.loop === l) {
+          l.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Stops the loop, waits for attempts in flight and closes connections. */
+  async close(): Promise<void> {
+    const l = this.loop;
+    this.loop = undefined;
+    if (l) {
+      clearInterval(l.timer);
+      await l.running;
+    }
+    await this.agent?.close();
+    this.agent = undefined;
+  }
+
+  /** Claims and delivers due events until none is left (or the budget is spent). */
+  async deliverDue(opts: DeliverOptions = {}): Promise<{ delivered: number; failed: number }> {
+    const deadline = opts.budgetMs === undefined ? undefined : Date.now() + opts.budgetMs;
+    const done = { delivered: 0, failed: 0 };
+    const inFlight = new Set<Promise<void>>();
+    for (;;) {
+      if (deadline !== undefined && Date.now() >= deadline) break;
+      const batch = this.claim(CONCURRENCY - inFlight.size, opts.firstAttemptsOnly === true);
+      if (!batch.length && !inFlight.size) break;
+      for (const e of batch) {
+        const p = this.attempt(e, deadline).then((o) => {
+          if (o.abandoned) return;
+          o.success ? done.delivered++ : done.failed++;
+        });
+        const tracked = p.finally(() => inFlight.delete(tracked));
+        inFlight.add(tracked);
+      }
+      if (inFlight.size) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    return done;
+  }
+
+  /** What a one-shot command owes the state changes it made: first attempts, within a time budget. */
+  deliverFirstAttempts() {
+    return this.deliverDue({ firstAttemptsOnly: true, budgetMs: ONE_SHOT_BUDGET_MS });
+  }
+
+  private claim(limit: number, firstOnly: boolean): Claimed[] {
+    if (limit <= 0 || !this.ctx.db.open) return [];
+    const now = this.ctx.clock.nowMs();
+    const nowIso = new Date(now).toISOString();
+    return inTransaction(this.ctx, () =>
+      sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE seq IN (
+          SELECT e.seq FROM webhook_events e JOIN webhooks w ON w.id = e.webhook_id
+          WHERE e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?) AND w.enabled = 1 AND (? = 0 OR e.attempts = 0)
+          ORDER BY e.next_attempt_at, e.seq LIMIT ?)
+        RETURNING seq, pk, webhook_id, payload, attempts`)
+        .all(new Date(now + LEASE_MS).toISOString(), nowIso, nowIso, firstOnly ? 1 : 0, limit) as Claimed[],
+    );
+  }
+
+  /** One attempt of a claimed event, recorded. */
+  private async attempt(e: Claimed, deadline?: number, manual = false): Promise<Outcome> {
+    const outcome = await this.post(e, deadline);
+    if (outcome.abandoned) sql(this.ctx.db, 'UPDATE webhook_events SET lease_until = NULL WHERE seq = ?').run(e.seq);
+    else this.record(e, outcome, manual);
+    return outcome;
+  }
+
+  private async post(e: Claimed, deadline?: number): Promise<Outcome> {
+    const hook = sql(this.ctx.db, 'SELECT url, json FROM webhooks WHERE id = ?').get(e.webhook_id) as { url: string; json: number } | undefined;
+    if (!hook) return { status: 0, success: false, message: 'The webhook was deleted.', abandoned: true };
+    const extra = sql(this.ctx.db, 'SELECT name, value FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(e.webhook_id) as { name: string; value: string }[];
+    const body = hook.json ? e.payload : formBody(e.payload);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = [
+      'content-type', hook.json ? 'application/json' : 'application/x-www-form-urlencoded',
+      'user-agent', USER_AGENT,
+      TIMESTAMP_HEADER, String(timestamp),
+      SIGNATURE_HEADER, sign(webhookSecret(this.ctx.db, this.ctx.clock.now()).secret, timestamp, body),
+      ...extra.flatMap((h) => [h.name, h.value]),
+    ];
+    const budget = deadline === undefined ? ATTEMPT_TIMEOUT_MS : Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now());
+    if (budget <= 0) return { status: 0, success: false, message: 'No time left.', abandoned: true };
+    const ownDeadline = budget < ATTEMPT_TIMEOUT_MS;
+    const { request, Agent } = await loadUndici();
+    this.agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 8 });
+    try {
+      const res = await request(hook.url, {
+        method: 'POST', headers, body, dispatcher: this.agent, signal: AbortSignal.timeout(budget),
+        headersTimeout: ATTEMPT_TIMEOUT_MS, bodyTimeout: ATTEMPT_TIMEOUT_MS,
+      });
+      const text = (await res.body.text()).slice(0, 200).replace(/\s+/g, ' ').trim();
+      const success = SUCCESS_STATUSES.has(res.statusCode);
+      return { status: res.statusCode, success, message: `HTTP ${res.statusCode}${text ? `: ${text}` : ''}` };
+    } catch (err) {
+      const x = err as Error & { code?: string; cause?: { code?: string } };
+      const timedOut = x.name === 'TimeoutError' || x.code === 'UND_ERR_HEADERS_TIMEOUT' || x.code === 'UND_ERR_BODY_TIMEOUT';
+      if (timedOut && ownDeadline) return { status: 0, success: false, message: 'Abandoned: the command ran out of time.', abandoned: true };
+      const code = x.code ?? x.cause?.code;
+      const message = timedOut ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.` : `${x.message}${code && !x.message.includes(code) ? ` (${code})` : ''}`;
+      return { status: 0, success: false, message };
+    }
+  }
+
+  /**
+   * Records an attempt. A failed scheduled attempt is retried on the documented schedule, then given
+   * up; a manual resend changes no schedule unless it succeeds.
+   */
+  private record(e: Claimed, o: Outcome, manual: boolean): void {
+    const db = this.ctx.db;
+    const now = this.ctx.clock.nowMs();
+    inTransaction(this.ctx, () => {
+      sql(db, 'INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(uuid(), e.seq, new Date(now).toISOString(), o.status, o.success ? 1 : 0, o.message);
+      if (o.success) {
+        sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, success = 1, next_attempt_at = NULL, lease_until = NULL WHERE seq = ?').run(o.status, e.seq);
+        sql(db, 'UPDATE webhooks SET failed_in_a_row = 0 WHERE id = ? AND failed_in_a_row <> 0').run(e.webhook_id);
+        return;
+      }
+      // `attempts` counts scheduled attempts: it places the next retry on the schedule.
+      if (manual) {
+        sql(db, 'UPDATE webhook_events SET status = ?, lease_until = NULL WHERE seq = ?').run(o.status, e.seq);
+        return;
+      }
+      const delay = RETRY_DELAYS_MIN[e.attempts];
+      const next = delay === undefined ? null : new Date(now + delay * 60_000).toISOString();
+      sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, next_attempt_at = ?, lease_until = NULL WHERE seq = ?').run(o.status, next, e.seq);
+      if (next === null)
+        sql(db, `UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1,
+            enabled = CASE WHEN failed_in_a_row + 1 >= ? THEN 0 ELSE enabled END WHERE id = ?`).run(DISABLE_AFTER_FAILED_EVENTS, e.webhook_id);
+    });
+  }
+
+  /** A test occurrence for every enabled, subscribed webhook; first attempts are made before returning. */
+  async trigger(eventType: string, bundleSlug?: string): Promise<WebhookEvent[]> {
+    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType))
+      throw new ApiError(400, 'invalid', `event_type: "${eventType}" is not a webhook event type. Valid: ${WEBHOOK_EVENT_TYPES.join(', ')}.`, [
+        { field: 'event_type', message: `"${eventType}" is not a valid choice.` },
+      ]);
+    const pks = inTransaction(this.ctx, () => {
+      let bundleId = 'test';
+      let packetId: string | null = null;
+      if (bundleSlug) {
+        const b = sql(this.ctx.db, 'SELECT seq, id FROM bundles WHERE id = ?').get(bundleSlug) as { seq: number; id: string } | undefined;
+        if (!b) throw new ApiError(404, 'not_found', `No Bundle "${bundleSlug}".`);
+        bundleId = b.id;
+        if (eventType.startsWith('packet_'))
+          packetId = (sql(this.ctx.db, 'SELECT id FROM packets WHERE bundle_seq = ? ORDER BY idx LIMIT 1').get(b.seq) as { id: string }).id;
+      } else if (eventType.startsWith('packet_')) packetId = 'test';
+      return enqueueOccurrence(this.ctx.db, { eventType, at: this.ctx.clock.now(), bundleId, packetId });
+    });
+    await Promise.all(pks.map((pk) => this.attemptNow(pk, false)));
+    return pks.map((pk) => getWebhookEvent(this.ctx, pk));
+  }
+
+  /** Delivers an event again now, whatever its state (even given up, or of a disabled webhook). */
+  async resend(pk: string): Promise<WebhookEvent> {
+    getWebhookEvent(this.ctx, pk);
+    await this.attemptNow(pk, true);
+    return getWebhookEvent(this.ctx, pk);
+  }
+
+  /** Leases one event and attempts it; a lease held by another process means it is being delivered already. */
+  private async attemptNow(pk: string, manual: boolean): Promise<void> {
+    const now = this.ctx.clock.nowMs();
+    const e = sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
+        RETURNING seq, pk, webhook_id, payload, attempts`)
+      .get(new Date(now + LEASE_MS).toISOString(), pk, new Date(now).toISOString()) as Claimed | undefined;
+    if (e) await this.attempt(e, undefined, manual);
+  }
+}
+
+/** The body of a webhook with `json` off: the same members, form-encoded, with `payload` as a JSON string. */
+function formBody(payload: string): string {
+  const o = JSON.parse(payload) as Record<string, unknown>;
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(o)) form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  return form.toString();
 }

@@ -20,7 +20,7 @@ export const WEBHOOK_EVENT_OF: Readonly<Record<string, WebhookEventType>> = {
 
 const queuedListeners = new WeakMap<Db, () => void>();
 
-/** Tells this process's dispatcher (if any) that rows were queued; it looks once the transaction has ended. */
+/** Tells the engine, synchronously, that rows were queued (inside the transaction: deliver only after it ends). */
 export function onWebhookQueued(db: Db, listener: () => void): void {
   queuedListeners.set(db, listener);
 }
@@ -50,8 +50,7 @@ export function enqueueOccurrence(db: Db, o: Occurrence, onlyWebhook?: string): 
     pks.push(pk);
   }
   if (pks.length) {
-    const listener = queuedListeners.get(db);
-    if (listener) setImmediate(listener);
+    queuedListeners.get(db)?.();
   }
   return pks;
 }

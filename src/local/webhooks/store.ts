@@ -1,27 +1,423 @@
-// Webhooks, their extra headers, the secret, and the event and delivery records (TO BE IMPLEMENTED: helper C).
-import { notImplemented } from '../../service/errors.js';
+// Webhooks, their extra headers, and the records of events and delivery attempts.
+// Writes validate with the shared schemas (loaded on first write) and run in one IMMEDIATE
+// transaction; reads never load zod.
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../service/enums.js';
+import { FieldErrors, badRequest, notFound } from '../../service/errors.js';
+import { type PageSpec, parsePage } from '../../service/listQuery.js';
 import type {
-  Page, Webhook, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery,
+  Page, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery,
   WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
 } from '../../service/types.js';
-import type { EngineContext } from '../context.js';
+import { inTransaction, type EngineContext } from '../context.js';
+import { type Db, sql } from '../db.js';
+import { uuid } from '../ids.js';
 
-const todo = (what: string): never => {
-  throw notImplemented(what);
-};
-export const listWebhooks = (_ctx: EngineContext, _q: WebhookListQuery): Page<Webhook> => todo('Webhooks');
-export const createWebhook = (_ctx: EngineContext, _body: unknown): Webhook => todo('Webhooks');
-export const getWebhook = (_ctx: EngineContext, _id: string): Webhook => todo('Webhooks');
-export const replaceWebhook = (_ctx: EngineContext, _id: string, _body: unknown): Webhook => todo('Webhooks');
-export const updateWebhook = (_ctx: EngineContext, _id: string, _body: unknown): Webhook => todo('Webhooks');
-export const deleteWebhook = (_ctx: EngineContext, _id: string): void => todo('Webhooks');
-export const listWebhookHeaders = (_ctx: EngineContext, _q: WebhookHeaderListQuery): Page<WebhookExtraHeader> => todo('Webhook extra headers');
-export const createWebhookHeader = (_ctx: EngineContext, _body: unknown): WebhookExtraHeader => todo('Webhook extra headers');
-export const getWebhookHeader = (_ctx: EngineContext, _id: string): WebhookExtraHeader => todo('Webhook extra headers');
-export const replaceWebhookHeader = (_ctx: EngineContext, _id: string, _body: unknown): WebhookExtraHeader => todo('Webhook extra headers');
-export const updateWebhookHeader = (_ctx: EngineContext, _id: string, _body: unknown): WebhookExtraHeader => todo('Webhook extra headers');
-export const deleteWebhookHeader = (_ctx: EngineContext, _id: string): void => todo('Webhook extra headers');
-export const listWebhookEvents = (_ctx: EngineContext, _q: WebhookEventListQuery): Page<WebhookEvent> => todo('Webhook events');
-export const getWebhookEvent = (_ctx: EngineContext, _pk: string): WebhookEvent => todo('Webhook events');
-export const listWebhookDeliveries = (_ctx: EngineContext, _q: WebhookDeliveryListQuery): Page<WebhookDeliveryRecord> => todo('Webhook deliveries');
-export const getWebhookDelivery = (_ctx: EngineContext, _pk: string): WebhookDeliveryRecord => todo('Webhook deliveries');
+interface WebhookRow {
+  id: string;
+  name: string;
+  url: string;
+  enabled: number;
+  json: number;
+  event_types: string;
+}
+interface HeaderRow {
+  id: string;
+  webhook_id: string;
+  name: string;
+  value: string;
+  ord: number;
+}
+interface EventRow {
+  seq: number;
+  pk: string;
+  webhook_id: string;
+  event_type: string;
+  created: string;
+  payload: string;
+  status: number;
+  success: number;
+}
+interface DeliveryRow {
+  seq: number;
+  pk: string;
+  event_seq: number;
+  timestamp: string;
+  status: number;
+  success: number;
+  message: string;
+}
+
+const schemas = () => import('../../service/schemas.js');
+
+// ---------------------------------------------------------------------------------------------
+// List queries: validated filters become SQL clauses with their parameters.
+
+interface Where {
+  clauses: string[];
+  params: unknown[];
+}
+
+class ListQuery {
+  readonly errs = new FieldErrors();
+  readonly where: Where = { clauses: [], params: [] };
+  readonly page: PageSpec;
+  constructor(private readonly raw: Record<string, unknown>) {
+    this.page = parsePage(raw);
+  }
+
+  add(clause: string, ...params: unknown[]): void {
+    this.where.clauses.push(clause);
+    this.where.params.push(...params);
+  }
+
+  private given(k: string): unknown {
+    const v = this.raw[k];
+    return v === undefined || v === null || v === '' ? undefined : v;
+  }
+
+  bool(k: string): boolean | undefined {
+    const v = this.given(k);
+    if (v === undefined || typeof v === 'boolean') return v;
+    const s = String(v).toLowerCase();
+    if (s === 'true' || s === '1') return true;
+    if (s === 'false' || s === '0') return false;
+    this.errs.add(k, 'Must be true or false.');
+    return undefined;
+  }
+
+  int(k: string): number | undefined {
+    const v = this.given(k);
+    if (v === undefined) return undefined;
+    const n = typeof v === 'number' ? v : /^\s*-?\d+\s*$/.test(String(v)) ? Number(v) : Number.NaN;
+    if (Number.isSafeInteger(n)) return n;
+    this.errs.add(k, 'Must be an integer.');
+    return undefined;
+  }
+
+  uuid(k: string): string | undefined {
+    const v = this.given(k);
+    if (v === undefined) return undefined;
+    if (typeof v === 'string' && UUID.test(v)) return v.toLowerCase();
+    this.errs.add(k, 'Must be a valid UUID.');
+    return undefined;
+  }
+
+  eventType(k: string): WebhookEventType | undefined {
+    const v = this.given(k);
+    if (v === undefined) return undefined;
+    if ((WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(v)) return v as WebhookEventType;
+    this.errs.add(k, `"${String(v)}" is not a valid event type. Valid: ${WEBHOOK_EVENT_TYPES.join(', ')}.`);
+    return undefined;
+  }
+
+  /** `after_date` / `before_date`, both inclusive, on the date of the timestamp column `col`. */
+  dateRange(col: string): void {
+    const day = (k: string) => {
+      const v = this.given(k);
+      if (v === undefined) return undefined;
+      if (typeof v === 'string' && isDay(v)) return v;
+      this.errs.add(k, 'Enter a valid date (YYYY-MM-DD).');
+      return undefined;
+    };
+    const after = day('after_date');
+    const before = day('before_date');
+    if (after) this.add(`${col} >= ?`, after);
+    if (before) this.add(`${col} < ?`, nextDay(before));
+  }
+
+  done(): void {
+    this.errs.throwIfAny();
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A real calendar day: Date.parse rolls 2024-02-30 over to 1 March, so the day must survive a round trip. */
+const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
+
+/** One page of `SELECT {select} FROM {from}` under the query's filters; 404 past the last page. */
+function pageOf<R, T>(db: Db, q: ListQuery, from: string, select: string, order: string, map: (rows: R[]) => T[]): Page<T> {
+  q.done();
+  const { page, perPage } = q.page;
+  const whereSql = q.where.clauses.length ? `WHERE ${q.where.clauses.join(' AND ')}` : '';
+  // One read transaction: the count and the rows see the same state.
+  return db.transaction(() => {
+    const total = (sql(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...q.where.params) as { n: number }).n;
+    const totalPages = Math.max(1, Math.ceil(total / perPage));
+    if (page > totalPages) throw notFound('Page', String(page));
+    const rows = sql(db, `SELECT ${select} FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...q.where.params, perPage, (page - 1) * perPage) as R[];
+    return { items: map(rows), page, total_pages: totalPages, per_page: perPage, total };
+  }).deferred();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+const toHeader = (h: HeaderRow): WebhookExtraHeader => ({ id: h.id, webhook: h.webhook_id, name: h.name, value: h.value, order: h.ord });
+
+/** The order a delivery sends them in: by `order`, then creation. */
+function headersOf(db: Db, webhookId: string): WebhookExtraHeader[] {
+  return (sql(db, 'SELECT * FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(webhookId) as HeaderRow[]).map(toHeader);
+}
+
+const toWebhook = (db: Db, w: WebhookRow): Webhook => ({
+  id: w.id,
+  name: w.name,
+  url: w.url,
+  enabled: w.enabled === 1,
+  json: w.json === 1,
+  event_types: JSON.parse(w.event_types) as WebhookEventType[],
+  extra_headers: headersOf(db, w.id),
+});
+
+const webhookRow = (db: Db, id: string) => sql(db, 'SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
+
+function requireWebhook(db: Db, id: string): WebhookRow {
+  const w = webhookRow(db, id);
+  if (!w) throw notFound('Webhook', id);
+  return w;
+}
+
+export function listWebhooks(ctx: EngineContext, query: WebhookListQuery): Page<Webhook> {
+  const q = new ListQuery(query as Record<string, unknown>);
+  const enabled = q.bool('enabled');
+  const type = q.eventType('event_type');
+  if (enabled !== undefined) q.add('enabled = ?', enabled ? 1 : 0);
+  if (type) q.add('EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)', type);
+  return pageOf<WebhookRow, Webhook>(ctx.db, q, 'webhooks', '*', 'created DESC, seq DESC', (rows) => rows.map((w) => toWebhook(ctx.db, w)));
+}
+
+export function getWebhook(ctx: EngineContext, id: string): Webhook {
+  return toWebhook(ctx.db, requireWebhook(ctx.db, id));
+}
+
+export async function createWebhook(ctx: EngineContext, body: unknown): Promise<Webhook> {
+  const S = await schemas();
+  const req = S.parseOr400(S.WebhookRequest, body);
+  const id = uuid();
+  return inTransaction(ctx, () => {
+    sql(ctx.db, 'INSERT INTO webhooks (id, name, url, enabled, json, event_types, created) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(id, req.name, req.url, req.enabled === false ? 0 : 1, req.json === false ? 0 : 1, JSON.stringify(req.event_types), ctx.clock.now());
+    return getWebhook(ctx, id);
+  });
+}
+
+interface WebhookChange {
+  name?: string;
+  url?: string;
+  enabled?: boolean;
+  json?: boolean;
+  event_types?: string[];
+}
+
+/**
+ * Applies the members present in `c`. `event_types` given are exactly the subscriptions afterwards.
+ * Re-enabling a webhook starts its count of failures in a row afresh.
+ */
+function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhook {
+  return inTransaction(ctx, () => {
+    const w = requireWebhook(ctx.db, id);
+    const enabled = c.enabled ?? w.enabled === 1;
+    const reEnabled = enabled && w.enabled === 0;
+    sql(ctx.db, `UPDATE webhooks SET name = ?, url = ?, enabled = ?, json = ?, event_types = ?,
+      failed_in_a_row = CASE WHEN ? THEN 0 ELSE failed_in_a_row END WHERE id = ?`)
+      .run(c.name ?? w.name, c.url ?? w.url, enabled ? 1 : 0, (c.json ?? w.json === 1) ? 1 : 0,
+        c.event_types ? JSON.stringify(c.event_types) : w.event_types, reEnabled ? 1 : 0, id);
+    return getWebhook(ctx, id);
+  });
+}
+
+/**
+ * PUT: `name`, `url` and `event_types` are required as on create. `enabled` and `json` left out
+ * keep their values (a full update of a Django REST serializer does the same for members with defaults).
+ */
+export async function replaceWebhook(ctx: EngineContext, id: string, body: unknown): Promise<Webhook> {
+  requireWebhook(ctx.db, id);
+  const S = await schemas();
+  return changeWebhook(ctx, id, S.parseOr400(S.WebhookRequest, body));
+}
+
+export async function updateWebhook(ctx: EngineContext, id: string, body: unknown): Promise<Webhook> {
+  requireWebhook(ctx.db, id);
+  const S = await schemas();
+  return changeWebhook(ctx, id, S.parseOr400(S.WebhookPatchRequest, body));
+}
+
+/** Its extra headers, events and delivery attempts go with it (ON DELETE CASCADE). */
+export function deleteWebhook(ctx: EngineContext, id: string): void {
+  inTransaction(ctx, () => {
+    if (sql(ctx.db, 'DELETE FROM webhooks WHERE id = ?').run(id).changes === 0) throw notFound('Webhook', id);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extra headers
+
+const headerRow = (db: Db, id: string) => sql(db, 'SELECT * FROM webhook_headers WHERE id = ?').get(id) as HeaderRow | undefined;
+
+function requireHeader(db: Db, id: string): HeaderRow {
+  const h = headerRow(db, id);
+  if (!h) throw notFound('Webhook extra header', id);
+  return h;
+}
+
+/** A header names an existing webhook: a 400 on `webhook` otherwise (it is a member of the body). */
+function requireWebhookMember(db: Db, id: string): void {
+  if (!webhookRow(db, id))
+    throw badRequest(`webhook: Webhook "${id}" does not exist.`, [{ field: 'webhook', message: `Webhook "${id}" does not exist.` }]);
+}
+
+export function listWebhookHeaders(ctx: EngineContext, query: WebhookHeaderListQuery): Page<WebhookExtraHeader> {
+  const q = new ListQuery(query as Record<string, unknown>);
+  const webhook = q.uuid('webhook');
+  const type = q.eventType('event_type');
+  if (webhook) q.add('h.webhook_id = ?', webhook);
+  if (type) q.add('EXISTS (SELECT 1 FROM json_each(w.event_types) WHERE value = ?)', type);
+  // Newest webhook first; within a webhook, the order its deliveries send them in.
+  return pageOf<HeaderRow, WebhookExtraHeader>(ctx.db, q, 'webhook_headers h JOIN webhooks w ON w.id = h.webhook_id', 'h.*',
+    'w.seq DESC, h.ord, h.seq', (rows) => rows.map(toHeader));
+}
+
+export function getWebhookHeader(ctx: EngineContext, id: string): WebhookExtraHeader {
+  return toHeader(requireHeader(ctx.db, id));
+}
+
+export async function createWebhookHeader(ctx: EngineContext, body: unknown): Promise<WebhookExtraHeader> {
+  const S = await schemas();
+  const req = S.parseOr400(S.WebhookHeaderRequest, body);
+  const id = uuid();
+  const webhook = req.webhook.toLowerCase();
+  return inTransaction(ctx, () => {
+    requireWebhookMember(ctx.db, webhook);
+    sql(ctx.db, 'INSERT INTO webhook_headers (id, webhook_id, name, value, ord, created) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, webhook, req.name, req.value, req.order ?? 1, ctx.clock.now());
+    return getWebhookHeader(ctx, id);
+  });
+}
+
+interface HeaderChange {
+  webhook?: string;
+  name?: string;
+  value?: string;
+  order?: number;
+}
+
+function changeHeader(ctx: EngineContext, id: string, c: HeaderChange): WebhookExtraHeader {
+  return inTransaction(ctx, () => {
+    const h = requireHeader(ctx.db, id);
+    const webhook = c.webhook?.toLowerCase();
+    if (webhook !== undefined) requireWebhookMember(ctx.db, webhook);
+    sql(ctx.db, 'UPDATE webhook_headers SET webhook_id = ?, name = ?, value = ?, ord = ? WHERE id = ?')
+      .run(webhook ?? h.webhook_id, c.name ?? h.name, c.value ?? h.value, c.order ?? h.ord, id);
+    return getWebhookHeader(ctx, id);
+  });
+}
+
+/** PUT: `webhook`, `name` and `value` are required as on create; `order` left out keeps its value. */
+export async function replaceWebhookHeader(ctx: EngineContext, id: string, body: unknown): Promise<WebhookExtraHeader> {
+  requireHeader(ctx.db, id);
+  const S = await schemas();
+  return changeHeader(ctx, id, S.parseOr400(S.WebhookHeaderRequest, body));
+}
+
+export async function updateWebhookHeader(ctx: EngineContext, id: string, body: unknown): Promise<WebhookExtraHeader> {
+  requireHeader(ctx.db, id);
+  const S = await schemas();
+  return changeHeader(ctx, id, S.parseOr400(S.WebhookHeaderPatchRequest, body));
+}
+
+export function deleteWebhookHeader(ctx: EngineContext, id: string): void {
+  inTransaction(ctx, () => {
+    if (sql(ctx.db, 'DELETE FROM webhook_headers WHERE id = ?').run(id).changes === 0) throw notFound('Webhook extra header', id);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events and their delivery attempts
+
+const toDelivery = (d: DeliveryRow): WebhookDelivery => ({ pk: d.pk, timestamp: d.timestamp, status: d.status, message: d.message });
+
+/** The attempts of each event, oldest first, in one query. */
+function deliveriesOf(db: Db, eventSeqs: number[]): Map<number, WebhookDelivery[]> {
+  const out = new Map<number, WebhookDelivery[]>(eventSeqs.map((s) => [s, []]));
+  if (!eventSeqs.length) return out;
+  const rows = sql(db, 'SELECT * FROM webhook_deliveries WHERE event_seq IN (SELECT value FROM json_each(?)) ORDER BY timestamp, seq')
+    .all(JSON.stringify(eventSeqs)) as DeliveryRow[];
+  for (const d of rows) out.get(d.event_seq)!.push(toDelivery(d));
+  return out;
+}
+
+function toWebhookEvents(db: Db, rows: EventRow[]): WebhookEvent[] {
+  const deliveries = deliveriesOf(db, rows.map((e) => e.seq));
+  return rows.map((e) => ({
+    pk: e.pk,
+    webhook: e.webhook_id,
+    event_type: e.event_type,
+    created: e.created,
+    status: e.status,
+    success: e.success === 1,
+    payload: e.payload,
+    deliveries: deliveries.get(e.seq)!,
+  }));
+}
+
+export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQuery): Page<WebhookEvent> {
+  const q = new ListQuery(query as Record<string, unknown>);
+  const webhook = q.uuid('webhook');
+  const type = q.eventType('event_type');
+  const status = q.int('status');
+  const success = q.bool('success');
+  if (webhook) q.add('webhook_id = ?', webhook);
+  if (type) q.add('event_type = ?', type);
+  if (status !== undefined) q.add('status = ?', status);
+  if (success !== undefined) q.add('success = ?', success ? 1 : 0);
+  q.dateRange('created');
+  return pageOf<EventRow, WebhookEvent>(ctx.db, q, 'webhook_events', '*', 'created DESC, seq DESC', (rows) => toWebhookEvents(ctx.db, rows));
+}
+
+/** One event with its attempts; the dispatcher returns these after a trigger or a resend. */
+export function getWebhookEvent(ctx: EngineContext, pk: string): WebhookEvent {
+  const row = sql(ctx.db, 'SELECT * FROM webhook_events WHERE pk = ?').get(pk) as EventRow | undefined;
+  if (!row) throw notFound('Webhook event', pk);
+  return toWebhookEvents(ctx.db, [row])[0];
+}
+
+type DeliveryJoinRow = DeliveryRow & { event_pk: string; webhook_id: string; event_type: string; payload: string };
+
+const DELIVERY_FROM = 'webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq';
+const DELIVERY_SELECT = 'd.*, e.pk AS event_pk, e.webhook_id, e.event_type, e.payload';
+
+/** One attempt in the shape of a WebhookEvent: its own pk, time, status and success, and its event's payload. */
+const toDeliveryRecord = (d: DeliveryJoinRow): WebhookDeliveryRecord => ({
+  pk: d.pk,
+  webhook: d.webhook_id,
+  webhook_event: d.event_pk,
+  event_type: d.event_type,
+  created: d.timestamp,
+  status: d.status,
+  success: d.success === 1,
+  payload: d.payload,
+  deliveries: [toDelivery(d)],
+});
+
+export function listWebhookDeliveries(ctx: EngineContext, query: WebhookDeliveryListQuery): Page<WebhookDeliveryRecord> {
+  const q = new ListQuery(query as Record<string, unknown>);
+  const webhook = q.uuid('webhook');
+  const event = q.uuid('webhook_event');
+  const type = q.eventType('event_type');
+  const status = q.int('status');
+  if (webhook) q.add('e.webhook_id = ?', webhook);
+  if (event) q.add('e.pk = ?', event);
+  if (type) q.add('e.event_type = ?', type);
+  if (status !== undefined) q.add('d.status = ?', status);
+  q.dateRange('d.timestamp');
+  return pageOf<DeliveryJoinRow, WebhookDeliveryRecord>(ctx.db, q, DELIVERY_FROM, DELIVERY_SELECT, 'd.timestamp DESC, d.seq DESC',
+    (rows) => rows.map(toDeliveryRecord));
+}
+
+export function getWebhookDelivery(ctx: EngineContext, pk: string): WebhookDeliveryRecord {
+  const row = sql(ctx.db, `SELECT ${DELIVERY_SELECT} FROM ${DELIVERY_FROM} WHERE d.pk = ?`).get(pk) as DeliveryJoinRow | undefined;
+  if (!row) throw notFound('Webhook delivery', pk);
+  return toDeliveryRecord(row);
+}
