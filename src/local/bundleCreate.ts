@@ -60,7 +60,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
         { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
       ]);
     const { expandEnvelopeRequest } = await import('./envelopeTemplates.js');
-    return createBundle(ctx, expandEnvelopeRequest(ctx, input), files);
+    return createBundle(ctx, await expandEnvelopeRequest(ctx, input), files);
   }
   const errs = new FieldErrors();
   const account = ctx.account.settings();

@@ -173,7 +173,7 @@ export class LocalEngine implements EsignService {
     return loadBundle(this.db, await createBundle(this.ctx, body, files));
   }
   async createBundleFromEnvelopeTemplate(body: Body<unknown>): Promise<Bundle> {
-    return this.createBundle((await envelopeModule()).expandEnvelopeRequest(this.ctx, body));
+    return this.createBundle(await (await envelopeModule()).expandEnvelopeRequest(this.ctx, body));
   }
   async createBundlePreparationSession(body: Body<unknown>) {
     return (await preparationModule()).createBundlePreparationSession(this.ctx, body);

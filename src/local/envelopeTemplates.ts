@@ -41,7 +41,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ApiError, FieldErrors, notFound } from '../service/errors.js';
 import { parsePage } from '../service/listQuery.js';
-import * as S from '../service/schemas.js';
+import type * as S from '../service/schemas.js';
 import type { EnvelopeTemplate, Page, PageQuery } from '../service/types.js';
 import { recordBlob, sha256 } from './blobs.js';
 import { type EngineContext, inTransaction } from './context.js';
@@ -52,6 +52,8 @@ import { type StoredTemplate, findStoredTemplate } from './templates.js';
 
 type SignerRole = EnvelopeTemplate['signers'][number];
 type FieldRequest = S.FieldRequestT;
+/** Validation loads on first write: listing and reading never pay for zod. */
+const schemas = () => import('../service/schemas.js');
 
 /** A document of a stored envelope template: a Document Template with assignments, or a stored PDF with fields. */
 type StoredDocument = { key: string; name: string; order: number } & (
@@ -117,7 +119,8 @@ export function getEnvelopeTemplate(ctx: EngineContext, id: string): EnvelopeTem
 
 /** `esign local envelope-template create spec.json`: files named in the spec are read relative to `baseDir`. */
 export async function createEnvelopeTemplate(ctx: EngineContext, input: unknown, baseDir: string): Promise<EnvelopeTemplate> {
-  const spec = S.parseOr400(S.EnvelopeTemplateSpec, input);
+  const { parseOr400, EnvelopeTemplateSpec } = await schemas();
+  const spec = parseOr400(EnvelopeTemplateSpec, input);
   const errs = new FieldErrors();
   const signers = signerRoles(spec.signers, errs);
   const signerKeys = new Set(signers.map((s) => s.key));
@@ -232,8 +235,9 @@ function checkFields(fields: FieldRequest[], signerKeys: Set<string>, pages: num
 const invalid = (field: string, message: string) => new ApiError(400, 'invalid', `${field}: ${message}`, [{ field, message }]);
 
 /** A BundleTemplateRequest (or a BundleRequest with `envelope_template`) as the BundleRequest it stands for. */
-export function expandEnvelopeRequest(ctx: EngineContext, body: unknown): Record<string, unknown> {
-  const req = S.parseOr400(S.BundleTemplateRequest, body);
+export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): Promise<Record<string, unknown>> {
+  const { parseOr400, BundleTemplateRequest } = await schemas();
+  const req = parseOr400(BundleTemplateRequest, body);
   const raw = body as Record<string, unknown>;
   const { template_id } = req.envelope_template;
   const row = rowOf(ctx, template_id);
