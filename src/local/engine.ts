@@ -25,6 +25,7 @@ import * as persons from './persons.js';
 import { ReadCache } from './readCache.js';
 import type { SignInput } from './signing.js';
 import type { SigningView } from './signingSession.js';
+import type { PreparationPages } from './preparation.js';
 import type { TemplateImport } from './templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
 import { onWebhookQueued } from './webhooks/outbox.js';
@@ -304,6 +305,10 @@ export class LocalEngine implements EsignService {
   }
   async createTemplatePreparationSession(body: Body<unknown>) {
     return (await preparationModule()).createTemplatePreparationSession(this.ctx, body);
+  }
+  /** What the preparation pages of esign serve do with their sessions (src/server/preparationPages.ts). */
+  async preparationPages(): Promise<PreparationPages> {
+    return (await preparationModule()).preparationPages(this.ctx);
   }
   /** `esign local template import`: the hosted service makes templates in its web app; the engine takes a PDF. */
   async importTemplate(input: TemplateImport): Promise<DocumentTemplate> {

@@ -7,8 +7,10 @@ import { token } from './ids.js';
 /**
  * `sign`: a signing link in a message, reusable until it expires. `embed`: an embedded signing URL,
  * single use. `session`: the signing page's own follow-up requests. `file`: a file download.
+ * `prepare`: a preparation session URL (template authoring or Bundle preparation), single use.
+ * `prepare_session`: the preparation page's own follow-up requests.
  */
-export type LinkKind = 'sign' | 'embed' | 'session' | 'file';
+export type LinkKind = 'sign' | 'embed' | 'session' | 'file' | 'prepare' | 'prepare_session';
 
 export interface LinkRow {
   kind: LinkKind;
@@ -24,6 +26,8 @@ const PATHS: Record<LinkKind, (t: string, suffix: string) => string> = {
   embed: (t) => `/sign/${t}`,
   session: (t) => `/sign/session/${t}`,
   file: (t, suffix) => `/files/${t}${suffix}`,
+  prepare: (t) => `/prepare/${t}`,
+  prepare_session: (t) => `/prepare/session/${t}`,
 };
 
 /** Records a link to `target` that expires after `ttlMs`, and returns its URL and expiry. */

@@ -1,5 +1,127 @@
-// The pages behind preparation-session URLs on esign serve (TO BE IMPLEMENTED: helper E).
-import type { FastifyInstance } from 'fastify';
+// The pages behind preparation-session URLs on esign serve: template authoring and Bundle
+// preparation. Like the signing page: the URL is single use, and opening it moves the page to a
+// session token in its own URL (no cookie, so it works in a cross-origin iframe) that expires
+// with the URL. HEAD never spends a URL. A refusal of the engine is shown next to the form.
+import { createReadStream, existsSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LocalEngine } from '../local/engine.js';
+import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../local/preparation.js';
+import { ApiError } from '../service/errors.js';
+import { registerPreparationAssets } from './preparationAssets.js';
+import { type BundleFormState, bundlePage, initialBundleState } from './preparationBundlePage.js';
+import { donePage, errorPage, errorsOf, esc, httpUrl, sendHtml } from './preparationHtml.js';
+import { type FormParts, type ReadForm, bundleForm, templateForm } from './preparationForms.js';
+import { initialTemplateState, templatePage, type TemplateFormState } from './preparationTemplatePage.js';
 
-export function registerPreparationPages(_app: FastifyInstance, _engine: LocalEngine): void {}
+/**
+ * The engine's preparation side. The engine should hand it out (`engine.preparationPages()`, see
+ * the report of this change); until it does, it is bound to the engine's context here.
+ */
+const pagesOf = (engine: LocalEngine): Promise<PreparationPages> => engine.preparationPages();
+
+const asApiError = (e: unknown): ApiError | undefined => {
+  if (e instanceof ApiError) return e;
+  const f = e as { statusCode?: number; message?: string };
+  if (f?.statusCode && f.statusCode >= 400 && f.statusCode < 500)
+    return new ApiError(f.statusCode, 'invalid', f.statusCode === 413 ? 'The file is too large.' : (f.message ?? 'Bad request.'));
+  return undefined;
+};
+
+/** Runs a page handler; a refusal becomes an error page. */
+const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
+  async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await run(req, reply);
+    } catch (e) {
+      const api = asApiError(e);
+      if (!api) throw e;
+      return errorPage(reply, api);
+    }
+  };
+
+const sessionBase = (token: string) => `/prepare/session/${encodeURIComponent(token)}`;
+
+export function registerPreparationPages(app: FastifyInstance, engine: LocalEngine): void {
+  registerPreparationAssets(app);
+  const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
+
+  async function render(reply: FastifyReply, s: PrepSession, status = 200, state?: TemplateFormState | BundleFormState): Promise<FastifyReply> {
+    const pages = await pagesOf(engine);
+    const base = sessionBase(s.token);
+    if (s.spec.type === 'template') {
+      const editing = await pages.template(s.token);
+      return sendHtml(reply, status, templatePage(base, editing, (state as TemplateFormState | undefined) ?? initialTemplateState(editing)));
+    }
+    const view = await pages.bundleView(s.token);
+    return sendHtml(reply, status, bundlePage(base, view, (state as BundleFormState | undefined) ?? initialBundleState()), httpUrl(s.spec.redirect_url));
+  }
+
+  // No automatic HEAD route: a link checker's HEAD must not spend a single-use URL.
+  app.get('/prepare/:token', { exposeHeadRoute: false }, page(async (req, reply) => {
+    const s = (await pagesOf(engine)).open((req.params as { token: string }).token);
+    return render(reply, s);
+  }));
+
+  app.get('/prepare/session/:session', page(async (req, reply) => render(reply, (await pagesOf(engine)).session(sessionOf(req)))));
+
+  app.get('/prepare/session/:session/template.pdf', page(async (req, reply) => {
+    const pdf = await (await pagesOf(engine)).templatePdf(sessionOf(req));
+    if (!existsSync(pdf.path)) throw new ApiError(404, 'not_found', 'The template file is missing.');
+    return reply
+      .type('application/pdf')
+      .header('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(pdf.filename)}`)
+      .header('Cache-Control', 'private, no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(createReadStream(pdf.path));
+  }));
+
+  app.get('/prepare/session/:session/persons', async (req, reply) => {
+    const q = String((req.query as { q?: unknown }).q ?? '').trim();
+    const found = q ? await (await pagesOf(engine)).searchSigners(sessionOf(req), q) : [];
+    return reply.header('Cache-Control', 'private, no-store').send(found);
+  });
+
+  /** Save or Send: on a 400 the page comes back with the problems listed and the user's input kept. */
+  async function submit<D, S extends TemplateFormState | BundleFormState>(
+    req: FastifyRequest, reply: FastifyReply, read: (parts: FormParts) => ReadForm<D, S>, run: (p: PreparationPages, token: string, d: D) => Promise<FastifyReply>,
+  ): Promise<FastifyReply> {
+    const token = sessionOf(req);
+    const pages = await pagesOf(engine);
+    const s = pages.session(token);
+    if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'Submit the form of the preparation page.');
+    const { draft, state, problems } = read(await readParts(req));
+    if (problems.length) return render(reply, s, 400, { ...state, errors: problems });
+    try {
+      return await run(pages, token, draft);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 400) throw e;
+      return render(reply, s, 400, { ...state, errors: errorsOf(e) });
+    }
+  }
+
+  app.post('/prepare/session/:session/template', page((req, reply) => submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
+    const t = await p.saveTemplate(token, d);
+    return donePage(reply, 'Template saved', `<p>The template <strong id="template-name">${esc(t.name)}</strong> is saved.</p><p class="hint">Template id: <code id="template-id">${esc(t.id)}</code></p>`);
+  })));
+
+  app.post('/prepare/session/:session/bundle', page((req, reply) => submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
+    const { bundle, redirect } = await p.submitBundle(token, d);
+    const to = httpUrl(redirect);
+    if (to) return reply.code(303).header('Location', to.href).header('Referrer-Policy', 'no-referrer').send();
+    const what = bundle.status === 'dr' ? 'saved as a draft' : 'sent for signature';
+    return donePage(reply, bundle.status === 'dr' ? 'Draft saved' : 'Sent', `<p>The Bundle is ${what}.</p><p>Bundle id: <code id="bundle-id">${esc(bundle.id)}</code></p>`);
+  })));
+}
+
+/** The multipart form: text inputs in order (repeated names kept), and the files. */
+async function readParts(req: FastifyRequest): Promise<FormParts> {
+  const values: [string, string][] = [];
+  const files: FormParts['files'] = [];
+  for await (const part of req.parts({ limits: { files: 5, fields: 2000 } })) {
+    if (part.type === 'file') {
+      const data = await part.toBuffer();
+      if (part.filename || data.length) files.push({ name: part.fieldname, filename: part.filename, data, contentType: part.mimetype });
+    } else values.push([part.fieldname, String(part.value)]);
+  }
+  return { values, files };
+}
