@@ -11,6 +11,7 @@ export const EXIT = {
   RATE_LIMITED: 8,
   MISMATCH: 9,
   TIMEOUT: 10,
+  STALE: 11,
 } as const;
 
 export const EXIT_TABLE: [number, string][] = [
@@ -23,8 +24,9 @@ export const EXIT_TABLE: [number, string][] = [
   [EXIT.NOT_FOUND, 'Not found (HTTP 404): no such Bundle, Packet or other object'],
   [EXIT.CONFLICT, 'Conflict (HTTP 409): the object is not in a state that allows this now'],
   [EXIT.RATE_LIMITED, 'Rate limited (HTTP 429) after retries'],
-  [EXIT.MISMATCH, 'Verification mismatch: the hash matches no document'],
+  [EXIT.MISMATCH, 'Verification mismatch: the hash matches no document, or a webhook signature does not match'],
   [EXIT.TIMEOUT, 'A wait (--wait) timed out before the expected state was reached'],
+  [EXIT.STALE, 'Stale webhook delivery: the signature is valid but its timestamp is outside the tolerance'],
 ];
 
 export function exitCodeForStatus(status: number): number {

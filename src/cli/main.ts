@@ -1,11 +1,15 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
 import { registerBundle } from './commands/bundle.js';
+import { registerEnvelopeTemplate } from './commands/envelopeTemplate.js';
 import { registerLocal } from './commands/local.js';
 import { registerPacket } from './commands/packet.js';
+import { registerPerson } from './commands/person.js';
 import { registerProfile } from './commands/profile.js';
 import { registerServe } from './commands/serve.js';
+import { registerTemplate } from './commands/template.js';
 import { registerVerify } from './commands/verify.js';
+import { registerWebhook } from './commands/webhook.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { action } from './run.js';
 
@@ -22,6 +26,10 @@ export function buildProgram(version: string): Command {
 
   registerBundle(program, action);
   registerPacket(program, action);
+  registerTemplate(program, action);
+  registerEnvelopeTemplate(program, action);
+  registerPerson(program, action);
+  registerWebhook(program, action);
   registerLocal(program, action);
   registerProfile(program, action);
   registerServe(program, action);

@@ -71,3 +71,14 @@ function colourStatus(chalk: Chalk, header: string, value: string): string {
 }
 
 export const note = (message: string) => process.stderr.write(`${message}\n`);
+
+/** An object of metadata as `key=value` items (shown joined by commas). */
+export const keyValueItems = (o: Record<string, unknown> | null | undefined) =>
+  Object.entries(o ?? {}).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+
+/** A delete has no object to show: `{id, deleted: true}` with --json, the id with -q, else a note on stderr. */
+export function printDeleted(opts: OutputOptions, what: string, id: string): void {
+  if (opts.json) return writeJson({ id, deleted: true });
+  if (opts.quiet) return void process.stdout.write(`${id}\n`);
+  note(`Deleted ${what} ${id}.`);
+}

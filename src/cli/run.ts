@@ -49,6 +49,18 @@ export function reportError(e: unknown, json: boolean): number {
 /** Commander collector for repeatable options. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** `KEY=VALUE` items (the value may contain "=", and may be empty). */
+export function keyValues(list: string[] | undefined, flag: string): [string, string][] {
+  return (list ?? []).map((item) => {
+    const i = item.indexOf('=');
+    if (i < 1) throw new CliError(`${flag} expects KEY=VALUE, got "${item}".`);
+    return [item.slice(0, i), item.slice(i + 1)];
+  });
+}
+
+/** Comma-separated values, trimmed, empty items dropped. */
+export const commaList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
 /** A whole number written in decimal digits, at least `min` when given. */
 export function intArg(value: string, flag: string, min?: number): number {
   if (!/^-?\d+$/.test(value.trim())) throw new CliError(`${flag} expects a whole number, got "${value}".`);

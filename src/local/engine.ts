@@ -139,7 +139,9 @@ export class LocalEngine implements EsignService {
     const done = applyDue(this.ctx);
     this.kick();
     if (!this.webhookDispatcher?.running && !this.webhookRun)
-      this.webhookRun = this.deliverWebhooks().finally(() => (this.webhookRun = undefined));
+      this.webhookRun = this.deliverWebhooks()
+        .catch((e) => process.stderr.write(`esign: webhook delivery failed: ${(e as Error).message}\n`))
+        .finally(() => (this.webhookRun = undefined));
     return done;
   }
 

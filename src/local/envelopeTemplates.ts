@@ -48,7 +48,7 @@ import { type EngineContext, inTransaction } from './context.js';
 import { sql } from './db.js';
 import { slug } from './ids.js';
 import { inspectPdf } from './pdf.js';
-import { type StoredTemplate, findStoredTemplate } from './templates.js';
+import { assignRoles, findStoredTemplate, fitFilename } from './templates.js';
 
 type SignerRole = EnvelopeTemplate['signers'][number];
 type FieldRequest = S.FieldRequestT;
@@ -134,7 +134,10 @@ export async function createEnvelopeTemplate(ctx: EngineContext, input: unknown,
     if (d.template_id !== undefined) {
       const template = findStoredTemplate(ctx, d.template_id);
       if (!template) errs.add(`documents[${i}].template_id`, `Document Template "${d.template_id}" was not found.`);
-      else documents.push({ key: d.key, name: d.name ?? template.name, order, template_id: d.template_id, assignments: checkAssignments(template, d.assignments ?? [], signerKeys, i, errs) });
+      else {
+        const signerOf = assignRoles(template, d.assignments ?? [], signerKeys, 'a signer role of this envelope template', (f) => `documents[${i}].${f}`, errs);
+        documents.push({ key: d.key, name: d.name ?? template.name, order, template_id: d.template_id, assignments: [...signerOf].map(([role, signer]) => ({ role, signer })) });
+      }
       continue;
     }
     const pdf = await readDocumentPdf(d, i, baseDir, errs);
@@ -167,31 +170,6 @@ function signerRoles(list: S.EnvelopeTemplateSpecT['signers'], errs: FieldErrors
     return { key: s.key, label: s.label ?? s.key, order: s.order ?? i, auth_sms: s.auth_sms ?? false, auth_selfie: s.auth_selfie ?? false, auth_id: s.auth_id ?? false };
   });
   return roles.sort((a, b) => a.order - b.order);
-}
-
-function checkAssignments(
-  template: StoredTemplate,
-  assignments: { role: string; signer: string }[],
-  signerKeys: Set<string>,
-  i: number,
-  errs: FieldErrors,
-): { role: string; signer: string }[] {
-  const at = (f: string) => `documents[${i}].${f}`;
-  const roleKeys = new Set(template.roles.map((r) => r.key));
-  const assigned = new Set<string>();
-  for (const [k, a] of assignments.entries()) {
-    if (!roleKeys.has(a.role)) errs.add(at(`assignments[${k}].role`), `"${a.role}" is not a role of template "${template.name}".`);
-    if (!signerKeys.has(a.signer)) errs.add(at(`assignments[${k}].signer`), `"${a.signer}" is not a signer role of this envelope template.`);
-    assigned.add(a.role);
-  }
-  const out = [...assignments];
-  for (const role of roleKeys) {
-    if (assigned.has(role)) continue;
-    if (signerKeys.has(role)) out.push({ role, signer: role });
-    else if (template.fields.some((f) => f.editor_roles?.includes(role)))
-      errs.add(at('assignments'), `Role "${role}" of template "${template.name}" has fields but is not assigned to a signer.`);
-  }
-  return out;
 }
 
 type FileDocument = Extract<S.EnvelopeTemplateSpecT['documents'][number], { file_b64?: string }>;
@@ -301,11 +279,5 @@ function bundleDocument(ctx: EngineContext, d: StoredDocument, values: Map<strin
     return { key: d.key, template_id: d.template_id, assignments: d.assignments, ...(field_values.length ? { field_values } : {}) };
   }
   const fields = d.fields.map((f) => (values.has(f.key!) ? { ...f, initial_value: values.get(f.key!) } : f));
-  return { key: d.key, file_b64: ctx.blobs.get(d.sha256).toString('base64'), filename: fitName(d.name), fields };
-}
-
-/** A document name within the 50-character filename limit of a DocumentRequest. */
-function fitName(name: string): string {
-  const withExt = /\.pdf$/i.test(name) ? name : `${name}.pdf`;
-  return withExt.length <= 50 ? withExt : `${withExt.slice(0, 46)}.pdf`;
+  return { key: d.key, file_b64: ctx.blobs.get(d.sha256).toString('base64'), filename: fitFilename(/\.pdf$/i.test(d.name) ? d.name : `${d.name}.pdf`), fields };
 }

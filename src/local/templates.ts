@@ -220,7 +220,7 @@ async function checkFields(ctx: EngineContext, fields: TemplateFieldT[], roleKey
 }
 
 /** A download name within the 50-character filename limit of documents, keeping its extension. */
-function fitFilename(name: string): string {
+export function fitFilename(name: string): string {
   const clean = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-').trim() || 'template.pdf';
   if (clean.length <= 50) return clean;
   const ext = /\.[A-Za-z0-9]{1,8}$/.exec(clean)?.[0] ?? '';
@@ -253,7 +253,7 @@ export function templateDocument(
     return undefined;
   }
   const before = errs.list.length;
-  const signerOf = assignRoles(template, d.assignments ?? [], signerKeys, at, errs);
+  const signerOf = assignRoles(template, d.assignments ?? [], signerKeys, 'a signer in this Bundle', at, errs);
   const values = new Map<string, string | number>();
   const fieldKeys = new Set(template.fields.map((f) => f.key));
   for (const [k, v] of (d.field_values ?? []).entries()) {
@@ -261,14 +261,22 @@ export function templateDocument(
     values.set(v.key, v.initial_value);
   }
   if (errs.list.length > before) return undefined;
-  const fields = template.fields.map((tf) => documentField(tf, signerOf, values.get(tf.key) ?? (tf.data_flow_tag ? tagValues[tf.data_flow_tag] : undefined)));
+  // Own members only: a tag may be named like an Object.prototype member ("constructor", "__proto__").
+  const tagged = (tag: string | undefined) => (tag !== undefined && Object.hasOwn(tagValues, tag) ? tagValues[tag] : undefined);
+  const fields = template.fields.map((tf) => documentField(tf, signerOf, values.get(tf.key) ?? tagged(tf.data_flow_tag)));
   return { template, fields };
 }
 
-function assignRoles(
+/**
+ * The signer of each role of a template document (Bundles, and envelope templates where the signers
+ * are the envelope's roles): each role at most once, each signer one of `signerKeys`. A role left
+ * out goes to the signer with the same key; a role with fields and no signer is an error.
+ */
+export function assignRoles(
   template: StoredTemplate,
   assignments: { role: string; signer: string }[],
   signerKeys: Set<string>,
+  signerNoun: string,
   at: (f: string) => string,
   errs: FieldErrors,
 ): Map<string, string> {
@@ -277,7 +285,7 @@ function assignRoles(
   for (const [k, a] of assignments.entries()) {
     if (!roleKeys.has(a.role)) errs.add(at(`assignments[${k}].role`), `"${a.role}" is not a role of template "${template.name}" (roles: ${[...roleKeys].join(', ') || 'none'}).`);
     else if (signerOf.has(a.role)) errs.add(at(`assignments[${k}].role`), `Role "${a.role}" is assigned twice.`);
-    if (!signerKeys.has(a.signer)) errs.add(at(`assignments[${k}].signer`), `"${a.signer}" is not the key of a signer in this Bundle.`);
+    if (!signerKeys.has(a.signer)) errs.add(at(`assignments[${k}].signer`), `"${a.signer}" is not the key of ${signerNoun}.`);
     signerOf.set(a.role, a.signer);
   }
   for (const role of roleKeys) {

@@ -345,13 +345,13 @@ export const PersonPatchRequest = PersonRequest.partial();
 /** RFC 7230 token (header name) and field-value (visible ASCII, spaces and tabs inside). */
 const headerName = z.string().min(1).max(80).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'Must be an RFC 7230 header name (token characters only).' });
 const headerValue = z.string().max(240).regex(/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$|^$/, { error: 'Must be an RFC 7230 header value (visible ASCII, no leading or trailing space).' });
-/** Headers a delivery sets itself, or that would break the framing of its request. */
+/** Headers a delivery sets itself, or that would break the framing of its request (the HTTP client refuses to send them). */
 export const RESERVED_HEADER_NAMES = [
-  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'user-agent',
-  'x-blueink-signature', 'x-blueink-request-timestamp',
+  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect',
+  'user-agent', 'x-blueink-signature', 'x-blueink-request-timestamp',
 ] as const;
 const extraHeaderName = headerName.refine((v) => !(RESERVED_HEADER_NAMES as readonly string[]).includes(v.toLowerCase()), {
-  error: (issue) => `"${String(issue.input)}" is set by the delivery itself and cannot be an extra header.`,
+  error: (issue) => `"${String(issue.input)}" is set by the delivery itself (or controls its connection) and cannot be an extra header.`,
 });
 
 export const WebhookRequest = z.object({

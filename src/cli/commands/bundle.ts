@@ -1,4 +1,4 @@
-// esign bundle create|list|get|update|send|cancel|validate|events|files|data|tags
+// esign bundle create|prepare|list|get|update|send|cancel|validate|events|files|data|tags
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { CliError, EXIT } from '../exitCodes.js';
 import { type Column, note, printList, printObject } from '../output.js';
 import { type Action, collect, confirm, intArg, readJsonInput } from '../run.js';
+import { type TemplateFlags, applyTemplateFlags, assignRolesInOrder } from './bundleTemplates.js';
 
 export const BUNDLE_COLUMNS: Column<Bundle>[] = [
   { header: 'ID', value: (b) => b.id },
@@ -32,18 +33,23 @@ export async function showBundle(ctx: Context, b: Bundle): Promise<void> {
   await printObject(b, pairs, ctx.options, b.id);
 }
 
-/** `Ada Lovelace <ada@example.com>`, `Ada <+15551234567>` (SMS delivery) or a bare address. */
+/**
+ * `Ada Lovelace <ada@example.com>`, `Ada <+15551234567>` (SMS delivery) or a bare address, with an
+ * optional `KEY=` in front naming the signer's key (an Envelope Template's signer role, say).
+ */
 export function parseSigner(text: string, i: number): Record<string, unknown> {
+  const keyed = /^\s*([A-Za-z0-9_.-]+)=(.+)$/.exec(text);
+  if (keyed) text = keyed[2];
   const m = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(text);
   const name = m ? m[1] : '';
   const address = (m ? m[2] : text).trim();
-  const key = `signer-${i + 1}`;
+  const key = keyed ? keyed[1] : `signer-${i + 1}`;
   if (/^\+?[0-9][0-9 ().-]{5,}$/.test(address)) return { key, name: name || address, phone: address, deliver_via: 'phone' };
   if (!address.includes('@')) throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`);
   return { key, name: name || address.split('@')[0], email: address };
 }
 
-interface CreateOptions {
+interface CreateOptions extends TemplateFlags {
   file?: string[];
   signer?: string[];
   spec?: string;
@@ -83,12 +89,13 @@ export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Reco
       delete d.file_path;
     }
   for (const path of o.file ?? []) documents.push({ key: `doc-${documents.length + 1}`, file_index: await attach(path, '--file') });
-  if (documents.length) body.documents = documents;
   if (o.signer?.length) {
     const packets = Array.isArray(body.packets) ? (body.packets as unknown[]) : [];
     o.signer.forEach((s) => packets.push({ ...parseSigner(s, packets.length), ...(o.embed ? { deliver_via: 'embed' } : {}) }));
     body.packets = packets;
   }
+  applyTemplateFlags(o, body, documents);
+  if (documents.length) body.documents = documents;
   if (o.label !== undefined) body.label = o.label;
   if (o.subject !== undefined) body.email_subject = o.subject;
   if (o.message !== undefined) body.email_message = o.message;
@@ -97,8 +104,8 @@ export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Reco
   if (o.draft) body.status = 'dr';
   if (o.inOrder) body.in_order = true;
   if (o.test) body.is_test = true;
-  if (!body.packets && !body.documents)
-    throw new CliError('Nothing to send: give --file and --signer, or a JSON spec with -f spec.json (-f - for stdin).');
+  if (!body.packets && !body.documents && !body.envelope_template)
+    throw new CliError('Nothing to send: give --file (or --template) and --signer, or a JSON spec with -f spec.json (-f - for stdin).');
   return { body, files };
 }
 
@@ -156,7 +163,7 @@ export function registerBundle(program: Command, action: Action): void {
     .description('Create a Bundle and send it (or save it as a draft)')
     .option('-f, --spec <file>', 'BundleRequest JSON (- for stdin); documents may use "file_path"')
     .option('--file <path>', 'a PDF to sign (repeatable)', collect)
-    .option('--signer <"Name <email>">', 'a signer (repeatable); "Name <+phone>" for SMS', collect)
+    .option('--signer <"Name <email>">', 'a signer (repeatable); "Name <+phone>" for SMS; "KEY=Name <email>" sets its key', collect)
     .option('--label <text>', 'label of the Bundle')
     .option('--subject <text>', 'email subject')
     .option('--message <text>', 'email message')
@@ -168,16 +175,45 @@ export function registerBundle(program: Command, action: Action): void {
     .option('--embed', 'signers from --signer sign through embedded URLs')
     .option('--wait [seconds]', 'wait while documents are processed (default 60 s)')
     .option('--live', 'on a remote server, really send a non-test Bundle')
+    .option('--template <uuid>', 'add a document from this Document Template')
+    .option('--assign <role=signer>', 'give a template role to a signer (key, number, email or name; repeatable)', collect)
+    .option('--value <key=value>', 'a template field value, or an Envelope Template field value (repeatable)', collect)
+    .option('--tag-value <name=value>', 'a Data Flow tag value (repeatable)', collect)
+    .option('--envelope-template <id>', 'make the Bundle from an Envelope Template (signers take its roles in order, or --signer "ROLE=Name <email>")')
     .action(action(async (ctx, o: CreateOptions) => {
       const wait = waitSeconds(o.wait);
       const { body, files } = await buildCreateRequest(o);
+      if (o.envelopeTemplate) await assignRolesInOrder(ctx, o.envelopeTemplate, o, body);
       if (body.status !== 'dr') await ctx.requireLive(body.is_test === true, o.live, 'create');
       const service = await ctx.service();
-      let b = await service.createBundle(body, files);
+      let b = o.envelopeTemplate ? await service.createBundleFromEnvelopeTemplate(body) : await service.createBundle(body, files);
       if (wait !== undefined) b = await waitForLaunch(ctx, b, wait);
       await showBundle(ctx, b);
       if (wait !== undefined && b.status === 'fa')
         throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.FAILURE);
+    }));
+
+  bundle
+    .command('prepare')
+    .description('A single-use URL where a person prepares and sends a Bundle in the browser')
+    .option('--upload-pdf', 'let the person upload PDFs')
+    .option('--template <uuid>', 'offer this Document Template (repeatable)', collect)
+    .option('--folder <id>', 'offer the templates of this folder (repeatable)', collect)
+    .option('--draft <slug>', 'resume this draft Bundle')
+    .option('--search-signers', 'let the person pick signers from saved Persons')
+    .option('--redirect <url>', 'where the browser goes when done')
+    .action(action(async (ctx, o: { uploadPdf?: boolean; template?: string[]; folder?: string[]; draft?: string; searchSigners?: boolean; redirect?: string }) => {
+      const body: Record<string, unknown> = {};
+      if (o.uploadPdf) body.upload_pdf = true;
+      if (o.template?.length) body.template_ids = o.template;
+      if (o.folder?.length) body.folder_ids = o.folder;
+      if (o.draft) body.draft_bundle = o.draft;
+      if (o.searchSigners) body.allow_search_signers = true;
+      if (o.redirect) body.redirect_url = o.redirect;
+      if (!o.uploadPdf && !o.template?.length && !o.folder?.length)
+        throw new CliError('Give at least one document source: --upload-pdf, --template ID or --folder ID.');
+      const u = await (await ctx.service()).createBundlePreparationSession(body);
+      await printObject(u, [['url', u.url], ['expires', u.expires]], ctx.options, u.url);
     }));
 
   bundle

@@ -1,15 +1,17 @@
-// esign local ...: the embedded engine's own account, outbox and clock (not part of API v2).
+// esign local ...: the embedded engine's own account, outbox, clock and template authoring (not part of API v2).
 import type { Command } from 'commander';
 import { parseDuration } from '../../local/clock.js';
 import { CliError } from '../exitCodes.js';
 import { printList, printObject } from '../output.js';
 import type { Action } from '../run.js';
+import { registerLocalTemplates } from './localTemplates.js';
 import { registerSigner } from './signer.js';
 
 export function registerLocal(program: Command, action: Action): void {
   const local = program.command('local').description('The embedded local engine: account, features, users, outbox, clock');
 
   registerSigner(local, action);
+  registerLocalTemplates(local, action);
 
   local.command('info').description('Where the local data lives, and what it holds')
     .action(action(async (ctx) => {

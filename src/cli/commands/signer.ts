@@ -4,17 +4,8 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { SignInput } from '../../local/signing.js';
 import { CliError } from '../exitCodes.js';
-import { type Action, collect } from '../run.js';
+import { type Action, collect, keyValues as pairs } from '../run.js';
 import { showPacket } from './packet.js';
-
-/** `KEY=VALUE` pairs (the value may contain "="). */
-function pairs(list: string[] | undefined, flag: string): [string, string][] {
-  return (list ?? []).map((item) => {
-    const i = item.indexOf('=');
-    if (i < 1) throw new CliError(`${flag} expects KEY=VALUE, got "${item}".`);
-    return [item.slice(0, i), item.slice(i + 1)];
-  });
-}
 
 export function registerSigner(local: Command, action: Action): void {
   local.command('view <packetId>').description('Act as the signer: open the documents (packet and Bundle become started)')

@@ -24,8 +24,13 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const DISABLE_AFTER_FAILED_EVENTS = 10;
 /** A one-shot command waits at most this long for its first attempts before it exits. */
 export const ONE_SHOT_BUDGET_MS = 5_000;
-/** Longer than an attempt can take: a lease still held after this belongs to a dead process. */
-const LEASE_MS = 60_000;
+/**
+ * Longer than an attempt can take: a lease still held after this belongs to a dead process. Leases
+ * run on wall-clock time (as document leases do): moving the engine clock must not free a row in flight.
+ */
+export const LEASE_MS = 15_000;
+const leaseUntil = () => new Date(Date.now() + LEASE_MS).toISOString();
+const wallNow = () => new Date().toISOString();
 const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
 const CONCURRENCY = 32;
 const POLL_MS = 1_000;
@@ -133,15 +138,14 @@ export class Dispatcher {
 
   private claim(limit: number, firstOnly: boolean): Claimed[] {
     if (limit <= 0 || !this.ctx.db.open) return [];
-    const now = this.ctx.clock.nowMs();
-    const nowIso = new Date(now).toISOString();
+    const nowIso = this.ctx.clock.now();
     return inTransaction(this.ctx, () =>
       sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE seq IN (
           SELECT e.seq FROM webhook_events e JOIN webhooks w ON w.id = e.webhook_id
           WHERE e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?) AND w.enabled = 1 AND (? = 0 OR e.attempts = 0)
           ORDER BY e.next_attempt_at, e.seq LIMIT ?)
         RETURNING seq, pk, webhook_id, payload, attempts`)
-        .all(new Date(now + LEASE_MS).toISOString(), nowIso, nowIso, firstOnly ? 1 : 0, limit) as Claimed[],
+        .all(leaseUntil(), nowIso, wallNow(), firstOnly ? 1 : 0, limit) as Claimed[],
     );
   }
 
@@ -197,6 +201,8 @@ export class Dispatcher {
     const db = this.ctx.db;
     const now = this.ctx.clock.nowMs();
     inTransaction(this.ctx, () => {
+      // Its webhook was deleted while the attempt was in flight: the event went with it.
+      if (!sql(db, 'SELECT 1 FROM webhook_events WHERE seq = ?').get(e.seq)) return;
       sql(db, 'INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message) VALUES (?, ?, ?, ?, ?, ?)')
         .run(uuid(), e.seq, new Date(now).toISOString(), o.status, o.success ? 1 : 0, o.message);
       if (o.success) {
@@ -249,10 +255,9 @@ export class Dispatcher {
 
   /** Leases one event and attempts it; a lease held by another process means it is being delivered already. */
   private async attemptNow(pk: string, manual: boolean): Promise<void> {
-    const now = this.ctx.clock.nowMs();
     const e = sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
         RETURNING seq, pk, webhook_id, payload, attempts`)
-      .get(new Date(now + LEASE_MS).toISOString(), pk, new Date(now).toISOString()) as Claimed | undefined;
+      .get(leaseUntil(), pk, wallNow()) as Claimed | undefined;
     if (e) await this.attempt(e, undefined, manual);
   }
 }

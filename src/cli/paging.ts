@@ -1,0 +1,40 @@
+// List paging flags shared by the list commands: --page, --per-page, --limit, --all.
+import type { Command } from 'commander';
+import type { Page, PageQuery } from '../service/types.js';
+import { note } from './output.js';
+import { intArg } from './run.js';
+
+export interface PageFlags {
+  page?: string;
+  perPage?: string;
+  limit?: string;
+  all?: boolean;
+}
+
+export function addPageOptions(cmd: Command): Command {
+  return cmd
+    .option('--page <n>', 'page number (from 1)')
+    .option('--per-page <n>', 'page size (at most 100)')
+    .option('--limit <n>', 'at most this many items, across pages')
+    .option('--all', 'every page');
+}
+
+/** Fetches the page asked for, or every page (--all), or pages until --limit items. */
+export async function fetchPages<T>(fetch: (q: PageQuery) => Promise<Page<T>>, o: PageFlags): Promise<T[]> {
+  const limit = o.limit !== undefined ? intArg(o.limit, '--limit', 1) : undefined;
+  let page = o.page !== undefined ? intArg(o.page, '--page', 1) : 1;
+  const perPage = o.perPage !== undefined ? intArg(o.perPage, '--per-page', 1) : limit !== undefined ? Math.min(limit, 100) : undefined;
+  const items: T[] = [];
+  for (;;) {
+    const p = await fetch({ page, per_page: perPage });
+    items.push(...p.items);
+    const more = p.page < p.total_pages;
+    if (more && (o.all || (limit !== undefined && items.length < limit))) {
+      page++;
+      continue;
+    }
+    if (more && limit === undefined && process.stderr.isTTY) note(`Page ${p.page} of ${p.total_pages} (${p.total} in all): --page N for another, --all for every page.`);
+    break;
+  }
+  return limit !== undefined ? items.slice(0, limit) : items;
+}
