@@ -235,7 +235,8 @@ function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   range('created', f.created);
   range('sent', f.sent);
   range('completed_at', f.completed);
-  if (f.template) where.push(`b.template = ${bind(f.template)}`);
+  // Any template document counts, not only the first (bundles.template).
+  if (f.template) where.push(`b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${bind(f.template)})`);
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const dir = f.descending ? 'DESC' : 'ASC';
   const total = (sql(db, `SELECT count(*) AS n FROM bundles b ${whereSql}`).get(params) as { n: number }).n;

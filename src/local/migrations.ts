@@ -298,4 +298,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_seq, seq);
   `,
+  // 6: Bundles by any of their template documents (the `template` list filter)
+  `
+  CREATE INDEX documents_template ON documents(template_id) WHERE template_id IS NOT NULL;
+  `,
 ];

@@ -226,6 +226,11 @@ describe('Bundles from Document Templates', () => {
     expect(await labels(one.id)).toEqual(['from one']);
     expect(await labels(two.id)).toEqual(['from two']);
     expect((await t.e.listBundles()).total).toBe(3);
+    // A Bundle with documents from two templates is found under either.
+    const both = fromTemplate(one.id, {}, { label: 'from both' });
+    both.documents.push({ key: 'second', template_id: two.id, assignments: ASSIGN });
+    await t.e.createBundle(both);
+    expect(await labels(two.id)).toEqual(['from both', 'from two']);
   });
 
   it('signs a Bundle made from a template to completion, with template values in its data', async () => {

@@ -220,11 +220,14 @@ describe('webhook extra headers', () => {
 async function eventsFixture(e: TestEngine) {
   const a = await e.createWebhook(hook({ name: 'a', event_types: ['bundle_sent', 'packet_viewed'] }));
   const b = await e.createWebhook(hook({ name: 'b', event_types: ['bundle_sent'] }));
-  const one = (eventType: string, at: string, bundleId: string, only?: string) => enqueueOccurrence(e.db, { eventType, at, bundleId }, only);
+  const one = (eventType: string, at: string, bundleId: string) => enqueueOccurrence(e.db, { eventType, at, bundleId });
   // Queued out of time order: lists sort by time, not by insertion.
   const [viewedA] = one('packet_viewed', '2026-03-02T23:59:59.000Z', 'B1');
   const [sentA, sentB] = one('bundle_sent', '2026-03-01T10:00:00.000Z', 'B1'); // a, then b
-  const [lateSentA] = one('bundle_sent', '2026-03-03T00:00:00.000Z', 'B2', a.id);
+  // Only `a` gets this one: `b` is switched off while it is queued.
+  e.db.prepare('UPDATE webhooks SET enabled = 0 WHERE id = ?').run(b.id);
+  const [lateSentA] = one('bundle_sent', '2026-03-03T00:00:00.000Z', 'B2');
+  e.db.prepare('UPDATE webhooks SET enabled = 1 WHERE id = ?').run(b.id);
   const attempt = (pk: string, event: string, timestamp: string, status: number, message: string) =>
     e.db.prepare(`INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message)
       VALUES (?, (SELECT seq FROM webhook_events WHERE pk = ?), ?, ?, ?, ?)`).run(pk, event, timestamp, status, status < 300 ? 1 : 0, message);

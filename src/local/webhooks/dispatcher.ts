@@ -108,26 +108,35 @@ export class Dispatcher {
     this.agent = undefined;
   }
 
-  /** Claims and delivers due events until none is left (or the budget is spent). */
+  /**
+   * Claims and delivers due events until none is left (or the budget is spent). Claims are made in
+   * bulk as slots free up, and finished attempts are recorded together, one transaction a turn.
+   */
   async deliverDue(opts: DeliverOptions = {}): Promise<{ delivered: number; failed: number }> {
     const deadline = opts.budgetMs === undefined ? undefined : Date.now() + opts.budgetMs;
     const done = { delivered: 0, failed: 0 };
+    const run = new RunCache(this.ctx);
     const inFlight = new Set<Promise<void>>();
+    const finished: Attempted[] = [];
     for (;;) {
       if (deadline !== undefined && Date.now() >= deadline) break;
-      const batch = this.claim(CONCURRENCY - inFlight.size, opts.firstAttemptsOnly === true);
+      const batch = inFlight.size <= CONCURRENCY / 2 ? this.claim(CONCURRENCY - inFlight.size, opts.firstAttemptsOnly === true) : [];
       if (!batch.length && !inFlight.size) break;
       for (const e of batch) {
-        const p = this.attempt(e, deadline).then((o) => {
-          if (o.abandoned) return;
-          o.success ? done.delivered++ : done.failed++;
-        });
-        const tracked = p.finally(() => inFlight.delete(tracked));
+        const tracked: Promise<void> = this.post(e, run, deadline)
+          .then((o) => void finished.push({ e, o, manual: false }))
+          .finally(() => inFlight.delete(tracked));
         inFlight.add(tracked);
       }
-      if (inFlight.size) await Promise.race(inFlight);
+      if (inFlight.size) {
+        await Promise.race(inFlight);
+        // Answers that arrive in the same turn of the event loop are recorded in the same transaction.
+        await new Promise((r) => setImmediate(r));
+      }
+      this.recordAll(finished.splice(0), done);
     }
     await Promise.all(inFlight);
+    this.recordAll(finished.splice(0), done);
     return done;
   }
 
@@ -149,26 +158,17 @@ export class Dispatcher {
     );
   }
 
-  /** One attempt of a claimed event, recorded. */
-  private async attempt(e: Claimed, deadline?: number, manual = false): Promise<Outcome> {
-    const outcome = await this.post(e, deadline);
-    if (outcome.abandoned) sql(this.ctx.db, 'UPDATE webhook_events SET lease_until = NULL WHERE seq = ?').run(e.seq);
-    else this.record(e, outcome, manual);
-    return outcome;
-  }
-
-  private async post(e: Claimed, deadline?: number): Promise<Outcome> {
-    const hook = sql(this.ctx.db, 'SELECT url, json FROM webhooks WHERE id = ?').get(e.webhook_id) as { url: string; json: number } | undefined;
+  private async post(e: Claimed, run: RunCache, deadline?: number): Promise<Outcome> {
+    const hook = run.webhook(e.webhook_id);
     if (!hook) return { status: 0, success: false, message: 'The webhook was deleted.', abandoned: true };
-    const extra = sql(this.ctx.db, 'SELECT name, value FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(e.webhook_id) as { name: string; value: string }[];
     const body = hook.json ? e.payload : formBody(e.payload);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = [
       'content-type', hook.json ? 'application/json' : 'application/x-www-form-urlencoded',
       'user-agent', USER_AGENT,
       TIMESTAMP_HEADER, String(timestamp),
-      SIGNATURE_HEADER, sign(webhookSecret(this.ctx.db, this.ctx.clock.now()).secret, timestamp, body),
-      ...extra.flatMap((h) => [h.name, h.value]),
+      SIGNATURE_HEADER, sign(run.secret(), timestamp, body),
+      ...hook.headers,
     ];
     const budget = deadline === undefined ? ATTEMPT_TIMEOUT_MS : Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now());
     if (budget <= 0) return { status: 0, success: false, message: 'No time left.', abandoned: true };
@@ -193,35 +193,45 @@ export class Dispatcher {
     }
   }
 
+  /** Records finished attempts in one transaction; an abandoned one only gives its lease back. */
+  private recordAll(list: Attempted[], done?: { delivered: number; failed: number }): void {
+    if (!list.length || !this.ctx.db.open) return;
+    const now = this.ctx.clock.nowMs();
+    inTransaction(this.ctx, () => {
+      for (const { e, o, manual } of list) {
+        if (o.abandoned) sql(this.ctx.db, 'UPDATE webhook_events SET lease_until = NULL WHERE seq = ?').run(e.seq);
+        else this.record(e, o, manual, now);
+      }
+    });
+    if (done) for (const { o } of list) if (!o.abandoned) o.success ? done.delivered++ : done.failed++;
+  }
+
   /**
    * Records an attempt. A failed scheduled attempt is retried on the documented schedule, then given
    * up; a manual resend changes no schedule unless it succeeds.
    */
-  private record(e: Claimed, o: Outcome, manual: boolean): void {
+  private record(e: Claimed, o: Outcome, manual: boolean, now: number): void {
     const db = this.ctx.db;
-    const now = this.ctx.clock.nowMs();
-    inTransaction(this.ctx, () => {
-      // Its webhook was deleted while the attempt was in flight: the event went with it.
-      if (!sql(db, 'SELECT 1 FROM webhook_events WHERE seq = ?').get(e.seq)) return;
-      sql(db, 'INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(uuid(), e.seq, new Date(now).toISOString(), o.status, o.success ? 1 : 0, o.message);
-      if (o.success) {
-        sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, success = 1, next_attempt_at = NULL, lease_until = NULL WHERE seq = ?').run(o.status, e.seq);
-        sql(db, 'UPDATE webhooks SET failed_in_a_row = 0 WHERE id = ? AND failed_in_a_row <> 0').run(e.webhook_id);
-        return;
-      }
-      // `attempts` counts scheduled attempts: it places the next retry on the schedule.
-      if (manual) {
-        sql(db, 'UPDATE webhook_events SET status = ?, lease_until = NULL WHERE seq = ?').run(o.status, e.seq);
-        return;
-      }
-      const delay = RETRY_DELAYS_MIN[e.attempts];
-      const next = delay === undefined ? null : new Date(now + delay * 60_000).toISOString();
-      sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, next_attempt_at = ?, lease_until = NULL WHERE seq = ?').run(o.status, next, e.seq);
-      if (next === null)
-        sql(db, `UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1,
-            enabled = CASE WHEN failed_in_a_row + 1 >= ? THEN 0 ELSE enabled END WHERE id = ?`).run(DISABLE_AFTER_FAILED_EVENTS, e.webhook_id);
-    });
+    // Its webhook was deleted while the attempt was in flight: the event went with it.
+    if (!sql(db, 'SELECT 1 FROM webhook_events WHERE seq = ?').get(e.seq)) return;
+    sql(db, 'INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(uuid(), e.seq, new Date(now).toISOString(), o.status, o.success ? 1 : 0, o.message);
+    if (o.success) {
+      sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, success = 1, next_attempt_at = NULL, lease_until = NULL WHERE seq = ?').run(o.status, e.seq);
+      sql(db, 'UPDATE webhooks SET failed_in_a_row = 0 WHERE id = ? AND failed_in_a_row <> 0').run(e.webhook_id);
+      return;
+    }
+    // `attempts` counts scheduled attempts: it places the next retry on the schedule.
+    if (manual) {
+      sql(db, 'UPDATE webhook_events SET status = ?, lease_until = NULL WHERE seq = ?').run(o.status, e.seq);
+      return;
+    }
+    const delay = RETRY_DELAYS_MIN[e.attempts];
+    const next = delay === undefined ? null : new Date(now + delay * 60_000).toISOString();
+    sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, next_attempt_at = ?, lease_until = NULL WHERE seq = ?').run(o.status, next, e.seq);
+    if (next === null)
+      sql(db, `UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1,
+          enabled = CASE WHEN failed_in_a_row + 1 >= ? THEN 0 ELSE enabled END WHERE id = ?`).run(DISABLE_AFTER_FAILED_EVENTS, e.webhook_id);
   }
 
   /** A test occurrence for every enabled, subscribed webhook; first attempts are made before returning. */
@@ -258,7 +268,33 @@ export class Dispatcher {
     const e = sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
         RETURNING seq, pk, webhook_id, payload, attempts`)
       .get(leaseUntil(), pk, wallNow()) as Claimed | undefined;
-    if (e) await this.attempt(e, undefined, manual);
+    if (e) this.recordAll([{ e, o: await this.post(e, new RunCache(this.ctx)), manual }]);
+  }
+}
+
+interface Attempted {
+  e: Claimed;
+  o: Outcome;
+  manual: boolean;
+}
+
+/** What one delivery run reads once: each webhook's address, format and extra headers, and the secret. */
+class RunCache {
+  private readonly hooks = new Map<string, { url: string; json: boolean; headers: string[] } | undefined>();
+  private secretValue: string | undefined;
+  constructor(private readonly ctx: EngineContext) {}
+
+  webhook(id: string) {
+    if (!this.hooks.has(id)) {
+      const row = sql(this.ctx.db, 'SELECT url, json FROM webhooks WHERE id = ?').get(id) as { url: string; json: number } | undefined;
+      const extra = row ? (sql(this.ctx.db, 'SELECT name, value FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(id) as { name: string; value: string }[]) : [];
+      this.hooks.set(id, row && { url: row.url, json: row.json === 1, headers: extra.flatMap((h) => [h.name, h.value]) });
+    }
+    return this.hooks.get(id);
+  }
+
+  secret(): string {
+    return (this.secretValue ??= webhookSecret(this.ctx.db, this.ctx.clock.now()).secret);
   }
 }
 

@@ -33,7 +33,7 @@ export interface Occurrence {
 }
 
 /** Queues an occurrence for every enabled webhook subscribed to its type; returns the new events' pks. */
-export function enqueueOccurrence(db: Db, o: Occurrence, onlyWebhook?: string): string[] {
+export function enqueueOccurrence(db: Db, o: Occurrence): string[] {
   const hooks = sql(db, `SELECT id FROM webhooks WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)`)
     .all(o.eventType) as { id: string }[];
   const pks: string[] = [];
@@ -42,7 +42,6 @@ export function enqueueOccurrence(db: Db, o: Occurrence, onlyWebhook?: string): 
   const insert = sql(db, `INSERT INTO webhook_events (pk, webhook_id, event_type, created, payload, bundle_id, packet_id, next_attempt_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const h of hooks) {
-    if (onlyWebhook && h.id !== onlyWebhook) continue;
     const pk = uuid();
     const payload = o.packetId ? { bundle_id: o.bundleId, packet_id: o.packetId } : { bundle_id: o.bundleId };
     const body = JSON.stringify({ event_id: pk, event_type: o.eventType, event_date: o.at, account_id: account, payload });
