@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # The main job on the embedded local engine: build, create and send a Bundle, have it signed,
-# then download its signed files and verify them.
+# then download its signed files and verify them; a webhook receiver verifies every event.
 # Data goes to the user's data directory unless ESIGN_DATA_DIR is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm ci --no-audit --no-fund
 npm run --silent build
 esign() { node bin/esign.js "$@"; }
+
+echo "== A webhook receiver (esign webhook listen checks each delivery's signature)"
+work=$(mktemp -d)
+esign webhook listen --port 0 --count 7 > "$work/events" 2> "$work/listen.log" &
+listener=$!
+until grep -q 'Listening on' "$work/listen.log"; do sleep 0.1; done
+url=$(sed -n 's/.*Listening on \(http[^ ]*\).*/\1/p' "$work/listen.log")
+hook=$(esign webhook create --name demo --url "$url" -q \
+  --events bundle_sent,packet_viewed,packet_complete,bundle_complete,bundle_docs_ready)
+trap 'esign webhook delete "$hook" -y > /dev/null 2>&1 || true; kill "$listener" 2> /dev/null || true' EXIT
+echo "listening on $url, webhook $hook"
+echo
 
 echo "== Creating a Bundle: one contract, two signers, signed in order"
 slug=$(esign bundle create --file fixtures/contract.pdf \
@@ -24,6 +36,10 @@ echo "== The signers sign, in order (esign local sign acts as each of them)"
 packets=$(esign bundle get "$slug" --json | node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(0)).packets.map((p) => p.id).join(" "))')
 for p in $packets; do esign local sign "$p" -q; done
 esign bundle get "$slug"
+echo
+echo "== The webhook events received, each with its signature verified"
+wait "$listener" || true
+cat "$work/events"
 echo
 echo "== The signed PDF, the combined PDF and the Certificates of Evidence, downloaded and verified"
 out=$(mktemp -d)

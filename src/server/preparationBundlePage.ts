@@ -4,7 +4,8 @@
 import type { BundleView, TemplateSummary } from '../local/preparation.js';
 import type { FieldError } from '../service/errors.js';
 import type { Bundle } from '../service/types.js';
-import { PLACER_KINDS, esc, jsonBlock, layout, placerHtml, summary } from './preparationHtml.js';
+import { esc } from './pageKit.js';
+import { PLACER_KINDS, jsonBlock, layout, placerHtml, summary } from './preparationHtml.js';
 
 export interface Signer {
   key: string;

@@ -2,24 +2,12 @@
 // the list of problems shown above a refused form.
 import type { FastifyReply } from 'fastify';
 import type { ApiError, FieldError } from '../service/errors.js';
+import { esc, formAction } from './pageKit.js';
 import { ASSETS } from './preparationAssets.js';
-
-export const esc = (v: unknown): string =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** JSON for a `<script type="application/json">` block: nothing in it can close the element. */
 export const jsonBlock = (id: string, value: unknown) =>
   `<script type="application/json" id="${id}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
-
-export const httpUrl = (u: string | null | undefined): URL | undefined => {
-  if (!u) return undefined;
-  try {
-    const url = new URL(u);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * Scripts only from this server (no inline script at all); PDF.js's worker too. No frame-ancestors
@@ -27,10 +15,9 @@ export const httpUrl = (u: string | null | undefined): URL | undefined => {
  * names the redirect's origin, since Chromium applies it to the redirect after a form submission.
  */
 function csp(redirect?: URL): string {
-  const formAction = redirect && redirect.origin !== 'null' ? `'self' ${redirect.origin}` : `'self'`;
   return [
     `default-src 'self'`, `script-src 'self'`, `worker-src 'self'`, `style-src 'self' 'unsafe-inline'`, `img-src 'self' data: blob:`,
-    `font-src 'self' data:`, `connect-src 'self'`, `object-src 'none'`, `base-uri 'none'`, `form-action ${formAction}`,
+    `font-src 'self' data:`, `connect-src 'self'`, `object-src 'none'`, `base-uri 'none'`, `form-action ${formAction(redirect)}`,
   ].join('; ');
 }
 

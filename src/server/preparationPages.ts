@@ -9,7 +9,8 @@ import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '
 import { ApiError } from '../service/errors.js';
 import { registerPreparationAssets } from './preparationAssets.js';
 import { type BundleFormState, bundlePage, initialBundleState } from './preparationBundlePage.js';
-import { donePage, errorPage, errorsOf, esc, httpUrl, sendHtml } from './preparationHtml.js';
+import { asApiError, esc, httpUrl } from './pageKit.js';
+import { donePage, errorPage, errorsOf, sendHtml } from './preparationHtml.js';
 import { type FormParts, type ReadForm, bundleForm, templateForm } from './preparationForms.js';
 import { initialTemplateState, templatePage, type TemplateFormState } from './preparationTemplatePage.js';
 
@@ -18,14 +19,6 @@ import { initialTemplateState, templatePage, type TemplateFormState } from './pr
  * the report of this change); until it does, it is bound to the engine's context here.
  */
 const pagesOf = (engine: LocalEngine): Promise<PreparationPages> => engine.preparationPages();
-
-const asApiError = (e: unknown): ApiError | undefined => {
-  if (e instanceof ApiError) return e;
-  const f = e as { statusCode?: number; message?: string };
-  if (f?.statusCode && f.statusCode >= 400 && f.statusCode < 500)
-    return new ApiError(f.statusCode, 'invalid', f.statusCode === 413 ? 'The file is too large.' : (f.message ?? 'Bad request.'));
-  return undefined;
-};
 
 /** Runs a page handler; a refusal becomes an error page. */
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>

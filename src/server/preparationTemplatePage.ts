@@ -2,7 +2,8 @@
 // and fields placed by clicking on the rendered pages.
 import type { FieldError } from '../service/errors.js';
 import type { TemplateSummary } from '../local/preparation.js';
-import { PLACER_KINDS, esc, jsonBlock, layout, placerHtml, summary } from './preparationHtml.js';
+import { esc } from './pageKit.js';
+import { PLACER_KINDS, jsonBlock, layout, placerHtml, summary } from './preparationHtml.js';
 
 export interface TemplateFormState {
   name: string;

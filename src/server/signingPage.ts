@@ -12,19 +12,7 @@ import type { LocalEngine } from '../local/engine.js';
 import { MAX_ATTACHMENT_BYTES, type SignInput, type SignerAttachment, signInputFromJson } from '../local/signing.js';
 import type { SigningField, SigningView } from '../local/signingSession.js';
 import { ApiError } from '../service/errors.js';
-
-const esc = (v: unknown): string =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const httpUrl = (u: string | null): URL | undefined => {
-  if (!u) return undefined;
-  try {
-    const url = new URL(u);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-};
+import { asApiError, esc, formAction, httpUrl } from './pageKit.js';
 
 /**
  * Only 'self' and inline code. No frame-ancestors and no X-Frame-Options: the page is meant to be
@@ -32,10 +20,9 @@ const httpUrl = (u: string | null): URL | undefined => {
  * Chromium applies form-action to the redirect that follows a form submission.
  */
 function csp(redirect?: URL): string {
-  const formAction = redirect && redirect.origin !== 'null' ? `'self' ${redirect.origin}` : `'self'`;
   return [
     `default-src 'self'`, `script-src 'self' 'unsafe-inline'`, `style-src 'self' 'unsafe-inline'`, `img-src 'self' data:`,
-    `object-src 'self'`, `frame-src 'self'`, `base-uri 'none'`, `form-action ${formAction}`,
+    `object-src 'self'`, `frame-src 'self'`, `base-uri 'none'`, `form-action ${formAction(redirect)}`,
   ].join('; ');
 }
 
@@ -231,14 +218,6 @@ function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, stri
   if (!e.errors.length) general.push(e.message);
   return { errors, general };
 }
-
-const asApiError = (e: unknown): ApiError | undefined => {
-  if (e instanceof ApiError) return e;
-  const f = e as { statusCode?: number; message?: string };
-  if (f?.statusCode && f.statusCode >= 400 && f.statusCode < 500)
-    return new ApiError(f.statusCode, 'invalid', f.statusCode === 413 ? 'A file is too large.' : (f.message ?? 'Bad request.'));
-  return undefined;
-};
 
 /** Runs a page handler; a refusal becomes an error page (JSON callers get the API's error object). */
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>

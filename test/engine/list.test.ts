@@ -2,7 +2,7 @@
 // template filter and pagination.
 import { describe, expect, it } from 'vitest';
 import type { BundleListQuery } from '../../src/service/types.js';
-import { bundleRequest, expectApiError } from '../helpers.js';
+import { CONTRACT_PDF, bundleRequest, expectApiError } from '../helpers.js';
 import { DAY_MS, type TestEngine, forceStatus, useEngine, withPacket } from './support.js';
 
 const ctx = useEngine();
@@ -184,10 +184,9 @@ describe('list: date ranges', () => {
 describe('list: template filter', () => {
   it('returns only Bundles made from that template', async () => {
     const { e } = ctx;
-    const t = '3f2b8c1e-0d4a-4e7b-9c55-6a1d2e3f4a5b';
-    const b = await make(e, 'from template');
+    const t = (await e.importTemplate({ name: 'Lease', pdf: CONTRACT_PDF, roles: [{ key: 'ada', label: 'Tenant' }] })).id;
+    await make(e, 'from template', { documents: [{ template_id: t }] });
     await make(e, 'plain');
-    e.db.prepare('UPDATE bundles SET template = ? WHERE id = ?').run(t, b.id);
     expect(await labels(e, { template: t })).toEqual(['from template']);
     expect(await labels(e, { template: '11111111-2222-4333-8444-555555555555' })).toEqual([]);
   });
