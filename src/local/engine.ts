@@ -21,7 +21,6 @@ import * as life from './lifecycle.js';
 import { type LinkKind, resolveLink } from './links.js';
 import { type OutboxQuery, listMessages } from './outbox.js';
 import * as packets from './packets.js';
-import * as persons from './persons.js';
 import { ReadCache } from './readCache.js';
 import type { SignInput } from './signing.js';
 import type { SigningView } from './signingSession.js';
@@ -29,7 +28,6 @@ import type { PreparationPages } from './preparation.js';
 import type { TemplateImport } from './templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
 import { onWebhookQueued } from './webhooks/outbox.js';
-import { regenerateWebhookSecret, webhookSecret } from './webhooks/secret.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -45,6 +43,8 @@ const templatesModule = () => import('./templates.js');
 const envelopeModule = () => import('./envelopeTemplates.js');
 const preparationModule = () => import('./preparation.js');
 const webhookStore = () => import('./webhooks/store.js');
+const personsModule = () => import('./persons.js');
+const secretModule = () => import('./webhooks/secret.js');
 
 const unimplemented = (op: string) => async (): Promise<never> => {
   throw notImplemented(op);
@@ -331,22 +331,22 @@ export class LocalEngine implements EsignService {
 
   // Persons
   async listPersons(q: PersonListQuery = {}) {
-    return persons.listPersons(this.ctx, q);
+    return (await personsModule()).listPersons(this.ctx, q);
   }
   async createPerson(body: Body<unknown>) {
-    return persons.createPerson(this.ctx, body);
+    return (await personsModule()).createPerson(this.ctx, body);
   }
   async getPerson(id: string) {
-    return persons.getPerson(this.ctx, id);
+    return (await personsModule()).getPerson(this.ctx, id);
   }
   async replacePerson(id: string, body: Body<unknown>) {
-    return persons.replacePerson(this.ctx, id, body);
+    return (await personsModule()).replacePerson(this.ctx, id, body);
   }
   async updatePerson(id: string, body: Body<unknown>) {
-    return persons.updatePerson(this.ctx, id, body);
+    return (await personsModule()).updatePerson(this.ctx, id, body);
   }
   async deletePerson(id: string) {
-    persons.deletePerson(this.ctx, id);
+    (await personsModule()).deletePerson(this.ctx, id);
   }
 
   // Webhooks
@@ -399,10 +399,10 @@ export class LocalEngine implements EsignService {
     return (await webhookStore()).getWebhookDelivery(this.ctx, id);
   }
   async getWebhookSecret() {
-    return webhookSecret(this.db, this.clock.now());
+    return (await secretModule()).webhookSecret(this.db, this.clock.now());
   }
   async regenerateWebhookSecret() {
-    return regenerateWebhookSecret(this.db, this.clock.now());
+    return (await secretModule()).regenerateWebhookSecret(this.db, this.clock.now());
   }
   async triggerWebhookEvent(eventType: string, bundleSlug?: string): Promise<WebhookEvent[]> {
     return (await this.dispatcher()).trigger(eventType, bundleSlug);

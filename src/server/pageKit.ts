@@ -19,10 +19,13 @@ export const httpUrl = (u: string | null | undefined): URL | undefined => {
 /** The API error behind a refusal (the engine's, or fastify's 4xx such as a too large upload). */
 export const asApiError = (e: unknown): ApiError | undefined => {
   if (e instanceof ApiError) return e;
-  const f = e as { statusCode?: number; message?: string };
-  if (f?.statusCode && f.statusCode >= 400 && f.statusCode < 500)
-    return new ApiError(f.statusCode, 'invalid', f.statusCode === 413 ? 'A file is too large.' : (f.message ?? 'Bad request.'));
-  return undefined;
+  const f = e as { statusCode?: number; code?: string; message?: string };
+  if (!f?.statusCode || f.statusCode < 400 || f.statusCode >= 500) return undefined;
+  if (f.code === 'FST_REQ_FILE_TOO_LARGE' || f.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'invalid', 'A file is too large.');
+  // @fastify/multipart answers 413 to too many files, fields or parts too: not a size, so not "too large".
+  if (f.code === 'FST_FILES_LIMIT' || f.code === 'FST_FIELDS_LIMIT' || f.code === 'FST_PARTS_LIMIT')
+    return new ApiError(400, 'invalid', 'The form has more files or fields than this page takes.');
+  return new ApiError(f.statusCode, 'invalid', f.statusCode === 413 ? 'The upload is too large.' : (f.message ?? 'Bad request.'));
 };
 
 /** form-action must name a completion redirect's origin: Chromium applies it to the redirect after a submission. */

@@ -28,7 +28,9 @@ export function registerPreparationAssets(app: FastifyInstance): void {
   app.get(`${ASSETS}/prep.js`, async (_req, reply) => cached(reply, 'text/javascript; charset=utf-8').send(PREP_JS));
 
   app.get(`${ASSETS}/:name`, async (req, reply) => {
-    const rel = FILES[(req.params as { name: string }).name];
+    const { name } = req.params as { name: string };
+    // Own keys only: "constructor" or "__proto__" must not reach Object.prototype.
+    const rel = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
     const path = rel && join(pdfjsDir(), rel);
     if (!path || !existsSync(path)) return reply.code(404).type('text/plain').send('Not found');
     return cached(reply, 'text/javascript; charset=utf-8').send(createReadStream(path));
@@ -36,7 +38,7 @@ export function registerPreparationAssets(app: FastifyInstance): void {
 
   app.get(`${ASSETS}/:dir/:name`, async (req, reply) => {
     const { dir, name } = req.params as { dir: string; name: string };
-    const d = DIRS[dir];
+    const d = Object.hasOwn(DIRS, dir) ? DIRS[dir] : undefined;
     const path = d && /^[\w.-]+$/.test(name) && !name.startsWith('.') ? join(pdfjsDir(), d.dir, name) : undefined;
     if (!path || !existsSync(path)) return reply.code(404).type('text/plain').send('Not found');
     return cached(reply, d!.type).send(createReadStream(path));

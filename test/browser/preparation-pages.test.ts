@@ -283,3 +283,30 @@ describe('Bundle preparation page', () => {
     expect((await page.goto(page.url().replace(/\/bundle$/, '')))!.status()).toBe(410);
   });
 });
+
+describe('Preparation page assets (review)', () => {
+  it('serve only the listed PDF.js files: other names, object-prototype names and traversal are 404', async () => {
+    expect((await fetch(`${base}/prepare/assets/pdf.mjs`)).status).toBe(200);
+    expect((await fetch(`${base}/prepare/assets/prep.js`)).status).toBe(200);
+    for (const path of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'package.json', 'constructor/x.bcmap', '__proto__/x',
+      'toString/LICENSE', 'cmaps/..%2F..%2Fpackage.json', 'cmaps/%2E%2E', 'standard_fonts/.hidden']) {
+      const r = await fetch(`${base}/prepare/assets/${path}`);
+      expect(r.status, path).toBe(404);
+    }
+  });
+});
+
+describe('Preparation page refusals (review)', () => {
+  it('too many files is told as such, not as "a file is too large"', async () => {
+    const s = await engine.createBundlePreparationSession({ upload_pdf: true });
+    const opened = await fetch(s.url);
+    const session = /data-session-url="([^"]+)"/.exec(await opened.text())![1]!;
+    const form = new FormData();
+    for (let i = 0; i < 7; i++) form.append(`pdf${i}`, new Blob([CONTRACT_PDF]), `doc-${i}.pdf`);
+    const r = await fetch(`${base}${session}/bundle`, { method: 'POST', body: form });
+    const html = await r.text();
+    expect(r.status).toBe(400);
+    expect(html).not.toMatch(/too large/i);
+    expect(html).toMatch(/more files or fields/);
+  });
+});

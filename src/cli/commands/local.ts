@@ -1,6 +1,5 @@
 // esign local ...: the embedded engine's own account, outbox, clock and template authoring (not part of API v2).
 import type { Command } from 'commander';
-import { parseDuration } from '../../local/clock.js';
 import { CliError } from '../exitCodes.js';
 import { printList, printObject } from '../output.js';
 import type { Action } from '../run.js';
@@ -134,6 +133,8 @@ export function registerLocal(program: Command, action: Action): void {
   }));
   clock.command('advance <duration>').description('Move time forward, e.g. 90m, 3d, 1d12h')
     .action(action(async (ctx, _o, duration: string) => {
+      // Imported here: clock.js brings the database module (and better-sqlite3) with it.
+      const { parseDuration } = await import('../../local/clock.js');
       const ms = parseDuration(duration);
       if (ms === undefined) throw new CliError(`"${duration}" is not a duration (examples: 90s, 15m, 3d, 1d12h).`);
       const e = await ctx.local();

@@ -84,18 +84,23 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
   const only = o.events ? new Set(commaList(o.events)) : undefined;
   const path = o.path.startsWith('/') ? o.path : `/${o.path}`;
   if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo)) throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`);
-  const secret = o.secret ?? process.env.ESIGN_WEBHOOK_SECRET ?? (await (await ctx.service()).getWebhookSecret()).secret;
+  if (o.secret === '') throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).');
+  // An empty ESIGN_WEBHOOK_SECRET is unset (as for webhook verify), not a secret no delivery matches.
+  const secret = o.secret ?? (process.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
   const undici = o.forwardTo ? await loadUndici() : undefined;
   const json = ctx.options.json === true;
   const chalk = process.stdout.isTTY && !json ? (await import('chalk')).default : undefined;
 
   let seen = 0;
   let verified = 0;
+  let stopping = false;
   let stop: () => void = () => {};
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const stopped = new Promise<void>((resolve) => (stop = () => ((stopping = true), resolve())));
 
   const print = (r: Received) => {
     if (json) return void process.stdout.write(`${JSON.stringify(r)}\n`);
+    // -q: the ids of the verified events, one per line (for `esign webhook event ID`, say).
+    if (ctx.options.quiet) return void (r.verified && r.event && field(r.event, 'event_id') && process.stdout.write(`${field(r.event, 'event_id')}\n`));
     const outcome = r.verified && !r.reason ? 'verified' : r.reason ?? 'failed';
     const fwd = r.forward ? ('status' in r.forward ? `forwarded ${r.forward.status}` : 'forward failed') : undefined;
     const cells = [r.received, field(r.event, 'event_type'), field(r.event?.payload, 'bundle_id'), field(r.event?.payload, 'packet_id'),
@@ -132,7 +137,7 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
     const event = parseEvent(raw, req.headers['content-type']);
     const type = event?.event_type;
     if (only && typeof type === 'string' && !only.has(type)) return reply(200, 'Skipped');
-    if (count !== undefined && seen >= count) return reply(503, 'No longer listening');
+    if (stopping || (count !== undefined && seen >= count)) return reply(503, 'No longer listening');
     seen++;
     const r: Received = { received: new Date().toISOString(), verified: check.ok, reason: null, event, status: 200 };
     if (!check.ok) Object.assign(r, { reason: check.reason, message: check.message, status: 401 });
@@ -150,11 +155,14 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
     reply(r.status, r.status === 401 ? r.message ?? 'Bad signature' : r.status < 300 ? 'OK' : (r.message ?? `Forward answered ${r.status}`));
   };
 
+  /** Deliveries being handled: stopping waits for them, so none is cut off after it was forwarded. */
+  const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
-    handle(req, res).catch((e) => {
+    const done: Promise<void> = handle(req, res).then(() => undefined, (e) => {
       note(`esign: ${(e as Error).message}`);
       if (!res.headersSent) res.writeHead(500).end();
-    });
+    }).finally(() => inFlight.delete(done));
+    inFlight.add(done);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
@@ -170,9 +178,13 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
   await stopped;
   process.removeListener('SIGINT', stop);
   process.removeListener('SIGTERM', stop);
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  // No new connections; deliveries under way finish (a forward gives up after 10 s), then the rest is closed.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let waited: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (waited = setTimeout(resolve, 15_000)))]);
+  clearTimeout(waited);
+  server.closeAllConnections();
+  await closed;
   note(`Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
 }

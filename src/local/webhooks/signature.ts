@@ -27,7 +27,9 @@ export function verifySignature(o: {
     return { ok: false, reason: 'missing_timestamp', message: `No valid ${TIMESTAMP_HEADER} header (UNIX seconds).` };
   const ts = Number(o.timestamp.trim());
   const expected = Buffer.from(sign(o.secret, ts, o.body).slice(3), 'hex');
-  const given = Buffer.from(o.signature.trim().replace(/^v0=/, ''), 'hex');
+  const hex = o.signature.trim().replace(/^v0=/, '');
+  // Buffer.from(hex) stops quietly at the first non-hex character: only a whole digest is compared.
+  const given = /^[0-9a-f]{64}$/i.test(hex) ? Buffer.from(hex, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: 'bad_signature', message: 'The signature does not match: wrong secret, or the body was changed.' };
   const skew = Math.abs((o.nowS ?? Math.floor(Date.now() / 1000)) - ts);

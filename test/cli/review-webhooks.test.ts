@@ -1,0 +1,93 @@
+// Second reading of the webhook receiver tools (built binary): esign webhook listen and verify.
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.js';
+
+const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+const SECRET = 'whsec_review_secret';
+let data: ReturnType<typeof tempDir>;
+
+beforeAll(() => {
+  data = tempDir('esign-cli-review-hooks-');
+});
+afterAll(() => data.cleanup());
+
+const now = () => Math.floor(Date.now() / 1000);
+const signed = (body: string, secret = SECRET, ts = now()) => ({
+  'X-Blueink-Signature': `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`,
+  'X-Blueink-Request-Timestamp': String(ts),
+});
+const eventBody = (id: string, type = 'bundle_sent') => JSON.stringify({ event_id: id, event_type: type, payload: { bundle_id: 'B1' } });
+
+async function listen(args: string[], env: Record<string, string> = {}) {
+  const p = execa('node', [BIN, 'webhook', 'listen', ...args], { reject: false, env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1', ...env }, extendEnv: true });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    p.stderr!.on('data', (d: Buffer) => {
+      seen += d.toString();
+      const m = /Listening on (\S+)/.exec(seen);
+      if (m) resolve(m[1]!);
+    });
+    void p.then(() => reject(new Error(`listen ended before it was ready: ${seen}`)));
+  });
+  return { p, url };
+}
+
+const post = (url: string, body: string, headers: Record<string, string>) =>
+  fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+describe('esign webhook listen (review)', () => {
+  it('with --count, a delivery still being forwarded when the last one arrives is answered, not cut off', async () => {
+    // The forward target answers the first delivery slowly and the second at once.
+    const target = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => res.writeHead(200).end('ok'), Number(req.headers['x-delay'] ?? 0));
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    try {
+      const forwardTo = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+      const { p, url } = await listen(['--secret', SECRET, '--count', '2', '--json', '--forward-to', forwardTo]);
+      const a = eventBody('evt-slow');
+      const slow = post(url, a, { ...signed(a), 'x-delay': '1500' }).then((r) => r.status, (e: Error & { cause?: { code?: string } }) => `error ${e.cause?.code ?? e.message}`);
+      await new Promise((r) => setTimeout(r, 300));
+      const b = eventBody('evt-fast');
+      expect((await post(url, b, { ...signed(b), 'x-delay': '0' })).status).toBe(200);
+      // The sender of the first delivery must hear that it was delivered (else it retries, and it is forwarded twice).
+      expect(await slow).toBe(200);
+      const done = await p;
+      expect(done.exitCode, done.stderr).toBe(0);
+      const lines = done.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: { event_id: string }; status: number });
+      expect(lines.map((l) => l.event.event_id).sort()).toEqual(['evt-fast', 'evt-slow']);
+      // The summary comes after every delivery's line.
+      expect(done.stderr).toContain('Received 2 deliveries, 2 verified.');
+    } finally {
+      await new Promise((r) => target.close(r));
+    }
+  });
+
+  it('-q prints only the ids of verified events, one per line', async () => {
+    const { p, url } = await listen(['--secret', SECRET, '--count', '2', '-q']);
+    const good = eventBody('evt-quiet');
+    expect((await post(url, good, signed(good))).status).toBe(200);
+    const forged = eventBody('evt-forged');
+    expect((await post(url, forged, signed(forged, 'wrong-secret'))).status).toBe(401);
+    const done = await p;
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(done.stdout).toBe('evt-quiet');
+  });
+
+  it('an empty ESIGN_WEBHOOK_SECRET counts as unset: the service\'s secret is used', async () => {
+    const env = { ESIGN_DATA_DIR: data.dir, CI: '1' };
+    const secret = await execa('node', [BIN, 'webhook', 'secret', '-q'], { reject: false, env, extendEnv: true });
+    expect(secret.exitCode, secret.stderr).toBe(0);
+    const { p, url } = await listen(['--count', '1', '-q'], { ESIGN_WEBHOOK_SECRET: '' });
+    const body = eventBody('evt-service-secret');
+    expect((await post(url, body, signed(body, secret.stdout.trim()))).status).toBe(200);
+    const done = await p;
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(done.stdout).toBe('evt-service-secret');
+  });
+});
