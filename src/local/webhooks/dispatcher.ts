@@ -148,6 +148,8 @@ export class Dispatcher {
   private claim(limit: number, firstOnly: boolean): Claimed[] {
     if (limit <= 0 || !this.ctx.db.open) return [];
     const nowIso = this.ctx.clock.now();
+    // A read first: esign serve polls every second, and should not take the write lock for nothing.
+    if (!sql(this.ctx.db, 'SELECT 1 FROM webhook_events WHERE next_attempt_at <= ? LIMIT 1').get(nowIso)) return [];
     return inTransaction(this.ctx, () =>
       sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE seq IN (
           SELECT e.seq FROM webhook_events e JOIN webhooks w ON w.id = e.webhook_id
