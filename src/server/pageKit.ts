@@ -1,5 +1,6 @@
 // What the HTML pages of esign serve (signing, preparation) share: escaping, safe redirect
 // targets, and turning a refusal into the API error an error page shows.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 
 export const esc = (v: unknown): string =>
@@ -31,3 +32,29 @@ export const asApiError = (e: unknown): ApiError | undefined => {
 /** form-action must name a completion redirect's origin: Chromium applies it to the redirect after a submission. */
 export const formAction = (redirect?: URL): string =>
   redirect && redirect.origin !== 'null' ? `'self' ${redirect.origin}` : `'self'`;
+
+/** An HTML page under its CSP, never cached, never leaking its URL (a token) as a referrer. */
+export function sendPage(reply: FastifyReply, status: number, html: string, csp: string): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('Content-Security-Policy', csp)
+    .header('Cache-Control', 'private, no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('X-Content-Type-Options', 'nosniff')
+    .send(html);
+}
+
+type PageRun = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/** Runs a page handler; a refusal becomes an error page, except for JSON callers when `jsonErrors` (they get the API's error object). */
+export const pageHandler = (run: PageRun, errorPage: (reply: FastifyReply, e: ApiError) => FastifyReply, jsonErrors = false) =>
+  async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await run(req, reply);
+    } catch (e) {
+      const api = asApiError(e);
+      if (!api || (jsonErrors && req.headers['content-type']?.startsWith('application/json'))) throw e;
+      return errorPage(reply, api);
+    }
+  };

@@ -2,7 +2,7 @@
 // the list of problems shown above a refused form.
 import type { FastifyReply } from 'fastify';
 import type { ApiError, FieldError } from '../service/errors.js';
-import { esc, formAction } from './pageKit.js';
+import { esc, formAction, sendPage } from './pageKit.js';
 import { ASSETS } from './preparationAssets.js';
 
 /** JSON for a `<script type="application/json">` block: nothing in it can close the element. */
@@ -54,16 +54,8 @@ export function layout(title: string, body: string, script = false): string {
     + `</head><body>${body}</body></html>`;
 }
 
-export function sendHtml(reply: FastifyReply, status: number, html: string, redirect?: URL): FastifyReply {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Content-Security-Policy', csp(redirect))
-    .header('Cache-Control', 'private, no-store')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(html);
-}
+export const sendHtml = (reply: FastifyReply, status: number, html: string, redirect?: URL): FastifyReply =>
+  sendPage(reply, status, html, csp(redirect));
 
 const TITLES: Record<number, string> = { 403: 'Not allowed', 404: 'Link not valid', 409: 'Please wait', 410: 'Link no longer valid', 413: 'File too large' };
 

@@ -9,7 +9,7 @@ import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '
 import { ApiError } from '../service/errors.js';
 import { registerPreparationAssets } from './preparationAssets.js';
 import { type BundleFormState, bundlePage, initialBundleState } from './preparationBundlePage.js';
-import { asApiError, esc, httpUrl } from './pageKit.js';
+import { esc, httpUrl, pageHandler } from './pageKit.js';
 import { donePage, errorPage, errorsOf, sendHtml } from './preparationHtml.js';
 import { type FormParts, type ReadForm, bundleForm, templateForm } from './preparationForms.js';
 import { initialTemplateState, templatePage, type TemplateFormState } from './preparationTemplatePage.js';
@@ -20,17 +20,7 @@ import { initialTemplateState, templatePage, type TemplateFormState } from './pr
  */
 const pagesOf = (engine: LocalEngine): Promise<PreparationPages> => engine.preparationPages();
 
-/** Runs a page handler; a refusal becomes an error page. */
-const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
-  async (req: FastifyRequest, reply: FastifyReply) => {
-    try {
-      return await run(req, reply);
-    } catch (e) {
-      const api = asApiError(e);
-      if (!api) throw e;
-      return errorPage(reply, api);
-    }
-  };
+const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(run, errorPage);
 
 const sessionBase = (token: string) => `/prepare/session/${encodeURIComponent(token)}`;
 

@@ -12,7 +12,7 @@ import type { LocalEngine } from '../local/engine.js';
 import { MAX_ATTACHMENT_BYTES, type SignInput, type SignerAttachment, signInputFromJson } from '../local/signing.js';
 import type { SigningField, SigningView } from '../local/signingSession.js';
 import { ApiError } from '../service/errors.js';
-import { asApiError, esc, formAction, httpUrl } from './pageKit.js';
+import { esc, formAction, httpUrl, pageHandler, sendPage as sendHtml } from './pageKit.js';
 
 /**
  * Only 'self' and inline code. No frame-ancestors and no X-Frame-Options: the page is meant to be
@@ -45,16 +45,8 @@ function layout(title: string, body: string, script = ''): string {
     + (script ? `<script>${script}</script>` : '') + `</body></html>`;
 }
 
-function send(reply: FastifyReply, status: number, html: string, redirect?: URL): FastifyReply {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Content-Security-Policy', csp(redirect))
-    .header('Cache-Control', 'private, no-store')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(html);
-}
+const send = (reply: FastifyReply, status: number, html: string, redirect?: URL): FastifyReply =>
+  sendHtml(reply, status, html, csp(redirect));
 
 const sendPage = (reply: FastifyReply, status: number, v: SigningView, state: FormState = {}) =>
   send(reply, status, signingPage(v, state), httpUrl(v.redirect));
@@ -219,17 +211,7 @@ function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, stri
   return { errors, general };
 }
 
-/** Runs a page handler; a refusal becomes an error page (JSON callers get the API's error object). */
-const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
-  async (req: FastifyRequest, reply: FastifyReply) => {
-    try {
-      return await run(req, reply);
-    } catch (e) {
-      const api = asApiError(e);
-      if (!api || req.headers['content-type']?.startsWith('application/json')) throw e;
-      return errorPage(reply, api);
-    }
-  };
+const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(run, errorPage, true);
 
 export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
