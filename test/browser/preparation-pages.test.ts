@@ -1,52 +1,25 @@
 // The preparation pages (template authoring, Bundle preparation) in real headless Chromium (Debian's
 // /usr/bin/chromium driven by playwright-core), against `esign serve`'s fastify app started
 // in-process on the embedded engine.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { type Browser, type BrowserContext, type FrameLocator, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/server/app.js';
+import { type PageHarness, startPageHarness } from './harness.js';
 import { CONTRACT_PDF, bundleRequest, fixture, newEngine } from '../helpers.js';
 
-let engine: ReturnType<typeof newEngine>;
-let app: FastifyInstance;
+let h: PageHarness;
+let engine: PageHarness['engine'];
 let base: string;
+let outerBase: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-
-/** Another origin: an "embedding app" with the preparation page in an iframe, and the redirect target. */
-let outer: Server;
-let outerBase: string;
-let frameSrc = '';
-const redirected: string[] = [];
+let redirected: string[];
 
 beforeAll(async () => {
-  engine = newEngine();
-  engine.account.setFeatures(['template_preparation', 'teams'], true);
-  app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k) });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  engine.setPublicUrl(base);
-  outer = createServer((req, res) => {
-    if (req.url === '/app')
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Embedding app</title><h1>Embedding app</h1><iframe id="prep" src="${frameSrc}" width="1200" height="900"></iframe>`);
-    else if (req.url?.startsWith('/done')) {
-      redirected.push(req.url);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p id="back">Back in the app</p>');
-    } else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => outer.listen(0, '127.0.0.1', resolve));
-  outerBase = `http://127.0.0.1:${(outer.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  h = await startPageHarness({ features: ['template_preparation', 'teams'], frameId: 'prep', frameSize: [1200, 900] });
+  ({ engine, base, outerBase, browser, redirected } = h);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await new Promise<void>((resolve) => (outer ? outer.close(() => resolve()) : resolve()));
-  await engine?.dispose();
-});
+afterAll(async () => h?.close());
 
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1300, height: 1000 } });
@@ -194,7 +167,7 @@ describe('template authoring page', () => {
 describe('Bundle preparation page', () => {
   it('from an uploaded PDF, in an iframe of another origin: a refused signer is shown, then Send sends and the frame lands on redirect_url with bundle_id', async () => {
     const s = await engine.createBundlePreparationSession({ upload_pdf: true, redirect_url: `${outerBase}/done?from=prep` });
-    frameSrc = s.url;
+    h.frame.src = s.url;
     await page.goto(`${outerBase}/app`);
     const frame = page.frameLocator('#prep');
     await expect(frame.locator('header h1').textContent()).resolves.toBe('Prepare documents for signature');

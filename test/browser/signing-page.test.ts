@@ -1,51 +1,27 @@
 // The signing page in real headless Chromium (Debian's /usr/bin/chromium driven by playwright-core),
 // against `esign serve`'s fastify app started in-process on the embedded engine.
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/server/app.js';
+import { type PageHarness, startPageHarness } from './harness.js';
 import { CONTRACT_B64, bundleRequest, newEngine } from '../helpers.js';
 
 type Obj = Record<string, unknown>;
 
-let engine: ReturnType<typeof newEngine>;
-let app: FastifyInstance;
+let h: PageHarness;
+let engine: PageHarness['engine'];
 let base: string;
+let outerBase: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-/** Another origin: an "embedding app" page with the signing page in an iframe, and the redirect target. */
-let outer: Server;
-let outerBase: string;
-let frameSrc = '';
 
 beforeAll(async () => {
-  engine = newEngine();
-  engine.account.setFeatures(['signing_brands'], true);
-  app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k) });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  engine.setPublicUrl(base);
-  outer = createServer((req, res) => {
-    if (req.url === '/app')
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Embedding app</title><h1>Embedding app</h1><iframe id="signing" src="${frameSrc}" width="900" height="700"></iframe>`);
-    else if (req.url?.startsWith('/done')) res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p id="back">Back in the app</p>');
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => outer.listen(0, '127.0.0.1', resolve));
-  outerBase = `http://127.0.0.1:${(outer.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  h = await startPageHarness({ features: ['signing_brands'], frameId: 'signing', frameSize: [900, 700] });
+  ({ engine, base, outerBase, browser } = h);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await new Promise<void>((resolve) => (outer ? outer.close(() => resolve()) : resolve()));
-  await engine?.dispose();
-});
+afterAll(async () => h?.close());
 
 beforeEach(async () => {
   context = await browser.newContext();
@@ -171,7 +147,7 @@ describe('the signing page', () => {
       packets: [{ ...ADA, deliver_via: 'embed', signing_complete_redirect: redirect }, BOB],
       documents: [doc([field('title', { required: true })])],
     }));
-    frameSrc = (await engine.createEmbedUrl(b.packets[0]!.id)).url;
+    h.frame.src = (await engine.createEmbedUrl(b.packets[0]!.id)).url;
     await page.goto(`${outerBase}/app`);
     const frame = page.frameLocator('#signing');
     await expect(frame.locator('header h1').textContent()).resolves.toBe('Framed agreement');

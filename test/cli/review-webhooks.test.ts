@@ -1,8 +1,9 @@
 // Second reading of the webhook receiver tools (built binary): esign webhook listen and verify.
-import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
+import { startListen } from '../webhooks/listen.js';
+import { expectedSignature } from '../webhooks/receiver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
 
@@ -17,24 +18,12 @@ afterAll(() => data.cleanup());
 
 const now = () => Math.floor(Date.now() / 1000);
 const signed = (body: string, secret = SECRET, ts = now()) => ({
-  'X-Blueink-Signature': `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`,
+  'X-Blueink-Signature': expectedSignature(secret, String(ts), body),
   'X-Blueink-Request-Timestamp': String(ts),
 });
 const eventBody = (id: string, type = 'bundle_sent') => JSON.stringify({ event_id: id, event_type: type, payload: { bundle_id: 'B1' } });
 
-async function listen(args: string[], env: Record<string, string> = {}) {
-  const p = execa('node', [BIN, 'webhook', 'listen', ...args], { reject: false, env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1', ...env }, extendEnv: true });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    p.stderr!.on('data', (d: Buffer) => {
-      seen += d.toString();
-      const m = /Listening on (\S+)/.exec(seen);
-      if (m) resolve(m[1]!);
-    });
-    void p.then(() => reject(new Error(`listen ended before it was ready: ${seen}`)));
-  });
-  return { p, url };
-}
+const listen = (args: string[], env: Record<string, string> = {}) => startListen(data.dir, args, env);
 
 const post = (url: string, body: string, headers: Record<string, string>) =>
   fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });

@@ -1,10 +1,11 @@
 // End-to-end: webhooks, their headers and secret, and the receiver tools (verify, listen) through the built binary.
-import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { startListen } from '../webhooks/listen.js';
+import { expectedSignature } from '../webhooks/receiver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
 
@@ -21,28 +22,15 @@ function esign(args: string[], opts: { input?: string; env?: Record<string, stri
   });
 }
 
-/** The receiver's side of the signature, computed independently of the source: HMAC-SHA256 of "v0:{ts}:{body}". */
-const signature = (secret: string, ts: number, body: string) => `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`;
+/** The receiver's side of the signature, computed independently of the source (test/webhooks/receiver.ts). */
+const signature = (secret: string, ts: number, body: string) => expectedSignature(secret, String(ts), body);
 const now = () => Math.floor(Date.now() / 1000);
 const kv = (stdout: string) => Object.fromEntries(stdout.split('\n').filter(Boolean).map((l) => l.split('\t')));
 
 const eventBody = (type = 'bundle_sent', id = 'evt-1') =>
   JSON.stringify({ event_id: id, event_type: type, event_date: '2025-01-01T00:00:00Z', account_id: 'acct', payload: { bundle_id: 'B123', packet_id: 'P9' } });
 
-/** `esign webhook listen ...` started, once it has printed its ready line on stderr. */
-async function listen(args: string[], env: Record<string, string> = {}) {
-  const p = execa('node', [BIN, 'webhook', 'listen', ...args], { reject: false, env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1', ...env }, extendEnv: true });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    p.stderr!.on('data', (d: Buffer) => {
-      seen += d.toString();
-      const m = /Listening on (\S+)/.exec(seen);
-      if (m) resolve(m[1]);
-    });
-    void p.then(() => reject(new Error(`listen ended before it was ready: ${seen}`)));
-  });
-  return { p, url };
-}
+const listen = (args: string[], env: Record<string, string> = {}) => startListen(data.dir, args, env);
 
 function post(url: string, body: string, headers: Record<string, string>) {
   return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
