@@ -8,29 +8,29 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { loadUndici } from '../lazyImport.js';
-import type { Context } from './context.js';
-import { CliError } from './exitCodes.js';
+import type { Factory } from './factory.js';
+import { CliError, EXIT } from './exitCodes.js';
 
-async function source(ctx: Context, url: string): Promise<Readable> {
+async function source(ctx: Factory, url: string): Promise<Readable> {
   if (!(await ctx.settings()).baseUrl) {
     const engine = await ctx.local();
     // `.../files/<token>/<name>`, wherever the public URL puts it.
     const [kind, token] = new URL(url).pathname.split('/').slice(-3);
     const link = kind === 'files' && token ? engine.resolveLink(token, 'file') : undefined;
-    if (!link) throw new CliError(`The link ${url} has expired or is not one of this engine's files.`);
+    if (!link) throw new CliError(`The link ${url} has expired or is not one of this engine's files.`, EXIT.USAGE);
     return createReadStream(engine.blobPath(link.target));
   }
   const { request } = await loadUndici();
   const res = await request(url, { headersTimeout: 30_000, bodyTimeout: 60_000 });
   if (res.statusCode !== 200) {
     await res.body.dump();
-    throw new CliError(`Downloading ${url} failed: HTTP ${res.statusCode}.`);
+    throw new CliError(`Downloading ${url} failed: HTTP ${res.statusCode}.`, EXIT.USAGE);
   }
   return res.body;
 }
 
 /** Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. */
-export async function download(ctx: Context, url: string, path: string, sha256?: string): Promise<{ path: string; size: number; sha256: string }> {
+export async function download(ctx: Factory, url: string, path: string, sha256?: string): Promise<{ path: string; size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;
   const tmp = `${path}.${process.pid}.part`;
@@ -44,7 +44,7 @@ export async function download(ctx: Context, url: string, path: string, sha256?:
   try {
     await pipeline(await source(ctx, url), tap, createWriteStream(tmp));
     const got = hash.digest('hex');
-    if (sha256 && got !== sha256) throw new CliError(`${path}: the downloaded file's SHA-256 is ${got}, not ${sha256} as the API said.`);
+    if (sha256 && got !== sha256) throw new CliError(`${path}: the downloaded file's SHA-256 is ${got}, not ${sha256} as the API said.`, EXIT.USAGE);
     await rename(tmp, path);
     return { path, size, sha256: got };
   } finally {

@@ -12,7 +12,13 @@ export const EXIT = {
   MISMATCH: 9,
   TIMEOUT: 10,
   STALE: 11,
+  PARTIAL: 12,
+  UNREACHABLE: 13,
+  CANNOT_SEND: 14,
+  INTERRUPTED: 130,
 } as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_TABLE: [number, string][] = [
   [EXIT.OK, 'Success (an empty list is success too)'],
@@ -27,9 +33,13 @@ export const EXIT_TABLE: [number, string][] = [
   [EXIT.MISMATCH, 'Verification mismatch: the hash matches no document, or a webhook signature does not match'],
   [EXIT.TIMEOUT, 'A wait (--wait) timed out before the expected state was reached'],
   [EXIT.STALE, 'Stale webhook delivery: the signature is valid but its timestamp is outside the tolerance'],
+  [EXIT.PARTIAL, 'Some items of a batch or of a command given several ids failed (the summary names them); the rest succeeded'],
+  [EXIT.UNREACHABLE, 'A wait can no longer succeed: the Bundle ended in another state (declined, cancelled, expired, failed)'],
+  [EXIT.CANNOT_SEND, 'The Bundle cannot be sent as it is (bundle validate: can_send is false; the message says why)'],
+  [EXIT.INTERRUPTED, 'Interrupted (Ctrl-C)'],
 ];
 
-export function exitCodeForStatus(status: number): number {
+export function exitCodeForStatus(status: number): ExitCode {
   switch (status) {
     case 400: return EXIT.INVALID;
     case 401: return EXIT.AUTH;
@@ -41,9 +51,9 @@ export function exitCodeForStatus(status: number): number {
   }
 }
 
-/** An error the CLI itself raises, with the exit code it means. */
+/** An error the CLI itself raises, with the exit code it means (always explicit: the same failure gets the same code everywhere). */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.USAGE) {
+  constructor(message: string, readonly exitCode: ExitCode) {
     super(message);
     this.name = 'CliError';
   }

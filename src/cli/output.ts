@@ -1,17 +1,40 @@
 // Output as GUIDE.md sets it: data on stdout only; a table or key/value view on a TTY, tab-separated
 // rows when piped, `--json` for the API object, `-q` for ids. chalk and cli-table3 load only for a TTY.
+import { bundleStateWord, docStateWord, packetStateWord } from '../service/states.js';
+import type { IO } from './io.js';
 
 export interface OutputOptions {
   json?: boolean;
   quiet?: boolean;
 }
 
+/** Where output goes and how: the Factory is one. */
+export interface Out {
+  io: IO;
+  options: OutputOptions;
+}
+
+/**
+ * What a column holds, for how a terminal shows it (piped output always shows the raw value):
+ * ids are never truncated, times are short, states are words ("Sent", "Complete").
+ */
+export type ColumnKind = 'text' | 'id' | 'time' | 'bundle-status' | 'packet-status' | 'doc-status';
+
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  kind?: ColumnKind;
 }
 
-const isTty = () => process.stdout.isTTY === true;
+/** A cell as a person at a terminal reads it. */
+export function forTerminal(kind: ColumnKind | undefined, v: unknown): string {
+  switch (kind) {
+    case 'bundle-status': return bundleStateWord(text(v));
+    case 'packet-status': return packetStateWord(text(v));
+    case 'doc-status': return docStateWord(text(v));
+    default: return text(v);
+  }
+}
 
 function text(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -23,19 +46,20 @@ function text(v: unknown): string {
 /** Tab-separated output must stay one record per line. */
 const cell = (v: unknown) => text(v).replace(/[\t\r\n]+/g, ' ');
 
-export function writeJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+export function writeJson(o: Out, value: unknown): void {
+  o.io.out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export async function printList<T>(rows: T[], columns: Column<T>[], opts: OutputOptions, id: (row: T) => string, json: unknown = rows): Promise<void> {
-  if (opts.json) return writeJson(json);
-  if (opts.quiet) return void process.stdout.write(rows.map((r) => `${id(r)}\n`).join(''));
-  if (!isTty()) {
-    process.stdout.write(rows.map((r) => `${columns.map((c) => cell(c.value(r))).join('\t')}\n`).join(''));
+export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: (row: T) => string, json: unknown = rows): Promise<void> {
+  const { out, err } = o.io;
+  if (o.options.json) return writeJson(o, json);
+  if (o.options.quiet) return void out.write(rows.map((r) => `${id(r)}\n`).join(''));
+  if (!out.isTTY) {
+    out.write(rows.map((r) => `${columns.map((c) => cell(c.value(r))).join('\t')}\n`).join(''));
     return;
   }
   if (!rows.length) {
-    process.stderr.write('No results.\n');
+    err.write('No results.\n');
     return;
   }
   const [{ default: Table }, { default: chalk }] = await Promise.all([import('cli-table3'), import('chalk')]);
@@ -44,41 +68,44 @@ export async function printList<T>(rows: T[], columns: Column<T>[], opts: Output
     style: { head: [], border: [] },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const r of rows) table.push(columns.map((c) => colourStatus(chalk, c.header, text(c.value(r)))));
-  process.stdout.write(`${table.toString()}\n`);
+  for (const r of rows) table.push(columns.map((c) => colourStatus(chalk, c.header, text(c.value(r)), forTerminal(c.kind, c.value(r)))));
+  out.write(`${table.toString()}\n`);
 }
 
 /** A single object: key/value pairs (TTY or piped), the object itself with --json, its id with -q. */
-export async function printObject(obj: object, pairs: [string, unknown][], opts: OutputOptions, id?: string): Promise<void> {
-  if (opts.json) return writeJson(obj);
-  if (opts.quiet) return void (id !== undefined && process.stdout.write(`${id}\n`));
-  if (!isTty()) {
-    process.stdout.write(pairs.map(([k, v]) => `${k}\t${cell(v)}\n`).join(''));
+export async function printObject(o: Out, obj: object, pairs: [string, unknown][], id?: string): Promise<void> {
+  const { out } = o.io;
+  if (o.options.json) return writeJson(o, obj);
+  if (o.options.quiet) return void (id !== undefined && out.write(`${id}\n`));
+  if (!out.isTTY) {
+    out.write(pairs.map(([k, v]) => `${k}\t${cell(v)}\n`).join(''));
     return;
   }
   const { default: chalk } = await import('chalk');
   const width = Math.max(...pairs.map(([k]) => k.length));
-  process.stdout.write(pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v))}\n`).join(''));
+  out.write(pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v))}\n`).join(''));
 }
 
 type Chalk = typeof import('chalk').default;
-function colourStatus(chalk: Chalk, header: string, value: string): string {
-  if (!/status/i.test(header)) return value;
-  if (['co', 'fi'].includes(value)) return chalk.green(value);
-  if (['ca', 'ex', 'fa', 'de'].includes(value)) return chalk.red(value);
-  if (['dr', 'pe', 'ne'].includes(value)) return chalk.yellow(value);
-  return chalk.cyan(value);
+/** Colours a status cell by its code; `shown` is what the terminal prints (the code, or its word). */
+function colourStatus(chalk: Chalk, header: string, value: string, shown = value): string {
+  if (!/status/i.test(header)) return shown;
+  if (['co', 'fi'].includes(value)) return chalk.green(shown);
+  if (['ca', 'ex', 'fa', 'de'].includes(value)) return chalk.red(shown);
+  if (['dr', 'pe', 'ne'].includes(value)) return chalk.yellow(shown);
+  return chalk.cyan(shown);
 }
 
-export const note = (message: string) => process.stderr.write(`${message}\n`);
+/** A message for the person at the terminal: stderr, never stdout. */
+export const note = (o: Out, message: string) => o.io.err.write(`${message}\n`);
 
 /** An object of metadata as `key=value` items (shown joined by commas). */
 export const keyValueItems = (o: Record<string, unknown> | null | undefined) =>
   Object.entries(o ?? {}).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
 
 /** A delete has no object to show: `{id, deleted: true}` with --json, the id with -q, else a note on stderr. */
-export function printDeleted(opts: OutputOptions, what: string, id: string): void {
-  if (opts.json) return writeJson({ id, deleted: true });
-  if (opts.quiet) return void process.stdout.write(`${id}\n`);
-  note(`Deleted ${what} ${id}.`);
+export function printDeleted(o: Out, what: string, id: string): void {
+  if (o.options.json) return writeJson(o, { id, deleted: true });
+  if (o.options.quiet) return void o.io.out.write(`${id}\n`);
+  note(o, `Deleted ${what} ${id}.`);
 }

@@ -1,7 +1,7 @@
 // List paging flags shared by the list commands: --page, --per-page, --limit, --all.
 import type { Command } from 'commander';
 import type { Page, PageQuery } from '../service/types.js';
-import { note } from './output.js';
+import { type Out, note } from './output.js';
 import { intArg } from './run.js';
 
 export interface PageFlags {
@@ -20,7 +20,7 @@ export function addPageOptions(cmd: Command): Command {
 }
 
 /** Fetches the page asked for, or every page (--all), or pages until --limit items. */
-export async function fetchPages<T>(fetch: (q: PageQuery) => Promise<Page<T>>, o: PageFlags): Promise<T[]> {
+export async function fetchPages<T>(out: Out, fetch: (q: PageQuery) => Promise<Page<T>>, o: PageFlags): Promise<T[]> {
   const limit = o.limit !== undefined ? intArg(o.limit, '--limit', 1) : undefined;
   let page = o.page !== undefined ? intArg(o.page, '--page', 1) : 1;
   const perPage = o.perPage !== undefined ? intArg(o.perPage, '--per-page', 1) : limit !== undefined ? Math.min(limit, 100) : undefined;
@@ -33,7 +33,7 @@ export async function fetchPages<T>(fetch: (q: PageQuery) => Promise<Page<T>>, o
       page++;
       continue;
     }
-    if (more && limit === undefined && process.stderr.isTTY) note(`Page ${p.page} of ${p.total_pages} (${p.total} in all): --page N for another, --all for every page.`);
+    if (more && limit === undefined && out.io.err.isTTY) note(out, `Page ${p.page} of ${p.total_pages} (${p.total} in all): --page N for another, --all for every page.`);
     break;
   }
   return limit !== undefined ? items.slice(0, limit) : items;

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { CliError } from './exitCodes.js';
+import { CliError, EXIT } from './exitCodes.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -23,19 +23,19 @@ const CONFIG_NAME = 'profiles';
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 
 /** ESIGN_CONFIG_DIR, else the user's config directory. */
-export async function configDir(): Promise<string> {
-  if (process.env.ESIGN_CONFIG_DIR) return process.env.ESIGN_CONFIG_DIR;
+export async function configDir(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  if (env.ESIGN_CONFIG_DIR) return env.ESIGN_CONFIG_DIR;
   const { default: envPaths } = await import('env-paths');
   return envPaths('esign', { suffix: '' }).config;
 }
 
 /** Opens the profile store for reading and writing. */
-export async function openProfiles(): Promise<ProfileStore> {
+export async function openProfiles(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
   const { default: ConfClass } = await import('conf');
   const conf = new ConfClass<ProfileFile>({
     projectName: 'esign',
     projectSuffix: '',
-    cwd: await configDir(),
+    cwd: await configDir(env),
     configName: CONFIG_NAME,
     configFileMode: 0o600,
     defaults: { profiles: {} },
@@ -48,8 +48,8 @@ export async function openProfiles(): Promise<ProfileStore> {
  * The store only when its file exists: commands that merely resolve settings skip loading conf
  * (tens of milliseconds) on a machine without profiles.
  */
-export async function openProfilesIfAny(): Promise<ProfileStore | undefined> {
-  return existsSync(join(await configDir(), `${CONFIG_NAME}.json`)) ? openProfiles() : undefined;
+export async function openProfilesIfAny(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore | undefined> {
+  return existsSync(join(await configDir(env), `${CONFIG_NAME}.json`)) ? openProfiles(env) : undefined;
 }
 
 export class ProfileStore {
@@ -74,13 +74,13 @@ export class ProfileStore {
 
   get(name: string): Profile {
     const p = this.has(name) ? this.all()[name] : undefined;
-    if (!p) throw new CliError(`No profile named "${name}" (see esign profile list).`);
+    if (!p) throw new CliError(`No profile named "${name}" (see esign profile list).`, EXIT.USAGE);
     return p;
   }
 
   set(name: string, profile: Profile): void {
     if (!PROFILE_NAME.test(name))
-      throw new CliError(`Profile name "${name}": use letters, digits, ".", "_" or "-" (at most 40, starting with a letter or digit).`);
+      throw new CliError(`Profile name "${name}": use letters, digits, ".", "_" or "-" (at most 40, starting with a letter or digit).`, EXIT.USAGE);
     this.conf.set('profiles', { ...this.all(), [name]: profile });
   }
 

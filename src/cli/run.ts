@@ -1,48 +1,60 @@
-// The action wrapper every command uses: context in, errors out as one line and an exit code.
+// The action wrapper every command uses: a Factory in, errors out as one line and an exit code.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ApiError } from '../service/errors.js';
-import { Context } from './context.js';
-import { CliError, EXIT, exitCodeForStatus } from './exitCodes.js';
+import { CliError, EXIT, type ExitCode, exitCodeForStatus } from './exitCodes.js';
+import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
+import { type IO, readAll } from './io.js';
 
-export type Action = <O>(fn: (ctx: Context, opts: O, ...args: any[]) => Promise<void>) => (...args: any[]) => Promise<void>;
+export type Action = <O>(fn: (f: Factory, opts: O, ...args: any[]) => Promise<void>) => (...args: any[]) => Promise<void>;
 
-/** Wraps a command body: builds the context, runs, closes the engine, maps failures to exit codes. */
-export const action: Action = (fn) => async (...args: unknown[]) => {
-  const cmd = args[args.length - 1] as Command;
-  const opts = args[args.length - 2];
-  const ctx = Context.from(cmd);
-  try {
-    await fn(ctx, opts as never, ...args.slice(0, -2));
-  } catch (e) {
-    process.exitCode = reportError(e, ctx.options.json === true);
-  } finally {
+/** Where a program run records its exit code (the process's, or an in-process test's). */
+export interface ExitSink {
+  code: number;
+}
+
+/**
+ * Makes the wrapper for one program run: builds the Factory, runs the body, closes the backend,
+ * and maps failures to an exit code in `exit`.
+ */
+export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
+  return (fn) => async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const opts = args[args.length - 2];
+    const f = makeFactory(cmd.optsWithGlobals() as GlobalOptions);
     try {
-      await ctx.close();
+      await fn(f, opts as never, ...args.slice(0, -2));
     } catch (e) {
-      process.exitCode ||= reportError(e, false);
+      exit.code = reportError(f.io, e, f.options.json === true);
+    } finally {
+      try {
+        await f.close();
+      } catch (e) {
+        exit.code ||= reportError(f.io, e, false);
+      }
     }
-  }
-};
+  };
+}
 
 /** Prints an error on stderr (one line, then one line per extra field error) and returns its exit code. */
-export function reportError(e: unknown, json: boolean): number {
+export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
+  const write = (line: string) => io.err.write(`${line}\n`);
   if (e instanceof ApiError) {
-    if (json) process.stderr.write(`${JSON.stringify({ status: e.status, ...e.toWire() })}\n`);
+    if (json) write(JSON.stringify({ status: e.status, ...e.toWire() }));
     else {
-      process.stderr.write(`esign: ${e.message}\n`);
-      if (e.errors.length > 1) for (const f of e.errors) process.stderr.write(`  ${f.field}: ${f.message}\n`);
+      write(`esign: ${e.message}`);
+      if (e.errors.length > 1) for (const fe of e.errors) write(`  ${fe.field}: ${fe.message}`);
     }
     return exitCodeForStatus(e.status);
   }
   if (e instanceof CliError) {
-    process.stderr.write(json ? `${JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message })}\n` : `esign: ${e.message}\n`);
+    write(json ? JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message }) : `esign: ${e.message}`);
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
   const message = err?.message ?? String(e);
-  process.stderr.write(json ? `${JSON.stringify({ code: 'error', message })}\n` : `esign: ${message}\n`);
-  if (process.env.ESIGN_DEBUG) process.stderr.write(`${err?.stack ?? ''}\n`);
+  write(json ? JSON.stringify({ code: 'error', message }) : `esign: ${message}`);
+  if (io.env.ESIGN_DEBUG) write(err?.stack ?? '');
   return EXIT.FAILURE;
 }
 
@@ -53,7 +65,7 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
 export function keyValues(list: string[] | undefined, flag: string): [string, string][] {
   return (list ?? []).map((item) => {
     const i = item.indexOf('=');
-    if (i < 1) throw new CliError(`${flag} expects KEY=VALUE, got "${item}".`);
+    if (i < 1) throw new CliError(`${flag} expects KEY=VALUE, got "${item}".`, EXIT.USAGE);
     return [item.slice(0, i), item.slice(i + 1)];
   });
 }
@@ -63,41 +75,33 @@ export const commaList = (value: string) => value.split(',').map((s) => s.trim()
 
 /** A whole number written in decimal digits, at least `min` when given. */
 export function intArg(value: string, flag: string, min?: number): number {
-  if (!/^-?\d+$/.test(value.trim())) throw new CliError(`${flag} expects a whole number, got "${value}".`);
+  if (!/^-?\d+$/.test(value.trim())) throw new CliError(`${flag} expects a whole number, got "${value}".`, EXIT.USAGE);
   const n = Number(value);
-  if (min !== undefined && n < min) throw new CliError(`${flag} must be at least ${min}, got ${n}.`);
+  if (min !== undefined && n < min) throw new CliError(`${flag} must be at least ${min}, got ${n}.`, EXIT.USAGE);
   return n;
 }
 
 /** Reads a JSON object from a file or from stdin (`-`). */
-export async function readJsonInput(path: string, flag: string): Promise<Record<string, unknown>> {
+export async function readJsonInput(io: IO, path: string, flag: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = path === '-' ? await readStdin() : await readFile(path, 'utf8');
+    text = path === '-' ? await readAll(io.stdin) : await readFile(path, 'utf8');
   } catch (e) {
-    throw new CliError(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new CliError(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`${flag} ${path}: not valid JSON (${(e as Error).message}).`);
+    throw new CliError(`${flag} ${path}: not valid JSON (${(e as Error).message}).`, EXIT.USAGE);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${flag} ${path}: expected a JSON object.`);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${flag} ${path}: expected a JSON object.`, EXIT.USAGE);
   return value as Record<string, unknown>;
 }
 
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Destructive verbs ask on a terminal; elsewhere they need --yes. */
-export async function confirm(question: string, yes: boolean | undefined): Promise<void> {
+/** Destructive verbs ask on a terminal; elsewhere they need --yes. A "no" changes nothing and says so. */
+export async function confirm(f: Factory, question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
-  const interactive = process.stdin.isTTY && process.stdout.isTTY && !process.env.CI;
-  if (!interactive) throw new CliError(`${question} Pass --yes to confirm when not running interactively.`);
-  const { confirm: ask } = await import('@inquirer/prompts');
-  if (!(await ask({ message: question, default: false }))) throw new CliError('Cancelled.', EXIT.FAILURE);
+  if (!f.io.interactive) throw new CliError(`${question} Pass --yes to confirm when not running interactively.`, EXIT.USAGE);
+  if (!(await f.prompter.confirm(question, false))) throw new CliError('Cancelled: nothing was changed.', EXIT.FAILURE);
 }

@@ -3,7 +3,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { AttachedFile, Bundle, BundleListQuery, FileObject } from '../../service/types.js';
-import type { Context } from '../context.js';
+import type { Factory } from '../factory.js';
+import type { IO } from '../io.js';
 import { CliError, EXIT } from '../exitCodes.js';
 import { type Column, note, printList, printObject } from '../output.js';
 import { type Action, collect, confirm, intArg, readJsonInput } from '../run.js';
@@ -18,7 +19,7 @@ export const BUNDLE_COLUMNS: Column<Bundle>[] = [
   { header: 'CREATED', value: (b) => b.created },
 ];
 
-export async function showBundle(ctx: Context, b: Bundle): Promise<void> {
+export async function showBundle(ctx: Factory, b: Bundle): Promise<void> {
   const pairs: [string, unknown][] = [
     ['id', b.id], ['status', b.status], ['label', b.label], ['created', b.created], ['sent', b.sent],
     ['completed_at', b.completed_at], ['expires', b.expires], ['is_test', b.is_test], ['in_order', b.in_order],
@@ -30,7 +31,7 @@ export async function showBundle(ctx: Context, b: Bundle): Promise<void> {
     ]),
     ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
   ];
-  await printObject(b, pairs, ctx.options, b.id);
+  await printObject(ctx, b, pairs, b.id);
 }
 
 /**
@@ -45,7 +46,7 @@ export function parseSigner(text: string, i: number): Record<string, unknown> {
   const address = (m ? m[2] : text).trim();
   const key = keyed ? keyed[1] : `signer-${i + 1}`;
   if (/^\+?[0-9][0-9 ().-]{5,}$/.test(address)) return { key, name: name || address, phone: address, deliver_via: 'phone' };
-  if (!address.includes('@')) throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`);
+  if (!address.includes('@')) throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`, EXIT.USAGE);
   return { key, name: name || address.split('@')[0], email: address };
 }
 
@@ -67,8 +68,8 @@ interface CreateOptions extends TemplateFlags {
 }
 
 /** Turns flags and an optional JSON spec into a BundleRequest plus the attached files it refers to. */
-export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Record<string, unknown>; files: AttachedFile[] }> {
-  const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec, '--spec') : {};
+export async function buildCreateRequest(io: IO, o: CreateOptions): Promise<{ body: Record<string, unknown>; files: AttachedFile[] }> {
+  const body: Record<string, unknown> = o.spec ? await readJsonInput(io, o.spec, '--spec') : {};
   const baseDir = o.spec && o.spec !== '-' ? dirname(resolve(o.spec)) : process.cwd();
   const files: AttachedFile[] = [];
   const attach = async (path: string, flag: string) => {
@@ -76,7 +77,7 @@ export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Reco
     try {
       data = await readFile(path);
     } catch (e) {
-      throw new CliError(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      throw new CliError(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
     }
     files.push({ filename: basename(path), data });
     return files.length - 1;
@@ -105,7 +106,7 @@ export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Reco
   if (o.inOrder) body.in_order = true;
   if (o.test) body.is_test = true;
   if (!body.packets && !body.documents && !body.envelope_template)
-    throw new CliError('Nothing to send: give --file (or --template) and --signer, or a JSON spec with -f spec.json (-f - for stdin).');
+    throw new CliError('Nothing to send: give --file (or --template) and --signer, or a JSON spec with -f spec.json (-f - for stdin).', EXIT.USAGE);
   return { body, files };
 }
 
@@ -113,10 +114,10 @@ export async function buildCreateRequest(o: CreateOptions): Promise<{ body: Reco
  * Polls until the Bundle leaves `pe` (launched or failed), with a spinner on a terminal. Failure
  * is exit 1 with the processing error; running out of time is exit 10.
  */
-async function waitForLaunch(ctx: Context, b: Bundle, seconds: number): Promise<Bundle> {
+async function waitForLaunch(ctx: Factory, b: Bundle, seconds: number): Promise<Bundle> {
   const service = await ctx.service();
   const deadline = Date.now() + seconds * 1000;
-  const spinner = process.stderr.isTTY && !ctx.options.json && b.status === 'pe'
+  const spinner = ctx.io.err.isTTY && !ctx.options.json && b.status === 'pe'
     ? (await import('ora')).default({ text: `Processing documents of ${b.id}`, stream: process.stderr }).start()
     : undefined;
   try {
@@ -132,7 +133,7 @@ async function waitForLaunch(ctx: Context, b: Bundle, seconds: number): Promise<
 }
 
 /** Saves every file, with a counter on a terminal and one line per file (the path) on stdout. */
-async function downloadAll(ctx: Context, files: FileObject[], dir: string): Promise<void> {
+async function downloadAll(ctx: Factory, files: FileObject[], dir: string): Promise<void> {
   const { download } = await import('../download.js');
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
@@ -142,15 +143,15 @@ async function downloadAll(ctx: Context, files: FileObject[], dir: string): Prom
     let name = base;
     for (let n = 2; used.has(name); n++) name = base.replace(/(\.[^.]*)?$/, (ext: string) => `-${n}${ext}`);
     used.add(name);
-    if (process.stderr.isTTY && !ctx.options.json) process.stderr.write(`\rDownloading ${i + 1}/${files.length}: ${name}\x1b[K`);
+    if (ctx.io.err.isTTY && !ctx.options.json) ctx.io.err.write(`\rDownloading ${i + 1}/${files.length}: ${name}\x1b[K`);
     saved.push({ ...(await download(ctx, f.file_url, join(dir, name), f.sha256)), kind: f.kind });
   }
-  if (process.stderr.isTTY && !ctx.options.json) process.stderr.write('\r\x1b[K');
-  await printList(saved, [
+  if (ctx.io.err.isTTY && !ctx.options.json) ctx.io.err.write('\r\x1b[K');
+  await printList(ctx, saved, [
     { header: 'KIND', value: (s) => s.kind ?? '' }, { header: 'PATH', value: (s) => s.path },
     { header: 'BYTES', value: (s) => s.size }, { header: 'SHA256', value: (s) => s.sha256 },
-  ], ctx.options, (s) => s.path);
-  if (!ctx.options.json && !ctx.options.quiet) note(`Saved ${saved.length} file${saved.length === 1 ? '' : 's'} in ${dir}.`);
+  ], (s) => s.path);
+  if (!ctx.options.json && !ctx.options.quiet) note(ctx, `Saved ${saved.length} file${saved.length === 1 ? '' : 's'} in ${dir}.`);
 }
 
 const waitSeconds = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60 : intArg(w, '--wait', 0));
@@ -182,7 +183,7 @@ export function registerBundle(program: Command, action: Action): void {
     .option('--envelope-template <id>', 'make the Bundle from an Envelope Template (signers take its roles in order, or --signer "ROLE=Name <email>")')
     .action(action(async (ctx, o: CreateOptions) => {
       const wait = waitSeconds(o.wait);
-      const { body, files } = await buildCreateRequest(o);
+      const { body, files } = await buildCreateRequest(ctx.io, o);
       if (o.envelopeTemplate) await assignRolesInOrder(ctx, o.envelopeTemplate, o, body);
       if (body.status !== 'dr') await ctx.requireLive(body.is_test === true, o.live, 'create');
       const service = await ctx.service();
@@ -211,9 +212,9 @@ export function registerBundle(program: Command, action: Action): void {
       if (o.searchSigners) body.allow_search_signers = true;
       if (o.redirect) body.redirect_url = o.redirect;
       if (!o.uploadPdf && !o.template?.length && !o.folder?.length)
-        throw new CliError('Give at least one document source: --upload-pdf, --template ID or --folder ID.');
+        throw new CliError('Give at least one document source: --upload-pdf, --template ID or --folder ID.', EXIT.USAGE);
       const u = await (await ctx.service()).createBundlePreparationSession(body);
-      await printObject(u, [['url', u.url], ['expires', u.expires]], ctx.options, u.url);
+      await printObject(ctx, u, [['url', u.url], ['expires', u.expires]], u.url);
     }));
 
   bundle
@@ -252,7 +253,7 @@ export function registerBundle(program: Command, action: Action): void {
         if (!more) break;
         page++;
       }
-      await printList(limit !== undefined ? items.slice(0, limit) : items, BUNDLE_COLUMNS, ctx.options, (b) => b.id);
+      await printList(ctx, limit !== undefined ? items.slice(0, limit) : items, BUNDLE_COLUMNS, (b) => b.id);
     }));
 
   bundle
@@ -261,7 +262,7 @@ export function registerBundle(program: Command, action: Action): void {
     .option('--include <members>', 'comma-separated: data, events, files')
     .action(action(async (ctx, o: { include?: string }, slug: string) => {
       const b = await (await ctx.service()).getBundle(slug, o.include);
-      if (o.include && !ctx.options.json && !ctx.options.quiet) note('(included members are shown with --json)');
+      if (o.include && !ctx.options.json && !ctx.options.quiet) note(ctx, '(included members are shown with --json)');
       await showBundle(ctx, b);
     }));
 
@@ -276,7 +277,7 @@ export function registerBundle(program: Command, action: Action): void {
     .option('--reminder-offset <days>').option('--reminder-interval <days>').option('--reminder-expires <days>')
     .option('--owner <uuid|none>').option('--team <uuid|none>').option('--signing-brand <uuid|none>')
     .action(action(async (ctx, o: Record<string, unknown>, slug: string) => {
-      const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec as string, '--spec') : {};
+      const body: Record<string, unknown> = o.spec ? await readJsonInput(ctx.io, o.spec as string, '--spec') : {};
       const nullable = (v: unknown) => (v === 'none' ? null : v);
       if (o.expires !== undefined) body.expires = o.expires;
       if (o.cc !== undefined) body.cc_emails = o.cc;
@@ -287,7 +288,7 @@ export function registerBundle(program: Command, action: Action): void {
       if (o.owner !== undefined) body.owner = nullable(o.owner);
       if (o.team !== undefined) body.team = nullable(o.team);
       if (o.signingBrand !== undefined) body.signing_brand = nullable(o.signingBrand);
-      if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign bundle update --help).');
+      if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign bundle update --help).', EXIT.USAGE);
       await showBundle(ctx, await (await ctx.service()).updateBundle(slug, body));
     }));
 
@@ -307,7 +308,7 @@ export function registerBundle(program: Command, action: Action): void {
     .description('Cancel a Bundle that is not complete')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (ctx, o: { yes?: boolean }, slug: string) => {
-      await confirm(`Cancel Bundle ${slug}? Signers can no longer sign it.`, o.yes);
+      await confirm(ctx, `Cancel Bundle ${slug}? Signers can no longer sign it.`, o.yes);
       await showBundle(ctx, await (await ctx.service()).cancelBundle(slug));
     }));
 
@@ -316,7 +317,7 @@ export function registerBundle(program: Command, action: Action): void {
     .description('Check whether a draft can be sent')
     .action(action(async (ctx, _o, slug: string) => {
       const r = await (await ctx.service()).validateBundle(slug);
-      await printObject(r, [['can_send', r.can_send], ['msg', r.msg], ['n_docs', r.n_docs]], ctx.options, String(r.can_send));
+      await printObject(ctx, r, [['can_send', r.can_send], ['msg', r.msg], ['n_docs', r.n_docs]], String(r.can_send));
     }));
 
   bundle
@@ -324,12 +325,12 @@ export function registerBundle(program: Command, action: Action): void {
     .description('The audit trail of a Bundle')
     .action(action(async (ctx, _o, slug: string) => {
       const events = await (await ctx.service()).listBundleEvents(slug);
-      await printList(events, [
+      await printList(ctx, events, [
         { header: 'TIME', value: (e) => e.timestamp },
         { header: 'KIND', value: (e) => e.kind },
         { header: 'DESCRIPTION', value: (e) => e.description },
         { header: 'PACKET', value: (e) => e.packet_id ?? '' },
-      ], ctx.options, (e) => e.kind);
+      ], (e) => e.kind);
     }));
 
   bundle
@@ -339,13 +340,13 @@ export function registerBundle(program: Command, action: Action): void {
     .action(action(async (ctx, o: { download?: string }, slug: string) => {
       const files = await (await ctx.service()).getBundleFiles(slug);
       if (o.download) return downloadAll(ctx, files, o.download);
-      await printList(files, [
+      await printList(ctx, files, [
         { header: 'KIND', value: (f) => f.kind ?? '' },
         { header: 'NAME', value: (f) => f.name ?? '' },
         { header: 'SHA256', value: (f) => f.sha256 ?? '' },
         { header: 'EXPIRES', value: (f) => f.expires },
         { header: 'URL', value: (f) => f.file_url },
-      ], ctx.options, (f) => f.file_url);
+      ], (f) => f.file_url);
     }));
 
   bundle
@@ -353,14 +354,14 @@ export function registerBundle(program: Command, action: Action): void {
     .description('Field values of the Bundle')
     .action(action(async (ctx, _o, slug: string) => {
       const items = await (await ctx.service()).getBundleData(slug);
-      await printList(items, [
+      await printList(ctx, items, [
         { header: 'DOC', value: (d) => d.doc_key },
         { header: 'FIELD', value: (d) => d.field_key },
         { header: 'KIND', value: (d) => d.kind },
         { header: 'LABEL', value: (d) => d.label },
         { header: 'VALUE', value: (d) => d.value },
         { header: 'FILLED_BY', value: (d) => d.filled_by },
-      ], ctx.options, (d) => d.field_key);
+      ], (d) => d.field_key);
     }));
 
   const tags = bundle.command('tags').description('Add or remove tags');

@@ -1,7 +1,7 @@
 // The template flags of esign bundle create: --template with --assign and --value (a TemplateRequest
 // document), --envelope-template (a BundleTemplateRequest) and --tag-value.
-import type { Context } from '../context.js';
-import { CliError } from '../exitCodes.js';
+import type { Factory } from '../factory.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { keyValues } from '../run.js';
 
 export interface TemplateFlags {
@@ -27,8 +27,8 @@ export function applyTemplateFlags(o: TemplateFlags, body: Record<string, unknow
   const assign = keyValues(o.assign, '--assign');
   const values = keyValues(o.value, '--value').map(([key, initial_value]) => ({ key, initial_value }));
   if (!o.template && !o.envelopeTemplate && (assign.length || values.length))
-    throw new CliError(`${assign.length ? '--assign' : '--value'} needs --template or --envelope-template.`);
-  if (o.template && o.envelopeTemplate) throw new CliError('Give --template or --envelope-template, not both.');
+    throw new CliError(`${assign.length ? '--assign' : '--value'} needs --template or --envelope-template.`, EXIT.USAGE);
+  if (o.template && o.envelopeTemplate) throw new CliError('Give --template or --envelope-template, not both.', EXIT.USAGE);
   if (o.template) {
     const doc: Record<string, unknown> = { template_id: o.template };
     if (assign.length) doc.assignments = assign.map(([role, s]) => ({ role, signer: (findSigner(packets, s)?.key as string) ?? s }));
@@ -36,12 +36,12 @@ export function applyTemplateFlags(o: TemplateFlags, body: Record<string, unknow
     documents.push(doc);
   }
   if (o.envelopeTemplate) {
-    if (documents.length) throw new CliError('--envelope-template brings its own documents: do not add --file, --template or spec documents.');
+    if (documents.length) throw new CliError('--envelope-template brings its own documents: do not add --file, --template or spec documents.', EXIT.USAGE);
     body.envelope_template = { template_id: o.envelopeTemplate, ...(values.length ? { field_values: values } : {}) };
     // Each signer's key must be one of the template's signer roles: --assign ROLE=SIGNER renames.
     for (const [role, s] of assign) {
       const p = findSigner(packets, s);
-      if (!p) throw new CliError(`--assign ${role}=${s}: no such signer (name one by key, number, email, phone or name).`);
+      if (!p) throw new CliError(`--assign ${role}=${s}: no such signer (name one by key, number, email, phone or name).`, EXIT.USAGE);
       p.key = role;
     }
   }
@@ -52,13 +52,13 @@ export function applyTemplateFlags(o: TemplateFlags, body: Record<string, unknow
  * Signers given only as --signer flags, without keys, take an Envelope Template's signer roles in
  * order; otherwise their keys must name the roles already.
  */
-export async function assignRolesInOrder(ctx: Context, envelopeTemplate: string, o: TemplateFlags, body: Record<string, unknown>): Promise<void> {
+export async function assignRolesInOrder(ctx: Factory, envelopeTemplate: string, o: TemplateFlags, body: Record<string, unknown>): Promise<void> {
   const packets = body.packets as Packets | undefined;
   if (!packets?.length || o.assign?.length || !packets.every((p, i) => p.key === `signer-${i + 1}`)) return;
   const t = await (await ctx.service()).getEnvelopeTemplate(envelopeTemplate);
   const roles = [...t.signers].sort((a, b) => a.order - b.order);
   if (roles.length !== packets.length)
     throw new CliError(`Envelope Template ${t.id} has ${roles.length} signer role${roles.length === 1 ? '' : 's'} (${roles.map((r) => r.key).join(', ')}): ` +
-      'give one --signer per role, in order, or name the role: --signer "ROLE=Name <email>".');
+      'give one --signer per role, in order, or name the role: --signer "ROLE=Name <email>".', EXIT.USAGE);
   packets.forEach((p, i) => (p.key = roles[i].key));
 }

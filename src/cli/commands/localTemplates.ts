@@ -4,20 +4,20 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { TemplateImport } from '../../local/templates.js';
-import { CliError } from '../exitCodes.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { type Action, collect, readJsonInput } from '../run.js';
 import { showEnvelopeTemplate } from './envelopeTemplate.js';
 import { metadataFlags, showTemplate } from './template.js';
 
 const readable = (flag: string, path: string) => (e: NodeJS.ErrnoException) => {
-  throw new CliError(`${flag} ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  throw new CliError(`${flag} ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`, EXIT.USAGE);
 };
 
 /** `KEY:LABEL` or `KEY`. */
 function parseRole(text: string): { key: string; label?: string } {
   const i = text.indexOf(':');
   const key = (i < 0 ? text : text.slice(0, i)).trim();
-  if (!key) throw new CliError(`--role expects KEY:LABEL, got "${text}".`);
+  if (!key) throw new CliError(`--role expects KEY:LABEL, got "${text}".`, EXIT.USAGE);
   const label = i < 0 ? undefined : text.slice(i + 1).trim() || undefined;
   return label ? { key, label } : { key };
 }
@@ -29,10 +29,10 @@ async function readFields(path: string): Promise<unknown[]> {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`--fields ${path}: not valid JSON (${(e as Error).message}).`);
+    throw new CliError(`--fields ${path}: not valid JSON (${(e as Error).message}).`, EXIT.USAGE);
   }
   const list = Array.isArray(v) ? v : (v as { fields?: unknown })?.fields;
-  if (!Array.isArray(list)) throw new CliError(`--fields ${path}: expected a JSON array of fields (or {"fields": [...]}).`);
+  if (!Array.isArray(list)) throw new CliError(`--fields ${path}: expected a JSON array of fields (or {"fields": [...]}).`, EXIT.USAGE);
   return list;
 }
 
@@ -57,7 +57,7 @@ export function registerLocalTemplates(local: Command, action: Action): void {
     .option('--team <uuid>', 'assign to a team (repeatable)', collect)
     .option('--library <name>', 'folder the template sits in')
     .action(action(async (ctx, o: ImportFlags, pdfPath: string) => {
-      if (!o.role?.length) throw new CliError('Give at least one signer role: --role KEY:LABEL (e.g. --role tenant:Tenant).');
+      if (!o.role?.length) throw new CliError('Give at least one signer role: --role KEY:LABEL (e.g. --role tenant:Tenant).', EXIT.USAGE);
       const input: TemplateImport = {
         name: o.name,
         pdf: await readFile(pdfPath).catch(readable('PDF', pdfPath)),
@@ -76,7 +76,7 @@ export function registerLocalTemplates(local: Command, action: Action): void {
   local.command('envelope-template').description('Envelope Templates of the local engine')
     .command('create <spec>').description('Make an Envelope Template from a JSON spec (- for stdin); its files are read relative to the spec')
     .action(action(async (ctx, _o, spec: string) => {
-      const body = await readJsonInput(spec, 'spec');
+      const body = await readJsonInput(ctx.io, spec, 'spec');
       const baseDir = spec === '-' ? process.cwd() : dirname(resolve(spec));
       await showEnvelopeTemplate(ctx, await (await ctx.local()).createEnvelopeTemplate(body, baseDir));
     }));

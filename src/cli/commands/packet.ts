@@ -1,18 +1,18 @@
 // esign packet get|update|remind|embed-url|coe
 import type { Command } from 'commander';
 import type { Packet } from '../../service/types.js';
-import type { Context } from '../context.js';
-import { CliError } from '../exitCodes.js';
+import type { Factory } from '../factory.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { printObject } from '../output.js';
 import { type Action, readJsonInput } from '../run.js';
 
-export async function showPacket(ctx: Context, p: Packet): Promise<void> {
-  await printObject(p, [
+export async function showPacket(ctx: Factory, p: Packet): Promise<void> {
+  await printObject(ctx, p, [
     ['id', p.id], ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
     ['order', p.order], ['status', p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
     ['auth', ['sms', 'selfie', 'id'].filter((k) => p[`auth_${k}` as 'auth_sms'])],
     ['suppress', ['all', 'signing', 'reminder', 'docs_ready'].filter((k) => p[`suppress_${k}` as 'suppress_all'])],
-  ], ctx.options, p.id);
+  ], p.id);
 }
 
 const BOOLEAN_FLAGS = ['authSms', 'authSelfie', 'authId', 'suppressAll', 'suppressSigning', 'suppressReminder', 'suppressDocsReady'] as const;
@@ -34,12 +34,12 @@ export function registerPacket(program: Command, action: Action): void {
     update.option(`--${flag}`).option(`--no-${flag}`);
   }
   update.action(action(async (ctx, o: Record<string, unknown>, id: string) => {
-    const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec as string, '--spec') : {};
+    const body: Record<string, unknown> = o.spec ? await readJsonInput(ctx.io, o.spec as string, '--spec') : {};
     for (const k of ['name', 'email', 'phone'] as const) if (o[k] !== undefined) body[k] = o[k];
     if (o.deliverVia !== undefined) body.deliver_via = o.deliverVia;
     if (o.redirect !== undefined) body.signing_complete_redirect = o.redirect;
     for (const f of BOOLEAN_FLAGS) if (o[f] !== undefined) body[snake(f)] = o[f];
-    if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign packet update --help).');
+    if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign packet update --help).', EXIT.USAGE);
     await showPacket(ctx, await (await ctx.service()).updatePacket(id, body));
   }));
 
@@ -49,7 +49,7 @@ export function registerPacket(program: Command, action: Action): void {
   packet.command('embed-url <id>').description('A single-use, expiring URL for embedded signing')
     .action(action(async (ctx, _o, id: string) => {
       const u = await (await ctx.service()).createEmbedUrl(id);
-      await printObject(u, [['url', u.url], ['expires', u.expires]], ctx.options, u.url);
+      await printObject(ctx, u, [['url', u.url], ['expires', u.expires]], u.url);
     }));
 
   packet.command('coe <id>').description('The signer\'s Certificate of Evidence (a link, or the PDF with --download)')
@@ -59,8 +59,8 @@ export function registerPacket(program: Command, action: Action): void {
       if (o.download) {
         const { download } = await import('../download.js');
         const saved = await download(ctx, c.file_url, o.download, c.sha256);
-        return printObject(saved, [['path', saved.path], ['bytes', saved.size], ['sha256', saved.sha256]], ctx.options, saved.path);
+        return printObject(ctx, saved, [['path', saved.path], ['bytes', saved.size], ['sha256', saved.sha256]], saved.path);
       }
-      await printObject(c, [['file_url', c.file_url], ['expires', c.expires], ['sha256', c.sha256]], ctx.options, c.file_url);
+      await printObject(ctx, c, [['file_url', c.file_url], ['expires', c.expires], ['sha256', c.sha256]], c.file_url);
     }));
 }

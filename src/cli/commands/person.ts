@@ -1,8 +1,8 @@
 // esign person list|create|get|update|delete (Persons: contacts with email and phone channels)
 import type { Command } from 'commander';
 import type { Person } from '../../service/types.js';
-import type { Context } from '../context.js';
-import { CliError } from '../exitCodes.js';
+import type { Factory } from '../factory.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { keyValueItems, printDeleted, printList, printObject } from '../output.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../paging.js';
 import { type Action, collect, confirm, keyValues, readJsonInput } from '../run.js';
@@ -10,11 +10,11 @@ import { type Action, collect, confirm, keyValues, readJsonInput } from '../run.
 const emails = (p: Person) => p.channels.filter((c) => c.kind === 'em').map((c) => c.email ?? '');
 const phones = (p: Person) => p.channels.filter((c) => c.kind === 'mp').map((c) => c.phone ?? '');
 
-export async function showPerson(ctx: Context, p: Person): Promise<void> {
-  await printObject(p, [
+export async function showPerson(ctx: Factory, p: Person): Promise<void> {
+  await printObject(ctx, p, [
     ['id', p.id], ['name', p.name], ['is_user', p.is_user], ['emails', emails(p)], ['phones', phones(p)],
     ['metadata', keyValueItems(p.metadata)],
-  ], ctx.options, p.id);
+  ], p.id);
 }
 
 /** Contact channels from --email / --phone flags (new channels: no id). */
@@ -34,11 +34,11 @@ export function registerPerson(program: Command, action: Action): void {
     .option('--phone <phone>', 'has this phone number'))
     .action(action(async (ctx, o: PageFlags & { search?: string; email?: string; phone?: string }) => {
       const service = await ctx.service();
-      const items = await fetchPages((q) => service.listPersons({ ...q, search: o.search, email: o.email, phone: o.phone }), o);
-      await printList(items, [
+      const items = await fetchPages(ctx, (q) => service.listPersons({ ...q, search: o.search, email: o.email, phone: o.phone }), o);
+      await printList(ctx, items, [
         { header: 'ID', value: (p) => p.id }, { header: 'NAME', value: (p) => p.name },
         { header: 'EMAILS', value: emails }, { header: 'PHONES', value: phones }, { header: 'USER', value: (p) => p.is_user },
-      ], ctx.options, (p) => p.id);
+      ], (p) => p.id);
     }));
 
   person.command('create').description('Create a Person')
@@ -48,13 +48,13 @@ export function registerPerson(program: Command, action: Action): void {
     .option('--phone <phone>', 'a mobile phone number (repeatable)', collect)
     .option('--metadata <key=value>', 'a metadata value (repeatable)', collect)
     .action(action(async (ctx, o: { spec?: string; name?: string; email?: string[]; phone?: string[]; metadata?: string[] }) => {
-      const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec, '--spec') : {};
+      const body: Record<string, unknown> = o.spec ? await readJsonInput(ctx.io, o.spec, '--spec') : {};
       if (o.name !== undefined) body.name = o.name;
       const added = channels(o.email, o.phone);
       if (added.length) body.channels = [...(Array.isArray(body.channels) ? body.channels : []), ...added];
       const md = metadata(o.metadata);
       if (md) body.metadata = { ...(body.metadata as object), ...md };
-      if (body.name === undefined) throw new CliError('A Person needs a name: give --name, or a spec with -f spec.json.');
+      if (body.name === undefined) throw new CliError('A Person needs a name: give --name, or a spec with -f spec.json.', EXIT.USAGE);
       await showPerson(ctx, await (await ctx.service()).createPerson(body));
     }));
 
@@ -72,25 +72,25 @@ export function registerPerson(program: Command, action: Action): void {
       const service = await ctx.service();
       if (o.replace) {
         if (!o.spec || o.name || o.addEmail || o.addPhone || o.metadata)
-          throw new CliError('--replace takes the whole Person from a spec only: esign person update ID --replace -f person.json.');
-        return showPerson(ctx, await service.replacePerson(id, await readJsonInput(o.spec, '--spec')));
+          throw new CliError('--replace takes the whole Person from a spec only: esign person update ID --replace -f person.json.', EXIT.USAGE);
+        return showPerson(ctx, await service.replacePerson(id, await readJsonInput(ctx.io, o.spec, '--spec')));
       }
-      const body: Record<string, unknown> = o.spec ? await readJsonInput(o.spec, '--spec') : {};
+      const body: Record<string, unknown> = o.spec ? await readJsonInput(ctx.io, o.spec, '--spec') : {};
       if (o.name !== undefined) body.name = o.name;
       const added = channels(o.addEmail, o.addPhone);
       if (added.length) body.channels = [...(Array.isArray(body.channels) ? body.channels : []), ...added];
       const md = metadata(o.metadata);
       // Metadata is one object: the Person's current keys are kept, the given ones set.
       if (md) body.metadata = { ...(await service.getPerson(id)).metadata, ...(body.metadata as object), ...md };
-      if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign person update --help).');
+      if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign person update --help).', EXIT.USAGE);
       await showPerson(ctx, await service.updatePerson(id, body));
     }));
 
   person.command('delete <id>').description('Delete a Person')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (ctx, o: { yes?: boolean }, id: string) => {
-      await confirm(`Delete person ${id}?`, o.yes);
+      await confirm(ctx, `Delete person ${id}?`, o.yes);
       await (await ctx.service()).deletePerson(id);
-      printDeleted(ctx.options, 'person', id);
+      printDeleted(ctx, 'person', id);
     }));
 }

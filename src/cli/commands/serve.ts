@@ -1,6 +1,6 @@
 // esign serve: the embedded engine behind the API v2 wire.
 import type { Command } from 'commander';
-import { CliError } from '../exitCodes.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { type Action, intArg } from '../run.js';
 
 const DUE_WORK_INTERVAL_MS = 5_000;
@@ -17,11 +17,11 @@ export function registerServe(program: Command, action: Action): void {
     .option('--rate-window <seconds>', 'rate-limit window', '3600')
     .action(action(async (ctx, o: { host: string; port: string; publicUrl?: string; rateLimit: string; createRateLimit: string; rateWindow: string }) => {
       const port = intArg(o.port, '--port', 0);
-      if (port > 65535) throw new CliError(`--port ${port}: out of range.`);
+      if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
       const [{ LocalEngine }, { buildServer }] = await Promise.all([import('../../local/engine.js'), import('../../server/app.js')]);
       const dataDir = await ctx.dataDir();
       const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl, guardUrls: true });
-      const log = (line: string) => process.stderr.write(`${line}\n`);
+      const log = (line: string) => ctx.io.err.write(`${line}\n`);
       const app = await buildServer({
         service: engine,
         local: engine,
@@ -34,7 +34,7 @@ export function registerServe(program: Command, action: Action): void {
       if (!engine.keys.list().some((k) => !k.revoked_at))
         log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
       log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
-      process.stdout.write(`${address}\n`);
+      ctx.io.out.write(`${address}\n`);
       await engine.startWebhookDelivery();
       const due = setInterval(() => engine.runDue(), DUE_WORK_INTERVAL_MS);
       engine.runDue();

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { SignInput } from '../../local/signing.js';
-import { CliError } from '../exitCodes.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { type Action, collect, keyValues as pairs } from '../run.js';
 import { showPacket } from './packet.js';
 
@@ -22,7 +22,7 @@ export function registerSigner(local: Command, action: Action): void {
         try {
           data = await readFile(path);
         } catch (e) {
-          throw new CliError(`--attach ${key}=${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+          throw new CliError(`--attach ${key}=${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
         }
         (input.attachments![key] ??= []).push({ name: basename(path), data });
       }

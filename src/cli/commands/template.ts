@@ -1,24 +1,24 @@
 // esign template list|get|metadata set|unset|clear|delete|prepare (Document Templates)
 import type { Command } from 'commander';
 import type { DocumentTemplate, EmbedUrl } from '../../service/types.js';
-import type { Context } from '../context.js';
-import { CliError } from '../exitCodes.js';
+import type { Factory } from '../factory.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { keyValueItems, printDeleted, printList, printObject } from '../output.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../paging.js';
 import { type Action, collect, confirm, keyValues } from '../run.js';
 
-export async function showTemplate(ctx: Context, t: DocumentTemplate): Promise<void> {
-  await printObject(t, [
+export async function showTemplate(ctx: Factory, t: DocumentTemplate): Promise<void> {
+  await printObject(ctx, t, [
     ['id', t.id], ['name', t.name], ['is_shared', t.is_shared],
     ['roles', t.roles.map((r) => (r.label && r.label !== r.key ? `${r.key} (${r.label})` : r.key))],
     ['fields', t.fields.map((f) => String(f.key ?? f.label ?? f.kind ?? '?'))],
     ['metadata', keyValueItems(t.metadata)], ['teams', t.teams], ['file_url', t.file_url],
-  ], ctx.options, t.id);
+  ], t.id);
 }
 
 /** A preparation session: its single-use URL and when it expires. */
-export async function showSession(ctx: Context, u: EmbedUrl): Promise<void> {
-  await printObject(u, [['url', u.url], ['expires', u.expires]], ctx.options, u.url);
+export async function showSession(ctx: Factory, u: EmbedUrl): Promise<void> {
+  await printObject(ctx, u, [['url', u.url], ['expires', u.expires]], u.url);
 }
 
 /** `--metadata k=v` flags as an object; values must not be empty ("" deletes a key in a PATCH). */
@@ -26,7 +26,7 @@ export function metadataFlags(list: string[] | undefined, flag = '--metadata'): 
   if (!list?.length) return undefined;
   const pairs = keyValues(list, flag);
   for (const [k, v] of pairs)
-    if (v === '') throw new CliError(`${flag} ${k}=: an empty value deletes the key; use esign template metadata unset to remove it.`);
+    if (v === '') throw new CliError(`${flag} ${k}=: an empty value deletes the key; use esign template metadata unset to remove it.`, EXIT.USAGE);
   return Object.fromEntries(pairs);
 }
 
@@ -38,12 +38,12 @@ export function registerTemplate(program: Command, action: Action): void {
     .action(action(async (ctx, o: PageFlags & { metadata?: string[] }) => {
       const service = await ctx.service();
       const metadata = o.metadata?.length ? Object.fromEntries(keyValues(o.metadata, '--metadata')) : undefined;
-      const items = await fetchPages((q) => service.listTemplates({ ...q, metadata }), o);
-      await printList(items, [
+      const items = await fetchPages(ctx, (q) => service.listTemplates({ ...q, metadata }), o);
+      await printList(ctx, items, [
         { header: 'ID', value: (t) => t.id }, { header: 'NAME', value: (t) => t.name },
         { header: 'ROLES', value: (t) => t.roles.map((r) => r.key) }, { header: 'SHARED', value: (t) => t.is_shared },
         { header: 'METADATA', value: (t) => keyValueItems(t.metadata) },
-      ], ctx.options, (t) => t.id);
+      ], (t) => t.id);
     }));
 
   template.command('get <id>').description('Show a Document Template')
@@ -63,16 +63,16 @@ export function registerTemplate(program: Command, action: Action): void {
   metadata.command('clear <id>').description('Remove every key')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (ctx, o: { yes?: boolean }, id: string) => {
-      await confirm(`Remove all metadata of template ${id}?`, o.yes);
+      await confirm(ctx, `Remove all metadata of template ${id}?`, o.yes);
       await showTemplate(ctx, await (await ctx.service()).updateTemplate(id, { metadata: '' }));
     }));
 
   template.command('delete <id>').description('Delete a Document Template')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (ctx, o: { yes?: boolean }, id: string) => {
-      await confirm(`Delete template ${id}?`, o.yes);
+      await confirm(ctx, `Delete template ${id}?`, o.yes);
       await (await ctx.service()).deleteTemplate(id);
-      printDeleted(ctx.options, 'template', id);
+      printDeleted(ctx, 'template', id);
     }));
 
   template.command('prepare').description('A single-use URL where a person creates or edits a template')

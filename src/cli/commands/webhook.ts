@@ -1,31 +1,31 @@
 // esign webhook list|create|get|update|delete|headers|events|event|deliveries|secret|trigger|resend|verify|listen
 import type { Command } from 'commander';
 import type { Webhook, WebhookEvent, WebhookExtraHeader } from '../../service/types.js';
-import type { Context } from '../context.js';
-import { CliError } from '../exitCodes.js';
+import type { Factory } from '../factory.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { type Column, note, printDeleted, printList, printObject } from '../output.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../paging.js';
 import { type Action, commaList, confirm, intArg } from '../run.js';
 
-async function showWebhook(ctx: Context, w: Webhook): Promise<void> {
-  await printObject(w, [
+async function showWebhook(ctx: Factory, w: Webhook): Promise<void> {
+  await printObject(ctx, w, [
     ['id', w.id], ['name', w.name], ['url', w.url], ['enabled', w.enabled], ['format', w.json ? 'json' : 'form'],
     ['event_types', w.event_types],
     ...[...w.extra_headers].sort((a, b) => a.order - b.order).map((h): [string, unknown] => [`header ${h.order}`, `${h.name}: ${h.value} (${h.id})`]),
-  ], ctx.options, w.id);
+  ], w.id);
 }
 
-async function showHeader(ctx: Context, h: WebhookExtraHeader): Promise<void> {
-  await printObject(h, [['id', h.id], ['webhook', h.webhook], ['name', h.name], ['value', h.value], ['order', h.order]], ctx.options, h.id);
+async function showHeader(ctx: Factory, h: WebhookExtraHeader): Promise<void> {
+  await printObject(ctx, h, [['id', h.id], ['webhook', h.webhook], ['name', h.name], ['value', h.value], ['order', h.order]], h.id);
 }
 
 /** One event with every delivery attempt. */
-export async function showEvent(ctx: Context, e: WebhookEvent): Promise<void> {
-  await printObject(e, [
+export async function showEvent(ctx: Factory, e: WebhookEvent): Promise<void> {
+  await printObject(ctx, e, [
     ['pk', e.pk], ['webhook', e.webhook], ['event_type', e.event_type], ['created', e.created],
     ['status', e.status], ['success', e.success], ['payload', e.payload],
     ...e.deliveries.map((d, i): [string, unknown] => [`attempt ${i + 1}`, `${d.timestamp} ${d.status} ${d.message}`]),
-  ], ctx.options, e.pk);
+  ], e.pk);
 }
 
 const EVENT_COLUMNS: Column<WebhookEvent>[] = [
@@ -62,15 +62,15 @@ export function registerWebhook(program: Command, action: Action): void {
     .option('--enabled', 'only enabled webhooks').option('--disabled', 'only disabled webhooks')
     .option('--event-type <type>', 'only webhooks subscribed to this event type'))
     .action(action(async (ctx, o: PageFlags & { enabled?: boolean; disabled?: boolean; eventType?: string }) => {
-      if (o.enabled && o.disabled) throw new CliError('Give --enabled or --disabled, not both.');
+      if (o.enabled && o.disabled) throw new CliError('Give --enabled or --disabled, not both.', EXIT.USAGE);
       const service = await ctx.service();
       const enabled = o.enabled ? true : o.disabled ? false : undefined;
-      const items = await fetchPages((q) => service.listWebhooks({ ...q, enabled, event_type: o.eventType }), o);
-      await printList(items, [
+      const items = await fetchPages(ctx, (q) => service.listWebhooks({ ...q, enabled, event_type: o.eventType }), o);
+      await printList(ctx, items, [
         { header: 'ID', value: (w) => w.id }, { header: 'NAME', value: (w) => w.name }, { header: 'URL', value: (w) => w.url },
         { header: 'ENABLED', value: (w) => w.enabled }, { header: 'FORMAT', value: (w) => (w.json ? 'json' : 'form') },
         { header: 'EVENTS', value: (w) => w.event_types },
-      ], ctx.options, (w) => w.id);
+      ], (w) => w.id);
     }));
 
   webhook.command('create').description('Subscribe a URL to event types')
@@ -93,23 +93,23 @@ export function registerWebhook(program: Command, action: Action): void {
     .option('--enable', 'enable it').option('--disable', 'disable it')
     .option('--form', 'deliver form-urlencoded bodies').option('--no-form', 'deliver JSON bodies')
     .action(action(async (ctx, o: { name?: string; url?: string; events?: string; enable?: boolean; disable?: boolean; form?: boolean }, id: string) => {
-      if (o.enable && o.disable) throw new CliError('Give --enable or --disable, not both.');
+      if (o.enable && o.disable) throw new CliError('Give --enable or --disable, not both.', EXIT.USAGE);
       const body: Record<string, unknown> = {};
       if (o.name !== undefined) body.name = o.name;
       if (o.url !== undefined) body.url = o.url;
       if (o.events !== undefined) body.event_types = commaList(o.events);
       if (o.enable || o.disable) body.enabled = o.enable === true;
       if (o.form !== undefined) body.json = !o.form;
-      if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign webhook update --help).');
+      if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign webhook update --help).', EXIT.USAGE);
       await showWebhook(ctx, await (await ctx.service()).updateWebhook(id, body));
     }));
 
   webhook.command('delete <id>').description('Delete a webhook (its events and headers go with it)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (ctx, o: { yes?: boolean }, id: string) => {
-      await confirm(`Delete webhook ${id}?`, o.yes);
+      await confirm(ctx, `Delete webhook ${id}?`, o.yes);
       await (await ctx.service()).deleteWebhook(id);
-      printDeleted(ctx.options, 'webhook', id);
+      printDeleted(ctx, 'webhook', id);
     }));
 
   registerHeaders(webhook, action);
@@ -117,12 +117,12 @@ export function registerWebhook(program: Command, action: Action): void {
   addEventFilters(webhook.command('events').description('Webhook events (one per webhook and occurrence), newest first')
     .option('--success', 'only delivered events').option('--failed', 'only events not delivered (yet)'))
     .action(action(async (ctx, o: FilterFlags & { success?: boolean; failed?: boolean }) => {
-      if (o.success && o.failed) throw new CliError('Give --success or --failed, not both.');
+      if (o.success && o.failed) throw new CliError('Give --success or --failed, not both.', EXIT.USAGE);
       const service = await ctx.service();
       const success = o.success ? true : o.failed ? false : undefined;
       const filters = { webhook: o.webhook, success, ...eventFilters(o) };
-      const items = await fetchPages((q) => service.listWebhookEvents({ ...q, ...filters }), o);
-      await printList(items, EVENT_COLUMNS, ctx.options, (e) => e.pk);
+      const items = await fetchPages(ctx, (q) => service.listWebhookEvents({ ...q, ...filters }), o);
+      await printList(ctx, items, EVENT_COLUMNS, (e) => e.pk);
     }));
 
   webhook.command('event <id>').description('One webhook event with its delivery attempts')
@@ -133,12 +133,12 @@ export function registerWebhook(program: Command, action: Action): void {
     .action(action(async (ctx, o: FilterFlags & { event?: string }) => {
       const service = await ctx.service();
       const filters = { webhook: o.webhook, webhook_event: o.event, ...eventFilters(o) };
-      const items = await fetchPages((q) => service.listWebhookDeliveries({ ...q, ...filters }), o);
-      await printList(items, [
+      const items = await fetchPages(ctx, (q) => service.listWebhookDeliveries({ ...q, ...filters }), o);
+      await printList(ctx, items, [
         { header: 'ID', value: (d) => d.pk }, { header: 'EVENT', value: (d) => d.webhook_event },
         { header: 'EVENT_TYPE', value: (d) => d.event_type }, { header: 'TIME', value: (d) => d.created },
         { header: 'STATUS', value: (d) => d.status }, { header: 'SUCCESS', value: (d) => d.success },
-      ], ctx.options, (d) => d.pk);
+      ], (d) => d.pk);
     }));
 
   webhook.command('secret').description('The secret deliveries are signed with (X-Blueink-Signature)')
@@ -146,22 +146,22 @@ export function registerWebhook(program: Command, action: Action): void {
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (ctx, o: { regenerate?: boolean; yes?: boolean }) => {
       const service = await ctx.service();
-      if (o.regenerate) await confirm('Regenerate the webhook secret? Receivers checking the old one will reject deliveries.', o.yes);
+      if (o.regenerate) await confirm(ctx, 'Regenerate the webhook secret? Receivers checking the old one will reject deliveries.', o.yes);
       const s = o.regenerate ? await service.regenerateWebhookSecret() : await service.getWebhookSecret();
-      await printObject(s, [['secret', s.secret], ['create_date', s.create_date]], ctx.options, s.secret);
+      await printObject(ctx, s, [['secret', s.secret], ['create_date', s.create_date]], s.secret);
     }));
 
   webhook.command('trigger <eventType>').description('Send a test event to every enabled webhook subscribed to it (local engine, esign serve)')
     .option('--bundle <slug>', 'about this Bundle (else a placeholder "test")')
     .action(action(async (ctx, o: { bundle?: string }, eventType: string) => {
       const events = await (await ctx.service()).triggerWebhookEvent(eventType, o.bundle);
-      if (!events.length && !ctx.options.json && !ctx.options.quiet) note(`No enabled webhook subscribes to ${eventType}.`);
-      await printList(events, [
+      if (!events.length && !ctx.options.json && !ctx.options.quiet) note(ctx, `No enabled webhook subscribes to ${eventType}.`);
+      await printList(ctx, events, [
         { header: 'ID', value: (e) => e.pk }, { header: 'WEBHOOK', value: (e) => e.webhook },
         { header: 'EVENT_TYPE', value: (e) => e.event_type }, { header: 'STATUS', value: (e) => e.deliveries[0]?.status ?? '' },
         { header: 'SUCCESS', value: (e) => e.success },
         { header: 'MESSAGE', value: (e) => e.deliveries[0]?.message ?? 'not attempted yet' },
-      ], ctx.options, (e) => e.pk);
+      ], (e) => e.pk);
     }));
 
   webhook.command('resend <eventId>').description('Deliver an event again now (local engine, esign serve)')
@@ -195,11 +195,11 @@ function registerHeaders(webhook: Command, action: Action): void {
     .option('--webhook <id>', 'of this webhook'))
     .action(action(async (ctx, o: PageFlags & { webhook?: string }) => {
       const service = await ctx.service();
-      const items = await fetchPages((q) => service.listWebhookHeaders({ ...q, webhook: o.webhook }), o);
-      await printList(items, [
+      const items = await fetchPages(ctx, (q) => service.listWebhookHeaders({ ...q, webhook: o.webhook }), o);
+      await printList(ctx, items, [
         { header: 'ID', value: (h) => h.id }, { header: 'WEBHOOK', value: (h) => h.webhook }, { header: 'ORDER', value: (h) => h.order },
         { header: 'NAME', value: (h) => h.name }, { header: 'VALUE', value: (h) => h.value },
-      ], ctx.options, (h) => h.id);
+      ], (h) => h.id);
     }));
 
   headers.command('add <webhookId> <name> <value>').description('Add a header to a webhook\'s deliveries')
@@ -217,15 +217,15 @@ function registerHeaders(webhook: Command, action: Action): void {
       if (o.name !== undefined) body.name = o.name;
       if (o.value !== undefined) body.value = o.value;
       if (o.order !== undefined) body.order = intArg(o.order, '--order');
-      if (!Object.keys(body).length) throw new CliError('Nothing to change: give --name, --value or --order.');
+      if (!Object.keys(body).length) throw new CliError('Nothing to change: give --name, --value or --order.', EXIT.USAGE);
       await showHeader(ctx, await (await ctx.service()).updateWebhookHeader(id, body));
     }));
 
   headers.command('remove <headerId>').description('Remove an extra header')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (ctx, o: { yes?: boolean }, id: string) => {
-      await confirm(`Remove webhook header ${id}?`, o.yes);
+      await confirm(ctx, `Remove webhook header ${id}?`, o.yes);
       await (await ctx.service()).deleteWebhookHeader(id);
-      printDeleted(ctx.options, 'webhook header', id);
+      printDeleted(ctx, 'webhook header', id);
     }));
 }

@@ -5,8 +5,8 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { loadUndici } from '../../lazyImport.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../local/webhooks/signature.js';
-import type { Context } from '../context.js';
-import { CliError } from '../exitCodes.js';
+import type { Factory } from '../factory.js';
+import { CliError, EXIT } from '../exitCodes.js';
 import { note } from '../output.js';
 import { commaList, intArg } from '../run.js';
 
@@ -76,20 +76,20 @@ export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknow
 
 const field = (o: unknown, key: string) => (isObject(o) && o[key] !== undefined && o[key] !== null ? String(o[key]) : '');
 
-export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void> {
+export async function listenCommand(ctx: Factory, o: ListenFlags): Promise<void> {
   const port = intArg(o.port, '--port', 0);
-  if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}.`);
+  if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}.`, EXIT.USAGE);
   const toleranceS = intArg(o.tolerance, '--tolerance', 0);
   const count = o.count !== undefined ? intArg(o.count, '--count', 1) : undefined;
   const only = o.events ? new Set(commaList(o.events)) : undefined;
   const path = o.path.startsWith('/') ? o.path : `/${o.path}`;
-  if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo)) throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`);
-  if (o.secret === '') throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).');
+  if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo)) throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`, EXIT.USAGE);
+  if (o.secret === '') throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).', EXIT.USAGE);
   // An empty ESIGN_WEBHOOK_SECRET is unset (as for webhook verify), not a secret no delivery matches.
-  const secret = o.secret ?? (process.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
+  const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
   const undici = o.forwardTo ? await loadUndici() : undefined;
   const json = ctx.options.json === true;
-  const chalk = process.stdout.isTTY && !json ? (await import('chalk')).default : undefined;
+  const chalk = ctx.io.out.isTTY && !json ? (await import('chalk')).default : undefined;
 
   let seen = 0;
   let verified = 0;
@@ -98,14 +98,14 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
   const stopped = new Promise<void>((resolve) => (stop = () => ((stopping = true), resolve())));
 
   const print = (r: Received) => {
-    if (json) return void process.stdout.write(`${JSON.stringify(r)}\n`);
+    if (json) return void ctx.io.out.write(`${JSON.stringify(r)}\n`);
     // -q: the ids of the verified events, one per line (for `esign webhook event ID`, say).
-    if (ctx.options.quiet) return void (r.verified && r.event && field(r.event, 'event_id') && process.stdout.write(`${field(r.event, 'event_id')}\n`));
+    if (ctx.options.quiet) return void (r.verified && r.event && field(r.event, 'event_id') && ctx.io.out.write(`${field(r.event, 'event_id')}\n`));
     const outcome = r.verified && !r.reason ? 'verified' : r.reason ?? 'failed';
     const fwd = r.forward ? ('status' in r.forward ? `forwarded ${r.forward.status}` : 'forward failed') : undefined;
     const cells = [r.received, field(r.event, 'event_type'), field(r.event?.payload, 'bundle_id'), field(r.event?.payload, 'packet_id'),
       field(r.event, 'event_id'), chalk ? (outcome === 'verified' ? chalk.green(outcome) : chalk.red(outcome)) : outcome, ...(fwd ? [fwd] : [])];
-    process.stdout.write(`${cells.join(chalk ? '  ' : '\t')}\n`);
+    ctx.io.out.write(`${cells.join(chalk ? '  ' : '\t')}\n`);
   };
 
   const forward = async (req: IncomingMessage, raw: Buffer): Promise<Received['forward']> => {
@@ -119,7 +119,7 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
     } catch (e) {
       const err = e as Error & { code?: string; cause?: { code?: string } };
       const message = `${err.message}${err.code ?? err.cause?.code ? ` (${err.code ?? err.cause?.code})` : ''}`;
-      note(`esign: forwarding to ${o.forwardTo} failed: ${message}`);
+      note(ctx, `esign: forwarding to ${o.forwardTo} failed: ${message}`);
       return { error: message };
     }
   };
@@ -159,7 +159,7 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
   const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
     const done: Promise<void> = handle(req, res).then(() => undefined, (e) => {
-      note(`esign: ${(e as Error).message}`);
+      note(ctx, `esign: ${(e as Error).message}`);
       if (!res.headersSent) res.writeHead(500).end();
     }).finally(() => inFlight.delete(done));
     inFlight.add(done);
@@ -171,7 +171,7 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
   });
   const a = server.address() as AddressInfo;
   const host = a.family === 'IPv6' || a.address.includes(':') ? `[${a.address}]` : a.address;
-  note(`Listening on http://${host}:${a.port}${path}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
+  note(ctx, `Listening on http://${host}:${a.port}${path}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
 
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -186,5 +186,5 @@ export async function listenCommand(ctx: Context, o: ListenFlags): Promise<void>
   clearTimeout(waited);
   server.closeAllConnections();
   await closed;
-  note(`Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
+  note(ctx, `Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
 }

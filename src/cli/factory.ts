@@ -1,8 +1,11 @@
-// What every command gets: global options, the service (created on first use), output settings.
+// The Factory: what every command gets, created lazily. Commands take everything from it (io,
+// service, prompter, settings), so a test runs a command in-process with a captured IO and a real
+// engine on a temp directory.
 import type { Command } from 'commander';
 import type { LocalEngine } from '../local/engine.js';
 import type { EsignService } from '../service/service.js';
-import { CliError } from './exitCodes.js';
+import { CliError, EXIT } from './exitCodes.js';
+import type { IO } from './io.js';
 import type { OutputOptions } from './output.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
 
@@ -23,14 +26,48 @@ export interface Settings {
   dataDir?: string;
 }
 
-export class Context {
+/** Questions asked on a terminal. Only called when `io.interactive`; tests supply answers. */
+export interface Prompter {
+  confirm(message: string, defaultValue: boolean): Promise<boolean>;
+  password(message: string): Promise<string>;
+}
+
+/** Prompts by @inquirer/prompts, loaded on first use; Ctrl-C at a prompt exits 130. */
+export const inquirerPrompter: Prompter = {
+  async confirm(message, defaultValue) {
+    const { confirm } = await import('@inquirer/prompts');
+    return confirm({ message, default: defaultValue }).catch(interrupted);
+  },
+  async password(message) {
+    const { password } = await import('@inquirer/prompts');
+    return password({ message, mask: true }).catch(interrupted);
+  },
+};
+
+function interrupted(e: unknown): never {
+  if ((e as Error)?.name === 'ExitPromptError') throw new CliError('Interrupted.', EXIT.INTERRUPTED);
+  throw e;
+}
+
+/** How a program run makes its Factory: the process's own IO, or a test's. */
+export type MakeFactory = (options: GlobalOptions) => Factory;
+
+export class Factory {
   private engine: LocalEngine | undefined;
   private remote: EsignService | undefined;
   private resolved: Promise<Settings> | undefined;
-  constructor(readonly options: GlobalOptions) {}
+  constructor(
+    readonly options: GlobalOptions,
+    readonly io: IO,
+    readonly prompter: Prompter = inquirerPrompter,
+  ) {}
 
-  static from(cmd: Command): Context {
-    return new Context(cmd.optsWithGlobals() as GlobalOptions);
+  static from(cmd: Command, io: IO, prompter?: Prompter): Factory {
+    return new Factory(cmd.optsWithGlobals() as GlobalOptions, io, prompter);
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.io.env;
   }
 
   settings(): Promise<Settings> {
@@ -38,10 +75,10 @@ export class Context {
   }
 
   private async resolve(): Promise<Settings> {
-    const env = process.env;
+    const env = this.env;
     const named = this.options.profile ?? env.ESIGN_PROFILE;
-    const store = await openProfilesIfAny();
-    if (named && !store) throw new CliError(`No profile named "${named}": no profiles yet (see esign profile add --help).`);
+    const store = await openProfilesIfAny(env);
+    if (named && !store) throw new CliError(`No profile named "${named}": no profiles yet (see esign profile add --help).`, EXIT.USAGE);
     const name = named ?? store?.current();
     const p: Profile = name && store ? store.get(name) : {};
     const baseUrl = env.ESIGN_BASE_URL || p.baseUrl;
@@ -72,8 +109,8 @@ export class Context {
       this.remote = new RemoteService({
         baseUrl: s.baseUrl,
         apiKey: s.apiKey,
-        note: (line) => process.stderr.write(`${line}\n`),
-        debug: (process.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
+        note: (line) => this.io.err.write(`${line}\n`),
+        debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
       });
     }
     return this.remote;
@@ -91,6 +128,7 @@ export class Context {
     throw new CliError(
       `Refusing to ${what} a non-test Bundle on ${target}: real people would receive it. ` +
         `Pass --live, mark the profile live (esign profile add ${s.profile ?? 'NAME'} --live ...), or use --test.`,
+      EXIT.USAGE,
     );
   }
 

@@ -1,0 +1,64 @@
+// The state machine in one place: what each status code means to a person, and the sets and
+// predicates code asks about (in progress, ended, can be reminded, ...). SQL status sets are
+// built from the same arrays, so a rule written here holds in queries too.
+import type { BundleStatus, DocStatus, PacketStatus } from './enums.js';
+
+export const BUNDLE_STATE_WORDS: Record<BundleStatus, { word: string; meaning: string }> = {
+  ne: { word: 'New', meaning: 'newly created' },
+  dr: { word: 'Draft', meaning: 'not yet sent' },
+  pr: { word: 'Provisioning', meaning: 'being cloned or processed in the background' },
+  pe: { word: 'Pending', meaning: 'queued to be launched while documents are processed' },
+  se: { word: 'Sent', meaning: 'sent, not yet started by any signer' },
+  st: { word: 'Started', meaning: 'at least one signer has started reviewing' },
+  co: { word: 'Complete', meaning: 'all signers have completed' },
+  ca: { word: 'Cancelled', meaning: 'cancelled by the sender' },
+  ex: { word: 'Expired', meaning: 'expired before completion' },
+  fa: { word: 'Failed', meaning: 'an error: the Bundle could not be created or completed' },
+  de: { word: 'Declined', meaning: 'at least one signer declined' },
+};
+
+export const PACKET_STATE_WORDS: Record<PacketStatus, { word: string; meaning: string }> = {
+  ne: { word: 'Waiting', meaning: 'not yet sent: an earlier signer signs first, or the Bundle is not sent' },
+  re: { word: 'Ready', meaning: 'ready to be sent' },
+  se: { word: 'Sent', meaning: 'the signing request went out' },
+  st: { word: 'Started', meaning: 'the signer opened the documents' },
+  ca: { word: 'Cancelled', meaning: 'the Bundle was cancelled' },
+  ex: { word: 'Expired', meaning: 'the Bundle expired' },
+  co: { word: 'Complete', meaning: 'the signer finished' },
+  fa: { word: 'Failed', meaning: 'an error stopped this signer' },
+  ra: { word: 'Reassigned', meaning: 'the signer handed their turn to another person' },
+  de: { word: 'Declined', meaning: 'the signer declined' },
+};
+
+export const DOC_STATE_WORDS: Record<DocStatus, { word: string; meaning: string }> = {
+  no: { word: 'None', meaning: 'no files generated yet' },
+  pe: { word: 'Pending', meaning: 'files are being generated' },
+  di: { word: 'Outdated', meaning: 'interim files are older than the latest signature' },
+  in: { word: 'Interim', meaning: 'interim files of an unfinished Bundle are ready' },
+  fi: { word: 'Final', meaning: 'the final signed files are ready' },
+};
+
+/** Signers are working on it: sent and not yet started, or started. */
+export const IN_PROGRESS: readonly BundleStatus[] = ['se', 'st'];
+/** Nothing more will happen to it: the spec's terminal states plus Declined. */
+export const ENDED: readonly BundleStatus[] = ['co', 'ca', 'ex', 'fa', 'de'];
+/** Not yet launched to signers. */
+export const NOT_LAUNCHED: readonly BundleStatus[] = ['ne', 'dr', 'pr', 'pe'];
+
+export const isInProgress = (s: string): boolean => (IN_PROGRESS as readonly string[]).includes(s);
+export const isEnded = (s: string): boolean => (ENDED as readonly string[]).includes(s);
+
+/** A packet whose signer has nothing left to do. */
+export const PACKET_DONE: readonly PacketStatus[] = ['co', 'de', 'ra', 'ca', 'ex', 'fa'];
+export const isPacketDone = (s: string): boolean => (PACKET_DONE as readonly string[]).includes(s);
+
+/** `('se', 'st')`: a status set as an SQL list, built from the arrays above (codes are fixed literals). */
+export const sqlSet = (codes: readonly string[]): string => `(${codes.map((c) => `'${c}'`).join(', ')})`;
+
+const lookup = <K extends string>(table: Record<K, { word: string }>, code: string | null | undefined): string =>
+  code && code in table ? table[code as K].word : (code ?? '');
+
+/** "Sent", "Complete", ...: for people; codes stay in --json and piped output. */
+export const bundleStateWord = (code: string | null | undefined) => lookup(BUNDLE_STATE_WORDS, code);
+export const packetStateWord = (code: string | null | undefined) => lookup(PACKET_STATE_WORDS, code);
+export const docStateWord = (code: string | null | undefined) => lookup(DOC_STATE_WORDS, code);
