@@ -13,10 +13,7 @@ import { PREPARATION, errorsOf, sessionBase } from './common.js';
 import { type FormParts, type ReadForm, bundleForm, templateForm } from './forms.js';
 import { initialTemplateState, TemplatePage, templateTitle, type TemplateFormState } from './templatePage.js';
 
-/**
- * The engine's preparation side. The engine should hand it out (`engine.preparationPages()`, see
- * the report of this change); until it does, it is bound to the engine's context here.
- */
+/** The engine's preparation side (loaded on first use). */
 const pagesOf = (engine: LocalEngine): Promise<PreparationPages> => engine.preparationPages();
 
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(PREPARATION, run);
