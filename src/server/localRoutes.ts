@@ -6,8 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LocalEngine } from '../local/engine.js';
 import { signInputFromJson } from '../local/signing.js';
 import { ApiError } from '../service/errors.js';
-import { registerPreparationPages } from './preparationPages.js';
-import { registerSigningPage } from './signingPage.js';
+import { registerPageAssets } from './pages/assets.js';
+import { registerPreparationPages } from './pages/preparation/routes.js';
+import { registerSigningPage } from './pages/signing/routes.js';
 
 export const SANDBOX_PREFIX = '/sandbox';
 
@@ -55,6 +56,7 @@ export function registerLocalRoutes(app: FastifyInstance, engine: LocalEngine, a
     return engine.resendWebhookEvent((req.params as { id: string }).id);
   });
 
+  registerPageAssets(app);
   registerSigningPage(app, engine);
   registerPreparationPages(app, engine);
 }

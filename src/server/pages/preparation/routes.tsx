@@ -2,30 +2,23 @@
 // preparation. Like the signing page: the URL is single use, and opening it moves the page to a
 // session token in its own URL (no cookie, so it works in a cross-origin iframe) that expires
 // with the URL. HEAD never spends a URL. A refusal of the engine is shown next to the form.
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LocalEngine } from '../local/engine.js';
-import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../local/preparation.js';
-import { ApiError } from '../service/errors.js';
-import { registerPreparationAssets } from './preparationAssets.js';
-import { type BundleFormState, bundlePage, initialBundleState } from './preparationBundlePage.js';
-import { esc, httpUrl, pageHandler } from './pageKit.js';
-import { donePage, errorPage, errorsOf, sendHtml } from './preparationHtml.js';
-import { type FormParts, type ReadForm, bundleForm, templateForm } from './preparationForms.js';
-import { initialTemplateState, templatePage, type TemplateFormState } from './preparationTemplatePage.js';
+import type { LocalEngine } from '../../../local/engine.js';
+import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../../../local/preparation.js';
+import { ApiError } from '../../../service/errors.js';
+import { donePage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
+import { type BundleFormState, BundlePage, bundleTitle, initialBundleState } from './bundlePage.js';
+import { PREPARATION, errorsOf, sessionBase } from './common.js';
+import { type FormParts, type ReadForm, bundleForm, templateForm } from './forms.js';
+import { initialTemplateState, TemplatePage, templateTitle, type TemplateFormState } from './templatePage.js';
 
-/**
- * The engine's preparation side. The engine should hand it out (`engine.preparationPages()`, see
- * the report of this change); until it does, it is bound to the engine's context here.
- */
+/** The engine's preparation side (loaded on first use). */
 const pagesOf = (engine: LocalEngine): Promise<PreparationPages> => engine.preparationPages();
 
-const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(run, errorPage);
-
-const sessionBase = (token: string) => `/prepare/session/${encodeURIComponent(token)}`;
+const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(PREPARATION, run);
 
 export function registerPreparationPages(app: FastifyInstance, engine: LocalEngine): void {
-  registerPreparationAssets(app);
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
 
   async function render(reply: FastifyReply, s: PrepSession, status = 200, state?: TemplateFormState | BundleFormState): Promise<FastifyReply> {
@@ -33,10 +26,12 @@ export function registerPreparationPages(app: FastifyInstance, engine: LocalEngi
     const base = sessionBase(s.token);
     if (s.spec.type === 'template') {
       const editing = await pages.template(s.token);
-      return sendHtml(reply, status, templatePage(base, editing, (state as TemplateFormState | undefined) ?? initialTemplateState(editing)));
+      const st = (state as TemplateFormState | undefined) ?? initialTemplateState(editing);
+      return sendPage(reply, PREPARATION, status, templateTitle(editing), <TemplatePage base={base} editing={editing} state={st} />);
     }
     const view = await pages.bundleView(s.token);
-    return sendHtml(reply, status, bundlePage(base, view, (state as BundleFormState | undefined) ?? initialBundleState()), httpUrl(s.spec.redirect_url));
+    const st = (state as BundleFormState | undefined) ?? initialBundleState();
+    return sendPage(reply, PREPARATION, status, bundleTitle(view), <BundlePage base={base} v={view} state={st} />, httpUrl(s.spec.redirect_url));
   }
 
   // No automatic HEAD route: a link checker's HEAD must not spend a single-use URL.
@@ -50,12 +45,7 @@ export function registerPreparationPages(app: FastifyInstance, engine: LocalEngi
   app.get('/prepare/session/:session/template.pdf', page(async (req, reply) => {
     const pdf = await (await pagesOf(engine)).templatePdf(sessionOf(req));
     if (!existsSync(pdf.path)) throw new ApiError(404, 'not_found', 'The template file is missing.');
-    return reply
-      .type('application/pdf')
-      .header('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(pdf.filename)}`)
-      .header('Cache-Control', 'private, no-store')
-      .header('X-Content-Type-Options', 'nosniff')
-      .send(createReadStream(pdf.path));
+    return sendPdf(reply, pdf.path, pdf.filename);
   }));
 
   app.get('/prepare/session/:session/persons', async (req, reply) => {
@@ -84,15 +74,21 @@ export function registerPreparationPages(app: FastifyInstance, engine: LocalEngi
 
   app.post('/prepare/session/:session/template', page((req, reply) => submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
     const t = await p.saveTemplate(token, d);
-    return donePage(reply, 'Template saved', `<p>The template <strong id="template-name">${esc(t.name)}</strong> is saved.</p><p class="hint">Template id: <code id="template-id">${esc(t.id)}</code></p>`);
+    return donePage(reply, PREPARATION, 'Template saved', <>
+      <p>The template <strong id="template-name">{t.name}</strong> is saved.</p>
+      <p class="hint">Template id: <code id="template-id">{t.id}</code></p>
+    </>);
   })));
 
   app.post('/prepare/session/:session/bundle', page((req, reply) => submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
     const { bundle, redirect } = await p.submitBundle(token, d);
     const to = httpUrl(redirect);
-    if (to) return reply.code(303).header('Location', to.href).header('Referrer-Policy', 'no-referrer').send();
-    const what = bundle.status === 'dr' ? 'saved as a draft' : 'sent for signature';
-    return donePage(reply, bundle.status === 'dr' ? 'Draft saved' : 'Sent', `<p>The Bundle is ${what}.</p><p>Bundle id: <code id="bundle-id">${esc(bundle.id)}</code></p>`);
+    if (to) return redirectTo(reply, to);
+    const draft = bundle.status === 'dr';
+    return donePage(reply, PREPARATION, draft ? 'Draft saved' : 'Sent', <>
+      <p>The Bundle is {draft ? 'saved as a draft' : 'sent for signature'}.</p>
+      <p>Bundle id: <code id="bundle-id">{bundle.id}</code></p>
+    </>);
   })));
 }
 

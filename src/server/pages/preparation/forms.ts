@@ -1,9 +1,9 @@
 // Reading the preparation pages' forms: what goes to the engine (the draft), and what the page
 // shows again if the engine refuses it (the state).
-import type { BundleDraft, TemplateDraft } from '../local/preparation.js';
-import type { FieldError } from '../service/errors.js';
-import type { BundleFormState, Signer } from './preparationBundlePage.js';
-import type { TemplateFormState } from './preparationTemplatePage.js';
+import type { BundleDraft, TemplateDraft } from '../../../local/preparation.js';
+import type { FieldError } from '../../../service/errors.js';
+import type { BundleFormState, Signer } from './bundlePage.js';
+import type { TemplateFormState } from './templatePage.js';
 
 export interface FormParts {
   /** Text inputs in document order; a name may repeat (one per row). */

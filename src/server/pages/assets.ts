@@ -1,0 +1,81 @@
+// The pages' static files, all from this server (CSP 'self'): the stylesheet and browser scripts
+// that scripts/build.mjs bundles into dist/client/ (vitest's global setup builds them too), and
+// PDF.js (pdfjs-dist's legacy build, its worker and font data) straight from node_modules.
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** The shared stylesheet and the signing page's script. */
+export const PAGE_ASSETS = '/assets';
+/** The preparation pages' script beside PDF.js, which it imports by a relative URL. */
+export const PREP_ASSETS = '/prepare/assets';
+
+/** Built files by URL: own keys only, so "constructor" or "__proto__" never reach Object.prototype. */
+const BUILT: Record<string, { file: string; type: string }> = {
+  [`${PAGE_ASSETS}/page.css`]: { file: 'page.css', type: 'text/css; charset=utf-8' },
+  [`${PAGE_ASSETS}/signing.js`]: { file: 'signing.js', type: 'text/javascript; charset=utf-8' },
+  [`${PREP_ASSETS}/prep.js`]: { file: 'preparation.js', type: 'text/javascript; charset=utf-8' },
+};
+
+/** dist/client of this package, found from wherever this module runs (src under vitest, dist when built). */
+function clientDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('esign: cannot find the package root for the page assets.');
+    dir = up;
+  }
+  return join(dir, 'dist', 'client');
+}
+
+let builtFiles: Map<string, Buffer> | undefined;
+/** Read once: they are small, and a running server keeps serving what it started with. */
+function built(url: string): Buffer {
+  builtFiles ??= new Map();
+  let data = builtFiles.get(url);
+  if (!data) {
+    const path = join(clientDir(), BUILT[url]!.file);
+    if (!existsSync(path)) throw new Error(`The page asset ${path} is missing: run npm run build.`);
+    data = readFileSync(path);
+    builtFiles.set(url, data);
+  }
+  return data;
+}
+
+let pdfjsRoot: string | undefined;
+const pdfjsDir = () => (pdfjsRoot ??= dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')));
+
+/** PDF.js files served, by URL name: nothing else under node_modules is reachable. */
+const PDFJS_FILES: Record<string, string> = {
+  'pdf.mjs': 'legacy/build/pdf.min.mjs',
+  'pdf.worker.mjs': 'legacy/build/pdf.worker.min.mjs',
+};
+const PDFJS_DIRS: Record<string, { dir: string; type: string }> = {
+  standard_fonts: { dir: 'standard_fonts', type: 'application/octet-stream' },
+  cmaps: { dir: 'cmaps', type: 'application/octet-stream' },
+};
+
+const cached = (reply: FastifyReply, type: string) =>
+  reply.type(type).header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
+
+export function registerPageAssets(app: FastifyInstance): void {
+  for (const [url, { type }] of Object.entries(BUILT)) app.get(url, async (_req, reply) => cached(reply, type).send(built(url)));
+
+  app.get(`${PREP_ASSETS}/:name`, async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const rel = Object.hasOwn(PDFJS_FILES, name) ? PDFJS_FILES[name] : undefined;
+    const path = rel && join(pdfjsDir(), rel);
+    if (!path || !existsSync(path)) return reply.code(404).type('text/plain').send('Not found');
+    return cached(reply, 'text/javascript; charset=utf-8').send(createReadStream(path));
+  });
+
+  app.get(`${PREP_ASSETS}/:dir/:name`, async (req, reply) => {
+    const { dir, name } = req.params as { dir: string; name: string };
+    const d = Object.hasOwn(PDFJS_DIRS, dir) ? PDFJS_DIRS[dir] : undefined;
+    const path = d && /^[\w.-]+$/.test(name) && !name.startsWith('.') ? join(pdfjsDir(), d.dir, name) : undefined;
+    if (!path || !existsSync(path)) return reply.code(404).type('text/plain').send('Not found');
+    return cached(reply, d!.type).send(createReadStream(path));
+  });
+}

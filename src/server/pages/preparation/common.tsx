@@ -1,0 +1,69 @@
+// What the preparation pages share beyond the page kit: their family (script, CSP, titles), the
+// field placer, and how a refusal's errors are listed.
+import type { ComponentChildren } from 'preact';
+import type { FieldError } from '../../../service/errors.js';
+import { PREP_ASSETS } from '../assets.js';
+import type { PageFamily, Problem } from '../kit.js';
+import type { PrepData } from './data.js';
+
+/** The script renders PDFs with PDF.js, whose worker and font data come from this server too. */
+export const PREPARATION: PageFamily = {
+  name: 'preparation',
+  script: `${PREP_ASSETS}/prep.js`,
+  csp: [`worker-src 'self'`, `connect-src 'self'`, `object-src 'none'`],
+  titles: { 409: 'Please wait' },
+};
+
+export const sessionBase = (token: string) => `/prepare/session/${encodeURIComponent(token)}`;
+
+/** Field kinds the placer offers, with their names. */
+export const PLACER_KINDS: Record<string, string> = {
+  sig: 'Signature', ini: 'Initials', snm: 'Signer name', inp: 'Text', txt: 'Multi-line text', dat: 'Date',
+  tms: 'Signing timestamp', chk: 'Checkbox', att: 'Attachment', stp: 'Stamp',
+};
+
+/** The field errors of a refusal, or its message alone. */
+export const errorsOf = (e: { errors: FieldError[]; message: string }): FieldError[] => (e.errors.length ? e.errors : [{ field: '', message: e.message }]);
+
+/** A refusal's errors for the list above the form, each said where it is when the page can. */
+export const problemsOf = (errors: FieldError[], describe: (field: string) => string = (f) => f): Problem[] =>
+  errors.map((e) => ({ where: e.field && e.field !== 'non_field_errors' ? describe(e.field) : undefined, message: e.message }));
+
+/** Messages for placed fields by index, from errors named `<prefix>fields[3].kind`. */
+export function placedFieldErrors(errors: FieldError[], prefix: string): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  for (const e of errors) {
+    if (!e.field.startsWith(prefix)) continue;
+    const m = /^fields\[(\d+)\]\.?(.*)$/.exec(e.field.slice(prefix.length));
+    if (m) (out[Number(m[1])] ??= []).push(m[2] ? `${m[2]}: ${e.message}` : e.message);
+  }
+  return out;
+}
+
+/** `fields[3].kind` -> "Field 4 (kind)". */
+export function describeField(field: string): string | undefined {
+  const f = /^fields\[(\d+)\]\.?(.*)$/.exec(field);
+  return f ? `Field ${Number(f[1]) + 1}${f[2] ? ` (${f[2]})` : ''}` : undefined;
+}
+
+/** The page's `<main>`: its session URL, and the data its script reads (JSON in an attribute, escaped like any other). */
+export function PrepMain({ data, children }: { data: PrepData; children: ComponentChildren }) {
+  return <main data-session-url={data.session} data-prep={JSON.stringify(data)}>{children}</main>;
+}
+
+/** The placer block: the pages with their fields, and the list of fields beside them. */
+export function Placer({ intro }: { intro: string }) {
+  return (
+    <section id="placer">
+      <h2>Fields</h2>
+      <p class="hint">{intro}</p>
+      <div class="row">
+        <label for="tool-kind">Kind of field to place</label>{' '}
+        <select id="tool-kind">{Object.entries(PLACER_KINDS).map(([k, n]) => <option value={k} selected={k === 'sig'}>{n}</option>)}</select>{' '}
+        <span class="hint" id="pdf-status" aria-live="polite">Choose a PDF to see its pages.</span>
+      </div>
+      <div class="placer"><div id="pages" /><div id="field-list" aria-label="Placed fields" /></div>
+      <input type="hidden" name="fields" id="fields-json" value="[]" />
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+// The signing page behind signing links and embedded signing URLs: shows the documents and the
+// signer's fields, and signs or declines.
+//
+// Follow-up requests carry a short-lived session token in the path, never a cookie: inside a
+// cross-origin iframe, browsers drop third-party cookies. After signing, a packet with
+// `signing_complete_redirect` gets a 303 to it. Forms submit to the frame they are in, so when
+// the page is embedded in an iframe it is the frame that lands on the redirect, not the top-level
+// page: moving the whole window on is up to the embedding app (e.g. from the redirect target).
+import { existsSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LocalEngine } from '../../../local/engine.js';
+import { MAX_ATTACHMENT_BYTES, type SignInput, type SignerAttachment, signInputFromJson } from '../../../local/signing.js';
+import type { SigningView } from '../../../local/signingSession.js';
+import { ApiError } from '../../../service/errors.js';
+import { donePage, errorPage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
+import { type FormState, SIGNING, SigningPage, signingTitle } from './page.js';
+
+const showPage = (reply: FastifyReply, status: number, v: SigningView, state: FormState = {}) =>
+  sendPage(reply, SIGNING, status, signingTitle(v), <SigningPage v={v} state={state} />, httpUrl(v.redirect));
+
+const done = (reply: FastifyReply, title: string, text: string) => donePage(reply, SIGNING, title, <p>{text}</p>);
+
+/** The sign form's multipart body as sign input; an unticked box is sent by browsers as nothing, so it counts as false. */
+async function multipartInput(req: FastifyRequest, view: SigningView): Promise<{ input: SignInput; submitted: Record<string, string> }> {
+  const values: Record<string, string> = Object.create(null);
+  const attachments: Record<string, SignerAttachment[]> = Object.create(null);
+  for await (const part of req.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: 20, fields: 500 } })) {
+    if (part.type === 'file') {
+      if (!part.fieldname.startsWith('file:')) {
+        part.file.resume();
+        continue;
+      }
+      const data = await part.toBuffer();
+      if (!part.filename && !data.length) continue;
+      (attachments[part.fieldname.slice(5)] ??= []).push({ name: part.filename, data });
+    } else if (part.fieldname.startsWith('value:')) values[part.fieldname.slice(6)] = String(part.value);
+  }
+  for (const f of view.fields) if (f.kind === 'chk' && values[f.ref] === undefined) values[f.ref] = 'false';
+  const submitted = { ...values };
+  // An empty input means "not given": the engine then keeps what is stored (and requires what is required).
+  for (const [k, v] of Object.entries(values)) if (v.trim() === '') delete values[k];
+  return { input: { values, attachments }, submitted };
+}
+
+/** Field errors (`values.<ref>`, `attachments.<ref>[i]`) by field ref; the others for the summary. */
+function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, string[]>; general: string[] } {
+  const errors = new Map<string, string[]>();
+  const general: string[] = [];
+  const refs = new Set(view.fields.map((f) => f.ref));
+  const seen = new Set<string>();
+  for (const fe of e.errors) {
+    const ref = fe.field.replace(/^(values|attachments)\./, '').replace(/\[\d+\]$/, '');
+    // One message per input: a refused value also leaves a required field "without a value".
+    if (seen.has(fe.field)) continue;
+    seen.add(fe.field);
+    if (refs.has(ref)) errors.set(ref, [...(errors.get(ref) ?? []), fe.message]);
+    else general.push(fe.field ? `${fe.field}: ${fe.message}` : fe.message);
+  }
+  if (!e.errors.length) general.push(e.message);
+  return { errors, general };
+}
+
+const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(SIGNING, run, true);
+
+export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): void {
+  const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
+
+  /** A session whose signer has finished shows how it ended instead of the form. */
+  const finishedPage = (reply: FastifyReply, v: SigningView): FastifyReply | undefined => {
+    if (v.signer.status === 'co') return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
+    if (v.signer.status === 'de') return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
+    if (v.bundle.status !== 'se' && v.bundle.status !== 'st') return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
+    return undefined;
+  };
+
+  // No automatic HEAD route: a link checker's HEAD must not spend a single-use embedded URL.
+  app.get('/sign/:token', { exposeHeadRoute: false }, page(async (req, reply) => {
+    const v = await engine.openSigningLink((req.params as { token: string }).token);
+    return showPage(reply, 200, v);
+  }));
+
+  app.get('/sign/session/:session', page(async (req, reply) => {
+    const v = await engine.signingSessionView(sessionOf(req));
+    return finishedPage(reply, v) ?? showPage(reply, 200, v);
+  }));
+
+  app.get('/sign/session/:session/documents/:docKey', page(async (req, reply) => {
+    const d = await engine.signingSessionDocument(sessionOf(req), (req.params as { docKey: string }).docKey);
+    if (!existsSync(d.path)) throw new ApiError(404, 'not_found', 'The document file is missing.');
+    return sendPdf(reply, d.path, d.name);
+  }));
+
+  app.post('/sign/session/:session/sign', page(async (req, reply) => {
+    const session = sessionOf(req);
+    const id = await engine.resolveSigningSession(session);
+    if (!req.isMultipart()) {
+      // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
+      const packet = await engine.signPacket(id, signInputFromJson(req.body));
+      return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
+    }
+    const view = await engine.signingSessionView(session);
+    const { input, submitted } = await multipartInput(req, view);
+    try {
+      await engine.signPacket(id, input);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 400) throw e;
+      const fresh = await engine.signingSessionView(session);
+      return showPage(reply, 400, fresh, { values: submitted, ...placeErrors(fresh, e) });
+    }
+    const redirect = httpUrl(view.redirect);
+    if (redirect) return redirectTo(reply, redirect);
+    return done(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
+  }));
+
+  app.post('/sign/session/:session/decline', page(async (req, reply) => {
+    const id = await engine.resolveSigningSession(sessionOf(req));
+    let reason = '';
+    if (req.isMultipart()) {
+      for await (const part of req.parts({ limits: { files: 0, fields: 10 } })) {
+        if (part.type === 'file') part.file.resume();
+        else if (part.fieldname === 'reason') reason = String(part.value);
+      }
+    } else reason = String((req.body as { reason?: unknown } | undefined)?.reason ?? '');
+    const packet = await engine.declinePacket(id, reason);
+    if (!req.isMultipart()) return reply.send({ packet });
+    return done(reply, 'You declined', 'You declined to sign. The sender has been told.');
+  }));
+}
