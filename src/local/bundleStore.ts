@@ -210,7 +210,7 @@ export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
   return db.transaction(() => queryBundlesIn(db, f))();
 }
 
-/** Joins the searchable members of a Bundle in `bundle_search` (migration 7); a search containing it cannot use that index. */
+/** Joins the searchable members in a row of `bundle_search` (migration 7); a search containing it cannot use that index. */
 const FIELD_SEPARATOR = '\u001f';
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -245,14 +245,14 @@ function searchCondition(c: Conditions, search: string): { sql: string; ftsOnly?
   }
   if ([...search].length >= 3) {
     const match = `bundle_search MATCH ${c.bind(`"${search.replace(/"/g, '""')}"`)}`;
-    return { sql: `b.seq IN (SELECT rowid FROM bundle_search WHERE ${match})`, ftsOnly: match };
+    return { sql: `b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${match})`, ftsOnly: match };
   }
   // SQLite's LIKE folds ASCII letters only; other letters are folded by the engine's own function.
   // eslint-disable-next-line no-control-regex
   const test = /^[\x00-\x7f]*$/.test(search)
     ? `text LIKE ${c.bind(`%${escapeLike(search)}%`)} ESCAPE '\\'`
     : `instr(esign_lower(text), ${c.bind(search.toLowerCase())}) > 0`;
-  return { sql: `b.seq IN (SELECT rowid FROM bundle_search WHERE ${test})`, ftsOnly: test };
+  return { sql: `b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${test})`, ftsOnly: test };
 }
 
 function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
@@ -281,7 +281,8 @@ function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
     const statuses = f.statuses ? `WHERE status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` : '';
     total = (sql(db, `SELECT coalesce(sum(n), 0) AS n FROM bundle_counts ${statuses}`).get(c.params) as { n: number }).n;
   } else if (search?.ftsOnly && c.where.length === 1) {
-    total = (sql(db, `SELECT count(*) AS n FROM bundle_search WHERE ${search.ftsOnly}`).get(c.params) as { n: number }).n;
+    // Rows come in rowid order, so a Bundle's rows are adjacent and DISTINCT is cheap.
+    total = (sql(db, `SELECT count(DISTINCT rowid >> 20) AS n FROM bundle_search WHERE ${search.ftsOnly}`).get(c.params) as { n: number }).n;
   } else total = count();
   const totalPages = Math.max(1, Math.ceil(total / f.perPage));
   if (f.page > totalPages) throw notFound('Page', String(f.page));

@@ -302,45 +302,39 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX documents_template ON documents(template_id) WHERE template_id IS NOT NULL;
   `,
-  // 7: lists and search at scale. `bundle_search` holds, per Bundle (rowid = seq), its slug, label,
-  // custom_key and each signer's name, email and phone joined by U+001F, in an FTS5 trigram index
-  // for substring search; triggers keep it in step with every write. `bundle_counts` keeps the number
-  // of Bundles per status so that unfiltered and status-only lists count without walking rows.
-  // The order indexes cover (seq is the rowid) so that a page is found in the index alone.
+  // 7: lists and search at scale. `bundle_search` is an FTS5 trigram index for substring search: one
+  // row for a Bundle's slug, label and custom_key (rowid seq * 2^20) and one per signer with its name,
+  // email and phone (rowid seq * 2^20 + idx + 1), fields joined by U+001F; triggers keep it in step
+  // with every write, each a single insert or update. `bundle_counts` keeps the number of Bundles per
+  // status so that unfiltered and status-only lists count without walking rows. The order indexes
+  // cover (seq is the rowid) so that a page is found in the index alone.
   `
   CREATE VIRTUAL TABLE bundle_search USING fts5(text, tokenize = 'trigram case_sensitive 0');
   INSERT INTO bundle_search (rowid, text)
-    SELECT b.seq, b.id || char(31) || b.label || char(31) || coalesce(b.custom_key, '') || coalesce((
-      SELECT group_concat(char(31) || p.name || char(31) || coalesce(p.email, '') || char(31) || coalesce(p.phone, ''), '')
-      FROM packets p WHERE p.bundle_seq = b.seq), '')
-    FROM bundles b;
+    SELECT seq * 1048576, id || char(31) || label || char(31) || coalesce(custom_key, '') FROM bundles;
+  INSERT INTO bundle_search (rowid, text)
+    SELECT bundle_seq * 1048576 + idx + 1, name || char(31) || coalesce(email, '') || char(31) || coalesce(phone, '') FROM packets;
 
   CREATE TRIGGER bundle_search_insert AFTER INSERT ON bundles BEGIN
-    INSERT INTO bundle_search (rowid, text) VALUES (new.seq, new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, ''));
+    INSERT INTO bundle_search (rowid, text) VALUES (new.seq * 1048576, new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, ''));
   END;
   CREATE TRIGGER bundle_search_update AFTER UPDATE OF id, label, custom_key ON bundles BEGIN
-    UPDATE bundle_search SET text = new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, '') || coalesce((
-      SELECT group_concat(char(31) || p.name || char(31) || coalesce(p.email, '') || char(31) || coalesce(p.phone, ''), '')
-      FROM packets p WHERE p.bundle_seq = new.seq), '') WHERE rowid = new.seq;
+    UPDATE bundle_search SET text = new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, '') WHERE rowid = new.seq * 1048576;
   END;
   CREATE TRIGGER bundle_search_delete AFTER DELETE ON bundles BEGIN
-    DELETE FROM bundle_search WHERE rowid = old.seq;
+    DELETE FROM bundle_search WHERE rowid >= old.seq * 1048576 AND rowid < (old.seq + 1) * 1048576;
   END;
   CREATE TRIGGER bundle_search_packet_insert AFTER INSERT ON packets BEGIN
-    UPDATE bundle_search SET text = text || char(31) || new.name || char(31) || coalesce(new.email, '') || char(31) || coalesce(new.phone, '')
-      WHERE rowid = new.bundle_seq;
+    INSERT INTO bundle_search (rowid, text)
+      VALUES (new.bundle_seq * 1048576 + new.idx + 1, new.name || char(31) || coalesce(new.email, '') || char(31) || coalesce(new.phone, ''));
   END;
-  CREATE TRIGGER bundle_search_packet_update AFTER UPDATE OF name, email, phone, bundle_seq ON packets BEGIN
-    UPDATE bundle_search SET text = (SELECT b.id || char(31) || b.label || char(31) || coalesce(b.custom_key, '') || coalesce((
-      SELECT group_concat(char(31) || p.name || char(31) || coalesce(p.email, '') || char(31) || coalesce(p.phone, ''), '')
-      FROM packets p WHERE p.bundle_seq = b.seq), '') FROM bundles b WHERE b.seq = bundle_search.rowid)
-      WHERE rowid IN (old.bundle_seq, new.bundle_seq);
+  CREATE TRIGGER bundle_search_packet_update AFTER UPDATE OF name, email, phone, bundle_seq, idx ON packets BEGIN
+    DELETE FROM bundle_search WHERE rowid = old.bundle_seq * 1048576 + old.idx + 1;
+    INSERT INTO bundle_search (rowid, text)
+      VALUES (new.bundle_seq * 1048576 + new.idx + 1, new.name || char(31) || coalesce(new.email, '') || char(31) || coalesce(new.phone, ''));
   END;
   CREATE TRIGGER bundle_search_packet_delete AFTER DELETE ON packets BEGIN
-    UPDATE bundle_search SET text = (SELECT b.id || char(31) || b.label || char(31) || coalesce(b.custom_key, '') || coalesce((
-      SELECT group_concat(char(31) || p.name || char(31) || coalesce(p.email, '') || char(31) || coalesce(p.phone, ''), '')
-      FROM packets p WHERE p.bundle_seq = b.seq), '') FROM bundles b WHERE b.seq = bundle_search.rowid)
-      WHERE rowid = old.bundle_seq;
+    DELETE FROM bundle_search WHERE rowid = old.bundle_seq * 1048576 + old.idx + 1;
   END;
 
   CREATE TABLE bundle_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
