@@ -75,7 +75,9 @@ async function makeTemplates(engine) {
   let i = 0;
   const make = async (extra, after) => {
     const n = i++;
-    const b = await engine.createBundle(request(n, extra));
+    const { tags, ...rest } = extra;
+    const b = await engine.createBundle(request(n, rest));
+    if (tags) await engine.addBundleTags(b.id, tags);
     if (after) await after(b);
     kinds.push({ seq: engine.db.prepare('SELECT seq FROM bundles WHERE id = ?').get(b.id).seq, i: n });
   };
