@@ -210,42 +210,101 @@ export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
   return db.transaction(() => queryBundlesIn(db, f))();
 }
 
-function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  const bind = (v: unknown) => {
-    const name = `p${Object.keys(params).length}`;
-    params[name] = v;
+/** Joins the searchable members in a row of `bundle_search` (migration 7); a search containing it cannot use that index. */
+const FIELD_SEPARATOR = '\u001f';
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+class Conditions {
+  readonly where: string[] = [];
+  readonly params: Record<string, unknown> = {};
+  bind(v: unknown): string {
+    const name = `p${Object.keys(this.params).length}`;
+    this.params[name] = v;
     return `@${name}`;
-  };
-  if (f.search) {
-    const p = bind(`%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    const like = (col: string) => `${col} LIKE ${p} ESCAPE '\\'`;
-    where.push(`(${like('b.id')} OR ${like('b.label')} OR ${like('b.custom_key')} OR EXISTS (
-      SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${like('p.name')} OR ${like('p.email')} OR ${like('p.phone')})))`);
   }
-  if (f.statuses) where.push(`b.status IN (SELECT value FROM json_each(${bind(JSON.stringify(f.statuses))}))`);
-  if (f.tag) where.push(`EXISTS (SELECT 1 FROM bundle_tags t WHERE t.bundle_seq = b.seq AND t.tag = ${bind(f.tag)})`);
+  sql(extra?: string): string {
+    const all = extra ? [...this.where, extra] : this.where;
+    return all.length ? `WHERE ${all.join(' AND ')}` : '';
+  }
+}
+
+/**
+ * `search` is a case-insensitive substring of the slug, label, custom_key, or a signer's name, email
+ * or phone. Three characters or more are looked up in the trigram index (a phrase of trigrams at
+ * consecutive offsets is exactly a substring); shorter ones scan the index's text, which is far
+ * smaller than the tables; text containing the field separator scans the columns themselves.
+ */
+function searchCondition(c: Conditions, search: string): { sql: string; ftsOnly?: string } {
+  if (search.includes(FIELD_SEPARATOR)) {
+    const p = c.bind(`%${escapeLike(search)}%`);
+    const like = (col: string) => `${col} LIKE ${p} ESCAPE '\\'`;
+    return {
+      sql: `(${like('b.id')} OR ${like('b.label')} OR ${like('b.custom_key')} OR EXISTS (
+      SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${like('p.name')} OR ${like('p.email')} OR ${like('p.phone')})))`,
+    };
+  }
+  if ([...search].length >= 3) {
+    const match = `bundle_search MATCH ${c.bind(`"${search.replace(/"/g, '""')}"`)}`;
+    return { sql: `b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${match})`, ftsOnly: match };
+  }
+  // SQLite's LIKE folds ASCII letters only; other letters are folded by the engine's own function.
+  // eslint-disable-next-line no-control-regex
+  const test = /^[\x00-\x7f]*$/.test(search)
+    ? `text LIKE ${c.bind(`%${escapeLike(search)}%`)} ESCAPE '\\'`
+    : `instr(esign_lower(text), ${c.bind(search.toLowerCase())}) > 0`;
+  return { sql: `b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${test})`, ftsOnly: test };
+}
+
+function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
+  const c = new Conditions();
+  const search = f.search ? searchCondition(c, f.search) : undefined;
+  if (search) c.where.push(search.sql);
+  const statusesOnly = !search && !f.tag && !f.tagsAny && !f.template && [f.created, f.sent, f.completed].every(([a, b]) => !a && !b);
+  if (f.statuses) c.where.push(`b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
+  if (f.tag) c.where.push(`b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE tag = ${c.bind(f.tag)})`);
   if (f.tagsAny)
-    where.push(`EXISTS (SELECT 1 FROM bundle_tags t WHERE t.bundle_seq = b.seq AND t.tag IN (SELECT value FROM json_each(${bind(JSON.stringify(f.tagsAny))})))`);
+    c.where.push(`b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))})))`);
   const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
-    if (after) where.push(`b.${col} >= ${bind(after)}`);
-    if (before) where.push(`b.${col} < ${bind(nextDay(before))}`);
+    if (after) c.where.push(`b.${col} >= ${c.bind(after)}`);
+    if (before) c.where.push(`b.${col} < ${c.bind(nextDay(before))}`);
   };
   range('created', f.created);
   range('sent', f.sent);
   range('completed_at', f.completed);
   // Any template document counts, not only the first (bundles.template).
-  if (f.template) where.push(`b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${bind(f.template)})`);
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const dir = f.descending ? 'DESC' : 'ASC';
-  const total = (sql(db, `SELECT count(*) AS n FROM bundles b ${whereSql}`).get(params) as { n: number }).n;
+  if (f.template) c.where.push(`b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${c.bind(f.template)})`);
+
+  const count = (extra?: string) => (sql(db, `SELECT count(*) AS n FROM bundles b ${c.sql(extra)}`).get(c.params) as { n: number }).n;
+  let total: number;
+  if (statusesOnly) {
+    // Kept by triggers (migration 7): no walk over the rows.
+    const statuses = f.statuses ? `WHERE status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` : '';
+    total = (sql(db, `SELECT coalesce(sum(n), 0) AS n FROM bundle_counts ${statuses}`).get(c.params) as { n: number }).n;
+  } else if (search?.ftsOnly && c.where.length === 1) {
+    // Rows come in rowid order, so a Bundle's rows are adjacent and DISTINCT is cheap.
+    total = (sql(db, `SELECT count(DISTINCT rowid >> 20) AS n FROM bundle_search WHERE ${search.ftsOnly}`).get(c.params) as { n: number }).n;
+  } else total = count();
   const totalPages = Math.max(1, Math.ceil(total / f.perPage));
   if (f.page > totalPages) throw notFound('Page', String(f.page));
-  const orderCol = f.orderBy === 'sent' ? 'b.sent' : f.orderBy === 'completed_at' ? 'b.completed_at' : 'b.created';
-  const limit = bind(f.perPage);
-  const offset = bind((f.page - 1) * f.perPage);
-  const rows = sql(db, `SELECT b.* FROM bundles b ${whereSql} ORDER BY (${orderCol} IS NULL), ${orderCol} ${dir}, b.seq ${dir} LIMIT ${limit} OFFSET ${offset}`)
-    .all(params) as BundleRow[];
-  return { items: loadBundles(db, rows), page: f.page, total_pages: totalPages, per_page: f.perPage, total };
+
+  const dir = f.descending ? 'DESC' : 'ASC';
+  const offset = (f.page - 1) * f.perPage;
+  const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
+    sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`)
+      .pluck().all(c.params) as number[];
+  let page: number[];
+  if (f.orderBy === 'created') page = seqs(undefined, `b.created ${dir}, b.seq ${dir}`, f.perPage, offset);
+  else {
+    // Bundles without the date come last in either direction, newest-made last; split in two so
+    // that each part is one walk of an index.
+    const col = `b.${f.orderBy}`;
+    page = seqs(`${col} IS NOT NULL`, `${col} ${dir}, b.seq ${dir}`, f.perPage, offset);
+    if (page.length < f.perPage) {
+      const dated = page.length ? offset + page.length : count(`${col} IS NOT NULL`);
+      page = page.concat(seqs(`${col} IS NULL`, `b.seq ${dir}`, f.perPage - page.length, Math.max(0, offset - dated)));
+    }
+  }
+  const rows = sql(db, 'SELECT * FROM bundles WHERE seq IN (SELECT value FROM json_each(?))').all(JSON.stringify(page)) as BundleRow[];
+  const bySeq = new Map(rows.map((r) => [r.seq, r]));
+  return { items: loadBundles(db, page.map((s) => bySeq.get(s)!)), page: f.page, total_pages: totalPages, per_page: f.perPage, total };
 }

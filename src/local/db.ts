@@ -32,6 +32,8 @@ export function openDatabase(dataDir: string): Db {
   if (db.pragma('journal_mode', { simple: true }) !== 'wal') retryBusy(() => db.pragma('journal_mode = WAL'));
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
+  db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   migrate(db);
   return db;
 }
@@ -41,14 +43,22 @@ export function migrate(db: Db): void {
   const current = () => db.pragma('user_version', { simple: true }) as number;
   if (current() >= MIGRATIONS.length) return;
   for (let v = current(); v < MIGRATIONS.length; v = current()) {
+    const started = Date.now();
+    const bundles = v > 0 ? bundleCount(db) : 0;
+    if (bundles >= LARGE_DATABASE) process.stderr.write(`esign: upgrading the database to version ${v + 1} (${bundles} Bundles)...\n`);
     db.transaction(() => {
       const now = current();
       if (now >= MIGRATIONS.length) return;
       db.exec(MIGRATIONS[now]);
       db.pragma(`user_version = ${now + 1}`);
     }).immediate();
+    if (bundles >= LARGE_DATABASE) process.stderr.write(`esign: database version ${v + 1} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
 }
+
+/** From this many Bundles an upgrade says on stderr what it is doing, as it may take seconds. */
+const LARGE_DATABASE = 50_000;
+const bundleCount = (db: Db) => (db.prepare('SELECT coalesce(max(seq), 0) AS n FROM bundles').get() as { n: number }).n;
 
 /** Switching to WAL takes an exclusive lock that the busy handler does not wait for. */
 function retryBusy<T>(fn: () => T): T {

@@ -1,0 +1,299 @@
+// Lists and search at scale (issue 13): seeds 100k and 1M Bundles by a fast path, runs every list
+// query at page 1 and at a deep page, prints p50/p95 per query and size, the growth 1M/100k,
+// creates/s with the schema as before migration 7 and with it, and bytes per Bundle.
+// Not part of `npm test`: `npm run build && node bench/scale.mjs` (BENCH_SCALE_SIZES=100000,1000000).
+//
+// Fast path: a few Bundles of each kind are made through the engine; their rows in every table are
+// then copied with new slugs, ids, labels, names, emails, phones and timestamps, in one transaction,
+// into a database shaped as before migration 7 (as main makes it). Opening it with the engine then
+// runs migration 7: the upgrade of an existing data directory, timed.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { transform } from 'esbuild';
+import { LocalEngine } from '../dist/engine.js';
+import { fmt } from './lib.mjs';
+import { PDF_B64 } from './seed.mjs';
+
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100000,1000000').split(',').map(Number).filter(Boolean);
+const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 21);
+const CREATES = Number(process.env.BENCH_SCALE_CREATES ?? 1500);
+const { MIGRATIONS } = await import(
+  `data:text/javascript,${encodeURIComponent((await transform(readFileSync(new URL('../src/local/migrations.ts', import.meta.url), 'utf8'), { loader: 'ts', format: 'esm' })).code)}`
+);
+const BEFORE = 6; // migrations on main before this work
+
+const KINDS = ['Lease renewal', 'Employment offer', 'Mutual NDA', 'Purchase order', 'Consulting agreement', 'Vendor onboarding', 'Loan application', 'Tenancy deposit', 'Change request'];
+const FIRST = ['José', 'Renée', 'Zoë', 'Åsa', 'Mark', 'Priya', 'Chen', 'Olúmídé', 'Anna', 'Søren', 'Fatima', 'Luca'];
+const LAST = ['García', 'Müller', 'Smith', 'Nguyen', 'O’Brien', 'Kowalski', 'Dubois', 'Tanaka', 'Silva', 'Jensen', 'Rossi'];
+const person = (i, k) => {
+  const f = FIRST[(i * 7 + k) % FIRST.length];
+  const l = LAST[(i * 5 + k * 3) % LAST.length];
+  const ascii = (s) => s.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+  return { name: `${f} ${l}`, email: `${ascii(f)}.${ascii(l)}.${i}${k ? 'b' : 'a'}@example.com`, phone: `+1 (555) ${String(i % 1000).padStart(3, '0')}-${String(i).padStart(7, '0').slice(-4)}` };
+};
+const label = (i) => `${KINDS[i % KINDS.length]} ${i}`;
+const customKey = (i) => `ci-run-${i}`;
+
+/** The schema objects (name -> sql) of the first n migrations. */
+function schemaOf(n) {
+  const db = new Database(':memory:');
+  for (const m of MIGRATIONS.slice(0, n)) db.exec(m);
+  const rows = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).all();
+  db.close();
+  return new Map(rows.map((r) => [r.name, r]));
+}
+
+/** Takes the database back to the schema of main (migrations 1-6), as an engine built before this work would have it. */
+function downgrade(db) {
+  const before = schemaOf(BEFORE);
+  const now = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).all();
+  const isShadow = (o2) => o2.type === 'table' && now.some((o) => o.type === 'table' && o.sql?.startsWith('CREATE VIRTUAL') && o2.name.startsWith(`${o.name}_`));
+  for (const type of ['trigger', 'index', 'table'])
+    for (const o of now) if (o.type === type && !before.has(o.name) && !isShadow(o) && o.sql) db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
+  for (const [name, o] of before) if (!now.some((x) => x.name === name) && o.sql) db.exec(o.sql);
+  db.pragma(`user_version = ${BEFORE}`);
+}
+
+const request = (i, extra = {}) => ({
+  label: label(i),
+  custom_key: customKey(i),
+  packets: [0, 1].map((k) => {
+    const p = person(i, k);
+    return k === 1 && i % 2 ? { key: 'b', name: p.name, email: p.email, phone: p.phone } : { key: k ? 'b' : 'a', name: p.name, email: p.email };
+  }),
+  documents: [{ key: 'contract', file_b64: PDF_B64 }],
+  ...extra,
+});
+
+/** Bundles of every kind, made by the engine: sent, draft, cancelled, started, declined, completed; with tags and a template. */
+async function makeTemplates(engine) {
+  const tpl = await engine.importTemplate({ name: 'Bench template', pdf: Buffer.from(PDF_B64, 'base64'), roles: [{ key: 'a' }, { key: 'b' }] });
+  const kinds = [];
+  let i = 0;
+  const make = async (extra, after) => {
+    const n = i++;
+    const { tags, ...rest } = extra;
+    const b = await engine.createBundle(request(n, rest));
+    if (tags) await engine.addBundleTags(b.id, tags);
+    if (after) await after(b);
+    kinds.push({ seq: engine.db.prepare('SELECT seq FROM bundles WHERE id = ?').get(b.id).seq, i: n });
+  };
+  for (let r = 0; r < 3; r++) {
+    await make({ tags: ['ci'] });
+    await make({ tags: ['ci', 'nightly'] });
+    await make({ tags: ['dev'] }, (b) => engine.viewPacket(b.packets[0].id));
+    await make({ is_draft: true });
+    await make({}, (b) => engine.cancelBundle(b.id));
+    await make({ tags: ['release'] }, (b) => engine.declinePacket(b.packets[1].id, 'Not me'));
+    await make({ tags: ['ci'] }, async (b) => {
+      await engine.signPacket(b.packets[0].id, {});
+      await engine.signPacket(b.packets[1].id, {});
+      await engine.settle();
+    });
+    await make({});
+  }
+  return { kinds, template: tpl?.id };
+}
+
+const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
+const START = Date.parse('2023-01-01T00:00:00.000Z');
+const SPAN = 3 * 365 * 86400e3;
+const slugAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+const slug = () => {
+  const b = randomBytes(10);
+  let s = '';
+  for (const x of b) s += slugAlphabet[x % 57];
+  return s;
+};
+
+/** Copies the template Bundles' rows until there are n Bundles, in one transaction. */
+function replicate(db, kinds, n) {
+  const T = (sqlText, ...a) => db.prepare(sqlText).all(...a);
+  const tables = ['packets', 'documents', 'bundle_tags', 'bundle_events', 'field_values', 'produced_files', 'field_attachments'];
+  const tmpl = kinds.map(({ seq, i }) => {
+    const b = T('SELECT * FROM bundles WHERE seq = ?', seq)[0];
+    const rows = Object.fromEntries(tables.map((t) => [t, T(`SELECT * FROM ${t} WHERE bundle_seq = ?`, seq)]));
+    const outbox = T('SELECT * FROM outbox WHERE bundle_id = ?', b.id);
+    const links = T('SELECT * FROM links WHERE target IN (SELECT id FROM packets WHERE bundle_seq = ?) OR target = ?', seq, b.id);
+    return { b, rows, outbox, links, i };
+  });
+  const insert = (table, row) => {
+    const cols = Object.keys(row);
+    return db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+  };
+  const stmts = new Map();
+  const put = (table, row) => {
+    let s = stmts.get(table);
+    if (!s) stmts.set(table, (s = insert(table, row)));
+    s.run(Object.values(row));
+  };
+  const have = db.prepare('SELECT count(*) AS n FROM bundles').get().n;
+  let seq = db.prepare('SELECT max(seq) AS n FROM bundles').get().n;
+  db.transaction(() => {
+    for (let j = have; j < n; j++) {
+      const t = tmpl[j % tmpl.length];
+      const newSeq = ++seq;
+      const created = START + Math.floor((j / n) * SPAN);
+      const delta = created - Date.parse(t.b.created);
+      const subst = new Map([[t.b.id, slug()], [label(t.i), label(j)], [customKey(t.i), customKey(j)]]);
+      for (const k of [0, 1]) {
+        const from = person(t.i, k);
+        const to = person(j, k);
+        for (const f of ['name', 'email', 'phone']) subst.set(from[f], to[f]);
+      }
+      for (const p of t.rows.packets) subst.set(p.id, slug());
+      const keys = [...subst.keys()].sort((a, b) => b.length - a.length);
+      const re = new RegExp(keys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+      const map = (row, extra) => {
+        const out = {};
+        for (const [k, v] of Object.entries(row))
+          out[k] = typeof v === 'string' ? v.replace(re, (m) => subst.get(m)).replace(ISO, (d) => new Date(Date.parse(d) + delta).toISOString()) : v;
+        return Object.assign(out, extra);
+      };
+      put('bundles', map(t.b, { seq: newSeq }));
+      for (const table of tables)
+        for (const r of t.rows[table]) {
+          const { id: _id, ...rest } = r;
+          put(table, map(table === 'bundle_events' ? rest : r, { bundle_seq: newSeq }));
+        }
+      for (const o of t.outbox) {
+        const { id: _id, ...rest } = o;
+        put('outbox', map(rest));
+      }
+      for (const l of t.links) put('links', map(l, { token_hash: randomBytes(32).toString('hex') }));
+    }
+  })();
+}
+
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const dbBytes = (db) => {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  return db.pragma('page_size', { simple: true }) * (db.pragma('page_count', { simple: true }) - db.pragma('freelist_count', { simple: true }));
+};
+
+function queries(n, template) {
+  const mid = (i) => Math.floor(i * n);
+  const day = (f) => new Date(START + f * SPAN).toISOString().slice(0, 10);
+  const q = [
+    ['search email (1 match)', { search: person(mid(0.5), 0).email }],
+    ['search slug (1 match)', { search: '@slug' }],
+    ['search custom_key', { search: customKey(mid(0.3)) }],
+    ['search signer name', { search: person(mid(0.7), 1).name }],
+    ['search phone fragment', { search: `${person(mid(0.5) | 1, 1).phone.slice(-8)}` }],
+    ['search label fragment (11%)', { search: 'lease' }],
+    ['search accented name, other case', { search: 'RENÉE' }],
+    ['search no match', { search: 'zqxjkv' }],
+    ['search 2 characters', { search: 'zq' }],
+    ['status=se, 50/page', { status: 'se', per_page: 50 }],
+    ['status__in=se,st', { status__in: 'se,st', per_page: 100 }],
+    ['tag=nightly', { tag: 'nightly', per_page: 100 }],
+    ['tag__in=dev,release', { tag__in: 'dev,release', per_page: 100 }],
+    ...['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at'].map((o) => [`ordering=${o}, 100/page`, { ordering: o, per_page: 100 }]),
+    ['created_after, 100/page', { created_after: day(0.5), per_page: 100 }],
+    ['sent range', { sent_after: day(0.2), sent_before: day(0.6), per_page: 100 }],
+    ['completed range', { completed_after: day(0.1), completed_before: day(0.9), per_page: 100 }],
+    ['status=se + search label fragment', { status: 'se', search: 'lease', per_page: 100 }],
+    ['tag=ci + ordering=-sent', { tag: 'ci', ordering: '-sent', per_page: 100 }],
+    ['status__in=co,ca + created range', { status__in: 'co,ca', created_after: day(0.25), created_before: day(0.75), per_page: 100 }],
+  ];
+  if (template) q.push(['template', { template, per_page: 100 }]);
+  return q;
+}
+
+async function measure(engine, n, template) {
+  const out = [];
+  const slugRow = engine.db.prepare('SELECT id FROM bundles WHERE seq = ?').get(Math.floor(n / 2));
+  for (const [name, base] of queries(n, template)) {
+    const q = { ...base, search: base.search === '@slug' ? slugRow.id : base.search };
+    const first = await engine.listBundles(q);
+    // The deep page: page 500 of 100, or the last page when there are fewer.
+    const deep = Math.min(first.total_pages, 500);
+    for (const [label2, page] of deep > 1 ? [['page 1', 1], [`page ${deep}`, deep]] : [['page 1', 1]]) {
+      const times = [];
+      for (let r = 0; r < RUNS; r++) {
+        const t0 = process.hrtime.bigint();
+        await engine.listBundles({ ...q, page });
+        times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+      out.push({ query: `${name} (${first.total} matches), ${label2}`, key: `${name}|${page === 1 ? 1 : 'deep'}`, p50: pct(times, 50), p95: pct(times, 95) });
+    }
+  }
+  // A Bundle's events.
+  const times = [];
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = process.hrtime.bigint();
+    await engine.listBundleEvents(slugRow.id);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  out.push({ query: "a Bundle's events", key: 'events', p50: pct(times, 50), p95: pct(times, 95) });
+  return out;
+}
+
+async function createsPerSecond() {
+  const dirs = ['before', 'after'].map((k) => mkdtempSync(join(tmpdir(), `esign-scale-create-${k}-`)));
+  const engines = dirs.map((dataDir) => new LocalEngine({ dataDir }));
+  downgrade(engines[0].db);
+  const rates = [[], []];
+  let i = 0;
+  try {
+    for (const e of engines) for (let w = 0; w < 200; w++) await e.createBundle(request(i++));
+    for (let round = 0; round < 5; round++)
+      for (const [k, e] of engines.entries()) {
+        const t0 = process.hrtime.bigint();
+        for (let c = 0; c < CREATES; c++) await e.createBundle(request(i++));
+        rates[k].push(CREATES / (Number(process.hrtime.bigint() - t0) / 1e9));
+      }
+  } finally {
+    for (const e of engines) await e.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+  return rates.map((r) => pct(r, 50));
+}
+
+const results = new Map();
+for (const n of SIZES) {
+  const dir = mkdtempSync(join(tmpdir(), `esign-scale-${n}-`));
+  try {
+    let engine = new LocalEngine({ dataDir: dir });
+    const { kinds, template } = await makeTemplates(engine);
+    await engine.close();
+    const raw = new Database(join(dir, 'esign.db'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = OFF');
+    downgrade(raw);
+    let t0 = Date.now();
+    replicate(raw, kinds, n);
+    const seedS = (Date.now() - t0) / 1000;
+    const bytesBefore = dbBytes(raw);
+    raw.close();
+    t0 = Date.now();
+    engine = new LocalEngine({ dataDir: dir }); // runs migration 7 on the existing data
+    engine.db.prepare('SELECT 1 FROM bundles LIMIT 1').get();
+    const upgradeS = (Date.now() - t0) / 1000;
+    const bytesAfter = dbBytes(engine.db);
+    console.log(`\n${n.toLocaleString('en')} Bundles: seeded in ${fmt(seedS)} s, upgraded (migration 7) in ${fmt(upgradeS)} s; ` +
+      `${fmt(bytesBefore / n, 0)} bytes per Bundle before, ${fmt(bytesAfter / n, 0)} after (+${fmt((bytesAfter - bytesBefore) / n, 0)}); file ${fmt(statSync(join(dir, 'esign.db')).size / 2 ** 20, 0)} MiB`);
+    const rows = await measure(engine, n, template);
+    for (const r of rows) console.log(`  ${r.query.padEnd(70)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms`);
+    results.set(n, rows);
+    await engine.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (SIZES.length >= 2) {
+  const [a, b] = [SIZES[0], SIZES[SIZES.length - 1]];
+  console.log(`\ngrowth ${b.toLocaleString('en')} / ${a.toLocaleString('en')} (p95):`);
+  const small = new Map(results.get(a).map((r) => [r.key, r]));
+  for (const r of results.get(b)) {
+    const s = small.get(r.key);
+    if (s) console.log(`  ${r.key.padEnd(50)} ${fmt(r.p95 / s.p95, 2)}`);
+  }
+}
+
+const [before, after] = await createsPerSecond();
+console.log(`\ncreates/s (median of 5 interleaved rounds of ${CREATES}): before migration 7 ${fmt(before, 0)}, after ${fmt(after, 0)} (${fmt((after / before - 1) * 100, 1)}%)`);

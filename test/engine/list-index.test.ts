@@ -1,0 +1,201 @@
+// The indexed list queries (migration 7) give what a plain scan over every Bundle gives: search
+// through the trigram index and its short-text fallback, per-status counts kept by triggers, split
+// orderings, and a database made before migration 7 upgraded in place.
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../src/local/engine.js';
+import { MIGRATIONS } from '../../src/local/migrations.js';
+import type { Bundle } from '../../src/service/types.js';
+import { bundleRequest, tempDir } from '../helpers.js';
+import { forceStatus } from './support.js';
+
+type Query = Record<string, string | number>;
+
+const SIGNERS = [
+  { name: 'José Ñúñez', email: 'jose@ecoles.test', phone: '+1 (555) 010-2030' },
+  { name: 'RENÉE Zoë', email: 'renee_z@example.com' },
+  { name: 'Ada 50% Lovelace', email: 'ada+x@example.com', phone: '555.010.9999' },
+  { name: 'Bob a_b', email: 'bob@example.com' },
+];
+const LABELS = ['Lease ÉCOLE', 'lease école 50%', 'NDA a_b', 'Offer', '%_\\', 'Straße', 'quote "x"', ''];
+
+/** Bundles with accents, case, `%`, `_` and punctuated phones; some drafts, cancelled, tagged, with dates. */
+async function seed(e: LocalEngine): Promise<void> {
+  for (let i = 0; i < 24; i++) {
+    const a = SIGNERS[i % SIGNERS.length];
+    const b = SIGNERS[(i + 1) % SIGNERS.length];
+    const body = bundleRequest({
+      label: LABELS[i % LABELS.length],
+      ...(i % 3 ? { custom_key: `ck_${i}%` } : {}),
+      ...(i % 5 === 0 ? { is_draft: true } : {}),
+      packets: [
+        { key: 'a', name: a.name, email: a.email, ...(a.phone ? { phone: a.phone } : {}) },
+        { key: 'b', name: `${b.name} ${i}`, email: b.email },
+      ],
+    });
+    const made = await e.createBundle(body);
+    if (i % 4 === 0) await e.addBundleTags(made.id, ['ci', `t${i % 3}`]);
+    if (i % 7 === 3) await e.cancelBundle(made.id);
+    // Spread the dates over days, with some never sent or completed.
+    const day = (d: number) => `2024-03-${String(1 + d).padStart(2, '0')}T10:00:00.000Z`;
+    forceStatus(e as never, made.id, i % 6 === 1 ? 'co' : (await e.getBundle(made.id)).status, {
+      created: day(i % 9),
+      sent: i % 5 === 0 ? null : day((i * 2) % 11),
+      completed_at: i % 6 === 1 ? day(12 + (i % 4)) : null,
+    });
+  }
+  // A signer changes address: the index follows the packet.
+  const first = await e.getBundle(e.db.prepare('SELECT id FROM bundles ORDER BY seq LIMIT 1').pluck().get() as string);
+  await e.updatePacket(first.packets[1].id, { email: 'moved@new.test' });
+}
+
+/** Every Bundle, read one by one, then filtered and ordered in JavaScript: the plain scan. */
+async function plainScan(e: LocalEngine, q: Query): Promise<string[]> {
+  const all: Bundle[] = [];
+  for (const id of e.db.prepare('SELECT id FROM bundles').pluck().all() as string[]) all.push(await e.getBundle(id));
+  const seq = new Map((e.db.prepare('SELECT id, seq FROM bundles').all() as { id: string; seq: number }[]).map((r) => [r.id, r.seq]));
+  const s = q.search === undefined ? undefined : String(q.search).toLowerCase();
+  const hit = (v: string | null) => v !== null && s !== undefined && v.toLowerCase().includes(s);
+  const day = (v: string | null) => (v ? v.slice(0, 10) : null);
+  const inRange = (v: string | null, after?: string | number, before?: string | number) =>
+    (after === undefined || (v !== null && day(v)! >= String(after))) && (before === undefined || (v !== null && day(v)! <= String(before)));
+  const statuses = q.status__in ? String(q.status__in).split(',') : undefined;
+  const kept = all.filter(
+    (b) =>
+      (s === undefined || [b.id, b.label, b.custom_key].some(hit) || b.packets.some((p) => [p.name, p.email, p.phone].some(hit))) &&
+      (q.status === undefined || b.status === q.status) &&
+      (!statuses || statuses.includes(b.status)) &&
+      (q.tag === undefined || b.tags.includes(String(q.tag))) &&
+      (q.tag__in === undefined || String(q.tag__in).split(',').some((t) => b.tags.includes(t))) &&
+      inRange(b.created, q.created_after, q.created_before) &&
+      inRange(b.sent, q.sent_after, q.sent_before) &&
+      inRange(b.completed_at, q.completed_after, q.completed_before),
+  );
+  const ordering = String(q.ordering ?? '-created');
+  const col = ordering.replace(/^-/, '') as 'created' | 'sent' | 'completed_at';
+  const sign = ordering.startsWith('-') ? -1 : 1;
+  kept.sort((x, y) => {
+    const [a, b] = [x[col], y[col]];
+    if ((a === null) !== (b === null)) return a === null ? 1 : -1;
+    if (a !== b) return (a! < b! ? -1 : 1) * sign;
+    return (seq.get(x.id)! - seq.get(y.id)!) * sign;
+  });
+  return kept.map((b) => b.id);
+}
+
+/** Every page of the list, concatenated, and the total each page reported. */
+async function listed(e: LocalEngine, q: Query, perPage = 4): Promise<{ ids: string[]; totals: Set<number> }> {
+  const ids: string[] = [];
+  const totals = new Set<number>();
+  for (let page = 1; ; page++) {
+    const p = await e.listBundles({ ...q, page, per_page: perPage });
+    ids.push(...p.items.map((b) => b.id));
+    totals.add(p.total);
+    if (page >= p.total_pages) return { ids, totals };
+  }
+}
+
+const SEARCHES = [
+  'josé', 'JOSÉ', 'é', 'É', 'ÉCOLE', 'école', 'ñúñ', 'zoë', 'ZOË', 'straße', 'STRASSE', '%', '_', '50%', 'a_b', '%_\\', '\\',
+  '(555)', '555) 010', '010-2030', '555.010', '+1', 'x', 'zz', 'ab', 'ck_1', 'ck_1%', '@example.com', 'renee_z', 'quote "x"', '"',
+  'moved@new', 'Ada 50% L', 'lease', 'LEASE ÉC', 'nothing at all', ' ', 'ee z', '\u001f',
+];
+
+describe('indexed lists equal a plain scan', () => {
+  const dirs: (() => void)[] = [];
+  afterEach(() => dirs.splice(0).forEach((c) => c()));
+
+  const engineWithSeed = async () => {
+    const { dir, cleanup } = tempDir();
+    dirs.push(cleanup);
+    const e = new LocalEngine({ dataDir: dir });
+    await seed(e);
+    return e;
+  };
+
+  it('search on every field, with accents, case, % and _, and punctuated phones', async () => {
+    const e = await engineWithSeed();
+    const slug = (e.db.prepare('SELECT id FROM bundles WHERE seq = 5').pluck().get() as string);
+    for (const search of [...SEARCHES, slug, slug.slice(2, 7).toLowerCase(), slug.slice(0, 2)]) {
+      const want = await plainScan(e, { search });
+      const got = await listed(e, { search });
+      expect(got.ids, `search=${JSON.stringify(search)}`).toEqual(want);
+      expect([...got.totals], `total for ${JSON.stringify(search)}`).toEqual([want.length]);
+    }
+    await e.close();
+  });
+
+  it('filters, orderings and their combinations, on every page', async () => {
+    const e = await engineWithSeed();
+    const queries: Query[] = [
+      {}, { status: 'se' }, { status: 'dr' }, { status__in: 'se,ca' }, { status__in: 'co' }, { tag: 'ci' }, { tag__in: 't0,t2' },
+      { created_after: '2024-03-03', created_before: '2024-03-06' }, { sent_after: '2024-03-05' }, { sent_before: '2024-03-04' },
+      { completed_after: '2024-03-14' }, { status: 'se', search: 'lease' }, { tag: 'ci', search: 'é' }, { status__in: 'se,co', sent_after: '2024-03-02' },
+    ];
+    for (const base of queries)
+      for (const ordering of ['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at']) {
+        const q = { ...base, ordering };
+        const want = await plainScan(e, q);
+        const got = await listed(e, q, 3);
+        if (base.tag || base.tag__in || base.status__in) expect(want.length, `seed has matches for ${JSON.stringify(q)}`).toBeGreaterThan(0);
+        expect(got.ids, JSON.stringify(q)).toEqual(want);
+        expect([...got.totals], JSON.stringify(q)).toEqual([want.length]);
+      }
+    await e.close();
+  });
+
+  it('keeps status counts and the search index in step with cancels, deletes and packet changes', async () => {
+    const e = await engineWithSeed();
+    const draft = (await e.listBundles({ status: 'dr', per_page: 1 })).items[0];
+    await e.deleteBundle(draft.id);
+    for (const q of [{}, { status: 'dr' }, { status__in: 'dr,se,ca' }, { search: draft.id }, { search: 'moved@' }] as Query[])
+      expect((await listed(e, q)).ids, JSON.stringify(q)).toEqual(await plainScan(e, q));
+    const counts = e.db.prepare('SELECT status, n FROM bundle_counts WHERE n > 0 ORDER BY status').all();
+    expect(counts).toEqual(e.db.prepare('SELECT status, count(*) AS n FROM bundles GROUP BY status ORDER BY status').all());
+    await e.close();
+  });
+});
+
+describe('upgrade of a database made before migration 7', () => {
+  it('builds the search index and counts from the stored Bundles', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      // A data directory exactly as main makes it: migrations 1-6, then Bundles written through that schema.
+      const old = new Database(`${dir}/esign.db`);
+      for (const m of MIGRATIONS.slice(0, 6)) old.exec(m);
+      old.pragma('user_version = 6');
+      old.close();
+      const e6 = new LocalEngine({ dataDir: dir });
+      // The engine already ran migration 7; take it back to the old shape before writing, as main would have.
+      const v6 = new Database(':memory:');
+      for (const m of MIGRATIONS.slice(0, 6)) v6.exec(m);
+      const keep = new Set(v6.prepare('SELECT name FROM sqlite_master').pluck().all() as string[]);
+      const added = e6.db.prepare(`SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'index') OR sql LIKE 'CREATE VIRTUAL%' OR name = 'bundle_counts'`)
+        .all() as { type: string; name: string }[];
+      for (const o of added.filter((x) => !keep.has(x.name)).sort((a, b) => (a.type === 'trigger' ? -1 : b.type === 'trigger' ? 1 : 0)))
+        e6.db.exec(`DROP ${o.type.toUpperCase()} IF EXISTS "${o.name}"`);
+      for (const sqlText of v6.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL`).pluck().all() as string[])
+        if (!(e6.db.prepare('SELECT 1 FROM sqlite_master WHERE sql = ?').get(sqlText))) e6.db.exec(sqlText);
+      e6.db.pragma('user_version = 6');
+      expect(e6.db.prepare(`SELECT count(*) FROM sqlite_master WHERE name LIKE 'bundle_search%'`).pluck().get()).toBe(0);
+      await seed(e6);
+      await e6.close();
+
+      const e = new LocalEngine({ dataDir: dir });
+      expect(e.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+      for (const search of ['josé', 'É', '555) 010', 'a_b', '%', 'moved@new', 'nothing at all'])
+        expect((await listed(e, { search })).ids, search).toEqual(await plainScan(e, { search }));
+      for (const q of [{}, { status: 'se' }, { status__in: 'dr,ca' }] as Query[]) {
+        const got = await listed(e, q);
+        expect(got.ids).toEqual(await plainScan(e, q));
+        expect([...got.totals]).toEqual([got.ids.length]);
+      }
+      // Writes after the upgrade are indexed too.
+      const made = await e.createBundle(bundleRequest({ label: 'After the upgrade' }));
+      expect((await e.listBundles({ search: 'AFTER THE' })).items.map((b) => b.id)).toEqual([made.id]);
+      await e.close();
+    } finally {
+      cleanup();
+    }
+  });
+});
