@@ -302,4 +302,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX documents_template ON documents(template_id) WHERE template_id IS NOT NULL;
   `,
+  // (issue 11) A declining signer's packet is `ca`: `de` is not in the wire's packet enum.
+  `
+  UPDATE packets SET status = 'ca' WHERE status = 'de';
+  `,
 ];

@@ -33,6 +33,13 @@ export function registerSigner(local: Command, action: Action): void {
       await showPacket(ctx, p);
     }));
 
+  local.command('reassign <packetId>')
+    .description('Act as the signer: hand your turn to another person (when the Bundle allows reassignment); prints the new packet')
+    .requiredOption('--name <name>', 'the new signer').option('--email <email>').option('--phone <phone>')
+    .option('--deliver-via <email|phone>').option('--reason <text>')
+    .action(action(async (ctx, o: { name: string; email?: string; phone?: string; deliverVia?: string; reason?: string }, id: string) =>
+      showPacket(ctx, await (await ctx.service()).reassignPacket(id, { name: o.name, email: o.email, phone: o.phone, deliver_via: o.deliverVia, reason: o.reason }))));
+
   local.command('decline <packetId>').description('Act as the signer: decline to sign (the Bundle becomes declined)')
     .option('--reason <text>', 'why', '')
     .action(action(async (ctx, o: { reason: string }, id: string) => showPacket(ctx, await (await ctx.local()).declinePacket(id, o.reason))));
