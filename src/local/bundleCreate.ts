@@ -168,8 +168,8 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   };
   // Members of PATCH sent at creation (published clients do): the same rules, gates and errors.
   const cols: { signing_brand?: string | null; expires?: string | null } = {};
-  const now = ctx.clock.now();
-  applyBundleSettings(ctx, req, { status: draft ? 'dr' : 'se', expires: null, sent: now, is_test: req.is_test ? 1 : 0 }, attrs, cols, errs);
+  // `expires` as for a draft: a date is the end of that day, a date-time is kept (nothing sent yet whose time to keep).
+  applyBundleSettings(ctx, req, { status: 'dr', expires: null, sent: null, is_test: req.is_test ? 1 : 0 }, attrs, cols, errs);
   errs.throwIfAny();
   for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 

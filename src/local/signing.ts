@@ -84,6 +84,14 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
  * old packet ends `ra`; a new packet with the same key, order and fields asks the new signer.
  * Returns the new packet's id.
  */
+/** Why this signer may not hand their turn on, or undefined when they may. */
+export function reassignRefusal(ba: BundleAttrs, pa: PacketAttrs): string | undefined {
+  if (!ba.allow_signer_reassign) return 'The sender does not allow signers of this Bundle to reassign (allow_signer_reassign).';
+  if (pa.reassigned_from && !ba.allow_chained_signer_reassign)
+    return 'This signing was already reassigned once; the sender does not allow reassigning it again (allow_chained_signer_reassign).';
+  return undefined;
+}
+
 export async function reassignPacket(ctx: EngineContext, id: string, input: unknown): Promise<string> {
   const S = await import('../service/schemas.js');
   const req = S.parseOr400(S.ReassignRequest, input);
@@ -91,9 +99,8 @@ export async function reassignPacket(ctx: EngineContext, id: string, input: unkn
     const { p, b } = actingPacket(ctx, id);
     const ba = JSON.parse(b.attrs) as BundleAttrs;
     const pa = JSON.parse(p.attrs) as PacketAttrs;
-    if (!ba.allow_signer_reassign) throw forbidden('The sender does not allow signers of this Bundle to reassign (allow_signer_reassign).');
-    if (pa.reassigned_from && !ba.allow_chained_signer_reassign)
-      throw forbidden('This signing was already reassigned once; the sender does not allow reassigning it again (allow_chained_signer_reassign).');
+    const refusal = reassignRefusal(ba, pa);
+    if (refusal) throw forbidden(refusal);
     const errs = new FieldErrors();
     const deliver_via = req.deliver_via ?? (req.email ? 'email' : req.phone ? 'phone' : 'email');
     checkDelivery({ deliver_via, email: req.email, phone: req.phone, auth_sms: pa.auth_sms, setsRedirect: false }, b.is_test === 1, ctx.account, errs);

@@ -149,9 +149,16 @@ function signingPage(v: SigningView, state: FormState = {}): string {
     + `<div class="actions"><button type="submit" id="sign">Sign</button><span class="left" id="left" aria-live="polite"></span></div></section></form>`
     + `<section><details><summary>Decline to sign</summary><form id="decline-form" method="post" action="${esc(`${base}/decline`)}" enctype="multipart/form-data">`
     + `<div class="field"><label for="reason">Why do you decline?</label><textarea id="reason" name="reason" rows="3" required></textarea></div>`
-    + `<button type="submit" class="secondary" id="decline">Decline</button></form></details></section></main>`;
+    + `<button type="submit" class="secondary" id="decline">Decline</button></form></details>${v.canReassign ? reassignForm(base) : ''}</section></main>`;
   return layout(title, body, CLIENT_JS);
 }
+
+const reassignForm = (base: string) =>
+  `<details><summary>Ask someone else to sign</summary><form id="reassign-form" method="post" action="${esc(`${base}/reassign`)}" enctype="multipart/form-data">`
+  + `<div class="field"><label for="ra-name">Their name</label><input type="text" id="ra-name" name="name" required></div>`
+  + `<div class="field"><label for="ra-email">Their email address</label><input type="text" id="ra-email" name="email" inputmode="email" required></div>`
+  + `<div class="field"><label for="ra-reason">Why (optional)</label><textarea id="ra-reason" name="reason" rows="2"></textarea></div>`
+  + `<button type="submit" class="secondary" id="reassign">Ask them to sign</button></form></details>`;
 
 // Hints only: the server checks every rule and answers with the errors next to their fields.
 const CLIENT_JS = `
@@ -219,7 +226,8 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
   /** A session whose signer has finished shows how it ended instead of the form. */
   const finishedPage = (reply: FastifyReply, v: SigningView): FastifyReply | undefined => {
     if (v.signer.status === 'co') return donePage(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
-    if (v.signer.status === 'de') return donePage(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
+    if (v.signer.status === 'ca' && v.bundle.status === 'de') return donePage(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
+    if (v.signer.status === 'ra') return donePage(reply, 'Handed on', `You asked someone else to sign "${v.bundle.label || 'the documents'}".`);
     if (v.bundle.status !== 'se' && v.bundle.status !== 'st') return errorPage(reply, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
     return undefined;
   };
@@ -267,6 +275,21 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
     const redirect = httpUrl(view.redirect);
     if (redirect) return reply.code(303).header('Location', redirect.href).header('Referrer-Policy', 'no-referrer').send();
     return donePage(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
+  }));
+
+  // Form fields (name, email, reason) or JSON with the same members; answered in kind.
+  app.post('/sign/session/:session/reassign', page(async (req, reply) => {
+    const id = await engine.resolveSigningSession(sessionOf(req));
+    const body: Record<string, string> = {};
+    if (req.isMultipart()) {
+      for await (const part of req.parts({ limits: { files: 0, fields: 10 } })) {
+        if (part.type === 'file') part.file.resume();
+        else if (['name', 'email', 'reason'].includes(part.fieldname) && String(part.value).trim()) body[part.fieldname] = String(part.value).trim();
+      }
+    }
+    const packet = await engine.reassignPacket(id, req.isMultipart() ? body : (req.body ?? {}));
+    if (!req.isMultipart()) return reply.send({ packet });
+    return donePage(reply, 'Handed on', `${packet.name} has been asked to sign. You have nothing more to do.`);
   }));
 
   app.post('/sign/session/:session/decline', page(async (req, reply) => {
