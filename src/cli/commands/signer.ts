@@ -1,4 +1,4 @@
-// esign local view|sign|decline: signer activity on the embedded engine, where no real person signs.
+// esign local view|sign|decline|reassign: signer activity on the embedded engine, where no real person signs.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
