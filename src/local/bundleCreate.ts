@@ -14,6 +14,7 @@ import { checkDelivery, checkTestCopies } from './delivery.js';
 import { recordEvent } from './events.js';
 import { slug } from './ids.js';
 import { launch } from './launch.js';
+import { applyBundleSettings } from './lifecycle.js';
 import { deriveFields, type PreparedSpec } from './intake/prepare.js';
 import { findSoffice } from './intake/office.js';
 import { inspectPdf } from './pdf.js';
@@ -55,7 +56,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   await loadRe2();
   const req = S.parseOr400(S.BundleRequest, input);
   if (req.envelope_template) {
-    if (req.documents)
+    if (req.documents?.length)
       throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
         { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
       ]);
@@ -145,7 +146,6 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   }
   errs.throwIfAny();
 
-  for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 
   const draft = req.status === 'dr' || req.is_draft === true;
   const pending = planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template');
@@ -166,16 +166,22 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     reminder_interval: null,
     reminder_expires: null,
   };
+  // Members of PATCH sent at creation (published clients do): the same rules, gates and errors.
+  const cols: { signing_brand?: string | null; expires?: string | null } = {};
+  // `expires` as for a draft: a date is the end of that day, a date-time is kept (nothing sent yet whose time to keep).
+  applyBundleSettings(ctx, req, { status: 'dr', expires: null, sent: null, is_test: req.is_test ? 1 : 0 }, attrs, cols, errs);
+  errs.throwIfAny();
+  for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 
   inTransaction(ctx, () => {
     const at = ctx.clock.now();
     const { db } = ctx;
     const seq = Number(
       sql(db, 
-        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, attrs)
-         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, attrs, expires, signing_brand)
+         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(id, draft ? 'dr' : 'pe', req.label ?? '', req.custom_key ?? null, req.is_test ? 1 : 0, req.in_order ? 1 : 0,
-        req.team ?? null, null, template?.templateId ?? null, at, JSON.stringify(attrs)).lastInsertRowid,
+        req.team ?? null, null, template?.templateId ?? null, at, JSON.stringify(attrs), cols.expires ?? null, cols.signing_brand ?? null).lastInsertRowid,
     );
     const insertPacket = sql(db, 
       `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, attrs)

@@ -10,7 +10,7 @@ export type BundleAttrs = Pick<
   Bundle,
   | 'email_subject' | 'email_message' | 'sms_message' | 'requester_name' | 'requester_email' | 'cc_emails'
   | 'payment' | 'tag_values' | 'cc_sender' | 'send_reminders' | 'reminder_offset' | 'reminder_interval' | 'reminder_expires'
->;
+> & Partial<Pick<Bundle, 'allow_signer_reassign' | 'allow_chained_signer_reassign'>>;
 
 export interface BundleRow {
   seq: number;
@@ -48,6 +48,10 @@ export interface PacketAttrs {
   sms_message?: string;
   requires_witness: boolean;
   witness_nominated_by: 'sgn' | 'snd' | '';
+  /** The packet whose signer handed this one their turn (reassignment). */
+  reassigned_from?: string;
+  /** Created for embedded signing and moved to email or phone: no automatic reminders (spec). */
+  no_auto_reminders?: boolean;
 }
 
 export interface PacketRow {
@@ -197,6 +201,8 @@ function toBundle(
     reminder_offset: a.reminder_offset,
     reminder_interval: a.reminder_interval,
     reminder_expires: a.reminder_expires,
+    allow_signer_reassign: a.allow_signer_reassign ?? false,
+    allow_chained_signer_reassign: a.allow_chained_signer_reassign ?? false,
     owner: r.owner,
     signing_brand: r.signing_brand,
     template: r.template,

@@ -23,7 +23,14 @@ export function checkDelivery(d: Delivery, isTest: boolean, account: AccountStor
     errs.add(`${prefix}signing_complete_redirect`, 'signing_complete_redirect requires the Signing Brands account feature.');
   if (!isTest) return;
   if (d.deliver_via === 'phone') errs.add(`${prefix}deliver_via`, 'Test Bundles can only be delivered by email to verified addresses of account users.');
-  else if (d.deliver_via === 'email' && d.email && !account.isVerifiedAddress(d.email)) errs.add(`${prefix}email`, TEST_MESSAGE(d.email));
+  // An embedded signer's address still gets the documents-ready email.
+  else if (d.email && !account.isVerifiedAddress(d.email)) errs.add(`${prefix}email`, TEST_MESSAGE(d.email));
+}
+
+/** cc_sender copies the requester: on a test Bundle only when that is a verified account address. */
+export function checkTestSender(requesterEmail: string, isTest: boolean, account: AccountStore, errs: FieldErrors): void {
+  if (isTest && !account.isVerifiedAddress(requesterEmail))
+    errs.add('cc_sender', `${TEST_MESSAGE(requesterEmail)} (cc_sender copies the requester).`);
 }
 
 /** Copies of a test Bundle go only to verified account addresses too. */

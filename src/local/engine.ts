@@ -275,6 +275,10 @@ export class LocalEngine implements EsignService {
     return this.getPacket(id);
   }
 
+  async reassignPacket(id: string, body: Body<unknown>): Promise<Packet> {
+    return this.getPacket(await (await signingModule()).reassignPacket(this.ctx, id, body));
+  }
+
   // The signing page (src/server/signingPage.ts): signing links, its session, and what it shows.
   async openSigningLink(token: string): Promise<SigningView> {
     return (await import('./signingSession.js')).openSigningLink(this.ctx, token);

@@ -23,6 +23,7 @@ export const EVENT_KINDS = {
   pv: 'Signer viewed the documents',
   ps: 'Signer completed',
   pd: 'Signer declined',
+  pa: 'Signer reassigned',
 } as const;
 export type EventKind = keyof typeof EVENT_KINDS;
 

@@ -60,7 +60,8 @@ function gather(ctx: EngineContext, b: BundleRow, at: string) {
     id: b.id, label: b.label, is_test: b.is_test === 1, created: b.created, sent: b.sent, completed_at: at,
     requester_name: attrs.requester_name, requester_email: attrs.requester_email, events: listEvents(ctx, b.id),
   };
-  return { attrs, docs, values, bundle, packets: packetRowsOf(db, b.seq) };
+  // A signer who handed their turn on (ra) signed nothing: no Certificate, no documents-ready message.
+  return { attrs, docs, values, bundle, packets: packetRowsOf(db, b.seq).filter((p) => p.status !== 'ra') };
 }
 
 /**

@@ -23,9 +23,20 @@ export function launch(ctx: EngineContext, b: BundleRow): void {
   scheduleReminders(ctx, b.seq);
 }
 
+/** Packet states of a signer who still has to act; the others are ended (co, ca, ex, fa, ra). */
+const OPEN_PACKET_STATUSES: readonly string[] = ['ne', 're', 'se', 'st'];
+export const isOpenPacket = (p: Pick<PacketRow, 'status'>) => OPEN_PACKET_STATUSES.includes(p.status);
+/** For SQL: packets a cancel or expiry leaves as they are. */
+export const ENDED_PACKETS_SQL = `('co', 'ca', 'ex', 'fa', 'ra')`;
+
+/** Why a packet whose signer can no longer act has ended, for messages. */
+export function endedAs(p: Pick<PacketRow, 'status'>): string {
+  return ({ co: 'completed', ca: 'declined or been cancelled', ra: 'handed their turn to another signer', ex: 'expired', fa: 'failed' } as Record<string, string>)[p.status] ?? p.status;
+}
+
 /** All unfinished signers, or with `in_order` those of the lowest order still unfinished. */
 export function packetsWhoseTurnItIs(b: Pick<BundleRow, 'in_order'>, packets: PacketRow[]): PacketRow[] {
-  const open = packets.filter((p) => p.status !== 'co' && p.status !== 'de');
+  const open = packets.filter(isOpenPacket);
   if (b.in_order !== 1 || !open.length) return open;
   const first = Math.min(...open.map((p) => p.ord));
   return open.filter((p) => p.ord === first);

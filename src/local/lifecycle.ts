@@ -7,11 +7,12 @@ import {
   type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle, loadBundles,
 } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
-import { checkTestCopies } from './delivery.js';
+import type { BundleSettingsT } from '../service/schemas.js';
+import { checkTestCopies, checkTestSender } from './delivery.js';
 import { scheduleReminders } from './due.js';
 import { recordEvent } from './events.js';
 import { fileLink } from './links.js';
-import { launch } from './launch.js';
+import { ENDED_PACKETS_SQL, launch } from './launch.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
   ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
@@ -52,7 +53,7 @@ export function cancelBundle(ctx: EngineContext, slug: string): void {
     if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot be cancelled.`);
     const at = ctx.clock.now();
     sql(ctx.db, `UPDATE bundles SET status = 'ca' WHERE seq = ?`).run(b.seq);
-    sql(ctx.db, `UPDATE packets SET status = 'ca' WHERE bundle_seq = ? AND status NOT IN ('co', 'de')`).run(b.seq);
+    sql(ctx.db, `UPDATE packets SET status = 'ca' WHERE bundle_seq = ? AND status NOT IN ${ENDED_PACKETS_SQL}`).run(b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bx', at });
   });
 }
@@ -62,7 +63,7 @@ export function expireBundle(ctx: EngineContext, slug: string): void {
     const b = findBundleRow(ctx.db, slug);
     if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot expire.`);
     sql(ctx.db, `UPDATE bundles SET status = 'ex' WHERE seq = ?`).run(b.seq);
-    sql(ctx.db, `UPDATE packets SET status = 'ex' WHERE bundle_seq = ? AND status NOT IN ('co', 'de')`).run(b.seq);
+    sql(ctx.db, `UPDATE packets SET status = 'ex' WHERE bundle_seq = ? AND status NOT IN ${ENDED_PACKETS_SQL}`).run(b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'be', at: ctx.clock.now() });
   });
 }
@@ -85,38 +86,23 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     const errs = new FieldErrors();
     const has = (f: Parameters<typeof ctx.account.has>[0]) => ctx.account.has(f);
     const attrs = JSON.parse(b.attrs) as BundleAttrs;
-    const cols: Partial<Pick<BundleRow, 'team' | 'owner' | 'signing_brand' | 'expires'>> = {};
+    const cols: SettingColumns = {};
 
     if (patch.team !== undefined) {
       if (!has('teams')) errs.add('team', 'Assigning a team requires the Teams account feature.');
       else if (patch.team !== null && !ctx.account.team(patch.team)) errs.add('team', `Team "${patch.team}" does not exist in this account.`);
       else cols.team = patch.team;
     }
-    for (const k of ['send_reminders', 'reminder_offset', 'reminder_interval', 'reminder_expires'] as const)
-      if (patch[k] !== undefined) {
-        if (!has('reminders')) errs.add(k, `${k} requires the Reminders account feature.`);
-        else (attrs as unknown as Record<string, unknown>)[k] = patch[k];
-      }
     if (patch.owner !== undefined) {
       // The local caller is the account's administrator, so the admin-only restriction always passes here.
       if (patch.owner !== null && !ctx.account.user(patch.owner)) errs.add('owner', `User "${patch.owner}" is not a user of this account.`);
       else cols.owner = patch.owner;
     }
-    if (patch.signing_brand !== undefined) {
-      if (patch.signing_brand !== null && !ctx.account.brand(patch.signing_brand))
-        errs.add('signing_brand', `Signing brand "${patch.signing_brand}" does not belong to this account.`);
-      else cols.signing_brand = patch.signing_brand;
-    }
-    if (patch.expires !== undefined) {
-      const next = resolveExpires(patch.expires, b);
-      if (Date.parse(next) <= ctx.clock.nowMs()) errs.add('expires', 'Must be in the future.');
-      else cols.expires = next;
-    }
-    if (patch.cc_sender !== undefined) attrs.cc_sender = patch.cc_sender;
     if (patch.cc_emails !== undefined) {
       checkTestCopies(patch.cc_emails, b.is_test === 1, ctx.account, errs);
       attrs.cc_emails = patch.cc_emails;
     }
+    applyBundleSettings(ctx, patch, b, attrs, cols, errs);
     errs.throwIfAny();
 
     const sets = Object.keys(cols).map((k) => `${k} = @${k}`);
@@ -127,11 +113,49 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
   });
 }
 
+type SettingColumns = Partial<Pick<BundleRow, 'team' | 'owner' | 'signing_brand' | 'expires'>>;
+
+/**
+ * The members a Bundle PATCH and a Bundle creation share (expires, reminders, cc_sender, signing
+ * brand, reassignment): one set of rules, feature gates and errors for both. Writes into `attrs`
+ * and `cols`; problems go to `errs`.
+ */
+export function applyBundleSettings(
+  ctx: EngineContext,
+  s: BundleSettingsT,
+  b: Pick<BundleRow, 'status' | 'expires' | 'sent' | 'is_test'>,
+  attrs: BundleAttrs,
+  cols: SettingColumns,
+  errs: FieldErrors,
+): void {
+  for (const k of ['send_reminders', 'reminder_offset', 'reminder_interval', 'reminder_expires'] as const)
+    if (s[k] !== undefined) {
+      if (!ctx.account.has('reminders')) errs.add(k, `${k} requires the Reminders account feature.`);
+      else (attrs as unknown as Record<string, unknown>)[k] = s[k];
+    }
+  if (s.signing_brand !== undefined) {
+    if (s.signing_brand !== null && !ctx.account.brand(s.signing_brand))
+      errs.add('signing_brand', `Signing brand "${s.signing_brand}" does not belong to this account.`);
+    else cols.signing_brand = s.signing_brand;
+  }
+  if (s.expires !== undefined) {
+    const next = resolveExpires(s.expires, b);
+    if (Date.parse(next) <= ctx.clock.nowMs()) errs.add('expires', 'Must be in the future.');
+    else cols.expires = next;
+  }
+  if (s.cc_sender !== undefined) {
+    if (s.cc_sender) checkTestSender(attrs.requester_email, b.is_test === 1, ctx.account, errs);
+    attrs.cc_sender = s.cc_sender;
+  }
+  if (s.allow_signer_reassign !== undefined) attrs.allow_signer_reassign = s.allow_signer_reassign;
+  if (s.allow_chained_signer_reassign !== undefined) attrs.allow_chained_signer_reassign = s.allow_chained_signer_reassign;
+}
+
 /**
  * A date-only value means the end of that day (UTC) for drafts. For a Sent Bundle only the date
  * changes: the time of day of the current expiry (or of sending, when none is set) is kept.
  */
-function resolveExpires(value: string, b: BundleRow): string {
+function resolveExpires(value: string, b: Pick<BundleRow, 'status' | 'expires' | 'sent'>): string {
   const isDay = /^\d{4}-\d{2}-\d{2}$/.test(value);
   if (b.status === 'se') {
     const day = isDay ? value : new Date(value).toISOString().slice(0, 10);

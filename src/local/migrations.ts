@@ -362,4 +362,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX persons_created ON persons(created);
   CREATE INDEX person_channels_email ON person_channels(email COLLATE NOCASE) WHERE email IS NOT NULL;
   `,
+  // 8: a declining signer's packet is `ca`: `de` is not in the wire's packet enum.
+  `
+  UPDATE packets SET status = 'ca' WHERE status = 'de';
+  `,
 ];

@@ -1,7 +1,7 @@
 // Email and SMS are never sent by the local engine: each message is recorded in the outbox.
 import { type Db, sql } from './db.js';
 
-export type MessageKind = 'signing_request' | 'reminder' | 'docs_ready' | 'declined';
+export type MessageKind = 'signing_request' | 'reminder' | 'docs_ready' | 'declined' | 'reassigned';
 
 export interface OutboxMessage {
   id: number;

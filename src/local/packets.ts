@@ -8,16 +8,18 @@ import { type EngineContext, inTransaction } from './context.js';
 import { checkDelivery } from './delivery.js';
 import { recordEvent } from './events.js';
 import { createLink, fileLink } from './links.js';
-import { notify, packetsWhoseTurnItIs } from './launch.js';
+import { endedAs, isOpenPacket, notify, packetsWhoseTurnItIs } from './launch.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from './persons.js';
+import { REMINDER_INTERVAL_MS, scheduleReminders } from './due.js';
 
-export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
+export { REMINDER_INTERVAL_MS };
+
 export const EMBED_URL_TTL_MS = 60 * 60 * 1000;
 
 const bundleOf = (ctx: EngineContext, p: PacketRow) => bundleRowBySeq(ctx.db, p.bundle_seq);
 
-const finished = (p: PacketRow) => p.status === 'co' || p.status === 'de';
+const finished = (p: PacketRow) => !isOpenPacket(p);
 
 export async function updatePacket(ctx: EngineContext, id: string, input: unknown): Promise<void> {
   const S = await import('../service/schemas.js');
@@ -26,7 +28,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
     const p = findPacketRow(ctx.db, id);
     const b = bundleOf(ctx, p);
     if (TERMINAL_STATUSES.includes(b.status)) throw badRequest(`The Bundle is ${describeStatus(b.status)}; its signers can no longer be changed.`);
-    if (finished(p)) throw badRequest(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}; the packet can no longer be changed.`);
+    if (finished(p)) throw badRequest(`The signer has already ${endedAs(p)}; the packet can no longer be changed.`);
     const errs = new FieldErrors();
     const attrs = JSON.parse(p.attrs) as PacketAttrs;
     const email = patch.email ?? p.email;
@@ -37,6 +39,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
 
     for (const k of ['auth_sms', 'auth_selfie', 'auth_id', 'signing_complete_redirect', 'suppress_all', 'suppress_signing', 'suppress_reminder', 'suppress_docs_ready'] as const)
       if (patch[k] !== undefined) (attrs as unknown as Record<string, unknown>)[k] = patch[k];
+    if (p.deliver_via === 'embed' && deliverVia !== 'embed') attrs.no_auto_reminders = true;
     sql(ctx.db, 'UPDATE packets SET name = ?, email = ?, phone = ?, deliver_via = ?, attrs = ? WHERE id = ?').run(
       patch.name ?? p.name, email, phone, deliverVia, JSON.stringify(attrs), p.id,
     );
@@ -48,6 +51,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
     const addressChanged = (deliverVia === 'email' && email !== p.email) || (deliverVia === 'phone' && phone !== p.phone) || deliverVia !== p.deliver_via;
     if (addressChanged && p.deliver_via !== 'embed' && (p.status === 'se' || p.status === 'st') && (b.status === 'se' || b.status === 'st'))
       notify(ctx, b, findPacketRow(ctx.db, p.id), 'signing_request');
+    scheduleReminders(ctx, b.seq);
   });
 }
 
@@ -55,7 +59,7 @@ export function remindPacket(ctx: EngineContext, id: string): void {
   inTransaction(ctx, () => {
     const p = findPacketRow(ctx.db, id);
     const b = bundleOf(ctx, p);
-    if (finished(p)) throw conflict(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}; there is nothing to remind them of.`);
+    if (finished(p)) throw conflict(`The signer has already ${endedAs(p)}; there is nothing to remind them of.`);
     if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; reminders go only to sent or started Bundles.`);
     if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
       throw conflict('It is not this signer\'s turn yet (the Bundle is signed in order).');
@@ -69,6 +73,8 @@ export function remindPacket(ctx: EngineContext, id: string): void {
     }
     notify(ctx, b, p, 'reminder');
     sql(ctx.db, 'UPDATE packets SET last_reminded_at = ? WHERE id = ?').run(ctx.clock.now(), p.id);
+    // An automatic reminder due within the hour moves past it.
+    scheduleReminders(ctx, b.seq);
   });
 }
 
@@ -79,7 +85,7 @@ export function createEmbedUrl(ctx: EngineContext, id: string): EmbedUrl {
     if (p.deliver_via !== 'embed')
       throw badRequest(`The packet is delivered by ${p.deliver_via}; embedded signing URLs are only for packets with deliver_via "embed".`);
     if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; an embedded signing URL needs a sent or started Bundle.`);
-    if (finished(p)) throw conflict(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}.`);
+    if (finished(p)) throw conflict(`The signer has already ${endedAs(p)}.`);
     if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
       throw conflict('It is not this signer\'s turn yet (the Bundle is signed in order).');
     // Single use: the signing page marks the link used when it is first opened.

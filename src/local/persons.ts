@@ -258,7 +258,7 @@ const ENDED_BUNDLE = `('co', 'ca', 'ex', 'fa', 'de')`;
 function livePacketsAt(db: Db, personId: string, old: ChannelRow): PacketRow[] {
   const match = old.kind === 'em' ? 'p.email = ? COLLATE NOCASE' : `${normalisedPhoneSql('p.phone')} = ?`;
   return sql(db, `SELECT p.* FROM packets p JOIN bundles b ON b.seq = p.bundle_seq
-    WHERE p.person_id = ? AND b.status NOT IN ${ENDED_BUNDLE} AND p.status NOT IN ('co', 'de') AND ${match}
+    WHERE p.person_id = ? AND b.status NOT IN ${ENDED_BUNDLE} AND p.status IN ('ne', 're', 'se', 'st') AND ${match}
     ORDER BY p.bundle_seq, p.idx`).all(personId, old.kind === 'em' ? valueOf(old) : normalisePhone(valueOf(old))) as PacketRow[];
 }
 

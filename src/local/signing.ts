@@ -2,18 +2,20 @@
 // attachments) and decline, with the service's rules: signing order, editors, required fields and
 // value validation. Completion of the last signer completes the Bundle and queues its evidence.
 import { extname } from 'node:path';
-import { FieldErrors, conflict } from '../service/errors.js';
+import { ApiError, FieldErrors, conflict } from '../service/errors.js';
 import {
-  type BundleAttrs, type BundleRow, type DocumentRow, type PacketRow,
+  type BundleAttrs, type BundleRow, type DocumentRow, type PacketAttrs, type PacketRow,
   bundleRowBySeq, documentRowsOf, findPacketRow, packetRowsOf,
 } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
 import { sql } from './db.js';
 import { recordBlob } from './blobs.js';
+import { checkDelivery } from './delivery.js';
+import { slug } from './ids.js';
 import { scheduleReminders } from './due.js';
 import { recordEvent } from './events.js';
 import { AUTO_FILLED, type StoredField, canEdit, checkValue, fieldsOfDocument, isFilled } from './fields.js';
-import { notify, packetsWhoseTurnItIs } from './launch.js';
+import { endedAs, isOpenPacket, notify, packetsWhoseTurnItIs } from './launch.js';
 import { describeStatus } from './lifecycle.js';
 import { recordMessage } from './outbox.js';
 
@@ -30,12 +32,14 @@ export interface SignInput {
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
+const forbidden = (message: string) => new ApiError(403, 'permission_denied', message);
+
 /** The packet and its Bundle, when the signer may act now; otherwise a 409 that says why. */
 function actingPacket(ctx: EngineContext, id: string): { p: PacketRow; b: BundleRow } {
   const p = findPacketRow(ctx.db, id);
   const b = bundleRowBySeq(ctx.db, p.bundle_seq);
   if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; signers act only on sent or started Bundles.`);
-  if (p.status === 'co' || p.status === 'de') throw conflict(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}.`);
+  if (!isOpenPacket(p)) throw conflict(`The signer has already ${endedAs(p)}.`);
   if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
     throw conflict('It is not this signer\'s turn yet: the Bundle is signed in order and an earlier signer has not finished.');
   return { p, b };
@@ -60,7 +64,8 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
     const { p, b } = actingPacket(ctx, id);
     const at = ctx.clock.now();
     if (p.status !== 'st') markViewed(ctx, p, b, at);
-    sql(ctx.db, `UPDATE packets SET status = 'de', completed_at = ? WHERE id = ?`).run(at, p.id);
+    // The wire's packet states have no "declined": the signer's part ends cancelled, the Bundle declined (README).
+    sql(ctx.db, `UPDATE packets SET status = 'ca', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, p.id);
     sql(ctx.db, `UPDATE bundles SET status = 'de' WHERE seq = ?`).run(b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pd', at, packetId: p.id, detail: reason.trim() || undefined });
     const ba = JSON.parse(b.attrs) as BundleAttrs;
@@ -70,6 +75,59 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
       body: `${p.name} declined to sign "${b.label || 'documents'}".${reason.trim() ? `\n\nReason: ${reason.trim()}` : ''}`,
       bundle_id: b.id, packet_id: p.id,
     });
+  });
+}
+
+/**
+ * Reassignment: the signer whose turn it is hands it to another person, when the Bundle allows it
+ * (a person who got the turn this way hands it on only with allow_chained_signer_reassign). The
+ * old packet ends `ra`; a new packet with the same key, order and fields asks the new signer.
+ * Returns the new packet's id.
+ */
+/** Why this signer may not hand their turn on, or undefined when they may. */
+export function reassignRefusal(ba: BundleAttrs, pa: PacketAttrs): string | undefined {
+  if (!ba.allow_signer_reassign) return 'The sender does not allow signers of this Bundle to reassign (allow_signer_reassign).';
+  if (pa.reassigned_from && !ba.allow_chained_signer_reassign)
+    return 'This signing was already reassigned once; the sender does not allow reassigning it again (allow_chained_signer_reassign).';
+  return undefined;
+}
+
+export async function reassignPacket(ctx: EngineContext, id: string, input: unknown): Promise<string> {
+  const S = await import('../service/schemas.js');
+  const req = S.parseOr400(S.ReassignRequest, input);
+  return inTransaction(ctx, () => {
+    const { p, b } = actingPacket(ctx, id);
+    const ba = JSON.parse(b.attrs) as BundleAttrs;
+    const pa = JSON.parse(p.attrs) as PacketAttrs;
+    const refusal = reassignRefusal(ba, pa);
+    if (refusal) throw forbidden(refusal);
+    const errs = new FieldErrors();
+    const deliver_via = req.deliver_via ?? (req.email ? 'email' : req.phone ? 'phone' : 'email');
+    checkDelivery({ deliver_via, email: req.email, phone: req.phone, auth_sms: pa.auth_sms, setsRedirect: false }, b.is_test === 1, ctx.account, errs);
+    const sameAddress = deliver_via === 'email' ? req.email && req.email.toLowerCase() === p.email?.toLowerCase() : req.phone && req.phone === p.phone;
+    if (sameAddress) errs.add(deliver_via, 'This is the current signer\'s address: reassign to another person.');
+    errs.throwIfAny();
+
+    const at = ctx.clock.now();
+    const newId = slug();
+    const idx = (sql(ctx.db, 'SELECT max(idx) AS n FROM packets WHERE bundle_seq = ?').get(b.seq) as { n: number }).n + 1;
+    const attrs: PacketAttrs = { ...pa, reassigned_from: p.id };
+    delete attrs.no_auto_reminders;
+    sql(ctx.db, `UPDATE packets SET status = 'ra', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, p.id);
+    sql(ctx.db, `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, notified_at, attrs)
+      VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 'se', ?, ?)`)
+      .run(newId, b.seq, idx, p.key, req.name.trim(), req.email ?? null, req.phone ?? null, deliver_via, p.ord, at, JSON.stringify(attrs));
+    const to = `${req.name.trim()} <${deliver_via === 'phone' ? req.phone : req.email}>`;
+    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pa', at, packetId: p.id, detail: `to ${to}${req.reason?.trim() ? ` (${req.reason.trim()})` : ''}` });
+    notify(ctx, b, findPacketRow(ctx.db, newId), 'signing_request');
+    recordMessage(ctx.db, {
+      created: at, channel: 'email', kind: 'reassigned', recipient: ba.requester_email,
+      subject: `${p.name} reassigned "${b.label || 'documents'}"`,
+      body: `${p.name} handed their signing of "${b.label || 'documents'}" to ${to}.${req.reason?.trim() ? `\n\nReason: ${req.reason.trim()}` : ''}`,
+      bundle_id: b.id, packet_id: p.id,
+    });
+    scheduleReminders(ctx, b.seq);
+    return newId;
   });
 }
 
@@ -199,7 +257,7 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'ps', at, packetId: p.id });
 
     const packets = packetRowsOf(ctx.db, b.seq);
-    if (packets.every((x) => x.status === 'co')) {
+    if (packets.every((x) => x.status === 'co' || x.status === 'ra')) {
       sql(ctx.db, `UPDATE bundles SET status = 'co', completed_at = ?, doc_status = 'pe' WHERE seq = ?`).run(at, b.seq);
       recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bk', at });
       return { completedBundle: true };

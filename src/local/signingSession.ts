@@ -1,6 +1,7 @@
 // What the signing page needs from the engine, without HTTP: opening a signing link (single use
 // for embedded URLs), the short-lived session the page uses for its follow-up requests, and the
 // page's view of the signer's documents and fields.
+import { reassignRefusal } from './signing.js';
 import { ApiError } from '../service/errors.js';
 import {
   type BundleAttrs, type PacketAttrs, type PacketRow,
@@ -46,6 +47,8 @@ export interface SigningView {
   session: { token: string; expires: string };
   /** The packet's `signing_complete_redirect`, when set. */
   redirect: string | null;
+  /** Whether the signer may hand their turn to another person (reassignment). */
+  canReassign: boolean;
 }
 
 const gone = (message: string) => new ApiError(410, 'gone', message);
@@ -97,6 +100,7 @@ function buildView(ctx: EngineContext, packetId: string, session: { token: strin
     documents: docs.map((d) => ({ key: d.key, name: d.name, pages: (JSON.parse(d.spec) as DocumentSpec).pages ?? null })),
     fields,
     session,
+    canReassign: reassignRefusal(ba, pa) === undefined,
     // The packet's redirect overrides the signing brand's (spec).
     redirect: pa.signing_complete_redirect ?? (b.signing_brand ? ctx.account.brand(b.signing_brand)?.redirect_url : null) ?? null,
   };

@@ -6,6 +6,7 @@ import type { TemplateFieldT, TemplateRequestT } from '../service/schemas.js';
 import type { DocumentTemplate, Page, TemplateListQuery } from '../service/types.js';
 import { recordBlob, sha256 } from './blobs.js';
 import { type EngineContext, inTransaction } from './context.js';
+import { enqueueTemplateEvent } from './webhooks/outbox.js';
 import { sql } from './db.js';
 import type { StoredField } from './fields.js';
 import { uuid } from './ids.js';
@@ -120,7 +121,9 @@ export async function updateTemplate(ctx: EngineContext, id: string, body: unkno
   return inTransaction(ctx, () => {
     const row = findRow(ctx, id);
     const metadata = mergeMetadata(JSON.parse(row.metadata), patch.metadata);
-    sql(ctx.db, 'UPDATE templates SET metadata = ?, updated = ? WHERE id = ?').run(JSON.stringify(metadata), ctx.clock.now(), id);
+    const at = ctx.clock.now();
+    sql(ctx.db, 'UPDATE templates SET metadata = ?, updated = ? WHERE id = ?').run(JSON.stringify(metadata), at, id);
+    enqueueTemplateEvent(ctx.db, 'updated', id, at);
     return toTemplate(ctx, findRow(ctx, id));
   });
 }
@@ -137,8 +140,11 @@ function mergeMetadata(old: Record<string, string>, patch: Record<string, string
 
 /** Bundles made from the template keep their documents: they refer to the PDF by its hash. */
 export function deleteTemplate(ctx: EngineContext, id: string): void {
-  const { changes } = sql(ctx.db, 'DELETE FROM templates WHERE id = ?').run(id);
-  if (!changes) throw notFound('Document Template', id);
+  inTransaction(ctx, () => {
+    const { changes } = sql(ctx.db, 'DELETE FROM templates WHERE id = ?').run(id);
+    if (!changes) throw notFound('Document Template', id);
+    enqueueTemplateEvent(ctx.db, 'deleted', id, ctx.clock.now());
+  });
 }
 
 /** Creates a template (new id) or, with `id`, replaces an existing template's definition (name, roles, fields, PDF). */
@@ -178,6 +184,7 @@ export async function saveTemplate(ctx: EngineContext, input: TemplateImport, id
         .run({ ...values, id: templateId, is_shared: def.is_shared === undefined ? null : def.is_shared ? 1 : 0, library: def.library ?? null,
           metadata: def.metadata ? JSON.stringify(def.metadata) : null, teams: def.teams ? JSON.stringify(def.teams) : null });
     }
+    enqueueTemplateEvent(ctx.db, id === undefined ? 'created' : 'updated', templateId, at);
     return toTemplate(ctx, findRow(ctx, templateId));
   });
 }

@@ -136,6 +136,9 @@ export class RemoteService implements EsignService {
     this.call<WebhookEvent[]>('POST', '/sandbox/webhooks/trigger/', { json: { event_type: eventType, bundle: bundleSlug }, fromRoot: true, retry: false });
   resendWebhookEvent = (id: string) => this.call<WebhookEvent>('POST', `/sandbox/webhooks/events/${enc(id)}/resend/`, { fromRoot: true, retry: false });
 
+  reassignPacket = (id: string, body: Body<unknown>) =>
+    this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/reassign/`, { json: body, fromRoot: true, retry: false });
+
   verify = (hash: string) => this.call<VerifyResult>('POST', '/verify/', { json: { hash }, anonymous: true, retry: true });
   getRateLimit = () => this.call<RateLimit>('GET', '/rate_limit/');
 

@@ -42,6 +42,10 @@ export function registerLocalRoutes(app: FastifyInstance, engine: LocalEngine, a
     });
   sandbox('view', (id) => engine.viewPacket(id));
   sandbox('sign', (id, body) => engine.signPacket(id, signInputFromJson(body)));
+  app.post(`${SANDBOX_PREFIX}/packets/:id/reassign/`, async (req, reply) => {
+    authorize(req, reply);
+    return reply.code(201).send(await engine.reassignPacket((req.params as { id: string }).id, req.body ?? {}));
+  });
   sandbox('decline', (id, body) => engine.declinePacket(id, typeof (body as { reason?: unknown })?.reason === 'string' ? (body as { reason: string }).reason : ''));
 
   app.post(`${SANDBOX_PREFIX}/webhooks/trigger/`, async (req, reply) => {

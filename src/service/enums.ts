@@ -7,7 +7,8 @@ export type BundleStatus = (typeof BUNDLE_STATUSES)[number];
 /** States the interface names terminal (Declined is deliberately not one). */
 export const TERMINAL_STATUSES: readonly BundleStatus[] = ['co', 'ca', 'ex', 'fa'];
 
-export const PACKET_STATUSES = ['ne', 're', 'se', 'st', 'ca', 'ex', 'co', 'fa', 'ra', 'de'] as const;
+/** The wire's enum (wire-facts.md). A signer who declines ends `ca` (README, "How the embedded engine behaves"). */
+export const PACKET_STATUSES = ['ne', 're', 'se', 'st', 'ca', 'ex', 'co', 'fa', 'ra'] as const;
 export type PacketStatus = (typeof PACKET_STATUSES)[number];
 
 export const DOC_STATUSES = ['no', 'pe', 'di', 'in', 'fi'] as const;
@@ -37,6 +38,8 @@ export const HTML_FIELDS_MODES = ['native', 'blueink', 'none'] as const;
 export const WEBHOOK_EVENT_TYPES = [
   'bundle_sent', 'bundle_complete', 'bundle_docs_ready', 'bundle_error', 'bundle_cancelled',
   'packet_viewed', 'packet_complete', 'packet_declined',
+  // Seen on the wire beyond the spec (wire-facts.md).
+  'bundle_signer_reassigned', 'doc_template_created', 'doc_template_updated', 'doc_template_deleted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

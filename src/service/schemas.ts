@@ -8,6 +8,35 @@ import {
 import { ApiError, type FieldError, FieldErrors } from './errors.js';
 
 const str = (max?: number) => (max ? z.string().max(max) : z.string());
+
+/**
+ * A protective bound on a text the spec gives no limit for: far above any real use (a label, a
+ * name, a key), so a request the hosted service takes is never refused here (README, "Limits").
+ */
+export const UNSTATED_TEXT_MAX = 10_000;
+const text = () => z.string().max(UNSTATED_TEXT_MAX);
+
+// Numbers and booleans as the hosted service's framework (Django REST Framework) reads them in
+// JSON: "0" is an integer, "true"/"false" (and its other spellings) are booleans. Anything else
+// is left as it came and refused by the type check.
+const TRUE_STRINGS = new Set(['true', 't', 'yes', 'y', 'on', '1']);
+const FALSE_STRINGS = new Set(['false', 'f', 'no', 'n', 'off', '0']);
+const fromBoolString = (v: unknown) => {
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (TRUE_STRINGS.has(s)) return true;
+    if (FALSE_STRINGS.has(s)) return false;
+  }
+  if (v === 1) return true;
+  if (v === 0) return false;
+  return v;
+};
+/** DRF's IntegerField takes "12" and "12.0", not "12.5" or "twelve". */
+const fromIntString = (v: unknown) => (typeof v === 'string' && /^\s*[-+]?\d+(\.0*)?\s*$/.test(v) ? Number(v) : v);
+const fromNumberString = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+export const bool = () => z.preprocess(fromBoolString, z.boolean());
+export const integer = (s: z.ZodInt = z.int()) => z.preprocess(fromIntString, s);
+const number = () => z.preprocess(fromNumberString, z.number());
 const email = z.string().max(254).pipe(z.email({ error: 'Enter a valid email address.' }));
 const uuid = z.string().pipe(z.uuid({ error: 'Must be a valid UUID.' }));
 const day = z.iso.date({ error: 'Must be a date in the form YYYY-MM-DD.' });
@@ -26,13 +55,13 @@ const dataFlowTag = z.string().regex(/^[a-z0-9_]{1,40}$/, { error: 'A Data Flow 
 
 const fieldCommon = {
   label: str().optional(),
-  required: z.boolean().optional(),
+  required: bool().optional(),
   v_pattern: z.enum(V_PATTERNS).optional(),
-  v_min: z.number().optional(),
-  v_max: z.number().optional(),
+  v_min: number().optional(),
+  v_max: number().optional(),
   v_attachment_types: z.array(z.enum(ATTACHMENT_TYPES)).optional(),
-  format: str(100).optional(),
-  initial_value: z.union([z.string(), z.number()]).optional(),
+  format: text().optional(),
+  initial_value: z.union([z.string(), number()]).optional(),
   editors: z.array(z.string()).optional(),
   v_regex: str(200).optional(),
   v_regex_msg: str(200).optional(),
@@ -48,38 +77,38 @@ function fieldRules(f: { kind: string; format?: string; v_pattern?: string; v_re
 
 export const FieldRequest = z
   .object({
-    key: str(100).optional(),
+    key: text().optional(),
     kind: fieldKind.refine((k) => k !== 'apr', { error: '"apr" is the auto-placement kind; place it through auto_placements.' }),
-    page: z.int().min(1).optional(),
-    x: z.number().optional(),
-    y: z.number().optional(),
-    w: z.number().optional(),
-    h: z.number().optional(),
+    page: integer(z.int().min(1)).optional(),
+    x: number().optional(),
+    y: number().optional(),
+    w: number().optional(),
+    h: number().optional(),
     ...fieldCommon,
   })
   .superRefine(fieldRules);
 
 export const AutoPlacementRequest = z
   .object({
-    key: str(100).optional(),
+    key: text().optional(),
     kind: fieldKind,
     search: z.string().min(1),
-    w: z.number().optional(),
-    h: z.number().optional(),
-    offset_x: z.number().optional(),
-    offset_y: z.number().optional(),
+    w: number().optional(),
+    h: number().optional(),
+    offset_x: number().optional(),
+    offset_y: number().optional(),
     ...fieldCommon,
   })
   .superRefine(fieldRules);
 
 export const DocumentRequest = z.object({
-  key: str(100).optional(),
+  key: text().optional(),
   /** Present only on TemplateRequest: keeps a malformed template document from parsing as a plain one. */
   template_id: z.undefined().optional(),
   file_url: z.url({ protocol: /^https?$/, error: 'Must be an http or https URL.' }).optional(),
   file_b64: z.string().optional(),
   file_html: z.string().optional(),
-  file_index: z.int().min(0).optional(),
+  file_index: integer(z.int().min(0)).optional(),
   html_fields_mode: z.enum(HTML_FIELDS_MODES).optional(),
   filename: str(50).optional(),
   fields: z.array(FieldRequest).optional(),
@@ -89,74 +118,89 @@ export const DocumentRequest = z.object({
 
 /** A document taken from a Document Template (shape not shown by the spec; documented in the README). */
 export const TemplateRequest = z.object({
-  key: str(100).optional(),
+  key: text().optional(),
   template_id: uuid,
   assignments: z.array(z.object({ role: z.string(), signer: z.string() })).optional(),
-  field_values: z.array(z.object({ key: z.string(), initial_value: z.union([z.string(), z.number()]) })).optional(),
+  field_values: z.array(z.object({ key: z.string(), initial_value: z.union([z.string(), number()]) })).optional(),
 });
 
 export const PacketRequest = z.object({
-  key: str(100).optional(),
-  name: str(200).optional(),
+  key: text().optional(),
+  name: text().optional(),
   email: email.optional(),
   phone: z.string().min(1).max(128).optional(),
   person_id: uuid.optional(),
   deliver_via: z.enum(DELIVER_VIA).optional(),
-  order: z.int().min(0).optional(),
-  auth_sms: z.boolean().optional(),
-  auth_selfie: z.boolean().optional(),
-  auth_id: z.boolean().optional(),
+  order: integer(z.int().min(0)).optional(),
+  auth_sms: bool().optional(),
+  auth_selfie: bool().optional(),
+  auth_id: bool().optional(),
   auth_secrets: z.unknown().optional(),
   signing_complete_redirect: z.string().max(400).pipe(z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' })).optional(),
-  suppress_all: z.boolean().optional(),
-  suppress_signing: z.boolean().optional(),
-  suppress_reminder: z.boolean().optional(),
-  suppress_docs_ready: z.boolean().optional(),
+  suppress_all: bool().optional(),
+  suppress_signing: bool().optional(),
+  suppress_reminder: bool().optional(),
+  suppress_docs_ready: bool().optional(),
   email_message: str().optional(),
   sms_message: str().optional(),
 });
 
+const days = integer(z.int().min(0).max(30));
+/** Members of Bundle PATCH that published clients also send at creation: applied there with the same rules. */
+const BundleSettings = {
+  expires: dateTimeOrDay.optional(),
+  cc_sender: bool().optional(),
+  send_reminders: bool().optional(),
+  reminder_offset: days.optional(),
+  reminder_interval: days.optional(),
+  reminder_expires: days.optional(),
+  signing_brand: uuid.nullable().optional(),
+  /** A signer may hand their turn to another person (wire-facts.md: packet status `ra`). */
+  allow_signer_reassign: bool().optional(),
+  /** ...and the person they hand it to may hand it on again. */
+  allow_chained_signer_reassign: bool().optional(),
+};
+
 const BundleCommon = {
-  label: str(255).optional(),
-  in_order: z.boolean().optional(),
+  ...BundleSettings,
+  label: text().optional(),
+  in_order: bool().optional(),
   email_subject: str(400).optional(),
   email_message: str().optional(),
   sms_message: str().optional(),
-  requester_name: str(200).optional(),
+  requester_name: text().optional(),
   requester_email: email.optional(),
   cc_emails: z.array(email).optional(),
   custom_key: str(200).optional(),
   team: uuid.optional(),
-  is_test: z.boolean().optional(),
+  is_test: bool().optional(),
   status: z.enum(['', 'dr']).optional(),
   /** 2.2.0's spelling of `status: "dr"`. */
-  is_draft: z.boolean().optional(),
+  is_draft: bool().optional(),
   payment: z
     .object({
       billed_to: z.string(),
-      amount_due: z.int().min(0),
+      amount_due: integer(z.int().min(0)),
       payment_method_types: z.array(z.string()).optional(),
     })
     .optional(),
   /** Keys are Data Flow Tag names: lowercase letters, digits and underscores, at most 40. */
-  tag_values: z.record(dataFlowTag, z.union([z.string(), z.number()])).optional(),
+  tag_values: z.record(dataFlowTag, z.union([z.string(), number()])).optional(),
 };
 
 export const EnvelopeTemplateRef = z.object({
   template_id: z.string().min(1),
-  field_values: z.array(z.object({ key: z.string(), initial_value: z.union([z.string(), z.number()]) })).optional(),
+  field_values: z.array(z.object({ key: z.string(), initial_value: z.union([z.string(), number()]) })).optional(),
 });
 
 export const BundleRequest = z.object({
   ...BundleCommon,
   packets: z.array(PacketRequest).min(1, { error: 'At least one packet (signer) is required.' }),
-  documents: z
-    .array(z.union([TemplateRequest, DocumentRequest]))
-    .min(1, { error: 'At least one document is required.' })
-    .optional(),
+  // Empty is allowed with envelope_template: one published client always sends `documents: []` (wire-facts.md).
+  documents: z.array(z.union([TemplateRequest, DocumentRequest])).optional(),
   envelope_template: EnvelopeTemplateRef.optional(),
 }).superRefine((b, ctx) => {
-  if (!b.envelope_template && !b.documents)
+  if (!b.envelope_template && !b.documents?.length)
     ctx.addIssue({ code: 'custom', path: ['documents'], message: 'At least one document is required.' });
 });
 
@@ -167,7 +211,7 @@ export const BundleTemplateRequest = z.object({
     .array(
       z.object({
         key: z.string(),
-        name: str(200).optional(),
+        name: text().optional(),
         email: email.optional(),
         phone: str(128).optional(),
         deliver_via: z.enum(DELIVER_VIA).optional(),
@@ -176,18 +220,11 @@ export const BundleTemplateRequest = z.object({
     .min(1, { error: 'At least one packet (signer) is required.' }),
 });
 
-const days = z.int().min(0).max(30);
 export const BundlePatchRequest = z.strictObject({
   team: uuid.nullable().optional(),
-  expires: dateTimeOrDay.optional(),
-  cc_sender: z.boolean().optional(),
   cc_emails: z.array(email).optional(),
-  send_reminders: z.boolean().optional(),
-  reminder_offset: days.optional(),
-  reminder_interval: days.optional(),
-  reminder_expires: days.optional(),
   owner: uuid.nullable().optional(),
-  signing_brand: uuid.nullable().optional(),
+  ...BundleSettings,
 });
 
 export const PacketPatchRequest = PacketRequest.pick({
@@ -200,14 +237,23 @@ export const PacketPatchRequest = PacketRequest.pick({
   })
   .strict();
 
-export const TagsRequest = z.object({ tags: z.array(z.string().min(1).max(100)) });
+/** A signer hands their turn to another person (esign's sandbox, the signing page, `esign local reassign`). */
+export const ReassignRequest = z.strictObject({
+  name: text().refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
+  email: email.optional(),
+  phone: z.string().min(1).max(128).optional(),
+  deliver_via: z.enum(['email', 'phone'], { error: 'deliver_via must be "email" or "phone".' }).optional(),
+  reason: text().optional(),
+});
+
+export const TagsRequest = z.object({ tags: z.array(z.string().min(1).max(UNSTATED_TEXT_MAX)) });
 
 export const BundlePreparationSessionRequest = z.object({
-  upload_pdf: z.boolean().optional(),
+  upload_pdf: bool().optional(),
   template_ids: z.array(uuid).optional(),
   folder_ids: z.array(z.string()).optional(),
   draft_bundle: z.string().optional(),
-  allow_search_signers: z.boolean().optional(),
+  allow_search_signers: bool().optional(),
   redirect_url: z.url().optional(),
 }).superRefine((r, ctx) => {
   if (!r.upload_pdf && !r.template_ids?.length && !r.folder_ids?.length)
@@ -219,19 +265,19 @@ export const TemplatePatchRequest = z.strictObject({
 });
 
 const { initial_value: _initial, editors: _editors, ...templateFieldCommon } = fieldCommon;
-const value = z.union([z.string(), z.number()]);
+const value = z.union([z.string(), number()]);
 const templateMetadata = z.record(z.string(), z.string().max(500));
 
 /** A Document Template field: FieldRequest with `default_value`, `editor_roles` and `data_flow_tag`. */
 export const TemplateField = z
   .strictObject({
-    key: str(100).optional(),
+    key: text().optional(),
     kind: fieldKind.refine((k) => k !== 'apr', { error: '"apr" is the auto-placement kind; a template field is placed by page and position.' }),
-    page: z.int().min(1).optional(),
-    x: z.number().optional(),
-    y: z.number().optional(),
-    w: z.number().optional(),
-    h: z.number().optional(),
+    page: integer(z.int().min(1)).optional(),
+    x: number().optional(),
+    y: number().optional(),
+    w: number().optional(),
+    h: number().optional(),
     ...templateFieldCommon,
     default_value: value.optional(),
     editor_roles: z.array(z.string()).optional(),
@@ -241,15 +287,15 @@ export const TemplateField = z
 
 /** What `esign local template import` hands the engine, less the PDF bytes (checked separately). */
 export const TemplateImportRequest = z.object({
-  name: z.string().trim().min(1, { error: 'This field is required.' }).max(200),
+  name: z.string().trim().min(1, { error: 'This field is required.' }).max(UNSTATED_TEXT_MAX),
   /** Any length: cut to the 50-character filename limit of documents when stored. */
   filename: z.string().min(1).optional(),
-  roles: z.array(z.strictObject({ key: z.string().min(1).max(100), label: str(200).optional() })),
+  roles: z.array(z.strictObject({ key: z.string().min(1).max(UNSTATED_TEXT_MAX), label: text().optional() })),
   fields: z.array(TemplateField).optional(),
   metadata: templateMetadata.optional(),
-  is_shared: z.boolean().optional(),
+  is_shared: bool().optional(),
   teams: z.array(uuid).optional(),
-  library: str(200).optional(),
+  library: text().optional(),
 });
 
 /** Role -> signer assignments: `[{role, signer}]` as in TemplateRequest, or `{role: signer}` in a spec file. */
@@ -259,28 +305,28 @@ const assignments = z.union([
 ]);
 
 const envelopeDocument = {
-  key: z.string().min(1).max(100),
-  name: str(200).optional(),
-  order: z.int().min(0).optional(),
+  key: z.string().min(1).max(UNSTATED_TEXT_MAX),
+  name: text().optional(),
+  order: integer(z.int().min(0)).optional(),
 };
 
 /** The spec file of `esign local envelope-template create` (documented in src/local/envelopeTemplates.ts). */
 export const EnvelopeTemplateSpec = z.strictObject({
-  name: z.string().trim().min(1, { error: 'This field is required.' }).max(200),
+  name: z.string().trim().min(1, { error: 'This field is required.' }).max(UNSTATED_TEXT_MAX),
   description: str(2000).optional(),
-  is_shared: z.boolean().optional(),
-  is_portal: z.boolean().optional(),
-  allow_direct_signing: z.boolean().optional(),
-  enabled: z.boolean().optional(),
+  is_shared: bool().optional(),
+  is_portal: bool().optional(),
+  allow_direct_signing: bool().optional(),
+  enabled: bool().optional(),
   signers: z
     .array(
       z.strictObject({
-        key: z.string().min(1).max(100),
-        label: str(200).optional(),
-        order: z.int().min(0).optional(),
-        auth_sms: z.boolean().optional(),
-        auth_selfie: z.boolean().optional(),
-        auth_id: z.boolean().optional(),
+        key: z.string().min(1).max(UNSTATED_TEXT_MAX),
+        label: text().optional(),
+        order: integer(z.int().min(0)).optional(),
+        auth_sms: bool().optional(),
+        auth_selfie: bool().optional(),
+        auth_id: bool().optional(),
       }),
     )
     .min(1, { error: 'At least one signer role is required.' }),
@@ -336,7 +382,7 @@ const Channel = z.object({
     ctx.addIssue({ code: 'custom', path: ['kind'], message: `Kind "${c.kind}" needs ${c.kind === 'em' ? 'an email' : 'a phone'}, not ${has.em ? 'an email' : 'a phone'}.` });
 });
 export const PersonRequest = z.object({
-  name: str(200).refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
+  name: text().refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
   metadata: z.record(z.string(), z.unknown()).optional(),
   channels: z.array(Channel).optional(),
 });
@@ -357,10 +403,12 @@ const extraHeaderName = headerName.refine((v) => !(RESERVED_HEADER_NAMES as read
 export const WebhookRequest = z.object({
   name: str(80).refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
   url: z.url({ protocol: /^https?$/, error: 'Must be a full http or https URL.' }),
-  enabled: z.boolean().optional(),
-  json: z.boolean().optional(),
+  enabled: bool().optional(),
+  json: bool().optional(),
   // Duplicates collapse: a webhook is subscribed to a type or not.
   event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).transform((types) => [...new Set(types)]),
+  /** Created with the webhook; `id` and `webhook` of a header read back from a GET are ignored. */
+  extra_headers: z.array(z.object({ name: extraHeaderName, value: headerValue, order: integer().optional() })).optional(),
 });
 export const WebhookPatchRequest = WebhookRequest.partial();
 
@@ -368,7 +416,7 @@ export const WebhookHeaderRequest = z.object({
   webhook: uuid,
   name: extraHeaderName,
   value: headerValue,
-  order: z.int().optional(),
+  order: integer().optional(),
 });
 export const WebhookHeaderPatchRequest = WebhookHeaderRequest.partial();
 
@@ -384,8 +432,10 @@ export type FieldRequestT = z.output<typeof FieldRequest>;
 export type AutoPlacementRequestT = z.output<typeof AutoPlacementRequest>;
 export type BundleTemplateRequestT = z.output<typeof BundleTemplateRequest>;
 export type BundlePatchRequestT = z.output<typeof BundlePatchRequest>;
+export type BundleSettingsT = z.output<z.ZodObject<typeof BundleSettings>>;
 export type PacketPatchRequestT = z.output<typeof PacketPatchRequest>;
 export type TagsRequestT = z.output<typeof TagsRequest>;
+export type ReassignRequestT = z.output<typeof ReassignRequest>;
 export type BundlePreparationSessionRequestT = z.output<typeof BundlePreparationSessionRequest>;
 export type TemplatePatchRequestT = z.output<typeof TemplatePatchRequest>;
 export type TemplateFieldT = z.output<typeof TemplateField>;

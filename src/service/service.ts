@@ -4,7 +4,7 @@
 // whichever backend the CLI talks to. The schema types document what a valid body looks like.
 import type {
   BundlePatchRequestT, BundlePreparationSessionRequestT, BundleRequestT, BundleTemplateRequestT,
-  PacketPatchRequestT, PersonPatchRequestT, PersonRequestT, TemplatePatchRequestT,
+  PacketPatchRequestT, PersonPatchRequestT, ReassignRequestT, PersonRequestT, TemplatePatchRequestT,
   TemplatePreparationSessionRequestT, WebhookHeaderPatchRequestT, WebhookHeaderRequestT,
   WebhookPatchRequestT, WebhookRequestT,
 } from './schemas.js';
@@ -107,9 +107,19 @@ export interface WebhookSandboxOperations {
   resendWebhookEvent(id: string): Promise<WebhookEvent>;
 }
 
+/**
+ * Signer reassignment (wire-facts.md: packet status `ra`, event `bundle_signer_reassigned`) is
+ * something a signer does, so the API has no operation for it: the embedded engine has it, and
+ * esign serve offers it under /sandbox/ (404 on the hosted service).
+ */
+export interface SignerSandboxOperations {
+  /** The signer of packet `id` hands their turn to another person; returns the new packet. */
+  reassignPacket(id: string, body: Body<ReassignRequestT>): Promise<Packet>;
+}
+
 export interface EsignService
   extends BundleOperations, PacketOperations, TemplateOperations, EnvelopeTemplateOperations,
-    PersonOperations, WebhookOperations, WebhookSandboxOperations {
+    PersonOperations, WebhookOperations, WebhookSandboxOperations, SignerSandboxOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;
   getRateLimit(): Promise<RateLimit>;

@@ -22,12 +22,11 @@ export const PACKET_STATE_WORDS: Record<PacketStatus, { word: string; meaning: s
   re: { word: 'Ready', meaning: 'ready to be sent' },
   se: { word: 'Sent', meaning: 'the signing request went out' },
   st: { word: 'Started', meaning: 'the signer opened the documents' },
-  ca: { word: 'Cancelled', meaning: 'the Bundle was cancelled' },
+  ca: { word: 'Cancelled', meaning: 'the Bundle was cancelled, or this signer declined (the Bundle is then Declined)' },
   ex: { word: 'Expired', meaning: 'the Bundle expired' },
   co: { word: 'Complete', meaning: 'the signer finished' },
   fa: { word: 'Failed', meaning: 'an error stopped this signer' },
   ra: { word: 'Reassigned', meaning: 'the signer handed their turn to another person' },
-  de: { word: 'Declined', meaning: 'the signer declined' },
 };
 
 export const DOC_STATE_WORDS: Record<DocStatus, { word: string; meaning: string }> = {
@@ -49,7 +48,7 @@ export const isInProgress = (s: string): boolean => (IN_PROGRESS as readonly str
 export const isEnded = (s: string): boolean => (ENDED as readonly string[]).includes(s);
 
 /** A packet whose signer has nothing left to do. */
-export const PACKET_DONE: readonly PacketStatus[] = ['co', 'de', 'ra', 'ca', 'ex', 'fa'];
+export const PACKET_DONE: readonly PacketStatus[] = ['co', 'ra', 'ca', 'ex', 'fa'];
 export const isPacketDone = (s: string): boolean => (PACKET_DONE as readonly string[]).includes(s);
 
 /** `('se', 'st')`: a status set as an SQL list, built from the arrays above (codes are fixed literals). */

@@ -91,6 +91,8 @@ export interface Bundle {
   reminder_offset: number | null;
   reminder_interval: number | null;
   reminder_expires: number | null;
+  allow_signer_reassign: boolean;
+  allow_chained_signer_reassign: boolean;
   owner: string | null;
   signing_brand: string | null;
   template: string | null;

@@ -169,7 +169,7 @@ describe('the signing page', () => {
     await page.getByText('You declined to sign').waitFor();
 
     expect((await engine.getBundle(b.id)).status).toBe('de');
-    expect((await engine.getPacket(b.packets[0]!.id)).status).toBe('de');
+    expect((await engine.getPacket(b.packets[0]!.id)).status).toBe('ca');
     expect((await engine.listBundleEvents(b.id)).at(-1)).toMatchObject({ kind: 'pd', description: 'Signer declined: The fee is <wrong>' });
   });
 

@@ -70,7 +70,7 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
 
   it('ends in declined when a signer declines', async () => {
     const created = await b.service.createBundle({ ...REQUEST, in_order: false });
-    expect((await b.signer.decline(created.packets[1]!.id, 'Not my name')).status).toBe('de');
+    expect((await b.signer.decline(created.packets[1]!.id, 'Not my name')).status).toBe('ca');
     const got = await b.service.getBundle(created.id);
     expect(got.status).toBe('de');
     await expectApiError(b.signer.sign(created.packets[0]!.id, { values: { title: 'CEO' } }), 409);

@@ -108,7 +108,7 @@ describe('patch: reminders', () => {
   });
 
   for (const field of REMINDER_FIELDS.slice(1)) {
-    for (const value of [31, -1, 1.5, '3']) {
+    for (const value of [31, -1, 1.5, 'three', '1.5', '31']) {
       it(`${field}=${JSON.stringify(value)} → 400`, async () => {
         const { e } = ctx;
         const b = await sent(e);

@@ -43,7 +43,7 @@ describe('create and get', () => {
   for (const [what, body, field] of [
     ['no name', { channels: [] }, 'name'],
     ['a blank name', { name: '  ' }, 'name'],
-    ['a name over 200 characters', { name: 'a'.repeat(201) }, 'name'],
+    ['a name over the protective bound (10000)', { name: 'a'.repeat(10_001) }, 'name'],
     ['metadata that is not an object', { name: 'A', metadata: 'x' }, 'metadata'],
     ['a channel with both email and phone', { name: 'A', channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '555' }] }, 'channels[1]'],
     ['a channel with neither', { name: 'A', channels: [{ kind: 'em' }] }, 'channels[0]'],

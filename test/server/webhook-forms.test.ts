@@ -74,7 +74,7 @@ describe('esign serve: form-urlencoded webhook bodies', () => {
   });
 
   it('answers 400 naming the member when a form value is not what the member needs', async () => {
-    const bad = await form('POST', '/webhooks/', { name: 'w', url: URL_A, event_types: '["bundle_sent"', enabled: 'yes' });
+    const bad = await form('POST', '/webhooks/', { name: 'w', url: URL_A, event_types: '["bundle_sent"', enabled: 'sometimes' });
     expect(bad.status).toBe(400);
     const fields = (bad.body.errors as { field: string }[]).map((e) => e.field).sort();
     expect(fields).toEqual(['enabled', 'event_types[0]']);

@@ -1,4 +1,4 @@
-// esign local view|sign|decline: signer activity on the embedded engine, where no real person signs.
+// esign local view|sign|decline|reassign: signer activity on the embedded engine, where no real person signs.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
@@ -32,6 +32,13 @@ export function registerSigner(local: Command, action: Action): void {
       await engine.settle();
       await showPacket(ctx, p);
     }));
+
+  local.command('reassign <packetId>')
+    .description('Act as the signer: hand your turn to another person (when the Bundle allows reassignment); prints the new packet')
+    .requiredOption('--name <name>', 'the new signer').option('--email <email>').option('--phone <phone>')
+    .option('--deliver-via <email|phone>').option('--reason <text>')
+    .action(action(async (ctx, o: { name: string; email?: string; phone?: string; deliverVia?: string; reason?: string }, id: string) =>
+      showPacket(ctx, await (await ctx.service()).reassignPacket(id, { name: o.name, email: o.email, phone: o.phone, deliver_via: o.deliverVia, reason: o.reason }))));
 
   local.command('decline <packetId>').description('Act as the signer: decline to sign (the Bundle becomes declined)')
     .option('--reason <text>', 'why', '')

@@ -252,7 +252,8 @@ export class Dispatcher {
         if (eventType.startsWith('packet_'))
           packetId = (sql(this.ctx.db, 'SELECT id FROM packets WHERE bundle_seq = ? ORDER BY idx LIMIT 1').get(b.seq) as { id: string }).id;
       } else if (eventType.startsWith('packet_')) packetId = 'test';
-      return enqueueOccurrence(this.ctx.db, { eventType, at: this.ctx.clock.now(), bundleId, packetId });
+      const template = eventType.startsWith('doc_template_') ? { bundleId: null, payload: { template_id: 'test' } } : {};
+      return enqueueOccurrence(this.ctx.db, { eventType, at: this.ctx.clock.now(), bundleId, packetId, ...template });
     });
     await Promise.all(pks.map((pk) => this.attemptNow(pk, false)));
     return pks.map((pk) => getWebhookEvent(this.ctx, pk));

@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_OF: Readonly<Record<string, WebhookEventType>> = {
   pv: 'packet_viewed',
   ps: 'packet_complete',
   pd: 'packet_declined',
+  pa: 'bundle_signer_reassigned',
 };
 
 const queuedListeners = new WeakMap<Db, () => void>();
@@ -28,8 +29,10 @@ export function onWebhookQueued(db: Db, listener: () => void): void {
 export interface Occurrence {
   eventType: string;
   at: string;
-  bundleId: string;
+  bundleId: string | null;
   packetId?: string | null;
+  /** Events of no Bundle (Document Templates) name their subject here: `{template_id}`. */
+  payload?: Record<string, string>;
 }
 
 /** Queues an occurrence for every enabled webhook subscribed to its type; returns the new events' pks. */
@@ -43,7 +46,7 @@ export function enqueueOccurrence(db: Db, o: Occurrence): string[] {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const h of hooks) {
     const pk = uuid();
-    const payload = o.packetId ? { bundle_id: o.bundleId, packet_id: o.packetId } : { bundle_id: o.bundleId };
+    const payload = o.payload ?? (o.packetId ? { bundle_id: o.bundleId, packet_id: o.packetId } : { bundle_id: o.bundleId });
     const body = JSON.stringify({ event_id: pk, event_type: o.eventType, event_date: o.at, account_id: account, payload });
     insert.run(pk, h.id, o.eventType, o.at, body, o.bundleId, o.packetId ?? null, o.at);
     pks.push(pk);
@@ -62,4 +65,10 @@ export function enqueueForAuditEvent(db: Db, e: { bundleSeq: number; kind: strin
   if (!sql(db, 'SELECT 1 FROM webhooks WHERE enabled = 1 LIMIT 1').get()) return;
   const b = sql(db, 'SELECT id FROM bundles WHERE seq = ?').get(e.bundleSeq) as { id: string } | undefined;
   if (b) enqueueOccurrence(db, { eventType, at: e.at, bundleId: b.id, packetId: e.packetId });
+}
+
+/** A Document Template was created, updated or deleted (in the caller's transaction). */
+export function enqueueTemplateEvent(db: Db, change: 'created' | 'updated' | 'deleted', templateId: string, at: string): void {
+  if (!sql(db, 'SELECT 1 FROM webhooks WHERE enabled = 1 LIMIT 1').get()) return;
+  enqueueOccurrence(db, { eventType: `doc_template_${change}`, at, bundleId: null, payload: { template_id: templateId } });
 }

@@ -197,8 +197,11 @@ export async function createWebhook(ctx: EngineContext, body: unknown): Promise<
   const req = S.parseOr400(S.WebhookRequest, body);
   const id = uuid();
   return inTransaction(ctx, () => {
+    const at = ctx.clock.now();
     sql(ctx.db, 'INSERT INTO webhooks (id, name, url, enabled, json, event_types, created) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(id, req.name, req.url, req.enabled === false ? 0 : 1, req.json === false ? 0 : 1, JSON.stringify(req.event_types), ctx.clock.now());
+      .run(id, req.name, req.url, req.enabled === false ? 0 : 1, req.json === false ? 0 : 1, JSON.stringify(req.event_types), at);
+    const insertHeader = sql(ctx.db, 'INSERT INTO webhook_headers (id, webhook_id, name, value, ord, created) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const h of req.extra_headers ?? []) insertHeader.run(uuid(), id, h.name, h.value, h.order ?? 1, at);
     return getWebhook(ctx, id);
   });
 }
@@ -209,6 +212,22 @@ interface WebhookChange {
   enabled?: boolean;
   json?: boolean;
   event_types?: string[];
+  extra_headers?: { name: string; value: string; order?: number }[];
+}
+
+/**
+ * On PUT and PATCH, `extra_headers` may come back as read (a client that GETs, changes and PUTs),
+ * but changes go through /webhooks/headers/: a different list is refused, never dropped.
+ */
+function checkSameHeaders(db: Db, id: string, given: WebhookChange['extra_headers']): void {
+  if (given === undefined) return;
+  const key = (h: { name: string; value: string; order?: number }) => `${h.name.toLowerCase()}\u0000${h.value}\u0000${h.order ?? 1}`;
+  const current = headersOf(db, id).map(key).sort();
+  const wanted = given.map(key).sort();
+  if (current.length !== wanted.length || current.some((k, i) => k !== wanted[i]))
+    throw badRequest('extra_headers: Extra headers of an existing webhook are changed through /webhooks/headers/.', [
+      { field: 'extra_headers', message: 'Extra headers of an existing webhook are changed through /webhooks/headers/ (create, update, delete).' },
+    ]);
 }
 
 /**
@@ -218,6 +237,7 @@ interface WebhookChange {
 function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhook {
   return inTransaction(ctx, () => {
     const w = requireWebhook(ctx.db, id);
+    checkSameHeaders(ctx.db, id, c.extra_headers);
     const enabled = c.enabled ?? w.enabled === 1;
     const reEnabled = enabled && w.enabled === 0;
     sql(ctx.db, `UPDATE webhooks SET name = ?, url = ?, enabled = ?, json = ?, event_types = ?,

@@ -129,8 +129,23 @@ export function SigningPage({ v, state }: { v: SigningView; state: FormState }) 
               <button type="submit" class="secondary danger" id="decline">Decline</button>
             </form>
           </details>
+          {v.canReassign ? <ReassignForm base={base} /> : null}
         </section>
       </main>
     </>
+  );
+}
+
+function ReassignForm({ base }: { base: string }) {
+  return (
+    <details>
+      <summary>Ask someone else to sign</summary>
+      <form id="reassign-form" method="post" action={`${base}/reassign`} enctype="multipart/form-data">
+        <div class="field"><label for="ra-name">Their name</label><input type="text" id="ra-name" name="name" required /></div>
+        <div class="field"><label for="ra-email">Their email address</label><input type="text" id="ra-email" name="email" inputmode="email" required /></div>
+        <div class="field"><label for="ra-reason">Why (optional)</label><textarea id="ra-reason" name="reason" rows={2} /></div>
+        <button type="submit" class="secondary" id="reassign">Ask them to sign</button>
+      </form>
+    </details>
   );
 }

@@ -68,7 +68,8 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
   /** A session whose signer has finished shows how it ended instead of the form. */
   const finishedPage = (reply: FastifyReply, v: SigningView): FastifyReply | undefined => {
     if (v.signer.status === 'co') return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
-    if (v.signer.status === 'de') return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
+    if (v.signer.status === 'ca' && v.bundle.status === 'de') return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
+    if (v.signer.status === 'ra') return done(reply, 'Handed on', `You asked someone else to sign "${v.bundle.label || 'the documents'}".`);
     if (v.bundle.status !== 'se' && v.bundle.status !== 'st') return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
     return undefined;
   };
@@ -124,5 +125,20 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
     const packet = await engine.declinePacket(id, reason);
     if (!req.isMultipart()) return reply.send({ packet });
     return done(reply, 'You declined', 'You declined to sign. The sender has been told.');
+  }));
+
+  // Form fields (name, email, reason) or JSON with the same members; answered in kind.
+  app.post('/sign/session/:session/reassign', page(async (req, reply) => {
+    const id = await engine.resolveSigningSession(sessionOf(req));
+    const body: Record<string, string> = {};
+    if (req.isMultipart()) {
+      for await (const part of req.parts({ limits: { files: 0, fields: 10 } })) {
+        if (part.type === 'file') part.file.resume();
+        else if (['name', 'email', 'reason'].includes(part.fieldname) && String(part.value).trim()) body[part.fieldname] = String(part.value).trim();
+      }
+    }
+    const packet = await engine.reassignPacket(id, req.isMultipart() ? body : (req.body ?? {}));
+    if (!req.isMultipart()) return reply.send({ packet });
+    return done(reply, 'Handed on', `${packet.name} has been asked to sign. You have nothing more to do.`);
   }));
 }
