@@ -1,8 +1,8 @@
 // The template flags of esign bundle create: --template with --assign and --value (a TemplateRequest
 // document), --envelope-template (a BundleTemplateRequest) and --tag-value.
-import type { Factory } from '../factory.js';
-import { CliError, EXIT } from '../exitCodes.js';
-import { keyValues } from '../run.js';
+import type { Factory } from '../../factory.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import { keyValues } from '../../run.js';
 
 export interface TemplateFlags {
   template?: string;
