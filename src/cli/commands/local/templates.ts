@@ -3,15 +3,13 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { TemplateImport } from '../../local/templates.js';
-import { CliError, EXIT } from '../exitCodes.js';
-import { type Action, collect, readJsonInput } from '../run.js';
-import { showEnvelopeTemplate } from './envelopeTemplate.js';
-import { metadataFlags, showTemplate } from './template.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { LocalBackend } from '../../factory.js';
+import { type Action, collect, readInputFile, readJsonInput, unreadable } from '../../run.js';
+import { showEnvelopeTemplate } from '../envelope-template/show.js';
+import { metadataFlags, showTemplate } from '../template/show.js';
 
-const readable = (flag: string, path: string) => (e: NodeJS.ErrnoException) => {
-  throw new CliError(`${flag} ${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`, EXIT.USAGE);
-};
+type TemplateImport = Parameters<LocalBackend['importTemplate']>[0];
 
 /** `KEY:LABEL` or `KEY`. */
 function parseRole(text: string): { key: string; label?: string } {
@@ -24,7 +22,9 @@ function parseRole(text: string): { key: string; label?: string } {
 
 /** A fields file: a JSON array of template fields, or an object with a `fields` array. */
 async function readFields(path: string): Promise<unknown[]> {
-  const text = await readFile(path, 'utf8').catch(readable('--fields', path));
+  const text = await readFile(path, 'utf8').catch((e: unknown) => {
+    throw unreadable('--fields', path, e);
+  });
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -46,7 +46,7 @@ interface ImportFlags {
   library?: string;
 }
 
-export function registerLocalTemplates(local: Command, action: Action): void {
+export function register(local: Command, action: Action): void {
   local.command('template').description('Document Templates of the local engine')
     .command('import <pdf>').description('Make a Document Template from a PDF, its signer roles and fields')
     .requiredOption('--name <name>', 'name of the template')
@@ -60,7 +60,7 @@ export function registerLocalTemplates(local: Command, action: Action): void {
       if (!o.role?.length) throw new CliError('Give at least one signer role: --role KEY:LABEL (e.g. --role tenant:Tenant).', EXIT.USAGE);
       const input: TemplateImport = {
         name: o.name,
-        pdf: await readFile(pdfPath).catch(readable('PDF', pdfPath)),
+        pdf: await readInputFile(pdfPath, 'PDF'),
         filename: basename(pdfPath),
         roles: o.role.map(parseRole),
       };

@@ -3,23 +3,14 @@
 // fails, so the sender records the failure and retries) and, with --forward-to, POSTed on unchanged.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadUndici } from '../../lazyImport.js';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../local/webhooks/signature.js';
-import type { Factory } from '../factory.js';
-import { CliError, EXIT } from '../exitCodes.js';
-import { note } from '../output.js';
-import { commaList, intArg } from '../run.js';
+import { loadUndici } from '../../../lazyImport.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../../service/webhookSignature.js';
+import type { Factory } from '../../factory.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import { note } from '../../output.js';
+import { commaList, intArg } from '../../run.js';
+import type { ListenOptions as ListenFlags } from './listen.js';
 
-export interface ListenFlags {
-  port: string;
-  host: string;
-  path: string;
-  forwardTo?: string;
-  events?: string;
-  secret?: string;
-  tolerance: string;
-  count?: string;
-}
 
 /** What one delivery printed as JSON looks like. */
 interface Received {

@@ -1,27 +1,20 @@
 // esign webhook verify: checks one delivery's signature the way a receiver must (raw body, secret,
 // X-Blueink-Signature, X-Blueink-Request-Timestamp). Exit 0 good, 9 bad signature, 11 stale.
 import { readFile } from 'node:fs/promises';
-import { verifySignature } from '../../local/webhooks/signature.js';
-import type { Factory } from '../factory.js';
-import { CliError, EXIT } from '../exitCodes.js';
-import { printObject, writeJson } from '../output.js';
-import { intArg } from '../run.js';
+import { verifySignature } from '../../../service/webhookSignature.js';
+import type { Factory } from '../../factory.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import { printObject, writeJson } from '../../output.js';
+import { intArg, unreadable } from '../../run.js';
+import type { VerifyOptions as VerifyFlags } from './verify.js';
 
-export interface VerifyFlags {
-  secret?: string;
-  signature?: string;
-  timestamp?: string;
-  payload?: string;
-  payloadFile?: string;
-  tolerance: string;
-}
 
 async function readBody(ctx: Factory, o: VerifyFlags): Promise<Buffer> {
   if (o.payload !== undefined && o.payloadFile !== undefined) throw new CliError('Give --payload or --payload-file, not both.', EXIT.USAGE);
   if (o.payload !== undefined) return Buffer.from(o.payload, 'utf8');
   if (o.payloadFile !== undefined)
-    return readFile(o.payloadFile).catch((e: NodeJS.ErrnoException) => {
-      throw new CliError(`--payload-file ${o.payloadFile}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`, EXIT.USAGE);
+    return readFile(o.payloadFile).catch((e: unknown) => {
+      throw unreadable('--payload-file', o.payloadFile!, e);
     });
   if (ctx.io.stdinIsTTY) throw new CliError('Give the raw body with --payload TEXT or --payload-file FILE, or pipe it on stdin.', EXIT.USAGE);
   const chunks: Buffer[] = [];

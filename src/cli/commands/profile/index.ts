@@ -1,12 +1,12 @@
 // esign profile ...: named connections (a remote API v2 server with its key, or a local data directory).
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CliError, EXIT } from '../exitCodes.js';
-import { type Out, printList, printObject } from '../output.js';
-import { type Profile, configDir, openProfiles, openProfilesIfAny, redactKey } from '../profiles.js';
-import { confirm, type Action } from '../run.js';
-import { readAll } from '../io.js';
-import type { Factory } from '../factory.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import { type Out, printList, printObject } from '../../output.js';
+import { type Profile, configDir, openProfiles, openProfilesIfAny, redactKey } from '../../profiles.js';
+import { confirm, type Action } from '../../run.js';
+import { readAll } from '../../io.js';
+import type { Factory } from '../../factory.js';
 
 interface AddOptions {
   baseUrl?: string;
@@ -40,7 +40,7 @@ async function readKey(f: Factory, fromStdin: boolean | undefined): Promise<stri
 
 const backend = (p: Profile) => (p.baseUrl ? 'remote' : 'local');
 
-export function registerProfile(program: Command, action: Action): void {
+export function register(program: Command, action: Action): void {
   const profile = program.command('profile').description('Named connections: a remote API v2 server and key, or a local data directory');
 
   profile.command('add <name>')
@@ -87,7 +87,7 @@ export function registerProfile(program: Command, action: Action): void {
 
   profile.command('show [name]')
     .description('A stored profile, or without a name what commands use now (after flags and environment)')
-    .action(action(async (ctx, _o, name?: string) => {
+    .action(action(async (ctx, _o: object, name?: string) => {
       if (name) {
         const store = await openProfiles(ctx.env);
         return showProfile(ctx, name, store.get(name), store.current() === name);
