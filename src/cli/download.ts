@@ -2,31 +2,16 @@
 // store; a remote server is asked over HTTP. Each file is hashed on the way and checked against
 // the SHA-256 the API gave, written to a temporary name and renamed only when complete.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { loadUndici } from '../lazyImport.js';
 import type { Factory } from './factory.js';
 import { CliError, EXIT } from './exitCodes.js';
 
 async function source(ctx: Factory, url: string): Promise<Readable> {
-  if (!(await ctx.settings()).baseUrl) {
-    const engine = await ctx.local();
-    // `.../files/<token>/<name>`, wherever the public URL puts it.
-    const [kind, token] = new URL(url).pathname.split('/').slice(-3);
-    const link = kind === 'files' && token ? engine.resolveLink(token, 'file') : undefined;
-    if (!link) throw new CliError(`The link ${url} has expired or is not one of this engine's files.`, EXIT.USAGE);
-    return createReadStream(engine.blobPath(link.target));
-  }
-  const { request } = await loadUndici();
-  const res = await request(url, { headersTimeout: 30_000, bodyTimeout: 60_000 });
-  if (res.statusCode !== 200) {
-    await res.body.dump();
-    throw new CliError(`Downloading ${url} failed: HTTP ${res.statusCode}.`, EXIT.USAGE);
-  }
-  return res.body;
+  return (await ctx.service()).openFileLink(url);
 }
 
 /** Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. */

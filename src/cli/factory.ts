@@ -2,7 +2,7 @@
 // service, prompter, settings), so a test runs a command in-process with a captured IO and a real
 // engine on a temp directory.
 import type { Command } from 'commander';
-import type { LocalEngine } from '../local/engine.js';
+import type { LocalEngine, LocalEngineOptions } from '../local/engine.js';
 import type { EsignService } from '../service/service.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
@@ -47,6 +47,18 @@ export const inquirerPrompter: Prompter = {
 function interrupted(e: unknown): never {
   if ((e as Error)?.name === 'ExitPromptError') throw new CliError('Interrupted.', EXIT.INTERRUPTED);
   throw e;
+}
+
+/** The embedded engine as `esign local ...` and `esign serve` see it. */
+export type LocalBackend = LocalEngine;
+export type EngineOptions = Omit<LocalEngineOptions, 'dataDir'>;
+
+/** A database that cannot be opened names its file and says what to do. */
+function openFailure(e: unknown, file: string): unknown {
+  const code = (e as { code?: string })?.code ?? '';
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+    return new CliError(`${file} is damaged or not an esign database (${(e as Error).message}): restore it from a backup, or use another --data-dir.`, EXIT.FAILURE);
+  return e;
 }
 
 /** How a program run makes its Factory: the process's own IO, or a test's. */
@@ -122,9 +134,9 @@ export class Factory {
    */
   async requireLive(isTest: boolean | (() => Promise<boolean>), liveFlag: boolean | undefined, what: string): Promise<void> {
     const s = await this.settings();
-    if (!s.baseUrl || liveFlag || s.live) return;
+    if (!(await this.service()).capabilities.sendsForReal || liveFlag || s.live) return;
     if (typeof isTest === 'function' ? await isTest() : isTest) return;
-    const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : s.baseUrl;
+    const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : s.baseUrl ?? 'this server';
     throw new CliError(
       `Refusing to ${what} a non-test Bundle on ${target}: real people would receive it. ` +
         `Pass --live, mark the profile live (esign profile add ${s.profile ?? 'NAME'} --live ...), or use --test.`,
@@ -132,11 +144,19 @@ export class Factory {
     );
   }
 
-  /** The embedded engine itself, for `esign local ...` administration. */
-  async local(): Promise<LocalEngine> {
+  /**
+   * The embedded engine itself, for `esign local ...` administration and `esign serve` (which
+   * passes its options on first use). This is the one place the CLI constructs the engine.
+   */
+  async local(o: EngineOptions = {}): Promise<LocalBackend> {
     if (!this.engine) {
-      const { LocalEngine } = await import('../local/engine.js');
-      this.engine = new LocalEngine({ dataDir: await this.dataDir() });
+      const [{ LocalEngine }, { databasePath }] = await Promise.all([import('../local/engine.js'), import('../local/db.js')]);
+      const dataDir = await this.dataDir();
+      try {
+        this.engine = new LocalEngine({ dataDir, ...o });
+      } catch (e) {
+        throw openFailure(e, databasePath(dataDir));
+      }
     }
     return this.engine;
   }

@@ -1,15 +1,15 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
-import { registerBundle } from './commands/bundle.js';
-import { registerEnvelopeTemplate } from './commands/envelopeTemplate.js';
-import { registerLocal } from './commands/local.js';
-import { registerPacket } from './commands/packet.js';
-import { registerPerson } from './commands/person.js';
-import { registerProfile } from './commands/profile.js';
-import { registerServe } from './commands/serve.js';
-import { registerTemplate } from './commands/template.js';
-import { register as registerVerify } from './commands/verify/verify.js';
-import { registerWebhook } from './commands/webhook.js';
+import * as bundle from './commands/bundle/index.js';
+import * as envelopeTemplate from './commands/envelope-template/index.js';
+import * as local from './commands/local/index.js';
+import * as packet from './commands/packet/index.js';
+import * as person from './commands/person/index.js';
+import * as profile from './commands/profile/index.js';
+import * as serve from './commands/serve/serve.js';
+import * as template from './commands/template/index.js';
+import * as verify from './commands/verify/verify.js';
+import * as webhook from './commands/webhook/index.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { Factory, type MakeFactory, type Prompter } from './factory.js';
 import { type IO, processIO } from './io.js';
@@ -28,16 +28,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out.write(t), writeErr: (t) => io.err.write(t) });
 
-  registerBundle(program, action);
-  registerPacket(program, action);
-  registerTemplate(program, action);
-  registerEnvelopeTemplate(program, action);
-  registerPerson(program, action);
-  registerWebhook(program, action);
-  registerLocal(program, action);
-  registerProfile(program, action);
-  registerServe(program, action);
-  registerVerify(program, action);
+  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, verify]) noun.register(program, action);
 
   program
     .command('help-exit-codes', { hidden: true })
@@ -88,5 +79,10 @@ export async function runCli(args: string[], o: RunOptions): Promise<number> {
 }
 
 export async function main(argv: string[], version: string): Promise<void> {
+  // Ctrl-C ends the command with 130, unless the command stops gracefully itself (serve, webhook listen).
+  process.on('SIGINT', function interrupted() {
+    if (process.listenerCount('SIGINT') > 1) return;
+    process.exit(EXIT.INTERRUPTED);
+  });
   process.exitCode = await runCli(argv.slice(2), { io: processIO(), version });
 }

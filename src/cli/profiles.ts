@@ -32,15 +32,26 @@ export async function configDir(env: NodeJS.ProcessEnv = process.env): Promise<s
 /** Opens the profile store for reading and writing. */
 export async function openProfiles(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
   const { default: ConfClass } = await import('conf');
-  const conf = new ConfClass<ProfileFile>({
-    projectName: 'esign',
-    projectSuffix: '',
-    cwd: await configDir(env),
-    configName: CONFIG_NAME,
-    configFileMode: 0o600,
-    defaults: { profiles: {} },
-    accessPropertiesByDotNotation: false,
-  });
+  const cwd = await configDir(env);
+  const damaged = (why: string) =>
+    new CliError(`${join(cwd, `${CONFIG_NAME}.json`)} is damaged (${why}): fix or remove it, then add the profiles again.`, EXIT.FAILURE);
+  let conf: Conf<ProfileFile>;
+  try {
+    conf = new ConfClass<ProfileFile>({
+      projectName: 'esign',
+      projectSuffix: '',
+      cwd,
+      configName: CONFIG_NAME,
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+      accessPropertiesByDotNotation: false,
+    });
+  } catch (e) {
+    if ((e as Error).name === 'SyntaxError') throw damaged(`not valid JSON: ${(e as Error).message}`);
+    throw e;
+  }
+  const profiles = conf.get('profiles');
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw damaged('"profiles" is not an object');
   return new ProfileStore(conf);
 }
 

@@ -6,7 +6,13 @@ import { CliError, EXIT, type ExitCode, exitCodeForStatus } from './exitCodes.js
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
 import { type IO, readAll } from './io.js';
 
-export type Action = <O>(fn: (f: Factory, opts: O, ...args: any[]) => Promise<void>) => (...args: any[]) => Promise<void>;
+/**
+ * Wraps a verb's body for commander: `opts` is the verb's options interface and `args` its
+ * positional arguments, in the order the command declares them.
+ */
+export type Action = <O extends object, A extends unknown[] = []>(
+  fn: (f: Factory, opts: O, ...args: A) => Promise<void>,
+) => (...args: unknown[]) => Promise<void>;
 
 /** Where a program run records its exit code (the process's, or an in-process test's). */
 export interface ExitSink {
@@ -18,12 +24,12 @@ export interface ExitSink {
  * and maps failures to an exit code in `exit`.
  */
 export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
-  return (fn) => async (...args: unknown[]) => {
+  return <O extends object, A extends unknown[]>(fn: (f: Factory, opts: O, ...args: A) => Promise<void>) => async (...args: unknown[]) => {
+    // commander calls back with the positional arguments, the command's options, then the command.
     const cmd = args[args.length - 1] as Command;
-    const opts = args[args.length - 2];
-    const f = makeFactory(cmd.optsWithGlobals() as GlobalOptions);
+    const f = makeFactory(cmd.optsWithGlobals<GlobalOptions>());
     try {
-      await fn(f, opts as never, ...args.slice(0, -2));
+      await fn(f, cmd.opts() as O, ...(args.slice(0, -2) as A));
     } catch (e) {
       exit.code = reportError(f.io, e, f.options.json === true);
     } finally {
@@ -81,13 +87,27 @@ export function intArg(value: string, flag: string, min?: number): number {
   return n;
 }
 
+/** Why a file named on the command line cannot be read, as one usage error naming the flag and the path. */
+export function unreadable(flag: string, path: string, e: unknown): CliError {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  return new CliError(`${flag ? `${flag} ` : ''}${path}: ${why}`, EXIT.USAGE);
+}
+
+/** Reads a file named on the command line; failures are usage errors that say why. */
+export async function readInputFile(path: string, flag: string): Promise<Buffer> {
+  return readFile(path).catch((e: unknown) => {
+    throw unreadable(flag, path, e);
+  });
+}
+
 /** Reads a JSON object from a file or from stdin (`-`). */
 export async function readJsonInput(io: IO, path: string, flag: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = path === '-' ? await readAll(io.stdin) : await readFile(path, 'utf8');
   } catch (e) {
-    throw new CliError(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
+    throw unreadable(flag, path, e);
   }
   let value: unknown;
   try {

@@ -2,7 +2,10 @@
 import { join } from 'node:path';
 import { notImplemented } from '../service/errors.js';
 import { parseBundleListQuery } from '../service/listQuery.js';
-import type { Body, EsignService } from '../service/service.js';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { LocalAdmin, LocalInfo, PendingWork } from '../service/localAdmin.js';
+import type { BackendCapabilities, Body, EsignService } from '../service/service.js';
 import type {
   AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery,
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
@@ -50,7 +53,9 @@ const unimplemented = (op: string) => async (): Promise<never> => {
   throw notImplemented(op);
 };
 
-export class LocalEngine implements EsignService {
+export class LocalEngine implements EsignService, LocalAdmin {
+  /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
+  readonly capabilities: BackendCapabilities = { sandbox: true, sendsForReal: false };
   readonly dataDir: string;
   readonly db: Db;
   readonly clock: Clock;
@@ -255,6 +260,15 @@ export class LocalEngine implements EsignService {
   resolveLink(token: string, kind: LinkKind) {
     return resolveLink(this.ctx, kind, token);
   }
+  /** Reads this engine's own store: `.../files/<token>/<name>`, wherever the public URL puts it. */
+  async openFileLink(url: string): Promise<Readable> {
+    const path = URL.canParse(url) ? new URL(url).pathname.split('/') : [];
+    const [kind, token] = path.slice(-3);
+    const link = kind === 'files' && token ? this.resolveLink(token, 'file') : undefined;
+    if (!link) throw new Error(`The link ${url} has expired or is not one of this engine's files.`);
+    return createReadStream(this.blobPath(link.target));
+  }
+
   /** Where a stored file (document, produced PDF, attachment) lives on disk. */
   blobPath(hash: string): string {
     return this.ctx.blobs.path(hash);
@@ -421,6 +435,22 @@ export class LocalEngine implements EsignService {
   getRateLimit = unimplemented('Rate-limit status');
 
   // Local-only administration (`esign local ...`): not part of API v2.
+  info(): LocalInfo {
+    const count = (table: string) => (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return {
+      data_dir: this.dataDir, database: this.db.name, bundles: count('bundles'), packets: count('packets'),
+      documents: count('blobs'), outbox: count('outbox'), clock: this.clock.now(),
+    };
+  }
+
+  pendingWork(): PendingWork {
+    const count = (q: string) => (this.db.prepare(q).get() as { n: number }).n;
+    return {
+      pending_documents: count(`SELECT count(*) AS n FROM documents WHERE state = 'pending'`),
+      pending_evidence: count(`SELECT count(*) AS n FROM bundles WHERE doc_status = 'pe'`),
+    };
+  }
+
   outbox(q: OutboxQuery = {}) {
     return listMessages(this.db, q);
   }

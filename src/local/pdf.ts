@@ -19,6 +19,7 @@ export async function inspectPdf(data: Buffer): Promise<PdfInfo | { problem: str
     return { pages };
   } catch (e) {
     const reason = (e as Error).message.split('\n')[0];
-    return { problem: /encrypt/i.test(reason) ? 'The PDF is encrypted.' : `The PDF is corrupt or unreadable: ${reason}` };
+    // One plain sentence: the parser's own message names its internals, not the user's problem.
+    return { problem: /encrypt/i.test(reason) ? 'The PDF is encrypted.' : 'The PDF is corrupt or unreadable.' };
   }
 }

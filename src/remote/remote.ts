@@ -1,5 +1,7 @@
 // ADAPTER 1: EsignService over HTTP to any API v2 server (the hosted service, or `esign serve`).
-import type { Body, EsignService } from '../service/service.js';
+import type { Readable } from 'node:stream';
+import { loadUndici } from '../lazyImport.js';
+import type { BackendCapabilities, Body, EsignService } from '../service/service.js';
 import type {
   AttachedFile, Bundle, BundleDataItem, BundleEvent, BundleListQuery, CoeFile, DocumentTemplate, EmbedUrl,
   EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit, TemplateListQuery,
@@ -26,8 +28,24 @@ const enc = encodeURIComponent;
 
 export class RemoteService implements EsignService {
   readonly http: HttpClient;
+  /**
+   * A remote server may be the hosted service, whose messages reach real people; its sandbox
+   * routes exist only if it is `esign serve` (the hosted service answers 404, which is reported).
+   */
+  readonly capabilities: BackendCapabilities = { sandbox: false, sendsForReal: true };
   constructor(opts: HttpOptions) {
     this.http = new HttpClient(opts);
+  }
+
+  /** File links are pre-signed: fetched without the API key. */
+  async openFileLink(url: string): Promise<Readable> {
+    const { request } = await loadUndici();
+    const res = await request(url, { headersTimeout: 30_000, bodyTimeout: 60_000 });
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw new Error(`Downloading ${url} failed: HTTP ${res.statusCode}.`);
+    }
+    return res.body;
   }
 
   private async call<T>(method: string, path: string, extra: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<T> {

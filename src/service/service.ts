@@ -2,6 +2,7 @@
 // Request bodies are `unknown` at this seam on purpose: each backend validates them (the local
 // engine with the shared schemas, the hosted service by itself), so bad input meets the same rules
 // whichever backend the CLI talks to. The schema types document what a valid body looks like.
+import type { Readable } from 'node:stream';
 import type {
   BundlePatchRequestT, BundlePreparationSessionRequestT, BundleRequestT, BundleTemplateRequestT,
   PacketPatchRequestT, PersonPatchRequestT, ReassignRequestT, PersonRequestT, TemplatePatchRequestT,
@@ -15,6 +16,20 @@ import type {
   WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
   WebhookSecret,
 } from './types.js';
+
+/**
+ * What a backend is, declared by the backend, so a command never has to ask which one it has
+ * (never a base-URL check or an instanceof).
+ */
+export interface BackendCapabilities {
+  /**
+   * esign's sandbox (webhook trigger and resend) is always there (the embedded engine); false: only
+   * if the server offers it (`esign serve` does, the hosted service answers 404).
+   */
+  sandbox: boolean;
+  /** Email and SMS reach real people: a non-test Bundle sent here is a real request to sign. */
+  sendsForReal: boolean;
+}
 
 /** A request body: typed as the schema describes it, accepted as anything and validated by the backend. */
 export type Body<T> = T | Record<string, unknown>;
@@ -123,6 +138,12 @@ export interface EsignService
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;
   getRateLimit(): Promise<RateLimit>;
+  readonly capabilities: BackendCapabilities;
+  /**
+   * The contents behind an expiring file link (`file_url` of a Bundle file or a Certificate of
+   * Evidence) as a stream; an expired or unknown link is an error that says so.
+   */
+  openFileLink(url: string): Promise<Readable>;
   /** Finishes work under way (document processing) and releases resources. */
   close(): Promise<void>;
 }

@@ -1,12 +1,19 @@
-// End-to-end: the built binary (bin/esign.js -> dist/) run with execa, as a user runs it.
+// The CLI run in-process (the same program as the binary, with a captured IO and a real engine on a
+// temp dir); what needs a real process (version fast path, a closed pipe, concurrent processes) is
+// run with execa on the built binary.
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 let data: ReturnType<typeof tempDir>;
 
 function esign(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
+  return esignIn(args, { input: opts.input, env: { ESIGN_DATA_DIR: data.dir, ...opts.env } });
+}
+
+function spawned(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
   return execa('node', [BIN, ...args], {
     reject: false,
     input: opts.input,
@@ -22,7 +29,7 @@ afterAll(() => data.cleanup());
 
 describe('esign CLI', () => {
   it('prints its version', async () => {
-    const r = await esign(['--version']);
+    const r = await spawned(['--version']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+$/);
   });
@@ -225,7 +232,8 @@ describe('esign CLI: arguments are checked before anything is sent', () => {
   it('concurrent feature switches all take effect', async () => {
     const names = ['teams', 'signing_brands', 'regex_validation', 'office_upload', 'early_data', 'early_files'];
     await esign(['local', 'features', 'disable', ...names]);
-    const results = await Promise.all(names.map((n) => esign(['local', 'features', 'enable', n])));
+    // Separate processes, each with its own connection to the database.
+    const results = await Promise.all(names.map((n) => spawned(['local', 'features', 'enable', n])));
     expect(results.map((r) => r.exitCode)).toEqual(names.map(() => 0));
     const on = JSON.parse((await esign(['local', 'features', '--json'])).stdout).filter((f: { enabled: boolean }) => f.enabled).map((f: { feature: string }) => f.feature);
     for (const n of names) expect(on).toContain(n);

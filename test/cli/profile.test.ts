@@ -2,22 +2,19 @@
 // and the live guard on remote backends (checked against a real esign serve).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, tempDir } from '../helpers.js';
-import { BIN, type ServeProcess, startServe } from './serveProcess.js';
+import { esignIn } from './inProcess.js';
+import { type ServeProcess, startServe } from './serveProcess.js';
 
 let server: ServeProcess;
 let data: ReturnType<typeof tempDir>;
 let config: ReturnType<typeof tempDir>;
 let key: string;
 
+/** In-process against a real esign serve (its own process). */
 function esign(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
-  return execa('node', [BIN, ...args], {
-    reject: false,
-    input: opts.input,
-    env: { ESIGN_CONFIG_DIR: config.dir, ESIGN_DATA_DIR: join(data.dir, 'client'), NO_COLOR: '1', ...opts.env },
-  });
+  return esignIn(args, { input: opts.input, env: { ESIGN_CONFIG_DIR: config.dir, ESIGN_DATA_DIR: join(data.dir, 'client'), ...opts.env } });
 }
 
 const serverBundles = async () => {
@@ -29,7 +26,7 @@ beforeAll(async () => {
   data = tempDir('esign-profile-data-');
   config = tempDir('esign-profile-config-');
   const env = { ESIGN_DATA_DIR: join(data.dir, 'server') };
-  key = (await execa('node', [BIN, 'local', 'keys', 'create', '-q'], { env })).stdout.trim();
+  key = (await esignIn(['local', 'keys', 'create', '-q'], { env })).stdout.trim();
   server = await startServe(env);
 });
 

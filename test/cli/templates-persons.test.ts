@@ -1,18 +1,12 @@
-// End-to-end: Document Templates, Envelope Templates and Persons through the built binary.
-import { execa } from 'execa';
+// Document Templates, Envelope Templates and Persons through the CLI, run in-process on a real engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
 
-const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 let data: ReturnType<typeof tempDir>;
 
 function esign(args: string[], opts: { input?: string } = {}) {
-  return execa('node', [BIN, ...args], {
-    reject: false,
-    input: opts.input ?? '',
-    env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1', CI: '1' },
-    extendEnv: true,
-  });
+  return esignIn(args, { input: opts.input ?? '', env: { ESIGN_DATA_DIR: data.dir, CI: '1' } });
 }
 
 /** Tab-separated key/value output as an object. */

@@ -3,23 +3,18 @@ import { writeFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
 
-const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 const SECRET = 'whsec_test_secret';
 let data: ReturnType<typeof tempDir>;
 
+/** In-process; the receiver (webhook listen) runs as its own process (startListen). */
 function esign(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
-  return execa('node', [BIN, ...args], {
-    reject: false,
-    input: opts.input ?? '',
-    env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1', CI: '1', ...opts.env },
-    extendEnv: true,
-  });
+  return esignIn(args, { input: opts.input ?? '', env: { ESIGN_DATA_DIR: data.dir, CI: '1', ...opts.env } });
 }
 
 /** The receiver's side of the signature, computed independently of the source (test/webhooks/receiver.ts). */

@@ -13,7 +13,7 @@ import { sql } from '../db.js';
 import { uuid } from '../ids.js';
 import { enqueueOccurrence } from './outbox.js';
 import { webhookSecret } from './secret.js';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sign } from './signature.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sign } from '../../service/webhookSignature.js';
 import { getWebhookEvent } from './store.js';
 
 /** Minutes after a failed attempt before the next one (wire-facts.md); then the event is given up. */

@@ -1,0 +1,98 @@
+// esign bundle create: a Bundle from flags and/or a JSON spec, sent (or saved as a draft), its tags
+// added right after, optionally waiting while its documents are processed.
+import type { Command } from 'commander';
+import { ApiError } from '../../../service/errors.js';
+import type { Bundle } from '../../../service/types.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { Factory } from '../../factory.js';
+import { type Action, collect, intArg } from '../../run.js';
+import type { CreateFlags } from './request.js';
+import { showBundle } from './show.js';
+
+export interface CreateOptions extends CreateFlags {
+  wait?: string | boolean;
+  live?: boolean;
+}
+
+export function register(bundle: Command, action: Action): void {
+  bundle
+    .command('create')
+    .description('Create a Bundle and send it (or save it as a draft)')
+    .option('-f, --spec <file>', 'BundleRequest JSON (- for stdin); documents may use "file_path"; "tags" are added after creation')
+    .option('--file <path>', 'a PDF to sign (repeatable)', collect)
+    .option('--signer <"Name <email>">', 'a signer (repeatable); "Name <+phone>" for SMS; "KEY=Name <email>" sets its key', collect)
+    .option('--label <text>', 'label of the Bundle')
+    .option('--subject <text>', 'email subject')
+    .option('--message <text>', 'email message')
+    .option('--custom-key <key>', 'your own key to find the Bundle by')
+    .option('--cc <email>', 'copy on completion (repeatable)', collect)
+    .option('--cc-sender', 'copy the sender on completion')
+    .option('--tag <tag>', 'a tag (repeatable; added right after creation)', collect)
+    .option('--expires <date>', 'YYYY-MM-DD or an ISO date-time, in the future')
+    .option('--send-reminders', 'send reminders (Reminders feature)')
+    .option('--reminder-offset <days>', 'days after sending before the first reminder (0-30)')
+    .option('--reminder-interval <days>', 'days between reminders (0-30)')
+    .option('--reminder-expires <days>', 'days after sending when reminders stop (0-30)')
+    .option('--draft', 'save as a draft instead of sending')
+    .option('--in-order', 'signers sign one after the other')
+    .option('--test', 'a test Bundle (delivered only to verified account addresses)')
+    .option('--embed', 'signers from --signer sign through embedded URLs')
+    .option('--wait [seconds]', 'wait while documents are processed (default 60 s)')
+    .option('--live', 'on a remote server, really send a non-test Bundle')
+    .option('--template <uuid>', 'add a document from this Document Template')
+    .option('--assign <role=signer>', 'give a template role to a signer (key, number, email or name; repeatable)', collect)
+    .option('--value <key=value>', 'a template field value, or an Envelope Template field value (repeatable)', collect)
+    .option('--tag-value <name=value>', 'a Data Flow tag value (repeatable)', collect)
+    .option('--envelope-template <id>', 'make the Bundle from an Envelope Template (signers take its roles in order, or --signer "ROLE=Name <email>")')
+    .action(action(run));
+}
+
+const waitSeconds = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60 : intArg(w, '--wait', 0));
+
+export async function run(f: Factory, o: CreateOptions): Promise<void> {
+  const wait = waitSeconds(o.wait);
+  const [{ buildCreateRequest }, { assignRolesInOrder }] = await Promise.all([import('./request.js'), import('./templateFlags.js')]);
+  const { body, files, tags } = await buildCreateRequest(f.io, o);
+  if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
+  if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
+  const service = await f.service();
+  let b = o.envelopeTemplate ? await service.createBundleFromEnvelopeTemplate(body) : await service.createBundle(body, files);
+  if (tags.length) b = await addTags(f, b, tags);
+  if (wait !== undefined) b = await waitForLaunch(f, b, wait);
+  await showBundle(f, b);
+  if (wait !== undefined && b.status === 'fa')
+    throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.FAILURE);
+}
+
+/** The Bundle exists by now: a failure says so, so nobody creates it twice. */
+async function addTags(f: Factory, b: Bundle, tags: string[]): Promise<Bundle> {
+  try {
+    return await (await f.service()).addBundleTags(b.id, tags);
+  } catch (e) {
+    const message = `Bundle ${b.id} was created, but its tags were not added (esign bundle tags add ${b.id} ...): ${(e as Error).message}`;
+    if (e instanceof ApiError) throw new ApiError(e.status, e.code, message, e.errors, e.form);
+    throw new CliError(message, EXIT.FAILURE);
+  }
+}
+
+/**
+ * Polls until the Bundle leaves `pe` (launched or failed), with a spinner on a terminal. Failure
+ * is exit 1 with the processing error; running out of time is exit 10.
+ */
+async function waitForLaunch(f: Factory, b: Bundle, seconds: number): Promise<Bundle> {
+  const service = await f.service();
+  const deadline = Date.now() + seconds * 1000;
+  const spinner = f.io.err.isTTY && !f.options.json && b.status === 'pe'
+    ? (await import('ora')).default({ text: `Processing documents of ${b.id}`, stream: process.stderr }).start()
+    : undefined;
+  try {
+    while (b.status === 'pe') {
+      if (Date.now() > deadline) throw new CliError(`Bundle ${b.id} is still pending after ${seconds} s.`, EXIT.TIMEOUT);
+      await new Promise((r) => setTimeout(r, 200));
+      b = await service.getBundle(b.id);
+    }
+  } finally {
+    spinner?.stop();
+  }
+  return b;
+}

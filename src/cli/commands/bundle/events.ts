@@ -1,0 +1,26 @@
+// esign bundle events SLUG: the audit trail of a Bundle.
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+import { printList } from '../../output.js';
+import type { Action } from '../../run.js';
+
+export interface EventsOptions {
+  slug: string;
+}
+
+export function register(bundle: Command, action: Action): void {
+  bundle
+    .command('events <slug>')
+    .description('The audit trail of a Bundle')
+    .action(action(async (f, _o: object, slug: string) => run(f, { slug })));
+}
+
+export async function run(f: Factory, o: EventsOptions): Promise<void> {
+  const events = await (await f.service()).listBundleEvents(o.slug);
+  await printList(f, events, [
+    { header: 'TIME', value: (e) => e.timestamp },
+    { header: 'KIND', value: (e) => e.kind },
+    { header: 'DESCRIPTION', value: (e) => e.description },
+    { header: 'PACKET', value: (e) => e.packet_id ?? '' },
+  ], (e) => e.kind);
+}

@@ -1,0 +1,25 @@
+// esign bundle get SLUG: one Bundle.
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+import { note } from '../../output.js';
+import type { Action } from '../../run.js';
+import { showBundle } from './show.js';
+
+export interface GetOptions {
+  slug: string;
+  include?: string;
+}
+
+export function register(bundle: Command, action: Action): void {
+  bundle
+    .command('get <slug>')
+    .description('Show a Bundle')
+    .option('--include <members>', 'comma-separated: data, events, files')
+    .action(action(async (f, o: Omit<GetOptions, 'slug'>, slug: string) => run(f, { ...o, slug })));
+}
+
+export async function run(f: Factory, o: GetOptions): Promise<void> {
+  const b = await (await f.service()).getBundle(o.slug, o.include);
+  if (o.include && !f.options.json && !f.options.quiet) note(f, '(included members are shown with --json)');
+  await showBundle(f, b);
+}

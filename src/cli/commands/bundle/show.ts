@@ -1,0 +1,27 @@
+// How a Bundle is shown: the list columns and the key/value view every bundle verb prints.
+import type { Bundle } from '../../../service/types.js';
+import { type Column, type Out, printObject } from '../../output.js';
+
+export const BUNDLE_COLUMNS: Column<Bundle>[] = [
+  { header: 'ID', value: (b) => b.id },
+  { header: 'STATUS', value: (b) => b.status },
+  { header: 'LABEL', value: (b) => b.label },
+  { header: 'SIGNERS', value: (b) => b.packets.map((p) => p.name) },
+  { header: 'TAGS', value: (b) => b.tags },
+  { header: 'CREATED', value: (b) => b.created },
+];
+
+export async function showBundle(o: Out, b: Bundle): Promise<void> {
+  const pairs: [string, unknown][] = [
+    ['id', b.id], ['status', b.status], ['label', b.label], ['created', b.created], ['sent', b.sent],
+    ['completed_at', b.completed_at], ['expires', b.expires], ['is_test', b.is_test], ['in_order', b.in_order],
+    ['doc_status', b.doc_status], ['custom_key', b.custom_key], ['tags', b.tags],
+    ['documents', b.documents.map((d) => `${d.key} (${d.name})`)],
+    ...b.packets.map((p, i): [string, unknown] => [
+      `signer ${i + 1}`,
+      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${p.status} ${p.id}`,
+    ]),
+    ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
+  ];
+  await printObject(o, b, pairs, b.id);
+}

@@ -1,0 +1,22 @@
+// esign template delete ID (asks first, or --yes).
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+import { printDeleted } from '../../output.js';
+import { type Action, confirm } from '../../run.js';
+
+export interface DeleteOptions {
+  id: string;
+  yes?: boolean;
+}
+
+export function register(template: Command, action: Action): void {
+  template.command('delete <id>').description('Delete a Document Template')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(action(async (f, o: Omit<DeleteOptions, 'id'>, id: string) => run(f, { ...o, id })));
+}
+
+export async function run(f: Factory, o: DeleteOptions): Promise<void> {
+  await confirm(f, `Delete template ${o.id}?`, o.yes);
+  await (await f.service()).deleteTemplate(o.id);
+  printDeleted(f, 'template', o.id);
+}

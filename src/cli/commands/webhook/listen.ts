@@ -1,0 +1,32 @@
+// esign webhook listen: receive deliveries here (the receiver loads only when it runs).
+import type { Command } from 'commander';
+import type { Factory } from '../../factory.js';
+import type { Action } from '../../run.js';
+
+export interface ListenOptions {
+  port: string;
+  host: string;
+  path: string;
+  forwardTo?: string;
+  events?: string;
+  secret?: string;
+  tolerance: string;
+  count?: string;
+}
+
+export function register(webhook: Command, action: Action): void {
+  webhook.command('listen').description('Receive deliveries here: verify, print one line per event, optionally forward')
+    .option('--port <n>', 'port to listen on (0: any free port)', '0')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--path <path>', 'path deliveries are POSTed to', '/')
+    .option('--forward-to <url>', 'POST each verified delivery on to this URL, same body and headers')
+    .option('--events <types>', 'comma-separated event types to show and forward (others are answered 200 and skipped)')
+    .option('--secret <secret>', 'the webhook secret (env ESIGN_WEBHOOK_SECRET; else asked of the service)')
+    .option('--tolerance <seconds>', 'largest accepted age of a delivery\'s timestamp', '300')
+    .option('--count <n>', 'exit after this many deliveries')
+    .action(action(run));
+}
+
+export async function run(f: Factory, o: ListenOptions): Promise<void> {
+  await (await import('./receiver.js')).listenCommand(f, o);
+}

@@ -1,0 +1,181 @@
+// esign webhook listen: a local receiver for webhook deliveries. Each delivery is verified with the
+// raw body, printed as one line (or one JSON object) on stdout, answered 200 (401 when the signature
+// fails, so the sender records the failure and retries) and, with --forward-to, POSTed on unchanged.
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadUndici } from '../../../lazyImport.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../../service/webhookSignature.js';
+import type { Factory } from '../../factory.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import { note } from '../../output.js';
+import { commaList, intArg } from '../../run.js';
+import type { ListenOptions as ListenFlags } from './listen.js';
+
+
+/** What one delivery printed as JSON looks like. */
+interface Received {
+  received: string;
+  verified: boolean;
+  reason: string | null;
+  message?: string;
+  event: Record<string, unknown> | null;
+  forward?: { status: number } | { error: string };
+  status: number;
+}
+
+const MAX_BODY = 5 * 1024 * 1024;
+/** Not passed on when forwarding: they describe the connection, not the delivery. */
+const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection', 'proxy-authorization']);
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The event of a JSON body, or of a form body whose `payload` member is a JSON string (or the whole event). */
+export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknown> | null {
+  const text = raw.toString('utf8');
+  if (!contentType.includes('application/x-www-form-urlencoded')) {
+    const v = parseJson(text);
+    if (isObject(v)) return v;
+    if (contentType.includes('json')) return null;
+  }
+  const form = Object.fromEntries(new URLSearchParams(text)) as Record<string, unknown>;
+  if (typeof form.payload !== 'string') return Object.keys(form).length && form.event_type ? form : null;
+  const inner = parseJson(form.payload);
+  if (isObject(inner) && inner.event_type !== undefined && form.event_type === undefined) return inner;
+  return { ...form, payload: inner ?? form.payload };
+}
+
+const field = (o: unknown, key: string) => (isObject(o) && o[key] !== undefined && o[key] !== null ? String(o[key]) : '');
+
+export async function listenCommand(ctx: Factory, o: ListenFlags): Promise<void> {
+  const port = intArg(o.port, '--port', 0);
+  if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}.`, EXIT.USAGE);
+  const toleranceS = intArg(o.tolerance, '--tolerance', 0);
+  const count = o.count !== undefined ? intArg(o.count, '--count', 1) : undefined;
+  const only = o.events ? new Set(commaList(o.events)) : undefined;
+  const path = o.path.startsWith('/') ? o.path : `/${o.path}`;
+  if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo)) throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`, EXIT.USAGE);
+  if (o.secret === '') throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).', EXIT.USAGE);
+  // An empty ESIGN_WEBHOOK_SECRET is unset (as for webhook verify), not a secret no delivery matches.
+  const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
+  const undici = o.forwardTo ? await loadUndici() : undefined;
+  const json = ctx.options.json === true;
+  const chalk = ctx.io.out.isTTY && !json ? (await import('chalk')).default : undefined;
+
+  let seen = 0;
+  let verified = 0;
+  let stopping = false;
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = () => ((stopping = true), resolve())));
+
+  const print = (r: Received) => {
+    if (json) return void ctx.io.out.write(`${JSON.stringify(r)}\n`);
+    // -q: the ids of the verified events, one per line (for `esign webhook event ID`, say).
+    if (ctx.options.quiet) return void (r.verified && r.event && field(r.event, 'event_id') && ctx.io.out.write(`${field(r.event, 'event_id')}\n`));
+    const outcome = r.verified && !r.reason ? 'verified' : r.reason ?? 'failed';
+    const fwd = r.forward ? ('status' in r.forward ? `forwarded ${r.forward.status}` : 'forward failed') : undefined;
+    const cells = [r.received, field(r.event, 'event_type'), field(r.event?.payload, 'bundle_id'), field(r.event?.payload, 'packet_id'),
+      field(r.event, 'event_id'), chalk ? (outcome === 'verified' ? chalk.green(outcome) : chalk.red(outcome)) : outcome, ...(fwd ? [fwd] : [])];
+    ctx.io.out.write(`${cells.join(chalk ? '  ' : '\t')}\n`);
+  };
+
+  const forward = async (req: IncomingMessage, raw: Buffer): Promise<Received['forward']> => {
+    const headers: string[] = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      if (!HOP_HEADERS.has(req.rawHeaders[i].toLowerCase())) headers.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+    try {
+      const r = await undici!.request(o.forwardTo!, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+      await r.body.dump();
+      return { status: r.statusCode };
+    } catch (e) {
+      const err = e as Error & { code?: string; cause?: { code?: string } };
+      const message = `${err.message}${err.code ?? err.cause?.code ? ` (${err.code ?? err.cause?.code})` : ''}`;
+      note(ctx, `esign: forwarding to ${o.forwardTo} failed: ${message}`);
+      return { error: message };
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const reply = (status: number, text: string) => res.writeHead(status, { 'content-type': 'text/plain' }).end(`${text}\n`);
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return reply(404, 'Not found');
+    if (req.method !== 'POST') return res.writeHead(405, { allow: 'POST' }).end();
+    const raw = await readBody(req);
+    if (!raw) return reply(413, 'Body too large');
+    const check = verifySignature({
+      secret, signature: req.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
+      timestamp: req.headers[TIMESTAMP_HEADER.toLowerCase()] as string | undefined, body: raw, toleranceS,
+    });
+    const event = parseEvent(raw, req.headers['content-type']);
+    const type = event?.event_type;
+    if (only && typeof type === 'string' && !only.has(type)) return reply(200, 'Skipped');
+    if (stopping || (count !== undefined && seen >= count)) return reply(503, 'No longer listening');
+    seen++;
+    const r: Received = { received: new Date().toISOString(), verified: check.ok, reason: null, event, status: 200 };
+    if (!check.ok) Object.assign(r, { reason: check.reason, message: check.message, status: 401 });
+    else if (!event) Object.assign(r, { reason: 'unparseable_body', message: 'The body is not a JSON event (nor a form with a JSON payload).', status: 400 });
+    else {
+      verified++;
+      if (o.forwardTo) {
+        const f = await forward(req, raw);
+        r.forward = f;
+        r.status = f && 'status' in f ? f.status : 502;
+      }
+    }
+    print(r);
+    if (count !== undefined && seen >= count) res.once('finish', stop);
+    reply(r.status, r.status === 401 ? r.message ?? 'Bad signature' : r.status < 300 ? 'OK' : (r.message ?? `Forward answered ${r.status}`));
+  };
+
+  /** Deliveries being handled: stopping waits for them, so none is cut off after it was forwarded. */
+  const inFlight = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const done: Promise<void> = handle(req, res).then(() => undefined, (e) => {
+      note(ctx, `esign: ${(e as Error).message}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    }).finally(() => inFlight.delete(done));
+    inFlight.add(done);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new CliError(`Cannot listen on ${o.host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`, 1)));
+    server.listen(port, o.host, resolve);
+  });
+  const a = server.address() as AddressInfo;
+  const host = a.family === 'IPv6' || a.address.includes(':') ? `[${a.address}]` : a.address;
+  note(ctx, `Listening on http://${host}:${a.port}${path}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
+
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await stopped;
+  process.removeListener('SIGINT', stop);
+  process.removeListener('SIGTERM', stop);
+  // No new connections; deliveries under way finish (a forward gives up after 10 s), then the rest is closed.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let waited: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (waited = setTimeout(resolve, 15_000)))]);
+  clearTimeout(waited);
+  server.closeAllConnections();
+  await closed;
+  note(ctx, `Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
+}
