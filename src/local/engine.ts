@@ -2,7 +2,8 @@
 import { join } from 'node:path';
 import { notImplemented } from '../service/errors.js';
 import { parseBundleListQuery } from '../service/listQuery.js';
-import type { Body, EsignService } from '../service/service.js';
+import type { HostedEngine, PreparationPages, SigningView } from '../service/hosting.js';
+import type { Body, EsignService, SignInput } from '../service/service.js';
 import type {
   AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery,
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
@@ -22,9 +23,6 @@ import { type LinkKind, resolveLink } from './links.js';
 import { type OutboxQuery, listMessages } from './outbox.js';
 import * as packets from './packets.js';
 import { ReadCache } from './readCache.js';
-import type { SignInput } from './signing.js';
-import type { SigningView } from './signingSession.js';
-import type { PreparationPages } from './preparation.js';
 import type { TemplateImport } from './templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
 import { onWebhookQueued } from './webhooks/outbox.js';
@@ -50,7 +48,7 @@ const unimplemented = (op: string) => async (): Promise<never> => {
   throw notImplemented(op);
 };
 
-export class LocalEngine implements EsignService {
+export class LocalEngine implements EsignService, HostedEngine {
   readonly dataDir: string;
   readonly db: Db;
   readonly clock: Clock;
@@ -259,6 +257,10 @@ export class LocalEngine implements EsignService {
   blobPath(hash: string): string {
     return this.ctx.blobs.path(hash);
   }
+  fileForLink(token: string): string | undefined {
+    const link = this.resolveLink(token, 'file');
+    return link ? this.blobPath(link.target) : undefined;
+  }
 
   // The sandbox: signer activity, since no real person signs locally (esign local view|sign|decline).
   async viewPacket(id: string): Promise<Packet> {
@@ -275,7 +277,7 @@ export class LocalEngine implements EsignService {
     return this.getPacket(id);
   }
 
-  // The signing page (src/server/signingPage.ts): signing links, its session, and what it shows.
+  // The signing page (src/server/pages/signing): signing links, its session, and what it shows.
   async openSigningLink(token: string): Promise<SigningView> {
     return (await import('./signingSession.js')).openSigningLink(this.ctx, token);
   }
@@ -308,7 +310,7 @@ export class LocalEngine implements EsignService {
   async createTemplatePreparationSession(body: Body<unknown>) {
     return (await preparationModule()).createTemplatePreparationSession(this.ctx, body);
   }
-  /** What the preparation pages of esign serve do with their sessions (src/server/preparationPages.ts). */
+  /** What the preparation pages of esign serve do with their sessions (src/server/pages/preparation). */
   async preparationPages(): Promise<PreparationPages> {
     return (await preparationModule()).preparationPages(this.ctx);
   }

@@ -96,6 +96,32 @@ export interface WebhookOperations {
   regenerateWebhookSecret(): Promise<WebhookSecret>;
 }
 
+/** A file a signer attaches to an attachment field. */
+export interface SignerAttachment {
+  name: string;
+  data: Buffer;
+}
+
+/** What a signer submits; on the wire (esign serve's sandbox) it is `PacketSignRequest` in schemas.ts. */
+export interface SignInput {
+  /** Field key, or `docKey/fieldKey` when the key is used in several documents. */
+  values?: Record<string, string>;
+  attachments?: Record<string, SignerAttachment[]>;
+}
+
+/**
+ * Signer activity, since no real person signs against the embedded engine: the engine has it
+ * in-process, and esign serve offers it under /sandbox/packets/. The hosted service has no such
+ * operations (404).
+ */
+export interface SandboxOperations {
+  /** The signer opens the documents: the packet (and a sent Bundle) becomes started. */
+  viewPacket(id: string): Promise<Packet>;
+  /** The signer signs, with field values and attachments; the last signer completes the Bundle. */
+  signPacket(id: string, input: SignInput): Promise<Packet>;
+  declinePacket(id: string, reason?: string): Promise<Packet>;
+}
+
 /**
  * esign's own test tools for webhook receivers: the embedded engine has them, and esign serve
  * offers them under /sandbox/. The hosted service has no such operations (404).
@@ -109,7 +135,7 @@ export interface WebhookSandboxOperations {
 
 export interface EsignService
   extends BundleOperations, PacketOperations, TemplateOperations, EnvelopeTemplateOperations,
-    PersonOperations, WebhookOperations, WebhookSandboxOperations {
+    PersonOperations, WebhookOperations, SandboxOperations, WebhookSandboxOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;
   getRateLimit(): Promise<RateLimit>;

@@ -8,10 +8,9 @@
 // page: moving the whole window on is up to the embedding app (e.g. from the redirect target).
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LocalEngine } from '../../../local/engine.js';
-import { MAX_ATTACHMENT_BYTES, type SignInput, type SignerAttachment, signInputFromJson } from '../../../local/signing.js';
-import type { SigningView } from '../../../local/signingSession.js';
 import { ApiError } from '../../../service/errors.js';
+import { MAX_ATTACHMENT_BYTES, type SigningPages, type SigningView } from '../../../service/hosting.js';
+import type { SignInput, SignerAttachment } from '../../../service/service.js';
 import { donePage, errorPage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
 import { type FormState, SIGNING, SigningPage, signingTitle } from './page.js';
 
@@ -62,7 +61,7 @@ function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, stri
 
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(SIGNING, run, true);
 
-export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): void {
+export function registerSigningPage(app: FastifyInstance, engine: SigningPages): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
 
   /** A session whose signer has finished shows how it ended instead of the form. */
@@ -95,7 +94,8 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
     const id = await engine.resolveSigningSession(session);
     if (!req.isMultipart()) {
       // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
-      const packet = await engine.signPacket(id, signInputFromJson(req.body));
+      const { PacketSignRequest, parseOr400 } = await import('../../../service/schemas.js');
+      const packet = await engine.signPacket(id, parseOr400(PacketSignRequest, req.body ?? {}));
       return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
     }
     const view = await engine.signingSessionView(session);
