@@ -135,8 +135,8 @@ export class Factory {
   /** The embedded engine itself, for `esign local ...` administration. */
   async local(): Promise<LocalEngine> {
     if (!this.engine) {
-      const { LocalEngine } = await import('../local/engine.js');
-      this.engine = new LocalEngine({ dataDir: await this.dataDir() });
+      const [{ LocalEngine }, { engineTuning }] = await Promise.all([import('../local/engine.js'), import('./engineTuning.js')]);
+      this.engine = new LocalEngine({ dataDir: await this.dataDir(), ...engineTuning(this.env) });
     }
     return this.engine;
   }

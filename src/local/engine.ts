@@ -33,6 +33,8 @@ export interface LocalEngineOptions {
   publicUrl?: string;
   /** Refuse `file_url` addresses in private ranges unless the account allows them (esign serve). */
   guardUrls?: boolean;
+  /** How long a webhook event being delivered stays claimed by this process (default LEASE_MS). */
+  webhookLeaseMs?: number;
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
@@ -58,6 +60,7 @@ export class LocalEngine implements EsignService, HostedEngine {
   private processing: Promise<unknown> | undefined;
   private again = false;
   private publicUrlOverride: string | undefined;
+  private readonly webhookLeaseMs: number | undefined;
   private webhookDispatcher: Dispatcher | undefined;
   /** This process queued webhook events: a one-shot command makes their first attempts before it ends. */
   private webhooksQueued = false;
@@ -68,6 +71,7 @@ export class LocalEngine implements EsignService, HostedEngine {
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
     this.publicUrlOverride = opts.publicUrl;
+    this.webhookLeaseMs = opts.webhookLeaseMs;
     this.db = openDatabase(opts.dataDir);
     this.clock = new Clock(this.db);
     this.account = new AccountStore(this.db, () => this.clock.now());
@@ -119,7 +123,7 @@ export class LocalEngine implements EsignService, HostedEngine {
   async dispatcher(): Promise<Dispatcher> {
     if (!this.webhookDispatcher) {
       const { Dispatcher } = await import('./webhooks/dispatcher.js');
-      this.webhookDispatcher ??= new Dispatcher(this.ctx);
+      this.webhookDispatcher ??= new Dispatcher(this.ctx, this.webhookLeaseMs);
     }
     return this.webhookDispatcher;
   }

@@ -18,9 +18,9 @@ export function registerServe(program: Command, action: Action): void {
     .action(action(async (ctx, o: { host: string; port: string; publicUrl?: string; rateLimit: string; createRateLimit: string; rateWindow: string }) => {
       const port = intArg(o.port, '--port', 0);
       if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
-      const [{ LocalEngine }, { buildServer }] = await Promise.all([import('../../local/engine.js'), import('../../server/app.js')]);
+      const [{ LocalEngine }, { buildServer }, { engineTuning }] = await Promise.all([import('../../local/engine.js'), import('../../server/app.js'), import('../engineTuning.js')]);
       const dataDir = await ctx.dataDir();
-      const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl, guardUrls: true });
+      const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl, guardUrls: true, ...engineTuning(ctx.io.env) });
       const log = (line: string) => ctx.io.err.write(`${line}\n`);
       const app = await buildServer({
         service: engine,
