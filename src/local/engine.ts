@@ -1,11 +1,11 @@
 // ADAPTER 2: EsignService as an embedded engine on SQLite.
 import { join } from 'node:path';
-import { notImplemented } from '../service/errors.js';
 import { parseBundleListQuery } from '../service/listQuery.js';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
 import type { HostedEngine, PreparationPages, SigningView } from '../service/hosting.js';
 import type { Body, EsignService, SignInput } from '../service/service.js';
 import type {
-  AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery,
+  AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery, RateLimit,
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
   WebhookHeaderListQuery, WebhookListQuery,
 } from '../service/types.js';
@@ -35,6 +35,8 @@ export interface LocalEngineOptions {
   guardUrls?: boolean;
   /** How long a webhook event being delivered stays claimed by this process (default LEASE_MS). */
   webhookLeaseMs?: number;
+  /** The limits getRateLimit reports (esign serve enforces the same ones per API key). */
+  rateLimits?: Partial<RateLimitConfig>;
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
@@ -45,10 +47,6 @@ const preparationModule = () => import('./preparation.js');
 const webhookStore = () => import('./webhooks/store.js');
 const personsModule = () => import('./persons.js');
 const secretModule = () => import('./webhooks/secret.js');
-
-const unimplemented = (op: string) => async (): Promise<never> => {
-  throw notImplemented(op);
-};
 
 export class LocalEngine implements EsignService, HostedEngine {
   readonly dataDir: string;
@@ -61,6 +59,7 @@ export class LocalEngine implements EsignService, HostedEngine {
   private again = false;
   private publicUrlOverride: string | undefined;
   private readonly webhookLeaseMs: number | undefined;
+  private readonly rateLimits: RateLimitConfig;
   private webhookDispatcher: Dispatcher | undefined;
   /** This process queued webhook events: a one-shot command makes their first attempts before it ends. */
   private webhooksQueued = false;
@@ -72,6 +71,7 @@ export class LocalEngine implements EsignService, HostedEngine {
     this.dataDir = opts.dataDir;
     this.publicUrlOverride = opts.publicUrl;
     this.webhookLeaseMs = opts.webhookLeaseMs;
+    this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
     this.db = openDatabase(opts.dataDir);
     this.clock = new Clock(this.db);
     this.account = new AccountStore(this.db, () => this.clock.now());
@@ -420,7 +420,14 @@ export class LocalEngine implements EsignService, HostedEngine {
   async verify(hash: string): Promise<VerifyResult> {
     return (await import('./verify.js')).verifyHash(this.db, hash);
   }
-  getRateLimit = unimplemented('Rate-limit status');
+  /**
+   * What esign serve reports for a key that has not used its window yet: in-process calls are not
+   * counted (no one else shares this process's engine), so the whole window is always left.
+   */
+  async getRateLimit(): Promise<RateLimit> {
+    const { limit, windowSeconds } = this.rateLimits;
+    return { limit, remaining: limit, reset: Math.ceil((Date.now() + windowSeconds * 1000) / 1000), window: windowSeconds };
+  }
 
   // Local-only administration (`esign local ...`): not part of API v2.
   outbox(q: OutboxQuery = {}) {
