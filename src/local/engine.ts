@@ -37,6 +37,8 @@ export interface LocalEngineOptions {
   webhookLeaseMs?: number;
   /** The limits getRateLimit reports (esign serve enforces the same ones per API key). */
   rateLimits?: Partial<RateLimitConfig>;
+  /** The wall clock of in-memory caches (API keys); tests move it instead of waiting. Default Date.now. */
+  wallMs?: () => number;
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
@@ -76,7 +78,7 @@ export class LocalEngine implements EsignService, HostedEngine {
     this.clock = new Clock(this.db);
     this.account = new AccountStore(this.db, () => this.clock.now());
     this.account.ensure();
-    this.keys = new ApiKeyStore(this.db, () => this.clock.now());
+    this.keys = new ApiKeyStore(this.db, () => this.clock.now(), opts.wallMs);
     this.bundleReads = new ReadCache(this.db);
     this.ctx = {
       db: this.db,

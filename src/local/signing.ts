@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { FieldErrors, conflict } from '../service/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../service/hosting.js';
 import type { SignerAttachment, SignInput } from '../service/service.js';
+import { isInProgress } from '../service/states.js';
 import {
   type BundleAttrs, type BundleRow, type DocumentRow, type PacketRow,
   bundleRowBySeq, documentRowsOf, findPacketRow, packetRowsOf,
@@ -25,7 +26,7 @@ export type { SignerAttachment, SignInput } from '../service/service.js';
 function actingPacket(ctx: EngineContext, id: string): { p: PacketRow; b: BundleRow } {
   const p = findPacketRow(ctx.db, id);
   const b = bundleRowBySeq(ctx.db, p.bundle_seq);
-  if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; signers act only on sent or started Bundles.`);
+  if (!isInProgress(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; signers act only on sent or started Bundles.`);
   if (p.status === 'co' || p.status === 'de') throw conflict(`The signer has already ${p.status === 'co' ? 'completed' : 'declined'}.`);
   if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
     throw conflict('It is not this signer\'s turn yet: the Bundle is signed in order and an earlier signer has not finished.');

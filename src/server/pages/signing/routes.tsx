@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
 import { MAX_ATTACHMENT_BYTES, type SigningPages, type SigningView } from '../../../service/hosting.js';
 import type { SignInput, SignerAttachment } from '../../../service/service.js';
+import { isInProgress } from '../../../service/states.js';
 import { donePage, errorPage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
 import { type FormState, SIGNING, SigningPage, signingTitle } from './page.js';
 
@@ -68,7 +69,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
   const finishedPage = (reply: FastifyReply, v: SigningView): FastifyReply | undefined => {
     if (v.signer.status === 'co') return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
     if (v.signer.status === 'de') return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
-    if (v.bundle.status !== 'se' && v.bundle.status !== 'st') return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
+    if (!isInProgress(v.bundle.status)) return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
     return undefined;
   };
 
