@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { LocalEngine } from '../src/local/engine.js';
+import { LocalEngine, type LocalEngineOptions } from '../src/local/engine.js';
 import { ApiError } from '../src/service/errors.js';
 
 export const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
@@ -18,9 +18,9 @@ export function tempDir(prefix = 'esign-test-'): { dir: string; cleanup: () => v
 }
 
 /** A fresh engine on its own data directory; close() also removes the directory. */
-export function newEngine(): LocalEngine & { dispose: () => Promise<void> } {
+export function newEngine(opts: Omit<LocalEngineOptions, 'dataDir'> = {}): LocalEngine & { dispose: () => Promise<void> } {
   const { dir, cleanup } = tempDir();
-  const engine = new LocalEngine({ dataDir: dir }) as LocalEngine & { dispose: () => Promise<void> };
+  const engine = new LocalEngine({ dataDir: dir, ...opts }) as LocalEngine & { dispose: () => Promise<void> };
   engine.dispose = async () => {
     await engine.close();
     cleanup();

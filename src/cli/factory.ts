@@ -150,10 +150,12 @@ export class Factory {
    */
   async local(o: EngineOptions = {}): Promise<LocalBackend> {
     if (!this.engine) {
-      const [{ LocalEngine }, { databasePath }] = await Promise.all([import('../local/engine.js'), import('../local/db.js')]);
+      const [{ LocalEngine }, { databasePath }, { engineTuning }] = await Promise.all([
+        import('../local/engine.js'), import('../local/db.js'), import('./engineTuning.js'),
+      ]);
       const dataDir = await this.dataDir();
       try {
-        this.engine = new LocalEngine({ dataDir, ...o });
+        this.engine = new LocalEngine({ dataDir, ...engineTuning(this.env), ...o });
       } catch (e) {
         throw openFailure(e, databasePath(dataDir));
       }

@@ -19,7 +19,8 @@ const RECHECK_MS = 1000;
 const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class ApiKeyStore {
-  constructor(private readonly db: Db, private readonly now: () => string) {}
+  /** `wallMs`: the wall clock of the key cache and of last use (tests move it instead of waiting). */
+  constructor(private readonly db: Db, private readonly now: () => string, private readonly wallMs: () => number = Date.now) {}
 
   /** Returns the new key's record and the key itself, which is never retrievable again. */
   create(name: string): { record: ApiKey; key: string } {
@@ -52,7 +53,7 @@ export class ApiKeyStore {
    * once, one by another process within that second. Last use is recorded to the minute.
    */
   authenticate(key: string): string | undefined {
-    const now = Date.now(); // wall time: when the key was really used
+    const now = this.wallMs(); // wall time: when the key was really used
     let entry = this.live.get(key);
     if (!entry || entry.changes !== this.changes() || now - entry.checked >= RECHECK_MS) {
       this.live.delete(key);

@@ -1,13 +1,14 @@
 // ADAPTER 2: EsignService as an embedded engine on SQLite.
 import { join } from 'node:path';
-import { notImplemented } from '../service/errors.js';
 import { parseBundleListQuery } from '../service/listQuery.js';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import type { HostedEngine, PreparationPages, SigningView } from '../service/hosting.js';
 import type { LocalAdmin, LocalInfo, PendingWork } from '../service/localAdmin.js';
-import type { BackendCapabilities, Body, EsignService } from '../service/service.js';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
+import type { BackendCapabilities, Body, EsignService, SignInput } from '../service/service.js';
 import type {
-  AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery,
+  AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery, RateLimit,
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
   WebhookHeaderListQuery, WebhookListQuery,
 } from '../service/types.js';
@@ -25,9 +26,6 @@ import { type LinkKind, resolveLink } from './links.js';
 import { type OutboxQuery, listMessages } from './outbox.js';
 import * as packets from './packets.js';
 import { ReadCache } from './readCache.js';
-import type { SignInput } from './signing.js';
-import type { SigningView } from './signingSession.js';
-import type { PreparationPages } from './preparation.js';
 import type { TemplateImport } from './templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
 import { onWebhookQueued } from './webhooks/outbox.js';
@@ -38,6 +36,12 @@ export interface LocalEngineOptions {
   publicUrl?: string;
   /** Refuse `file_url` addresses in private ranges unless the account allows them (esign serve). */
   guardUrls?: boolean;
+  /** How long a webhook event being delivered stays claimed by this process (default LEASE_MS). */
+  webhookLeaseMs?: number;
+  /** The limits getRateLimit reports (esign serve enforces the same ones per API key). */
+  rateLimits?: Partial<RateLimitConfig>;
+  /** The wall clock of in-memory caches (API keys); tests move it instead of waiting. Default Date.now. */
+  wallMs?: () => number;
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
@@ -49,11 +53,7 @@ const webhookStore = () => import('./webhooks/store.js');
 const personsModule = () => import('./persons.js');
 const secretModule = () => import('./webhooks/secret.js');
 
-const unimplemented = (op: string) => async (): Promise<never> => {
-  throw notImplemented(op);
-};
-
-export class LocalEngine implements EsignService, LocalAdmin {
+export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
   readonly capabilities: BackendCapabilities = { sandbox: true, sendsForReal: false };
   readonly dataDir: string;
@@ -65,6 +65,8 @@ export class LocalEngine implements EsignService, LocalAdmin {
   private processing: Promise<unknown> | undefined;
   private again = false;
   private publicUrlOverride: string | undefined;
+  private readonly webhookLeaseMs: number | undefined;
+  private readonly rateLimits: RateLimitConfig;
   private webhookDispatcher: Dispatcher | undefined;
   /** This process queued webhook events: a one-shot command makes their first attempts before it ends. */
   private webhooksQueued = false;
@@ -75,11 +77,13 @@ export class LocalEngine implements EsignService, LocalAdmin {
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
     this.publicUrlOverride = opts.publicUrl;
+    this.webhookLeaseMs = opts.webhookLeaseMs;
+    this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
     this.db = openDatabase(opts.dataDir);
     this.clock = new Clock(this.db);
     this.account = new AccountStore(this.db, () => this.clock.now());
     this.account.ensure();
-    this.keys = new ApiKeyStore(this.db, () => this.clock.now());
+    this.keys = new ApiKeyStore(this.db, () => this.clock.now(), opts.wallMs);
     this.bundleReads = new ReadCache(this.db);
     this.ctx = {
       db: this.db,
@@ -126,7 +130,7 @@ export class LocalEngine implements EsignService, LocalAdmin {
   async dispatcher(): Promise<Dispatcher> {
     if (!this.webhookDispatcher) {
       const { Dispatcher } = await import('./webhooks/dispatcher.js');
-      this.webhookDispatcher ??= new Dispatcher(this.ctx);
+      this.webhookDispatcher ??= new Dispatcher(this.ctx, this.webhookLeaseMs);
     }
     return this.webhookDispatcher;
   }
@@ -273,6 +277,10 @@ export class LocalEngine implements EsignService, LocalAdmin {
   blobPath(hash: string): string {
     return this.ctx.blobs.path(hash);
   }
+  fileForLink(token: string): string | undefined {
+    const link = this.resolveLink(token, 'file');
+    return link ? this.blobPath(link.target) : undefined;
+  }
 
   // The sandbox: signer activity, since no real person signs locally (esign local view|sign|decline).
   async viewPacket(id: string): Promise<Packet> {
@@ -293,7 +301,7 @@ export class LocalEngine implements EsignService, LocalAdmin {
     return this.getPacket(await (await signingModule()).reassignPacket(this.ctx, id, body));
   }
 
-  // The signing page (src/server/signingPage.ts): signing links, its session, and what it shows.
+  // The signing page (src/server/pages/signing): signing links, its session, and what it shows.
   async openSigningLink(token: string): Promise<SigningView> {
     return (await import('./signingSession.js')).openSigningLink(this.ctx, token);
   }
@@ -326,7 +334,7 @@ export class LocalEngine implements EsignService, LocalAdmin {
   async createTemplatePreparationSession(body: Body<unknown>) {
     return (await preparationModule()).createTemplatePreparationSession(this.ctx, body);
   }
-  /** What the preparation pages of esign serve do with their sessions (src/server/preparationPages.ts). */
+  /** What the preparation pages of esign serve do with their sessions (src/server/pages/preparation). */
   async preparationPages(): Promise<PreparationPages> {
     return (await preparationModule()).preparationPages(this.ctx);
   }
@@ -432,7 +440,14 @@ export class LocalEngine implements EsignService, LocalAdmin {
   async verify(hash: string): Promise<VerifyResult> {
     return (await import('./verify.js')).verifyHash(this.db, hash);
   }
-  getRateLimit = unimplemented('Rate-limit status');
+  /**
+   * What esign serve reports for a key that has not used its window yet: in-process calls are not
+   * counted (no one else shares this process's engine), so the whole window is always left.
+   */
+  async getRateLimit(): Promise<RateLimit> {
+    const { limit, windowSeconds } = this.rateLimits;
+    return { limit, remaining: limit, reset: Math.ceil((Date.now() + windowSeconds * 1000) / 1000), window: windowSeconds };
+  }
 
   // Local-only administration (`esign local ...`): not part of API v2.
   info(): LocalInfo {

@@ -3,6 +3,9 @@
 // and starts a session (a token in the page's URL, expiring with the URL) for the page's requests.
 // What a session allows is kept with its links as JSON, so the engine, not the page, enforces it.
 import { ApiError, FieldErrors } from '../service/errors.js';
+import type {
+  BundleDraft, BundlePrep, BundleView, PreparationPages, PrepSession, PrepSpec, TemplateDraft, TemplatePrep, TemplateSummary,
+} from '../service/hosting.js';
 import type { AttachedFile, Bundle, DocumentTemplate, EmbedUrl } from '../service/types.js';
 import { loadBundle } from './bundleStore.js';
 import { type EngineContext, inTransaction } from './context.js';
@@ -12,25 +15,6 @@ import { createLink, findLink, linkExpired, markLinkUsed } from './links.js';
 /** A preparation session URL is valid for an hour; its page session ends at the same time. */
 export const PREPARATION_TTL_MS = 60 * 60 * 1000;
 
-export interface TemplatePrep {
-  type: 'template';
-  template_id?: string;
-  team?: string;
-  library?: string;
-  metadata?: Record<string, string>;
-}
-
-export interface BundlePrep {
-  type: 'bundle';
-  upload_pdf: boolean;
-  template_ids: string[];
-  folder_ids: string[];
-  draft_bundle?: string;
-  allow_search_signers: boolean;
-  redirect_url?: string;
-}
-
-export type PrepSpec = TemplatePrep | BundlePrep;
 
 const schemas = () => import('../service/schemas.js');
 const templates = () => import('./templates.js');
@@ -76,11 +60,6 @@ export async function createBundlePreparationSession(ctx: EngineContext, body: u
 
 // ---- The pages' side: opening the URL, the session, and what Save / Send do. ----
 
-export interface PrepSession {
-  token: string;
-  expires: string;
-  spec: PrepSpec;
-}
 
 const gone = (message: string) => new ApiError(410, 'gone', message);
 
@@ -134,8 +113,6 @@ function bundleSpec(ctx: EngineContext, token: string): BundlePrep {
   return s;
 }
 
-/** What the pages show of a template (read without making file links, unlike getTemplate). */
-export type TemplateSummary = Pick<DocumentTemplate, 'id' | 'name' | 'roles' | 'fields'>;
 
 async function stored(ctx: EngineContext, id: string) {
   const t = (await templates()).findStoredTemplate(ctx, id);
@@ -159,13 +136,6 @@ export async function sessionTemplate(ctx: EngineContext, token: string): Promis
   return s.template_id ? summaryOf(await stored(ctx, s.template_id)) : undefined;
 }
 
-/** What the authoring page submits. */
-export interface TemplateDraft {
-  name: string;
-  roles: { key: string; label?: string }[];
-  fields: unknown[];
-  pdf?: { data: Buffer; filename: string };
-}
 
 const fitName = (n: string) => (n.length <= 50 ? n : `${n.slice(0, 42)}${n.slice(n.lastIndexOf('.')).slice(0, 8)}`.slice(0, 50));
 
@@ -212,27 +182,12 @@ export async function allowedTemplates(ctx: EngineContext, spec: BundlePrep): Pr
   });
 }
 
-export interface BundleView {
-  spec: BundlePrep;
-  templates: TemplateSummary[];
-  draft?: Bundle;
-}
 
 export async function bundleView(ctx: EngineContext, token: string): Promise<BundleView> {
   const spec = bundleSpec(ctx, token);
   return { spec, templates: await allowedTemplates(ctx, spec), draft: spec.draft_bundle ? loadBundle(ctx.db, spec.draft_bundle) : undefined };
 }
 
-/** What the Bundle preparation page submits. */
-export interface BundleDraft {
-  action: 'send' | 'draft';
-  label?: string;
-  signers: { key: string; name: string; email?: string }[];
-  uploads: AttachedFile[];
-  /** Fields placed on uploaded PDFs: `doc` is the index in `uploads`; `editors` name signer keys. */
-  fields: ({ doc: number } & Record<string, unknown>)[];
-  templates: { template_id: string; assignments: { role: string; signer: string }[] }[];
-}
 
 /** Send or Save as draft; with draft_bundle, Send sends that draft. Ends the session. */
 export async function submitBundle(ctx: EngineContext, token: string, draft: BundleDraft): Promise<{ bundle: Bundle; redirect: string | null }> {
@@ -291,7 +246,7 @@ export async function searchSigners(ctx: EngineContext, token: string, q: string
 }
 
 /** Everything the preparation pages need, bound to one engine's context. */
-export function preparationPages(ctx: EngineContext) {
+export function preparationPages(ctx: EngineContext): PreparationPages {
   return {
     open: (token: string) => openPreparationLink(ctx, token),
     session: (token: string) => preparationSession(ctx, token),
@@ -306,4 +261,3 @@ export function preparationPages(ctx: EngineContext) {
     searchSigners: (token: string, q: string) => searchSigners(ctx, token, q),
   };
 }
-export type PreparationPages = ReturnType<typeof preparationPages>;

@@ -3,6 +3,9 @@
 // value validation. Completion of the last signer completes the Bundle and queues its evidence.
 import { extname } from 'node:path';
 import { ApiError, FieldErrors, conflict } from '../service/errors.js';
+import { MAX_ATTACHMENT_BYTES } from '../service/hosting.js';
+import type { SignerAttachment, SignInput } from '../service/service.js';
+import { isInProgress } from '../service/states.js';
 import {
   type BundleAttrs, type BundleRow, type DocumentRow, type PacketAttrs, type PacketRow,
   bundleRowBySeq, documentRowsOf, findPacketRow, packetRowsOf,
@@ -19,18 +22,7 @@ import { endedAs, isOpenPacket, notify, packetsWhoseTurnItIs } from './launch.js
 import { describeStatus } from './lifecycle.js';
 import { recordMessage } from './outbox.js';
 
-export interface SignerAttachment {
-  name: string;
-  data: Buffer;
-}
-
-export interface SignInput {
-  /** Field key, or `docKey/fieldKey` when the key is used in several documents. */
-  values?: Record<string, string>;
-  attachments?: Record<string, SignerAttachment[]>;
-}
-
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+export type { SignerAttachment, SignInput } from '../service/service.js';
 
 const forbidden = (message: string) => new ApiError(403, 'permission_denied', message);
 
@@ -38,7 +30,7 @@ const forbidden = (message: string) => new ApiError(403, 'permission_denied', me
 function actingPacket(ctx: EngineContext, id: string): { p: PacketRow; b: BundleRow } {
   const p = findPacketRow(ctx.db, id);
   const b = bundleRowBySeq(ctx.db, p.bundle_seq);
-  if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; signers act only on sent or started Bundles.`);
+  if (!isInProgress(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; signers act only on sent or started Bundles.`);
   if (!isOpenPacket(p)) throw conflict(`The signer has already ${endedAs(p)}.`);
   if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
     throw conflict('It is not this signer\'s turn yet: the Bundle is signed in order and an earlier signer has not finished.');
@@ -273,31 +265,3 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
   });
 }
 
-/** Sandbox input arrives as JSON: attachments as `{name, b64}` (or `{name, data_b64}`). */
-export function signInputFromJson(body: unknown): SignInput {
-  const o = (body ?? {}) as { values?: unknown; attachments?: unknown };
-  const errs = new FieldErrors();
-  const values: Record<string, string> = {};
-  if (o.values !== undefined) {
-    if (!o.values || typeof o.values !== 'object' || Array.isArray(o.values)) errs.add('values', 'An object of field key to value.');
-    else for (const [k, v] of Object.entries(o.values)) {
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[k] = String(v);
-      else errs.add(`values.${k}`, 'A string, number or boolean.');
-    }
-  }
-  const attachments: Record<string, SignerAttachment[]> = {};
-  if (o.attachments !== undefined) {
-    if (!o.attachments || typeof o.attachments !== 'object' || Array.isArray(o.attachments)) errs.add('attachments', 'An object of field key to a list of {name, b64}.');
-    else for (const [k, v] of Object.entries(o.attachments)) {
-      const list = Array.isArray(v) ? v : [v];
-      attachments[k] = [];
-      list.forEach((a: { name?: unknown; b64?: unknown; data_b64?: unknown }, i) => {
-        const b64 = a?.b64 ?? a?.data_b64;
-        if (typeof a?.name !== 'string' || !a.name || typeof b64 !== 'string') errs.add(`attachments.${k}[${i}]`, 'An object {name, b64}.');
-        else attachments[k]!.push({ name: a.name, data: Buffer.from(b64, 'base64') });
-      });
-    }
-  }
-  errs.throwIfAny();
-  return { values, attachments };
-}

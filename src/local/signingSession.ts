@@ -3,6 +3,7 @@
 // page's view of the signer's documents and fields.
 import { reassignRefusal } from './signing.js';
 import { ApiError } from '../service/errors.js';
+import type { SigningDocument, SigningField, SigningView } from '../service/hosting.js';
 import {
   type BundleAttrs, type PacketAttrs, type PacketRow,
   bundleRowBySeq, documentRowsOf, findPacketRow,
@@ -14,42 +15,6 @@ import { createLink, findLink, linkExpired, markLinkUsed } from './links.js';
 import { viewPacket } from './signing.js';
 
 export const SESSION_TTL_MS = 60 * 60 * 1000;
-
-export interface SigningDocument {
-  key: string;
-  name: string;
-  pages: number | null;
-}
-
-/** A field as the page shows it: where it is and how it is checked, plus its current value. */
-export type SigningField = Pick<
-  StoredField,
-  'key' | 'kind' | 'page' | 'x' | 'y' | 'w' | 'h' | 'v_pattern' | 'v_min' | 'v_max' | 'v_regex' | 'v_regex_msg' | 'v_attachment_types'
-> & {
-  /** How the field is named in sign input and errors: its key, or `docKey/key` when the key is in several documents. */
-  ref: string;
-  docKey: string;
-  label: string;
-  required: boolean;
-  /** The stored value, else the initial value; an empty signature or initials field suggests the signer's. */
-  value: string;
-  /** Names of files already attached (attachment fields). */
-  attached: string[];
-};
-
-export interface SigningView {
-  packetId: string;
-  signer: { key: string; name: string; status: string };
-  bundle: { id: string; label: string; status: string };
-  requester: { name: string; email: string };
-  documents: SigningDocument[];
-  fields: SigningField[];
-  session: { token: string; expires: string };
-  /** The packet's `signing_complete_redirect`, when set. */
-  redirect: string | null;
-  /** Whether the signer may hand their turn to another person (reassignment). */
-  canReassign: boolean;
-}
 
 const gone = (message: string) => new ApiError(410, 'gone', message);
 const unknownLink = () => new ApiError(404, 'not_found', 'This signing link is not valid. Check that you copied the whole address.');

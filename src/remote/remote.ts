@@ -1,7 +1,7 @@
 // ADAPTER 1: EsignService over HTTP to any API v2 server (the hosted service, or `esign serve`).
 import type { Readable } from 'node:stream';
 import { loadUndici } from '../lazyImport.js';
-import type { BackendCapabilities, Body, EsignService } from '../service/service.js';
+import type { BackendCapabilities, Body, EsignService, SignInput } from '../service/service.js';
 import type {
   AttachedFile, Bundle, BundleDataItem, BundleEvent, BundleListQuery, CoeFile, DocumentTemplate, EmbedUrl,
   EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit, TemplateListQuery,
@@ -149,6 +149,17 @@ export class RemoteService implements EsignService {
   getWebhookDelivery = (id: string) => this.call<WebhookDeliveryRecord>('GET', `/webhooks/deliveries/${enc(id)}/`);
   getWebhookSecret = () => this.call<WebhookSecret>('GET', '/webhooks/secret/');
   regenerateWebhookSecret = () => this.call<WebhookSecret>('POST', '/webhooks/secret/regenerate/', { retry: false });
+
+  viewPacket = (id: string) => this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/view/`, { fromRoot: true, retry: false });
+  /** The wire form of sign input (`PacketSignRequest`): attachments as base64. */
+  signPacket = (id: string, input: SignInput) => {
+    const attachments = Object.fromEntries(
+      Object.entries(input.attachments ?? {}).map(([k, list]) => [k, list.map((a) => ({ name: a.name, b64: Buffer.from(a.data).toString('base64') }))]),
+    );
+    return this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/sign/`, { json: { values: input.values ?? {}, attachments }, fromRoot: true, retry: false });
+  };
+  declinePacket = (id: string, reason?: string) =>
+    this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/decline/`, { json: reason === undefined ? {} : { reason }, fromRoot: true, retry: false });
 
   triggerWebhookEvent = (eventType: string, bundleSlug?: string) =>
     this.call<WebhookEvent[]>('POST', '/sandbox/webhooks/trigger/', { json: { event_type: eventType, bundle: bundleSlug }, fromRoot: true, retry: false });

@@ -2,7 +2,7 @@
 // A thin translation: HTTP in, one service call, HTTP out. Validation and rules live in the service.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
-import type { LocalEngine } from '../local/engine.js';
+import type { HostedEngine } from '../service/hosting.js';
 import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
@@ -18,7 +18,7 @@ export interface ServerOptions {
   log?: (line: string) => void;
   maxUploadBytes?: number;
   /** The embedded engine, when it is the service: adds file links, the sandbox and the signing page. */
-  local?: LocalEngine;
+  local?: HostedEngine;
 }
 
 type Handler = (req: FastifyRequest) => Promise<Result>;

@@ -3,9 +3,8 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LocalEngine } from '../local/engine.js';
-import { signInputFromJson } from '../local/signing.js';
 import { ApiError } from '../service/errors.js';
+import type { HostedEngine } from '../service/hosting.js';
 import { registerPageAssets } from './pages/assets.js';
 import { registerPreparationPages } from './pages/preparation/routes.js';
 import { registerSigningPage } from './pages/signing/routes.js';
@@ -20,12 +19,11 @@ const CONTENT_TYPES: Record<string, string> = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
-export function registerLocalRoutes(app: FastifyInstance, engine: LocalEngine, authorize: (req: FastifyRequest, reply: FastifyReply) => void): void {
+export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine, authorize: (req: FastifyRequest, reply: FastifyReply) => void): void {
   // An expiring file link: anyone holding the URL may download until it expires (like the hosted service's).
   app.get('/files/:token/:name', async (req, reply) => {
     const { token, name } = req.params as { token: string; name: string };
-    const link = engine.resolveLink(token, 'file');
-    const path = link && engine.blobPath(link.target);
+    const path = engine.fileForLink(token);
     if (!path || !existsSync(path)) throw new ApiError(404, 'not_found', 'No such file, or its link has expired.');
     const ext = extname(name).slice(1).toLowerCase();
     return reply
@@ -40,13 +38,20 @@ export function registerLocalRoutes(app: FastifyInstance, engine: LocalEngine, a
       authorize(req, reply);
       return run((req.params as { id: string }).id, req.body);
     });
+  const schemas = () => import('../service/schemas.js');
   sandbox('view', (id) => engine.viewPacket(id));
-  sandbox('sign', (id, body) => engine.signPacket(id, signInputFromJson(body)));
+  sandbox('sign', async (id, body) => {
+    const { PacketSignRequest, parseOr400 } = await schemas();
+    return engine.signPacket(id, parseOr400(PacketSignRequest, body ?? {}));
+  });
+  sandbox('decline', async (id, body) => {
+    const { PacketDeclineRequest, parseOr400 } = await schemas();
+    return engine.declinePacket(id, parseOr400(PacketDeclineRequest, body ?? {}).reason ?? '');
+  });
   app.post(`${SANDBOX_PREFIX}/packets/:id/reassign/`, async (req, reply) => {
     authorize(req, reply);
-    return reply.code(201).send(await engine.reassignPacket((req.params as { id: string }).id, req.body ?? {}));
+    return reply.code(201).send(await engine.reassignPacket((req.params as { id: string }).id, (req.body ?? {}) as Record<string, unknown>));
   });
-  sandbox('decline', (id, body) => engine.declinePacket(id, typeof (body as { reason?: unknown })?.reason === 'string' ? (body as { reason: string }).reason : ''));
 
   app.post(`${SANDBOX_PREFIX}/webhooks/trigger/`, async (req, reply) => {
     authorize(req, reply);

@@ -1,16 +1,8 @@
 // Fixed-window rate limits per API key (and per client address for /verify/), in memory.
 
-export interface RateLimitConfig {
-  /** Requests per window for every call but Bundle creation. */
-  limit: number;
-  /** Bundle creations per window. */
-  createLimit: number;
-  /** Window length in seconds. */
-  windowSeconds: number;
-}
+import type { RateLimitConfig } from '../service/rateLimits.js';
 
-/** The hosted service's documented limits: 2000 calls and 200 Bundle creations per hour. */
-export const DEFAULT_RATE_LIMITS: RateLimitConfig = { limit: 2000, createLimit: 200, windowSeconds: 3600 };
+export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
 
 export interface WindowState {
   limit: number;

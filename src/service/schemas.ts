@@ -420,6 +420,24 @@ export const WebhookHeaderRequest = z.object({
 });
 export const WebhookHeaderPatchRequest = WebhookHeaderRequest.partial();
 
+/** A sign value: strings, numbers and booleans are all given as their text. */
+const signValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+/** An attachment on the wire: its bytes in base64 (`data_b64` is accepted too). */
+const signAttachment = z
+  .object({ name: z.string().min(1), b64: z.string().optional(), data_b64: z.string().optional() })
+  .refine((a) => typeof (a.b64 ?? a.data_b64) === 'string', { error: 'An object {name, b64}: b64 is required.', path: ['b64'] })
+  .transform((a) => ({ name: a.name, data: Buffer.from((a.b64 ?? a.data_b64)!, 'base64') }));
+
+/** POST /sandbox/packets/{id}/sign/ and the signing page's JSON form: `{values, attachments: {key: [{name, b64}]}}`. */
+export const PacketSignRequest = z.object({
+  values: z.record(z.string(), signValue).optional(),
+  /** One attachment may be given bare instead of as a list of one. */
+  attachments: z.record(z.string(), z.union([z.array(signAttachment), signAttachment.transform((a) => [a])])).optional(),
+});
+
+/** POST /sandbox/packets/{id}/decline/. */
+export const PacketDeclineRequest = z.object({ reason: z.string().optional() });
+
 export const VerifyRequest = z.object({
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'Must be a SHA-256 hash: 64 hexadecimal characters.' }),
 });
@@ -447,6 +465,8 @@ export type PersonPatchRequestT = z.output<typeof PersonPatchRequest>;
 export type WebhookRequestT = z.output<typeof WebhookRequest>;
 export type WebhookPatchRequestT = z.output<typeof WebhookPatchRequest>;
 export type WebhookHeaderRequestT = z.output<typeof WebhookHeaderRequest>;
+export type PacketSignRequestT = z.input<typeof PacketSignRequest>;
+export type PacketDeclineRequestT = z.output<typeof PacketDeclineRequest>;
 export type WebhookHeaderPatchRequestT = z.output<typeof WebhookHeaderPatchRequest>;
 
 /** `packets[0].email` from zod's ['packets', 0, 'email']. */

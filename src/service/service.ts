@@ -111,6 +111,38 @@ export interface WebhookOperations {
   regenerateWebhookSecret(): Promise<WebhookSecret>;
 }
 
+/** A file a signer attaches to an attachment field. */
+export interface SignerAttachment {
+  name: string;
+  data: Buffer;
+}
+
+/** What a signer submits; on the wire (esign serve's sandbox) it is `PacketSignRequest` in schemas.ts. */
+export interface SignInput {
+  /** Field key, or `docKey/fieldKey` when the key is used in several documents. */
+  values?: Record<string, string>;
+  attachments?: Record<string, SignerAttachment[]>;
+}
+
+/**
+ * Signer activity, since no real person signs against the embedded engine: the engine has it
+ * in-process, and esign serve offers it under /sandbox/packets/. The hosted service has no such
+ * operations (404).
+ */
+export interface SandboxOperations {
+  /** The signer opens the documents: the packet (and a sent Bundle) becomes started. */
+  viewPacket(id: string): Promise<Packet>;
+  /** The signer signs, with field values and attachments; the last signer completes the Bundle. */
+  signPacket(id: string, input: SignInput): Promise<Packet>;
+  declinePacket(id: string, reason?: string): Promise<Packet>;
+  /**
+   * The signer hands their turn to another person; returns the new packet. Signer reassignment
+   * (wire-facts.md: packet status `ra`, event `bundle_signer_reassigned`) is something a signer
+   * does, so the API has no operation for it.
+   */
+  reassignPacket(id: string, body: Body<ReassignRequestT>): Promise<Packet>;
+}
+
 /**
  * esign's own test tools for webhook receivers: the embedded engine has them, and esign serve
  * offers them under /sandbox/. The hosted service has no such operations (404).
@@ -122,19 +154,9 @@ export interface WebhookSandboxOperations {
   resendWebhookEvent(id: string): Promise<WebhookEvent>;
 }
 
-/**
- * Signer reassignment (wire-facts.md: packet status `ra`, event `bundle_signer_reassigned`) is
- * something a signer does, so the API has no operation for it: the embedded engine has it, and
- * esign serve offers it under /sandbox/ (404 on the hosted service).
- */
-export interface SignerSandboxOperations {
-  /** The signer of packet `id` hands their turn to another person; returns the new packet. */
-  reassignPacket(id: string, body: Body<ReassignRequestT>): Promise<Packet>;
-}
-
 export interface EsignService
   extends BundleOperations, PacketOperations, TemplateOperations, EnvelopeTemplateOperations,
-    PersonOperations, WebhookOperations, WebhookSandboxOperations, SignerSandboxOperations {
+    PersonOperations, WebhookOperations, SandboxOperations, WebhookSandboxOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;
   getRateLimit(): Promise<RateLimit>;

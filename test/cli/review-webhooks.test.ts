@@ -30,20 +30,27 @@ const post = (url: string, body: string, headers: Record<string, string>) =>
 
 describe('esign webhook listen (review)', () => {
   it('with --count, a delivery still being forwarded when the last one arrives is answered, not cut off', async () => {
-    // The forward target answers the first delivery slowly and the second at once.
+    // The forward target holds the first delivery until the second has been answered.
+    let slowArrived!: () => void;
+    const slowForwarded = new Promise<void>((r) => (slowArrived = r));
+    let releaseSlow!: () => void;
+    const released = new Promise<void>((r) => (releaseSlow = r));
     const target = createServer((req, res) => {
       req.resume();
-      setTimeout(() => res.writeHead(200).end('ok'), Number(req.headers['x-delay'] ?? 0));
+      if (req.headers['x-delay'] !== 'hold') return void res.writeHead(200).end('ok');
+      slowArrived();
+      void released.then(() => res.writeHead(200).end('ok'));
     });
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
     try {
       const forwardTo = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
       const { p, url } = await listen(['--secret', SECRET, '--count', '2', '--json', '--forward-to', forwardTo]);
       const a = eventBody('evt-slow');
-      const slow = post(url, a, { ...signed(a), 'x-delay': '1500' }).then((r) => r.status, (e: Error & { cause?: { code?: string } }) => `error ${e.cause?.code ?? e.message}`);
-      await new Promise((r) => setTimeout(r, 300));
+      const slow = post(url, a, { ...signed(a), 'x-delay': 'hold' }).then((r) => r.status, (e: Error & { cause?: { code?: string } }) => `error ${e.cause?.code ?? e.message}`);
+      await slowForwarded;
       const b = eventBody('evt-fast');
       expect((await post(url, b, { ...signed(b), 'x-delay': '0' })).status).toBe(200);
+      releaseSlow();
       // The sender of the first delivery must hear that it was delivered (else it retries, and it is forwarded twice).
       expect(await slow).toBe(200);
       const done = await p;

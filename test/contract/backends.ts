@@ -5,23 +5,15 @@ import type { AddressInfo } from 'node:net';
 import type { LocalEngine } from '../../src/local/engine.js';
 import { RemoteService } from '../../src/remote/remote.js';
 import { buildServer } from '../../src/server/app.js';
-import { ApiError } from '../../src/service/errors.js';
 import type { EsignService } from '../../src/service/service.js';
-import type { Packet } from '../../src/service/types.js';
 import { newEngine } from '../helpers.js';
-
-/** What a signer does: in-process on the engine, or through the sandbox endpoints of esign serve. */
-export interface SignerActions {
-  view(packetId: string): Promise<Packet>;
-  sign(packetId: string, input: { values?: Record<string, string>; attachments?: Record<string, { name: string; data: Buffer }[]> }): Promise<Packet>;
-  decline(packetId: string, reason: string): Promise<Packet>;
-}
 
 export interface Backend {
   service: EsignService;
   /** The engine behind it, for setup a client cannot do (features, users, clock). */
   engine: LocalEngine;
-  signer: SignerActions;
+  /** Waits for the engine's background work (files and evidence after the last signature). */
+  settle(): Promise<void>;
   /** The bytes behind a file link, fetched the way a client would. */
   download(url: string): Promise<Buffer>;
   close(): Promise<void>;
@@ -32,21 +24,12 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
     name: 'local engine in-process',
     make: async () => {
       const engine = newEngine();
-      const signer: SignerActions = {
-        view: (id) => engine.viewPacket(id),
-        sign: async (id, input) => {
-          const p = await engine.signPacket(id, input);
-          await engine.settle();
-          return p;
-        },
-        decline: (id, reason) => engine.declinePacket(id, reason),
-      };
       const download = async (url: string) => {
         const link = engine.resolveLink(new URL(url).pathname.split('/')[2]!, 'file');
         if (!link) throw new Error(`no live file link ${url}`);
         return readFileSync(engine.blobPath(link.target));
       };
-      return { service: engine, engine, signer, download, close: () => engine.dispose() };
+      return { service: engine, engine, settle: () => engine.settle(), download, close: () => engine.dispose() };
     },
   },
   {
@@ -60,24 +43,6 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
       const origin = `http://127.0.0.1:${port}`;
       engine.setPublicUrl(origin);
       const service = new RemoteService({ baseUrl: `${origin}/api/v2`, apiKey: key, maxRetries: 0 });
-      const sandbox = async (id: string, verb: string, body: unknown): Promise<Packet> => {
-        const r = await fetch(`${origin}/sandbox/packets/${id}/${verb}/`, {
-          method: 'POST', headers: { authorization: `Token ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
-        });
-        const json = await r.json();
-        if (!r.ok) throw ApiError.fromWire(r.status, json);
-        return json as Packet;
-      };
-      const signer: SignerActions = {
-        view: (id) => sandbox(id, 'view', {}),
-        sign: async (id, input) => {
-          const attachments = Object.fromEntries(Object.entries(input.attachments ?? {}).map(([k, list]) => [k, list.map((a) => ({ name: a.name, b64: a.data.toString('base64') }))]));
-          const p = await sandbox(id, 'sign', { values: input.values ?? {}, attachments });
-          await engine.settle();
-          return p;
-        },
-        decline: (id, reason) => sandbox(id, 'decline', { reason }),
-      };
       const download = async (url: string) => {
         const r = await fetch(url);
         if (r.status !== 200) throw new Error(`GET ${url}: ${r.status}`);
@@ -86,7 +51,7 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
       return {
         service,
         engine,
-        signer,
+        settle: () => engine.settle(),
         download,
         close: async () => {
           await service.close();

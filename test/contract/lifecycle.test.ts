@@ -36,13 +36,14 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
   it('signs in order, completes with evidence, and verifies what it produced', async () => {
     const created = await b.service.createBundle(REQUEST);
     const [ada, bob] = created.packets;
-    await expectApiError(b.signer.sign(bob!.id, {}), 409);
-    expect((await b.signer.view(ada!.id)).status).toBe('st');
+    await expectApiError(b.service.signPacket(bob!.id, {}), 409);
+    expect((await b.service.viewPacket(ada!.id)).status).toBe('st');
     expect((await b.service.getBundle(created.id)).status).toBe('st');
-    await expectApiError(b.signer.sign(ada!.id, { values: { title: 'X' } }), 400, { field: 'values.title', message: /at least 2/ });
-    expect((await b.signer.sign(ada!.id, { values: { title: 'CEO' } })).status).toBe('co');
+    await expectApiError(b.service.signPacket(ada!.id, { values: { title: 'X' } }), 400, { field: 'values.title', message: /at least 2/ });
+    expect((await b.service.signPacket(ada!.id, { values: { title: 'CEO' } })).status).toBe('co');
     await expectApiError(b.service.getBundleFiles(created.id), 409);
-    await b.signer.sign(bob!.id, { attachments: { id: [{ name: 'id.png', data: Buffer.from('png') }] } });
+    await b.service.signPacket(bob!.id, { attachments: { id: [{ name: 'id.png', data: Buffer.from('png') }] } });
+    await b.settle();
 
     const done = await b.service.getBundle(created.id, 'data,events,files');
     expect(done).toMatchObject({ status: 'co', doc_status: 'fi', docs_ready: true });
@@ -70,10 +71,10 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
 
   it('ends in declined when a signer declines', async () => {
     const created = await b.service.createBundle({ ...REQUEST, in_order: false });
-    expect((await b.signer.decline(created.packets[1]!.id, 'Not my name')).status).toBe('ca');
+    expect((await b.service.declinePacket(created.packets[1]!.id, 'Not my name')).status).toBe('ca');
     const got = await b.service.getBundle(created.id);
     expect(got.status).toBe('de');
-    await expectApiError(b.signer.sign(created.packets[0]!.id, { values: { title: 'CEO' } }), 409);
+    await expectApiError(b.service.signPacket(created.packets[0]!.id, { values: { title: 'CEO' } }), 409);
     await expectApiError(b.service.getPacketCoe(created.packets[0]!.id), 409);
   });
 });

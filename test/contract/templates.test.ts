@@ -70,8 +70,9 @@ describe.each(BACKENDS)('contract templates: $name', ({ make }) => {
     );
 
     const [ann, sam] = created.packets;
-    await b.signer.sign(ann!.id, {});
-    await b.signer.sign(sam!.id, {});
+    await b.service.signPacket(ann!.id, {});
+    await b.service.signPacket(sam!.id, {});
+    await b.settle();
     const data = Object.fromEntries((await b.service.getBundleData(created.id)).map((d) => [d.field_key, d.value]));
     expect(data).toMatchObject({ price: '250', 'buyer-sig': 'Ann Buyer', 'seller-sig': 'Sam Seller' });
   });

@@ -126,7 +126,7 @@ describe.each(BACKENDS)('contract wire fidelity: $name', ({ make }) => {
 
   it('keeps packet states in the wire enum: a declining signer ends ca, the Bundle de (item 10)', async () => {
     const created = await b.service.createBundle(bundleRequest());
-    await b.signer.decline(created.packets[0]!.id, 'no');
+    await b.service.declinePacket(created.packets[0]!.id, 'no');
     const got = await b.service.getBundle(created.id);
     expect(got.status).toBe('de');
     expect(got.packets.map((p) => p.status)).toEqual(['ca', 'se']);
@@ -154,17 +154,17 @@ describe.each(BACKENDS)('contract wire fidelity: $name', ({ make }) => {
     expect(events.at(-1)).toMatchObject({ kind: 'ns', packet_id: cy.id });
     const hooks = (await b.service.listWebhookEvents({ webhook: w.id })).items;
     expect(hooks.map((e) => [e.event_type, JSON.parse(e.payload).payload])).toEqual([['bundle_signer_reassigned', { bundle_id: created.id, packet_id: ada.id }]]);
-    await expectApiError(b.signer.sign(ada.id, {}), 409, { message: /another signer/ });
+    await expectApiError(b.service.signPacket(ada.id, {}), 409, { message: /another signer/ });
 
     // Chained: refused until the Bundle allows it.
     await expectApiError(b.service.reassignPacket(cy.id, { name: 'Di', email: 'di@example.com' }), 403, { message: /allow_chained_signer_reassign/ });
     await b.service.updateBundle(created.id, { allow_chained_signer_reassign: true });
     const di = await b.service.reassignPacket(cy.id, { name: 'Di', email: 'di@example.com' });
     // The new signer signs the fields of the key they took over; the Bundle completes without the ra packets.
-    await b.signer.sign(di.id, {});
+    await b.service.signPacket(di.id, {});
     const bob = after.packets[1]!;
     expect((await b.service.getPacket(bob.id)).status).toBe('se');
-    await b.signer.sign(bob.id, {});
+    await b.service.signPacket(bob.id, {});
     expect((await b.service.getBundle(created.id)).status).toBe('co');
   });
 });

@@ -29,7 +29,6 @@ export const ONE_SHOT_BUDGET_MS = 5_000;
  * run on wall-clock time (as document leases do): moving the engine clock must not free a row in flight.
  */
 export const LEASE_MS = 15_000;
-const leaseUntil = () => new Date(Date.now() + LEASE_MS).toISOString();
 const wallNow = () => new Date().toISOString();
 const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
 const CONCURRENCY = 32;
@@ -63,7 +62,12 @@ export class Dispatcher {
   private agent: UndiciDispatcher | undefined;
   private loop: { timer: NodeJS.Timeout; running: Promise<unknown> | undefined; again: boolean } | undefined;
 
-  constructor(private readonly ctx: EngineContext) {}
+  /** `leaseMs`: how long a claimed event stays claimed (tests give a spawned process a short one). */
+  constructor(private readonly ctx: EngineContext, private readonly leaseMs: number = LEASE_MS) {}
+
+  private leaseUntil(): string {
+    return new Date(Date.now() + this.leaseMs).toISOString();
+  }
 
   get running(): boolean {
     return this.loop !== undefined;
@@ -156,7 +160,7 @@ export class Dispatcher {
           WHERE e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?) AND w.enabled = 1 AND (? = 0 OR e.attempts = 0)
           ORDER BY e.next_attempt_at, e.seq LIMIT ?)
         RETURNING seq, pk, webhook_id, payload, attempts`)
-        .all(leaseUntil(), nowIso, wallNow(), firstOnly ? 1 : 0, limit) as Claimed[],
+        .all(this.leaseUntil(), nowIso, wallNow(), firstOnly ? 1 : 0, limit) as Claimed[],
     );
   }
 
@@ -270,7 +274,7 @@ export class Dispatcher {
   private async attemptNow(pk: string, manual: boolean): Promise<void> {
     const e = sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
         RETURNING seq, pk, webhook_id, payload, attempts`)
-      .get(leaseUntil(), pk, wallNow()) as Claimed | undefined;
+      .get(this.leaseUntil(), pk, wallNow()) as Claimed | undefined;
     if (e) this.recordAll([{ e, o: await this.post(e, new RunCache(this.ctx)), manual }]);
   }
 }

@@ -1,7 +1,7 @@
 // The Bundle preparation page: documents (an uploaded PDF with fields placed on it, and/or the
 // templates the session offers with their roles given to signers), the signers, then Send or
 // Save as draft. With draft_bundle, the page shows that draft and sends it.
-import type { BundleView, TemplateSummary } from '../../../local/preparation.js';
+import type { BundleView, TemplateSummary } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
 import type { Bundle } from '../../../service/types.js';
 import { Problems } from '../kit.js';

@@ -4,21 +4,23 @@
 // with the URL. HEAD never spends a URL. A refusal of the engine is shown next to the form.
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LocalEngine } from '../../../local/engine.js';
-import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../../../local/preparation.js';
 import { ApiError } from '../../../service/errors.js';
+import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../../../service/hosting.js';
 import { donePage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
 import { type BundleFormState, BundlePage, bundleTitle, initialBundleState } from './bundlePage.js';
 import { PREPARATION, errorsOf, sessionBase } from './common.js';
 import { type FormParts, type ReadForm, bundleForm, templateForm } from './forms.js';
 import { initialTemplateState, TemplatePage, templateTitle, type TemplateFormState } from './templatePage.js';
 
-/** The engine's preparation side (loaded on first use). */
-const pagesOf = (engine: LocalEngine): Promise<PreparationPages> => engine.preparationPages();
+/** What hosts the preparation side (loaded on first use). */
+interface PreparationHost {
+  preparationPages(): Promise<PreparationPages>;
+}
+const pagesOf = (engine: PreparationHost): Promise<PreparationPages> => engine.preparationPages();
 
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(PREPARATION, run);
 
-export function registerPreparationPages(app: FastifyInstance, engine: LocalEngine): void {
+export function registerPreparationPages(app: FastifyInstance, engine: PreparationHost): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
 
   async function render(reply: FastifyReply, s: PrepSession, status = 200, state?: TemplateFormState | BundleFormState): Promise<FastifyReply> {

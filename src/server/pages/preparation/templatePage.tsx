@@ -1,6 +1,6 @@
 // The template authoring page: the PDF (the edited template's, or an upload), the name, the roles,
 // and fields placed by clicking on the rendered pages.
-import type { TemplateSummary } from '../../../local/preparation.js';
+import type { TemplateSummary } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
 import { Problems } from '../kit.js';
 import { PLACER_KINDS, Placer, PrepMain, describeField, placedFieldErrors, problemsOf } from './common.js';

@@ -1,5 +1,5 @@
 // The signing page: the documents, the signer's fields by document, Sign, and Decline.
-import type { SigningField, SigningView } from '../../../local/signingSession.js';
+import type { SigningField, SigningView } from '../../../service/hosting.js';
 import { PAGE_ASSETS } from '../assets.js';
 import { type PageFamily, Problems } from '../kit.js';
 

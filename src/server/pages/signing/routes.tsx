@@ -8,10 +8,10 @@
 // page: moving the whole window on is up to the embedding app (e.g. from the redirect target).
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LocalEngine } from '../../../local/engine.js';
-import { MAX_ATTACHMENT_BYTES, type SignInput, type SignerAttachment, signInputFromJson } from '../../../local/signing.js';
-import type { SigningView } from '../../../local/signingSession.js';
 import { ApiError } from '../../../service/errors.js';
+import { MAX_ATTACHMENT_BYTES, type SigningPages, type SigningView } from '../../../service/hosting.js';
+import type { SignInput, SignerAttachment } from '../../../service/service.js';
+import { isInProgress } from '../../../service/states.js';
 import { donePage, errorPage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
 import { type FormState, SIGNING, SigningPage, signingTitle } from './page.js';
 
@@ -62,7 +62,7 @@ function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, stri
 
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(SIGNING, run, true);
 
-export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): void {
+export function registerSigningPage(app: FastifyInstance, engine: SigningPages): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
 
   /** A session whose signer has finished shows how it ended instead of the form. */
@@ -70,7 +70,7 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
     if (v.signer.status === 'co') return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
     if (v.signer.status === 'ca' && v.bundle.status === 'de') return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
     if (v.signer.status === 'ra') return done(reply, 'Handed on', `You asked someone else to sign "${v.bundle.label || 'the documents'}".`);
-    if (v.bundle.status !== 'se' && v.bundle.status !== 'st') return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
+    if (!isInProgress(v.bundle.status)) return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
     return undefined;
   };
 
@@ -96,7 +96,8 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
     const id = await engine.resolveSigningSession(session);
     if (!req.isMultipart()) {
       // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
-      const packet = await engine.signPacket(id, signInputFromJson(req.body));
+      const { PacketSignRequest, parseOr400 } = await import('../../../service/schemas.js');
+      const packet = await engine.signPacket(id, parseOr400(PacketSignRequest, req.body ?? {}));
       return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
     }
     const view = await engine.signingSessionView(session);
@@ -137,7 +138,7 @@ export function registerSigningPage(app: FastifyInstance, engine: LocalEngine): 
         else if (['name', 'email', 'reason'].includes(part.fieldname) && String(part.value).trim()) body[part.fieldname] = String(part.value).trim();
       }
     }
-    const packet = await engine.reassignPacket(id, req.isMultipart() ? body : (req.body ?? {}));
+    const packet = await engine.reassignPacket(id, req.isMultipart() ? body : ((req.body ?? {}) as Record<string, unknown>));
     if (!req.isMultipart()) return reply.send({ packet });
     return done(reply, 'Handed on', `${packet.name} has been asked to sign. You have nothing more to do.`);
   }));
