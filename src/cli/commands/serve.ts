@@ -15,12 +15,16 @@ export function registerServe(program: Command, action: Action): void {
     .option('--rate-limit <n>', 'requests per key per window', '2000')
     .option('--create-rate-limit <n>', 'Bundle creations per key per window', '200')
     .option('--rate-window <seconds>', 'rate-limit window', '3600')
-    .action(action(async (ctx, o: { host: string; port: string; publicUrl?: string; rateLimit: string; createRateLimit: string; rateWindow: string }) => {
+    .option('--allow-private-urls', 'let file_url downloads and webhook deliveries reach private and loopback addresses (local development)')
+    .option('--request-timeout <seconds>', 'time a client has to send a whole request', '120')
+    .option('--max-upload-mb <n>', 'largest uploaded file (a request\'s files may total 4 times this)', '50')
+    .option('--connections-per-address <n>', 'open connections per client address', '32')
+    .action(action(async (ctx, o: { host: string; port: string; publicUrl?: string; rateLimit: string; createRateLimit: string; rateWindow: string; allowPrivateUrls?: boolean; requestTimeout: string; maxUploadMb: string; connectionsPerAddress: string }) => {
       const port = intArg(o.port, '--port', 0);
       if (port > 65535) throw new CliError(`--port ${port}: out of range.`);
       const [{ LocalEngine }, { buildServer }] = await Promise.all([import('../../local/engine.js'), import('../../server/app.js')]);
       const dataDir = await ctx.dataDir();
-      const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl, guardUrls: true });
+      const engine = new LocalEngine({ dataDir, publicUrl: o.publicUrl, guardUrls: o.allowPrivateUrls !== true });
       const log = (line: string) => process.stderr.write(`${line}\n`);
       const app = await buildServer({
         service: engine,
@@ -28,6 +32,13 @@ export function registerServe(program: Command, action: Action): void {
         authenticate: (key) => engine.keys.authenticate(key),
         rateLimits: { limit: intArg(o.rateLimit, '--rate-limit', 1), createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1), windowSeconds: intArg(o.rateWindow, '--rate-window', 1) },
         log,
+        publicUrl: o.publicUrl,
+        limits: {
+          requestTimeoutMs: intArg(o.requestTimeout, '--request-timeout', 1) * 1000,
+          uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
+          uploadRequestBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 4 * 1024 * 1024,
+          connectionsPerAddress: intArg(o.connectionsPerAddress, '--connections-per-address', 1),
+        },
       });
       const address = await app.listen({ host: o.host, port });
       engine.setPublicUrl(o.publicUrl ?? address);
