@@ -1,5 +1,6 @@
 // Output as GUIDE.md sets it: data on stdout only; a table or key/value view on a TTY, tab-separated
 // rows when piped, `--json` for the API object, `-q` for ids. chalk and cli-table3 load only for a TTY.
+import { stripControl } from './sanitize.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -17,7 +18,7 @@ function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(text).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
+  return stripControl(String(v));
 }
 
 /** Tab-separated output must stay one record per line. */

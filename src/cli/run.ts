@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ApiError } from '../service/errors.js';
 import { Context } from './context.js';
 import { CliError, EXIT, exitCodeForStatus } from './exitCodes.js';
+import { stripControl } from './sanitize.js';
 
 export type Action = <O>(fn: (ctx: Context, opts: O, ...args: any[]) => Promise<void>) => (...args: any[]) => Promise<void>;
 
@@ -30,18 +31,18 @@ export function reportError(e: unknown, json: boolean): number {
   if (e instanceof ApiError) {
     if (json) process.stderr.write(`${JSON.stringify({ status: e.status, ...e.toWire() })}\n`);
     else {
-      process.stderr.write(`esign: ${e.message}\n`);
-      if (e.errors.length > 1) for (const f of e.errors) process.stderr.write(`  ${f.field}: ${f.message}\n`);
+      process.stderr.write(`esign: ${stripControl(e.message)}\n`);
+      if (e.errors.length > 1) for (const f of e.errors) process.stderr.write(`  ${stripControl(`${f.field}: ${f.message}`)}\n`);
     }
     return exitCodeForStatus(e.status);
   }
   if (e instanceof CliError) {
-    process.stderr.write(json ? `${JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message })}\n` : `esign: ${e.message}\n`);
+    process.stderr.write(json ? `${JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message })}\n` : `esign: ${stripControl(e.message)}\n`);
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
   const message = err?.message ?? String(e);
-  process.stderr.write(json ? `${JSON.stringify({ code: 'error', message })}\n` : `esign: ${message}\n`);
+  process.stderr.write(json ? `${JSON.stringify({ code: 'error', message })}\n` : `esign: ${stripControl(message)}\n`);
   if (process.env.ESIGN_DEBUG) process.stderr.write(`${err?.stack ?? ''}\n`);
   return EXIT.FAILURE;
 }

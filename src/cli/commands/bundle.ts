@@ -132,18 +132,15 @@ async function waitForLaunch(ctx: Context, b: Bundle, seconds: number): Promise<
 }
 
 /** Saves every file, with a counter on a terminal and one line per file (the path) on stdout. */
-async function downloadAll(ctx: Context, files: FileObject[], dir: string): Promise<void> {
-  const { download } = await import('../download.js');
+async function downloadAll(ctx: Context, files: FileObject[], dir: string, clobber = false): Promise<void> {
+  const { download, safeFileName } = await import('../download.js');
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
   const saved: { path: string; kind?: string; size: number; sha256: string }[] = [];
   for (const [i, f] of files.entries()) {
-    const base = (f.name ?? `file-${i + 1}`).replace(/[/\\]/g, '_');
-    let name = base;
-    for (let n = 2; used.has(name); n++) name = base.replace(/(\.[^.]*)?$/, (ext: string) => `-${n}${ext}`);
-    used.add(name);
+    const name = safeFileName(f.name, i, used);
     if (process.stderr.isTTY && !ctx.options.json) process.stderr.write(`\rDownloading ${i + 1}/${files.length}: ${name}\x1b[K`);
-    saved.push({ ...(await download(ctx, f.file_url, join(dir, name), f.sha256)), kind: f.kind });
+    saved.push({ ...(await download(ctx, f.file_url, join(dir, name), f.sha256, { clobber })), kind: f.kind });
   }
   if (process.stderr.isTTY && !ctx.options.json) process.stderr.write('\r\x1b[K');
   await printList(saved, [
@@ -336,9 +333,10 @@ export function registerBundle(program: Command, action: Action): void {
     .command('files <slug>')
     .description('Links to the Bundle\'s files (expiring), or save them with --download')
     .option('--download <dir>', 'save every file into this directory (created if needed)')
-    .action(action(async (ctx, o: { download?: string }, slug: string) => {
+    .option('--clobber', 'replace files that already exist in the directory')
+    .action(action(async (ctx, o: { download?: string; clobber?: boolean }, slug: string) => {
       const files = await (await ctx.service()).getBundleFiles(slug);
-      if (o.download) return downloadAll(ctx, files, o.download);
+      if (o.download) return downloadAll(ctx, files, o.download, o.clobber);
       await printList(files, [
         { header: 'KIND', value: (f) => f.kind ?? '' },
         { header: 'NAME', value: (f) => f.name ?? '' },

@@ -54,11 +54,12 @@ export function registerPacket(program: Command, action: Action): void {
 
   packet.command('coe <id>').description('The signer\'s Certificate of Evidence (a link, or the PDF with --download)')
     .option('--download <file>', 'save the PDF here')
-    .action(action(async (ctx, o: { download?: string }, id: string) => {
+    .option('--clobber', 'replace the file if it exists')
+    .action(action(async (ctx, o: { download?: string; clobber?: boolean }, id: string) => {
       const c = await (await ctx.service()).getPacketCoe(id);
       if (o.download) {
         const { download } = await import('../download.js');
-        const saved = await download(ctx, c.file_url, o.download, c.sha256);
+        const saved = await download(ctx, c.file_url, o.download, c.sha256, { clobber: o.clobber });
         return printObject(saved, [['path', saved.path], ['bytes', saved.size], ['sha256', saved.sha256]], ctx.options, saved.path);
       }
       await printObject(c, [['file_url', c.file_url], ['expires', c.expires], ['sha256', c.sha256]], ctx.options, c.file_url);
