@@ -144,6 +144,7 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
   let body: unknown;
   const dir = await mkdtemp(join(tmpdir(), 'esign-upload-'));
   let total = 0;
+  const received = new Promise<void>((r) => (req.raw.readableEnded ? r() : req.raw.once('end', () => r())));
   const tooMuch = () => new ApiError(413, 'invalid', `The files of one request may total at most ${megabytes(limits.uploadRequestBytes)}.`);
   try {
     const parts = req.parts({ limits: { fileSize: limits.uploadFileBytes, files: limits.uploadFiles, fieldSize: limits.jsonBytes, fields: 100, parts: limits.uploadFiles + 100 } });
@@ -156,7 +157,18 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
             done(total > limits.uploadRequestBytes ? tooMuch() : null, chunk);
           },
         });
-        await pipeline(part.file, count, createWriteStream(path, { mode: 0o600 }));
+        // A body that ends inside a file part gives a part already destroyed, or one left open forever
+        // (once all of the request is in and the part has nothing left to give, it was cut short).
+        if (part.file.destroyed) throw cutShort();
+        const writing = pipeline(part.file, count, createWriteStream(path, { mode: 0o600 }));
+        void received.then(async () => {
+          while (!part.file.readableEnded && !part.file.destroyed) {
+            const before = total;
+            await new Promise((r) => setTimeout(r, 250));
+            if (total === before && part.file.readableLength === 0 && !part.file.readableEnded) part.file.destroy(cutShort());
+          }
+        });
+        await writing;
         if (part.file.truncated) throw fileTooLarge(limits, part.filename);
         files.push(storedPart(part.filename, part.mimetype, path));
       } else if (part.fieldname === 'bundle_request') body = parseJson(String(part.value), limits.maxDepth, 'bundle_request is not valid JSON');
@@ -171,6 +183,8 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
   }
   return { body, files, dir };
 }
+
+const cutShort = () => new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
 
 const fileTooLarge = (limits: ServerLimits, name?: string) =>
   new ApiError(413, 'invalid', `${name ? `${name}: ` : ''}an uploaded file may be at most ${megabytes(limits.uploadFileBytes)}.`);
