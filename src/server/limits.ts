@@ -67,19 +67,23 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 
 /**
  * Bounds the connections of each client address. At the bound, the address's oldest connection
- * that is not being answered (idle, or still sending its request) is closed to make room: one client
+ * that is not being answered (still sending its request, or idle) is closed to make room: one client
  * cannot hold the server with half-sent requests, and its own newest request still gets through.
  */
 export function guardConnections(server: Server, perAddress: number): { busy(socket: Socket): void; idle(socket: Socket): void } {
   const byAddress = new Map<string, Set<Socket>>();
   const answering = new WeakSet<Socket>();
+  /** Connections that have had an answer: a client's keep-alive connection goes after half-sent ones. */
+  const served = new WeakSet<Socket>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     let open = byAddress.get(address);
     if (!open) byAddress.set(address, (open = new Set()));
     if (open.size >= perAddress) {
+      // Oldest first (a Set keeps insertion order): one that never got an answer, else any idle one.
       let victim: Socket | undefined;
-      for (const s of open) if (!answering.has(s)) { victim = s; break; } // oldest first: a Set keeps insertion order
+      for (const s of open) if (!answering.has(s) && !served.has(s)) { victim = s; break; }
+      if (!victim) for (const s of open) if (!answering.has(s)) { victim = s; break; }
       if (!victim) {
         socket.destroy();
         return;
@@ -94,5 +98,11 @@ export function guardConnections(server: Server, perAddress: number): { busy(soc
       if (!mine.size && byAddress.get(address) === mine) byAddress.delete(address);
     });
   });
-  return { busy: (s) => void answering.add(s), idle: (s) => void answering.delete(s) };
+  return {
+    busy: (s) => void answering.add(s),
+    idle: (s) => {
+      answering.delete(s);
+      served.add(s);
+    },
+  };
 }

@@ -42,14 +42,14 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
     await expectApiError(b.signer.sign(ada!.id, { values: { title: 'X' } }), 400, { field: 'values.title', message: /at least 2/ });
     expect((await b.signer.sign(ada!.id, { values: { title: 'CEO' } })).status).toBe('co');
     await expectApiError(b.service.getBundleFiles(created.id), 409);
-    await b.signer.sign(bob!.id, { attachments: { id: [{ name: 'id.png', data: Buffer.from('png') }] } });
+    await b.signer.sign(bob!.id, { attachments: { id: [{ name: 'id.png', data: Buffer.from('\x89PNG\r\n\x1a\n', 'latin1') }] } });
 
     const done = await b.service.getBundle(created.id, 'data,events,files');
     expect(done).toMatchObject({ status: 'co', doc_status: 'fi', docs_ready: true });
     expect(done.events!.map((e) => e.kind)).toEqual(['bc', 'bl', 'ns', 'pv', 'ps', 'ns', 'pv', 'ps', 'bk', 'fr']);
     expect(done.data!.find((d) => d.field_key === 'title')).toMatchObject({ value: 'CEO', filled_by: 'Ada Lovelace', packet_id: ada!.id });
     const attachment = done.data!.find((d) => d.field_key === 'id')!.attachments[0]!;
-    expect((await b.download(attachment.url)).toString()).toBe('png');
+    expect((await b.download(attachment.url)).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
 
     const files = await b.service.getBundleFiles(created.id);
     expect(files.map((f) => f.kind)).toEqual(['signed_pdf', 'combined_pdf', 'coe_pdf', 'coe_pdf']);

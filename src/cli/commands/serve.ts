@@ -40,7 +40,8 @@ export function registerServe(program: Command, action: Action): void {
           connectionsPerAddress: intArg(o.connectionsPerAddress, '--connections-per-address', 1),
         },
       });
-      const address = await app.listen({ host: o.host, port });
+      // A deep accept queue: a burst of connections from one client must not crowd out the SYN of another.
+      const address = await app.listen({ host: o.host, port, backlog: 4096 });
       engine.setPublicUrl(o.publicUrl ?? address);
       if (!engine.keys.list().some((k) => !k.revoked_at))
         log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
