@@ -61,7 +61,8 @@ export interface DeliverOptions {
 }
 
 export class Dispatcher {
-  private agent: UndiciDispatcher | undefined;
+  private agent: Promise<UndiciDispatcher> | undefined;
+  private agentPublicOnly: boolean | undefined;
   private loop: { timer: NodeJS.Timeout; running: Promise<unknown> | undefined; again: boolean } | undefined;
 
   constructor(private readonly ctx: EngineContext) {}
@@ -97,6 +98,17 @@ export class Dispatcher {
       });
   }
 
+  /** The connection pool, under the outbound-address policy; remade when the policy changes (the account setting). */
+  private agentFor(publicOnly: boolean): Promise<UndiciDispatcher> {
+    if (!this.agent || this.agentPublicOnly !== publicOnly) {
+      const old = this.agent;
+      this.agentPublicOnly = publicOnly;
+      this.agent = outboundAgent({ publicOnly, agent: { keepAliveTimeout: 10_000, connections: 8 } });
+      void old?.then((a) => a.close()).catch(() => {});
+    }
+    return this.agent;
+  }
+
   /** Stops the loop, waits for attempts in flight and closes connections. */
   async close(): Promise<void> {
     const l = this.loop;
@@ -105,7 +117,7 @@ export class Dispatcher {
       clearInterval(l.timer);
       await l.running;
     }
-    await this.agent?.close();
+    await (await this.agent)?.close();
     this.agent = undefined;
   }
 
@@ -177,11 +189,10 @@ export class Dispatcher {
     if (budget <= 0) return { status: 0, success: false, message: 'No time left.', abandoned: true };
     const ownDeadline = budget < ATTEMPT_TIMEOUT_MS;
     const { request } = await loadUndici();
-    // Made once per dispatcher: the policy (esign serve refuses private addresses) is fixed for its life.
-    this.agent ??= await outboundAgent({ publicOnly: this.ctx.refusePrivateUrls(), agent: { keepAliveTimeout: 10_000, connections: 8 } });
+    const agent = await this.agentFor(this.ctx.refusePrivateUrls());
     try {
       const res = await request(hook.url, {
-        method: 'POST', headers, body, dispatcher: this.agent, signal: AbortSignal.timeout(budget),
+        method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(budget),
         headersTimeout: ATTEMPT_TIMEOUT_MS, bodyTimeout: ATTEMPT_TIMEOUT_MS,
       });
       // The receiver's reply is not esign's to keep: a delivery record holds the status only.
