@@ -1,24 +1,49 @@
 // Saving files behind expiring links to disk, on either backend: the embedded engine reads its own
 // store; a remote server is asked over HTTP. Each file is hashed on the way and checked against
-// the SHA-256 the API gave, written to a temporary name and renamed only when complete.
-import { createHash } from 'node:crypto';
+// the SHA-256 the API gave, written to a temporary file beside its target and moved into place only
+// when complete. A server chooses the names: they are made safe file names, and an existing file is
+// never replaced without --clobber.
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { link, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Factory } from './factory.js';
 import { CliError, EXIT } from './exitCodes.js';
+import { stripControl } from './sanitize.js';
+
+const MAX_NAME_BYTES = 200;
+
+/**
+ * A server-given name as a plain file name in the chosen directory: no separators, no control
+ * characters, no leading dots (so no `.`, `..` or hidden files), not empty, not too long; a name
+ * already given to another file of the same download gets -2, -3.
+ */
+export function safeFileName(raw: unknown, index: number, used: Set<string>): string {
+  let base = typeof raw === 'string' ? stripControl(raw).replace(/[\t\n]/g, ' ') : '';
+  base = base.replace(/[/\\<>:"|?*]/g, '_').trim().replace(/^\.+/, (dots) => '_'.repeat(dots.length));
+  while (Buffer.byteLength(base) > MAX_NAME_BYTES) base = base.slice(0, -1);
+  if (!base.replace(/[_ ]/g, '')) base = `file-${index + 1}`;
+  let name = base;
+  for (let n = 2; used.has(name.toLowerCase()); n++) name = base.replace(/(\.[^.]*)?$/, (ext: string) => `-${n}${ext}`);
+  used.add(name.toLowerCase());
+  return name;
+}
 
 async function source(ctx: Factory, url: string): Promise<Readable> {
   return (await ctx.service()).openFileLink(url);
 }
 
 /** Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. */
-export async function download(ctx: Factory, url: string, path: string, sha256?: string): Promise<{ path: string; size: number; sha256: string }> {
+export async function download(
+  ctx: Factory, url: string, path: string, sha256?: string, opts: { clobber?: boolean } = {},
+): Promise<{ path: string; size: number; sha256: string }> {
+  if (typeof url !== 'string') throw new CliError(`${path}: the server gave no link to download.`, EXIT.FAILURE);
   const hash = createHash('sha256');
   let size = 0;
-  const tmp = `${path}.${process.pid}.part`;
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.part`);
   const tap = new Transform({
     transform(chunk: Buffer, _enc, done) {
       hash.update(chunk);
@@ -27,11 +52,21 @@ export async function download(ctx: Factory, url: string, path: string, sha256?:
     },
   });
   try {
-    await pipeline(await source(ctx, url), tap, createWriteStream(tmp));
+    await pipeline(await source(ctx, url), tap, createWriteStream(tmp, { flags: 'wx' }));
     const got = hash.digest('hex');
-    if (sha256 && got !== sha256) throw new CliError(`${path}: the downloaded file's SHA-256 is ${got}, not ${sha256} as the API said.`, EXIT.USAGE);
-    await rename(tmp, path);
+    if (sha256 && got !== sha256) throw new CliError(`${path}: the downloaded file's SHA-256 is ${got}, not ${stripControl(String(sha256))} as the API said.`, EXIT.MISMATCH);
+    if (opts.clobber) await rename(tmp, path);
+    else {
+      // A hard link fails when the name is taken, so even a file that appeared meanwhile is kept.
+      await link(tmp, path).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === 'EEXIST') throw new CliError(`${path} exists; pass --clobber to replace it.`, EXIT.FAILURE);
+        throw e;
+      });
+    }
     return { path, size, sha256: got };
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`Downloading to ${path} failed: ${(e as Error).message}`, EXIT.FAILURE);
   } finally {
     await rm(tmp, { force: true });
   }

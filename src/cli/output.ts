@@ -2,6 +2,7 @@
 // rows when piped, `--json` for the API object, `-q` for ids. chalk and cli-table3 load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../service/states.js';
 import type { IO } from './io.js';
+import { stripControl } from './sanitize.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -40,7 +41,7 @@ function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(text).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
+  return stripControl(String(v));
 }
 
 /** Tab-separated output must stay one record per line. */

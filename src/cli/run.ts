@@ -5,6 +5,7 @@ import { ApiError } from '../service/errors.js';
 import { CliError, EXIT, type ExitCode, exitCodeForStatus } from './exitCodes.js';
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
 import { type IO, readAll } from './io.js';
+import { stripControl } from './sanitize.js';
 
 /**
  * Wraps a verb's body for commander: `opts` is the verb's options interface and `args` its
@@ -48,18 +49,18 @@ export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   if (e instanceof ApiError) {
     if (json) write(JSON.stringify({ status: e.status, ...e.toWire() }));
     else {
-      write(`esign: ${e.message}`);
-      if (e.errors.length > 1) for (const fe of e.errors) write(`  ${fe.field}: ${fe.message}`);
+      write(`esign: ${stripControl(e.message)}`);
+      if (e.errors.length > 1) for (const fe of e.errors) write(`  ${stripControl(`${fe.field}: ${fe.message}`)}`);
     }
     return exitCodeForStatus(e.status);
   }
   if (e instanceof CliError) {
-    write(json ? JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message }) : `esign: ${e.message}`);
+    write(json ? JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message }) : `esign: ${stripControl(e.message)}`);
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
   const message = err?.message ?? String(e);
-  write(json ? JSON.stringify({ code: 'error', message }) : `esign: ${message}`);
+  write(json ? JSON.stringify({ code: 'error', message }) : `esign: ${stripControl(message)}`);
   if (io.env.ESIGN_DEBUG) write(err?.stack ?? '');
   return EXIT.FAILURE;
 }

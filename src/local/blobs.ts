@@ -13,6 +13,7 @@ export function recordBlob(db: Db, hash: string, size: number, pages: number, at
 /**
  * Content-addressed file store: each distinct file is written once, under blobs/ab/abcdef...,
  * through a temporary file and a rename so that a crash never leaves half a file under its hash.
+ * Files are the owner's alone (0600), as is the data directory.
  */
 export class BlobStore {
   constructor(private readonly root: string) {}
@@ -24,9 +25,9 @@ export class BlobStore {
   put(data: Buffer, hash = sha256(data)): string {
     const target = this.path(hash);
     if (existsSync(target)) return hash;
-    mkdirSync(join(this.root, hash.slice(0, 2)), { recursive: true });
+    mkdirSync(join(this.root, hash.slice(0, 2)), { recursive: true, mode: 0o700 });
     const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, data);
+    writeFileSync(tmp, data, { mode: 0o600 });
     renameSync(tmp, target);
     return hash;
   }

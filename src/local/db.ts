@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
@@ -26,7 +26,8 @@ const BUSY_TIMEOUT_MS = 10_000;
  * a busy timeout so concurrent CLI processes queue instead of failing, then pending migrations.
  */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
+  privateFile(databasePath(dataDir));
   const db = new Database(databasePath(dataDir));
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (db.pragma('journal_mode', { simple: true }) !== 'wal') retryBusy(() => db.pragma('journal_mode = WAL'));
@@ -36,6 +37,28 @@ export function openDatabase(dataDir: string): Db {
   db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   migrate(db);
   return db;
+}
+
+/**
+ * The data directory holds every document, signer and the webhook secret: only its owner may enter
+ * it. A directory others can read is tightened, and the user told once (it stays tightened).
+ */
+export function ensurePrivateDir(dir: string): void {
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return;
+  }
+  const mode = statSync(dir).mode & 0o777;
+  if (mode & 0o077) {
+    chmodSync(dir, 0o700);
+    process.stderr.write(`esign: ${dir} was open to other users (mode ${mode.toString(8)}); it is now private (700).\n`);
+  }
+}
+
+/** Creates the file 0600, or tightens it; SQLite gives its -wal and -shm files the database file's mode. */
+function privateFile(path: string): void {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(p) && statSync(p).mode & 0o077) chmodSync(p, 0o600);
 }
 
 /** Applies migrations past `user_version`, each in its own IMMEDIATE transaction (re-checked inside). */

@@ -21,6 +21,7 @@ import { AUTO_FILLED, type StoredField, canEdit, checkValue, fieldsOfDocument, i
 import { endedAs, isOpenPacket, notify, packetsWhoseTurnItIs } from './launch.js';
 import { describeStatus } from './lifecycle.js';
 import { recordMessage } from './outbox.js';
+import { bytesMatchExtension } from './fileTypes.js';
 
 export type { SignerAttachment, SignInput } from '../service/service.js';
 
@@ -203,6 +204,7 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
         if (f.data.length > MAX_ATTACHMENT_BYTES) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is larger than ${MAX_ATTACHMENT_BYTES / 1048576} MB.`);
         else if (allowed?.length && !allowed.includes(ext)) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is not one of the allowed types: ${allowed.join(', ')}.`);
         else if (!f.data.length) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is empty.`);
+        else if (!bytesMatchExtension(ext, f.data)) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is not a .${ext} file: its contents are of another type.`);
       });
       attachments.set(`${t.doc.key}/${t.field.key}`, { t, files });
     }

@@ -1,10 +1,18 @@
 // `esign serve`: any EsignService as API v2 over HTTP, the wire of the hosted service.
 // A thin translation: HTTP in, one service call, HTTP out. Validation and rules live in the service.
+import { createWriteStream, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
 import { ApiError } from '../service/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
+import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, guardConnections, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
 
 export const API_PREFIX = '/api/v2';
@@ -16,7 +24,11 @@ export interface ServerOptions {
   rateLimits?: Partial<RateLimitConfig>;
   /** One line per request (method, path, status, ms); never the key. */
   log?: (line: string) => void;
+  /** Sizes, timeouts and connection bounds (limits.ts); `maxUploadBytes` is `limits.uploadFileBytes`. */
+  limits?: Partial<ServerLimits>;
   maxUploadBytes?: number;
+  /** Base of the URLs in Link headers (esign serve --public-url); else the listening address. */
+  publicUrl?: string;
   /** The embedded engine, when it is the service: adds file links, the sandbox and the signing page. */
   local?: HostedEngine;
 }
@@ -100,33 +112,95 @@ function decodeFormValue(v: string): unknown {
 const raw = <T>(v: string | undefined) => v as T | undefined;
 const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
-/** Multipart Bundle creation: `files` parts plus a `bundle_request` part holding the JSON. */
-async function multipartCreate(req: FastifyRequest): Promise<{ body: unknown; files: AttachedFile[] }> {
-  const files: AttachedFile[] = [];
-  let body: unknown;
-  for await (const part of req.parts()) {
-    if (part.type === 'file') files.push({ filename: part.filename, data: await part.toBuffer(), contentType: part.mimetype });
-    else if (part.fieldname === 'bundle_request') {
-      try {
-        body = JSON.parse(String(part.value));
-      } catch (e) {
-        throw new ApiError(400, 'parse_error', `bundle_request is not valid JSON: ${(e as Error).message}`);
-      }
-    }
+/** JSON text as a value: prototype keys and nesting deeper than the API uses are a parse_error. */
+function parseJson(text: string, maxDepth: number, what = 'Malformed JSON'): unknown {
+  let value: unknown;
+  try {
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (e) {
+    throw new ApiError(400, 'parse_error', `${what}: ${(e as Error).message}`);
   }
-  if (body === undefined)
-    throw new ApiError(400, 'invalid', 'bundle_request: This field is required.', [{ field: 'bundle_request', message: 'This field is required.' }]);
-  return { body, files };
+  if (nestedDeeperThan(value, maxDepth)) throw new ApiError(400, 'parse_error', `${what}: nested deeper than ${maxDepth} levels.`);
+  return value;
 }
 
+/** A part saved in a temporary file: read only when a document refers to it, so unused parts never reach memory. */
+function storedPart(filename: string, contentType: string, path: string): AttachedFile {
+  let data: Buffer | undefined;
+  return {
+    filename, contentType,
+    get data() {
+      return (data ??= readFileSync(path));
+    },
+  };
+}
+
+/**
+ * Multipart Bundle creation: `files` parts plus a `bundle_request` part holding the JSON. Parts are
+ * streamed to a private temporary directory (the caller removes it) within the upload limits.
+ */
+async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promise<{ body: unknown; files: AttachedFile[]; dir: string }> {
+  const files: AttachedFile[] = [];
+  let body: unknown;
+  const dir = await mkdtemp(join(tmpdir(), 'esign-upload-'));
+  let total = 0;
+  const received = new Promise<void>((r) => (req.raw.readableEnded ? r() : req.raw.once('end', () => r())));
+  const tooMuch = () => new ApiError(413, 'invalid', `The files of one request may total at most ${megabytes(limits.uploadRequestBytes)}.`);
+  try {
+    const parts = req.parts({ limits: { fileSize: limits.uploadFileBytes, files: limits.uploadFiles, fieldSize: limits.jsonBytes, fields: 100, parts: limits.uploadFiles + 100 } });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        const path = join(dir, String(files.length));
+        const count = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            total += chunk.length;
+            done(total > limits.uploadRequestBytes ? tooMuch() : null, chunk);
+          },
+        });
+        // A body that ends inside a file part gives a part already destroyed, or one left open forever
+        // (once all of the request is in and the part has nothing left to give, it was cut short).
+        if (part.file.destroyed) throw cutShort();
+        const writing = pipeline(part.file, count, createWriteStream(path, { mode: 0o600 }));
+        void received.then(async () => {
+          while (!part.file.readableEnded && !part.file.destroyed) {
+            const before = total;
+            await new Promise((r) => setTimeout(r, 250));
+            if (total === before && part.file.readableLength === 0 && !part.file.readableEnded) part.file.destroy(cutShort());
+          }
+        });
+        await writing;
+        if (part.file.truncated) throw fileTooLarge(limits, part.filename);
+        files.push(storedPart(part.filename, part.mimetype, path));
+      } else if (part.fieldname === 'bundle_request') body = parseJson(String(part.value), limits.maxDepth, 'bundle_request is not valid JSON');
+    }
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+  if (body === undefined) {
+    await rm(dir, { recursive: true, force: true });
+    throw new ApiError(400, 'invalid', 'bundle_request: This field is required.', [{ field: 'bundle_request', message: 'This field is required.' }]);
+  }
+  return { body, files, dir };
+}
+
+const cutShort = () => new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
+
+const fileTooLarge = (limits: ServerLimits, name?: string) =>
+  new ApiError(413, 'invalid', `${name ? `${name}: ` : ''}an uploaded file may be at most ${megabytes(limits.uploadFileBytes)}.`);
+
 /** Every route of API v2 (spec and wire-facts.md), as [method, path, handler]. */
-function routes(s: EsignService): [string, string, Handler][] {
+function routes(s: EsignService, limits: ServerLimits): [string, string, Handler][] {
   const p = (req: FastifyRequest) => req.params as Params;
   const q = (req: FastifyRequest) => req.query as Query;
   const createBundle: Handler = async (req) => {
     if (req.isMultipart()) {
-      const { body, files } = await multipartCreate(req);
-      return ok(await s.createBundle(body as Record<string, unknown>, files), 201);
+      const { body, files, dir } = await multipartCreate(req, limits);
+      try {
+        return ok(await s.createBundle(body as Record<string, unknown>, files), 201);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     }
     const body = bodyOf(req);
     if (body.envelope_template && !body.documents) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
@@ -208,9 +282,10 @@ function tagsOf(req: FastifyRequest): string[] {
 const pageOf = (q: Query) => ({ page: num(q.page), per_page: num(q.per_page) });
 
 /** `X-Blueink-Pagination: page,total_pages,per_page,total` and an RFC 5988 Link header. */
-function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<unknown>): void {
+function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<unknown>, base: string): void {
   reply.header('X-Blueink-Pagination', `${page.page},${page.total_pages},${page.per_page},${page.total}`);
-  const url = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`);
+  // From the configured or listening address: the Host header is the client's to choose.
+  const url = new URL(`${base.replace(/\/+$/, '')}${req.url}`);
   const link = (n: number, rel: string) => {
     url.searchParams.set('page', String(n));
     return `<${url.toString()}>; rel="${rel}"`;
@@ -224,12 +299,37 @@ function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/** Repeated query parameters arrive as one comma-separated value (as `String(list)` always made them). */
+function parseQuery(text: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of new URLSearchParams(text)) out[k] = k in out ? `${out[k]},${v}` : v;
+  return out;
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true }, bodyLimit: opts.maxUploadBytes ?? 64 * 1024 * 1024 });
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...(opts.maxUploadBytes ? { uploadFileBytes: opts.maxUploadBytes } : {}), ...opts.limits };
+  const app = Fastify({
+    logger: false,
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
+    bodyLimit: limits.jsonBytes,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) },
+  });
+  app.server.maxConnections = limits.maxConnections;
+  const connections = guardConnections(app.server, limits.connectionsPerAddress);
   const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...opts.rateLimits });
   const log = opts.log ?? (() => {});
   await app.register((await import('@fastify/multipart')).default, {
-    limits: { fileSize: opts.maxUploadBytes ?? 64 * 1024 * 1024, files: 100 },
+    limits: { fileSize: limits.uploadFileBytes, files: limits.uploadFiles, fieldSize: limits.jsonBytes, parts: limits.uploadFiles + 1000 },
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && DOCUMENT_JSON_ROUTES.some((r) => r.test(route.url ?? ''))) route.bodyLimit = limits.documentJsonBytes;
+  });
+  // A request is being answered once its body is in: the connection guard leaves it alone until the answer is out.
+  app.addHook('preHandler', (req, _reply, done) => {
+    connections.busy(req.raw.socket);
+    done();
   });
 
   // An empty JSON body is no body (clients send Content-Type on PUT .../cancel/); bad JSON is a parse_error.
@@ -237,14 +337,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
     if (!String(text).trim()) return done(null, undefined);
     try {
-      done(null, JSON.parse(String(text)));
+      done(null, parseJson(String(text), limits.maxDepth));
     } catch (e) {
-      done(new ApiError(400, 'parse_error', `Malformed JSON: ${(e as Error).message}`), undefined);
+      done(e as Error, undefined);
     }
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => done(null, parseForm(String(text))));
 
   app.addHook('onResponse', (req, reply, done) => {
+    connections.idle(req.raw.socket);
     log(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
     done();
   });
@@ -273,7 +374,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return who;
   };
 
-  const table = routes(opts.service);
+  const table = routes(opts.service, limits);
+  const linkBase = () => opts.publicUrl ?? app.listeningOrigin;
   const methodsByPath = new Map<string, string[]>();
   for (const [method, path, handler] of table) {
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), method]);
@@ -281,11 +383,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     app.route({
       method,
       url: `${API_PREFIX}${path}`,
+      // The key is checked as soon as the headers are in: a body is read only for a key holder.
+      onRequest: async (req, reply) => void guard(req, reply, kind),
       handler: async (req, reply) => {
-        guard(req, reply, kind);
         const r = await handler(req);
         if (r.page) {
-          paginationHeaders(req, reply, r.page);
+          paginationHeaders(req, reply, r.page, linkBase());
           return reply.code(200).send(r.page.items);
         }
         if (r.status === 204) return reply.code(204).send();
@@ -319,14 +422,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   if (opts.local) {
     const { registerLocalRoutes } = await import('./localRoutes.js');
-    registerLocalRoutes(app, opts.local, (req, reply) => void guard(req, reply, 'call'));
+    registerLocalRoutes(app, opts.local, async (req, reply) => void guard(req, reply, 'call'));
   }
 
   app.setNotFoundHandler(async (req) => {
     throw new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
   });
-  app.setErrorHandler(async (error, _req, reply) => {
-    const e = toApiError(error);
+  app.setErrorHandler(async (error, req, reply) => {
+    const e = toApiError(error, limits);
+    // The body was not read (refused before it, or cut short): the connection cannot carry another request.
+    if (!req.raw.complete) reply.header('Connection', 'close');
     if (e.status >= 500 && e.status !== 501) log(`error: ${(error as Error).stack ?? String(error)}`);
     return reply.code(e.status).send(e.toWire());
   });
@@ -344,19 +449,30 @@ function frozenJson(body: unknown): string | undefined {
 }
 
 /** Everything that leaves the server is the wire Error object, whatever raised it. */
-function toApiError(error: unknown): ApiError {
+function toApiError(error: unknown, limits: ServerLimits): ApiError {
   if (error instanceof ApiError) return error;
   const e = error as { statusCode?: number; code?: string; message?: string };
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported media type.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'invalid', `The request body is too large (at most ${megabytes(limits.jsonBytes)}, or ${megabytes(limits.documentJsonBytes)} where documents travel as base64).`);
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new ApiError(413, 'invalid', 'The request body is too large.');
+      return fileTooLarge(limits);
+    case 'FST_FILES_LIMIT':
+      return new ApiError(413, 'invalid', `At most ${limits.uploadFiles} files in one request.`);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new ApiError(413, 'invalid', 'Too many parts in one multipart request.');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_PROTO_VIOLATION':
       return new ApiError(400, 'parse_error', e.message ?? 'Malformed request body.');
   }
+  // busboy's own errors: no boundary, a part cut short, a form that ends before its closing boundary.
+  if (/boundary|Unexpected end of (form|file)|Malformed part header|Multipart: /i.test(e.message ?? ''))
+    return new ApiError(400, 'parse_error', `Malformed multipart body: ${e.message}.`);
+  if ((e as { name?: string }).name === 'URIError') return new ApiError(400, 'parse_error', 'Malformed URL encoding.');
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.statusCode === 400 ? 'parse_error' : 'error', e.message ?? 'Bad request.');
   return new ApiError(500, 'error', 'Internal server error.');
 }

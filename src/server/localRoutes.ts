@@ -19,7 +19,8 @@ const CONTENT_TYPES: Record<string, string> = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
-export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine, authorize: (req: FastifyRequest, reply: FastifyReply) => void): void {
+/** `authorize` runs as the onRequest hook of the key-holder routes: it throws before any body is read. */
+export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine, authorize: (req: FastifyRequest, reply: FastifyReply) => Promise<void>): void {
   // An expiring file link: anyone holding the URL may download until it expires (like the hosted service's).
   app.get('/files/:token/:name', async (req, reply) => {
     const { token, name } = req.params as { token: string; name: string };
@@ -30,12 +31,12 @@ export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine, 
       .type(CONTENT_TYPES[ext] ?? 'application/octet-stream')
       .header('Content-Disposition', `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`)
       .header('Cache-Control', 'private, no-store')
+      .header('X-Content-Type-Options', 'nosniff')
       .send(createReadStream(path));
   });
 
   const sandbox = (verb: 'view' | 'sign' | 'decline', run: (id: string, body: unknown) => Promise<unknown>) =>
-    app.post(`${SANDBOX_PREFIX}/packets/:id/${verb}/`, async (req, reply) => {
-      authorize(req, reply);
+    app.post(`${SANDBOX_PREFIX}/packets/:id/${verb}/`, { onRequest: authorize }, async (req) => {
       return run((req.params as { id: string }).id, req.body);
     });
   const schemas = () => import('../service/schemas.js');
@@ -48,20 +49,17 @@ export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine, 
     const { PacketDeclineRequest, parseOr400 } = await schemas();
     return engine.declinePacket(id, parseOr400(PacketDeclineRequest, body ?? {}).reason ?? '');
   });
-  app.post(`${SANDBOX_PREFIX}/packets/:id/reassign/`, async (req, reply) => {
-    authorize(req, reply);
+  app.post(`${SANDBOX_PREFIX}/packets/:id/reassign/`, { onRequest: authorize }, async (req, reply) => {
     return reply.code(201).send(await engine.reassignPacket((req.params as { id: string }).id, (req.body ?? {}) as Record<string, unknown>));
   });
 
-  app.post(`${SANDBOX_PREFIX}/webhooks/trigger/`, async (req, reply) => {
-    authorize(req, reply);
+  app.post(`${SANDBOX_PREFIX}/webhooks/trigger/`, { onRequest: authorize }, async (req, reply) => {
     const b = (req.body ?? {}) as { event_type?: unknown; bundle?: unknown };
     if (typeof b.event_type !== 'string')
       throw new ApiError(400, 'invalid', 'event_type: This field is required.', [{ field: 'event_type', message: 'This field is required.' }]);
     return reply.code(201).send(await engine.triggerWebhookEvent(b.event_type, typeof b.bundle === 'string' && b.bundle ? b.bundle : undefined));
   });
-  app.post(`${SANDBOX_PREFIX}/webhooks/events/:id/resend/`, async (req, reply) => {
-    authorize(req, reply);
+  app.post(`${SANDBOX_PREFIX}/webhooks/events/:id/resend/`, { onRequest: authorize }, async (req) => {
     return engine.resendWebhookEvent((req.params as { id: string }).id);
   });
 

@@ -254,7 +254,7 @@ export const BundlePreparationSessionRequest = z.object({
   folder_ids: z.array(z.string()).optional(),
   draft_bundle: z.string().optional(),
   allow_search_signers: bool().optional(),
-  redirect_url: z.url().optional(),
+  redirect_url: z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' }).optional(),
 }).superRefine((r, ctx) => {
   if (!r.upload_pdf && !r.template_ids?.length && !r.folder_ids?.length)
     ctx.addIssue({ code: 'custom', path: ['upload_pdf'], message: 'At least one document input must be enabled (upload_pdf, template_ids or folder_ids).' });

@@ -186,7 +186,7 @@ describe('the signing page', () => {
     await page.goto(emailedLink(b.id, 'bob@example.com'));
     expect(await fieldRefs()).toEqual(['sig-bob', 'id-scan']);
     expect(await page.locator('[data-field="sig-bob"] input').inputValue()).toBe('Bob Example');
-    await page.locator('[data-field="id-scan"] input').setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: Buffer.from('png bytes') });
+    await page.locator('[data-field="id-scan"] input').setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */ });
     await page.locator('#sign').click();
     await page.getByText('Thank you, you have signed').waitFor();
 

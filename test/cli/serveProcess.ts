@@ -8,9 +8,9 @@ export interface ServeProcess {
   process: ResultPromise<{ env: Record<string, string>; reject: false }>;
 }
 
-/** Starts `esign serve --port 0` on the data directory in env and resolves once it prints its address. */
-export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
-  const server = execa('node', [BIN, 'serve', '--port', '0'], { env, reject: false });
+/** Starts `esign serve --port 0` (and `args`) on the data directory in env and resolves once it prints its address. */
+export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
+  const server = execa('node', [BIN, 'serve', '--port', '0', ...args], { env, reject: false });
   const address: string = await new Promise((resolve, reject) => {
     server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
     server.once('exit', () => reject(new Error('serve exited early')));

@@ -86,7 +86,8 @@ describe('webhook delivery from the command line', () => {
   });
 
   it('esign serve delivers events queued by other processes, and by its own API', async () => {
-    const serve = await startServe(env);
+    // The receiver listens on 127.0.0.1: a private address, which esign serve reaches only when allowed.
+    const serve = await startServe(env, ['--allow-private-urls']);
     try {
       const r = await create();
       expect(r.exitCode, r.stderr).toBe(0);

@@ -42,7 +42,7 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
     await expectApiError(b.service.signPacket(ada!.id, { values: { title: 'X' } }), 400, { field: 'values.title', message: /at least 2/ });
     expect((await b.service.signPacket(ada!.id, { values: { title: 'CEO' } })).status).toBe('co');
     await expectApiError(b.service.getBundleFiles(created.id), 409);
-    await b.service.signPacket(bob!.id, { attachments: { id: [{ name: 'id.png', data: Buffer.from('png') }] } });
+    await b.service.signPacket(bob!.id, { attachments: { id: [{ name: 'id.png', data: Buffer.from('\x89PNG\r\n\x1a\n', 'latin1') }] } });
     await b.settle();
 
     const done = await b.service.getBundle(created.id, 'data,events,files');
@@ -50,7 +50,7 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
     expect(done.events!.map((e) => e.kind)).toEqual(['bc', 'bl', 'ns', 'pv', 'ps', 'ns', 'pv', 'ps', 'bk', 'fr']);
     expect(done.data!.find((d) => d.field_key === 'title')).toMatchObject({ value: 'CEO', filled_by: 'Ada Lovelace', packet_id: ada!.id });
     const attachment = done.data!.find((d) => d.field_key === 'id')!.attachments[0]!;
-    expect((await b.download(attachment.url)).toString()).toBe('png');
+    expect((await b.download(attachment.url)).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
 
     const files = await b.service.getBundleFiles(created.id);
     expect(files.map((f) => f.kind)).toEqual(['signed_pdf', 'combined_pdf', 'coe_pdf', 'coe_pdf']);

@@ -41,7 +41,7 @@ describe('signing and the lifecycle', () => {
     // Bob's turn: his signing request went to the outbox when Ada finished.
     expect(outboxOf(e, b.id).filter((m) => m.kind === 'signing_request').map((m) => m.recipient)).toEqual(['ada@example.com', 'bob@example.com']);
     await expectApiError(e.signPacket(bob!.id, { attachments: { 'id-scan': [{ name: 'id.jpg', data: Buffer.from('x') }] } }), 400, { field: 'attachments.id-scan[0]' });
-    await e.signPacket(bob!.id, { attachments: { 'id-scan': [{ name: 'id.png', data: Buffer.from('png bytes') }] } });
+    await e.signPacket(bob!.id, { attachments: { 'id-scan': [{ name: 'id.png', data: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */ }] } });
     let done = await e.getBundle(b.id);
     expect(done.status).toBe('co');
     expect(done.completed_at).not.toBeNull();
@@ -63,7 +63,7 @@ describe('signing and the lifecycle', () => {
     expect(byKey.agree!.value).toBe('true');
     expect(byKey['sig-ada']!.value).toBe('Ada Lovelace');
     expect(byKey['id-scan']!.attachments).toMatchObject([{ name: 'id.png', ext: 'png', size: 9, num: 1, is_image: true }]);
-    expect(fileOf(e, byKey['id-scan']!.attachments[0]!.url).toString()).toBe('png bytes');
+    expect(fileOf(e, byKey['id-scan']!.attachments[0]!.url).toString('latin1')).toBe('\x89PNG\r\n\x1a\n!');
 
     const coe = await e.getPacketCoe(ada!.id);
     expect(sha(fileOf(e, coe.file_url))).toBe(coe.sha256);

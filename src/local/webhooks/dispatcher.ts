@@ -7,6 +7,7 @@ import { ApiError } from '../../service/errors.js';
 import { WEBHOOK_EVENT_TYPES } from '../../service/enums.js';
 import type { WebhookEvent } from '../../service/types.js';
 import { loadUndici } from '../../lazyImport.js';
+import { outboundAgent, refusalOf } from '../net/addressPolicy.js';
 import type { EngineContext } from '../context.js';
 import { inTransaction } from '../context.js';
 import { sql } from '../db.js';
@@ -59,7 +60,8 @@ export interface DeliverOptions {
 }
 
 export class Dispatcher {
-  private agent: UndiciDispatcher | undefined;
+  private agent: Promise<UndiciDispatcher> | undefined;
+  private agentPublicOnly: boolean | undefined;
   private loop: { timer: NodeJS.Timeout; running: Promise<unknown> | undefined; again: boolean } | undefined;
 
   /** `leaseMs`: how long a claimed event stays claimed (tests give a spawned process a short one). */
@@ -100,6 +102,17 @@ export class Dispatcher {
       });
   }
 
+  /** The connection pool, under the outbound-address policy; remade when the policy changes (the account setting). */
+  private agentFor(publicOnly: boolean): Promise<UndiciDispatcher> {
+    if (!this.agent || this.agentPublicOnly !== publicOnly) {
+      const old = this.agent;
+      this.agentPublicOnly = publicOnly;
+      this.agent = outboundAgent({ publicOnly, agent: { keepAliveTimeout: 10_000, connections: 8 } });
+      void old?.then((a) => a.close()).catch(() => {});
+    }
+    return this.agent;
+  }
+
   /** Stops the loop, waits for attempts in flight and closes connections. */
   async close(): Promise<void> {
     const l = this.loop;
@@ -108,7 +121,7 @@ export class Dispatcher {
       clearInterval(l.timer);
       await l.running;
     }
-    await this.agent?.close();
+    await (await this.agent)?.close();
     this.agent = undefined;
   }
 
@@ -179,23 +192,22 @@ export class Dispatcher {
     const budget = deadline === undefined ? ATTEMPT_TIMEOUT_MS : Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now());
     if (budget <= 0) return { status: 0, success: false, message: 'No time left.', abandoned: true };
     const ownDeadline = budget < ATTEMPT_TIMEOUT_MS;
-    const { request, Agent } = await loadUndici();
-    this.agent ??= new Agent({ keepAliveTimeout: 10_000, connections: 8 });
+    const { request } = await loadUndici();
+    const agent = await this.agentFor(this.ctx.refusePrivateUrls());
     try {
       const res = await request(hook.url, {
-        method: 'POST', headers, body, dispatcher: this.agent, signal: AbortSignal.timeout(budget),
+        method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(budget),
         headersTimeout: ATTEMPT_TIMEOUT_MS, bodyTimeout: ATTEMPT_TIMEOUT_MS,
       });
-      const text = (await res.body.text()).slice(0, 200).replace(/\s+/g, ' ').trim();
+      // The receiver's reply is not esign's to keep: a delivery record holds the status only.
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
       const success = SUCCESS_STATUSES.has(res.statusCode);
-      return { status: res.statusCode, success, message: `HTTP ${res.statusCode}${text ? `: ${text}` : ''}` };
+      return { status: res.statusCode, success, message: `HTTP ${res.statusCode}` };
     } catch (err) {
       const x = err as Error & { code?: string; cause?: { code?: string } };
       const timedOut = x.name === 'TimeoutError' || x.code === 'UND_ERR_HEADERS_TIMEOUT' || x.code === 'UND_ERR_BODY_TIMEOUT';
       if (timedOut && ownDeadline) return { status: 0, success: false, message: 'Abandoned: the command ran out of time.', abandoned: true };
-      const code = x.code ?? x.cause?.code;
-      const message = timedOut ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.` : `${x.message}${code && !x.message.includes(code) ? ` (${code})` : ''}`;
-      return { status: 0, success: false, message };
+      return { status: 0, success: false, message: timedOut ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.` : failureReason(err) };
     }
   }
 
@@ -303,6 +315,29 @@ class RunCache {
   secret(): string {
     return (this.secretValue ??= webhookSecret(this.ctx.db, this.ctx.clock.now()).secret);
   }
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused',
+  ECONNRESET: 'Connection reset',
+  ENOTFOUND: 'Host not found',
+  EAI_AGAIN: 'Host lookup failed',
+  EHOSTUNREACH: 'Host unreachable',
+  ENETUNREACH: 'Network unreachable',
+  ETIMEDOUT: 'Connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'Connection timed out',
+  UND_ERR_SOCKET: 'Connection closed',
+  ERR_INVALID_URL: 'Invalid URL',
+};
+
+/** esign's own short reason for a failed attempt: a code and what it means, never text from elsewhere. */
+function failureReason(err: unknown): string {
+  if (refusalOf(err)) return 'Refused: the address is private, loopback or link-local (esign serve --allow-private-urls allows it).';
+  const x = err as { code?: string; cause?: { code?: string } };
+  const code = x.cause?.code ?? x.code;
+  if (code && NETWORK_REASONS[code]) return `${NETWORK_REASONS[code]} (${code}).`;
+  if (code && /^[A-Z0-9_]+$/.test(code)) return `Delivery failed (${code}).`;
+  return 'Delivery failed.';
 }
 
 /** The body of a webhook with `json` off: the same members, form-encoded, with `payload` as a JSON string. */

@@ -10,6 +10,7 @@ import type { Action } from '../../run.js';
 export interface FilesOptions {
   slug: string;
   download?: string;
+  clobber?: boolean;
 }
 
 export function register(bundle: Command, action: Action): void {
@@ -17,12 +18,13 @@ export function register(bundle: Command, action: Action): void {
     .command('files <slug>')
     .description('Links to the Bundle\'s files (expiring), or save them with --download')
     .option('--download <dir>', 'save every file into this directory (created if needed)')
+    .option('--clobber', 'replace files that already exist in the directory')
     .action(action(async (f, o: Omit<FilesOptions, 'slug'>, slug: string) => run(f, { ...o, slug })));
 }
 
 export async function run(f: Factory, o: FilesOptions): Promise<void> {
   const files = await (await f.service()).getBundleFiles(o.slug);
-  if (o.download) return downloadAll(f, files, o.download);
+  if (o.download) return downloadAll(f, files, o.download, o.clobber);
   await printList(f, files, [
     { header: 'KIND', value: (x) => x.kind ?? '' },
     { header: 'NAME', value: (x) => x.name ?? '' },
@@ -33,18 +35,15 @@ export async function run(f: Factory, o: FilesOptions): Promise<void> {
 }
 
 /** Saves every file, with a counter on a terminal and one line per file (the path) on stdout. */
-async function downloadAll(ctx: Factory, files: FileObject[], dir: string): Promise<void> {
-  const { download } = await import('../../download.js');
+async function downloadAll(ctx: Factory, files: FileObject[], dir: string, clobber = false): Promise<void> {
+  const { download, safeFileName } = await import('../../download.js');
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
   const saved: { path: string; kind?: string; size: number; sha256: string }[] = [];
   for (const [i, f] of files.entries()) {
-    const base = (f.name ?? `file-${i + 1}`).replace(/[/\\]/g, '_');
-    let name = base;
-    for (let n = 2; used.has(name); n++) name = base.replace(/(\.[^.]*)?$/, (ext: string) => `-${n}${ext}`);
-    used.add(name);
+    const name = safeFileName(f.name, i, used);
     if (ctx.io.err.isTTY && !ctx.options.json) ctx.io.err.write(`\rDownloading ${i + 1}/${files.length}: ${name}\x1b[K`);
-    saved.push({ ...(await download(ctx, f.file_url, join(dir, name), f.sha256)), kind: f.kind });
+    saved.push({ ...(await download(ctx, f.file_url, join(dir, name), f.sha256, { clobber })), kind: f.kind });
   }
   if (ctx.io.err.isTTY && !ctx.options.json) ctx.io.err.write('\r\x1b[K');
   await printList(ctx, saved, [

@@ -18,7 +18,7 @@ export function register(local: Command, action: Action): void {
   account.command('set').description('Change account settings')
     .option('--name <name>').option('--requester-name <name>').option('--requester-email <email>')
     .option('--public-url <url>', 'base URL of signing and file links (where esign serve listens)')
-    .option('--allow-private-urls', 'let esign serve fetch file_url documents from private and loopback addresses')
+    .option('--allow-private-urls', 'let esign serve reach private and loopback addresses (file_url downloads, webhook deliveries)')
     .option('--no-allow-private-urls')
     .action(action(runSet));
 }

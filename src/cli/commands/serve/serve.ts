@@ -13,6 +13,10 @@ export interface ServeOptions {
   rateLimit: string;
   createRateLimit: string;
   rateWindow: string;
+  allowPrivateUrls?: boolean;
+  requestTimeout: string;
+  maxUploadMb: string;
+  connectionsPerAddress: string;
 }
 
 export function register(program: Command, action: Action): void {
@@ -25,6 +29,10 @@ export function register(program: Command, action: Action): void {
     .option('--rate-limit <n>', 'requests per key per window', '2000')
     .option('--create-rate-limit <n>', 'Bundle creations per key per window', '200')
     .option('--rate-window <seconds>', 'rate-limit window', '3600')
+    .option('--allow-private-urls', 'let file_url downloads and webhook deliveries reach private and loopback addresses (local development)')
+    .option('--request-timeout <seconds>', 'time a client has to send a whole request', '120')
+    .option('--max-upload-mb <n>', 'largest uploaded file (a request\'s files may total 4 times this)', '50')
+    .option('--connections-per-address <n>', 'open connections per client address', '32')
     .action(action(run));
 }
 
@@ -33,7 +41,7 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
   if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
   const { buildServer } = await import('../../../server/app.js');
   const dataDir = await ctx.dataDir();
-  const engine = await ctx.local({ publicUrl: o.publicUrl, guardUrls: true });
+  const engine = await ctx.local({ publicUrl: o.publicUrl, guardUrls: o.allowPrivateUrls !== true });
   const log = (line: string) => ctx.io.err.write(`${line}\n`);
   const app = await buildServer({
     service: engine,
@@ -41,8 +49,16 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
     authenticate: (key) => engine.keys.authenticate(key),
     rateLimits: { limit: intArg(o.rateLimit, '--rate-limit', 1), createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1), windowSeconds: intArg(o.rateWindow, '--rate-window', 1) },
     log,
+    publicUrl: o.publicUrl,
+    limits: {
+      requestTimeoutMs: intArg(o.requestTimeout, '--request-timeout', 1) * 1000,
+      uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
+      uploadRequestBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 4 * 1024 * 1024,
+      connectionsPerAddress: intArg(o.connectionsPerAddress, '--connections-per-address', 1),
+    },
   });
-  const address = await app.listen({ host: o.host, port });
+  // A deep accept queue: a burst of connections from one client must not crowd out the SYN of another.
+  const address = await app.listen({ host: o.host, port, backlog: 4096 });
   engine.setPublicUrl(o.publicUrl ?? address);
   if (!engine.keys.list().some((k) => !k.revoked_at))
     log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');

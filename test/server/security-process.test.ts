@@ -1,0 +1,103 @@
+// Items 4 and 6 on `esign serve` as a process: uploads are streamed to disk within their limits
+// (the server's peak RSS stays flat), unused parts are dropped, and the data directory is private.
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { execa } from 'execa';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type ServeProcess, startServe } from '../cli/serveProcess.js';
+import { CONTRACT_PDF, tempDir } from '../helpers.js';
+
+const MB = 1024 * 1024;
+const data = tempDir('esign-sec-');
+const dataDir = join(data.dir, 'esign');
+const env = { ESIGN_DATA_DIR: dataDir };
+let serve: ServeProcess;
+let key: string;
+let keyStderr: string;
+
+/** The server's resident memory now and at its peak, in MB (Linux /proc). */
+function memory(): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${serve.process.pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** A multipart body generated as it is sent: never held whole by the test either. */
+function multipart(parts: { name: string; filename?: string; size?: number; bytes?: Buffer | string }[]): { body: Readable; type: string } {
+  const boundary = `----esign${Date.now()}`;
+  async function* gen() {
+    for (const p of parts) {
+      const disp = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.filename ? 'Content-Type: application/pdf\r\n' : ''}\r\n`);
+      if (p.bytes !== undefined) yield Buffer.from(p.bytes);
+      else {
+        const chunk = Buffer.alloc(MB, 0x41);
+        for (let i = 0; i < p.size!; i++) yield chunk;
+      }
+      yield Buffer.from('\r\n');
+    }
+    yield Buffer.from(`--${boundary}--\r\n`);
+  }
+  return { body: Readable.from(gen()), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+const upload = async (parts: Parameters<typeof multipart>[0]) => {
+  const { body, type } = multipart(parts);
+  const res = await request(`${serve.address}/api/v2/bundles/`, { method: 'POST', headers: { authorization: `Token ${key}`, 'content-type': type }, body })
+    .catch((e: Error) => ({ statusCode: -1, body: { text: async () => e.message } }));
+  return { status: res.statusCode, text: await res.body.text() };
+};
+
+const bundleRequest = JSON.stringify({
+  label: 'Upload', packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }], documents: [{ key: 'd', file_index: 0 }],
+});
+
+beforeAll(async () => {
+  mkdirSync(dataDir, { mode: 0o755 });
+  const made = await execa('node', [BIN, 'local', 'keys', 'create', '--name', 'sec', '-q'], { env });
+  key = made.stdout.trim();
+  keyStderr = made.stderr;
+  serve = await startServe(env, ['--max-upload-mb', '20']);
+}, 30_000);
+afterAll(async () => {
+  serve?.process.kill('SIGTERM');
+  await serve?.process;
+  data.cleanup();
+});
+
+describe('esign serve: uploads and the data directory', () => {
+  it('refuses an upload past the per-request limit while streaming it, with flat memory, naming the limit', async () => {
+    const before = memory();
+    const r = await upload([{ name: 'bundle_request', bytes: bundleRequest }, ...Array.from({ length: 6 }, (_, i) => ({ name: 'files', filename: `f${i}.pdf`, size: 19 }))]);
+    expect([413, -1]).toContain(r.status);
+    if (r.status === 413) expect(r.text).toContain('80 MB');
+    const after = memory();
+    // 114 MB went up; the server's peak grew by far less.
+    expect(after.peak - before.peak).toBeLessThan(40);
+  }, 60_000);
+
+  it('refuses one file past the per-file limit, naming it', async () => {
+    const r = await upload([{ name: 'bundle_request', bytes: bundleRequest }, { name: 'files', filename: 'big.pdf', size: 21 }]);
+    expect(r.status).toBe(413);
+    expect(r.text).toContain('20 MB');
+  }, 60_000);
+
+  it('stores only the parts a document refers to, and keeps the data directory private', async () => {
+    const before = memory();
+    const r = await upload([
+      { name: 'bundle_request', bytes: bundleRequest }, { name: 'files', filename: 'contract.pdf', bytes: CONTRACT_PDF },
+      { name: 'files', filename: 'junk1.pdf', size: 19 }, { name: 'files', filename: 'junk2.pdf', size: 19 },
+    ]);
+    expect(r.status, r.text).toBe(201);
+    expect(memory().peak - before.peak).toBeLessThan(30);
+    const blobs = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    expect(blobs.every((b) => statSync(join(b.parentPath, b.name)).size < 5 * MB)).toBe(true);
+    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+    expect(mode(dataDir)).toBe('700');
+    expect(mode(join(dataDir, 'esign.db'))).toBe('600');
+    for (const b of blobs) expect(mode(join(b.parentPath, b.name))).toBe('600');
+    expect(keyStderr).toMatch(/was open to other users \(mode 755\); it is now private/);
+  }, 60_000);
+});
