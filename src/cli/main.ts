@@ -1,5 +1,6 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
+import { register as registerBatch } from './commands/batch/batch.js';
 import { registerBundle } from './commands/bundle.js';
 import { registerEnvelopeTemplate } from './commands/envelopeTemplate.js';
 import { registerLocal } from './commands/local.js';
@@ -38,6 +39,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
   registerProfile(program, action);
   registerServe(program, action);
   registerVerify(program, action);
+  registerBatch(program, action);
 
   program
     .command('help-exit-codes', { hidden: true })
