@@ -26,6 +26,8 @@ export interface RowRequest {
   /** The row's idempotency key: its custom_key, or `<batch-id>-<row>`. */
   key: string;
   signers: number;
+  /** The column a request member (`packets[0].email`) came from, for the server's field errors. */
+  columnOf(field: string): string | undefined;
 }
 
 type MemberKind = 'string' | 'bool' | 'int' | 'list' | 'status';
@@ -261,13 +263,13 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
     }
   }
   if (problems.length) return { problems };
-  return { request: { endpoint, body, files, key, signers: Array.isArray(body.packets) ? body.packets.length : 0 }, problems };
+  return { request: { endpoint, body, files, key, signers: Array.isArray(body.packets) ? body.packets.length : 0, columnOf: (field) => columnFor(prov, field) }, problems };
 }
 
 /** `row 17, column ada.email: ...` */
-export function describeProblem(row: number | undefined, p: Problem): string {
-  const where = [row !== undefined ? `row ${row}` : 'header', p.column ? `column ${p.column}` : p.field ? `field ${p.field}` : ''].filter(Boolean).join(', ');
-  return `${where}: ${p.message}`;
+export function describeProblem(row: number | undefined | 'none', p: Problem): string {
+  const where = [row === 'none' ? '' : row !== undefined ? `row ${row}` : 'header', p.column ? `column ${p.column}` : p.field ? `field ${p.field}` : ''].filter(Boolean).join(', ');
+  return where ? `${where}: ${p.message}` : p.message;
 }
 
 /** The header (and one example row) a source needs: what `batch csv-template` prints. */

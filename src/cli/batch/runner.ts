@@ -59,7 +59,14 @@ export async function findByKey(service: EsignService, key: string): Promise<Bun
   }
 }
 
-const errorText = (e: unknown) => (e instanceof ApiError && e.errors.length ? `${e.message} (${e.errors.map((x) => `${x.field}: ${x.message}`).join('; ')})` : (e as Error)?.message ?? String(e));
+/** A server's field errors named by the row's columns where they came from one. */
+function errorText(e: unknown, req?: RowRequest): string {
+  if (!(e instanceof ApiError) || !e.errors.length) return (e as Error)?.message ?? String(e);
+  return e.errors.map((x) => {
+    const column = req?.columnOf(x.field);
+    return `${column ? `column ${column}` : x.field}: ${x.message}`;
+  }).join('; ');
+}
 
 export async function runBatch(service: EsignService, source: Source, journal: Journal, o: RunOptions, hooks: RunHooks): Promise<Counts> {
   const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, failed: 0 };
@@ -95,8 +102,8 @@ export async function runBatch(service: EsignService, source: Source, journal: J
           continue;
         }
         if (status !== undefined && status < 500 && status !== 429) {
-          journal.record({ row, key: req.key, s: 'failed', error: errorText(e) });
-          return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e) });
+          journal.record({ row, key: req.key, s: 'failed', error: errorText(e, req) });
+          return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e, req) });
         }
         // The outcome is unknown (a cut connection, a 5xx): the Bundle may exist. Look before sending again.
         journal.record({ row, key: req.key, s: 'unknown', error: errorText(e) });
@@ -135,7 +142,7 @@ export async function runBatch(service: EsignService, source: Source, journal: J
     }
     const built = await buildRow(source, csvRow, { batchId: o.batchId, readFiles: true });
     if (!built.request) {
-      const error = built.problems.map((p) => describeProblem(undefined, p).replace(/^header: /, '')).join('; ');
+      const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
       journal.record({ row: csvRow.row, key: '', s: 'failed', error });
       finish({ row: csvRow.row, custom_key: '', bundle_id: '', status: 'failed', error });
       continue;
