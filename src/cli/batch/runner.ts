@@ -44,6 +44,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Rows counted beforehand, for progress. */
   total: number;
+  /**
+   * Crash tests only (ESIGN_BATCH_CRASH_WINDOW_MS): wait this long between a create's answer and its
+   * journal entry, widening the window a kill must hit to leave a created row marked in flight.
+   */
+  crashWindowMs?: number;
 }
 
 const AMBIGUOUS_RETRIES = 2;
@@ -88,6 +93,7 @@ export async function runBatch(service: EsignService, source: Source, journal: J
       journal.record({ row, key: req.key, s: 'begin' });
       try {
         const b = await create(req);
+        if (o.crashWindowMs) await new Promise((r) => setTimeout(r, o.crashWindowMs));
         journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status });
         return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
       } catch (e) {

@@ -98,7 +98,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     const started = Date.now();
     let counts;
     try {
-      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, signal: abort.signal, total }, {
+      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined }, {
         onResult(r, c) {
           results?.write(r);
           if (r.status === 'created') {
