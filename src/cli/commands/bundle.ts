@@ -9,6 +9,7 @@ import { CliError, EXIT } from '../exitCodes.js';
 import { type Column, note, printList, printObject } from '../output.js';
 import { type Action, collect, confirm, intArg, readJsonInput } from '../run.js';
 import { type TemplateFlags, applyTemplateFlags, assignRolesInOrder } from './bundleTemplates.js';
+import { register as registerRemind } from './bundle/remind.js';
 
 export const BUNDLE_COLUMNS: Column<Bundle>[] = [
   { header: 'ID', value: (b) => b.id },
@@ -293,23 +294,29 @@ export function registerBundle(program: Command, action: Action): void {
     }));
 
   bundle
-    .command('send <slug>')
-    .description('Send a draft (or pending) Bundle')
+    .command('send <slugs...>')
+    .description('Send draft (or pending) Bundles (several ids, or - for ids from stdin)')
     .option('--live', 'on a remote server, really send a non-test Bundle')
-    .action(action(async (ctx, o: { live?: boolean }, slug: string) => {
+    .action(action(async (ctx, o: { live?: boolean }, slugs: string[]) => {
+      const { readIds, forEachId } = await import('../bulk.js');
       const service = await ctx.service();
-      // Whether the draft is a test Bundle is asked only when it matters (a remote server, not live).
-      await ctx.requireLive(async () => (await service.getBundle(slug)).is_test, o.live, 'send');
-      await showBundle(ctx, await service.sendBundle(slug));
+      await forEachId(ctx, await readIds(ctx, slugs), async (slug) => {
+        // Whether the draft is a test Bundle is asked only when it matters (a remote server, not live).
+        await ctx.requireLive(async () => (await service.getBundle(slug)).is_test, o.live, 'send');
+        return service.sendBundle(slug);
+      }, (b) => b.status, (b) => showBundle(ctx, b));
     }));
 
   bundle
-    .command('cancel <slug>')
-    .description('Cancel a Bundle that is not complete')
+    .command('cancel <slugs...>')
+    .description('Cancel Bundles that are not complete (several ids, or - for ids from stdin)')
     .option('-y, --yes', 'do not ask for confirmation')
-    .action(action(async (ctx, o: { yes?: boolean }, slug: string) => {
-      await confirm(ctx, `Cancel Bundle ${slug}? Signers can no longer sign it.`, o.yes);
-      await showBundle(ctx, await (await ctx.service()).cancelBundle(slug));
+    .action(action(async (ctx, o: { yes?: boolean }, slugs: string[]) => {
+      const { readIds, forEachId } = await import('../bulk.js');
+      const ids = await readIds(ctx, slugs);
+      await confirm(ctx, ids.length === 1 ? `Cancel Bundle ${ids[0]}? Signers can no longer sign it.` : `Cancel ${ids.length} Bundles? Signers can no longer sign them.`, o.yes);
+      const service = await ctx.service();
+      await forEachId(ctx, ids, (slug) => service.cancelBundle(slug), (b) => b.status, (b) => showBundle(ctx, b));
     }));
 
   bundle
@@ -365,12 +372,24 @@ export function registerBundle(program: Command, action: Action): void {
     }));
 
   const tags = bundle.command('tags').description('Add or remove tags');
+  // SLUG may be several ids separated by commas, or - for ids from stdin.
+  const bulkTags = async (ctx: Factory, slug: string, fn: (id: string) => Promise<Bundle>) => {
+    const { readIds, forEachId } = await import('../bulk.js');
+    await forEachId(ctx, await readIds(ctx, slug === '-' ? ['-'] : slug.split(',').filter(Boolean)), fn, (b) => b.tags.join(' '), (b) => showBundle(ctx, b));
+  };
   tags
     .command('add <slug> <tags...>')
-    .description('Add tags (duplicates are ignored)')
-    .action(action(async (ctx, _o, slug: string, list: string[]) => showBundle(ctx, await (await ctx.service()).addBundleTags(slug, list))));
+    .description('Add tags (duplicates are ignored); SLUG may be ID,ID,... or - for ids from stdin')
+    .action(action(async (ctx, _o, slug: string, list: string[]) => {
+      const service = await ctx.service();
+      await bulkTags(ctx, slug, (id) => service.addBundleTags(id, list));
+    }));
   tags
     .command('remove <slug> <tags...>')
-    .description('Remove tags (absent tags are ignored)')
-    .action(action(async (ctx, _o, slug: string, list: string[]) => showBundle(ctx, await (await ctx.service()).removeBundleTags(slug, list))));
+    .description('Remove tags (absent tags are ignored); SLUG may be ID,ID,... or - for ids from stdin')
+    .action(action(async (ctx, _o, slug: string, list: string[]) => {
+      const service = await ctx.service();
+      await bulkTags(ctx, slug, (id) => service.removeBundleTags(id, list));
+    }));
+  registerRemind(bundle, action);
 }
