@@ -1,5 +1,6 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
+import * as batch from './commands/batch/batch.js';
 import * as bundle from './commands/bundle/index.js';
 import * as envelopeTemplate from './commands/envelope-template/index.js';
 import * as local from './commands/local/index.js';
@@ -28,7 +29,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out.write(t), writeErr: (t) => io.err.write(t) });
 
-  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, verify]) noun.register(program, action);
+  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, verify, batch]) noun.register(program, action);
 
   program
     .command('help-exit-codes', { hidden: true })

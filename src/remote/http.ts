@@ -80,6 +80,9 @@ export class HttpClient {
         const res = await this.once(spec);
         if (res.status < 400) return res;
         const err = ApiError.fromWire(res.status, res.body);
+        // Kept for callers that pace themselves (batch send): when the server allows the next try.
+        const ra = Number(res.headers['retry-after']);
+        if (Number.isFinite(ra) && ra > 0) Object.assign(err, { retryAfterSeconds: ra });
         if (!retry || !RETRY_STATUSES.has(res.status) || attempt >= this.o.maxRetries) throw err;
         wait = this.delay(attempt, res.headers['retry-after']);
         if (wait > this.o.maxRetryAfterMs) throw err;

@@ -61,3 +61,11 @@ const lookup = <K extends string>(table: Record<K, { word: string }>, code: stri
 export const bundleStateWord = (code: string | null | undefined) => lookup(BUNDLE_STATE_WORDS, code);
 export const packetStateWord = (code: string | null | undefined) => lookup(PACKET_STATE_WORDS, code);
 export const docStateWord = (code: string | null | undefined) => lookup(DOC_STATE_WORDS, code);
+
+/** Signers whose turn it is: every unfinished one, or with `in_order` those of the lowest order still unfinished. */
+export function signersWhoseTurnItIs<P extends { status: string; order: number }>(inOrder: boolean, packets: P[]): P[] {
+  const open = packets.filter((p) => p.status !== 'co' && p.status !== 'de');
+  if (!inOrder || !open.length) return open;
+  const first = Math.min(...open.map((p) => p.order));
+  return open.filter((p) => p.order === first);
+}

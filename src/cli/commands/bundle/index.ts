@@ -9,6 +9,7 @@ import * as files from './files.js';
 import * as get from './get.js';
 import * as list from './list.js';
 import * as prepare from './prepare.js';
+import * as remind from './remind.js';
 import * as send from './send.js';
 import * as tags from './tags.js';
 import * as update from './update.js';
@@ -16,5 +17,5 @@ import * as validate from './validate.js';
 
 export function register(program: Command, action: Action): void {
   const bundle = program.command('bundle').description('Create, send, track and cancel signature Bundles');
-  for (const verb of [create, prepare, list, get, update, send, cancel, validate, events, files, data, tags]) verb.register(bundle, action);
+  for (const verb of [create, prepare, list, get, update, send, cancel, validate, events, files, data, tags, remind]) verb.register(bundle, action);
 }

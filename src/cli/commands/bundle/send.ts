@@ -1,25 +1,28 @@
-// esign bundle send SLUG: send a draft (or pending) Bundle.
+// esign bundle send SLUG...: send draft (or pending) Bundles; several ids, or - for ids from stdin.
 import type { Command } from 'commander';
+import { forEachId, readIds } from '../../bulk.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import { showBundle } from './show.js';
 
 export interface SendOptions {
-  slug: string;
+  slugs: string[];
   live?: boolean;
 }
 
 export function register(bundle: Command, action: Action): void {
   bundle
-    .command('send <slug>')
-    .description('Send a draft (or pending) Bundle')
+    .command('send <slugs...>')
+    .description('Send draft (or pending) Bundles (several ids, or - for ids from stdin)')
     .option('--live', 'on a remote server, really send a non-test Bundle')
-    .action(action(async (f, o: Omit<SendOptions, 'slug'>, slug: string) => run(f, { ...o, slug })));
+    .action(action(async (f, o: Omit<SendOptions, 'slugs'>, slugs: string[]) => run(f, { ...o, slugs })));
 }
 
 export async function run(f: Factory, o: SendOptions): Promise<void> {
   const service = await f.service();
-  // Whether the draft is a test Bundle is asked only when it matters (messages really go out, not live).
-  await f.requireLive(async () => (await service.getBundle(o.slug)).is_test, o.live, 'send');
-  await showBundle(f, await service.sendBundle(o.slug));
+  await forEachId(f, await readIds(f, o.slugs), async (slug) => {
+    // Whether the draft is a test Bundle is asked only when it matters (messages really go out, not live).
+    await f.requireLive(async () => (await service.getBundle(slug)).is_test, o.live, 'send');
+    return service.sendBundle(slug);
+  }, (b) => b.status, (b) => showBundle(f, b));
 }

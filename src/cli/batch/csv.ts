@@ -1,0 +1,78 @@
+// The rows of a batch: an RFC 4180 CSV (quotes, embedded commas and newlines, a UTF-8 BOM, CRLF)
+// read as a stream by csv-parse, so a file of any length is never held in memory.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { parse } from 'csv-parse';
+import { CliError, EXIT } from '../exitCodes.js';
+
+export interface CsvRow {
+  /** Data row number, from 1 (the header row is not counted). */
+  row: number;
+  values: Record<string, string>;
+  /** A row whose field count differs from the header's: reported, never guessed at. */
+  problem?: string;
+}
+
+async function checkReadable(path: string): Promise<void> {
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) throw new CliError(`${path}: not a file.`, EXIT.USAGE);
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
+  }
+}
+
+function parser(path: string) {
+  return createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false }));
+}
+
+/** The header row: column names, trimmed; duplicates and empty names are errors. */
+export async function readHeader(path: string): Promise<string[]> {
+  await checkReadable(path);
+  const p = parser(path);
+  try {
+    for await (const rec of p) {
+      const header = (rec as string[]).map((h) => h.trim());
+      const seen = new Set<string>();
+      header.forEach((h, i) => {
+        if (!h) throw new CliError(`${path}: column ${i + 1} of the header row has no name.`, EXIT.INVALID);
+        if (seen.has(h)) throw new CliError(`${path}: column "${h}" appears twice in the header row.`, EXIT.INVALID);
+        seen.add(h);
+      });
+      return header;
+    }
+  } catch (e) {
+    throw csvError(path, e);
+  } finally {
+    p.destroy();
+  }
+  throw new CliError(`${path}: the file is empty (expected a header row).`, EXIT.INVALID);
+}
+
+function csvError(path: string, e: unknown): Error {
+  if (e instanceof CliError) return e;
+  const err = e as Error & { code?: string; lines?: number };
+  return new CliError(`${path}: not valid CSV${err.lines ? ` near line ${err.lines}` : ''}: ${err.message}`, EXIT.INVALID);
+}
+
+/** The data rows, one at a time, after the header. */
+export async function* readRows(path: string, header: string[]): AsyncGenerator<CsvRow> {
+  const p = parser(path);
+  let n = -1;
+  try {
+    for await (const rec of p) {
+      if (++n === 0) continue;
+      const cells = rec as string[];
+      const values: Record<string, string> = {};
+      header.forEach((h, i) => (values[h] = cells[i] ?? ''));
+      yield cells.length === header.length
+        ? { row: n, values }
+        : { row: n, values, problem: `${cells.length} field${cells.length === 1 ? '' : 's'}, but the header has ${header.length}` };
+    }
+  } catch (e) {
+    throw csvError(path, e);
+  } finally {
+    p.destroy();
+  }
+}

@@ -1,0 +1,298 @@
+// One CSV row -> one create request, from one of three sources (a BundleRequest spec with
+// {{column}} placeholders, a Document Template, an Envelope Template), plus the columns named after
+// BundleRequest members. Every request member remembers the column it came from, so a problem is
+// reported as `row 17, column ada.email: ...`.
+import { readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { ApiError } from '../../service/errors.js';
+import type { AttachedFile, DocumentTemplate, EnvelopeTemplate } from '../../service/types.js';
+import type { CsvRow } from './csv.js';
+
+export type Source =
+  | { kind: 'spec'; spec: Record<string, unknown>; baseDir: string }
+  | { kind: 'template'; template: DocumentTemplate }
+  | { kind: 'envelope'; template: EnvelopeTemplate };
+
+export interface Problem {
+  column?: string;
+  field?: string;
+  message: string;
+}
+
+export interface RowRequest {
+  endpoint: 'bundle' | 'envelope';
+  body: Record<string, unknown>;
+  files: AttachedFile[];
+  /** The row's idempotency key: its custom_key, or `<batch-id>-<row>`. */
+  key: string;
+  signers: number;
+  /** The column a request member (`packets[0].email`) came from, for the server's field errors. */
+  columnOf(field: string): string | undefined;
+}
+
+type MemberKind = 'string' | 'bool' | 'int' | 'list' | 'status';
+
+/** Columns named after BundleRequest members set them on every row, whatever the source. */
+export const MEMBER_COLUMNS: Record<string, MemberKind> = {
+  label: 'string', custom_key: 'string', email_subject: 'string', email_message: 'string', sms_message: 'string',
+  requester_name: 'string', requester_email: 'string', team: 'string', expires: 'string',
+  is_test: 'bool', in_order: 'bool', cc_sender: 'bool', send_reminders: 'bool',
+  reminder_offset: 'int', reminder_interval: 'int', reminder_expires: 'int',
+  cc_emails: 'list', tags: 'list', status: 'status',
+};
+
+const SIGNER_PARTS = ['name', 'email', 'phone', 'deliver_via'] as const;
+const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
+
+/** How each header column is used; `problems` lists columns that map to nothing (and other header errors). */
+export interface ColumnPlan {
+  header: string[];
+  problems: Problem[];
+}
+
+function templateFieldKeys(t: DocumentTemplate): Set<string> {
+  return new Set(t.fields.map((f) => f.key).filter((k): k is string => typeof k === 'string'));
+}
+
+function placeholdersIn(v: unknown, into: Set<string>): void {
+  if (typeof v === 'string') for (const m of v.matchAll(PLACEHOLDER)) into.add(m[1]);
+  else if (Array.isArray(v)) v.forEach((x) => placeholdersIn(x, into));
+  else if (v && typeof v === 'object') Object.values(v).forEach((x) => placeholdersIn(x, into));
+}
+
+/** Checks the header against the source once, before any row is read. */
+export function planColumns(source: Source, header: string[]): ColumnPlan {
+  const problems: Problem[] = [];
+  const columns = new Set(header);
+  const used = new Set<string>();
+  if (source.kind === 'spec') {
+    const names = new Set<string>();
+    placeholdersIn(source.spec, names);
+    for (const n of names) {
+      if (columns.has(n)) used.add(n);
+      else problems.push({ message: `the spec's placeholder {{${n}}} names no column of the CSV` });
+    }
+  }
+  const roles = source.kind === 'template' ? source.template.roles.map((r) => r.key)
+    : source.kind === 'envelope' ? source.template.signers.map((s) => s.key) : [];
+  const fieldKeys = source.kind === 'template' ? templateFieldKeys(source.template) : undefined;
+  for (const c of header) {
+    if (used.has(c) || c in MEMBER_COLUMNS) continue;
+    const dot = c.indexOf('.');
+    const [prefix, rest] = dot > 0 ? [c.slice(0, dot), c.slice(dot + 1)] : [c, ''];
+    if (source.kind !== 'spec' && rest) {
+      if (prefix === 'field') {
+        if (!fieldKeys || fieldKeys.has(rest)) continue;
+        problems.push({ column: c, message: `Document Template ${source.template.id} has no field "${rest}" (fields: ${[...fieldKeys].join(', ') || 'none'})` });
+        continue;
+      }
+      if (prefix === 'tag') continue;
+      if ((SIGNER_PARTS as readonly string[]).includes(rest)) {
+        if (roles.includes(prefix)) continue;
+        const what = source.kind === 'template' ? 'role' : 'signer role';
+        problems.push({ column: c, message: `${source.kind === 'template' ? 'Document' : 'Envelope'} Template ${source.template.id} has no ${what} "${prefix}" (roles: ${roles.join(', ') || 'none'})` });
+        continue;
+      }
+    }
+    problems.push({ column: c, message: `maps to nothing: not a {{placeholder}} of the source, not a BundleRequest member (${Object.keys(MEMBER_COLUMNS).join(', ')})${source.kind === 'spec' ? '' : ', not ROLE.name|email|phone|deliver_via, field.KEY or tag.NAME'}` });
+  }
+  return { header, problems };
+}
+
+/** Where each request member came from: request path -> column. */
+type Provenance = [path: string, column: string][];
+
+function fill(v: unknown, values: Record<string, string>, path: string, prov: Provenance): unknown {
+  if (typeof v === 'string') {
+    const whole = /^\{\{\s*([^{}]+?)\s*\}\}$/.exec(v);
+    let first: string | undefined;
+    const out = v.replace(PLACEHOLDER, (_m, name: string) => {
+      first ??= name;
+      return values[name] ?? '';
+    });
+    if (first) prov.push([path, first]);
+    // A member that is only a placeholder is left out when its cell is empty.
+    return whole && out === '' ? undefined : out;
+  }
+  if (Array.isArray(v)) return v.map((x, i) => fill(x, values, `${path}[${i}]`, prov)).filter((x) => x !== undefined);
+  if (v && typeof v === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const y = fill(x, values, path ? `${path}.${k}` : k, prov);
+      if (y !== undefined) o[k] = y;
+    }
+    return o;
+  }
+  return v;
+}
+
+const BOOL: Record<string, boolean> = { true: true, yes: true, y: true, '1': true, false: false, no: false, n: false, '0': false };
+
+function member(kind: MemberKind, raw: string): { value?: unknown; problem?: string } {
+  const v = raw.trim();
+  switch (kind) {
+    case 'bool':
+      return v.toLowerCase() in BOOL ? { value: BOOL[v.toLowerCase()] } : { problem: `expected true or false, got "${raw}"` };
+    case 'int':
+      return /^\d+$/.test(v) ? { value: Number(v) } : { problem: `expected a whole number, got "${raw}"` };
+    case 'list':
+      return { value: v.split(';').map((s) => s.trim()).filter(Boolean) };
+    case 'status':
+      return v === 'dr' || v.toLowerCase() === 'draft' ? { value: 'dr' } : { problem: `expected "dr" (a draft) or empty (send), got "${raw}"` };
+    default:
+      return { value: raw };
+  }
+}
+
+function signerCells(values: Record<string, string>, role: string, prov: Provenance, path: string): Record<string, unknown> | undefined {
+  const p: Record<string, unknown> = { key: role };
+  for (const part of SIGNER_PARTS) {
+    const cell = values[`${role}.${part}`];
+    if (cell === undefined || cell === '') continue;
+    p[part] = cell;
+    prov.push([`${path}.${part}`, `${role}.${part}`]);
+  }
+  return Object.keys(p).length > 1 ? p : undefined;
+}
+
+/** The request member a field error names, back to its column: the longest matching path wins. */
+function columnFor(prov: Provenance, field: string): string | undefined {
+  let best: [string, string] | undefined;
+  for (const [path, column] of prov)
+    if ((field === path || field.startsWith(`${path}.`) || field.startsWith(`${path}[`)) && (!best || path.length > best[0].length)) best = [path, column];
+  return best?.[1];
+}
+
+export interface BuildOptions {
+  batchId: string;
+  /** Read each row's files (a real send); a check only makes sure they exist. */
+  readFiles: boolean;
+}
+
+/** Builds and validates one row against the same schemas as a real create. */
+export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Promise<{ request?: RowRequest; problems: Problem[] }> {
+  const problems: Problem[] = [];
+  if (row.problem) return { problems: [{ message: row.problem }] };
+  const prov: Provenance = [];
+  const { values } = row;
+  let body: Record<string, unknown>;
+  let endpoint: RowRequest['endpoint'] = 'bundle';
+  const files: AttachedFile[] = [];
+
+  if (source.kind === 'spec') {
+    body = fill(structuredClone(source.spec), values, '', prov) as Record<string, unknown>;
+  } else {
+    const packets: Record<string, unknown>[] = [];
+    const fieldValues: { key: string; initial_value: string }[] = [];
+    const roles = source.kind === 'template' ? source.template.roles.map((r) => r.key) : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
+    for (const role of roles) {
+      const p = signerCells(values, role, prov, `packets[${packets.length}]`);
+      if (p) packets.push(p);
+    }
+    const tagValues: Record<string, string> = {};
+    for (const [c, v] of Object.entries(values)) {
+      if (v === '') continue;
+      if (c.startsWith('field.')) {
+        const base = source.kind === 'template' ? 'documents[0].field_values' : 'envelope_template.field_values';
+        prov.push([`${base}[${fieldValues.length}]`, c]);
+        fieldValues.push({ key: c.slice(6), initial_value: v });
+      } else if (c.startsWith('tag.')) {
+        prov.push([`tag_values.${c.slice(4)}`, c]);
+        tagValues[c.slice(4)] = v;
+      }
+    }
+    body = { packets };
+    if (Object.keys(tagValues).length) body.tag_values = tagValues;
+    if (source.kind === 'template') {
+      body.documents = [{
+        template_id: source.template.id,
+        assignments: packets.map((p) => ({ role: p.key, signer: p.key })),
+        ...(fieldValues.length ? { field_values: fieldValues } : {}),
+      }];
+    } else {
+      endpoint = 'envelope';
+      body.envelope_template = { template_id: source.template.id, ...(fieldValues.length ? { field_values: fieldValues } : {}) };
+    }
+    if (!packets.length) problems.push({ message: `no signer: fill at least one of the ${roles.map((r) => `${r}.email`).join(', ')} columns` });
+  }
+
+  for (const [c, kind] of Object.entries(MEMBER_COLUMNS)) {
+    const cell = values[c];
+    if (cell === undefined || cell.trim() === '') continue;
+    const m = member(kind, cell);
+    if (m.problem) problems.push({ column: c, message: m.problem });
+    else {
+      body[c] = m.value;
+      prov.push([c, c]);
+    }
+  }
+
+  // Documents naming a local file carry it as an attached file (file_index), as bundle create does.
+  const documents = Array.isArray(body.documents) ? (body.documents as Record<string, unknown>[]) : [];
+  for (const [i, d] of documents.entries()) {
+    if (typeof d?.file_path !== 'string' || source.kind !== 'spec') continue;
+    const path = resolve(source.baseDir, d.file_path);
+    const at = `documents[${i}].file_path`;
+    try {
+      if (o.readFiles) {
+        files.push({ filename: basename(path), data: await readFile(path) });
+        d.file_index = files.length - 1;
+      } else {
+        if (!(await stat(path)).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+        d.file_index = 0;
+      }
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      problems.push({ column: columnFor(prov, at), field: at, message: `${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}` });
+    }
+    delete d.file_path;
+  }
+
+  const key = typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key.trim() : `${o.batchId}-${row.row}`;
+  body.custom_key = key;
+
+  const S = await import('../../service/schemas.js');
+  try {
+    S.parseOr400(endpoint === 'envelope' ? S.BundleTemplateRequest : S.BundleRequest, body);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    const errors = e.errors.length ? e.errors : [{ field: 'non_field_errors', message: e.message }];
+    for (const fe of errors) {
+      const column = columnFor(prov, fe.field);
+      problems.push({ column, field: column ? undefined : fe.field, message: fe.message });
+    }
+  }
+  if (problems.length) return { problems };
+  return { request: { endpoint, body, files, key, signers: Array.isArray(body.packets) ? body.packets.length : 0, columnOf: (field) => columnFor(prov, field) }, problems };
+}
+
+/** `row 17, column ada.email: ...` */
+export function describeProblem(row: number | undefined | 'none', p: Problem): string {
+  const where = [row === 'none' ? '' : row !== undefined ? `row ${row}` : 'header', p.column ? `column ${p.column}` : p.field ? `field ${p.field}` : ''].filter(Boolean).join(', ');
+  return where ? `${where}: ${p.message}` : p.message;
+}
+
+/** The header (and one example row) a source needs: what `batch csv-template` prints. */
+export function templateColumns(source: Source): { header: string[]; example: string[] } {
+  const cols: [string, string][] = [];
+  if (source.kind === 'spec') {
+    const names = new Set<string>();
+    placeholdersIn(source.spec, names);
+    for (const n of names) cols.push([n, exampleFor(n)]);
+  } else {
+    const roles = source.kind === 'template' ? source.template.roles.map((r) => r.key) : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
+    for (const r of roles) cols.push([`${r}.name`, 'Ada Lovelace'], [`${r}.email`, 'ada@example.com']);
+    if (source.kind === 'template') for (const k of templateFieldKeys(source.template)) cols.push([`field.${k}`, '']);
+  }
+  if (!cols.some(([c]) => c === 'label')) cols.push(['label', 'Agreement for Ada Lovelace']);
+  if (!cols.some(([c]) => c === 'custom_key')) cols.push(['custom_key', 'row-1']);
+  return { header: cols.map(([c]) => c), example: cols.map(([, v]) => v) };
+}
+
+function exampleFor(column: string): string {
+  if (/email/i.test(column)) return 'ada@example.com';
+  if (/phone/i.test(column)) return '+15551234567';
+  if (/name/i.test(column)) return 'Ada Lovelace';
+  if (/(file|path|pdf)/i.test(column)) return 'contract.pdf';
+  return '';
+}

@@ -1,0 +1,172 @@
+// Sends the rows of a batch: streamed from the CSV, a few creates at a time, each journaled before
+// and after, paced on a remote server. No row is sent twice: rows the journal calls sent are
+// skipped without a call, rows whose create was in flight are looked up by custom_key first.
+import { ApiError } from '../../service/errors.js';
+import type { EsignService } from '../../service/service.js';
+import type { Bundle } from '../../service/types.js';
+import { readRows } from './csv.js';
+import type { Journal } from './journal.js';
+import { type RowRequest, type Source, buildRow, describeProblem } from './mapping.js';
+import type { Pacer } from './pacer.js';
+
+export type Outcome = 'created' | 'skipped' | 'found' | 'failed';
+
+export interface RowResult {
+  row: number;
+  custom_key: string;
+  bundle_id: string;
+  status: Outcome;
+  error: string;
+}
+
+export interface Counts {
+  total: number;
+  done: number;
+  created: number;
+  /** Already sent by an earlier run (the journal says so, or a custom_key lookup found it). */
+  skipped: number;
+  failed: number;
+}
+
+export interface RunHooks {
+  onResult(r: RowResult, counts: Counts): void;
+  /** A 429 paused sending until this time (ms since the epoch). */
+  onPause?(untilMs: number): void;
+}
+
+export interface RunOptions {
+  csv: string;
+  header: string[];
+  batchId: string;
+  concurrency: number;
+  pacer?: Pacer;
+  /** Stop taking new rows (Ctrl-C); rows in flight finish and are journaled. */
+  signal?: AbortSignal;
+  /** Rows counted beforehand, for progress. */
+  total: number;
+  /**
+   * Crash tests only (ESIGN_BATCH_CRASH_WINDOW_MS): wait this long between a create's answer and its
+   * journal entry, widening the window a kill must hit to leave a created row marked in flight.
+   */
+  crashWindowMs?: number;
+}
+
+const AMBIGUOUS_RETRIES = 2;
+const MAX_429_WAITS = 20;
+
+/** The Bundle whose custom_key is exactly `key`: search is a substring match, so every page is checked. */
+export async function findByKey(service: EsignService, key: string): Promise<Bundle | undefined> {
+  for (let page = 1; ; page++) {
+    const p = await service.listBundles({ search: key, per_page: 100, page });
+    const hit = p.items.find((b) => b.custom_key === key);
+    if (hit) return hit;
+    if (page >= p.total_pages || !p.items.length) return undefined;
+  }
+}
+
+/** A server's field errors named by the row's columns where they came from one. */
+function errorText(e: unknown, req?: RowRequest): string {
+  if (!(e instanceof ApiError) || !e.errors.length) return (e as Error)?.message ?? String(e);
+  return e.errors.map((x) => {
+    const column = req?.columnOf(x.field);
+    return `${column ? `column ${column}` : x.field}: ${x.message}`;
+  }).join('; ');
+}
+
+export async function runBatch(service: EsignService, source: Source, journal: Journal, o: RunOptions, hooks: RunHooks): Promise<Counts> {
+  const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, failed: 0 };
+  const finish = (r: RowResult) => {
+    counts.done++;
+    if (r.status === 'created') counts.created++;
+    else if (r.status === 'failed') counts.failed++;
+    else counts.skipped++;
+    hooks.onResult(r, counts);
+  };
+
+  const create = (req: RowRequest): Promise<Bundle> =>
+    req.endpoint === 'envelope' ? service.createBundleFromEnvelopeTemplate(req.body) : service.createBundle(req.body, req.files);
+
+  const send = async (row: number, req: RowRequest): Promise<void> => {
+    let waits = 0;
+    for (let attempt = 0; ; ) {
+      if (o.pacer) await o.pacer.slot();
+      journal.record({ row, key: req.key, s: 'begin' });
+      try {
+        const b = await create(req);
+        if (o.crashWindowMs) await new Promise((r) => setTimeout(r, o.crashWindowMs));
+        journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status });
+        return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
+      } catch (e) {
+        const status = e instanceof ApiError ? e.status : undefined;
+        if (status === 429 && waits++ < MAX_429_WAITS) {
+          // Throttled: nothing was created. Everyone waits for the server's next slot.
+          const seconds = (e as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1;
+          const until = Date.now() + seconds * 1000;
+          o.pacer?.pause(until);
+          hooks.onPause?.(until);
+          if (!o.pacer) await new Promise((r) => setTimeout(r, seconds * 1000));
+          continue;
+        }
+        if (status !== undefined && status < 500 && status !== 429) {
+          journal.record({ row, key: req.key, s: 'failed', error: errorText(e, req) });
+          return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e, req) });
+        }
+        // The outcome is unknown (a cut connection, a 5xx): the Bundle may exist. Look before sending again.
+        journal.record({ row, key: req.key, s: 'unknown', error: errorText(e) });
+        const found = await findByKey(service, req.key).catch(() => undefined);
+        if (found) {
+          journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true });
+          return finish({ row, custom_key: req.key, bundle_id: found.id, status: 'created', error: '' });
+        }
+        if (attempt++ >= AMBIGUOUS_RETRIES)
+          return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: `${errorText(e)}; not found by custom_key, so the next run sends it again` });
+        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      }
+    }
+  };
+
+  const handle = async (row: number, req: RowRequest): Promise<void> => {
+    const prior = journal.rows.get(row);
+    if (prior && prior.key === req.key && (prior.s === 'begin' || prior.s === 'unknown')) {
+      // Interrupted mid-create: it may have been created.
+      const found = await findByKey(service, req.key);
+      if (found) {
+        journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true });
+        return finish({ row, custom_key: req.key, bundle_id: found.id, status: 'found', error: '' });
+      }
+    }
+    await send(row, req);
+  };
+
+  const inflight = new Set<Promise<void>>();
+  for await (const csvRow of readRows(o.csv, o.header)) {
+    if (o.signal?.aborted) break;
+    const prior = journal.rows.get(csvRow.row);
+    if (prior?.s === 'sent') {
+      finish({ row: csvRow.row, custom_key: prior.key, bundle_id: prior.id ?? '', status: 'skipped', error: '' });
+      continue;
+    }
+    const built = await buildRow(source, csvRow, { batchId: o.batchId, readFiles: true });
+    if (!built.request) {
+      const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
+      journal.record({ row: csvRow.row, key: '', s: 'failed', error });
+      finish({ row: csvRow.row, custom_key: '', bundle_id: '', status: 'failed', error });
+      continue;
+    }
+    const p = handle(csvRow.row, built.request).catch((e) => {
+      finish({ row: csvRow.row, custom_key: built.request!.key, bundle_id: '', status: 'failed', error: errorText(e) });
+    });
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+    if (inflight.size >= o.concurrency) await Promise.race(inflight);
+  }
+  await Promise.all(inflight);
+  return counts;
+}
+
+/** Counts the data rows of a CSV (streamed), for progress and the confirmation. */
+export async function countRows(csv: string, header: string[]): Promise<{ rows: number; signers?: number }> {
+  let rows = 0;
+  for await (const _ of readRows(csv, header)) rows++;
+  return { rows };
+}

@@ -1,0 +1,40 @@
+// The shape every row's Bundle takes: --spec, --template or --envelope-template (exactly one).
+import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { CliError, EXIT } from '../exitCodes.js';
+import type { Factory } from '../factory.js';
+import { readJsonInput } from '../run.js';
+import type { Source } from './mapping.js';
+
+export interface SourceFlags {
+  spec?: string;
+  template?: string;
+  envelopeTemplate?: string;
+}
+
+export interface LoadedSource {
+  source: Source;
+  /** What the batch id hashes: the spec's content, or the template's id. */
+  descriptor: string;
+}
+
+export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSource> {
+  const given = [o.spec && '--spec', o.template && '--template', o.envelopeTemplate && '--envelope-template'].filter(Boolean);
+  if (given.length !== 1)
+    throw new CliError(given.length ? `Give one of ${given.join(', ')}, not several.` : 'Give the shape of the Bundles: --spec SPEC.json, --template ID or --envelope-template ID.', EXIT.USAGE);
+  if (o.spec) {
+    if (o.spec === '-') throw new CliError('--spec: give a file (stdin is not read twice for a resumable batch).', EXIT.USAGE);
+    const spec = await readJsonInput(f.io, o.spec, '--spec');
+    return { source: { kind: 'spec', spec, baseDir: dirname(resolve(o.spec)) }, descriptor: `spec:${JSON.stringify(spec)}` };
+  }
+  const service = await f.service();
+  if (o.template) return { source: { kind: 'template', template: await service.getTemplate(o.template) }, descriptor: `template:${o.template}` };
+  return { source: { kind: 'envelope', template: await service.getEnvelopeTemplate(o.envelopeTemplate!) }, descriptor: `envelope-template:${o.envelopeTemplate}` };
+}
+
+/** The default batch id: a hash of the CSV's bytes and of the source, so the same command is the same batch. */
+export function batchIdOf(csvSha256: string, descriptor: string): string {
+  return createHash('sha256').update(`${csvSha256}\n${descriptor}`).digest('hex').slice(0, 12);
+}
+
+export const BATCH_ID = /^[A-Za-z0-9_.-]{1,80}$/;

@@ -1,0 +1,144 @@
+// esign batch send ROWS.csv: one Bundle per row, journaled, resumable, paced by the server.
+import type { Command } from 'commander';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { Factory } from '../../factory.js';
+import { note, printObject } from '../../output.js';
+import { type Action, confirm, intArg } from '../../run.js';
+import type { SourceFlags } from '../../batch/source.js';
+
+export interface SendOptions extends SourceFlags {
+  csv: string;
+  batchId?: string;
+  concurrency?: string;
+  rate?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  live?: boolean;
+  results?: string;
+}
+
+export function register(batch: Command, action: Action): void {
+  batch
+    .command('send <rows.csv>')
+    .description('Create one Bundle per CSV row; safe to run again: rows already sent are skipped')
+    .option('-f, --spec <file>', 'a BundleRequest JSON whose strings may hold {{column}} placeholders')
+    .option('--template <id>', 'a Document Template: ROLE.name|email|phone|deliver_via, field.KEY and tag.NAME columns')
+    .option('--envelope-template <id>', 'an Envelope Template: SIGNER.name|email|phone|deliver_via and field.KEY columns')
+    .option('--batch-id <id>', 'name the batch (default: a hash of the CSV and the source); row keys are <batch-id>-<row>')
+    .option('--concurrency <n>', 'creates at a time (default 4)')
+    .option('--rate <creates/seconds>', 'on a remote server, the create allowance (default: from GET /rate_limit/)')
+    .option('--dry-run', 'validate every row (as batch check) and send nothing')
+    .option('--results <file>', 'per-row results: CSV when the name ends in .csv, else JSON Lines')
+    .option('--live', 'on a remote server, really send non-test Bundles')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(action(async (f, o: Omit<SendOptions, 'csv'>, csv: string) => run(f, { ...o, csv })));
+}
+
+export async function run(f: Factory, o: SendOptions): Promise<void> {
+  if (o.dryRun) return (await import('./check.js')).run(f, o);
+  const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
+  const [{ readHeader, readRows }, mapping, src, { Journal, journalDir }, { runBatch }, pacing, { sha256File }] = await Promise.all([
+    import('../../batch/csv.js'), import('../../batch/mapping.js'), import('../../batch/source.js'), import('../../batch/journal.js'),
+    import('../../batch/runner.js'), import('../../batch/pacer.js'), import('../../hashFile.js'),
+  ]);
+  const header = await readHeader(o.csv);
+  const { source, descriptor } = await src.loadSource(f, o);
+  const plan = mapping.planColumns(source, header);
+  if (plan.problems.length) {
+    for (const p of plan.problems) f.io.err.write(`esign: ${mapping.describeProblem(undefined, p)}\n`);
+    throw new CliError('The CSV header does not fit the source: nothing was sent (see esign batch check).', EXIT.INVALID);
+  }
+  if (o.batchId !== undefined && !src.BATCH_ID.test(o.batchId))
+    throw new CliError(`--batch-id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
+  const batchId = o.batchId ?? src.batchIdOf(await sha256File(o.csv), descriptor);
+  const settings = await f.settings();
+  const service = await f.service();
+  const dir = await journalDir(f);
+  const journal = Journal.open(dir, { batch: batchId, csv: o.csv, source: descriptor.slice(0, 200), backend: settings.baseUrl ?? 'local', started: new Date().toISOString() });
+  let results: import('../../batch/results.js').ResultsFile | undefined;
+  try {
+    // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
+    let total = 0;
+    let pending = 0;
+    let signers = 0;
+    let allTest = true;
+    let allDraft = true;
+    for await (const r of readRows(o.csv, header)) {
+      total++;
+      if (journal.rows.get(r.row)?.s === 'sent') continue;
+      pending++;
+      const built = await mapping.buildRow(source, r, { batchId, readFiles: false });
+      const body = built.request?.body;
+      if (!body) continue;
+      signers += built.request!.signers;
+      if (body.is_test !== true) allTest = false;
+      if (body.status !== 'dr') allDraft = false;
+    }
+    if (pending && !allDraft) await f.requireLive(allTest, o.live, 'create');
+    if (pending)
+      await confirm(f, `${allDraft ? 'Save' : 'Send'} ${pending} Bundle${pending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${total > pending ? ` (${total - pending} already sent)` : ''}?`, o.yes);
+
+    let pacer: import('../../batch/pacer.js').Pacer | undefined;
+    let allowance: import('../../batch/pacer.js').Allowance | undefined;
+    if (settings.baseUrl && pending) {
+      allowance = o.rate ? pacing.parseRate(o.rate) : await pacing.readAllowance(service);
+      pacer = new pacing.Pacer(allowance);
+    }
+    if (o.results) {
+      const { ResultsFile } = await import('../../batch/results.js');
+      results = new ResultsFile(o.results);
+    }
+    const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
+    const bar = showBar ? await (await import('../../batch/progress.js')).startProgress(f.io.err, total) : undefined;
+    const failures: { row: number; custom_key: string; error: string }[] = [];
+    const created: string[] = [];
+    const abort = new AbortController();
+    const onSigint = () => abort.abort();
+    process.once('SIGINT', onSigint);
+    const started = Date.now();
+    let counts;
+    try {
+      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined }, {
+        onResult(r, c) {
+          results?.write(r);
+          if (r.status === 'created') {
+            created.push(r.bundle_id);
+            if (f.options.quiet && !f.options.json) f.io.out.write(`${r.bundle_id}\n`);
+          }
+          if (r.status === 'failed') failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
+          const next = pacer && pacer.nextSlotAt() > Date.now() + 1000 ? `next slot in ${Math.ceil((pacer.nextSlotAt() - Date.now()) / 1000)} s` : undefined;
+          bar?.update(c, next);
+        },
+        onPause(until) {
+          if (!showBar && !f.options.quiet && !f.options.json) note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
+        },
+      });
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+      bar?.stop();
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const summary = {
+      batch: batchId, rows: total, created: counts.created, skipped: counts.skipped, failed: counts.failed,
+      not_started: total - counts.done, seconds: Number(seconds.toFixed(2)),
+      rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
+      pacing: allowance ? `${allowance.creates} per ${allowance.windowSeconds} s (${allowance.from})` : null,
+      journal: journal.path, failures,
+    };
+    if (!f.options.quiet) {
+      await printObject(f, summary, [
+        ['batch', batchId], ['rows', total], ['created', counts.created], ['skipped', `${counts.skipped} (already sent)`],
+        ['failed', counts.failed], ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
+        ['rate', `${summary.rate_per_second} Bundles/s`], ['journal', journal.path],
+      ]);
+    }
+    if (!f.options.json) for (const x of failures.slice(0, 50)) note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
+    if (failures.length > 50) note(f, `... and ${failures.length - 50} more (esign batch status ${batchId}).`);
+    if (abort.signal.aborted) throw new CliError(`Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`, EXIT.INTERRUPTED);
+    if (counts.failed)
+      throw new CliError(`${counts.failed} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`, EXIT.PARTIAL);
+  } finally {
+    await results?.close();
+    journal.close();
+  }
+}
