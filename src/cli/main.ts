@@ -1,11 +1,13 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
+import { register as registerApi } from './commands/api/api.js';
 import { registerBundle } from './commands/bundle.js';
 import { registerEnvelopeTemplate } from './commands/envelopeTemplate.js';
 import { registerLocal } from './commands/local.js';
 import { registerPacket } from './commands/packet.js';
 import { registerPerson } from './commands/person.js';
 import { registerProfile } from './commands/profile.js';
+import { register as registerSchema } from './commands/schema/schema.js';
 import { registerServe } from './commands/serve.js';
 import { registerTemplate } from './commands/template.js';
 import { register as registerVerify } from './commands/verify/verify.js';
@@ -38,6 +40,8 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
   registerProfile(program, action);
   registerServe(program, action);
   registerVerify(program, action);
+  registerApi(program, action);
+  registerSchema(program, action);
 
   program
     .command('help-exit-codes', { hidden: true })
