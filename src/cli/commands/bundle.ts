@@ -11,12 +11,12 @@ import { type Action, collect, confirm, intArg, readJsonInput } from '../run.js'
 import { type TemplateFlags, applyTemplateFlags, assignRolesInOrder } from './bundleTemplates.js';
 
 export const BUNDLE_COLUMNS: Column<Bundle>[] = [
-  { header: 'ID', value: (b) => b.id },
-  { header: 'STATUS', value: (b) => b.status },
+  { header: 'ID', value: (b) => b.id, kind: 'id' },
+  { header: 'STATUS', value: (b) => b.status, kind: 'bundle-status', priority: 1 },
   { header: 'LABEL', value: (b) => b.label },
   { header: 'SIGNERS', value: (b) => b.packets.map((p) => p.name) },
-  { header: 'TAGS', value: (b) => b.tags },
-  { header: 'CREATED', value: (b) => b.created },
+  { header: 'TAGS', value: (b) => b.tags, priority: -1 },
+  { header: 'CREATED', value: (b) => b.created, kind: 'time', priority: 1 },
 ];
 
 export async function showBundle(ctx: Factory, b: Bundle): Promise<void> {
@@ -326,10 +326,10 @@ export function registerBundle(program: Command, action: Action): void {
     .action(action(async (ctx, _o, slug: string) => {
       const events = await (await ctx.service()).listBundleEvents(slug);
       await printList(ctx, events, [
-        { header: 'TIME', value: (e) => e.timestamp },
+        { header: 'TIME', value: (e) => e.timestamp, kind: 'time' },
         { header: 'KIND', value: (e) => e.kind },
         { header: 'DESCRIPTION', value: (e) => e.description },
-        { header: 'PACKET', value: (e) => e.packet_id ?? '' },
+        { header: 'PACKET', value: (e) => e.packet_id ?? '', kind: 'id' },
       ], (e) => e.kind);
     }));
 
@@ -343,8 +343,8 @@ export function registerBundle(program: Command, action: Action): void {
       await printList(ctx, files, [
         { header: 'KIND', value: (f) => f.kind ?? '' },
         { header: 'NAME', value: (f) => f.name ?? '' },
-        { header: 'SHA256', value: (f) => f.sha256 ?? '' },
-        { header: 'EXPIRES', value: (f) => f.expires },
+        { header: 'SHA256', value: (f) => f.sha256 ?? '', priority: -1 },
+        { header: 'EXPIRES', value: (f) => f.expires, kind: 'time', priority: 1 },
         { header: 'URL', value: (f) => f.file_url },
       ], (f) => f.file_url);
     }));
