@@ -12,6 +12,7 @@ import { registerServe } from './commands/serve.js';
 import { registerTemplate } from './commands/template.js';
 import { register as registerVerify } from './commands/verify/verify.js';
 import { registerWebhook } from './commands/webhook.js';
+import { EXAMPLES, examplesHelp } from './examples.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { Factory, type MakeFactory, type Prompter } from './factory.js';
 import { type IO, processIO } from './io.js';
@@ -27,6 +28,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .option('-p, --profile <name>', 'use this profile (env ESIGN_PROFILE; see esign profile)')
     .option('--data-dir <dir>', 'data directory of the local engine (env ESIGN_DATA_DIR)')
     .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out.write(t), writeErr: (t) => io.err.write(t) });
 
@@ -42,6 +44,8 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
   registerVerify(program, action);
   registerApi(program, action);
   registerSchema(program, action);
+
+  addExamples(program);
 
   program
     .command('help-exit-codes', { hidden: true })
@@ -61,6 +65,16 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
       target.outputHelp();
     });
   return program;
+}
+
+/** Ends every command's help with its examples (src/cli/examples.ts). */
+function addExamples(cmd: Command, path: string[] = []): void {
+  for (const c of cmd.commands) {
+    const p = [...path, c.name()];
+    const list = EXAMPLES[p.join(' ')];
+    if (list) c.addHelpText('after', examplesHelp(list));
+    addExamples(c, p);
+  }
 }
 
 function printExitCodes(io: IO): void {
