@@ -101,6 +101,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'esign api POST /persons/ -f name="Ada Lovelace" -f "channels[][email]=ada@example.com"',
     'esign api PUT /bundles/9KwSrpJdyp/add_tags/ --input tags.json -i',
   ],
+  completion: ['esign completion bash > ~/.local/share/bash-completion/completions/esign', 'esign completion zsh > "${fpath[1]}/_esign"', 'esign completion fish > ~/.config/fish/completions/esign.fish'],
   schema: ['esign schema > openapi.json', 'esign schema BundleRequest', 'esign schema --list'],
 };
 

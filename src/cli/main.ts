@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { register as registerApi } from './commands/api/api.js';
 import { registerBundle } from './commands/bundle.js';
+import { register as registerCompletion } from './commands/completion/completion.js';
 import { registerEnvelopeTemplate } from './commands/envelopeTemplate.js';
 import { registerLocal } from './commands/local.js';
 import { registerPacket } from './commands/packet.js';
@@ -44,6 +45,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
   registerVerify(program, action);
   registerApi(program, action);
   registerSchema(program, action);
+  registerCompletion(program, action);
 
   addExamples(program);
 
