@@ -39,7 +39,7 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
       if (a.priority < b.priority || (a.priority === b.priority && widths[i] >= widths[pick])) pick = i;
     }
     if (pick >= 0) {
-      widths[pick] -= Math.min(widths[pick] - floor(pick), used() - total);
+      widths[pick]--;
       continue;
     }
     // Nothing left to cut: leave out the least important column that is not the first.
