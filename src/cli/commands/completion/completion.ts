@@ -27,8 +27,7 @@ const INSTALL_TEXT = `
 Install:
   bash  echo 'source <(esign completion bash)' >> ~/.bashrc
   zsh   esign completion zsh > "\${fpath[1]}/_esign"   (then restart zsh; needs compinit)
-  fish  esign completion fish > ~/.config/fish/completions/esign.fish
-`;
+  fish  esign completion fish > ~/.config/fish/completions/esign.fish`;
 
 export async function run(f: Factory, o: { shell: string }): Promise<void> {
   const { SCRIPTS } = await import('./scripts.js');
