@@ -1,16 +1,20 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
 import { Command, CommanderError } from 'commander';
+import * as api from './commands/api/api.js';
 import * as batch from './commands/batch/batch.js';
 import * as bundle from './commands/bundle/index.js';
+import * as completion from './commands/completion/completion.js';
 import * as envelopeTemplate from './commands/envelope-template/index.js';
 import * as local from './commands/local/index.js';
 import * as packet from './commands/packet/index.js';
 import * as person from './commands/person/index.js';
 import * as profile from './commands/profile/index.js';
+import * as schema from './commands/schema/schema.js';
 import * as serve from './commands/serve/serve.js';
 import * as template from './commands/template/index.js';
 import * as verify from './commands/verify/verify.js';
 import * as webhook from './commands/webhook/index.js';
+import { EXAMPLES, examplesHelp } from './examples.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { Factory, type MakeFactory, type Prompter } from './factory.js';
 import { type IO, processIO } from './io.js';
@@ -26,10 +30,13 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .option('-p, --profile <name>', 'use this profile (env ESIGN_PROFILE; see esign profile)')
     .option('--data-dir <dir>', 'data directory of the local engine (env ESIGN_DATA_DIR)')
     .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out.write(t), writeErr: (t) => io.err.write(t) });
 
-  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, verify, batch]) noun.register(program, action);
+  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, verify, batch, api, schema, completion]) noun.register(program, action);
+
+  addExamples(program);
 
   program
     .command('help-exit-codes', { hidden: true })
@@ -49,6 +56,16 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
       target.outputHelp();
     });
   return program;
+}
+
+/** Ends every command's help with its examples (src/cli/examples.ts). */
+function addExamples(cmd: Command, path: string[] = []): void {
+  for (const c of cmd.commands) {
+    const p = [...path, c.name()];
+    const list = EXAMPLES[p.join(' ')];
+    if (list) c.addHelpText('after', examplesHelp(list));
+    addExamples(c, p);
+  }
 }
 
 function printExitCodes(io: IO): void {

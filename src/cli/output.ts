@@ -1,5 +1,5 @@
 // Output as GUIDE.md sets it: data on stdout only; a table or key/value view on a TTY, tab-separated
-// rows when piped, `--json` for the API object, `-q` for ids. chalk and cli-table3 load only for a TTY.
+// rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../service/states.js';
 import type { IO } from './io.js';
 import { stripControl } from './sanitize.js';
@@ -25,6 +25,8 @@ export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
   kind?: ColumnKind;
+  /** On a terminal too narrow for the table, higher keeps its width longer (default 0). */
+  priority?: number;
 }
 
 /** A cell as a person at a terminal reads it. */
@@ -63,14 +65,22 @@ export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: 
     err.write('No results.\n');
     return;
   }
-  const [{ default: Table }, { default: chalk }] = await Promise.all([import('cli-table3'), import('chalk')]);
-  const table = new Table({
-    head: columns.map((c) => chalk.bold(c.header)),
-    style: { head: [], border: [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-  for (const r of rows) table.push(columns.map((c) => colourStatus(chalk, c.header, text(c.value(r)), forTerminal(c.kind, c.value(r)))));
-  out.write(`${table.toString()}\n`);
+  const [{ fitWidths, shortTime, truncate, width }, { default: chalk }] = await Promise.all([import('./output/fit.js'), import('chalk')]);
+  const shown = rows.map((r) => columns.map((c) => {
+    const v = c.value(r);
+    return (c.kind === 'time' ? shortTime(text(v)) : forTerminal(c.kind, v)).replace(/[\t\r\n]+/g, ' ');
+  }));
+  const fit = columns.map((c) => ({ header: c.header, fixed: c.kind === 'id', priority: c.priority ?? 0 }));
+  const widths = fitWidths(fit, shown, out.columns);
+  const line = (cells: string[], paint: (s: string, i: number) => string) =>
+    `${cells.map((s, i) => [s, i] as const).filter(([, i]) => widths[i] > 0).map(([s, i], k, all) => {
+      const t = truncate(s, widths[i]);
+      return k === all.length - 1 ? paint(t, i) : paint(t, i) + ' '.repeat(widths[i] - width(t) + 2);
+    }).join('').trimEnd()}\n`;
+  out.write(line(columns.map((c) => c.header), (t) => chalk.bold(t)));
+  rows.forEach((r, ri) => out.write(line(shown[ri], (t, i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), t))));
+  const hidden = columns.filter((_, i) => widths[i] === 0).map((c) => c.header);
+  if (hidden.length) err.write(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)\n`);
 }
 
 /** A single object: key/value pairs (TTY or piped), the object itself with --json, its id with -q. */

@@ -406,6 +406,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     },
   });
   methodsByPath.set('/rate_limit/', ['GET']);
+  (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
   // The other methods of every known path are a 405 that names the allowed ones.
   for (const [path, allowed] of methodsByPath) {
     const others = METHODS.filter((m) => !allowed.includes(m));

@@ -18,9 +18,9 @@ export function register(bundle: Command, action: Action): void {
 export async function run(f: Factory, o: EventsOptions): Promise<void> {
   const events = await (await f.service()).listBundleEvents(o.slug);
   await printList(f, events, [
-    { header: 'TIME', value: (e) => e.timestamp },
+    { header: 'TIME', value: (e) => e.timestamp, kind: 'time' },
     { header: 'KIND', value: (e) => e.kind },
     { header: 'DESCRIPTION', value: (e) => e.description },
-    { header: 'PACKET', value: (e) => e.packet_id ?? '' },
+    { header: 'PACKET', value: (e) => e.packet_id ?? '', kind: 'id' },
   ], (e) => e.kind);
 }

@@ -28,8 +28,8 @@ export async function run(f: Factory, o: FilesOptions): Promise<void> {
   await printList(f, files, [
     { header: 'KIND', value: (x) => x.kind ?? '' },
     { header: 'NAME', value: (x) => x.name ?? '' },
-    { header: 'SHA256', value: (x) => x.sha256 ?? '' },
-    { header: 'EXPIRES', value: (x) => x.expires },
+    { header: 'SHA256', value: (x) => x.sha256 ?? '', priority: -1 },
+    { header: 'EXPIRES', value: (x) => x.expires, kind: 'time', priority: 1 },
     { header: 'URL', value: (x) => x.file_url },
   ], (x) => x.file_url);
 }

@@ -3,12 +3,12 @@ import type { Bundle } from '../../../service/types.js';
 import { type Column, type Out, printObject } from '../../output.js';
 
 export const BUNDLE_COLUMNS: Column<Bundle>[] = [
-  { header: 'ID', value: (b) => b.id },
-  { header: 'STATUS', value: (b) => b.status },
+  { header: 'ID', value: (b) => b.id, kind: 'id' },
+  { header: 'STATUS', value: (b) => b.status, kind: 'bundle-status', priority: 1 },
   { header: 'LABEL', value: (b) => b.label },
   { header: 'SIGNERS', value: (b) => b.packets.map((p) => p.name) },
-  { header: 'TAGS', value: (b) => b.tags },
-  { header: 'CREATED', value: (b) => b.created },
+  { header: 'TAGS', value: (b) => b.tags, priority: -1 },
+  { header: 'CREATED', value: (b) => b.created, kind: 'time', priority: 1 },
 ];
 
 export async function showBundle(o: Out, b: Bundle): Promise<void> {

@@ -1,7 +1,7 @@
 // esign profile ...: named connections (a remote API v2 server with its key, or a local data directory).
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CliError, EXIT } from '../../exitCodes.js';
+import { CliError, EXIT, exitCodeForStatus } from '../../exitCodes.js';
 import { type Out, printList, printObject } from '../../output.js';
 import { type Profile, configDir, openProfiles, openProfilesIfAny, redactKey } from '../../profiles.js';
 import { confirm, type Action } from '../../run.js';
@@ -14,6 +14,7 @@ interface AddOptions {
   live?: boolean;
   use?: boolean;
   force?: boolean;
+  verify?: boolean;
 }
 
 function checkBaseUrl(value: string): string {
@@ -50,6 +51,7 @@ export function register(program: Command, action: Action): void {
     .option('--live', 'non-test Bundles may be created and sent without --live')
     .option('--use', 'make it the current profile')
     .option('--force', 'replace a profile of that name')
+    .option('--no-verify', 'save without checking the key against the server first')
     .action(action(async (ctx, o: AddOptions, name: string) => {
       const store = await openProfiles(ctx.env);
       if (store.has(name) && !o.force) throw new CliError(`Profile "${name}" exists; pass --force to replace it.`, EXIT.USAGE);
@@ -57,6 +59,12 @@ export function register(program: Command, action: Action): void {
       const p: Profile = o.baseUrl
         ? { baseUrl: checkBaseUrl(o.baseUrl), apiKey: await readKey(ctx, o.apiKeyStdin), ...(o.live ? { live: true } : {}) }
         : { ...(ctx.options.dataDir ? { dataDir: resolve(ctx.options.dataDir) } : {}) };
+      if (p.baseUrl && o.verify !== false) {
+        const { checkKey } = await import('./check.js');
+        const c = await checkKey(p.baseUrl, p.apiKey);
+        if (!c.ok)
+          throw new CliError(`Not saved: ${p.baseUrl} did not accept the key (${c.detail}). Pass --no-verify to save it anyway.`, c.status ? exitCodeForStatus(c.status) : EXIT.FAILURE);
+      }
       store.set(name, p);
       if (o.use) store.use(name);
       await showProfile(ctx, name, p, store.current() === name);
@@ -86,17 +94,20 @@ export function register(program: Command, action: Action): void {
     }));
 
   profile.command('show [name]')
-    .description('A stored profile, or without a name what commands use now (after flags and environment)')
-    .action(action(async (ctx, _o: object, name?: string) => {
+    .description('A stored profile, or without a name what commands use now (after flags and environment); a remote key is checked against its server')
+    .option('--no-check', 'do not ask the server whether the key still works')
+    .action(action(async (ctx, o: { check?: boolean }, name?: string) => {
       if (name) {
         const store = await openProfiles(ctx.env);
-        return showProfile(ctx, name, store.get(name), store.current() === name);
+        const p = store.get(name);
+        return showProfile(ctx, name, p, store.current() === name, o.check === false ? undefined : await keyWorks(p.baseUrl, p.apiKey));
       }
       const s = await ctx.settings();
       const shown = {
         profile: s.profile ?? null, backend: s.baseUrl ? 'remote' : 'local', base_url: s.baseUrl ?? null,
         api_key: redactKey(s.apiKey) || null, live: s.live, data_dir: s.baseUrl ? null : await ctx.dataDir(),
         config_dir: await configDir(ctx.env),
+        ...(o.check === false ? {} : await keyWorks(s.baseUrl, s.apiKey)),
       };
       await printObject(ctx, shown, Object.entries(shown), s.profile ?? '');
     }));
@@ -111,10 +122,18 @@ export function register(program: Command, action: Action): void {
     }));
 }
 
-async function showProfile(o: Out, name: string, p: Profile, current: boolean): Promise<void> {
+/** `key_works` (true, false, or null for the local engine) and, when it does not, why. */
+async function keyWorks(baseUrl: string | undefined, apiKey: string | undefined): Promise<{ key_works: boolean | null; key_check?: string }> {
+  if (!baseUrl) return { key_works: null };
+  const { checkKey } = await import('./check.js');
+  const c = await checkKey(baseUrl, apiKey);
+  return c.ok ? { key_works: true } : { key_works: false, key_check: c.detail };
+}
+
+async function showProfile(o: Out, name: string, p: Profile, current: boolean, check?: object): Promise<void> {
   const shown = {
     name, current, backend: backend(p), base_url: p.baseUrl ?? null, api_key: redactKey(p.apiKey) || null,
-    live: Boolean(p.live), data_dir: p.dataDir ?? null,
+    live: Boolean(p.live), data_dir: p.dataDir ?? null, ...check,
   };
   await printObject(o, shown, Object.entries(shown), name);
 }

@@ -1,0 +1,122 @@
+// esign api METHOD PATH: a raw API v2 call, like `gh api`, on whichever backend is configured.
+import { readFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import type { Command } from 'commander';
+import { ApiError } from '../../../service/errors.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { Factory } from '../../factory.js';
+import { readAll } from '../../io.js';
+import { type Action, collect } from '../../run.js';
+
+export interface ApiOptions {
+  method: string;
+  path: string;
+  field?: string[];
+  rawField?: string[];
+  input?: string;
+  header?: string[];
+  paginate?: boolean;
+  include?: boolean;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+
+export function register(program: Command, action: Action): void {
+  program
+    .command('api <method> <path>')
+    .description('Call API v2 directly (remote server, or the local engine in-process) and print the JSON answer')
+    .option('-f, --raw-field <key=value>', 'a string field (repeatable; name[sub] and name[] nest)', collect)
+    .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)', collect)
+    .option('--input <file>', 'the raw request body from a file, or - for stdin (fields then go to the query string)')
+    .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
+    .option('--paginate', 'follow X-Blueink-Pagination and print every page as one JSON array')
+    .option('-i, --include', 'print the status line and response headers before the body')
+    .action(action(async (f, o: Omit<ApiOptions, 'method' | 'path'>, method: string, path: string) => run(f, { ...o, method, path })));
+}
+
+export async function run(f: Factory, o: ApiOptions): Promise<void> {
+  const method = o.method.toUpperCase();
+  if (!METHODS.includes(method)) throw new CliError(`Unknown method "${o.method}": one of ${METHODS.join(', ')}.`, EXIT.USAGE);
+  const { parseField, setField, toQuery, typedValue } = await import('./fields.js');
+  const fields: Record<string, unknown> = {};
+  for (const item of o.rawField ?? []) setField(fields, ...parseField(item, '-f'));
+  for (const item of o.field ?? []) {
+    const [k, v] = parseField(item, '-F');
+    setField(fields, k, await typedValue(f.io, v));
+  }
+  const headers: Record<string, string> = {};
+  for (const h of o.header ?? []) {
+    const i = h.indexOf(':');
+    if (i < 1) throw new CliError(`-H expects "Name: value", got "${h}".`, EXIT.USAGE);
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+
+  const { pathname, fromRoot, query } = target(o.path);
+  let body: Buffer | undefined;
+  const hasFields = Object.keys(fields).length > 0;
+  if (o.input !== undefined) {
+    body = await readInput(f, o.input);
+    toQuery(fields, query);
+  } else if (hasFields && method !== 'GET' && method !== 'HEAD') body = Buffer.from(JSON.stringify(fields));
+  else toQuery(fields, query);
+  if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  if (o.paginate && method !== 'GET') throw new CliError('--paginate applies to GET lists.', EXIT.USAGE);
+
+  const { openTransport } = await import('./transport.js');
+  const transport = await openTransport(f);
+  try {
+    const items: unknown[] = [];
+    for (let page = Number(query.get('page') ?? 1); ; page++) {
+      if (o.paginate) query.set('page', String(page));
+      const qs = query.toString();
+      const res = await transport.send({ method, path: `${pathname}${qs ? `?${qs}` : ''}`, fromRoot, headers, body });
+      if (o.include) f.io.out.write(statusBlock(res.status, res.headers));
+      const text = res.body.toString('utf8');
+      const parsed = parseJson(text, res.headers['content-type']);
+      if (res.status >= 400) {
+        f.io.out.write(show(parsed, text));
+        throw ApiError.fromWire(res.status, parsed);
+      }
+      if (!o.paginate) return void f.io.out.write(show(parsed, text));
+      if (!Array.isArray(parsed)) throw new CliError(`--paginate: ${o.path} did not answer a list.`, EXIT.FAILURE);
+      items.push(...parsed);
+      const [current, totalPages] = String(res.headers['x-blueink-pagination'] ?? '').split(',').map(Number);
+      if (!(current < totalPages)) break;
+    }
+    f.io.out.write(`${JSON.stringify(items, null, 2)}\n`);
+  } finally {
+    await transport.close();
+  }
+}
+
+/** `bundles/`, `/bundles/?page=2`, `/api/v2/bundles/` are the API's; `/sandbox/...` and `/files/...` the server root's. */
+function target(path: string): { pathname: string; fromRoot: boolean; query: URLSearchParams } {
+  const u = new URL(path.startsWith('/') ? path : `/${path}`, 'http://x');
+  const pathname = u.pathname.replace(/^\/api\/v2(?=\/)/, '');
+  return { pathname, fromRoot: /^\/(sandbox|files)\//.test(pathname), query: u.searchParams };
+}
+
+async function readInput(f: Factory, input: string): Promise<Buffer> {
+  try {
+    return input === '-' ? Buffer.from(await readAll(f.io.stdin)) : await readFile(input);
+  } catch (e) {
+    throw new CliError(`--input ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
+  }
+}
+
+function parseJson(text: string, contentType: unknown): unknown {
+  if (!text || !/json/.test(String(contentType ?? ''))) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const show = (parsed: unknown, text: string) => (parsed !== undefined ? `${JSON.stringify(parsed, null, 2)}\n` : text && !text.endsWith('\n') ? `${text}\n` : text);
+
+function statusBlock(status: number, headers: Record<string, string | string[] | number | undefined>): string {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
+  for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [String(v)]) lines.push(`${k}: ${one}`);
+  return `${lines.join('\n')}\n\n`;
+}

@@ -1,0 +1,82 @@
+// What the shell should offer for the word under the cursor: nouns, verbs and flags from commander's
+// own metadata, option choices, and ids of the local engine where an argument names one.
+import { existsSync } from 'node:fs';
+import type { Command, Option } from 'commander';
+import { databasePath } from '../../../local/db.js';
+import type { Factory } from '../../factory.js';
+
+/** `value<TAB>description` lines; the shell scripts drop or show the description. */
+export interface Candidate {
+  value: string;
+  description?: string;
+}
+
+const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+const takesValue = (o: Option) => o.required || o.optional;
+
+function optionsOf(cmd: Command): Option[] {
+  const all: Option[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) all.push(...c.options.filter((o) => !o.hidden));
+  return all;
+}
+
+function findOption(cmd: Command, flag: string): Option | undefined {
+  return optionsOf(cmd).find((o) => o.long === flag || o.short === flag);
+}
+
+/** Candidates for the last of `words` (the words after `esign`, the last one possibly empty). */
+export async function complete(f: Factory, program: Command, words: string[]): Promise<Candidate[]> {
+  const current = words.at(-1) ?? '';
+  let cmd = program;
+  let args = 0;
+  let pendingValue: Option | undefined;
+  for (const w of words.slice(0, -1)) {
+    if (pendingValue) {
+      pendingValue = undefined;
+      continue;
+    }
+    if (w.startsWith('-')) {
+      const o = findOption(cmd, w.split('=')[0]);
+      if (o && takesValue(o) && !w.includes('=')) pendingValue = o;
+      continue;
+    }
+    const sub = visible(cmd).find((c) => c.name() === w || c.aliases().includes(w));
+    if (sub && args === 0) cmd = sub;
+    else args++;
+  }
+  const matching = (list: Candidate[]) => list.filter((c) => c.value.startsWith(current));
+  if (pendingValue) return matching((pendingValue.argChoices ?? []).map((value) => ({ value })));
+  if (current.startsWith('-'))
+    return matching(optionsOf(cmd).flatMap((o) => (o.long ? [{ value: o.long, description: o.description }] : [])));
+  const subs = visible(cmd);
+  if (subs.length && args === 0) return matching(subs.map((c) => ({ value: c.name(), description: c.description() })));
+  const argName = (cmd as unknown as { registeredArguments: { name(): string }[] }).registeredArguments[args]?.name();
+  return argName ? matching(await localIds(f, commandPath(cmd), argName)) : [];
+}
+
+const commandPath = (cmd: Command): string[] => (cmd.parent ? [...commandPath(cmd.parent), cmd.name()] : []);
+
+/**
+ * Ids from the local engine for the argument of a command, when it is cheap: no remote backend,
+ * and a database already there (completion never creates a data directory).
+ */
+async function localIds(f: Factory, path: string[], arg: string): Promise<Candidate[]> {
+  const noun = path[0];
+  const wanted =
+    arg === 'slug' ? 'bundle' : arg === 'id' && ['person', 'webhook', 'template', 'envelope-template'].includes(noun) ? noun : arg === 'headerId' ? 'header' : undefined;
+  if (!wanted) return [];
+  if ((await f.settings()).baseUrl) return [];
+  const dir = await f.dataDir();
+  if (!existsSync(databasePath(dir))) return [];
+  const s = await f.local();
+  const per = { per_page: 100 };
+  switch (wanted) {
+    case 'bundle': return (await s.listBundles(per)).items.map((b) => ({ value: b.id, description: b.label }));
+    case 'person': return (await s.listPersons(per)).items.map((p) => ({ value: p.id, description: p.name }));
+    case 'webhook': return (await s.listWebhooks(per)).items.map((w) => ({ value: w.id, description: w.name }));
+    case 'template': return (await s.listTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
+    case 'envelope-template': return (await s.listEnvelopeTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
+    case 'header': return (await s.listWebhookHeaders(per)).items.map((h) => ({ value: h.id, description: h.name }));
+  }
+  return [];
+}

@@ -1,0 +1,36 @@
+// esign completion bash|zsh|fish: a completion script; the hidden `esign __complete` answers it.
+import type { Command } from 'commander';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { Factory } from '../../factory.js';
+import type { Action } from '../../run.js';
+
+export function register(program: Command, action: Action): void {
+  program
+    .command('completion <shell>')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .addHelpText('after', () => INSTALL_TEXT)
+    .action(action(async (f, _o, shell: string) => run(f, { shell })));
+  program
+    .command('__complete', { hidden: true })
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(action(async (f, _o, words: string[] = []) => {
+      const { complete } = await import('./complete.js');
+      for (const c of await complete(f, program, words.length ? words : ['']))
+        f.io.out.write(`${c.value}${c.description ? `\t${c.description.replace(/\s+/g, ' ')}` : ''}\n`);
+    }));
+}
+
+// Kept here (not in scripts.ts) so that `--help` costs no import.
+const INSTALL_TEXT = `
+Install:
+  bash  echo 'source <(esign completion bash)' >> ~/.bashrc
+  zsh   esign completion zsh > "\${fpath[1]}/_esign"   (then restart zsh; needs compinit)
+  fish  esign completion fish > ~/.config/fish/completions/esign.fish`;
+
+export async function run(f: Factory, o: { shell: string }): Promise<void> {
+  const { SCRIPTS } = await import('./scripts.js');
+  if (!(o.shell in SCRIPTS)) throw new CliError(`No completion for "${o.shell}": bash, zsh or fish.`, EXIT.USAGE);
+  f.io.out.write(SCRIPTS[o.shell as keyof typeof SCRIPTS]);
+}

@@ -1,0 +1,25 @@
+// Does a remote profile's key still work? One GET /rate_limit/ (it uses none of the key's requests),
+// no retries, a short timeout: an answer for a person waiting at the terminal.
+import { ApiError } from '../../../service/errors.js';
+
+export interface KeyCheck {
+  ok: boolean;
+  /** `ok`, or why not: the server's message, or that it could not be reached. */
+  detail: string;
+  /** The HTTP status when the server answered. */
+  status?: number;
+}
+
+export async function checkKey(baseUrl: string, apiKey: string | undefined, timeoutMs = 10_000): Promise<KeyCheck> {
+  const { HttpClient } = await import('../../../remote/http.js');
+  const http = new HttpClient({ baseUrl, apiKey, maxRetries: 0, timeoutMs });
+  try {
+    await http.send({ method: 'GET', path: '/rate_limit/' });
+    return { ok: true, detail: 'ok', status: 200 };
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, detail: `HTTP ${e.status}: ${e.message}`, status: e.status };
+    return { ok: false, detail: `unreachable: ${(e as Error).message}` };
+  } finally {
+    await http.close();
+  }
+}

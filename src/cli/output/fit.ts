@@ -1,0 +1,72 @@
+// Tables on a terminal: fitted to its width. Columns lose width by priority (lowest first, then
+// the widest, then the rightmost) down to a few characters, cut with an ellipsis; id columns are
+// never cut. When even that does not fit, the lowest-priority columns are left out (and counted).
+
+export interface FitColumn {
+  header: string;
+  /** Ids are never truncated. */
+  fixed: boolean;
+  /** Higher keeps its width longer; default 0. */
+  priority: number;
+}
+
+const GAP = 2;
+const MIN = 6;
+const ELLIPSIS = '…';
+
+/** Display width: code points (the CLI's tables hold ids, words, emails, dates). */
+export const width = (s: string) => [...s].length;
+
+export function truncate(s: string, w: number): string {
+  const chars = [...s];
+  if (chars.length <= w) return s;
+  return w <= 1 ? ELLIPSIS.slice(0, w) : `${chars.slice(0, w - 1).join('')}${ELLIPSIS}`;
+}
+
+/** The width of each column (0: left out) so that the rows fit in `total` characters. */
+export function fitWidths(columns: FitColumn[], cells: string[][], total: number): number[] {
+  const natural = columns.map((c, i) => Math.max(width(c.header), ...cells.map((r) => width(r[i]))));
+  const widths = [...natural];
+  const shown = () => widths.map((w, i) => [w, i]).filter(([w]) => w > 0);
+  const used = () => shown().reduce((n, [w]) => n + w, 0) + GAP * Math.max(0, shown().length - 1);
+  const floor = (i: number) => (columns[i].fixed ? natural[i] : Math.min(natural[i], Math.max(MIN, width(columns[i].header))));
+  while (used() > total) {
+    let pick = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i] === 0 || widths[i] <= floor(i)) continue;
+      if (pick < 0) { pick = i; continue; }
+      const [a, b] = [columns[i], columns[pick]];
+      if (a.priority < b.priority || (a.priority === b.priority && widths[i] >= widths[pick])) pick = i;
+    }
+    if (pick >= 0) {
+      widths[pick]--;
+      continue;
+    }
+    // Nothing left to cut: leave out the least important column that is not the first.
+    const candidates = shown().map(([, i]) => i).filter((i) => i > 0);
+    if (!candidates.length) break;
+    const drop = candidates.reduce((d, i) => (columns[i].priority <= columns[d].priority ? i : d));
+    widths[drop] = 0;
+  }
+  return widths;
+}
+
+const now = () => Date.now();
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** "just now", "5m ago", "2h ago", "3d ago", "in 4h"; beyond a week "Nov 21 09:42" (another year: "Nov 21 2024"). */
+export function shortTime(iso: string, at = now()): string {
+  const t = Date.parse(iso);
+  if (!iso || Number.isNaN(t)) return iso;
+  const diff = at - t;
+  const abs = Math.abs(diff);
+  const rel = (n: number, unit: string) => (diff >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`);
+  if (abs < 60_000) return 'just now';
+  if (abs < 3_600_000) return rel(Math.floor(abs / 60_000), 'm');
+  if (abs < 86_400_000) return rel(Math.floor(abs / 3_600_000), 'h');
+  if (abs < 7 * 86_400_000) return rel(Math.floor(abs / 86_400_000), 'd');
+  const d = new Date(t);
+  const day = `${MONTHS[d.getMonth()]} ${pad(d.getDate())}`;
+  return d.getFullYear() === new Date(at).getFullYear() ? `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}` : `${day} ${d.getFullYear()}`;
+}

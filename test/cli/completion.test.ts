@@ -1,0 +1,68 @@
+// Shell completion: the bash script loads in a real bash and completes nouns, verbs, flags and
+// local Bundle ids through the built binary; `esign __complete` in-process for the rest.
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../src/local/engine.js';
+import { bundleRequest, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
+
+const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+const data = tempDir('esign-completion-');
+const env = { ESIGN_DATA_DIR: data.dir, ESIGN_CONFIG_DIR: data.dir, ESIGN_BASE_URL: undefined, ESIGN_PROFILE: undefined };
+let bundleId: string;
+
+beforeAll(async () => {
+  const engine = new LocalEngine({ dataDir: data.dir });
+  bundleId = (await engine.createBundle(bundleRequest({ label: 'Lease' }))).id;
+  await engine.close();
+  // `esign` on PATH, as an installed one would be.
+  const shim = join(data.dir, 'esign');
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(shim, 0o755);
+});
+afterAll(() => data.cleanup());
+
+/** Completes `line` (the cursor at its end) in bash with the script esign prints. */
+async function bashComplete(words: string[]): Promise<string[]> {
+  const script = `source <(esign completion bash)
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
+_esign_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', script], {
+    env: { ...process.env, ...env, PATH: `${data.dir}:${process.env.PATH}` },
+    extendEnv: false,
+  });
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+describe('bash completion (real bash, built binary)', () => {
+  it('completes a noun, a verb and a flag', async () => {
+    expect(await bashComplete(['esign', 'bun'])).toEqual(['bundle']);
+    expect(await bashComplete(['esign', 'bundle', 'li'])).toEqual(['list']);
+    expect(await bashComplete(['esign', 'bundle', 'list', '--sta'])).toEqual(['--status', '--status-in']);
+    expect(await bashComplete(['esign', 'bundle', 'get', ''])).toEqual([bundleId]);
+  });
+});
+
+describe('esign __complete', () => {
+  const complete = async (...words: string[]) => (await esignIn(['__complete', '--', ...words], { env })).stdout.split('\n');
+  it('offers verbs with descriptions, global flags, and skips option values', async () => {
+    expect(await complete('bundle', '')).toContain('list\tList Bundles, newest first');
+    const flags = await complete('bundle', 'list', '--');
+    expect(flags).toContain('--json\tprint the API object as JSON');
+    expect(flags.some((l) => l.startsWith('--all\t'))).toBe(true);
+    expect((await complete('--profile', 'x', 'bundle', 'ca'))[0]).toMatch(/^cancel\t/);
+    expect(await complete('bundle', 'get', '')).toEqual([`${bundleId}\tLease`]);
+  });
+  it('never creates a data directory and offers nothing for unknown words', async () => {
+    const r = await esignIn(['__complete', '--', 'bundle', 'get', ''], { env: { ...env, ESIGN_DATA_DIR: join(data.dir, 'absent') } });
+    expect(r.stdout).toBe('');
+    expect((await complete('nosuch', '')).join('')).toBe('');
+  });
+  it('prints scripts for bash, zsh and fish; an unknown shell is a usage error', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) expect((await esignIn(['completion', shell])).stdout).toContain('esign __complete --');
+    expect((await esignIn(['completion', 'tcsh'])).exitCode).toBe(2);
+    expect((await esignIn(['completion', '--help'])).stdout).toContain("source <(esign completion bash)");
+  });
+});

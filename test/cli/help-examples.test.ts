@@ -1,0 +1,38 @@
+// Every command's help ends with real examples (one table, src/cli/examples.ts), and subcommand
+// help shows the global options.
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { EXAMPLES } from '../../src/cli/examples.js';
+import { captureIO } from '../../src/cli/io.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { esignIn } from './inProcess.js';
+
+function leaves(cmd: Command, prefix: string[] = []): string[] {
+  return cmd.commands.flatMap((c) => {
+    if ((c as unknown as { _hidden?: boolean })._hidden) return [];
+    const path = [...prefix, c.name()];
+    return c.commands.length ? leaves(c, path) : [path.join(' ')];
+  });
+}
+
+const program = () => buildProgram('0', captureIO(), () => { throw new Error('unused'); }, { code: 0 });
+
+describe('help', () => {
+  it('every leaf command has two or three examples, and every example names a real command', () => {
+    const all = leaves(program()).filter((p) => p !== 'help');
+    const missing = all.filter((p) => !EXAMPLES[p]);
+    expect(missing).toEqual([]);
+    for (const p of all) expect(EXAMPLES[p].length, p).toBeGreaterThanOrEqual(2);
+    for (const p of all) expect(EXAMPLES[p].length, p).toBeLessThanOrEqual(3);
+    expect(Object.keys(EXAMPLES).filter((k) => !all.includes(k))).toEqual([]);
+    for (const [p, list] of Object.entries(EXAMPLES)) for (const e of list) expect(e.includes(`esign ${p}`), e).toBe(true);
+  });
+
+  it('help ends with the examples and shows the global options', async () => {
+    const r = await esignIn(['bundle', 'list', '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/Global Options:[\s\S]*--json[\s\S]*-q, --quiet/);
+    expect(r.stdout.trimEnd().endsWith(EXAMPLES['bundle list'].at(-1)!)).toBe(true);
+    expect(r.stdout).toContain('Examples:');
+  });
+});

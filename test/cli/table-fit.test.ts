@@ -1,0 +1,73 @@
+// Tables on a terminal fit its width (ids whole, the rest cut with an ellipsis, times short); piped
+// output stays tab-separated with raw values and ISO times.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../src/local/engine.js';
+import { fitWidths, shortTime } from '../../src/cli/output/fit.js';
+import { bundleRequest, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
+
+const data = tempDir('esign-table-');
+const env = { ESIGN_DATA_DIR: data.dir, ESIGN_BASE_URL: undefined, ESIGN_PROFILE: undefined, ESIGN_CONFIG_DIR: data.dir };
+const ids: string[] = [];
+
+beforeAll(async () => {
+  const engine = new LocalEngine({ dataDir: data.dir });
+  for (const label of ['Master services agreement for the northern region, renewal 2025', 'NDA'])
+    ids.push((await engine.createBundle(bundleRequest({ label }))).id);
+  await engine.addBundleTags(ids[0], ['legal', 'renewal', 'priority-customer', 'emea']);
+  await engine.close();
+});
+afterAll(() => data.cleanup());
+
+const visible = (s: string) => s.split('\n').map((l) => [...l].length);
+
+describe('bundle list on a terminal', () => {
+  for (const columns of [60, 80, 200]) {
+    it(`fits ${columns} columns, ids whole, times short`, async () => {
+      const r = await esignIn(['bundle', 'list'], { env, tty: true, columns });
+      expect(r.exitCode).toBe(0);
+      const lines = r.stdout.split('\n');
+      expect(lines).toHaveLength(3);
+      expect(Math.max(...visible(r.stdout))).toBeLessThanOrEqual(columns);
+      for (const id of ids) expect(r.stdout).toContain(id);
+      expect(r.stdout).not.toMatch(/\d{4}-\d\d-\d\dT/);
+      expect(r.stdout).toMatch(/just now|\dm ago/);
+      if (columns === 200) {
+        expect(r.stdout).toContain('Master services agreement for the northern region, renewal 2025');
+        expect(r.stdout).toContain('legal, renewal, priority-customer, emea');
+        expect(r.stdout).not.toContain('…');
+      } else expect(r.stdout).toContain('…');
+      expect(lines[0]).toMatch(/^ID\s+STATUS\s+LABEL/);
+    });
+  }
+
+  it('piped: tab-separated, raw status code and ISO time, whatever the width', async () => {
+    const r = await esignIn(['bundle', 'list'], { env, columns: 40 });
+    const row = r.stdout.split('\n').find((l) => l.startsWith(ids[0]))!.split('\t');
+    expect(row[0]).toBe(ids[0]);
+    expect(row[2]).toBe('Master services agreement for the northern region, renewal 2025');
+    expect(row[5]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+  });
+});
+
+describe('fitting', () => {
+  const cols = (...spec: [string, boolean, number][]) => spec.map(([header, fixed, priority]) => ({ header, fixed, priority }));
+  it('cuts low priority and wide columns first and never an id', () => {
+    const c = cols(['ID', true, 0], ['NOTE', false, 0], ['TAGS', false, -1]);
+    const rows = [['a'.repeat(30), 'n'.repeat(40), 't'.repeat(40)]];
+    const w = fitWidths(c, rows, 60);
+    expect(w[0]).toBe(30);
+    expect(w.reduce((a, b) => a + b) + 4).toBe(60);
+    expect(w[2]).toBe(6);
+    // Too narrow even for the minimum widths: the least important columns are left out, never the id.
+    expect(fitWidths(c, rows, 36)).toEqual([30, 0, 0]);
+  });
+  it('short times', () => {
+    const at = Date.parse('2026-11-21T12:00:00Z');
+    expect(shortTime('2026-11-21T10:00:00Z', at)).toBe('2h ago');
+    expect(shortTime('2026-11-21T11:59:30Z', at)).toBe('just now');
+    expect(shortTime('2026-11-24T12:00:00Z', at)).toBe('in 3d');
+    expect(shortTime('2026-10-01T09:42:00Z', at)).toMatch(/^Oct 0[01] \d\d:\d\d$/);
+    expect(shortTime('2024-10-03T09:42:00Z', at)).toMatch(/^Oct 0[234] 2024$/);
+  });
+});
