@@ -302,4 +302,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX documents_template ON documents(template_id) WHERE template_id IS NOT NULL;
   `,
+  // Webhook events and deliveries by Bundle (`--bundle`, bundle inspect): bundle_id is written with
+  // each event; rows from before it was kept get it from their payload.
+  `
+  UPDATE webhook_events SET bundle_id = json_extract(payload, '$.payload.bundle_id') WHERE bundle_id IS NULL AND json_valid(payload);
+  CREATE INDEX webhook_events_bundle ON webhook_events(bundle_id, seq) WHERE bundle_id IS NOT NULL;
+  `,
 ];

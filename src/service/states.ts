@@ -62,3 +62,58 @@ const lookup = <K extends string>(table: Record<K, { word: string }>, code: stri
 export const bundleStateWord = (code: string | null | undefined) => lookup(BUNDLE_STATE_WORDS, code);
 export const packetStateWord = (code: string | null | undefined) => lookup(PACKET_STATE_WORDS, code);
 export const docStateWord = (code: string | null | undefined) => lookup(DOC_STATE_WORDS, code);
+
+/** The Bundle audit event codes (GET /bundles/{slug}/events/ `kind`). The spec shows `bc` and `bl`; the rest are esign's. */
+export const EVENT_WORDS = {
+  bc: 'Bundle created',
+  bd: 'Bundle saved as a draft',
+  dp: 'Document processed',
+  bl: 'Bundle launched: sent to signers',
+  bu: 'Bundle updated',
+  ta: 'Tags added',
+  tr: 'Tags removed',
+  bx: 'Bundle cancelled',
+  bf: 'Bundle failed',
+  be: 'Bundle expired',
+  bk: 'Bundle completed',
+  fr: 'Signed documents and Certificates of Evidence ready',
+  ns: 'Signing request sent',
+  pr: 'Reminder sent',
+  pu: 'Signer details updated',
+  eu: 'Embedded signing URL created',
+  pv: 'Signer viewed the documents',
+  ps: 'Signer completed',
+  pd: 'Signer declined',
+} as const;
+
+export const eventWord = (code: string | null | undefined): string =>
+  code && code in EVENT_WORDS ? EVENT_WORDS[code as keyof typeof EVENT_WORDS] : (code ?? '');
+
+/** The states `esign bundle wait --until` knows. */
+export const WAIT_TARGETS = ['sent', 'started', 'complete', 'docs-ready', 'ended'] as const;
+export type WaitTarget = (typeof WAIT_TARGETS)[number];
+
+/** What a waiter reads of a Bundle (the API object has all of it). */
+interface WaitView {
+  status: string;
+  sent: string | null;
+  docs_ready: boolean;
+  doc_status: string;
+  packets: { status: string; last_accessed_at: string | null }[];
+}
+
+/** Has the Bundle reached (or passed) the target? */
+export function reachedTarget(target: WaitTarget, b: WaitView): boolean {
+  switch (target) {
+    case 'sent': return b.sent !== null || ['se', 'st', 'co', 'de'].includes(b.status);
+    case 'started':
+      return ['st', 'co'].includes(b.status) || b.packets.some((p) => p.last_accessed_at !== null || ['st', 'co', 'de'].includes(p.status));
+    case 'complete': return b.status === 'co';
+    case 'docs-ready': return b.status === 'co' && (b.docs_ready || b.doc_status === 'fi');
+    case 'ended': return isEnded(b.status);
+  }
+}
+
+/** The Bundle ended without reaching the target: waiting longer cannot help. */
+export const cannotReach = (target: WaitTarget, b: WaitView): boolean =>
+  !reachedTarget(target, b) && isEnded(b.status) && !(target === 'docs-ready' && b.status === 'co');

@@ -9,10 +9,12 @@ import { CliError, EXIT } from '../exitCodes.js';
 import { type Column, note, printList, printObject } from '../output.js';
 import { type Action, collect, confirm, intArg, readJsonInput } from '../run.js';
 import { type TemplateFlags, applyTemplateFlags, assignRolesInOrder } from './bundleTemplates.js';
+import { register as registerWait } from './bundle/wait.js';
+import { register as registerInspect } from './bundle/inspect.js';
 
 export const BUNDLE_COLUMNS: Column<Bundle>[] = [
   { header: 'ID', value: (b) => b.id },
-  { header: 'STATUS', value: (b) => b.status },
+  { header: 'STATUS', value: (b) => b.status, kind: 'bundle-status' },
   { header: 'LABEL', value: (b) => b.label },
   { header: 'SIGNERS', value: (b) => b.packets.map((p) => p.name) },
   { header: 'TAGS', value: (b) => b.tags },
@@ -318,6 +320,7 @@ export function registerBundle(program: Command, action: Action): void {
     .action(action(async (ctx, _o, slug: string) => {
       const r = await (await ctx.service()).validateBundle(slug);
       await printObject(ctx, r, [['can_send', r.can_send], ['msg', r.msg], ['n_docs', r.n_docs]], String(r.can_send));
+      if (!r.can_send) throw new CliError(`Bundle ${slug} cannot be sent: ${r.msg || 'no reason given'}`, EXIT.CANNOT_SEND);
     }));
 
   bundle
@@ -363,6 +366,9 @@ export function registerBundle(program: Command, action: Action): void {
         { header: 'FILLED_BY', value: (d) => d.filled_by },
       ], (d) => d.field_key);
     }));
+
+  registerWait(bundle, action);
+  registerInspect(bundle, action);
 
   const tags = bundle.command('tags').description('Add or remove tags');
   tags

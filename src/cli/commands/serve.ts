@@ -31,6 +31,8 @@ export function registerServe(program: Command, action: Action): void {
       });
       const address = await app.listen({ host: o.host, port });
       engine.setPublicUrl(o.publicUrl ?? address);
+      const serveState = await import('../../local/serveState.js');
+      serveState.writeServeState(dataDir, o.publicUrl ?? address);
       if (!engine.keys.list().some((k) => !k.revoked_at))
         log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
       log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
@@ -47,6 +49,7 @@ export function registerServe(program: Command, action: Action): void {
         process.once('SIGINT', () => stop('SIGINT'));
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
+      serveState.removeServeState(dataDir);
       await engine.close();
       log('esign serve: stopped');
     }));
