@@ -263,7 +263,7 @@ export function registerBundle(program: Command, action: Action): void {
     .description('Show a Bundle')
     .option('--include <members>', 'comma-separated: data, events, files')
     .action(action(async (ctx, o: { include?: string }, slug: string) => {
-      const b = await (await ctx.service()).getBundle(slug, o.include);
+      const b = await (await import('../bundleRef.js')).getBundleOrPacketsBundle(await ctx.service(), slug, o.include);
       if (o.include && !ctx.options.json && !ctx.options.quiet) note(ctx, '(included members are shown with --json)');
       await showBundle(ctx, b);
     }));

@@ -1,5 +1,6 @@
 // esign packet get|update|remind|embed-url|coe
 import type { Command } from 'commander';
+import { packetStateWord } from '../../service/states.js';
 import type { Packet } from '../../service/types.js';
 import type { Factory } from '../factory.js';
 import { CliError, EXIT } from '../exitCodes.js';
@@ -7,9 +8,11 @@ import { printObject } from '../output.js';
 import { type Action, readJsonInput } from '../run.js';
 
 export async function showPacket(ctx: Factory, p: Packet): Promise<void> {
-  await printObject(ctx, p, [
-    ['id', p.id], ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
-    ['order', p.order], ['status', p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
+  const service = await ctx.service();
+  const bundle = service.bundleOfPacket ? await service.bundleOfPacket(p.id) : undefined;
+  await printObject(ctx, bundle ? { ...p, bundle } : p, [
+    ['id', p.id], ...(bundle ? [['bundle', bundle] as [string, unknown]] : []), ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
+    ['order', p.order], ['status', ctx.io.out.isTTY ? packetStateWord(p.status) : p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
     ['auth', ['sms', 'selfie', 'id'].filter((k) => p[`auth_${k}` as 'auth_sms'])],
     ['suppress', ['all', 'signing', 'reminder', 'docs_ready'].filter((k) => p[`suppress_${k}` as 'suppress_all'])],
   ], p.id);

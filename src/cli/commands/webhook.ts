@@ -35,8 +35,9 @@ const EVENT_COLUMNS: Column<WebhookEvent>[] = [
 ];
 
 /** --status, --after and --before of the event and delivery lists. */
-function eventFilters(o: { eventType?: string; status?: string; after?: string; before?: string }) {
+function eventFilters(o: { bundle?: string; eventType?: string; status?: string; after?: string; before?: string }) {
   return {
+    bundle: o.bundle,
     event_type: o.eventType,
     status: o.status !== undefined ? intArg(o.status, '--status') : undefined,
     after_date: o.after,
@@ -44,11 +45,12 @@ function eventFilters(o: { eventType?: string; status?: string; after?: string; 
   };
 }
 
-type FilterFlags = PageFlags & { webhook?: string; eventType?: string; status?: string; after?: string; before?: string };
+type FilterFlags = PageFlags & { webhook?: string; bundle?: string; eventType?: string; status?: string; after?: string; before?: string };
 
 function addEventFilters(cmd: Command): Command {
   return addPageOptions(cmd
     .option('--webhook <id>', 'of this webhook')
+    .option('--bundle <slug>', 'for this Bundle (on a server without this filter, matched in each page\'s payloads)')
     .option('--event-type <type>', 'of this event type')
     .option('--status <code>', 'whose last HTTP status is this (0: no answer)')
     .option('--after <date>', 'created on or after this day (YYYY-MM-DD)')
