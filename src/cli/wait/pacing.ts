@@ -3,7 +3,7 @@
 // waits on (a batch of creates, say).
 
 /** The share of the rate-limit window's requests a wait may use. */
-export const WAIT_SHARE = 0.1;
+export const WAIT_SHARE = 0.2;
 const FIRST_STEP_MS = 1_000;
 const MAX_STEP_MS = 15_000;
 
