@@ -203,7 +203,7 @@ describe.each(BACKENDS)('bundle inspect and the support filters on %s', (name, m
     expect(t.find((e) => e.source === 'event' && e.code === 'pd')).toMatchObject({ signer: 'Bob Example', what: 'Signer declined: wrong amount' });
     expect(t.find((e) => e.source === 'event' && e.code === 'pr')).toMatchObject({ signer: 'Ada Lovelace' });
     const sent = t.find((e) => e.source === 'webhook' && e.code === 'bundle_sent')!;
-    expect(sent.what).toMatch(/delivered \(HTTP 200\), 2 attempts/);
+    expect(sent.what).toMatch(/to webhook rx: delivered \(HTTP 200\), 2 attempts/);
     expect(t.filter((e) => e.source === 'attempt' && /bundle_sent/.test(e.what)).map((e) => e.code)).toEqual(['500', '200']);
     const declined = t.find((e) => e.source === 'webhook' && e.code === 'packet_declined')!;
     expect(declined).toMatchObject({ signer: 'Bob Example' });

@@ -71,15 +71,19 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   let messages: BundleMessage[] = [];
   if (service.listBundleMessages) messages = await service.listBundleMessages(slug);
   else unavailable.push('messages sent (the outbox is the local engine\'s)');
-  for (const m of messages)
-    timeline.push({ at: m.created, source: 'message', code: m.kind, signer: name(m.packet_id), what: `${m.channel} to ${m.recipient}: ${m.subject ? `${m.subject} ` : ''}${relink(m.body, serving)}`.replace(/\s+/g, ' ').trim() });
+  for (const m of messages) {
+    const link = /https?:\/\/\S+/.exec(relink(m.body, serving))?.[0];
+    timeline.push({ at: m.created, source: 'message', code: m.kind, signer: name(m.packet_id),
+      what: `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}` });
+  }
 
   try {
+    const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
     for (const e of await webhookEventsOf(service, slug)) {
       const state = e.success ? `delivered (HTTP ${e.status})` : e.deliveries.length ? `failing (last HTTP ${e.status || 'none'})` : 'queued';
       const retry = !e.success && e.next_attempt_at ? `, next retry ${e.next_attempt_at}` : '';
       timeline.push({ at: e.created, source: 'webhook', code: e.event_type, signer: name(packetOf(e)),
-        what: `${e.event_type} to webhook ${e.webhook}: ${state}, ${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}${retry} [event ${e.pk}]` });
+        what: `${e.event_type} to webhook ${hooks.get(e.webhook) ?? e.webhook}: ${state}, ${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}${retry} [event ${e.pk}]` });
       e.deliveries.forEach((d, i) => timeline.push({ at: d.timestamp, source: 'attempt', code: String(d.status), signer: name(packetOf(e)),
         what: `attempt ${i + 1} of ${e.event_type}: HTTP ${d.status || 'none'}${d.message ? ` ${d.message}` : ''}` }));
     }

@@ -31,7 +31,7 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
   await printObject(f, b, [
     ['id', b.id], ['label', b.label], ['status', word(bundleStateWord, b.status)], ['documents', `${word(docStateWord, b.doc_status)}: ${b.documents.map((d) => d.name).join(', ')}`],
     ['created', b.created], ['sent', b.sent], ['completed', b.completed_at], ['expires', b.expires],
-    ['reminders', b.send_reminders ? `on (first after ${b.reminder_offset ?? '-'} d, every ${b.reminder_interval ?? '-'} d)` : 'off'],
+    ['reminders', reminders(b)],
     ['test', b.is_test], ['custom_key', b.custom_key],
     ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
   ]);
@@ -56,4 +56,14 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
   if (r.links_note) note(f, r.links_note);
   else if (r.serving_url) note(f, `Links open on the running esign serve at ${r.serving_url}.`);
   for (const u of r.unavailable) note(f, `Not offered by this backend: ${u}.`);
+}
+
+function reminders(b: { send_reminders: boolean; reminder_offset: number | null; reminder_interval: number | null; reminder_expires: number | null }): string {
+  if (!b.send_reminders) return 'off';
+  const parts = [
+    b.reminder_offset !== null ? `first after ${b.reminder_offset} d` : '',
+    b.reminder_interval !== null ? `every ${b.reminder_interval} d` : '',
+    b.reminder_expires !== null ? `${b.reminder_expires} d before expiry` : '',
+  ].filter(Boolean);
+  return parts.length ? `on (${parts.join(', ')})` : 'on';
 }
