@@ -360,7 +360,7 @@ function toWebhookEvents(db: Db, rows: EventRow[]): WebhookEvent[] {
     success: e.success === 1,
     payload: e.payload,
     deliveries: deliveries.get(e.seq)!,
-    next_attempt_at: e.next_attempt_at ?? null,
+    next_attempt_at: e.success === 1 ? null : (e.next_attempt_at ?? null),
   }));
 }
 
