@@ -122,6 +122,20 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
     expect(r2.stderr).toMatch(/cannot reach sent: Cancelled/);
   });
 
+  it('draws a live line per Bundle on a terminal\'s stderr', async () => {
+    const b = await sentBundle(be.engine);
+    const [r] = await Promise.all([
+      esignIn(['bundle', 'wait', b.id, '--until', 'ended', '--timeout', '20s'], { env: be.env, tty: true }),
+      // Late enough for the first look, even on a loaded machine.
+      later(1500, () => be.engine.cancelBundle(b.id)),
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`^\\r${b.id}  Sent  0/2 signed  Test agreement  \\(waiting for ended, 0 s\\)`));
+    expect(r.stderr).toMatch(new RegExp(`\\x1b\\[1A\\r${b.id}  Cancelled  0/2 signed`));
+    expect(r.stderr).toMatch(/The Bundle reached ended\.$/);
+    expect(r.stdout).toBe('');
+  });
+
   it('is a usage error (2) for an unknown target or duration', async () => {
     expect((await esign(['bundle', 'wait', 'x', '--until', 'signed'])).exitCode).toBe(2);
     expect((await esign(['bundle', 'wait', 'x', '--timeout', 'soon'])).exitCode).toBe(2);
