@@ -263,6 +263,14 @@ describe.each(BACKENDS)('bundle inspect and the support filters on %s', (name, m
     expect(piped.stdout).toMatch(/^status\tde$/m);
   });
 
+  it('names signers in bundle events, and bundle get shows states in words on a terminal', async () => {
+    const rows = (await esign(['bundle', 'events', b.id])).stdout.split('\n').map((l) => l.split('\t'));
+    expect(rows.find((c) => c[1] === 'pd')?.[4]).toBe('Bob Example');
+    const tty = await esign(['bundle', 'get', b.id], { tty: true });
+    expect(tty.stdout).toMatch(/status\s+Declined/);
+    expect(tty.stdout).toMatch(/Bob Example <bob@example.com> email Declined/);
+  });
+
   it('filters webhook events and deliveries by Bundle', async () => {
     const ev = await esign(['--json', 'webhook', 'events', '--bundle', other.id]);
     const events = JSON.parse(ev.stdout) as { payload: string; event_type: string }[];

@@ -6,6 +6,7 @@ import type { AttachedFile, Bundle, BundleListQuery, FileObject } from '../../se
 import type { Factory } from '../factory.js';
 import type { IO } from '../io.js';
 import { CliError, EXIT } from '../exitCodes.js';
+import { bundleStateWord, docStateWord, packetStateWord } from '../../service/states.js';
 import { type Column, note, printList, printObject } from '../output.js';
 import { type Action, collect, confirm, intArg, readJsonInput } from '../run.js';
 import { type TemplateFlags, applyTemplateFlags, assignRolesInOrder } from './bundleTemplates.js';
@@ -22,14 +23,15 @@ export const BUNDLE_COLUMNS: Column<Bundle>[] = [
 ];
 
 export async function showBundle(ctx: Factory, b: Bundle): Promise<void> {
+  const word = (w: (code: string) => string, code: string) => (ctx.io.out.isTTY ? w(code) : code);
   const pairs: [string, unknown][] = [
-    ['id', b.id], ['status', b.status], ['label', b.label], ['created', b.created], ['sent', b.sent],
+    ['id', b.id], ['status', word(bundleStateWord, b.status)], ['label', b.label], ['created', b.created], ['sent', b.sent],
     ['completed_at', b.completed_at], ['expires', b.expires], ['is_test', b.is_test], ['in_order', b.in_order],
-    ['doc_status', b.doc_status], ['custom_key', b.custom_key], ['tags', b.tags],
+    ['doc_status', word(docStateWord, b.doc_status)], ['custom_key', b.custom_key], ['tags', b.tags],
     ['documents', b.documents.map((d) => `${d.key} (${d.name})`)],
     ...b.packets.map((p, i): [string, unknown] => [
       `signer ${i + 1}`,
-      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${p.status} ${p.id}`,
+      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${word(packetStateWord, p.status)} ${p.id}`,
     ]),
     ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
   ];
@@ -327,12 +329,15 @@ export function registerBundle(program: Command, action: Action): void {
     .command('events <slug>')
     .description('The audit trail of a Bundle')
     .action(action(async (ctx, _o, slug: string) => {
-      const events = await (await ctx.service()).listBundleEvents(slug);
+      const service = await ctx.service();
+      const [events, b] = await Promise.all([service.listBundleEvents(slug), service.getBundle(slug)]);
+      const signer = (id?: string) => (id ? b.packets.find((p) => p.id === id)?.name ?? '' : '');
       await printList(ctx, events, [
         { header: 'TIME', value: (e) => e.timestamp },
         { header: 'KIND', value: (e) => e.kind },
         { header: 'DESCRIPTION', value: (e) => e.description },
         { header: 'PACKET', value: (e) => e.packet_id ?? '' },
+        { header: 'SIGNER', value: (e) => signer(e.packet_id) },
       ], (e) => e.kind);
     }));
 

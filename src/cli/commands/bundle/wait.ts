@@ -42,15 +42,10 @@ export async function run(f: Factory, o: WaitCommandOptions): Promise<void> {
   ]);
   const service = await f.service();
   const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  const ownProcess = f.io.err.isTTY;
-  if (ownProcess) process.once('SIGINT', onSigint);
   let r;
   try {
-    r = await waitForBundles(service, ids, { target, timeoutMs, onUpdate: live?.update, signal: abort.signal });
+    r = await waitForBundles(service, ids, { target, timeoutMs, onUpdate: live?.update });
   } finally {
-    if (ownProcess) process.removeListener('SIGINT', onSigint);
     live?.done();
   }
   if (f.options.json) writeJson(f, r.bundles);
