@@ -303,3 +303,27 @@ describe('esign help states', () => {
     for (const line of ['de  Declined', 'ra  Reassigned', 'fi  Final', 'pd  Signer declined', 'bk  Bundle completed']) expect(r.stdout).toContain(line);
   });
 });
+
+describe('webhook events by Bundle on a server without the filter', () => {
+  it('keeps only the items whose payload names the Bundle', async () => {
+    const event = (pk: string, bundle: string) => ({
+      pk, webhook: 'w', event_type: 'bundle_sent', created: '2026-01-01T00:00:00Z', status: 200, success: true, deliveries: [],
+      payload: JSON.stringify({ event_id: pk, event_type: 'bundle_sent', payload: { bundle_id: bundle } }),
+    });
+    // Answers like a server that ignores `bundle`: every event, whatever the query.
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-blueink-pagination', '1,1,50,3');
+      res.end(JSON.stringify([event('e1', 'AAA'), event('e2', 'BBB'), event('e3', 'AAA')]));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const env = { ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: '' };
+      const r = await esignIn(['webhook', 'events', '--bundle', 'AAA', '-q'], { env });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.split('\n')).toEqual(['e1', 'e3']);
+    } finally {
+      server.close();
+    }
+  });
+});
