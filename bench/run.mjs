@@ -5,3 +5,4 @@ await import('./server.mjs');
 await import('./verify.mjs');
 await import('./lifecycle.mjs');
 await import('./webhooks.mjs');
+await import('./wait.mjs');

@@ -44,9 +44,10 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
   program.addHelpCommand(false);
   program
     .command('help [topic...]')
-    .description('Help on a command, or "exit-codes"')
-    .action((topic: string[] = []) => {
+    .description('Help on a command, or "exit-codes", or "states" (every status and event code in words)')
+    .action(async (topic: string[] = []) => {
       if (topic[0] === 'exit-codes') return printExitCodes(io);
+      if (topic[0] === 'states') return (await import('./commands/help/states.js')).printStates(io);
       const target = topic.reduce<Command | undefined>((c, name) => c?.commands.find((x) => x.name() === name), program);
       if (!target) {
         io.err.write(`esign: no help on "${topic.join(' ')}": not a command (try esign --help).\n`);

@@ -10,7 +10,7 @@ import type { BackendCapabilities, Body, EsignService, SignInput } from '../serv
 import type {
   AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery, RateLimit,
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
-  WebhookHeaderListQuery, WebhookListQuery,
+  WebhookHeaderListQuery, WebhookListQuery, BundleMessage,
 } from '../service/types.js';
 import { AccountStore } from './account.js';
 import { ApiKeyStore } from './apiKeys.js';
@@ -18,8 +18,10 @@ import { BlobStore } from './blobs.js';
 import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundleStore.js';
 import { Clock } from './clock.js';
 import type { EngineContext } from './context.js';
-import { type Db, openDatabase } from './db.js';
+import { type Db, openDatabase, sql } from './db.js';
 import { processPendingDocuments } from './documentProcessor.js';
+import { onBundleEvent } from './events.js';
+import { runningServeUrl } from './serveState.js';
 import { applyDue } from './due.js';
 import * as life from './lifecycle.js';
 import { type LinkKind, resolveLink } from './links.js';
@@ -53,6 +55,9 @@ const webhookStore = () => import('./webhooks/store.js');
 const personsModule = () => import('./persons.js');
 const secretModule = () => import('./webhooks/secret.js');
 
+/** How often a watcher looks for commits by other processes. */
+const CHANGE_POLL_MS = 100;
+
 export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
   readonly capabilities: BackendCapabilities = { sandbox: true, sendsForReal: false };
@@ -73,6 +78,8 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   private webhookRun: Promise<unknown> | undefined;
   /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
   private readonly bundleReads: ReadCache<Bundle>;
+  private readonly changeListeners = new Set<() => void>();
+  private serveLookup: { at: number; url: string | undefined } | undefined;
 
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
@@ -91,10 +98,14 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
       account: this.account,
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
       kick: () => this.kick(),
-      publicUrl: () => this.publicUrlOverride ?? this.account.settings().public_url,
+      publicUrl: () => this.publicUrlOverride ?? this.servingUrl() ?? this.account.settings().public_url,
       refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
     };
     applyDue(this.ctx);
+    onBundleEvent(this.db, () => {
+      // Listeners read the change once the writing transaction has ended.
+      if (this.changeListeners.size) setImmediate(() => this.changeListeners.forEach((l) => l()));
+    });
     onWebhookQueued(this.db, () => {
       this.webhooksQueued = true;
       // The rows become visible when the transaction that queued them ends.
@@ -447,6 +458,43 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   async getRateLimit(): Promise<RateLimit> {
     const { limit, windowSeconds } = this.rateLimits;
     return { limit, remaining: limit, reset: Math.ceil((Date.now() + windowSeconds * 1000) / 1000), window: windowSeconds };
+  }
+
+  // What only the engine can tell (InsightOperations)
+  /**
+   * At once for changes this process makes; every CHANGE_POLL_MS for other processes writing to the
+   * same data directory (data_version moves when another connection commits: one cheap pragma).
+   */
+  watchBundles(onChange: () => void): () => void {
+    this.changeListeners.add(onChange);
+    const generation = () => sql(this.db, 'SELECT data_version FROM pragma_data_version').pluck().get() as number;
+    let seen = generation();
+    const timer = setInterval(() => {
+      if (!this.db.open) return;
+      const now = generation();
+      if (now !== seen) {
+        seen = now;
+        onChange();
+      }
+    }, CHANGE_POLL_MS);
+    return () => {
+      clearInterval(timer);
+      this.changeListeners.delete(onChange);
+    };
+  }
+  async listBundleMessages(slug: string): Promise<BundleMessage[]> {
+    loadBundle(this.db, slug);
+    return listMessages(this.db, { bundle: slug });
+  }
+  async bundleOfPacket(packetId: string): Promise<string> {
+    findPacketRow(this.db, packetId);
+    return (sql(this.db, 'SELECT b.id FROM packets p JOIN bundles b ON b.seq = p.bundle_seq WHERE p.id = ?').get(packetId) as { id: string }).id;
+  }
+  /** The running `esign serve` for this directory (looked up at most once a second). */
+  servingUrl(): string | undefined {
+    const now = Date.now();
+    if (!this.serveLookup || now - this.serveLookup.at > 1000) this.serveLookup = { at: now, url: runningServeUrl(this.dataDir) };
+    return this.serveLookup.url;
   }
 
   // Local-only administration (`esign local ...`): not part of API v2.

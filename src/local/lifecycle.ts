@@ -202,9 +202,11 @@ function dataAvailable(ctx: EngineContext, b: BundleRow): boolean {
  * the Certificates of Evidence once produced; before that (early file access), the documents as sent.
  */
 function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
+  const sizeOf = sql(ctx.db, 'SELECT size FROM blobs WHERE sha256 = ?').pluck();
   const link = (sha: string, name: string) => {
     const { url, expires } = fileLink(ctx, sha, name);
-    return { file_url: url, expires };
+    const size = sizeOf.get(sha) as number | undefined;
+    return { file_url: url, expires, ...(size !== undefined ? { size } : {}) };
   };
   if (b.doc_status === 'fi' || b.doc_status === 'in' || b.doc_status === 'di') {
     const kinds = b.doc_status === 'fi' ? `('signed_pdf', 'combined_pdf', 'coe_pdf')` : `('interim_pdf')`;

@@ -366,4 +366,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE packets SET status = 'ca' WHERE status = 'de';
   `,
+  // 9: webhook events and deliveries by Bundle (`--bundle`, bundle inspect): bundle_id is written with
+  // each event; rows from before it was kept get it from their payload.
+  `
+  UPDATE webhook_events SET bundle_id = json_extract(payload, '$.payload.bundle_id') WHERE bundle_id IS NULL AND json_valid(payload);
+  CREATE INDEX webhook_events_bundle ON webhook_events(bundle_id, seq) WHERE bundle_id IS NOT NULL;
+  `,
 ];

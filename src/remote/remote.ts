@@ -26,6 +26,19 @@ function toPage<T>(res: HttpResponse): Page<T> {
 
 const enc = encodeURIComponent;
 
+/** Keeps the items whose payload names the Bundle (the payload is a JSON string on the wire). */
+function ofBundle<T extends { payload: string }>(page: Page<T>, bundle: string | undefined): Page<T> {
+  if (!bundle) return page;
+  const mine = (item: T) => {
+    try {
+      return (JSON.parse(item.payload) as { payload?: { bundle_id?: unknown } }).payload?.bundle_id === bundle;
+    } catch {
+      return false;
+    }
+  };
+  return { ...page, items: page.items.filter(mine) };
+}
+
 export class RemoteService implements EsignService {
   readonly http: HttpClient;
   /**
@@ -143,9 +156,10 @@ export class RemoteService implements EsignService {
   replaceWebhookHeader = (id: string, body: Body<unknown>) => this.call<WebhookExtraHeader>('PUT', `/webhooks/headers/${enc(id)}/`, { json: body });
   updateWebhookHeader = (id: string, body: Body<unknown>) => this.call<WebhookExtraHeader>('PATCH', `/webhooks/headers/${enc(id)}/`, { json: body, retry: true });
   deleteWebhookHeader = async (id: string) => void (await this.call('DELETE', `/webhooks/headers/${enc(id)}/`));
-  listWebhookEvents = (q: WebhookEventListQuery = {}) => this.list<WebhookEvent>('/webhooks/events/', q as Query);
+  /** `bundle` is esign serve's filter; the hosted service ignores it, so items are also filtered here by payload. */
+  listWebhookEvents = async (q: WebhookEventListQuery = {}) => ofBundle(await this.list<WebhookEvent>('/webhooks/events/', q as Query), q.bundle);
   getWebhookEvent = (id: string) => this.call<WebhookEvent>('GET', `/webhooks/events/${enc(id)}/`);
-  listWebhookDeliveries = (q: WebhookDeliveryListQuery = {}) => this.list<WebhookDeliveryRecord>('/webhooks/deliveries/', q as Query);
+  listWebhookDeliveries = async (q: WebhookDeliveryListQuery = {}) => ofBundle(await this.list<WebhookDeliveryRecord>('/webhooks/deliveries/', q as Query), q.bundle);
   getWebhookDelivery = (id: string) => this.call<WebhookDeliveryRecord>('GET', `/webhooks/deliveries/${enc(id)}/`);
   getWebhookSecret = () => this.call<WebhookSecret>('GET', '/webhooks/secret/');
   regenerateWebhookSecret = () => this.call<WebhookSecret>('POST', '/webhooks/secret/regenerate/', { retry: false });

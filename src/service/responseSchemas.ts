@@ -57,6 +57,8 @@ export const FileObjectSchema = z.object({
   doc_key: z.string().optional(),
   packet_id: z.string().optional(),
   sha256: z.string().optional(),
+  /** esign addition: bytes. */
+  size: z.int().optional(),
 });
 
 export const BundleDataItemSchema = z.object({
@@ -168,6 +170,8 @@ const WebhookEventShape = {
   success: z.boolean(),
   payload: z.string(),
   deliveries: z.array(z.object({ pk: z.string(), timestamp: dateTime, status: z.int(), message: z.string() })),
+  /** esign addition (local engine): when the next attempt is due; null when none is. */
+  next_attempt_at: nullable(dateTime).optional(),
 };
 export const WebhookEventSchema = z.object(WebhookEventShape);
 export const WebhookDeliveryRecordSchema = z.object({ ...WebhookEventShape, webhook_event: z.string() });

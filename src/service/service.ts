@@ -14,7 +14,7 @@ import type {
   EmbedUrl, EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit,
   TemplateListQuery, ValidateResult, VerifyResult, Webhook, WebhookDelivery, WebhookDeliveryListQuery,
   WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
-  WebhookSecret,
+  WebhookSecret, BundleMessage,
 } from './types.js';
 
 /**
@@ -154,9 +154,24 @@ export interface WebhookSandboxOperations {
   resendWebhookEvent(id: string): Promise<WebhookEvent>;
 }
 
+/**
+ * What only some backends can tell (the local engine, sharing the data directory): callers check
+ * that an operation exists and fall back (polling, the API's parts) when it does not.
+ */
+export interface InsightOperations {
+  /** Calls `onChange` soon after any Bundle may have changed, in this process or another; returns the stop function. */
+  watchBundles?(onChange: () => void): () => void;
+  /** The messages sent for a Bundle (email and SMS), oldest first. */
+  listBundleMessages?(slug: string): Promise<BundleMessage[]>;
+  /** The Bundle a packet belongs to (404 when no such packet). */
+  bundleOfPacket?(packetId: string): Promise<string>;
+  /** The public URL of a running `esign serve` for this data, when one runs (links open there). */
+  servingUrl?(): string | undefined;
+}
+
 export interface EsignService
   extends BundleOperations, PacketOperations, TemplateOperations, EnvelopeTemplateOperations,
-    PersonOperations, WebhookOperations, SandboxOperations, WebhookSandboxOperations {
+    PersonOperations, WebhookOperations, SandboxOperations, WebhookSandboxOperations, InsightOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;
   getRateLimit(): Promise<RateLimit>;

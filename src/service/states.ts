@@ -64,8 +64,64 @@ export const docStateWord = (code: string | null | undefined) => lookup(DOC_STAT
 
 /** Signers whose turn it is: every unfinished one, or with `in_order` those of the lowest order still unfinished. */
 export function signersWhoseTurnItIs<P extends { status: string; order: number }>(inOrder: boolean, packets: P[]): P[] {
-  const open = packets.filter((p) => p.status !== 'co' && p.status !== 'de');
+  const open = packets.filter((p) => !isPacketDone(p.status));
   if (!inOrder || !open.length) return open;
   const first = Math.min(...open.map((p) => p.order));
   return open.filter((p) => p.order === first);
 }
+
+/** The Bundle audit event codes (GET /bundles/{slug}/events/ `kind`). The spec shows `bc` and `bl`; the rest are esign's. */
+export const EVENT_WORDS = {
+  bc: 'Bundle created',
+  bd: 'Bundle saved as a draft',
+  dp: 'Document processed',
+  bl: 'Bundle launched: sent to signers',
+  bu: 'Bundle updated',
+  ta: 'Tags added',
+  tr: 'Tags removed',
+  bx: 'Bundle cancelled',
+  bf: 'Bundle failed',
+  be: 'Bundle expired',
+  bk: 'Bundle completed',
+  fr: 'Signed documents and Certificates of Evidence ready',
+  ns: 'Signing request sent',
+  pr: 'Reminder sent',
+  pu: 'Signer details updated',
+  eu: 'Embedded signing URL created',
+  pv: 'Signer viewed the documents',
+  ps: 'Signer completed',
+  pd: 'Signer declined',
+  pa: 'Signer reassigned: handed their turn to another person',
+} as const;
+
+export const eventWord = (code: string | null | undefined): string =>
+  code && code in EVENT_WORDS ? EVENT_WORDS[code as keyof typeof EVENT_WORDS] : (code ?? '');
+
+/** The states `esign bundle wait --until` knows. */
+export const WAIT_TARGETS = ['sent', 'started', 'complete', 'docs-ready', 'ended'] as const;
+export type WaitTarget = (typeof WAIT_TARGETS)[number];
+
+/** What a waiter reads of a Bundle (the API object has all of it). */
+interface WaitView {
+  status: string;
+  sent: string | null;
+  docs_ready: boolean;
+  doc_status: string;
+  packets: { status: string; last_accessed_at: string | null }[];
+}
+
+/** Has the Bundle reached (or passed) the target? */
+export function reachedTarget(target: WaitTarget, b: WaitView): boolean {
+  switch (target) {
+    case 'sent': return b.sent !== null || ['se', 'st', 'co', 'de'].includes(b.status);
+    case 'started':
+      return ['st', 'co'].includes(b.status) || b.packets.some((p) => p.last_accessed_at !== null || ['st', 'co', 'de'].includes(p.status));
+    case 'complete': return b.status === 'co';
+    case 'docs-ready': return b.status === 'co' && (b.docs_ready || b.doc_status === 'fi');
+    case 'ended': return isEnded(b.status);
+  }
+}
+
+/** The Bundle ended without reaching the target: waiting longer cannot help. */
+export const cannotReach = (target: WaitTarget, b: WaitView): boolean =>
+  !reachedTarget(target, b) && isEnded(b.status) && !(target === 'docs-ready' && b.status === 'co');

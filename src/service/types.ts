@@ -47,6 +47,8 @@ export interface FileObject {
   doc_key?: string;
   packet_id?: string;
   sha256?: string;
+  /** esign addition: bytes. */
+  size?: number;
 }
 
 export interface BundleDataItem {
@@ -191,6 +193,8 @@ export interface WebhookEvent {
   success: boolean;
   payload: string;
   deliveries: WebhookDelivery[];
+  /** esign addition (local engine): when the next attempt is due; null when none is. */
+  next_attempt_at?: string | null;
 }
 
 /** An item of the delivery list: one attempt, in the WebhookEvent shape (spec), naming its event. */
@@ -276,6 +280,8 @@ export interface WebhookHeaderListQuery extends PageQuery {
 
 export interface WebhookEventListQuery extends PageQuery {
   webhook?: string;
+  /** esign addition: events of this Bundle (slug). Servers without it ignore it; the remote adapter filters too. */
+  bundle?: string;
   event_type?: string;
   status?: number;
   success?: boolean;
@@ -285,6 +291,8 @@ export interface WebhookEventListQuery extends PageQuery {
 
 export interface WebhookDeliveryListQuery extends PageQuery {
   webhook?: string;
+  /** esign addition: attempts for events of this Bundle (slug). */
+  bundle?: string;
   webhook_event?: string;
   event_type?: string;
   status?: number;
@@ -297,4 +305,17 @@ export interface AttachedFile {
   filename: string;
   data: Buffer;
   contentType?: string;
+}
+
+/** A message the local engine recorded instead of sending it (its outbox). */
+export interface BundleMessage {
+  id: number;
+  created: string;
+  channel: 'email' | 'sms';
+  kind: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  bundle_id: string | null;
+  packet_id: string | null;
 }

@@ -256,7 +256,7 @@ describe('webhook events', () => {
     const f = await eventsFixture(t.e);
     const ev = await t.e.getWebhookEvent(f.sentA);
     expect(ev).toEqual({
-      pk: f.sentA, webhook: f.a.id, event_type: 'bundle_sent', created: '2026-03-01T10:00:00.000Z', status: 200, success: true,
+      pk: f.sentA, webhook: f.a.id, event_type: 'bundle_sent', created: '2026-03-01T10:00:00.000Z', status: 200, success: true, next_attempt_at: null,
       payload: expect.any(String),
       deliveries: [
         { pk: f.d.aFail, timestamp: '2026-03-01T10:00:01.000Z', status: 500, message: 'Internal Server Error' },

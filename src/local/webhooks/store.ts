@@ -36,6 +36,7 @@ interface EventRow {
   payload: string;
   status: number;
   success: number;
+  next_attempt_at: string | null;
 }
 interface DeliveryRow {
   seq: number;
@@ -379,6 +380,7 @@ function toWebhookEvents(db: Db, rows: EventRow[]): WebhookEvent[] {
     success: e.success === 1,
     payload: e.payload,
     deliveries: deliveries.get(e.seq)!,
+    next_attempt_at: e.success === 1 ? null : (e.next_attempt_at ?? null),
   }));
 }
 
@@ -389,6 +391,7 @@ export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQue
   const status = q.int('status');
   const success = q.bool('success');
   if (webhook) q.add('webhook_id = ?', webhook);
+  if (query.bundle) q.add('bundle_id = ?', String(query.bundle));
   if (type) q.add('event_type = ?', type);
   if (status !== undefined) q.add('status = ?', status);
   if (success !== undefined) q.add('success = ?', success ? 1 : 0);
@@ -428,6 +431,7 @@ export function listWebhookDeliveries(ctx: EngineContext, query: WebhookDelivery
   const type = q.eventType('event_type');
   const status = q.int('status');
   if (webhook) q.add('e.webhook_id = ?', webhook);
+  if (query.bundle) q.add('e.bundle_id = ?', String(query.bundle));
   if (event) q.add('e.pk = ?', event);
   if (type) q.add('e.event_type = ?', type);
   if (status !== undefined) q.add('d.status = ?', status);

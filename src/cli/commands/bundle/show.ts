@@ -1,4 +1,5 @@
 // How a Bundle is shown: the list columns and the key/value view every bundle verb prints.
+import { bundleStateWord, docStateWord, packetStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
 import { type Column, type Out, printObject } from '../../output.js';
 
@@ -12,14 +13,16 @@ export const BUNDLE_COLUMNS: Column<Bundle>[] = [
 ];
 
 export async function showBundle(o: Out, b: Bundle): Promise<void> {
+  // States in words on a terminal; codes when piped (and in --json).
+  const word = (w: (code: string) => string, code: string) => (o.io.out.isTTY ? w(code) : code);
   const pairs: [string, unknown][] = [
-    ['id', b.id], ['status', b.status], ['label', b.label], ['created', b.created], ['sent', b.sent],
+    ['id', b.id], ['status', word(bundleStateWord, b.status)], ['label', b.label], ['created', b.created], ['sent', b.sent],
     ['completed_at', b.completed_at], ['expires', b.expires], ['is_test', b.is_test], ['in_order', b.in_order],
-    ['doc_status', b.doc_status], ['custom_key', b.custom_key], ['tags', b.tags],
+    ['doc_status', word(docStateWord, b.doc_status)], ['custom_key', b.custom_key], ['tags', b.tags],
     ['documents', b.documents.map((d) => `${d.key} (${d.name})`)],
     ...b.packets.map((p, i): [string, unknown] => [
       `signer ${i + 1}`,
-      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${p.status} ${p.id}`,
+      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${word(packetStateWord, p.status)} ${p.id}`,
     ]),
     ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
   ];

@@ -1,11 +1,15 @@
-// How a packet (one signer's part of a Bundle) is shown.
+// How a packet (one signer's part of a Bundle) is shown, with its Bundle where the backend can tell.
+import { packetStateWord } from '../../../service/states.js';
 import type { Packet } from '../../../service/types.js';
-import { type Out, printObject } from '../../output.js';
+import type { Factory } from '../../factory.js';
+import { printObject } from '../../output.js';
 
-export async function showPacket(o: Out, p: Packet): Promise<void> {
-  await printObject(o, p, [
-    ['id', p.id], ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
-    ['order', p.order], ['status', p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
+export async function showPacket(f: Factory, p: Packet): Promise<void> {
+  const service = await f.service();
+  const bundle = service.bundleOfPacket ? await service.bundleOfPacket(p.id) : undefined;
+  await printObject(f, bundle ? { ...p, bundle } : p, [
+    ['id', p.id], ...(bundle ? [['bundle', bundle] as [string, unknown]] : []), ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
+    ['order', p.order], ['status', f.io.out.isTTY ? packetStateWord(p.status) : p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
     ['auth', ['sms', 'selfie', 'id'].filter((k) => p[`auth_${k}` as 'auth_sms'])],
     ['suppress', ['all', 'signing', 'reminder', 'docs_ready'].filter((k) => p[`suppress_${k}` as 'suppress_all'])],
   ], p.id);

@@ -34,6 +34,7 @@ export const EVENT_COLUMNS: Column<WebhookEvent>[] = [
 
 export interface FilterFlags extends PageFlags {
   webhook?: string;
+  bundle?: string;
   eventType?: string;
   status?: string;
   after?: string;
@@ -43,6 +44,7 @@ export interface FilterFlags extends PageFlags {
 /** --event-type, --status, --after and --before of the event and delivery lists. */
 export function eventFilters(o: FilterFlags) {
   return {
+    bundle: o.bundle,
     event_type: o.eventType,
     status: o.status !== undefined ? intArg(o.status, '--status') : undefined,
     after_date: o.after,
@@ -53,6 +55,7 @@ export function eventFilters(o: FilterFlags) {
 export function addEventFilters(cmd: Command): Command {
   return addPageOptions(cmd
     .option('--webhook <id>', 'of this webhook')
+    .option('--bundle <slug>', 'for this Bundle (on a server without this filter, matched in each page\'s payloads)')
     .option('--event-type <type>', 'of this event type')
     .option('--status <code>', 'whose last HTTP status is this (0: no answer)')
     .option('--after <date>', 'created on or after this day (YYYY-MM-DD)')

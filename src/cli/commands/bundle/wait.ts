@@ -1,0 +1,68 @@
+// esign bundle wait ID... [--until STATE] [--timeout DURATION]: wait, as a CI job does, for
+// Bundles to be sent, started, complete, complete with final files, or ended.
+import type { Command } from 'commander';
+import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../service/states.js';
+import type { Bundle } from '../../../service/types.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { Factory } from '../../factory.js';
+import { note, writeJson } from '../../output.js';
+import type { Action } from '../../run.js';
+
+export interface WaitCommandOptions {
+  ids: string[];
+  until: string;
+  timeout: string;
+}
+
+const DEFAULT_TIMEOUT = '1h';
+
+export function register(parent: Command, action: Action): void {
+  parent
+    .command('wait <ids...>')
+    .description(`Wait until every Bundle reaches a state; exit ${EXIT.TIMEOUT} on timeout, ${EXIT.UNREACHABLE} when one ended where it cannot`)
+    .option('--until <state>', `${WAIT_TARGETS.join(', ')} (docs-ready: complete with the final files)`, 'complete')
+    .option('--timeout <duration>', 'give up after this long: 90, 90s, 15m, 2h', DEFAULT_TIMEOUT)
+    .action(action(async (f, o: Omit<WaitCommandOptions, 'ids'>, ids: string[]) => run(f, { ...o, ids })));
+}
+
+/** `90`, `90s`, `500ms`, `15m`, `2h` as milliseconds. */
+export function parseDuration(text: string, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  if (!m) throw new CliError(`${flag} expects a duration such as 90s, 15m or 2h, got "${text}".`, EXIT.USAGE);
+  return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms']);
+}
+
+export async function run(f: Factory, o: WaitCommandOptions): Promise<void> {
+  const target = o.until as WaitTarget;
+  if (!WAIT_TARGETS.includes(target)) throw new CliError(`--until expects one of ${WAIT_TARGETS.join(', ')}, got "${o.until}".`, EXIT.USAGE);
+  const timeoutMs = parseDuration(o.timeout, '--timeout');
+  const ids = [...new Set(o.ids)];
+  const [{ waitForBundles }, { explainEnd }, { liveLines }] = await Promise.all([
+    import('../../wait/waiter.js'), import('../../wait/why.js'), import('../../wait/live.js'),
+  ]);
+  const service = await f.service();
+  const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
+  let r;
+  try {
+    r = await waitForBundles(service, ids, { target, timeoutMs, onUpdate: live?.update });
+  } finally {
+    live?.done();
+  }
+  if (f.options.json) writeJson(f, r.bundles);
+  else if (f.options.quiet) f.io.out.write(r.bundles.filter((b) => !r.pending.includes(b)).map((b) => `${b.id}\n`).join(''));
+  else if (!live) for (const b of r.bundles) f.io.out.write(`${b.id}\t${b.status}\n`);
+  const where = (b: Bundle) => `${b.id} is ${bundleStateWord(b.status)}`;
+  switch (r.outcome) {
+    case 'reached':
+      if (!f.options.json && !f.options.quiet) note(f, `${ids.length === 1 ? 'The Bundle' : `All ${ids.length} Bundles`} reached ${target}.`);
+      return;
+    case 'interrupted':
+      throw new CliError(`Interrupted: ${r.pending.map(where).join(', ')}.`, EXIT.INTERRUPTED);
+    case 'timeout':
+      throw new CliError(`Timed out after ${o.timeout} waiting for ${target}: ${r.pending.map(where).join(', ')}.`, EXIT.TIMEOUT);
+    case 'unreachable': {
+      const reasons = await Promise.all(r.unreachable.map(async (b) => `${b.id} cannot reach ${target}: ${await explainEnd(service, b)}`));
+      throw new CliError(reasons.join('; '), EXIT.UNREACHABLE);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+// Everything support needs about one Bundle, gathered through the port: the Bundle, its signers,
+// one timeline (audit events, messages sent, webhook events and their attempts) and its files.
+import { ApiError } from '../../service/errors.js';
+import type { EsignService } from '../../service/service.js';
+import { eventWord } from '../../service/states.js';
+import type { Bundle, BundleMessage, FileObject, WebhookEvent } from '../../service/types.js';
+import { signerName } from './why.js';
+
+export interface TimelineEntry {
+  at: string;
+  source: 'event' | 'message' | 'webhook' | 'attempt';
+  code: string;
+  signer: string | null;
+  what: string;
+}
+
+export interface Inspection {
+  bundle: Bundle;
+  signers: { id: string; name: string; address: string | null; deliver_via: string; status: string; last_viewed: string | null; completed_at: string | null }[];
+  timeline: TimelineEntry[];
+  files: FileObject[] | null;
+  /** Why there are no files (not ready, say). */
+  files_note: string | null;
+  /** Where links open: the running `esign serve`, or null with `links_note` saying why not. */
+  serving_url: string | null;
+  links_note: string | null;
+  /** Parts this backend does not offer. */
+  unavailable: string[];
+}
+
+const WEBHOOK_PAGES = 5;
+
+/** The Bundle's webhook events: by the `bundle` filter where the server has it, and by payload in any case. */
+async function webhookEventsOf(service: EsignService, slug: string): Promise<WebhookEvent[]> {
+  const mine = (e: WebhookEvent) => {
+    try {
+      return (JSON.parse(e.payload) as { payload?: { bundle_id?: string } }).payload?.bundle_id === slug;
+    } catch {
+      return false;
+    }
+  };
+  const out: WebhookEvent[] = [];
+  for (let page = 1; page <= WEBHOOK_PAGES; page++) {
+    const p = await service.listWebhookEvents({ bundle: slug, page, per_page: 100 });
+    out.push(...p.items.filter(mine));
+    if (page >= p.total_pages) break;
+  }
+  return out;
+}
+
+const packetOf = (e: WebhookEvent): string | undefined => {
+  try {
+    return (JSON.parse(e.payload) as { payload?: { packet_id?: string } }).payload?.packet_id;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Links in a message body, moved onto the running server (the token path is what matters). */
+const relink = (body: string, base: string | undefined) =>
+  base ? body.replace(/https?:\/\/[^\s/]+(\/[^\s]*)/g, (_m, path: string) => `${base}${path}`) : body;
+
+export async function inspectBundle(service: EsignService, bundle: Bundle): Promise<Inspection> {
+  const slug = bundle.id;
+  const unavailable: string[] = [];
+  const name = (packetId: string | null | undefined) => (packetId ? signerName(bundle, packetId) : null);
+  const events = await service.listBundleEvents(slug);
+  const timeline: TimelineEntry[] = events.map((e) => ({ at: e.timestamp, source: 'event', code: e.kind, signer: name(e.packet_id), what: e.description || eventWord(e.kind) }));
+
+  const serving = service.servingUrl ? service.servingUrl() : undefined;
+  let messages: BundleMessage[] = [];
+  if (service.listBundleMessages) messages = await service.listBundleMessages(slug);
+  else unavailable.push('messages sent (the outbox is the local engine\'s)');
+  for (const m of messages) {
+    const link = /https?:\/\/\S+/.exec(relink(m.body, serving))?.[0];
+    timeline.push({ at: m.created, source: 'message', code: m.kind, signer: name(m.packet_id),
+      what: `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}` });
+  }
+
+  try {
+    const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
+    for (const e of await webhookEventsOf(service, slug)) {
+      const state = e.success ? `delivered (HTTP ${e.status})` : e.deliveries.length ? `failing (last HTTP ${e.status || 'none'})` : 'queued';
+      const retry = !e.success && e.next_attempt_at ? `, next retry ${e.next_attempt_at}` : '';
+      timeline.push({ at: e.created, source: 'webhook', code: e.event_type, signer: name(packetOf(e)),
+        what: `${e.event_type} to webhook ${hooks.get(e.webhook) ?? e.webhook}: ${state}, ${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}${retry} [event ${e.pk}]` });
+      e.deliveries.forEach((d, i) => timeline.push({ at: d.timestamp, source: 'attempt', code: String(d.status), signer: name(packetOf(e)),
+        what: `attempt ${i + 1} of ${e.event_type}: HTTP ${d.status || 'none'}${d.message ? ` ${d.message}` : ''}` }));
+    }
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    unavailable.push(`webhook events (${e.message})`);
+  }
+  // Stable by time, then by where it came from (an event before the message it caused).
+  const order = { event: 0, message: 1, webhook: 2, attempt: 3 };
+  timeline.sort((a, b) => a.at.localeCompare(b.at) || order[a.source] - order[b.source]);
+
+  let files: FileObject[] | null = null;
+  let filesNote: string | null = null;
+  try {
+    files = await service.getBundleFiles(slug);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 409)) throw e;
+    filesNote = e.message;
+  }
+
+  let linksNote: string | null = null;
+  if (service.servingUrl && !serving)
+    linksNote = 'No esign serve runs for this data directory, so the links above do not open. Start one: esign serve (with the same --data-dir).';
+
+  return {
+    bundle,
+    signers: bundle.packets.map((p) => ({
+      id: p.id, name: p.name, address: p.deliver_via === 'phone' ? p.phone : p.email, deliver_via: p.deliver_via,
+      status: p.status, last_viewed: p.last_accessed_at, completed_at: p.completed_at,
+    })),
+    timeline,
+    files,
+    files_note: filesNote,
+    serving_url: serving ?? null,
+    links_note: linksNote,
+    unavailable,
+  };
+}

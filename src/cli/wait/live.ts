@@ -1,0 +1,33 @@
+// One live line per Bundle on a terminal's stderr, rewritten in place as states change.
+import { bundleStateWord, docStateWord } from '../../service/states.js';
+import type { Bundle } from '../../service/types.js';
+import type { IO } from '../io.js';
+
+export function describe(b: Bundle): string {
+  const signed = b.packets.filter((p) => p.status === 'co').length;
+  const docs = b.status === 'co' ? `, files ${docStateWord(b.doc_status)}` : '';
+  return `${b.id}  ${bundleStateWord(b.status)}  ${signed}/${b.packets.length} signed${docs}${b.label ? `  ${b.label}` : ''}`;
+}
+
+export function liveLines(err: IO['err'], target: string) {
+  const started = Date.now();
+  let drawn = 0;
+  let last: Bundle[] = [];
+  const draw = () => {
+    const secs = Math.round((Date.now() - started) / 1000);
+    const lines = last.map((b) => `${describe(b)}  (waiting for ${target}, ${secs} s)`);
+    err.write(`${drawn ? `\x1b[${drawn}A` : ''}${lines.map((l) => `\r${l}\x1b[K\n`).join('')}`);
+    drawn = lines.length;
+  };
+  const tick = setInterval(() => last.length && draw(), 1000);
+  return {
+    update: (bundles: Bundle[]) => {
+      last = bundles;
+      draw();
+    },
+    done: () => {
+      clearInterval(tick);
+      if (last.length) draw();
+    },
+  };
+}

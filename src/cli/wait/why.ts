@@ -1,0 +1,29 @@
+// Why a Bundle ended where it did, in one line, from its audit events (signer names, not packet ids).
+import type { EsignService } from '../../service/service.js';
+import { bundleStateWord, eventWord } from '../../service/states.js';
+import type { Bundle, BundleEvent } from '../../service/types.js';
+
+const ENDING_EVENTS: Record<string, string> = { de: 'pd', ca: 'bx', ex: 'be', fa: 'bf' };
+
+/** The signer's name for a packet id, or the id when it is not one of the Bundle's. */
+export const signerName = (b: Bundle, packetId: string | undefined | null): string =>
+  (packetId && b.packets.find((p) => p.id === packetId)?.name) || (packetId ?? '');
+
+/** "Declined: Bob Signer declined on 2026-11-23T10:00:00Z: not my contract". */
+export function whyEnded(b: Bundle, events: BundleEvent[]): string {
+  const kind = ENDING_EVENTS[b.status];
+  const e = kind ? [...events].reverse().find((x) => x.kind === kind) : undefined;
+  const parts: string[] = [bundleStateWord(b.status)];
+  if (e) {
+    const detail = e.description.startsWith(`${eventWord(e.kind)}: `) ? e.description.slice(eventWord(e.kind).length + 2) : '';
+    const who = e.packet_id ? `${signerName(b, e.packet_id)} ` : '';
+    parts.push(`${who}${e.kind === 'pd' ? 'declined' : eventWord(e.kind).toLowerCase()} at ${e.timestamp}${detail ? `: ${detail}` : ''}`);
+  }
+  if (b.errors.length) parts.push(b.errors.map((x) => x.message).join('; '));
+  return parts.join(': ');
+}
+
+export async function explainEnd(service: EsignService, b: Bundle): Promise<string> {
+  const events = await service.listBundleEvents(b.id).catch(() => [] as BundleEvent[]);
+  return whyEnded(b, events);
+}

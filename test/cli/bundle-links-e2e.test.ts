@@ -1,0 +1,71 @@
+// Links that work: with an `esign serve` running for the data directory, inspect's file and
+// message links point at it and open; once it stops, inspect says so. And a wait in one process
+// notices a signature made by another. Real processes (dist/ must be built).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../src/local/engine.js';
+import { bundleRequest, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
+import { BIN, startServe } from './serveProcess.js';
+
+describe('links and waits across processes', () => {
+  it('points links at the running esign serve, and says plainly when none runs', async () => {
+    const data = tempDir('esign-links-');
+    const env = { ESIGN_DATA_DIR: data.dir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' };
+    const engine = new LocalEngine({ dataDir: data.dir });
+    try {
+      const b = await engine.createBundle(bundleRequest());
+      await engine.settle();
+      for (const p of (await engine.getBundle(b.id)).packets) await engine.signPacket(p.id, {});
+      await engine.settle();
+
+      const { address, process: server } = await startServe(env);
+      expect(existsSync(join(data.dir, 'serve.json'))).toBe(true);
+      const r = await esignIn(['--json', 'bundle', 'inspect', b.id], { env });
+      const x = JSON.parse(r.stdout) as { serving_url: string; links_note: string | null; files: { file_url: string; size: number }[]; timeline: { source: string; what: string }[] };
+      expect(x.serving_url).toBe(address);
+      expect(x.links_note).toBeNull();
+      for (const f of x.files) {
+        expect(f.file_url.startsWith(`${address}/`)).toBe(true);
+        const res = await fetch(f.file_url);
+        expect(res.status).toBe(200);
+        expect((await res.arrayBuffer()).byteLength).toBe(f.size);
+      }
+      // The signing request went out before the server started: its link is shown on the server now.
+      const request = x.timeline.find((t) => t.source === 'message' && t.what.includes('http'))!;
+      expect(request.what).toContain(`${address}/`);
+
+      server.kill('SIGTERM');
+      await server;
+      expect(existsSync(join(data.dir, 'serve.json'))).toBe(false);
+      const after = JSON.parse((await esignIn(['--json', 'bundle', 'inspect', b.id], { env })).stdout) as { serving_url: string | null; links_note: string };
+      expect(after.serving_url).toBeNull();
+      expect(after.links_note).toMatch(/No esign serve runs for this data directory.*esign serve/);
+    } finally {
+      await engine.close();
+      data.cleanup();
+    }
+  }, 30_000);
+
+  it('a spawned esign bundle wait notices a signature made by this process', async () => {
+    const data = tempDir('esign-wait-');
+    const engine = new LocalEngine({ dataDir: data.dir });
+    try {
+      const b = await engine.createBundle(bundleRequest());
+      await engine.settle();
+      const waiting = execa('node', [BIN, 'bundle', 'wait', b.id, '--timeout', '20s'], { env: { ESIGN_DATA_DIR: data.dir }, reject: false });
+      await new Promise((r) => setTimeout(r, 1500));
+      for (const p of b.packets) await engine.signPacket(p.id, {});
+      const signedAt = Date.now();
+      const r = await waiting;
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(Date.now() - signedAt).toBeLessThan(1000);
+      expect(r.stdout).toBe(`${b.id}\tco`);
+    } finally {
+      await engine.close();
+      data.cleanup();
+    }
+  }, 30_000);
+});
