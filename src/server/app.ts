@@ -282,13 +282,14 @@ function tagsOf(req: FastifyRequest): string[] {
 const pageOf = (q: Query) => ({ page: num(q.page), per_page: num(q.per_page) });
 
 /** `X-Blueink-Pagination: page,total_pages,per_page,total` and an RFC 5988 Link header. */
-function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<unknown>, base: string): void {
+function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<unknown>, base: string | undefined): void {
   reply.header('X-Blueink-Pagination', `${page.page},${page.total_pages},${page.per_page},${page.total}`);
-  // From the configured or listening address: the Host header is the client's to choose.
-  const url = new URL(`${base.replace(/\/+$/, '')}${req.url}`);
+  // From the configured or listening address: the Host header is the client's to choose. Served
+  // in-process (esign api on the local engine) there is neither, and the links are relative.
+  const url = new URL(`${(base ?? 'http://in-process').replace(/\/+$/, '')}${req.url}`);
   const link = (n: number, rel: string) => {
     url.searchParams.set('page', String(n));
-    return `<${url.toString()}>; rel="${rel}"`;
+    return `<${base ? url.toString() : `${url.pathname}${url.search}`}>; rel="${rel}"`;
   };
   const links = [link(1, 'first')];
   if (page.page > 1) links.push(link(page.page - 1, 'prev'));
@@ -375,7 +376,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   };
 
   const table = routes(opts.service, limits);
-  const linkBase = () => opts.publicUrl ?? app.listeningOrigin;
+  const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
   const methodsByPath = new Map<string, string[]>();
   for (const [method, path, handler] of table) {
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), method]);

@@ -57,6 +57,13 @@ export const sqlSet = (codes: readonly string[]): string => `(${codes.map((c) =>
 const lookup = <K extends string>(table: Record<K, { word: string }>, code: string | null | undefined): string =>
   code && code in table ? table[code as K].word : (code ?? '');
 
+/**
+ * A signer's state for a person, in its Bundle. A declining signer's packet is `ca` on the wire (the
+ * packet enum has no "declined"); in a Declined Bundle that cancelled packet is the signer who declined.
+ */
+export const signerStateWord = (packetStatus: string, bundleStatus: string): string =>
+  packetStatus === 'ca' && bundleStatus === 'de' ? 'Declined' : lookup(PACKET_STATE_WORDS, packetStatus);
+
 /** "Sent", "Complete", ...: for people; codes stay in --json and piped output. */
 export const bundleStateWord = (code: string | null | undefined) => lookup(BUNDLE_STATE_WORDS, code);
 export const packetStateWord = (code: string | null | undefined) => lookup(PACKET_STATE_WORDS, code);
@@ -91,7 +98,7 @@ export const EVENT_WORDS = {
   pv: 'Signer viewed the documents',
   ps: 'Signer completed',
   pd: 'Signer declined',
-  pa: 'Signer reassigned: handed their turn to another person',
+  pa: 'Signer reassigned',
 } as const;
 
 export const eventWord = (code: string | null | undefined): string =>

@@ -212,7 +212,7 @@ describe.each(BACKENDS)('bundle inspect and the support filters on %s', (name, m
     expect(r.exitCode).toBe(0);
     const x = JSON.parse(r.stdout) as { bundle: Bundle; signers: { name: string; status: string }[]; timeline: { source: string; code: string; signer: string | null; what: string }[]; files: unknown; files_note: string | null; unavailable: string[] };
     expect(x.bundle.id).toBe(b.id);
-    expect(x.signers.map((s) => [s.name, s.status])).toEqual([['Ada Lovelace', 'se'], ['Bob Example', 'de']]);
+    expect(x.signers.map((s) => [s.name, s.status])).toEqual([['Ada Lovelace', 'se'], ['Bob Example', 'ca']]);
     const t = x.timeline;
     expect(t.find((e) => e.source === 'event' && e.code === 'pd')).toMatchObject({ signer: 'Bob Example', what: 'Signer declined: wrong amount' });
     expect(t.find((e) => e.source === 'event' && e.code === 'pr')).toMatchObject({ signer: 'Ada Lovelace' });

@@ -56,6 +56,9 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
     expect(files.map((f) => f.kind)).toEqual(['signed_pdf', 'combined_pdf', 'coe_pdf', 'coe_pdf']);
     const signed = await b.download(files[0]!.file_url);
     expect(sha(signed)).toBe(files[0]!.sha256);
+    // The port opens the same link as a stream (what `bundle files --download` reads), on either backend.
+    const streamed = Buffer.concat((await (await b.service.openFileLink(files[0]!.file_url)).toArray()) as Buffer[]);
+    expect(sha(streamed)).toBe(files[0]!.sha256);
     const coe = await b.service.getPacketCoe(bob!.id);
     expect(sha(await b.download(coe.file_url))).toBe(coe.sha256);
 

@@ -36,7 +36,7 @@ describe('sandbox bodies', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ id: ada!.id, status: 'co' });
     r = await post(bob!.id, 'decline', { reason: 'Wrong name' });
-    expect(r.json()).toMatchObject({ id: bob!.id, status: 'de' });
+    expect(r.json()).toMatchObject({ id: bob!.id, status: 'ca' });
     await app.close();
   });
 });

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_PREFIX, buildServer } from '../../src/server/app.js';
 import { OPERATIONS, openApiDocument, requestJsonSchema, requestSchemas } from '../../src/service/openapi.js';
+import { UNSTATED_TEXT_MAX } from '../../src/service/schemas.js';
 import { newEngine } from '../helpers.js';
 
 let engine: ReturnType<typeof newEngine>;
@@ -77,7 +78,7 @@ describe('OpenAPI document', () => {
     const bundleRequest = doc.components.schemas.BundleRequest;
     expect(bundleRequest.properties.packets.items).toEqual({ $ref: '#/components/schemas/PacketRequest' });
     expect(bundleRequest.required).toEqual(['packets']);
-    expect(doc.components.schemas.PacketRequest.properties.name.maxLength).toBe(200);
+    expect(doc.components.schemas.PacketRequest.properties.name.maxLength).toBe(UNSTATED_TEXT_MAX);
     expect(doc.components.schemas.Error.properties.errors.items.properties.messsage).toEqual({ type: 'string' });
     // Every $ref resolves.
     for (const m of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)) expect(doc.components[m[1]][m[2]], m[0]).toBeDefined();

@@ -1,7 +1,7 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
 import type { Command } from 'commander';
-import { bundleStateWord, docStateWord } from '../../../service/states.js';
+import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { Factory } from '../../factory.js';
 import { note, printList, printObject, writeJson } from '../../output.js';
 import type { Action } from '../../run.js';
@@ -38,12 +38,12 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
   section('Signers');
   await printList(f, r.signers, [
     { header: 'NAME', value: (s) => s.name }, { header: 'ADDRESS', value: (s) => s.address }, { header: 'VIA', value: (s) => s.deliver_via },
-    { header: 'STATUS', value: (s) => s.status, kind: 'packet-status' }, { header: 'LAST VIEWED', value: (s) => s.last_viewed },
-    { header: 'COMPLETED', value: (s) => s.completed_at }, { header: 'PACKET', value: (s) => s.id, kind: 'id' },
+    { header: 'STATUS', value: (s) => (tty ? signerStateWord(s.status, b.status) : s.status) }, { header: 'LAST VIEWED', value: (s) => s.last_viewed, kind: 'time' },
+    { header: 'COMPLETED', value: (s) => s.completed_at, kind: 'time' }, { header: 'PACKET', value: (s) => s.id, kind: 'id' },
   ], (s) => s.id);
   section('Timeline');
   await printList(f, r.timeline, [
-    { header: 'TIME', value: (t) => t.at }, { header: 'SOURCE', value: (t) => t.source }, { header: 'CODE', value: (t) => t.code },
+    { header: 'TIME', value: (t) => t.at, kind: 'time' }, { header: 'SOURCE', value: (t) => t.source }, { header: 'CODE', value: (t) => t.code },
     { header: 'SIGNER', value: (t) => t.signer }, { header: 'WHAT', value: (t) => t.what },
   ], (t) => t.at);
   section('Files');

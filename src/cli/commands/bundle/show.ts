@@ -1,5 +1,5 @@
 // How a Bundle is shown: the list columns and the key/value view every bundle verb prints.
-import { bundleStateWord, docStateWord, packetStateWord } from '../../../service/states.js';
+import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
 import { type Column, type Out, printObject } from '../../output.js';
 
@@ -22,7 +22,7 @@ export async function showBundle(o: Out, b: Bundle): Promise<void> {
     ['documents', b.documents.map((d) => `${d.key} (${d.name})`)],
     ...b.packets.map((p, i): [string, unknown] => [
       `signer ${i + 1}`,
-      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${word(packetStateWord, p.status)} ${p.id}`,
+      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${o.io.out.isTTY ? signerStateWord(p.status, b.status) : p.status} ${p.id}`,
     ]),
     ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
   ];
