@@ -12,25 +12,25 @@ import type {
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
   WebhookHeaderListQuery, WebhookListQuery, BundleMessage,
 } from '../service/types.js';
-import { AccountStore } from './account.js';
-import { ApiKeyStore } from './apiKeys.js';
-import { BlobStore } from './blobs.js';
-import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundleStore.js';
-import { Clock } from './clock.js';
-import type { EngineContext } from './context.js';
-import { type Db, openDatabase, sql } from './db.js';
-import { processPendingDocuments } from './documentProcessor.js';
-import { onBundleEvent } from './events.js';
-import { runningServeUrl } from './serveState.js';
-import { applyDue } from './due.js';
-import * as life from './lifecycle.js';
-import { type LinkKind, resolveLink } from './links.js';
-import { type OutboxQuery, listMessages } from './outbox.js';
-import * as packets from './packets.js';
-import { ReadCache } from './readCache.js';
-import type { TemplateImport } from './templates.js';
+import { AccountStore } from './account/account.js';
+import { ApiKeyStore } from './account/apiKeys.js';
+import { BlobStore } from './store/blobs.js';
+import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundles/read.js';
+import { Clock } from './store/clock.js';
+import type { EngineContext } from './store/context.js';
+import { type Db, openDatabase, sql } from './store/db.js';
+import { processPendingDocuments } from './documents/processor.js';
+import { onBundleEvent } from './bundles/events.js';
+import { runningServeUrl } from './store/serveState.js';
+import { applyDue } from './bundles/due.js';
+import * as life from './bundles/lifecycle.js';
+import { type LinkKind, resolveLink } from './bundles/links.js';
+import { type OutboxQuery, listMessages } from './messages/outbox.js';
+import * as packets from './bundles/packets.js';
+import { ReadCache } from './store/readCache.js';
+import type { TemplateImport } from './templates/templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
-import { onWebhookQueued } from './webhooks/outbox.js';
+import { onWebhookQueued } from './webhooks/queue.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -47,12 +47,12 @@ export interface LocalEngineOptions {
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
-const signingModule = () => import('./signing.js');
-const templatesModule = () => import('./templates.js');
-const envelopeModule = () => import('./envelopeTemplates.js');
-const preparationModule = () => import('./preparation.js');
+const signingModule = () => import('./signing/signing.js');
+const templatesModule = () => import('./templates/templates.js');
+const envelopeModule = () => import('./templates/envelopes.js');
+const preparationModule = () => import('./templates/preparation.js');
 const webhookStore = () => import('./webhooks/store.js');
-const personsModule = () => import('./persons.js');
+const personsModule = () => import('./persons/persons.js');
 const secretModule = () => import('./webhooks/secret.js');
 
 /** How often a watcher looks for commits by other processes. */
@@ -125,7 +125,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
     }
     // Documents are claimed at once (synchronously), so no other process takes this one's work.
     this.processing = processPendingDocuments(this.ctx)
-      .then(() => import('./evidenceJob.js'))
+      .then(() => import('./evidence/job.js'))
       .then(({ processPendingEvidence }) => processPendingEvidence(this.ctx))
       .catch((e) => process.stderr.write(`esign: background processing failed: ${(e as Error).message}\n`))
       .finally(() => {
@@ -192,7 +192,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   // Bundles
   async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
-    const { createBundle } = await import('./bundleCreate.js');
+    const { createBundle } = await import('./bundles/create.js');
     return loadBundle(this.db, await createBundle(this.ctx, body, files));
   }
   async createBundleFromEnvelopeTemplate(body: Body<unknown>): Promise<Bundle> {
@@ -314,18 +314,18 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   // The signing page (src/server/pages/signing): signing links, its session, and what it shows.
   async openSigningLink(token: string): Promise<SigningView> {
-    return (await import('./signingSession.js')).openSigningLink(this.ctx, token);
+    return (await import('./signing/session.js')).openSigningLink(this.ctx, token);
   }
   /** The packet id behind a signing-page session token (404 unknown, 410 expired). */
   async resolveSigningSession(session: string): Promise<string> {
-    return (await import('./signingSession.js')).resolveSession(this.ctx, session);
+    return (await import('./signing/session.js')).resolveSession(this.ctx, session);
   }
   async signingSessionView(session: string): Promise<SigningView> {
-    return (await import('./signingSession.js')).sessionView(this.ctx, session);
+    return (await import('./signing/session.js')).sessionView(this.ctx, session);
   }
   /** Where one of the session's original documents lives on disk, and its file name. */
   async signingSessionDocument(session: string, docKey: string): Promise<{ path: string; name: string }> {
-    const d = (await import('./signingSession.js')).sessionDocument(this.ctx, session, docKey);
+    const d = (await import('./signing/session.js')).sessionDocument(this.ctx, session, docKey);
     return { path: this.ctx.blobs.path(d.sha256), name: d.name };
   }
 
@@ -449,7 +449,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   }
 
   async verify(hash: string): Promise<VerifyResult> {
-    return (await import('./verify.js')).verifyHash(this.db, hash);
+    return (await import('./evidence/verify.js')).verifyHash(this.db, hash);
   }
   /**
    * What esign serve reports for a key that has not used its window yet: in-process calls are not

@@ -1,0 +1,27 @@
+// The Bundle audit event codes of the local engine. The spec shows `bc` and `bl`; the rest are
+// esign's documented choice (README, "Bundle events"). Some are also webhook events (webhooks/outbox.ts).
+import { EVENT_WORDS } from '../../service/states.js';
+import { type Db, sql } from '../store/db.js';
+import { enqueueForAuditEvent } from '../webhooks/queue.js';
+
+export const EVENT_KINDS = EVENT_WORDS;
+export type EventKind = keyof typeof EVENT_KINDS;
+
+export function recordEvent(
+  db: Db,
+  e: { bundleSeq: number; kind: EventKind; at: string; packetId?: string; detail?: string },
+): void {
+  const description = e.detail ? `${EVENT_KINDS[e.kind]}: ${e.detail}` : EVENT_KINDS[e.kind];
+  sql(db, 'INSERT INTO bundle_events (bundle_seq, kind, description, timestamp, packet_id) VALUES (?, ?, ?, ?, ?)').run(
+    e.bundleSeq, e.kind, description, e.at, e.packetId ?? null,
+  );
+  enqueueForAuditEvent(db, e);
+  eventListeners.get(db)?.();
+}
+
+const eventListeners = new WeakMap<Db, () => void>();
+
+/** Tells the engine, synchronously and inside the writing transaction, that a Bundle changed. */
+export function onBundleEvent(db: Db, listener: () => void): void {
+  eventListeners.set(db, listener);
+}
