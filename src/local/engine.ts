@@ -20,7 +20,7 @@ import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
 import { type Db, openDatabase, sql } from './store/db.js';
 import { processPendingDocuments } from './documents/processor.js';
-import { onBundleEvent } from './bundles/events.js';
+import { listEvents, onBundleEvent } from './bundles/events.js';
 import { runningServeUrl } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
 import * as life from './bundles/lifecycle.js';
@@ -224,7 +224,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
     return loadBundle(this.db, slug);
   }
   async listBundleEvents(slug: string) {
-    return life.listEvents(this.ctx, slug);
+    return listEvents(this.ctx, slug);
   }
   async getBundleFiles(slug: string) {
     return life.getFiles(this.ctx, slug);

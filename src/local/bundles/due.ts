@@ -6,7 +6,8 @@ import { bundleRowBySeq, findPacketRow, packetRowsOf } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { recordEvent } from './events.js';
-import { ENDED_PACKETS_SQL, notify, packetsWhoseTurnItIs } from './launch.js';
+import { notify } from '../messages/notify.js';
+import { ENDED_PACKETS_SQL, packetsWhoseTurnItIs } from './turns.js';
 
 const DAY_MS = 86400e3;
 /** A packet is reminded at most once an hour (spec), manually or automatically. */

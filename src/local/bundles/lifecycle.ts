@@ -10,9 +10,10 @@ import { type EngineContext, inTransaction } from '../store/context.js';
 import type { BundleSettingsT } from '../../service/schemas.js';
 import { checkTestCopies, checkTestSender } from './reachability.js';
 import { scheduleReminders } from './due.js';
-import { recordEvent } from './events.js';
+import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
-import { ENDED_PACKETS_SQL, launch } from './launch.js';
+import { launch } from './launch.js';
+import { ENDED_PACKETS_SQL } from './turns.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
   ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
@@ -176,14 +177,6 @@ export async function changeTags(ctx: EngineContext, slug: string, input: unknow
     const changed = tags.filter((t) => stmt.run(b.seq, t).changes > 0);
     if (changed.length) recordEvent(ctx.db, { bundleSeq: b.seq, kind: add ? 'ta' : 'tr', at: ctx.clock.now(), detail: changed.join(', ') });
   });
-}
-
-export function listEvents(ctx: EngineContext, slug: string): BundleEvent[] {
-  const b = findBundleRow(ctx.db, slug);
-  const rows = sql(ctx.db, 'SELECT kind, description, timestamp, packet_id FROM bundle_events WHERE bundle_seq = ? ORDER BY id').all(b.seq) as {
-    kind: string; description: string; timestamp: string; packet_id: string | null;
-  }[];
-  return rows.map((r) => (r.packet_id ? { ...r, packet_id: r.packet_id } : { kind: r.kind, description: r.description, timestamp: r.timestamp }));
 }
 
 const IMAGE_TYPES = new Set(['jpg', 'jpeg', 'png', 'gif', 'svg']);

@@ -9,11 +9,11 @@ import { sql } from '../store/db.js';
 import {
   type EvidenceBundle, type EvidenceValue, certificateOfEvidence, combinedPdf, signedPdf,
 } from './evidence.js';
-import { recordEvent } from '../bundles/events.js';
+import { listEvents, recordEvent } from '../bundles/events.js';
 import { fieldsOfDocument } from '../bundles/fields.js';
 import { TERMINAL_STATUSES } from '../../service/enums.js';
 import { conflict } from '../../service/errors.js';
-import { listEvents } from '../bundles/lifecycle.js';
+
 import { recordMessage } from '../messages/outbox.js';
 
 const LEASE_MS = 2 * 60_000;

@@ -10,7 +10,7 @@ import { type Db, sql } from '../store/db.js';
 import { checkDelivery } from '../bundles/reachability.js';
 import { recordEvent } from '../bundles/events.js';
 import { uuid } from '../store/ids.js';
-import { notify } from '../bundles/launch.js';
+import { notify } from '../messages/notify.js';
 
 type Kind = 'em' | 'mp';
 

@@ -2,42 +2,12 @@
 // Both renderers print on US Letter with 0.5 in margins (PAGE); a document's own @page size is ignored.
 import { FIELD_KINDS } from '../../../service/enums.js';
 import { findExecutable } from './findExecutable.js';
+import type { FieldSource, Geometry, PlacedField, RenderResult, RenderedHtml } from './renderTypes.js';
 import { type Doc, type El, FORM_CONTROLS, PAGE, attr, elements, isElement, isText, removeAttr, textOf } from './htmlDom.js';
 
-export interface PlacedField {
-  key: string;
-  kind: string;
-  label?: string;
-  page: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  required?: boolean;
-  initial_value?: string;
-  editors?: string[];
-}
-
-export interface RenderedHtml {
-  pdf: Buffer;
-  fields: PlacedField[];
-  renderer: 'chromium' | 'builtin';
-}
-
+export type { FieldSource, Geometry, PlacedField, RenderResult, RenderedHtml } from './renderTypes.js';
 export { PAGE };
 export const DEFAULT_HTML_TIMEOUT_MS = 30_000;
-
-export type Geometry = Pick<PlacedField, 'page' | 'x' | 'y' | 'w' | 'h'>;
-/** A field found in the markup, before a renderer places it. */
-export interface FieldSource {
-  el: El;
-  field: Omit<PlacedField, keyof Geometry>;
-}
-/** What a renderer returns: the PDF and, per FieldSource (same order), its box or undefined when it is not shown. */
-export interface RenderResult {
-  pdf: Buffer;
-  boxes: (Geometry | undefined)[];
-}
 
 const ANNOTATION_KINDS = FIELD_KINDS.filter((k) => k !== 'apr') as readonly string[];
 const INPUT_KINDS: Record<string, string> = { text: 'inp', email: 'inp', number: 'inp', tel: 'inp', checkbox: 'chk', date: 'dat' };

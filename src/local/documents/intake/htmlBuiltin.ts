@@ -5,7 +5,7 @@
 // table rows.
 import type { PDFDocument, PDFFont, PDFImage } from 'pdf-lib';
 import { loadPdfLib } from '../../../lazyImport.js';
-import type { FieldSource, Geometry, RenderResult } from './html.js';
+import type { FieldSource, Geometry, RenderResult } from './renderTypes.js';
 import { type ChildNode, type Doc, type El, PAGE, attr, duration, elements, isElement, isHidden, isText, styleLength, textOf } from './htmlDom.js';
 
 type FontKey = 'R' | 'B' | 'I' | 'BI' | 'M' | 'MB';

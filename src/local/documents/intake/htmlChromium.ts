@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PDFDict, PDFObject } from 'pdf-lib';
 import { loadPdfLib } from '../../../lazyImport.js';
-import type { FieldSource, Geometry, RenderResult } from './html.js';
+import type { FieldSource, Geometry, RenderResult } from './renderTypes.js';
 import { type Doc, type El, PAGE, duration, elements, isElement, setAttr } from './htmlDom.js';
 
 const DOC_URL = 'https://document.esign.invalid/';
