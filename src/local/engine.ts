@@ -18,16 +18,18 @@ import { BlobStore } from './store/blobs.js';
 import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundles/read.js';
 import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
-import { type Db, openDatabase, sql } from './store/db.js';
+import { type Db, openDatabase } from './store/db.js';
 import { processPendingDocuments } from './documents/processor.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
 import { runningServeUrl } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
 import * as life from './bundles/lifecycle.js';
-import { type LinkKind, resolveLink } from './bundles/links.js';
+import { type LinkKind, fileLinkToken, resolveLink } from './bundles/links.js';
 import { type OutboxQuery, listMessages } from './messages/outbox.js';
 import * as packets from './bundles/packets.js';
 import { ReadCache } from './store/readCache.js';
+import { localInfo, pendingWork } from './store/admin.js';
+import { watchCommits } from './store/changes.js';
 import type { TemplateImport } from './templates/templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
 import { onWebhookQueued } from './webhooks/queue.js';
@@ -54,9 +56,6 @@ const preparationModule = () => import('./templates/preparation.js');
 const webhookStore = () => import('./webhooks/store.js');
 const personsModule = () => import('./persons/persons.js');
 const secretModule = () => import('./webhooks/secret.js');
-
-/** How often a watcher looks for commits by other processes. */
-const CHANGE_POLL_MS = 100;
 
 export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
@@ -277,9 +276,8 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   }
   /** Reads this engine's own store: `.../files/<token>/<name>`, wherever the public URL puts it. */
   async openFileLink(url: string): Promise<Readable> {
-    const path = URL.canParse(url) ? new URL(url).pathname.split('/') : [];
-    const [kind, token] = path.slice(-3);
-    const link = kind === 'files' && token ? this.resolveLink(token, 'file') : undefined;
+    const token = fileLinkToken(url);
+    const link = token ? this.resolveLink(token, 'file') : undefined;
     if (!link) throw new Error(`The link ${url} has expired or is not one of this engine's files.`);
     return createReadStream(this.blobPath(link.target));
   }
@@ -463,22 +461,13 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   // What only the engine can tell (InsightOperations)
   /**
    * At once for changes this process makes; every CHANGE_POLL_MS for other processes writing to the
-   * same data directory (data_version moves when another connection commits: one cheap pragma).
+   * same data directory (store/changes.ts).
    */
   watchBundles(onChange: () => void): () => void {
     this.changeListeners.add(onChange);
-    const generation = () => sql(this.db, 'SELECT data_version FROM pragma_data_version').pluck().get() as number;
-    let seen = generation();
-    const timer = setInterval(() => {
-      if (!this.db.open) return;
-      const now = generation();
-      if (now !== seen) {
-        seen = now;
-        onChange();
-      }
-    }, CHANGE_POLL_MS);
+    const stop = watchCommits(this.db, onChange);
     return () => {
-      clearInterval(timer);
+      stop();
       this.changeListeners.delete(onChange);
     };
   }
@@ -487,8 +476,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
     return listMessages(this.db, { bundle: slug });
   }
   async bundleOfPacket(packetId: string): Promise<string> {
-    findPacketRow(this.db, packetId);
-    return (sql(this.db, 'SELECT b.id FROM packets p JOIN bundles b ON b.seq = p.bundle_seq WHERE p.id = ?').get(packetId) as { id: string }).id;
+    return packets.bundleSlugOfPacket(this.db, packetId);
   }
   /** The running `esign serve` for this directory (looked up at most once a second). */
   servingUrl(): string | undefined {
@@ -499,19 +487,10 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   // Local-only administration (`esign local ...`): not part of API v2.
   info(): LocalInfo {
-    const count = (table: string) => (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return {
-      data_dir: this.dataDir, database: this.db.name, bundles: count('bundles'), packets: count('packets'),
-      documents: count('blobs'), outbox: count('outbox'), clock: this.clock.now(),
-    };
+    return localInfo(this.db, this.dataDir, this.clock);
   }
-
   pendingWork(): PendingWork {
-    const count = (q: string) => (this.db.prepare(q).get() as { n: number }).n;
-    return {
-      pending_documents: count(`SELECT count(*) AS n FROM documents WHERE state = 'pending'`),
-      pending_evidence: count(`SELECT count(*) AS n FROM bundles WHERE doc_status = 'pe'`),
-    };
+    return pendingWork(this.db);
   }
 
   outbox(q: OutboxQuery = {}) {

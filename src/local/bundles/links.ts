@@ -66,3 +66,10 @@ export function resolveLink(ctx: EngineContext, kind: LinkKind, t: string): { ta
   if (!row || row.kind !== kind || linkExpired(ctx, row)) return undefined;
   return { target: row.target, expires: row.expires, used_at: row.used_at };
 }
+
+/** The token of a file link (`.../files/<token>/<name>`, wherever the public URL puts it), if `url` is one. */
+export function fileLinkToken(url: string): string | undefined {
+  const path = URL.canParse(url) ? new URL(url).pathname.split('/') : [];
+  const [kind, token] = path.slice(-3);
+  return kind === 'files' && token ? token : undefined;
+}

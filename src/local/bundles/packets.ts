@@ -1,5 +1,5 @@
 // Packet operations: get, patch, remind, embedded signing URL, Certificate of Evidence.
-import { sql } from '../store/db.js';
+import { type Db, sql } from '../store/db.js';
 import { TERMINAL_STATUSES } from '../../service/enums.js';
 import { FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../../service/types.js';
@@ -108,4 +108,9 @@ export function getPacketCoe(ctx: EngineContext, id: string): CoeFile {
     const { url, expires } = fileLink(ctx, f.sha256, f.name);
     return { file_url: url, expires, sha256: f.sha256 };
   });
+}
+
+/** The slug of the Bundle a packet belongs to (404 for an unknown packet). */
+export function bundleSlugOfPacket(db: Db, packetId: string): string {
+  return bundleRowBySeq(db, findPacketRow(db, packetId).bundle_seq).id;
 }
