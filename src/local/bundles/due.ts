@@ -5,16 +5,17 @@ import type { BundleAttrs, BundleRow, PacketAttrs, PacketRow } from './read.js';
 import { bundleRowBySeq, findPacketRow, packetRowsOf } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { recordEvent } from './events.js';
 import { notify } from '../messages/notify.js';
-import { ENDED_PACKETS_SQL, packetsWhoseTurnItIs } from './turns.js';
+import { isAskedInLiveBundle, packetsWhoseTurnItIs } from './turns.js';
+import { IN_PROGRESS, sqlSet } from '../../service/states.js';
+import { markEnded } from './transitions.js';
 
 const DAY_MS = 86400e3;
 /** A packet is reminded at most once an hour (spec), manually or automatically. */
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 /** Used when a Bundle leaves reminder_offset or reminder_interval unset. */
 export const DEFAULT_REMINDER_DAYS = 3;
-const EXPIRING = `('dr', 'pe', 'se', 'st')`;
+const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
 // Found by their expiry index: by status the planner would walk every sent Bundle at each start.
 
 /** When automatic reminders stop (`reminder_expires` days after sending), or null when they do not. */
@@ -35,8 +36,7 @@ export function nextReminderAt(ctx: EngineContext, b: BundleRow, p: PacketRow): 
   if (!a.send_reminders || !ctx.account.has('reminders') || pa.suppress_all || pa.suppress_reminder || p.deliver_via === 'embed') return null;
   // Created for embedded signing, then moved to email or phone: only the sender reminds (spec).
   if (pa.no_auto_reminders) return null;
-  if (b.status !== 'se' && b.status !== 'st') return null;
-  if (p.status !== 'se' && p.status !== 'st') return null;
+  if (!isAskedInLiveBundle(b, p)) return null;
   const base = Date.parse(p.notified_at ?? b.sent ?? '');
   if (Number.isNaN(base)) return null;
   const offset = a.reminder_offset ?? DEFAULT_REMINDER_DAYS;
@@ -66,9 +66,7 @@ export function applyDue(ctx: EngineContext): { expired: number; reminded: numbe
     const at = ctx.clock.now();
     const expiring = sql(ctx.db, `SELECT seq FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING}`).all(at) as { seq: number }[];
     for (const { seq } of expiring) {
-      sql(ctx.db, `UPDATE bundles SET status = 'ex' WHERE seq = ?`).run(seq);
-      sql(ctx.db, `UPDATE packets SET status = 'ex', next_reminder_at = NULL WHERE bundle_seq = ? AND status NOT IN ${ENDED_PACKETS_SQL}`).run(seq);
-      recordEvent(ctx.db, { bundleSeq: seq, kind: 'be', at });
+      markEnded(ctx.db, seq, 'ex', at);
     }
     let reminded = 0;
     const due = sql(ctx.db, 'SELECT id FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ?').all(at) as { id: string }[];

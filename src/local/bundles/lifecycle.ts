@@ -2,7 +2,7 @@
 import { sql } from '../store/db.js';
 import { BUNDLE_INCLUDES, type BundleStatus, TERMINAL_STATUSES } from '../../service/enums.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
-import type { Bundle, BundleDataItem, BundleEvent, FileObject, ValidateResult } from '../../service/types.js';
+import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
 import {
   type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle, loadBundles,
 } from './read.js';
@@ -13,7 +13,7 @@ import { scheduleReminders } from './due.js';
 import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
 import { launch } from './launch.js';
-import { ENDED_PACKETS_SQL } from './turns.js';
+import { markEnded } from './transitions.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
   ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
@@ -52,10 +52,7 @@ export function cancelBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
     if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot be cancelled.`);
-    const at = ctx.clock.now();
-    sql(ctx.db, `UPDATE bundles SET status = 'ca' WHERE seq = ?`).run(b.seq);
-    sql(ctx.db, `UPDATE packets SET status = 'ca' WHERE bundle_seq = ? AND status NOT IN ${ENDED_PACKETS_SQL}`).run(b.seq);
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bx', at });
+    markEnded(ctx.db, b.seq, 'ca', ctx.clock.now());
   });
 }
 
@@ -63,9 +60,7 @@ export function expireBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
     if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot expire.`);
-    sql(ctx.db, `UPDATE bundles SET status = 'ex' WHERE seq = ?`).run(b.seq);
-    sql(ctx.db, `UPDATE packets SET status = 'ex' WHERE bundle_seq = ? AND status NOT IN ${ENDED_PACKETS_SQL}`).run(b.seq);
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'be', at: ctx.clock.now() });
+    markEnded(ctx.db, b.seq, 'ex', ctx.clock.now());
   });
 }
 

@@ -8,7 +8,8 @@ import { type EngineContext, inTransaction } from '../store/context.js';
 import { checkDelivery } from './reachability.js';
 import { recordEvent } from './events.js';
 import { createLink, fileLink } from './links.js';
-import { endedAs, isOpenPacket, packetsWhoseTurnItIs } from './turns.js';
+import { endedAs, isAskedInLiveBundle, isOpenPacket, packetsWhoseTurnItIs } from './turns.js';
+import { isInProgress } from '../../service/states.js';
 import { notify } from '../messages/notify.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from '../persons/persons.js';
@@ -50,7 +51,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
     // A signer already asked at one address is asked again at the new one. A packet moved off
     // embedded delivery gets nothing automatically: the sender calls remind (spec).
     const addressChanged = (deliverVia === 'email' && email !== p.email) || (deliverVia === 'phone' && phone !== p.phone) || deliverVia !== p.deliver_via;
-    if (addressChanged && p.deliver_via !== 'embed' && (p.status === 'se' || p.status === 'st') && (b.status === 'se' || b.status === 'st'))
+    if (addressChanged && p.deliver_via !== 'embed' && isAskedInLiveBundle(b, p))
       notify(ctx, b, findPacketRow(ctx.db, p.id), 'signing_request');
     scheduleReminders(ctx, b.seq);
   });
@@ -61,7 +62,7 @@ export function remindPacket(ctx: EngineContext, id: string): void {
     const p = findPacketRow(ctx.db, id);
     const b = bundleOf(ctx, p);
     if (finished(p)) throw conflict(`The signer has already ${endedAs(p)}; there is nothing to remind them of.`);
-    if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; reminders go only to sent or started Bundles.`);
+    if (!isInProgress(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; reminders go only to sent or started Bundles.`);
     if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
       throw conflict('It is not this signer\'s turn yet (the Bundle is signed in order).');
     if (p.deliver_via === 'embed')
@@ -85,7 +86,7 @@ export function createEmbedUrl(ctx: EngineContext, id: string): EmbedUrl {
     const b = bundleOf(ctx, p);
     if (p.deliver_via !== 'embed')
       throw badRequest(`The packet is delivered by ${p.deliver_via}; embedded signing URLs are only for packets with deliver_via "embed".`);
-    if (b.status !== 'se' && b.status !== 'st') throw conflict(`The Bundle is ${describeStatus(b.status)}; an embedded signing URL needs a sent or started Bundle.`);
+    if (!isInProgress(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; an embedded signing URL needs a sent or started Bundle.`);
     if (finished(p)) throw conflict(`The signer has already ${endedAs(p)}.`);
     if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))
       throw conflict('It is not this signer\'s turn yet (the Bundle is signed in order).');

@@ -10,6 +10,7 @@ import { recordBlob } from '../store/blobs.js';
 import { inspectPdf } from './pdf.js';
 import { downloadDocument } from './urlFetch.js';
 import { deriveFields, type PreparedSpec } from './intake/prepare.js';
+import { markFailed } from '../bundles/transitions.js';
 
 /** How long a process may hold a document before another process may take it over. */
 const LEASE_MS = 2 * 60_000;
@@ -113,7 +114,6 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string, at?: string): 
     const message = `Document "${d.key}" could not be processed: ${reason}`;
     const error: WireError = { code: 'invalid', message, errors: [{ field, messsage: reason, message: reason }] };
     const errors = [...(JSON.parse(b.errors) as WireError[]), error];
-    sql(ctx.db, `UPDATE bundles SET status = 'fa', errors = ? WHERE seq = ?`).run(JSON.stringify(errors), b.seq);
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bf', at: ctx.clock.now(), detail: message });
+    markFailed(ctx.db, b.seq, errors, ctx.clock.now(), message);
   });
 }

@@ -11,6 +11,8 @@ import { checkDelivery } from '../bundles/reachability.js';
 import { recordEvent } from '../bundles/events.js';
 import { uuid } from '../store/ids.js';
 import { notify } from '../messages/notify.js';
+import { ENDED, sqlSet } from '../../service/states.js';
+import { OPEN_PACKETS_SQL, isAskedInLiveBundle } from '../bundles/turns.js';
 
 type Kind = 'em' | 'mp';
 
@@ -252,13 +254,13 @@ export function deletePerson(ctx: EngineContext, id: string): void {
 // Persons and packets in step
 
 /** Bundle states in which a signer's address can still matter (not completed, cancelled, expired, failed or declined). */
-const ENDED_BUNDLE = `('co', 'ca', 'ex', 'fa', 'de')`;
+const ENDED_BUNDLE = sqlSet(ENDED);
 
 /** Packets linked to the Person, at `old`'s address, in live Bundles, whose signer has not finished. */
 function livePacketsAt(db: Db, personId: string, old: ChannelRow): PacketRow[] {
   const match = old.kind === 'em' ? 'p.email = ? COLLATE NOCASE' : `${normalisedPhoneSql('p.phone')} = ?`;
   return sql(db, `SELECT p.* FROM packets p JOIN bundles b ON b.seq = p.bundle_seq
-    WHERE p.person_id = ? AND b.status NOT IN ${ENDED_BUNDLE} AND p.status IN ('ne', 're', 'se', 'st') AND ${match}
+    WHERE p.person_id = ? AND b.status NOT IN ${ENDED_BUNDLE} AND p.status IN ${OPEN_PACKETS_SQL} AND ${match}
     ORDER BY p.bundle_seq, p.idx`).all(personId, old.kind === 'em' ? valueOf(old) : normalisePhone(valueOf(old))) as PacketRow[];
 }
 
@@ -275,7 +277,7 @@ function retargetLivePackets(ctx: EngineContext, personId: string, old: ChannelR
     sql(ctx.db, `UPDATE packets SET ${col} = ? WHERE id = ?`).run(next, p.id);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pu', at: ctx.clock.now(), packetId: p.id, detail: `${col} (from Person ${personId})` });
     const reachedThere = (p.deliver_via === 'email' && old.kind === 'em') || (p.deliver_via === 'phone' && old.kind === 'mp');
-    if (reachedThere && (p.status === 'se' || p.status === 'st') && (b.status === 'se' || b.status === 'st')) notify(ctx, b, moved, 'signing_request');
+    if (reachedThere && isAskedInLiveBundle(b, p)) notify(ctx, b, moved, 'signing_request');
   }
 }
 

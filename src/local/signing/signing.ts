@@ -23,6 +23,7 @@ import { notify } from '../messages/notify.js';
 import { describeStatus } from '../bundles/lifecycle.js';
 import { recordMessage } from '../messages/outbox.js';
 import { bytesMatchExtension } from '../documents/fileTypes.js';
+import { markComplete, markDeclined, markStarted } from '../bundles/transitions.js';
 
 export type { SignerAttachment, SignInput } from '../../service/service.js';
 
@@ -42,7 +43,7 @@ function actingPacket(ctx: EngineContext, id: string): { p: PacketRow; b: Bundle
 /** Opening the documents: the packet and the Bundle become started (`st`) on first view. */
 function markViewed(ctx: EngineContext, p: PacketRow, b: BundleRow, at = ctx.clock.now()): void {
   sql(ctx.db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN status IN ('ne', 'se') THEN 'st' ELSE status END WHERE id = ?`).run(at, p.id);
-  if (b.status === 'se') sql(ctx.db, `UPDATE bundles SET status = 'st' WHERE seq = ?`).run(b.seq);
+  markStarted(ctx.db, b);
   recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pv', at, packetId: p.id });
 }
 
@@ -60,7 +61,7 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
     if (p.status !== 'st') markViewed(ctx, p, b, at);
     // The wire's packet states have no "declined": the signer's part ends cancelled, the Bundle declined (README).
     sql(ctx.db, `UPDATE packets SET status = 'ca', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, p.id);
-    sql(ctx.db, `UPDATE bundles SET status = 'de' WHERE seq = ?`).run(b.seq);
+    markDeclined(ctx.db, b.seq);
     recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pd', at, packetId: p.id, detail: reason.trim() || undefined });
     const ba = JSON.parse(b.attrs) as BundleAttrs;
     recordMessage(ctx.db, {
@@ -253,8 +254,7 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
 
     const packets = packetRowsOf(ctx.db, b.seq);
     if (packets.every((x) => x.status === 'co' || x.status === 'ra')) {
-      sql(ctx.db, `UPDATE bundles SET status = 'co', completed_at = ?, doc_status = 'pe' WHERE seq = ?`).run(at, b.seq);
-      recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bk', at });
+      markComplete(ctx.db, b.seq, at);
       return { completedBundle: true };
     }
     // In order: the next signers get their request now.

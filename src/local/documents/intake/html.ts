@@ -2,7 +2,7 @@
 // Both renderers print on US Letter with 0.5 in margins (PAGE); a document's own @page size is ignored.
 import { FIELD_KINDS } from '../../../service/enums.js';
 import { findExecutable } from './findExecutable.js';
-import type { FieldSource, Geometry, PlacedField, RenderResult, RenderedHtml } from './renderTypes.js';
+import type { FieldSource, PlacedField, RenderedHtml } from './renderTypes.js';
 import { type Doc, type El, FORM_CONTROLS, PAGE, attr, elements, isElement, isText, removeAttr, textOf } from './htmlDom.js';
 
 export type { FieldSource, Geometry, PlacedField, RenderResult, RenderedHtml } from './renderTypes.js';
