@@ -19,7 +19,7 @@ import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundles/rea
 import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
 import { type Db, openDatabase } from './store/db.js';
-import { processPendingDocuments } from './documents/processor.js';
+import { BackgroundRun } from './documents/background.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
 import { runningServeUrl } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
@@ -32,7 +32,7 @@ import { localInfo, pendingWork } from './store/admin.js';
 import { watchCommits } from './store/changes.js';
 import type { TemplateImport } from './templates/templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
-import { onWebhookQueued } from './webhooks/queue.js';
+import { WebhookDelivery } from './webhooks/delivery.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -66,15 +66,10 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   readonly account: AccountStore;
   readonly keys: ApiKeyStore;
   private readonly ctx: EngineContext;
-  private processing: Promise<unknown> | undefined;
-  private again = false;
+  private readonly background = new BackgroundRun(() => this.ctx);
   private publicUrlOverride: string | undefined;
-  private readonly webhookLeaseMs: number | undefined;
   private readonly rateLimits: RateLimitConfig;
-  private webhookDispatcher: Dispatcher | undefined;
-  /** This process queued webhook events: a one-shot command makes their first attempts before it ends. */
-  private webhooksQueued = false;
-  private webhookRun: Promise<unknown> | undefined;
+  private readonly webhooks: WebhookDelivery;
   /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
   private readonly bundleReads: ReadCache<Bundle>;
   private readonly changeListeners = new Set<() => void>();
@@ -83,7 +78,6 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
     this.publicUrlOverride = opts.publicUrl;
-    this.webhookLeaseMs = opts.webhookLeaseMs;
     this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
     this.db = openDatabase(opts.dataDir);
     this.clock = new Clock(this.db);
@@ -96,7 +90,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
       clock: this.clock,
       account: this.account,
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
-      kick: () => this.kick(),
+      kick: () => this.background.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.servingUrl() ?? this.account.settings().public_url,
       refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
     };
@@ -105,44 +99,12 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
       // Listeners read the change once the writing transaction has ended.
       if (this.changeListeners.size) setImmediate(() => this.changeListeners.forEach((l) => l()));
     });
-    onWebhookQueued(this.db, () => {
-      this.webhooksQueued = true;
-      // The rows become visible when the transaction that queued them ends.
-      if (this.webhookDispatcher?.running) setImmediate(() => this.webhookDispatcher?.wake());
-    });
-  }
-
-  /**
-   * Starts processing pending documents, or asks the run under way to look again when it ends
-   * (a document may arrive after its last look for work). A failing run is reported, never thrown:
-   * it runs in the background.
-   */
-  private kick(): void {
-    if (this.processing) {
-      this.again = true;
-      return;
-    }
-    // Documents are claimed at once (synchronously), so no other process takes this one's work.
-    this.processing = processPendingDocuments(this.ctx)
-      .then(() => import('./evidence/job.js'))
-      .then(({ processPendingEvidence }) => processPendingEvidence(this.ctx))
-      .catch((e) => process.stderr.write(`esign: background processing failed: ${(e as Error).message}\n`))
-      .finally(() => {
-        this.processing = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.webhooks = new WebhookDelivery(this.ctx, opts.webhookLeaseMs);
   }
 
   /** The webhook dispatcher of this process, made on first use. */
   async dispatcher(): Promise<Dispatcher> {
-    if (!this.webhookDispatcher) {
-      const { Dispatcher } = await import('./webhooks/dispatcher.js');
-      this.webhookDispatcher ??= new Dispatcher(this.ctx, this.webhookLeaseMs);
-    }
-    return this.webhookDispatcher;
+    return this.webhooks.get();
   }
 
   /** Links point here from now on (esign serve, once it knows its address). */
@@ -156,17 +118,14 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
    */
   runDue(): { expired: number; reminded: number } {
     const done = applyDue(this.ctx);
-    this.kick();
-    if (!this.webhookDispatcher?.running && !this.webhookRun)
-      this.webhookRun = this.deliverWebhooks()
-        .catch((e) => process.stderr.write(`esign: webhook delivery failed: ${(e as Error).message}\n`))
-        .finally(() => (this.webhookRun = undefined));
+    this.background.kick();
+    this.webhooks.runInBackground();
     return done;
   }
 
   /** Delivers every due webhook event, retries included (esign local run-due; esign serve runs continuously). */
   async deliverWebhooks(opts: DeliverOptions = {}): Promise<{ delivered: number; failed: number }> {
-    return (await this.dispatcher()).deliverDue(opts);
+    return this.webhooks.deliverDue(opts);
   }
 
   /** esign serve: deliver webhook events as they are queued, and poll for those other processes queue. */
@@ -176,16 +135,12 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   /** Waits for background work started by this process (document downloads, evidence). */
   async settle(): Promise<void> {
-    while (this.processing) await this.processing;
+    await this.background.settle();
   }
 
   async close(): Promise<void> {
     await this.settle();
-    await this.webhookRun;
-    const d = this.webhookDispatcher;
-    if (!d?.running && this.webhooksQueued && this.db.open)
-      await (await this.dispatcher()).deliverFirstAttempts();
-    await this.webhookDispatcher?.close();
+    await this.webhooks.close();
     if (this.db.open) this.db.close();
   }
 
@@ -298,7 +253,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   }
   async signPacket(id: string, input: SignInput): Promise<Packet> {
     const { completedBundle } = await (await signingModule()).signPacket(this.ctx, id, input);
-    if (completedBundle) this.kick();
+    if (completedBundle) this.background.kick();
     return this.getPacket(id);
   }
   async declinePacket(id: string, reason?: string): Promise<Packet> {
