@@ -21,7 +21,7 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100000,1000000').split(',').map
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 21);
 const CREATES = Number(process.env.BENCH_SCALE_CREATES ?? 1500);
 const { MIGRATIONS } = await import(
-  `data:text/javascript,${encodeURIComponent((await transform(readFileSync(new URL('../src/local/migrations.ts', import.meta.url), 'utf8'), { loader: 'ts', format: 'esm' })).code)}`
+  `data:text/javascript,${encodeURIComponent((await transform(readFileSync(new URL('../src/local/store/migrations.ts', import.meta.url), 'utf8'), { loader: 'ts', format: 'esm' })).code)}`
 );
 const BEFORE = 6; // migrations on main before this work
 

@@ -151,7 +151,7 @@ export class Factory {
   async local(o: EngineOptions = {}): Promise<LocalBackend> {
     if (!this.engine) {
       const [{ LocalEngine }, { databasePath }, { engineTuning }] = await Promise.all([
-        import('../local/engine.js'), import('../local/db.js'), import('./engineTuning.js'),
+        import('../local/engine.js'), import('../local/store/db.js'), import('./engineTuning.js'),
       ]);
       const dataDir = await this.dataDir();
       try {

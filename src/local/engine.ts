@@ -12,25 +12,27 @@ import type {
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
   WebhookHeaderListQuery, WebhookListQuery, BundleMessage,
 } from '../service/types.js';
-import { AccountStore } from './account.js';
-import { ApiKeyStore } from './apiKeys.js';
-import { BlobStore } from './blobs.js';
-import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundleStore.js';
-import { Clock } from './clock.js';
-import type { EngineContext } from './context.js';
-import { type Db, openDatabase, sql } from './db.js';
-import { processPendingDocuments } from './documentProcessor.js';
-import { onBundleEvent } from './events.js';
-import { runningServeUrl } from './serveState.js';
-import { applyDue } from './due.js';
-import * as life from './lifecycle.js';
-import { type LinkKind, resolveLink } from './links.js';
-import { type OutboxQuery, listMessages } from './outbox.js';
-import * as packets from './packets.js';
-import { ReadCache } from './readCache.js';
-import type { TemplateImport } from './templates.js';
+import { AccountStore } from './account/account.js';
+import { ApiKeyStore } from './account/apiKeys.js';
+import { BlobStore } from './store/blobs.js';
+import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundles/read.js';
+import { Clock } from './store/clock.js';
+import type { EngineContext } from './store/context.js';
+import { type Db, openDatabase } from './store/db.js';
+import { BackgroundRun } from './documents/background.js';
+import { listEvents, onBundleEvent } from './bundles/events.js';
+import { runningServeUrl } from './store/serveState.js';
+import { applyDue } from './bundles/due.js';
+import * as life from './bundles/lifecycle.js';
+import { type LinkKind, fileLinkToken, resolveLink } from './bundles/links.js';
+import { type OutboxQuery, listMessages } from './messages/outbox.js';
+import * as packets from './bundles/packets.js';
+import { ReadCache } from './store/readCache.js';
+import { localInfo, pendingWork } from './store/admin.js';
+import { watchCommits } from './store/changes.js';
+import type { TemplateImport } from './templates/templates.js';
 import type { DeliverOptions, Dispatcher } from './webhooks/dispatcher.js';
-import { onWebhookQueued } from './webhooks/outbox.js';
+import { WebhookDelivery } from './webhooks/delivery.js';
 
 export interface LocalEngineOptions {
   dataDir: string;
@@ -47,16 +49,13 @@ export interface LocalEngineOptions {
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
-const signingModule = () => import('./signing.js');
-const templatesModule = () => import('./templates.js');
-const envelopeModule = () => import('./envelopeTemplates.js');
-const preparationModule = () => import('./preparation.js');
+const signingModule = () => import('./signing/signing.js');
+const templatesModule = () => import('./templates/templates.js');
+const envelopeModule = () => import('./templates/envelopes.js');
+const preparationModule = () => import('./templates/preparation.js');
 const webhookStore = () => import('./webhooks/store.js');
-const personsModule = () => import('./persons.js');
+const personsModule = () => import('./persons/persons.js');
 const secretModule = () => import('./webhooks/secret.js');
-
-/** How often a watcher looks for commits by other processes. */
-const CHANGE_POLL_MS = 100;
 
 export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
@@ -67,15 +66,10 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   readonly account: AccountStore;
   readonly keys: ApiKeyStore;
   private readonly ctx: EngineContext;
-  private processing: Promise<unknown> | undefined;
-  private again = false;
+  private readonly background = new BackgroundRun(() => this.ctx);
   private publicUrlOverride: string | undefined;
-  private readonly webhookLeaseMs: number | undefined;
   private readonly rateLimits: RateLimitConfig;
-  private webhookDispatcher: Dispatcher | undefined;
-  /** This process queued webhook events: a one-shot command makes their first attempts before it ends. */
-  private webhooksQueued = false;
-  private webhookRun: Promise<unknown> | undefined;
+  private readonly webhooks: WebhookDelivery;
   /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
   private readonly bundleReads: ReadCache<Bundle>;
   private readonly changeListeners = new Set<() => void>();
@@ -84,7 +78,6 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
     this.publicUrlOverride = opts.publicUrl;
-    this.webhookLeaseMs = opts.webhookLeaseMs;
     this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
     this.db = openDatabase(opts.dataDir);
     this.clock = new Clock(this.db);
@@ -97,7 +90,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
       clock: this.clock,
       account: this.account,
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
-      kick: () => this.kick(),
+      kick: () => this.background.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.servingUrl() ?? this.account.settings().public_url,
       refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
     };
@@ -106,44 +99,12 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
       // Listeners read the change once the writing transaction has ended.
       if (this.changeListeners.size) setImmediate(() => this.changeListeners.forEach((l) => l()));
     });
-    onWebhookQueued(this.db, () => {
-      this.webhooksQueued = true;
-      // The rows become visible when the transaction that queued them ends.
-      if (this.webhookDispatcher?.running) setImmediate(() => this.webhookDispatcher?.wake());
-    });
-  }
-
-  /**
-   * Starts processing pending documents, or asks the run under way to look again when it ends
-   * (a document may arrive after its last look for work). A failing run is reported, never thrown:
-   * it runs in the background.
-   */
-  private kick(): void {
-    if (this.processing) {
-      this.again = true;
-      return;
-    }
-    // Documents are claimed at once (synchronously), so no other process takes this one's work.
-    this.processing = processPendingDocuments(this.ctx)
-      .then(() => import('./evidenceJob.js'))
-      .then(({ processPendingEvidence }) => processPendingEvidence(this.ctx))
-      .catch((e) => process.stderr.write(`esign: background processing failed: ${(e as Error).message}\n`))
-      .finally(() => {
-        this.processing = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.webhooks = new WebhookDelivery(this.ctx, opts.webhookLeaseMs);
   }
 
   /** The webhook dispatcher of this process, made on first use. */
   async dispatcher(): Promise<Dispatcher> {
-    if (!this.webhookDispatcher) {
-      const { Dispatcher } = await import('./webhooks/dispatcher.js');
-      this.webhookDispatcher ??= new Dispatcher(this.ctx, this.webhookLeaseMs);
-    }
-    return this.webhookDispatcher;
+    return this.webhooks.get();
   }
 
   /** Links point here from now on (esign serve, once it knows its address). */
@@ -157,17 +118,14 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
    */
   runDue(): { expired: number; reminded: number } {
     const done = applyDue(this.ctx);
-    this.kick();
-    if (!this.webhookDispatcher?.running && !this.webhookRun)
-      this.webhookRun = this.deliverWebhooks()
-        .catch((e) => process.stderr.write(`esign: webhook delivery failed: ${(e as Error).message}\n`))
-        .finally(() => (this.webhookRun = undefined));
+    this.background.kick();
+    this.webhooks.runInBackground();
     return done;
   }
 
   /** Delivers every due webhook event, retries included (esign local run-due; esign serve runs continuously). */
   async deliverWebhooks(opts: DeliverOptions = {}): Promise<{ delivered: number; failed: number }> {
-    return (await this.dispatcher()).deliverDue(opts);
+    return this.webhooks.deliverDue(opts);
   }
 
   /** esign serve: deliver webhook events as they are queued, and poll for those other processes queue. */
@@ -177,22 +135,18 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   /** Waits for background work started by this process (document downloads, evidence). */
   async settle(): Promise<void> {
-    while (this.processing) await this.processing;
+    await this.background.settle();
   }
 
   async close(): Promise<void> {
     await this.settle();
-    await this.webhookRun;
-    const d = this.webhookDispatcher;
-    if (!d?.running && this.webhooksQueued && this.db.open)
-      await (await this.dispatcher()).deliverFirstAttempts();
-    await this.webhookDispatcher?.close();
+    await this.webhooks.close();
     if (this.db.open) this.db.close();
   }
 
   // Bundles
   async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
-    const { createBundle } = await import('./bundleCreate.js');
+    const { createBundle } = await import('./bundles/create.js');
     return loadBundle(this.db, await createBundle(this.ctx, body, files));
   }
   async createBundleFromEnvelopeTemplate(body: Body<unknown>): Promise<Bundle> {
@@ -224,7 +178,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
     return loadBundle(this.db, slug);
   }
   async listBundleEvents(slug: string) {
-    return life.listEvents(this.ctx, slug);
+    return listEvents(this.ctx, slug);
   }
   async getBundleFiles(slug: string) {
     return life.getFiles(this.ctx, slug);
@@ -277,9 +231,8 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   }
   /** Reads this engine's own store: `.../files/<token>/<name>`, wherever the public URL puts it. */
   async openFileLink(url: string): Promise<Readable> {
-    const path = URL.canParse(url) ? new URL(url).pathname.split('/') : [];
-    const [kind, token] = path.slice(-3);
-    const link = kind === 'files' && token ? this.resolveLink(token, 'file') : undefined;
+    const token = fileLinkToken(url);
+    const link = token ? this.resolveLink(token, 'file') : undefined;
     if (!link) throw new Error(`The link ${url} has expired or is not one of this engine's files.`);
     return createReadStream(this.blobPath(link.target));
   }
@@ -300,7 +253,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   }
   async signPacket(id: string, input: SignInput): Promise<Packet> {
     const { completedBundle } = await (await signingModule()).signPacket(this.ctx, id, input);
-    if (completedBundle) this.kick();
+    if (completedBundle) this.background.kick();
     return this.getPacket(id);
   }
   async declinePacket(id: string, reason?: string): Promise<Packet> {
@@ -314,18 +267,18 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   // The signing page (src/server/pages/signing): signing links, its session, and what it shows.
   async openSigningLink(token: string): Promise<SigningView> {
-    return (await import('./signingSession.js')).openSigningLink(this.ctx, token);
+    return (await import('./signing/session.js')).openSigningLink(this.ctx, token);
   }
   /** The packet id behind a signing-page session token (404 unknown, 410 expired). */
   async resolveSigningSession(session: string): Promise<string> {
-    return (await import('./signingSession.js')).resolveSession(this.ctx, session);
+    return (await import('./signing/session.js')).resolveSession(this.ctx, session);
   }
   async signingSessionView(session: string): Promise<SigningView> {
-    return (await import('./signingSession.js')).sessionView(this.ctx, session);
+    return (await import('./signing/session.js')).sessionView(this.ctx, session);
   }
   /** Where one of the session's original documents lives on disk, and its file name. */
   async signingSessionDocument(session: string, docKey: string): Promise<{ path: string; name: string }> {
-    const d = (await import('./signingSession.js')).sessionDocument(this.ctx, session, docKey);
+    const d = (await import('./signing/session.js')).sessionDocument(this.ctx, session, docKey);
     return { path: this.ctx.blobs.path(d.sha256), name: d.name };
   }
 
@@ -449,7 +402,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   }
 
   async verify(hash: string): Promise<VerifyResult> {
-    return (await import('./verify.js')).verifyHash(this.db, hash);
+    return (await import('./evidence/verify.js')).verifyHash(this.db, hash);
   }
   /**
    * What esign serve reports for a key that has not used its window yet: in-process calls are not
@@ -463,22 +416,13 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   // What only the engine can tell (InsightOperations)
   /**
    * At once for changes this process makes; every CHANGE_POLL_MS for other processes writing to the
-   * same data directory (data_version moves when another connection commits: one cheap pragma).
+   * same data directory (store/changes.ts).
    */
   watchBundles(onChange: () => void): () => void {
     this.changeListeners.add(onChange);
-    const generation = () => sql(this.db, 'SELECT data_version FROM pragma_data_version').pluck().get() as number;
-    let seen = generation();
-    const timer = setInterval(() => {
-      if (!this.db.open) return;
-      const now = generation();
-      if (now !== seen) {
-        seen = now;
-        onChange();
-      }
-    }, CHANGE_POLL_MS);
+    const stop = watchCommits(this.db, onChange);
     return () => {
-      clearInterval(timer);
+      stop();
       this.changeListeners.delete(onChange);
     };
   }
@@ -487,8 +431,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
     return listMessages(this.db, { bundle: slug });
   }
   async bundleOfPacket(packetId: string): Promise<string> {
-    findPacketRow(this.db, packetId);
-    return (sql(this.db, 'SELECT b.id FROM packets p JOIN bundles b ON b.seq = p.bundle_seq WHERE p.id = ?').get(packetId) as { id: string }).id;
+    return packets.bundleSlugOfPacket(this.db, packetId);
   }
   /** The running `esign serve` for this directory (looked up at most once a second). */
   servingUrl(): string | undefined {
@@ -499,19 +442,10 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   // Local-only administration (`esign local ...`): not part of API v2.
   info(): LocalInfo {
-    const count = (table: string) => (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return {
-      data_dir: this.dataDir, database: this.db.name, bundles: count('bundles'), packets: count('packets'),
-      documents: count('blobs'), outbox: count('outbox'), clock: this.clock.now(),
-    };
+    return localInfo(this.db, this.dataDir, this.clock);
   }
-
   pendingWork(): PendingWork {
-    const count = (q: string) => (this.db.prepare(q).get() as { n: number }).n;
-    return {
-      pending_documents: count(`SELECT count(*) AS n FROM documents WHERE state = 'pending'`),
-      pending_evidence: count(`SELECT count(*) AS n FROM bundles WHERE doc_status = 'pe'`),
-    };
+    return pendingWork(this.db);
   }
 
   outbox(q: OutboxQuery = {}) {

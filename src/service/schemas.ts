@@ -310,7 +310,7 @@ const envelopeDocument = {
   order: integer(z.int().min(0)).optional(),
 };
 
-/** The spec file of `esign local envelope-template create` (documented in src/local/envelopeTemplates.ts). */
+/** The spec file of `esign local envelope-template create` (documented in src/local/templates/envelopes.ts). */
 export const EnvelopeTemplateSpec = z.strictObject({
   name: z.string().trim().min(1, { error: 'This field is required.' }).max(UNSTATED_TEXT_MAX),
   description: str(2000).optional(),

@@ -31,7 +31,7 @@ describe('start-up imports of the built CLI', () => {
   it('does not load the database driver (better-sqlite3) for every command', () => {
     const { files, packages } = staticGraph();
     expect([...packages]).not.toContain('better-sqlite3');
-    expect([...sourcesOf(files)]).not.toContain('src/local/db.ts');
+    expect([...sourcesOf(files)]).not.toContain('src/local/store/db.ts');
   });
 
   it('loads the webhook receiver tools only when they run', () => {

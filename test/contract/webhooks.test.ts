@@ -1,6 +1,6 @@
 // Webhooks, extra headers, events, deliveries and the secret: the same scenarios on every backend.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enqueueOccurrence } from '../../src/local/webhooks/outbox.js';
+import { enqueueOccurrence } from '../../src/local/webhooks/queue.js';
 import { expectApiError } from '../helpers.js';
 import { BACKENDS, type Backend } from './backends.js';
 

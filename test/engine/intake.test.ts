@@ -2,7 +2,7 @@
 // signer's fields, HTML rendered (with its form elements as fields), office files converted.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findTextInPdf } from '../../src/local/intake/pdfText.js';
+import { findTextInPdf } from '../../src/local/documents/intake/pdfText.js';
 import { loadPdfLib } from '../../src/lazyImport.js';
 import { CONTRACT_B64, bundleRequest, expectApiError, fixture } from '../helpers.js';
 import { useEngine } from './support.js';

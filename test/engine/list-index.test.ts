@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { MIGRATIONS } from '../../src/local/migrations.js';
+import { MIGRATIONS } from '../../src/local/store/migrations.js';
 import type { Bundle } from '../../src/service/types.js';
 import { bundleRequest, tempDir } from '../helpers.js';
 import { forceStatus } from './support.js';

@@ -2,7 +2,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/local/blobs.js';
+import { sha256 } from '../../src/local/store/blobs.js';
 import { CONTRACT_PDF, bundleRequest, fileServer } from '../helpers.js';
 import { eventKinds, useEngine } from './support.js';
 

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { TemplateImport } from '../../src/local/templates.js';
+import type { TemplateImport } from '../../src/local/templates/templates.js';
 import { CONTRACT_B64, expectApiError, fixture } from '../helpers.js';
 import { type TestEngine, chars, useEngine } from './support.js';
 
@@ -79,7 +79,7 @@ describe('template import', () => {
 
   it('replaces the definition of an existing template and keeps its metadata', async () => {
     const tpl = await t.e.importTemplate(templateInput());
-    const { saveTemplate } = await import('../../src/local/templates.js');
+    const { saveTemplate } = await import('../../src/local/templates/templates.js');
     const ctx = (t.e as unknown as { ctx: Parameters<typeof saveTemplate>[0] }).ctx;
     const again = await saveTemplate(ctx, templateInput({ name: 'Sale v2', pdf: Buffer.from(CONTRACT_B64, 'base64'), fields: [], metadata: undefined }), tpl.id);
     expect(again).toMatchObject({ id: tpl.id, name: 'Sale v2', fields: [], metadata: { region: 'emea' } });

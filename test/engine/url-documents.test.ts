@@ -245,7 +245,7 @@ describe('isPrivateAddress', () => {
     ['127.0.0.1', true], ['10.1.2.3', true], ['172.20.0.1', true], ['192.168.1.1', true], ['169.254.169.254', true], ['100.64.0.1', true],
     ['::1', true], ['fd00::1', true], ['fe80::1', true], ['::ffff:10.0.0.1', true], ['93.184.216.34', false], ['2606:4700::1111', false], ['::ffff:8.8.8.8', false],
   ])('%s is private: %s', async (address, expected) => {
-    const { isPrivateAddress } = await import('../../src/local/urlFetch.js');
+    const { isPrivateAddress } = await import('../../src/local/documents/urlFetch.js');
     expect(isPrivateAddress(address)).toBe(expected);
   });
 });

@@ -1,8 +1,8 @@
 // Webhook events by Bundle come from an index on bundle_id (written with each event), and the
 // migration fills bundle_id of older rows from their payload.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql } from '../../src/local/db.js';
-import { MIGRATIONS } from '../../src/local/migrations.js';
+import { sql } from '../../src/local/store/db.js';
+import { MIGRATIONS } from '../../src/local/store/migrations.js';
 import { bundleRequest, newEngine } from '../helpers.js';
 
 let engine: ReturnType<typeof newEngine> | undefined;

@@ -1,6 +1,6 @@
 // The webhook records of the local engine: webhooks, extra headers, events, delivery attempts, the secret.
 import { describe, expect, it } from 'vitest';
-import { enqueueOccurrence } from '../../src/local/webhooks/outbox.js';
+import { enqueueOccurrence } from '../../src/local/webhooks/queue.js';
 import type { Webhook } from '../../src/service/types.js';
 import { expectApiError } from '../helpers.js';
 import { DAY_MS, type TestEngine, chars, useEngine } from './support.js';

@@ -1,7 +1,7 @@
 // Shared checks of the intake tests: text and positions read back from produced PDFs.
 import { expect } from 'vitest';
-import type { PlacedField } from '../../src/local/intake/html.js';
-import { findTextInPdf, withPdfjsDocument } from '../../src/local/intake/pdfText.js';
+import type { PlacedField } from '../../src/local/documents/intake/html.js';
+import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
 
 /** The text of each page, items joined by spaces. */
 export const pageTexts = (pdf: Buffer) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { findChromium, renderHtml } from '../../src/local/intake/html.js';
-import { findTextInPdf, withPdfjsDocument } from '../../src/local/intake/pdfText.js';
+import { findChromium, renderHtml } from '../../src/local/documents/intake/html.js';
+import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
 import { expectRightOf, pageTexts } from './helpers.js';
 
 const builtin = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) => renderHtml(html, { fieldsMode, renderer: 'builtin', timeoutMs });

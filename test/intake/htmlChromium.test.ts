@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { findChromium, renderHtml } from '../../src/local/intake/html.js';
-import { renderWithChromium } from '../../src/local/intake/htmlChromium.js';
-import { findTextInPdf, withPdfjsDocument } from '../../src/local/intake/pdfText.js';
+import { findChromium, renderHtml } from '../../src/local/documents/intake/html.js';
+import { renderWithChromium } from '../../src/local/documents/intake/htmlChromium.js';
+import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
 import { expectRightOf, pageTexts } from './helpers.js';
 
 // These need Chromium, as CI installs it: without it they fail, saying what to install.

@@ -3,9 +3,9 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { convertOfficeToPdf, findSoffice } from '../../src/local/intake/office.js';
+import { convertOfficeToPdf, findSoffice } from '../../src/local/documents/intake/office.js';
 import { OFFICE_EXTENSIONS } from '../../src/service/enums.js';
-import { findTextInPdf, withPdfjsDocument } from '../../src/local/intake/pdfText.js';
+import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'esign-office-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName, PDFString, StandardFonts, degrees } from 'pdf-lib';
-import { flattenForm, formFieldsOfPdf } from '../../src/local/intake/pdfForm.js';
-import { findTextInPdf, withPdfjsDocument } from '../../src/local/intake/pdfText.js';
+import { flattenForm, formFieldsOfPdf } from '../../src/local/documents/intake/pdfForm.js';
+import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
 
 const H = 792;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, type PDFFont, StandardFonts, degrees } from 'pdf-lib';
-import { findTextInPdf } from '../../src/local/intake/pdfText.js';
+import { findTextInPdf } from '../../src/local/documents/intake/pdfText.js';
 
 const H = 792;
 // Helvetica's ascent and descent as pdfjs reports them, in units of the font size.

@@ -1,8 +1,8 @@
 // The account's webhook signing secret and account id, kept in `meta`; made on first use.
 import { randomBytes } from 'node:crypto';
 import type { WebhookSecret } from '../../service/types.js';
-import { type Db, sql } from '../db.js';
-import { uuid } from '../ids.js';
+import { type Db, sql } from '../store/db.js';
+import { uuid } from '../store/ids.js';
 
 const get = (db: Db, key: string) => (sql(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 const put = (db: Db, key: string, value: string) =>

@@ -8,9 +8,9 @@ import type {
   Page, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery,
   WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
 } from '../../service/types.js';
-import { inTransaction, type EngineContext } from '../context.js';
-import { type Db, sql } from '../db.js';
-import { uuid } from '../ids.js';
+import { inTransaction, type EngineContext } from '../store/context.js';
+import { type Db, sql } from '../store/db.js';
+import { uuid } from '../store/ids.js';
 
 interface WebhookRow {
   id: string;

@@ -2,7 +2,7 @@
 // own metadata, option choices, and ids of the local engine where an argument names one.
 import { existsSync } from 'node:fs';
 import type { Command, Option } from 'commander';
-import { databasePath } from '../../../local/db.js';
+import { databasePath } from '../../../local/store/db.js';
 import type { Factory } from '../../factory.js';
 
 /** `value<TAB>description` lines; the shell scripts drop or show the description. */

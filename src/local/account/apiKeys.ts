@@ -1,0 +1,79 @@
+// API keys for `esign serve`: shown once at creation, stored as SHA-256 hashes, revocable.
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiError } from '../../service/errors.js';
+import { type Db, sql } from '../store/db.js';
+import { uuid } from '../store/ids.js';
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  /** The first characters of the key, enough to recognise it in a list. */
+  prefix: string;
+  created: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const RECHECK_MS = 1000;
+
+const hash = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export class ApiKeyStore {
+  /** `wallMs`: the wall clock of the key cache and of last use (tests move it instead of waiting). */
+  constructor(private readonly db: Db, private readonly now: () => string, private readonly wallMs: () => number = Date.now) {}
+
+  /** Returns the new key's record and the key itself, which is never retrievable again. */
+  create(name: string): { record: ApiKey; key: string } {
+    const key = `esk_${randomBytes(24).toString('base64url')}`;
+    const id = uuid();
+    sql(this.db, 'INSERT INTO api_keys (id, name, prefix, hash, created) VALUES (?, ?, ?, ?, ?)')
+      .run(id, name, key.slice(0, 10), hash(key), this.now());
+    return { record: this.get(id), key };
+  }
+
+  list(): ApiKey[] {
+    return sql(this.db, 'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys ORDER BY created').all() as ApiKey[];
+  }
+
+  get(id: string): ApiKey {
+    const row = sql(this.db, 'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys WHERE id = ? OR prefix = ?').get(id, id) as ApiKey | undefined;
+    if (!row) throw new ApiError(404, 'not_found', `No API key "${id}".`);
+    return row;
+  }
+
+  revoke(idOrPrefix: string): ApiKey {
+    const k = this.get(idOrPrefix);
+    sql(this.db, 'UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(this.now(), k.id);
+    return this.get(k.id);
+  }
+
+  /**
+   * The id of the live key, or undefined. A key found live is trusted for a second without asking
+   * the database again (esign serve checks every request); a revocation by this process counts at
+   * once, one by another process within that second. Last use is recorded to the minute.
+   */
+  authenticate(key: string): string | undefined {
+    const now = this.wallMs(); // wall time: when the key was really used
+    let entry = this.live.get(key);
+    if (!entry || entry.changes !== this.changes() || now - entry.checked >= RECHECK_MS) {
+      this.live.delete(key);
+      const row = sql(this.db, 'SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as { id: string } | undefined;
+      if (!row) return undefined;
+      if (this.live.size >= 1000) this.live.clear();
+      entry = { id: row.id, checked: now, changes: 0, recorded: entry?.recorded ?? 0 };
+      this.live.set(key, entry);
+    }
+    if (now - entry.recorded >= 60_000) {
+      sql(this.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), entry.id);
+      entry.recorded = now;
+    }
+    entry.changes = this.changes();
+    return entry.id;
+  }
+
+  private readonly live = new Map<string, { id: string; checked: number; changes: number; recorded: number }>();
+
+  private changes(): number {
+    return sql(this.db, 'SELECT total_changes()').pluck().get() as number;
+  }
+}

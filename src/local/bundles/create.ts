@@ -1,0 +1,352 @@
+// Bundle creation on the local engine: every rule of the spec, then one transaction.
+import { sql } from '../store/db.js';
+import { basename, extname } from 'node:path';
+import { OFFICE_EXTENSIONS } from '../../service/enums.js';
+import { ApiError, FieldErrors } from '../../service/errors.js';
+import type {
+  AutoPlacementRequestT, BundleRequestT, DocumentRequestT, FieldRequestT, PacketRequestT, TemplateRequestT,
+} from '../../service/schemas.js';
+import type { AttachedFile } from '../../service/types.js';
+import { recordBlob, sha256 } from '../store/blobs.js';
+import { type BundleAttrs, type PacketAttrs, bundleRowBySeq } from './read.js';
+import { type EngineContext, inTransaction } from '../store/context.js';
+import { checkDelivery, checkTestCopies } from './reachability.js';
+import { recordEvent } from './events.js';
+import { slug } from '../store/ids.js';
+import { launch } from './launch.js';
+import { applyBundleSettings } from './lifecycle.js';
+import { deriveFields, type PreparedSpec } from '../documents/intake/prepare.js';
+import { findSoffice } from '../documents/intake/office.js';
+import { inspectPdf } from '../documents/pdf.js';
+import { findPersonContact } from '../persons/persons.js';
+import { templateDocument } from '../templates/templates.js';
+
+/** Where a document's bytes come from once the request is checked. */
+type Source =
+  | { kind: 'ready'; data: Buffer; hash: string; pages: number; source: 'b64' | 'index' }
+  | { kind: 'url'; url: string }
+  /** A Document Template's PDF, already in the file store. */
+  | { kind: 'template'; templateId: string; hash: string; pages: number }
+  /** Rendered or converted to PDF in the background, like a download. */
+  | { kind: 'html'; html: string }
+  | { kind: 'office'; data: Buffer; hash: string; ext: string };
+
+interface PlannedDocument {
+  key: string;
+  name: string;
+  source: Source;
+  spec: PreparedSpec;
+}
+
+interface PlannedPacket {
+  key: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  person_id: string | null;
+  deliver_via: 'email' | 'phone' | 'embed';
+  ord: number;
+  attrs: PacketAttrs;
+}
+
+const isTemplateDoc = (d: DocumentRequestT | TemplateRequestT): d is TemplateRequestT => 'template_id' in d && d.template_id !== undefined;
+
+export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<string> {
+  const S = await import('../../service/schemas.js');
+  await loadRe2();
+  const req = S.parseOr400(S.BundleRequest, input);
+  if (req.envelope_template) {
+    if (req.documents?.length)
+      throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
+        { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
+      ]);
+    const { expandEnvelopeRequest } = await import('../templates/envelopes.js');
+    return createBundle(ctx, await expandEnvelopeRequest(ctx, input), files);
+  }
+  const errs = new FieldErrors();
+  const account = ctx.account.settings();
+  const has = (f: (typeof account.features)[number]) => account.features.includes(f);
+
+  let team = null as ReturnType<typeof ctx.account.team> | null;
+  if (req.team !== undefined) {
+    if (!has('teams')) errs.add('team', 'Assigning a team requires the Teams account feature.');
+    else if (!(team = ctx.account.team(req.team))) errs.add('team', `Team "${req.team}" does not exist in this account.`);
+  }
+
+  const packets = planPackets(ctx, req, errs);
+  checkTestCopies(req.cc_emails, req.is_test === true, ctx.account, errs);
+  const signerKeys = new Set(packets.map((p) => p.key));
+  if (req.payment && !signerKeys.has(req.payment.billed_to))
+    errs.add('payment.billed_to', `"${req.payment.billed_to}" is not the key of a signer in this Bundle.`);
+
+  const docs = req.documents ?? [];
+  const docKeys = new Set<string>();
+  const fromTemplates = new Map<number, PlannedDocument>();
+  docs.forEach((d, i) => {
+    const key = d.key ?? `doc-${i + 1}`;
+    if (docKeys.has(key)) errs.add(`documents[${i}].key`, `Duplicate document key "${key}".`);
+    docKeys.add(key);
+    if (isTemplateDoc(d)) {
+      const t = templateDocument(ctx, d, i, signerKeys, req.tag_values ?? {}, errs);
+      if (t) fromTemplates.set(i, {
+        key, name: t.template.filename,
+        source: { kind: 'template', templateId: t.template.id, hash: t.template.sha256, pages: t.template.pages },
+        spec: { fields: t.fields, auto_placements: [] },
+      });
+      return;
+    }
+    checkDocumentRequest(d, i, files, signerKeys, has, errs);
+  });
+  errs.throwIfAny();
+
+  // Bytes in hand are checked now, so a bad upload is a 400 that names its field.
+  const planned: PlannedDocument[] = [];
+  for (const [i, doc] of docs.entries()) {
+    if (isTemplateDoc(doc)) {
+      planned.push(fromTemplates.get(i)!);
+      continue;
+    }
+    const d = doc;
+    const key = d.key ?? `doc-${i + 1}`;
+    const spec = {
+      ...keyedFields(d),
+      converted_pdf_fields_to: d.converted_pdf_fields_to ?? null,
+      html_fields_mode: d.html_fields_mode ?? null,
+    };
+    if (d.file_url !== undefined) {
+      planned.push({ key, name: d.filename ?? nameFromUrl(d.file_url, key), source: { kind: 'url', url: d.file_url }, spec });
+      continue;
+    }
+    if (d.file_html !== undefined) {
+      planned.push({ key, name: d.filename ?? `${key}.pdf`, source: { kind: 'html', html: d.file_html }, spec });
+      continue;
+    }
+    const ext = d.file_index !== undefined ? extname(files[d.file_index].filename).slice(1).toLowerCase() : '';
+    if ((OFFICE_EXTENSIONS as readonly string[]).includes(ext)) {
+      const f = files[d.file_index!];
+      const name = d.filename ?? fitFilename(`${basename(f.filename, extname(f.filename))}.pdf`);
+      planned.push({ key, name, source: { kind: 'office', data: f.data, hash: sha256(f.data), ext }, spec });
+      continue;
+    }
+    const field = d.file_b64 !== undefined ? `documents[${i}].file_b64` : `documents[${i}].file_index`;
+    const data = d.file_b64 !== undefined ? decodeBase64(d.file_b64) : files[d.file_index!].data;
+    if (!data) {
+      errs.add(field, 'Invalid base64: the value is not base64-encoded data.');
+      continue;
+    }
+    const info = await inspectPdf(data);
+    if ('problem' in info) {
+      errs.add(field, info.problem);
+      continue;
+    }
+    const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
+    const derived = await deriveFields(data, spec, i);
+    for (const p of derived.problems) errs.add(p.field, p.message);
+    planned.push({ key, name, source: { kind: 'ready', data, hash: sha256(data), pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' }, spec: derived.spec });
+  }
+  errs.throwIfAny();
+
+
+  const draft = req.status === 'dr' || req.is_draft === true;
+  const pending = planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template');
+  const template = planned.find((d) => d.source.kind === 'template')?.source as { templateId: string } | undefined;
+  const id = slug();
+  const attrs: BundleAttrs = {
+    email_subject: req.email_subject ?? '',
+    email_message: req.email_message ?? '',
+    sms_message: req.sms_message ?? '',
+    requester_name: req.requester_name ?? team?.requester_name ?? account.requester_name,
+    requester_email: req.requester_email ?? team?.requester_email ?? account.requester_email,
+    cc_emails: req.cc_emails ?? [],
+    payment: req.payment ? { ...req.payment, payment_method_types: req.payment.payment_method_types ?? [] } : null,
+    tag_values: req.tag_values ?? {},
+    cc_sender: false,
+    send_reminders: has('reminders'),
+    reminder_offset: null,
+    reminder_interval: null,
+    reminder_expires: null,
+  };
+  // Members of PATCH sent at creation (published clients do): the same rules, gates and errors.
+  const cols: { signing_brand?: string | null; expires?: string | null } = {};
+  // `expires` as for a draft: a date is the end of that day, a date-time is kept (nothing sent yet whose time to keep).
+  applyBundleSettings(ctx, req, { status: 'dr', expires: null, sent: null, is_test: req.is_test ? 1 : 0 }, attrs, cols, errs);
+  errs.throwIfAny();
+  for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
+
+  inTransaction(ctx, () => {
+    const at = ctx.clock.now();
+    const { db } = ctx;
+    const seq = Number(
+      sql(db, 
+        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, attrs, expires, signing_brand)
+         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(id, draft ? 'dr' : 'pe', req.label ?? '', req.custom_key ?? null, req.is_test ? 1 : 0, req.in_order ? 1 : 0,
+        req.team ?? null, null, template?.templateId ?? null, at, JSON.stringify(attrs), cols.expires ?? null, cols.signing_brand ?? null).lastInsertRowid,
+    );
+    const insertPacket = sql(db, 
+      `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, attrs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ne', ?)`,
+    );
+    packets.forEach((p, i) =>
+      insertPacket.run(slug(), seq, i, p.key, p.name, p.email, p.phone, p.person_id, p.deliver_via, p.ord, JSON.stringify(p.attrs)),
+    );
+    const insertDoc = sql(db, 
+      `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    planned.forEach((d, i) => {
+      if (d.source.kind === 'ready') {
+        recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
+        insertDoc.run(seq, i, d.key, d.name, d.source.source, null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }), null);
+      } else if (d.source.kind === 'template') {
+        insertDoc.run(seq, i, d.key, d.name, 'template', null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }), d.source.templateId);
+      } else if (d.source.kind === 'url') {
+        insertDoc.run(seq, i, d.key, d.name, 'url', d.source.url, null, 'pending', JSON.stringify(d.spec), null);
+      } else if (d.source.kind === 'html') {
+        insertDoc.run(seq, i, d.key, d.name, 'html', null, null, 'pending', JSON.stringify({ ...d.spec, html: d.source.html }), null);
+      } else {
+        // The office original is kept (content-addressed) until it is converted.
+        recordBlob(db, d.source.hash, d.source.data.length, 0, at);
+        insertDoc.run(seq, i, d.key, d.name, 'office', null, null, 'pending', JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }), null);
+      }
+    });
+    recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
+    if (draft) recordEvent(db, { bundleSeq: seq, kind: 'bd', at });
+    else if (!pending) launch(ctx, bundleRowBySeq(db, seq));
+  });
+  if (pending) ctx.kick();
+  return id;
+}
+
+function planPackets(ctx: EngineContext, req: BundleRequestT, errs: FieldErrors): PlannedPacket[] {
+  const keys = new Set<string>();
+  return req.packets.map((p: PacketRequestT, i) => {
+    const at = (f: string) => `packets[${i}].${f}`;
+    const key = p.key ?? `signer-${i + 1}`;
+    if (keys.has(key)) errs.add(at('key'), `Duplicate signer key "${key}".`);
+    keys.add(key);
+    let { name, email, phone } = p;
+    if (p.person_id !== undefined) {
+      const person = findPersonContact(ctx.db, p.person_id);
+      if (!person) errs.add(at('person_id'), `Person "${p.person_id}" does not exist.`);
+      else {
+        name ??= person.name;
+        email ??= person.email ?? undefined;
+        phone ??= person.phone ?? undefined;
+      }
+    }
+    if (!name) errs.add(at('name'), 'This field is required.');
+    const deliver_via = p.deliver_via ?? (email ? 'email' : phone ? 'phone' : 'email');
+    checkDelivery({ deliver_via, email, phone, auth_sms: p.auth_sms, setsRedirect: p.signing_complete_redirect !== undefined }, req.is_test === true, ctx.account, errs, `packets[${i}].`);
+    return {
+      key,
+      name: name ?? '',
+      email: email ?? null,
+      phone: phone ?? null,
+      person_id: p.person_id ?? null,
+      deliver_via,
+      ord: p.order ?? i,
+      attrs: {
+        auth_sms: p.auth_sms ?? false,
+        auth_selfie: p.auth_selfie ?? false,
+        auth_id: p.auth_id ?? false,
+        ...(p.auth_secrets !== undefined ? { auth_secrets: p.auth_secrets } : {}),
+        signing_complete_redirect: p.signing_complete_redirect ?? null,
+        suppress_all: p.suppress_all ?? false,
+        suppress_signing: p.suppress_signing ?? false,
+        suppress_reminder: p.suppress_reminder ?? false,
+        suppress_docs_ready: p.suppress_docs_ready ?? false,
+        ...(p.email_message !== undefined ? { email_message: p.email_message } : {}),
+        ...(p.sms_message !== undefined ? { sms_message: p.sms_message } : {}),
+        requires_witness: false,
+        witness_nominated_by: '',
+      },
+    };
+  });
+}
+
+function checkDocumentRequest(
+  d: DocumentRequestT,
+  i: number,
+  files: AttachedFile[],
+  signerKeys: Set<string>,
+  has: (f: 'regex_validation' | 'office_upload') => boolean,
+  errs: FieldErrors,
+): void {
+  const at = (f: string) => `documents[${i}].${f}`;
+  const sources = (['file_url', 'file_b64', 'file_html', 'file_index'] as const).filter((k) => d[k] !== undefined);
+  if (sources.length !== 1) {
+    errs.add(`documents[${i}]`, sources.length
+      ? `Give exactly one of file_url, file_b64, file_html, file_index (got ${sources.join(', ')}).`
+      : 'Give exactly one of file_url, file_b64, file_html, file_index.');
+    return;
+  }
+  if (d.file_index !== undefined) {
+    const f = files[d.file_index];
+    if (!f) errs.add(at('file_index'), `No attached file at index ${d.file_index} (${files.length} attached).`);
+    else if ((OFFICE_EXTENSIONS as readonly string[]).includes(extname(f.filename).slice(1).toLowerCase())) {
+      if (!has('office_upload')) errs.add(at('file_index'), `Uploading office documents (${f.filename}) requires the office-upload account feature.`);
+      else if (!findSoffice()) errs.add(at('file_index'), `Office documents (${f.filename}) are converted with LibreOffice, which is not installed here (no soffice on PATH; set ESIGN_SOFFICE to its path), or send a PDF.`);
+    }
+  }
+  if (d.converted_pdf_fields_to !== undefined && !signerKeys.has(d.converted_pdf_fields_to))
+    errs.add(at('converted_pdf_fields_to'), `"${d.converted_pdf_fields_to}" is not the key of a signer in this Bundle.`);
+  const fieldKeys = new Set<string>();
+  const checkField = (f: (FieldRequestT | AutoPlacementRequestT) & { key: string }, path: string) => {
+    if (fieldKeys.has(f.key)) errs.add(`${path}.key`, `Duplicate field key "${f.key}" in this document.`);
+    fieldKeys.add(f.key);
+    for (const [e, editor] of (f.editors ?? []).entries())
+      if (!signerKeys.has(editor)) errs.add(`${path}.editors[${e}]`, `"${editor}" is not the key of a signer in this Bundle.`);
+    if (f.v_regex !== undefined) {
+      if (!has('regex_validation')) errs.add(`${path}.v_regex`, 'v_regex requires the field regex validation account feature.');
+      else {
+        const problem = re2Problem(f.v_regex);
+        if (problem) errs.add(`${path}.v_regex`, `Not a valid RE2 expression: ${problem}`);
+      }
+    }
+  };
+  const { fields, auto_placements } = keyedFields(d);
+  fields.forEach((f, j) => checkField(f, at(`fields[${j}]`)));
+  auto_placements.forEach((f, j) => checkField(f, at(`auto_placements[${j}]`)));
+}
+
+/**
+ * A document's fields with their keys: given ones kept, others `<kind>-<n>` numbered across
+ * placed and auto-placed fields. Stored this way, so data items read the keys back.
+ */
+function keyedFields(d: DocumentRequestT) {
+  const fields = (d.fields ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${j + 1}` }));
+  const auto_placements = (d.auto_placements ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${fields.length + j + 1}` }));
+  return { fields, auto_placements };
+}
+
+let re2: typeof import('re2js') | undefined;
+function re2Problem(pattern: string): string | undefined {
+  try {
+    re2!.RE2JS.compile(pattern);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+/** v_regex is checked with RE2 semantics (re2js), loaded before the synchronous checks run. */
+async function loadRe2(): Promise<void> {
+  re2 ??= await import('re2js');
+}
+
+/** Strict base64 (standard or URL alphabet, whitespace allowed); undefined when it is not. */
+function decodeBase64(text: string): Buffer | undefined {
+  const compact = text.replace(/\s+/g, '');
+  if (!compact || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length % 4 === 1) return undefined;
+  return Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
+}
+
+function nameFromUrl(url: string, key: string): string {
+  return fitFilename(decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || `${key}.pdf`);
+}
+
+/** A default document name within the 50-character filename limit, keeping its extension. */
+function fitFilename(name: string): string {
+  if (name.length <= 50) return name;
+  const ext = extname(name).slice(0, 10);
+  return name.slice(0, 50 - ext.length) + ext;
+}

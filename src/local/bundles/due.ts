@@ -1,0 +1,104 @@
+// What time brings, by the engine's clock: expiry of unfinished Bundles and automatic reminders.
+// Every process applies what is due when it opens the engine (two indexed look-ups when nothing
+// is), and `esign serve` checks periodically.
+import type { BundleAttrs, BundleRow, PacketAttrs, PacketRow } from './read.js';
+import { bundleRowBySeq, findPacketRow, packetRowsOf } from './read.js';
+import { type EngineContext, inTransaction } from '../store/context.js';
+import { sql } from '../store/db.js';
+import { notify } from '../messages/notify.js';
+import { isAskedInLiveBundle, packetsWhoseTurnItIs } from './turns.js';
+import { IN_PROGRESS, sqlSet } from '../../service/states.js';
+import { markEnded } from './transitions.js';
+
+const DAY_MS = 86400e3;
+/** A packet is reminded at most once an hour (spec), manually or automatically. */
+export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
+/** Used when a Bundle leaves reminder_offset or reminder_interval unset. */
+export const DEFAULT_REMINDER_DAYS = 3;
+const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
+// Found by their expiry index: by status the planner would walk every sent Bundle at each start.
+
+/** When automatic reminders stop (`reminder_expires` days after sending), or null when they do not. */
+function remindersStopMs(b: BundleRow): number | null {
+  const a = JSON.parse(b.attrs) as BundleAttrs;
+  return a.reminder_expires !== null && a.reminder_expires !== undefined && b.sent ? Date.parse(b.sent) + a.reminder_expires * DAY_MS : null;
+}
+
+/**
+ * When the packet's next automatic reminder is due, or null: `reminder_offset` days after its
+ * signing request, then every `reminder_interval` days (0: only one), never after
+ * `reminder_expires` days from sending, and never within the hour after the last reminder
+ * (manual or automatic: the once-an-hour rule is the packet's, not the operation's).
+ */
+export function nextReminderAt(ctx: EngineContext, b: BundleRow, p: PacketRow): string | null {
+  const a = JSON.parse(b.attrs) as BundleAttrs;
+  const pa = JSON.parse(p.attrs) as PacketAttrs;
+  if (!a.send_reminders || !ctx.account.has('reminders') || pa.suppress_all || pa.suppress_reminder || p.deliver_via === 'embed') return null;
+  // Created for embedded signing, then moved to email or phone: only the sender reminds (spec).
+  if (pa.no_auto_reminders) return null;
+  if (!isAskedInLiveBundle(b, p)) return null;
+  const base = Date.parse(p.notified_at ?? b.sent ?? '');
+  if (Number.isNaN(base)) return null;
+  const offset = a.reminder_offset ?? DEFAULT_REMINDER_DAYS;
+  const interval = a.reminder_interval ?? DEFAULT_REMINDER_DAYS;
+  if (p.auto_reminders > 0 && interval === 0) return null;
+  const scheduled = base + (offset + p.auto_reminders * interval) * DAY_MS;
+  const due = p.last_reminded_at ? Math.max(scheduled, Date.parse(p.last_reminded_at) + REMINDER_INTERVAL_MS) : scheduled;
+  const stop = remindersStopMs(b);
+  if (stop !== null && due > stop) return null;
+  return new Date(due).toISOString();
+}
+
+/** Recomputes the next reminder of every packet of a Bundle (after a launch, a turn, a PATCH). */
+export function scheduleReminders(ctx: EngineContext, seq: number): void {
+  const b = bundleRowBySeq(ctx.db, seq);
+  const set = sql(ctx.db, 'UPDATE packets SET next_reminder_at = ? WHERE id = ?');
+  for (const p of packetRowsOf(ctx.db, seq)) set.run(nextReminderAt(ctx, b, p), p.id);
+}
+
+/** Expires what is past `expires` and sends the reminders that are due. Returns what it did. */
+export function applyDue(ctx: EngineContext): { expired: number; reminded: number } {
+  const now = ctx.clock.now();
+  const anyExpired = sql(ctx.db, `SELECT 1 FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING} LIMIT 1`).get(now);
+  const anyReminder = sql(ctx.db, 'SELECT 1 FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ? LIMIT 1').get(now);
+  if (!anyExpired && !anyReminder) return { expired: 0, reminded: 0 };
+  return inTransaction(ctx, () => {
+    const at = ctx.clock.now();
+    const expiring = sql(ctx.db, `SELECT seq FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING}`).all(at) as { seq: number }[];
+    for (const { seq } of expiring) {
+      markEnded(ctx.db, seq, 'ex', at);
+    }
+    let reminded = 0;
+    const due = sql(ctx.db, 'SELECT id FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ?').all(at) as { id: string }[];
+    for (const { id } of due) {
+      const p = findPacketRow(ctx.db, id);
+      const b = bundleRowBySeq(ctx.db, p.bundle_seq);
+      const stillDue = nextReminderAt(ctx, b, p);
+      if (stillDue && stillDue > at) {
+        // Moved later (a manual reminder within the hour): it goes then, not now and not never.
+        sql(ctx.db, 'UPDATE packets SET next_reminder_at = ? WHERE id = ?').run(stillDue, p.id);
+        continue;
+      }
+      // A clock that jumped past reminder_expires sends no catch-up reminder: reminders have stopped.
+      const stop = remindersStopMs(b);
+      const stopped = stop !== null && Date.parse(at) > stop;
+      const itsTurn = packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id);
+      let lastReminded = p.last_reminded_at;
+      if (stillDue && !stopped && itsTurn && notify(ctx, b, p, 'reminder')) {
+        reminded++;
+        lastReminded = at;
+        sql(ctx.db, 'UPDATE packets SET last_reminded_at = ? WHERE id = ?').run(at, p.id);
+      }
+      // Reminders missed while the engine was not running are not sent in a burst: the count moves past them.
+      const after = (count: number) => nextReminderAt(ctx, b, { ...p, auto_reminders: count, last_reminded_at: lastReminded });
+      let count = p.auto_reminders + 1;
+      while (true) {
+        const next = after(count);
+        if (!next || next > at) break;
+        count++;
+      }
+      sql(ctx.db, 'UPDATE packets SET auto_reminders = ?, next_reminder_at = ? WHERE id = ?').run(count, after(count), p.id);
+    }
+    return { expired: expiring.length, reminded };
+  });
+}

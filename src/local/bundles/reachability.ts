@@ -1,0 +1,42 @@
+// The rules that make a signer deliverable, shared by Bundle creation and packet PATCH.
+import type { FieldErrors } from '../../service/errors.js';
+import type { AccountStore } from '../account/account.js';
+
+export interface Delivery {
+  deliver_via: 'email' | 'phone' | 'embed';
+  email: string | null | undefined;
+  phone: string | null | undefined;
+  auth_sms: boolean | undefined;
+  /** Whether this request sets signing_complete_redirect. */
+  setsRedirect: boolean;
+}
+
+const TEST_MESSAGE = (address: string) =>
+  `Test Bundles can only be delivered to verified email addresses of account users; ${address} is not one.`;
+
+/** Adds an error (at `prefix` + field) for each way the signer could not be reached as asked. */
+export function checkDelivery(d: Delivery, isTest: boolean, account: AccountStore, errs: FieldErrors, prefix = ''): void {
+  if (d.deliver_via === 'email' && !d.email) errs.add(`${prefix}email`, 'An email address is required to deliver by email.');
+  if (d.deliver_via === 'phone' && !d.phone) errs.add(`${prefix}phone`, 'A phone number is required to deliver by phone.');
+  if (d.auth_sms && !d.phone) errs.add(`${prefix}phone`, 'A phone number is required for SMS pin authentication (auth_sms).');
+  if (d.setsRedirect && !account.has('signing_brands'))
+    errs.add(`${prefix}signing_complete_redirect`, 'signing_complete_redirect requires the Signing Brands account feature.');
+  if (!isTest) return;
+  if (d.deliver_via === 'phone') errs.add(`${prefix}deliver_via`, 'Test Bundles can only be delivered by email to verified addresses of account users.');
+  // An embedded signer's address still gets the documents-ready email.
+  else if (d.email && !account.isVerifiedAddress(d.email)) errs.add(`${prefix}email`, TEST_MESSAGE(d.email));
+}
+
+/** cc_sender copies the requester: on a test Bundle only when that is a verified account address. */
+export function checkTestSender(requesterEmail: string, isTest: boolean, account: AccountStore, errs: FieldErrors): void {
+  if (isTest && !account.isVerifiedAddress(requesterEmail))
+    errs.add('cc_sender', `${TEST_MESSAGE(requesterEmail)} (cc_sender copies the requester).`);
+}
+
+/** Copies of a test Bundle go only to verified account addresses too. */
+export function checkTestCopies(cc: string[] | undefined, isTest: boolean, account: AccountStore, errs: FieldErrors): void {
+  if (!isTest) return;
+  (cc ?? []).forEach((address, i) => {
+    if (!account.isVerifiedAddress(address)) errs.add(`cc_emails[${i}]`, TEST_MESSAGE(address));
+  });
+}

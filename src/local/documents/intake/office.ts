@@ -1,0 +1,102 @@
+// Office documents (Word, Excel, PowerPoint) to PDF with a headless LibreOffice, one isolated run per file.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { OFFICE_EXTENSIONS } from '../../../service/enums.js';
+import { findExecutable } from './findExecutable.js';
+
+export const DEFAULT_OFFICE_TIMEOUT_MS = 120_000;
+const ZIP = Buffer.from('PK\x03\x04', 'latin1');
+
+export function findSoffice(): string | undefined {
+  return findExecutable('ESIGN_SOFFICE', ['soffice', 'libreoffice']);
+}
+
+/** The last non-empty lines of LibreOffice's output, for error messages (it reports on stdout and stderr). */
+const lastWords = (out: string) =>
+  out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/javaldx|java may not function/.test(l))
+    .slice(-2)
+    .join(' ');
+
+export async function convertOfficeToPdf(data: Buffer, ext: string, opts: { sofficePath?: string; timeoutMs?: number } = {}): Promise<Buffer> {
+  const type = ext.replace(/^\./, '').toLowerCase();
+  if (!(OFFICE_EXTENSIONS as readonly string[]).includes(type)) throw new Error(`Cannot convert ".${type}" files: the office formats are ${OFFICE_EXTENSIONS.join(', ')}.`);
+  if (!data.length) throw new Error('The office document is empty.');
+  // LibreOffice reads what it does not recognise as plain text: a wrong file would "convert".
+  if (type.endsWith('x') && !data.subarray(0, 4).equals(ZIP)) throw new Error(`The .${type} file is not an Office Open XML document (not a ZIP archive).`);
+  const soffice = opts.sofficePath ?? findSoffice();
+  if (!soffice) throw new Error('LibreOffice is not installed: no soffice or libreoffice on PATH (set ESIGN_SOFFICE to its path).');
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_OFFICE_TIMEOUT_MS;
+
+  const dir = await mkdtemp(join(tmpdir(), 'esign-office-'));
+  try {
+    const input = join(dir, `document.${type}`);
+    const outDir = join(dir, 'out');
+    await writeFile(input, data);
+    const args = [
+      '--headless', '--invisible', '--norestore', '--nolockcheck', '--nodefault', '--nologo',
+      // Its own profile: LibreOffice runs one instance per profile, so concurrent conversions sharing
+      // one would hand their work to each other or fail.
+      `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+      '--convert-to', 'pdf', '--outdir', outDir, input,
+    ];
+    const output = await run(soffice, args, dir, timeoutMs);
+    let pdf: Buffer;
+    try {
+      pdf = await readFile(join(outDir, 'document.pdf'));
+    } catch {
+      // soffice exits 0 even when it cannot load the file; it only says so.
+      throw new Error(`LibreOffice could not convert the .${type} document to PDF${lastWords(output) ? `: ${lastWords(output)}` : '.'}`);
+    }
+    if (!pdf.subarray(0, 1024).toString('latin1').includes('%PDF-')) throw new Error(`LibreOffice produced no valid PDF from the .${type} document.`);
+    return pdf;
+  } finally {
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** Runs soffice in its own process group, so a timeout also kills the soffice.bin its launcher starts. */
+function run(cmd: string, args: string[], home: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd: home,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOME: home, SAL_USE_VCLPLUGIN: 'svp' },
+    });
+    let output = '';
+    const collect = (b: Buffer) => {
+      output = (output + b.toString('utf8')).slice(-4000);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    // Only while the launcher is alive (not yet reaped), so its group id cannot belong to anyone else.
+    const killGroup = () => {
+      try {
+        if (child.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`Cannot run LibreOffice (${cmd}): ${e.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new Error(`LibreOffice did not convert the document within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 100) / 10} s`} and was stopped.`));
+      else if (code === 0) resolve(output);
+      else reject(new Error(`LibreOffice failed (${signal ?? `exit code ${code}`})${lastWords(output) ? `: ${lastWords(output)}` : '.'}`));
+    });
+  });
+}

@@ -1,0 +1,61 @@
+// Fields a document gets from its own content once its PDF is in hand: form fields already in the
+// PDF (`converted_pdf_fields_to`), and auto-placements found by their text in the PDF.
+import type { DocumentSpec, StoredField } from '../../bundles/fields.js';
+
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+export interface PreparedSpec extends DocumentSpec {
+  converted_pdf_fields_to?: string | null;
+  html_fields_mode?: string | null;
+  [more: string]: unknown;
+}
+
+const fieldKey = (name: string) => name.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 100) || 'field';
+
+function uniqueKey(wanted: string, taken: Set<string>): string {
+  let key = wanted;
+  for (let n = 2; taken.has(key); n++) key = `${wanted}-${n}`;
+  taken.add(key);
+  return key;
+}
+
+/** Adds converted form fields and places auto-placements; problems name the request field at fault. */
+export async function deriveFields(pdf: Buffer, spec: PreparedSpec, index: number): Promise<{ spec: PreparedSpec; problems: Problem[] }> {
+  const problems: Problem[] = [];
+  const fields = [...(spec.fields ?? [])];
+  const taken = new Set([...fields, ...(spec.auto_placements ?? [])].map((f) => f.key));
+
+  if (spec.converted_pdf_fields_to) {
+    const { formFieldsOfPdf } = await import('./pdfForm.js');
+    for (const f of await formFieldsOfPdf(pdf))
+      fields.push({
+        key: uniqueKey(fieldKey(f.name), taken), kind: f.kind, label: f.name, page: f.page, x: f.x, y: f.y, w: f.w, h: f.h,
+        editors: [spec.converted_pdf_fields_to], ...(f.required ? { required: true } : {}), ...(f.value ? { initial_value: f.value } : {}),
+      });
+  }
+
+  const placed: StoredField[] = [];
+  const wanted = spec.auto_placements ?? [];
+  if (wanted.length) {
+    const { findTextInPdf } = await import('./pdfText.js');
+    for (const [j, ap] of wanted.entries()) {
+      const search = String(ap.search ?? '');
+      const hits = search ? await findTextInPdf(pdf, search) : [];
+      if (!hits.length) {
+        problems.push({ field: `documents[${index}].auto_placements[${j}].search`, message: `"${search}" was not found in the text of the document.` });
+        continue;
+      }
+      const { offset_x, offset_y, ...rest } = ap as StoredField & { offset_x?: number; offset_y?: number };
+      hits.forEach((hit, k) => {
+        placed.push({
+          ...rest, key: k === 0 ? ap.key : uniqueKey(`${ap.key}-${k + 1}`, taken), page: hit.page,
+          x: hit.x + (offset_x ?? 0), y: hit.y + (offset_y ?? 0), w: ap.w ?? 150, h: ap.h ?? 20,
+        });
+      });
+    }
+  }
+  return { spec: { ...spec, fields, auto_placements: placed }, problems };
+}

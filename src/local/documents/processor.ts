@@ -1,0 +1,119 @@
+// Background processing of documents not in hand at creation (by URL, HTML, office files):
+// obtain a PDF, check it, place its fields, store it, then launch or fail.
+import { sql } from '../store/db.js';
+import type { WireError } from '../../service/errors.js';
+import { type DocumentRow, bundleRowBySeq } from '../bundles/read.js';
+import { type EngineContext, inTransaction } from '../store/context.js';
+import { recordEvent } from '../bundles/events.js';
+import { launch } from '../bundles/launch.js';
+import { recordBlob } from '../store/blobs.js';
+import { inspectPdf } from './pdf.js';
+import { downloadDocument } from './urlFetch.js';
+import { deriveFields, type PreparedSpec } from './intake/prepare.js';
+import { markFailed } from '../bundles/transitions.js';
+
+/** How long a process may hold a document before another process may take it over. */
+const LEASE_MS = 2 * 60_000;
+/** At most this many documents at once: each may start a browser or an office suite. */
+const BATCH = 4;
+
+/**
+ * Claims pending documents whose lease is free (several processes may share one database).
+ * Leases are wall-clock time: moving the engine's clock must not free or pin another process's work.
+ */
+function claim(ctx: EngineContext): DocumentRow[] {
+  return inTransaction(ctx, () => {
+    const now = Date.now();
+    return sql(ctx.db, 
+        `UPDATE documents SET lease_until = ? WHERE rowid IN (SELECT rowid FROM documents WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) LIMIT ${BATCH}) RETURNING *`,
+      )
+      .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as DocumentRow[];
+  });
+}
+
+/** Processes every claimable pending document; resolves when they are all ready or failed. */
+export async function processPendingDocuments(ctx: EngineContext): Promise<number> {
+  let done = 0;
+  for (let batch = claim(ctx); batch.length; batch = claim(ctx)) {
+    await Promise.allSettled(batch.map((d) => processOne(ctx, d)));
+    done += batch.length;
+  }
+  return done;
+}
+
+/** A failure that names the request field at fault (auto-placements, converted fields). */
+class DocumentProblem extends Error {
+  constructor(readonly field: string, message: string) {
+    super(message);
+  }
+}
+
+/** The document as a PDF: downloaded, rendered from HTML, or converted from an office file. */
+async function obtainPdf(ctx: EngineContext, d: DocumentRow, spec: PreparedSpec): Promise<{ pdf: Buffer; spec: PreparedSpec }> {
+  if (d.source === 'url') return { pdf: await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() }), spec };
+  if (d.source === 'html') {
+    const { renderHtml } = await import('./intake/html.js');
+    const { html, ...rest } = spec as PreparedSpec & { html: string };
+    const rendered = await renderHtml(html, { fieldsMode: spec.html_fields_mode === 'none' ? 'none' : 'native' });
+    const taken = new Set([...(rest.fields ?? []), ...(rest.auto_placements ?? [])].map((f) => f.key));
+    const found = rendered.fields.filter((f) => !taken.has(f.key));
+    return { pdf: rendered.pdf, spec: { ...rest, fields: [...(rest.fields ?? []), ...found], renderer: rendered.renderer } };
+  }
+  const { convertOfficeToPdf } = await import('./intake/office.js');
+  const { office } = spec as PreparedSpec & { office: { sha256: string; ext: string } };
+  return { pdf: await convertOfficeToPdf(ctx.blobs.get(office.sha256), office.ext), spec };
+}
+
+/** Obtains, checks and stores one document; any failure, even of the store itself, fails the document. */
+async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
+  try {
+    const { pdf, spec } = await obtainPdf(ctx, d, JSON.parse(d.spec) as PreparedSpec);
+    const info = await inspectPdf(pdf);
+    if ('problem' in info) throw new Error(info.problem);
+    const derived = await deriveFields(pdf, spec, d.idx);
+    const problem = derived.problems[0];
+    if (problem) throw new DocumentProblem(problem.field, derived.problems.map((p) => p.message).join(' '));
+    accept(ctx, d, pdf, info.pages, derived.spec);
+  } catch (e) {
+    try {
+      fail(ctx, d, (e as Error).message, e instanceof DocumentProblem ? e.field : undefined);
+    } catch {
+      // The database is unavailable too: the lease expires and another run takes the document again.
+    }
+  }
+}
+
+const SOURCE_FIELDS: Record<string, string> = { url: 'file_url', html: 'file_html', office: 'file_index' };
+
+function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number, derived: PreparedSpec): void {
+  const hash = ctx.blobs.put(data);
+  inTransaction(ctx, () => {
+    const at = ctx.clock.now();
+    recordBlob(ctx.db, hash, data.length, pages, at);
+    const spec = { ...derived, pages };
+    const r = sql(ctx.db, `UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
+      .run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);
+    if (!r.changes) return;
+    recordEvent(ctx.db, { bundleSeq: d.bundle_seq, kind: 'dp', at, detail: d.key });
+    const b = bundleRowBySeq(ctx.db, d.bundle_seq);
+    const open = sql(ctx.db, `SELECT count(*) AS n FROM documents WHERE bundle_seq = ? AND state != 'ready'`).get(b.seq) as { n: number };
+    if (b.status === 'pe' && open.n === 0) launch(ctx, b);
+  });
+}
+
+function fail(ctx: EngineContext, d: DocumentRow, reason: string, at?: string): void {
+  inTransaction(ctx, () => {
+    const r = sql(ctx.db, `UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
+      .run(d.bundle_seq, d.idx);
+    if (!r.changes) return;
+    const b = bundleRowBySeq(ctx.db, d.bundle_seq);
+    // A Bundle cancelled (or otherwise ended) while its document was downloading has nothing to report;
+    // a pending, draft or already failed one records every failed document.
+    if (b.status !== 'pe' && b.status !== 'dr' && b.status !== 'fa') return;
+    const field = at ?? `documents[${d.idx}].${SOURCE_FIELDS[d.source] ?? 'file_url'}`;
+    const message = `Document "${d.key}" could not be processed: ${reason}`;
+    const error: WireError = { code: 'invalid', message, errors: [{ field, messsage: reason, message: reason }] };
+    const errors = [...(JSON.parse(b.errors) as WireError[]), error];
+    markFailed(ctx.db, b.seq, errors, ctx.clock.now(), message);
+  });
+}

@@ -1,0 +1,23 @@
+import type { AccountStore } from '../account/account.js';
+import type { BlobStore } from './blobs.js';
+import type { Clock } from './clock.js';
+import type { Db } from './db.js';
+
+/** What the engine's modules share: the database, the clock, the account and the file store. */
+export interface EngineContext {
+  db: Db;
+  clock: Clock;
+  account: AccountStore;
+  blobs: BlobStore;
+  /** Base URL of signing and file links: where `esign serve` answers. */
+  publicUrl(): string;
+  /** Asks the engine to process pending documents in the background. */
+  kick(): void;
+  /** `file_url` downloads must not reach private addresses (esign serve, unless the account allows them). */
+  refusePrivateUrls(): boolean;
+}
+
+/** One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock. */
+export function inTransaction<T>(ctx: EngineContext, fn: () => T): T {
+  return ctx.db.transaction(fn).immediate();
+}
