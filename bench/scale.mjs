@@ -50,10 +50,14 @@ function schemaOf(n) {
 function downgrade(db) {
   const before = schemaOf(BEFORE);
   const now = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).all();
-  const isShadow = (o2) => o2.type === 'table' && now.some((o) => o.type === 'table' && o.sql?.startsWith('CREATE VIRTUAL') && o2.name.startsWith(`${o.name}_`));
+  const isVirtual = (o) => o.type === 'table' && o.sql?.startsWith('CREATE VIRTUAL');
+  const isShadow = (o2) => o2.type === 'table' && !isVirtual(o2) && now.some((o) => isVirtual(o) && o2.name.startsWith(`${o.name}_`));
+  // Objects that migration 7 adds, or replaces under the same name, are dropped; main's are made again.
+  const changed = (o) => !before.has(o.name) || before.get(o.name).sql !== o.sql;
   for (const type of ['trigger', 'index', 'table'])
-    for (const o of now) if (o.type === type && !before.has(o.name) && !isShadow(o) && o.sql) db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
-  for (const [name, o] of before) if (!now.some((x) => x.name === name) && o.sql) db.exec(o.sql);
+    for (const o of now) if (o.type === type && changed(o) && !isShadow(o) && o.sql) db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
+  const left = new Set(db.prepare(`SELECT name FROM sqlite_master`).pluck().all());
+  for (const [name, o] of before) if (!left.has(name) && o.sql) db.exec(o.sql);
   db.pragma(`user_version = ${BEFORE}`);
 }
 
