@@ -220,8 +220,13 @@ export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
 const FIELD_SEPARATOR = '\u001f';
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** `{+}` in a condition marks a column whose index may drive the query; a walk of the order index turns it off. */
-const WALK_MARK = /\{\+\}/g;
+/**
+ * Marks in a condition: `{+}` a column, `{in}` a set of Bundles (search, tags, template), whose index
+ * may drive the query. A walk of the order index turns both off; a count turns the sets off when a
+ * column is also filtered, so that the column's index (covering, with seq) is walked and each Bundle
+ * tested against the set, instead of reading each Bundle of the set from the table.
+ */
+type Walk = 'none' | 'all' | 'sets';
 
 class Conditions {
   readonly where: string[] = [];
@@ -231,9 +236,16 @@ class Conditions {
     this.params[name] = v;
     return `@${name}`;
   }
-  sql(extra?: string, walk = false): string {
+  sql(extra?: string, walk: Walk = 'none'): string {
     const all = extra ? [...this.where, extra] : this.where;
-    return all.length ? `WHERE ${all.join(' AND ').replace(WALK_MARK, walk ? '+' : '')}` : '';
+    const text = all.join(' AND ').replace(/\{\+\}/g, walk === 'all' ? '+' : '').replace(/\{in\}/g, walk === 'none' ? '' : '+');
+    return all.length ? `WHERE ${text}` : '';
+  }
+  get filtersColumn(): boolean {
+    return this.where.some((w) => w.includes('{+}'));
+  }
+  get filtersSet(): boolean {
+    return this.where.some((w) => w.includes('{in}'));
   }
 }
 
@@ -258,7 +270,7 @@ function searchCondition(db: Db, c: Conditions, search: string): { sql: string; 
       SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${like('p.name')} OR ${like('p.email')} OR ${like('p.phone')})))`,
     };
   }
-  const inIndex = (where: string) => ({ sql: `{+}b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${where})`, ftsOnly: where });
+  const inIndex = (where: string) => ({ sql: `{in}b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${where})`, ftsOnly: where });
   const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
   if ([...search].length >= 3) return inIndex(`bundle_search MATCH ${c.bind(phrase(search))}`);
   // eslint-disable-next-line no-control-regex
@@ -279,13 +291,22 @@ function searchCondition(db: Db, c: Conditions, search: string): { sql: string; 
 
 function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   const c = new Conditions();
+  // A condition that is the only one may be counted from its own index, without the Bundles.
+  const soleCounts = new Map<string, string>();
   const search = f.search ? searchCondition(db, c, f.search) : undefined;
   if (search) c.where.push(search.sql);
+  // Rows come in rowid order, so a Bundle's rows are adjacent and DISTINCT is cheap.
+  if (search?.ftsOnly) soleCounts.set(search.sql, `SELECT count(DISTINCT rowid >> 20) AS n FROM bundle_search WHERE ${search.ftsOnly}`);
   const statusesOnly = !search && !f.tag && !f.tagsAny && !f.template && [f.created, f.sent, f.completed].every(([a, b]) => !a && !b);
-  if (f.statuses) c.where.push(`{+}b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
-  if (f.tag) c.where.push(`{+}b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE tag = ${c.bind(f.tag)})`);
-  if (f.tagsAny)
-    c.where.push(`{+}b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))})))`);
+  // One status and its own index give the order already (bundles_status, bundles_status_sent, ...).
+  const statusMark = f.statuses?.length === 1 ? '' : '{+}';
+  if (f.statuses) c.where.push(`${statusMark}b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
+  const tagged = (where: string, count: string) => {
+    c.where.push(`{in}b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE ${where})`);
+    soleCounts.set(c.where[c.where.length - 1], `SELECT ${count} AS n FROM bundle_tags WHERE ${where}`);
+  };
+  if (f.tag) tagged(`tag = ${c.bind(f.tag)}`, 'count(*)');
+  if (f.tagsAny) tagged(`tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`, 'count(DISTINCT bundle_seq)');
   const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
     // A range on the order column is a range of the walk itself.
     const mark = col === f.orderBy ? '' : '{+}';
@@ -296,17 +317,17 @@ function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   range('sent', f.sent);
   range('completed_at', f.completed);
   // Any template document counts, not only the first (bundles.template).
-  if (f.template) c.where.push(`{+}b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${c.bind(f.template)})`);
+  if (f.template) c.where.push(`{in}b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${c.bind(f.template)})`);
 
-  const count = (extra?: string) => (sql(db, `SELECT count(*) AS n FROM bundles b ${c.sql(extra)}`).get(c.params) as { n: number }).n;
+  const countWalk: Walk = c.filtersSet && (c.filtersColumn || (f.statuses?.length === 1)) ? 'sets' : 'none';
+  const count = (extra?: string) => (sql(db, `SELECT count(*) AS n FROM bundles b ${c.sql(extra, countWalk)}`).get(c.params) as { n: number }).n;
   let total: number;
   if (statusesOnly) {
     // Kept by triggers (migration 7): no walk over the rows.
     const statuses = f.statuses ? `WHERE status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` : '';
     total = (sql(db, `SELECT coalesce(sum(n), 0) AS n FROM bundle_counts ${statuses}`).get(c.params) as { n: number }).n;
-  } else if (search?.ftsOnly && c.where.length === 1) {
-    // Rows come in rowid order, so a Bundle's rows are adjacent and DISTINCT is cheap.
-    total = (sql(db, `SELECT count(DISTINCT rowid >> 20) AS n FROM bundle_search WHERE ${search.ftsOnly}`).get(c.params) as { n: number }).n;
+  } else if (c.where.length === 1 && soleCounts.has(c.where[0])) {
+    total = (sql(db, soleCounts.get(c.where[0])!).get(c.params) as { n: number }).n;
   } else total = count();
   const totalPages = Math.max(1, Math.ceil(total / f.perPage));
   if (f.page > totalPages) throw notFound('Page', String(f.page));
@@ -315,9 +336,11 @@ function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   const offset = (f.page - 1) * f.perPage;
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
-  // (offset + page) * all / total entries, the other way about total rows, each dearer.
+  // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
+  // each some twenty times dearer.
   const all = (sql(db, 'SELECT coalesce(sum(n), 0) AS n FROM bundle_counts').get() as { n: number }).n;
-  const walk = c.where.length > 0 && (offset + f.perPage) * all <= 4 * total * total;
+  const walked = total && Math.min(all, ((offset + f.perPage) * all) / total);
+  const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
     sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`)
       .pluck().all(c.params) as number[];

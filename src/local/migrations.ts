@@ -359,6 +359,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX bundles_created ON bundles(created, seq, status, sent, completed_at);
   CREATE INDEX bundles_sent ON bundles(sent, seq, status, created, completed_at);
   CREATE INDEX bundles_completed ON bundles(completed_at, seq, status, created, sent);
+  CREATE INDEX bundle_tags_tag_bundle ON bundle_tags(tag, bundle_seq);
+  DROP INDEX bundle_tags_tag;
   CREATE INDEX bundles_status_sent ON bundles(status, sent);
   CREATE INDEX bundles_status_completed ON bundles(status, completed_at);
   CREATE INDEX documents_template_bundle ON documents(template_id, bundle_seq) WHERE template_id IS NOT NULL;
