@@ -338,14 +338,17 @@ function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   // at the page; few: find the matches by their own index and sort them. The walk reads about
   // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
   // each some twenty times dearer.
-  const all = (sql(db, 'SELECT coalesce(sum(n), 0) AS n FROM bundle_counts').get() as { n: number }).n;
+  // With one status the walk is of that status's own index.
+  const one = f.statuses?.length === 1 ? f.statuses : undefined;
+  const all = (sql(db, `SELECT coalesce(sum(n), 0) AS n FROM bundle_counts ${one ? `WHERE status = ${c.bind(one[0])}` : ''}`).get(c.params) as { n: number }).n;
   const walked = total && Math.min(all, ((offset + f.perPage) * all) / total);
   const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
     sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`)
       .pluck().all(c.params) as number[];
   let page: number[];
-  if (f.orderBy === 'created') page = seqs(undefined, `b.created ${dir}, b.seq ${dir}`, f.perPage, offset);
+  if (!total) page = [];
+  else if (f.orderBy === 'created') page = seqs(undefined, `b.created ${dir}, b.seq ${dir}`, f.perPage, offset);
   else {
     // Bundles without the date come last in either direction, newest-made last; split in two so
     // that each part is one walk of an index.
