@@ -220,6 +220,14 @@ export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
 const FIELD_SEPARATOR = '\u001f';
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/**
+ * Marks in a condition: `{+}` a column, `{in}` a set of Bundles (search, tags, template), whose index
+ * may drive the query. A walk of the order index turns both off; a count turns the sets off when a
+ * column is also filtered, so that the column's index (covering, with seq) is walked and each Bundle
+ * tested against the set, instead of reading each Bundle of the set from the table.
+ */
+type Walk = 'none' | 'all' | 'sets';
+
 class Conditions {
   readonly where: string[] = [];
   readonly params: Record<string, unknown> = {};
@@ -228,19 +236,32 @@ class Conditions {
     this.params[name] = v;
     return `@${name}`;
   }
-  sql(extra?: string): string {
+  sql(extra?: string, walk: Walk = 'none'): string {
     const all = extra ? [...this.where, extra] : this.where;
-    return all.length ? `WHERE ${all.join(' AND ')}` : '';
+    const text = all.join(' AND ').replace(/\{\+\}/g, walk === 'all' ? '+' : '').replace(/\{in\}/g, walk === 'none' ? '' : '+');
+    return all.length ? `WHERE ${text}` : '';
+  }
+  get filtersColumn(): boolean {
+    return this.where.some((w) => w.includes('{+}'));
+  }
+  get filtersSet(): boolean {
+    return this.where.some((w) => w.includes('{in}'));
   }
 }
+
+/** Two-character searches read the index's terms when they start with it in at most this many rows. */
+const SHORT_SEARCH_MAX_ROWS = 20_000;
+const SHORT_SEARCH_MAX_TERMS = 200;
 
 /**
  * `search` is a case-insensitive substring of the slug, label, custom_key, or a signer's name, email
  * or phone. Three characters or more are looked up in the trigram index (a phrase of trigrams at
- * consecutive offsets is exactly a substring); shorter ones scan the index's text, which is far
- * smaller than the tables; text containing the field separator scans the columns themselves.
+ * consecutive offsets is exactly a substring). Every character of a field starts a trigram (each
+ * field ends with the separator), so two ASCII characters are exactly the trigrams that start with
+ * them: when those are few, any of them is looked up. Other short searches scan the index's text,
+ * which is far smaller than the tables; text containing the field separator scans the columns.
  */
-function searchCondition(c: Conditions, search: string): { sql: string; ftsOnly?: string } {
+function searchCondition(db: Db, c: Conditions, search: string): { sql: string; ftsOnly?: string } {
   if (search.includes(FIELD_SEPARATOR)) {
     const p = c.bind(`%${escapeLike(search)}%`);
     const like = (col: string) => `${col} LIKE ${p} ESCAPE '\\'`;
@@ -249,57 +270,85 @@ function searchCondition(c: Conditions, search: string): { sql: string; ftsOnly?
       SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${like('p.name')} OR ${like('p.email')} OR ${like('p.phone')})))`,
     };
   }
-  if ([...search].length >= 3) {
-    const match = `bundle_search MATCH ${c.bind(`"${search.replace(/"/g, '""')}"`)}`;
-    return { sql: `b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${match})`, ftsOnly: match };
+  const inIndex = (where: string) => ({ sql: `{in}b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${where})`, ftsOnly: where });
+  const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  if ([...search].length >= 3) return inIndex(`bundle_search MATCH ${c.bind(phrase(search))}`);
+  // eslint-disable-next-line no-control-regex
+  const ascii = /^[\x00-\x7f]*$/.test(search);
+  if (ascii && search.length === 2) {
+    const from = search.toLowerCase();
+    const to = from[0] + String.fromCharCode(from.charCodeAt(1) + 1);
+    const terms = sql(db, 'SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ?').all(from, to) as { term: string; doc: number }[];
+    if (!terms.length) return { sql: '0' };
+    if (terms.length <= SHORT_SEARCH_MAX_TERMS && terms.reduce((n, t) => n + t.doc, 0) <= SHORT_SEARCH_MAX_ROWS)
+      return inIndex(`bundle_search MATCH ${c.bind(terms.map((t) => phrase(t.term)).join(' OR '))}`);
   }
   // SQLite's LIKE folds ASCII letters only; other letters are folded by the engine's own function.
-  // eslint-disable-next-line no-control-regex
-  const test = /^[\x00-\x7f]*$/.test(search)
-    ? `text LIKE ${c.bind(`%${escapeLike(search)}%`)} ESCAPE '\\'`
-    : `instr(esign_lower(text), ${c.bind(search.toLowerCase())}) > 0`;
-  return { sql: `b.seq IN (SELECT rowid >> 20 FROM bundle_search WHERE ${test})`, ftsOnly: test };
+  return inIndex(
+    ascii ? `text LIKE ${c.bind(`%${escapeLike(search)}%`)} ESCAPE '\\'` : `instr(esign_lower(text), ${c.bind(search.toLowerCase())}) > 0`,
+  );
 }
 
 function queryBundlesIn(db: Db, f: BundleFilter): Page<Bundle> {
   const c = new Conditions();
-  const search = f.search ? searchCondition(c, f.search) : undefined;
+  // A condition that is the only one may be counted from its own index, without the Bundles.
+  const soleCounts = new Map<string, string>();
+  const search = f.search ? searchCondition(db, c, f.search) : undefined;
   if (search) c.where.push(search.sql);
+  // Rows come in rowid order, so a Bundle's rows are adjacent and DISTINCT is cheap.
+  if (search?.ftsOnly) soleCounts.set(search.sql, `SELECT count(DISTINCT rowid >> 20) AS n FROM bundle_search WHERE ${search.ftsOnly}`);
   const statusesOnly = !search && !f.tag && !f.tagsAny && !f.template && [f.created, f.sent, f.completed].every(([a, b]) => !a && !b);
-  if (f.statuses) c.where.push(`b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
-  if (f.tag) c.where.push(`b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE tag = ${c.bind(f.tag)})`);
-  if (f.tagsAny)
-    c.where.push(`b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))})))`);
+  // One status and its own index give the order already (bundles_status, bundles_status_sent, ...).
+  const statusMark = f.statuses?.length === 1 ? '' : '{+}';
+  if (f.statuses) c.where.push(`${statusMark}b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
+  const tagged = (where: string, count: string) => {
+    c.where.push(`{in}b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE ${where})`);
+    soleCounts.set(c.where[c.where.length - 1], `SELECT ${count} AS n FROM bundle_tags WHERE ${where}`);
+  };
+  if (f.tag) tagged(`tag = ${c.bind(f.tag)}`, 'count(*)');
+  if (f.tagsAny) tagged(`tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`, 'count(DISTINCT bundle_seq)');
   const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
-    if (after) c.where.push(`b.${col} >= ${c.bind(after)}`);
-    if (before) c.where.push(`b.${col} < ${c.bind(nextDay(before))}`);
+    // A range on the order column is a range of the walk itself.
+    const mark = col === f.orderBy ? '' : '{+}';
+    if (after) c.where.push(`${mark}b.${col} >= ${c.bind(after)}`);
+    if (before) c.where.push(`${mark}b.${col} < ${c.bind(nextDay(before))}`);
   };
   range('created', f.created);
   range('sent', f.sent);
   range('completed_at', f.completed);
   // Any template document counts, not only the first (bundles.template).
-  if (f.template) c.where.push(`b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${c.bind(f.template)})`);
+  if (f.template) c.where.push(`{in}b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${c.bind(f.template)})`);
 
-  const count = (extra?: string) => (sql(db, `SELECT count(*) AS n FROM bundles b ${c.sql(extra)}`).get(c.params) as { n: number }).n;
+  const countWalk: Walk = c.filtersSet && (c.filtersColumn || (f.statuses?.length === 1)) ? 'sets' : 'none';
+  const count = (extra?: string) => (sql(db, `SELECT count(*) AS n FROM bundles b ${c.sql(extra, countWalk)}`).get(c.params) as { n: number }).n;
   let total: number;
   if (statusesOnly) {
     // Kept by triggers (migration 7): no walk over the rows.
     const statuses = f.statuses ? `WHERE status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` : '';
     total = (sql(db, `SELECT coalesce(sum(n), 0) AS n FROM bundle_counts ${statuses}`).get(c.params) as { n: number }).n;
-  } else if (search?.ftsOnly && c.where.length === 1) {
-    // Rows come in rowid order, so a Bundle's rows are adjacent and DISTINCT is cheap.
-    total = (sql(db, `SELECT count(DISTINCT rowid >> 20) AS n FROM bundle_search WHERE ${search.ftsOnly}`).get(c.params) as { n: number }).n;
+  } else if (c.where.length === 1 && soleCounts.has(c.where[0])) {
+    total = (sql(db, soleCounts.get(c.where[0])!).get(c.params) as { n: number }).n;
   } else total = count();
   const totalPages = Math.max(1, Math.ceil(total / f.perPage));
   if (f.page > totalPages) throw notFound('Page', String(f.page));
 
   const dir = f.descending ? 'DESC' : 'ASC';
   const offset = (f.page - 1) * f.perPage;
+  // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
+  // at the page; few: find the matches by their own index and sort them. The walk reads about
+  // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
+  // each some twenty times dearer.
+  // With one status the walk is of that status's own index.
+  const one = f.statuses?.length === 1 ? f.statuses : undefined;
+  const all = (sql(db, `SELECT coalesce(sum(n), 0) AS n FROM bundle_counts ${one ? `WHERE status = ${c.bind(one[0])}` : ''}`).get(c.params) as { n: number }).n;
+  const walked = total && Math.min(all, ((offset + f.perPage) * all) / total);
+  const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
-    sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`)
+    sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`)
       .pluck().all(c.params) as number[];
   let page: number[];
-  if (f.orderBy === 'created') page = seqs(undefined, `b.created ${dir}, b.seq ${dir}`, f.perPage, offset);
+  if (!total) page = [];
+  else if (f.orderBy === 'created') page = seqs(undefined, `b.created ${dir}, b.seq ${dir}`, f.perPage, offset);
   else {
     // Bundles without the date come last in either direction, newest-made last; split in two so
     // that each part is one walk of an index.

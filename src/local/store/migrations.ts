@@ -304,34 +304,39 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 7: lists and search at scale. `bundle_search` is an FTS5 trigram index for substring search: one
   // row for a Bundle's slug, label and custom_key (rowid seq * 2^20) and one per signer with its name,
-  // email and phone (rowid seq * 2^20 + idx + 1), fields joined by U+001F; triggers keep it in step
-  // with every write, each a single insert or update. `bundle_counts` keeps the number of Bundles per
-  // status so that unfiltered and status-only lists count without walking rows. The order indexes
-  // cover (seq is the rowid) so that a page is found in the index alone.
+  // email and phone (rowid seq * 2^20 + idx + 1), each field followed by U+001F, so that every
+  // character of a field starts a trigram and two-character searches can be found from the index's
+  // terms (`bundle_search_terms`); triggers keep it in step with every write, each a single insert or
+  // update. `bundle_counts` keeps the number of Bundles per status so that unfiltered and status-only
+  // lists count without walking rows. The order indexes cover the filters (seq is the rowid) so that a
+  // page is found in the index alone, walking it in order.
   `
-  CREATE VIRTUAL TABLE bundle_search USING fts5(text, tokenize = 'trigram case_sensitive 0');
+  CREATE VIRTUAL TABLE bundle_search USING fts5(text, tokenize = 'trigram case_sensitive 0', columnsize = 0);
+  CREATE VIRTUAL TABLE bundle_search_terms USING fts5vocab(bundle_search, row);
   INSERT INTO bundle_search (rowid, text)
-    SELECT seq * 1048576, id || char(31) || label || char(31) || coalesce(custom_key, '') FROM bundles;
-  INSERT INTO bundle_search (rowid, text)
-    SELECT bundle_seq * 1048576 + idx + 1, name || char(31) || coalesce(email, '') || char(31) || coalesce(phone, '') FROM packets;
+    SELECT rowid, text FROM (
+      SELECT seq * 1048576 AS rowid, id || char(31) || label || char(31) || coalesce(custom_key, '') || char(31) AS text FROM bundles
+      UNION ALL
+      SELECT bundle_seq * 1048576 + idx + 1, name || char(31) || coalesce(email, '') || char(31) || coalesce(phone, '') || char(31) FROM packets
+    ) ORDER BY rowid;
 
   CREATE TRIGGER bundle_search_insert AFTER INSERT ON bundles BEGIN
-    INSERT INTO bundle_search (rowid, text) VALUES (new.seq * 1048576, new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, ''));
+    INSERT INTO bundle_search (rowid, text) VALUES (new.seq * 1048576, new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, '') || char(31));
   END;
   CREATE TRIGGER bundle_search_update AFTER UPDATE OF id, label, custom_key ON bundles BEGIN
-    UPDATE bundle_search SET text = new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, '') WHERE rowid = new.seq * 1048576;
+    UPDATE bundle_search SET text = new.id || char(31) || new.label || char(31) || coalesce(new.custom_key, '') || char(31) WHERE rowid = new.seq * 1048576;
   END;
   CREATE TRIGGER bundle_search_delete AFTER DELETE ON bundles BEGIN
     DELETE FROM bundle_search WHERE rowid >= old.seq * 1048576 AND rowid < (old.seq + 1) * 1048576;
   END;
   CREATE TRIGGER bundle_search_packet_insert AFTER INSERT ON packets BEGIN
     INSERT INTO bundle_search (rowid, text)
-      VALUES (new.bundle_seq * 1048576 + new.idx + 1, new.name || char(31) || coalesce(new.email, '') || char(31) || coalesce(new.phone, ''));
+      VALUES (new.bundle_seq * 1048576 + new.idx + 1, new.name || char(31) || coalesce(new.email, '') || char(31) || coalesce(new.phone, '') || char(31));
   END;
   CREATE TRIGGER bundle_search_packet_update AFTER UPDATE OF name, email, phone, bundle_seq, idx ON packets BEGIN
     DELETE FROM bundle_search WHERE rowid = old.bundle_seq * 1048576 + old.idx + 1;
     INSERT INTO bundle_search (rowid, text)
-      VALUES (new.bundle_seq * 1048576 + new.idx + 1, new.name || char(31) || coalesce(new.email, '') || char(31) || coalesce(new.phone, ''));
+      VALUES (new.bundle_seq * 1048576 + new.idx + 1, new.name || char(31) || coalesce(new.email, '') || char(31) || coalesce(new.phone, '') || char(31));
   END;
   CREATE TRIGGER bundle_search_packet_delete AFTER DELETE ON packets BEGIN
     DELETE FROM bundle_search WHERE rowid = old.bundle_seq * 1048576 + old.idx + 1;
@@ -350,8 +355,12 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO bundle_counts (status, n) VALUES (new.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;
   END;
 
-  CREATE INDEX bundles_sent ON bundles(sent);
-  CREATE INDEX bundles_completed ON bundles(completed_at);
+  DROP INDEX bundles_created;
+  CREATE INDEX bundles_created ON bundles(created, seq, status, sent, completed_at);
+  CREATE INDEX bundles_sent ON bundles(sent, seq, status, created, completed_at);
+  CREATE INDEX bundles_completed ON bundles(completed_at, seq, status, created, sent);
+  CREATE INDEX bundle_tags_tag_bundle ON bundle_tags(tag, bundle_seq);
+  DROP INDEX bundle_tags_tag;
   CREATE INDEX bundles_status_sent ON bundles(status, sent);
   CREATE INDEX bundles_status_completed ON bundles(status, completed_at);
   CREATE INDEX documents_template_bundle ON documents(template_id, bundle_seq) WHERE template_id IS NOT NULL;
