@@ -148,6 +148,12 @@ export class Factory {
    * The embedded engine itself, for `esign local ...` administration and `esign serve` (which
    * passes its options on first use). This is the one place the CLI constructs the engine.
    */
+  /** Whether the embedded engine has a database yet (so asking it something creates nothing). */
+  async hasLocalData(): Promise<boolean> {
+    const [{ existsSync }, { databasePath }] = await Promise.all([import('node:fs'), import('../local/store/db.js')]);
+    return existsSync(databasePath(await this.dataDir()));
+  }
+
   async local(o: EngineOptions = {}): Promise<LocalBackend> {
     if (!this.engine) {
       const [{ LocalEngine }, { databasePath }, { engineTuning }] = await Promise.all([

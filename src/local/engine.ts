@@ -21,7 +21,7 @@ import type { EngineContext } from './store/context.js';
 import { type Db, openDatabase } from './store/db.js';
 import { BackgroundRun } from './documents/background.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
-import { runningServeUrl } from './store/serveState.js';
+import { removeServeState, runningServeUrl, writeServeState } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
 import * as life from './bundles/lifecycle.js';
 import { type LinkKind, fileLinkToken, resolveLink } from './bundles/links.js';
@@ -110,6 +110,15 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   /** Links point here from now on (esign serve, once it knows its address). */
   setPublicUrl(url: string): void {
     this.publicUrlOverride = url.replace(/\/+$/, '');
+  }
+
+  /** esign serve announces its public URL in the data directory, so other processes' links open there. */
+  announceServing(url: string): void {
+    writeServeState(this.dataDir, url);
+  }
+
+  stopServing(): void {
+    removeServeState(this.dataDir);
   }
 
   /**

@@ -1,8 +1,6 @@
 // What the shell should offer for the word under the cursor: nouns, verbs and flags from commander's
 // own metadata, option choices, and ids of the local engine where an argument names one.
-import { existsSync } from 'node:fs';
 import type { Command, Option } from 'commander';
-import { databasePath } from '../../../local/store/db.js';
 import type { Factory } from '../../factory.js';
 
 /** `value<TAB>description` lines; the shell scripts drop or show the description. */
@@ -66,8 +64,7 @@ async function localIds(f: Factory, path: string[], arg: string): Promise<Candid
     arg === 'slug' ? 'bundle' : arg === 'id' && ['person', 'webhook', 'template', 'envelope-template'].includes(noun) ? noun : arg === 'headerId' ? 'header' : undefined;
   if (!wanted) return [];
   if ((await f.settings()).baseUrl) return [];
-  const dir = await f.dataDir();
-  if (!existsSync(databasePath(dir))) return [];
+  if (!(await f.hasLocalData())) return [];
   const s = await f.local();
   const per = { per_page: 100 };
   switch (wanted) {

@@ -60,8 +60,7 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
   // A deep accept queue: a burst of connections from one client must not crowd out the SYN of another.
   const address = await app.listen({ host: o.host, port, backlog: 4096 });
   engine.setPublicUrl(o.publicUrl ?? address);
-  const serveState = await import('../../../local/store/serveState.js');
-  serveState.writeServeState(dataDir, o.publicUrl ?? address);
+  engine.announceServing(o.publicUrl ?? address);
   if (!engine.keys.list().some((k) => !k.revoked_at))
     log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
   log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
@@ -78,7 +77,7 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-  serveState.removeServeState(dataDir);
+  engine.stopServing();
   await engine.close();
   log('esign serve: stopped');
 }
