@@ -21,8 +21,8 @@ export interface SigningDocument {
   pages: number | null;
 }
 
-/** A field as the page shows it: where it is and how it is checked, plus its current value. */
-export interface SigningField {
+/** Where a field is and how its value is checked: what the engine stores and the page shows alike. */
+export interface FieldPlacement {
   key: string;
   kind: string;
   page?: number;
@@ -36,6 +36,10 @@ export interface SigningField {
   v_regex?: string;
   v_regex_msg?: string;
   v_attachment_types?: string[];
+}
+
+/** A field as the page shows it: where it is and how it is checked, plus its current value. */
+export interface SigningField extends FieldPlacement {
   /** How the field is named in sign input and errors: its key, or `docKey/key` when the key is in several documents. */
   ref: string;
   docKey: string;

@@ -1,22 +1,10 @@
 // The fields of a stored document and who may fill them, and the signer-side checks of one value.
+import type { FieldPlacement } from '../../service/hosting.js';
 import type { DocumentRow } from './read.js';
 
-export interface StoredField {
-  key: string;
-  kind: string;
+export interface StoredField extends FieldPlacement {
   label?: string;
   required?: boolean;
-  page?: number;
-  x?: number;
-  y?: number;
-  w?: number;
-  h?: number;
-  v_pattern?: string;
-  v_min?: number;
-  v_max?: number;
-  v_regex?: string;
-  v_regex_msg?: string;
-  v_attachment_types?: string[];
   format?: string;
   initial_value?: string | number;
   editors?: string[];
