@@ -15,7 +15,8 @@ import type {
 import { AccountStore } from './account/account.js';
 import { ApiKeyStore } from './account/apiKeys.js';
 import { BlobStore } from './store/blobs.js';
-import { findPacketRow, loadBundle, queryBundles, toPacket } from './bundles/read.js';
+import { findPacketRow, loadBundle, toPacket } from './bundles/read.js';
+import { queryBundles } from './bundles/list.js';
 import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
 import { type Db, openDatabase } from './store/db.js';

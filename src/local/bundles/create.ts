@@ -14,6 +14,7 @@ import { checkDelivery, checkTestCopies } from './reachability.js';
 import { recordEvent } from './events.js';
 import { slug } from '../store/ids.js';
 import { launch } from './launch.js';
+import { indexBundleForSearch } from './search.js';
 import { applyBundleSettings } from './lifecycle.js';
 import { deriveFields, type PreparedSpec } from '../documents/intake/prepare.js';
 import { findSoffice } from '../documents/intake/office.js';
@@ -190,6 +191,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     packets.forEach((p, i) =>
       insertPacket.run(slug(), seq, i, p.key, p.name, p.email, p.phone, p.person_id, p.deliver_via, p.ord, JSON.stringify(p.attrs)),
     );
+    indexBundleForSearch(db, seq);
     const insertDoc = sql(db, 
       `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );

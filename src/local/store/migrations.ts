@@ -381,4 +381,54 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE webhook_events SET bundle_id = json_extract(payload, '$.payload.bundle_id') WHERE bundle_id IS NULL AND json_valid(payload);
   CREATE INDEX webhook_events_bundle ON webhook_events(bundle_id, seq) WHERE bundle_id IS NOT NULL;
   `,
+  // 10: one search row per Bundle, its rowid the Bundle's seq: a search's matches are Bundles (counted
+  // without DISTINCT) and come in seq order straight from the index. `bundle_search_rows` says what a
+  // row holds: the slug, label and custom_key, then each signer's name, email and phone in order, each
+  // field followed by U+001F. The create writes a Bundle's row once, when its signers are in
+  // (`indexBundleForSearch`); the triggers keep it in step with later writes, and do nothing to a
+  // Bundle not yet written. `bundles_out_of_order` counts Bundles made with an earlier `created` than
+  // the one made before them (a clock set back), or whose `created` changed: while it is 0, seq order is
+  // `created` order.
+  `
+  DROP TRIGGER bundle_search_insert;
+  DROP TRIGGER bundle_search_update;
+  DROP TRIGGER bundle_search_delete;
+  DROP TRIGGER bundle_search_packet_insert;
+  DROP TRIGGER bundle_search_packet_update;
+  DROP TRIGGER bundle_search_packet_delete;
+  DROP TABLE bundle_search_terms;
+  DROP TABLE bundle_search;
+
+  CREATE VIEW bundle_search_rows (seq, text) AS
+    SELECT b.seq, b.id || char(31) || b.label || char(31) || coalesce(b.custom_key, '') || char(31) || coalesce((
+      SELECT group_concat(p.name || char(31) || coalesce(p.email, '') || char(31) || coalesce(p.phone, '') || char(31), '' ORDER BY p.idx)
+      FROM packets p WHERE p.bundle_seq = b.seq), '')
+    FROM bundles b;
+  CREATE VIRTUAL TABLE bundle_search USING fts5(text, tokenize = 'trigram case_sensitive 0', columnsize = 0);
+  CREATE VIRTUAL TABLE bundle_search_terms USING fts5vocab(bundle_search, row);
+  INSERT INTO bundle_search (rowid, text) SELECT seq, text FROM bundle_search_rows ORDER BY seq;
+
+  CREATE TRIGGER bundle_search_update AFTER UPDATE OF id, label, custom_key ON bundles BEGIN
+    UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.seq) WHERE rowid = new.seq;
+  END;
+  CREATE TRIGGER bundle_search_delete AFTER DELETE ON bundles BEGIN
+    DELETE FROM bundle_search WHERE rowid = old.seq;
+  END;
+  CREATE TRIGGER bundle_search_packet_insert AFTER INSERT ON packets BEGIN
+    UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.bundle_seq) WHERE rowid = new.bundle_seq;
+  END;
+  CREATE TRIGGER bundle_search_packet_update AFTER UPDATE OF name, email, phone, idx ON packets BEGIN
+    UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.bundle_seq) WHERE rowid = new.bundle_seq;
+  END;
+
+  INSERT OR REPLACE INTO meta (key, value)
+    SELECT 'bundles_out_of_order', count(*) FROM (SELECT created < lag(created) OVER (ORDER BY seq) AS back FROM bundles) WHERE back;
+  CREATE TRIGGER bundles_out_of_order AFTER INSERT ON bundles
+  WHEN new.created < (SELECT created FROM bundles WHERE seq < new.seq ORDER BY seq DESC LIMIT 1) BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'bundles_out_of_order';
+  END;
+  CREATE TRIGGER bundles_created_changed AFTER UPDATE OF created ON bundles WHEN new.created IS NOT old.created BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'bundles_out_of_order';
+  END;
+  `,
 ];
