@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
+import { writePendingSearchRows } from '../../src/local/bundles/search.js';
 import { MIGRATIONS } from '../../src/local/store/migrations.js';
 import type { Bundle } from '../../src/service/types.js';
 import { bundleRequest, tempDir } from '../helpers.js';
@@ -38,6 +39,8 @@ async function seed(e: LocalEngine, inOrder = false): Promise<void> {
       ],
     });
     const made = await e.createBundle(body);
+    // Two thirds are in the search index, the rest wait for the next batch.
+    if (i === 15) writePendingSearchRows(e.db);
     if (i % 4 === 0) await e.addBundleTags(made.id, ['ci', `t${i % 3}`]);
     if (i % 7 === 3) await e.cancelBundle(made.id);
     // Spread the dates over days, with some never sent or completed.
@@ -164,6 +167,21 @@ describe('indexed lists equal a plain scan', () => {
     await e.deleteBundle(draft.id);
     for (const q of [{}, { status: 'dr' }, { status__in: 'dr,se,ca' }, { search: draft.id }, { search: 'moved@' }] as Query[])
       expect((await listed(e, q)).ids, JSON.stringify(q)).toEqual(await plainScan(e, q));
+    // A signer of a Bundle still waiting for the index moves: found by the new address before and after the batch is written.
+    const waiting = await e.getBundle(e.db.prepare('SELECT id FROM bundles WHERE seq = (SELECT max(seq) FROM bundle_search_pending)').pluck().get() as string);
+    await e.updatePacket(waiting.packets[0].id, { email: 'waiting@moved.test' });
+    for (const flush of [false, true]) {
+      if (flush) writePendingSearchRows(e.db);
+      for (const q of [{ search: 'waiting@moved' }, { search: waiting.packets[0].email! }, { search: 'ng' }] as Query[])
+        expect((await listed(e, q)).ids, JSON.stringify({ ...q, flush })).toEqual(await plainScan(e, q));
+    }
+    expect((await listed(e, { search: 'waiting@moved' })).ids).toEqual([waiting.id]);
+    // A full batch is written by the create that fills it.
+    const made: string[] = [];
+    for (let i = 0; i < 64; i++) made.push((await e.createBundle(bundleRequest({ label: `Batch ${i} qqz` }))).id);
+    expect(e.db.prepare('SELECT count(*) FROM bundle_search_pending').pluck().get()).toBeLessThan(64);
+    expect(e.db.prepare('SELECT count(*) FROM bundle_search WHERE bundle_search MATCH ?').pluck().get('"qqz"')).toBeGreaterThan(0);
+    expect((await listed(e, { search: 'QQZ' }, 100)).ids).toEqual([...made].reverse());
     const counts = e.db.prepare('SELECT status, n FROM bundle_counts WHERE n > 0 ORDER BY status').all();
     expect(counts).toEqual(e.db.prepare('SELECT status, count(*) AS n FROM bundles GROUP BY status ORDER BY status').all());
     await e.close();
@@ -185,7 +203,7 @@ describe('upgrade of a database made before migration 7', () => {
       const v6 = new Database(':memory:');
       for (const m of MIGRATIONS.slice(0, 6)) v6.exec(m);
       const keep = new Set(v6.prepare('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL').pluck().all() as string[]);
-      const added = e6.db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index', 'view') OR sql LIKE 'CREATE VIRTUAL%' OR name = 'bundle_counts'`)
+      const added = e6.db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index', 'view') OR sql LIKE 'CREATE VIRTUAL%' OR name IN ('bundle_counts', 'bundle_search_pending')`)
         .all() as { type: string; name: string; sql: string | null }[];
       // Objects migration 7 added, or replaced under the same name (the covering order indexes).
       for (const o of added.filter((x) => x.sql !== null && !keep.has(x.sql)).sort((a, b) => (a.type === 'trigger' ? -1 : b.type === 'trigger' ? 1 : 0)))

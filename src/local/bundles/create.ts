@@ -15,6 +15,7 @@ import { recordEvent } from './events.js';
 import { slug } from '../store/ids.js';
 import { launch } from './launch.js';
 import { indexBundleForSearch } from './search.js';
+import { statusAtCreation } from './transitions.js';
 import { applyBundleSettings } from './lifecycle.js';
 import { deriveFields, type PreparedSpec } from '../documents/intake/prepare.js';
 import { findSoffice } from '../documents/intake/office.js';
@@ -177,12 +178,13 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   inTransaction(ctx, () => {
     const at = ctx.clock.now();
     const { db } = ctx;
+    const status = statusAtCreation(draft, pending);
     const seq = Number(
       sql(db, 
-        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, attrs, expires, signing_brand)
-         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, draft ? 'dr' : 'pe', req.label ?? '', req.custom_key ?? null, req.is_test ? 1 : 0, req.in_order ? 1 : 0,
-        req.team ?? null, null, template?.templateId ?? null, at, JSON.stringify(attrs), cols.expires ?? null, cols.signing_brand ?? null).lastInsertRowid,
+        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, sent, attrs, expires, signing_brand)
+         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(id, status, req.label ?? '', req.custom_key ?? null, req.is_test ? 1 : 0, req.in_order ? 1 : 0,
+        req.team ?? null, null, template?.templateId ?? null, at, status === 'se' ? at : null, JSON.stringify(attrs), cols.expires ?? null, cols.signing_brand ?? null).lastInsertRowid,
     );
     const insertPacket = sql(db, 
       `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, attrs)
@@ -213,7 +215,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     });
     recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
     if (draft) recordEvent(db, { bundleSeq: seq, kind: 'bd', at });
-    else if (!pending) launch(ctx, bundleRowBySeq(db, seq));
+    else if (status === 'se') launch(ctx, bundleRowBySeq(db, seq));
   });
   if (pending) ctx.kick();
   return id;

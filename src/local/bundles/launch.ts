@@ -7,10 +7,10 @@ import { notify } from '../messages/notify.js';
 import { packetsWhoseTurnItIs } from './turns.js';
 import { markSent } from './transitions.js';
 
-/** `se` for a Bundle whose documents are ready: packets whose turn it is get their signing request. */
+/** `se` for a Bundle whose documents are ready (or made so): packets whose turn it is get their signing request. */
 export function launch(ctx: EngineContext, b: BundleRow): void {
   const at = ctx.clock.now();
-  markSent(ctx.db, b.seq, at);
+  markSent(ctx.db, b, at);
   const packets = packetRowsOf(ctx.db, b.seq);
   for (const p of packetsWhoseTurnItIs(b, packets)) {
     sql(ctx.db, `UPDATE packets SET status = 'se', notified_at = ? WHERE id = ?`).run(at, p.id);

@@ -55,8 +55,7 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, p.bind);
     if (plan.kind === 'columns') return undefined;
-    if (plan.kind === 'none') return empty(f);
-    members = `SELECT rowid AS seq FROM bundle_search WHERE ${plan.where}`;
+    members = plan.matches;
   } else if (f.tag !== undefined) members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
   // A merge of each tag's index, in seq order (UNION drops the Bundles with more than one of them).
   else if (f.tagsAny) members = [...new Set(f.tagsAny)].map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`).join(' UNION ');
@@ -66,11 +65,6 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   checkPage(total, f);
   const seqs = sql(db, `${members} ORDER BY 1 ${dir} LIMIT ${p.bind(f.perPage)} OFFSET ${p.bind((f.page - 1) * f.perPage)}`).pluck().all(p.values) as number[];
   return { total, seqs };
-}
-
-function empty(f: BundleFilter): Found {
-  checkPage(0, f);
-  return { total: 0, seqs: [] };
 }
 
 /**
@@ -125,10 +119,9 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const soleCounts = new Map<string, string>();
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, c.bind);
-    if (plan.kind === 'none') return empty(f);
     if (plan.kind === 'index') {
-      c.where.push(`{in}b.seq IN (SELECT rowid FROM bundle_search WHERE ${plan.where})`);
-      soleCounts.set(c.where[0], `SELECT count(*) FROM bundle_search WHERE ${plan.where}`);
+      c.where.push(`{in}b.seq IN (${plan.matches})`);
+      soleCounts.set(c.where[0], `SELECT count(*) FROM (${plan.matches})`);
     } else {
       const p = c.bind(`%${escapeLike(f.search)}%`);
       const like = (col: string) => `${col} LIKE ${p} ESCAPE '\\'`;

@@ -7,10 +7,17 @@ import { recordEvent } from './events.js';
 import type { BundleRow } from './read.js';
 import { ENDED_PACKETS_SQL } from './turns.js';
 
+/**
+ * The status a new Bundle is written with: `dr` a draft, `pe` while its documents are being made,
+ * else `se` with `sent` set, written so at once (one write of the row and its indexes, not two);
+ * `launch` then records the send and sends the signing requests.
+ */
+export const statusAtCreation = (draft: boolean, pending: boolean): 'dr' | 'pe' | 'se' => (draft ? 'dr' : pending ? 'pe' : 'se');
+
 /** `se`: the Bundle goes out to its signers (the caller sends the signing requests). */
-export function markSent(db: Db, seq: number, at: string): void {
-  sql(db, `UPDATE bundles SET status = 'se', sent = ? WHERE seq = ?`).run(at, seq);
-  recordEvent(db, { bundleSeq: seq, kind: 'bl', at });
+export function markSent(db: Db, b: Pick<BundleRow, 'seq' | 'status'>, at: string): void {
+  if (b.status !== 'se') sql(db, `UPDATE bundles SET status = 'se', sent = ? WHERE seq = ?`).run(at, b.seq);
+  recordEvent(db, { bundleSeq: b.seq, kind: 'bl', at });
 }
 
 /** `se` -> `st` on a signer's first view (the caller records the view). */

@@ -384,9 +384,10 @@ export const MIGRATIONS: readonly string[] = [
   // 10: one search row per Bundle, its rowid the Bundle's seq: a search's matches are Bundles (counted
   // without DISTINCT) and come in seq order straight from the index. `bundle_search_rows` says what a
   // row holds: the slug, label and custom_key, then each signer's name, email and phone in order, each
-  // field followed by U+001F. The create writes a Bundle's row once, when its signers are in
-  // (`indexBundleForSearch`); the triggers keep it in step with later writes, and do nothing to a
-  // Bundle not yet written. `bundles_out_of_order` counts Bundles made with an earlier `created` than
+  // field followed by U+001F. New Bundles wait in `bundle_search_pending` and are written to the index
+  // in batches (`indexBundleForSearch`): one index write per batch, not per create; a search reads the
+  // waiting ones from the tables. The triggers keep written rows in step with later writes, and do
+  // nothing to a waiting Bundle, whose row is made from the tables when it is written. `bundles_out_of_order` counts Bundles made with an earlier `created` than
   // the one made before them (a clock set back), or whose `created` changed: while it is 0, seq order is
   // `created` order.
   `
@@ -411,8 +412,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER bundle_search_update AFTER UPDATE OF id, label, custom_key ON bundles BEGIN
     UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.seq) WHERE rowid = new.seq;
   END;
+  CREATE TABLE bundle_search_pending (seq INTEGER PRIMARY KEY);
   CREATE TRIGGER bundle_search_delete AFTER DELETE ON bundles BEGIN
     DELETE FROM bundle_search WHERE rowid = old.seq;
+    DELETE FROM bundle_search_pending WHERE seq = old.seq;
   END;
   CREATE TRIGGER bundle_search_packet_insert AFTER INSERT ON packets BEGIN
     UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.bundle_seq) WHERE rowid = new.bundle_seq;
