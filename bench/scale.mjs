@@ -1,16 +1,20 @@
 // Lists and search at scale (issue 13): seeds 100k and 1M Bundles by a fast path, runs every list
-// query at page 1 and at a deep page, prints p50/p95 per query and size, the growth 1M/100k,
-// creates/s with the schema as before migration 7 and with it, and bytes per Bundle.
+// query (Bundles, a Bundle's events, webhook events and deliveries, Persons) at page 1 and at a deep
+// page, prints p50/p95 per query and size, the growth 1M/100k, creates/s of this build (and of a
+// baseline build, BENCH_BASELINE=<a built checkout of an earlier commit>) and bytes per Bundle.
 // Not part of `npm test`: `npm run build && node bench/scale.mjs` (BENCH_SCALE_SIZES=100000,1000000).
 //
-// Fast path: a few Bundles of each kind are made through the engine; their rows in every table are
-// then copied with new slugs, ids, labels, names, emails, phones and timestamps, in one transaction,
-// into a database shaped as before migration 7 (as main makes it). Opening it with the engine then
-// runs migration 7: the upgrade of an existing data directory, timed.
-import { randomBytes } from 'node:crypto';
+// Fast path: a few Bundles of each kind are made through the engine (with a webhook receiving their
+// events and a Person per signer); their rows in every table are then copied with new slugs, ids,
+// labels, names, emails, phones and timestamps, in one transaction, into a database shaped as before
+// migration 7 (as main made it before this work). The upgrade to the current schema is then timed.
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { transform } from 'esbuild';
 import { LocalEngine } from '../dist/engine.js';
@@ -51,10 +55,10 @@ function downgrade(db) {
   const before = schemaOf(BEFORE);
   const now = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).all();
   const isVirtual = (o) => o.type === 'table' && o.sql?.startsWith('CREATE VIRTUAL');
-  const isShadow = (o2) => o2.type === 'table' && !isVirtual(o2) && now.some((o) => isVirtual(o) && o2.name.startsWith(`${o.name}_`));
+  const isShadow = (o2) => o2.type === 'table' && now.some((o) => isVirtual(o) && ['data', 'idx', 'content', 'docsize', 'config'].some((x) => o2.name === `${o.name}_${x}`));
   // Objects that migration 7 adds, or replaces under the same name, are dropped; main's are made again.
   const changed = (o) => !before.has(o.name) || before.get(o.name).sql !== o.sql;
-  for (const type of ['trigger', 'index', 'table'])
+  for (const type of ['trigger', 'view', 'index', 'table'])
     for (const o of now) if (o.type === type && changed(o) && !isShadow(o) && o.sql) db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
   const left = new Set(db.prepare(`SELECT name FROM sqlite_master`).pluck().all());
   for (const [name, o] of before) if (!left.has(name) && o.sql) db.exec(o.sql);
@@ -75,6 +79,11 @@ const request = (i, extra = {}) => ({
 /** Bundles of every kind, made by the engine: sent, draft, cancelled, started, declined, completed; with tags and a template. */
 async function makeTemplates(engine) {
   const tpl = await engine.importTemplate({ name: 'Bench template', pdf: Buffer.from(PDF_B64, 'base64'), roles: [{ key: 'a' }, { key: 'b' }] });
+  // Every Bundle event goes to a webhook whose receiver (here, on 127.0.0.1) fails one delivery in four.
+  let posts = 0;
+  const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(++posts % 4 ? 200 : 500).end()));
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+  await engine.createWebhook({ name: 'Bench receiver', url: `http://127.0.0.1:${receiver.address().port}/hook`, event_types: BUNDLE_EVENTS, enabled: true });
   const kinds = [];
   let i = 0;
   const make = async (extra, after) => {
@@ -98,9 +107,19 @@ async function makeTemplates(engine) {
       await engine.settle();
     });
     await make({});
+    await make({ documents: [{ key: 'contract', template_id: tpl.id }] });
   }
-  return { kinds, template: tpl?.id };
+  await engine.deliverWebhooks();
+  await new Promise((r) => receiver.close(r));
+  for (let k = 0; k < PERSON_KINDS; k++) {
+    const p = person(k, 0);
+    await engine.createPerson({ name: p.name, channels: [{ email: p.email }, { phone: p.phone }] });
+  }
+  return { kinds, template: tpl.id };
 }
+
+const BUNDLE_EVENTS = ['bundle_sent', 'bundle_complete', 'bundle_docs_ready', 'bundle_cancelled', 'packet_viewed', 'packet_complete', 'packet_declined'];
+const PERSON_KINDS = 12;
 
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
 const START = Date.parse('2023-01-01T00:00:00.000Z');
@@ -121,9 +140,11 @@ function replicate(db, kinds, n) {
     const b = T('SELECT * FROM bundles WHERE seq = ?', seq)[0];
     const rows = Object.fromEntries(tables.map((t) => [t, T(`SELECT * FROM ${t} WHERE bundle_seq = ?`, seq)]));
     const outbox = T('SELECT * FROM outbox WHERE bundle_id = ?', b.id);
+    const events = T('SELECT * FROM webhook_events WHERE bundle_id = ? ORDER BY seq', b.id).map((e) => ({ e, deliveries: T('SELECT * FROM webhook_deliveries WHERE event_seq = ? ORDER BY seq', e.seq) }));
     const links = T('SELECT * FROM links WHERE target IN (SELECT id FROM packets WHERE bundle_seq = ?) OR target = ?', seq, b.id);
-    return { b, rows, outbox, links, i };
+    return { b, rows, outbox, links, events, i };
   });
+  const persons = T('SELECT * FROM persons ORDER BY rowid').map((p, k) => ({ p, k, channels: T('SELECT * FROM person_channels WHERE person_id = ?', p.id) }));
   const insert = (table, row) => {
     const cols = Object.keys(row);
     return db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
@@ -132,7 +153,7 @@ function replicate(db, kinds, n) {
   const put = (table, row) => {
     let s = stmts.get(table);
     if (!s) stmts.set(table, (s = insert(table, row)));
-    s.run(Object.values(row));
+    return s.run(Object.values(row));
   };
   const have = db.prepare('SELECT count(*) AS n FROM bundles').get().n;
   let seq = db.prepare('SELECT max(seq) AS n FROM bundles').get().n;
@@ -168,6 +189,21 @@ function replicate(db, kinds, n) {
         put('outbox', map(rest));
       }
       for (const l of t.links) put('links', map(l, { token_hash: randomBytes(32).toString('hex') }));
+      for (const { e, deliveries } of t.events) {
+        const { seq: _seq, ...rest } = e;
+        const eventSeq = Number(put('webhook_events', map(rest, { pk: randomUUID() })).lastInsertRowid);
+        for (const d of deliveries) {
+          const { seq: _dseq, ...drest } = d;
+          put('webhook_deliveries', map(drest, { pk: randomUUID(), event_seq: eventSeq }));
+        }
+      }
+      // One Person for every Bundle: the signer, with an email and a phone channel.
+      const pt = persons[j % persons.length];
+      const pid = randomUUID();
+      const pto = person(j, 0);
+      put('persons', { ...pt.p, id: pid, name: pto.name, created: new Date(created).toISOString() });
+      for (const ch of pt.channels)
+        put('person_channels', { ...ch, id: randomUUID(), person_id: pid, email: ch.email === null ? null : pto.email, phone: ch.phone === null ? null : pto.phone });
     }
   })();
 }
@@ -225,36 +261,73 @@ async function measure(engine, n, template) {
       out.push({ query: `${name} (${first.total} matches), ${label2}`, key: `${name}|${page === 1 ? 1 : 'deep'}`, p50: pct(times, 50), p95: pct(times, 95) });
     }
   }
-  // A Bundle's events.
-  const times = [];
-  for (let r = 0; r < RUNS; r++) {
-    const t0 = process.hrtime.bigint();
-    await engine.listBundleEvents(slugRow.id);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  // A Bundle's events; webhook events and deliveries; Persons.
+  const timed = async (name, key, f) => {
+    const times = [];
+    let total;
+    for (let r = 0; r < RUNS; r++) {
+      const t0 = process.hrtime.bigint();
+      total = (await f())?.total;
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    out.push({ query: total === undefined ? name : `${name} (${total} matches)`, key, p50: pct(times, 50), p95: pct(times, 95) });
+  };
+  await timed("a Bundle's events", 'events', () => engine.listBundleEvents(slugRow.id));
+  const day = (f) => new Date(START + f * SPAN).toISOString().slice(0, 10);
+  const webhook = (await engine.listWebhooks({})).items[0].id;
+  const lists = [
+    ['webhook events', 'listWebhookEvents', {}],
+    ['webhook events of a Bundle', 'listWebhookEvents', { bundle: slugRow.id }],
+    ['webhook events, event_type=bundle_complete', 'listWebhookEvents', { event_type: 'bundle_complete' }],
+    ['webhook events, success=false', 'listWebhookEvents', { success: false }],
+    ['webhook events, webhook + created range', 'listWebhookEvents', { webhook, created_after: day(0.3), created_before: day(0.6) }],
+    ['webhook deliveries', 'listWebhookDeliveries', {}],
+    ['webhook deliveries, status=500', 'listWebhookDeliveries', { status: 500 }],
+    ['webhook deliveries of a Bundle', 'listWebhookDeliveries', { bundle: slugRow.id }],
+    ['Persons', 'listPersons', {}],
+    ['Persons search name fragment', 'listPersons', { search: 'renée' }],
+    ['Persons search email (1 match)', 'listPersons', { search: person(Math.floor(n / 2), 0).email }],
+    ['Persons email=', 'listPersons', { email: person(Math.floor(n / 3), 0).email }],
+    ['Persons phone=', 'listPersons', { phone: person(Math.floor(n / 3), 0).phone }],
+  ];
+  for (const [name, op, base] of lists) {
+    const first = await engine[op]({ ...base, per_page: 100 });
+    const deep = Math.min(first.total_pages, 500);
+    for (const page of deep > 1 ? [1, deep] : [1])
+      await timed(`${name}, page ${page}`, `${name}|${page === 1 ? 1 : 'deep'}`, () => engine[op]({ ...base, per_page: 100, page }));
   }
-  out.push({ query: "a Bundle's events", key: 'events', p50: pct(times, 50), p95: pct(times, 95) });
   return out;
 }
 
+/**
+ * Creates per second of this build, and of a baseline build when BENCH_BASELINE names a checkout of
+ * an earlier commit (built), in interleaved rounds in this process: the cost of the list indexes.
+ */
 async function createsPerSecond() {
-  const dirs = ['before', 'after'].map((k) => mkdtempSync(join(tmpdir(), `esign-scale-create-${k}-`)));
-  const engines = dirs.map((dataDir) => new LocalEngine({ dataDir }));
-  downgrade(engines[0].db);
-  const rates = [[], []];
+  const builds = [['now', LocalEngine]];
+  const base = process.env.BENCH_BASELINE;
+  if (base) builds.unshift([`baseline ${execFileSync('git', ['-C', base, 'rev-parse', '--short', 'HEAD']).toString().trim()}`,
+    (await import(pathToFileURL(join(resolve(base), 'dist/engine.js')).href)).LocalEngine]);
+  const runs = builds.map(([name, Engine]) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'esign-scale-create-'));
+    return { name, dataDir, engine: new Engine({ dataDir }), rates: [] };
+  });
   let i = 0;
   try {
-    for (const e of engines) for (let w = 0; w < 200; w++) await e.createBundle(request(i++));
+    for (const r of runs) for (let w = 0; w < 200; w++) await r.engine.createBundle(request(i++));
     for (let round = 0; round < 5; round++)
-      for (const [k, e] of engines.entries()) {
+      for (const r of runs) {
         const t0 = process.hrtime.bigint();
-        for (let c = 0; c < CREATES; c++) await e.createBundle(request(i++));
-        rates[k].push(CREATES / (Number(process.hrtime.bigint() - t0) / 1e9));
+        for (let c = 0; c < CREATES; c++) await r.engine.createBundle(request(i++));
+        r.rates.push(CREATES / (Number(process.hrtime.bigint() - t0) / 1e9));
       }
   } finally {
-    for (const e of engines) await e.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    for (const r of runs) {
+      await r.engine.close();
+      rmSync(r.dataDir, { recursive: true, force: true });
+    }
   }
-  return rates.map((r) => pct(r, 50));
+  return runs.map((r) => ({ name: r.name, rate: pct(r.rates, 50) }));
 }
 
 const results = new Map();
@@ -314,5 +387,6 @@ if (SIZES.length >= 2) {
   }
 }
 
-const [before, after] = await createsPerSecond();
-console.log(`\ncreates/s (median of 5 interleaved rounds of ${CREATES}): before migration 7 ${fmt(before, 0)}, after ${fmt(after, 0)} (${fmt((after / before - 1) * 100, 1)}%)`);
+const rates = await createsPerSecond();
+console.log(`\ncreates/s (median of 5 interleaved rounds of ${CREATES}): ${rates.map((r) => `${r.name} ${fmt(r.rate, 0)}`).join(', ')}` +
+  (rates.length > 1 ? ` (${fmt((rates[1].rate / rates[0].rate - 1) * 100, 1)}%)` : ' (BENCH_BASELINE=<a built checkout> to compare)'));

@@ -68,12 +68,12 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
 }
 
 /**
- * Two statuses or more, perhaps with a `created` range, in `created` order: each status's index
+ * Statuses, perhaps with a `created` range, in `created` order: each status's index
  * (status, created) is in that order already, so the page is a merge of them and the total the sum
  * of their counts.
  */
 function statusPage(db: Db, f: BundleFilter): Found | undefined {
-  if (!f.statuses || f.statuses.length < 2 || f.orderBy !== 'created') return undefined;
+  if (!f.statuses || f.orderBy !== 'created') return undefined;
   if (f.search !== undefined || f.tag || f.tagsAny || f.template || hasRange(f.sent) || hasRange(f.completed)) return undefined;
   const p = new Params();
   const [after, before] = f.created;
