@@ -232,3 +232,40 @@ describe('upgrade of a database made before migration 7', () => {
     }
   });
 });
+
+describe('Persons search through its index', () => {
+  it('equals a scan of names, emails and phones, and of the digits of phones, through changes', async () => {
+    const { dir, cleanup } = tempDir();
+    const e = new LocalEngine({ dataDir: dir });
+    try {
+      const people = [
+        { name: 'José Ñúñez', channels: [{ email: 'jose@ecoles.test' }, { phone: '+1 (555) 010-2030' }] },
+        { name: 'RENÉE Zoë', channels: [{ email: 'renee_z@example.com' }] },
+        { name: 'Ada 50% Lovelace', channels: [{ phone: '555.010.9999' }, { email: 'ada+x@example.com' }] },
+        { name: 'Bob "Q" Byron', channels: [] },
+      ];
+      const made = [];
+      for (const p of people) made.push(await e.createPerson(p));
+      await e.updatePerson(made[3].id, { channels: [{ phone: '020 7946 0018' }] });
+      await e.updatePerson(made[1].id, { name: 'Renée Moved' });
+      const gone = await e.createPerson({ name: 'Gone Person', channels: [{ email: 'gone@example.com' }] });
+      await e.deletePerson(gone.id);
+      const all = (await e.listPersons({ per_page: 100 })).items;
+      const digits = (v: string) => v.replace(/[ \-.()]/g, '');
+      const scan = (s: string) => all.filter((p) => {
+        const l = s.toLowerCase();
+        const fields = [p.name, ...p.channels.map((c) => c.email ?? c.phone ?? '')];
+        return fields.some((f) => f.toLowerCase().includes(l)) ||
+          (digits(s) !== '' && p.channels.some((c) => c.phone && digits(c.phone).includes(digits(s))));
+      }).map((p) => p.id);
+      for (const s of ['josé', 'JOSÉ', 'renée', 'moved', 'zoë', '50%', '(555)', '555) 010', '5550102', '010-2030', '7946 00', '79460018',
+        '"q"', 'example.com', 'gone', 'ada+x', 'ÑÚÑ', 'nobody here'])
+        expect((await e.listPersons({ search: s, per_page: 100 })).items.map((p) => p.id), s).toEqual(scan(s));
+      expect((await e.listPersons({ phone: '02079460018' })).items.map((p) => p.id)).toEqual([made[3].id]);
+      expect((await e.listPersons({ email: 'JOSE@ecoles.test' })).items.map((p) => p.id)).toEqual([made[0].id]);
+    } finally {
+      await e.close();
+      cleanup();
+    }
+  });
+});

@@ -113,7 +113,15 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   const where: string[] = [];
   const params: unknown[] = [];
   const search = text(q.search);
-  if (search) {
+  const phrase = (v: string) => `"${v.replace(/"/g, '""')}"`;
+  const digitsOf = (v: string) => normalisePhone(v);
+  if (search && [...search].length >= 3 && !search.includes('\u001f') && (digitsOf(search) === '' || digitsOf(search).length >= 3)) {
+    // The trigram index (migration 10): a case-insensitive substring of the name, an email or a phone,
+    // or the search's digits within a phone's.
+    const digits = digitsOf(search);
+    where.push('p.rowid IN (SELECT rowid FROM person_search WHERE person_search MATCH ?)');
+    params.push(`text : ${phrase(search)}${digits ? ` OR digits : ${phrase(digits)}` : ''}`);
+  } else if (search) {
     const digits = normalisePhone(search);
     where.push(`(p.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM person_channels c WHERE c.person_id = p.id AND
       (c.email LIKE ? ESCAPE '\\' OR c.phone LIKE ? ESCAPE '\\' OR (? <> '' AND instr(${normalisedPhoneSql('c.phone')}, ?) > 0))))`);
@@ -121,12 +129,12 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   }
   const email = text(q.email);
   if (email) {
-    where.push(`EXISTS (SELECT 1 FROM person_channels c WHERE c.person_id = p.id AND c.kind = 'em' AND c.email = ? COLLATE NOCASE)`);
+    where.push(`p.id IN (SELECT person_id FROM person_channels WHERE email = ? COLLATE NOCASE AND kind = 'em')`);
     params.push(email);
   }
   const phone = text(q.phone);
   if (phone) {
-    where.push(`EXISTS (SELECT 1 FROM person_channels c WHERE c.person_id = p.id AND c.kind = 'mp' AND ${normalisedPhoneSql('c.phone')} = ?)`);
+    where.push(`p.id IN (SELECT person_id FROM person_channels WHERE ${normalisedPhoneSql('phone')} = ? AND phone IS NOT NULL AND kind = 'mp')`);
     params.push(normalisePhone(phone));
   }
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';

@@ -433,5 +433,41 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER bundles_created_changed AFTER UPDATE OF created ON bundles WHEN new.created IS NOT old.created BEGIN
     UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'bundles_out_of_order';
   END;
+
+  -- Persons: a trigram index of a Person's name, emails and phones (\`text\`) and of its phones without
+  -- punctuation (\`digits\`), rowid = the Person's rowid (the engine never runs VACUUM, which could
+  -- renumber it); an index for \`phone=\`, which compares phones without punctuation.
+  CREATE VIEW person_search_rows (person_rowid, text, digits) AS
+    SELECT p.rowid, p.name || char(31) || coalesce((
+      SELECT group_concat(coalesce(c.email, '') || char(31) || coalesce(c.phone, '') || char(31), '' ORDER BY c.rowid)
+      FROM person_channels c WHERE c.person_id = p.id), ''), coalesce((
+      SELECT group_concat(replace(replace(replace(replace(replace(c.phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', '') || char(31), '' ORDER BY c.rowid)
+      FROM person_channels c WHERE c.person_id = p.id AND c.phone IS NOT NULL), '')
+    FROM persons p;
+  CREATE VIRTUAL TABLE person_search USING fts5(text, digits, tokenize = 'trigram case_sensitive 0', columnsize = 0);
+  INSERT INTO person_search (rowid, text, digits) SELECT person_rowid, text, digits FROM person_search_rows ORDER BY person_rowid;
+  CREATE TRIGGER person_search_insert AFTER INSERT ON persons BEGIN
+    INSERT INTO person_search (rowid, text, digits) SELECT person_rowid, text, digits FROM person_search_rows WHERE person_rowid = new.rowid;
+  END;
+  CREATE TRIGGER person_search_update AFTER UPDATE OF name ON persons BEGIN
+    UPDATE person_search SET (text, digits) = (SELECT text, digits FROM person_search_rows WHERE person_rowid = new.rowid) WHERE rowid = new.rowid;
+  END;
+  CREATE TRIGGER person_search_delete AFTER DELETE ON persons BEGIN
+    DELETE FROM person_search WHERE rowid = old.rowid;
+  END;
+  CREATE TRIGGER person_search_channel_insert AFTER INSERT ON person_channels BEGIN
+    UPDATE person_search SET (text, digits) = (SELECT text, digits FROM person_search_rows WHERE person_rowid = person_search.rowid)
+      WHERE rowid = (SELECT rowid FROM persons WHERE id = new.person_id);
+  END;
+  CREATE TRIGGER person_search_channel_update AFTER UPDATE OF email, phone, person_id ON person_channels BEGIN
+    UPDATE person_search SET (text, digits) = (SELECT text, digits FROM person_search_rows WHERE person_rowid = person_search.rowid)
+      WHERE rowid IN (SELECT rowid FROM persons WHERE id IN (old.person_id, new.person_id));
+  END;
+  CREATE TRIGGER person_search_channel_delete AFTER DELETE ON person_channels BEGIN
+    UPDATE person_search SET (text, digits) = (SELECT text, digits FROM person_search_rows WHERE person_rowid = person_search.rowid)
+      WHERE rowid = (SELECT rowid FROM persons WHERE id = old.person_id);
+  END;
+  CREATE INDEX person_channels_phone ON person_channels(replace(replace(replace(replace(replace(phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''))
+    WHERE phone IS NOT NULL;
   `,
 ];
