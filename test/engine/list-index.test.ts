@@ -1,6 +1,8 @@
 // The indexed list queries (migration 7) give what a plain scan over every Bundle gives: search
 // through the trigram index and its short-text fallback, per-status counts kept by triggers, split
 // orderings, and a database made before migration 7 upgraded in place.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
@@ -203,7 +205,7 @@ describe('upgrade of a database made before migration 7', () => {
       const v6 = new Database(':memory:');
       for (const m of MIGRATIONS.slice(0, 6)) v6.exec(m);
       const keep = new Set(v6.prepare('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL').pluck().all() as string[]);
-      const added = e6.db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index', 'view') OR sql LIKE 'CREATE VIRTUAL%' OR name IN ('bundle_counts', 'bundle_search_pending')`)
+      const added = e6.db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index', 'view') OR sql LIKE 'CREATE VIRTUAL%' OR name IN ('bundle_counts', 'bundle_search_pending', 'webhook_event_counts', 'webhook_delivery_counts')`)
         .all() as { type: string; name: string; sql: string | null }[];
       // Objects migration 7 added, or replaced under the same name (the covering order indexes).
       for (const o of added.filter((x) => x.sql !== null && !keep.has(x.sql)).sort((a, b) => (a.type === 'trigger' ? -1 : b.type === 'trigger' ? 1 : 0)))
@@ -265,6 +267,60 @@ describe('Persons search through its index', () => {
       expect((await e.listPersons({ email: 'JOSE@ecoles.test' })).items.map((p) => p.id)).toEqual([made[0].id]);
     } finally {
       await e.close();
+      cleanup();
+    }
+  });
+});
+
+describe('webhook event and delivery lists', () => {
+  it('count from their tables of counts and page from their own indexes, as a scan does, through deliveries and deletes', async () => {
+    const { dir, cleanup } = tempDir();
+    const e = new LocalEngine({ dataDir: dir });
+    let posts = 0;
+    const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(++posts % 3 ? 200 : 500).end()));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+      const hooks = [];
+      for (const name of ['one', 'two']) hooks.push(await e.createWebhook({ name, url, event_types: ['bundle_sent', 'bundle_cancelled'], enabled: true }));
+      for (let i = 0; i < 7; i++) {
+        const b = await e.createBundle(bundleRequest({ label: `W${i}` }));
+        if (i % 2) await e.cancelBundle(b.id);
+      }
+      await e.deliverWebhooks();
+      const check = async () => {
+        const events = e.db.prepare('SELECT pk, success FROM webhook_events ORDER BY created DESC, seq DESC').all() as { pk: string; success: number }[];
+        const attempts = e.db.prepare('SELECT pk, status FROM webhook_deliveries ORDER BY timestamp DESC, seq DESC').all() as { pk: string; status: number }[];
+        const all = async (op: 'listWebhookEvents' | 'listWebhookDeliveries', q: Record<string, unknown>) => {
+          const out: string[] = [];
+          for (let page = 1; ; page++) {
+            const p = await e[op]({ ...q, page, per_page: 4 });
+            out.push(...p.items.map((x) => x.pk));
+            if (page >= p.total_pages) return { pks: out, total: p.total };
+          }
+        };
+        for (const success of [undefined, true, false]) {
+          const want = events.filter((x) => success === undefined || x.success === (success ? 1 : 0)).map((x) => x.pk);
+          expect(await all('listWebhookEvents', success === undefined ? {} : { success }), `success=${success}`).toEqual({ pks: want, total: want.length });
+        }
+        for (const status of [undefined, 200, 500]) {
+          const want = attempts.filter((x) => status === undefined || x.status === status).map((x) => x.pk);
+          expect(await all('listWebhookDeliveries', status === undefined ? {} : { status }), `status=${status}`).toEqual({ pks: want, total: want.length });
+        }
+        return { events: events.length, attempts: attempts.length };
+      };
+      const before = await check();
+      expect(before.attempts).toBeGreaterThan(0);
+      // An hour on, the failed attempts are retried: some events change from failed to delivered.
+      e.db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('clock_offset_ms', ?)`).run(String(3_600_000));
+      await e.deliverWebhooks();
+      expect((await check()).attempts).toBeGreaterThan(before.attempts);
+      await e.deleteWebhook(hooks[0].id);
+      const after = await check();
+      expect(after.events).toBeLessThan(before.events);
+    } finally {
+      await e.close();
+      await new Promise((r) => receiver.close(r));
       cleanup();
     }
   });

@@ -469,5 +469,30 @@ export const MIGRATIONS: readonly string[] = [
   END;
   CREATE INDEX person_channels_phone ON person_channels(replace(replace(replace(replace(replace(phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''))
     WHERE phone IS NOT NULL;
+
+  -- Webhook events and delivery attempts: counts kept by triggers (by success, by status) for the
+  -- unfiltered and singly filtered lists, and indexes for those filters in list order.
+  CREATE TABLE webhook_event_counts (success INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+  INSERT INTO webhook_event_counts (success, n) SELECT success, count(*) FROM webhook_events GROUP BY success;
+  CREATE TRIGGER webhook_event_counts_insert AFTER INSERT ON webhook_events BEGIN
+    INSERT INTO webhook_event_counts (success, n) VALUES (new.success, 1) ON CONFLICT (success) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER webhook_event_counts_delete AFTER DELETE ON webhook_events BEGIN
+    UPDATE webhook_event_counts SET n = n - 1 WHERE success = old.success;
+  END;
+  CREATE TRIGGER webhook_event_counts_update AFTER UPDATE OF success ON webhook_events WHEN old.success IS NOT new.success BEGIN
+    UPDATE webhook_event_counts SET n = n - 1 WHERE success = old.success;
+    INSERT INTO webhook_event_counts (success, n) VALUES (new.success, 1) ON CONFLICT (success) DO UPDATE SET n = n + 1;
+  END;
+  CREATE INDEX webhook_events_success ON webhook_events(success, created);
+  CREATE TABLE webhook_delivery_counts (status INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+  INSERT INTO webhook_delivery_counts (status, n) SELECT status, count(*) FROM webhook_deliveries GROUP BY status;
+  CREATE TRIGGER webhook_delivery_counts_insert AFTER INSERT ON webhook_deliveries BEGIN
+    INSERT INTO webhook_delivery_counts (status, n) VALUES (new.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER webhook_delivery_counts_delete AFTER DELETE ON webhook_deliveries BEGIN
+    UPDATE webhook_delivery_counts SET n = n - 1 WHERE status = old.status;
+  END;
+  CREATE INDEX webhook_deliveries_status ON webhook_deliveries(status, timestamp);
   `,
 ];
