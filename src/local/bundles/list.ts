@@ -75,6 +75,11 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
 function statusPage(db: Db, f: BundleFilter): Found | undefined {
   if (!f.statuses || f.orderBy !== 'created') return undefined;
   if (f.search !== undefined || f.tag || f.tagsAny || f.template || hasRange(f.sent) || hasRange(f.completed)) return undefined;
+  if (!f.statuses.length) {
+    // `status` and `status__in` that share no status.
+    checkPage(0, f);
+    return { total: 0, seqs: [] };
+  }
   const p = new Params();
   const [after, before] = f.created;
   const range = `${after ? ` AND created >= ${p.bind(after)}` : ''}${before ? ` AND created < ${p.bind(nextDay(before))}` : ''}`;
