@@ -1,6 +1,7 @@
 // Bundle operations after creation: send, validate, cancel, patch, tags, events, files and data.
 import { sql } from '../store/db.js';
-import { BUNDLE_INCLUDES, type BundleStatus, TERMINAL_STATUSES } from '../../service/enums.js';
+import { BUNDLE_INCLUDES, type BundleStatus } from '../../service/enums.js';
+import { isTerminal } from '../../service/states.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
 import {
@@ -51,7 +52,7 @@ export function sendBundle(ctx: EngineContext, slug: string): void {
 export function cancelBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot be cancelled.`);
+    if (isTerminal(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot be cancelled.`);
     markEnded(ctx.db, b.seq, 'ca', ctx.clock.now());
   });
 }
@@ -59,7 +60,7 @@ export function cancelBundle(ctx: EngineContext, slug: string): void {
 export function expireBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot expire.`);
+    if (isTerminal(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot expire.`);
     markEnded(ctx.db, b.seq, 'ex', ctx.clock.now());
   });
 }
@@ -294,7 +295,7 @@ export async function generateInterimFiles(ctx: EngineContext, slug: string): Pr
   const b = findBundleRow(ctx.db, slug);
   if (!ctx.account.has('interim_files'))
     throw new ApiError(403, 'permission_denied', 'Generating interim files requires the interim files account feature.');
-  if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are only for Bundles in progress.`);
+  if (isTerminal(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are only for Bundles in progress.`);
   if (b.status === 'dr' || b.status === 'pe' || b.status === 'fa') throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are made once it is sent.`);
   const { produceInterim } = await import('../evidence/job.js');
   await produceInterim(ctx, b);

@@ -1,6 +1,5 @@
 // Packet operations: get, patch, remind, embedded signing URL, Certificate of Evidence.
 import { type Db, sql } from '../store/db.js';
-import { TERMINAL_STATUSES } from '../../service/enums.js';
 import { FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../../service/types.js';
 import { type PacketAttrs, type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq } from './read.js';
@@ -9,7 +8,7 @@ import { checkDelivery } from './reachability.js';
 import { recordEvent } from './events.js';
 import { createLink, fileLink } from './links.js';
 import { endedAs, isAskedInLiveBundle, isOpenPacket, packetsWhoseTurnItIs } from './turns.js';
-import { isInProgress } from '../../service/states.js';
+import { isEnded, isInProgress } from '../../service/states.js';
 import { notify } from '../messages/notify.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from '../persons/persons.js';
@@ -29,7 +28,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
   inTransaction(ctx, () => {
     const p = findPacketRow(ctx.db, id);
     const b = bundleOf(ctx, p);
-    if (TERMINAL_STATUSES.includes(b.status)) throw badRequest(`The Bundle is ${describeStatus(b.status)}; its signers can no longer be changed.`);
+    if (isEnded(b.status)) throw badRequest(`The Bundle is ${describeStatus(b.status)}; its signers can no longer be changed.`);
     if (finished(p)) throw badRequest(`The signer has already ${endedAs(p)}; the packet can no longer be changed.`);
     const errs = new FieldErrors();
     const attrs = JSON.parse(p.attrs) as PacketAttrs;

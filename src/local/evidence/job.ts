@@ -11,7 +11,7 @@ import {
 } from './evidence.js';
 import { listEvents, recordEvent } from '../bundles/events.js';
 import { fieldsOfDocument } from '../bundles/fields.js';
-import { TERMINAL_STATUSES } from '../../service/enums.js';
+import { isTerminal } from '../../service/states.js';
 import { conflict } from '../../service/errors.js';
 
 import { recordMessage } from '../messages/outbox.js';
@@ -79,7 +79,7 @@ export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<
   }
   inTransaction(ctx, () => {
     const now = sql(ctx.db, 'SELECT status FROM bundles WHERE seq = ?').get(b.seq) as { status: string } | undefined;
-    if (!now || TERMINAL_STATUSES.includes(now.status as never)) throw conflict('The Bundle ended while its interim files were being made.');
+    if (!now || isTerminal(now.status)) throw conflict('The Bundle ended while its interim files were being made.');
     const at = ctx.clock.now();
     sql(ctx.db, `DELETE FROM produced_files WHERE bundle_seq = ? AND kind = 'interim_pdf'`).run(b.seq);
     recordProduced(ctx, b.seq, files.map((f) => ({ ...f, kind: 'interim_pdf' as const })), at);
