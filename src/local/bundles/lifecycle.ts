@@ -15,6 +15,7 @@ import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
 import { launch } from './launch.js';
 import { markEnded } from './transitions.js';
+import { checkTeam } from '../account/rules.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
   ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
@@ -85,11 +86,7 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     const attrs = JSON.parse(b.attrs) as BundleAttrs;
     const cols: SettingColumns = {};
 
-    if (patch.team !== undefined) {
-      if (!has('teams')) errs.add('team', 'Assigning a team requires the Teams account feature.');
-      else if (patch.team !== null && !ctx.account.team(patch.team)) errs.add('team', `Team "${patch.team}" does not exist in this account.`);
-      else cols.team = patch.team;
-    }
+    if (patch.team !== undefined && checkTeam(ctx.account, patch.team, 'team', errs, true)) cols.team = patch.team;
     if (patch.owner !== undefined) {
       // The local caller is the account's administrator, so the admin-only restriction always passes here.
       if (patch.owner !== null && !ctx.account.user(patch.owner)) errs.add('owner', `User "${patch.owner}" is not a user of this account.`);

@@ -11,6 +11,7 @@ import { loadBundle } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from '../bundles/links.js';
+import { checkTeam } from '../account/rules.js';
 
 /** A preparation session URL is valid for an hour; its page session ends at the same time. */
 export const PREPARATION_TTL_MS = 60 * 60 * 1000;
@@ -34,7 +35,7 @@ export async function createTemplatePreparationSession(ctx: EngineContext, body:
   const req = S.parseOr400(S.TemplatePreparationSessionRequest, body);
   const errs = new FieldErrors();
   if (req.template_id !== undefined && !templateExists(ctx, req.template_id)) errs.add('template_id', `Document Template "${req.template_id}" was not found.`);
-  if (req.team !== undefined && !ctx.account.team(req.team)) errs.add('team', `Team "${req.team}" does not exist in this account.`);
+  if (req.team !== undefined) checkTeam(ctx.account, req.team, 'team', errs, false);
   errs.throwIfAny();
   return session(ctx, { type: 'template', template_id: req.template_id, team: req.team, library: req.library, metadata: req.metadata });
 }

@@ -12,6 +12,7 @@ import type { StoredField } from '../bundles/fields.js';
 import { uuid } from '../store/ids.js';
 import { fileLink } from '../bundles/links.js';
 import { inspectPdf } from '../documents/pdf.js';
+import { checkTeam, regexCheck } from '../account/rules.js';
 
 /** What `esign local template import` and the template authoring page hand the engine. */
 export interface TemplateImport {
@@ -159,8 +160,7 @@ export async function saveTemplate(ctx: EngineContext, input: TemplateImport, id
   const pages = 'pages' in info ? info.pages : undefined;
   const roles = checkRoles(def.roles, errs);
   const fields = await checkFields(ctx, def.fields ?? [], new Set(roles.map((r) => r.key)), pages, errs);
-  for (const [i, team] of (def.teams ?? []).entries())
-    if (!ctx.account.team(team)) errs.add(`teams[${i}]`, `Team "${team}" does not exist in this account.`);
+  for (const [i, team] of (def.teams ?? []).entries()) checkTeam(ctx.account, team, `teams[${i}]`, errs, false);
   errs.throwIfAny();
 
   const hash = sha256(pdf!);
@@ -200,9 +200,7 @@ function checkRoles(roles: { key: string; label?: string }[], errs: FieldErrors)
 
 async function checkFields(ctx: EngineContext, fields: TemplateFieldT[], roleKeys: Set<string>, pages: number | undefined, errs: FieldErrors): Promise<TemplateField[]> {
   const keys = new Set<string>();
-  const regexAllowed = ctx.account.settings().features.includes('regex_validation');
-  const withRegex = fields.some((f) => f.v_regex !== undefined);
-  const re2 = withRegex && regexAllowed ? await import('re2js') : undefined;
+  const checkRegex = await regexCheck(ctx.account, fields.some((f) => f.v_regex !== undefined));
   return fields.map((f, j) => {
     const at = (m: string) => `fields[${j}].${m}`;
     const key = f.key ?? `${f.kind}-${j + 1}`;
@@ -212,16 +210,7 @@ async function checkFields(ctx: EngineContext, fields: TemplateFieldT[], roleKey
       if (!roleKeys.has(role)) errs.add(at(`editor_roles[${e}]`), `"${role}" is not the key of a role of this template.`);
     if (f.page !== undefined && pages !== undefined && f.page > pages)
       errs.add(at('page'), `Page ${f.page} is past the end of the PDF (${pages} page${pages === 1 ? '' : 's'}).`);
-    if (f.v_regex !== undefined) {
-      if (!regexAllowed) errs.add(at('v_regex'), 'v_regex requires the field regex validation account feature.');
-      else {
-        try {
-          re2!.RE2JS.compile(f.v_regex);
-        } catch (e) {
-          errs.add(at('v_regex'), `Not a valid RE2 expression: ${(e as Error).message}`);
-        }
-      }
-    }
+    if (f.v_regex !== undefined) checkRegex(f.v_regex, at('v_regex'), errs);
     return { ...f, key };
   });
 }
