@@ -14,6 +14,7 @@ import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, guardConnections, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
+import { isEnvelopeTemplateRequest } from '../service/createRouting.js';
 
 export const API_PREFIX = '/api/v2';
 
@@ -203,7 +204,7 @@ function routes(s: EsignService, limits: ServerLimits): [string, string, Handler
       }
     }
     const body = bodyOf(req);
-    if (body.envelope_template && !body.documents) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
+    if (isEnvelopeTemplateRequest(body)) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
     return ok(await s.createBundle(body), 201);
   };
   const prepSession: Handler = async (req) => ok(await s.createBundlePreparationSession(bodyOf(req)), 201);

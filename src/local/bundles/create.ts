@@ -21,6 +21,7 @@ import { inspectPdf } from '../documents/pdf.js';
 import { findPersonContact } from '../persons/persons.js';
 import { templateDocument } from '../templates/templates.js';
 import { type RegexCheck, checkTeam, regexCheck } from '../account/rules.js';
+import { isEnvelopeTemplateRequest } from '../../service/createRouting.js';
 
 /** Where a document's bytes come from once the request is checked. */
 type Source =
@@ -54,15 +55,15 @@ const isTemplateDoc = (d: DocumentRequestT | TemplateRequestT): d is TemplateReq
 
 export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<string> {
   const S = await import('../../service/schemas.js');
-  const req = S.parseOr400(S.BundleRequest, input);
-  if (req.envelope_template) {
-    if (req.documents?.length)
-      throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
-        { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
-      ]);
+  if (isEnvelopeTemplateRequest(input)) {
     const { expandEnvelopeRequest } = await import('../templates/envelopes.js');
     return createBundle(ctx, await expandEnvelopeRequest(ctx, input), files);
   }
+  const req = S.parseOr400(S.BundleRequest, input);
+  if (req.envelope_template)
+    throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
+      { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
+    ]);
   const errs = new FieldErrors();
   const account = ctx.account.settings();
   const has = (f: (typeof account.features)[number]) => account.features.includes(f);
