@@ -15,6 +15,7 @@ import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, guardConnections, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
 import { isEnvelopeTemplateRequest } from '../service/createRouting.js';
+import { apiRefusalLimits, fileTooLarge, refusalOf } from './refusals.js';
 
 export const API_PREFIX = '/api/v2';
 
@@ -170,7 +171,7 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
           }
         });
         await writing;
-        if (part.file.truncated) throw fileTooLarge(limits, part.filename);
+        if (part.file.truncated) throw fileTooLarge(apiRefusalLimits(limits), part.filename);
         files.push(storedPart(part.filename, part.mimetype, path));
       } else if (part.fieldname === 'bundle_request') body = parseJson(String(part.value), limits.maxDepth, 'bundle_request is not valid JSON');
     }
@@ -187,8 +188,6 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
 
 const cutShort = () => new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
 
-const fileTooLarge = (limits: ServerLimits, name?: string) =>
-  new ApiError(413, 'invalid', `${name ? `${name}: ` : ''}an uploaded file may be at most ${megabytes(limits.uploadFileBytes)}.`);
 
 /** Every route of API v2 (spec and wire-facts.md), as [method, path, handler]. */
 function routes(s: EsignService, limits: ServerLimits): [string, string, Handler][] {
@@ -452,30 +451,5 @@ function frozenJson(body: unknown): string | undefined {
 }
 
 /** Everything that leaves the server is the wire Error object, whatever raised it. */
-function toApiError(error: unknown, limits: ServerLimits): ApiError {
-  if (error instanceof ApiError) return error;
-  const e = error as { statusCode?: number; code?: string; message?: string };
-  switch (e.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported media type.');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'invalid', `The request body is too large (at most ${megabytes(limits.jsonBytes)}, or ${megabytes(limits.documentJsonBytes)} where documents travel as base64).`);
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return fileTooLarge(limits);
-    case 'FST_FILES_LIMIT':
-      return new ApiError(413, 'invalid', `At most ${limits.uploadFiles} files in one request.`);
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return new ApiError(413, 'invalid', 'Too many parts in one multipart request.');
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-    case 'FST_PROTO_VIOLATION':
-      return new ApiError(400, 'parse_error', e.message ?? 'Malformed request body.');
-  }
-  // busboy's own errors: no boundary, a part cut short, a form that ends before its closing boundary.
-  if (/boundary|Unexpected end of (form|file)|Malformed part header|Multipart: /i.test(e.message ?? ''))
-    return new ApiError(400, 'parse_error', `Malformed multipart body: ${e.message}.`);
-  if ((e as { name?: string }).name === 'URIError') return new ApiError(400, 'parse_error', 'Malformed URL encoding.');
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.statusCode === 400 ? 'parse_error' : 'error', e.message ?? 'Bad request.');
-  return new ApiError(500, 'error', 'Internal server error.');
-}
+const toApiError = (error: unknown, limits: ServerLimits): ApiError =>
+  refusalOf(error, apiRefusalLimits(limits)) ?? new ApiError(500, 'error', 'Internal server error.');
