@@ -49,3 +49,19 @@ describe.each(BACKENDS)('envelope_template routing: $name', ({ make }) => {
     }), 400, { field: 'envelope_template', message: /not both/ });
   });
 });
+
+describe.each(BACKENDS)('tags and sign bodies, one schema each: $name', ({ make }) => {
+  let b: Backend;
+  beforeEach(async () => {
+    b = await make();
+  });
+  afterEach(async () => b.close());
+
+  it('a tags member that is not a list is the TagsRequest schema\'s 400, on the engine and through esign serve', async () => {
+    const created = await b.service.createBundle({ label: 'T', packets: [CLIENT], documents: [{ key: 'c', file_b64: CONTRACT_B64 }] });
+    const direct = await expectApiError(b.engine.addBundleTags(created.id, 'vip' as never), 400, { field: 'tags' });
+    const served = await expectApiError(b.service.addBundleTags(created.id, 'vip' as never), 400, { field: 'tags' });
+    expect(served.errors).toEqual(direct.errors);
+    await expectApiError(b.service.removeBundleTags(created.id, ['ok', ''] as never), 400, { field: 'tags[1]' });
+  });
+});
