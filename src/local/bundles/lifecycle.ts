@@ -82,7 +82,6 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     if (b.status !== 'dr' && b.status !== 'se')
       throw badRequest(`The Bundle is ${describeStatus(b.status)}; only drafts and sent Bundles can be updated.`);
     const errs = new FieldErrors();
-    const has = (f: Parameters<typeof ctx.account.has>[0]) => ctx.account.has(f);
     const attrs = JSON.parse(b.attrs) as BundleAttrs;
     const cols: SettingColumns = {};
 

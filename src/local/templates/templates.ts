@@ -13,6 +13,7 @@ import { uuid } from '../store/ids.js';
 import { fileLink } from '../bundles/links.js';
 import { inspectPdf } from '../documents/pdf.js';
 import { checkTeam, regexCheck } from '../account/rules.js';
+import { mapPage, selectPage } from '../store/paging.js';
 
 /** What `esign local template import` and the template authoring page hand the engine. */
 export interface TemplateImport {
@@ -97,17 +98,11 @@ export function listTemplates(ctx: EngineContext, q: TemplateListQuery): Page<Do
   const { page, perPage } = parsePage(q);
   const filters = Object.entries(q.metadata ?? {});
   const where = filters.map(() => 'EXISTS (SELECT 1 FROM json_each(t.metadata) m WHERE m.key = ? AND m.value = ?)');
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const params = filters.flatMap(([k, v]) => [k, String(v)]);
   // Immediate: each item's file_url is a link written in the same transaction as the read.
-  return inTransaction(ctx, () => {
-    const total = (sql(ctx.db, `SELECT count(*) AS n FROM templates t ${whereSql}`).get(...params) as { n: number }).n;
-    const totalPages = Math.max(1, Math.ceil(total / perPage));
-    if (page > totalPages) throw notFound('Page', String(page));
-    const rows = sql(ctx.db, `SELECT * FROM templates t ${whereSql} ORDER BY t.created DESC, t.seq DESC LIMIT ? OFFSET ?`)
-      .all(...params, perPage, (page - 1) * perPage) as TemplateRow[];
-    return { items: rows.map((r) => toTemplate(ctx, r)), page, total_pages: totalPages, per_page: perPage, total };
-  });
+  return inTransaction(ctx, () =>
+    mapPage(selectPage<TemplateRow>(ctx.db, { page, perPage }, { from: 'templates t', where, params, order: 't.created DESC, t.seq DESC' }),
+      (rows) => rows.map((r) => toTemplate(ctx, r))));
 }
 
 export function getTemplate(ctx: EngineContext, id: string): DocumentTemplate {

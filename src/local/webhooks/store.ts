@@ -11,6 +11,7 @@ import type {
 import { inTransaction, type EngineContext } from '../store/context.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
+import { mapPage, selectPage } from '../store/paging.js';
 
 interface WebhookRow {
   id: string;
@@ -139,17 +140,9 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400
 /** One page of `SELECT {select} FROM {from}` under the query's filters; 404 past the last page. */
 function pageOf<R, T>(db: Db, q: ListQuery, from: string, select: string, order: string, map: (rows: R[]) => T[]): Page<T> {
   q.done();
-  const { page, perPage } = q.page;
-  const whereSql = q.where.clauses.length ? `WHERE ${q.where.clauses.join(' AND ')}` : '';
   // One read transaction: the count and the rows see the same state.
-  return db.transaction(() => {
-    const total = (sql(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...q.where.params) as { n: number }).n;
-    const totalPages = Math.max(1, Math.ceil(total / perPage));
-    if (page > totalPages) throw notFound('Page', String(page));
-    const rows = sql(db, `SELECT ${select} FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .all(...q.where.params, perPage, (page - 1) * perPage) as R[];
-    return { items: map(rows), page, total_pages: totalPages, per_page: perPage, total };
-  }).deferred();
+  return db.transaction(() =>
+    mapPage(selectPage<R>(db, q.page, { from, select, where: q.where.clauses, params: q.where.params, order }), map)).deferred();
 }
 
 // ---------------------------------------------------------------------------------------------
