@@ -16,6 +16,8 @@ import { fileLink } from './links.js';
 import { launch } from './launch.js';
 import { markEnded } from './transitions.js';
 import { checkTeam } from '../account/rules.js';
+import { bundleAttrs } from './rows.js';
+import { documentSpec } from './fields.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
   ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
@@ -82,7 +84,7 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     if (b.status !== 'dr' && b.status !== 'se')
       throw badRequest(`The Bundle is ${describeStatus(b.status)}; only drafts and sent Bundles can be updated.`);
     const errs = new FieldErrors();
-    const attrs = JSON.parse(b.attrs) as BundleAttrs;
+    const attrs = bundleAttrs(b);
     const cols: SettingColumns = {};
 
     if (patch.team !== undefined && checkTeam(ctx.account, patch.team, 'team', errs, true)) cols.team = patch.team;
@@ -230,7 +232,7 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   }
   const items: BundleDataItem[] = [];
   for (const d of documentRowsOf(ctx.db, b.seq)) {
-    const spec = JSON.parse(d.spec) as { fields?: Record<string, unknown>[]; auto_placements?: Record<string, unknown>[] };
+    const spec = documentSpec(d) as { fields?: Record<string, unknown>[]; auto_placements?: Record<string, unknown>[] };
     const fields = [...(spec.fields ?? []), ...(spec.auto_placements ?? [])];
     for (const f of fields) {
       const key = String(f.key);

@@ -24,6 +24,7 @@ import { describeStatus } from '../bundles/lifecycle.js';
 import { recordMessage } from '../messages/outbox.js';
 import { bytesMatchExtension } from '../documents/fileTypes.js';
 import { markComplete, markPacketAsked, markPacketDeclined, markPacketReassigned, markPacketSigned, markPacketViewed } from '../bundles/transitions.js';
+import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 export type { SignerAttachment, SignInput } from '../../service/service.js';
 
@@ -53,7 +54,7 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
     const at = ctx.clock.now();
     if (p.status !== 'st') markPacketViewed(ctx.db, b, p.id, at);
     markPacketDeclined(ctx.db, b.seq, p.id, at, reason.trim() || undefined);
-    const ba = JSON.parse(b.attrs) as BundleAttrs;
+    const ba = bundleAttrs(b);
     recordMessage(ctx.db, {
       created: at, channel: 'email', kind: 'declined', recipient: ba.requester_email,
       subject: `${p.name} declined "${b.label || 'documents'}"`,
@@ -82,8 +83,8 @@ export async function reassignPacket(ctx: EngineContext, id: string, input: unkn
   const req = S.parseOr400(S.ReassignRequest, input);
   return inTransaction(ctx, () => {
     const { p, b } = actingPacket(ctx, id);
-    const ba = JSON.parse(b.attrs) as BundleAttrs;
-    const pa = JSON.parse(p.attrs) as PacketAttrs;
+    const ba = bundleAttrs(b);
+    const pa = packetAttrs(p);
     const refusal = reassignRefusal(ba, pa);
     if (refusal) throw forbidden(refusal);
     const errs = new FieldErrors();

@@ -81,8 +81,11 @@ interface EnvelopeRow {
   created: string;
 }
 
+/** An envelope_templates row's stored spec. */
+const storedSpec = (r: Pick<EnvelopeRow, 'spec'>): StoredSpec => JSON.parse(r.spec) as StoredSpec;
+
 function toEnvelopeTemplate(ctx: EngineContext, r: EnvelopeRow): EnvelopeTemplate {
-  const spec = JSON.parse(r.spec) as StoredSpec;
+  const spec = storedSpec(r);
   return {
     id: r.id,
     created: r.created,
@@ -217,7 +220,7 @@ export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): 
   const row = rowOf(ctx, template_id);
   if (!row) throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" was not found.`);
   if (row.enabled !== 1) throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" is disabled.`);
-  const spec = JSON.parse(row.spec) as StoredSpec;
+  const spec = storedSpec(row);
 
   const errs = new FieldErrors();
   const packets = matchPackets(spec.signers, raw.packets as Record<string, unknown>[], errs);

@@ -74,9 +74,12 @@ export function openPreparationLink(ctx: EngineContext, token: string): PrepSess
     if (!markLinkUsed(ctx, token)) throw gone('This preparation link has already been used. Ask for a new one.');
     // The session ends when the URL would have.
     const s = createLink(ctx, 'prepare_session', link.target, Date.parse(link.expires) - ctx.clock.nowMs());
-    return { token: s.token, expires: s.expires, spec: JSON.parse(link.target) as PrepSpec };
+    return { token: s.token, expires: s.expires, spec: prepSpecOf(link) };
   });
 }
+
+/** What a preparation link stands for (its target holds the session's spec). */
+const prepSpecOf = (link: { target: string }): PrepSpec => JSON.parse(link.target) as PrepSpec;
 
 /** The live session behind a page token: 404 unknown, 410 expired or already finished. */
 export function preparationSession(ctx: EngineContext, token: string): PrepSession {
@@ -84,7 +87,7 @@ export function preparationSession(ctx: EngineContext, token: string): PrepSessi
   if (!link || link.kind !== 'prepare_session') throw new ApiError(404, 'not_found', 'This preparation session is not valid. Open the preparation link again.');
   if (link.used_at) throw gone('This preparation session is finished. Ask for a new preparation link to start again.');
   if (linkExpired(ctx, link)) throw gone('This preparation session has expired. Ask for a new preparation link.');
-  return { token, expires: link.expires, spec: JSON.parse(link.target) as PrepSpec };
+  return { token, expires: link.expires, spec: prepSpecOf(link) };
 }
 
 /** Ends a session after its Save or Send (false when another request finished it first). */
