@@ -65,20 +65,22 @@ export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: 
     err.write('No results.\n');
     return;
   }
-  const [{ fitWidths, shortTime, truncate, width }, { default: chalk }] = await Promise.all([import('./output/fit.js'), import('chalk')]);
+  const [{ fitWidths, shortTime }, { default: chalk }, { default: Table }] = await Promise.all([import('./output/fit.js'), import('chalk'), import('cli-table3')]);
   const shown = rows.map((r) => columns.map((c) => {
     const v = c.value(r);
     return (c.kind === 'time' ? shortTime(text(v)) : forTerminal(c.kind, v)).replace(/[\t\r\n]+/g, ' ');
   }));
   const fit = columns.map((c) => ({ header: c.header, fixed: c.kind === 'id', priority: c.priority ?? 0 }));
   const widths = fitWidths(fit, shown, out.columns);
-  const line = (cells: string[], paint: (s: string, i: number) => string) =>
-    `${cells.map((s, i) => [s, i] as const).filter(([, i]) => widths[i] > 0).map(([s, i], k, all) => {
-      const t = truncate(s, widths[i]);
-      return k === all.length - 1 ? paint(t, i) : paint(t, i) + ' '.repeat(widths[i] - width(t) + 2);
-    }).join('').trimEnd()}\n`;
-  out.write(line(columns.map((c) => c.header), (t) => chalk.bold(t)));
-  rows.forEach((r, ri) => out.write(line(shown[ri], (t, i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), t))));
+  // cli-table3 pads and cuts (with an ellipsis, colours kept) to the fitted widths; no borders, two spaces between columns.
+  const kept = widths.map((w, i) => [w, i] as const).filter(([w]) => w > 0).map(([, i]) => i);
+  const table = new Table({
+    chars: { ...NO_BORDER, middle: '  ' }, colWidths: kept.map((i) => widths[i]), wordWrap: false,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+  });
+  table.push(kept.map((i) => chalk.bold(columns[i].header)));
+  rows.forEach((r, ri) => table.push(kept.map((i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), shown[ri][i]))));
+  out.write(`${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
   const hidden = columns.filter((_, i) => widths[i] === 0).map((c) => c.header);
   if (hidden.length) err.write(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)\n`);
 }
@@ -96,6 +98,11 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
   const width = Math.max(...pairs.map(([k]) => k.length));
   out.write(pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v))}\n`).join(''));
 }
+
+const NO_BORDER = Object.fromEntries(
+  ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid']
+    .map((k) => [k, '']),
+);
 
 type Chalk = typeof import('chalk').default;
 /** Colours a status cell by its code; `shown` is what the terminal prints (the code, or its word). */

@@ -35,6 +35,8 @@ export class TransportError extends Error {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** An answer that may be different if asked again (throttled, or a gateway or the service briefly down). */
+export const isTransientStatus = (status: number): boolean => RETRY_STATUSES.has(status);
 const RETRY_CODES = new Set([
   'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
@@ -83,7 +85,7 @@ export class HttpClient {
         // Kept for callers that pace themselves (batch send): when the server allows the next try.
         const ra = Number(res.headers['retry-after']);
         if (Number.isFinite(ra) && ra > 0) Object.assign(err, { retryAfterSeconds: ra });
-        if (!retry || !RETRY_STATUSES.has(res.status) || attempt >= this.o.maxRetries) throw err;
+        if (!retry || !isTransientStatus(res.status) || attempt >= this.o.maxRetries) throw err;
         wait = this.delay(attempt, res.headers['retry-after']);
         if (wait > this.o.maxRetryAfterMs) throw err;
         this.o.note?.(`esign: HTTP ${res.status} from ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${this.o.maxRetries})`);

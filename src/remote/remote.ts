@@ -8,7 +8,7 @@ import type {
   ValidateResult, VerifyResult, Webhook, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent,
   WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery, WebhookSecret,
 } from '../service/types.js';
-import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
+import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec, isTransientStatus } from './http.js';
 
 type Query = RequestSpec['query'];
 
@@ -87,7 +87,8 @@ export class RemoteService implements EsignService {
         return (await this.http.send(spec())).body as Bundle;
       } catch (e) {
         const status = (e as { status?: number }).status;
-        const transient = status === undefined || status === 429 || status === 502 || status === 503 || status === 504;
+        // No status: the server was not reached or the answer was lost.
+        const transient = status === undefined || isTransientStatus(status);
         if (!customKey || !transient || attempt >= 3) throw e;
         const existing = await this.findByCustomKey(customKey);
         if (existing) return existing;

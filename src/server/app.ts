@@ -14,6 +14,8 @@ import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, guardConnections, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
+import { isEnvelopeTemplateRequest } from '../service/createRouting.js';
+import { apiRefusalLimits, fileTooLarge, refusalOf } from './refusals.js';
 
 export const API_PREFIX = '/api/v2';
 
@@ -169,7 +171,7 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
           }
         });
         await writing;
-        if (part.file.truncated) throw fileTooLarge(limits, part.filename);
+        if (part.file.truncated) throw fileTooLarge(apiRefusalLimits(limits), part.filename);
         files.push(storedPart(part.filename, part.mimetype, path));
       } else if (part.fieldname === 'bundle_request') body = parseJson(String(part.value), limits.maxDepth, 'bundle_request is not valid JSON');
     }
@@ -186,8 +188,6 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
 
 const cutShort = () => new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
 
-const fileTooLarge = (limits: ServerLimits, name?: string) =>
-  new ApiError(413, 'invalid', `${name ? `${name}: ` : ''}an uploaded file may be at most ${megabytes(limits.uploadFileBytes)}.`);
 
 /** Every route of API v2 (spec and wire-facts.md), as [method, path, handler]. */
 function routes(s: EsignService, limits: ServerLimits): [string, string, Handler][] {
@@ -203,7 +203,7 @@ function routes(s: EsignService, limits: ServerLimits): [string, string, Handler
       }
     }
     const body = bodyOf(req);
-    if (body.envelope_template && !body.documents) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
+    if (isEnvelopeTemplateRequest(body)) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
     return ok(await s.createBundle(body), 201);
   };
   const prepSession: Handler = async (req) => ok(await s.createBundlePreparationSession(bodyOf(req)), 201);
@@ -272,11 +272,9 @@ function routes(s: EsignService, limits: ServerLimits): [string, string, Handler
   ];
 }
 
+/** The body's `tags`, as sent: the backend's TagsRequest schema is the one check (a non-list is its 400). */
 function tagsOf(req: FastifyRequest): string[] {
-  const tags = bodyOf(req).tags;
-  if (!Array.isArray(tags))
-    throw new ApiError(400, 'invalid', 'tags: Expected a list of strings.', [{ field: 'tags', message: 'Expected a list of strings.' }]);
-  return tags as string[];
+  return bodyOf(req).tags as string[];
 }
 
 const pageOf = (q: Query) => ({ page: num(q.page), per_page: num(q.per_page) });
@@ -451,30 +449,5 @@ function frozenJson(body: unknown): string | undefined {
 }
 
 /** Everything that leaves the server is the wire Error object, whatever raised it. */
-function toApiError(error: unknown, limits: ServerLimits): ApiError {
-  if (error instanceof ApiError) return error;
-  const e = error as { statusCode?: number; code?: string; message?: string };
-  switch (e.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported media type.');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'invalid', `The request body is too large (at most ${megabytes(limits.jsonBytes)}, or ${megabytes(limits.documentJsonBytes)} where documents travel as base64).`);
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return fileTooLarge(limits);
-    case 'FST_FILES_LIMIT':
-      return new ApiError(413, 'invalid', `At most ${limits.uploadFiles} files in one request.`);
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return new ApiError(413, 'invalid', 'Too many parts in one multipart request.');
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-    case 'FST_PROTO_VIOLATION':
-      return new ApiError(400, 'parse_error', e.message ?? 'Malformed request body.');
-  }
-  // busboy's own errors: no boundary, a part cut short, a form that ends before its closing boundary.
-  if (/boundary|Unexpected end of (form|file)|Malformed part header|Multipart: /i.test(e.message ?? ''))
-    return new ApiError(400, 'parse_error', `Malformed multipart body: ${e.message}.`);
-  if ((e as { name?: string }).name === 'URIError') return new ApiError(400, 'parse_error', 'Malformed URL encoding.');
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.statusCode === 400 ? 'parse_error' : 'error', e.message ?? 'Bad request.');
-  return new ApiError(500, 'error', 'Internal server error.');
-}
+const toApiError = (error: unknown, limits: ServerLimits): ApiError =>
+  refusalOf(error, apiRefusalLimits(limits)) ?? new ApiError(500, 'error', 'Internal server error.');

@@ -42,8 +42,7 @@ export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine, 
   const schemas = () => import('../service/schemas.js');
   sandbox('view', (id) => engine.viewPacket(id));
   sandbox('sign', async (id, body) => {
-    const { PacketSignRequest, parseOr400 } = await schemas();
-    return engine.signPacket(id, parseOr400(PacketSignRequest, body ?? {}));
+    return engine.signPacket(id, (await schemas()).signInputOf(body));
   });
   sandbox('decline', async (id, body) => {
     const { PacketDeclineRequest, parseOr400 } = await schemas();

@@ -4,9 +4,6 @@
 export const BUNDLE_STATUSES = ['ne', 'dr', 'pr', 'pe', 'se', 'st', 'co', 'ca', 'ex', 'fa', 'de'] as const;
 export type BundleStatus = (typeof BUNDLE_STATUSES)[number];
 
-/** States the interface names terminal (Declined is deliberately not one). */
-export const TERMINAL_STATUSES: readonly BundleStatus[] = ['co', 'ca', 'ex', 'fa'];
-
 /** The wire's enum (wire-facts.md). A signer who declines ends `ca` (README, "How the embedded engine behaves"). */
 export const PACKET_STATUSES = ['ne', 're', 'se', 'st', 'ca', 'ex', 'co', 'fa', 'ra'] as const;
 export type PacketStatus = (typeof PACKET_STATUSES)[number];

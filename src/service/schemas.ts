@@ -435,6 +435,9 @@ export const PacketSignRequest = z.object({
   attachments: z.record(z.string(), z.union([z.array(signAttachment), signAttachment.transform((a) => [a])])).optional(),
 });
 
+/** A sign body from the wire (the sandbox route, the signing page's JSON form) as the port's sign input. */
+export const signInputOf = (body: unknown) => parseOr400(PacketSignRequest, body ?? {});
+
 /** POST /sandbox/packets/{id}/decline/. */
 export const PacketDeclineRequest = z.object({ reason: z.string().optional() });
 

@@ -39,12 +39,22 @@ export const DOC_STATE_WORDS: Record<DocStatus, { word: string; meaning: string 
 
 /** Signers are working on it: sent and not yet started, or started. */
 export const IN_PROGRESS: readonly BundleStatus[] = ['se', 'st'];
-/** Nothing more will happen to it: the spec's terminal states plus Declined. */
-export const ENDED: readonly BundleStatus[] = ['co', 'ca', 'ex', 'fa', 'de'];
+/**
+ * The states the spec names terminal: the sender can do nothing more to the Bundle (cancel, expire
+ * and interim files answer 409). Declined is deliberately not one (spec, "States and transitions"):
+ * a declined Bundle can still be cancelled or expired, and its interim files made.
+ */
+export const TERMINAL: readonly BundleStatus[] = ['co', 'ca', 'ex', 'fa'];
+/**
+ * Ended: no signer acts any more (no signing, reminders, signer changes; waits stop; a person has
+ * no open work in it). The terminal states plus Declined, as nobody signs after a decline.
+ */
+export const ENDED: readonly BundleStatus[] = [...TERMINAL, 'de'];
 /** Not yet launched to signers. */
 export const NOT_LAUNCHED: readonly BundleStatus[] = ['ne', 'dr', 'pr', 'pe'];
 
 export const isInProgress = (s: string): boolean => (IN_PROGRESS as readonly string[]).includes(s);
+export const isTerminal = (s: string): boolean => (TERMINAL as readonly string[]).includes(s);
 export const isEnded = (s: string): boolean => (ENDED as readonly string[]).includes(s);
 
 /** A packet whose signer has nothing left to do. */

@@ -1,6 +1,7 @@
 // Tables on a terminal: fitted to its width. Columns lose width by priority (lowest first, then
 // the widest, then the rightmost) down to a few characters, cut with an ellipsis; id columns are
 // never cut. When even that does not fit, the lowest-priority columns are left out (and counted).
+// cli-table3 then draws the cells at these widths (output.ts).
 
 export interface FitColumn {
   header: string;
@@ -12,16 +13,9 @@ export interface FitColumn {
 
 const GAP = 2;
 const MIN = 6;
-const ELLIPSIS = '…';
 
 /** Display width: code points (the CLI's tables hold ids, words, emails, dates). */
 export const width = (s: string) => [...s].length;
-
-export function truncate(s: string, w: number): string {
-  const chars = [...s];
-  if (chars.length <= w) return s;
-  return w <= 1 ? ELLIPSIS.slice(0, w) : `${chars.slice(0, w - 1).join('')}${ELLIPSIS}`;
-}
 
 /** The width of each column (0: left out) so that the rows fit in `total` characters. */
 export function fitWidths(columns: FitColumn[], cells: string[][], total: number): number[] {

@@ -22,6 +22,8 @@ import { findSoffice } from '../documents/intake/office.js';
 import { inspectPdf } from '../documents/pdf.js';
 import { findPersonContact } from '../persons/persons.js';
 import { templateDocument } from '../templates/templates.js';
+import { type RegexCheck, checkTeam, regexCheck } from '../account/rules.js';
+import { isEnvelopeTemplateRequest } from '../../service/createRouting.js';
 
 /** Where a document's bytes come from once the request is checked. */
 type Source =
@@ -55,25 +57,20 @@ const isTemplateDoc = (d: DocumentRequestT | TemplateRequestT): d is TemplateReq
 
 export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<string> {
   const S = await import('../../service/schemas.js');
-  await loadRe2();
-  const req = S.parseOr400(S.BundleRequest, input);
-  if (req.envelope_template) {
-    if (req.documents?.length)
-      throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
-        { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
-      ]);
+  if (isEnvelopeTemplateRequest(input)) {
     const { expandEnvelopeRequest } = await import('../templates/envelopes.js');
     return createBundle(ctx, await expandEnvelopeRequest(ctx, input), files);
   }
+  const req = S.parseOr400(S.BundleRequest, input);
+  if (req.envelope_template)
+    throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
+      { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
+    ]);
   const errs = new FieldErrors();
   const account = ctx.account.settings();
   const has = (f: (typeof account.features)[number]) => account.features.includes(f);
 
-  let team = null as ReturnType<typeof ctx.account.team> | null;
-  if (req.team !== undefined) {
-    if (!has('teams')) errs.add('team', 'Assigning a team requires the Teams account feature.');
-    else if (!(team = ctx.account.team(req.team))) errs.add('team', `Team "${req.team}" does not exist in this account.`);
-  }
+  const team = req.team !== undefined && checkTeam(ctx.account, req.team, 'team', errs, true) ? ctx.account.team(req.team)! : null;
 
   const packets = planPackets(ctx, req, errs);
   checkTestCopies(req.cc_emails, req.is_test === true, ctx.account, errs);
@@ -82,6 +79,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     errs.add('payment.billed_to', `"${req.payment.billed_to}" is not the key of a signer in this Bundle.`);
 
   const docs = req.documents ?? [];
+  const checkRegex = await regexCheck(ctx.account, docs.some((d) => !isTemplateDoc(d) && [...(d.fields ?? []), ...(d.auto_placements ?? [])].some((f) => f.v_regex !== undefined)));
   const docKeys = new Set<string>();
   const fromTemplates = new Map<number, PlannedDocument>();
   docs.forEach((d, i) => {
@@ -97,7 +95,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       });
       return;
     }
-    checkDocumentRequest(d, i, files, signerKeys, has, errs);
+    checkDocumentRequest(d, i, files, signerKeys, has, checkRegex, errs);
   });
   errs.throwIfAny();
 
@@ -273,7 +271,8 @@ function checkDocumentRequest(
   i: number,
   files: AttachedFile[],
   signerKeys: Set<string>,
-  has: (f: 'regex_validation' | 'office_upload') => boolean,
+  has: (f: 'office_upload') => boolean,
+  checkRegex: RegexCheck,
   errs: FieldErrors,
 ): void {
   const at = (f: string) => `documents[${i}].${f}`;
@@ -300,13 +299,7 @@ function checkDocumentRequest(
     fieldKeys.add(f.key);
     for (const [e, editor] of (f.editors ?? []).entries())
       if (!signerKeys.has(editor)) errs.add(`${path}.editors[${e}]`, `"${editor}" is not the key of a signer in this Bundle.`);
-    if (f.v_regex !== undefined) {
-      if (!has('regex_validation')) errs.add(`${path}.v_regex`, 'v_regex requires the field regex validation account feature.');
-      else {
-        const problem = re2Problem(f.v_regex);
-        if (problem) errs.add(`${path}.v_regex`, `Not a valid RE2 expression: ${problem}`);
-      }
-    }
+    if (f.v_regex !== undefined) checkRegex(f.v_regex, `${path}.v_regex`, errs);
   };
   const { fields, auto_placements } = keyedFields(d);
   fields.forEach((f, j) => checkField(f, at(`fields[${j}]`)));
@@ -321,20 +314,6 @@ function keyedFields(d: DocumentRequestT) {
   const fields = (d.fields ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${j + 1}` }));
   const auto_placements = (d.auto_placements ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${fields.length + j + 1}` }));
   return { fields, auto_placements };
-}
-
-let re2: typeof import('re2js') | undefined;
-function re2Problem(pattern: string): string | undefined {
-  try {
-    re2!.RE2JS.compile(pattern);
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-/** v_regex is checked with RE2 semantics (re2js), loaded before the synchronous checks run. */
-async function loadRe2(): Promise<void> {
-  re2 ??= await import('re2js');
 }
 
 /** Strict base64 (standard or URL alphabet, whitespace allowed); undefined when it is not. */

@@ -1,7 +1,7 @@
 // What time brings, by the engine's clock: expiry of unfinished Bundles and automatic reminders.
 // Every process applies what is due when it opens the engine (two indexed look-ups when nothing
 // is), and `esign serve` checks periodically.
-import type { BundleAttrs, BundleRow, PacketAttrs, PacketRow } from './read.js';
+import type { BundleRow, PacketRow } from './read.js';
 import { bundleRowBySeq, findPacketRow, packetRowsOf } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
@@ -9,6 +9,7 @@ import { notify } from '../messages/notify.js';
 import { isAskedInLiveBundle, packetsWhoseTurnItIs } from './turns.js';
 import { IN_PROGRESS, sqlSet } from '../../service/states.js';
 import { markEnded } from './transitions.js';
+import { bundleAttrs, packetAttrs } from './rows.js';
 
 const DAY_MS = 86400e3;
 /** A packet is reminded at most once an hour (spec), manually or automatically. */
@@ -20,7 +21,7 @@ const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
 
 /** When automatic reminders stop (`reminder_expires` days after sending), or null when they do not. */
 function remindersStopMs(b: BundleRow): number | null {
-  const a = JSON.parse(b.attrs) as BundleAttrs;
+  const a = bundleAttrs(b);
   return a.reminder_expires !== null && a.reminder_expires !== undefined && b.sent ? Date.parse(b.sent) + a.reminder_expires * DAY_MS : null;
 }
 
@@ -31,8 +32,8 @@ function remindersStopMs(b: BundleRow): number | null {
  * (manual or automatic: the once-an-hour rule is the packet's, not the operation's).
  */
 export function nextReminderAt(ctx: EngineContext, b: BundleRow, p: PacketRow): string | null {
-  const a = JSON.parse(b.attrs) as BundleAttrs;
-  const pa = JSON.parse(p.attrs) as PacketAttrs;
+  const a = bundleAttrs(b);
+  const pa = packetAttrs(p);
   if (!a.send_reminders || !ctx.account.has('reminders') || pa.suppress_all || pa.suppress_reminder || p.deliver_via === 'embed') return null;
   // Created for embedded signing, then moved to email or phone: only the sender reminds (spec).
   if (pa.no_auto_reminders) return null;

@@ -17,9 +17,12 @@ export interface DocumentSpec {
   pages?: number;
 }
 
+/** A document row's stored spec (its fields and page count; the intake's PreparedSpec as `S`). */
+export const documentSpec = <S extends DocumentSpec = DocumentSpec>(d: Pick<DocumentRow, 'spec'>): S => JSON.parse(d.spec) as S;
+
 /** Placed and auto-placed fields of a document, in their stored order. */
 export function fieldsOfDocument(d: Pick<DocumentRow, 'spec'>): StoredField[] {
-  const spec = JSON.parse(d.spec) as DocumentSpec;
+  const spec = documentSpec(d);
   return [...(spec.fields ?? []), ...(spec.auto_placements ?? [])];
 }
 

@@ -1,6 +1,7 @@
 // Bundle operations after creation: send, validate, cancel, patch, tags, events, files and data.
 import { sql } from '../store/db.js';
-import { BUNDLE_INCLUDES, type BundleStatus, TERMINAL_STATUSES } from '../../service/enums.js';
+import { BUNDLE_INCLUDES, type BundleStatus } from '../../service/enums.js';
+import { isTerminal } from '../../service/states.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
 import {
@@ -14,6 +15,9 @@ import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
 import { launch } from './launch.js';
 import { markEnded } from './transitions.js';
+import { checkTeam } from '../account/rules.js';
+import { bundleAttrs } from './rows.js';
+import { documentSpec } from './fields.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
   ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
@@ -51,7 +55,7 @@ export function sendBundle(ctx: EngineContext, slug: string): void {
 export function cancelBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot be cancelled.`);
+    if (isTerminal(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot be cancelled.`);
     markEnded(ctx.db, b.seq, 'ca', ctx.clock.now());
   });
 }
@@ -59,7 +63,7 @@ export function cancelBundle(ctx: EngineContext, slug: string): void {
 export function expireBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot expire.`);
+    if (isTerminal(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)} and cannot expire.`);
     markEnded(ctx.db, b.seq, 'ex', ctx.clock.now());
   });
 }
@@ -80,15 +84,10 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     if (b.status !== 'dr' && b.status !== 'se')
       throw badRequest(`The Bundle is ${describeStatus(b.status)}; only drafts and sent Bundles can be updated.`);
     const errs = new FieldErrors();
-    const has = (f: Parameters<typeof ctx.account.has>[0]) => ctx.account.has(f);
-    const attrs = JSON.parse(b.attrs) as BundleAttrs;
+    const attrs = bundleAttrs(b);
     const cols: SettingColumns = {};
 
-    if (patch.team !== undefined) {
-      if (!has('teams')) errs.add('team', 'Assigning a team requires the Teams account feature.');
-      else if (patch.team !== null && !ctx.account.team(patch.team)) errs.add('team', `Team "${patch.team}" does not exist in this account.`);
-      else cols.team = patch.team;
-    }
+    if (patch.team !== undefined && checkTeam(ctx.account, patch.team, 'team', errs, true)) cols.team = patch.team;
     if (patch.owner !== undefined) {
       // The local caller is the account's administrator, so the admin-only restriction always passes here.
       if (patch.owner !== null && !ctx.account.user(patch.owner)) errs.add('owner', `User "${patch.owner}" is not a user of this account.`);
@@ -233,7 +232,7 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   }
   const items: BundleDataItem[] = [];
   for (const d of documentRowsOf(ctx.db, b.seq)) {
-    const spec = JSON.parse(d.spec) as { fields?: Record<string, unknown>[]; auto_placements?: Record<string, unknown>[] };
+    const spec = documentSpec(d) as { fields?: Record<string, unknown>[]; auto_placements?: Record<string, unknown>[] };
     const fields = [...(spec.fields ?? []), ...(spec.auto_placements ?? [])];
     for (const f of fields) {
       const key = String(f.key);
@@ -294,7 +293,7 @@ export async function generateInterimFiles(ctx: EngineContext, slug: string): Pr
   const b = findBundleRow(ctx.db, slug);
   if (!ctx.account.has('interim_files'))
     throw new ApiError(403, 'permission_denied', 'Generating interim files requires the interim files account feature.');
-  if (TERMINAL_STATUSES.includes(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are only for Bundles in progress.`);
+  if (isTerminal(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are only for Bundles in progress.`);
   if (b.status === 'dr' || b.status === 'pe' || b.status === 'fa') throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are made once it is sent.`);
   const { produceInterim } = await import('../evidence/job.js');
   await produceInterim(ctx, b);

@@ -1,19 +1,19 @@
 // Packet operations: get, patch, remind, embedded signing URL, Certificate of Evidence.
 import { type Db, sql } from '../store/db.js';
-import { TERMINAL_STATUSES } from '../../service/enums.js';
 import { FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../../service/types.js';
-import { type PacketAttrs, type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq } from './read.js';
+import { type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { checkDelivery } from './reachability.js';
 import { recordEvent } from './events.js';
 import { createLink, fileLink } from './links.js';
 import { endedAs, isAskedInLiveBundle, isOpenPacket, packetsWhoseTurnItIs } from './turns.js';
-import { isInProgress } from '../../service/states.js';
+import { isEnded, isInProgress } from '../../service/states.js';
 import { notify } from '../messages/notify.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from '../persons/persons.js';
 import { REMINDER_INTERVAL_MS, scheduleReminders } from './due.js';
+import { packetAttrs } from './rows.js';
 
 export { REMINDER_INTERVAL_MS };
 
@@ -29,10 +29,10 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
   inTransaction(ctx, () => {
     const p = findPacketRow(ctx.db, id);
     const b = bundleOf(ctx, p);
-    if (TERMINAL_STATUSES.includes(b.status)) throw badRequest(`The Bundle is ${describeStatus(b.status)}; its signers can no longer be changed.`);
+    if (isEnded(b.status)) throw badRequest(`The Bundle is ${describeStatus(b.status)}; its signers can no longer be changed.`);
     if (finished(p)) throw badRequest(`The signer has already ${endedAs(p)}; the packet can no longer be changed.`);
     const errs = new FieldErrors();
-    const attrs = JSON.parse(p.attrs) as PacketAttrs;
+    const attrs = packetAttrs(p);
     const email = patch.email ?? p.email;
     const phone = patch.phone ?? p.phone;
     const deliverVia = patch.deliver_via ?? p.deliver_via;
@@ -67,7 +67,7 @@ export function remindPacket(ctx: EngineContext, id: string): void {
       throw conflict('It is not this signer\'s turn yet (the Bundle is signed in order).');
     if (p.deliver_via === 'embed')
       throw badRequest('The packet is delivered by embedded signing and has no address to remind; change deliver_via to email or phone first.');
-    if ((JSON.parse(p.attrs) as PacketAttrs).suppress_all) throw badRequest('All messages to this signer are suppressed (suppress_all).');
+    if (packetAttrs(p).suppress_all) throw badRequest('All messages to this signer are suppressed (suppress_all).');
     const now = ctx.clock.nowMs();
     if (p.last_reminded_at && now - Date.parse(p.last_reminded_at) < REMINDER_INTERVAL_MS) {
       const next = new Date(Date.parse(p.last_reminded_at) + REMINDER_INTERVAL_MS).toISOString();

@@ -1,10 +1,10 @@
-// Every write of a Bundle's status, with the audit event it makes: the one place the engine moves a
-// Bundle from one state to another (service/states.ts says what the states mean). Callers check that
-// the move is allowed and run these in their transaction.
+// Every write of a Bundle's or a signer's (packet's) status, with the audit event it makes: the one
+// place the engine moves either from one state to another (service/states.ts says what the states
+// mean). Callers check that the move is allowed and run these in their transaction.
 import type { WireError } from '../../service/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { recordEvent } from './events.js';
-import type { BundleRow } from './read.js';
+import type { BundleRow, PacketRow } from './read.js';
 import { ENDED_PACKETS_SQL } from './turns.js';
 
 /**
@@ -20,15 +20,6 @@ export function markSent(db: Db, b: Pick<BundleRow, 'seq' | 'status'>, at: strin
   recordEvent(db, { bundleSeq: b.seq, kind: 'bl', at });
 }
 
-/** `se` -> `st` on a signer's first view (the caller records the view). */
-export function markStarted(db: Db, b: Pick<BundleRow, 'seq' | 'status'>): void {
-  if (b.status === 'se') sql(db, `UPDATE bundles SET status = 'st' WHERE seq = ?`).run(b.seq);
-}
-
-/** `de`: a signer declined (the caller records the signer's event). */
-export function markDeclined(db: Db, seq: number): void {
-  sql(db, `UPDATE bundles SET status = 'de' WHERE seq = ?`).run(seq);
-}
 
 /** `co`: every signer is done; the evidence is to be made (`doc_status` pending). */
 export function markComplete(db: Db, seq: number, at: string): void {
@@ -47,4 +38,39 @@ export function markEnded(db: Db, seq: number, to: 'ca' | 'ex', at: string): voi
 export function markFailed(db: Db, seq: number, errors: WireError[], at: string, detail: string): void {
   sql(db, `UPDATE bundles SET status = 'fa', errors = ? WHERE seq = ?`).run(JSON.stringify(errors), seq);
   recordEvent(db, { bundleSeq: seq, kind: 'bf', at, detail });
+}
+
+// Signers (packets). The Bundle a signer's act moves (started, declined) moves here too.
+
+/** A signer is asked to sign (`se`): at launch, or when an earlier signer's turn ends. The caller sends the request. */
+export function markPacketAsked(db: Db, packetId: string, at: string): void {
+  sql(db, `UPDATE packets SET status = 'se', notified_at = ? WHERE id = ?`).run(at, packetId);
+}
+
+/** A signer opens the documents: the packet (`ne`/`se`) and the Bundle (`se`) become started (`st`); event `pv`. */
+export function markPacketViewed(db: Db, b: Pick<BundleRow, 'seq' | 'status'>, packetId: string, at: string): void {
+  sql(db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN status IN ('ne', 'se') THEN 'st' ELSE status END WHERE id = ?`).run(at, packetId);
+  if (b.status === 'se') sql(db, `UPDATE bundles SET status = 'st' WHERE seq = ?`).run(b.seq);
+  recordEvent(db, { bundleSeq: b.seq, kind: 'pv', at, packetId });
+}
+
+/** A signer finished (`co`); event `ps`. Whether the Bundle completes is the caller's question (`markComplete`). */
+export function markPacketSigned(db: Db, seq: number, packetId: string, at: string): void {
+  sql(db, `UPDATE packets SET status = 'co', completed_at = ? WHERE id = ?`).run(at, packetId);
+  recordEvent(db, { bundleSeq: seq, kind: 'ps', at, packetId });
+}
+
+/**
+ * A signer declined: their packet ends `ca` (the wire's packet states have no "declined", README)
+ * and the Bundle `de`; event `pd` with the reason.
+ */
+export function markPacketDeclined(db: Db, seq: number, packetId: string, at: string, reason: string | undefined): void {
+  sql(db, `UPDATE packets SET status = 'ca', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, packetId);
+  sql(db, `UPDATE bundles SET status = 'de' WHERE seq = ?`).run(seq);
+  recordEvent(db, { bundleSeq: seq, kind: 'pd', at, packetId, detail: reason });
+}
+
+/** A signer handed their turn to another person (`ra`); the caller adds the new packet, then records `pa`. */
+export function markPacketReassigned(db: Db, p: Pick<PacketRow, 'id'>, at: string): void {
+  sql(db, `UPDATE packets SET status = 'ra', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, p.id);
 }

@@ -11,6 +11,8 @@ import { inspectPdf } from './pdf.js';
 import { downloadDocument } from './urlFetch.js';
 import { deriveFields, type PreparedSpec } from './intake/prepare.js';
 import { markFailed } from '../bundles/transitions.js';
+import { bundleErrors } from '../bundles/rows.js';
+import { documentSpec } from '../bundles/fields.js';
 
 /** How long a process may hold a document before another process may take it over. */
 const LEASE_MS = 2 * 60_000;
@@ -67,7 +69,7 @@ async function obtainPdf(ctx: EngineContext, d: DocumentRow, spec: PreparedSpec)
 /** Obtains, checks and stores one document; any failure, even of the store itself, fails the document. */
 async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
   try {
-    const { pdf, spec } = await obtainPdf(ctx, d, JSON.parse(d.spec) as PreparedSpec);
+    const { pdf, spec } = await obtainPdf(ctx, d, documentSpec<PreparedSpec>(d));
     const info = await inspectPdf(pdf);
     if ('problem' in info) throw new Error(info.problem);
     const derived = await deriveFields(pdf, spec, d.idx);
@@ -113,7 +115,7 @@ function fail(ctx: EngineContext, d: DocumentRow, reason: string, at?: string): 
     const field = at ?? `documents[${d.idx}].${SOURCE_FIELDS[d.source] ?? 'file_url'}`;
     const message = `Document "${d.key}" could not be processed: ${reason}`;
     const error: WireError = { code: 'invalid', message, errors: [{ field, messsage: reason, message: reason }] };
-    const errors = [...(JSON.parse(b.errors) as WireError[]), error];
+    const errors = [...bundleErrors(b), error];
     markFailed(ctx.db, b.seq, errors, ctx.clock.now(), message);
   });
 }

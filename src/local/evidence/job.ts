@@ -1,7 +1,7 @@
 // Producing a completed Bundle's files in the background: claimed with a lease (several processes
 // may share the database), drawn outside any transaction, then recorded in one transaction that
 // moves `doc_status` from `pe` to `fi` and sends the documents-ready messages.
-import type { BundleAttrs, BundleRow, PacketAttrs } from '../bundles/read.js';
+import type { BundleAttrs, BundleRow } from '../bundles/read.js';
 import { recordBlob } from '../store/blobs.js';
 import { documentRowsOf, packetRowsOf } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
@@ -10,11 +10,12 @@ import {
   type EvidenceBundle, type EvidenceValue, certificateOfEvidence, combinedPdf, signedPdf,
 } from './evidence.js';
 import { listEvents, recordEvent } from '../bundles/events.js';
-import { fieldsOfDocument } from '../bundles/fields.js';
-import { TERMINAL_STATUSES } from '../../service/enums.js';
+import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
+import { isTerminal } from '../../service/states.js';
 import { conflict } from '../../service/errors.js';
 
 import { recordMessage } from '../messages/outbox.js';
+import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 const LEASE_MS = 2 * 60_000;
 
@@ -50,10 +51,10 @@ const baseName = (name: string) => name.replace(/\.pdf$/i, '');
 /** Everything the drawings need, read in one go. */
 function gather(ctx: EngineContext, b: BundleRow, at: string) {
   const { db, blobs } = ctx;
-  const attrs = JSON.parse(b.attrs) as BundleAttrs;
+  const attrs = bundleAttrs(b);
   const docs = documentRowsOf(db, b.seq).filter((d) => d.sha256).map((d) => ({
     key: d.key, name: d.name, sha256: d.sha256!, pdf: blobs.get(d.sha256!), fields: fieldsOfDocument(d),
-    pages: (JSON.parse(d.spec) as { pages?: number }).pages ?? 0,
+    pages: documentSpec(d).pages ?? 0,
   }));
   const values = sql(db, 'SELECT doc_key, field_key, value, packet_id, filled_by FROM field_values WHERE bundle_seq = ?').all(b.seq) as EvidenceValue[];
   const bundle: EvidenceBundle = {
@@ -79,7 +80,7 @@ export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<
   }
   inTransaction(ctx, () => {
     const now = sql(ctx.db, 'SELECT status FROM bundles WHERE seq = ?').get(b.seq) as { status: string } | undefined;
-    if (!now || TERMINAL_STATUSES.includes(now.status as never)) throw conflict('The Bundle ended while its interim files were being made.');
+    if (!now || isTerminal(now.status)) throw conflict('The Bundle ended while its interim files were being made.');
     const at = ctx.clock.now();
     sql(ctx.db, `DELETE FROM produced_files WHERE bundle_seq = ? AND kind = 'interim_pdf'`).run(b.seq);
     recordProduced(ctx, b.seq, files.map((f) => ({ ...f, kind: 'interim_pdf' as const })), at);
@@ -115,7 +116,7 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
   const withHashes = signed.map((s, i) => ({ ...s, signedSha256: hashes[i]! }));
   const combinedSha = hashes[hashes.length - 1]!;
   for (const p of packets) {
-    const a = JSON.parse(p.attrs) as PacketAttrs;
+    const a = packetAttrs(p);
     const data = await certificateOfEvidence(bundle, {
       id: p.id, key: p.key, name: p.name, email: p.email, phone: p.phone, deliver_via: p.deliver_via, order: p.ord,
       auth_sms: a.auth_sms, auth_selfie: a.auth_selfie, auth_id: a.auth_id, last_accessed_at: p.last_accessed_at, completed_at: p.completed_at,
@@ -145,7 +146,7 @@ function docsReadyMessages(ctx: EngineContext, b: BundleRow, attrs: BundleAttrs,
       bundle_id: b.id, packet_id: packetId,
     });
   for (const p of packets) {
-    const a = JSON.parse(p.attrs) as PacketAttrs;
+    const a = packetAttrs(p);
     if (a.suppress_all || a.suppress_docs_ready) continue;
     if (p.deliver_via === 'phone' && p.phone) send('sms', p.phone, p.id);
     else if (p.email) send('email', p.email, p.id);

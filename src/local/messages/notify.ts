@@ -1,9 +1,10 @@
 // The message a signer gets when it is their turn, or a reminder: recorded in the messages outbox.
-import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow } from '../bundles/read.js';
+import type { BundleRow, PacketRow } from '../bundles/read.js';
 import { recordEvent } from '../bundles/events.js';
 import { createLink } from '../bundles/links.js';
 import type { EngineContext } from '../store/context.js';
 import { type MessageKind, recordMessage } from './outbox.js';
+import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 /** A signing link in a message works for 30 days (or until the Bundle ends). */
 const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
@@ -13,10 +14,10 @@ const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
  * signers get nothing: the sender hands them a URL. Returns whether a message was recorded.
  */
 export function notify(ctx: EngineContext, b: BundleRow, p: PacketRow, kind: Extract<MessageKind, 'signing_request' | 'reminder'>): boolean {
-  const pa = JSON.parse(p.attrs) as PacketAttrs;
+  const pa = packetAttrs(p);
   if (p.deliver_via === 'embed' || pa.suppress_all) return false;
   if (kind === 'signing_request' && pa.suppress_signing) return false;
-  const ba = JSON.parse(b.attrs) as BundleAttrs;
+  const ba = bundleAttrs(b);
   const at = ctx.clock.now();
   const title = b.label || 'documents';
   const link = createLink(ctx, 'sign', p.id, MESSAGE_LINK_TTL_MS).url;

@@ -13,6 +13,7 @@ import { uuid } from '../store/ids.js';
 import { notify } from '../messages/notify.js';
 import { ENDED, sqlSet } from '../../service/states.js';
 import { OPEN_PACKETS_SQL, isAskedInLiveBundle } from '../bundles/turns.js';
+import { mapPage, selectPage } from '../store/paging.js';
 
 type Kind = 'em' | 'mp';
 
@@ -137,15 +138,9 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     where.push(`p.id IN (SELECT person_id FROM person_channels WHERE ${normalisedPhoneSql('phone')} = ? AND phone IS NOT NULL AND kind = 'mp')`);
     params.push(normalisePhone(phone));
   }
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  return ctx.db.transaction(() => {
-    const total = (sql(ctx.db, `SELECT count(*) AS n FROM persons p ${whereSql}`).get(...params) as { n: number }).n;
-    const totalPages = Math.max(1, Math.ceil(total / perPage));
-    if (page > totalPages) throw notFound('Page', String(page));
-    const rows = sql(ctx.db, `SELECT p.id, p.name, p.metadata FROM persons p ${whereSql} ORDER BY p.created DESC, p.rowid DESC LIMIT ? OFFSET ?`)
-      .all(...params, perPage, (page - 1) * perPage) as PersonRow[];
-    return { items: rows.map((r) => toPerson(ctx.db, r)), page, total_pages: totalPages, per_page: perPage, total };
-  })();
+  return ctx.db.transaction(() =>
+    mapPage(selectPage<PersonRow>(ctx.db, { page, perPage }, { from: 'persons p', select: 'p.id, p.name, p.metadata', where, params, order: 'p.created DESC, p.rowid DESC' }),
+      (rows) => rows.map((r) => toPerson(ctx.db, r))))();
 }
 
 // ---------------------------------------------------------------------------------------------

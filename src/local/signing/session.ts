@@ -5,14 +5,15 @@ import { reassignRefusal } from './signing.js';
 import { ApiError } from '../../service/errors.js';
 import type { SigningDocument, SigningField, SigningView } from '../../service/hosting.js';
 import {
-  type BundleAttrs, type PacketAttrs, type PacketRow,
+  type PacketRow,
   bundleRowBySeq, documentRowsOf, findPacketRow,
 } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { type DocumentSpec, type StoredField, canEdit, fieldsOfDocument } from '../bundles/fields.js';
+import { type StoredField, canEdit, documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from '../bundles/links.js';
 import { viewPacket } from './signing.js';
+import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 export const SESSION_TTL_MS = 60 * 60 * 1000;
 
@@ -30,8 +31,8 @@ function suggested(kind: string, p: PacketRow): string {
 function buildView(ctx: EngineContext, packetId: string, session: { token: string; expires: string }): SigningView {
   const p = findPacketRow(ctx.db, packetId);
   const b = bundleRowBySeq(ctx.db, p.bundle_seq);
-  const ba = JSON.parse(b.attrs) as BundleAttrs;
-  const pa = JSON.parse(p.attrs) as PacketAttrs;
+  const ba = bundleAttrs(b);
+  const pa = packetAttrs(p);
   const docs = documentRowsOf(ctx.db, b.seq);
   const all = docs.flatMap((d) => fieldsOfDocument(d).map((f) => ({ d, f })));
   const stored = new Map(
@@ -62,7 +63,7 @@ function buildView(ctx: EngineContext, packetId: string, session: { token: strin
     signer: { key: p.key, name: p.name, status: p.status },
     bundle: { id: b.id, label: b.label, status: b.status },
     requester: { name: ba.requester_name ?? '', email: ba.requester_email ?? '' },
-    documents: docs.map((d) => ({ key: d.key, name: d.name, pages: (JSON.parse(d.spec) as DocumentSpec).pages ?? null })),
+    documents: docs.map((d) => ({ key: d.key, name: d.name, pages: documentSpec(d).pages ?? null })),
     fields,
     session,
     canReassign: reassignRefusal(ba, pa) === undefined,

@@ -23,7 +23,8 @@ import { notify } from '../messages/notify.js';
 import { describeStatus } from '../bundles/lifecycle.js';
 import { recordMessage } from '../messages/outbox.js';
 import { bytesMatchExtension } from '../documents/fileTypes.js';
-import { markComplete, markDeclined, markStarted } from '../bundles/transitions.js';
+import { markComplete, markPacketAsked, markPacketDeclined, markPacketReassigned, markPacketSigned, markPacketViewed } from '../bundles/transitions.js';
+import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 export type { SignerAttachment, SignInput } from '../../service/service.js';
 
@@ -40,17 +41,10 @@ function actingPacket(ctx: EngineContext, id: string): { p: PacketRow; b: Bundle
   return { p, b };
 }
 
-/** Opening the documents: the packet and the Bundle become started (`st`) on first view. */
-function markViewed(ctx: EngineContext, p: PacketRow, b: BundleRow, at = ctx.clock.now()): void {
-  sql(ctx.db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN status IN ('ne', 'se') THEN 'st' ELSE status END WHERE id = ?`).run(at, p.id);
-  markStarted(ctx.db, b);
-  recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pv', at, packetId: p.id });
-}
-
 export function viewPacket(ctx: EngineContext, id: string): void {
   inTransaction(ctx, () => {
     const { p, b } = actingPacket(ctx, id);
-    markViewed(ctx, p, b);
+    markPacketViewed(ctx.db, b, p.id, ctx.clock.now());
   });
 }
 
@@ -58,12 +52,9 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
   inTransaction(ctx, () => {
     const { p, b } = actingPacket(ctx, id);
     const at = ctx.clock.now();
-    if (p.status !== 'st') markViewed(ctx, p, b, at);
-    // The wire's packet states have no "declined": the signer's part ends cancelled, the Bundle declined (README).
-    sql(ctx.db, `UPDATE packets SET status = 'ca', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, p.id);
-    markDeclined(ctx.db, b.seq);
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pd', at, packetId: p.id, detail: reason.trim() || undefined });
-    const ba = JSON.parse(b.attrs) as BundleAttrs;
+    if (p.status !== 'st') markPacketViewed(ctx.db, b, p.id, at);
+    markPacketDeclined(ctx.db, b.seq, p.id, at, reason.trim() || undefined);
+    const ba = bundleAttrs(b);
     recordMessage(ctx.db, {
       created: at, channel: 'email', kind: 'declined', recipient: ba.requester_email,
       subject: `${p.name} declined "${b.label || 'documents'}"`,
@@ -92,8 +83,8 @@ export async function reassignPacket(ctx: EngineContext, id: string, input: unkn
   const req = S.parseOr400(S.ReassignRequest, input);
   return inTransaction(ctx, () => {
     const { p, b } = actingPacket(ctx, id);
-    const ba = JSON.parse(b.attrs) as BundleAttrs;
-    const pa = JSON.parse(p.attrs) as PacketAttrs;
+    const ba = bundleAttrs(b);
+    const pa = packetAttrs(p);
     const refusal = reassignRefusal(ba, pa);
     if (refusal) throw forbidden(refusal);
     const errs = new FieldErrors();
@@ -108,7 +99,7 @@ export async function reassignPacket(ctx: EngineContext, id: string, input: unkn
     const idx = (sql(ctx.db, 'SELECT max(idx) AS n FROM packets WHERE bundle_seq = ?').get(b.seq) as { n: number }).n + 1;
     const attrs: PacketAttrs = { ...pa, reassigned_from: p.id };
     delete attrs.no_auto_reminders;
-    sql(ctx.db, `UPDATE packets SET status = 'ra', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, p.id);
+    markPacketReassigned(ctx.db, p, at);
     sql(ctx.db, `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, notified_at, attrs)
       VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 'se', ?, ?)`)
       .run(newId, b.seq, idx, p.key, req.name.trim(), req.email ?? null, req.phone ?? null, deliver_via, p.ord, at, JSON.stringify(attrs));
@@ -246,11 +237,10 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
         upsert.run(b.seq, t.doc.key, t.field.key, f.name, p.name, p.id);
       }
 
-    if (p.status !== 'st') markViewed(ctx, p, b, at);
-    sql(ctx.db, `UPDATE packets SET status = 'co', completed_at = ? WHERE id = ?`).run(at, p.id);
+    if (p.status !== 'st') markPacketViewed(ctx.db, b, p.id, at);
     // Interim copies made before this signature no longer show every value.
     sql(ctx.db, `UPDATE bundles SET doc_status = 'di' WHERE seq = ? AND doc_status = 'in'`).run(b.seq);
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'ps', at, packetId: p.id });
+    markPacketSigned(ctx.db, b.seq, p.id, at);
 
     const packets = packetRowsOf(ctx.db, b.seq);
     if (packets.every((x) => x.status === 'co' || x.status === 'ra')) {
@@ -260,7 +250,7 @@ export async function signPacket(ctx: EngineContext, id: string, input: SignInpu
     // In order: the next signers get their request now.
     for (const next of packetsWhoseTurnItIs(b, packets))
       if (next.status === 'ne') {
-        sql(ctx.db, `UPDATE packets SET status = 'se', notified_at = ? WHERE id = ?`).run(at, next.id);
+        markPacketAsked(ctx.db, next.id, at);
         notify(ctx, b, next, 'signing_request');
       }
     scheduleReminders(ctx, b.seq);

@@ -49,6 +49,7 @@ import { sql } from '../store/db.js';
 import { slug } from '../store/ids.js';
 import { inspectPdf } from '../documents/pdf.js';
 import { assignRoles, findStoredTemplate, fitFilename } from './templates.js';
+import { mapPage, selectPage } from '../store/paging.js';
 
 type SignerRole = EnvelopeTemplate['signers'][number];
 type FieldRequest = S.FieldRequestT;
@@ -80,8 +81,11 @@ interface EnvelopeRow {
   created: string;
 }
 
+/** An envelope_templates row's stored spec. */
+const storedSpec = (r: Pick<EnvelopeRow, 'spec'>): StoredSpec => JSON.parse(r.spec) as StoredSpec;
+
 function toEnvelopeTemplate(ctx: EngineContext, r: EnvelopeRow): EnvelopeTemplate {
-  const spec = JSON.parse(r.spec) as StoredSpec;
+  const spec = storedSpec(r);
   return {
     id: r.id,
     created: r.created,
@@ -101,14 +105,9 @@ const rowOf = (ctx: EngineContext, id: string) =>
 
 export function listEnvelopeTemplates(ctx: EngineContext, q: PageQuery): Page<EnvelopeTemplate> {
   const { page, perPage } = parsePage(q);
-  return ctx.db.transaction(() => {
-    const total = (sql(ctx.db, 'SELECT count(*) AS n FROM envelope_templates WHERE enabled = 1').get() as { n: number }).n;
-    const totalPages = Math.max(1, Math.ceil(total / perPage));
-    if (page > totalPages) throw notFound('Page', String(page));
-    const rows = sql(ctx.db, 'SELECT * FROM envelope_templates WHERE enabled = 1 ORDER BY created DESC, seq DESC LIMIT ? OFFSET ?')
-      .all(perPage, (page - 1) * perPage) as EnvelopeRow[];
-    return { items: rows.map((r) => toEnvelopeTemplate(ctx, r)), page, total_pages: totalPages, per_page: perPage, total };
-  })();
+  return ctx.db.transaction(() =>
+    mapPage(selectPage<EnvelopeRow>(ctx.db, { page, perPage }, { from: 'envelope_templates', where: ['enabled = 1'], order: 'created DESC, seq DESC' }),
+      (rows) => rows.map((r) => toEnvelopeTemplate(ctx, r))))();
 }
 
 export function getEnvelopeTemplate(ctx: EngineContext, id: string): EnvelopeTemplate {
@@ -221,7 +220,7 @@ export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): 
   const row = rowOf(ctx, template_id);
   if (!row) throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" was not found.`);
   if (row.enabled !== 1) throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" is disabled.`);
-  const spec = JSON.parse(row.spec) as StoredSpec;
+  const spec = storedSpec(row);
 
   const errs = new FieldErrors();
   const packets = matchPackets(spec.signers, raw.packets as Record<string, unknown>[], errs);

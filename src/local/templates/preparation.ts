@@ -11,6 +11,7 @@ import { loadBundle } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from '../bundles/links.js';
+import { checkTeam } from '../account/rules.js';
 
 /** A preparation session URL is valid for an hour; its page session ends at the same time. */
 export const PREPARATION_TTL_MS = 60 * 60 * 1000;
@@ -34,7 +35,7 @@ export async function createTemplatePreparationSession(ctx: EngineContext, body:
   const req = S.parseOr400(S.TemplatePreparationSessionRequest, body);
   const errs = new FieldErrors();
   if (req.template_id !== undefined && !templateExists(ctx, req.template_id)) errs.add('template_id', `Document Template "${req.template_id}" was not found.`);
-  if (req.team !== undefined && !ctx.account.team(req.team)) errs.add('team', `Team "${req.team}" does not exist in this account.`);
+  if (req.team !== undefined) checkTeam(ctx.account, req.team, 'team', errs, false);
   errs.throwIfAny();
   return session(ctx, { type: 'template', template_id: req.template_id, team: req.team, library: req.library, metadata: req.metadata });
 }
@@ -73,9 +74,12 @@ export function openPreparationLink(ctx: EngineContext, token: string): PrepSess
     if (!markLinkUsed(ctx, token)) throw gone('This preparation link has already been used. Ask for a new one.');
     // The session ends when the URL would have.
     const s = createLink(ctx, 'prepare_session', link.target, Date.parse(link.expires) - ctx.clock.nowMs());
-    return { token: s.token, expires: s.expires, spec: JSON.parse(link.target) as PrepSpec };
+    return { token: s.token, expires: s.expires, spec: prepSpecOf(link) };
   });
 }
+
+/** What a preparation link stands for (its target holds the session's spec). */
+const prepSpecOf = (link: { target: string }): PrepSpec => JSON.parse(link.target) as PrepSpec;
 
 /** The live session behind a page token: 404 unknown, 410 expired or already finished. */
 export function preparationSession(ctx: EngineContext, token: string): PrepSession {
@@ -83,7 +87,7 @@ export function preparationSession(ctx: EngineContext, token: string): PrepSessi
   if (!link || link.kind !== 'prepare_session') throw new ApiError(404, 'not_found', 'This preparation session is not valid. Open the preparation link again.');
   if (link.used_at) throw gone('This preparation session is finished. Ask for a new preparation link to start again.');
   if (linkExpired(ctx, link)) throw gone('This preparation session has expired. Ask for a new preparation link.');
-  return { token, expires: link.expires, spec: JSON.parse(link.target) as PrepSpec };
+  return { token, expires: link.expires, spec: prepSpecOf(link) };
 }
 
 /** Ends a session after its Save or Send (false when another request finished it first). */

@@ -12,6 +12,8 @@ import type { StoredField } from '../bundles/fields.js';
 import { uuid } from '../store/ids.js';
 import { fileLink } from '../bundles/links.js';
 import { inspectPdf } from '../documents/pdf.js';
+import { checkTeam, regexCheck } from '../account/rules.js';
+import { mapPage, selectPage } from '../store/paging.js';
 
 /** What `esign local template import` and the template authoring page hand the engine. */
 export interface TemplateImport {
@@ -96,17 +98,11 @@ export function listTemplates(ctx: EngineContext, q: TemplateListQuery): Page<Do
   const { page, perPage } = parsePage(q);
   const filters = Object.entries(q.metadata ?? {});
   const where = filters.map(() => 'EXISTS (SELECT 1 FROM json_each(t.metadata) m WHERE m.key = ? AND m.value = ?)');
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const params = filters.flatMap(([k, v]) => [k, String(v)]);
   // Immediate: each item's file_url is a link written in the same transaction as the read.
-  return inTransaction(ctx, () => {
-    const total = (sql(ctx.db, `SELECT count(*) AS n FROM templates t ${whereSql}`).get(...params) as { n: number }).n;
-    const totalPages = Math.max(1, Math.ceil(total / perPage));
-    if (page > totalPages) throw notFound('Page', String(page));
-    const rows = sql(ctx.db, `SELECT * FROM templates t ${whereSql} ORDER BY t.created DESC, t.seq DESC LIMIT ? OFFSET ?`)
-      .all(...params, perPage, (page - 1) * perPage) as TemplateRow[];
-    return { items: rows.map((r) => toTemplate(ctx, r)), page, total_pages: totalPages, per_page: perPage, total };
-  });
+  return inTransaction(ctx, () =>
+    mapPage(selectPage<TemplateRow>(ctx.db, { page, perPage }, { from: 'templates t', where, params, order: 't.created DESC, t.seq DESC' }),
+      (rows) => rows.map((r) => toTemplate(ctx, r))));
 }
 
 export function getTemplate(ctx: EngineContext, id: string): DocumentTemplate {
@@ -159,8 +155,7 @@ export async function saveTemplate(ctx: EngineContext, input: TemplateImport, id
   const pages = 'pages' in info ? info.pages : undefined;
   const roles = checkRoles(def.roles, errs);
   const fields = await checkFields(ctx, def.fields ?? [], new Set(roles.map((r) => r.key)), pages, errs);
-  for (const [i, team] of (def.teams ?? []).entries())
-    if (!ctx.account.team(team)) errs.add(`teams[${i}]`, `Team "${team}" does not exist in this account.`);
+  for (const [i, team] of (def.teams ?? []).entries()) checkTeam(ctx.account, team, `teams[${i}]`, errs, false);
   errs.throwIfAny();
 
   const hash = sha256(pdf!);
@@ -200,9 +195,7 @@ function checkRoles(roles: { key: string; label?: string }[], errs: FieldErrors)
 
 async function checkFields(ctx: EngineContext, fields: TemplateFieldT[], roleKeys: Set<string>, pages: number | undefined, errs: FieldErrors): Promise<TemplateField[]> {
   const keys = new Set<string>();
-  const regexAllowed = ctx.account.settings().features.includes('regex_validation');
-  const withRegex = fields.some((f) => f.v_regex !== undefined);
-  const re2 = withRegex && regexAllowed ? await import('re2js') : undefined;
+  const checkRegex = await regexCheck(ctx.account, fields.some((f) => f.v_regex !== undefined));
   return fields.map((f, j) => {
     const at = (m: string) => `fields[${j}].${m}`;
     const key = f.key ?? `${f.kind}-${j + 1}`;
@@ -212,16 +205,7 @@ async function checkFields(ctx: EngineContext, fields: TemplateFieldT[], roleKey
       if (!roleKeys.has(role)) errs.add(at(`editor_roles[${e}]`), `"${role}" is not the key of a role of this template.`);
     if (f.page !== undefined && pages !== undefined && f.page > pages)
       errs.add(at('page'), `Page ${f.page} is past the end of the PDF (${pages} page${pages === 1 ? '' : 's'}).`);
-    if (f.v_regex !== undefined) {
-      if (!regexAllowed) errs.add(at('v_regex'), 'v_regex requires the field regex validation account feature.');
-      else {
-        try {
-          re2!.RE2JS.compile(f.v_regex);
-        } catch (e) {
-          errs.add(at('v_regex'), `Not a valid RE2 expression: ${(e as Error).message}`);
-        }
-      }
-    }
+    if (f.v_regex !== undefined) checkRegex(f.v_regex, at('v_regex'), errs);
     return { ...f, key };
   });
 }

@@ -11,6 +11,7 @@ import type {
 import { inTransaction, type EngineContext } from '../store/context.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
+import { mapPage, type PageSelect, selectPage } from '../store/paging.js';
 
 interface WebhookRow {
   id: string;
@@ -136,34 +137,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
 
-/**
- * Faster ways to a page: `count`, the total from a table of counts when the filters allow; `keys`, the
- * page's keys found in one table (its order index) before the rows are joined, so that a deep page
- * does not join every row it skips.
- */
-interface PagePlan {
-  count?: () => number | undefined;
-  keys?: { from: string; key: string };
-}
-
 /** One page of `SELECT {select} FROM {from}` under the query's filters; 404 past the last page. */
-function pageOf<R, T>(db: Db, q: ListQuery, from: string, select: string, order: string, map: (rows: R[]) => T[], plan: PagePlan = {}): Page<T> {
+function pageOf<R, T>(db: Db, q: ListQuery, from: string, select: string, order: string, map: (rows: R[]) => T[],
+  plan: Pick<PageSelect, 'count' | 'keys'> = {}): Page<T> {
   q.done();
-  const { page, perPage } = q.page;
-  const whereSql = q.where.clauses.length ? `WHERE ${q.where.clauses.join(' AND ')}` : '';
   // One read transaction: the count and the rows see the same state.
-  return db.transaction(() => {
-    const total = plan.count?.() ??
-      (sql(db, `SELECT count(*) AS n FROM ${plan.keys?.from ?? from} ${whereSql}`).get(...q.where.params) as { n: number }).n;
-    const totalPages = Math.max(1, Math.ceil(total / perPage));
-    if (page > totalPages) throw notFound('Page', String(page));
-    const slice = `${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    const rows = sql(db, plan.keys
-      ? `SELECT ${select} FROM ${from} WHERE ${plan.keys.key} IN (SELECT ${plan.keys.key} FROM ${plan.keys.from} ${slice}) ORDER BY ${order}`
-      : `SELECT ${select} FROM ${from} ${slice}`)
-      .all(...q.where.params, perPage, (page - 1) * perPage) as R[];
-    return { items: map(rows), page, total_pages: totalPages, per_page: perPage, total };
-  }).deferred();
+  return db.transaction(() =>
+    mapPage(selectPage<R>(db, q.page, { from, select, where: q.where.clauses, params: q.where.params, order, ...plan }), map)).deferred();
 }
 
 /** The total from a table of counts by one column (migration 10), when that column is the only filter. */

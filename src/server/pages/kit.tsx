@@ -6,7 +6,8 @@ import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { ApiError } from '../../service/errors.js';
+import type { ApiError } from '../../service/errors.js';
+import { refusalOf } from '../refusals.js';
 import { PAGE_ASSETS } from './assets.js';
 
 /** What differs between the signing and the preparation pages. */
@@ -31,17 +32,8 @@ export const httpUrl = (u: string | null | undefined): URL | undefined => {
   }
 };
 
-/** The API error behind a refusal (the engine's, or fastify's 4xx such as a too large upload). */
-export const asApiError = (e: unknown): ApiError | undefined => {
-  if (e instanceof ApiError) return e;
-  const f = e as { statusCode?: number; code?: string; message?: string };
-  if (!f?.statusCode || f.statusCode < 400 || f.statusCode >= 500) return undefined;
-  if (f.code === 'FST_REQ_FILE_TOO_LARGE' || f.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'invalid', 'A file is too large.');
-  // @fastify/multipart answers 413 to too many files, fields or parts too: not a size, so not "too large".
-  if (f.code === 'FST_FILES_LIMIT' || f.code === 'FST_FIELDS_LIMIT' || f.code === 'FST_PARTS_LIMIT')
-    return new ApiError(400, 'invalid', 'The form has more files or fields than this page takes.');
-  return new ApiError(f.statusCode, 'invalid', f.statusCode === 413 ? 'The upload is too large.' : (f.message ?? 'Bad request.'));
-};
+/** The API error behind a refusal (the engine's, or fastify's 4xx such as a too large upload): the API's translation. */
+export const asApiError = (e: unknown): ApiError | undefined => refusalOf(e, {});
 
 /**
  * Scripts and styles only from this server, no inline code at all. No frame-ancestors and no

@@ -1,5 +1,5 @@
 // esign help states: every Bundle, packet, document and event code in words (from states.ts).
-import { BUNDLE_STATE_WORDS, DOC_STATE_WORDS, ENDED, EVENT_WORDS, IN_PROGRESS, PACKET_STATE_WORDS, WAIT_TARGETS } from '../../../service/states.js';
+import { BUNDLE_STATE_WORDS, DOC_STATE_WORDS, ENDED, EVENT_WORDS, IN_PROGRESS, PACKET_STATE_WORDS, TERMINAL, WAIT_TARGETS } from '../../../service/states.js';
 import type { IO } from '../../io.js';
 
 export function statesText(): string {
@@ -11,7 +11,8 @@ export function statesText(): string {
   };
   const words = (t: Record<string, { word: string; meaning: string }>) => Object.entries(t).map(([c, w]): [string, string, string] => [c, w.word, w.meaning]);
   table('Bundle status (status):', words(BUNDLE_STATE_WORDS));
-  lines.push(`  In progress: ${IN_PROGRESS.join(', ')}. Ended (nothing more happens): ${ENDED.join(', ')}.`, '');
+  lines.push(`  In progress: ${IN_PROGRESS.join(', ')}. Ended (no signer acts any more): ${ENDED.join(', ')}.`);
+  lines.push(`  Terminal (cannot be cancelled, expired or get interim files): ${TERMINAL.join(', ')}; a declined Bundle still can.`, '');
   table('Signer packet status (packets[].status):', words(PACKET_STATE_WORDS));
   table('Document status (doc_status):', words(DOC_STATE_WORDS));
   table('Bundle events (bundle events, kind):', Object.entries(EVENT_WORDS).map(([c, w]): [string, string] => [c, w]));

@@ -2,17 +2,10 @@
 import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
+import type { ListenOptions } from './receiver.js';
 
-export interface ListenOptions {
-  port: string;
-  host: string;
-  path: string;
-  forwardTo?: string;
-  events?: string;
-  secret?: string;
-  tolerance: string;
-  count?: string;
-}
+// The options live beside the code that reads them, so the lazily loaded receiver imports nothing back.
+export type { ListenOptions };
 
 export function register(webhook: Command, action: Action): void {
   webhook.command('listen').description('Receive deliveries here: verify, print one line per event, optionally forward')

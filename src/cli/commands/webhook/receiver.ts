@@ -9,8 +9,18 @@ import type { Factory } from '../../factory.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { note } from '../../output.js';
 import { commaList, intArg } from '../../run.js';
-import type { ListenOptions as ListenFlags } from './listen.js';
 
+/** The flags of `esign webhook listen` (its verb module registers them). */
+export interface ListenOptions {
+  port: string;
+  host: string;
+  path: string;
+  forwardTo?: string;
+  events?: string;
+  secret?: string;
+  tolerance: string;
+  count?: string;
+}
 
 /** What one delivery printed as JSON looks like. */
 interface Received {
@@ -67,7 +77,7 @@ export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknow
 
 const field = (o: unknown, key: string) => (isObject(o) && o[key] !== undefined && o[key] !== null ? String(o[key]) : '');
 
-export async function listenCommand(ctx: Factory, o: ListenFlags): Promise<void> {
+export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<void> {
   const port = intArg(o.port, '--port', 0);
   if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}.`, EXIT.USAGE);
   const toleranceS = intArg(o.tolerance, '--tolerance', 0);

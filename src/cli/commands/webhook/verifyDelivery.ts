@@ -6,10 +6,18 @@ import type { Factory } from '../../factory.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { printObject, writeJson } from '../../output.js';
 import { intArg, unreadable } from '../../run.js';
-import type { VerifyOptions as VerifyFlags } from './verify.js';
 
+/** The flags of `esign webhook verify` (its verb module registers them). */
+export interface VerifyOptions {
+  secret?: string;
+  signature?: string;
+  timestamp?: string;
+  payload?: string;
+  payloadFile?: string;
+  tolerance: string;
+}
 
-async function readBody(ctx: Factory, o: VerifyFlags): Promise<Buffer> {
+async function readBody(ctx: Factory, o: VerifyOptions): Promise<Buffer> {
   if (o.payload !== undefined && o.payloadFile !== undefined) throw new CliError('Give --payload or --payload-file, not both.', EXIT.USAGE);
   if (o.payload !== undefined) return Buffer.from(o.payload, 'utf8');
   if (o.payloadFile !== undefined)
@@ -22,7 +30,7 @@ async function readBody(ctx: Factory, o: VerifyFlags): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function verifyCommand(ctx: Factory, o: VerifyFlags): Promise<void> {
+export async function verifyCommand(ctx: Factory, o: VerifyOptions): Promise<void> {
   const secret = o.secret ?? ctx.env.ESIGN_WEBHOOK_SECRET;
   if (!secret) throw new CliError('Give the webhook secret with --secret (or env ESIGN_WEBHOOK_SECRET); esign webhook secret shows it.', EXIT.USAGE);
   if (!o.signature) throw new CliError('Give --signature (the X-Blueink-Signature header of the delivery).', EXIT.USAGE);

@@ -96,8 +96,8 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
     const id = await engine.resolveSigningSession(session);
     if (!req.isMultipart()) {
       // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
-      const { PacketSignRequest, parseOr400 } = await import('../../../service/schemas.js');
-      const packet = await engine.signPacket(id, parseOr400(PacketSignRequest, req.body ?? {}));
+      const { signInputOf } = await import('../../../service/schemas.js');
+      const packet = await engine.signPacket(id, signInputOf(req.body));
       return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
     }
     const view = await engine.signingSessionView(session);

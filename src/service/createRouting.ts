@@ -1,0 +1,13 @@
+// Which create a POST /bundles/ body stands for: one rule for esign serve's route and the engine.
+// zod-free, so the server decides without loading the schemas.
+
+/**
+ * A BundleTemplateRequest: the body names `envelope_template` and no documents (absent, or the
+ * empty list one published client always sends, wire-facts.md). With documents it is a
+ * BundleRequest, which refuses `envelope_template` beside them.
+ */
+export function isEnvelopeTemplateRequest(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const { envelope_template, documents } = body as { envelope_template?: unknown; documents?: unknown };
+  return !!envelope_template && (documents === undefined || documents === null || (Array.isArray(documents) && documents.length === 0));
+}
