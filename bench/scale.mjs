@@ -280,7 +280,7 @@ async function measure(engine, n, template) {
     ['webhook events of a Bundle', 'listWebhookEvents', { bundle: slugRow.id }],
     ['webhook events, event_type=bundle_complete', 'listWebhookEvents', { event_type: 'bundle_complete' }],
     ['webhook events, success=false', 'listWebhookEvents', { success: false }],
-    ['webhook events, webhook + created range', 'listWebhookEvents', { webhook, created_after: day(0.3), created_before: day(0.6) }],
+    ['webhook events, webhook + created range', 'listWebhookEvents', { webhook, after_date: day(0.3), before_date: day(0.6) }],
     ['webhook deliveries', 'listWebhookDeliveries', {}],
     ['webhook deliveries, status=500', 'listWebhookDeliveries', { status: 500 }],
     ['webhook deliveries of a Bundle', 'listWebhookDeliveries', { bundle: slugRow.id }],
