@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm ci --no-audit --no-fund
-npm run --silent build
+# The test suite builds dist/ once before its workers start; a rebuild here would empty it under them.
+[ -n "${ESIGN_DEMO_BUILT:-}" ] || npm run --silent build
 esign() { node bin/esign.js "$@"; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/esign-demo.XXXXXX")

@@ -61,6 +61,12 @@ function openFailure(e: unknown, file: string): unknown {
   return e;
 }
 
+/** Timings a test shortens instead of waiting them out; a real run uses the defaults. */
+export interface CliTiming {
+  /** The first backoff step of a wait polling a remote server (default 1 s). */
+  waitFirstStepMs?: number;
+}
+
 /** How a program run makes its Factory: the process's own IO, or a test's. */
 export type MakeFactory = (options: GlobalOptions) => Factory;
 
@@ -72,6 +78,7 @@ export class Factory {
     readonly options: GlobalOptions,
     readonly io: IO,
     readonly prompter: Prompter = inquirerPrompter,
+    readonly timing: CliTiming = {},
   ) {}
 
   static from(cmd: Command, io: IO, prompter?: Prompter): Factory {

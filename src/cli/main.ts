@@ -16,7 +16,7 @@ import * as verify from './commands/verify/verify.js';
 import * as webhook from './commands/webhook/index.js';
 import { EXAMPLES, examplesHelp } from './examples.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
-import { Factory, type MakeFactory, type Prompter } from './factory.js';
+import { type CliTiming, Factory, type MakeFactory, type Prompter } from './factory.js';
 import { type IO, processIO } from './io.js';
 import { type ExitSink, makeAction } from './run.js';
 
@@ -77,6 +77,7 @@ export interface RunOptions {
   io: IO;
   prompter?: Prompter;
   version?: string;
+  timing?: CliTiming;
 }
 
 /**
@@ -85,7 +86,7 @@ export interface RunOptions {
  */
 export async function runCli(args: string[], o: RunOptions): Promise<number> {
   const exit: ExitSink = { code: EXIT.OK };
-  const program = buildProgram(o.version ?? '0.0.0', o.io, (options) => new Factory(options, o.io, o.prompter), exit);
+  const program = buildProgram(o.version ?? '0.0.0', o.io, (options) => new Factory(options, o.io, o.prompter, o.timing), exit);
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {

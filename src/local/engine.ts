@@ -43,9 +43,11 @@ export interface LocalEngineOptions {
   guardUrls?: boolean;
   /** How long a webhook event being delivered stays claimed by this process (default LEASE_MS). */
   webhookLeaseMs?: number;
+  /** How long a one-shot command waits for its webhook first attempts (default ONE_SHOT_BUDGET_MS). */
+  webhookBudgetMs?: number;
   /** The limits getRateLimit reports (esign serve enforces the same ones per API key). */
   rateLimits?: Partial<RateLimitConfig>;
-  /** The wall clock of in-memory caches (API keys); tests move it instead of waiting. Default Date.now. */
+  /** The wall clock of in-memory caches (API keys) and of webhook leases; tests move it instead of waiting. Default Date.now. */
   wallMs?: () => number;
 }
 
@@ -100,7 +102,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
       // Listeners read the change once the writing transaction has ended.
       if (this.changeListeners.size) setImmediate(() => this.changeListeners.forEach((l) => l()));
     });
-    this.webhooks = new WebhookDelivery(this.ctx, opts.webhookLeaseMs);
+    this.webhooks = new WebhookDelivery(this.ctx, { leaseMs: opts.webhookLeaseMs, oneShotBudgetMs: opts.webhookBudgetMs, wallMs: opts.wallMs });
   }
 
   /** The webhook dispatcher of this process, made on first use. */

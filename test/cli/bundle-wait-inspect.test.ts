@@ -51,13 +51,16 @@ async function sentBundle(engine: Engine, over: Record<string, unknown> = {}): P
 
 const later = (ms: number, fn: () => Promise<unknown>) => new Promise((r) => setTimeout(r, ms)).then(fn);
 
+/** Polling a remote server starts at 50 ms steps instead of 1 s: these tests wait for events, not for the backoff. */
+const timing = { waitFirstStepMs: 50 };
+
 describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
   let be: CliBackend;
   beforeAll(async () => {
     be = await make();
   });
   afterAll(() => be.close());
-  const esign = (args: string[]) => esignIn(args, { env: be.env });
+  const esign = (args: string[]) => esignIn(args, { env: be.env, timing });
 
   it('returns at once when the Bundle is already sent (--until sent)', async () => {
     const b = await sentBundle(be.engine);
@@ -95,10 +98,10 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
   it('exits 10 on timeout, naming where each Bundle still is', async () => {
     const b = await sentBundle(be.engine);
     const started = Date.now();
-    const r = await esign(['bundle', 'wait', b.id, '--timeout', '1200ms']);
+    const r = await esign(['bundle', 'wait', b.id, '--timeout', '500ms']);
     expect(r.exitCode).toBe(10);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1100);
-    expect(r.stderr).toBe(`esign: Timed out after 1200ms waiting for complete: ${b.id} is Sent.`);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(r.stderr).toBe(`esign: Timed out after 500ms waiting for complete: ${b.id} is Sent.`);
   });
 
   it('exits 13 when a signer declines, naming the state, the signer and the reason', async () => {
@@ -125,7 +128,7 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
   it('draws a live line per Bundle on a terminal\'s stderr', async () => {
     const b = await sentBundle(be.engine);
     const [r] = await Promise.all([
-      esignIn(['bundle', 'wait', b.id, '--until', 'ended', '--timeout', '20s'], { env: be.env, tty: true }),
+      esignIn(['bundle', 'wait', b.id, '--until', 'ended', '--timeout', '20s'], { env: be.env, tty: true, timing }),
       // Late enough for the first look, even on a loaded machine.
       later(1500, () => be.engine.cancelBundle(b.id)),
     ]);
@@ -155,11 +158,11 @@ describe('bundle wait on esign serve with a small rate limit', () => {
     const be = await serveBackend({ limit: 20, windowSeconds: 60 });
     try {
       const b = await sentBundle(be.engine);
-      const r = await esignIn(['bundle', 'wait', b.id, '--timeout', '4s'], { env: be.env });
+      const r = await esignIn(['bundle', 'wait', b.id, '--timeout', '1s'], { env: be.env, timing });
       expect(r.exitCode).toBe(10);
       expect(r.stderr).not.toMatch(/429|retrying/);
       const rl = (await (await fetch(`${be.origin}/api/v2/rate_limit/`, { headers: { authorization: `Token ${be.key}` } })).json()) as { limit: number; remaining: number };
-      // The first look and the last one; unpaced backoff (1 s, 1.5 s, ...) would have made 4 or more.
+      // The first look and the last one; unpaced backoff (50 ms, 75 ms, ...) would have made 4 or more.
       expect(rl.limit - rl.remaining).toBeLessThanOrEqual(3);
     } finally {
       await be.close();

@@ -2,7 +2,7 @@
 // (runCli) with a captured IO: the result looks like execa's (exitCode, stdout, stderr with the
 // final newline stripped), so a test reads the same either way.
 import { runCli } from '../../src/cli/main.js';
-import type { Prompter } from '../../src/cli/factory.js';
+import type { CliTiming, Prompter } from '../../src/cli/factory.js';
 import { captureIO } from '../../src/cli/io.js';
 
 export interface InProcessResult {
@@ -19,6 +19,8 @@ export interface InProcessOptions {
   columns?: number;
   /** Answers for prompts; giving any makes the run interactive. */
   answers?: { confirm?: boolean[]; password?: string[] };
+  /** Shorter waits than a real run's. */
+  timing?: CliTiming;
 }
 
 const stripFinalNewline = (s: string) => s.replace(/\r?\n$/, '');
@@ -44,6 +46,6 @@ export async function esignIn(args: string[], o: InProcessOptions = {}): Promise
       return a;
     },
   };
-  const exitCode = await runCli(args, { io, prompter, version: '0.0.0-test' });
+  const exitCode = await runCli(args, { io, prompter, version: '0.0.0-test', timing: o.timing });
   return { exitCode, stdout: stripFinalNewline(io.stdout()), stderr: stripFinalNewline(io.stderr()) };
 }

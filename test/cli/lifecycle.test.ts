@@ -1,13 +1,13 @@
-// The lifecycle as an operator and a CI job run it: create, act as signers, download, verify.
+// The lifecycle as an operator and a CI job run it: create, act as signers, download, verify. Each
+// command runs in-process as the binary would (its own Factory and engine on the data directory).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
 
-const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 let data: ReturnType<typeof tempDir>;
-const esign = (args: string[]) => execa('node', [BIN, ...args], { reject: false, env: { ESIGN_DATA_DIR: join(data.dir, 'db'), NO_COLOR: '1' } });
+const esign = (args: string[]) => esignIn(args, { env: { ESIGN_DATA_DIR: join(data.dir, 'db') } });
 
 beforeAll(() => {
   data = tempDir('esign-cli-lifecycle-');

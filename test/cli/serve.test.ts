@@ -1,17 +1,25 @@
-// `esign serve` as a process: prints its address, logs each request, stops cleanly on SIGTERM.
+// `esign serve` as a process: prints its address, logs each request, stops cleanly on SIGTERM. The
+// CLI commands around it run in-process, as the binary would.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
-import { BIN, startServe } from './serveProcess.js';
+import { esignIn, type InProcessResult } from './inProcess.js';
+import { startServe } from './serveProcess.js';
+
+/** A command that must succeed. */
+async function ok(r: Promise<InProcessResult>): Promise<InProcessResult> {
+  const done = await r;
+  expect(done.exitCode, done.stderr).toBe(0);
+  return done;
+}
 
 describe('esign serve', () => {
   it('serves the local data with a key made by esign local keys, and stops on SIGTERM', async () => {
     const data = tempDir('esign-serve-');
     const env = { ESIGN_DATA_DIR: data.dir };
     try {
-      const key = (await execa('node', [BIN, 'local', 'keys', 'create', '--name', 'ci', '-q'], { env })).stdout.trim();
+      const key = (await ok(esignIn(['local', 'keys', 'create', '--name', 'ci', '-q'], { env }))).stdout.trim();
       expect(key).toMatch(/^esk_/);
       const { address, process: server } = await startServe(env);
       expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -20,23 +28,23 @@ describe('esign serve', () => {
       expect(r.headers.get('x-blueink-pagination')).toBe('1,1,50,0');
       // The same CLI, pointed at the server: create (multipart), list, cancel, errors and exit codes.
       const remoteEnv = { ESIGN_BASE_URL: `${address}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: `${data.dir}/unused` };
-      const created = await execa('node', [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rem Ote <rem@example.com>', '--live', '-q'], { env: remoteEnv, reject: false });
+      const created = await esignIn(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rem Ote <rem@example.com>', '--live', '-q'], { env: remoteEnv });
       expect(created.exitCode, created.stderr).toBe(0);
       const slug = created.stdout.trim();
-      expect((await execa('node', [BIN, 'bundle', 'list', '-q'], { env: remoteEnv })).stdout.trim()).toBe(slug);
+      expect((await ok(esignIn(['bundle', 'list', '-q'], { env: remoteEnv }))).stdout.trim()).toBe(slug);
       // Files over HTTP: early file access lets a sent Bundle's documents be downloaded through esign serve.
-      expect((await execa('node', [BIN, 'local', 'features', 'enable', 'early_files'], { env })).exitCode).toBe(0);
+      expect((await esignIn(['local', 'features', 'enable', 'early_files'], { env })).exitCode).toBe(0);
       const dir = `${data.dir}/downloads`;
-      const dl = await execa('node', [BIN, 'bundle', 'files', slug, '--download', dir, '--json'], { env: remoteEnv, reject: false });
+      const dl = await esignIn(['bundle', 'files', slug, '--download', dir, '--json'], { env: remoteEnv });
       expect(dl.exitCode, dl.stderr).toBe(0);
       const [saved] = JSON.parse(dl.stdout) as { path: string; sha256: string }[];
       expect(saved!.sha256).toBe(createHash('sha256').update(readFileSync(fixture('contract.pdf'))).digest('hex'));
       expect(readFileSync(saved!.path).equals(readFileSync(fixture('contract.pdf')))).toBe(true);
-      const cancelled = await execa('node', [BIN, 'bundle', 'cancel', slug, '--yes', '--json'], { env: remoteEnv });
+      const cancelled = await ok(esignIn(['bundle', 'cancel', slug, '--yes', '--json'], { env: remoteEnv }));
       expect(JSON.parse(cancelled.stdout).status).toBe('ca');
-      const again = await execa('node', [BIN, 'bundle', 'cancel', slug, '--yes'], { env: remoteEnv, reject: false });
+      const again = await esignIn(['bundle', 'cancel', slug, '--yes'], { env: remoteEnv });
       expect(again.exitCode).toBe(7);
-      const badKey = await execa('node', [BIN, 'bundle', 'list'], { env: { ...remoteEnv, ESIGN_API_KEY: 'esk_wrong' }, reject: false });
+      const badKey = await esignIn(['bundle', 'list'], { env: { ...remoteEnv, ESIGN_API_KEY: 'esk_wrong' } });
       expect(badKey.exitCode).toBe(4);
       server.kill('SIGTERM');
       const done = await server;
@@ -53,7 +61,7 @@ describe('esign serve', () => {
     const data = tempDir('esign-serve-client-');
     const env = { ESIGN_DATA_DIR: data.dir };
     try {
-      const key = (await execa('node', [BIN, 'local', 'keys', 'create', '-q'], { env })).stdout.trim();
+      const key = (await ok(esignIn(['local', 'keys', 'create', '-q'], { env }))).stdout.trim();
       const { address, process: server } = await startServe(env);
       // A plain client: base URL, Token header, JSON, and the Link header for paging.
       const base = `${address}/api/v2`;

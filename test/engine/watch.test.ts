@@ -46,6 +46,8 @@ describe('nextPauseMs', () => {
     expect(nextPauseMs(0, 1, ample, now)).toBe(1000);
     expect(nextPauseMs(1, 1, ample, now)).toBe(1500);
     expect(nextPauseMs(20, 1, ample, now)).toBe(15_000);
+    // A shorter first step (tests) backs off the same way.
+    expect(nextPauseMs(1, 1, ample, now, 50)).toBe(75);
   });
   it('spreads a fifth of the limit over the window, per Bundle polled', () => {
     const now = 1_000_000;

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -120,16 +119,12 @@ describe('convertOfficeToPdf without LibreOffice', () => {
 const INSTALL = 'apt-get install --no-install-recommends libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui';
 const soffice = findSoffice();
 
-/** Makes a real office file with LibreOffice itself, from a format it reads as plain text. */
-function makeOfficeFile(source: string, name: string, target: string): Buffer {
-  if (!soffice) throw new Error(`LibreOffice is not installed (${INSTALL}).`);
-  const dir = mkdtempSync(join(scratch, 'make-'));
-  writeFileSync(join(dir, name), source);
-  execFileSync(soffice!, ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', target, '--outdir', dir, join(dir, name)], { stdio: 'ignore', timeout: 120_000 });
-  const out = readdirSync(dir).find((n) => n !== name && n !== 'profile');
-  if (!out) throw new Error(`LibreOffice made no ${target} from ${name}`);
-  return readFileSync(join(dir, out));
-}
+/**
+ * Real office files LibreOffice made from text, once (not on every run):
+ * order.xlsx from `Item,Quantity\nWidgets,42\n` as order.csv (`soffice --headless --convert-to xlsx`),
+ * old.doc from `<html><body><p>Old format body</p></body></html>` (`--convert-to 'doc:MS Word 97'`).
+ */
+const officeFixture = (name: string) => readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', name));
 
 const textOf = (pdf: Buffer) =>
   withPdfjsDocument(pdf, async (d) => {
@@ -144,8 +139,8 @@ describe('convertOfficeToPdf with LibreOffice', () => {
   });
 
   it('converts the Word fixture and an Excel file at the same time', { timeout: 240_000 }, async () => {
-    const docx = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'contract.docx'));
-    const xlsx = makeOfficeFile('Item,Quantity\nWidgets,42\n', 'order.csv', 'xlsx');
+    const docx = officeFixture('contract.docx');
+    const xlsx = officeFixture('order.xlsx');
     expect(xlsx.subarray(0, 2).toString()).toBe('PK');
     const [fromWord, fromExcel] = await Promise.all([convertOfficeToPdf(docx, 'docx'), convertOfficeToPdf(xlsx, 'xlsx')]);
     const word = await textOf(fromWord);
@@ -159,7 +154,7 @@ describe('convertOfficeToPdf with LibreOffice', () => {
   });
 
   it('converts a legacy .doc', { timeout: 120_000 }, async () => {
-    const doc = makeOfficeFile('<html><body><p>Old format body</p></body></html>', 'old.html', 'doc:MS Word 97');
+    const doc = officeFixture('old.doc');
     expect((await textOf(await convertOfficeToPdf(doc, 'doc'))).join(' ')).toContain('Old format body');
   });
 

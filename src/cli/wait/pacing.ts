@@ -4,7 +4,7 @@
 
 /** The share of the rate-limit window's requests a wait may use. */
 export const WAIT_SHARE = 0.2;
-const FIRST_STEP_MS = 1_000;
+export const FIRST_STEP_MS = 1_000;
 const MAX_STEP_MS = 15_000;
 
 export interface RateView {
@@ -19,8 +19,8 @@ export interface RateView {
  * The pause before the next round of `requests` calls: the backoff step, or longer when the rate
  * limit says so (the share of the limit spread over its window, or of what remains until reset).
  */
-export function nextPauseMs(round: number, requests: number, rate: RateView | undefined, nowMs: number): number {
-  const step = Math.min(MAX_STEP_MS, FIRST_STEP_MS * 1.5 ** round);
+export function nextPauseMs(round: number, requests: number, rate: RateView | undefined, nowMs: number, firstStepMs = FIRST_STEP_MS): number {
+  const step = Math.min(MAX_STEP_MS, firstStepMs * 1.5 ** round);
   if (!rate || rate.limit <= 0) return step;
   const budget = Math.max(1, rate.limit * WAIT_SHARE);
   const even = (requests * rate.window * 1000) / budget;

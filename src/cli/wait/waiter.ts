@@ -12,6 +12,8 @@ export interface WaitOptions {
   onUpdate?: (bundles: Bundle[]) => void;
   /** Stops the wait early (Ctrl-C). */
   signal?: AbortSignal;
+  /** The pacing's first backoff step (default FIRST_STEP_MS; tests shorten it instead of waiting). */
+  firstStepMs?: number;
 }
 
 export interface WaitResult {
@@ -60,7 +62,7 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
       if (pending.some((id) => cannotReach(o.target, current.get(id)!))) return result('unreachable');
       const left = deadline - Date.now();
       if (left <= 0) return result('timeout');
-      const pause = watch ? WATCHED_SAFETY_MS : nextPauseMs(round, pending.length, rate, Date.now());
+      const pause = watch ? WATCHED_SAFETY_MS : nextPauseMs(round, pending.length, rate, Date.now(), o.firstStepMs);
       const why = await sleep(Math.min(pause, left), watch?.next(), o.signal);
       if (why === 'aborted') return result('interrupted');
       if (why === 'timer' && Date.now() >= deadline) {

@@ -1,7 +1,7 @@
 // This process's side of webhook delivery: the dispatcher made on first use, a run after
 // `run-due`, and the first attempts a one-shot command owes before it ends.
 import type { EngineContext } from '../store/context.js';
-import type { DeliverOptions, Dispatcher } from './dispatcher.js';
+import type { DeliverOptions, Dispatcher, WebhookTiming } from './dispatcher.js';
 import { onWebhookQueued } from './queue.js';
 
 export class WebhookDelivery {
@@ -10,7 +10,7 @@ export class WebhookDelivery {
   private queued = false;
   private run: Promise<unknown> | undefined;
 
-  constructor(private readonly ctx: EngineContext, private readonly leaseMs: number | undefined) {
+  constructor(private readonly ctx: EngineContext, private readonly timing: WebhookTiming = {}) {
     onWebhookQueued(ctx.db, () => {
       this.queued = true;
       // The rows become visible when the transaction that queued them ends.
@@ -22,7 +22,7 @@ export class WebhookDelivery {
   async get(): Promise<Dispatcher> {
     if (!this.dispatcher) {
       const { Dispatcher } = await import('./dispatcher.js');
-      this.dispatcher ??= new Dispatcher(this.ctx, this.leaseMs);
+      this.dispatcher ??= new Dispatcher(this.ctx, this.timing);
     }
     return this.dispatcher;
   }

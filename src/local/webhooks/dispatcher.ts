@@ -30,7 +30,6 @@ export const ONE_SHOT_BUDGET_MS = 5_000;
  * run on wall-clock time (as document leases do): moving the engine clock must not free a row in flight.
  */
 export const LEASE_MS = 15_000;
-const wallNow = () => new Date().toISOString();
 const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
 const CONCURRENCY = 32;
 const POLL_MS = 1_000;
@@ -59,16 +58,29 @@ export interface DeliverOptions {
   budgetMs?: number;
 }
 
+/** The dispatcher's timings; tests shorten them, or move its wall clock, instead of waiting. */
+export interface WebhookTiming {
+  /** How long a claimed event stays claimed (default LEASE_MS). */
+  leaseMs?: number;
+  /** How long a one-shot command waits for its first attempts (default ONE_SHOT_BUDGET_MS). */
+  oneShotBudgetMs?: number;
+  /** The wall clock leases are taken and compared on (default Date.now). */
+  wallMs?: () => number;
+}
+
 export class Dispatcher {
   private agent: Promise<UndiciDispatcher> | undefined;
   private agentPublicOnly: boolean | undefined;
   private loop: { timer: NodeJS.Timeout; running: Promise<unknown> | undefined; again: boolean } | undefined;
 
-  /** `leaseMs`: how long a claimed event stays claimed (tests give a spawned process a short one). */
-  constructor(private readonly ctx: EngineContext, private readonly leaseMs: number = LEASE_MS) {}
+  constructor(private readonly ctx: EngineContext, private readonly timing: WebhookTiming = {}) {}
+
+  private wallNow(): string {
+    return new Date((this.timing.wallMs ?? Date.now)()).toISOString();
+  }
 
   private leaseUntil(): string {
-    return new Date(Date.now() + this.leaseMs).toISOString();
+    return new Date((this.timing.wallMs ?? Date.now)() + (this.timing.leaseMs ?? LEASE_MS)).toISOString();
   }
 
   get running(): boolean {
@@ -159,7 +171,7 @@ export class Dispatcher {
 
   /** What a one-shot command owes the state changes it made: first attempts, within a time budget. */
   deliverFirstAttempts() {
-    return this.deliverDue({ firstAttemptsOnly: true, budgetMs: ONE_SHOT_BUDGET_MS });
+    return this.deliverDue({ firstAttemptsOnly: true, budgetMs: this.timing.oneShotBudgetMs ?? ONE_SHOT_BUDGET_MS });
   }
 
   private claim(limit: number, firstOnly: boolean): Claimed[] {
@@ -173,7 +185,7 @@ export class Dispatcher {
           WHERE e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?) AND w.enabled = 1 AND (? = 0 OR e.attempts = 0)
           ORDER BY e.next_attempt_at, e.seq LIMIT ?)
         RETURNING seq, pk, webhook_id, payload, attempts`)
-        .all(this.leaseUntil(), nowIso, wallNow(), firstOnly ? 1 : 0, limit) as Claimed[],
+        .all(this.leaseUntil(), nowIso, this.wallNow(), firstOnly ? 1 : 0, limit) as Claimed[],
     );
   }
 
@@ -286,7 +298,7 @@ export class Dispatcher {
   private async attemptNow(pk: string, manual: boolean): Promise<void> {
     const e = sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
         RETURNING seq, pk, webhook_id, payload, attempts`)
-      .get(this.leaseUntil(), pk, wallNow()) as Claimed | undefined;
+      .get(this.leaseUntil(), pk, this.wallNow()) as Claimed | undefined;
     if (e) this.recordAll([{ e, o: await this.post(e, new RunCache(this.ctx)), manual }]);
   }
 }

@@ -44,7 +44,7 @@ export async function run(f: Factory, o: WaitCommandOptions): Promise<void> {
   const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
   let r;
   try {
-    r = await waitForBundles(service, ids, { target, timeoutMs, onUpdate: live?.update });
+    r = await waitForBundles(service, ids, { target, timeoutMs, onUpdate: live?.update, firstStepMs: f.timing.waitFirstStepMs });
   } finally {
     live?.done();
   }
