@@ -252,17 +252,31 @@ describe('Persons search through its index', () => {
       await e.updatePerson(made[1].id, { name: 'Renée Moved' });
       const gone = await e.createPerson({ name: 'Gone Person', channels: [{ email: 'gone@example.com' }] });
       await e.deletePerson(gone.id);
-      const all = (await e.listPersons({ per_page: 100 })).items;
       const digits = (v: string) => v.replace(/[ \-.()]/g, '');
-      const scan = (s: string) => all.filter((p) => {
-        const l = s.toLowerCase();
-        const fields = [p.name, ...p.channels.map((c) => c.email ?? c.phone ?? '')];
-        return fields.some((f) => f.toLowerCase().includes(l)) ||
-          (digits(s) !== '' && p.channels.some((c) => c.phone && digits(c.phone).includes(digits(s))));
-      }).map((p) => p.id);
-      for (const s of ['josé', 'JOSÉ', 'renée', 'moved', 'zoë', '50%', '(555)', '555) 010', '5550102', '010-2030', '7946 00', '79460018',
-        '"q"', 'example.com', 'gone', 'ada+x', 'ÑÚÑ', 'nobody here'])
-        expect((await e.listPersons({ search: s, per_page: 100 })).items.map((p) => p.id), s).toEqual(scan(s));
+      // Made in order, the index pages in its own order; then one Person's date goes back, and lists sort.
+      for (const inOrder of [true, false]) {
+        if (!inOrder) e.db.prepare(`UPDATE persons SET created = '2020-01-01T00:00:00.000Z' WHERE id = ?`).run(made[2].id);
+        expect(e.db.prepare(`SELECT value FROM meta WHERE key = 'persons_out_of_order'`).pluck().get() === '0').toBe(inOrder);
+        const all = (await e.listPersons({ per_page: 100 })).items;
+        const scan = (s: string) => all.filter((p) => {
+          const l = s.toLowerCase();
+          const fields = [p.name, ...p.channels.map((c) => c.email ?? c.phone ?? '')];
+          return fields.some((f) => f.toLowerCase().includes(l)) ||
+            (digits(s) !== '' && p.channels.some((c) => c.phone && digits(c.phone).includes(digits(s))));
+        }).map((p) => p.id);
+        for (const s of ['josé', 'JOSÉ', 'renée', 'moved', 'zoë', '50%', '(555)', '555) 010', '5550102', '010-2030', '7946 00', '79460018',
+          '"q"', 'example.com', 'gone', 'ada+x', 'ÑÚÑ', 'nobody here'])
+          for (const perPage of [100, 1]) {
+            const got: string[] = [];
+            for (let page = 1; ; page++) {
+              const p = await e.listPersons({ search: s, per_page: perPage, page });
+              got.push(...p.items.map((x) => x.id));
+              expect(p.total, s).toBe(scan(s).length);
+              if (page >= p.total_pages) break;
+            }
+            expect(got, `${s} (${perPage} a page)`).toEqual(scan(s));
+          }
+      }
       expect((await e.listPersons({ phone: '02079460018' })).items.map((p) => p.id)).toEqual([made[3].id]);
       expect((await e.listPersons({ email: 'JOSE@ecoles.test' })).items.map((p) => p.id)).toEqual([made[0].id]);
     } finally {

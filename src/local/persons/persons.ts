@@ -116,12 +116,21 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   const search = text(q.search);
   const phrase = (v: string) => `"${v.replace(/"/g, '""')}"`;
   const digitsOf = (v: string) => normalisePhone(v);
-  if (search && [...search].length >= 3 && !search.includes('\u001f') && (digitsOf(search) === '' || digitsOf(search).length >= 3)) {
+  const indexed = search && [...search].length >= 3 && !search.includes('\u001f') && (digitsOf(search) === '' || digitsOf(search).length >= 3);
+  if (search && indexed) {
     // The trigram index (migration 10): a case-insensitive substring of the name, an email or a phone,
     // or the search's digits within a phone's.
     const digits = digitsOf(search);
+    const match = `text : ${phrase(search)}${digits ? ` OR digits : ${phrase(digits)}` : ''}`;
+    // Alone, while rowid order is `created` order: counted and paged in the index itself.
+    if (!text(q.email) && !text(q.phone) && sql(ctx.db, `SELECT value FROM meta WHERE key = 'persons_out_of_order'`).pluck().get() === '0')
+      return ctx.db.transaction(() =>
+        mapPage(selectPage<PersonRow>(ctx.db, { page, perPage }, {
+          from: 'persons', select: 'id, name, metadata', where: ['person_search MATCH ?'], params: [match], order: 'rowid DESC',
+          keys: { from: 'person_search', key: 'rowid' },
+        }), (rows) => rows.map((r) => toPerson(ctx.db, r))))();
     where.push('p.rowid IN (SELECT rowid FROM person_search WHERE person_search MATCH ?)');
-    params.push(`text : ${phrase(search)}${digits ? ` OR digits : ${phrase(digits)}` : ''}`);
+    params.push(match);
   } else if (search) {
     const digits = normalisePhone(search);
     where.push(`(p.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM person_channels c WHERE c.person_id = p.id AND

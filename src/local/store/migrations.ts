@@ -467,6 +467,17 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE person_search SET (text, digits) = (SELECT text, digits FROM person_search_rows WHERE person_rowid = person_search.rowid)
       WHERE rowid = (SELECT rowid FROM persons WHERE id = old.person_id);
   END;
+  -- As for Bundles: while no Person was made with an earlier \`created\` than the one before it, rowid
+  -- order is \`created\` order (the list's order).
+  INSERT OR REPLACE INTO meta (key, value)
+    SELECT 'persons_out_of_order', count(*) FROM (SELECT created < lag(created) OVER (ORDER BY rowid) AS back FROM persons) WHERE back;
+  CREATE TRIGGER persons_out_of_order AFTER INSERT ON persons
+  WHEN new.created < (SELECT created FROM persons WHERE rowid < new.rowid ORDER BY rowid DESC LIMIT 1) BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'persons_out_of_order';
+  END;
+  CREATE TRIGGER persons_created_changed AFTER UPDATE OF created ON persons WHEN new.created IS NOT old.created BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'persons_out_of_order';
+  END;
   CREATE INDEX person_channels_phone ON person_channels(replace(replace(replace(replace(replace(phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''))
     WHERE phone IS NOT NULL;
 
