@@ -135,8 +135,8 @@ function walkPage(db: Db, f: BundleFilter): Found {
     }
   }
   const statusesOnly = f.search === undefined && !f.tag && !f.tagsAny && !f.template && ![f.created, f.sent, f.completed].some(hasRange);
-  // One status and its own index give the order already (bundles_status, bundles_status_sent, ...).
-  const statusMark = f.statuses?.length === 1 ? '' : '{+}';
+  // One status in `created` order has its own index (status, created); other orders walk theirs.
+  const statusMark = f.statuses?.length === 1 && f.orderBy === 'created' ? '' : '{+}';
   if (f.statuses) c.where.push(`${statusMark}b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
   const tagged = (where: string, count: string) => {
     c.where.push(`{in}b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE ${where})`);
@@ -173,8 +173,8 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
   // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
-  // each some twenty times dearer. With one status the walk is of that status's own index.
-  const one = f.statuses?.length === 1 ? f.statuses : undefined;
+  // each some twenty times dearer. With one status in `created` order the walk is of that status's own index.
+  const one = f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined;
   const all = sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${one ? `WHERE status = ${c.bind(one[0])}` : ''}`).pluck().get(c.values) as number;
   const walked = total && Math.min(all, ((offset + f.perPage) * all) / total);
   const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';

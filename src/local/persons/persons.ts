@@ -147,8 +147,9 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     where.push(`p.id IN (SELECT person_id FROM person_channels WHERE ${normalisedPhoneSql('phone')} = ? AND phone IS NOT NULL AND kind = 'mp')`);
     params.push(normalisePhone(phone));
   }
+  const count = () => (where.length ? undefined : (sql(ctx.db, 'SELECT n FROM person_count').pluck().get() as number));
   return ctx.db.transaction(() =>
-    mapPage(selectPage<PersonRow>(ctx.db, { page, perPage }, { from: 'persons p', select: 'p.id, p.name, p.metadata', where, params, order: 'p.created DESC, p.rowid DESC' }),
+    mapPage(selectPage<PersonRow>(ctx.db, { page, perPage }, { from: 'persons p', select: 'p.id, p.name, p.metadata', where, params, order: 'p.created DESC, p.rowid DESC', count }),
       (rows) => rows.map((r) => toPerson(ctx.db, r))))();
 }
 

@@ -409,6 +409,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE VIRTUAL TABLE bundle_search_terms USING fts5vocab(bundle_search, row);
   INSERT INTO bundle_search (rowid, text) SELECT seq, text FROM bundle_search_rows ORDER BY seq;
 
+  -- One status in \`sent\` or \`completed_at\` order walks that order's index (it covers status): two
+  -- indexes fewer to write with every Bundle.
+  DROP INDEX bundles_status_sent;
+  DROP INDEX bundles_status_completed;
+
   CREATE TRIGGER bundle_search_update AFTER UPDATE OF id, label, custom_key ON bundles BEGIN
     UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.seq) WHERE rowid = new.seq;
   END;
@@ -477,6 +482,15 @@ export const MIGRATIONS: readonly string[] = [
   END;
   CREATE TRIGGER persons_created_changed AFTER UPDATE OF created ON persons WHEN new.created IS NOT old.created BEGIN
     UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'persons_out_of_order';
+  END;
+  -- The number of Persons, for the unfiltered list's total.
+  CREATE TABLE person_count (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+  INSERT INTO person_count (id, n) SELECT 1, count(*) FROM persons;
+  CREATE TRIGGER person_count_insert AFTER INSERT ON persons BEGIN
+    UPDATE person_count SET n = n + 1;
+  END;
+  CREATE TRIGGER person_count_delete AFTER DELETE ON persons BEGIN
+    UPDATE person_count SET n = n - 1;
   END;
   CREATE INDEX person_channels_phone ON person_channels(replace(replace(replace(replace(replace(phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''))
     WHERE phone IS NOT NULL;
