@@ -115,7 +115,8 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   const params: unknown[] = [];
   const search = text(q.search);
   const phrase = (v: string) => `"${v.replace(/"/g, '""')}"`;
-  const digitsOf = (v: string) => normalisePhone(v);
+  // A search that is a phone number (digits, perhaps a +, and punctuation) also matches a phone written with other punctuation.
+  const digitsOf = (v: string) => (/^[+\d]+$/.test(normalisePhone(v)) ? normalisePhone(v) : '');
   const indexed = search && [...search].length >= 3 && !search.includes('\u001f') && (digitsOf(search) === '' || digitsOf(search).length >= 3);
   if (search && indexed) {
     // The trigram index (migration 10): a case-insensitive substring of the name, an email or a phone,
@@ -132,7 +133,7 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     where.push('p.rowid IN (SELECT rowid FROM person_search WHERE person_search MATCH ?)');
     params.push(match);
   } else if (search) {
-    const digits = normalisePhone(search);
+    const digits = digitsOf(search);
     where.push(`(p.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM person_channels c WHERE c.person_id = p.id AND
       (c.email LIKE ? ESCAPE '\\' OR c.phone LIKE ? ESCAPE '\\' OR (? <> '' AND instr(${normalisedPhoneSql('c.phone')}, ?) > 0))))`);
     params.push(likePattern(search), likePattern(search), likePattern(search), digits, digits);
