@@ -387,9 +387,10 @@ export const MIGRATIONS: readonly string[] = [
   // field followed by U+001F. New Bundles wait in `bundle_search_pending` and are written to the index
   // in batches (`indexBundleForSearch`): one index write per batch, not per create; a search reads the
   // waiting ones from the tables. The triggers keep written rows in step with later writes, and do
-  // nothing to a waiting Bundle, whose row is made from the tables when it is written. `bundles_out_of_order` counts Bundles made with an earlier `created` than
-  // the one made before them (a clock set back), or whose `created` changed: while it is 0, seq order is
-  // `created` order.
+  // nothing to a waiting Bundle, whose row is made from the tables when it is written.
+  // `bundles_out_of_order` counts Bundles made with an earlier `created` than the one made before them
+  // (a clock set back), or whose `created` changed: while it is 0, seq order is `created` order.
+  // Persons, webhook events and delivery attempts get their indexes and counts below.
   `
   DROP TRIGGER bundle_search_insert;
   DROP TRIGGER bundle_search_update;
