@@ -1,7 +1,7 @@
 // What time brings, by the engine's clock: expiry of unfinished Bundles and automatic reminders.
 // Every process applies what is due when it opens the engine (two indexed look-ups when nothing
 // is), and `esign serve` checks periodically.
-import type { BundleRow, PacketRow } from './read.js';
+import { type BundleRow, type PacketRow, bundleAttrs, packetAttrs } from './read.js';
 import { bundleRowBySeq, findPacketRow, packetRowsOf } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
@@ -9,7 +9,6 @@ import { notify } from '../messages/notify.js';
 import { isAskedInLiveBundle, packetsWhoseTurnItIs } from './turns.js';
 import { IN_PROGRESS, sqlSet } from '../../service/states.js';
 import { markEnded } from './transitions.js';
-import { bundleAttrs, packetAttrs } from './rows.js';
 
 const DAY_MS = 86400e3;
 /** A packet is reminded at most once an hour (spec), manually or automatically. */

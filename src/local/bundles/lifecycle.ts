@@ -4,9 +4,7 @@ import { BUNDLE_INCLUDES, type BundleStatus } from '../../service/enums.js';
 import { isTerminal } from '../../service/states.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
-import {
-  type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle, loadBundles,
-} from './read.js';
+import { type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle, loadBundles, bundleAttrs } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import type { BundleSettingsT } from '../../service/schemas.js';
 import { checkTestCopies, checkTestSender } from './reachability.js';
@@ -16,7 +14,6 @@ import { fileLink } from './links.js';
 import { launch } from './launch.js';
 import { markEnded } from './transitions.js';
 import { checkTeam } from '../account/rules.js';
-import { bundleAttrs } from './rows.js';
 import { documentSpec } from './fields.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {

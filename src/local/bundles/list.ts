@@ -1,8 +1,9 @@
 // GET /bundles/: the list filters as SQL, the exact total and one page, from one snapshot.
 import { notFound } from '../../service/errors.js';
-import type { BundleFilter } from '../../service/listQuery.js';
+import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
+import { madeInCreatedOrder } from '../store/meta.js';
 import { type BundleRow, loadBundles } from './read.js';
 import { escapeLike, planSearch } from './search.js';
 
@@ -24,7 +25,6 @@ const totalPages = (total: number, f: BundleFilter) => Math.max(1, Math.ceil(tot
 function checkPage(total: number, f: BundleFilter): void {
   if (f.page > totalPages(total, f)) throw notFound('Page', String(f.page));
 }
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
 const hasRange = ([a, b]: [string | undefined, string | undefined]) => Boolean(a || b);
 
 class Params {
@@ -36,10 +36,6 @@ class Params {
   };
 }
 
-/** While no Bundle was made with an earlier `created` than the one before it, seq order is `created` order (migration 10). */
-const seqIsCreatedOrder = (db: Db) =>
-  (sql(db, `SELECT value FROM meta WHERE key = 'bundles_out_of_order'`).pluck().get() as string | undefined) === '0';
-
 /**
  * One set alone (a search, a tag, a tag set or a template) in `created` order: the set's own index
  * gives its Bundles in seq order, which is `created` order, so the total is a count of that index
@@ -49,7 +45,7 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   const sets = [f.search, f.tag, f.tagsAny, f.template].filter((x) => x !== undefined).length;
   if (sets !== 1 || f.statuses || [f.created, f.sent, f.completed].some(hasRange) || f.orderBy !== 'created') return undefined;
   if (f.tagsAny && f.tagsAny.length > 50) return undefined;
-  if (!seqIsCreatedOrder(db)) return undefined;
+  if (!madeInCreatedOrder(db, 'bundles')) return undefined;
   const p = new Params();
   let members: string;
   if (f.search !== undefined) {

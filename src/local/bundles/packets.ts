@@ -2,7 +2,7 @@
 import { type Db, sql } from '../store/db.js';
 import { FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../../service/types.js';
-import { type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq } from './read.js';
+import { type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq, packetAttrs } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { checkDelivery } from './reachability.js';
 import { recordEvent } from './events.js';
@@ -13,7 +13,6 @@ import { notify } from '../messages/notify.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from '../persons/persons.js';
 import { REMINDER_INTERVAL_MS, scheduleReminders } from './due.js';
-import { packetAttrs } from './rows.js';
 
 export { REMINDER_INTERVAL_MS };
 

@@ -1,6 +1,6 @@
 // Reading Bundles and Packets out of SQLite and shaping them as API objects.
 import type { BundleStatus, DeliverVia, DocStatus, PacketStatus } from '../../service/enums.js';
-import { notFound } from '../../service/errors.js';
+import { notFound, type WireError } from '../../service/errors.js';
 import type { Bundle, Packet } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 
@@ -89,6 +89,12 @@ export interface DocumentRow {
   spec: string;
 }
 
+/** Typed decoders of the JSON columns: one place that says what a stored `attrs` or `errors` holds. */
+export const bundleAttrs = (b: Pick<BundleRow, 'attrs'>): BundleAttrs => JSON.parse(b.attrs) as BundleAttrs;
+export const packetAttrs = (p: Pick<PacketRow, 'attrs'>): PacketAttrs => JSON.parse(p.attrs) as PacketAttrs;
+/** The errors a failed Bundle shows (`[]` when none). */
+export const bundleErrors = (b: Pick<BundleRow, 'errors'>): WireError[] => JSON.parse(b.errors) as WireError[];
+
 export function findBundleRow(db: Db, slug: string): BundleRow {
   const row = sql(db, 'SELECT * FROM bundles WHERE id = ?').get(slug) as BundleRow | undefined;
   if (!row) throw notFound('Bundle', slug);
@@ -111,7 +117,7 @@ export const documentRowsOf = (db: Db, seq: number): DocumentRow[] =>
   sql(db, 'SELECT * FROM documents WHERE bundle_seq = ? ORDER BY idx').all(seq) as DocumentRow[];
 
 export function toPacket(r: PacketRow): Packet {
-  const a = JSON.parse(r.attrs) as PacketAttrs;
+  const a = packetAttrs(r);
   return {
     id: r.id,
     name: r.name,
@@ -168,7 +174,7 @@ function toBundle(
   docs: Pick<DocumentRow, 'key' | 'name' | 'template_id'>[],
   tags: string[],
 ): Bundle {
-  const a = JSON.parse(r.attrs) as BundleAttrs;
+  const a = bundleAttrs(r);
   return {
     id: r.id,
     created: r.created,
@@ -188,7 +194,7 @@ function toBundle(
     tag_values: a.tag_values,
     docs_ready: r.doc_status === 'fi' || r.doc_status === 'in',
     doc_status: r.doc_status,
-    errors: JSON.parse(r.errors),
+    errors: bundleErrors(r),
     packets: packets.map(toPacket),
     documents: docs.map((d) => (d.template_id ? { template_id: d.template_id, key: d.key, name: d.name } : { key: d.key, name: d.name })),
     tags,

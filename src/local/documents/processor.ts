@@ -2,7 +2,7 @@
 // obtain a PDF, check it, place its fields, store it, then launch or fail.
 import { sql } from '../store/db.js';
 import type { WireError } from '../../service/errors.js';
-import { type DocumentRow, bundleRowBySeq } from '../bundles/read.js';
+import { type DocumentRow, bundleRowBySeq, bundleErrors } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { recordEvent } from '../bundles/events.js';
 import { launch } from '../bundles/launch.js';
@@ -11,7 +11,6 @@ import { inspectPdf } from './pdf.js';
 import { downloadDocument } from './urlFetch.js';
 import { deriveFields, type PreparedSpec } from './intake/prepare.js';
 import { markFailed } from '../bundles/transitions.js';
-import { bundleErrors } from '../bundles/rows.js';
 import { documentSpec } from '../bundles/fields.js';
 
 /** How long a process may hold a document before another process may take it over. */

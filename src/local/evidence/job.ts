@@ -1,7 +1,7 @@
 // Producing a completed Bundle's files in the background: claimed with a lease (several processes
 // may share the database), drawn outside any transaction, then recorded in one transaction that
 // moves `doc_status` from `pe` to `fi` and sends the documents-ready messages.
-import type { BundleAttrs, BundleRow } from '../bundles/read.js';
+import { type BundleAttrs, type BundleRow, bundleAttrs, packetAttrs } from '../bundles/read.js';
 import { recordBlob } from '../store/blobs.js';
 import { documentRowsOf, packetRowsOf } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
@@ -15,7 +15,6 @@ import { isTerminal } from '../../service/states.js';
 import { conflict } from '../../service/errors.js';
 
 import { recordMessage } from '../messages/outbox.js';
-import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 const LEASE_MS = 2 * 60_000;
 

@@ -1,10 +1,9 @@
 // The message a signer gets when it is their turn, or a reminder: recorded in the messages outbox.
-import type { BundleRow, PacketRow } from '../bundles/read.js';
+import { type BundleRow, type PacketRow, bundleAttrs, packetAttrs } from '../bundles/read.js';
 import { recordEvent } from '../bundles/events.js';
 import { createLink } from '../bundles/links.js';
 import type { EngineContext } from '../store/context.js';
 import { type MessageKind, recordMessage } from './outbox.js';
-import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 /** A signing link in a message works for 30 days (or until the Bundle ends). */
 const MESSAGE_LINK_TTL_MS = 30 * 86400e3;

@@ -13,6 +13,7 @@ import { uuid } from '../store/ids.js';
 import { notify } from '../messages/notify.js';
 import { ENDED, sqlSet } from '../../service/states.js';
 import { OPEN_PACKETS_SQL, isAskedInLiveBundle } from '../bundles/turns.js';
+import { madeInCreatedOrder } from '../store/meta.js';
 import { mapPage, selectPage } from '../store/paging.js';
 
 type Kind = 'em' | 'mp';
@@ -116,7 +117,10 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   const search = text(q.search);
   const phrase = (v: string) => `"${v.replace(/"/g, '""')}"`;
   // A search that is a phone number (digits, perhaps a +, and punctuation) also matches a phone written with other punctuation.
-  const digitsOf = (v: string) => (/^[+\d]+$/.test(normalisePhone(v)) ? normalisePhone(v) : '');
+  const digitsOf = (v: string) => {
+    const d = normalisePhone(v);
+    return /^[+\d]+$/.test(d) ? d : '';
+  };
   const indexed = search && [...search].length >= 3 && !search.includes('\u001f') && (digitsOf(search) === '' || digitsOf(search).length >= 3);
   if (search && indexed) {
     // The trigram index (migration 10): a case-insensitive substring of the name, an email or a phone,
@@ -124,7 +128,7 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     const digits = digitsOf(search);
     const match = `text : ${phrase(search)}${digits ? ` OR digits : ${phrase(digits)}` : ''}`;
     // Alone, while rowid order is `created` order: counted and paged in the index itself.
-    if (!text(q.email) && !text(q.phone) && sql(ctx.db, `SELECT value FROM meta WHERE key = 'persons_out_of_order'`).pluck().get() === '0')
+    if (!text(q.email) && !text(q.phone) && madeInCreatedOrder(ctx.db, 'persons'))
       return ctx.db.transaction(() =>
         mapPage(selectPage<PersonRow>(ctx.db, { page, perPage }, {
           from: 'persons', select: 'id, name, metadata', where: ['person_search MATCH ?'], params: [match], order: 'rowid DESC',

@@ -4,16 +4,12 @@
 import { reassignRefusal } from './signing.js';
 import { ApiError } from '../../service/errors.js';
 import type { SigningDocument, SigningField, SigningView } from '../../service/hosting.js';
-import {
-  type PacketRow,
-  bundleRowBySeq, documentRowsOf, findPacketRow,
-} from '../bundles/read.js';
+import { type PacketRow, bundleRowBySeq, documentRowsOf, findPacketRow, bundleAttrs, packetAttrs } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { type StoredField, canEdit, documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from '../bundles/links.js';
 import { viewPacket } from './signing.js';
-import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 export const SESSION_TTL_MS = 60 * 60 * 1000;
 

@@ -6,10 +6,7 @@ import { ApiError, FieldErrors, conflict } from '../../service/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../../service/hosting.js';
 import type { SignerAttachment, SignInput } from '../../service/service.js';
 import { isInProgress } from '../../service/states.js';
-import {
-  type BundleAttrs, type BundleRow, type DocumentRow, type PacketAttrs, type PacketRow,
-  bundleRowBySeq, documentRowsOf, findPacketRow, packetRowsOf,
-} from '../bundles/read.js';
+import { type BundleAttrs, type BundleRow, type DocumentRow, type PacketAttrs, type PacketRow, bundleRowBySeq, documentRowsOf, findPacketRow, packetRowsOf, bundleAttrs, packetAttrs } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { recordBlob } from '../store/blobs.js';
@@ -24,7 +21,6 @@ import { describeStatus } from '../bundles/lifecycle.js';
 import { recordMessage } from '../messages/outbox.js';
 import { bytesMatchExtension } from '../documents/fileTypes.js';
 import { markComplete, markPacketAsked, markPacketDeclined, markPacketReassigned, markPacketSigned, markPacketViewed } from '../bundles/transitions.js';
-import { bundleAttrs, packetAttrs } from '../bundles/rows.js';
 
 export type { SignerAttachment, SignInput } from '../../service/service.js';
 

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { WebhookSecret } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
+import { metaValue } from '../store/meta.js';
 
-const get = (db: Db, key: string) => (sql(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 const put = (db: Db, key: string, value: string) =>
   sql(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
 /** Inserts only when absent, so two processes making the first value agree on one. */
@@ -13,12 +13,12 @@ const putOnce = (db: Db, key: string, value: string) => sql(db, 'INSERT OR IGNOR
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 export function webhookSecret(db: Db, now: string): WebhookSecret {
-  if (get(db, 'webhook_secret') === undefined)
+  if (metaValue(db, 'webhook_secret') === undefined)
     db.transaction(() => {
       putOnce(db, 'webhook_secret', newSecret());
       putOnce(db, 'webhook_secret_created', now);
     }).immediate();
-  return { secret: get(db, 'webhook_secret')!, create_date: get(db, 'webhook_secret_created')! };
+  return { secret: metaValue(db, 'webhook_secret')!, create_date: metaValue(db, 'webhook_secret_created')! };
 }
 
 /** A new secret: deliveries from now on are signed with it. */
@@ -32,10 +32,10 @@ export function regenerateWebhookSecret(db: Db, now: string): WebhookSecret {
 
 /** The `account_id` of delivery bodies. */
 export function accountId(db: Db): string {
-  let id = get(db, 'account_id');
+  let id = metaValue(db, 'account_id');
   if (id === undefined) {
     putOnce(db, 'account_id', uuid());
-    id = get(db, 'account_id')!;
+    id = metaValue(db, 'account_id')!;
   }
   return id;
 }

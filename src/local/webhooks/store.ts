@@ -3,7 +3,7 @@
 // transaction; reads never load zod.
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../service/enums.js';
 import { FieldErrors, badRequest, notFound } from '../../service/errors.js';
-import { type PageSpec, parsePage } from '../../service/listQuery.js';
+import { type PageSpec, isDay, nextDay, parsePage } from '../../service/listQuery.js';
 import type {
   Page, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery,
   WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
@@ -133,9 +133,6 @@ class ListQuery {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A real calendar day: Date.parse rolls 2024-02-30 over to 1 March, so the day must survive a round trip. */
-const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
 
 /** One page of `SELECT {select} FROM {from}` under the query's filters; 404 past the last page. */
 function pageOf<R, T>(db: Db, q: ListQuery, from: string, select: string, order: string, map: (rows: R[]) => T[],
