@@ -3,6 +3,8 @@
 // page, prints p50/p95 per query and size, the growth 1M/100k, creates/s of this build (and of a
 // baseline build, BENCH_BASELINE=<a built checkout of an earlier commit>) and bytes per Bundle.
 // Not part of `npm test`: `npm run build && node bench/scale.mjs` (BENCH_SCALE_SIZES=100000,1000000).
+// BENCH_SCALE_KEEP=1 keeps the seeded directories; BENCH_SCALE_REUSE=<dir>[,<dir>] queries kept ones
+// again (one per size, in the order of BENCH_SCALE_SIZES) instead of seeding.
 //
 // Fast path: a few Bundles of each kind are made through the engine (with a webhook receiving their
 // events and a Person per signer); their rows in every table are then copied with new slugs, ids,
@@ -11,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -243,7 +245,22 @@ function queries(n, template) {
   return q;
 }
 
+/**
+ * Reads the database file once, so that every query is measured with it in the OS cache (this
+ * machine's cache is sometimes emptied between runs; a first query would otherwise time the disk).
+ */
+function warm(dir) {
+  const fd = openSync(join(dir, 'esign.db'), 'r');
+  const buf = Buffer.allocUnsafe(8 << 20);
+  try {
+    while (readSync(fd, buf, 0, buf.length, null) > 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function measure(engine, n, template) {
+  warm(engine.dataDir);
   const out = [];
   const slugRow = engine.db.prepare('SELECT id FROM bundles WHERE seq = ?').get(Math.floor(n / 2));
   for (const [name, base] of queries(n, template)) {
@@ -330,8 +347,34 @@ async function createsPerSecond() {
   return runs.map((r) => ({ name: r.name, rate: pct(r.rates, 50) }));
 }
 
+/** Queries a directory kept by an earlier run (BENCH_SCALE_KEEP) again, after the engine's own upgrade on open. */
+async function measureKept(dir, n) {
+  const t0 = Date.now();
+  const engine = new LocalEngine({ dataDir: dir });
+  console.log(`\n${n.toLocaleString('en')} Bundles kept in ${dir}: opened (with any new migration) in ${fmt((Date.now() - t0) / 1000)} s; ${fmt(dbBytes(engine.db) / n, 0)} bytes per Bundle`);
+  const template = engine.db.prepare('SELECT id FROM templates ORDER BY rowid LIMIT 1').pluck().get();
+  const rows = await measure(engine, n, template);
+  for (const r of rows) console.log(`  ${r.query.padEnd(70)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms`);
+  await engine.close();
+  return rows;
+}
+
+// How fast this machine is now: its speed moves from run to run, and these figures are not ratios.
+const nodeStart = [];
+for (let i = 0; i < 5; i++) {
+  const t0 = process.hrtime.bigint();
+  execFileSync(process.execPath, ['-e', '0']);
+  nodeStart.push(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+console.log(`node -e 0: ${fmt(pct(nodeStart, 50), 1)} ms (median of 5)`);
+
 const results = new Map();
-for (const n of SIZES) {
+const REUSE = process.env.BENCH_SCALE_REUSE ? process.env.BENCH_SCALE_REUSE.split(',') : [];
+for (const [k, n] of SIZES.entries()) {
+  if (REUSE[k]) {
+    results.set(n, await measureKept(REUSE[k], n));
+    continue;
+  }
   const dir = mkdtempSync(join(tmpdir(), `esign-scale-${n}-`));
   try {
     let engine = new LocalEngine({ dataDir: dir });
@@ -387,6 +430,6 @@ if (SIZES.length >= 2) {
   }
 }
 
-const rates = await createsPerSecond();
-console.log(`\ncreates/s (median of 5 interleaved rounds of ${CREATES}): ${rates.map((r) => `${r.name} ${fmt(r.rate, 0)}`).join(', ')}` +
+const rates = process.env.BENCH_SCALE_CREATES === '0' ? [] : await createsPerSecond();
+if (rates.length) console.log(`\ncreates/s (median of 5 interleaved rounds of ${CREATES}): ${rates.map((r) => `${r.name} ${fmt(r.rate, 0)}`).join(', ')}` +
   (rates.length > 1 ? ` (${fmt((rates[1].rate / rates[0].rate - 1) * 100, 1)}%)` : ' (BENCH_BASELINE=<a built checkout> to compare)'));

@@ -1,18 +1,22 @@
-// The indexed list queries (migration 7) give what a plain scan over every Bundle gives: search
-// through the trigram index and its short-text fallback, per-status counts kept by triggers, split
-// orderings, and a database made before migration 7 upgraded in place.
+// The indexed list queries (migrations 7, 10 and 11) give what a plain scan over every Bundle gives:
+// search through the trigram index and its short-text fallback, counts kept by triggers (per status,
+// per day and status, per tag), split orderings, and a database made before migration 7 upgraded in place.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
+import { deepPages } from '../../src/local/bundles/list.js';
 import { writePendingSearchRows } from '../../src/local/bundles/search.js';
 import { MIGRATIONS } from '../../src/local/store/migrations.js';
+import { fewKeys } from '../../src/local/store/paging.js';
 import type { Bundle } from '../../src/service/types.js';
 import { bundleRequest, tempDir } from '../helpers.js';
 import { forceStatus } from './support.js';
 
 type Query = Record<string, string | number>;
+const FEW_KEYS_DEFAULT = fewKeys.max;
+const DEEP_FROM_DEFAULT = deepPages.from;
 
 const SIGNERS = [
   { name: 'José Ñúñez', email: 'jose@ecoles.test', phone: '+1 (555) 010-2030' },
@@ -49,7 +53,8 @@ async function seed(e: LocalEngine, inOrder = false): Promise<void> {
     const day = (d: number) => `2024-03-${String(1 + d).padStart(2, '0')}T10:00:00.000Z`;
     forceStatus(e as never, made.id, i % 6 === 1 ? 'co' : (await e.getBundle(made.id)).status, {
       created: inOrder ? day(Math.floor(i / 3)).replace('10:00', `10:${String(i).padStart(2, '0')}`) : day(i % 9),
-      sent: i % 5 === 0 ? null : day((i * 2) % 11),
+      // In order, as time went by: sent the same day or later, after being made.
+      sent: i % 5 === 0 ? null : inOrder ? day(Math.floor(i / 3) + (i % 4)).replace('10:00', '11:00') : day((i * 2) % 11),
       completed_at: i % 6 === 1 ? day(12 + (i % 4)) : null,
     });
   }
@@ -60,6 +65,22 @@ async function seed(e: LocalEngine, inOrder = false): Promise<void> {
   e.db.prepare(`UPDATE meta SET value = (SELECT count(*) FROM (SELECT created < lag(created) OVER (ORDER BY seq) AS back FROM bundles) WHERE back)
     WHERE key = 'bundles_out_of_order'`).run();
   expect(e.db.prepare(`SELECT value FROM meta WHERE key = 'bundles_out_of_order'`).pluck().get() === '0').toBe(inOrder);
+  expect(e.db.prepare(`SELECT value FROM meta WHERE key = 'bundles_dated_before_created'`).pluck().get() === '0').toBe(inOrder);
+}
+
+/** The counts kept by triggers (per status, per day of each date and status, per tag and pair of tags) equal a scan of the rows. */
+function expectCountsOfScan(e: LocalEngine): void {
+  const all = (q: string) => e.db.prepare(q).all();
+  expect(all('SELECT status, n FROM bundle_counts WHERE n > 0 ORDER BY 1')).toEqual(all('SELECT status, count(*) AS n FROM bundles GROUP BY 1 ORDER BY 1'));
+  expect(all('SELECT field, day, status, n FROM bundle_day_counts WHERE n > 0 ORDER BY 1, 2, 3')).toEqual(all(`
+    SELECT field, day, status, count(*) AS n FROM (
+      SELECT 'created' AS field, substr(created, 1, 10) AS day, status FROM bundles
+      UNION ALL SELECT 'sent', substr(sent, 1, 10), status FROM bundles WHERE sent IS NOT NULL
+      UNION ALL SELECT 'completed_at', substr(completed_at, 1, 10), status FROM bundles WHERE completed_at IS NOT NULL)
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
+  expect(all('SELECT tag, n FROM bundle_tag_counts WHERE n > 0 ORDER BY 1')).toEqual(all('SELECT tag, count(*) AS n FROM bundle_tags GROUP BY 1 ORDER BY 1'));
+  expect(all('SELECT tag, other, n FROM bundle_tag_pairs WHERE n > 0 ORDER BY 1, 2')).toEqual(
+    all('SELECT a.tag, b.tag AS other, count(*) AS n FROM bundle_tags a JOIN bundle_tags b ON b.bundle_seq = a.bundle_seq AND a.tag < b.tag GROUP BY 1, 2 ORDER BY 1, 2'));
 }
 
 /** Every Bundle, read one by one, then filtered and ordered in JavaScript: the plain scan. */
@@ -118,7 +139,11 @@ const SEARCHES = [
 
 describe('indexed lists equal a plain scan', () => {
   const dirs: (() => void)[] = [];
-  afterEach(() => dirs.splice(0).forEach((c) => c()));
+  afterEach(() => {
+    dirs.splice(0).forEach((c) => c());
+    fewKeys.max = FEW_KEYS_DEFAULT;
+    deepPages.from = DEEP_FROM_DEFAULT;
+  });
 
   const engineWithSeed = async (inOrder = false) => {
     const { dir, cleanup } = tempDir();
@@ -128,7 +153,16 @@ describe('indexed lists equal a plain scan', () => {
     return e;
   };
 
-  it.each([false, true])('search on every field, with accents, case, % and _, and punctuated phones (created in seq order: %s)', async (inOrder) => {
+  // Both ways of a set's page (read whole when it is small, fewKeys.max, counted and sliced in its index
+  // otherwise) and of a deep page (started from the counts per day from deepPages.from).
+  const ORDERS_AND_SIZES = [false, true].flatMap((inOrder) => [1000, 2].map((few) => [inOrder, few] as const));
+  const smallOrDefault = (few: number) => {
+    fewKeys.max = few;
+    deepPages.from = few === 2 ? 1 : DEEP_FROM_DEFAULT;
+  };
+
+  it.each(ORDERS_AND_SIZES)('search on every field, with accents, case, % and _, and punctuated phones (created in seq order: %s; sets read whole up to %i)', async (inOrder, few) => {
+    smallOrDefault(few);
     const e = await engineWithSeed(inOrder);
     const slug = (e.db.prepare('SELECT id FROM bundles WHERE seq = 5').pluck().get() as string);
     for (const search of [...SEARCHES, slug, slug.slice(2, 7).toLowerCase(), slug.slice(0, 2)]) {
@@ -140,8 +174,10 @@ describe('indexed lists equal a plain scan', () => {
     await e.close();
   });
 
-  it.each([false, true])('filters, orderings and their combinations, on every page (created in seq order: %s)', async (inOrder) => {
+  it.each(ORDERS_AND_SIZES)('filters, orderings and their combinations, on every page (created in seq order: %s; sets read whole up to %i)', async (inOrder, few) => {
+    smallOrDefault(few);
     const e = await engineWithSeed(inOrder);
+    expectCountsOfScan(e);
     const queries: Query[] = [
       {}, { status: 'se' }, { status: 'dr' }, { status__in: 'se,ca' }, { status__in: 'co' }, { tag: 'ci' }, { tag__in: 't0,t2' },
       { created_after: '2024-03-03', created_before: '2024-03-06' }, { sent_after: '2024-03-05' }, { sent_before: '2024-03-04' },
@@ -150,6 +186,9 @@ describe('indexed lists equal a plain scan', () => {
       { status__in: 'se,ca', tag: 'ci' }, { tag__in: 't0,t2', sent_after: '2024-03-03' }, { status: 'se', search: 'ab' },
       // One set alone (read in seq order when that is created order), and statuses merged with a created range.
       { search: 'lease' }, { search: 'é' }, { search: 'ab' }, { tag__in: 't0,ci,t0' }, { status__in: 'se,ca,dr', created_after: '2024-03-02', created_before: '2024-03-05' },
+      // Statuses of few Bundles, merged; ranges of sent or completed that bound the walk of `created`.
+      { status__in: 'co,ex' }, { status__in: 'co,dr', created_after: '2024-03-02' },
+      { completed_before: '2024-03-14', status: 'co' }, { tag: 'ci', sent_before: '2024-03-06' }, { sent_before: '2024-03-07', completed_before: '2024-03-15' },
     ];
     for (const base of queries)
       for (const ordering of ['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at']) {
@@ -184,8 +223,17 @@ describe('indexed lists equal a plain scan', () => {
     expect(e.db.prepare('SELECT count(*) FROM bundle_search_pending').pluck().get()).toBeLessThan(64);
     expect(e.db.prepare('SELECT count(*) FROM bundle_search WHERE bundle_search MATCH ?').pluck().get('"qqz"')).toBeGreaterThan(0);
     expect((await listed(e, { search: 'QQZ' }, 100)).ids).toEqual([...made].reverse());
-    const counts = e.db.prepare('SELECT status, n FROM bundle_counts WHERE n > 0 ORDER BY status').all();
-    expect(counts).toEqual(e.db.prepare('SELECT status, count(*) AS n FROM bundles GROUP BY status ORDER BY status').all());
+    expectCountsOfScan(e);
+    // Tags removed, a Bundle's dates and status moved: the counts follow.
+    const tagged = (await e.listBundles({ tag: 'ci', per_page: 1 })).items[0];
+    await e.removeBundleTags(tagged.id, ['ci']);
+    forceStatus(e as never, tagged.id, 'ex', { created: '2024-05-01T00:00:00.000Z', sent: null, completed_at: '2024-05-02T23:59:59.999Z' });
+    expectCountsOfScan(e);
+    for (const q of [{ tag: 'ci' }, { created_after: '2024-04-30' }, { completed_before: '2024-05-02', status: 'ex' }, { sent_after: '2024-03-01' }] as Query[]) {
+      const got = await listed(e, q);
+      expect(got.ids, JSON.stringify(q)).toEqual(await plainScan(e, q));
+      expect([...got.totals], JSON.stringify(q)).toEqual([got.ids.length]);
+    }
     await e.close();
   });
 });
@@ -205,7 +253,10 @@ describe('upgrade of a database made before migration 7', () => {
       const v6 = new Database(':memory:');
       for (const m of MIGRATIONS.slice(0, 6)) v6.exec(m);
       const keep = new Set(v6.prepare('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL').pluck().all() as string[]);
-      const added = e6.db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index', 'view') OR sql LIKE 'CREATE VIRTUAL%' OR name IN ('bundle_counts', 'bundle_search_pending', 'webhook_event_counts', 'webhook_delivery_counts', 'person_count')`)
+      // Every table, index, trigger and view the later migrations added (a virtual table's own tables go with it).
+      const added = e6.db.prepare(`SELECT type, name, sql FROM sqlite_master m WHERE sql LIKE 'CREATE VIRTUAL%' OR NOT EXISTS (
+        SELECT 1 FROM sqlite_master v, json_each('["data", "idx", "content", "docsize", "config"]') x
+        WHERE v.sql LIKE 'CREATE VIRTUAL%' AND m.name = v.name || '_' || x.value)`)
         .all() as { type: string; name: string; sql: string | null }[];
       // Objects migration 7 added, or replaced under the same name (the covering order indexes).
       for (const o of added.filter((x) => x.sql !== null && !keep.has(x.sql)).sort((a, b) => (a.type === 'trigger' ? -1 : b.type === 'trigger' ? 1 : 0)))
@@ -220,7 +271,8 @@ describe('upgrade of a database made before migration 7', () => {
       expect(e.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
       for (const search of ['josé', 'É', '555) 010', 'a_b', '%', 'moved@new', 'nothing at all'])
         expect((await listed(e, { search })).ids, search).toEqual(await plainScan(e, { search }));
-      for (const q of [{}, { status: 'se' }, { status__in: 'dr,ca' }] as Query[]) {
+      expectCountsOfScan(e);
+      for (const q of [{}, { status: 'se' }, { status__in: 'dr,ca' }, { tag: 'ci' }, { sent_after: '2024-03-05' }, { status__in: 'se,co', created_before: '2024-03-04' }] as Query[]) {
         const got = await listed(e, q);
         expect(got.ids).toEqual(await plainScan(e, q));
         expect([...got.totals]).toEqual([got.ids.length]);
@@ -264,9 +316,11 @@ describe('Persons search through its index', () => {
           return fields.some((f) => f.toLowerCase().includes(l)) ||
             (digits(s) !== '' && p.channels.some((c) => c.phone && c.phone.replace(/[ \-.()]/g, '').includes(digits(s))));
         }).map((p) => p.id);
-        for (const s of ['josé', 'JOSÉ', 'renée', 'moved', 'zoë', '50%', '(555)', '555) 010', '5550102', '010-2030', '7946 00', '79460018',
+        // Sets read whole in one pass, and (max 1) counted on from the first key, with pages beyond it read on their own.
+        for (const few of [FEW_KEYS_DEFAULT, 1]) for (const s of ['josé', 'JOSÉ', 'renée', 'moved', 'zoë', '50%', '(555)', '555) 010', '5550102', '010-2030', '7946 00', '79460018',
           '"q"', 'example.com', 'gone', 'ada+x', 'ÑÚÑ', 'nobody here'])
           for (const perPage of [100, 1]) {
+            fewKeys.max = few;
             const got: string[] = [];
             for (let page = 1; ; page++) {
               const p = await e.listPersons({ search: s, per_page: perPage, page });
@@ -281,6 +335,7 @@ describe('Persons search through its index', () => {
       expect((await e.listPersons({ phone: '02079460018' })).items.map((p) => p.id)).toEqual([made[3].id]);
       expect((await e.listPersons({ email: 'JOSE@ecoles.test' })).items.map((p) => p.id)).toEqual([made[0].id]);
     } finally {
+      fewKeys.max = FEW_KEYS_DEFAULT;
       await e.close();
       cleanup();
     }
@@ -296,15 +351,19 @@ describe('webhook event and delivery lists', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-      const hooks = [];
+      const hooks: { id: string }[] = [];
       for (const name of ['one', 'two']) hooks.push(await e.createWebhook({ name, url, event_types: ['bundle_sent', 'bundle_cancelled'], enabled: true }));
       for (let i = 0; i < 7; i++) {
         const b = await e.createBundle(bundleRequest({ label: `W${i}` }));
         if (i % 2) await e.cancelBundle(b.id);
       }
       await e.deliverWebhooks();
+      // Events spread over days (a trigger moves their counts), two of them on a range's last day.
+      e.db.prepare(`UPDATE webhook_events SET created = CASE seq % 4 WHEN 0 THEN '2024-02-01T23:59:59.999Z' WHEN 1 THEN '2024-02-02T00:00:00.000Z'
+        WHEN 2 THEN '2024-02-03T12:00:00.000Z' ELSE created END`).run();
       const check = async () => {
-        const events = e.db.prepare('SELECT pk, success FROM webhook_events ORDER BY created DESC, seq DESC').all() as { pk: string; success: number }[];
+        const events = e.db.prepare('SELECT pk, success, webhook_id, created FROM webhook_events ORDER BY created DESC, seq DESC').all() as
+          { pk: string; success: number; webhook_id: string; created: string }[];
         const attempts = e.db.prepare('SELECT pk, status FROM webhook_deliveries ORDER BY timestamp DESC, seq DESC').all() as { pk: string; status: number }[];
         const all = async (op: 'listWebhookEvents' | 'listWebhookDeliveries', q: Record<string, unknown>) => {
           const out: string[] = [];
@@ -318,6 +377,15 @@ describe('webhook event and delivery lists', () => {
           const want = events.filter((x) => success === undefined || x.success === (success ? 1 : 0)).map((x) => x.pk);
           expect(await all('listWebhookEvents', success === undefined ? {} : { success }), `success=${success}`).toEqual({ pks: want, total: want.length });
         }
+        // A webhook, success and dates, alone and together: counted from the counts per day.
+        for (const webhook of [undefined, hooks[1].id])
+          for (const success of [undefined, false])
+            for (const [after, before] of [[undefined, undefined], ['2024-02-02', undefined], [undefined, '2024-02-02'], ['2024-02-02', '2024-02-03']]) {
+              const q = { webhook, success, after_date: after, before_date: before };
+              const want = events.filter((x) => (webhook === undefined || x.webhook_id === webhook) && (success === undefined || x.success === 0) &&
+                (!after || x.created.slice(0, 10) >= after) && (!before || x.created.slice(0, 10) <= before)).map((x) => x.pk);
+              expect(await all('listWebhookEvents', q), JSON.stringify(q)).toEqual({ pks: want, total: want.length });
+            }
         for (const status of [undefined, 200, 500]) {
           const want = attempts.filter((x) => status === undefined || x.status === status).map((x) => x.pk);
           expect(await all('listWebhookDeliveries', status === undefined ? {} : { status }), `status=${status}`).toEqual({ pks: want, total: want.length });

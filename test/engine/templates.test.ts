@@ -231,6 +231,15 @@ describe('Bundles from Document Templates', () => {
     both.documents.push({ key: 'second', template_id: two.id, assignments: ASSIGN });
     await t.e.createBundle(both);
     expect(await labels(two.id)).toEqual(['from both', 'from two']);
+    // Two documents from one template count their Bundle once; a deleted draft leaves the total.
+    const twice = fromTemplate(one.id, {}, { label: 'twice', is_draft: true });
+    twice.documents.push({ key: 'again', template_id: one.id, assignments: ASSIGN });
+    const draft = await t.e.createBundle(twice);
+    expect(await t.e.listBundles({ template: one.id })).toMatchObject({ total: 3, items: [{ label: 'twice' }, { label: 'from both' }, { label: 'from one' }] });
+    await t.e.deleteBundle(draft.id);
+    expect(await t.e.listBundles({ template: one.id })).toMatchObject({ total: 2, items: [{ label: 'from both' }, { label: 'from one' }] });
+    expect(t.e.db.prepare('SELECT template_id, n FROM bundle_template_counts WHERE n > 0 ORDER BY 1').all()).toEqual(
+      t.e.db.prepare('SELECT template_id, count(DISTINCT bundle_seq) AS n FROM documents WHERE template_id IS NOT NULL GROUP BY 1 ORDER BY 1').all());
   });
 
   it('signs a Bundle made from a template to completion, with template values in its data', async () => {

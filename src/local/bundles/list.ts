@@ -3,7 +3,8 @@ import { notFound } from '../../service/errors.js';
 import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
-import { madeInCreatedOrder } from '../store/meta.js';
+import { datedAfterCreated, madeInCreatedOrder } from '../store/meta.js';
+import { setKeysPage } from '../store/paging.js';
 import { type BundleRow, loadBundles } from './read.js';
 import { escapeLike, planSearch } from './search.js';
 
@@ -25,7 +26,9 @@ const totalPages = (total: number, f: BundleFilter) => Math.max(1, Math.ceil(tot
 function checkPage(total: number, f: BundleFilter): void {
   if (f.page > totalPages(total, f)) throw notFound('Page', String(f.page));
 }
-const hasRange = ([a, b]: [string | undefined, string | undefined]) => Boolean(a || b);
+type DateField = 'created' | 'sent' | 'completed_at';
+type DayRange = [string | undefined, string | undefined];
+const hasRange = ([a, b]: DayRange) => Boolean(a || b);
 
 class Params {
   readonly values: Record<string, unknown> = {};
@@ -38,8 +41,8 @@ class Params {
 
 /**
  * One set alone (a search, a tag, a tag set or a template) in `created` order: the set's own index
- * gives its Bundles in seq order, which is `created` order, so the total is a count of that index
- * and the page a slice of it, without reading a Bundle.
+ * gives its Bundles in seq order, which is `created` order, so the page is a slice of it, without
+ * reading a Bundle; the total is kept by triggers (a tag, a template) or counted in that index.
  */
 function setPage(db: Db, f: BundleFilter): Found | undefined {
   const sets = [f.search, f.tag, f.tagsAny, f.template].filter((x) => x !== undefined).length;
@@ -48,19 +51,60 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   if (!madeInCreatedOrder(db, 'bundles')) return undefined;
   const p = new Params();
   let members: string;
+  let kept: string | undefined;
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, p.bind);
     if (plan.kind === 'columns') return undefined;
     members = plan.matches;
-  } else if (f.tag !== undefined) members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
-  // A merge of each tag's index, in seq order (UNION drops the Bundles with more than one of them).
-  else if (f.tagsAny) members = [...new Set(f.tagsAny)].map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`).join(' UNION ');
-  else members = `SELECT DISTINCT bundle_seq AS seq FROM documents WHERE template_id = ${p.bind(f.template)}`;
-  const dir = f.descending ? 'DESC' : 'ASC';
-  const total = sql(db, `SELECT count(*) FROM (${members} ORDER BY 1)`).pluck().get(p.values) as number;
+    const { total, keys } = setKeysPage(db, members, 'seq', p.values, f, f.descending);
+    return { total, seqs: keys };
+  } else if (f.tag !== undefined) {
+    members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
+    kept = taggedTotal([f.tag], p.bind);
+  } else if (f.tagsAny) {
+    // A merge of each tag's index, in seq order (UNION drops the Bundles with more than one of them).
+    members = [...new Set(f.tagsAny)].map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`).join(' UNION ');
+    kept = taggedTotal(f.tagsAny, p.bind);
+  } else {
+    members = `SELECT DISTINCT bundle_seq AS seq FROM documents WHERE template_id = ${p.bind(f.template)}`;
+    kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${p.bind(f.template)}), 0)`;
+  }
+  const total = sql(db, kept ?? `SELECT count(*) FROM (${members} ORDER BY 1)`).pluck().get(p.values) as number;
   checkPage(total, f);
-  const seqs = sql(db, `${members} ORDER BY 1 ${dir} LIMIT ${p.bind(f.perPage)} OFFSET ${p.bind((f.page - 1) * f.perPage)}`).pluck().all(p.values) as number[];
-  return { total, seqs };
+  const { at, limit, descending, fromEnd } = nearerEnd(total, f);
+  const seqs = sql(db, `${members} ORDER BY 1 ${descending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(at)}`).pluck().all(p.values) as number[];
+  return { total, seqs: fromEnd ? seqs.reverse() : seqs };
+}
+
+/**
+ * A SELECT of the number of Bundles with any of one or two tags, from the counts per tag and per pair
+ * of tags (migration 11); undefined for more tags.
+ */
+function taggedTotal(tags: string[], bind: (v: unknown) => string): string | undefined {
+  const [a, b, ...more] = [...new Set(tags)];
+  if (more.length) return undefined;
+  const n = (t: string) => `coalesce((SELECT n FROM bundle_tag_counts WHERE tag = ${bind(t)}), 0)`;
+  if (b === undefined) return `SELECT ${n(a)}`;
+  const [x, y] = [bind(a), bind(b)];
+  return `SELECT ${n(a)} + ${n(b)} - coalesce((SELECT n FROM bundle_tag_pairs WHERE tag = min(${x}, ${y}) AND other = max(${x}, ${y})), 0)`;
+}
+
+/**
+ * The total of Bundles with one date in a range, perhaps of some statuses, from the counts per day
+ * (migration 11): the range's ends are whole days, so a stored date is in it exactly when its day is.
+ */
+function rangeTotal(db: Db, field: DateField, range: DayRange, statuses?: string[]): number {
+  const p = new Params();
+  return sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_day_counts WHERE ${daysOf(p, field, range, statuses)}`).pluck().get(p.values) as number;
+}
+
+/** The rows of `bundle_day_counts` for a date in a range, perhaps of some statuses. */
+function daysOf(p: Params, field: DateField, [after, before]: DayRange, statuses?: string[]): string {
+  const where = [`field = ${p.bind(field)}`];
+  if (after) where.push(`day >= ${p.bind(after)}`);
+  if (before) where.push(`day < ${p.bind(nextDay(before))}`);
+  if (statuses) where.push(`status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(statuses))}))`);
+  return where.join(' AND ');
 }
 
 /**
@@ -79,15 +123,57 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
   const p = new Params();
   const [after, before] = f.created;
   const range = `${after ? ` AND created >= ${p.bind(after)}` : ''}${before ? ` AND created < ${p.bind(nextDay(before))}` : ''}`;
-  const arms = [...new Set(f.statuses)].map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}`);
   const total = range
-    ? (sql(db, `SELECT ${arms.map((a) => `(SELECT count(*) FROM (${a}))`).join(' + ')}`).pluck().get(p.values) as number)
+    ? rangeTotal(db, 'created', f.created, f.statuses)
     : (sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts WHERE status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(f.statuses))}))`).pluck().get(p.values) as number);
   checkPage(total, f);
-  const dir = f.descending ? 'DESC' : 'ASC';
-  const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(f.perPage)} OFFSET ${p.bind((f.page - 1) * f.perPage)}`)
+  const { at, limit, descending, fromEnd } = nearerEnd(total, f);
+  const dir = descending ? 'DESC' : 'ASC';
+  const skip = daysBefore(db, 'created', f.created, f.statuses, at, descending);
+  const arms = [...new Set(f.statuses)].map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${skip ? ` AND created ${skip.from(p.bind)}` : ''}`);
+  const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(at - (skip?.skipped ?? 0))}`)
     .pluck().all(p.values) as number[];
-  return { total, seqs };
+  return { total, seqs: fromEnd ? seqs.reverse() : seqs };
+}
+
+/**
+ * Where to read a page of a list of known length: from its start, or, nearer the end, backwards from
+ * the end (`at` rows from there, in the other direction; the rows read are then reversed).
+ */
+function nearerEnd(total: number, f: BundleFilter): { at: number; limit: number; descending: boolean; fromEnd: boolean } {
+  const offset = (f.page - 1) * f.perPage;
+  const limit = Math.max(0, Math.min(f.perPage, total - offset));
+  const fromEnd = total - offset - limit < offset;
+  return { at: fromEnd ? total - offset - limit : offset, limit, descending: f.descending !== fromEnd, fromEnd };
+}
+
+/** Pages from this offset on start from the counts per day (`daysBefore`; tests lower it to take that way). */
+export const deepPages = { from: 2000 };
+
+/**
+ * A deep page of a list that the counts per day describe (statuses, and a range of the order's own
+ * date at most): how many of the list's Bundles lie in the days wholly before the page, in the list's
+ * direction, and the condition on the date that leaves them out. The page is then read with what
+ * offset is left, instead of walking every Bundle before it.
+ */
+function daysBefore(db: Db, field: DateField, range: DayRange, statuses: string[] | undefined, offset: number, descending: boolean):
+  { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {
+  if (offset < deepPages.from) return undefined;
+  const p = new Params();
+  const dir = descending ? 'DESC' : 'ASC';
+  // The days in the list's direction, until the one the page starts in: a few dozen rows for a page 500.
+  const days = sql(db, `SELECT day, sum(n) AS n FROM bundle_day_counts WHERE ${daysOf(p, field, range, statuses)} GROUP BY day ORDER BY day ${dir}`)
+    .iterate(p.values) as IterableIterator<{ day: string; n: number }>;
+  let skipped = 0;
+  let last: string | undefined;
+  for (const { day, n } of days) {
+    if (skipped + n > offset) break;
+    skipped += n;
+    last = day;
+  }
+  if (!last || !skipped) return undefined;
+  const bound = last;
+  return { skipped, from: (bind) => (descending ? `< ${bind(bound)}` : `>= ${bind(nextDay(bound))}`) };
 }
 
 /**
@@ -100,10 +186,23 @@ type Walk = 'none' | 'all' | 'sets';
 
 class Conditions extends Params {
   readonly where: string[] = [];
+  private readonly probes = new Map<string, string>();
   sql(extra?: string, walk: Walk = 'none'): string {
-    const all = extra ? [...this.where, extra] : this.where;
+    const all = (extra ? [...this.where, extra] : this.where).map((w) => (walk === 'all' && this.probes.get(w)) || w);
     const text = all.join(' AND ').replace(/\{\+\}/g, walk === 'all' ? '+' : '').replace(/\{in\}/g, walk === 'none' ? '' : '+');
     return all.length ? `WHERE ${text}` : '';
+  }
+  /**
+   * A set of Bundles given by the rows of a table with their `bundle_seq`: `IN` them where the set's
+   * index may drive or a count tests every Bundle of a walk against the whole set (read once); in a
+   * walk of the order index that stops at the page, a look-up of each Bundle walked instead, so that
+   * a page 1 does not read a set of a hundred thousand first.
+   */
+  set(from: string, where: string): string {
+    const cond = `{in}b.seq IN (SELECT bundle_seq FROM ${from} WHERE ${where})`;
+    this.where.push(cond);
+    this.probes.set(cond, `EXISTS (SELECT 1 FROM ${from} WHERE bundle_seq = b.seq AND ${where})`);
+    return cond;
   }
   get filtersColumn(): boolean {
     return this.where.some((w) => w.includes('{+}'));
@@ -130,16 +229,20 @@ function walkPage(db: Db, f: BundleFilter): Found {
         SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${like('p.name')} OR ${like('p.email')} OR ${like('p.phone')})))`);
     }
   }
-  const statusesOnly = f.search === undefined && !f.tag && !f.tagsAny && !f.template && ![f.created, f.sent, f.completed].some(hasRange);
+  const ranges = ([['created', f.created], ['sent', f.sent], ['completed_at', f.completed]] as const).filter(([, r]) => hasRange(r));
+  const noSets = f.search === undefined && !f.tag && !f.tagsAny && !f.template;
+  // Statuses and one date range at most: the counts per day say the total, and where a deep page starts
+  // when the range is of the order's own date.
+  const byDays = noSets && ranges.length <= 1 ? (ranges[0] ?? [undefined, [undefined, undefined]]) : undefined;
+  const statusesOnly = noSets && !ranges.length;
   // One status in `created` order has its own index (status, created); other orders walk theirs.
   const statusMark = f.statuses?.length === 1 && f.orderBy === 'created' ? '' : '{+}';
   if (f.statuses) c.where.push(`${statusMark}b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
-  const tagged = (where: string, count: string) => {
-    c.where.push(`{in}b.seq IN (SELECT bundle_seq FROM bundle_tags WHERE ${where})`);
-    soleCounts.set(c.where[c.where.length - 1], `SELECT ${count} FROM bundle_tags WHERE ${where}`);
-  };
-  if (f.tag) tagged(`tag = ${c.bind(f.tag)}`, 'count(*)');
-  if (f.tagsAny) tagged(`tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`, 'count(DISTINCT bundle_seq)');
+  if (f.tag) soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), taggedTotal([f.tag], c.bind)!);
+  if (f.tagsAny) {
+    const where = `tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`;
+    soleCounts.set(c.set('bundle_tags', where), taggedTotal(f.tagsAny, c.bind) ?? `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`);
+  }
   const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
     // A range on the order column is a range of the walk itself.
     const mark = col === f.orderBy ? '' : '{+}';
@@ -149,8 +252,14 @@ function walkPage(db: Db, f: BundleFilter): Found {
   range('created', f.created);
   range('sent', f.sent);
   range('completed_at', f.completed);
+  // A Bundle sent or completed before a day was made before it: the walk of the `created` index starts there.
+  const datedBefore = [f.sent[1], f.completed[1]].filter((d) => d !== undefined).sort()[0];
+  if (datedBefore && f.orderBy === 'created' && datedAfterCreated(db)) c.where.push(`b.created < ${c.bind(nextDay(datedBefore))}`);
   // Any template document counts, not only the first (bundles.template).
-  if (f.template) c.where.push(`{in}b.seq IN (SELECT bundle_seq FROM documents WHERE template_id = ${c.bind(f.template)})`);
+  if (f.template) {
+    const where = `template_id = ${c.bind(f.template)}`;
+    soleCounts.set(c.set('documents', where), `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE ${where}), 0)`);
+  }
 
   const countWalk: Walk = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'sets' : 'none';
   const count = (extra?: string) => sql(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countWalk)}`).pluck().get(c.values) as number;
@@ -161,33 +270,49 @@ function walkPage(db: Db, f: BundleFilter): Found {
     total = sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${statuses}`).pluck().get(c.values) as number;
   } else if (c.where.length === 1 && soleCounts.has(c.where[0])) {
     total = sql(db, soleCounts.get(c.where[0])!).pluck().get(c.values) as number;
+  } else if (byDays) {
+    total = rangeTotal(db, byDays[0]!, byDays[1], f.statuses);
   } else total = count();
   checkPage(total, f);
 
-  const dir = f.descending ? 'DESC' : 'ASC';
   const offset = (f.page - 1) * f.perPage;
+  // The list is its dated Bundles in order, then those without the date (none in `created` order),
+  // newest-made last, in either direction; each part is one walk of an index. When their number is
+  // known without a walk, a page nearer the end is read backwards from the end.
+  const orderRange: DayRange | undefined = byDays && (!byDays[0] || byDays[0] === f.orderBy) ? byDays[1] : undefined;
+  const datedTotal = f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, f.orderBy, orderRange, f.statuses) : undefined;
+  const near = datedTotal !== undefined ? nearerEnd(total, f) : undefined;
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
   // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
   // each some twenty times dearer. With one status in `created` order the walk is of that status's own index.
   const one = f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined;
   const all = sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${one ? `WHERE status = ${c.bind(one[0])}` : ''}`).pluck().get(c.values) as number;
-  const walked = total && Math.min(all, ((offset + f.perPage) * all) / total);
+  const walked = total && Math.min(all, ((Math.min(offset, total - offset) + f.perPage) * all) / total);
   const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
-    sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`)
-      .pluck().all(c.values) as number[];
+    limit <= 0 ? [] : (sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`).pluck().all(c.values) as number[]);
+  const col = `b.${f.orderBy}`;
+  const dated = (at: number, limit: number, descending: boolean) => {
+    const d = descending ? 'DESC' : 'ASC';
+    const skip = orderRange && daysBefore(db, f.orderBy, orderRange, f.statuses, at, descending);
+    const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : ''].filter(Boolean).join(' AND ');
+    return seqs(where || undefined, `${col} ${d}, b.seq ${d}`, limit, at - (skip ? skip.skipped : 0));
+  };
+  const undated = (at: number, limit: number, descending: boolean) => (f.orderBy === 'created' ? [] : seqs(`${col} IS NULL`, `b.seq ${descending ? 'DESC' : 'ASC'}`, limit, at));
   let page: number[];
   if (!total) page = [];
-  else if (f.orderBy === 'created') page = seqs(undefined, `b.created ${dir}, b.seq ${dir}`, f.perPage, offset);
-  else {
-    // Bundles without the date come last in either direction, newest-made last; split in two so
-    // that each part is one walk of an index.
-    const col = `b.${f.orderBy}`;
-    page = seqs(`${col} IS NOT NULL`, `${col} ${dir}, b.seq ${dir}`, f.perPage, offset);
+  else if (near?.fromEnd) {
+    // Backwards, the list is the undated Bundles, then the dated ones, each in the other direction.
+    const { at, limit, descending } = near;
+    const none = total - datedTotal!;
+    const back = undated(at, Math.min(limit, none - at), descending);
+    page = back.concat(dated(Math.max(0, at - none), limit - back.length, descending)).reverse();
+  } else {
+    page = dated(offset, f.perPage, f.descending);
     if (page.length < f.perPage) {
-      const dated = page.length ? offset + page.length : count(`${col} IS NOT NULL`);
-      page = page.concat(seqs(`${col} IS NULL`, `b.seq ${dir}`, f.perPage - page.length, Math.max(0, offset - dated)));
+      const before = page.length ? offset + page.length : (datedTotal ?? count(`${col} IS NOT NULL`));
+      page = page.concat(undated(Math.max(0, offset - before), f.perPage - page.length, f.descending));
     }
   }
   return { total, seqs: page };

@@ -14,7 +14,7 @@ import { notify } from '../messages/notify.js';
 import { ENDED, sqlSet } from '../../service/states.js';
 import { OPEN_PACKETS_SQL, isAskedInLiveBundle } from '../bundles/turns.js';
 import { madeInCreatedOrder } from '../store/meta.js';
-import { mapPage, selectPage } from '../store/paging.js';
+import { mapPage, selectPage, setKeysPage } from '../store/paging.js';
 
 type Kind = 'em' | 'mp';
 
@@ -129,11 +129,11 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     const match = `text : ${phrase(search)}${digits ? ` OR digits : ${phrase(digits)}` : ''}`;
     // Alone, while rowid order is `created` order: counted and paged in the index itself.
     if (!text(q.email) && !text(q.phone) && madeInCreatedOrder(ctx.db, 'persons'))
-      return ctx.db.transaction(() =>
-        mapPage(selectPage<PersonRow>(ctx.db, { page, perPage }, {
-          from: 'persons', select: 'id, name, metadata', where: ['person_search MATCH ?'], params: [match], order: 'rowid DESC',
-          keys: { from: 'person_search', key: 'rowid' },
-        }), (rows) => rows.map((r) => toPerson(ctx.db, r))))();
+      return ctx.db.transaction(() => {
+        const { total, keys } = setKeysPage(ctx.db, 'SELECT rowid AS k FROM person_search WHERE person_search MATCH @match', 'k', { match }, { page, perPage }, true);
+        const rows = sql(ctx.db, 'SELECT id, name, metadata FROM persons WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC').all(JSON.stringify(keys)) as PersonRow[];
+        return { items: rows.map((r) => toPerson(ctx.db, r)), page, total_pages: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total };
+      })();
     where.push('p.rowid IN (SELECT rowid FROM person_search WHERE person_search MATCH ?)');
     params.push(match);
   } else if (search) {

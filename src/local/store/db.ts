@@ -32,6 +32,10 @@ export function openDatabase(dataDir: string): Db {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (db.pragma('journal_mode', { simple: true }) !== 'wal') retryBusy(() => db.pragma('journal_mode = WAL'));
   db.pragma('synchronous = NORMAL');
+  // A create writes some twenty pages (the Bundle's rows and the ends of its indexes), mostly the same
+  // ones as the create before: checkpoints every 16 MB of log instead of SQLite's 4 MB copy each such
+  // page to the database a quarter as often, which is about a tenth of a create's cost.
+  db.pragma('wal_autocheckpoint = 4000');
   db.pragma('foreign_keys = ON');
   // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
   db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));

@@ -521,4 +521,138 @@ export const MIGRATIONS: readonly string[] = [
   END;
   CREATE INDEX webhook_deliveries_status ON webhook_deliveries(status, timestamp);
   `,
+  // 11: totals without walking the matches. `bundle_day_counts` keeps the number of Bundles per day of
+  // `created`, `sent` and `completed_at` and per status: the list's date filters are whole days, so a
+  // range's total is a sum of days (a stored date is in a range exactly when its first ten characters
+  // are), and a deep page starts from the days before it. `bundle_tag_counts` and
+  // `bundle_template_counts` keep the Bundles per tag and per template (a Bundle counted once however
+  // many of its documents come from the template), `bundle_tag_pairs` those with both of two tags (a
+  // union of two tags is counted from them), `webhook_event_day_counts` the webhook events per
+  // webhook, day and success. `bundles_dated_before_created` counts Bundles sent or completed before
+  // they were made (a clock set back): while it is 0, a range of `sent` or `completed_at` bounds the
+  // walk of the `created` index. The search indexes merge their segments when two of a level exist
+  // instead of four (FTS5's `automerge`), and are merged into one here: a query reads each of its
+  // terms in every segment.
+  `
+  CREATE TABLE bundle_day_counts (
+    field TEXT NOT NULL, day TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (field, day, status)
+  ) WITHOUT ROWID;
+  INSERT INTO bundle_day_counts (field, day, status, n)
+    SELECT 'created', substr(created, 1, 10), status, count(*) FROM bundles GROUP BY 2, 3;
+  INSERT INTO bundle_day_counts (field, day, status, n)
+    SELECT 'sent', substr(sent, 1, 10), status, count(*) FROM bundles WHERE sent IS NOT NULL GROUP BY 2, 3;
+  INSERT INTO bundle_day_counts (field, day, status, n)
+    SELECT 'completed_at', substr(completed_at, 1, 10), status, count(*) FROM bundles WHERE completed_at IS NOT NULL GROUP BY 2, 3;
+  CREATE TRIGGER bundle_day_counts_insert AFTER INSERT ON bundles BEGIN
+    INSERT INTO bundle_day_counts (field, day, status, n)
+      SELECT f, substr(d, 1, 10), new.status, 1 FROM (SELECT 'created' AS f, new.created AS d UNION ALL SELECT 'sent', new.sent UNION ALL SELECT 'completed_at', new.completed_at)
+      WHERE d IS NOT NULL
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER bundle_day_counts_delete AFTER DELETE ON bundles BEGIN
+    UPDATE bundle_day_counts SET n = n - 1 WHERE status = old.status AND (
+      (field = 'created' AND day = substr(old.created, 1, 10)) OR (field = 'sent' AND day = substr(old.sent, 1, 10))
+      OR (field = 'completed_at' AND day = substr(old.completed_at, 1, 10)));
+  END;
+  CREATE TRIGGER bundle_day_counts_update AFTER UPDATE OF status, created, sent, completed_at ON bundles
+  WHEN old.status IS NOT new.status OR old.created IS NOT new.created OR old.sent IS NOT new.sent OR old.completed_at IS NOT new.completed_at BEGIN
+    UPDATE bundle_day_counts SET n = n - 1 WHERE status = old.status AND (
+      (field = 'created' AND day = substr(old.created, 1, 10)) OR (field = 'sent' AND day = substr(old.sent, 1, 10))
+      OR (field = 'completed_at' AND day = substr(old.completed_at, 1, 10)));
+    INSERT INTO bundle_day_counts (field, day, status, n)
+      SELECT f, substr(d, 1, 10), new.status, 1 FROM (SELECT 'created' AS f, new.created AS d UNION ALL SELECT 'sent', new.sent UNION ALL SELECT 'completed_at', new.completed_at)
+      WHERE d IS NOT NULL
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+
+  INSERT OR REPLACE INTO meta (key, value)
+    SELECT 'bundles_dated_before_created', count(*) FROM bundles WHERE sent < created OR completed_at < created;
+  CREATE TRIGGER bundles_dated_before_created AFTER INSERT ON bundles WHEN new.sent < new.created OR new.completed_at < new.created BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'bundles_dated_before_created';
+  END;
+  CREATE TRIGGER bundles_dated_before_created_update AFTER UPDATE OF created, sent, completed_at ON bundles
+  WHEN new.sent < new.created OR new.completed_at < new.created BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'bundles_dated_before_created';
+  END;
+
+  CREATE TABLE bundle_tag_counts (tag TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO bundle_tag_counts (tag, n) SELECT tag, count(*) FROM bundle_tags GROUP BY tag;
+  CREATE TRIGGER bundle_tag_counts_insert AFTER INSERT ON bundle_tags BEGIN
+    INSERT INTO bundle_tag_counts (tag, n) VALUES (new.tag, 1) ON CONFLICT (tag) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER bundle_tag_counts_delete AFTER DELETE ON bundle_tags BEGIN
+    UPDATE bundle_tag_counts SET n = n - 1 WHERE tag = old.tag;
+  END;
+  CREATE TRIGGER bundle_tag_counts_update AFTER UPDATE OF tag ON bundle_tags WHEN old.tag IS NOT new.tag BEGIN
+    UPDATE bundle_tag_counts SET n = n - 1 WHERE tag = old.tag;
+    INSERT INTO bundle_tag_counts (tag, n) VALUES (new.tag, 1) ON CONFLICT (tag) DO UPDATE SET n = n + 1;
+  END;
+
+  CREATE TABLE bundle_tag_pairs (tag TEXT NOT NULL, other TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (tag, other)) WITHOUT ROWID;
+  INSERT INTO bundle_tag_pairs (tag, other, n)
+    SELECT a.tag, b.tag, count(*) FROM bundle_tags a JOIN bundle_tags b ON b.bundle_seq = a.bundle_seq AND a.tag < b.tag GROUP BY 1, 2;
+  CREATE TRIGGER bundle_tag_pairs_insert AFTER INSERT ON bundle_tags BEGIN
+    INSERT INTO bundle_tag_pairs (tag, other, n)
+      SELECT min(new.tag, t.tag), max(new.tag, t.tag), 1 FROM bundle_tags t WHERE t.bundle_seq = new.bundle_seq AND t.tag <> new.tag
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER bundle_tag_pairs_delete AFTER DELETE ON bundle_tags BEGIN
+    UPDATE bundle_tag_pairs SET n = n - 1
+      WHERE (tag, other) IN (SELECT min(old.tag, t.tag), max(old.tag, t.tag) FROM bundle_tags t WHERE t.bundle_seq = old.bundle_seq AND t.tag <> old.tag);
+  END;
+  CREATE TRIGGER bundle_tag_pairs_update AFTER UPDATE OF tag, bundle_seq ON bundle_tags BEGIN
+    UPDATE bundle_tag_pairs SET n = n - 1
+      WHERE (tag, other) IN (SELECT min(old.tag, t.tag), max(old.tag, t.tag) FROM bundle_tags t WHERE t.bundle_seq = old.bundle_seq AND t.tag <> old.tag AND t.rowid <> new.rowid);
+    INSERT INTO bundle_tag_pairs (tag, other, n)
+      SELECT min(new.tag, t.tag), max(new.tag, t.tag), 1 FROM bundle_tags t WHERE t.bundle_seq = new.bundle_seq AND t.tag <> new.tag
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+
+  CREATE TABLE bundle_template_counts (template_id TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO bundle_template_counts (template_id, n)
+    SELECT template_id, count(DISTINCT bundle_seq) FROM documents WHERE template_id IS NOT NULL GROUP BY template_id;
+  CREATE TRIGGER bundle_template_counts_insert AFTER INSERT ON documents
+  WHEN new.template_id IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM documents WHERE template_id = new.template_id AND bundle_seq = new.bundle_seq AND rowid <> new.rowid) BEGIN
+    INSERT INTO bundle_template_counts (template_id, n) VALUES (new.template_id, 1) ON CONFLICT (template_id) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER bundle_template_counts_delete AFTER DELETE ON documents
+  WHEN old.template_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM documents WHERE template_id = old.template_id AND bundle_seq = old.bundle_seq) BEGIN
+    UPDATE bundle_template_counts SET n = n - 1 WHERE template_id = old.template_id;
+  END;
+  CREATE TRIGGER bundle_template_counts_update AFTER UPDATE OF template_id, bundle_seq ON documents
+  WHEN old.template_id IS NOT new.template_id OR old.bundle_seq IS NOT new.bundle_seq BEGIN
+    UPDATE bundle_template_counts SET n = n - 1 WHERE template_id = old.template_id
+      AND NOT EXISTS (SELECT 1 FROM documents WHERE template_id = old.template_id AND bundle_seq = old.bundle_seq);
+    INSERT INTO bundle_template_counts (template_id, n) SELECT new.template_id, 1 WHERE new.template_id IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM documents WHERE template_id = new.template_id AND bundle_seq = new.bundle_seq AND rowid <> new.rowid)
+      ON CONFLICT (template_id) DO UPDATE SET n = n + 1;
+  END;
+
+  CREATE TABLE webhook_event_day_counts (
+    webhook_id TEXT NOT NULL, day TEXT NOT NULL, success INTEGER NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (webhook_id, day, success)
+  ) WITHOUT ROWID;
+  INSERT INTO webhook_event_day_counts (webhook_id, day, success, n)
+    SELECT webhook_id, substr(created, 1, 10), success, count(*) FROM webhook_events GROUP BY 1, 2, 3;
+  CREATE TRIGGER webhook_event_day_counts_insert AFTER INSERT ON webhook_events BEGIN
+    INSERT INTO webhook_event_day_counts (webhook_id, day, success, n) VALUES (new.webhook_id, substr(new.created, 1, 10), new.success, 1)
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER webhook_event_day_counts_delete AFTER DELETE ON webhook_events BEGIN
+    UPDATE webhook_event_day_counts SET n = n - 1 WHERE webhook_id = old.webhook_id AND day = substr(old.created, 1, 10) AND success = old.success;
+  END;
+  CREATE TRIGGER webhook_event_day_counts_update AFTER UPDATE OF webhook_id, created, success ON webhook_events
+  WHEN old.webhook_id IS NOT new.webhook_id OR old.created IS NOT new.created OR old.success IS NOT new.success BEGIN
+    UPDATE webhook_event_day_counts SET n = n - 1 WHERE webhook_id = old.webhook_id AND day = substr(old.created, 1, 10) AND success = old.success;
+    INSERT INTO webhook_event_day_counts (webhook_id, day, success, n) VALUES (new.webhook_id, substr(new.created, 1, 10), new.success, 1)
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+
+  INSERT INTO bundle_search (bundle_search, rank) VALUES ('automerge', 2);
+  INSERT INTO bundle_search (bundle_search) VALUES ('optimize');
+  INSERT INTO person_search (person_search, rank) VALUES ('automerge', 2);
+  INSERT INTO person_search (person_search) VALUES ('optimize');
+  `,
 ];

@@ -112,8 +112,8 @@ class ListQuery {
     return undefined;
   }
 
-  /** `after_date` / `before_date`, both inclusive, on the date of the timestamp column `col`. */
-  dateRange(col: string): void {
+  /** `after_date` / `before_date`, both inclusive, on the date of the timestamp column `col`; returns the days. */
+  dateRange(col: string): [string | undefined, string | undefined] {
     const day = (k: string) => {
       const v = this.given(k);
       if (v === undefined) return undefined;
@@ -125,6 +125,7 @@ class ListQuery {
     const before = day('before_date');
     if (after) this.add(`${col} >= ?`, after);
     if (before) this.add(`${col} < ?`, nextDay(before));
+    return [after, before];
   }
 
   done(): void {
@@ -396,9 +397,17 @@ export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQue
   if (type) q.add('event_type = ?', type);
   if (status !== undefined) q.add('status = ?', status);
   if (success !== undefined) q.add('success = ?', success ? 1 : 0);
-  q.dateRange('created');
-  return pageOf<EventRow, WebhookEvent>(ctx.db, q, 'webhook_events', '*', 'created DESC, seq DESC', (rows) => toWebhookEvents(ctx.db, rows),
-    { count: countedBy(ctx.db, q, 'webhook_event_counts', 'success', success === undefined ? undefined : success ? 1 : 0) });
+  const [after, before] = q.dateRange('created');
+  // A webhook, success and a date range, alone or together, are counted from the counts per day.
+  const byDays = !query.bundle && !type && status === undefined && (after || before || webhook);
+  const count = byDays
+    ? () => {
+        const where = [webhook && 'webhook_id = @webhook', success !== undefined && 'success = @success', after && 'day >= @after', before && 'day < @end'].filter(Boolean);
+        return sql(ctx.db, `SELECT coalesce(sum(n), 0) FROM webhook_event_day_counts WHERE ${where.join(' AND ')}`).pluck()
+          .get({ webhook, success: success ? 1 : 0, after, end: before && nextDay(before) }) as number;
+      }
+    : countedBy(ctx.db, q, 'webhook_event_counts', 'success', success === undefined ? undefined : success ? 1 : 0);
+  return pageOf<EventRow, WebhookEvent>(ctx.db, q, 'webhook_events', '*', 'created DESC, seq DESC', (rows) => toWebhookEvents(ctx.db, rows), { count });
 }
 
 /** One event with its attempts; the dispatcher returns these after a trigger or a resend. */
