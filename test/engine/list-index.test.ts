@@ -1,6 +1,7 @@
 // The indexed list queries (migrations 7, 10 and 11) give what a plain scan over every Bundle gives:
 // search through the trigram index and its short-text fallback, counts kept by triggers (per status,
-// per day and status, per tag), split orderings, and a database made before migration 7 upgraded in place.
+// per day and status, per tag and pair of tags, webhook events per webhook and day), deep pages started
+// from those counts, split orderings, and a database made before migration 7 upgraded in place.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
@@ -155,7 +156,7 @@ describe('indexed lists equal a plain scan', () => {
 
   // Both ways of a set's page (read whole when it is small, fewKeys.max, counted and sliced in its index
   // otherwise) and of a deep page (started from the counts per day from deepPages.from).
-  const ORDERS_AND_SIZES = [false, true].flatMap((inOrder) => [1000, 2].map((few) => [inOrder, few] as const));
+  const ORDERS_AND_SIZES = [false, true].flatMap((inOrder) => [FEW_KEYS_DEFAULT, 2].map((few) => [inOrder, few] as const));
   const smallOrDefault = (few: number) => {
     fewKeys.max = few;
     deepPages.from = few === 2 ? 1 : DEEP_FROM_DEFAULT;
@@ -248,6 +249,8 @@ describe('upgrade of a database made before migration 7', () => {
       old.pragma('user_version = 6');
       old.close();
       const e6 = new LocalEngine({ dataDir: dir });
+      // A webhook, so that the Bundles' changes leave events to count (never delivered here).
+      await e6.createWebhook({ name: 'Before the upgrade', url: 'http://127.0.0.1:9/', event_types: ['bundle_sent', 'bundle_cancelled'], enabled: true });
       await seed(e6);
       // The engine ran the later migrations; take the schema back to the old shape, keeping what was written.
       const v6 = new Database(':memory:');
@@ -272,6 +275,9 @@ describe('upgrade of a database made before migration 7', () => {
       for (const search of ['josé', 'É', '555) 010', 'a_b', '%', 'moved@new', 'nothing at all'])
         expect((await listed(e, { search })).ids, search).toEqual(await plainScan(e, { search }));
       expectCountsOfScan(e);
+      expect(e.db.prepare('SELECT webhook_id, day, success, n FROM webhook_event_day_counts WHERE n > 0 ORDER BY 1, 2, 3').all()).toEqual(
+        e.db.prepare('SELECT webhook_id, substr(created, 1, 10) AS day, success, count(*) AS n FROM webhook_events GROUP BY 1, 2, 3 ORDER BY 1, 2, 3').all());
+      expect(e.db.prepare('SELECT count(*) FROM webhook_events').pluck().get()).toBeGreaterThan(0);
       for (const q of [{}, { status: 'se' }, { status__in: 'dr,ca' }, { tag: 'ci' }, { sent_after: '2024-03-05' }, { status__in: 'se,co', created_before: '2024-03-04' }] as Query[]) {
         const got = await listed(e, q);
         expect(got.ids).toEqual(await plainScan(e, q));
