@@ -35,11 +35,15 @@ export interface BundleFilter extends PageSpec {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day: Date.parse rolls 2024-02-30 over to 1 March, so the day must survive a round trip. */
 export const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
-/** The day after a YYYY-MM-DD day: `before` a day means before the start of the next. */
-export const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
+/**
+ * The day after a YYYY-MM-DD day: `before` a day means before the start of the next. Dates are
+ * compared as text, so the day after 9999-12-31 is a text after every time of that day.
+ */
+export const nextDay = (day: string) => (day === '9999-12-31' ? `${day}~` : new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+/** A comma-separated list, without empty or repeated items. */
+const list = (v: string) => [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))];
 
 /** Accepts `status__in`/`tag__in` (spec) and `status_in`/`tag_in` (one client's spelling). */
 export function parseBundleListQuery(query: BundleListQuery): BundleFilter {

@@ -124,9 +124,10 @@ describe('renderHtml with Chromium', () => {
 
   it('stops at the deadline and closes the browser', { timeout: 60_000 }, async () => {
     await expect(render('<p>slow</p>', 'none', 50)).rejects.toThrow('Rendering the HTML took longer than 50 ms.');
-    // The launch under way finishes, then closes: within 3 s, once a browser was seen (else after 3 s).
+    // The launch under way finishes, then closes: once a browser was seen, as soon as it is gone (a
+    // launch takes more than 3 s when the whole suite shares this machine's two cores; 10 s at most).
     let seen = false;
-    for (const until = Date.now() + 3000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
       const now = browsers().length > 0;
       if (seen && !now) break;
       seen ||= now;

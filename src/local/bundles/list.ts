@@ -1,19 +1,18 @@
 // GET /bundles/: the list filters as SQL, the exact total and one page, from one snapshot.
-import { notFound } from '../../service/errors.js';
 import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
-import { datedAfterCreated, madeInCreatedOrder } from '../store/meta.js';
-import { setKeysPage } from '../store/paging.js';
+import { datedAfterCreated, madeInCreatedOrder, tagPairsKept } from '../store/meta.js';
+import { checkPage, pageCount, setKeysPage } from '../store/paging.js';
 import { type BundleRow, loadBundles } from './read.js';
 import { escapeLike, planSearch } from './search.js';
 
 export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
   return db.transaction(() => {
-    const { total, seqs } = setPage(db, f) ?? statusPage(db, f) ?? walkPage(db, f);
+    const { total, seqs } = nonePage(f) ?? setPage(db, f) ?? statusPage(db, f) ?? walkPage(db, f);
     const rows = sql(db, 'SELECT * FROM bundles WHERE seq IN (SELECT value FROM json_each(?))').all(JSON.stringify(seqs)) as BundleRow[];
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
-    return { items: loadBundles(db, seqs.map((s) => bySeq.get(s)!)), page: f.page, total_pages: totalPages(total, f), per_page: f.perPage, total };
+    return { items: loadBundles(db, seqs.map((s) => bySeq.get(s)!)), page: f.page, total_pages: pageCount(total, f.perPage), per_page: f.perPage, total };
   })();
 }
 
@@ -22,10 +21,13 @@ interface Found {
   seqs: number[];
 }
 
-const totalPages = (total: number, f: BundleFilter) => Math.max(1, Math.ceil(total / f.perPage));
-function checkPage(total: number, f: BundleFilter): void {
-  if (f.page > totalPages(total, f)) throw notFound('Page', String(f.page));
+/** `status` and `status__in` that share no status, or a `status__in` or `tag__in` of commas alone: no Bundle. */
+function nonePage(f: BundleFilter): Found | undefined {
+  if (!(f.statuses && !f.statuses.length) && !(f.tagsAny && !f.tagsAny.length)) return undefined;
+  checkPage(0, f);
+  return { total: 0, seqs: [] };
 }
+
 type DateField = 'created' | 'sent' | 'completed_at';
 type DayRange = [string | undefined, string | undefined];
 const hasRange = ([a, b]: DayRange) => Boolean(a || b);
@@ -60,11 +62,11 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
     return { total, seqs: keys };
   } else if (f.tag !== undefined) {
     members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
-    kept = taggedTotal([f.tag], p.bind);
+    kept = taggedTotal(db, [f.tag], p.bind);
   } else if (f.tagsAny) {
     // A merge of each tag's index, in seq order (UNION drops the Bundles with more than one of them).
-    members = [...new Set(f.tagsAny)].map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`).join(' UNION ');
-    kept = taggedTotal(f.tagsAny, p.bind);
+    members = f.tagsAny.map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`).join(' UNION ');
+    kept = taggedTotal(db, f.tagsAny, p.bind);
   } else {
     members = `SELECT DISTINCT bundle_seq AS seq FROM documents WHERE template_id = ${p.bind(f.template)}`;
     kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${p.bind(f.template)}), 0)`;
@@ -76,13 +78,19 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   return { total, seqs: fromEnd ? seqs.reverse() : seqs };
 }
 
+/** The Bundles of these statuses (of any, without), kept by triggers (migration 7). */
+function statusTotal(db: Db, statuses?: string[]): number {
+  return sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${statuses ? 'WHERE status IN (SELECT value FROM json_each(?))' : ''}`)
+    .pluck().get(...(statuses ? [JSON.stringify(statuses)] : [])) as number;
+}
+
 /**
  * A SELECT of the number of Bundles with any of one or two tags, from the counts per tag and per pair
- * of tags (migration 11); undefined for more tags.
+ * of tags (migration 11); undefined for more tags, or two while the pairs are not kept.
  */
-function taggedTotal(tags: string[], bind: (v: unknown) => string): string | undefined {
-  const [a, b, ...more] = [...new Set(tags)];
-  if (more.length) return undefined;
+function taggedTotal(db: Db, tags: string[], bind: (v: unknown) => string): string | undefined {
+  const [a, b, ...more] = tags;
+  if (more.length || (b !== undefined && !tagPairsKept(db))) return undefined;
   const n = (t: string) => `coalesce((SELECT n FROM bundle_tag_counts WHERE tag = ${bind(t)}), 0)`;
   if (b === undefined) return `SELECT ${n(a)}`;
   const [x, y] = [bind(a), bind(b)];
@@ -115,22 +123,15 @@ function daysOf(p: Params, field: DateField, [after, before]: DayRange, statuses
 function statusPage(db: Db, f: BundleFilter): Found | undefined {
   if (!f.statuses || f.orderBy !== 'created') return undefined;
   if (f.search !== undefined || f.tag || f.tagsAny || f.template || hasRange(f.sent) || hasRange(f.completed)) return undefined;
-  if (!f.statuses.length) {
-    // `status` and `status__in` that share no status.
-    checkPage(0, f);
-    return { total: 0, seqs: [] };
-  }
   const p = new Params();
   const [after, before] = f.created;
   const range = `${after ? ` AND created >= ${p.bind(after)}` : ''}${before ? ` AND created < ${p.bind(nextDay(before))}` : ''}`;
-  const total = range
-    ? rangeTotal(db, 'created', f.created, f.statuses)
-    : (sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts WHERE status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(f.statuses))}))`).pluck().get(p.values) as number);
+  const total = range ? rangeTotal(db, 'created', f.created, f.statuses) : statusTotal(db, f.statuses);
   checkPage(total, f);
   const { at, limit, descending, fromEnd } = nearerEnd(total, f);
   const dir = descending ? 'DESC' : 'ASC';
   const skip = daysBefore(db, 'created', f.created, f.statuses, at, descending);
-  const arms = [...new Set(f.statuses)].map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${skip ? ` AND created ${skip.from(p.bind)}` : ''}`);
+  const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${skip ? ` AND created ${skip.from(p.bind)}` : ''}`);
   const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(at - (skip?.skipped ?? 0))}`)
     .pluck().all(p.values) as number[];
   return { total, seqs: fromEnd ? seqs.reverse() : seqs };
@@ -233,15 +234,16 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const noSets = f.search === undefined && !f.tag && !f.tagsAny && !f.template;
   // Statuses and one date range at most: the counts per day say the total, and where a deep page starts
   // when the range is of the order's own date.
-  const byDays = noSets && ranges.length <= 1 ? (ranges[0] ?? [undefined, [undefined, undefined]]) : undefined;
+  const byDays: { field?: DateField; range: DayRange } | undefined =
+    noSets && ranges.length <= 1 ? { field: ranges[0]?.[0], range: ranges[0]?.[1] ?? [undefined, undefined] } : undefined;
   const statusesOnly = noSets && !ranges.length;
   // One status in `created` order has its own index (status, created); other orders walk theirs.
   const statusMark = f.statuses?.length === 1 && f.orderBy === 'created' ? '' : '{+}';
   if (f.statuses) c.where.push(`${statusMark}b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
-  if (f.tag) soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), taggedTotal([f.tag], c.bind)!);
+  if (f.tag) soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), taggedTotal(db, [f.tag], c.bind)!);
   if (f.tagsAny) {
     const where = `tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`;
-    soleCounts.set(c.set('bundle_tags', where), taggedTotal(f.tagsAny, c.bind) ?? `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`);
+    soleCounts.set(c.set('bundle_tags', where), taggedTotal(db, f.tagsAny, c.bind) ?? `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`);
   }
   const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
     // A range on the order column is a range of the walk itself.
@@ -264,14 +266,11 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const countWalk: Walk = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'sets' : 'none';
   const count = (extra?: string) => sql(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countWalk)}`).pluck().get(c.values) as number;
   let total: number;
-  if (statusesOnly) {
-    // Kept by triggers (migration 7): no walk over the rows.
-    const statuses = f.statuses ? `WHERE status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` : '';
-    total = sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${statuses}`).pluck().get(c.values) as number;
-  } else if (c.where.length === 1 && soleCounts.has(c.where[0])) {
+  if (statusesOnly) total = statusTotal(db, f.statuses);
+  else if (c.where.length === 1 && soleCounts.has(c.where[0])) {
     total = sql(db, soleCounts.get(c.where[0])!).pluck().get(c.values) as number;
-  } else if (byDays) {
-    total = rangeTotal(db, byDays[0]!, byDays[1], f.statuses);
+  } else if (byDays?.field) {
+    total = rangeTotal(db, byDays.field, byDays.range, f.statuses);
   } else total = count();
   checkPage(total, f);
 
@@ -279,15 +278,14 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // The list is its dated Bundles in order, then those without the date (none in `created` order),
   // newest-made last, in either direction; each part is one walk of an index. When their number is
   // known without a walk, a page nearer the end is read backwards from the end.
-  const orderRange: DayRange | undefined = byDays && (!byDays[0] || byDays[0] === f.orderBy) ? byDays[1] : undefined;
+  const orderRange = byDays && (!byDays.field || byDays.field === f.orderBy) ? byDays.range : undefined;
   const datedTotal = f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, f.orderBy, orderRange, f.statuses) : undefined;
   const near = datedTotal !== undefined ? nearerEnd(total, f) : undefined;
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
   // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
   // each some twenty times dearer. With one status in `created` order the walk is of that status's own index.
-  const one = f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined;
-  const all = sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${one ? `WHERE status = ${c.bind(one[0])}` : ''}`).pluck().get(c.values) as number;
+  const all = statusTotal(db, f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined);
   const walked = total && Math.min(all, ((Math.min(offset, total - offset) + f.perPage) * all) / total);
   const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>

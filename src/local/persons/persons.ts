@@ -14,7 +14,7 @@ import { notify } from '../messages/notify.js';
 import { ENDED, sqlSet } from '../../service/states.js';
 import { OPEN_PACKETS_SQL, isAskedInLiveBundle } from '../bundles/turns.js';
 import { madeInCreatedOrder } from '../store/meta.js';
-import { mapPage, selectPage, setKeysPage } from '../store/paging.js';
+import { mapPage, pageCount, selectPage, setKeysPage } from '../store/paging.js';
 
 type Kind = 'em' | 'mp';
 
@@ -132,7 +132,7 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
       return ctx.db.transaction(() => {
         const { total, keys } = setKeysPage(ctx.db, 'SELECT rowid AS k FROM person_search WHERE person_search MATCH @match', 'k', { match }, { page, perPage }, true);
         const rows = sql(ctx.db, 'SELECT id, name, metadata FROM persons WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC').all(JSON.stringify(keys)) as PersonRow[];
-        return { items: rows.map((r) => toPerson(ctx.db, r)), page, total_pages: Math.max(1, Math.ceil(total / perPage)), per_page: perPage, total };
+        return { items: rows.map((r) => toPerson(ctx.db, r)), page, total_pages: pageCount(total, perPage), per_page: perPage, total };
       })();
     where.push('p.rowid IN (SELECT rowid FROM person_search WHERE person_search MATCH ?)');
     params.push(match);

@@ -527,7 +527,7 @@ export const MIGRATIONS: readonly string[] = [
   // are), and a deep page starts from the days before it. `bundle_tag_counts` and
   // `bundle_template_counts` keep the Bundles per tag and per template (a Bundle counted once however
   // many of its documents come from the template), `bundle_tag_pairs` those with both of two tags (a
-  // union of two tags is counted from them), `webhook_event_day_counts` the webhook events per
+  // union of two tags is counted from them; kept while no Bundle has more than 16 tags), `webhook_event_day_counts` the webhook events per
   // webhook, day and success. `bundles_dated_before_created` counts Bundles sent or completed before
   // they were made (a clock set back): while it is 0, a range of `sent` or `completed_at` bounds the
   // walk of the `created` index. The search indexes merge their segments when two of a level exist
@@ -589,19 +589,28 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO bundle_tag_counts (tag, n) VALUES (new.tag, 1) ON CONFLICT (tag) DO UPDATE SET n = n + 1;
   END;
 
+  -- A Bundle with k tags makes k(k-1)/2 pairs: they are kept while no Bundle has had more than 16 tags,
+  -- after which \`bundle_tag_pairs_off\` is 1 for good and two tags are counted by their merge.
+  INSERT OR REPLACE INTO meta (key, value)
+    SELECT 'bundle_tag_pairs_off', EXISTS (SELECT 1 FROM bundle_tags GROUP BY bundle_seq HAVING count(*) > 16);
   CREATE TABLE bundle_tag_pairs (tag TEXT NOT NULL, other TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (tag, other)) WITHOUT ROWID;
   INSERT INTO bundle_tag_pairs (tag, other, n)
-    SELECT a.tag, b.tag, count(*) FROM bundle_tags a JOIN bundle_tags b ON b.bundle_seq = a.bundle_seq AND a.tag < b.tag GROUP BY 1, 2;
-  CREATE TRIGGER bundle_tag_pairs_insert AFTER INSERT ON bundle_tags BEGIN
+    SELECT a.tag, b.tag, count(*) FROM bundle_tags a JOIN bundle_tags b ON b.bundle_seq = a.bundle_seq AND a.tag < b.tag
+    WHERE (SELECT value FROM meta WHERE key = 'bundle_tag_pairs_off') = '0' GROUP BY 1, 2;
+  CREATE TRIGGER bundle_tag_pairs_off AFTER INSERT ON bundle_tags
+  WHEN (SELECT count(*) FROM bundle_tags WHERE bundle_seq = new.bundle_seq) > 16 BEGIN
+    UPDATE meta SET value = '1' WHERE key = 'bundle_tag_pairs_off';
+  END;
+  CREATE TRIGGER bundle_tag_pairs_insert AFTER INSERT ON bundle_tags WHEN (SELECT value FROM meta WHERE key = 'bundle_tag_pairs_off') = '0' BEGIN
     INSERT INTO bundle_tag_pairs (tag, other, n)
       SELECT min(new.tag, t.tag), max(new.tag, t.tag), 1 FROM bundle_tags t WHERE t.bundle_seq = new.bundle_seq AND t.tag <> new.tag
       ON CONFLICT DO UPDATE SET n = n + 1;
   END;
-  CREATE TRIGGER bundle_tag_pairs_delete AFTER DELETE ON bundle_tags BEGIN
+  CREATE TRIGGER bundle_tag_pairs_delete AFTER DELETE ON bundle_tags WHEN (SELECT value FROM meta WHERE key = 'bundle_tag_pairs_off') = '0' BEGIN
     UPDATE bundle_tag_pairs SET n = n - 1
       WHERE (tag, other) IN (SELECT min(old.tag, t.tag), max(old.tag, t.tag) FROM bundle_tags t WHERE t.bundle_seq = old.bundle_seq AND t.tag <> old.tag);
   END;
-  CREATE TRIGGER bundle_tag_pairs_update AFTER UPDATE OF tag, bundle_seq ON bundle_tags BEGIN
+  CREATE TRIGGER bundle_tag_pairs_update AFTER UPDATE OF tag, bundle_seq ON bundle_tags WHEN (SELECT value FROM meta WHERE key = 'bundle_tag_pairs_off') = '0' BEGIN
     UPDATE bundle_tag_pairs SET n = n - 1
       WHERE (tag, other) IN (SELECT min(old.tag, t.tag), max(old.tag, t.tag) FROM bundle_tags t WHERE t.bundle_seq = old.bundle_seq AND t.tag <> old.tag AND t.rowid <> new.rowid);
     INSERT INTO bundle_tag_pairs (tag, other, n)

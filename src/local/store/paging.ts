@@ -26,19 +26,26 @@ export interface PageSelect {
   keys?: { from: string; key: string };
 }
 
+/** The number of pages of `total` rows (at least 1: an empty list has an empty first page). */
+export const pageCount = (total: number, perPage: number): number => Math.max(1, Math.ceil(total / perPage));
+
+/** 404 past the last page. */
+export function checkPage(total: number, { page, perPage }: PageSpec): void {
+  if (page > pageCount(total, perPage)) throw notFound('Page', String(page));
+}
+
 /** One page of rows, as the API's Page (1-based; `total_pages` is at least 1). */
 export function selectPage<R>(db: Db, { page, perPage }: PageSpec, q: PageSelect): Page<R> {
   const whereSql = q.where?.length ? `WHERE ${q.where.join(' AND ')}` : '';
   const params = q.params ?? [];
   const total = q.count?.() ?? (sql(db, `SELECT count(*) AS n FROM ${q.keys?.from ?? q.from} ${whereSql}`).get(...params) as { n: number }).n;
-  const totalPages = Math.max(1, Math.ceil(total / perPage));
-  if (page > totalPages) throw notFound('Page', String(page));
+  checkPage(total, { page, perPage });
   const slice = `${whereSql} ORDER BY ${q.order} LIMIT ? OFFSET ?`;
   const items = sql(db, q.keys
     ? `SELECT ${q.select ?? '*'} FROM ${q.from} WHERE ${q.keys.key} IN (SELECT ${q.keys.key} FROM ${q.keys.from} ${slice}) ORDER BY ${q.order}`
     : `SELECT ${q.select ?? '*'} FROM ${q.from} ${slice}`)
     .all(...params, perPage, (page - 1) * perPage) as R[];
-  return { items, page, total_pages: totalPages, per_page: perPage, total };
+  return { items, page, total_pages: pageCount(total, perPage), per_page: perPage, total };
 }
 
 /** The first `max` keys of a set are read in one pass by `setKeysPage` (tests lower it to take the other ways). */
@@ -55,7 +62,7 @@ export function setKeysPage(db: Db, members: string, key: string, params: Record
   const first = sql(db, `${members} ORDER BY ${key} LIMIT ${fewKeys.max + 1}`).pluck().all(params) as number[];
   const total = first.length <= fewKeys.max ? first.length
     : fewKeys.max + (sql(db, `SELECT count(*) FROM (${members}) WHERE ${key} >= @firstUncounted`).pluck().get({ ...params, firstUncounted: first[fewKeys.max] }) as number);
-  if (page > Math.max(1, Math.ceil(total / perPage))) throw notFound('Page', String(page));
+  checkPage(total, { page, perPage });
   const from = (page - 1) * perPage;
   // The page's places in ascending order.
   const [lo, hi] = descending ? [Math.max(0, total - from - perPage), total - from] : [from, Math.min(total, from + perPage)];
