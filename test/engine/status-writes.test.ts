@@ -1,5 +1,6 @@
 // One place writes a status: every UPDATE of a Bundle's or a packet's `status` in the engine is in
-// src/local/bundles/transitions.ts (migrations, which rewrite old rows, aside).
+// src/local/bundles/transitions.ts (migrations, which rewrite old rows, aside). And no write to a table
+// whose counts and search rows triggers keep uses REPLACE, whose implicit delete fires no trigger.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +32,18 @@ describe('status writes', () => {
     expect(count("sql(db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN 1 THEN 'st' END`)")).toBe(1);
     expect(count("sql(db, `UPDATE bundles SET doc_status = 'di' WHERE seq = ?`)")).toBe(0);
     expect(count("sql(db, `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE status = 'co')`)")).toBe(0);
+  });
+});
+
+/** `INSERT OR REPLACE INTO t` or `REPLACE INTO t` for a table that triggers count or index. */
+const REPLACING = /\b(?:INSERT\s+OR\s+REPLACE|REPLACE)\s+INTO\s+(bundles|packets|documents|bundle_tags|webhook_events|webhook_deliveries|persons|person_channels)\b/gi;
+
+describe('writes of tables kept in step by triggers', () => {
+  it('never REPLACE a row (its delete would not reach the counts and search rows)', () => {
+    const found: string[] = [];
+    for (const f of files(root)) for (const m of readFileSync(f, 'utf8').matchAll(REPLACING)) found.push(`${relative(root, f)}: ${m[0]}`);
+    expect(found).toEqual([]);
+    expect('INSERT OR REPLACE INTO bundle_tags (bundle_seq, tag)'.match(REPLACING)).toHaveLength(1);
+    expect('INSERT OR REPLACE INTO produced_files (bundle_seq)'.match(REPLACING)).toBeNull();
   });
 });
