@@ -347,6 +347,10 @@ async function createsPerSecond() {
   return runs.map((r) => ({ name: r.name, rate: pct(r.rates, 50) }));
 }
 
+const printRows = (rows) => {
+  for (const r of rows) console.log(`  ${r.query.padEnd(70)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms`);
+};
+
 /** Queries a directory kept by an earlier run (BENCH_SCALE_KEEP) again, after the engine's own upgrade on open. */
 async function measureKept(dir, n) {
   const t0 = Date.now();
@@ -354,7 +358,7 @@ async function measureKept(dir, n) {
   console.log(`\n${n.toLocaleString('en')} Bundles kept in ${dir}: opened (with any new migration) in ${fmt((Date.now() - t0) / 1000)} s; ${fmt(dbBytes(engine.db) / n, 0)} bytes per Bundle`);
   const template = engine.db.prepare('SELECT id FROM templates ORDER BY rowid LIMIT 1').pluck().get();
   const rows = await measure(engine, n, template);
-  for (const r of rows) console.log(`  ${r.query.padEnd(70)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms`);
+  printRows(rows);
   await engine.close();
   return rows;
 }
@@ -411,7 +415,7 @@ for (const [k, n] of SIZES.entries()) {
     console.log(`\n${n.toLocaleString('en')} Bundles: seeded in ${fmt(seedS)} s, upgraded (migrations ${BEFORE + 1}-${MIGRATIONS.length}) in ${fmt(upgradeS)} s, first open (due reminders) ${fmt(openS)} s; ` +
       `${fmt(bytesBefore / n, 0)} bytes per Bundle before, ${fmt(bytesAfter / n, 0)} after (+${fmt((bytesAfter - bytesBefore) / n, 0)}); file ${fmt(statSync(join(dir, 'esign.db')).size / 2 ** 20, 0)} MiB`);
     const rows = await measure(engine, n, template);
-    for (const r of rows) console.log(`  ${r.query.padEnd(70)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms`);
+    printRows(rows);
     results.set(n, rows);
     await engine.close();
   } finally {

@@ -3,7 +3,7 @@ import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 import { datedAfterCreated, madeInCreatedOrder, tagPairsKept } from '../store/meta.js';
-import { checkPage, pageCount, setKeysPage } from '../store/paging.js';
+import { checkPage, nearerEnd, pageCount, setKeysPage } from '../store/paging.js';
 import { type BundleRow, loadBundles } from './read.js';
 import { escapeLike, planSearch } from './search.js';
 
@@ -73,9 +73,9 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   }
   const total = sql(db, kept ?? `SELECT count(*) FROM (${members} ORDER BY 1)`).pluck().get(p.values) as number;
   checkPage(total, f);
-  const { at, limit, descending, fromEnd } = nearerEnd(total, f);
-  const seqs = sql(db, `${members} ORDER BY 1 ${descending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(at)}`).pluck().all(p.values) as number[];
-  return { total, seqs: fromEnd ? seqs.reverse() : seqs };
+  const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
+  const seqs = sql(db, `${members} ORDER BY 1 ${readDescending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip)}`).pluck().all(p.values) as number[];
+  return { total, seqs: reversed ? seqs.reverse() : seqs };
 }
 
 /** The Bundles of these statuses (of any, without), kept by triggers (migration 7). */
@@ -128,24 +128,13 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
   const range = `${after ? ` AND created >= ${p.bind(after)}` : ''}${before ? ` AND created < ${p.bind(nextDay(before))}` : ''}`;
   const total = range ? rangeTotal(db, 'created', f.created, f.statuses) : statusTotal(db, f.statuses);
   checkPage(total, f);
-  const { at, limit, descending, fromEnd } = nearerEnd(total, f);
-  const dir = descending ? 'DESC' : 'ASC';
-  const skip = daysBefore(db, 'created', f.created, f.statuses, at, descending);
-  const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${skip ? ` AND created ${skip.from(p.bind)}` : ''}`);
-  const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(at - (skip?.skipped ?? 0))}`)
+  const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
+  const dir = readDescending ? 'DESC' : 'ASC';
+  const days = daysBefore(db, 'created', f.created, f.statuses, skip, readDescending);
+  const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${days ? ` AND created ${days.from(p.bind)}` : ''}`);
+  const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`)
     .pluck().all(p.values) as number[];
-  return { total, seqs: fromEnd ? seqs.reverse() : seqs };
-}
-
-/**
- * Where to read a page of a list of known length: from its start, or, nearer the end, backwards from
- * the end (`at` rows from there, in the other direction; the rows read are then reversed).
- */
-function nearerEnd(total: number, f: BundleFilter): { at: number; limit: number; descending: boolean; fromEnd: boolean } {
-  const offset = (f.page - 1) * f.perPage;
-  const limit = Math.max(0, Math.min(f.perPage, total - offset));
-  const fromEnd = total - offset - limit < offset;
-  return { at: fromEnd ? total - offset - limit : offset, limit, descending: f.descending !== fromEnd, fromEnd };
+  return { total, seqs: reversed ? seqs.reverse() : seqs };
 }
 
 /** Pages from this offset on start from the counts per day (`daysBefore`; tests lower it to take that way). */
@@ -280,7 +269,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // known without a walk, a page nearer the end is read backwards from the end.
   const orderRange = byDays && (!byDays.field || byDays.field === f.orderBy) ? byDays.range : undefined;
   const datedTotal = f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, f.orderBy, orderRange, f.statuses) : undefined;
-  const near = datedTotal !== undefined ? nearerEnd(total, f) : undefined;
+  const near = datedTotal !== undefined ? nearerEnd(total, f, f.descending) : undefined;
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
   // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
@@ -300,12 +289,12 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const undated = (at: number, limit: number, descending: boolean) => (f.orderBy === 'created' ? [] : seqs(`${col} IS NULL`, `b.seq ${descending ? 'DESC' : 'ASC'}`, limit, at));
   let page: number[];
   if (!total) page = [];
-  else if (near?.fromEnd) {
+  else if (near?.reversed) {
     // Backwards, the list is the undated Bundles, then the dated ones, each in the other direction.
-    const { at, limit, descending } = near;
+    const { skip, limit, readDescending } = near;
     const none = total - datedTotal!;
-    const back = undated(at, Math.min(limit, none - at), descending);
-    page = back.concat(dated(Math.max(0, at - none), limit - back.length, descending)).reverse();
+    const back = undated(skip, Math.min(limit, none - skip), readDescending);
+    page = back.concat(dated(Math.max(0, skip - none), limit - back.length, readDescending)).reverse();
   } else {
     page = dated(offset, f.perPage, f.descending);
     if (page.length < f.perPage) {

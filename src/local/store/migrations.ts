@@ -1,5 +1,26 @@
 // Numbered, forward-only schema migrations. A migration is never edited once released:
 // a change to the schema is a new entry at the end.
+/**
+ * A table of counts kept by triggers (for migration 11 on; the text of released migrations never
+ * changes): the rows of `source` counted per value of `key`, column by column, among the rows where
+ * `when` holds. In `key` and `when`, `$` stands for the row (`new.`, `old.`, or nothing in the
+ * backfill). The update trigger moves a row's count when a `watched` column changes.
+ */
+function keptCounts(name: string, o: { counts: string; source: string; key: Record<string, string>; when?: string; watched: string[] }): string {
+  const row = (r: 'new.' | 'old.' | '') => (sql: string) => sql.replace(/\$/g, r);
+  const columns = Object.keys(o.key).join(', ');
+  const values = (r: 'new.' | 'old.' | '') => Object.values(o.key).map(row(r)).join(', ');
+  const when = (r: 'new.' | 'old.' | '') => (o.when ? row(r)(o.when) : 'true');
+  const add = `INSERT INTO ${o.counts} (${columns}, n) SELECT ${values('new.')}, 1 WHERE ${when('new.')} ON CONFLICT DO UPDATE SET n = n + 1;`;
+  const take = `UPDATE ${o.counts} SET n = n - 1 WHERE ${Object.entries(o.key).map(([c, v]) => `${c} = ${row('old.')(v)}`).join(' AND ')} AND ${when('old.')};`;
+  return `
+  INSERT INTO ${o.counts} (${columns}, n) SELECT ${values('')}, count(*) FROM ${o.source} WHERE ${when('')} GROUP BY ${Object.keys(o.key).map((_, i) => i + 1).join(', ')};
+  CREATE TRIGGER ${name}_insert AFTER INSERT ON ${o.source} BEGIN ${add} END;
+  CREATE TRIGGER ${name}_delete AFTER DELETE ON ${o.source} BEGIN ${take} END;
+  CREATE TRIGGER ${name}_update AFTER UPDATE OF ${o.watched.join(', ')} ON ${o.source}
+  WHEN ${o.watched.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ')} BEGIN ${take} ${add} END;`;
+}
+
 export const MIGRATIONS: readonly string[] = [
   // 1: account, bundles, packets, documents, events, outbox
   `
@@ -538,33 +559,9 @@ export const MIGRATIONS: readonly string[] = [
     field TEXT NOT NULL, day TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL,
     PRIMARY KEY (field, day, status)
   ) WITHOUT ROWID;
-  INSERT INTO bundle_day_counts (field, day, status, n)
-    SELECT 'created', substr(created, 1, 10), status, count(*) FROM bundles GROUP BY 2, 3;
-  INSERT INTO bundle_day_counts (field, day, status, n)
-    SELECT 'sent', substr(sent, 1, 10), status, count(*) FROM bundles WHERE sent IS NOT NULL GROUP BY 2, 3;
-  INSERT INTO bundle_day_counts (field, day, status, n)
-    SELECT 'completed_at', substr(completed_at, 1, 10), status, count(*) FROM bundles WHERE completed_at IS NOT NULL GROUP BY 2, 3;
-  CREATE TRIGGER bundle_day_counts_insert AFTER INSERT ON bundles BEGIN
-    INSERT INTO bundle_day_counts (field, day, status, n)
-      SELECT f, substr(d, 1, 10), new.status, 1 FROM (SELECT 'created' AS f, new.created AS d UNION ALL SELECT 'sent', new.sent UNION ALL SELECT 'completed_at', new.completed_at)
-      WHERE d IS NOT NULL
-      ON CONFLICT DO UPDATE SET n = n + 1;
-  END;
-  CREATE TRIGGER bundle_day_counts_delete AFTER DELETE ON bundles BEGIN
-    UPDATE bundle_day_counts SET n = n - 1 WHERE status = old.status AND (
-      (field = 'created' AND day = substr(old.created, 1, 10)) OR (field = 'sent' AND day = substr(old.sent, 1, 10))
-      OR (field = 'completed_at' AND day = substr(old.completed_at, 1, 10)));
-  END;
-  CREATE TRIGGER bundle_day_counts_update AFTER UPDATE OF status, created, sent, completed_at ON bundles
-  WHEN old.status IS NOT new.status OR old.created IS NOT new.created OR old.sent IS NOT new.sent OR old.completed_at IS NOT new.completed_at BEGIN
-    UPDATE bundle_day_counts SET n = n - 1 WHERE status = old.status AND (
-      (field = 'created' AND day = substr(old.created, 1, 10)) OR (field = 'sent' AND day = substr(old.sent, 1, 10))
-      OR (field = 'completed_at' AND day = substr(old.completed_at, 1, 10)));
-    INSERT INTO bundle_day_counts (field, day, status, n)
-      SELECT f, substr(d, 1, 10), new.status, 1 FROM (SELECT 'created' AS f, new.created AS d UNION ALL SELECT 'sent', new.sent UNION ALL SELECT 'completed_at', new.completed_at)
-      WHERE d IS NOT NULL
-      ON CONFLICT DO UPDATE SET n = n + 1;
-  END;
+  ${keptCounts('bundle_day_counts_created', { counts: 'bundle_day_counts', source: 'bundles', key: { field: "'created'", day: 'substr($created, 1, 10)', status: '$status' }, watched: ['created', 'status'] })}
+  ${keptCounts('bundle_day_counts_sent', { counts: 'bundle_day_counts', source: 'bundles', key: { field: "'sent'", day: 'substr($sent, 1, 10)', status: '$status' }, when: '$sent IS NOT NULL', watched: ['sent', 'status'] })}
+  ${keptCounts('bundle_day_counts_completed_at', { counts: 'bundle_day_counts', source: 'bundles', key: { field: "'completed_at'", day: 'substr($completed_at, 1, 10)', status: '$status' }, when: '$completed_at IS NOT NULL', watched: ['completed_at', 'status'] })}
 
   INSERT OR REPLACE INTO meta (key, value)
     SELECT 'bundles_dated_before_created', count(*) FROM bundles WHERE sent < created OR completed_at < created;
@@ -577,17 +574,7 @@ export const MIGRATIONS: readonly string[] = [
   END;
 
   CREATE TABLE bundle_tag_counts (tag TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-  INSERT INTO bundle_tag_counts (tag, n) SELECT tag, count(*) FROM bundle_tags GROUP BY tag;
-  CREATE TRIGGER bundle_tag_counts_insert AFTER INSERT ON bundle_tags BEGIN
-    INSERT INTO bundle_tag_counts (tag, n) VALUES (new.tag, 1) ON CONFLICT (tag) DO UPDATE SET n = n + 1;
-  END;
-  CREATE TRIGGER bundle_tag_counts_delete AFTER DELETE ON bundle_tags BEGIN
-    UPDATE bundle_tag_counts SET n = n - 1 WHERE tag = old.tag;
-  END;
-  CREATE TRIGGER bundle_tag_counts_update AFTER UPDATE OF tag ON bundle_tags WHEN old.tag IS NOT new.tag BEGIN
-    UPDATE bundle_tag_counts SET n = n - 1 WHERE tag = old.tag;
-    INSERT INTO bundle_tag_counts (tag, n) VALUES (new.tag, 1) ON CONFLICT (tag) DO UPDATE SET n = n + 1;
-  END;
+  ${keptCounts('bundle_tag_counts', { counts: 'bundle_tag_counts', source: 'bundle_tags', key: { tag: '$tag' }, watched: ['tag'] })}
 
   -- A Bundle with k tags makes k(k-1)/2 pairs: they are kept while no Bundle has had more than 16 tags,
   -- after which \`bundle_tag_pairs_off\` is 1 for good and two tags are counted by their merge.
@@ -643,21 +630,10 @@ export const MIGRATIONS: readonly string[] = [
     webhook_id TEXT NOT NULL, day TEXT NOT NULL, success INTEGER NOT NULL, n INTEGER NOT NULL,
     PRIMARY KEY (webhook_id, day, success)
   ) WITHOUT ROWID;
-  INSERT INTO webhook_event_day_counts (webhook_id, day, success, n)
-    SELECT webhook_id, substr(created, 1, 10), success, count(*) FROM webhook_events GROUP BY 1, 2, 3;
-  CREATE TRIGGER webhook_event_day_counts_insert AFTER INSERT ON webhook_events BEGIN
-    INSERT INTO webhook_event_day_counts (webhook_id, day, success, n) VALUES (new.webhook_id, substr(new.created, 1, 10), new.success, 1)
-      ON CONFLICT DO UPDATE SET n = n + 1;
-  END;
-  CREATE TRIGGER webhook_event_day_counts_delete AFTER DELETE ON webhook_events BEGIN
-    UPDATE webhook_event_day_counts SET n = n - 1 WHERE webhook_id = old.webhook_id AND day = substr(old.created, 1, 10) AND success = old.success;
-  END;
-  CREATE TRIGGER webhook_event_day_counts_update AFTER UPDATE OF webhook_id, created, success ON webhook_events
-  WHEN old.webhook_id IS NOT new.webhook_id OR old.created IS NOT new.created OR old.success IS NOT new.success BEGIN
-    UPDATE webhook_event_day_counts SET n = n - 1 WHERE webhook_id = old.webhook_id AND day = substr(old.created, 1, 10) AND success = old.success;
-    INSERT INTO webhook_event_day_counts (webhook_id, day, success, n) VALUES (new.webhook_id, substr(new.created, 1, 10), new.success, 1)
-      ON CONFLICT DO UPDATE SET n = n + 1;
-  END;
+  ${keptCounts('webhook_event_day_counts', {
+    counts: 'webhook_event_day_counts', source: 'webhook_events',
+    key: { webhook_id: '$webhook_id', day: 'substr($created, 1, 10)', success: '$success' }, watched: ['webhook_id', 'created', 'success'],
+  })}
 
   INSERT INTO bundle_search (bundle_search, rank) VALUES ('automerge', 2);
   INSERT INTO bundle_search (bundle_search) VALUES ('optimize');

@@ -56,7 +56,7 @@ export const fewKeys = { max: 5000 };
  * read in ascending key order: an FTS5 index reads that way far cheaper than in reverse when its
  * matches are sparse. The first `fewKeys.max` keys come in one pass that also counts them; a larger
  * set is counted on from the last of them, and a page beyond them is read on its own, from the
- * nearer end.
+ * nearer end (`nearerEnd`).
  */
 export function setKeysPage(db: Db, members: string, key: string, params: Record<string, unknown>, { page, perPage }: PageSpec, descending: boolean): { total: number; keys: number[] } {
   const first = sql(db, `${members} ORDER BY ${key} LIMIT ${fewKeys.max + 1}`).pluck().all(params) as number[];
@@ -70,10 +70,21 @@ export function setKeysPage(db: Db, members: string, key: string, params: Record
     const keys = first.slice(lo, hi);
     return { total, keys: descending ? keys.reverse() : keys };
   }
-  // Read from the nearer end of the set.
-  const fromStart = lo <= total - hi;
-  const read = sql(db, `${members} ORDER BY ${key} ${fromStart ? 'ASC' : 'DESC'} LIMIT ${hi - lo} OFFSET ${fromStart ? lo : total - hi}`).pluck().all(params) as number[];
-  return { total, keys: fromStart === descending ? read.reverse() : read };
+  const { skip, limit, readDescending, reversed } = nearerEnd(total, { page, perPage }, descending);
+  const read = sql(db, `${members} ORDER BY ${key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`).pluck().all(params) as number[];
+  return { total, keys: reversed ? read.reverse() : read };
+}
+
+/**
+ * How to read a page of a list of known length: `limit` rows after `skip`, in the list's direction
+ * from its start or, for a page nearer the end, in the other direction from its end (`reversed`: the
+ * rows read are then turned round), so that no read skips more than half the list.
+ */
+export function nearerEnd(total: number, { page, perPage }: PageSpec, descending: boolean): { skip: number; limit: number; readDescending: boolean; reversed: boolean } {
+  const offset = (page - 1) * perPage;
+  const limit = Math.max(0, Math.min(perPage, total - offset));
+  const reversed = total - offset - limit < offset;
+  return { skip: reversed ? total - offset - limit : offset, limit, readDescending: descending !== reversed, reversed };
 }
 
 /** The page with each item mapped. */
