@@ -85,6 +85,12 @@ function expectCountsOfScan(e: LocalEngine): void {
       UNION ALL SELECT 'completed_at', substr(completed_at, 1, 10), status FROM bundles WHERE completed_at IS NOT NULL)
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
   expect(all('SELECT tag, n FROM bundle_tag_counts WHERE n <> 0 ORDER BY 1')).toEqual(all('SELECT tag, count(*) AS n FROM bundle_tags GROUP BY 1 ORDER BY 1'));
+  expect(all('SELECT tag, field, day, n FROM bundle_tag_day_counts WHERE n <> 0 ORDER BY 1, 2, 3')).toEqual(all(`
+    SELECT t.tag, d.field, d.day, count(*) AS n FROM bundle_tags t JOIN (
+      SELECT seq, 'created' AS field, substr(created, 1, 10) AS day FROM bundles
+      UNION ALL SELECT seq, 'sent', substr(sent, 1, 10) FROM bundles WHERE sent IS NOT NULL
+      UNION ALL SELECT seq, 'completed_at', substr(completed_at, 1, 10) FROM bundles WHERE completed_at IS NOT NULL) d ON d.seq = t.bundle_seq
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
   expect(all('SELECT template_id, n FROM bundle_template_counts WHERE n <> 0 ORDER BY 1')).toEqual(
     all('SELECT template_id, count(DISTINCT bundle_seq) AS n FROM documents WHERE template_id IS NOT NULL GROUP BY 1 ORDER BY 1'));
   if (e.db.prepare(`SELECT value FROM meta WHERE key = 'bundle_tag_pairs_off'`).pluck().get() === '0')
@@ -202,6 +208,8 @@ describe('indexed lists equal a plain scan', () => {
       // Statuses of few Bundles, merged; ranges of sent or completed that bound the walk of `created`.
       { status__in: 'co,ex' }, { status__in: 'co,dr', created_after: '2024-03-02' },
       { completed_before: '2024-03-14', status: 'co' }, { tag: 'ci', sent_before: '2024-03-06' }, { sent_before: '2024-03-07', completed_before: '2024-03-15' },
+      // A tag with a range of one date: counted, and its deep pages started, from the tag's counts per day.
+      { tag: 'ci', created_after: '2024-03-03' }, { tag: 't0', sent_after: '2024-03-02', sent_before: '2024-03-08' }, { tag: 't1', created_before: '2024-03-06' },
     ];
     for (const base of queries)
       for (const ordering of ['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at']) {
@@ -219,6 +227,9 @@ describe('indexed lists equal a plain scan', () => {
     const e = await engineWithSeed();
     const draft = (await e.listBundles({ status: 'dr', per_page: 1 })).items[0];
     await e.deleteBundle(draft.id);
+    // A tagged draft: its tags' counts per day go with it.
+    await e.deleteBundle((await e.listBundles({ status: 'dr', tag: 'ci', per_page: 1 })).items[0].id);
+    expectCountsOfScan(e);
     for (const q of [{}, { status: 'dr' }, { status__in: 'dr,se,ca' }, { search: draft.id }, { search: 'moved@' }] as Query[])
       expect((await listed(e, q)).ids, JSON.stringify(q)).toEqual(await plainScan(e, q));
     // A signer of a Bundle still waiting for the index moves: found by the new address before and after the batch is written.
@@ -261,6 +272,47 @@ describe('indexed lists equal a plain scan', () => {
     expectCountsOfScan(e);
     await sameAsScan([{ tag__in: 'ci,t1' }, { tag__in: 'many3,t1' }, { tag__in: 'late,t1' }, { tag__in: 'late,ci', ordering: '-sent' }]);
     await e.close();
+  });
+});
+
+describe('totals counted by visiting every match', () => {
+  afterEach(() => {
+    fewKeys.max = FEW_KEYS_DEFAULT;
+  });
+
+  it('are kept only while the database is unchanged, by this process or by another', async () => {
+    const { dir, cleanup } = tempDir();
+    const e = new LocalEngine({ dataDir: dir });
+    const other = new LocalEngine({ dataDir: dir });
+    try {
+      await seed(e, true);
+      // Counted, not read whole: more matches than the first pass reads.
+      fewKeys.max = 2;
+      const queries: Query[] = [{ search: 'lease' }, { status: 'se', search: 'lease' }, { tag: 'ci', search: 'é' }, { status__in: 'se,ca', tag: 'ci', ordering: '-sent' }];
+      const sameAsScan = async () => {
+        for (const q of queries) {
+          const got = await listed(e, q, 2);
+          expect(got.ids, JSON.stringify(q)).toEqual(await plainScan(e, q));
+          expect([...got.totals], JSON.stringify(q)).toEqual([got.ids.length]);
+        }
+      };
+      await sameAsScan();
+      const lease = async () => (await e.listBundles({ search: 'lease', status: 'se' })).total;
+      const before = await lease();
+      // Another process makes a Bundle that matches (it waits for the search index), then this one.
+      const made = await other.createBundle(bundleRequest({ label: 'Lease from elsewhere' }));
+      expect(await lease()).toBe(before + 1);
+      await e.createBundle(bundleRequest({ label: 'LEASE here' }));
+      expect(await lease()).toBe(before + 2);
+      await other.cancelBundle(made.id);
+      expect(await lease()).toBe(before + 1);
+      await other.addBundleTags(made.id, ['ci']);
+      await sameAsScan();
+    } finally {
+      await other.close();
+      await e.close();
+      cleanup();
+    }
   });
 });
 

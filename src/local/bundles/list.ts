@@ -4,6 +4,7 @@ import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 import { datedAfterCreated, madeInCreatedOrder, tagPairsKept } from '../store/meta.js';
 import { checkPage, nearerEnd, pageCount, setKeysPage } from '../store/paging.js';
+import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from '../store/readCache.js';
 import { type BundleRow, loadBundles } from './read.js';
 import { escapeLike, planSearch } from './search.js';
 
@@ -57,8 +58,7 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, p.bind);
     if (plan.kind === 'columns') return undefined;
-    members = plan.matches;
-    const { total, keys } = setKeysPage(db, members, 'seq', p.values, f, f.descending);
+    const { total, keys } = setKeysPage(db, { members: plan.matches, count: plan.count, key: 'seq', params: p.values }, f, f.descending);
     return { total, seqs: keys };
   } else if (f.tag !== undefined) {
     members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
@@ -71,7 +71,7 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
     members = `SELECT DISTINCT bundle_seq AS seq FROM documents WHERE template_id = ${p.bind(f.template)}`;
     kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${p.bind(f.template)}), 0)`;
   }
-  const total = sql(db, kept ?? `SELECT count(*) FROM (${members} ORDER BY 1)`).pluck().get(p.values) as number;
+  const total = kept ? (sql(db, kept).pluck().get(p.values) as number) : countOnce(db, `SELECT count(*) FROM (${members} ORDER BY 1)`, p.values);
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
   const seqs = sql(db, `${members} ORDER BY 1 ${readDescending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip)}`).pluck().all(p.values) as number[];
@@ -97,22 +97,26 @@ function taggedTotal(db: Db, tags: string[], bind: (v: unknown) => string): stri
   return `SELECT ${n(a)} + ${n(b)} - coalesce((SELECT n FROM bundle_tag_pairs WHERE tag = min(${x}, ${y}) AND other = max(${x}, ${y})), 0)`;
 }
 
+/** Whose counts per day: the Bundles of some statuses (of any, without), or of one tag. */
+type DayScope = { statuses?: string[]; tag?: undefined } | { tag: string; statuses?: undefined };
+
 /**
- * The total of Bundles with one date in a range, perhaps of some statuses, from the counts per day
- * (migration 11): the range's ends are whole days, so a stored date is in it exactly when its day is.
+ * The total of Bundles with one date in a range, of a scope, from the counts per day (migrations 11
+ * and 12): the range's ends are whole days, so a stored date is in it exactly when its day is.
  */
-function rangeTotal(db: Db, field: DateField, range: DayRange, statuses?: string[]): number {
+function rangeTotal(db: Db, scope: DayScope, field: DateField, range: DayRange): number {
   const p = new Params();
-  return sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_day_counts WHERE ${daysOf(p, field, range, statuses)}`).pluck().get(p.values) as number;
+  return sql(db, `SELECT coalesce(sum(n), 0) ${daysOf(p, scope, field, range)}`).pluck().get(p.values) as number;
 }
 
-/** The rows of `bundle_day_counts` for a date in a range, perhaps of some statuses. */
-function daysOf(p: Params, field: DateField, [after, before]: DayRange, statuses?: string[]): string {
+/** FROM and WHERE of the counts per day of a scope, for a date in a range. */
+function daysOf(p: Params, scope: DayScope, field: DateField, [after, before]: DayRange): string {
   const where = [`field = ${p.bind(field)}`];
   if (after) where.push(`day >= ${p.bind(after)}`);
   if (before) where.push(`day < ${p.bind(nextDay(before))}`);
-  if (statuses) where.push(`status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(statuses))}))`);
-  return where.join(' AND ');
+  if (scope.tag !== undefined) return `FROM bundle_tag_day_counts WHERE tag = ${p.bind(scope.tag)} AND ${where.join(' AND ')}`;
+  if (scope.statuses) where.push(`status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(scope.statuses))}))`);
+  return `FROM bundle_day_counts WHERE ${where.join(' AND ')}`;
 }
 
 /**
@@ -126,11 +130,11 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
   const p = new Params();
   const [after, before] = f.created;
   const range = `${after ? ` AND created >= ${p.bind(after)}` : ''}${before ? ` AND created < ${p.bind(nextDay(before))}` : ''}`;
-  const total = range ? rangeTotal(db, 'created', f.created, f.statuses) : statusTotal(db, f.statuses);
+  const total = range ? rangeTotal(db, { statuses: f.statuses }, 'created', f.created) : statusTotal(db, f.statuses);
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
   const dir = readDescending ? 'DESC' : 'ASC';
-  const days = daysBefore(db, 'created', f.created, f.statuses, skip, readDescending);
+  const days = daysBefore(db, { statuses: f.statuses }, 'created', f.created, skip, readDescending);
   const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${days ? ` AND created ${days.from(p.bind)}` : ''}`);
   const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`)
     .pluck().all(p.values) as number[];
@@ -141,18 +145,18 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
 export const deepPages = { from: 2000 };
 
 /**
- * A deep page of a list that the counts per day describe (statuses, and a range of the order's own
- * date at most): how many of the list's Bundles lie in the days wholly before the page, in the list's
+ * A deep page of a list that the counts per day describe (statuses or a tag, and a range of the
+ * order's own date at most): how many of the list's Bundles lie in the days wholly before the page, in the list's
  * direction, and the condition on the date that leaves them out. The page is then read with what
  * offset is left, instead of walking every Bundle before it.
  */
-function daysBefore(db: Db, field: DateField, range: DayRange, statuses: string[] | undefined, offset: number, descending: boolean):
+function daysBefore(db: Db, scope: DayScope, field: DateField, range: DayRange, offset: number, descending: boolean):
   { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {
   if (offset < deepPages.from) return undefined;
   const p = new Params();
   const dir = descending ? 'DESC' : 'ASC';
   // The days in the list's direction, until the one the page starts in: a few dozen rows for a page 500.
-  const days = sql(db, `SELECT day, sum(n) AS n FROM bundle_day_counts WHERE ${daysOf(p, field, range, statuses)} GROUP BY day ORDER BY day ${dir}`)
+  const days = sql(db, `SELECT day, sum(n) AS n ${daysOf(p, scope, field, range)} GROUP BY day ORDER BY day ${dir}`)
     .iterate(p.values) as IterableIterator<{ day: string; n: number }>;
   let skipped = 0;
   let last: string | undefined;
@@ -202,6 +206,30 @@ class Conditions extends Params {
   }
 }
 
+/**
+ * The keys of the Bundles `from` (a FROM and WHERE of `bundles b`) whole, in `created` order, kept
+ * while the database is unchanged (`listOnce`); undefined for a list too long to keep, which is
+ * then counted and known as such until the database changes.
+ */
+function wholeList(db: Db, from: string, params: Record<string, unknown>): Int32Array | undefined {
+  if ((countKnown(db, `SELECT count(*) ${from}`, params) ?? 0) > MAX_LIST_KEYS) return undefined;
+  const text = `SELECT b.seq ${from} ORDER BY b.created, b.seq`;
+  return listOnce(db, text, params, () => {
+    const keys = sql(db, `${text} LIMIT ${MAX_LIST_KEYS + 1}`).pluck().all(params) as number[];
+    return keys.length > MAX_LIST_KEYS ? undefined : Int32Array.from(keys);
+  });
+}
+
+/** A page of a whole list in ascending order. */
+function slice(keys: Int32Array, f: BundleFilter): Found {
+  const total = keys.length;
+  checkPage(total, f);
+  const from = (f.page - 1) * f.perPage;
+  const [lo, hi] = f.descending ? [Math.max(0, total - from - f.perPage), total - from] : [from, Math.min(total, from + f.perPage)];
+  const seqs = Array.from(keys.subarray(lo, hi));
+  return { total, seqs: f.descending ? seqs.reverse() : seqs };
+}
+
 /** Every other list: the filters as conditions on `bundles`, and a walk of the order's index or a sort of the matches. */
 function walkPage(db: Db, f: BundleFilter): Found {
   const c = new Conditions();
@@ -211,7 +239,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
     const plan = planSearch(db, f.search, c.bind);
     if (plan.kind === 'index') {
       c.where.push(`{in}b.seq IN (${plan.matches})`);
-      soleCounts.set(c.where[0], `SELECT count(*) FROM (${plan.matches})`);
+      soleCounts.set(c.where[0], plan.count);
     } else {
       const p = c.bind(`%${escapeLike(f.search)}%`);
       const like = (col: string) => `${col} LIKE ${p} ESCAPE '\\'`;
@@ -221,10 +249,12 @@ function walkPage(db: Db, f: BundleFilter): Found {
   }
   const ranges = ([['created', f.created], ['sent', f.sent], ['completed_at', f.completed]] as const).filter(([, r]) => hasRange(r));
   const noSets = f.search === undefined && !f.tag && !f.tagsAny && !f.template;
-  // Statuses and one date range at most: the counts per day say the total, and where a deep page starts
-  // when the range is of the order's own date.
-  const byDays: { field?: DateField; range: DayRange } | undefined =
-    noSets && ranges.length <= 1 ? { field: ranges[0]?.[0], range: ranges[0]?.[1] ?? [undefined, undefined] } : undefined;
+  const soleTag = f.tag !== undefined && f.search === undefined && !f.tagsAny && !f.template && !f.statuses;
+  // Statuses or one tag, and one date range at most: the counts per day say the total, and where a deep
+  // page starts when the range is of the order's own date.
+  const byDays: { scope: DayScope; field?: DateField; range: DayRange } | undefined = (noSets || soleTag) && ranges.length <= 1
+    ? { scope: soleTag ? { tag: f.tag! } : { statuses: f.statuses }, field: ranges[0]?.[0], range: ranges[0]?.[1] ?? [undefined, undefined] }
+    : undefined;
   const statusesOnly = noSets && !ranges.length;
   // One status in `created` order has its own index (status, created); other orders walk theirs.
   const statusMark = f.statuses?.length === 1 && f.orderBy === 'created' ? '' : '{+}';
@@ -253,14 +283,17 @@ function walkPage(db: Db, f: BundleFilter): Found {
   }
 
   const countWalk: Walk = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'sets' : 'none';
-  const count = (extra?: string) => sql(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countWalk)}`).pluck().get(c.values) as number;
+  const count = (extra?: string) => countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countWalk)}`, c.values);
   let total: number;
   if (statusesOnly) total = statusTotal(db, f.statuses);
-  else if (c.where.length === 1 && soleCounts.has(c.where[0])) {
-    total = sql(db, soleCounts.get(c.where[0])!).pluck().get(c.values) as number;
-  } else if (byDays?.field) {
-    total = rangeTotal(db, byDays.field, byDays.range, f.statuses);
-  } else total = count();
+  else if (c.where.length === 1 && soleCounts.has(c.where[0])) total = countOnce(db, soleCounts.get(c.where[0])!, c.values);
+  else if (byDays?.field) total = rangeTotal(db, byDays.scope, byDays.field, byDays.range);
+  else {
+    // Counted by visiting every match: in `created` order the same visit gives the whole list, kept for its next pages.
+    const whole = f.orderBy === 'created' ? wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values) : undefined;
+    if (whole) return slice(whole, f);
+    total = count();
+  }
   checkPage(total, f);
 
   const offset = (f.page - 1) * f.perPage;
@@ -268,7 +301,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // newest-made last, in either direction; each part is one walk of an index. When their number is
   // known without a walk, a page nearer the end is read backwards from the end.
   const orderRange = byDays && (!byDays.field || byDays.field === f.orderBy) ? byDays.range : undefined;
-  const datedTotal = f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, f.orderBy, orderRange, f.statuses) : undefined;
+  const datedTotal = f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, byDays!.scope, f.orderBy, orderRange) : undefined;
   const near = datedTotal !== undefined ? nearerEnd(total, f, f.descending) : undefined;
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
@@ -282,7 +315,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const col = `b.${f.orderBy}`;
   const dated = (at: number, limit: number, descending: boolean) => {
     const d = descending ? 'DESC' : 'ASC';
-    const skip = orderRange && daysBefore(db, f.orderBy, orderRange, f.statuses, at, descending);
+    const skip = orderRange && daysBefore(db, byDays!.scope, f.orderBy, orderRange, at, descending);
     const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : ''].filter(Boolean).join(' AND ');
     return seqs(where || undefined, `${col} ${d}, b.seq ${d}`, limit, at - (skip ? skip.skipped : 0));
   };

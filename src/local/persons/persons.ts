@@ -130,7 +130,12 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     // Alone, while rowid order is `created` order: counted and paged in the index itself.
     if (!text(q.email) && !text(q.phone) && madeInCreatedOrder(ctx.db, 'persons'))
       return ctx.db.transaction(() => {
-        const { total, keys } = setKeysPage(ctx.db, 'SELECT rowid AS k FROM person_search WHERE person_search MATCH @match', 'k', { match }, { page, perPage }, true);
+        const { total, keys } = setKeysPage(ctx.db, {
+          members: 'SELECT rowid AS k FROM person_search WHERE person_search MATCH @match',
+          count: 'SELECT count(*) FROM person_search WHERE person_search MATCH @match',
+          key: 'k',
+          params: { match },
+        }, { page, perPage }, true);
         const rows = sql(ctx.db, 'SELECT id, name, metadata FROM persons WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC').all(JSON.stringify(keys)) as PersonRow[];
         return { items: rows.map((r) => toPerson(ctx.db, r)), page, total_pages: pageCount(total, perPage), per_page: perPage, total };
       })();

@@ -640,4 +640,44 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO person_search (person_search, rank) VALUES ('automerge', 2);
   INSERT INTO person_search (person_search) VALUES ('optimize');
   `,
+  // 12: `bundle_tag_day_counts` keeps the Bundles of each tag per day of `created`, `sent` and
+  // `completed_at`, as `bundle_day_counts` does per status: a tag with a range of one date is counted
+  // from it, and a deep page of a tag in a date's order starts from the days before it. `bundle_days`
+  // is each Bundle's days. A Bundle's counts go before it does (the cascade to its tags finds it gone).
+  `
+  CREATE VIEW bundle_days AS
+    SELECT seq, 'created' AS field, substr(created, 1, 10) AS day FROM bundles
+    UNION ALL SELECT seq, 'sent', substr(sent, 1, 10) FROM bundles WHERE sent IS NOT NULL
+    UNION ALL SELECT seq, 'completed_at', substr(completed_at, 1, 10) FROM bundles WHERE completed_at IS NOT NULL;
+  CREATE TABLE bundle_tag_day_counts (
+    tag TEXT NOT NULL, field TEXT NOT NULL, day TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (tag, field, day)
+  ) WITHOUT ROWID;
+  INSERT INTO bundle_tag_day_counts (tag, field, day, n)
+    SELECT t.tag, d.field, d.day, count(*) FROM bundle_tags t JOIN bundle_days d ON d.seq = t.bundle_seq GROUP BY 1, 2, 3;
+  CREATE TRIGGER bundle_tag_day_counts_insert AFTER INSERT ON bundle_tags BEGIN
+    INSERT INTO bundle_tag_day_counts (tag, field, day, n) SELECT new.tag, field, day, 1 FROM bundle_days WHERE seq = new.bundle_seq
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER bundle_tag_day_counts_delete AFTER DELETE ON bundle_tags BEGIN
+    UPDATE bundle_tag_day_counts SET n = n - 1 WHERE (tag, field, day) IN (SELECT old.tag, field, day FROM bundle_days WHERE seq = old.bundle_seq);
+  END;
+  CREATE TRIGGER bundle_tag_day_counts_update AFTER UPDATE OF tag, bundle_seq ON bundle_tags BEGIN
+    UPDATE bundle_tag_day_counts SET n = n - 1 WHERE (tag, field, day) IN (SELECT old.tag, field, day FROM bundle_days WHERE seq = old.bundle_seq);
+    INSERT INTO bundle_tag_day_counts (tag, field, day, n) SELECT new.tag, field, day, 1 FROM bundle_days WHERE seq = new.bundle_seq
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER bundle_tag_day_counts_bundle_delete BEFORE DELETE ON bundles BEGIN
+    UPDATE bundle_tag_day_counts SET n = n - 1
+      WHERE (tag, field, day) IN (SELECT t.tag, d.field, d.day FROM bundle_tags t JOIN bundle_days d ON d.seq = t.bundle_seq WHERE t.bundle_seq = old.seq);
+  END;
+  ${['created', 'sent', 'completed_at'].map((f) => `
+  CREATE TRIGGER bundle_tag_day_counts_${f} AFTER UPDATE OF ${f} ON bundles WHEN old.${f} IS NOT new.${f} BEGIN
+    UPDATE bundle_tag_day_counts SET n = n - 1
+      WHERE field = '${f}' AND day = substr(old.${f}, 1, 10) AND tag IN (SELECT tag FROM bundle_tags WHERE bundle_seq = old.seq);
+    INSERT INTO bundle_tag_day_counts (tag, field, day, n)
+      SELECT tag, '${f}', substr(new.${f}, 1, 10), 1 FROM bundle_tags WHERE bundle_seq = new.seq AND new.${f} IS NOT NULL
+      ON CONFLICT DO UPDATE SET n = n + 1;
+  END;`).join('')}
+  `,
 ];

@@ -5,6 +5,7 @@ import { notFound } from '../../service/errors.js';
 import type { PageSpec } from '../../service/listQuery.js';
 import type { Page } from '../../service/types.js';
 import { type Db, sql } from './db.js';
+import { countKnown, countOnce } from './readCache.js';
 
 export interface PageSelect {
   /** `FROM` what (a table, or tables joined). */
@@ -38,7 +39,7 @@ export function checkPage(total: number, { page, perPage }: PageSpec): void {
 export function selectPage<R>(db: Db, { page, perPage }: PageSpec, q: PageSelect): Page<R> {
   const whereSql = q.where?.length ? `WHERE ${q.where.join(' AND ')}` : '';
   const params = q.params ?? [];
-  const total = q.count?.() ?? (sql(db, `SELECT count(*) AS n FROM ${q.keys?.from ?? q.from} ${whereSql}`).get(...params) as { n: number }).n;
+  const total = q.count?.() ?? countOnce(db, `SELECT count(*) FROM ${q.keys?.from ?? q.from} ${whereSql}`, params);
   checkPage(total, { page, perPage });
   const slice = `${whereSql} ORDER BY ${q.order} LIMIT ? OFFSET ?`;
   const items = sql(db, q.keys
@@ -51,27 +52,33 @@ export function selectPage<R>(db: Db, { page, perPage }: PageSpec, q: PageSelect
 /** The first `max` keys of a set are read in one pass by `setKeysPage` (tests lower it to take the other ways). */
 export const fewKeys = { max: 5000 };
 
+/** A set of keys: `members` a SELECT of them (the column `key`), `count` a SELECT of their number. */
+export interface KeySet {
+  members: string;
+  count: string;
+  key: string;
+  params: Record<string, unknown>;
+}
+
 /**
- * The total and a page's keys of a set given by `members`, a SELECT of its keys (the column `key`),
- * read in ascending key order: an FTS5 index reads that way far cheaper than in reverse when its
- * matches are sparse. The first `fewKeys.max` keys come in one pass that also counts them; a larger
- * set is counted on from the last of them, and a page beyond them is read on its own, from the
- * nearer end (`nearerEnd`).
+ * The total and a page's keys of a set, read in ascending key order: an FTS5 index reads that way
+ * far cheaper than in reverse when its matches are sparse. The first `fewKeys.max` keys come in one
+ * pass that also counts them; a larger set is counted (once while the database is unchanged:
+ * `countOnce`), and a page beyond them is read on its own, from the nearer end (`nearerEnd`).
  */
-export function setKeysPage(db: Db, members: string, key: string, params: Record<string, unknown>, { page, perPage }: PageSpec, descending: boolean): { total: number; keys: number[] } {
-  const first = sql(db, `${members} ORDER BY ${key} LIMIT ${fewKeys.max + 1}`).pluck().all(params) as number[];
-  const total = first.length <= fewKeys.max ? first.length
-    : fewKeys.max + (sql(db, `SELECT count(*) FROM (${members}) WHERE ${key} >= @firstUncounted`).pluck().get({ ...params, firstUncounted: first[fewKeys.max] }) as number);
+export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, descending: boolean): { total: number; keys: number[] } {
+  const ascending = (limit: number) => sql(db, `${set.members} ORDER BY ${set.key} LIMIT ${limit}`).pluck().all(set.params) as number[];
+  const known = countKnown(db, set.count, set.params);
+  const first = known === undefined ? ascending(fewKeys.max + 1) : undefined;
+  const total = known ?? (first!.length <= fewKeys.max ? first!.length : countOnce(db, set.count, set.params));
   checkPage(total, { page, perPage });
   const from = (page - 1) * perPage;
   // The page's places in ascending order.
   const [lo, hi] = descending ? [Math.max(0, total - from - perPage), total - from] : [from, Math.min(total, from + perPage)];
-  if (hi <= first.length) {
-    const keys = first.slice(lo, hi);
-    return { total, keys: descending ? keys.reverse() : keys };
-  }
+  const pageOf = (keys: number[]) => ({ total, keys: descending ? keys.reverse() : keys });
+  if (hi <= (first?.length ?? fewKeys.max)) return pageOf((first ?? ascending(hi)).slice(lo, hi));
   const { skip, limit, readDescending, reversed } = nearerEnd(total, { page, perPage }, descending);
-  const read = sql(db, `${members} ORDER BY ${key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`).pluck().all(params) as number[];
+  const read = sql(db, `${set.members} ORDER BY ${set.key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`).pluck().all(set.params) as number[];
   return { total, keys: reversed ? read.reverse() : read };
 }
 
