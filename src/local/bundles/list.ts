@@ -207,27 +207,27 @@ class Conditions extends Params {
 }
 
 /**
- * The keys of the Bundles `from` (a FROM and WHERE of `bundles b`) whole, in `created` order, kept
- * while the database is unchanged (`listOnce`); undefined for a list too long to keep, which is
- * then counted and known as such until the database changes.
+ * The keys of the Bundles `from` (a FROM and WHERE of `bundles b`) whole, in the list's order, kept
+ * while the database is unchanged (`listOnce`), so that each page after the first read is a slice;
+ * undefined for a list too long to keep (counted then, and known as such until the database changes).
  */
-function wholeList(db: Db, from: string, params: Record<string, unknown>): Int32Array | undefined {
+function wholeList(db: Db, from: string, params: Record<string, unknown>, f: BundleFilter): Int32Array | undefined {
   if ((countKnown(db, `SELECT count(*) ${from}`, params) ?? 0) > MAX_LIST_KEYS) return undefined;
-  const text = `SELECT b.seq ${from} ORDER BY b.created, b.seq`;
+  const d = f.descending ? 'DESC' : 'ASC';
+  // Dated Bundles in order, then those without the date, as the walks give them.
+  const col = `b.${f.orderBy}`;
+  const text = `SELECT b.seq ${from} ORDER BY ${f.orderBy === 'created' ? '' : `${col} IS NULL, `}${col} ${d}, b.seq ${d}`;
   return listOnce(db, text, params, () => {
     const keys = sql(db, `${text} LIMIT ${MAX_LIST_KEYS + 1}`).pluck().all(params) as number[];
     return keys.length > MAX_LIST_KEYS ? undefined : Int32Array.from(keys);
   });
 }
 
-/** A page of a whole list in ascending order. */
+/** A page of a whole list. */
 function slice(keys: Int32Array, f: BundleFilter): Found {
-  const total = keys.length;
-  checkPage(total, f);
+  checkPage(keys.length, f);
   const from = (f.page - 1) * f.perPage;
-  const [lo, hi] = f.descending ? [Math.max(0, total - from - f.perPage), total - from] : [from, Math.min(total, from + f.perPage)];
-  const seqs = Array.from(keys.subarray(lo, hi));
-  return { total, seqs: f.descending ? seqs.reverse() : seqs };
+  return { total: keys.length, seqs: Array.from(keys.subarray(from, from + f.perPage)) };
 }
 
 /** Every other list: the filters as conditions on `bundles`, and a walk of the order's index or a sort of the matches. */
@@ -289,8 +289,8 @@ function walkPage(db: Db, f: BundleFilter): Found {
   else if (c.where.length === 1 && soleCounts.has(c.where[0])) total = countOnce(db, soleCounts.get(c.where[0])!, c.values);
   else if (byDays?.field) total = rangeTotal(db, byDays.scope, byDays.field, byDays.range);
   else {
-    // Counted by visiting every match: in `created` order the same visit gives the whole list, kept for its next pages.
-    const whole = f.orderBy === 'created' ? wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values) : undefined;
+    // Counted by visiting every match: the same visit gives the whole list, kept for its next pages.
+    const whole = wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values, f);
     if (whole) return slice(whole, f);
     total = count();
   }
@@ -310,6 +310,13 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const all = statusTotal(db, f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined);
   const walked = total && Math.min(all, ((Math.min(offset, total - offset) + f.perPage) * all) / total);
   const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';
+  // A walk that would read far more than the list has (a deep page of a filter the order's index does
+  // not lead with, and no counts per day to start from): the list is read whole instead, once while
+  // the database is unchanged.
+  if (!orderRange && walked > 4 * total && total <= MAX_LIST_KEYS) {
+    const whole = wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values, f);
+    if (whole) return slice(whole, f);
+  }
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
     limit <= 0 ? [] : (sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`).pluck().all(c.values) as number[]);
   const col = `b.${f.orderBy}`;

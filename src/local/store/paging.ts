@@ -5,7 +5,7 @@ import { notFound } from '../../service/errors.js';
 import type { PageSpec } from '../../service/listQuery.js';
 import type { Page } from '../../service/types.js';
 import { type Db, sql } from './db.js';
-import { countKnown, countOnce } from './readCache.js';
+import { countKnown, countOnce, listOnce } from './readCache.js';
 
 export interface PageSelect {
   /** `FROM` what (a table, or tables joined). */
@@ -63,19 +63,27 @@ export interface KeySet {
 /**
  * The total and a page's keys of a set, read in ascending key order: an FTS5 index reads that way
  * far cheaper than in reverse when its matches are sparse. The first `fewKeys.max` keys come in one
- * pass that also counts them; a larger set is counted (once while the database is unchanged:
- * `countOnce`), and a page beyond them is read on its own, from the nearer end (`nearerEnd`).
+ * pass that also counts them (a set no larger is kept whole: `listOnce`); a larger set is counted
+ * (`countOnce`), and a page beyond them is read on its own, from the nearer end (`nearerEnd`).
  */
 export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, descending: boolean): { total: number; keys: number[] } {
   const ascending = (limit: number) => sql(db, `${set.members} ORDER BY ${set.key} LIMIT ${limit}`).pluck().all(set.params) as number[];
   const known = countKnown(db, set.count, set.params);
-  const first = known === undefined ? ascending(fewKeys.max + 1) : undefined;
-  const total = known ?? (first!.length <= fewKeys.max ? first!.length : countOnce(db, set.count, set.params));
+  // A set of few keys is kept whole (while the database is unchanged), from the pass that found it small.
+  let first: number[] | undefined;
+  const few = known === undefined
+    ? listOnce(db, set.members, set.params, () => {
+      first = ascending(fewKeys.max + 1);
+      return first.length <= fewKeys.max ? Int32Array.from(first) : undefined;
+    })
+    : undefined;
+  const total = few?.length ?? known ?? countOnce(db, set.count, set.params);
   checkPage(total, { page, perPage });
   const from = (page - 1) * perPage;
   // The page's places in ascending order.
   const [lo, hi] = descending ? [Math.max(0, total - from - perPage), total - from] : [from, Math.min(total, from + perPage)];
   const pageOf = (keys: number[]) => ({ total, keys: descending ? keys.reverse() : keys });
+  if (few) return pageOf(Array.from(few.subarray(lo, hi)));
   if (hi <= (first?.length ?? fewKeys.max)) return pageOf((first ?? ascending(hi)).slice(lo, hi));
   const { skip, limit, readDescending, reversed } = nearerEnd(total, { page, perPage }, descending);
   const read = sql(db, `${set.members} ORDER BY ${set.key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`).pluck().all(set.params) as number[];
