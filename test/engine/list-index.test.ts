@@ -1,7 +1,8 @@
-// The indexed list queries (migrations 7, 10 and 11) give what a plain scan over every Bundle gives:
-// search through the trigram index and its short-text fallback, counts kept by triggers (per status,
-// per day and status, per tag and pair of tags, webhook events per webhook and day), deep pages started
-// from those counts, split orderings, and a database made before migration 7 upgraded in place.
+// The indexed list queries (migrations 7 and 10-13) give what a plain scan over every Bundle gives:
+// search through the trigram index (with the statuses) and its short-text fallback, counts kept by
+// triggers (per status, per day and status, per tag, pair of tags and day, webhook events per webhook
+// and day), deep pages started from those counts, totals and lists kept while the database is
+// unchanged, split orderings, and a database made before migration 7 upgraded in place.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
@@ -73,7 +74,7 @@ async function seed(e: LocalEngine, inOrder = false): Promise<void> {
   expect(e.db.prepare(`SELECT value FROM meta WHERE key = 'bundles_dated_before_created'`).pluck().get() === '0').toBe(inOrder);
 }
 
-/** The counts kept by triggers (per status, per day of each date and status, per tag and pair of tags) equal a scan of the rows. */
+/** The counts kept by triggers (per status, per day of each date and status, per tag, pair of tags and day) and the search index's statuses equal a scan of the rows. */
 function expectCountsOfScan(e: LocalEngine): void {
   const all = (q: string) => e.db.prepare(q).all();
   // n <> 0: a count taken away twice would show as a -1 where the scan has no row.
@@ -91,6 +92,9 @@ function expectCountsOfScan(e: LocalEngine): void {
       UNION ALL SELECT seq, 'sent', substr(sent, 1, 10) FROM bundles WHERE sent IS NOT NULL
       UNION ALL SELECT seq, 'completed_at', substr(completed_at, 1, 10) FROM bundles WHERE completed_at IS NOT NULL) d ON d.seq = t.bundle_seq
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
+  // The search index holds every Bundle not waiting for it, with its status.
+  expect(all('SELECT rowid AS seq, status FROM bundle_search ORDER BY 1')).toEqual(
+    all(`SELECT seq, '_' || status AS status FROM bundles WHERE seq NOT IN (SELECT seq FROM bundle_search_pending) ORDER BY 1`));
   expect(all('SELECT template_id, n FROM bundle_template_counts WHERE n <> 0 ORDER BY 1')).toEqual(
     all('SELECT template_id, count(DISTINCT bundle_seq) AS n FROM documents WHERE template_id IS NOT NULL GROUP BY 1 ORDER BY 1'));
   if (e.db.prepare(`SELECT value FROM meta WHERE key = 'bundle_tag_pairs_off'`).pluck().get() === '0')
@@ -208,6 +212,8 @@ describe('indexed lists equal a plain scan', () => {
       // Statuses of few Bundles, merged; ranges of sent or completed that bound the walk of `created`.
       { status__in: 'co,ex' }, { status__in: 'co,dr', created_after: '2024-03-02' },
       { completed_before: '2024-03-14', status: 'co' }, { tag: 'ci', sent_before: '2024-03-06' }, { sent_before: '2024-03-07', completed_before: '2024-03-15' },
+      // Statuses and a search: one query of the search index, which holds each Bundle's status (migration 13).
+      { status__in: 'se,ca', search: 'é' }, { status: 'co', search: 'ab' }, { status__in: 'ca,co', search: 'L' },
       // A tag with a range of one date: counted, and its deep pages started, from the tag's counts per day.
       { tag: 'ci', created_after: '2024-03-03' }, { tag: 't0', sent_after: '2024-03-02', sent_before: '2024-03-08' }, { tag: 't1', created_before: '2024-03-06' },
     ];
@@ -260,7 +266,7 @@ describe('indexed lists equal a plain scan', () => {
         expect([...got.totals], JSON.stringify(q)).toEqual([got.ids.length]);
       }
     };
-    await sameAsScan([{ tag: 'ci' }, { created_after: '2024-04-30' }, { completed_before: '2024-05-02', status: 'ex' }, { sent_after: '2024-03-01' },
+    await sameAsScan([{ tag: 'ci' }, { status: 'ex', search: tagged.id }, { status: 'ex' }, { created_after: '2024-04-30' }, { completed_before: '2024-05-02', status: 'ex' }, { sent_after: '2024-03-01' },
       // The last day there is, and lists of commas alone (no status or tag: no Bundle).
       { created_before: '9999-12-31' }, { sent_before: '9999-12-31', ordering: 'sent' }, { tag__in: ',' }, { status__in: ', ,' }]);
     await expectApiError(e.listBundles({ tag__in: ',', page: 2 }), 404);
@@ -307,6 +313,13 @@ describe('totals counted by visiting every match', () => {
       await other.cancelBundle(made.id);
       expect(await lease()).toBe(before + 1);
       await other.addBundleTags(made.id, ['ci']);
+      await sameAsScan();
+      // A Bundle already in the search index is cancelled: found with its new status, not its old one.
+      writePendingSearchRows(e.db);
+      const sent = (await e.listBundles({ status: 'se', per_page: 1 })).items[0];
+      await other.cancelBundle(sent.id);
+      expect((await e.listBundles({ status: 'ca', search: sent.id })).items.map((b) => b.id)).toEqual([sent.id]);
+      expect((await e.listBundles({ status__in: 'se,dr', search: sent.id })).total).toBe(0);
       await sameAsScan();
     } finally {
       await other.close();

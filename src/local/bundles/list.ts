@@ -43,20 +43,21 @@ class Params {
 }
 
 /**
- * One set alone (a search, a tag, a tag set or a template) in `created` order: the set's own index
- * gives its Bundles in seq order, which is `created` order, so the page is a slice of it, without
- * reading a Bundle; the total is kept by triggers (a tag, a template) or counted in that index.
+ * One set alone (a search, perhaps with statuses, a tag, a tag set or a template) in `created` order:
+ * the set's own index gives its Bundles in seq order, which is `created` order, so the page is a slice
+ * of it, without reading a Bundle; the total is kept by triggers (a tag, a template) or counted in
+ * that index (the search index holds the statuses).
  */
 function setPage(db: Db, f: BundleFilter): Found | undefined {
   const sets = [f.search, f.tag, f.tagsAny, f.template].filter((x) => x !== undefined).length;
-  if (sets !== 1 || f.statuses || [f.created, f.sent, f.completed].some(hasRange) || f.orderBy !== 'created') return undefined;
+  if (sets !== 1 || (f.statuses && f.search === undefined) || [f.created, f.sent, f.completed].some(hasRange) || f.orderBy !== 'created') return undefined;
   if (f.tagsAny && f.tagsAny.length > 50) return undefined;
   if (!madeInCreatedOrder(db, 'bundles')) return undefined;
   const p = new Params();
   let members: string;
   let kept: string | undefined;
   if (f.search !== undefined) {
-    const plan = planSearch(db, f.search, p.bind);
+    const plan = planSearch(db, f.search, p.bind, f.statuses);
     if (plan.kind === 'columns') return undefined;
     const { total, keys } = setKeysPage(db, { members: plan.matches, count: plan.count, key: 'seq', params: p.values }, f, f.descending);
     return { total, seqs: keys };
@@ -211,14 +212,16 @@ class Conditions extends Params {
  * while the database is unchanged (`listOnce`), so that each page after the first read is a slice;
  * undefined for a list too long to keep (counted then, and known as such until the database changes).
  */
-function wholeList(db: Db, from: string, params: Record<string, unknown>, f: BundleFilter): Int32Array | undefined {
+function wholeList(db: Db, from: string, params: Record<string, unknown>, f: BundleFilter, total?: number): Int32Array | undefined {
   if ((countKnown(db, `SELECT count(*) ${from}`, params) ?? 0) > MAX_LIST_KEYS) return undefined;
   const d = f.descending ? 'DESC' : 'ASC';
   // Dated Bundles in order, then those without the date, as the walks give them.
   const col = `b.${f.orderBy}`;
   const text = `SELECT b.seq ${from} ORDER BY ${f.orderBy === 'created' ? '' : `${col} IS NULL, `}${col} ${d}, b.seq ${d}`;
   return listOnce(db, text, params, () => {
-    const keys = sql(db, `${text} LIMIT ${MAX_LIST_KEYS + 1}`).pluck().all(params) as number[];
+    // Of known length, it is read without a LIMIT, which would lead SQLite to walk the order's index
+    // rather than find the matches by their own and sort them.
+    const keys = sql(db, total === undefined ? `${text} LIMIT ${MAX_LIST_KEYS + 1}` : text).pluck().all(params) as number[];
     return keys.length > MAX_LIST_KEYS ? undefined : Int32Array.from(keys);
   });
 }
@@ -314,7 +317,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // not lead with, and no counts per day to start from): the list is read whole instead, once while
   // the database is unchanged.
   if (!orderRange && walked > 4 * total && total <= MAX_LIST_KEYS) {
-    const whole = wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values, f);
+    const whole = wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values, f, total);
     if (whole) return slice(whole, f);
   }
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>

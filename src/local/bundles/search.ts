@@ -15,7 +15,7 @@ export function indexBundleForSearch(db: Db, seq: number): void {
 }
 
 export function writePendingSearchRows(db: Db): void {
-  sql(db, 'INSERT INTO bundle_search (rowid, text) SELECT seq, text FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) ORDER BY seq').run();
+  sql(db, 'INSERT INTO bundle_search (rowid, text, status) SELECT seq, text, status FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) ORDER BY seq').run();
   sql(db, 'DELETE FROM bundle_search_pending').run();
 }
 
@@ -26,8 +26,9 @@ const SHORT_SEARCH_MAX_ROWS = 20_000;
 const SHORT_SEARCH_MAX_TERMS = 200;
 
 /**
- * How a search is answered. `index`: `matches` is a SELECT of the matching Bundles' seq, from the
- * index and from the Bundles still waiting for it, and `count` a SELECT of their number. `columns`: the search text holds the separator, so
+ * How a search, perhaps with statuses, is answered. `index`: `matches` is a SELECT of the matching
+ * Bundles' seq, from the index and from the Bundles still waiting for it, and `count` a SELECT of
+ * their number. `columns`: the search text holds the separator, so
  * only the tables can say.
  *
  * `search` is a case-insensitive substring of the slug, label, custom_key, or a signer's name, email
@@ -40,17 +41,21 @@ const SHORT_SEARCH_MAX_TERMS = 200;
  */
 export type SearchPlan = { kind: 'index'; matches: string; count: string } | { kind: 'columns' };
 
-export function planSearch(db: Db, search: string, bind: (v: unknown) => string): SearchPlan {
+export function planSearch(db: Db, search: string, bind: (v: unknown) => string, statuses?: string[]): SearchPlan {
   if (search.includes(FIELD_SEPARATOR)) return { kind: 'columns' };
-  const waiting = `SELECT seq FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) AND instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0`;
+  const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  // Statuses are the index's second column (migration 13): `_` and the status, one trigram each.
+  const inStatuses = statuses ? ` AND status IN (SELECT '_' || value FROM json_each(${bind(JSON.stringify(statuses))}))` : '';
+  const matchStatuses = statuses ? ` AND status : (${statuses.map((s) => phrase(`_${s}`)).join(' OR ')})` : '';
+  const waiting = `SELECT seq FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) AND instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0${inStatuses}`;
   // Counted apart: an FTS5 count read through the UNION costs a third more.
   const index = (where: string): SearchPlan => ({
     kind: 'index',
     matches: `SELECT rowid AS seq FROM bundle_search WHERE ${where} UNION ALL ${waiting}`,
     count: `SELECT (SELECT count(*) FROM bundle_search WHERE ${where}) + (SELECT count(*) FROM (${waiting}))`,
   });
-  const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
-  if ([...search].length >= 3) return index(`bundle_search MATCH ${bind(phrase(search))}`);
+  const match = (expr: string) => index(`bundle_search MATCH ${bind(`text : (${expr})${matchStatuses}`)}`);
+  if ([...search].length >= 3) return match(phrase(search));
   // eslint-disable-next-line no-control-regex
   const ascii = /^[\x00-\x7f]*$/.test(search);
   if (ascii && search.length === 2) {
@@ -59,7 +64,7 @@ export function planSearch(db: Db, search: string, bind: (v: unknown) => string)
     const terms = sql(db, 'SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ?').all(from, to) as { term: string; doc: number }[];
     if (!terms.length) return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})` };
     if (terms.length <= SHORT_SEARCH_MAX_TERMS && terms.reduce((n, t) => n + t.doc, 0) <= SHORT_SEARCH_MAX_ROWS)
-      return index(`bundle_search MATCH ${bind(terms.map((t) => phrase(t.term)).join(' OR '))}`);
+      return match(terms.map((t) => phrase(t.term)).join(' OR '));
   }
-  return index(ascii ? `text LIKE ${bind(`%${escapeLike(search)}%`)} ESCAPE '\\'` : `instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0`);
+  return index(`${ascii ? `text LIKE ${bind(`%${escapeLike(search)}%`)} ESCAPE '\\'` : `instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0`}${inStatuses}`);
 }
