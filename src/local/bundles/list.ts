@@ -147,9 +147,9 @@ export const deepPages = { from: 2000 };
 
 /**
  * A deep page of a list that the counts per day describe (statuses or a tag, and a range of the
- * order's own date at most): how many of the list's Bundles lie in the days wholly before the page, in the list's
- * direction, and the condition on the date that leaves them out. The page is then read with what
- * offset is left, instead of walking every Bundle before it.
+ * order's own date at most): how many of the list's Bundles lie in the days wholly before the page,
+ * in the list's direction, and the condition on the date that leaves them out. The page is then read
+ * with what offset is left, instead of walking every Bundle before it.
  */
 function daysBefore(db: Db, scope: DayScope, field: DateField, range: DayRange, offset: number, descending: boolean):
   { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {

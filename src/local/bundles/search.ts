@@ -28,8 +28,7 @@ const SHORT_SEARCH_MAX_TERMS = 200;
 /**
  * How a search, perhaps with statuses, is answered. `index`: `matches` is a SELECT of the matching
  * Bundles' seq, from the index and from the Bundles still waiting for it, and `count` a SELECT of
- * their number. `columns`: the search text holds the separator, so
- * only the tables can say.
+ * their number. `columns`: the search text holds the separator, so only the tables can say.
  *
  * `search` is a case-insensitive substring of the slug, label, custom_key, or a signer's name, email
  * or phone. Three characters or more are a phrase of trigrams (trigrams at consecutive offsets are
