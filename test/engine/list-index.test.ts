@@ -1,8 +1,8 @@
-// The indexed list queries (migrations 7 and 10-13) give what a plain scan over every Bundle gives:
+// The indexed list queries (migrations 7 and 10-14) give what a plain scan over every Bundle gives:
 // search through the trigram index (with the statuses) and its short-text fallback, counts kept by
-// triggers (per status, per day and status, per tag, pair of tags and day, webhook events per webhook
-// and day), deep pages started from those counts, totals and lists kept while the database is
-// unchanged, split orderings, and a database made before migration 7 upgraded in place.
+// triggers (per status, per day and status, per pair of days, per tag, pair of tags and day, webhook
+// events per webhook and day), deep pages started from those counts, totals and lists kept while the
+// database is unchanged, split orderings, and a database made before migration 7 upgraded in place.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
@@ -85,6 +85,11 @@ function expectCountsOfScan(e: LocalEngine): void {
       UNION ALL SELECT 'sent', substr(sent, 1, 10), status FROM bundles WHERE sent IS NOT NULL
       UNION ALL SELECT 'completed_at', substr(completed_at, 1, 10), status FROM bundles WHERE completed_at IS NOT NULL)
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
+  expect(all('SELECT field, day, created_day, status, n FROM bundle_date_pairs WHERE n <> 0 ORDER BY 1, 2, 3, 4')).toEqual(all(`
+    SELECT field, day, created_day, status, count(*) AS n FROM (
+      SELECT 'sent' AS field, substr(sent, 1, 10) AS day, substr(created, 1, 10) AS created_day, status FROM bundles WHERE sent IS NOT NULL
+      UNION ALL SELECT 'completed_at', substr(completed_at, 1, 10), substr(created, 1, 10), status FROM bundles WHERE completed_at IS NOT NULL)
+    GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`));
   expect(all('SELECT tag, n FROM bundle_tag_counts WHERE n <> 0 ORDER BY 1')).toEqual(all('SELECT tag, count(*) AS n FROM bundle_tags GROUP BY 1 ORDER BY 1'));
   expect(all('SELECT tag, field, day, n FROM bundle_tag_day_counts WHERE n <> 0 ORDER BY 1, 2, 3')).toEqual(all(`
     SELECT t.tag, d.field, d.day, count(*) AS n FROM bundle_tags t JOIN (

@@ -59,7 +59,7 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, p.bind, f.statuses);
     if (plan.kind === 'columns') return undefined;
-    const { total, keys } = setKeysPage(db, { members: plan.matches, count: plan.count, key: 'seq', params: p.values }, f, f.descending);
+    const { total, keys } = setKeysPage(db, { members: plan.matches, count: plan.count, parts: plan.parts, key: 'seq', params: p.values }, f, f.descending);
     return { total, seqs: keys };
   } else if (f.tag !== undefined) {
     members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
@@ -110,14 +110,29 @@ function rangeTotal(db: Db, scope: DayScope, field: DateField, range: DayRange):
   return sql(db, `SELECT coalesce(sum(n), 0) ${daysOf(p, scope, field, range)}`).pluck().get(p.values) as number;
 }
 
-/** FROM and WHERE of the counts per day of a scope, for a date in a range. */
-function daysOf(p: Params, scope: DayScope, field: DateField, [after, before]: DayRange): string {
+/**
+ * FROM and WHERE of the counts per day of a scope, for a date in a range; `pairs`: of the counts per
+ * pair of that date's day and `created`'s day (migration 14; statuses only).
+ */
+function daysOf(p: Params, scope: DayScope, field: DateField, [after, before]: DayRange, pairs = false): string {
   const where = [`field = ${p.bind(field)}`];
   if (after) where.push(`day >= ${p.bind(after)}`);
   if (before) where.push(`day < ${p.bind(nextDay(before))}`);
   if (scope.tag !== undefined) return `FROM bundle_tag_day_counts WHERE tag = ${p.bind(scope.tag)} AND ${where.join(' AND ')}`;
   if (scope.statuses) where.push(`status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(scope.statuses))}))`);
-  return `FROM bundle_day_counts WHERE ${where.join(' AND ')}`;
+  return `FROM ${pairs ? 'bundle_date_pairs' : 'bundle_day_counts'} WHERE ${where.join(' AND ')}`;
+}
+
+/**
+ * Where a list's counts per day of its order's date come from: the Bundles of a scope with `field` in
+ * a range, counted per day of that field (`field` is the order's), or, in `created` order with a range
+ * of another date (`byCreated`), per day of `created`.
+ */
+interface DaySource {
+  scope: DayScope;
+  field: DateField;
+  range: DayRange;
+  byCreated?: boolean;
 }
 
 /**
@@ -135,7 +150,7 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
   const dir = readDescending ? 'DESC' : 'ASC';
-  const days = daysBefore(db, { statuses: f.statuses }, 'created', f.created, skip, readDescending);
+  const days = daysBefore(db, { scope: { statuses: f.statuses }, field: 'created', range: f.created }, skip, readDescending);
   const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${days ? ` AND created ${days.from(p.bind)}` : ''}`);
   const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`)
     .pluck().all(p.values) as number[];
@@ -151,13 +166,14 @@ export const deepPages = { from: 2000 };
  * in the list's direction, and the condition on the date that leaves them out. The page is then read
  * with what offset is left, instead of walking every Bundle before it.
  */
-function daysBefore(db: Db, scope: DayScope, field: DateField, range: DayRange, offset: number, descending: boolean):
+function daysBefore(db: Db, { scope, field, range, byCreated }: DaySource, offset: number, descending: boolean):
   { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {
   if (offset < deepPages.from) return undefined;
   const p = new Params();
   const dir = descending ? 'DESC' : 'ASC';
   // The days in the list's direction, until the one the page starts in: a few dozen rows for a page 500.
-  const days = sql(db, `SELECT day, sum(n) AS n ${daysOf(p, scope, field, range)} GROUP BY day ORDER BY day ${dir}`)
+  const day = byCreated ? 'created_day' : 'day';
+  const days = sql(db, `SELECT ${day} AS day, sum(n) AS n ${daysOf(p, scope, field, range, byCreated)} GROUP BY 1 ORDER BY 1 ${dir}`)
     .iterate(p.values) as IterableIterator<{ day: string; n: number }>;
   let skipped = 0;
   let last: string | undefined;
@@ -306,6 +322,11 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const orderRange = byDays && (!byDays.field || byDays.field === f.orderBy) ? byDays.range : undefined;
   const datedTotal = f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, byDays!.scope, f.orderBy, orderRange) : undefined;
   const near = datedTotal !== undefined ? nearerEnd(total, f, f.descending) : undefined;
+  // Where a deep page starts: from the counts per day of the order's own date, or of `created` among
+  // the Bundles in a range of another date.
+  const skipDays: DaySource | undefined = orderRange ? { scope: byDays!.scope, field: f.orderBy, range: orderRange }
+    : f.orderBy === 'created' && byDays?.field && byDays.scope.tag === undefined ? { scope: byDays.scope, field: byDays.field, range: byDays.range, byCreated: true }
+    : undefined;
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
   // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
@@ -316,7 +337,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // A walk that would read far more than the list has (a deep page of a filter the order's index does
   // not lead with, and no counts per day to start from): the list is read whole instead, once while
   // the database is unchanged.
-  if (!orderRange && walked > 4 * total && total <= MAX_LIST_KEYS) {
+  if (!skipDays && walked > 4 * total && total <= MAX_LIST_KEYS) {
     const whole = wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values, f, total);
     if (whole) return slice(whole, f);
   }
@@ -325,7 +346,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const col = `b.${f.orderBy}`;
   const dated = (at: number, limit: number, descending: boolean) => {
     const d = descending ? 'DESC' : 'ASC';
-    const skip = orderRange && daysBefore(db, byDays!.scope, f.orderBy, orderRange, at, descending);
+    const skip = skipDays && daysBefore(db, skipDays, at, descending);
     const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : ''].filter(Boolean).join(' AND ');
     return seqs(where || undefined, `${col} ${d}, b.seq ${d}`, limit, at - (skip ? skip.skipped : 0));
   };

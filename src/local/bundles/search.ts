@@ -27,8 +27,8 @@ const SHORT_SEARCH_MAX_TERMS = 200;
 
 /**
  * How a search, perhaps with statuses, is answered. `index`: `matches` is a SELECT of the matching
- * Bundles' seq, from the index and from the Bundles still waiting for it, and `count` a SELECT of
- * their number. `columns`: the search text holds the separator, so only the tables can say.
+ * Bundles' seq, from the index and from the Bundles still waiting for it (`parts`: each of the two),
+ * and `count` a SELECT of their number. `columns`: the search text holds the separator, so only the tables can say.
  *
  * `search` is a case-insensitive substring of the slug, label, custom_key, or a signer's name, email
  * or phone. Three characters or more are a phrase of trigrams (trigrams at consecutive offsets are
@@ -38,7 +38,7 @@ const SHORT_SEARCH_MAX_TERMS = 200;
  * than the tables. SQLite's LIKE folds ASCII letters only; other letters are folded by the engine's
  * own function, as for the waiting Bundles.
  */
-export type SearchPlan = { kind: 'index'; matches: string; count: string } | { kind: 'columns' };
+export type SearchPlan = { kind: 'index'; matches: string; count: string; parts: string[] } | { kind: 'columns' };
 
 export function planSearch(db: Db, search: string, bind: (v: unknown) => string, statuses?: string[]): SearchPlan {
   if (search.includes(FIELD_SEPARATOR)) return { kind: 'columns' };
@@ -52,6 +52,7 @@ export function planSearch(db: Db, search: string, bind: (v: unknown) => string,
     kind: 'index',
     matches: `SELECT rowid AS seq FROM bundle_search WHERE ${where} UNION ALL ${waiting}`,
     count: `SELECT (SELECT count(*) FROM bundle_search WHERE ${where}) + (SELECT count(*) FROM (${waiting}))`,
+    parts: [`SELECT rowid FROM bundle_search WHERE ${where}`, waiting],
   });
   const match = (expr: string) => index(`bundle_search MATCH ${bind(`text : (${expr})${matchStatuses}`)}`);
   if ([...search].length >= 3) return match(phrase(search));
@@ -61,7 +62,7 @@ export function planSearch(db: Db, search: string, bind: (v: unknown) => string,
     const from = search.toLowerCase();
     const to = from[0] + String.fromCharCode(from.charCodeAt(1) + 1);
     const terms = sql(db, 'SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ?').all(from, to) as { term: string; doc: number }[];
-    if (!terms.length) return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})` };
+    if (!terms.length) return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})`, parts: [waiting] };
     if (terms.length <= SHORT_SEARCH_MAX_TERMS && terms.reduce((n, t) => n + t.doc, 0) <= SHORT_SEARCH_MAX_ROWS)
       return match(terms.map((t) => phrase(t.term)).join(' OR '));
   }

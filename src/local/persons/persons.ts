@@ -133,6 +133,7 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
         const { total, keys } = setKeysPage(ctx.db, {
           members: 'SELECT rowid AS k FROM person_search WHERE person_search MATCH @match',
           count: 'SELECT count(*) FROM person_search WHERE person_search MATCH @match',
+          parts: ['SELECT rowid FROM person_search WHERE person_search MATCH @match'],
           key: 'k',
           params: { match },
         }, { page, perPage }, true);

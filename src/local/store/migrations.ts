@@ -702,4 +702,19 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE bundle_search SET status = '_' || new.status WHERE rowid = new.seq;
   END;
   `,
+  // 14: `bundle_date_pairs` keeps the Bundles per day of `sent` (or `completed_at`), day of `created`
+  // and status: in `created` order, a deep page of a range of the other date starts from the days of
+  // `created` wholly before it. A Bundle is sent or completed within days of being made, so the pairs
+  // are a few per day (at most one per Bundle).
+  `
+  CREATE TABLE bundle_date_pairs (
+    field TEXT NOT NULL, day TEXT NOT NULL, created_day TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (field, day, created_day, status)
+  ) WITHOUT ROWID;
+  ${(['sent', 'completed_at'] as const).map((f) => keptCounts(`bundle_date_pairs_${f}`, {
+    counts: 'bundle_date_pairs', source: 'bundles',
+    key: { field: `'${f}'`, day: `substr($${f}, 1, 10)`, created_day: 'substr($created, 1, 10)', status: '$status' },
+    when: `$${f} IS NOT NULL`, watched: [f, 'created', 'status'],
+  })).join('')}
+  `,
 ];

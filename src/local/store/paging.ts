@@ -5,7 +5,7 @@ import { notFound } from '../../service/errors.js';
 import type { PageSpec } from '../../service/listQuery.js';
 import type { Page } from '../../service/types.js';
 import { type Db, sql } from './db.js';
-import { countKnown, countOnce, listOnce } from './readCache.js';
+import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from './readCache.js';
 
 export interface PageSelect {
   /** `FROM` what (a table, or tables joined). */
@@ -52,10 +52,15 @@ export function selectPage<R>(db: Db, { page, perPage }: PageSpec, q: PageSelect
 /** The first `max` keys of a set are read in one pass by `setKeysPage` (tests lower it to take the other ways). */
 export const fewKeys = { max: 5000 };
 
-/** A set of keys: `members` a SELECT of them (the column `key`), `count` a SELECT of their number. */
+/**
+ * A set of keys: `members` a SELECT of them (the column `key`), `count` a SELECT of their number,
+ * `parts` SELECTs of keys whose union it is, each cheap to read whole (for an FTS5 index, its rowids
+ * in its own order rather than through a UNION).
+ */
 export interface KeySet {
   members: string;
   count: string;
+  parts: string[];
   key: string;
   params: Record<string, unknown>;
 }
@@ -64,7 +69,8 @@ export interface KeySet {
  * The total and a page's keys of a set, read in ascending key order: an FTS5 index reads that way
  * far cheaper than in reverse when its matches are sparse. The first `fewKeys.max` keys come in one
  * pass that also counts them (a set no larger is kept whole: `listOnce`); a larger set is counted
- * (`countOnce`), and a page beyond them is read on its own, from the nearer end (`nearerEnd`).
+ * (`countOnce`), and a page beyond them is read on its own, from the nearer end (`nearerEnd`), or,
+ * when the set was counted before, from the whole set read once.
  */
 export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, descending: boolean): { total: number; keys: number[] } {
   const ascending = (limit: number) => sql(db, `${set.members} ORDER BY ${set.key} LIMIT ${limit}`).pluck().all(set.params) as number[];
@@ -85,6 +91,12 @@ export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, de
   const pageOf = (keys: number[]) => ({ total, keys: descending ? keys.reverse() : keys });
   if (few) return pageOf(Array.from(few.subarray(lo, hi)));
   if (hi <= (first?.length ?? fewKeys.max)) return pageOf((first ?? ascending(hi)).slice(lo, hi));
+  // A set seen before (its total was known) is read whole, once while the database is unchanged, and sliced.
+  if (known !== undefined && total <= MAX_LIST_KEYS) {
+    const whole = listOnce(db, set.members, set.params, () =>
+      Int32Array.from(set.parts.flatMap((part) => sql(db, part).pluck().all(set.params) as number[])).sort());
+    if (whole) return pageOf(Array.from(whole.subarray(lo, hi)));
+  }
   const { skip, limit, readDescending, reversed } = nearerEnd(total, { page, perPage }, descending);
   const read = sql(db, `${set.members} ORDER BY ${set.key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`).pluck().all(set.params) as number[];
   return { total, keys: reversed ? read.reverse() : read };
