@@ -70,7 +70,7 @@ export interface KeySet {
  * far cheaper than in reverse when its matches are sparse. The first `fewKeys.max` keys come in one
  * pass that also counts them (a set no larger is kept whole: `listOnce`); a larger set is counted
  * (`countOnce`), and a page beyond them is read on its own, from the nearer end (`nearerEnd`), or,
- * when the set was counted before, from the whole set read once.
+ * deep in a set counted before, from the whole set read once.
  */
 export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, descending: boolean): { total: number; keys: number[] } {
   const ascending = (limit: number) => sql(db, `${set.members} ORDER BY ${set.key} LIMIT ${limit}`).pluck().all(set.params) as number[];
@@ -91,13 +91,14 @@ export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, de
   const pageOf = (keys: number[]) => ({ total, keys: descending ? keys.reverse() : keys });
   if (few) return pageOf(Array.from(few.subarray(lo, hi)));
   if (hi <= (first?.length ?? fewKeys.max)) return pageOf((first ?? ascending(hi)).slice(lo, hi));
-  // A set seen before (its total was known) is read whole, once while the database is unchanged, and sliced.
-  if (known !== undefined && total <= MAX_LIST_KEYS) {
+  const { skip, limit, readDescending, reversed } = nearerEnd(total, { page, perPage }, descending);
+  // Deep in a set seen before (its total was known), where a read would skip an eighth of it or more:
+  // the set is read whole, once while the database is unchanged, and sliced.
+  if (known !== undefined && skip >= total / 8 && total <= MAX_LIST_KEYS) {
     const whole = listOnce(db, set.members, set.params, () =>
       Int32Array.from(set.parts.flatMap((part) => sql(db, part).pluck().all(set.params) as number[])).sort());
     if (whole) return pageOf(Array.from(whole.subarray(lo, hi)));
   }
-  const { skip, limit, readDescending, reversed } = nearerEnd(total, { page, perPage }, descending);
   const read = sql(db, `${set.members} ORDER BY ${set.key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`).pluck().all(set.params) as number[];
   return { total, keys: reversed ? read.reverse() : read };
 }
