@@ -160,6 +160,8 @@ const SEARCHES = [
   'moved@new', 'Ada 50% L', 'lease', 'LEASE ÉC', 'nothing at all', ' ', 'ee z', '\u001f',
   // Two characters, read from the trigram index's terms: at a field's end, across case, with quotes and wildcards.
   '30', 'OM', 'om', '5%', '_b', 'e"', '"x', ' 1', 'cK', '%\\', 'ss',
+  // Like the statuses' terms in the index's second column (`_se`), which no search reaches; a NUL.
+  '_s', '_S', '_se', '\u0000', 'a\u0000b', 'jos\u0000',
 ];
 
 describe('indexed lists equal a plain scan', () => {
@@ -421,7 +423,7 @@ describe('Persons search through its index', () => {
         }).map((p) => p.id);
         // Sets read whole in one pass, and (max 1) counted on from the first key, with pages beyond it read on their own.
         for (const few of [FEW_KEYS_DEFAULT, 1]) for (const s of ['josé', 'JOSÉ', 'renée', 'moved', 'zoë', '50%', '(555)', '555) 010', '5550102', '010-2030', '7946 00', '79460018',
-          '"q"', 'example.com', 'gone', 'ada+x', 'ÑÚÑ', 'nobody here'])
+          '"q"', 'example.com', 'gone', 'ada+x', 'ÑÚÑ', 'nobody here', 'jo', 'É', '\u0000', 'jos\u0000é'])
           for (const perPage of [100, 1]) {
             fewKeys.max = few;
             const got: string[] = [];

@@ -2,6 +2,8 @@
 // this engine or another process made it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
+import { inTransaction, type EngineContext } from '../../src/local/store/context.js';
+import { countOnce } from '../../src/local/store/readCache.js';
 import { bundleRequest, newEngine } from '../helpers.js';
 
 let engine: ReturnType<typeof newEngine>;
@@ -30,6 +32,25 @@ describe('read cache', () => {
     other = new LocalEngine({ dataDir: engine.dataDir });
     await other.sendBundle(id);
     expect((await engine.getBundle(id)).status).toBe('se');
+  });
+
+  it('keeps nothing read inside a write transaction, which may yet roll back', async () => {
+    engine = newEngine();
+    const { id } = await engine.createBundle(bundleRequest({ label: 'Before' }));
+    const db = engine.db;
+    const labelled = (label: string) => countOnce(db, 'SELECT count(*) FROM bundles WHERE label = ?', [label]);
+    expect(labelled('Rolled back')).toBe(0);
+    let inside: Promise<{ label: string }> | undefined;
+    expect(() => inTransaction({ db } as EngineContext, () => {
+      db.prepare(`UPDATE bundles SET label = 'Rolled back' WHERE id = ?`).run(id);
+      expect(labelled('Rolled back')).toBe(1);
+      // Read (synchronously, in the transaction) through the Bundle cache too.
+      inside = engine.getBundle(id);
+      throw new Error('roll back');
+    })).toThrow('roll back');
+    expect((await inside!).label).toBe('Rolled back');
+    expect(labelled('Rolled back')).toBe(0);
+    expect((await engine.getBundle(id)).label).toBe('Before');
   });
 
   it('stops accepting a key revoked by this process at once, and by another process within a second', async () => {

@@ -6,7 +6,7 @@ import { datedAfterCreated, madeInCreatedOrder, tagPairsKept } from '../store/me
 import { checkPage, nearerEnd, pageCount, setKeysPage } from '../store/paging.js';
 import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from '../store/readCache.js';
 import { type BundleRow, loadBundles } from './read.js';
-import { escapeLike, planSearch } from './search.js';
+import { planSearch } from './search.js';
 
 export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
   return db.transaction(() => {
@@ -260,10 +260,11 @@ function walkPage(db: Db, f: BundleFilter): Found {
       c.where.push(`{in}b.seq IN (${plan.matches})`);
       soleCounts.set(c.where[0], plan.count);
     } else {
-      const p = c.bind(`%${escapeLike(f.search)}%`);
-      const like = (col: string) => `${col} LIKE ${p} ESCAPE '\\'`;
-      c.where.push(`(${like('b.id')} OR ${like('b.label')} OR ${like('b.custom_key')} OR EXISTS (
-        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${like('p.name')} OR ${like('p.email')} OR ${like('p.phone')})))`);
+      // instr, not LIKE: it folds every letter (by the engine's function) and reads past a NUL.
+      const p = c.bind(f.search.toLowerCase());
+      const has = (col: string) => `instr(esign_lower(${col}), ${p}) > 0`;
+      c.where.push(`(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
+        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))`);
     }
   }
   const ranges = ([['created', f.created], ['sent', f.sent], ['completed_at', f.completed]] as const).filter(([, r]) => hasRange(r));

@@ -19,7 +19,7 @@ export function writePendingSearchRows(db: Db): void {
   sql(db, 'DELETE FROM bundle_search_pending').run();
 }
 
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Two-character searches read the index's terms when they start with it in at most this many rows. */
 const SHORT_SEARCH_MAX_ROWS = 20_000;
@@ -28,7 +28,8 @@ const SHORT_SEARCH_MAX_TERMS = 200;
 /**
  * How a search, perhaps with statuses, is answered. `index`: `matches` is a SELECT of the matching
  * Bundles' seq, from the index and from the Bundles still waiting for it (`parts`: each of the two),
- * and `count` a SELECT of their number. `columns`: the search text holds the separator, so only the tables can say.
+ * and `count` a SELECT of their number. `columns`: the search text holds the separator or a NUL, so
+ * only the tables can say.
  *
  * `search` is a case-insensitive substring of the slug, label, custom_key, or a signer's name, email
  * or phone. Three characters or more are a phrase of trigrams (trigrams at consecutive offsets are
@@ -41,7 +42,8 @@ const SHORT_SEARCH_MAX_TERMS = 200;
 export type SearchPlan = { kind: 'index'; matches: string; count: string; parts: string[] } | { kind: 'columns' };
 
 export function planSearch(db: Db, search: string, bind: (v: unknown) => string, statuses?: string[]): SearchPlan {
-  if (search.includes(FIELD_SEPARATOR)) return { kind: 'columns' };
+  // The separator is in every row; a NUL would end the FTS5 query text.
+  if (search.includes(FIELD_SEPARATOR) || search.includes('\u0000')) return { kind: 'columns' };
   const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
   // Statuses are the index's second column (migration 13): `_` and the status, one trigram each.
   const inStatuses = statuses ? ` AND status IN (SELECT '_' || value FROM json_each(${bind(JSON.stringify(statuses))}))` : '';
@@ -61,7 +63,7 @@ export function planSearch(db: Db, search: string, bind: (v: unknown) => string,
   if (ascii && search.length === 2) {
     const from = search.toLowerCase();
     const to = from[0] + String.fromCharCode(from.charCodeAt(1) + 1);
-    const terms = sql(db, 'SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ?').all(from, to) as { term: string; doc: number }[];
+    const terms = sql(db, `SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ? AND col = 'text'`).all(from, to) as { term: string; doc: number }[];
     if (!terms.length) return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})`, parts: [waiting] };
     if (terms.length <= SHORT_SEARCH_MAX_TERMS && terms.reduce((n, t) => n + t.doc, 0) <= SHORT_SEARCH_MAX_ROWS)
       return match(terms.map((t) => phrase(t.term)).join(' OR '));

@@ -107,7 +107,6 @@ export function getPerson(ctx: EngineContext, id: string): Person {
 }
 
 const text = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : String(v));
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Newest first; `search`, `email` and `phone` are ANDed. */
 export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person> {
@@ -121,7 +120,8 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     const d = normalisePhone(v);
     return /^[+\d]+$/.test(d) ? d : '';
   };
-  const indexed = search && [...search].length >= 3 && !search.includes('\u001f') && (digitsOf(search) === '' || digitsOf(search).length >= 3);
+  // A NUL would end the FTS5 query text; the separator is in every row.
+  const indexed = search && [...search].length >= 3 && !/[\u0000\u001f]/.test(search) && (digitsOf(search) === '' || digitsOf(search).length >= 3);
   if (search && indexed) {
     // The trigram index (migration 10): a case-insensitive substring of the name, an email or a phone,
     // or the search's digits within a phone's.
@@ -144,9 +144,11 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     params.push(match);
   } else if (search) {
     const digits = digitsOf(search);
-    where.push(`(p.name LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM person_channels c WHERE c.person_id = p.id AND
-      (c.email LIKE ? ESCAPE '\\' OR c.phone LIKE ? ESCAPE '\\' OR (? <> '' AND instr(${normalisedPhoneSql('c.phone')}, ?) > 0))))`);
-    params.push(likePattern(search), likePattern(search), likePattern(search), digits, digits);
+    // instr, not LIKE: it folds every letter (by the engine's function) and reads past a NUL.
+    where.push(`(instr(esign_lower(p.name), ?) > 0 OR EXISTS (SELECT 1 FROM person_channels c WHERE c.person_id = p.id AND
+      (instr(esign_lower(c.email), ?) > 0 OR instr(esign_lower(c.phone), ?) > 0 OR (? <> '' AND instr(${normalisedPhoneSql('c.phone')}, ?) > 0))))`);
+    const lower = search.toLowerCase();
+    params.push(lower, lower, lower, digits, digits);
   }
   const email = text(q.email);
   if (email) {

@@ -2,6 +2,7 @@ import type { AccountStore } from '../account/account.js';
 import type { BlobStore } from './blobs.js';
 import type { Clock } from './clock.js';
 import type { Db } from './db.js';
+import { whileWriting } from './readCache.js';
 
 /** What the engine's modules share: the database, the clock, the account and the file store. */
 export interface EngineContext {
@@ -17,7 +18,10 @@ export interface EngineContext {
   refusePrivateUrls(): boolean;
 }
 
-/** One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock. */
+/**
+ * One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock.
+ * The read caches keep nothing read inside it (it may roll back).
+ */
 export function inTransaction<T>(ctx: EngineContext, fn: () => T): T {
-  return ctx.db.transaction(fn).immediate();
+  return whileWriting(ctx.db, () => ctx.db.transaction(fn).immediate());
 }

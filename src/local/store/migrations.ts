@@ -694,6 +694,9 @@ export const MIGRATIONS: readonly string[] = [
     FROM bundles b;
   DROP TABLE bundle_search;
   CREATE VIRTUAL TABLE bundle_search USING fts5(text, status, tokenize = 'trigram case_sensitive 0', columnsize = 0);
+  -- The terms per column: a two-character search looks up the text's terms, not the statuses'.
+  DROP TABLE bundle_search_terms;
+  CREATE VIRTUAL TABLE bundle_search_terms USING fts5vocab(bundle_search, col);
   INSERT INTO bundle_search (bundle_search, rank) VALUES ('automerge', 2);
   INSERT INTO bundle_search (rowid, text, status)
     SELECT seq, text, status FROM bundle_search_rows WHERE seq NOT IN (SELECT seq FROM bundle_search_pending) ORDER BY seq;

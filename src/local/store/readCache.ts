@@ -16,6 +16,7 @@ export class ReadCache<T> {
     const value = this.peek(key);
     if (value !== undefined) return value;
     const loaded = deepFreeze(load());
+    if (writing.has(this.db)) return loaded;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, loaded);
     return loaded;
@@ -30,6 +31,22 @@ export class ReadCache<T> {
       this.generation = generation;
     }
     return this.entries.get(key);
+  }
+}
+
+const writing = new WeakSet<Db>();
+
+/**
+ * Runs the body of a write transaction: nothing read meanwhile is kept, as the transaction may yet
+ * roll back, and `total_changes()` does not go back down when it does.
+ */
+export function whileWriting<T>(db: Db, fn: () => T): T {
+  if (writing.has(db)) return fn();
+  writing.add(db);
+  try {
+    return fn();
+  } finally {
+    writing.delete(db);
   }
 }
 
