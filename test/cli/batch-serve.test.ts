@@ -52,6 +52,9 @@ beforeAll(async () => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
     });
+    // The server may answer (a 429) and close before the body is through: the write fails with EPIPE,
+    // and the client sees its connection cut, as through any proxy.
+    up.on('error', () => req.socket.destroy());
     req.pipe(up);
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
