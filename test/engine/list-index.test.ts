@@ -336,6 +336,24 @@ describe('totals counted by visiting every match', () => {
   });
 });
 
+describe('a database made by a newer esign', () => {
+  it('is refused, and left as it was', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      await new LocalEngine({ dataDir: dir }).close();
+      const db = new Database(`${dir}/esign.db`);
+      db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+      db.close();
+      expect(() => new LocalEngine({ dataDir: dir })).toThrow(/made by a newer esign/);
+      const after = new Database(`${dir}/esign.db`, { readonly: true });
+      expect(after.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
+      after.close();
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe('upgrade of a database made before migration 7', () => {
   it('builds the search index and counts from the stored Bundles', async () => {
     const { dir, cleanup } = tempDir();

@@ -39,7 +39,12 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('foreign_keys = ON');
   // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
   db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
-  migrate(db);
+  try {
+    migrate(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   return db;
 }
 
@@ -68,6 +73,9 @@ function privateFile(path: string): void {
 /** Applies migrations past `user_version`, each in its own IMMEDIATE transaction (re-checked inside). */
 export function migrate(db: Db): void {
   const current = () => db.pragma('user_version', { simple: true }) as number;
+  // A newer esign's tables are kept by triggers and indexes this one does not know how to write.
+  if (current() > MIGRATIONS.length)
+    throw new Error(`The database ${db.name} was made by a newer esign (version ${current()}; this esign knows up to ${MIGRATIONS.length}): use that esign or a newer one.`);
   if (current() >= MIGRATIONS.length) return;
   for (let v = current(); v < MIGRATIONS.length; v = current()) {
     const started = Date.now();
