@@ -1,8 +1,8 @@
 // Lists and search at scale (issue 13): seeds 100k and 1M Bundles by a fast path, runs every list
 // query (Bundles, a Bundle's events, webhook events and deliveries, Persons) at page 1 and at a deep
 // page, prints p50/p95 per query and size (of calls in a row, and of calls each right after a write),
-// the growth 1M/100k, creates/s of this build (and of a
-// baseline build, BENCH_BASELINE=<a built checkout of an earlier commit>) and bytes per Bundle.
+// the growth 1M/100k, creates/s of this build (and of a baseline build, BENCH_BASELINE=<a built
+// checkout of an earlier commit>) and bytes per Bundle.
 // Not part of `npm test`: `npm run build && node bench/scale.mjs` (BENCH_SCALE_SIZES=100000,1000000).
 // BENCH_SCALE_KEEP=1 keeps the seeded directories; BENCH_SCALE_REUSE=<dir>[,<dir>] queries kept ones
 // again (one per size, in the order of BENCH_SCALE_SIZES) instead of seeding.
