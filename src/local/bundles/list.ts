@@ -304,13 +304,15 @@ function walkPage(db: Db, f: BundleFilter): Found {
 
   const countWalk: Walk = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'sets' : 'none';
   const count = (extra?: string) => countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countWalk)}`, c.values);
+  // The whole list's FROM and WHERE: the text of `count()`'s, so that a list counted as too long to keep is known as such.
+  const filtered = `FROM bundles b ${c.sql(undefined, countWalk)}`;
   let total: number;
   if (statusesOnly) total = statusTotal(db, f.statuses);
   else if (c.where.length === 1 && soleCounts.has(c.where[0])) total = countOnce(db, soleCounts.get(c.where[0])!, c.values);
   else if (byDays?.field) total = rangeTotal(db, byDays.scope, byDays.field, byDays.range);
   else {
     // Counted by visiting every match: the same visit gives the whole list, kept for its next pages.
-    const whole = wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values, f);
+    const whole = wholeList(db, filtered, c.values, f);
     if (whole) return slice(whole, f);
     total = count();
   }
@@ -339,7 +341,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // not lead with, and no counts per day to start from): the list is read whole instead, once while
   // the database is unchanged.
   if (!skipDays && walked > 4 * total && total <= MAX_LIST_KEYS) {
-    const whole = wholeList(db, `FROM bundles b ${c.sql(undefined, countWalk)}`, c.values, f, total);
+    const whole = wholeList(db, filtered, c.values, f, total);
     if (whole) return slice(whole, f);
   }
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>

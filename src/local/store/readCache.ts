@@ -13,13 +13,16 @@ export class ReadCache<T> {
   ) {}
 
   get(key: string, load: () => T): T {
-    const value = this.peek(key);
-    if (value !== undefined) return value;
-    const loaded = deepFreeze(load());
-    if (writing.has(this.db)) return loaded;
+    return this.peek(key) ?? this.keep(key, load());
+  }
+
+  /** Keeps a value read now (not inside a write transaction, which may roll back). */
+  keep(key: string, value: T): T {
+    const frozen = deepFreeze(value);
+    if (writing.has(this.db)) return frozen;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, loaded);
-    return loaded;
+    this.entries.set(key, frozen);
+    return frozen;
   }
 
   /** The entry, if there is one for the database as it is now. */
@@ -98,5 +101,5 @@ export const listOnce = (db: Db, text: string, params: Params, read: () => Int32
   const kept = lists.peek(key);
   if (kept) return kept;
   const keys = read();
-  return keys && lists.get(key, () => keys);
+  return keys && lists.keep(key, keys);
 };
