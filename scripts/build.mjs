@@ -1,7 +1,7 @@
 // Bundles the CLI (and the engine, for library use and benchmarks) with esbuild, with lazy chunks
 // for what commands import on demand; and the browser side of esign serve's pages into
 // dist/client (`--client` builds only that: vitest's global setup does, for the page tests).
-// Native better-sqlite3 stays external; type checking is `npm run typecheck` (tsc).
+// Packages are not bundled (see below); type checking is `npm run typecheck` (tsc).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -39,10 +39,9 @@ else {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'bundle',
+    packages: 'external',
     // Native or data-file packages load from node_modules at run time.
     external: ['better-sqlite3', 'playwright-core'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
   });

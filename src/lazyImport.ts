@@ -1,10 +1,7 @@
-// CommonJS packages imported on demand arrive differently bundled (exports under `default`) and
-// under plain Node (named exports): these loaders give the module either way.
+// Packages loaded on demand. The build leaves every package to Node (scripts/build.mjs), so an
+// `import()` of a CommonJS package has Node's own shape (named exports and `default`) in the
+// shipped program as under the test runner; test/cli/shipped-build.test.ts holds that.
 
-function interop<T extends object>(m: T & { default?: T }, probe: keyof T): T {
-  return m[probe] ? m : m.default!;
-}
+export const loadUndici = (): Promise<typeof import('undici')> => import('undici');
 
-export const loadUndici = async (): Promise<typeof import('undici')> => interop(await import('undici'), 'Agent');
-
-export const loadPdfLib = async (): Promise<typeof import('pdf-lib')> => interop(await import('pdf-lib'), 'PDFDocument');
+export const loadPdfLib = (): Promise<typeof import('pdf-lib')> => import('pdf-lib');
