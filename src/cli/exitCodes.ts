@@ -15,6 +15,7 @@ export const EXIT = {
   PARTIAL: 12,
   UNREACHABLE: 13,
   CANNOT_SEND: 14,
+  INCOMPLETE: 15,
   INTERRUPTED: 130,
 } as const;
 
@@ -36,6 +37,7 @@ export const EXIT_TABLE: [number, string][] = [
   [EXIT.PARTIAL, 'Some items of a batch or of a command given several ids failed (the summary names them); the rest succeeded'],
   [EXIT.UNREACHABLE, 'A wait can no longer succeed: the Bundle ended in another state (declined, cancelled, expired, failed)'],
   [EXIT.CANNOT_SEND, 'The Bundle cannot be sent as it is (bundle validate: can_send is false; the message says why)'],
+  [EXIT.INCOMPLETE, 'Created, but not all of it was applied (its tags, say): the id is printed, the message says what is missing; do not create it again'],
   [EXIT.INTERRUPTED, 'Interrupted (Ctrl-C)'],
 ];
 

@@ -1,7 +1,6 @@
 // esign bundle create: a Bundle from flags and/or a JSON spec, sent (or saved as a draft), its tags
 // added right after, optionally waiting while its documents are processed.
 import type { Command } from 'commander';
-import { ApiError } from '../../../service/errors.js';
 import type { Bundle } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
@@ -55,25 +54,39 @@ export async function run(f: Factory, o: CreateOptions): Promise<void> {
   const { body, files, tags } = await buildCreateRequest(f.io, o);
   if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
   if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
+  // Tags are checked before anything is created: a bad one must not leave a sent Bundle behind.
+  if (tags.length) {
+    const S = await import('../../../service/schemas.js');
+    S.parseOr400(S.TagsRequest, { tags });
+  }
   const service = await f.service();
   let b = o.envelopeTemplate ? await service.createBundleFromEnvelopeTemplate(body) : await service.createBundle(body, files);
-  if (tags.length) b = await addTags(f, b, tags);
+  if (tags.length) {
+    const tagged = await addTags(f, b, tags);
+    if (typeof tagged === 'string') {
+      // Created (and maybe sent): its id goes to stdout as on success, so a retry never creates it again.
+      await showBundle(f, b);
+      throw new CliError(tagged, EXIT.INCOMPLETE);
+    }
+    b = tagged;
+  }
   if (wait !== undefined) b = await waitForLaunch(f, b, wait);
   await showBundle(f, b);
   if (wait !== undefined && b.status === 'fa')
     throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.FAILURE);
 }
 
-/** The Bundle exists by now: a failure says so, so nobody creates it twice. */
-async function addTags(f: Factory, b: Bundle, tags: string[]): Promise<Bundle> {
+/** The Bundle exists by now: a failure is returned as the message to give (exit INCOMPLETE), never thrown. */
+async function addTags(f: Factory, b: Bundle, tags: string[]): Promise<Bundle | string> {
   try {
     return await (await f.service()).addBundleTags(b.id, tags);
   } catch (e) {
-    const message = `Bundle ${b.id} was created, but its tags were not added (esign bundle tags add ${b.id} ...): ${(e as Error).message}`;
-    if (e instanceof ApiError) throw new ApiError(e.status, e.code, message, e.errors, e.form);
-    throw new CliError(message, EXIT.FAILURE);
+    return `Bundle ${b.id} was created${b.status === 'dr' ? ' as a draft' : ''}, but its tags were not added: ${(e as Error).message}. `
+      + `Add them with: esign bundle tags add ${b.id} ${tags.map(shellWord).join(' ')}`;
   }
 }
+
+const shellWord = (t: string) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(t) ? t : `'${t.replace(/'/g, `'\\''`)}'`);
 
 /**
  * Polls until the Bundle leaves `pe` (launched or failed), with a spinner on a terminal. Failure
