@@ -2,7 +2,7 @@
 // rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../service/states.js';
 import type { IO } from './io.js';
-import { stripControl } from './sanitize.js';
+import { safeJson, stripControl } from './sanitize.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -50,7 +50,7 @@ function text(v: unknown): string {
 const cell = (v: unknown) => text(v).replace(/[\t\r\n]+/g, ' ');
 
 export function writeJson(o: Out, value: unknown): void {
-  o.io.out.write(`${JSON.stringify(value, null, 2)}\n`);
+  o.io.out.write(`${safeJson(value, 2)}\n`);
 }
 
 export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: (row: T) => string, json: unknown = rows): Promise<void> {
@@ -114,8 +114,8 @@ function colourStatus(chalk: Chalk, header: string, value: string, shown = value
   return chalk.cyan(shown);
 }
 
-/** A message for the person at the terminal: stderr, never stdout. */
-export const note = (o: Out, message: string) => o.io.err.write(`${message}\n`);
+/** A message for the person at the terminal: stderr, never stdout (what it quotes from outside is sanitised). */
+export const note = (o: Out, message: string) => o.io.err.write(`${stripControl(message)}\n`);
 
 /** An object of metadata as `key=value` items (shown joined by commas). */
 export const keyValueItems = (o: Record<string, unknown> | null | undefined) =>

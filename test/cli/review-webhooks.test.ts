@@ -65,7 +65,7 @@ describe('esign webhook listen (review)', () => {
   });
 
   it('-q prints only the ids of verified events, one per line', async () => {
-    const { p, url } = await listen(['--secret', SECRET, '--count', '2', '-q']);
+    const { p, url } = await listen(['--secret', SECRET, '--count', '2', '--count-all', '-q']);
     const good = eventBody('evt-quiet');
     expect((await post(url, good, signed(good))).status).toBe(200);
     const forged = eventBody('evt-forged');

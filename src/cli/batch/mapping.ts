@@ -7,6 +7,7 @@ import { basename, resolve } from 'node:path';
 import { ApiError } from '../../service/errors.js';
 import type { AttachedFile, DocumentTemplate, EnvelopeTemplate } from '../../service/types.js';
 import type { CsvRow } from './csv.js';
+import { safeLine } from '../sanitize.js';
 
 export type Source =
   | { kind: 'spec'; spec: Record<string, unknown>; baseDir: string }
@@ -269,7 +270,7 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
 /** `row 17, column ada.email: ...` */
 export function describeProblem(row: number | undefined | 'none', p: Problem): string {
   const where = [row === 'none' ? '' : row !== undefined ? `row ${row}` : 'header', p.column ? `column ${p.column}` : p.field ? `field ${p.field}` : ''].filter(Boolean).join(', ');
-  return where ? `${where}: ${p.message}` : p.message;
+  return safeLine(where ? `${where}: ${p.message}` : p.message);
 }
 
 /** The header (and one example row) a source needs: what `batch csv-template` prints. */

@@ -4,6 +4,7 @@ import { ApiError } from '../../service/errors.js';
 import type { EsignService } from '../../service/service.js';
 import { eventWord } from '../../service/states.js';
 import type { Bundle, BundleMessage, FileObject, WebhookEvent } from '../../service/types.js';
+import { safeUrl } from '../sanitize.js';
 import { signerName } from './why.js';
 
 export interface TimelineEntry {
@@ -67,7 +68,8 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   const events = await service.listBundleEvents(slug);
   const timeline: TimelineEntry[] = events.map((e) => ({ at: e.timestamp, source: 'event', code: e.kind, signer: name(e.packet_id), what: e.description || eventWord(e.kind) }));
 
-  const serving = service.servingUrl ? service.servingUrl() : undefined;
+  // serve.json is a file on disk: only an http(s) URL from it is used or shown.
+  const serving = service.servingUrl ? safeUrl(service.servingUrl()) : undefined;
   let messages: BundleMessage[] = [];
   if (service.listBundleMessages) messages = await service.listBundleMessages(slug);
   else unavailable.push('messages sent (the outbox is the local engine\'s)');

@@ -2,11 +2,13 @@
 import { bundleStateWord, docStateWord } from '../../service/states.js';
 import type { Bundle } from '../../service/types.js';
 import type { IO } from '../io.js';
+import { safeLine } from '../sanitize.js';
 
 export function describe(b: Bundle): string {
   const signed = b.packets.filter((p) => p.status === 'co').length;
   const docs = b.status === 'co' ? `, files ${docStateWord(b.doc_status)}` : '';
-  return `${b.id}  ${bundleStateWord(b.status)}  ${signed}/${b.packets.length} signed${docs}${b.label ? `  ${b.label}` : ''}`;
+  const label = safeLine(b.label);
+  return `${safeLine(b.id)}  ${safeLine(bundleStateWord(b.status))}  ${signed}/${b.packets.length} signed${docs}${label ? `  ${label}` : ''}`;
 }
 
 export function liveLines(err: IO['err'], target: string) {

@@ -7,6 +7,7 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { note, writeJson } from '../../output.js';
 import type { Action } from '../../run.js';
+import { safeLine } from '../../sanitize.js';
 
 export interface WaitCommandOptions {
   ids: string[];
@@ -49,8 +50,8 @@ export async function run(f: Factory, o: WaitCommandOptions): Promise<void> {
     live?.done();
   }
   if (f.options.json) writeJson(f, r.bundles);
-  else if (f.options.quiet) f.io.out.write(r.bundles.filter((b) => !r.pending.includes(b)).map((b) => `${b.id}\n`).join(''));
-  else if (!live) for (const b of r.bundles) f.io.out.write(`${b.id}\t${b.status}\n`);
+  else if (f.options.quiet) f.io.out.write(r.bundles.filter((b) => !r.pending.includes(b)).map((b) => `${safeLine(b.id)}\n`).join(''));
+  else if (!live) for (const b of r.bundles) f.io.out.write(`${safeLine(b.id)}\t${safeLine(b.status)}\n`);
   const where = (b: Bundle) => `${b.id} is ${bundleStateWord(b.status)}`;
   switch (r.outcome) {
     case 'reached':

@@ -16,7 +16,8 @@ export function register(webhook: Command, action: Action): void {
     .option('--events <types>', 'comma-separated event types to show and forward (others are answered 200 and skipped)')
     .option('--secret <secret>', 'the webhook secret (env ESIGN_WEBHOOK_SECRET; else asked of the service)')
     .option('--tolerance <seconds>', 'largest accepted age of a delivery\'s timestamp', '300')
-    .option('--count <n>', 'exit after this many deliveries')
+    .option('--count <n>', 'exit after this many verified deliveries')
+    .option('--count-all', 'with --count, count every delivery, forged or unreadable ones too')
     .action(action(run));
 }
 

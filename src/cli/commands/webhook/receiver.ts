@@ -9,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { note } from '../../output.js';
 import { commaList, intArg } from '../../run.js';
+import { safeJson, safeLine } from '../../sanitize.js';
 
 /** The flags of `esign webhook listen` (its verb module registers them). */
 export interface ListenOptions {
@@ -20,6 +21,8 @@ export interface ListenOptions {
   secret?: string;
   tolerance: string;
   count?: string;
+  /** --count counts every delivery, forged or unparseable ones too (by default only verified ones). */
+  countAll?: boolean;
 }
 
 /** What one delivery printed as JSON looks like. */
@@ -75,7 +78,8 @@ export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknow
   return { ...form, payload: inner ?? form.payload };
 }
 
-const field = (o: unknown, key: string) => (isObject(o) && o[key] !== undefined && o[key] !== null ? String(o[key]) : '');
+/** A member of the (untrusted) body as one printable line. */
+const field = (o: unknown, key: string) => (isObject(o) && o[key] !== undefined && o[key] !== null ? safeLine(o[key]) : '');
 
 export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<void> {
   const port = intArg(o.port, '--port', 0);
@@ -94,12 +98,14 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
 
   let seen = 0;
   let verified = 0;
+  // A forged delivery must not end a `--count` wait (a CI step would pass on it): only verified ones count.
+  const counted = () => (o.countAll ? seen : verified);
   let stopping = false;
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (stop = () => ((stopping = true), resolve())));
 
   const print = (r: Received) => {
-    if (json) return void ctx.io.out.write(`${JSON.stringify(r)}\n`);
+    if (json) return void ctx.io.out.write(`${safeJson(r)}\n`);
     // -q: the ids of the verified events, one per line (for `esign webhook event ID`, say).
     if (ctx.options.quiet) return void (r.verified && r.event && field(r.event, 'event_id') && ctx.io.out.write(`${field(r.event, 'event_id')}\n`));
     const outcome = r.verified && !r.reason ? 'verified' : r.reason ?? 'failed';
@@ -138,7 +144,7 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     const event = parseEvent(raw, req.headers['content-type']);
     const type = event?.event_type;
     if (only && typeof type === 'string' && !only.has(type)) return reply(200, 'Skipped');
-    if (stopping || (count !== undefined && seen >= count)) return reply(503, 'No longer listening');
+    if (stopping || (count !== undefined && counted() >= count)) return reply(503, 'No longer listening');
     seen++;
     const r: Received = { received: new Date().toISOString(), verified: check.ok, reason: null, event, status: 200 };
     if (!check.ok) Object.assign(r, { reason: check.reason, message: check.message, status: 401 });
@@ -152,7 +158,7 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
       }
     }
     print(r);
-    if (count !== undefined && seen >= count) res.once('finish', stop);
+    if (count !== undefined && counted() >= count) res.once('finish', stop);
     reply(r.status, r.status === 401 ? r.message ?? 'Bad signature' : r.status < 300 ? 'OK' : (r.message ?? `Forward answered ${r.status}`));
   };
 

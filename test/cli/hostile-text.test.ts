@@ -1,0 +1,125 @@
+// Text from outside (a Bundle's label, a server's answer, a CSV header, a webhook body, serve.json)
+// reaches the terminal only through the one sanitiser: no escape sequence from it is ever printed.
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeJson, safeLine, safeUrl } from '../../src/cli/sanitize.js';
+import { bundleRequest, fixture, newEngine, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
+
+// Retitles the window, clears the screen, homes the cursor; a C1 CSI; a bidi override.
+const HOSTILE = 'Evil\x1b]0;pwned\x07\x1b[2J\x1b[H\u009b31m\u202eend';
+/** Escapes other than the live lines' own (cursor up N, erase to end of line). */
+const foreignEscapes = (s: string) => s.replace(/\x1b\[\d+A|\x1b\[K/g, '').match(/[\x1b\u009b\u202e\x07]/g) ?? [];
+
+describe('the sanitiser', () => {
+  it('keeps one printable line of any outside value', () => {
+    expect(safeLine(HOSTILE)).toBe('Evil31mend');
+    expect(safeLine('a\tb\r\nc\u2028d')).toBe('a b c d');
+    expect(safeLine(undefined)).toBe('');
+    expect(safeLine(42)).toBe('42');
+  });
+
+  it('shows only http(s) URLs, with controls percent-encoded, and a bare origin as written', () => {
+    expect(safeUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+    expect(safeUrl('http://127.0.0.1:8080/s/\x1b]0;x\x07y')).toBe('http://127.0.0.1:8080/s/%1B]0;x%07y');
+    expect(safeUrl('javascript:alert(1)')).toBeUndefined();
+    expect(safeUrl('not a url')).toBeUndefined();
+    expect(safeUrl(7)).toBeUndefined();
+  });
+
+  it('writes JSON that means the same and holds no raw C1 or bidi control', () => {
+    const text = safeJson({ label: HOSTILE });
+    expect(foreignEscapes(text)).toEqual([]);
+    expect(JSON.parse(text)).toEqual({ label: HOSTILE });
+  });
+});
+
+describe('bundle wait with a hostile label', () => {
+  let engine: ReturnType<typeof newEngine>;
+  beforeAll(() => {
+    engine = newEngine();
+  });
+  afterAll(() => engine.dispose());
+  const env = () => ({ ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' });
+
+  it('draws its live lines without the label\'s escapes (local engine)', async () => {
+    const b = await engine.createBundle(bundleRequest({ label: HOSTILE }));
+    await engine.settle();
+    const r = await esignIn(['bundle', 'wait', b.id, '--until', 'sent', '--timeout', '5s'], { env: env(), tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`${b.id}  Sent  0/2 signed  Evil31mend`);
+    expect(foreignEscapes(r.stderr)).toEqual([]);
+  });
+});
+
+describe('bundle wait against a hostile server', () => {
+  it('prints the piped ID<TAB>status line without escapes', async () => {
+    const bundle = { id: `B1${HOSTILE}`, status: 'se', label: HOSTILE, packets: [], documents: [], errors: [], doc_status: 'pe' };
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (/\/bundles\//.test(req.url ?? '')) return void res.end(JSON.stringify(bundle));
+      res.statusCode = 404;
+      res.end(JSON.stringify({ message: 'no' }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const env = { ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: '' };
+      const r = await esignIn(['bundle', 'wait', 'B1', '--until', 'sent', '--timeout', '5s'], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('B1Evil31mend\tse');
+      expect(foreignEscapes(r.stdout + r.stderr)).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('batch check and send with a hostile CSV header', () => {
+  let data: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    data = tempDir('esign-hostile-csv-');
+    writeFileSync(join(data.dir, 'spec.json'), JSON.stringify({
+      label: 'Waiver {{n}}',
+      documents: [{ key: 'w', file_path: fixture('contract.pdf'), fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
+      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+    }));
+    writeFileSync(join(data.dir, 'rows.csv'), `n,${HOSTILE}\n1,x\n`);
+  });
+  afterAll(() => data.cleanup());
+
+  it('names the column without its escapes', async () => {
+    const env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
+    const csv = join(data.dir, 'rows.csv');
+    const spec = join(data.dir, 'spec.json');
+    const check = await esignIn(['batch', 'check', csv, '--spec', spec], { env });
+    expect(check.exitCode).toBe(3);
+    expect(check.stdout).toContain('header, column Evil31mend: maps to nothing');
+    const send = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes'], { env });
+    expect(send.exitCode).toBe(3);
+    expect(send.stderr).toContain('column Evil31mend: maps to nothing');
+    expect(foreignEscapes(check.stdout + check.stderr + send.stdout + send.stderr)).toEqual([]);
+  });
+});
+
+describe('bundle inspect with a hostile serve.json', () => {
+  it('shows the link it names percent-encoded, never raw', async () => {
+    const engine = newEngine();
+    try {
+      const b = await engine.createBundle(bundleRequest());
+      await engine.settle();
+      // A live pid (this process) names a URL with escapes in it.
+      writeFileSync(join(engine.dataDir, 'serve.json'), JSON.stringify({ url: `http://127.0.0.1:9/${HOSTILE}`, pid: process.pid }));
+      const env = { ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' };
+      const r = await esignIn(['bundle', 'inspect', b.id], { env, tty: true });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(foreignEscapes(r.stdout + r.stderr)).toEqual([]);
+      const j = await esignIn(['--json', 'bundle', 'inspect', b.id], { env });
+      expect(foreignEscapes(j.stdout)).toEqual([]);
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
