@@ -55,6 +55,8 @@ export interface LocalEngineOptions {
 const signingModule = () => import('./signing/signing.js');
 const templatesModule = () => import('./templates/templates.js');
 const envelopeModule = () => import('./templates/envelopes.js');
+// Loaded on the first create, then kept: a create is hot enough that a dynamic import's look-up shows.
+let createModule: Promise<typeof import('./bundles/create.js')> | undefined;
 const preparationModule = () => import('./templates/preparation.js');
 const webhookStore = () => import('./webhooks/store.js');
 const personsModule = () => import('./persons/persons.js');
@@ -158,8 +160,8 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   // Bundles
   async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
-    const { createBundle } = await import('./bundles/create.js');
-    return loadBundle(this.db, await createBundle(this.ctx, body, files));
+    const { createBundle } = await (createModule ??= import('./bundles/create.js'));
+    return createBundle(this.ctx, body, files);
   }
   async createBundleFromEnvelopeTemplate(body: Body<unknown>): Promise<Bundle> {
     return this.createBundle(await (await envelopeModule()).expandEnvelopeRequest(this.ctx, body));

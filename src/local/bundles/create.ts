@@ -6,14 +6,14 @@ import { ApiError, FieldErrors } from '../../service/errors.js';
 import type {
   AutoPlacementRequestT, BundleRequestT, DocumentRequestT, FieldRequestT, PacketRequestT, TemplateRequestT,
 } from '../../service/schemas.js';
-import type { AttachedFile } from '../../service/types.js';
-import { recordBlob, sha256 } from '../store/blobs.js';
-import { type BundleAttrs, type PacketAttrs, bundleRowBySeq } from './read.js';
+import type { AttachedFile, Bundle } from '../../service/types.js';
+import { knownPdfPages, recordBlob, sha256 } from '../store/blobs.js';
+import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, bundleFromRows } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { checkDelivery, checkTestCopies } from './reachability.js';
 import { recordEvent } from './events.js';
 import { slug } from '../store/ids.js';
-import { launch } from './launch.js';
+import { announceLaunch, launchedPackets } from './launch.js';
 import { indexBundleForSearch } from './search.js';
 import { statusAtCreation } from './transitions.js';
 import { applyBundleSettings } from './lifecycle.js';
@@ -55,8 +55,11 @@ interface PlannedPacket {
 
 const isTemplateDoc = (d: DocumentRequestT | TemplateRequestT): d is TemplateRequestT => 'template_id' in d && d.template_id !== undefined;
 
-export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<string> {
-  const S = await import('../../service/schemas.js');
+let schemas: Promise<typeof import('../../service/schemas.js')> | undefined;
+
+/** Checks and writes a new Bundle; returns it as written (the API object, not read back). */
+export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<Bundle> {
+  const S = await (schemas ??= import('../../service/schemas.js'));
   if (isEnvelopeTemplateRequest(input)) {
     const { expandEnvelopeRequest } = await import('../templates/envelopes.js');
     return createBundle(ctx, await expandEnvelopeRequest(ctx, input), files);
@@ -135,7 +138,9 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       errs.add(field, 'Invalid base64: the value is not base64-encoded data.');
       continue;
     }
-    const info = await inspectPdf(data);
+    const hash = sha256(data);
+    const known = knownPdfPages(ctx.db, hash);
+    const info = known !== undefined ? { pages: known } : await inspectPdf(data);
     if ('problem' in info) {
       errs.add(field, info.problem);
       continue;
@@ -143,7 +148,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
     const derived = await deriveFields(data, spec, i);
     for (const p of derived.problems) errs.add(p.field, p.message);
-    planned.push({ key, name, source: { kind: 'ready', data, hash: sha256(data), pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' }, spec: derived.spec });
+    planned.push({ key, name, source: { kind: 'ready', data, hash, pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' }, spec: derived.spec });
   }
   errs.throwIfAny();
 
@@ -174,7 +179,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   errs.throwIfAny();
   for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 
-  inTransaction(ctx, () => {
+  const bundle = inTransaction(ctx, () => {
     const at = ctx.clock.now();
     const { db } = ctx;
     // Again inside the (immediate) transaction: another process may have taken the key meanwhile.
@@ -184,20 +189,32 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       taken.throwIfAny();
     }
     const status = statusAtCreation(draft, pending);
+    const row: Omit<BundleRow, 'seq'> = {
+      id, status, doc_status: 'no', label: req.label ?? '', custom_key: req.custom_key ?? null, is_test: req.is_test ? 1 : 0,
+      in_order: req.in_order ? 1 : 0, team: req.team ?? null, owner: null, signing_brand: cols.signing_brand ?? null,
+      template: template?.templateId ?? null, created: at, sent: status === 'se' ? at : null, completed_at: null,
+      expires: cols.expires ?? null, attrs: JSON.stringify(attrs), errors: '[]', evidence_lease: null,
+    };
     const seq = Number(
-      sql(db, 
+      sql(db,
         `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, sent, attrs, expires, signing_brand)
-         VALUES (?, ?, 'no', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, status, req.label ?? '', req.custom_key ?? null, req.is_test ? 1 : 0, req.in_order ? 1 : 0,
-        req.team ?? null, null, template?.templateId ?? null, at, status === 'se' ? at : null, JSON.stringify(attrs), cols.expires ?? null, cols.signing_brand ?? null).lastInsertRowid,
+         VALUES (@id, @status, @doc_status, @label, @custom_key, @is_test, @in_order, @team, @owner, @template, @created, @sent, @attrs, @expires, @signing_brand)`,
+      ).run(row).lastInsertRowid,
     );
-    const insertPacket = sql(db, 
-      `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, attrs)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ne', ?)`,
+    const b: BundleRow = { seq, ...row };
+    // The rows as written, launch included (`launchedPackets`): a launch writes each packet once, and the
+    // answer is made from them instead of read back.
+    const newPackets = packets.map((p, i): PacketRow => ({
+      id: slug(), bundle_seq: seq, idx: i, key: p.key, name: p.name, email: p.email, phone: p.phone, person_id: p.person_id,
+      deliver_via: p.deliver_via, ord: p.ord, status: 'ne', completed_at: null, last_accessed_at: null, last_reminded_at: null,
+      notified_at: null, auto_reminders: 0, next_reminder_at: null, attrs: JSON.stringify(p.attrs),
+    }));
+    const launched = status === 'se' ? launchedPackets(ctx, b, newPackets, at) : { rows: newPackets, asked: [] };
+    const insertPacket = sql(db,
+      `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, notified_at, next_reminder_at, attrs)
+       VALUES (@id, @bundle_seq, @idx, @key, @name, @email, @phone, @person_id, @deliver_via, @ord, @status, @notified_at, @next_reminder_at, @attrs)`,
     );
-    packets.forEach((p, i) =>
-      insertPacket.run(slug(), seq, i, p.key, p.name, p.email, p.phone, p.person_id, p.deliver_via, p.ord, JSON.stringify(p.attrs)),
-    );
+    for (const p of launched.rows) insertPacket.run(p);
     indexBundleForSearch(db, seq);
     const insertDoc = sql(db, 
       `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -220,10 +237,13 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     });
     recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
     if (draft) recordEvent(db, { bundleSeq: seq, kind: 'bd', at });
-    else if (status === 'se') launch(ctx, bundleRowBySeq(db, seq));
+    else if (status === 'se') announceLaunch(ctx, b, launched.asked, at);
+    return bundleFromRows(b, launched.rows, planned.map((d) => ({
+      key: d.key, name: d.name, template_id: d.source.kind === 'template' ? d.source.templateId : null,
+    })), []);
   });
   if (pending) ctx.kick();
-  return id;
+  return bundle;
 }
 
 /**

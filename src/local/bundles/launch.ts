@@ -1,7 +1,7 @@
 // Launching a Bundle: the state change and its signing requests, in the caller's transaction.
-import { type BundleRow, packetRowsOf } from './read.js';
+import { type BundleRow, type PacketRow, packetRowsOf } from './read.js';
 import type { EngineContext } from '../store/context.js';
-import { scheduleReminders } from './due.js';
+import { nextReminderAt, scheduleReminders } from './due.js';
 import { notify } from '../messages/notify.js';
 import { packetsWhoseTurnItIs } from './turns.js';
 import { markPacketAsked, markSent } from './transitions.js';
@@ -16,4 +16,25 @@ export function launch(ctx: EngineContext, b: BundleRow): void {
     notify(ctx, b, p, 'signing_request');
   }
   scheduleReminders(ctx, b.seq);
+}
+
+/**
+ * The packets of a Bundle created `se`, as `launch` would leave them, before they are written: those
+ * whose turn it is (`asked`) asked at `at`, each with its next reminder. One write per packet, not three.
+ */
+export function launchedPackets(
+  ctx: EngineContext, b: BundleRow, packets: PacketRow[], at: string,
+): { rows: PacketRow[]; asked: PacketRow[] } {
+  const turn = new Set(packetsWhoseTurnItIs(b, packets));
+  const rows = packets.map((p) => {
+    const q: PacketRow = turn.has(p) ? { ...p, status: 'se', notified_at: at } : p;
+    return { ...q, next_reminder_at: nextReminderAt(ctx, b, q) };
+  });
+  return { rows, asked: rows.filter((_, i) => turn.has(packets[i])) };
+}
+
+/** The rest of `launch` once a new Bundle's rows are written (`launchedPackets`): its event, then the signing requests. */
+export function announceLaunch(ctx: EngineContext, b: BundleRow, asked: PacketRow[], at: string): void {
+  markSent(ctx.db, b, at);
+  for (const p of asked) notify(ctx, b, p, 'signing_request');
 }

@@ -160,7 +160,7 @@ export function loadBundles(db: Db, rows: BundleRow[]): Bundle[] {
   const P = group(packets);
   const D = group(docs);
   const T = group(tags);
-  return rows.map((r) => toBundle(r, P.get(r.seq) ?? [], D.get(r.seq) ?? [], (T.get(r.seq) ?? []).map((t) => t.tag)));
+  return rows.map((r) => bundleFromRows(r, P.get(r.seq) ?? [], D.get(r.seq) ?? [], (T.get(r.seq) ?? []).map((t) => t.tag)));
 }
 
 /** One Bundle, read from one snapshot of the database. */
@@ -168,7 +168,8 @@ export function loadBundle(db: Db, slug: string): Bundle {
   return db.transaction(() => loadBundles(db, [findBundleRow(db, slug)])[0])();
 }
 
-function toBundle(
+/** The API object of a Bundle from its rows (a read, or a create's rows as written). */
+export function bundleFromRows(
   r: BundleRow,
   packets: PacketRow[],
   docs: Pick<DocumentRow, 'key' | 'name' | 'template_id'>[],

@@ -11,6 +11,14 @@ export function recordBlob(db: Db, hash: string, size: number, pages: number, at
 }
 
 /**
+ * The page count of a stored PDF with these exact bytes (every PDF the store records passed
+ * `inspectPdf` or was made here), so the same document sent again is not parsed again.
+ */
+export function knownPdfPages(db: Db, hash: string): number | undefined {
+  return sql(db, 'SELECT pages FROM blobs WHERE sha256 = ? AND pages > 0').pluck().get(hash) as number | undefined;
+}
+
+/**
  * Content-addressed file store: each distinct file is written once, under blobs/ab/abcdef...,
  * through a temporary file and a rename so that a crash never leaves half a file under its hash.
  * Files are the owner's alone (0600), as is the data directory.

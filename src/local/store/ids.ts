@@ -1,16 +1,26 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomFillSync, randomUUID } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
 /** An opaque slug for Bundles and Packets (base-57, 10 characters, ~58 bits). */
 export function slug(length = 10): string {
-  const bytes = randomBytes(length * 2);
   let out = '';
-  for (let i = 0; out.length < length && i < bytes.length; i++) {
-    const b = bytes[i];
+  while (out.length < length) {
+    const b = randomByte();
     if (b < 228) out += ALPHABET[b % 57];
   }
-  return out.length === length ? out : slug(length);
+  return out;
+}
+
+// Random bytes drawn 4 KB at a time: one system call for some two hundred slugs instead of one each.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+function randomByte(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++];
 }
 
 export const uuid = (): string => randomUUID();

@@ -231,9 +231,9 @@ export async function submitBundle(ctx: EngineContext, token: string, draft: Bun
     ],
   };
   const { createBundle } = await import('../bundles/create.js');
-  const slug = await createBundle(ctx, body, draft.uploads);
+  const created = await createBundle(ctx, body, draft.uploads);
   finish(ctx, token);
-  const bundle = loadBundle(ctx.db, slug);
+  const bundle = loadBundle(ctx.db, created.id);
   return { bundle, redirect: redirectTo(bundle) };
 }
 
