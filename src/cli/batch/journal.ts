@@ -2,11 +2,11 @@
 // happens (a `begin` before the create is sent, then `sent`, `failed` or `unknown`), so a process
 // killed at any point leaves a file that says which rows are done, which were in flight (to be
 // looked up by custom_key before sending again) and which never started. Files 0600, dirs 0700.
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, unlinkSync, writeFileSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdirSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CliError, EXIT } from '../exitCodes.js';
 import type { Factory } from '../factory.js';
+import { BatchLock } from './lock.js';
 
 export type RowState = 'begin' | 'sent' | 'failed' | 'unknown';
 
@@ -41,15 +41,6 @@ export async function journalDir(f: Factory): Promise<string> {
   return join(base, 'remote', who.replace(/[^A-Za-z0-9_.-]/g, '_'), 'batches');
 }
 
-const pidAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** Reads a journal: its header and each row's last entry. A torn last line (a kill mid-write) is ignored. */
 export function readJournal(path: string): { meta?: BatchMeta; rows: Map<number, JournalEntry> } {
   const rows = new Map<number, JournalEntry>();
@@ -83,50 +74,50 @@ export function readJournal(path: string): { meta?: BatchMeta; rows: Map<number,
 export class Journal {
   private fd: number;
   readonly rows: Map<number, JournalEntry>;
-  private constructor(readonly path: string, private readonly lockPath: string, rows: Map<number, JournalEntry>) {
+  private constructor(readonly path: string, private readonly lock: BatchLock, rows: Map<number, JournalEntry>) {
     this.rows = rows;
     this.fd = openSync(path, 'a', 0o600);
   }
 
-  /** Opens (or starts) the journal of a batch, and takes its lock: one process sends a batch at a time. */
+  /**
+   * Opens (or starts) the journal of a batch once it holds the batch's lock (one process sends a
+   * batch at a time: a second one gets CONFLICT), and reads it only then, so it sees every row the
+   * last holder wrote.
+   */
   static open(dir: string, meta: BatchMeta): Journal {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, `${meta.batch}.jsonl`);
-    const lockPath = join(dir, `${meta.batch}.lock`);
+    const lock = BatchLock.claim(dir, meta.batch);
     try {
-      writeFileSync(lockPath, String(process.pid), { flag: 'wx', mode: 0o600 });
+      const { meta: old, rows } = readJournal(path);
+      const j = new Journal(path, lock, rows);
+      if (!old) j.append(meta);
+      return j;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(readFileSync(lockPath, 'utf8'));
-      if (pid && pid !== process.pid && pidAlive(pid))
-        throw new CliError(`Batch ${meta.batch} is being sent by process ${pid}; wait for it, or stop it first.`, EXIT.CONFLICT);
-      // The holder is gone (killed): the lock is stale.
-      writeFileSync(lockPath, String(process.pid), { mode: 0o600 });
+      lock.release();
+      throw e;
     }
-    const { meta: old, rows } = readJournal(path);
-    const j = new Journal(path, lockPath, rows);
-    if (!old) j.append(meta);
-    return j;
   }
 
   private append(v: unknown): void {
     writeSync(this.fd, `${JSON.stringify(v)}\n`);
   }
 
+  /**
+   * Appends a row's entry and makes it durable before returning: a `begin` is on disk before its
+   * create is sent, a `sent` before the row is reported (results file, ids on stdout).
+   */
   record(e: Omit<JournalEntry, 'at'>): void {
     const entry = { ...e, at: new Date().toISOString() };
     this.append(entry);
+    fdatasyncSync(this.fd);
     const prev = this.rows.get(e.row);
     if (prev?.s !== 'sent') this.rows.set(e.row, entry);
   }
 
   close(): void {
     closeSync(this.fd);
-    try {
-      if (existsSync(this.lockPath) && Number(readFileSync(this.lockPath, 'utf8')) === process.pid) unlinkSync(this.lockPath);
-    } catch {
-      // Another process took a stale lock over; it is theirs now.
-    }
+    this.lock.release();
   }
 }
 
