@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import type { Factory } from './factory.js';
+import type { EsignService } from '../service/service.js';
 import { CliError, EXIT } from './exitCodes.js';
 import { stripControl } from './sanitize.js';
 
@@ -32,13 +32,18 @@ export function safeFileName(raw: unknown, index: number, used: Set<string>): st
   return name;
 }
 
-async function source(ctx: Factory, url: string): Promise<Readable> {
+/** Where the files come from: the CLI's Factory, or any holder of a service (the MCP server). */
+export interface ServiceSource {
+  service(): Promise<EsignService>;
+}
+
+async function source(ctx: ServiceSource, url: string): Promise<Readable> {
   return (await ctx.service()).openFileLink(url);
 }
 
 /** Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. */
 export async function download(
-  ctx: Factory, url: string, path: string, sha256?: string, opts: { clobber?: boolean } = {},
+  ctx: ServiceSource, url: string, path: string, sha256?: string, opts: { clobber?: boolean } = {},
 ): Promise<{ path: string; size: number; sha256: string }> {
   if (typeof url !== 'string') throw new CliError(`${path}: the server gave no link to download.`, EXIT.FAILURE);
   const hash = createHash('sha256');

@@ -102,6 +102,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'profile use': ['esign profile use prod', 'esign profile use --none'],
   'profile show': ['esign profile show', 'esign profile show prod --json'],
   'profile remove': ['esign profile remove staging', 'esign profile remove staging --yes'],
+  mcp: ['esign mcp', 'esign mcp --data-dir ./esign-data', 'esign mcp --tools'],
   serve: ['esign serve', 'esign serve --port 8787 --public-url https://sign.example.com', 'esign serve --port 0 --rate-limit 100'],
   verify: ['esign verify signed.pdf', 'esign verify --hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
   api: [

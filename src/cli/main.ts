@@ -6,6 +6,7 @@ import * as bundle from './commands/bundle/index.js';
 import * as completion from './commands/completion/completion.js';
 import * as envelopeTemplate from './commands/envelope-template/index.js';
 import * as local from './commands/local/index.js';
+import * as mcp from './commands/mcp/mcp.js';
 import * as packet from './commands/packet/index.js';
 import * as person from './commands/person/index.js';
 import * as profile from './commands/profile/index.js';
@@ -34,7 +35,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out.write(t), writeErr: (t) => io.err.write(t) });
 
-  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, verify, batch, api, schema, completion]) noun.register(program, action);
+  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, mcp, verify, batch, api, schema, completion]) noun.register(program, action);
 
   addExamples(program);
 

@@ -420,6 +420,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       });
   }
 
+  (await import('../mcp/http.js')).registerMcp(app, {
+    service: opts.service, authorize: async (req, reply) => void guard(req, reply, 'call'), bodyLimit: limits.documentJsonBytes,
+  });
+
   if (opts.local) {
     const { registerLocalRoutes } = await import('./localRoutes.js');
     registerLocalRoutes(app, opts.local, async (req, reply) => void guard(req, reply, 'call'));

@@ -1,0 +1,49 @@
+// `esign serve` at /mcp: the same tools over Streamable HTTP, for key holders. Stateless: each POST
+// is one JSON-RPC exchange answered as JSON, with a server and transport made for it, so nothing
+// is kept between requests and any number of clients may call at once.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../service/errors.js';
+import type { EsignService } from '../service/service.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpHttpOptions {
+  service: EsignService;
+  /** Authenticates and counts the request before its body is read (the API's own guard). */
+  authorize: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The largest request body (a create with documents in base64). */
+  bodyLimit: number;
+}
+
+export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
+  app.route({
+    method: 'POST',
+    url: MCP_PATH,
+    bodyLimit: o.bodyLimit,
+    onRequest: o.authorize,
+    handler: async (req, reply) => {
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+        import('./server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      ]);
+      const server = createMcpServer({ service: o.service, fileAccess: false });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.raw.once('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      reply.hijack();
+      await transport.handleRequest(req.raw, reply.raw, req.body);
+    },
+  });
+  // No sessions, so no stream to open (GET) and none to end (DELETE).
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: MCP_PATH,
+    onRequest: o.authorize,
+    handler: async (req, reply) => {
+      reply.header('Allow', 'POST');
+      throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed: this MCP endpoint is stateless (POST only).`);
+    },
+  });
+}

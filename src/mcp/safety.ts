@@ -1,0 +1,81 @@
+// The rules that make a tool safe for an agent that retries: the live guard, the confirm gate of
+// destructive tools, and the custom_key every create carries so that a retried call finds the
+// Bundle the first one made instead of making (and sending) a second.
+import { createHash } from 'node:crypto';
+import { findByKey } from '../cli/batch/runner.js';
+import { ApiError } from '../service/errors.js';
+import type { EsignService } from '../service/service.js';
+import type { Bundle } from '../service/types.js';
+import { type Json, Refusal, type ToolContext } from './tool.js';
+
+/** JSON with object members in key order, so the same arguments always give the same text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** `mcp-` and 32 hex digits of the body's SHA-256: the same request, the same key (max 200 on the wire). */
+export function derivedCustomKey(body: Json): string {
+  return `mcp-${createHash('sha256').update(canonical(body)).digest('hex').slice(0, 32)}`;
+}
+
+export interface Created {
+  bundle: Bundle;
+  /** True when an earlier call with this custom_key had made it: nothing new was created or sent. */
+  existing: boolean;
+  custom_key: string;
+}
+
+/**
+ * Creates with a custom_key (the given one, or derived from the body). The Bundle with that key is
+ * looked up first; a create refused for its custom_key (another call won the race) is looked up again.
+ */
+export async function createOnce(service: EsignService, body: Json, create: (body: Json) => Promise<Bundle>): Promise<Created> {
+  const given = typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key : undefined;
+  const custom_key = given ?? derivedCustomKey(body);
+  const found = await findByKey(service, custom_key);
+  if (found) return { bundle: found, existing: true, custom_key };
+  try {
+    return { bundle: await create({ ...body, custom_key }), existing: false, custom_key };
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 400 && e.errors.some((x) => x.field === 'custom_key'))) throw e;
+    const raced = await findByKey(service, custom_key);
+    if (!raced) throw e;
+    return { bundle: raced, existing: true, custom_key };
+  }
+}
+
+const isTrue = (v: unknown) => v === true || (typeof v === 'string' && ['true', '1', 'yes'].includes(v.trim().toLowerCase()));
+
+/**
+ * Sending to real people is deliberate: on a backend that sends for real, a non-test Bundle goes
+ * out only when the profile is marked live (as the CLI's --live, which an agent cannot pass).
+ */
+export async function requireLive(ctx: ToolContext, isTest: boolean | (() => Promise<boolean>), what: string): Promise<void> {
+  if (!ctx.service.capabilities.sendsForReal || ctx.live) return;
+  if (typeof isTest === 'function' ? await isTest() : isTest) return;
+  throw new Refusal(
+    `Refused to ${what} a non-test Bundle: this backend sends email and SMS to real people, and the profile is not ` +
+      'marked live. Nothing was sent. Use is_test: true, or have the operator mark the profile live ' +
+      '(esign profile add NAME --live ...).',
+    { refused: 'live', what },
+  );
+}
+
+/** A create body that sends at once a Bundle that is not a test (a draft reaches nobody). */
+export const createReachesPeople = (body: Json) => body.status !== 'dr' && !isTrue(body.is_test);
+
+/** The schema member every destructive tool takes. */
+export const CONFIRM_DESCRIPTION =
+  'Must be true to do it. Without it nothing changes and the reply says what the call would do.';
+
+/** Without `confirm: true`, a destructive tool says what it would do and does nothing. */
+export function requireConfirm(args: Json, wouldDo: string): void {
+  if (args.confirm === true) return;
+  throw new Refusal(`Not done: this would ${wouldDo}. Nothing was changed. Call again with confirm: true to do it.`, {
+    refused: 'confirm',
+    would: wouldDo,
+  });
+}

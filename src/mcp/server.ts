@@ -1,0 +1,90 @@
+// The MCP server over any backend: tools (the operations table and the jobs), resources (Bundles
+// and their files). The SDK's low-level Server is used because the tools' JSON Schemas are made
+// from the table and arguments are checked here, so a bad argument is a tool error carrying the
+// API's field messages (the same words `esign` and the wire give), whichever backend answers.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ApiError } from '../service/errors.js';
+import type { EsignService } from '../service/service.js';
+import { JOB_TOOLS, parseArgs } from './jobs.js';
+import { operationTools } from './operationTools.js';
+import { listBundleResources, readResource, TEMPLATES } from './resources.js';
+import { Refusal, type ToolDef } from './tool.js';
+
+export interface McpOptions {
+  service: EsignService;
+  /** The profile is marked live (see safety.ts requireLive). */
+  live?: boolean;
+  /** The client runs on this machine (stdio): path arguments are allowed. */
+  fileAccess?: boolean;
+  version?: string;
+}
+
+const INSTRUCTIONS =
+  'esign: electronic-signature Bundles (documents sent to signers) through API v2, on the embedded local engine ' +
+  'or a remote server. Tools marked destructive take confirm: true. Every create carries a custom_key (derived from ' +
+  'the arguments when none is given): calling a create again with the same arguments returns the Bundle already made. ' +
+  'On the local engine no real person signs: view_packet, sign_packet and decline_packet act as the signer.';
+
+/** Every tool this server offers a client (with or without this machine's files). */
+export function allTools(fileAccess: boolean): ToolDef[] {
+  return [...operationTools(), ...JOB_TOOLS].filter((t) => fileAccess || !t.needsFiles);
+}
+
+/** A failure as the agent sees it: the API's code, message and field messages. */
+export function toolError(e: unknown): CallToolResult {
+  if (e instanceof Refusal) return { isError: true, content: [{ type: 'text', text: e.message }], structuredContent: { error: { code: 'refused', message: e.message, ...e.detail } } };
+  if (e instanceof ApiError) {
+    const fields = e.errors.map((x) => `\n- ${x.field}: ${x.message}`).join('');
+    const error = { status: e.status, code: e.code, message: e.message, errors: e.errors };
+    return { isError: true, content: [{ type: 'text', text: `${e.status} ${e.code}: ${e.message}${fields}` }], structuredContent: { error } };
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return { isError: true, content: [{ type: 'text', text: message }], structuredContent: { error: { code: 'error', message } } };
+}
+
+function toolResult(value: unknown): CallToolResult {
+  const structured = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value ?? null };
+  return { content: [{ type: 'text', text: JSON.stringify(value ?? null) }], structuredContent: structured };
+}
+
+export function createMcpServer(o: McpOptions): Server {
+  const fileAccess = o.fileAccess ?? false;
+  const tools = new Map(allTools(fileAccess).map((t) => [t.name, t]));
+  const server = new Server(
+    { name: 'esign', title: 'esign: electronic signatures', version: o.version ?? '0' },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...tools.values()].map((t) => ({
+      name: t.name, title: t.annotations.title, description: t.description, inputSchema: t.inputSchema as never, annotations: t.annotations,
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const tool = tools.get(req.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool named "${req.params.name}".`);
+    try {
+      const args = parseArgs(tool, req.params.arguments);
+      return toolResult(await tool.run(args, { service: o.service, live: o.live ?? false, fileAccess, signal: extra.signal }));
+    } catch (e) {
+      return toolError(e);
+    }
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (req) => resourceCall(() => listBundleResources(o.service, req.params?.cursor)));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => resourceCall(() => readResource(o.service, req.params.uri)));
+  return server;
+}
+
+/** Resource failures are protocol errors: not found as the spec's -32002, others with the API's words. */
+async function resourceCall<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    throw new McpError(e.status === 404 ? -32002 : ErrorCode.InvalidParams, e.message, { status: e.status, code: e.code, errors: e.errors });
+  }
+}
