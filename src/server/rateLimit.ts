@@ -1,4 +1,7 @@
 // Fixed-window rate limits per API key (and per client address for /verify/), in memory.
+//
+// Keys' windows and addresses' windows are kept apart: addresses are cheap (IPv6, 127/8), keys are
+// not, so only the anonymous side is ever evicted and no flood of addresses can reset a key's count.
 
 import type { RateLimitConfig } from '../service/rateLimits.js';
 
@@ -12,43 +15,56 @@ export interface WindowState {
   window: number;
 }
 
-/** Buckets kept at most: past it, ended windows go first, then the oldest (whose client starts afresh). */
+/** Anonymous (per-address) buckets kept at most: past it, ended windows go first, then the least recently used. */
 export const MAX_BUCKETS = 50_000;
 
+interface Window {
+  start: number;
+  count: number;
+}
+
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  /** `key:` buckets: one per API key that has called, never evicted while their window lasts. */
+  private readonly keyed = new Map<string, Window>();
+  /** Every other bucket, in least-recently-used order (a Map keeps insertion order; a use re-inserts). */
+  private readonly anonymous = new Map<string, Window>();
   constructor(readonly config: RateLimitConfig, private readonly nowMs: () => number = Date.now, private readonly maxBuckets = MAX_BUCKETS) {}
 
   /** Buckets held now (the memory the limiter uses). */
   get size(): number {
-    return this.windows.size;
+    return this.keyed.size + this.anonymous.size;
   }
 
-  private current(bucket: string): { start: number; count: number } {
+  private ended(w: Window, now: number): boolean {
+    return now - w.start >= this.config.windowSeconds * 1000;
+  }
+
+  private current(bucket: string): Window {
     const now = this.nowMs();
-    const w = this.windows.get(bucket);
-    if (w && now - w.start < this.config.windowSeconds * 1000) return w;
-    const fresh = { start: now, count: 0 };
-    // Re-inserted, so the Map's order stays oldest window first.
-    this.windows.delete(bucket);
-    if (this.windows.size >= this.maxBuckets) this.evict(now);
-    this.windows.set(bucket, fresh);
-    return fresh;
+    const map = bucket.startsWith('key:') ? this.keyed : this.anonymous;
+    let w = map.get(bucket);
+    if (w && this.ended(w, now)) w = undefined;
+    if (map === this.anonymous) {
+      this.anonymous.delete(bucket);
+      if (!w && this.anonymous.size >= this.maxBuckets) this.evictAnonymous(now);
+    } else if (!w && this.keyed.size >= this.maxBuckets) this.dropEndedKeyed(now);
+    w ??= { start: now, count: 0 };
+    map.set(bucket, w);
+    return w;
   }
 
-  private evict(now: number): void {
-    for (const [k, w] of this.windows) {
-      if (now - w.start < this.config.windowSeconds * 1000) break; // the rest started later
-      this.windows.delete(k);
+  /** Ended windows go first; if every window is live, the least recently used tenth. */
+  private evictAnonymous(now: number): void {
+    for (const [k, w] of this.anonymous) if (this.ended(w, now)) this.anonymous.delete(k);
+    let n = this.anonymous.size >= this.maxBuckets ? Math.ceil(this.maxBuckets / 10) : 0;
+    for (const k of this.anonymous.keys()) {
+      if (n-- <= 0) break;
+      this.anonymous.delete(k);
     }
-    // All still live: the oldest tenth goes.
-    if (this.windows.size >= this.maxBuckets) {
-      let n = Math.ceil(this.maxBuckets / 10);
-      for (const k of this.windows.keys()) {
-        if (n-- <= 0) break;
-        this.windows.delete(k);
-      }
-    }
+  }
+
+  private dropEndedKeyed(now: number): void {
+    for (const [k, w] of this.keyed) if (this.ended(w, now)) this.keyed.delete(k);
   }
 
   private state(bucket: string, limit: number): WindowState {
