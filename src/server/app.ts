@@ -1,11 +1,5 @@
 // `esign serve`: any EsignService as API v2 over HTTP, the wire of the hosted service.
 // A thin translation: HTTP in, one service call, HTTP out. Validation and rules live in the service.
-import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from '../service/errors.js';
@@ -15,7 +9,8 @@ import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, guardConnections, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
 import { isEnvelopeTemplateRequest } from '../service/createRouting.js';
-import { apiRefusalLimits, fileTooLarge, refusalOf } from './refusals.js';
+import { receiveForm } from './multipartForm.js';
+import { apiRefusalLimits, refusalOf } from './refusals.js';
 
 export const API_PREFIX = '/api/v2';
 
@@ -126,67 +121,26 @@ function parseJson(text: string, maxDepth: number, what = 'Malformed JSON'): unk
   return value;
 }
 
-/** A part saved in a temporary file: read only when a document refers to it, so unused parts never reach memory. */
-function storedPart(filename: string, contentType: string, path: string): AttachedFile {
-  let data: Buffer | undefined;
-  return {
-    filename, contentType,
-    get data() {
-      return (data ??= readFileSync(path));
-    },
-  };
-}
-
 /**
- * Multipart Bundle creation: `files` parts plus a `bundle_request` part holding the JSON. Parts are
- * streamed to a private temporary directory (the caller removes it) within the upload limits.
+ * Multipart Bundle creation: `files` parts plus a `bundle_request` part holding the JSON, received
+ * within the upload limits (multipartForm.ts); the caller cleans up once the Bundle is made.
  */
-async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promise<{ body: unknown; files: AttachedFile[]; dir: string }> {
-  const files: AttachedFile[] = [];
-  let body: unknown;
-  const dir = await mkdtemp(join(tmpdir(), 'esign-upload-'));
-  let total = 0;
-  const received = new Promise<void>((r) => (req.raw.readableEnded ? r() : req.raw.once('end', () => r())));
-  const tooMuch = () => new ApiError(413, 'invalid', `The files of one request may total at most ${megabytes(limits.uploadRequestBytes)}.`);
+async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promise<{ body: unknown; files: AttachedFile[]; cleanup: () => Promise<void> }> {
+  const form = await receiveForm(req, {
+    files: limits.uploadFiles, fileBytes: limits.uploadFileBytes, totalFileBytes: limits.uploadRequestBytes,
+    fields: 100, fieldBytes: limits.jsonBytes, totalFieldBytes: limits.jsonBytes + 100 * 1024,
+  }, { refusal: apiRefusalLimits(limits) });
   try {
-    const parts = req.parts({ limits: { fileSize: limits.uploadFileBytes, files: limits.uploadFiles, fieldSize: limits.jsonBytes, fields: 100, parts: limits.uploadFiles + 100 } });
-    for await (const part of parts) {
-      if (part.type === 'file') {
-        const path = join(dir, String(files.length));
-        const count = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            total += chunk.length;
-            done(total > limits.uploadRequestBytes ? tooMuch() : null, chunk);
-          },
-        });
-        // A body that ends inside a file part gives a part already destroyed, or one left open forever
-        // (once all of the request is in and the part has nothing left to give, it was cut short).
-        if (part.file.destroyed) throw cutShort();
-        const writing = pipeline(part.file, count, createWriteStream(path, { mode: 0o600 }));
-        void received.then(async () => {
-          while (!part.file.readableEnded && !part.file.destroyed) {
-            const before = total;
-            await new Promise((r) => setTimeout(r, 250));
-            if (total === before && part.file.readableLength === 0 && !part.file.readableEnded) part.file.destroy(cutShort());
-          }
-        });
-        await writing;
-        if (part.file.truncated) throw fileTooLarge(apiRefusalLimits(limits), part.filename);
-        files.push(storedPart(part.filename, part.mimetype, path));
-      } else if (part.fieldname === 'bundle_request') body = parseJson(String(part.value), limits.maxDepth, 'bundle_request is not valid JSON');
-    }
+    const spec = form.fields.find(([name]) => name === 'bundle_request');
+    if (spec === undefined)
+      throw new ApiError(400, 'invalid', 'bundle_request: This field is required.', [{ field: 'bundle_request', message: 'This field is required.' }]);
+    const body = parseJson(spec[1], limits.maxDepth, 'bundle_request is not valid JSON');
+    return { body, files: form.files, cleanup: form.cleanup };
   } catch (e) {
-    await rm(dir, { recursive: true, force: true });
+    await form.cleanup();
     throw e;
   }
-  if (body === undefined) {
-    await rm(dir, { recursive: true, force: true });
-    throw new ApiError(400, 'invalid', 'bundle_request: This field is required.', [{ field: 'bundle_request', message: 'This field is required.' }]);
-  }
-  return { body, files, dir };
 }
-
-const cutShort = () => new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
 
 
 /** Every route of API v2 (spec and wire-facts.md), as [method, path, handler]. */
@@ -195,11 +149,11 @@ function routes(s: EsignService, limits: ServerLimits): [string, string, Handler
   const q = (req: FastifyRequest) => req.query as Query;
   const createBundle: Handler = async (req) => {
     if (req.isMultipart()) {
-      const { body, files, dir } = await multipartCreate(req, limits);
+      const { body, files, cleanup } = await multipartCreate(req, limits);
       try {
         return ok(await s.createBundle(body as Record<string, unknown>, files), 201);
       } finally {
-        await rm(dir, { recursive: true, force: true });
+        await cleanup();
       }
     }
     const body = bodyOf(req);
@@ -400,6 +354,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.route({
     method: 'GET',
     url: `${API_PREFIX}/rate_limit/`,
+    onRequest: async (req, reply) => void guard(req, reply, 'status'),
     handler: async (req, reply) => {
       return limiter.peek(guard(req, reply, 'status'));
     },
@@ -413,10 +368,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       app.route({
         method: others,
         url: `${API_PREFIX}${path}`,
-        handler: async (req, reply) => {
+        // Refused as soon as the headers are in: a body sent with it is never read.
+        onRequest: async (req, reply) => {
           reply.header('Allow', allowed.join(', '));
           throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed.`);
         },
+        handler: async () => undefined,
       });
   }
 
@@ -429,8 +386,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     registerLocalRoutes(app, opts.local, async (req, reply) => void guard(req, reply, 'call'));
   }
 
+  // No route: refused before its body is read (fastify would parse it for the not-found handler).
+  app.addHook('onRequest', async (req) => {
+    if (req.is404) throw notFound(req);
+  });
   app.setNotFoundHandler(async (req) => {
-    throw new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
+    throw notFound(req);
   });
   app.setErrorHandler(async (error, req, reply) => {
     const e = toApiError(error, limits);
@@ -441,6 +402,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
   return app;
 }
+
+const notFound = (req: FastifyRequest) => new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
 
 const serializedFrozen = new WeakMap<object, string>();
 

@@ -2,6 +2,8 @@
 // and nesting. Every limit is here, with its default, and `esign serve` flags change them.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { MAX_ATTACHMENT_BYTES } from '../service/hosting.js';
+import type { FormLimits } from './multipartForm.js';
 
 export interface ServerLimits {
   /** Time to receive a request's headers. */
@@ -42,6 +44,22 @@ export const DEFAULT_LIMITS: ServerLimits = {
   uploadRequestBytes: 200 * MB,
   uploadFiles: 100,
   maxDepth: 32,
+};
+
+/** The signing page's form: a signer's attachments (the engine names one past its limit) and values. */
+export const SIGNING_FORM: FormLimits = {
+  files: 20, fileBytes: MAX_ATTACHMENT_BYTES + 1, totalFileBytes: 5 * MAX_ATTACHMENT_BYTES,
+  fields: 500, fieldBytes: 1 * MB, totalFieldBytes: 2 * MB,
+};
+
+/** The preparation pages' form: one PDF, the signers and roles, the placed fields as JSON. */
+export const PREPARATION_FORM: FormLimits = {
+  files: 5, fileBytes: 50 * MB, totalFileBytes: 50 * MB, fields: 2000, fieldBytes: 1 * MB, totalFieldBytes: 2 * MB,
+};
+
+/** Forms of a few short fields and no file (decline, reassign). */
+export const SMALL_FORM: FormLimits = {
+  files: 0, fileBytes: 0, totalFileBytes: 0, fields: 10, fieldBytes: 64 * 1024, totalFieldBytes: 64 * 1024,
 };
 
 export const megabytes = (n: number) => `${Math.round((n / MB) * 100) / 100} MB`;

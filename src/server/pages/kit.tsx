@@ -135,3 +135,21 @@ export const pageHandler = (family: PageFamily, run: PageRun, jsonErrors = false
       return errorPage(reply, family, api);
     }
   };
+
+/**
+ * An onRequest hook for a page that takes a body: `check` (the page's token, the form's type) runs
+ * as soon as the headers are in, so a caller without a live token never has a byte of its body
+ * read. A refusal is the error page (the API's error object for JSON callers when `jsonErrors`),
+ * and the connection closes, since the body was left unread.
+ */
+export const pageGate = (family: PageFamily, check: (req: FastifyRequest) => unknown, jsonErrors = false) =>
+  async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      await check(req);
+    } catch (e) {
+      const api = asApiError(e);
+      reply.header('Connection', 'close');
+      if (!api || (jsonErrors && req.headers['content-type']?.startsWith('application/json'))) throw e;
+      return errorPage(reply, family, api);
+    }
+  };

@@ -2,13 +2,15 @@
 // shows again if the engine refuses it (the state).
 import type { BundleDraft, TemplateDraft } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
+import type { ReceivedFile } from '../../multipartForm.js';
 import type { BundleFormState, Signer } from './bundlePage.js';
 import type { TemplateFormState } from './templatePage.js';
 
 export interface FormParts {
   /** Text inputs in document order; a name may repeat (one per row). */
   values: [string, string][];
-  files: { name: string; filename: string; data: Buffer; contentType: string }[];
+  /** Files as received (on disk until `data` is read). */
+  files: ReceivedFile[];
 }
 
 export interface ReadForm<D, S> {
@@ -41,7 +43,7 @@ export function templateForm(p: FormParts): ReadForm<TemplateDraft, TemplateForm
     .filter((r) => r.key || r.label)
     .map((r) => (r.label ? r : { key: r.key }));
   const fields = jsonList(one(p, 'fields'), problems);
-  const file = p.files.find((f) => f.name === 'pdf');
+  const file = p.files.find((f) => f.field === 'pdf');
   const name = one(p, 'name').trim();
   return {
     draft: { name, roles, fields, pdf: file && { data: file.data, filename: file.filename || 'template.pdf' } },
@@ -70,7 +72,7 @@ export function bundleForm(p: FormParts): ReadForm<BundleDraft, BundleFormState>
     const m = /^assign:([^:]+):(.+)$/.exec(n);
     if (m && v) (assignments[m[1]!] ??= {})[m[2]!] = v;
   }
-  const file = p.files.find((f) => f.name === 'pdf');
+  const file = p.files.find((f) => f.field === 'pdf');
   const placed = jsonList(one(p, 'fields'), problems);
   const fields = file ? placed.map((f) => ({ ...f, doc: 0 })) : [];
   const label = one(p, 'label').trim();

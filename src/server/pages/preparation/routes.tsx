@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
 import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../../../service/hosting.js';
-import { donePage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
+import { PREPARATION_FORM } from '../../limits.js';
+import { receiveForm } from '../../multipartForm.js';
+import { donePage, httpUrl, pageGate, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
 import { type BundleFormState, BundlePage, bundleTitle, initialBundleState } from './bundlePage.js';
 import { PREPARATION, errorsOf, sessionBase } from './common.js';
 import { type FormParts, type ReadForm, bundleForm, templateForm } from './forms.js';
@@ -18,10 +20,20 @@ interface PreparationHost {
 }
 const pagesOf = (engine: PreparationHost): Promise<PreparationPages> => engine.preparationPages();
 
+/** A file input left empty still sends a part, with no name and no bytes. */
+const chosen = (f: { filename: string; size: number }) => f.filename !== '' || f.size > 0;
+
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(PREPARATION, run);
 
 export function registerPreparationPages(app: FastifyInstance, engine: PreparationHost): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
+  /** The session and the form's type are checked before a byte of the body is read. */
+  const live = {
+    onRequest: pageGate(PREPARATION, async (req) => {
+      (await pagesOf(engine)).session(sessionOf(req));
+      if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError(415, 'unsupported_media_type', 'Submit the form of the preparation page.');
+    }),
+  };
 
   async function render(reply: FastifyReply, s: PrepSession, status = 200, state?: TemplateFormState | BundleFormState): Promise<FastifyReply> {
     const pages = await pagesOf(engine);
@@ -63,18 +75,22 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     const token = sessionOf(req);
     const pages = await pagesOf(engine);
     const s = pages.session(token);
-    if (!req.isMultipart()) throw new ApiError(415, 'unsupported_media_type', 'Submit the form of the preparation page.');
-    const { draft, state, problems } = read(await readParts(req));
-    if (problems.length) return render(reply, s, 400, { ...state, errors: problems });
+    const form = await receiveForm(req, PREPARATION_FORM, { keepFile: (field) => field === 'pdf' });
     try {
-      return await run(pages, token, draft);
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 400) throw e;
-      return render(reply, s, 400, { ...state, errors: errorsOf(e) });
+      const { draft, state, problems } = read({ values: form.fields, files: form.files.filter(chosen) });
+      if (problems.length) return render(reply, s, 400, { ...state, errors: problems });
+      try {
+        return await run(pages, token, draft);
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 400) throw e;
+        return render(reply, s, 400, { ...state, errors: errorsOf(e) });
+      }
+    } finally {
+      await form.cleanup();
     }
   }
 
-  app.post('/prepare/session/:session/template', page((req, reply) => submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
+  app.post('/prepare/session/:session/template', live, page((req, reply) => submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
     const t = await p.saveTemplate(token, d);
     return donePage(reply, PREPARATION, 'Template saved', <>
       <p>The template <strong id="template-name">{t.name}</strong> is saved.</p>
@@ -82,7 +98,7 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     </>);
   })));
 
-  app.post('/prepare/session/:session/bundle', page((req, reply) => submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
+  app.post('/prepare/session/:session/bundle', live, page((req, reply) => submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
     const { bundle, redirect } = await p.submitBundle(token, d);
     const to = httpUrl(redirect);
     if (to) return redirectTo(reply, to);
@@ -92,17 +108,4 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
       <p>Bundle id: <code id="bundle-id">{bundle.id}</code></p>
     </>);
   })));
-}
-
-/** The multipart form: text inputs in order (repeated names kept), and the files. */
-async function readParts(req: FastifyRequest): Promise<FormParts> {
-  const values: [string, string][] = [];
-  const files: FormParts['files'] = [];
-  for await (const part of req.parts({ limits: { files: 5, fields: 2000 } })) {
-    if (part.type === 'file') {
-      const data = await part.toBuffer();
-      if (part.filename || data.length) files.push({ name: part.fieldname, filename: part.filename, data, contentType: part.mimetype });
-    } else values.push([part.fieldname, String(part.value)]);
-  }
-  return { values, files };
 }

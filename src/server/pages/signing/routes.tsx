@@ -9,10 +9,12 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
-import { MAX_ATTACHMENT_BYTES, type SigningPages, type SigningView } from '../../../service/hosting.js';
+import { type SigningPages, type SigningView } from '../../../service/hosting.js';
 import type { SignInput, SignerAttachment } from '../../../service/service.js';
 import { isInProgress } from '../../../service/states.js';
-import { donePage, errorPage, httpUrl, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
+import { SIGNING_FORM, SMALL_FORM } from '../../limits.js';
+import { receiveForm } from '../../multipartForm.js';
+import { donePage, errorPage, httpUrl, pageGate, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
 import { type FormState, SIGNING, SigningPage, signingTitle } from './page.js';
 
 const showPage = (reply: FastifyReply, status: number, v: SigningView, state: FormState = {}) =>
@@ -20,26 +22,24 @@ const showPage = (reply: FastifyReply, status: number, v: SigningView, state: Fo
 
 const done = (reply: FastifyReply, title: string, text: string) => donePage(reply, SIGNING, title, <p>{text}</p>);
 
-/** The sign form's multipart body as sign input; an unticked box is sent by browsers as nothing, so it counts as false. */
-async function multipartInput(req: FastifyRequest, view: SigningView): Promise<{ input: SignInput; submitted: Record<string, string> }> {
+/**
+ * The sign form's multipart body as sign input (attachments stay on disk until the engine reads
+ * them); an unticked box is sent by browsers as nothing, so it counts as false.
+ */
+async function multipartInput(req: FastifyRequest, view: SigningView): Promise<{ input: SignInput; submitted: Record<string, string>; cleanup: () => Promise<void> }> {
+  const form = await receiveForm(req, SIGNING_FORM, { keepFile: (field) => field.startsWith('file:') });
   const values: Record<string, string> = Object.create(null);
   const attachments: Record<string, SignerAttachment[]> = Object.create(null);
-  for await (const part of req.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES + 1, files: 20, fields: 500 } })) {
-    if (part.type === 'file') {
-      if (!part.fieldname.startsWith('file:')) {
-        part.file.resume();
-        continue;
-      }
-      const data = await part.toBuffer();
-      if (!part.filename && !data.length) continue;
-      (attachments[part.fieldname.slice(5)] ??= []).push({ name: part.filename, data });
-    } else if (part.fieldname.startsWith('value:')) values[part.fieldname.slice(6)] = String(part.value);
+  for (const f of form.files) {
+    if (!f.filename && !f.size) continue;
+    (attachments[f.field.slice(5)] ??= []).push({ name: f.filename, get data() { return f.data; } });
   }
+  for (const [name, value] of form.fields) if (name.startsWith('value:')) values[name.slice(6)] = value;
   for (const f of view.fields) if (f.kind === 'chk' && values[f.ref] === undefined) values[f.ref] = 'false';
   const submitted = { ...values };
   // An empty input means "not given": the engine then keeps what is stored (and requires what is required).
   for (const [k, v] of Object.entries(values)) if (v.trim() === '') delete values[k];
-  return { input: { values, attachments }, submitted };
+  return { input: { values, attachments }, submitted, cleanup: form.cleanup };
 }
 
 /** Field errors (`values.<ref>`, `attachments.<ref>[i]`) by field ref; the others for the summary. */
@@ -64,6 +64,8 @@ const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<Fastify
 
 export function registerSigningPage(app: FastifyInstance, engine: SigningPages): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
+  /** The session is checked before a byte of the body is read. */
+  const live = { onRequest: pageGate(SIGNING, (req) => engine.resolveSigningSession(sessionOf(req)), true) };
 
   /** A session whose signer has finished shows how it ended instead of the form. */
   const finishedPage = (reply: FastifyReply, v: SigningView): FastifyReply | undefined => {
@@ -91,7 +93,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
     return sendPdf(reply, d.path, d.name);
   }));
 
-  app.post('/sign/session/:session/sign', page(async (req, reply) => {
+  app.post('/sign/session/:session/sign', live, page(async (req, reply) => {
     const session = sessionOf(req);
     const id = await engine.resolveSigningSession(session);
     if (!req.isMultipart()) {
@@ -101,27 +103,27 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
       return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
     }
     const view = await engine.signingSessionView(session);
-    const { input, submitted } = await multipartInput(req, view);
+    const { input, submitted, cleanup } = await multipartInput(req, view);
     try {
       await engine.signPacket(id, input);
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 400) throw e;
       const fresh = await engine.signingSessionView(session);
       return showPage(reply, 400, fresh, { values: submitted, ...placeErrors(fresh, e) });
+    } finally {
+      await cleanup();
     }
     const redirect = httpUrl(view.redirect);
     if (redirect) return redirectTo(reply, redirect);
     return done(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
   }));
 
-  app.post('/sign/session/:session/decline', page(async (req, reply) => {
+  app.post('/sign/session/:session/decline', live, page(async (req, reply) => {
     const id = await engine.resolveSigningSession(sessionOf(req));
     let reason = '';
     if (req.isMultipart()) {
-      for await (const part of req.parts({ limits: { files: 0, fields: 10 } })) {
-        if (part.type === 'file') part.file.resume();
-        else if (part.fieldname === 'reason') reason = String(part.value);
-      }
+      const form = await receiveForm(req, SMALL_FORM);
+      reason = form.fields.find(([name]) => name === 'reason')?.[1] ?? '';
     } else reason = String((req.body as { reason?: unknown } | undefined)?.reason ?? '');
     const packet = await engine.declinePacket(id, reason);
     if (!req.isMultipart()) return reply.send({ packet });
@@ -129,14 +131,12 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
   }));
 
   // Form fields (name, email, reason) or JSON with the same members; answered in kind.
-  app.post('/sign/session/:session/reassign', page(async (req, reply) => {
+  app.post('/sign/session/:session/reassign', live, page(async (req, reply) => {
     const id = await engine.resolveSigningSession(sessionOf(req));
     const body: Record<string, string> = {};
     if (req.isMultipart()) {
-      for await (const part of req.parts({ limits: { files: 0, fields: 10 } })) {
-        if (part.type === 'file') part.file.resume();
-        else if (['name', 'email', 'reason'].includes(part.fieldname) && String(part.value).trim()) body[part.fieldname] = String(part.value).trim();
-      }
+      for (const [name, value] of (await receiveForm(req, SMALL_FORM)).fields)
+        if (['name', 'email', 'reason'].includes(name) && value.trim()) body[name] = value.trim();
     }
     const packet = await engine.reassignPacket(id, req.isMultipart() ? body : ((req.body ?? {}) as Record<string, unknown>));
     if (!req.isMultipart()) return reply.send({ packet });

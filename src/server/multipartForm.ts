@@ -1,0 +1,129 @@
+// One way to receive a multipart body, for the API's Bundle creation and the pages' forms alike:
+// files are streamed to a private temporary directory (0700, files 0600), never held in memory, and
+// every count and size is bounded while the body arrives: per file, all files, per text field, all
+// text fields, and the number of each. Past a bound the request is refused at once, unread.
+import { createWriteStream, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../service/errors.js';
+import { megabytes } from './limits.js';
+import { fileTooLarge, type RefusalLimits } from './refusals.js';
+
+export interface FormLimits {
+  files: number;
+  /** One file; a larger one is a 413 naming it. */
+  fileBytes: number;
+  /** All files of the request. */
+  totalFileBytes: number;
+  fields: number;
+  /** One text field's value. */
+  fieldBytes: number;
+  /** All text fields' values. */
+  totalFieldBytes: number;
+}
+
+/** A file part saved on disk: `data` reads it only when asked for, so unused files never reach memory. */
+export interface ReceivedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  readonly data: Buffer;
+}
+
+export interface ReceivedForm {
+  /** Text fields in the order sent (repeated names kept). */
+  fields: [string, string][];
+  files: ReceivedFile[];
+  /** Removes the temporary directory; call it once the request is answered. */
+  cleanup(): Promise<void>;
+}
+
+export interface ReceiveOptions {
+  /** File fields worth keeping; any other file part is drained unread (it still counts toward the limits). */
+  keepFile?: (field: string) => boolean;
+  /** The limits as the refusal messages name them. */
+  refusal?: RefusalLimits;
+}
+
+function storedFile(field: string, filename: string, contentType: string, size: number, path: string): ReceivedFile {
+  let data: Buffer | undefined;
+  return {
+    field, filename, contentType, size,
+    get data() {
+      return (data ??= readFileSync(path));
+    },
+  };
+}
+
+const cutShort = () => new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
+
+/** Receives the multipart body of `req` within `limits`; on any refusal the temporary files are gone. */
+export async function receiveForm(req: FastifyRequest, limits: FormLimits, opts: ReceiveOptions = {}): Promise<ReceivedForm> {
+  const dir = await mkdtemp(join(tmpdir(), 'esign-upload-'));
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  const fields: [string, string][] = [];
+  const files: ReceivedFile[] = [];
+  let fileBytes = 0;
+  let fieldBytes = 0;
+  const received = new Promise<void>((r) => (req.raw.readableEnded ? r() : req.raw.once('end', () => r())));
+  const tooMuch = () => new ApiError(413, 'invalid', `The files of one request may total at most ${megabytes(limits.totalFileBytes)}.`);
+  try {
+    const parts = req.parts({
+      limits: {
+        fileSize: limits.fileBytes, files: limits.files, fieldSize: limits.fieldBytes, fields: limits.fields,
+        parts: limits.files + limits.fields,
+      },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        const value = String(part.value);
+        fieldBytes += Buffer.byteLength(value) + Buffer.byteLength(part.fieldname);
+        if (part.valueTruncated) throw new ApiError(413, 'invalid', `${part.fieldname}: a form field may be at most ${kilobytes(limits.fieldBytes)}.`);
+        if (fieldBytes > limits.totalFieldBytes) throw new ApiError(413, 'invalid', `The form's fields may total at most ${kilobytes(limits.totalFieldBytes)}.`);
+        fields.push([part.fieldname, value]);
+        continue;
+      }
+      // A body that ends inside a file part gives a part already destroyed, or one left open forever
+      // (once all of the request is in and the part has nothing left to give, it was cut short).
+      if (part.file.destroyed) throw cutShort();
+      const keep = opts.keepFile?.(part.fieldname) ?? true;
+      const path = join(dir, String(files.length));
+      let size = 0;
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          fileBytes += chunk.length;
+          done(fileBytes > limits.totalFileBytes ? tooMuch() : null, keep ? chunk : undefined);
+        },
+      });
+      const sink = keep ? createWriteStream(path, { mode: 0o600 }) : nowhere();
+      const writing = pipeline(part.file, count, sink);
+      void received.then(async () => {
+        while (!part.file.readableEnded && !part.file.destroyed) {
+          const before = fileBytes;
+          await new Promise((r) => setTimeout(r, 250));
+          if (fileBytes === before && part.file.readableLength === 0 && !part.file.readableEnded) part.file.destroy(cutShort());
+        }
+      });
+      await writing;
+      if (part.file.truncated) throw fileTooLarge({ ...opts.refusal, fileBytes: limits.fileBytes }, part.filename);
+      if (keep) files.push(storedFile(part.fieldname, part.filename, part.mimetype, size, path));
+    }
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+  return { fields, files, cleanup };
+}
+
+const kilobytes = (n: number) => (n >= 1024 * 1024 ? megabytes(n) : `${Math.round(n / 1024)} KB`);
+
+/** A writable that drops what it is given (a part no one asked for). */
+function nowhere(): Transform {
+  return new Transform({ transform: (_chunk, _enc, done) => done() }).resume() as Transform;
+}
