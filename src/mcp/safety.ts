@@ -57,8 +57,8 @@ export async function requireLive(ctx: ToolContext, isTest: boolean | (() => Pro
   if (!ctx.service.capabilities.sendsForReal || ctx.live) return;
   if (typeof isTest === 'function' ? await isTest() : isTest) return;
   throw new Refusal(
-    `Refused to ${what} a non-test Bundle: this backend sends email and SMS to real people, and the profile is not ` +
-      'marked live. Nothing was sent. Use is_test: true, or have the operator mark the profile live ' +
+    `Refused to ${what}: it is not a test Bundle, this backend sends email and SMS to real people, and the profile ` +
+      'is not marked live. Nothing was sent. Use is_test: true, or have the operator mark the profile live ' +
       '(esign profile add NAME --live ...).',
     { refused: 'live', what },
   );

@@ -115,6 +115,8 @@ const RUNS: Record<string, Run> = {
   'profile show': r('profile show --no-check'),
   'profile remove': r('profile remove spare --yes', { last: true }),
   serve: r('serve --port 0', { interrupt: true }),
+  // An MCP client's first message, then stdin ends: the server answers and stops.
+  mcp: r('mcp', { stdin: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n' }),
   verify: r('verify {pdf}'),
   'batch send': r('batch send {csv} --spec {spec} --yes --dry-run'),
   'batch check': r('batch check {csv} --spec {spec}'),
