@@ -1,7 +1,10 @@
 // HTTP for the remote backend: one undici keep-alive pool per base URL, Token auth, timeouts, and
-// retries with exponential backoff and jitter for what is safe to repeat.
+// the one retry policy (retryPolicy.ts) for every request.
 import { Agent, FormData, request } from 'undici';
 import { ApiError } from '../service/errors.js';
+import { DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy, nextWait } from './retryPolicy.js';
+
+export { isTransientStatus } from './retryPolicy.js';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -18,6 +21,8 @@ export interface HttpOptions {
   /** Where retry notes and ESIGN_DEBUG=api lines go. */
   note?: (line: string) => void;
   debug?: boolean;
+  /** How waits between attempts are spent (a test injects time). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface HttpResponse {
@@ -34,13 +39,6 @@ export class TransportError extends Error {
   }
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-/** An answer that may be different if asked again (throttled, or a gateway or the service briefly down). */
-export const isTransientStatus = (status: number): boolean => RETRY_STATUSES.has(status);
-const RETRY_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
-]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 export interface RequestSpec {
@@ -49,7 +47,10 @@ export interface RequestSpec {
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
   form?: FormData;
-  /** May be repeated after a failure whose outcome is unknown (defaults to the method's idempotence). */
+  /**
+   * Safe to send again after a failure whose outcome is unknown (defaults to the method's idempotence).
+   * A throttled request (429) was not processed, so it is waited out and sent again either way.
+   */
   retry?: boolean;
   /** Skip the API key (POST /verify/ is public). */
   anonymous?: boolean;
@@ -59,60 +60,71 @@ export interface RequestSpec {
 
 export class HttpClient {
   private readonly agent: Agent;
-  private readonly o: Required<Omit<HttpOptions, 'apiKey' | 'note'>> & Pick<HttpOptions, 'apiKey' | 'note'>;
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly debug: boolean;
+  private readonly apiKey?: string;
+  private readonly note?: (line: string) => void;
+  readonly policy: RetryPolicy;
 
   constructor(opts: HttpOptions) {
-    this.o = { timeoutMs: 30_000, maxRetries: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, debug: false, ...opts, baseUrl: opts.baseUrl.replace(/\/+$/, '') };
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.debug = opts.debug ?? false;
+    this.apiKey = opts.apiKey;
+    this.note = opts.note;
+    const d = DEFAULT_RETRY_POLICY;
+    this.policy = {
+      maxRetries: opts.maxRetries ?? d.maxRetries,
+      baseDelayMs: opts.baseDelayMs ?? d.baseDelayMs,
+      maxDelayMs: opts.maxDelayMs ?? d.maxDelayMs,
+      maxRetryAfterMs: opts.maxRetryAfterMs ?? d.maxRetryAfterMs,
+      sleep: opts.sleep ?? d.sleep,
+      note: opts.note,
+    };
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
   }
 
   url(spec: Pick<RequestSpec, 'path' | 'query' | 'fromRoot'>): string {
-    const base = spec.fromRoot ? this.o.baseUrl.replace(/\/api\/v2$/, '') : this.o.baseUrl;
+    const base = spec.fromRoot ? this.baseUrl.replace(/\/api\/v2$/, '') : this.baseUrl;
     const u = new URL(`${base}${spec.path}`);
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
     return u.toString();
   }
 
-  /** One call with retries; a non-2xx answer becomes an ApiError, an unreachable server a TransportError. */
+  /** One call under the retry policy; a non-2xx answer becomes an ApiError, an unreachable server a TransportError. */
   async send(spec: RequestSpec): Promise<HttpResponse> {
-    const retry = spec.retry ?? IDEMPOTENT.has(spec.method);
+    const safe = spec.retry ?? IDEMPOTENT.has(spec.method);
     for (let attempt = 0; ; attempt++) {
-      let wait: number | undefined;
+      let failure: Failure;
+      let error: Error;
       try {
         const res = await this.once(spec);
         if (res.status < 400) return res;
-        const err = ApiError.fromWire(res.status, res.body);
+        error = ApiError.fromWire(res.status, res.body);
         // Kept for callers that pace themselves (batch send): when the server allows the next try.
         const ra = Number(res.headers['retry-after']);
-        if (Number.isFinite(ra) && ra > 0) Object.assign(err, { retryAfterSeconds: ra });
-        if (!retry || !isTransientStatus(res.status) || attempt >= this.o.maxRetries) throw err;
-        wait = this.delay(attempt, res.headers['retry-after']);
-        if (wait > this.o.maxRetryAfterMs) throw err;
-        this.o.note?.(`esign: HTTP ${res.status} from ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${this.o.maxRetries})`);
+        if (Number.isFinite(ra) && ra > 0) Object.assign(error, { retryAfterSeconds: ra });
+        failure = { status: res.status, retryAfter: res.headers['retry-after'] };
       } catch (e) {
         if (e instanceof ApiError) throw e;
         const code = (e as { code?: string }).code ?? '';
-        const message = `${spec.method} ${this.o.baseUrl}${spec.path} failed: ${(e as Error).message}${code ? ` (${code})` : ''}`;
-        if (!retry || !RETRY_CODES.has(code) || attempt >= this.o.maxRetries)
-          throw new TransportError(attempt ? `${message}, after ${attempt + 1} attempts` : message, code);
-        wait = this.delay(attempt);
-        this.o.note?.(`esign: ${code} on ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${this.o.maxRetries})`);
+        const message = `${spec.method} ${this.baseUrl}${spec.path} failed: ${(e as Error).message}${code ? ` (${code})` : ''}`;
+        error = new TransportError(attempt ? `${message}, after ${attempt + 1} attempts` : message, code);
+        failure = { code };
       }
-      await new Promise((r) => setTimeout(r, wait));
+      const wait = nextWait(this.policy, failure, attempt, safe);
+      if (wait === undefined) throw error;
+      const what = 'status' in failure ? `HTTP ${failure.status} from` : `${failure.code} on`;
+      const retry = `retry ${attempt + 1} of ${this.policy.maxRetries}`;
+      this.note?.(`esign: ${what} ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (${retry})`);
+      await this.policy.sleep(wait);
     }
-  }
-
-  /** Full jitter over an exponential step; a server's Retry-After (seconds) is honoured when longer. */
-  private delay(attempt: number, retryAfter?: string | string[]): number {
-    const step = Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** attempt);
-    const jittered = step / 2 + Math.random() * (step / 2);
-    const ra = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
-    return Number.isFinite(ra) && ra > 0 ? Math.max(jittered, ra * 1000) : jittered;
   }
 
   private async once(spec: RequestSpec): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'esign-cli' };
-    if (this.o.apiKey && !spec.anonymous) headers.authorization = `Token ${this.o.apiKey}`;
+    if (this.apiKey && !spec.anonymous) headers.authorization = `Token ${this.apiKey}`;
     let body: string | FormData | undefined;
     if (spec.form) body = spec.form;
     else if (spec.json !== undefined) {
@@ -125,12 +137,12 @@ export class HttpClient {
       headers,
       body,
       dispatcher: this.agent,
-      headersTimeout: this.o.timeoutMs,
-      bodyTimeout: this.o.timeoutMs,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
     });
     const text = await res.body.text();
-    if (this.o.debug)
-      this.o.note?.(`api: ${spec.method} ${this.url(spec)} -> ${res.statusCode} in ${Date.now() - started} ms (authorization: ${headers.authorization ? 'Token [redacted]' : 'none'})`);
+    if (this.debug)
+      this.note?.(`api: ${spec.method} ${this.url(spec)} -> ${res.statusCode} in ${Date.now() - started} ms (authorization: ${headers.authorization ? 'Token [redacted]' : 'none'})`);
     let parsed: unknown = undefined;
     if (text) {
       try {

@@ -1,14 +1,14 @@
 // ADAPTER 1: EsignService over HTTP to any API v2 server (the hosted service, or `esign serve`).
 import type { Readable } from 'node:stream';
 import { loadUndici } from '../lazyImport.js';
+import { type OperationRow, fillPath, operationRow } from '../service/operationTable.js';
 import type { BackendCapabilities, Body, EsignService, SignInput } from '../service/service.js';
 import type {
-  AttachedFile, Bundle, BundleDataItem, BundleEvent, BundleListQuery, CoeFile, DocumentTemplate, EmbedUrl,
-  EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit, TemplateListQuery,
-  ValidateResult, VerifyResult, Webhook, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent,
-  WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery, WebhookSecret,
+  AttachedFile, Bundle, Packet, Page, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent,
+  WebhookEventListQuery,
 } from '../service/types.js';
-import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec, isTransientStatus } from './http.js';
+import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
+import { createWithKey, findByCustomKey } from './retryPolicy.js';
 
 type Query = RequestSpec['query'];
 
@@ -24,7 +24,39 @@ function toPage<T>(res: HttpResponse): Page<T> {
   return { items, page: 1, total_pages: 1, per_page: items.length, total: items.length };
 }
 
-const enc = encodeURIComponent;
+/**
+ * The request of one operation: each argument placed where the table says (path, query, body or a
+ * member of it); a deepObject parameter (`metadata`) as `metadata[KEY]=VALUE`.
+ */
+function requestOf(op: OperationRow, args: readonly unknown[]): RequestSpec {
+  const params: Record<string, string> = {};
+  const query: NonNullable<Query> = {};
+  let json: unknown;
+  op.args.forEach((a, i) => {
+    const v = args[i];
+    if (a.in === 'path') params[a.name] = String(v);
+    else if (a.in === 'query' && 'name' in a) query[a.name] = v as string | undefined;
+    else if (a.in === 'query') Object.assign(query, wireQuery(op, (v ?? {}) as Record<string, unknown>));
+    else if (a.in === 'body' && 'name' in a) {
+      json ??= {};
+      if (v !== undefined) (json as Record<string, unknown>)[a.name] = v;
+    } else if (a.in === 'body') json = v;
+  });
+  return {
+    method: op.method, path: fillPath(op.path, params), query, json,
+    retry: op.idempotent, anonymous: op.public, fromRoot: op.fromRoot,
+  };
+}
+
+function wireQuery(op: OperationRow, q: Record<string, unknown>): NonNullable<Query> {
+  const out: NonNullable<Query> = {};
+  for (const [k, v] of Object.entries(q)) {
+    if (op.query?.some((p) => p.name === k && p.style === 'deepObject'))
+      for (const [key, value] of Object.entries((v ?? {}) as Record<string, string>)) out[`${k}[${key}]`] = value;
+    else out[k] = v as string | number | boolean | undefined;
+  }
+  return out;
+}
 
 /** Keeps the items whose payload names the Bundle (the payload is a JSON string on the wire). */
 function ofBundle<T extends { payload: string }>(page: Page<T>, bundle: string | undefined): Page<T> {
@@ -61,130 +93,122 @@ export class RemoteService implements EsignService {
     return res.body;
   }
 
-  private async call<T>(method: string, path: string, extra: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<T> {
-    return (await this.http.send({ method, path, ...extra })).body as T;
+  /** One operation of the table: its arguments placed where the table says, its answer read as it says. */
+  private async invoke(op: OperationRow, args: readonly unknown[]): Promise<unknown> {
+    const res = await this.http.send(requestOf(op, args));
+    if ('page' in op.reply) return toPage(res);
+    return 'none' in op.reply ? undefined : res.body;
   }
-  private async list<T>(path: string, query?: Query): Promise<Page<T>> {
-    return toPage<T>(await this.http.send({ method: 'GET', path, query }));
+
+  private call<T>(name: keyof EsignService & string, ...args: unknown[]): Promise<T> {
+    return this.invoke(operationRow(name)!, args) as Promise<T>;
+  }
+
+  /** The port method `name`, made from its row of the table. */
+  private op<K extends keyof EsignService & string>(name: K): EsignService[K] {
+    const row = operationRow(name);
+    if (!row) throw new Error(`No operation ${name} in the operations table.`);
+    return ((...args: unknown[]) => this.invoke(row, args)) as EsignService[K];
   }
 
   /**
-   * A create is never repeated blindly: only with a custom_key, and only after looking for the
-   * Bundle the failed attempt may have created.
+   * A create is never sent again blind (retryPolicy.ts): only with a custom_key, and only after one
+   * lookup of that key finds no Bundle the failed attempt may have made.
    */
   async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
+    const row = operationRow('createBundle')!;
     const b = body as Record<string, unknown>;
     const customKey = typeof b.custom_key === 'string' && b.custom_key ? b.custom_key : undefined;
-    const spec = (): RequestSpec => {
-      if (!files.length) return { method: 'POST', path: '/bundles/', json: body, retry: false };
+    const post = async (): Promise<Bundle> => {
+      if (!files.length) return (await this.http.send(requestOf(row, [body]))).body as Bundle;
       const form = new FormData();
-      for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)], { type: f.contentType ?? 'application/octet-stream' }), f.filename);
-      form.append('bundle_request', JSON.stringify(body));
-      return { method: 'POST', path: '/bundles/', form, retry: false };
-    };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return (await this.http.send(spec())).body as Bundle;
-      } catch (e) {
-        const status = (e as { status?: number }).status;
-        // No status: the server was not reached or the answer was lost.
-        const transient = status === undefined || isTransientStatus(status);
-        if (!customKey || !transient || attempt >= 3) throw e;
-        const existing = await this.findByCustomKey(customKey);
-        if (existing) return existing;
-        await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+      for (const f of files) {
+        const blob = new Blob([new Uint8Array(f.data)], { type: f.contentType ?? 'application/octet-stream' });
+        form.append('files', blob, f.filename);
       }
-    }
+      form.append('bundle_request', JSON.stringify(body));
+      return (await this.http.send({ method: row.method, path: row.path, form, retry: false })).body as Bundle;
+    };
+    if (!customKey) return post();
+    return createWithKey(this.http.policy, post, () => findByCustomKey(this.listBundles, customKey), 'the Bundle');
   }
 
-  private async findByCustomKey(customKey: string): Promise<Bundle | undefined> {
-    const page = await this.listBundles({ search: customKey, per_page: 100 });
-    return page.items.find((x) => x.custom_key === customKey);
-  }
+  createBundleFromEnvelopeTemplate = this.op('createBundleFromEnvelopeTemplate');
+  createBundlePreparationSession = this.op('createBundlePreparationSession');
+  listBundles = this.op('listBundles');
+  getBundle = this.op('getBundle');
+  updateBundle = this.op('updateBundle');
+  cancelBundle = this.op('cancelBundle');
+  validateBundle = this.op('validateBundle');
+  sendBundle = this.op('sendBundle');
+  listBundleEvents = this.op('listBundleEvents');
+  getBundleFiles = this.op('getBundleFiles');
+  generateInterimFiles = this.op('generateInterimFiles');
+  getBundleData = this.op('getBundleData');
+  addBundleTags = this.op('addBundleTags');
+  removeBundleTags = this.op('removeBundleTags');
+  deleteBundle = this.op('deleteBundle');
+  expireBundle = this.op('expireBundle');
 
-  createBundleFromEnvelopeTemplate = (body: Body<unknown>) => this.call<Bundle>('POST', '/bundles/create_from_envelope_template/', { json: body, retry: false });
-  createBundlePreparationSession = (body: Body<unknown>) => this.call<EmbedUrl>('POST', '/bundles/preparation_session/', { json: body, retry: false });
-  listBundles = (query: BundleListQuery = {}) => this.list<Bundle>('/bundles/', query as Query);
-  getBundle = (slug: string, include?: string) => this.call<Bundle>('GET', `/bundles/${enc(slug)}/`, { query: { include } });
-  updateBundle = (slug: string, body: Body<unknown>) => this.call<Bundle>('PATCH', `/bundles/${enc(slug)}/`, { json: body, retry: true });
-  cancelBundle = (slug: string) => this.call<Bundle>('PUT', `/bundles/${enc(slug)}/cancel/`);
-  validateBundle = (slug: string) => this.call<ValidateResult>('PUT', `/bundles/${enc(slug)}/validate/`);
-  sendBundle = (slug: string) => this.call<Bundle>('POST', `/bundles/${enc(slug)}/send/`, { retry: false });
-  listBundleEvents = (slug: string) => this.call<BundleEvent[]>('GET', `/bundles/${enc(slug)}/events/`);
-  getBundleFiles = (slug: string) => this.call<FileObject[]>('GET', `/bundles/${enc(slug)}/files/`);
-  generateInterimFiles = (slug: string) => this.call<Bundle>('PUT', `/bundles/${enc(slug)}/files/`);
-  getBundleData = (slug: string) => this.call<BundleDataItem[]>('GET', `/bundles/${enc(slug)}/data/`);
-  addBundleTags = (slug: string, tags: string[]) => this.call<Bundle>('PUT', `/bundles/${enc(slug)}/add_tags/`, { json: { tags } });
-  removeBundleTags = (slug: string, tags: string[]) => this.call<Bundle>('PUT', `/bundles/${enc(slug)}/remove_tags/`, { json: { tags } });
-  deleteBundle = async (slug: string) => void (await this.call('DELETE', `/bundles/${enc(slug)}/`));
-  expireBundle = (slug: string) => this.call<Bundle>('PUT', `/bundles/${enc(slug)}/expire/`);
+  getPacket = this.op('getPacket');
+  updatePacket = this.op('updatePacket');
+  remindPacket = this.op('remindPacket');
+  createEmbedUrl = this.op('createEmbedUrl');
+  getPacketCoe = this.op('getPacketCoe');
 
-  getPacket = (id: string) => this.call<Packet>('GET', `/packets/${enc(id)}/`);
-  updatePacket = (id: string, body: Body<unknown>) => this.call<Packet>('PATCH', `/packets/${enc(id)}/`, { json: body, retry: true });
-  remindPacket = (id: string) => this.call<Packet>('PUT', `/packets/${enc(id)}/remind/`, { retry: false });
-  createEmbedUrl = (id: string) => this.call<EmbedUrl>('POST', `/packets/${enc(id)}/embed_url/`, { retry: false });
-  getPacketCoe = (id: string) => this.call<CoeFile>('GET', `/packets/${enc(id)}/coe/`);
+  listTemplates = this.op('listTemplates');
+  getTemplate = this.op('getTemplate');
+  updateTemplate = this.op('updateTemplate');
+  deleteTemplate = this.op('deleteTemplate');
+  createTemplatePreparationSession = this.op('createTemplatePreparationSession');
 
-  listTemplates = (q: TemplateListQuery = {}) => {
-    const query: Query = { page: q.page, per_page: q.per_page };
-    for (const [k, v] of Object.entries(q.metadata ?? {})) query![`metadata[${k}]`] = v;
-    return this.list<DocumentTemplate>('/templates/', query);
-  };
-  getTemplate = (id: string) => this.call<DocumentTemplate>('GET', `/templates/${enc(id)}/`);
-  updateTemplate = (id: string, body: Body<unknown>) => this.call<DocumentTemplate>('PATCH', `/templates/${enc(id)}/`, { json: body, retry: true });
-  deleteTemplate = async (id: string) => void (await this.call('DELETE', `/templates/${enc(id)}/`));
-  createTemplatePreparationSession = (body: Body<unknown>) => this.call<EmbedUrl>('POST', '/templates/preparation_session/', { json: body, retry: false });
+  listEnvelopeTemplates = this.op('listEnvelopeTemplates');
+  getEnvelopeTemplate = this.op('getEnvelopeTemplate');
 
-  listEnvelopeTemplates = (q: PageQuery = {}) => this.list<EnvelopeTemplate>('/envelope-templates/', q as Query);
-  getEnvelopeTemplate = (id: string) => this.call<EnvelopeTemplate>('GET', `/envelope-templates/${enc(id)}/`);
+  listPersons = this.op('listPersons');
+  createPerson = this.op('createPerson');
+  getPerson = this.op('getPerson');
+  replacePerson = this.op('replacePerson');
+  updatePerson = this.op('updatePerson');
+  deletePerson = this.op('deletePerson');
 
-  listPersons = (q: PersonListQuery = {}) => this.list<Person>('/persons/', q as Query);
-  createPerson = (body: Body<unknown>) => this.call<Person>('POST', '/persons/', { json: body, retry: false });
-  getPerson = (id: string) => this.call<Person>('GET', `/persons/${enc(id)}/`);
-  replacePerson = (id: string, body: Body<unknown>) => this.call<Person>('PUT', `/persons/${enc(id)}/`, { json: body });
-  updatePerson = (id: string, body: Body<unknown>) => this.call<Person>('PATCH', `/persons/${enc(id)}/`, { json: body, retry: false });
-  deletePerson = async (id: string) => void (await this.call('DELETE', `/persons/${enc(id)}/`));
-
-  listWebhooks = (q: WebhookListQuery = {}) => this.list<Webhook>('/webhooks/', q as Query);
-  createWebhook = (body: Body<unknown>) => this.call<Webhook>('POST', '/webhooks/', { json: body, retry: false });
-  getWebhook = (id: string) => this.call<Webhook>('GET', `/webhooks/${enc(id)}/`);
-  replaceWebhook = (id: string, body: Body<unknown>) => this.call<Webhook>('PUT', `/webhooks/${enc(id)}/`, { json: body });
-  updateWebhook = (id: string, body: Body<unknown>) => this.call<Webhook>('PATCH', `/webhooks/${enc(id)}/`, { json: body, retry: true });
-  deleteWebhook = async (id: string) => void (await this.call('DELETE', `/webhooks/${enc(id)}/`));
-  listWebhookHeaders = (q: WebhookHeaderListQuery = {}) => this.list<WebhookExtraHeader>('/webhooks/headers/', q as Query);
-  createWebhookHeader = (body: Body<unknown>) => this.call<WebhookExtraHeader>('POST', '/webhooks/headers/', { json: body, retry: false });
-  getWebhookHeader = (id: string) => this.call<WebhookExtraHeader>('GET', `/webhooks/headers/${enc(id)}/`);
-  replaceWebhookHeader = (id: string, body: Body<unknown>) => this.call<WebhookExtraHeader>('PUT', `/webhooks/headers/${enc(id)}/`, { json: body });
-  updateWebhookHeader = (id: string, body: Body<unknown>) => this.call<WebhookExtraHeader>('PATCH', `/webhooks/headers/${enc(id)}/`, { json: body, retry: true });
-  deleteWebhookHeader = async (id: string) => void (await this.call('DELETE', `/webhooks/headers/${enc(id)}/`));
+  listWebhooks = this.op('listWebhooks');
+  createWebhook = this.op('createWebhook');
+  getWebhook = this.op('getWebhook');
+  replaceWebhook = this.op('replaceWebhook');
+  updateWebhook = this.op('updateWebhook');
+  deleteWebhook = this.op('deleteWebhook');
+  listWebhookHeaders = this.op('listWebhookHeaders');
+  createWebhookHeader = this.op('createWebhookHeader');
+  getWebhookHeader = this.op('getWebhookHeader');
+  replaceWebhookHeader = this.op('replaceWebhookHeader');
+  updateWebhookHeader = this.op('updateWebhookHeader');
+  deleteWebhookHeader = this.op('deleteWebhookHeader');
   /** `bundle` is esign serve's filter; the hosted service ignores it, so items are also filtered here by payload. */
-  listWebhookEvents = async (q: WebhookEventListQuery = {}) => ofBundle(await this.list<WebhookEvent>('/webhooks/events/', q as Query), q.bundle);
-  getWebhookEvent = (id: string) => this.call<WebhookEvent>('GET', `/webhooks/events/${enc(id)}/`);
-  listWebhookDeliveries = async (q: WebhookDeliveryListQuery = {}) => ofBundle(await this.list<WebhookDeliveryRecord>('/webhooks/deliveries/', q as Query), q.bundle);
-  getWebhookDelivery = (id: string) => this.call<WebhookDeliveryRecord>('GET', `/webhooks/deliveries/${enc(id)}/`);
-  getWebhookSecret = () => this.call<WebhookSecret>('GET', '/webhooks/secret/');
-  regenerateWebhookSecret = () => this.call<WebhookSecret>('POST', '/webhooks/secret/regenerate/', { retry: false });
+  listWebhookEvents = async (q: WebhookEventListQuery = {}) =>
+    ofBundle(await this.call<Page<WebhookEvent>>('listWebhookEvents', q), q.bundle);
+  getWebhookEvent = this.op('getWebhookEvent');
+  listWebhookDeliveries = async (q: WebhookDeliveryListQuery = {}) =>
+    ofBundle(await this.call<Page<WebhookDeliveryRecord>>('listWebhookDeliveries', q), q.bundle);
+  getWebhookDelivery = this.op('getWebhookDelivery');
+  getWebhookSecret = this.op('getWebhookSecret');
+  regenerateWebhookSecret = this.op('regenerateWebhookSecret');
 
-  viewPacket = (id: string) => this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/view/`, { fromRoot: true, retry: false });
+  viewPacket = this.op('viewPacket');
   /** The wire form of sign input (`PacketSignRequest`): attachments as base64. */
   signPacket = (id: string, input: SignInput) => {
-    const attachments = Object.fromEntries(
-      Object.entries(input.attachments ?? {}).map(([k, list]) => [k, list.map((a) => ({ name: a.name, b64: Buffer.from(a.data).toString('base64') }))]),
-    );
-    return this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/sign/`, { json: { values: input.values ?? {}, attachments }, fromRoot: true, retry: false });
+    const attachments = Object.fromEntries(Object.entries(input.attachments ?? {}).map(([k, list]) => [
+      k, list.map((a) => ({ name: a.name, b64: Buffer.from(a.data).toString('base64') })),
+    ]));
+    return this.call<Packet>('signPacket', id, { values: input.values ?? {}, attachments });
   };
-  declinePacket = (id: string, reason?: string) =>
-    this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/decline/`, { json: reason === undefined ? {} : { reason }, fromRoot: true, retry: false });
+  declinePacket = this.op('declinePacket');
+  reassignPacket = this.op('reassignPacket');
+  triggerWebhookEvent = this.op('triggerWebhookEvent');
+  resendWebhookEvent = this.op('resendWebhookEvent');
 
-  triggerWebhookEvent = (eventType: string, bundleSlug?: string) =>
-    this.call<WebhookEvent[]>('POST', '/sandbox/webhooks/trigger/', { json: { event_type: eventType, bundle: bundleSlug }, fromRoot: true, retry: false });
-  resendWebhookEvent = (id: string) => this.call<WebhookEvent>('POST', `/sandbox/webhooks/events/${enc(id)}/resend/`, { fromRoot: true, retry: false });
-
-  reassignPacket = (id: string, body: Body<unknown>) =>
-    this.call<Packet>('POST', `/sandbox/packets/${enc(id)}/reassign/`, { json: body, fromRoot: true, retry: false });
-
-  verify = (hash: string) => this.call<VerifyResult>('POST', '/verify/', { json: { hash }, anonymous: true, retry: true });
-  getRateLimit = () => this.call<RateLimit>('GET', '/rate_limit/');
+  verify = this.op('verify');
+  getRateLimit = this.op('getRateLimit');
 
   async close(): Promise<void> {
     await this.http.close();

@@ -9,6 +9,9 @@ import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, guardConnections, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
 import { isEnvelopeTemplateRequest } from '../service/createRouting.js';
+import { operationRow, routePattern } from '../service/operationTable.js';
+import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';
+import { bodyOf, parseForm } from './formBody.js';
 import { receiveForm } from './multipartForm.js';
 import { apiRefusalLimits, refusalOf } from './refusals.js';
 
@@ -30,84 +33,7 @@ export interface ServerOptions {
   local?: HostedEngine;
 }
 
-type Handler = (req: FastifyRequest) => Promise<Result>;
-interface Result {
-  status?: number;
-  body?: unknown;
-  page?: Page<unknown>;
-}
-
-type Params = Record<string, string>;
-type Query = Record<string, string | undefined>;
-
 const ok = (body: unknown, status = 200): Result => ({ status, body });
-const noContent = (): Result => ({ status: 204 });
-const paged = (page: Page<unknown>): Result => ({ page });
-
-function bodyOf(req: FastifyRequest): Record<string, unknown> {
-  return (req.body ?? {}) as Record<string, unknown>;
-}
-
-/** `metadata[region]=emea` query parameters as `{region: 'emea'}`. */
-function metadataFilters(q: Query): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(q)) {
-    const m = /^metadata\[(.+)\]$/.exec(k);
-    if (m && v !== undefined) out[m[1]] = String(v);
-  }
-  return out;
-}
-
-/** Bodies that came as `application/x-www-form-urlencoded`: every member is a string (a repeated key, a list of them). */
-const formBodies = new WeakSet<object>();
-
-function parseForm(text: string): Record<string, string | string[]> {
-  const members = new Map<string, string | string[]>();
-  for (const [k, v] of new URLSearchParams(text)) {
-    const prev = members.get(k);
-    members.set(k, prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]);
-  }
-  const body = Object.fromEntries(members);
-  formBodies.add(body);
-  return body;
-}
-
-/** Members of webhook and extra-header bodies that are not strings. */
-const WEBHOOK_TYPED = ['event_types', 'enabled', 'json'];
-const HEADER_TYPED = ['order'];
-
-/**
- * Form clients send those members as JSON text (`["bundle_sent"]`, `false`, `2`) or Python's
- * `True`/`False`; a single `event_types=bundle_sent` is a list of one. Only typed members are
- * decoded: a header value of `123` stays a string. JSON bodies pass through untouched.
- */
-function typedBody(req: FastifyRequest, typed: readonly string[]): Record<string, unknown> {
-  const body = bodyOf(req);
-  if (!formBodies.has(body)) return body;
-  const out: Record<string, unknown> = { ...body };
-  for (const k of typed) {
-    const v = out[k];
-    if (typeof v !== 'string') continue;
-    const decoded = decodeFormValue(v);
-    out[k] = k === 'event_types' && typeof decoded === 'string' ? [decoded] : decoded;
-  }
-  return out;
-}
-
-function decodeFormValue(v: string): unknown {
-  if (v === 'True' || v === 'False') return v === 'True';
-  try {
-    const parsed: unknown = JSON.parse(v);
-    if (Array.isArray(parsed) || typeof parsed === 'boolean' || typeof parsed === 'number') return parsed;
-  } catch {
-    // Not JSON: the plain string it is.
-  }
-  return v;
-}
-
-/** A query value handed to the service as given: the service validates it and names a bad parameter. */
-const raw = <T>(v: string | undefined) => v as T | undefined;
-const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
 /** JSON text as a value: prototype keys and nesting deeper than the API uses are a parse_error. */
 function parseJson(text: string, maxDepth: number, what = 'Malformed JSON'): unknown {
@@ -143,10 +69,8 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
 }
 
 
-/** Every route of API v2 (spec and wire-facts.md), as [method, path, handler]. */
-function routes(s: EsignService, limits: ServerLimits): [string, string, Handler][] {
-  const p = (req: FastifyRequest) => req.params as Params;
-  const q = (req: FastifyRequest) => req.query as Query;
+/** Every route of the operations table, with the multipart-or-JSON Bundle create written here. */
+function routes(s: EsignService, limits: ServerLimits, local?: HostedEngine): Route[] {
   const createBundle: Handler = async (req) => {
     if (req.isMultipart()) {
       const { body, files, cleanup } = await multipartCreate(req, limits);
@@ -160,78 +84,8 @@ function routes(s: EsignService, limits: ServerLimits): [string, string, Handler
     if (isEnvelopeTemplateRequest(body)) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
     return ok(await s.createBundle(body), 201);
   };
-  const prepSession: Handler = async (req) => ok(await s.createBundlePreparationSession(bodyOf(req)), 201);
-  return [
-    ['GET', '/bundles/', async (req) => paged(await s.listBundles(q(req)))],
-    ['POST', '/bundles/', createBundle],
-    ['POST', '/bundles/create_from_envelope_template/', async (req) => ok(await s.createBundleFromEnvelopeTemplate(bodyOf(req)), 201)],
-    ['POST', '/bundles/preparation_session/', prepSession],
-    ['POST', '/bundles/create_preparation_session/', prepSession],
-    ['GET', '/bundles/:slug/', async (req) => ok(await s.getBundle(p(req).slug, q(req).include))],
-    ['PATCH', '/bundles/:slug/', async (req) => ok(await s.updateBundle(p(req).slug, bodyOf(req)))],
-    ['DELETE', '/bundles/:slug/', async (req) => (await s.deleteBundle(p(req).slug), noContent())],
-    ['PUT', '/bundles/:slug/cancel/', async (req) => ok(await s.cancelBundle(p(req).slug))],
-    ['PUT', '/bundles/:slug/expire/', async (req) => ok(await s.expireBundle(p(req).slug))],
-    ['PUT', '/bundles/:slug/validate/', async (req) => ok(await s.validateBundle(p(req).slug))],
-    ['POST', '/bundles/:slug/send/', async (req) => ok(await s.sendBundle(p(req).slug))],
-    ['GET', '/bundles/:slug/events/', async (req) => ok(await s.listBundleEvents(p(req).slug))],
-    ['GET', '/bundles/:slug/files/', async (req) => ok(await s.getBundleFiles(p(req).slug))],
-    ['PUT', '/bundles/:slug/files/', async (req) => ok(await s.generateInterimFiles(p(req).slug))],
-    ['GET', '/bundles/:slug/data/', async (req) => ok(await s.getBundleData(p(req).slug))],
-    ['PUT', '/bundles/:slug/add_tags/', async (req) => ok(await s.addBundleTags(p(req).slug, tagsOf(req)))],
-    ['PUT', '/bundles/:slug/remove_tags/', async (req) => ok(await s.removeBundleTags(p(req).slug, tagsOf(req)))],
-
-    ['GET', '/packets/:id/', async (req) => ok(await s.getPacket(p(req).id))],
-    ['PATCH', '/packets/:id/', async (req) => ok(await s.updatePacket(p(req).id, bodyOf(req)))],
-    ['POST', '/packets/:id/embed_url/', async (req) => ok(await s.createEmbedUrl(p(req).id), 201)],
-    ['PUT', '/packets/:id/remind/', async (req) => ok(await s.remindPacket(p(req).id))],
-    ['GET', '/packets/:id/coe/', async (req) => ok(await s.getPacketCoe(p(req).id))],
-
-    ['GET', '/templates/', async (req) => paged(await s.listTemplates({ ...pageOf(q(req)), metadata: metadataFilters(q(req)) }))],
-    ['POST', '/templates/preparation_session/', async (req) => ok(await s.createTemplatePreparationSession(bodyOf(req)), 201)],
-    ['GET', '/templates/:id/', async (req) => ok(await s.getTemplate(p(req).id))],
-    ['PATCH', '/templates/:id/', async (req) => ok(await s.updateTemplate(p(req).id, bodyOf(req)))],
-    ['DELETE', '/templates/:id/', async (req) => (await s.deleteTemplate(p(req).id), noContent())],
-
-    ['GET', '/envelope-templates/', async (req) => paged(await s.listEnvelopeTemplates(pageOf(q(req))))],
-    ['GET', '/envelope-templates/:id/', async (req) => ok(await s.getEnvelopeTemplate(p(req).id))],
-
-    ['GET', '/persons/', async (req) => paged(await s.listPersons({ ...pageOf(q(req)), search: q(req).search, email: q(req).email, phone: q(req).phone }))],
-    ['POST', '/persons/', async (req) => ok(await s.createPerson(bodyOf(req)), 201)],
-    ['GET', '/persons/:id/', async (req) => ok(await s.getPerson(p(req).id))],
-    ['PUT', '/persons/:id/', async (req) => ok(await s.replacePerson(p(req).id, bodyOf(req)))],
-    ['PATCH', '/persons/:id/', async (req) => ok(await s.updatePerson(p(req).id, bodyOf(req)))],
-    ['DELETE', '/persons/:id/', async (req) => (await s.deletePerson(p(req).id), noContent())],
-
-    ['GET', '/webhooks/', async (req) => paged(await s.listWebhooks({ ...pageOf(q(req)), enabled: raw(q(req).enabled), event_type: q(req).event_type }))],
-    ['POST', '/webhooks/', async (req) => ok(await s.createWebhook(typedBody(req, WEBHOOK_TYPED)), 201)],
-    ['GET', '/webhooks/headers/', async (req) => paged(await s.listWebhookHeaders({ ...pageOf(q(req)), webhook: q(req).webhook, event_type: q(req).event_type }))],
-    ['POST', '/webhooks/headers/', async (req) => ok(await s.createWebhookHeader(typedBody(req, HEADER_TYPED)), 201)],
-    ['GET', '/webhooks/headers/:id/', async (req) => ok(await s.getWebhookHeader(p(req).id))],
-    ['PUT', '/webhooks/headers/:id/', async (req) => ok(await s.replaceWebhookHeader(p(req).id, typedBody(req, HEADER_TYPED)))],
-    ['PATCH', '/webhooks/headers/:id/', async (req) => ok(await s.updateWebhookHeader(p(req).id, typedBody(req, HEADER_TYPED)))],
-    ['DELETE', '/webhooks/headers/:id/', async (req) => (await s.deleteWebhookHeader(p(req).id), noContent())],
-    ['GET', '/webhooks/events/', async (req) => paged(await s.listWebhookEvents({ ...pageOf(q(req)), webhook: q(req).webhook, bundle: q(req).bundle, event_type: q(req).event_type, status: raw(q(req).status), success: raw(q(req).success), after_date: q(req).after_date, before_date: q(req).before_date }))],
-    ['GET', '/webhooks/events/:id/', async (req) => ok(await s.getWebhookEvent(p(req).id))],
-    ['GET', '/webhooks/deliveries/', async (req) => paged(await s.listWebhookDeliveries({ ...pageOf(q(req)), webhook: q(req).webhook, bundle: q(req).bundle, webhook_event: q(req).webhook_event, event_type: q(req).event_type, status: raw(q(req).status), after_date: q(req).after_date, before_date: q(req).before_date }))],
-    ['GET', '/webhooks/deliveries/:id/', async (req) => ok(await s.getWebhookDelivery(p(req).id))],
-    ['GET', '/webhooks/secret/', async () => ok(await s.getWebhookSecret())],
-    ['POST', '/webhooks/secret/regenerate/', async () => ok(await s.regenerateWebhookSecret())],
-    ['GET', '/webhooks/:id/', async (req) => ok(await s.getWebhook(p(req).id))],
-    ['PUT', '/webhooks/:id/', async (req) => ok(await s.replaceWebhook(p(req).id, typedBody(req, WEBHOOK_TYPED)))],
-    ['PATCH', '/webhooks/:id/', async (req) => ok(await s.updateWebhook(p(req).id, typedBody(req, WEBHOOK_TYPED)))],
-    ['DELETE', '/webhooks/:id/', async (req) => (await s.deleteWebhook(p(req).id), noContent())],
-
-    ['POST', '/verify/', async (req) => ok(await s.verify(String(bodyOf(req).hash ?? '')))],
-  ];
+  return apiRoutes({ service: s, local, own: { createBundle }, skip: ['getRateLimit'] });
 }
-
-/** The body's `tags`, as sent: the backend's TagsRequest schema is the one check (a non-list is its 400). */
-function tagsOf(req: FastifyRequest): string[] {
-  return bodyOf(req).tags as string[];
-}
-
-const pageOf = (q: Query) => ({ page: num(q.page), per_page: num(q.per_page) });
 
 /** `X-Blueink-Pagination: page,total_pages,per_page,total` and an RFC 5988 Link header. */
 function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<unknown>, base: string | undefined): void {
@@ -327,15 +181,17 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return who;
   };
 
-  const table = routes(opts.service, limits);
+  const table = routes(opts.service, limits, opts.local);
   const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
   const methodsByPath = new Map<string, string[]>();
-  for (const [method, path, handler] of table) {
-    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), method]);
-    const kind = path === '/verify/' ? 'public' : method === 'POST' && (path === '/bundles/' || path === '/bundles/create_from_envelope_template/') ? 'create' : 'call';
+  for (const { op, url, handler } of table) {
+    // The sandbox is outside /api/v2 and has no 405 fallbacks.
+    if (!op.fromRoot) methodsByPath.set(url, [...(methodsByPath.get(url) ?? []), op.method]);
+    const kind = op.public ? 'public' : op.throttle ?? 'call';
     app.route({
-      method,
-      url: `${API_PREFIX}${path}`,
+      method: op.method,
+      url: op.fromRoot ? url : `${API_PREFIX}${url}`,
+      ...(op.documentBody ? { bodyLimit: limits.documentJsonBytes } : {}),
       // The key is checked as soon as the headers are in: a body is read only for a key holder.
       onRequest: async (req, reply) => void guard(req, reply, kind),
       handler: async (req, reply) => {
@@ -351,15 +207,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       },
     });
   }
+  const rateLimit = routePattern(operationRow('getRateLimit')!.path);
   app.route({
     method: 'GET',
-    url: `${API_PREFIX}/rate_limit/`,
+    url: `${API_PREFIX}${rateLimit}`,
     onRequest: async (req, reply) => void guard(req, reply, 'status'),
     handler: async (req, reply) => {
       return limiter.peek(guard(req, reply, 'status'));
     },
   });
-  methodsByPath.set('/rate_limit/', ['GET']);
+  methodsByPath.set(rateLimit, ['GET']);
   (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
   // The other methods of every known path are a 405 that names the allowed ones.
   for (const [path, allowed] of methodsByPath) {
@@ -383,7 +240,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   if (opts.local) {
     const { registerLocalRoutes } = await import('./localRoutes.js');
-    registerLocalRoutes(app, opts.local, async (req, reply) => void guard(req, reply, 'call'));
+    registerLocalRoutes(app, opts.local);
   }
 
   // No route: refused before its body is read (fastify would parse it for the not-found handler).

@@ -64,10 +64,8 @@ export const SMALL_FORM: FormLimits = {
 
 export const megabytes = (n: number) => `${Math.round((n / MB) * 100) / 100} MB`;
 
-/** Routes whose JSON bodies may carry files as base64. */
+/** Pages whose JSON bodies may carry files as base64 (the API's are marked in the operations table). */
 export const DOCUMENT_JSON_ROUTES = [
-  /^\/api\/v2\/bundles\/(create_from_envelope_template\/)?$/,
-  /^\/sandbox\/packets\/:id\/sign\/$/,
   /^\/sign\/session\/:session\/sign$/,
 ];
 

@@ -18,8 +18,12 @@ let server: Server | undefined;
 let client: RemoteService | undefined;
 const notes: string[] = [];
 
+/** Waits the client asked for (ms), when a test injects time instead of sleeping. */
+const waited: number[] = [];
+const injected = async (ms: number) => void waited.push(ms);
+
 /** A server that answers the n-th request with steps[n] (the last step repeats); records what it got. */
-async function faulty(steps: Step[]) {
+async function faulty(steps: Step[], sleep?: (ms: number) => Promise<void>) {
   const seen: { method: string; url: string; body: string }[] = [];
   server = createServer((req, res) => {
     let body = '';
@@ -32,7 +36,11 @@ async function faulty(steps: Step[]) {
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   notes.length = 0;
-  client = new RemoteService({ baseUrl: `http://127.0.0.1:${port}/api/v2`, apiKey: 'k', maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 300, note: (l) => notes.push(l) });
+  waited.length = 0;
+  client = new RemoteService({
+    baseUrl: `http://127.0.0.1:${port}/api/v2`, apiKey: 'k', maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 300,
+    note: (l) => notes.push(l), sleep,
+  });
   return seen;
 }
 
@@ -54,10 +62,10 @@ describe('remote adapter under faults', () => {
   });
 
   it('honours Retry-After', async () => {
-    await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '1' }), json(200, bundle)]);
-    const t0 = Date.now();
+    await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '1' }), json(200, bundle)], injected);
     await client!.getBundle('B1');
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(waited).toHaveLength(1);
+    expect(waited[0]).toBeGreaterThanOrEqual(1000);
   });
 
   it('does not sit out a Retry-After longer than a minute: the 429 comes back at once', async () => {
@@ -106,5 +114,32 @@ describe('remote adapter under faults', () => {
     const seen = await faulty([json(404, { code: 'not_found', message: 'nope' })]);
     await expectApiError(client!.getBundle('x'), 404);
     expect(seen).toHaveLength(1);
+  });
+
+  it('waits out a 429 on a create (Retry-After) and posts it again, with no lookup in between', async () => {
+    const seen = await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '7' }), json(201, bundle)], injected);
+    expect((await client!.createBundle(bundleRequest({ custom_key: 'ck-1' }))).id).toBe('B1');
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'POST']);
+    expect(waited).toHaveLength(1);
+    expect(waited[0]).toBeGreaterThanOrEqual(7000);
+  });
+
+  it('waits out a 429 on an operation that is not safe to repeat (send): it was not processed', async () => {
+    const seen = await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '2' }), json(200, bundle)], injected);
+    expect((await client!.sendBundle('B1')).id).toBe('B1');
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'POST']);
+    expect(waited[0]).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('looks the custom_key up across every page of the search before creating again', async () => {
+    const other = (n: number) => ({ ...bundle, id: `X${n}`, custom_key: `ck-1${n}` });
+    const page1 = Array.from({ length: 100 }, (_, i) => other(i));
+    const seen = await faulty([
+      cut,
+      json(200, page1, { 'x-blueink-pagination': '1,2,100,101' }),
+      json(200, [bundle], { 'x-blueink-pagination': '2,2,100,101' }),
+    ], injected);
+    expect((await client!.createBundle(bundleRequest({ custom_key: 'ck-1' }))).id).toBe('B1');
+    expect(seen.map((s) => `${s.method} ${new URL(s.url, 'http://x').searchParams.get('page') ?? ''}`)).toEqual(['POST ', 'GET 1', 'GET 2']);
   });
 });

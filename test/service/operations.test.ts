@@ -1,8 +1,10 @@
 // The one table of API operations: every row names a real port method, its arguments match its path,
 // its schemas exist, and its marks (effect, idempotent, reaches people) hold what the operation does.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { RemoteService } from '../../src/remote/remote.js';
-import { OPERATIONS, operationNamed, requestSchemas } from '../../src/service/operations.js';
+import { OPENAPI_PATH, OPERATIONS, operationNamed, requestSchemas } from '../../src/service/operations.js';
 import { RESPONSE_SCHEMAS } from '../../src/service/responseSchemas.js';
 
 /** Port members that are not API operations: the backend's own plumbing. */
@@ -69,5 +71,51 @@ describe('the operations table', () => {
     expect(OPERATIONS.filter((o) => o.group === 'sandbox').map((o) => o.name).sort()).toEqual([
       'declinePacket', 'reassignPacket', 'resendWebhookEvent', 'signPacket', 'triggerWebhookEvent', 'viewPacket',
     ]);
+  });
+});
+
+/** Every .ts file under src/, with its text. */
+function sources(dir = join(import.meta.dirname, '..', '..', 'src')): [string, string][] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.tsx?$/.test(f))
+    .map((f) => [f.split(sep).join('/'), readFileSync(join(dir, f), 'utf8')]);
+}
+
+/** The code of a file without its comments (a comment may name a path; only code routes one). */
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+
+/**
+ * A route path as code writes it: in quotes, after `${...}` or a regex anchor, with each parameter as
+ * `{name}`, `:name` or a `${...}` interpolation; escaped slashes count as slashes.
+ */
+function pathPattern(path: string): RegExp {
+  const parts = path.split(/\{\w+\}/).map((p) => p.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  const param = '(?:\\{\\w+\\}|:\\w+|\\$\\{[^}]*\\})';
+  return new RegExp(`(?:['"\`}^])${parts.join(param)}(?=['"\`?$]|\\$\\{)`);
+}
+
+describe('route paths live in one file', () => {
+  test('no file in src/ but the table writes a path of an operation', () => {
+    const paths = OPERATIONS.flatMap((op) => [op.path, ...(op.aliases ?? [])]);
+    // The sandbox's paths are also caught written after a prefix constant (`${SANDBOX}/packets/:id/sign/`).
+    paths.push(...OPERATIONS.filter((op) => op.fromRoot).map((op) => op.path.replace(/^\/\w+/, '')));
+    paths.push(OPENAPI_PATH);
+    const found: string[] = [];
+    for (const [file, text] of sources()) {
+      if (file === 'service/operationTable.ts') continue;
+      const code = withoutComments(text).replace(/\\\//g, '/');
+      for (const path of paths) if (pathPattern(path).test(code)) found.push(`${file}: ${path}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  test('the check finds a path written the ways code writes one', () => {
+    const p = pathPattern('/bundles/{slug}/cancel/');
+    for (const written of ["'/bundles/:slug/cancel/'", '`/bundles/${enc(slug)}/cancel/`', "`${API}/bundles/{slug}/cancel/`"])
+      expect(p.test(written), written).toBe(true);
+    expect(p.test('GET /bundles/x/cancel/ in a comment')).toBe(false);
+    expect(pathPattern('/sandbox/packets/{id}/sign/').test('/^/sandbox/packets/:id/sign/$/')).toBe(true);
+    expect(p.test(withoutComments("/** `/bundles/:slug/cancel/` */\n// '/bundles/:slug/cancel/'"))).toBe(false);
+    expect(p.test(withoutComments("const u = 'http://x' + '/bundles/:slug/cancel/';"))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
-// Does a remote profile's key still work? One GET /rate_limit/ (it uses none of the key's requests),
-// no retries, a short timeout: an answer for a person waiting at the terminal.
+// Does a remote profile's key still work? One call of the port's getRateLimit (it uses none of the
+// key's requests), no retries, a short timeout: an answer for a person waiting at the terminal.
 import { ApiError } from '../../../service/errors.js';
 
 export interface KeyCheck {
@@ -11,15 +11,15 @@ export interface KeyCheck {
 }
 
 export async function checkKey(baseUrl: string, apiKey: string | undefined, timeoutMs = 10_000): Promise<KeyCheck> {
-  const { HttpClient } = await import('../../../remote/http.js');
-  const http = new HttpClient({ baseUrl, apiKey, maxRetries: 0, timeoutMs });
+  const { RemoteService } = await import('../../../remote/remote.js');
+  const remote = new RemoteService({ baseUrl, apiKey, maxRetries: 0, timeoutMs });
   try {
-    await http.send({ method: 'GET', path: '/rate_limit/' });
+    await remote.getRateLimit();
     return { ok: true, detail: 'ok', status: 200 };
   } catch (e) {
     if (e instanceof ApiError) return { ok: false, detail: `HTTP ${e.status}: ${e.message}`, status: e.status };
     return { ok: false, detail: `unreachable: ${(e as Error).message}` };
   } finally {
-    await http.close();
+    await remote.close();
   }
 }
