@@ -22,6 +22,7 @@ export async function seed(dataDir: string): Promise<Seeded> {
   const engine = new LocalEngine({ dataDir });
   try {
     const key = engine.keys.create('mcp').key;
+    engine.account.setFeatures(['template_preparation', 'interim_files'], true);
     const template = await engine.importTemplate({
       name: 'Sale', pdf: readFileSync(fixture('nda.pdf')), roles: [{ key: 'buyer' }],
       fields: [{ key: 'price', kind: 'inp', page: 1, x: 10, y: 10, w: 100, h: 20, editor_roles: ['buyer'] }],

@@ -1,0 +1,221 @@
+// Every tool, called at least once with good input and once with bad, by the SDK's client over
+// stdio against a spawned `bin/esign.js mcp` on the local engine (run `npm run build` first). A bad
+// call is a tool error with the API's status, code and field message, and changes nothing.
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allTools } from '../../src/mcp/server.js';
+import { CONTRACT_B64, tempDir } from '../helpers.js';
+import { call, type Seeded, seed, stdioClient } from './support.js';
+
+const data = tempDir('esign-mcp-every-');
+let client: Client;
+let seeded: Seeded;
+
+beforeAll(async () => {
+  seeded = await seed(data.dir);
+  ({ client } = await stdioClient({ ESIGN_DATA_DIR: data.dir }));
+}, 30_000);
+afterAll(async () => {
+  await client?.close();
+  data.cleanup();
+});
+
+const good = new Set<string>();
+const bad = new Set<string>();
+/** Calls that did not answer as expected, all reported at the end. */
+const wrong: string[] = [];
+
+/** A call that must succeed; its structured result. */
+async function yes(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const r = await call(client, name, args);
+  if (r.isError) wrong.push(`${name} ${JSON.stringify(args).slice(0, 120)}: ${r.text}`);
+  else good.add(name);
+  return r.data;
+}
+
+/** A call that must be refused with a message matching `pattern`. */
+async function no(name: string, args: Record<string, unknown>, pattern: RegExp): Promise<void> {
+  const r = await call(client, name, args);
+  if (!r.isError || !pattern.test(r.text)) wrong.push(`${name} should fail with ${pattern}: ${r.text.slice(0, 300)}`);
+  else bad.add(name);
+}
+
+const signers = [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }];
+const bundle = (label: string, over: Record<string, unknown> = {}) => ({
+  label, packets: signers, documents: [{ key: 'contract', file_b64: CONTRACT_B64 }], ...over,
+});
+const NOSUCH = /^404 not_found: /;
+const UUID0 = '00000000-0000-4000-8000-000000000000';
+
+describe('every tool over stdio', () => {
+  it('answers good input and refuses bad input with the API\'s words', async () => {
+    // Bundles
+    await yes('list_bundles', { status: 'se', per_page: 5 });
+    await no('list_bundles', { status: 'zz' }, /^400 invalid: .*status/);
+    const b = await yes('create_bundle', { body: bundle('Every tool', { allow_signer_reassign: true }) });
+    const slug = b.id as string;
+    const packet = (b.packets as { id: string }[])[0]!.id;
+    await no('create_bundle', { body: bundle('Bad', { packets: [{ key: 'x', name: 'X', email: 'not-an-email' }] }) }, /packets\[0\]\.email: Enter a valid email address\./);
+    await yes('create_bundle_from_envelope_template', { body: {
+      envelope_template: { template_id: seeded.envelopeTemplateId },
+      packets: [{ key: 'client', name: 'Cleo Client', email: 'cleo@example.com', phone: '+15551234567' }, { key: 'provider', name: 'Pat Provider', email: 'pat@example.com' }],
+    } });
+    await no('create_bundle_from_envelope_template', { body: { envelope_template: { template_id: 'T-nothere' }, packets: signers } }, /^40[04] /);
+    await yes('create_bundle_preparation_session', { body: { upload_pdf: true } });
+    await no('create_bundle_preparation_session', { body: {} }, /upload_pdf: At least one document input must be enabled/);
+    await yes('get_bundle', { slug, include: 'events' });
+    await no('get_bundle', { slug: 'nosuchbundle' }, NOSUCH);
+    const draft = (await yes('create_bundle', { body: bundle('A draft', { status: 'dr' }) })).id as string;
+    await yes('update_bundle', { slug: draft, body: { expires: '2030-01-01' }, confirm: true });
+    await no('update_bundle', { slug: draft, body: { colour: 'red' }, confirm: true }, /colour: This field is not allowed here\./);
+    await yes('validate_bundle', { slug: draft });
+    await no('validate_bundle', { slug: 'nosuchbundle' }, NOSUCH);
+    await yes('list_bundle_events', { slug });
+    await no('list_bundle_events', { slug: 'nosuchbundle' }, NOSUCH);
+    await yes('add_bundle_tags', { slug, tags: ['alpha'], confirm: true });
+    await no('add_bundle_tags', { slug, tags: 'alpha', confirm: true }, /^400 invalid: .*tags/);
+    await yes('remove_bundle_tags', { slug, tags: ['alpha'], confirm: true });
+    await no('remove_bundle_tags', { slug, tags: [''], confirm: true }, /^400 invalid: .*tags\[0\]/);
+    await yes('send_bundle', { slug: draft, confirm: true });
+    await no('send_bundle', { slug: draft, confirm: true }, /^400 invalid: The Bundle cannot be sent: The Bundle is sent/);
+    const drafted = (await yes('create_bundle', { body: bundle('To delete', { status: 'dr' }) })).id as string;
+    await no('delete_bundle', { slug: drafted }, /Not done: this would delete a draft Bundle/);
+    await yes('delete_bundle', { slug: drafted, confirm: true });
+    await no('delete_bundle', { slug: drafted, confirm: true }, NOSUCH);
+    await yes('expire_bundle', { slug: draft, confirm: true });
+    await no('expire_bundle', { slug: 'nosuchbundle', confirm: true }, NOSUCH);
+
+    // Packets and the signer's sandbox
+    await yes('get_packet', { id: packet });
+    await no('get_packet', { id: 'nosuch' }, NOSUCH);
+    await yes('update_packet', { id: packet, body: { name: 'Ada King' }, confirm: true });
+    await no('update_packet', { id: packet, body: { deliver_via: 'embed' }, confirm: true }, /deliver_via must be "email" or "phone"/);
+    await yes('remind_packet', { id: packet, confirm: true });
+    await no('remind_packet', { id: 'nosuch', confirm: true }, NOSUCH);
+    const embedded = await yes('create_bundle', { body: bundle('Embedded', { packets: [{ key: 'em', name: 'Em Bed', email: 'em@example.com', deliver_via: 'embed' }] }) });
+    await yes('create_embed_url', { id: (embedded.packets as { id: string }[])[0]!.id });
+    await no('create_embed_url', { id: 'nosuch' }, NOSUCH);
+    await yes('view_packet', { id: packet, confirm: true });
+    await no('view_packet', { id: 'nosuch', confirm: true }, NOSUCH);
+    const handed = await yes('reassign_packet', { id: packet, body: { name: 'Bea Deputy', email: 'bea@example.com' } });
+    await no('reassign_packet', { id: handed.id, body: { email: 'x@example.com' } }, /name: /);
+    await no('sign_packet', { id: handed.id, body: { values: 'no' }, confirm: true }, /^400 invalid: values/);
+    await yes('sign_packet', { id: handed.id, body: {}, confirm: true });
+    const toDecline = await yes('create_bundle', { body: bundle('Declined') });
+    await no('decline_packet', { id: 'nosuch', reason: 'no', confirm: true }, NOSUCH);
+    await yes('decline_packet', { id: (toDecline.packets as { id: string }[])[0]!.id, reason: 'Not today', confirm: true });
+    await yes('wait_for_bundles', { ids: [slug], until: 'docs-ready', timeout_seconds: 30 });
+    await no('wait_for_bundles', { ids: [slug], until: 'someday' }, /until: /);
+    await yes('get_bundle_files', { slug });
+    await no('get_bundle_files', { slug: 'nosuchbundle' }, NOSUCH);
+    await yes('get_bundle_data', { slug });
+    await no('get_bundle_data', { slug: 'nosuchbundle' }, NOSUCH);
+    await yes('get_packet_coe', { id: handed.id });
+    await no('get_packet_coe', { id: 'nosuch' }, NOSUCH);
+    await no('generate_interim_files', { slug: 'nosuchbundle', confirm: true }, NOSUCH);
+    const running = await yes('create_bundle', { body: bundle('Interim') });
+    await yes('generate_interim_files', { slug: running.id, confirm: true });
+    await no('cancel_bundle', { slug: 'nosuchbundle', confirm: true }, NOSUCH);
+    await yes('cancel_bundle', { slug: running.id, confirm: true });
+
+    // Templates
+    await yes('list_templates', { metadata: { region: 'emea' } });
+    await no('list_templates', { per_page: 0 }, /^400 invalid: .*per_page/);
+    await yes('get_template', { id: seeded.templateId });
+    await no('get_template', { id: UUID0 }, NOSUCH);
+    await yes('update_template', { id: seeded.templateId, body: { metadata: { region: 'emea' } }, confirm: true });
+    await no('update_template', { id: seeded.templateId, body: { name: 'x' }, confirm: true }, /name: This field is not allowed here\./);
+    await yes('create_template_preparation_session', { body: { template_id: seeded.templateId } });
+    await no('create_template_preparation_session', { body: { template_id: 'nope' } }, /template_id: Must be a valid UUID\./);
+    await yes('list_envelope_templates', { per_page: 10 });
+    await no('list_envelope_templates', { page: 99 }, /^404 not_found: Page "99" was not found\./);
+    await yes('get_envelope_template', { id: seeded.envelopeTemplateId });
+    await no('get_envelope_template', { id: 'T-nothere' }, NOSUCH);
+    await no('delete_template', { id: seeded.templateId }, /Not done: this would delete a Document Template/);
+    await yes('get_template', { id: seeded.templateId });
+    await yes('delete_template', { id: seeded.templateId, confirm: true });
+    await no('delete_template', { id: seeded.templateId, confirm: true }, NOSUCH);
+
+    // Persons
+    const person = await yes('create_person', { body: { name: 'Pat Person', channels: [{ email: 'pat@example.com' }] } });
+    await no('create_person', { body: { name: ' ' } }, /name: This field may not be blank\./);
+    await yes('list_persons', { search: 'Pat' });
+    await no('list_persons', { per_page: 'many' }, /^400 invalid: .*per_page/);
+    await yes('get_person', { id: person.id });
+    await no('get_person', { id: UUID0 }, NOSUCH);
+    await yes('replace_person', { id: person.id, body: { name: 'Pat Person', channels: [{ email: 'pat2@example.com' }] }, confirm: true });
+    await no('replace_person', { id: person.id, body: { channels: [] }, confirm: true }, /name: /);
+    await yes('update_person', { id: person.id, body: { name: 'Pat P.' }, confirm: true });
+    await no('update_person', { id: person.id, body: { channels: [{ kind: 'em' }] }, confirm: true }, /channels\[0\]/);
+    await no('delete_person', { id: person.id }, /Not done: this would delete a Person/);
+    await yes('delete_person', { id: person.id, confirm: true });
+    await no('delete_person', { id: person.id, confirm: true }, NOSUCH);
+
+    // Webhooks (deliveries go nowhere: the engine refuses addresses outside its policy)
+    const hook = await yes('create_webhook', { body: { name: 'Hook', url: 'https://hooks.example.com/esign', event_types: ['bundle_sent'], enabled: false } });
+    await no('create_webhook', { body: { name: 'Hook', url: 'ftp://x', event_types: ['bundle_sent'] } }, /url: Must be a full http or https URL\./);
+    await yes('list_webhooks', { enabled: false });
+    await no('list_webhooks', { event_type: 'nope' }, /^400 invalid: .*event_type/);
+    await yes('get_webhook', { id: hook.id });
+    await no('get_webhook', { id: UUID0 }, NOSUCH);
+    await yes('update_webhook', { id: hook.id, body: { name: 'Hook 2' }, confirm: true });
+    await no('update_webhook', { id: hook.id, body: { event_types: [] }, confirm: true }, /event_types/);
+    await yes('replace_webhook', { id: hook.id, body: { name: 'Hook 3', url: 'https://hooks.example.com/esign', event_types: ['bundle_sent'], enabled: false }, confirm: true });
+    await no('replace_webhook', { id: hook.id, body: { name: 'Hook 3' }, confirm: true }, /url: /);
+    const header = await yes('create_webhook_header', { body: { webhook: hook.id, name: 'X-Env', value: 'test' } });
+    await no('create_webhook_header', { body: { webhook: hook.id, name: 'Host', value: 'x' } }, /"Host" is set by the delivery itself/);
+    await yes('list_webhook_headers', { webhook: hook.id });
+    await no('list_webhook_headers', { per_page: -1 }, /^400 invalid: .*per_page/);
+    await yes('get_webhook_header', { id: header.id });
+    await no('get_webhook_header', { id: UUID0 }, NOSUCH);
+    await yes('update_webhook_header', { id: header.id, body: { value: 'prod' }, confirm: true });
+    await no('update_webhook_header', { id: header.id, body: { value: ' padded ' }, confirm: true }, /value: Must be an RFC 7230 header value/);
+    await yes('replace_webhook_header', { id: header.id, body: { webhook: hook.id, name: 'X-Env', value: 'stage' }, confirm: true });
+    await no('replace_webhook_header', { id: header.id, body: { webhook: hook.id, name: 'X-Env' }, confirm: true }, /value: /);
+    await no('delete_webhook_header', { id: header.id }, /Not done/);
+    await yes('delete_webhook_header', { id: header.id, confirm: true });
+    await no('delete_webhook_header', { id: header.id, confirm: true }, NOSUCH);
+    await yes('update_webhook', { id: hook.id, body: { enabled: true }, confirm: true });
+    const fired = ((await yes('trigger_webhook_event', { event_type: 'bundle_sent', bundle: slug })).result ?? []) as { pk: string }[];
+    await no('trigger_webhook_event', { event_type: 'nope', bundle: slug }, /^400 invalid: .*event_type/);
+    await yes('list_webhook_events', { webhook: hook.id });
+    await no('list_webhook_events', { status: 'two hundred' }, /^400 invalid: .*status/);
+    await yes('get_webhook_event', { id: fired[0]?.pk ?? UUID0 });
+    await no('get_webhook_event', { id: UUID0 }, NOSUCH);
+    await yes('resend_webhook_event', { id: fired[0]?.pk ?? UUID0, confirm: true });
+    await no('resend_webhook_event', { id: UUID0, confirm: true }, NOSUCH);
+    const deliveries = ((await yes('list_webhook_deliveries', { webhook: hook.id })).items ?? []) as { pk: string }[];
+    await no('list_webhook_deliveries', { after_date: 'yesterday' }, /^400 invalid: .*after_date/);
+    await yes('get_webhook_delivery', { id: deliveries[0]?.pk ?? UUID0 });
+    await no('get_webhook_delivery', { id: UUID0 }, NOSUCH);
+    await yes('get_webhook_secret');
+    await no('get_webhook_secret', { rotate: true }, /rotate: This field is not allowed here\./);
+    await no('regenerate_webhook_secret', {}, /Not done: this would regenerate the webhook signing secret/);
+    await yes('regenerate_webhook_secret', { confirm: true });
+    await no('delete_webhook', { id: hook.id, confirm: 'yes' }, /confirm: /);
+    await yes('delete_webhook', { id: hook.id, confirm: true });
+    await no('delete_webhook', { id: hook.id, confirm: true }, NOSUCH);
+
+    // Verification, the rate limit, and the jobs
+    await yes('verify', { hash: 'a'.repeat(64) });
+    await no('verify', { hash: 'xyz' }, /^400 invalid: hash: A SHA-256 hash written as 64 hexadecimal digits\./);
+    await yes('get_rate_limit');
+    await no('get_rate_limit', { key: 'x' }, /key: This field is not allowed here\./);
+    await yes('inspect_bundle', { id: packet });
+    await no('inspect_bundle', { id: 'nosuchbundle' }, NOSUCH);
+    await yes('verify_documents', { hashes: ['b'.repeat(64)] });
+    await no('verify_documents', {}, /paths: Give paths or hashes\./);
+    const csv = 'buyer.name,buyer.email\nAda,ada@example.com\nBob,not-an-email\n';
+    const checked = await yes('check_batch', { csv, envelope_template: seeded.envelopeTemplateId });
+    expect(checked).toMatchObject({ ok: false });
+    await no('check_batch', { csv }, /spec: Give exactly one of spec, template, envelope_template\./);
+    await yes('download_bundle_files', { id: slug, dir: join(data.dir, 'files') });
+    await no('download_bundle_files', { id: slug, dir: join(data.dir, 'files') }, /exists; pass --clobber|exists/);
+
+    expect(wrong).toEqual([]);
+    const names = allTools(true).map((t) => t.name).sort();
+    expect([...good].sort()).toEqual(names);
+    expect([...bad].sort()).toEqual(names);
+  }, 120_000);
+});
