@@ -45,7 +45,7 @@ const inspect = job(
   read('Inspect a Bundle'),
   z.strictObject({ id: id.describe('A Bundle slug, or the id of one of its packets') }),
   async (a, { service }) => {
-    const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([import('../cli/bundleRef.js'), import('../cli/wait/inspection.js')]);
+    const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([import('../service/bundleRef.js'), import('../service/inspection.js')]);
     return inspectBundle(service, await getBundleOrPacketsBundle(service, a.id as string));
   },
 );

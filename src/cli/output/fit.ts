@@ -45,22 +45,4 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
   return widths;
 }
 
-const now = () => Date.now();
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** "just now", "5m ago", "2h ago", "3d ago", "in 4h"; beyond a week "Nov 21 09:42" (another year: "Nov 21 2024"). */
-export function shortTime(iso: string, at = now()): string {
-  const t = Date.parse(iso);
-  if (!iso || Number.isNaN(t)) return iso;
-  const diff = at - t;
-  const abs = Math.abs(diff);
-  const rel = (n: number, unit: string) => (diff >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`);
-  if (abs < 60_000) return 'just now';
-  if (abs < 3_600_000) return rel(Math.floor(abs / 60_000), 'm');
-  if (abs < 86_400_000) return rel(Math.floor(abs / 3_600_000), 'h');
-  if (abs < 7 * 86_400_000) return rel(Math.floor(abs / 86_400_000), 'd');
-  const d = new Date(t);
-  const day = `${MONTHS[d.getMonth()]} ${pad(d.getDate())}`;
-  return d.getFullYear() === new Date(at).getFullYear() ? `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}` : `${day} ${d.getFullYear()}`;
-}
+export { shortTime } from '../../service/timeWords.js';

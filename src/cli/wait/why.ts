@@ -1,13 +1,10 @@
 // Why a Bundle ended where it did, in one line, from its audit events (signer names, not packet ids).
 import type { EsignService } from '../../service/service.js';
 import { bundleStateWord, eventWord } from '../../service/states.js';
+import { signerName } from '../../service/inspection.js';
 import type { Bundle, BundleEvent } from '../../service/types.js';
 
 const ENDING_EVENTS: Record<string, string> = { de: 'pd', ca: 'bx', ex: 'be', fa: 'bf' };
-
-/** The signer's name for a packet id, or the id when it is not one of the Bundle's. */
-export const signerName = (b: Bundle, packetId: string | undefined | null): string =>
-  (packetId && b.packets.find((p) => p.id === packetId)?.name) || (packetId ?? '');
 
 /** "Declined: Bob Signer declined on 2026-11-23T10:00:00Z: not my contract". */
 export function whyEnded(b: Bundle, events: BundleEvent[]): string {

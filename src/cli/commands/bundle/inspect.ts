@@ -18,7 +18,7 @@ export function register(parent: Command, action: Action): void {
 }
 
 export async function run(f: Factory, o: InspectOptions): Promise<void> {
-  const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([import('../../bundleRef.js'), import('../../wait/inspection.js')]);
+  const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([import('../../../service/bundleRef.js'), import('../../../service/inspection.js')]);
   const service = await f.service();
   const bundle = await getBundleOrPacketsBundle(service, o.id);
   const r = await inspectBundle(service, bundle);
