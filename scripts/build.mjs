@@ -8,11 +8,16 @@ import { build } from 'esbuild';
 const clientOnly = process.argv.includes('--client');
 
 /** The pages' stylesheet and scripts. PDF.js is not bundled: the server serves it beside prep.js. */
-const client = () => build({
+const client = () => Promise.all([pages(), build({
+  entryPoints: { console: 'src/server/console/console.css' },
+  outdir: 'dist/client', bundle: true, minify: true, logLevel: 'warning',
+})]);
+const pages = () => build({
   entryPoints: {
     page: 'src/server/pages/page.css',
     signing: 'src/server/pages/client/signing.ts',
     preparation: 'src/server/pages/client/preparation.ts',
+    console: 'src/server/console/client/console.ts',
   },
   outdir: 'dist/client',
   bundle: true,

@@ -4,6 +4,7 @@ import * as api from './commands/api/api.js';
 import * as batch from './commands/batch/batch.js';
 import * as bundle from './commands/bundle/index.js';
 import * as completion from './commands/completion/completion.js';
+import * as consoleCmd from './commands/console/console.js';
 import * as envelopeTemplate from './commands/envelope-template/index.js';
 import * as local from './commands/local/index.js';
 import * as mcp from './commands/mcp/mcp.js';
@@ -35,7 +36,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out.write(t), writeErr: (t) => io.err.write(t) });
 
-  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, mcp, verify, batch, api, schema, completion]) noun.register(program, action);
+  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, consoleCmd, mcp, verify, batch, api, schema, completion]) noun.register(program, action);
 
   addExamples(program);
 

@@ -31,6 +31,8 @@ export interface ServerOptions {
   publicUrl?: string;
   /** The embedded engine, when it is the service: adds file links, the sandbox and the signing page. */
   local?: HostedEngine;
+  /** The support console at /console/ over the same service (signed in with an API key). */
+  console?: { readOnly?: boolean };
 }
 
 const ok = (body: unknown, status = 200): Result => ({ status, body });
@@ -242,6 +244,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const { registerLocalRoutes } = await import('./localRoutes.js');
     registerLocalRoutes(app, opts.local);
   }
+
+  if (opts.console)
+    await (await import('./console/index.js')).registerConsole(app, { service: opts.service, authenticateKey: opts.authenticate, backend: 'this server', ...opts.console });
 
   // No route: refused before its body is read (fastify would parse it for the not-found handler).
   app.addHook('onRequest', async (req) => {

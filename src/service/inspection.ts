@@ -32,6 +32,10 @@ export interface Inspection {
   links_note: string | null;
   /** Parts this backend does not offer. */
   unavailable: string[];
+  /** The messages sent (email and SMS), oldest first: empty when the backend does not offer them. */
+  messages: BundleMessage[];
+  /** The Bundle's webhook events, each with its delivery attempts. */
+  webhook_events: WebhookEvent[];
 }
 
 const WEBHOOK_PAGES = 5;
@@ -84,9 +88,11 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
       what: `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}` });
   }
 
+  const hookEvents: WebhookEvent[] = [];
   try {
     const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
-    for (const e of await webhookEventsOf(service, slug)) {
+    hookEvents.push(...(await webhookEventsOf(service, slug)));
+    for (const e of hookEvents) {
       const state = e.success ? `delivered (HTTP ${e.status})` : e.deliveries.length ? `failing (last HTTP ${e.status || 'none'})` : 'queued';
       const retry = !e.success && e.next_attempt_at ? `, next retry ${e.next_attempt_at}` : '';
       timeline.push({ at: e.created, source: 'webhook', code: e.event_type, signer: name(packetOf(e)),
@@ -127,5 +133,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     serving_url: serving ?? null,
     links_note: linksNote,
     unavailable,
+    messages,
+    webhook_events: hookEvents,
   };
 }

@@ -31,15 +31,15 @@ function clientDir(): string {
 }
 
 let builtFiles: Map<string, Buffer> | undefined;
-/** Read once: they are small, and a running server keeps serving what it started with. */
-function built(url: string): Buffer {
+/** A file of dist/client, read once: they are small, and a running server keeps serving what it started with. */
+export function builtFile(file: string): Buffer {
   builtFiles ??= new Map();
-  let data = builtFiles.get(url);
+  let data = builtFiles.get(file);
   if (!data) {
-    const path = join(clientDir(), BUILT[url]!.file);
+    const path = join(clientDir(), file);
     if (!existsSync(path)) throw new Error(`The page asset ${path} is missing: run npm run build.`);
     data = readFileSync(path);
-    builtFiles.set(url, data);
+    builtFiles.set(file, data);
   }
   return data;
 }
@@ -57,13 +57,17 @@ const PDFJS_DIRS: Record<string, { dir: string; type: string }> = {
   cmaps: { dir: 'cmaps', type: 'application/octet-stream' },
 };
 
-const cached = (reply: FastifyReply, type: string) =>
+export const cached = (reply: FastifyReply, type: string) =>
   reply.type(type).header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
 
 export function registerPageAssets(app: FastifyInstance): void {
-  for (const [url, { type }] of Object.entries(BUILT)) app.get(url, async (_req, reply) => cached(reply, type).send(built(url)));
+  for (const [url, { file, type }] of Object.entries(BUILT)) app.get(url, async (_req, reply) => cached(reply, type).send(builtFile(file)));
+  registerPdfJs(app, PREP_ASSETS);
+}
 
-  app.get(`${PREP_ASSETS}/:name`, async (req, reply) => {
+/** PDF.js, its worker and its font data under `prefix` (beside the script that imports `./pdf.mjs`). */
+export function registerPdfJs(app: FastifyInstance, prefix: string): void {
+  app.get(`${prefix}/:name`, async (req, reply) => {
     const { name } = req.params as { name: string };
     const rel = Object.hasOwn(PDFJS_FILES, name) ? PDFJS_FILES[name] : undefined;
     const path = rel && join(pdfjsDir(), rel);
@@ -71,7 +75,7 @@ export function registerPageAssets(app: FastifyInstance): void {
     return cached(reply, 'text/javascript; charset=utf-8').send(createReadStream(path));
   });
 
-  app.get(`${PREP_ASSETS}/:dir/:name`, async (req, reply) => {
+  app.get(`${prefix}/:dir/:name`, async (req, reply) => {
     const { dir, name } = req.params as { dir: string; name: string };
     const d = Object.hasOwn(PDFJS_DIRS, dir) ? PDFJS_DIRS[dir] : undefined;
     const path = d && /^[\w.-]+$/.test(name) && !name.startsWith('.') ? join(pdfjsDir(), d.dir, name) : undefined;

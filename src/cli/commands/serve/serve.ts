@@ -17,6 +17,8 @@ export interface ServeOptions {
   requestTimeout: string;
   maxUploadMb: string;
   connectionsPerAddress: string;
+  console: boolean;
+  consoleReadOnly?: boolean;
 }
 
 export function register(program: Command, action: Action): void {
@@ -33,6 +35,8 @@ export function register(program: Command, action: Action): void {
     .option('--request-timeout <seconds>', 'time a client has to send a whole request', '120')
     .option('--max-upload-mb <n>', 'largest uploaded file (a request\'s files may total 4 times this)', '50')
     .option('--connections-per-address <n>', 'open connections per client address', '32')
+    .option('--no-console', 'do not serve the support console at /console/')
+    .option('--console-read-only', 'a support console that can only look')
     .action(action(run));
 }
 
@@ -50,6 +54,7 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
     rateLimits: { limit: intArg(o.rateLimit, '--rate-limit', 1), createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1), windowSeconds: intArg(o.rateWindow, '--rate-window', 1) },
     log,
     publicUrl: o.publicUrl,
+    console: o.console ? { readOnly: o.consoleReadOnly === true } : undefined,
     limits: {
       requestTimeoutMs: intArg(o.requestTimeout, '--request-timeout', 1) * 1000,
       uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
@@ -64,6 +69,7 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
   if (!engine.keys.list().some((k) => !k.revoked_at))
     log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
   log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
+  if (o.console) log(`esign serve: support console at ${address}/console/ (sign in with an API key)`);
   ctx.io.out.write(`${address}\n`);
   await engine.startWebhookDelivery();
   const due = setInterval(() => engine.runDue(), DUE_WORK_INTERVAL_MS);

@@ -1,0 +1,129 @@
+// Find: one search box (slug, packet id, email, custom_key, label) with the list filters (status,
+// tag, created dates), pages and counts. The query is bounded before it reaches the port.
+import { BUNDLE_STATE_WORDS, bundleStateWord } from '../../service/states.js';
+import type { BundleStatus } from '../../service/enums.js';
+import type { Bundle, BundleListQuery, Page } from '../../service/types.js';
+import { CONSOLE_PREFIX, State, When } from './layout.js';
+
+export const PER_PAGE = 25;
+const MAX_SEARCH = 200;
+const MAX_PAGE = 100_000;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface FindQuery {
+  q: string;
+  status: string;
+  tag: string;
+  created_after: string;
+  created_before: string;
+  page: number;
+}
+
+const one = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+
+/** The find form's query string as values the port accepts; anything else is dropped to its default. */
+export function findQuery(raw: Record<string, unknown>): FindQuery {
+  const status = one(raw.status, 4);
+  const page = Number(one(raw.page, 8));
+  const date = (v: unknown) => (DATE.test(one(v, 10)) ? one(v, 10) : '');
+  return {
+    q: one(raw.q, MAX_SEARCH),
+    status: Object.hasOwn(BUNDLE_STATE_WORDS, status) ? status : '',
+    tag: one(raw.tag, 100),
+    created_after: date(raw.created_after),
+    created_before: date(raw.created_before),
+    page: Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1,
+  };
+}
+
+export function listQueryOf(f: FindQuery): BundleListQuery {
+  const q: BundleListQuery = { page: f.page, per_page: PER_PAGE };
+  if (f.q) q.search = f.q;
+  if (f.status) q.status = f.status;
+  if (f.tag) q.tag = f.tag;
+  if (f.created_after) q.created_after = f.created_after;
+  if (f.created_before) q.created_before = f.created_before;
+  return q;
+}
+
+/** The find page's URL for `f` with `page`. */
+export function findUrl(f: FindQuery, page: number): string {
+  const p = new URLSearchParams();
+  for (const k of ['q', 'status', 'tag', 'created_after', 'created_before'] as const) if (f[k]) p.set(k, f[k]);
+  if (page > 1) p.set('page', String(page));
+  const s = p.toString();
+  return `${CONSOLE_PREFIX}/${s ? `?${s}` : ''}`;
+}
+
+export const bundleUrl = (slug: string) => `${CONSOLE_PREFIX}/bundles/${encodeURIComponent(slug)}`;
+
+export function FindPage({ f, page, now, notes }: { f: FindQuery; page: Page<Bundle>; now: number; notes: string[] }) {
+  const searched = Boolean(f.q || f.status || f.tag || f.created_after || f.created_before);
+  return (
+    <>
+      <h1>Find a Bundle</h1>
+      <form role="search" method="get" action={`${CONSOLE_PREFIX}/`} class="find">
+        <p class="wide">
+          <label for="q">Search</label>
+          <input type="search" id="q" name="q" value={f.q} maxLength={MAX_SEARCH} autoComplete="off"
+            aria-describedby="q-hint" />
+          <span class="hint" id="q-hint">A slug, packet id, signer email or name, custom_key or label.</span>
+        </p>
+        <p>
+          <label for="status">Status</label>
+          <select id="status" name="status">
+            <option value="">Any</option>
+            {(Object.keys(BUNDLE_STATE_WORDS) as BundleStatus[]).map((code) => (
+              <option value={code} selected={f.status === code}>{bundleStateWord(code)}</option>
+            ))}
+          </select>
+        </p>
+        <p><label for="tag">Tag</label><input type="text" id="tag" name="tag" value={f.tag} maxLength={100} /></p>
+        <p><label for="created_after">Created after</label>
+          <input type="date" id="created_after" name="created_after" value={f.created_after} /></p>
+        <p><label for="created_before">Created before</label>
+          <input type="date" id="created_before" name="created_before" value={f.created_before} /></p>
+        <p class="go"><button type="submit">Find</button></p>
+      </form>
+      {notes.map((n) => <p class="note">{n}</p>)}
+      <section aria-labelledby="results-h">
+        <h2 id="results-h">
+          {page.total === 1 ? '1 Bundle' : `${page.total.toLocaleString('en')} Bundles`}
+          {searched ? ' found' : ''}
+        </h2>
+        {page.items.length === 0 ? (
+          <p>No Bundle matches.</p>
+        ) : (
+          <table class="list">
+            <thead><tr><th scope="col">Bundle</th><th scope="col">State</th><th scope="col">Signers</th>
+              <th scope="col">Created</th><th scope="col">Sent</th></tr></thead>
+            <tbody>
+              {page.items.map((b) => (
+                <tr>
+                  <td><a href={bundleUrl(b.id)}>{b.label || '(no label)'}</a><br /><code>{b.id}</code>
+                    {b.is_test && <span class="tag">test</span>}</td>
+                  <td><State word={bundleStateWord(b.status)} code={b.status} /></td>
+                  <td>{b.packets.map((p) => <span class="signer">{p.name} <span class="hint">{p.email ?? p.phone ?? ''}</span></span>)}</td>
+                  <td><When iso={b.created} now={now} /></td>
+                  <td><When iso={b.sent} now={now} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <Pager f={f} page={page} />
+      </section>
+    </>
+  );
+}
+
+function Pager({ f, page }: { f: FindQuery; page: Page<Bundle> }) {
+  if (page.total_pages <= 1) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      {page.page > 1 ? <a href={findUrl(f, page.page - 1)} rel="prev">Previous page</a> : <span />}
+      <span>Page {page.page} of {page.total_pages.toLocaleString('en')}</span>
+      {page.page < page.total_pages ? <a href={findUrl(f, page.page + 1)} rel="next">Next page</a> : <span />}
+    </nav>
+  );
+}

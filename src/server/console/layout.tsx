@@ -1,0 +1,101 @@
+// The console's page frame: one layout, the CSP (no inline script or style at all), the reply.
+// Rendered by preact-render-to-string, as the signing pages are: every text and attribute is
+// escaped by the renderer, so a hostile label or file name is only ever text.
+import type { FastifyReply } from 'fastify';
+import type { ComponentChildren } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { shortTime } from '../../service/timeWords.js';
+
+export const CONSOLE_PREFIX = '/console';
+export const CONSOLE_ASSETS = `${CONSOLE_PREFIX}/assets`;
+
+const CSP = [
+  `default-src 'self'`, `script-src 'self'`, `style-src 'self'`, `img-src 'self' data: blob:`, `font-src 'self' data:`,
+  `connect-src 'self'`, `worker-src 'self'`, `object-src 'none'`, `frame-ancestors 'none'`, `base-uri 'none'`,
+  `form-action 'self'`,
+].join('; ');
+
+/** What every signed-in page shows in its frame. */
+export interface Frame {
+  csrf?: string;
+  readOnly?: boolean;
+  /** The backend in words ("the local engine", "https://api.example.com"). */
+  backend?: string;
+  /** Which nav item is current. */
+  current?: 'find' | 'outbox' | 'webhooks' | 'verify';
+}
+
+const NAV: [NonNullable<Frame['current']>, string, string][] = [
+  ['find', 'Find', `${CONSOLE_PREFIX}/`],
+  ['outbox', 'Outbox', `${CONSOLE_PREFIX}/outbox`],
+  ['webhooks', 'Webhooks', `${CONSOLE_PREFIX}/webhooks`],
+  ['verify', 'Verify', `${CONSOLE_PREFIX}/verify`],
+];
+
+function Layout({ title, frame, children }: { title: string; frame: Frame; children: ComponentChildren }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        {frame.csrf && <meta name="csrf-token" content={frame.csrf} />}
+        <link rel="icon" href="data:," />
+        <title>{`${title} · esign console`}</title>
+        <link rel="stylesheet" href={`${CONSOLE_ASSETS}/console.css`} />
+        <script type="module" src={`${CONSOLE_ASSETS}/console.js`} />
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>
+          <p class="brand">esign support console</p>
+          {frame.csrf && (
+            <nav aria-label="Console">
+              <ul>
+                {NAV.map(([key, label, href]) => (
+                  <li><a href={href} aria-current={frame.current === key ? 'page' : undefined}>{label}</a></li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          {frame.csrf && (
+            <form method="post" action={`${CONSOLE_PREFIX}/logout`} class="signout">
+              <input type="hidden" name="csrf" value={frame.csrf} />
+              {frame.backend && <span class="backend">{frame.backend}{frame.readOnly ? ' · read-only' : ''}</span>}
+              <button type="submit" class="secondary">Sign out</button>
+            </form>
+          )}
+        </header>
+        <main id="main" tabIndex={-1}>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+/** A page under the console's CSP, never cached, with how long the server took to make it. */
+export function sendConsolePage(reply: FastifyReply, status: number, title: string, frame: Frame, body: ComponentChildren,
+  startedAt?: number): FastifyReply {
+  const html = `<!doctype html>${renderToString(<Layout title={title} frame={frame}>{body}</Layout>)}`;
+  if (startedAt !== undefined) reply.header('Server-Timing', `page;dur=${(performance.now() - startedAt).toFixed(2)}`);
+  return securePage(reply.code(status).type('text/html; charset=utf-8')).send(html);
+}
+
+export const securePage = (reply: FastifyReply): FastifyReply =>
+  reply
+    .header('Content-Security-Policy', CSP)
+    .header('Cache-Control', 'private, no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('X-Frame-Options', 'DENY')
+    .header('Cross-Origin-Opener-Policy', 'same-origin');
+
+/** A state code as words, with the code kept for people who know it (and for tests). */
+export function State({ word, code }: { word: string; code: string }) {
+  return <span class={`state s-${code.replace(/[^a-z]/g, '')}`} data-code={code}>{word}</span>;
+}
+
+/** A time in words ("5m ago") with the exact time on hover and for machines. */
+export function When({ iso, now }: { iso: string | null | undefined; now: number }) {
+  if (!iso) return <span class="none">—</span>;
+  return <time dateTime={iso} title={iso}>{shortTime(iso, now)}</time>;
+}

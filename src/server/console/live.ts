@@ -1,0 +1,121 @@
+// Live: an open Bundle page is told when its Bundle changed, over server-sent events. A backend
+// that can watch its data (the local engine: its change watch sees other processes' writes too)
+// drives it; any other is polled at a pace its rate limit allows. The page then fetches itself.
+import type { FastifyReply } from 'fastify';
+import { inspectBundle } from '../../service/inspection.js';
+import type { EsignService } from '../../service/service.js';
+
+export interface LiveOptions {
+  /** Shortest pause between two checks of a remote backend. */
+  minPollMs: number;
+  /** Pause between keep-alive comments (proxies close a quiet stream). */
+  heartbeatMs: number;
+  /** Open streams at most, over all sessions. */
+  maxStreams: number;
+}
+
+export const DEFAULT_LIVE: LiveOptions = { minPollMs: 5_000, heartbeatMs: 20_000, maxStreams: 64 };
+
+/** The share of the remote rate limit the console's checks may use. */
+const POLL_SHARE = 0.1;
+/** Requests of one remote check: the Bundle and its audit events. */
+const REQUESTS_PER_CHECK = 2;
+/** A burst of changes (a signer signing writes several rows) is looked at once. */
+const SETTLE_MS = 150;
+
+/** How often a backend without a change watch is checked: at most POLL_SHARE of its rate limit. */
+export async function pollPaceMs(service: EsignService, o: LiveOptions): Promise<number> {
+  try {
+    const r = await service.getRateLimit();
+    if (r.limit > 0 && r.window > 0) return Math.max(o.minPollMs, Math.ceil((REQUESTS_PER_CHECK * r.window * 1000) / (r.limit * POLL_SHARE)));
+  } catch {
+    // No rate-limit status: the minimum pace.
+  }
+  return o.minPollMs;
+}
+
+/** What the page shows changes when this does. */
+async function fingerprint(service: EsignService, slug: string, full: boolean): Promise<string> {
+  const b = await service.getBundle(slug);
+  const head = [b.status, b.doc_status, ...b.packets.map((p) => `${p.id}:${p.status}:${p.last_accessed_at}`)].join('|');
+  if (!full) return `${head}|${(await service.listBundleEvents(slug)).length}`;
+  const r = await inspectBundle(service, b);
+  const hooks = r.webhook_events.map((e) => `${e.pk}:${e.deliveries.length}:${e.success}`).join(',');
+  return `${head}|${r.timeline.length}|${r.files?.length ?? -1}|${hooks}`;
+}
+
+export class LiveStreams {
+  private open = 0;
+  private readonly ends = new Set<() => void>();
+  constructor(private readonly service: EsignService, readonly o: LiveOptions, private readonly pace: () => Promise<number>) {}
+
+  /** Answers with an event stream that sends `change` each time the Bundle's fingerprint moves. */
+  async stream(reply: FastifyReply, slug: string): Promise<void> {
+    const watch = this.service.watchBundles?.bind(this.service);
+    if (this.open >= this.o.maxStreams) {
+      reply.code(429).header('Retry-After', '30').type('text/plain').send('Too many live pages open.');
+      return;
+    }
+    let last = await fingerprint(this.service, slug, Boolean(watch));
+    this.open++;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff',
+      Connection: 'keep-alive',
+    });
+    res.write(`retry: 3000\n: watching ${watch ? 'changes' : 'by polling'}\n\n`);
+    let closed = false;
+    let timer: NodeJS.Timeout | undefined;
+    let checking = false;
+    let again = false;
+    const check = async () => {
+      if (checking) return void (again = true);
+      checking = true;
+      try {
+        const now = await fingerprint(this.service, slug, Boolean(watch));
+        if (!closed && now !== last) {
+          last = now;
+          res.write(`event: change\ndata: ${Date.now()}\n\n`);
+        }
+      } catch {
+        if (!closed) res.write(`event: gone\ndata: 0\n\n`);
+      } finally {
+        checking = false;
+        if (again && !closed) {
+          again = false;
+          void check();
+        }
+      }
+    };
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), this.o.heartbeatMs);
+    let stop: () => void;
+    if (watch) {
+      const unwatch = watch(() => {
+        if (!timer) timer = setTimeout(() => ((timer = undefined), void check()), SETTLE_MS);
+      });
+      stop = () => {
+        unwatch();
+        clearTimeout(timer);
+      };
+    } else {
+      const every = await this.pace();
+      const poll = setInterval(() => void check(), every);
+      stop = () => clearInterval(poll);
+    }
+    const end = () => res.end();
+    this.ends.add(end);
+    res.once('close', () => {
+      closed = true;
+      this.open--;
+      this.ends.delete(end);
+      clearInterval(heartbeat);
+      stop();
+    });
+  }
+
+  /** Ends every open stream (the server is closing: it waits for open connections). */
+  closeAll(): void {
+    for (const end of [...this.ends]) end();
+  }
+}

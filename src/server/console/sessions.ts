@@ -1,0 +1,95 @@
+// Who may use the console: one-time sign-in tokens (esign console prints one), sessions behind an
+// HttpOnly, SameSite=Strict cookie with an expiry, and a CSRF token per session for every POST.
+// Held in memory: a console restart signs everyone out, which is what a local tool should do.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export interface Session {
+  id: string;
+  csrf: string;
+  expires: number;
+}
+
+export interface SessionTiming {
+  /** How long a session lasts after sign-in. */
+  sessionTtlMs: number;
+  /** How long a one-time sign-in token waits to be used. */
+  tokenTtlMs: number;
+  now: () => number;
+}
+
+export const DEFAULT_TIMING: SessionTiming = { sessionTtlMs: 8 * 3_600_000, tokenTtlMs: 15 * 60_000, now: () => Date.now() };
+
+/** Bounds on what memory sessions and tokens may take, whatever a client does. */
+const MAX_SESSIONS = 1_000;
+const MAX_TOKENS = 100;
+
+const secret = () => randomBytes(32).toString('base64url');
+/** Kept by digest: a memory dump or a log of the map shows no usable token. */
+const digest = (s: string) => createHash('sha256').update(s).digest('base64url');
+
+export class ConsoleSessions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly tokens = new Map<string, number>();
+  readonly timing: SessionTiming;
+
+  constructor(timing: Partial<SessionTiming> = {}) {
+    this.timing = { ...DEFAULT_TIMING, ...timing };
+  }
+
+  /** A token for a sign-in URL: it works once, within tokenTtlMs. */
+  issueToken(): string {
+    this.sweep();
+    while (this.tokens.size >= MAX_TOKENS) this.tokens.delete(this.tokens.keys().next().value!);
+    const token = secret();
+    this.tokens.set(digest(token), this.timing.now() + this.timing.tokenTtlMs);
+    return token;
+  }
+
+  /** Spends a sign-in token: a session, or undefined when the token is unknown, used or expired. */
+  redeem(token: string): Session | undefined {
+    const key = digest(token);
+    const expires = this.tokens.get(key);
+    this.tokens.delete(key);
+    if (expires === undefined || expires <= this.timing.now()) return undefined;
+    return this.open();
+  }
+
+  /** A new session (after a token or an API key was accepted). */
+  open(): Session {
+    this.sweep();
+    while (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+    const id = secret();
+    const s: Session = { id, csrf: secret(), expires: this.timing.now() + this.timing.sessionTtlMs };
+    this.sessions.set(digest(id), s);
+    return s;
+  }
+
+  get(id: string | undefined): Session | undefined {
+    if (!id) return undefined;
+    const s = this.sessions.get(digest(id));
+    if (!s) return undefined;
+    if (s.expires <= this.timing.now()) {
+      this.sessions.delete(digest(id));
+      return undefined;
+    }
+    return s;
+  }
+
+  close(id: string | undefined): void {
+    if (id) this.sessions.delete(digest(id));
+  }
+
+  private sweep(): void {
+    const now = this.timing.now();
+    for (const [k, s] of this.sessions) if (s.expires <= now) this.sessions.delete(k);
+    for (const [k, e] of this.tokens) if (e <= now) this.tokens.delete(k);
+  }
+}
+
+/** Whether a submitted CSRF token is the session's (compared in constant time). */
+export function csrfMatches(session: Session, given: unknown): boolean {
+  if (typeof given !== 'string' || !given) return false;
+  const a = Buffer.from(digest(given));
+  const b = Buffer.from(digest(session.csrf));
+  return timingSafeEqual(a, b);
+}

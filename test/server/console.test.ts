@@ -1,0 +1,255 @@
+// The support console over HTTP on 127.0.0.1: sign-in (one-time URL, API key), sessions and their
+// cookie, CSRF, read-only, hostile Bundle strings, find, the Bundle page, files, verify, the live stream.
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../src/server/app.js';
+import { type ConsoleHandle, registerConsole } from '../../src/server/console/index.js';
+import { CONTRACT_PDF, bundleRequest, newEngine } from '../helpers.js';
+
+const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
+const HOSTILE_FILE = `<img src=x onerror=alert(2)>.pdf`;
+
+let engine: ReturnType<typeof newEngine>;
+let clock = 1_000_000;
+let app: FastifyInstance;
+let base: string;
+let handle: ConsoleHandle;
+let roApp: FastifyInstance;
+let roBase: string;
+let roHandle: ConsoleHandle;
+
+async function consoleApp(readOnly: boolean): Promise<[FastifyInstance, string, ConsoleHandle]> {
+  const a = Fastify();
+  const h = await registerConsole(a, { service: engine, readOnly, backend: 'the local engine', timing: { now: () => clock, sessionTtlMs: 60_000 } });
+  return [a, await a.listen({ host: '127.0.0.1', port: 0 }), h];
+}
+
+beforeAll(async () => {
+  engine = newEngine();
+  [app, base, handle] = await consoleApp(false);
+  [roApp, roBase, roHandle] = await consoleApp(true);
+});
+afterAll(async () => {
+  await app?.close();
+  await roApp?.close();
+  await engine?.dispose();
+});
+
+/** Signs in through a one-time URL; returns the session cookie. */
+async function signIn(b = base, h = handle): Promise<string> {
+  const res = await fetch(`${b}${h.signInPath()}`, { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  return res.headers.get('set-cookie')!.split(';')[0];
+}
+const get = (path: string, cookie: string, b = base) => fetch(`${b}${path}`, { headers: { cookie }, redirect: 'manual' });
+const csrfOf = (html: string) => /name="csrf-token" content="([^"]+)"/.exec(html)![1];
+const post = (path: string, cookie: string, form: Record<string, string>, b = base, headers: Record<string, string> = {}) =>
+  fetch(`${b}${path}`, { method: 'POST', body: new URLSearchParams(form), headers: { cookie, ...headers }, redirect: 'manual' });
+
+async function sentBundle(over: Record<string, unknown> = {}) {
+  const b = await engine.createBundle(bundleRequest(over));
+  await engine.settle();
+  return engine.getBundle(b.id);
+}
+
+describe('signing in', () => {
+  it('a one-time URL works once; the session cookie is HttpOnly, SameSite=Strict, scoped and expiring', async () => {
+    const path = handle.signInPath();
+    const first = await fetch(`${base}${path}`, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    const setCookie = first.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    expect(setCookie).toMatch(/Path=\/console/);
+    expect(setCookie).toMatch(/Max-Age=60/);
+    const again = await fetch(`${base}${path}`, { redirect: 'manual' });
+    expect(again.status).toBe(403);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(await again.text()).toMatch(/has been used or has expired/);
+  });
+
+  it('without a session a page leads to sign-in and a POST is refused; the session ends at its expiry', async () => {
+    expect((await get('/console/', '')).headers.get('location')).toBe('/console/login');
+    expect((await post('/console/verify', '', { hash: 'a'.repeat(64) })).status).toBe(401);
+    const cookie = await signIn();
+    expect((await get('/console/', cookie)).status).toBe(200);
+    clock += 60_001;
+    expect((await get('/console/', cookie)).status).toBe(303);
+  });
+
+  it('a token not used within its time is refused', async () => {
+    const path = handle.signInPath();
+    clock += 16 * 60_000;
+    expect((await fetch(`${base}${path}`, { redirect: 'manual' })).status).toBe(403);
+  });
+
+  it('sign-out ends the session', async () => {
+    const cookie = await signIn();
+    const csrf = csrfOf(await (await get('/console/', cookie)).text());
+    const out = await post('/console/logout', cookie, { csrf });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+    expect((await get('/console/', cookie)).status).toBe(303);
+  });
+
+  it('esign serve mounts the console: an API key signs in, a wrong one does not', async () => {
+    const server = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k), console: {} });
+    const url = await server.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const { key } = engine.keys.create('console test');
+      const bad = await post('/console/login', '', { key: 'nope' }, url);
+      expect(bad.status).toBe(401);
+      const good = await post('/console/login', '', { key }, url);
+      expect(good.status).toBe(303);
+      const cookie = good.headers.get('set-cookie')!.split(';')[0];
+      expect((await get('/console/', cookie, url)).status).toBe(200);
+      // The API is untouched by the console's routes.
+      expect((await fetch(`${url}/api/v2/bundles/`)).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('changes', () => {
+  it('a POST without the session\'s CSRF token, or from another origin, changes nothing', async () => {
+    const b = await sentBundle();
+    const cookie = await signIn();
+    const csrf = csrfOf(await (await get('/console/', cookie)).text());
+    const cancel = `/console/bundles/${b.id}/cancel`;
+    expect((await post(cancel, cookie, {})).status).toBe(403);
+    expect((await post(cancel, cookie, { csrf: 'x'.repeat(43) })).status).toBe(403);
+    expect((await post(cancel, cookie, { csrf }, base, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await engine.getBundle(b.id)).status).toBe(b.status);
+    const ok = await post(cancel, cookie, { csrf }, base, { origin: base });
+    expect(ok.status).toBe(303);
+    expect((await engine.getBundle(b.id)).status).toBe('ca');
+  });
+
+  it('read-only refuses every change and offers none', async () => {
+    const b = await sentBundle();
+    const cookie = await signIn(roBase, roHandle);
+    const html = await (await get(`/console/bundles/${b.id}`, cookie, roBase)).text();
+    expect(html).not.toMatch(/Cancel this Bundle|Remind /);
+    const csrf = csrfOf(html);
+    const refused = await post(`/console/bundles/${b.id}/cancel`, cookie, { csrf }, roBase);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/read-only/);
+    const remind = await post(`/console/bundles/${b.id}/packets/${b.packets[0].id}/remind`, cookie, { csrf }, roBase);
+    expect(remind.status).toBe(403);
+    expect((await engine.getBundle(b.id)).status).toBe(b.status);
+    // Looking is allowed, and so is verify (it changes nothing).
+    expect((await post('/console/verify', cookie, { csrf, hash: 'a'.repeat(64) }, roBase)).status).toBe(200);
+  });
+
+  it('a reminder goes to the signer of that Bundle only', async () => {
+    const a = await sentBundle();
+    const other = await sentBundle();
+    const cookie = await signIn();
+    const csrf = csrfOf(await (await get('/console/', cookie)).text());
+    const wrong = await post(`/console/bundles/${a.id}/packets/${other.packets[0].id}/remind`, cookie, { csrf });
+    expect(wrong.status).toBe(404);
+    const ok = await post(`/console/bundles/${a.id}/packets/${a.packets[0].id}/remind`, cookie, { csrf });
+    expect(ok.headers.get('location')).toBe(`/console/bundles/${a.id}?done=reminded`);
+    const reminders = engine.outbox({ bundle: a.id }).filter((m) => m.kind === 'reminder');
+    expect(reminders.map((m) => m.recipient)).toEqual([a.packets[0].email]);
+    expect(engine.outbox({ bundle: other.id }).filter((m) => m.kind === 'reminder')).toEqual([]);
+  });
+});
+
+describe('pages', () => {
+  it('every Bundle string is text: no markup from a label, a name, a field value or a file name reaches the page', async () => {
+    const b = await sentBundle({
+      label: HOSTILE, custom_key: `ck-${HOSTILE}`.slice(0, 60),
+      packets: [{ key: 'ada', name: HOSTILE, email: 'hostile@example.com' }],
+      documents: [{ key: 'contract', file_b64: CONTRACT_PDF.toString('base64'), filename: HOSTILE_FILE }],
+    });
+    const cookie = await signIn();
+    for (const path of [`/console/bundles/${b.id}`, `/console/?q=hostile%40example.com`, '/console/outbox']) {
+      const res = await get(path, cookie);
+      expect(res.status).toBe(200);
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).toMatch(/script-src 'self'/);
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+      const html = await res.text();
+      expect(html).not.toContain('<script>alert');
+      expect(html).not.toContain('<img src=x');
+      expect(html).toContain('&lt;script>alert');
+      // The only scripts are the console's own module.
+      expect(html.match(/<script/g)).toHaveLength(1);
+    }
+  });
+
+  it('find: by a signer\'s email with a count; a packet id leads to its Bundle; a status filter narrows', async () => {
+    const b = await sentBundle({ packets: [{ key: 'z', name: 'Zed Finder', email: 'zed.finder@example.com' }] });
+    const cookie = await signIn();
+    const html = await (await get('/console/?q=zed.finder%40example.com', cookie)).text();
+    expect(html).toMatch(/1 Bundle found/);
+    expect(html).toContain(`/console/bundles/${b.id}`);
+    const byPacket = await get(`/console/?q=${b.packets[0].id}`, cookie);
+    expect(byPacket.status).toBe(303);
+    expect(byPacket.headers.get('location')).toBe(`/console/bundles/${b.id}`);
+    const none = await (await get('/console/?q=zed.finder%40example.com&status=co', cookie)).text();
+    expect(none).toMatch(/0 Bundles found/);
+    // Out-of-range input is dropped, never passed on.
+    expect((await get('/console/?page=-4&status=zz&created_after=yesterday', cookie)).status).toBe(200);
+  });
+
+  it('the Bundle page: state in words, signers, timeline, messages, files with their SHA-256 and a download', async () => {
+    const b = await sentBundle({ label: 'Story of a lease' });
+    await engine.signPacket(b.packets[0].id, {});
+    await engine.signPacket(b.packets[1].id, {});
+    await engine.settle();
+    const cookie = await signIn();
+    const res = await get(`/console/bundles/${b.id}`, cookie);
+    expect(res.headers.get('server-timing')).toMatch(/page;dur=/);
+    const html = await res.text();
+    expect(html).toMatch(/Story of a lease/);
+    expect(html).toMatch(/data-code="co">Complete</);
+    expect(html).toContain('Ada Lovelace');
+    expect(html).toMatch(/Open the documents/);
+    const files = await engine.getBundleFiles(b.id);
+    expect(files.length).toBeGreaterThan(0);
+    expect(html).toContain(files[0].sha256!);
+    const pdf = await get(`/console/bundles/${b.id}/files/0`, cookie);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(files[0].sha256);
+    expect((await get(`/console/bundles/${b.id}/files/99`, cookie)).status).toBe(404);
+    expect(html).toContain(`esign bundle inspect ${b.id}`);
+  });
+
+  it('verify answers match and no match from the hash alone', async () => {
+    const b = await sentBundle();
+    await engine.signPacket(b.packets[0].id, {});
+    await engine.signPacket(b.packets[1].id, {});
+    await engine.settle();
+    const signed = (await engine.getBundleFiles(b.id)).find((f) => f.kind === 'signed_pdf')!;
+    const cookie = await signIn();
+    const csrf = csrfOf(await (await get('/console/verify', cookie)).text());
+    const match = await (await post('/console/verify', cookie, { csrf, hash: signed.sha256! })).text();
+    expect(match).toMatch(/data-status="match"/);
+    const none = await (await post('/console/verify', cookie, { csrf, hash: 'b'.repeat(64) })).text();
+    expect(none).toMatch(/data-status="no_match"/);
+    const bad = await post('/console/verify', cookie, { csrf, hash: 'not a hash' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('the live stream says "change" when another writer changes the Bundle', async () => {
+    const b = await sentBundle();
+    const cookie = await signIn();
+    const ac = new AbortController();
+    const res = await fetch(`${base}/console/bundles/${b.id}/live`, { headers: { cookie }, signal: ac.signal });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    const seen = (async () => {
+      let text = '';
+      while (!text.includes('event: change')) text += new TextDecoder().decode((await reader.read()).value);
+      return text;
+    })();
+    await engine.viewPacket(b.packets[0].id);
+    expect(await seen).toMatch(/event: change/);
+    ac.abort();
+  });
+});
