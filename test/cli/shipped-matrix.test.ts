@@ -117,6 +117,7 @@ const RUNS: Record<string, Run> = {
   serve: r('serve --port 0', { interrupt: true }),
   // An MCP client's first message, then stdin ends: the server answers and stops.
   mcp: r('mcp', { stdin: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n' }),
+  console: r('console --port 0', { interrupt: true }),
   verify: r('verify {pdf}'),
   'batch send': r('batch send {csv} --spec {spec} --yes --dry-run'),
   'batch check': r('batch check {csv} --spec {spec}'),
