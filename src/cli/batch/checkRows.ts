@@ -1,7 +1,8 @@
 // Checking a batch without sending: every row built and validated as a real create would be. Used
 // by `esign batch check` and the MCP server's check_batch tool.
 import { readHeader, readRows } from './csv.js';
-import { buildRow, planColumns, type Problem, type Source } from './mapping.js';
+import { planColumns, type Problem, type Source } from './mapping.js';
+import { RowChecker } from './rows.js';
 
 export interface RowProblem extends Problem {
   /** The data row (from 1); none for a problem of the header. */
@@ -29,20 +30,13 @@ export async function checkRows(csv: string, load: () => Promise<Source>, report
   let rows = 0;
   let invalid = 0;
   if (!plan.problems.length) {
-    // custom_key values given in the CSV must be unique: a repeated key would find the other row's Bundle.
-    const keys = new Map<string, number>();
+    // The same row validation as batch send's (rows.ts): duplicate custom_keys included.
+    const checker = new RowChecker(source, { batchId: 'check', readFiles: false });
     for await (const r of readRows(csv, header)) {
       rows++;
-      const built = await buildRow(source, r, { batchId: 'check', readFiles: false });
-      const ps = [...built.problems];
-      const given = r.values.custom_key?.trim();
-      if (given) {
-        const first = keys.get(given);
-        if (first !== undefined) ps.push({ column: 'custom_key', message: `"${given}" is also the key of row ${first}: each row needs its own` });
-        else keys.set(given, r.row);
-      }
-      if (ps.length) invalid++;
-      for (const p of ps) report({ row: r.row, ...p });
+      const built = await checker.check(r);
+      if (built.problems.length) invalid++;
+      for (const p of built.problems) report({ row: r.row, ...p });
     }
   }
   const header_fits = !plan.problems.length;

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ApiError } from '../../service/errors.js';
 import type { AttachedFile, DocumentTemplate, EnvelopeTemplate } from '../../service/types.js';
+import { type DeliverVia, contactProblems } from '../../service/delivery.js';
 import type { CsvRow } from './csv.js';
 import { safeLine } from '../sanitize.js';
 
@@ -27,7 +28,17 @@ export interface RowRequest {
   /** The row's idempotency key: its custom_key, or `<batch-id>-<row>`. */
   key: string;
   signers: number;
+  /** Added by the tags operation right after the create, as `bundle create` does (not a creation member). */
+  tags: string[];
   /** The column a request member (`packets[0].email`) came from, for the server's field errors. */
+  columnOf(field: string): string | undefined;
+}
+
+/** A row built and checked: the request when it is valid, and its key whenever it is known. */
+export interface BuiltRow {
+  request?: RowRequest;
+  problems: Problem[];
+  key?: string;
   columnOf(field: string): string | undefined;
 }
 
@@ -171,10 +182,11 @@ export interface BuildOptions {
 }
 
 /** Builds and validates one row against the same schemas as a real create. */
-export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Promise<{ request?: RowRequest; problems: Problem[] }> {
+export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Promise<BuiltRow> {
   const problems: Problem[] = [];
-  if (row.problem) return { problems: [{ message: row.problem }] };
   const prov: Provenance = [];
+  const columnOf = (field: string) => columnFor(prov, field);
+  if (row.problem) return { problems: [{ message: row.problem }], key: row.values.custom_key?.trim() || undefined, columnOf };
   const { values } = row;
   let body: Record<string, unknown>;
   let endpoint: RowRequest['endpoint'] = 'bundle';
@@ -251,20 +263,59 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
 
   const key = typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key.trim() : `${o.batchId}-${row.row}`;
   body.custom_key = key;
+  // Tags are not a creation member: taken out here and added right after the create.
+  const tags = body.tags;
+  delete body.tags;
 
   const S = await import('../../service/schemas.js');
-  try {
-    S.parseOr400(endpoint === 'envelope' ? S.BundleTemplateRequest : S.BundleRequest, body);
-  } catch (e) {
+  const refused = (e: unknown) => {
     if (!(e instanceof ApiError)) throw e;
     const errors = e.errors.length ? e.errors : [{ field: 'non_field_errors', message: e.message }];
     for (const fe of errors) {
       const column = columnFor(prov, fe.field);
       problems.push({ column, field: column ? undefined : fe.field, message: fe.message });
     }
+  };
+  try {
+    S.parseOr400(endpoint === 'envelope' ? S.BundleTemplateRequest : S.BundleRequest, body);
+  } catch (e) {
+    refused(e);
   }
-  if (problems.length) return { problems };
-  return { request: { endpoint, body, files, key, signers: Array.isArray(body.packets) ? body.packets.length : 0, columnOf: (field) => columnFor(prov, field) }, problems };
+  try {
+    if (tags !== undefined) S.parseOr400(S.TagsRequest, { tags });
+  } catch (e) {
+    refused(e);
+  }
+  for (const p of contactRules(source, body)) problems.push({ column: columnFor(prov, p.field), field: columnFor(prov, p.field) ? undefined : p.field, message: p.message });
+  if (problems.length) return { problems, key, columnOf };
+  return {
+    request: { endpoint, body, files, key, tags: (tags as string[] | undefined) ?? [], signers: Array.isArray(body.packets) ? body.packets.length : 0, columnOf },
+    problems, key, columnOf,
+  };
+}
+
+/**
+ * The rules of reaching each signer that the request alone decides (service/delivery.ts, the same the
+ * engine applies): a row refused by them at the create is refused here first. A signer given by
+ * person_id is left to the server, which knows the Person.
+ */
+function contactRules(source: Source, body: Record<string, unknown>): { field: string; message: string }[] {
+  const out: { field: string; message: string }[] = [];
+  const packets = Array.isArray(body.packets) ? (body.packets as Record<string, unknown>[]) : [];
+  const roles = source.kind === 'envelope' ? new Map(source.template.signers.map((s) => [s.key, s])) : undefined;
+  packets.forEach((p, i) => {
+    if (!p || typeof p !== 'object' || p.person_id !== undefined) return;
+    const role = roles?.get(String(p.key));
+    const contact = {
+      deliver_via: p.deliver_via as DeliverVia | undefined,
+      email: typeof p.email === 'string' ? p.email : undefined,
+      phone: typeof p.phone === 'string' ? p.phone : undefined,
+      auth_sms: p.auth_sms === true || role?.auth_sms === true,
+    };
+    if (source.kind !== 'envelope' && !p.name) out.push({ field: `packets[${i}].name`, message: 'This field is required.' });
+    for (const c of contactProblems(contact)) out.push({ field: `packets[${i}].${c.field}`, message: c.message });
+  });
+  return out;
 }
 
 /** `row 17, column ada.email: ...` */
@@ -285,8 +336,10 @@ export function templateColumns(source: Source): { header: string[]; example: st
     for (const r of roles) cols.push([`${r}.name`, 'Ada Lovelace'], [`${r}.email`, 'ada@example.com']);
     if (source.kind === 'template') for (const k of templateFieldKeys(source.template)) cols.push([`field.${k}`, '']);
   }
-  if (!cols.some(([c]) => c === 'label')) cols.push(['label', 'Agreement for Ada Lovelace']);
-  if (!cols.some(([c]) => c === 'custom_key')) cols.push(['custom_key', 'row-1']);
+  // A member column overrides the source's value on every row: offered only where the source sets none.
+  const sets = (member: string) => cols.some(([c]) => c === member) || (source.kind === 'spec' && source.spec[member] !== undefined);
+  if (!sets('label')) cols.push(['label', 'Agreement for Ada Lovelace']);
+  if (!sets('custom_key')) cols.push(['custom_key', 'row-1']);
   return { header: cols.map(([c]) => c), example: cols.map(([, v]) => v) };
 }
 

@@ -1,11 +1,15 @@
-// Spreads creates over the server's window instead of running into 429s: one slot every
-// window/limit (with a small margin for clock and network skew), and a pause for everyone when the
-// server still says 429 (its Retry-After).
+// Spends a remote server's quota without running into 429s: what the current window has left goes
+// at once, and only what exceeds it is paced (from the window's reset, one slot every
+// window/limit with a small margin for clock and network skew). A 429 still pauses everyone until
+// its Retry-After. Two budgets: Bundle creations, and calls (lookups by custom_key and the creates
+// themselves), of which a share is left for other clients of the same key.
 import type { EsignService } from '../../service/service.js';
 import { CliError, EXIT } from '../exitCodes.js';
 
 /** wire-facts.md: 200 Bundle creations and 2000 other calls per hour per key; creations are a tenth. */
 export const DOCUMENTED_CREATE_SHARE = 200 / 2000;
+/** The share of the call limit a batch leaves to others (a `bundle wait` beside it, say). */
+export const CALL_RESERVE = 0.1;
 const MARGIN = 1.03;
 
 export interface Allowance {
@@ -13,9 +17,15 @@ export interface Allowance {
   windowSeconds: number;
   /** How it was found, for the summary. */
   from: string;
+  /** Creations the current window has left: they go at once. Absent: every create is paced. */
+  left?: number;
+  /** When the current window ends (ms since the epoch). */
+  resetAtMs?: number;
+  /** The call budget (lookups and creates), when the server told it. */
+  calls?: { limit: number; left: number };
 }
 
-/** `50/10` (creates per seconds) from --rate. */
+/** `50/10` (creates per seconds) from --rate: an explicit rate, every create paced evenly. */
 export function parseRate(text: string): Allowance {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*(s)?\s*$/.exec(text);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new CliError(`--rate expects CREATES/SECONDS (e.g. 200/3600), got "${text}".`, EXIT.USAGE);
@@ -23,47 +33,82 @@ export function parseRate(text: string): Allowance {
 }
 
 /**
- * The create allowance of a remote server: GET /rate_limit/ gives the call limit and its window;
- * creations get the documented share of it (200 of 2000 per hour on the hosted service).
+ * The create allowance of a remote server: GET /rate_limit/ gives the call limit, what is left of it
+ * and when the window resets; creations get the documented share of each (200 of 2000 per hour on the
+ * hosted service). The creations left are an estimate (the wire does not report them apart): too
+ * high, and the server's 429 with its Retry-After pauses the batch until the window resets.
  */
-export async function readAllowance(service: EsignService): Promise<Allowance> {
+export async function readAllowance(service: EsignService, nowMs = Date.now()): Promise<Allowance> {
   const r = await service.getRateLimit();
   const creates = Math.max(1, Math.floor(r.limit * DOCUMENTED_CREATE_SHARE));
-  return { creates, windowSeconds: r.window, from: `GET /rate_limit/ (${r.limit} calls per ${r.window} s; creations ${creates})` };
+  const left = Math.max(0, Math.min(creates, Math.floor((creates * r.remaining) / Math.max(1, r.limit))));
+  const resetAtMs = r.reset * 1000 > nowMs ? r.reset * 1000 : undefined;
+  return {
+    creates, windowSeconds: r.window, left, resetAtMs,
+    calls: { limit: r.limit, left: Math.max(0, r.remaining - Math.ceil(r.limit * CALL_RESERVE)) },
+    from: `GET /rate_limit/ (${r.limit} calls per ${r.window} s; creations ${creates})`,
+  };
+}
+
+/** What the summary says of the pacing. */
+export function describeAllowance(a: Allowance): string {
+  const now = a.left !== undefined ? `; ${a.left} at once, the rest paced` : '';
+  return `${a.creates} per ${a.windowSeconds} s (${a.from})${now}`;
 }
 
 export class Pacer {
   private next = 0;
   private pausedUntil = 0;
+  private burst: number;
   readonly intervalMs: number;
-  constructor(allowance: Allowance, private readonly now: () => number = Date.now) {
-    this.intervalMs = ((allowance.windowSeconds * 1000) / allowance.creates) * MARGIN;
+  /**
+   * `perWindow` slots every `windowSeconds`; `burst` of them may go at once, the rest from
+   * `resetAtMs` (when the server's window renews) on, evenly.
+   */
+  constructor(perWindow: number, windowSeconds: number, o: { burst?: number; resetAtMs?: number } = {}, private readonly now: () => number = Date.now) {
+    this.intervalMs = ((windowSeconds * 1000) / perWindow) * MARGIN;
+    this.burst = o.burst ?? 0;
+    if (o.burst !== undefined) this.next = o.resetAtMs ?? this.now();
   }
 
-  /** Resolves when the caller may send its create. */
+  static forCreates(a: Allowance, now: () => number = Date.now): Pacer {
+    return new Pacer(a.creates, a.windowSeconds, { burst: a.left, resetAtMs: a.resetAtMs }, now);
+  }
+
+  /** The call budget, when the server reported it. */
+  static forCalls(a: Allowance, now: () => number = Date.now): Pacer | undefined {
+    if (!a.calls) return undefined;
+    const perWindow = Math.max(1, Math.floor(a.calls.limit * (1 - CALL_RESERVE)));
+    return new Pacer(perWindow, a.windowSeconds, { burst: a.calls.left, resetAtMs: a.resetAtMs }, now);
+  }
+
+  /** When a slot asked for now would go (ms since the epoch). */
+  private at(t: number): number {
+    return this.burst > 0 ? Math.max(t, this.pausedUntil) : Math.max(t, this.next, this.pausedUntil);
+  }
+
+  /** Resolves when the caller may make its call. */
   async slot(): Promise<void> {
     for (;;) {
       const t = this.now();
-      const at = Math.max(t, this.next, this.pausedUntil);
+      const at = this.at(t);
       if (at <= t) {
-        this.next = t + this.intervalMs;
+        if (this.burst > 0) this.burst--;
+        else this.next = Math.max(t, this.next) + this.intervalMs;
         return;
       }
       await new Promise((r) => setTimeout(r, at - t));
-      if (this.now() >= Math.max(this.next, this.pausedUntil)) {
-        this.next = this.now() + this.intervalMs;
-        return;
-      }
     }
   }
 
-  /** The server said 429: nobody sends before `untilMs`. */
+  /** The server said 429: nobody sends before `untilMs`, and what was left at once is gone. */
   pause(untilMs: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, untilMs);
+    this.burst = 0;
   }
 
-  /** When the next create may go (ms since the epoch). */
+  /** When the next call may go (ms since the epoch). */
   nextSlotAt(): number {
-    return Math.max(this.next, this.pausedUntil);
+    return this.at(this.now());
   }
 }

@@ -1,15 +1,22 @@
 // Sends the rows of a batch: streamed from the CSV, a few creates at a time, each journaled before
 // and after, paced on a remote server. No row is sent twice: rows the journal calls sent are
-// skipped without a call, rows whose create was in flight are looked up by custom_key first.
+// skipped without a call; every other row is looked up by custom_key first (a Bundle made by an
+// earlier run, of any batch, or by anyone) and reported `exists` instead of being sent again.
 import { ApiError } from '../../service/errors.js';
 import type { EsignService } from '../../service/service.js';
 import type { Bundle } from '../../service/types.js';
 import { readRows } from './csv.js';
 import type { Journal } from './journal.js';
-import { type RowRequest, type Source, buildRow, describeProblem } from './mapping.js';
+import { type RowRequest, type Source, describeProblem } from './mapping.js';
 import type { Pacer } from './pacer.js';
+import { RowChecker } from './rows.js';
 
-export type Outcome = 'created' | 'skipped' | 'found' | 'failed';
+/**
+ * created: sent now. incomplete: created now, but its tags were not added. skipped: sent by an earlier
+ * run of this batch (its journal). found: an interrupted create of this batch had made it. exists: a
+ * Bundle with the row's custom_key was already on the backend. failed: not created.
+ */
+export type Outcome = 'created' | 'incomplete' | 'skipped' | 'found' | 'exists' | 'failed';
 
 export interface RowResult {
   row: number;
@@ -23,8 +30,12 @@ export interface Counts {
   total: number;
   done: number;
   created: number;
-  /** Already sent by an earlier run (the journal says so, or a custom_key lookup found it). */
+  /** Already sent by an earlier run of this batch (the journal says so, or a custom_key lookup found it). */
   skipped: number;
+  /** A Bundle with the row's custom_key was already on the backend: not sent. */
+  exists: number;
+  /** Created, but its tags were not added. */
+  incomplete: number;
   failed: number;
 }
 
@@ -39,7 +50,10 @@ export interface RunOptions {
   header: string[];
   batchId: string;
   concurrency: number;
+  /** Bundle creations on a remote server. */
   pacer?: Pacer;
+  /** Every call on a remote server (lookups by custom_key, creates, tags). */
+  calls?: Pacer;
   /** Stop taking new rows (Ctrl-C); rows in flight finish and are journaled. */
   signal?: AbortSignal;
   /** Rows counted beforehand, for progress. */
@@ -54,9 +68,13 @@ export interface RunOptions {
 const AMBIGUOUS_RETRIES = 2;
 const MAX_429_WAITS = 20;
 
-/** The Bundle whose custom_key is exactly `key`: search is a substring match, so every page is checked. */
-export async function findByKey(service: EsignService, key: string): Promise<Bundle | undefined> {
+/**
+ * The Bundle whose custom_key is exactly `key`: search is a substring match, so every page is
+ * checked (one call for any key that is not part of a hundred other Bundles' texts).
+ */
+export async function findByKey(service: EsignService, key: string, beforeCall?: () => Promise<void>): Promise<Bundle | undefined> {
   for (let page = 1; ; page++) {
+    await beforeCall?.();
     const p = await service.listBundles({ search: key, per_page: 100, page });
     const hit = p.items.find((b) => b.custom_key === key);
     if (hit) return hit;
@@ -74,17 +92,43 @@ function errorText(e: unknown, req?: RowRequest): string {
 }
 
 export async function runBatch(service: EsignService, source: Source, journal: Journal, o: RunOptions, hooks: RunHooks): Promise<Counts> {
-  const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, failed: 0 };
+  const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 };
   const finish = (r: RowResult) => {
     counts.done++;
     if (r.status === 'created') counts.created++;
+    else if (r.status === 'incomplete') counts.incomplete++;
     else if (r.status === 'failed') counts.failed++;
+    else if (r.status === 'exists') counts.exists++;
     else counts.skipped++;
     hooks.onResult(r, counts);
   };
+  const call = async () => {
+    await o.calls?.slot();
+  };
+  const lookup = (key: string) => findByKey(service, key, call);
 
-  const create = (req: RowRequest): Promise<Bundle> =>
-    req.endpoint === 'envelope' ? service.createBundleFromEnvelopeTemplate(req.body) : service.createBundle(req.body, req.files);
+  const create = async (req: RowRequest): Promise<Bundle> => {
+    await call();
+    return req.endpoint === 'envelope' ? service.createBundleFromEnvelopeTemplate(req.body) : service.createBundle(req.body, req.files);
+  };
+
+  /** The row's Bundle exists by now: its tags are added as `bundle create` adds them; a failure is said, never retried by a create. */
+  const created = async (row: number, req: RowRequest, b: Bundle): Promise<void> => {
+    if (!req.tags.length) return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
+    try {
+      await call();
+      await service.addBundleTags(b.id, req.tags);
+      return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
+    } catch (e) {
+      return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'incomplete', error: `created, but its tags were not added: ${errorText(e)}` });
+    }
+  };
+
+  /** A Bundle with the row's key is already on the backend: reported, journaled as sent, never sent again. */
+  const exists = (row: number, req: RowRequest, b: Bundle) => {
+    journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status, found: true });
+    finish({ row, custom_key: req.key, bundle_id: b.id, status: 'exists', error: '' });
+  };
 
   const send = async (row: number, req: RowRequest): Promise<void> => {
     let waits = 0;
@@ -95,7 +139,7 @@ export async function runBatch(service: EsignService, source: Source, journal: J
         const b = await create(req);
         if (o.crashWindowMs) await new Promise((r) => setTimeout(r, o.crashWindowMs));
         journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status });
-        return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
+        return await created(row, req, b);
       } catch (e) {
         const status = e instanceof ApiError ? e.status : undefined;
         if (status === 429 && waits++ < MAX_429_WAITS) {
@@ -103,9 +147,15 @@ export async function runBatch(service: EsignService, source: Source, journal: J
           const seconds = (e as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1;
           const until = Date.now() + seconds * 1000;
           o.pacer?.pause(until);
+          o.calls?.pause(until);
           hooks.onPause?.(until);
           if (!o.pacer) await new Promise((r) => setTimeout(r, seconds * 1000));
           continue;
+        }
+        if (status === 400 && (e as ApiError).errors.some((x) => x.field === 'custom_key')) {
+          // Taken since the lookup (another process, say): the backend names the Bundle that has it.
+          const other = await lookup(req.key).catch(() => undefined);
+          if (other) return exists(row, req, other);
         }
         if (status !== undefined && status < 500 && status !== 429) {
           journal.record({ row, key: req.key, s: 'failed', error: errorText(e, req) });
@@ -113,10 +163,10 @@ export async function runBatch(service: EsignService, source: Source, journal: J
         }
         // The outcome is unknown (a cut connection, a 5xx): the Bundle may exist. Look before sending again.
         journal.record({ row, key: req.key, s: 'unknown', error: errorText(e) });
-        const found = await findByKey(service, req.key).catch(() => undefined);
+        const found = await lookup(req.key).catch(() => undefined);
         if (found) {
           journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true });
-          return finish({ row, custom_key: req.key, bundle_id: found.id, status: 'created', error: '' });
+          return await created(row, req, found);
         }
         if (attempt++ >= AMBIGUOUS_RETRIES)
           return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: `${errorText(e)}; not found by custom_key, so the next run sends it again` });
@@ -127,30 +177,34 @@ export async function runBatch(service: EsignService, source: Source, journal: J
 
   const handle = async (row: number, req: RowRequest): Promise<void> => {
     const prior = journal.rows.get(row);
-    if (prior && prior.key === req.key && (prior.s === 'begin' || prior.s === 'unknown')) {
-      // Interrupted mid-create: it may have been created.
-      const found = await findByKey(service, req.key);
-      if (found) {
+    const found = await lookup(req.key);
+    if (found) {
+      // Interrupted mid-create, this batch made it; otherwise it was there before this row.
+      if (prior && prior.key === req.key && (prior.s === 'begin' || prior.s === 'unknown')) {
         journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true });
         return finish({ row, custom_key: req.key, bundle_id: found.id, status: 'found', error: '' });
       }
+      return exists(row, req, found);
     }
     await send(row, req);
   };
 
+  const checker = new RowChecker(source, { batchId: o.batchId, readFiles: true });
   const inflight = new Set<Promise<void>>();
   for await (const csvRow of readRows(o.csv, o.header)) {
     if (o.signal?.aborted) break;
     const prior = journal.rows.get(csvRow.row);
     if (prior?.s === 'sent') {
+      checker.claim(csvRow.row, prior.key);
       finish({ row: csvRow.row, custom_key: prior.key, bundle_id: prior.id ?? '', status: 'skipped', error: '' });
       continue;
     }
-    const built = await buildRow(source, csvRow, { batchId: o.batchId, readFiles: true });
+    const built = await checker.check(csvRow);
     if (!built.request) {
       const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
-      journal.record({ row: csvRow.row, key: '', s: 'failed', error });
-      finish({ row: csvRow.row, custom_key: '', bundle_id: '', status: 'failed', error });
+      const key = built.key ?? '';
+      journal.record({ row: csvRow.row, key, s: 'failed', error });
+      finish({ row: csvRow.row, custom_key: key, bundle_id: '', status: 'failed', error });
       continue;
     }
     const p = handle(csvRow.row, built.request).catch((e) => {

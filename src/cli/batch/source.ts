@@ -25,6 +25,8 @@ export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSour
   if (o.spec) {
     if (o.spec === '-') throw new CliError('--spec: give a file (stdin is not read twice for a resumable batch).', EXIT.USAGE);
     const spec = await readJsonInput(f.io, o.spec, '--spec');
+    // A member no create can apply is refused before any row is read, never dropped.
+    (await import('../commands/bundle/request.js')).checkSpecMembers(spec, o.spec);
     return { source: { kind: 'spec', spec, baseDir: dirname(resolve(o.spec)) }, descriptor: `spec:${JSON.stringify(spec)}` };
   }
   const service = await f.service();

@@ -24,6 +24,7 @@ import { findPersonContact } from '../persons/persons.js';
 import { templateDocument } from '../templates/templates.js';
 import { type RegexCheck, checkTeam, regexCheck } from '../account/rules.js';
 import { isEnvelopeTemplateRequest } from '../../service/createRouting.js';
+import { deliverVia } from '../../service/delivery.js';
 
 /** Where a document's bytes come from once the request is checked. */
 type Source =
@@ -276,7 +277,7 @@ function planPackets(ctx: EngineContext, req: BundleRequestT, errs: FieldErrors)
       }
     }
     if (!name) errs.add(at('name'), 'This field is required.');
-    const deliver_via = p.deliver_via ?? (email ? 'email' : phone ? 'phone' : 'email');
+    const deliver_via = deliverVia({ deliver_via: p.deliver_via, email, phone });
     checkDelivery({ deliver_via, email, phone, auth_sms: p.auth_sms, setsRedirect: p.signing_complete_redirect !== undefined }, req.is_test === true, ctx.account, errs, `packets[${i}].`);
     return {
       key,

@@ -1,6 +1,7 @@
 // The rules that make a signer deliverable, shared by Bundle creation and packet PATCH.
 import type { FieldErrors } from '../../service/errors.js';
 import type { AccountStore } from '../account/account.js';
+import { contactProblems } from '../../service/delivery.js';
 
 export interface Delivery {
   deliver_via: 'email' | 'phone' | 'embed';
@@ -16,9 +17,7 @@ const TEST_MESSAGE = (address: string) =>
 
 /** Adds an error (at `prefix` + field) for each way the signer could not be reached as asked. */
 export function checkDelivery(d: Delivery, isTest: boolean, account: AccountStore, errs: FieldErrors, prefix = ''): void {
-  if (d.deliver_via === 'email' && !d.email) errs.add(`${prefix}email`, 'An email address is required to deliver by email.');
-  if (d.deliver_via === 'phone' && !d.phone) errs.add(`${prefix}phone`, 'A phone number is required to deliver by phone.');
-  if (d.auth_sms && !d.phone) errs.add(`${prefix}phone`, 'A phone number is required for SMS pin authentication (auth_sms).');
+  for (const p of contactProblems(d)) errs.add(`${prefix}${p.field}`, p.message);
   if (d.setsRedirect && !account.has('signing_brands'))
     errs.add(`${prefix}signing_complete_redirect`, 'signing_complete_redirect requires the Signing Brands account feature.');
   if (!isTest) return;

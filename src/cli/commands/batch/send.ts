@@ -37,9 +37,9 @@ export function register(batch: Command, action: Action): void {
 export async function run(f: Factory, o: SendOptions): Promise<void> {
   if (o.dryRun) return (await import('./check.js')).run(f, o);
   const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
-  const [{ readHeader, readRows }, mapping, src, { Journal, journalDir }, { runBatch }, pacing, { sha256File }] = await Promise.all([
+  const [{ readHeader, readRows }, mapping, src, { Journal, journalDir }, { runBatch }, pacing, { sha256File }, { RowChecker }] = await Promise.all([
     import('../../batch/csv.js'), import('../../batch/mapping.js'), import('../../batch/source.js'), import('../../batch/journal.js'),
-    import('../../batch/runner.js'), import('../../batch/pacer.js'), import('../../hashFile.js'),
+    import('../../batch/runner.js'), import('../../batch/pacer.js'), import('../../hashFile.js'), import('../../batch/rows.js'),
   ]);
   const header = await readHeader(o.csv);
   const { source, descriptor } = await src.loadSource(f, o);
@@ -63,11 +63,16 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     let signers = 0;
     let allTest = true;
     let allDraft = true;
+    const checker = new RowChecker(source, { batchId, readFiles: false });
     for await (const r of readRows(o.csv, header)) {
       total++;
-      if (journal.rows.get(r.row)?.s === 'sent') continue;
+      const prior = journal.rows.get(r.row);
+      if (prior?.s === 'sent') {
+        checker.claim(r.row, prior.key);
+        continue;
+      }
       pending++;
-      const built = await mapping.buildRow(source, r, { batchId, readFiles: false });
+      const built = await checker.check(r);
       const body = built.request?.body;
       if (!body) continue;
       signers += built.request!.signers;
@@ -79,10 +84,14 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
       await confirm(f, `${allDraft ? 'Save' : 'Send'} ${pending} Bundle${pending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${total > pending ? ` (${total - pending} already sent)` : ''}?`, o.yes);
 
     let pacer: import('../../batch/pacer.js').Pacer | undefined;
+    let calls: import('../../batch/pacer.js').Pacer | undefined;
     let allowance: import('../../batch/pacer.js').Allowance | undefined;
     if (settings.baseUrl && pending) {
-      allowance = o.rate ? pacing.parseRate(o.rate) : await pacing.readAllowance(service);
-      pacer = new pacing.Pacer(allowance);
+      // The call budget is read even with --rate: every row costs a lookup by custom_key.
+      const told = o.rate ? await pacing.readAllowance(service).catch(() => undefined) : await pacing.readAllowance(service);
+      allowance = o.rate ? pacing.parseRate(o.rate) : told!;
+      pacer = pacing.Pacer.forCreates(allowance);
+      if (told) calls = pacing.Pacer.forCalls(told);
     }
     if (o.results) {
       const { ResultsFile } = await import('../../batch/results.js');
@@ -98,14 +107,16 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     const started = Date.now();
     let counts;
     try {
-      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined }, {
+      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, calls, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined }, {
         onResult(r, c) {
           results?.write(r);
-          if (r.status === 'created') {
+          if (r.status === 'created' || r.status === 'incomplete') {
             created.push(r.bundle_id);
             if (f.options.quiet && !f.options.json) f.io.out.write(`${r.bundle_id}\n`);
           }
-          if (r.status === 'failed') failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
+          if (r.status === 'failed' || r.status === 'incomplete') failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
+          else if (r.status === 'exists' && !showBar && !f.options.quiet && !f.options.json)
+            note(f, `row ${r.row} (${r.custom_key}): exists as Bundle ${r.bundle_id}, not sent again`);
           const next = pacer && pacer.nextSlotAt() > Date.now() + 1000 ? `next slot in ${Math.ceil((pacer.nextSlotAt() - Date.now()) / 1000)} s` : undefined;
           bar?.update(c, next);
         },
@@ -119,15 +130,18 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     }
     const seconds = (Date.now() - started) / 1000;
     const summary = {
-      batch: batchId, rows: total, created: counts.created, skipped: counts.skipped, failed: counts.failed,
+      batch: batchId, rows: total, created: counts.created, skipped: counts.skipped, exists: counts.exists,
+      incomplete: counts.incomplete, failed: counts.failed,
       not_started: total - counts.done, seconds: Number(seconds.toFixed(2)),
       rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
-      pacing: allowance ? `${allowance.creates} per ${allowance.windowSeconds} s (${allowance.from})` : null,
+      pacing: allowance ? pacing.describeAllowance(allowance) : null,
       journal: journal.path, failures,
     };
     if (!f.options.quiet) {
       await printObject(f, summary, [
         ['batch', batchId], ['rows', total], ['created', counts.created], ['skipped', `${counts.skipped} (already sent)`],
+        ['exists', `${counts.exists} (custom_key already on the backend: not sent)`],
+        ...(counts.incomplete ? [['incomplete', `${counts.incomplete} (created, tags not added)`] as [string, unknown]] : []),
         ['failed', counts.failed], ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
         ['rate', `${summary.rate_per_second} Bundles/s`], ['journal', journal.path],
       ]);
@@ -135,8 +149,8 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     if (!f.options.json) for (const x of failures.slice(0, 50)) note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
     if (failures.length > 50) note(f, `... and ${failures.length - 50} more (esign batch status ${batchId}).`);
     if (abort.signal.aborted) throw new CliError(`Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`, EXIT.INTERRUPTED);
-    if (counts.failed)
-      throw new CliError(`${counts.failed} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`, EXIT.PARTIAL);
+    if (counts.failed || counts.incomplete)
+      throw new CliError(`${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`, EXIT.PARTIAL);
   } finally {
     await results?.close();
     journal.close();

@@ -1,0 +1,30 @@
+// The one row validation of a batch: `batch check`, `batch send --dry-run` and `batch send` (its
+// count before the confirmation, then each row as it is sent) all build and check rows here, so a
+// row that check passes is never refused by send for its content.
+import type { CsvRow } from './csv.js';
+import { type BuildOptions, type BuiltRow, type Source, buildRow } from './mapping.js';
+
+export class RowChecker {
+  /** custom_key -> the first row that has it. */
+  private readonly keys = new Map<string, number>();
+  constructor(private readonly source: Source, private readonly o: BuildOptions) {}
+
+  /** A row not built again (sent by an earlier run) still holds its key against later rows. */
+  claim(row: number, key: string): void {
+    if (key && !this.keys.has(key)) this.keys.set(key, row);
+  }
+
+  async check(row: CsvRow): Promise<BuiltRow> {
+    const built = await buildRow(this.source, row, this.o);
+    if (!built.key) return built;
+    const first = this.keys.get(built.key);
+    if (first === undefined || first === row.row) {
+      this.keys.set(built.key, row.row);
+      return built;
+    }
+    // Two rows, one key: the later one would find (or be refused for) the earlier one's Bundle.
+    const column = built.columnOf('custom_key');
+    const problem = { ...(column ? { column } : { field: 'custom_key' }), message: `"${built.key}" is also the key of row ${first}: each row needs its own` };
+    return { problems: [...built.problems, problem], key: built.key, columnOf: built.columnOf };
+  }
+}
