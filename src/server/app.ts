@@ -6,12 +6,13 @@ import { ApiError } from '../service/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
-import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, guardConnections, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
+import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
 import { isEnvelopeTemplateRequest } from '../service/createRouting.js';
 import { operationRow, routePattern } from '../service/operationTable.js';
 import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';
 import { bodyOf, parseForm } from './formBody.js';
+import { guardConnections } from './connections.js';
 import { receiveForm } from './multipartForm.js';
 import { apiRefusalLimits, refusalOf } from './refusals.js';
 
@@ -125,8 +126,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     connectionTimeout: limits.idleTimeoutMs,
     http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) },
   });
-  app.server.maxConnections = limits.maxConnections;
-  const connections = guardConnections(app.server, limits.connectionsPerAddress);
+  const connections = guardConnections(app.server, { perAddress: limits.connectionsPerAddress, max: limits.maxConnections });
   const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...opts.rateLimits });
   const log = opts.log ?? (() => {});
   await app.register((await import('@fastify/multipart')).default, {
@@ -172,6 +172,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       if (!header) throw new ApiError(401, 'not_authenticated', 'Authentication credentials were not provided.');
       const id = m ? opts.authenticate(m[1]) : undefined;
       if (!id) throw new ApiError(401, 'authentication_failed', 'Invalid token.');
+      connections.trust(req.raw.socket);
       who = `key:${id}`;
     }
     if (kind === 'status') return who;

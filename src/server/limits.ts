@@ -1,7 +1,5 @@
 // What one client may take from esign serve: time to send a request, open connections, body sizes
 // and nesting. Every limit is here, with its default, and `esign serve` flags change them.
-import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { MAX_ATTACHMENT_BYTES } from '../service/hosting.js';
 import type { FormLimits } from './multipartForm.js';
 
@@ -14,7 +12,7 @@ export interface ServerLimits {
   idleTimeoutMs: number;
   /** Open connections per client address; a new one beyond it closes that address's oldest idle one. */
   connectionsPerAddress: number;
-  /** Open connections in all. */
+  /** Open connections in all; a new one beyond it closes the oldest that showed no key (connections.ts). */
   maxConnections: number;
   /** JSON and form bodies of every route but those below. */
   jsonBytes: number;
@@ -79,46 +77,4 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
-}
-
-/**
- * Bounds the connections of each client address. At the bound, the address's oldest connection
- * that is not being answered (still sending its request, or idle) is closed to make room: one client
- * cannot hold the server with half-sent requests, and its own newest request still gets through.
- */
-export function guardConnections(server: Server, perAddress: number): { busy(socket: Socket): void; idle(socket: Socket): void } {
-  const byAddress = new Map<string, Set<Socket>>();
-  const answering = new WeakSet<Socket>();
-  /** Connections that have had an answer: a client's keep-alive connection goes after half-sent ones. */
-  const served = new WeakSet<Socket>();
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    let open = byAddress.get(address);
-    if (!open) byAddress.set(address, (open = new Set()));
-    if (open.size >= perAddress) {
-      // Oldest first (a Set keeps insertion order): one that never got an answer, else any idle one.
-      let victim: Socket | undefined;
-      for (const s of open) if (!answering.has(s) && !served.has(s)) { victim = s; break; }
-      if (!victim) for (const s of open) if (!answering.has(s)) { victim = s; break; }
-      if (!victim) {
-        socket.destroy();
-        return;
-      }
-      open.delete(victim);
-      victim.destroy();
-    }
-    const mine = open;
-    mine.add(socket);
-    socket.once('close', () => {
-      mine.delete(socket);
-      if (!mine.size && byAddress.get(address) === mine) byAddress.delete(address);
-    });
-  });
-  return {
-    busy: (s) => void answering.add(s),
-    idle: (s) => {
-      answering.delete(s);
-      served.add(s);
-    },
-  };
 }
