@@ -143,7 +143,7 @@ export class HttpClient {
     const text = await res.body.text();
     if (this.debug)
       this.note?.(`api: ${spec.method} ${this.url(spec)} -> ${res.statusCode} in ${Date.now() - started} ms (authorization: ${headers.authorization ? 'Token [redacted]' : 'none'})`);
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text) {
       try {
         parsed = JSON.parse(text);

@@ -12,7 +12,7 @@ import type {
 import type {
   AttachedFile, Bundle, BundleDataItem, BundleEvent, BundleListQuery, CoeFile, DocumentTemplate,
   EmbedUrl, EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit,
-  TemplateListQuery, ValidateResult, VerifyResult, Webhook, WebhookDelivery, WebhookDeliveryListQuery,
+  TemplateListQuery, ValidateResult, VerifyResult, Webhook, WebhookDeliveryListQuery,
   WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
   WebhookSecret, BundleMessage,
 } from './types.js';

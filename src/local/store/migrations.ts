@@ -1,5 +1,6 @@
 // Numbered, forward-only schema migrations. A migration is never edited once released:
-// a change to the schema is a new entry at the end.
+// a change to the schema is a new entry at the end (test/engine/migrations-released.test.ts holds
+// each released one by its hash).
 /**
  * A table of counts kept by triggers (for migration 11 on; the text of released migrations never
  * changes): the rows of `source` counted per value of `key`, column by column, among the rows where
