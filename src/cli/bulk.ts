@@ -2,7 +2,7 @@
 // tried, one summary is printed, and the exit code is EXIT.PARTIAL when any failed. A single id that
 // fails keeps its own error and exit code, as before.
 import { ApiError } from '../service/errors.js';
-import { CliError, EXIT } from './exitCodes.js';
+import { CliError, EXIT, StateConflict } from './exitCodes.js';
 import type { Factory } from './factory.js';
 import { readAll } from './io.js';
 import { note, printList } from './output.js';
@@ -41,7 +41,7 @@ export async function forEachId<T>(
       rows.push({ id, result: 'ok', detail: describe(await fn(id)) });
     } catch (e) {
       if (ids.length === 1) throw e;
-      if (!(e instanceof ApiError) && !(e instanceof CliError)) throw e;
+      if (!(e instanceof ApiError) && !(e instanceof CliError) && !(e instanceof StateConflict)) throw e;
       rows.push({ id, result: 'failed', detail: e.message });
     }
   }

@@ -21,6 +21,7 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** The one table: `esign help exit-codes` prints it and the README's "Exit codes" holds it word for word (a test checks). */
 export const EXIT_TABLE: [number, string][] = [
   [EXIT.OK, 'Success (an empty list is success too)'],
   [EXIT.FAILURE, 'Failure: an unexpected error, a server error (5xx) or an unreachable server'],
@@ -29,13 +30,13 @@ export const EXIT_TABLE: [number, string][] = [
   [EXIT.AUTH, 'Authentication failed (HTTP 401): missing or wrong API key'],
   [EXIT.FORBIDDEN, 'Not permitted (HTTP 403): an account feature is off, or the key lacks the right'],
   [EXIT.NOT_FOUND, 'Not found (HTTP 404): no such Bundle, Packet or other object'],
-  [EXIT.CONFLICT, 'Conflict (HTTP 409): the object is not in a state that allows this now'],
+  [EXIT.CONFLICT, 'Conflict (HTTP 409): the object is not in a state that allows this now (sending a Bundle already sent too)'],
   [EXIT.RATE_LIMITED, 'Rate limited (HTTP 429) after retries'],
   [EXIT.MISMATCH, 'Verification mismatch: the hash matches no document, or a webhook signature does not match'],
-  [EXIT.TIMEOUT, 'A wait (--wait) timed out before the expected state was reached'],
+  [EXIT.TIMEOUT, 'A wait (bundle wait, --wait) timed out before the expected state was reached'],
   [EXIT.STALE, 'Stale webhook delivery: the signature is valid but its timestamp is outside the tolerance'],
   [EXIT.PARTIAL, 'Some items of a batch or of a command given several ids failed (the summary names them); the rest succeeded'],
-  [EXIT.UNREACHABLE, 'A wait can no longer succeed: the Bundle ended in another state (declined, cancelled, expired, failed)'],
+  [EXIT.UNREACHABLE, 'A wait (bundle wait, bundle create --wait) can no longer succeed: the Bundle ended in another state (declined, cancelled, expired, failed); the message says which and why'],
   [EXIT.CANNOT_SEND, 'The Bundle cannot be sent as it is (bundle validate: can_send is false; the message says why)'],
   [EXIT.INCOMPLETE, 'Created, but not all of it was applied (its tags, say): the id is printed, the message says what is missing; do not create it again'],
   [EXIT.INTERRUPTED, 'Interrupted (Ctrl-C)'],
@@ -58,5 +59,16 @@ export class CliError extends Error {
   constructor(message: string, readonly exitCode: ExitCode) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/**
+ * A refusal the API gives as 400 although it is about state, not input (sending a Bundle that is
+ * already sent): reported as the API's error, with the exit code of a state conflict (7).
+ */
+export class StateConflict extends Error {
+  constructor(readonly apiError: Error) {
+    super(apiError.message);
+    this.name = 'StateConflict';
   }
 }

@@ -101,6 +101,10 @@ export class Factory {
     const name = named ?? store?.current();
     const p: Profile = name && store ? store.get(name) : {};
     const baseUrl = env.ESIGN_BASE_URL || p.baseUrl;
+    if (baseUrl && !isHttpUrl(baseUrl)) {
+      const from = env.ESIGN_BASE_URL ? 'ESIGN_BASE_URL' : `The base URL of profile "${name}"`;
+      throw new CliError(`${from} "${baseUrl}" is not an http(s) URL (for example https://esign.example.com/api/v2).`, EXIT.USAGE);
+    }
     return {
       profile: name,
       baseUrl,
@@ -179,5 +183,13 @@ export class Factory {
   async close(): Promise<void> {
     await this.engine?.close();
     await this.remote?.close();
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
   }
 }

@@ -23,16 +23,16 @@ export interface IO {
 
 /**
  * The process's own streams. A reader that closes the pipe early (`esign bundle list | head`)
- * ends the command quietly: further writes are dropped and the process exits 0 with no trace.
+ * ends the output quietly: further writes are dropped, no trace is printed, and the command ends
+ * with its own exit code (0 when it succeeded; a failure stays a failure).
  */
 export function processIO(): IO {
   const wrap = (stream: NodeJS.WriteStream): OutStream => {
     let closed = false;
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') throw e;
+      // Nothing on the other end wants more output.
       closed = true;
-      // The work is done or cannot be shown: nothing on the other end wants more output.
-      process.exit(0);
     });
     return {
       write: (text) => {

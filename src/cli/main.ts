@@ -22,8 +22,14 @@ import { type CliTiming, Factory, type MakeFactory, type Prompter } from './fact
 import { type IO, processIO } from './io.js';
 import { type ExitSink, makeAction } from './run.js';
 
-export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, exit: ExitSink): Command {
+/**
+ * The program. `args` (the command line, when known) only decides how a usage error is written:
+ * one `esign:` line, or with --json the same JSON error object as any other failure.
+ */
+export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, exit: ExitSink, args: string[] = []): Command {
   const action = makeAction(makeFactory, exit);
+  const end = args.indexOf('--');
+  const json = (end < 0 ? args : args.slice(0, end)).includes('--json');
   const program = new Command('esign')
     .description('Send and manage electronic-signature Bundles (API v2), on the embedded local engine or a remote server')
     .version(version, '-V, --version')
@@ -31,10 +37,14 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .option('-q, --quiet', 'print ids only, one per line')
     .option('-p, --profile <name>', 'use this profile (env ESIGN_PROFILE; see esign profile)')
     .option('--data-dir <dir>', 'data directory of the local engine (env ESIGN_DATA_DIR)')
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError(json ? false : '(run with --help for usage)')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
-    .configureOutput({ writeOut: (t) => io.out.write(t), writeErr: (t) => io.err.write(t) });
+    .configureOutput({
+      writeOut: (t) => io.out.write(t),
+      writeErr: (t) => io.err.write(t),
+      outputError: (t, write) => write(usageLine(t.replace(/^error: /, '').trimEnd(), json)),
+    });
 
   for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, consoleCmd, mcp, verify, batch, api, schema, completion]) noun.register(program, action);
 
@@ -71,6 +81,10 @@ function addExamples(cmd: Command, path: string[] = []): void {
   }
 }
 
+function usageLine(message: string, json: boolean): string {
+  return json ? `${JSON.stringify({ code: 'usage', message })}\n` : `esign: ${message}\n`;
+}
+
 function printExitCodes(io: IO): void {
   io.out.write(EXIT_TABLE.map(([code, text]) => `${String(code).padStart(2)}  ${text}\n`).join(''));
 }
@@ -88,7 +102,7 @@ export interface RunOptions {
  */
 export async function runCli(args: string[], o: RunOptions): Promise<number> {
   const exit: ExitSink = { code: EXIT.OK };
-  const program = buildProgram(o.version ?? '0.0.0', o.io, (options) => new Factory(options, o.io, o.prompter, o.timing), exit);
+  const program = buildProgram(o.version ?? '0.0.0', o.io, (options) => new Factory(options, o.io, o.prompter, o.timing), exit, args);
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {

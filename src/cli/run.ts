@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ApiError } from '../service/errors.js';
-import { CliError, EXIT, type ExitCode, exitCodeForStatus } from './exitCodes.js';
+import { CliError, EXIT, type ExitCode, StateConflict, exitCodeForStatus } from './exitCodes.js';
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
 import { type IO, readAll } from './io.js';
 import { stripControl } from './sanitize.js';
@@ -46,6 +46,10 @@ export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
 /** Prints an error on stderr (one line, then one line per extra field error) and returns its exit code. */
 export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   const write = (line: string) => io.err.write(`${line}\n`);
+  if (e instanceof StateConflict) {
+    reportError(io, e.apiError, json);
+    return EXIT.CONFLICT;
+  }
   if (e instanceof ApiError) {
     if (json) write(JSON.stringify({ status: e.status, ...e.toWire() }));
     else {
@@ -124,5 +128,5 @@ export async function readJsonInput(io: IO, path: string, flag: string): Promise
 export async function confirm(f: Factory, question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
   if (!f.io.interactive) throw new CliError(`${question} Pass --yes to confirm when not running interactively.`, EXIT.USAGE);
-  if (!(await f.prompter.confirm(question, false))) throw new CliError('Cancelled: nothing was changed.', EXIT.FAILURE);
+  if (!(await f.prompter.confirm(question, false))) throw new CliError('Not confirmed: nothing was changed.', EXIT.FAILURE);
 }

@@ -5,6 +5,7 @@ import { ApiError } from './errors.js';
 import type { EsignService } from './service.js';
 import { eventWord } from './states.js';
 import type { Bundle, BundleMessage, FileObject, WebhookEvent } from './types.js';
+import { deliveryOutcome } from './deliveryOutcome.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
 import { safeUrl } from '../cli/sanitize.js';
 
@@ -98,7 +99,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
       timeline.push({ at: e.created, source: 'webhook', code: e.event_type, signer: name(packetOf(e)),
         what: `${e.event_type} to webhook ${hooks.get(e.webhook) ?? e.webhook}: ${state}, ${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}${retry} [event ${e.pk}]` });
       e.deliveries.forEach((d, i) => timeline.push({ at: d.timestamp, source: 'attempt', code: String(d.status), signer: name(packetOf(e)),
-        what: `attempt ${i + 1} of ${e.event_type}: HTTP ${d.status || 'none'}${d.message ? ` ${d.message}` : ''}` }));
+        what: `attempt ${i + 1} of ${e.event_type}: ${deliveryOutcome(d)}` }));
     }
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;

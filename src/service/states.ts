@@ -53,6 +53,9 @@ export const ENDED: readonly BundleStatus[] = [...TERMINAL, 'de'];
 /** Not yet launched to signers. */
 export const NOT_LAUNCHED: readonly BundleStatus[] = ['ne', 'dr', 'pr', 'pe'];
 
+/** Bundles that `send` takes: drafts and pending Bundles. */
+export const SENDABLE: readonly BundleStatus[] = ['dr', 'pe'];
+export const isSendable = (s: string): boolean => (SENDABLE as readonly string[]).includes(s);
 export const isInProgress = (s: string): boolean => (IN_PROGRESS as readonly string[]).includes(s);
 export const isTerminal = (s: string): boolean => (TERMINAL as readonly string[]).includes(s);
 export const isEnded = (s: string): boolean => (ENDED as readonly string[]).includes(s);

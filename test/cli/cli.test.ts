@@ -175,7 +175,7 @@ describe('esign bundle create --wait with documents by URL', () => {
       expect(ok.exitCode, ok.stderr).toBe(0);
       expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'se', documents: [{ key: 'doc-1', name: 'slow.pdf' }] });
       const failed = await esign(['bundle', 'create', '-f', '-', '--wait', '10', '--json'], { input: spec('/missing.pdf') });
-      expect(failed.exitCode).toBe(1);
+      expect(failed.exitCode).toBe(13);
       expect(JSON.parse(failed.stdout).status).toBe('fa');
       expect(failed.stderr).toMatch(/failed: .*HTTP 404/);
       const noWait = await esign(['bundle', 'create', '-f', '-', '--json'], { input: spec('/slow.pdf') });

@@ -55,6 +55,14 @@ describe('esign __complete', () => {
     expect((await complete('--profile', 'x', 'bundle', 'ca'))[0]).toMatch(/^cancel\t/);
     expect(await complete('bundle', 'get', '')).toEqual([`${bundleId}\tLease`]);
   });
+  it('completes option values and shells: --status, --until, --kind, --events (after each comma), completion SHELL', async () => {
+    expect(await complete('bundle', 'list', '--status', 'c')).toEqual(['co', 'ca']);
+    expect(await complete('bundle', 'wait', 'X', '--until', 'do')).toEqual(['docs-ready']);
+    expect(await complete('local', 'outbox', '--kind', 're')).toEqual(['reminder', 'reassigned']);
+    expect(await complete('webhook', 'create', '--events', 'bundle_sent,packet_v')).toEqual(['bundle_sent,packet_viewed']);
+    expect(await complete('webhook', 'events', '--event-type', 'doc_template_c')).toEqual(['doc_template_created']);
+    expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+  });
   it('never creates a data directory and offers nothing for unknown words', async () => {
     const r = await esignIn(['__complete', '--', 'bundle', 'get', ''], { env: { ...env, ESIGN_DATA_DIR: join(data.dir, 'absent') } });
     expect(r.stdout).toBe('');

@@ -94,7 +94,7 @@ describe('confirmations', () => {
     const slug = (await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Bo <bo@example.com>', '-q'])).stdout;
     const r = await esign(['bundle', 'cancel', slug], { answers: { confirm: [false] } });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toBe('esign: Cancelled: nothing was changed.');
+    expect(r.stderr).toBe('esign: Not confirmed: nothing was changed.');
     expect(JSON.parse((await esign(['bundle', 'get', slug, '--json'])).stdout).status).toBe('se');
   });
 });

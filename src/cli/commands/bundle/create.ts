@@ -73,7 +73,7 @@ export async function run(f: Factory, o: CreateOptions): Promise<void> {
   if (wait !== undefined) b = await waitForLaunch(f, b, wait);
   await showBundle(f, b);
   if (wait !== undefined && b.status === 'fa')
-    throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.FAILURE);
+    throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.UNREACHABLE);
 }
 
 /** The Bundle exists by now: a failure is returned as the message to give (exit INCOMPLETE), never thrown. */
@@ -90,7 +90,7 @@ const shellWord = (t: string) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(t) ? t : `'${t
 
 /**
  * Polls until the Bundle leaves `pe` (launched or failed), with a spinner on a terminal. Failure
- * is exit 1 with the processing error; running out of time is exit 10.
+ * is exit 13 (the wait can no longer succeed) with the processing error; running out of time is exit 10.
  */
 async function waitForLaunch(f: Factory, b: Bundle, seconds: number): Promise<Bundle> {
   const service = await f.service();

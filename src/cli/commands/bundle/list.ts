@@ -1,7 +1,9 @@
 // esign bundle list: Bundles, newest first, filtered and paged.
 import type { Command } from 'commander';
+import { BUNDLE_ORDERINGS, BUNDLE_STATUSES } from '../../../service/enums.js';
 import type { BundleListQuery } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
+import { choiceListOption, choiceOption, dayArg } from '../../flags.js';
 import { printList } from '../../output.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../../paging.js';
 import type { Action } from '../../run.js';
@@ -23,19 +25,21 @@ export interface ListOptions extends PageFlags {
   template?: string;
 }
 
+const ORDERINGS = BUNDLE_ORDERINGS.flatMap((o) => [o, `-${o}`]);
+
 export function register(bundle: Command, action: Action): void {
   addPageOptions(bundle
     .command('list')
     .description('List Bundles, newest first')
     .option('--search <text>', 'slug, label, custom key, signer name, email or phone')
-    .option('--status <code>', 'one status code (dr, pe, se, st, co, ca, ex, fa, de)')
-    .option('--status-in <codes>', 'comma-separated status codes')
+    .addOption(choiceOption('--status <code>', 'one status code', BUNDLE_STATUSES))
+    .addOption(choiceListOption('--status-in <codes>', 'comma-separated status codes', BUNDLE_STATUSES))
     .option('--tag <tag>', 'Bundles having the tag')
     .option('--tag-in <tags>', 'comma-separated; at least one matches')
-    .option('--ordering <field>', 'created, sent or completed_at; prefix - to reverse', '-created')
-    .option('--created-after <date>').option('--created-before <date>')
-    .option('--sent-after <date>').option('--sent-before <date>')
-    .option('--completed-after <date>').option('--completed-before <date>')
+    .addOption(choiceOption('--ordering <field>', 'prefix - to reverse', ORDERINGS).default('-created'))
+    .option('--created-after <date>', 'YYYY-MM-DD', dayArg).option('--created-before <date>', 'YYYY-MM-DD', dayArg)
+    .option('--sent-after <date>', 'YYYY-MM-DD', dayArg).option('--sent-before <date>', 'YYYY-MM-DD', dayArg)
+    .option('--completed-after <date>', 'YYYY-MM-DD', dayArg).option('--completed-before <date>', 'YYYY-MM-DD', dayArg)
     .option('--template <uuid>', 'only Bundles made from that Document Template'))
     .action(action(run));
 }

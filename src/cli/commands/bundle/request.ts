@@ -118,5 +118,7 @@ export async function buildCreateRequest(io: IO, o: CreateFlags): Promise<Create
     if (o[flag] !== undefined) body[key] = intArg(o[flag], `--${key.replace('_', '-')}`);
   if (!body.packets && !body.documents && !body.envelope_template)
     throw new CliError('Nothing to send: give --file (or --template) and --signer, or a JSON spec with -f spec.json (-f - for stdin).', EXIT.USAGE);
+  if (!body.envelope_template && !(Array.isArray(body.packets) && body.packets.length))
+    throw new CliError('No signer: give --signer "Name <email>" (repeatable), or "packets" in the spec.', EXIT.USAGE);
   return { body, files, tags };
 }

@@ -8,6 +8,7 @@ import type { Factory } from '../../factory.js';
 import { note, writeJson } from '../../output.js';
 import type { Action } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
+import { choiceOption } from '../../flags.js';
 
 export interface WaitCommandOptions {
   ids: string[];
@@ -21,7 +22,7 @@ export function register(parent: Command, action: Action): void {
   parent
     .command('wait <ids...>')
     .description(`Wait until every Bundle reaches a state; exit ${EXIT.TIMEOUT} on timeout, ${EXIT.UNREACHABLE} when one ended where it cannot`)
-    .option('--until <state>', `${WAIT_TARGETS.join(', ')} (docs-ready: complete with the final files)`, 'complete')
+    .addOption(choiceOption('--until <state>', 'docs-ready: complete with the final files', WAIT_TARGETS).default('complete'))
     .option('--timeout <duration>', 'give up after this long: 90, 90s, 15m, 2h', DEFAULT_TIMEOUT)
     .action(action(async (f, o: Omit<WaitCommandOptions, 'ids'>, ids: string[]) => run(f, { ...o, ids })));
 }

@@ -2,6 +2,7 @@
 // own metadata, option choices, and ids of the local engine where an argument names one.
 import type { Command, Option } from 'commander';
 import type { Factory } from '../../factory.js';
+import { LIST_OPTIONS } from '../../flags.js';
 
 /** `value<TAB>description` lines; the shell scripts drop or show the description. */
 export interface Candidate {
@@ -43,12 +44,18 @@ export async function complete(f: Factory, program: Command, words: string[]): P
     else args++;
   }
   const matching = (list: Candidate[]) => list.filter((c) => c.value.startsWith(current));
-  if (pendingValue) return matching((pendingValue.argChoices ?? []).map((value) => ({ value })));
+  if (pendingValue) {
+    // A list (--events a,b): the choices after the last comma, each with what comes before it.
+    const head = LIST_OPTIONS.has(pendingValue) ? current.slice(0, current.lastIndexOf(',') + 1) : '';
+    return matching((pendingValue.argChoices ?? []).map((value) => ({ value: head + value })));
+  }
   if (current.startsWith('-'))
     return matching(optionsOf(cmd).flatMap((o) => (o.long ? [{ value: o.long, description: o.description }] : [])));
   const subs = visible(cmd);
   if (subs.length && args === 0) return matching(subs.map((c) => ({ value: c.name(), description: c.description() })));
-  const argName = (cmd as unknown as { registeredArguments: { name(): string }[] }).registeredArguments[args]?.name();
+  const arg = cmd.registeredArguments[Math.min(args, cmd.registeredArguments.length - 1)];
+  if (arg?.argChoices) return matching(arg.argChoices.map((value) => ({ value })));
+  const argName = cmd.registeredArguments[args]?.name();
   return argName ? matching(await localIds(f, commandPath(cmd), argName)) : [];
 }
 

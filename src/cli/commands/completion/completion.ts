@@ -3,10 +3,14 @@ import type { Command } from 'commander';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
+import { Argument } from 'commander';
+
+const SHELLS = ['bash', 'zsh', 'fish'];
 
 export function register(program: Command, action: Action): void {
   program
-    .command('completion <shell>')
+    .command('completion')
+    .addArgument(new Argument('<shell>').choices(SHELLS))
     .description('Print the shell completion script for bash, zsh or fish')
     .addHelpText('after', () => INSTALL_TEXT)
     .action(action(async (f, _o, shell: string) => run(f, { shell })));

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import { printList } from '../../output.js';
 import type { Action } from '../../run.js';
+import type { MessageKind } from '../../../local/messages/outbox.js';
+import { choiceOption } from '../../flags.js';
 
 export interface OutboxOptions {
   bundle?: string;
@@ -11,9 +13,12 @@ export interface OutboxOptions {
   kind?: string;
 }
 
+const MESSAGE_KINDS = ['signing_request', 'reminder', 'docs_ready', 'declined', 'reassigned'] satisfies MessageKind[];
+
 export function register(local: Command, action: Action): void {
   local.command('outbox').description('Emails and SMS the engine would have sent')
-    .option('--bundle <slug>').option('--packet <id>').option('--to <address>').option('--kind <kind>', 'signing_request, reminder, docs_ready, declined')
+    .option('--bundle <slug>').option('--packet <id>').option('--to <address>')
+    .addOption(choiceOption('--kind <kind>', 'what the message was', MESSAGE_KINDS))
     .action(action(run));
 }
 

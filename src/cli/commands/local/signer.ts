@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { Factory, LocalBackend } from '../../factory.js';
 import { type Action, collect, keyValues as pairs, unreadable } from '../../run.js';
 import { showPacket } from '../packet/show.js';
+import { choiceOption } from '../../flags.js';
 
 type SignInput = Parameters<LocalBackend['signPacket']>[1];
 
@@ -27,7 +28,7 @@ export function register(local: Command, action: Action): void {
   local.command('reassign <packetId>')
     .description('Act as the signer: hand your turn to another person (when the Bundle allows reassignment); prints the new packet')
     .requiredOption('--name <name>', 'the new signer').option('--email <email>').option('--phone <phone>')
-    .option('--deliver-via <email|phone>').option('--reason <text>')
+    .addOption(choiceOption('--deliver-via <channel>', 'email or phone', ['email', 'phone'])).option('--reason <text>')
     .action(action(async (f, o: { name: string; email?: string; phone?: string; deliverVia?: string; reason?: string }, id: string) =>
       showPacket(f, await (await f.service()).reassignPacket(id, { name: o.name, email: o.email, phone: o.phone, deliver_via: o.deliverVia, reason: o.reason }))));
 

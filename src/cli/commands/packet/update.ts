@@ -4,6 +4,7 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, readJsonInput } from '../../run.js';
 import { showPacket } from './show.js';
+import { choiceOption } from '../../flags.js';
 
 const BOOLEAN_FLAGS = ['authSms', 'authSelfie', 'authId', 'suppressAll', 'suppressSigning', 'suppressReminder', 'suppressDocsReady'] as const;
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -15,7 +16,7 @@ export function register(packet: Command, action: Action): void {
   const update = packet.command('update <id>').description('Change a signer\'s details or delivery')
     .option('-f, --spec <file>', 'packet PATCH JSON (- for stdin)')
     .option('--name <name>').option('--email <email>').option('--phone <phone>')
-    .option('--deliver-via <email|phone>')
+    .addOption(choiceOption('--deliver-via <channel>', 'email or phone', ['email', 'phone']))
     .option('--redirect <url>', 'signing_complete_redirect (Signing Brands feature)');
   for (const f of BOOLEAN_FLAGS) {
     const flag = snake(f).replace(/_/g, '-');

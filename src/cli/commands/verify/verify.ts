@@ -5,7 +5,8 @@ import type { VerifyResult } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { printList } from '../../output.js';
-import { type Action, collect } from '../../run.js';
+import { sha256Arg } from '../../flags.js';
+import type { Action } from '../../run.js';
 
 export interface VerifyOptions {
   files: string[];
@@ -16,7 +17,7 @@ export function register(program: Command, action: Action): void {
   program
     .command('verify [files...]')
     .description('Check files (or SHA-256 hashes) against completed Bundles; exit 9 when any does not match')
-    .option('--hash <hex>', 'a SHA-256 to check instead of a file (repeatable)', collect)
+    .option('--hash <hex>', 'a SHA-256 to check instead of a file (repeatable)', sha256Arg)
     .action(action(async (f, o: Omit<VerifyOptions, 'files'>, files: string[] = []) => run(f, { ...o, files })));
 }
 

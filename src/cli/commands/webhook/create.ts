@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import { type Action, commaList } from '../../run.js';
 import { showWebhook } from './show.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { choiceListOption } from '../../flags.js';
 
 export interface CreateOptions {
   name: string;
@@ -16,7 +18,8 @@ export function register(webhook: Command, action: Action): void {
   webhook.command('create').description('Subscribe a URL to event types')
     .requiredOption('--name <name>', 'what the webhook is for')
     .requiredOption('--url <url>', 'where deliveries are POSTed (http or https)')
-    .requiredOption('--events <types>', 'comma-separated event types, e.g. bundle_sent,bundle_complete')
+    .addOption(choiceListOption('--events <types>', 'comma-separated event types, e.g. bundle_sent,bundle_complete', WEBHOOK_EVENT_TYPES)
+      .makeOptionMandatory())
     .option('--disabled', 'create it disabled')
     .option('--form', 'deliver form-urlencoded bodies instead of JSON')
     .action(action(run));

@@ -5,6 +5,8 @@ import type { Factory } from '../../factory.js';
 import { printList } from '../../output.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../../paging.js';
 import type { Action } from '../../run.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { choiceOption } from '../../flags.js';
 
 export interface ListOptions extends PageFlags {
   enabled?: boolean;
@@ -15,7 +17,7 @@ export interface ListOptions extends PageFlags {
 export function register(webhook: Command, action: Action): void {
   addPageOptions(webhook.command('list').description('List webhooks')
     .option('--enabled', 'only enabled webhooks').option('--disabled', 'only disabled webhooks')
-    .option('--event-type <type>', 'only webhooks subscribed to this event type'))
+    .addOption(choiceOption('--event-type <type>', 'only webhooks subscribed to this event type', WEBHOOK_EVENT_TYPES)))
     .action(action(run));
 }
 

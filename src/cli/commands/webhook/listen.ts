@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import type { ListenOptions } from './receiver.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { choiceListOption } from '../../flags.js';
 
 // The options live beside the code that reads them, so the lazily loaded receiver imports nothing back.
 export type { ListenOptions };
@@ -13,7 +15,7 @@ export function register(webhook: Command, action: Action): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--path <path>', 'path deliveries are POSTed to', '/')
     .option('--forward-to <url>', 'POST each verified delivery on to this URL, same body and headers')
-    .option('--events <types>', 'comma-separated event types to show and forward (others are answered 200 and skipped)')
+    .addOption(choiceListOption('--events <types>', 'comma-separated event types to show and forward (others are answered 200 and skipped)', WEBHOOK_EVENT_TYPES))
     .option('--secret <secret>', 'the webhook secret (env ESIGN_WEBHOOK_SECRET; else asked of the service)')
     .option('--tolerance <seconds>', 'largest accepted age of a delivery\'s timestamp', '300')
     .option('--count <n>', 'exit after this many verified deliveries')

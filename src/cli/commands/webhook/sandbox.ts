@@ -1,6 +1,8 @@
 // esign webhook trigger TYPE | resend ID: the sandbox's test tools for webhook receivers.
 import type { Command } from 'commander';
+import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
+import { deliveryOutcome } from '../../../service/deliveryOutcome.js';
 import { note, printList } from '../../output.js';
 import type { Action } from '../../run.js';
 import { showEvent } from './show.js';
@@ -33,5 +35,10 @@ export async function runTrigger(f: Factory, o: TriggerOptions): Promise<void> {
 }
 
 export async function runResend(f: Factory, o: ResendOptions): Promise<void> {
-  await showEvent(f, await (await f.service()).resendWebhookEvent(o.id));
+  const event = await (await f.service()).resendWebhookEvent(o.id);
+  await showEvent(f, event);
+  // The event may have been delivered before: what counts is this attempt, the last one.
+  const last = event.deliveries.at(-1);
+  if (!last || last.status < 200 || last.status > 299)
+    throw new CliError(`Event ${event.pk} was not delivered: ${last ? deliveryOutcome(last).replace(/\.$/, '') : 'no attempt was made'}.`, EXIT.FAILURE);
 }

@@ -1,6 +1,9 @@
 // How webhooks, their headers and events are shown, and the filters of the event and delivery lists.
 import type { Command } from 'commander';
+import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
 import type { Webhook, WebhookEvent, WebhookExtraHeader } from '../../../service/types.js';
+import { choiceOption, dayArg } from '../../flags.js';
+import { deliveryOutcome } from '../../../service/deliveryOutcome.js';
 import { type Column, type Out, printObject } from '../../output.js';
 import { type PageFlags, addPageOptions } from '../../paging.js';
 import { intArg } from '../../run.js';
@@ -22,7 +25,7 @@ export async function showEvent(o: Out, e: WebhookEvent): Promise<void> {
   await printObject(o, e, [
     ['pk', e.pk], ['webhook', e.webhook], ['event_type', e.event_type], ['created', e.created],
     ['status', e.status], ['success', e.success], ['payload', e.payload],
-    ...e.deliveries.map((d, i): [string, unknown] => [`attempt ${i + 1}`, `${d.timestamp} ${d.status} ${d.message}`]),
+    ...e.deliveries.map((d, i): [string, unknown] => [`attempt ${i + 1}`, `${d.timestamp} ${deliveryOutcome(d)}`]),
   ], e.pk);
 }
 
@@ -56,8 +59,8 @@ export function addEventFilters(cmd: Command): Command {
   return addPageOptions(cmd
     .option('--webhook <id>', 'of this webhook')
     .option('--bundle <slug>', 'for this Bundle (on a server without this filter, matched in each page\'s payloads)')
-    .option('--event-type <type>', 'of this event type')
+    .addOption(choiceOption('--event-type <type>', 'of this event type', WEBHOOK_EVENT_TYPES))
     .option('--status <code>', 'whose last HTTP status is this (0: no answer)')
-    .option('--after <date>', 'created on or after this day (YYYY-MM-DD)')
-    .option('--before <date>', 'created on or before this day (YYYY-MM-DD)'));
+    .option('--after <date>', 'created on or after this day (YYYY-MM-DD)', dayArg)
+    .option('--before <date>', 'created on or before this day (YYYY-MM-DD)', dayArg));
 }

@@ -4,6 +4,8 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, commaList } from '../../run.js';
 import { showWebhook } from './show.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { choiceListOption } from '../../flags.js';
 
 export interface UpdateOptions {
   id: string;
@@ -18,7 +20,7 @@ export interface UpdateOptions {
 export function register(webhook: Command, action: Action): void {
   webhook.command('update <id>').description('Change a webhook')
     .option('--name <name>').option('--url <url>')
-    .option('--events <types>', 'comma-separated event types (replaces the subscriptions)')
+    .addOption(choiceListOption('--events <types>', 'comma-separated event types (replaces the subscriptions)', WEBHOOK_EVENT_TYPES))
     .option('--enable', 'enable it').option('--disable', 'disable it')
     .option('--form', 'deliver form-urlencoded bodies').option('--no-form', 'deliver JSON bodies')
     .action(action(async (f, o: Omit<UpdateOptions, 'id'>, id: string) => run(f, { ...o, id })));

@@ -1,0 +1,11 @@
+// One webhook delivery attempt in words: "HTTP 200", "HTTP 500: Internal error",
+// "no answer: Connection refused (ECONNREFUSED)"; a message that already says the status is not repeated.
+import type { WebhookDelivery } from './types.js';
+
+export function deliveryOutcome(d: Pick<WebhookDelivery, 'status' | 'message'>): string {
+  const status = d.status ? `HTTP ${d.status}` : 'no answer';
+  const message = (d.message ?? '').trim();
+  if (!message || message === status) return status;
+  if (d.status && message.startsWith(`HTTP ${d.status}`)) return message;
+  return `${status}: ${message}`;
+}
