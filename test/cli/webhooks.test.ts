@@ -293,9 +293,9 @@ describe('esign webhook listen', () => {
     expect(shown['attempt 1']).toMatch(/ HTTP 200$/);
     expect((await esign(['webhook', 'deliveries', '--json', '--event', pk])).stdout).toContain(pk);
 
-    // Nobody listens now: a resend is recorded as a failed attempt.
+    // Nobody listens now: a resend is recorded as a failed attempt, and the command fails (exit 1).
     const resent = await esign(['webhook', 'resend', pk, '--json']);
-    expect(resent.exitCode, resent.stderr).toBe(0);
+    expect(resent.exitCode, resent.stderr).toBe(1);
     expect(JSON.parse(resent.stdout).deliveries).toHaveLength(2);
     const none = await esign(['webhook', 'trigger', 'packet_declined']);
     expect(none.exitCode).toBe(0);
