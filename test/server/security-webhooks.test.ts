@@ -1,5 +1,6 @@
 // Item 2: webhook deliveries obey the one outbound-address policy of esign serve, and a delivery
-// record keeps the status and esign's own reason, never the receiver's reply.
+// record keeps the status and esign's own reason, never the receiver's reply. Issue 24 item 10: a
+// URL the policy refuses is refused when it is set (create, PUT, PATCH), naming `url`.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,9 +30,12 @@ afterEach(async () => {
   await new Promise((r) => internal.close(r));
 });
 
-async function hookAndTrigger(s: SecureServer, url: string) {
+/** A webhook made while private addresses were allowed (`private`), then one event triggered under the policy as it is. */
+async function hookAndTrigger(s: SecureServer, url: string, madeWhilePrivateAllowed = false) {
+  if (madeWhilePrivateAllowed) s.engine.account.update({ allow_private_urls: true });
   const created = await s.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'probe', url, event_types: ['bundle_sent'], enabled: true } });
   expect(created.status, await created.clone().text()).toBe(201);
+  s.engine.account.update({ allow_private_urls: false });
   const trig = await s.call('/sandbox/webhooks/trigger/', { method: 'POST', json: { event_type: 'bundle_sent' } });
   expect(trig.status).toBe(201);
   const [event] = (await (await s.call('/api/v2/webhooks/events/')).json()) as { deliveries: { status: number; message: string }[] }[];
@@ -44,10 +48,10 @@ describe('the outbound-address policy on webhook deliveries (esign serve)', () =
     ['localhost by name', (p: number) => `http://localhost:${p}/`],
     ['IPv4-mapped', (p: number) => `http://[::ffff:127.0.0.1]:${p}/`],
     ['the sandbox trigger of the server itself', (_p: number) => 'SELF'],
-  ])('refuses %s: nothing is sent, the record says why in its own words', async (_what, url) => {
+  ])('refuses %s at delivery too: nothing is sent, the record says why in its own words', async (_what, url) => {
     srv = await startServer();
     const target = url(internalPort) === 'SELF' ? `${srv.origin}/sandbox/webhooks/trigger/` : url(internalPort);
-    const deliveries = await hookAndTrigger(srv, target);
+    const deliveries = await hookAndTrigger(srv, target, true);
     expect(hits).toBe(0);
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ status: 0, message: expect.stringMatching(/^Refused: the address is private/) });
@@ -60,6 +64,48 @@ describe('the outbound-address policy on webhook deliveries (esign serve)', () =
     expect(hits).toBe(1);
     expect(deliveries[0]).toMatchObject({ status: 200, message: 'HTTP 200' });
     expect(JSON.stringify(await (await srv.call('/api/v2/webhooks/events/')).json())).not.toContain('INTERNAL-ONLY');
+  });
+});
+
+describe('webhook URLs checked when they are set (esign serve)', () => {
+  const SPELLINGS = [
+    'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f000001/', 'http://0177.0.0.1/',
+    'http://localhost:8080/h', 'http://LOCALHOST./h', 'http://api.localhost/h', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/', 'http://0.0.0.0/', 'http://10.0.0.5/', 'http://192.168.1.1/', 'http://169.254.169.254/latest',
+    'http://[fe80::1]/', 'http://[fd00::1]/', 'http://100.64.0.1/', 'http://[64:ff9b::7f00:1]/',
+  ];
+
+  it('refuses every private spelling on create, PUT and PATCH with a 400 naming url and how to allow it', async () => {
+    srv = await startServer();
+    const s = srv;
+    for (const url of SPELLINGS) {
+      const res = await s.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url, event_types: ['bundle_sent'] } });
+      const body = (await res.json()) as { code: string; errors: { field: string; message: string }[] };
+      expect(res.status, url).toBe(400);
+      expect(body.code).toBe('invalid');
+      expect(body.errors[0]).toMatchObject({ field: 'url', message: expect.stringContaining('--allow-private-urls') });
+    }
+    expect(((await (await s.call('/api/v2/webhooks/')).json()) as unknown[]).length).toBe(0);
+    // A public address is taken, and cannot be changed into a private one.
+    const made = await s.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url: 'https://93.184.216.34/hook', event_types: ['bundle_sent'] } });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: string };
+    const patched = await s.call(`/api/v2/webhooks/${id}/`, { method: 'PATCH', json: { url: 'http://[::1]:9/' } });
+    expect(patched.status).toBe(400);
+    const put = await s.call(`/api/v2/webhooks/${id}/`, { method: 'PUT', json: { name: 'p', url: 'http://127.0.0.1:9/', event_types: ['bundle_sent'] } });
+    expect(put.status).toBe(400);
+    expect(((await (await s.call(`/api/v2/webhooks/${id}/`)).json()) as { url: string }).url).toBe('https://93.184.216.34/hook');
+  });
+
+  it('takes private URLs where they are allowed: the account setting, or the CLI\'s own engine', async () => {
+    srv = await startServer();
+    srv.engine.account.update({ allow_private_urls: true });
+    const res = await srv.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url: 'http://127.0.0.1:9/', event_types: ['bundle_sent'] } });
+    expect(res.status).toBe(201);
+    await srv.close();
+    srv = await startServer({ guardUrls: false });
+    const local = await srv.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url: 'http://localhost:9/', event_types: ['bundle_sent'] } });
+    expect(local.status).toBe(201);
   });
 });
 

@@ -137,3 +137,31 @@ export function refusalOf(err: unknown): RefusedAddress | undefined {
     if (e instanceof RefusedAddress) return e;
   return undefined;
 }
+
+/** How long a check before connecting waits for DNS; past it the name is let through (each connection checks again). */
+const CHECK_DNS_MS = 2_000;
+
+/**
+ * Whether a URL's host is one the policy refuses, decided before any connection: an address literal
+ * in any spelling the URL parser accepts (`127.1`, `0x7f000001`, `[::ffff:127.0.0.1]`), `localhost`
+ * and its subdomains, or a name DNS answers with a private address. A name DNS cannot answer is
+ * not refused here: every connection made to it is checked again.
+ */
+export async function refusedHost(url: string): Promise<string | undefined> {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  } catch {
+    return undefined; // not a URL: the schema says so
+  }
+  if (isIP(host)) return isPrivateAddress(host) ? host : undefined;
+  if (host === 'localhost' || host.endsWith('.localhost')) return host;
+  const answers = await new Promise<LookupAddress[]>((resolve) => {
+    const timer = setTimeout(() => resolve([]), CHECK_DNS_MS);
+    dnsLookup(host, { all: true }, (err, list) => {
+      clearTimeout(timer);
+      resolve(err ? [] : list);
+    });
+  });
+  return answers.some((a) => isPrivateAddress(a.address)) ? host : undefined;
+}

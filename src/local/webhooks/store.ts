@@ -8,6 +8,7 @@ import type {
   Page, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery,
   WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
 } from '../../service/types.js';
+import { refusedHost } from '../net/addressPolicy.js';
 import { inTransaction, type EngineContext } from '../store/context.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
@@ -195,9 +196,23 @@ export function getWebhook(ctx: EngineContext, id: string): Webhook {
   return toWebhook(ctx.db, requireWebhook(ctx.db, id));
 }
 
+/**
+ * Where esign serve applies the outbound-address policy, a webhook URL it would refuse to deliver
+ * to is refused when it is set, naming `url` and how to allow it; deliveries still check each time.
+ */
+async function checkDeliverable(ctx: EngineContext, url: string | undefined): Promise<void> {
+  if (url === undefined || !ctx.refusePrivateUrls()) return;
+  const host = await refusedHost(url);
+  if (host === undefined) return;
+  const message = `${host} is a private, loopback or link-local address, which esign serve does not deliver to ` +
+    '(esign serve --allow-private-urls, or esign local account set --allow-private-urls, allows it).';
+  throw badRequest(`url: ${message}`, [{ field: 'url', message }]);
+}
+
 export async function createWebhook(ctx: EngineContext, body: unknown): Promise<Webhook> {
   const S = await schemas();
   const req = S.parseOr400(S.WebhookRequest, body);
+  await checkDeliverable(ctx, req.url);
   const id = uuid();
   return inTransaction(ctx, () => {
     const at = ctx.clock.now();
@@ -258,13 +273,17 @@ function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhoo
 export async function replaceWebhook(ctx: EngineContext, id: string, body: unknown): Promise<Webhook> {
   requireWebhook(ctx.db, id);
   const S = await schemas();
-  return changeWebhook(ctx, id, S.parseOr400(S.WebhookRequest, body));
+  const change = S.parseOr400(S.WebhookRequest, body);
+  await checkDeliverable(ctx, change.url);
+  return changeWebhook(ctx, id, change);
 }
 
 export async function updateWebhook(ctx: EngineContext, id: string, body: unknown): Promise<Webhook> {
   requireWebhook(ctx.db, id);
   const S = await schemas();
-  return changeWebhook(ctx, id, S.parseOr400(S.WebhookPatchRequest, body));
+  const change = S.parseOr400(S.WebhookPatchRequest, body);
+  await checkDeliverable(ctx, change.url);
+  return changeWebhook(ctx, id, change);
 }
 
 /** Its extra headers, events and delivery attempts go with it (ON DELETE CASCADE). */
