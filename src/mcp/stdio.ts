@@ -2,45 +2,56 @@
 import { Transform, Writable, type Readable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { DEFAULT_LIMITS } from '../server/limits.js';
 
-/** The longest message a client may send: a Bundle with its documents in base64 fits. */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** The longest message, as esign serve's largest JSON body: a Bundle with its documents in base64 fits. */
+export const MAX_LINE_BYTES = DEFAULT_LIMITS.documentJsonBytes;
 
-/** Passes lines through; a line longer than `max` ends the stream with an error (nothing of it is parsed). */
-export function boundLines(max: number): Transform {
+/**
+ * Whole lines out, each in one chunk (the SDK's read buffer concatenates every chunk it gets, which
+ * is quadratic over a long message); a line longer than `max` fails the stream, unread.
+ */
+export function wholeLines(max: number): Transform {
+  let parts: Buffer[] = [];
   let open = 0;
+  const tooLong = () => new Error(`a message longer than ${max} bytes`);
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       let start = 0;
       for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
-        if (open + nl - start > max) return done(new Error(`a message longer than ${max} bytes`));
+        if (open + nl - start > max) return done(tooLong());
+        this.push(Buffer.concat([...parts, chunk.subarray(start, nl + 1)]));
+        parts = [];
         open = 0;
         start = nl + 1;
       }
-      open += chunk.length - start;
-      if (open > max) return done(new Error(`a message longer than ${max} bytes`));
-      done(null, chunk);
+      if (start < chunk.length) {
+        open += chunk.length - start;
+        if (open > max) return done(tooLong());
+        parts.push(chunk.subarray(start));
+      }
+      done();
     },
   });
 }
 
-/** Serves until stdin ends or the input breaks a bound; resolves then, the server closed. */
-export async function serveStdio(server: Server, stdin: Readable, write: (text: string) => void, log: (line: string) => void): Promise<void> {
-  const input = stdin.pipe(boundLines(MAX_LINE_BYTES));
+/** Serves until stdin ends (resolves) or a message breaks the bound (rejects); the server is closed either way. */
+export async function serveStdio(server: Server, stdin: Readable, write: (text: string) => void): Promise<void> {
+  const input = stdin.pipe(wholeLines(MAX_LINE_BYTES));
   const output = new Writable({
     write(chunk: Buffer, _enc, done) {
       write(chunk.toString('utf8'));
       done();
     },
   });
-  const transport = new StdioServerTransport(input, output);
-  await server.connect(transport);
-  await new Promise<void>((resolve) => {
-    input.once('end', resolve);
-    input.once('error', (e) => {
-      log(`esign mcp: stopped reading: ${e.message}`);
-      resolve();
-    });
+  const ended = new Promise<Error | undefined>((resolve) => {
+    input.once('end', () => resolve(undefined));
+    input.once('error', resolve);
   });
+  await server.connect(new StdioServerTransport(input, output, { maxBufferSize: MAX_LINE_BYTES + 1 }));
+  const broken = await ended;
+  stdin.unpipe(input);
+  stdin.destroy();
   await server.close();
+  if (broken) throw broken;
 }

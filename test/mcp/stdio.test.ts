@@ -11,7 +11,9 @@ import { JOB_TOOLS } from '../../src/mcp/jobs.js';
 import { annotationsOf, toolName } from '../../src/mcp/operationTools.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { CONTRACT_B64, tempDir } from '../helpers.js';
-import { call, fails, ok, seed, stdioClient } from './support.js';
+import { execa } from 'execa';
+import { MAX_LINE_BYTES, wholeLines } from '../../src/mcp/stdio.js';
+import { BIN, call, fails, ok, seed, stdioClient } from './support.js';
 
 const data = tempDir('esign-mcp-');
 let client: Client;
@@ -33,6 +35,44 @@ const request = (label: string) => ({
     { key: 'bob', name: 'Bob Example', email: 'bob@example.com' },
   ],
   documents: [{ key: 'contract', file_b64: CONTRACT_B64 }],
+});
+
+describe('the stdio bound', () => {
+  it('hands on whole lines, each in one chunk, and stops at a longer one', async () => {
+    const through = async (chunks: string[], max: number) => {
+      const t = wholeLines(max);
+      const out: string[] = [];
+      t.on('data', (d: Buffer) => out.push(d.toString()));
+      const done = new Promise<string | undefined>((resolve) => {
+        t.once('error', (e) => resolve(e.message));
+        t.once('end', () => resolve(undefined));
+      });
+      for (const c of chunks) t.write(c);
+      t.end();
+      return [await done, out];
+    };
+    expect(await through(['12345\n1', '23', '45\n6\n'], 5)).toEqual([undefined, ['12345\n', '12345\n', '6\n']]);
+    expect((await through(['123', '456\n'], 5))[0]).toMatch(/longer than 5 bytes/);
+    expect((await through(['1\n123456'], 5))[0]).toMatch(/longer than 5 bytes/);
+  });
+
+  it('esign mcp stops at a message longer than the bound: one esign: line, exit 3', async () => {
+    const r = await execa(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir }, extendEnv: false, reject: false,
+      input: Buffer.alloc(MAX_LINE_BYTES + 1, 0x78),
+    });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe(`esign: Stopped reading stdin: a message longer than ${MAX_LINE_BYTES} bytes.`);
+    expect(r.stdout).toBe('');
+    // A message under the bound but over the SDK's default (10 MB) is read: a create with documents fits.
+    const pad = 'x'.repeat(20 * 1024 * 1024);
+    const big = await execa(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir }, extendEnv: false, reject: false,
+      input: `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { _meta: { pad } } })}\n`,
+    });
+    expect([big.exitCode, big.stderr]).toEqual([0, '']);
+    expect(JSON.parse(big.stdout)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+  }, 30_000);
 });
 
 describe('esign mcp over stdio', () => {
@@ -101,6 +141,14 @@ describe('esign mcp over stdio', () => {
     // One signing request per signer was sent: the retry sent nothing.
     const requests = (inspected.timeline as { source: string; code: string }[]).filter((t) => t.source === 'message' && t.code === 'signing_request');
     expect(requests).toHaveLength(2);
+  });
+
+  it('two creates with the same arguments at once make one Bundle (the second finds the first by its key)', async () => {
+    const body = request('Raced NDA');
+    const [a, b] = await Promise.all([ok(client, 'create_bundle', { body }), ok(client, 'create_bundle', { body })]);
+    expect(a.id).toBe(b.id);
+    expect([a.existing, b.existing].sort()).toEqual([false, true]);
+    expect((await ok(client, 'list_bundles', { search: a.custom_key as string })).total).toBe(1);
   });
 
   it('a destructive call without confirm says what it would do and changes nothing', async () => {

@@ -1,6 +1,7 @@
 // esign mcp: an MCP server on stdio over the backend the profile or environment selects, for an AI
 // assistant's MCP client to start. `--tools` prints the tool list instead (the README's is made by it).
 import type { Command } from 'commander';
+import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 
@@ -27,5 +28,7 @@ export async function run(f: Factory, o: McpCommandOptions): Promise<void> {
   const [{ createMcpServer }, { serveStdio }] = await Promise.all([import('../../../mcp/server.js'), import('../../../mcp/stdio.js')]);
   const [service, settings] = await Promise.all([f.service(), f.settings()]);
   const server = createMcpServer({ service, live: settings.live, fileAccess: true });
-  await serveStdio(server, f.io.stdin, (text) => f.io.out.write(text), (line) => f.io.err.write(`${line}\n`));
+  await serveStdio(server, f.io.stdin, (text) => f.io.out.write(text)).catch((e: Error) => {
+    throw new CliError(`Stopped reading stdin: ${e.message}.`, EXIT.INVALID);
+  });
 }
