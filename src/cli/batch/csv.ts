@@ -1,9 +1,13 @@
 // The rows of a batch: an RFC 4180 CSV (quotes, embedded commas and newlines, a UTF-8 BOM, CRLF)
-// read as a stream by csv-parse, so a file of any length is never held in memory.
+// read as a stream by csv-parse, so a file of any length is never held in memory, and neither is a
+// row: a cell, a row and a row's field count are bounded by CsvGuard in front of the parser (an
+// unterminated quote stops at the cell limit, not at the end of the file), naming the row.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parse } from 'csv-parse';
+import { restoreCell } from '../csvOut.js';
 import { CliError, EXIT } from '../exitCodes.js';
+import { CsvGuard, CsvTooLarge } from './csvGuard.js';
 
 export interface CsvRow {
   /** Data row number, from 1 (the header row is not counted). */
@@ -24,7 +28,11 @@ async function checkReadable(path: string): Promise<void> {
 }
 
 function parser(path: string) {
-  return createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false }));
+  const guard = new CsvGuard();
+  const p = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: false });
+  // A bound broken ends the parse with the guard's error (pipe() alone would leave it waiting).
+  guard.on('error', (e) => p.destroy(e));
+  return createReadStream(path).pipe(guard).pipe(p);
 }
 
 /** The header row: column names, trimmed; duplicates and empty names are errors. */
@@ -33,7 +41,7 @@ export async function readHeader(path: string): Promise<string[]> {
   const p = parser(path);
   try {
     for await (const rec of p) {
-      const header = (rec as string[]).map((h) => h.trim());
+      const header = (rec as string[]).map((h) => restoreCell(h).trim());
       const seen = new Set<string>();
       header.forEach((h, i) => {
         if (!h) throw new CliError(`${path}: column ${i + 1} of the header row has no name.`, EXIT.INVALID);
@@ -53,6 +61,7 @@ export async function readHeader(path: string): Promise<string[]> {
 function csvError(path: string, e: unknown): Error {
   if (e instanceof CliError) return e;
   const err = e as Error & { code?: string; lines?: number };
+  if (e instanceof CsvTooLarge) return new CliError(`${path}: ${err.message}`, EXIT.INVALID);
   return new CliError(`${path}: not valid CSV${err.lines ? ` near line ${err.lines}` : ''}: ${err.message}`, EXIT.INVALID);
 }
 
@@ -65,7 +74,7 @@ export async function* readRows(path: string, header: string[]): AsyncGenerator<
       if (++n === 0) continue;
       const cells = rec as string[];
       const values: Record<string, string> = {};
-      header.forEach((h, i) => (values[h] = cells[i] ?? ''));
+      header.forEach((h, i) => (values[h] = restoreCell(cells[i] ?? '')));
       yield cells.length === header.length
         ? { row: n, values }
         : { row: n, values, problem: `${cells.length} field${cells.length === 1 ? '' : 's'}, but the header has ${header.length}` };
