@@ -3,7 +3,7 @@
 import type { EsignService } from '../../service/service.js';
 import { cannotReach, reachedTarget, type WaitTarget } from '../../service/states.js';
 import type { Bundle } from '../../service/types.js';
-import { nextPauseMs, type RateView } from './pacing.js';
+import { nextPauseMs, type RateView, type Spent } from './pacing.js';
 
 export interface WaitOptions {
   target: WaitTarget;
@@ -53,7 +53,15 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
   await refresh(slugs);
   const watch = service.watchBundles ? changeSignal(service.watchBundles.bind(service)) : undefined;
   let rate: RateView | undefined;
-  if (!watch) rate = await service.getRateLimit().catch(() => undefined);
+  const spent: Spent = { inWindow: looks, sinceRead: 0 };
+  const readRate = async () => {
+    const was = rate;
+    rate = await service.getRateLimit().catch(() => rate);
+    spent.sinceRead = 0;
+    // A new window: the wait's share of it is whole again.
+    if (was && rate && rate.reset > was.reset) spent.inWindow = 0;
+  };
+  if (!watch) await readRate();
   try {
     for (let round = 0; ; round++) {
       o.onUpdate?.(slugs.map((id) => current.get(id)!));
@@ -62,7 +70,7 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
       if (pending.some((id) => cannotReach(o.target, current.get(id)!))) return result('unreachable');
       const left = deadline - Date.now();
       if (left <= 0) return result('timeout');
-      const pause = watch ? WATCHED_SAFETY_MS : nextPauseMs(round, pending.length, rate, Date.now(), o.firstStepMs);
+      const pause = watch ? WATCHED_SAFETY_MS : nextPauseMs(round, pending.length, rate, Date.now(), o.firstStepMs, spent);
       const why = await sleep(Math.min(pause, left), watch?.next(), o.signal);
       if (why === 'aborted') return result('interrupted');
       if (why === 'timer' && Date.now() >= deadline) {
@@ -72,8 +80,10 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
         return open().length ? result(open().some((id) => cannotReach(o.target, current.get(id)!)) ? 'unreachable' : 'timeout') : result('reached');
       }
       await refresh(pending);
-      // The rate status is re-read now and then: other clients use the same quota.
-      if (!watch && round % 10 === 9) rate = await service.getRateLimit().catch(() => rate);
+      spent.inWindow += pending.length;
+      spent.sinceRead += pending.length;
+      // The rate status is re-read now and then (other clients use the same quota), and after a reset.
+      if (!watch && (round % 10 === 9 || (rate && Date.now() > rate.reset * 1000))) await readRate();
     }
   } finally {
     watch?.stop();
