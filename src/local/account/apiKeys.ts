@@ -14,7 +14,8 @@ export interface ApiKey {
   revoked_at: string | null;
 }
 
-const RECHECK_MS = 1000;
+/** A key found live is asked about again after this long at the latest, even with no write anywhere. */
+const RECHECK_MS = 60_000;
 
 const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -48,32 +49,34 @@ export class ApiKeyStore {
   }
 
   /**
-   * The id of the live key, or undefined. A key found live is trusted for a second without asking
-   * the database again (esign serve checks every request); a revocation by this process counts at
-   * once, one by another process within that second. Last use is recorded to the minute.
+   * The id of the live key, or undefined. A key found live is not looked up again until the
+   * database changes: a write by this connection (total_changes) or a commit by any other
+   * connection or process (PRAGMA data_version), so a revocation anywhere counts at the next
+   * request. Last use is recorded to the minute.
    */
   authenticate(key: string): string | undefined {
     const now = this.wallMs(); // wall time: when the key was really used
     let entry = this.live.get(key);
-    if (!entry || entry.changes !== this.changes() || now - entry.checked >= RECHECK_MS) {
+    if (!entry || entry.version !== this.version() || now - entry.checked >= RECHECK_MS) {
       this.live.delete(key);
       const row = sql(this.db, 'SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as { id: string } | undefined;
       if (!row) return undefined;
       if (this.live.size >= 1000) this.live.clear();
-      entry = { id: row.id, checked: now, changes: 0, recorded: entry?.recorded ?? 0 };
+      entry = { id: row.id, checked: now, version: '', recorded: entry?.recorded ?? 0 };
       this.live.set(key, entry);
     }
     if (now - entry.recorded >= 60_000) {
       sql(this.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), entry.id);
       entry.recorded = now;
     }
-    entry.changes = this.changes();
+    entry.version = this.version();
     return entry.id;
   }
 
-  private readonly live = new Map<string, { id: string; checked: number; changes: number; recorded: number }>();
+  private readonly live = new Map<string, { id: string; checked: number; version: string; recorded: number }>();
 
-  private changes(): number {
-    return sql(this.db, 'SELECT total_changes()').pluck().get() as number;
+  /** Changes when anything is written to the database, by this connection or any other. */
+  private version(): string {
+    return `${sql(this.db, 'SELECT total_changes()').pluck().get() as number}:${sql(this.db, 'PRAGMA data_version').pluck().get() as number}`;
   }
 }
