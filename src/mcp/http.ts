@@ -23,7 +23,8 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
     onRequest: o.authorize,
     handler: async (req, reply) => {
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
-        import('./server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        import('./server.js'),
+        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       ]);
       const server = createMcpServer({ service: o.service, fileAccess: false });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -43,7 +44,11 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
     onRequest: o.authorize,
     handler: async (req, reply) => {
       reply.header('Allow', 'POST');
-      throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed: this MCP endpoint is stateless (POST only).`);
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        `Method "${req.method}" not allowed: this MCP endpoint is stateless (POST only).`,
+      );
     },
   });
 }

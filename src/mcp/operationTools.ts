@@ -25,7 +25,8 @@ export function annotationsOf(op: OperationDef): Annotations {
   };
 }
 
-const isCreateOfBundle = (op: OperationDef) => op.effect === 'create' && op.reply && 'one' in op.reply && op.reply.one === 'Bundle';
+const isCreateOfBundle = (op: OperationDef) =>
+  op.effect === 'create' && op.reply && 'one' in op.reply && op.reply.one === 'Bundle';
 
 /** Port methods whose body is not the wire body: the wire's sign request carries files as base64. */
 const PORT_BODY: Partial<Record<string, (body: unknown) => unknown>> = { signPacket: signInputOf };
@@ -34,11 +35,18 @@ function describe(op: OperationDef): string {
   const parts = [`${op.summary}.`];
   if (op.paged) parts.push('A page of the list: items with page, per_page, total_pages and total.');
   if (isCreateOfBundle(op))
-    parts.push('Carries a custom_key (given, or derived from the arguments): a retried call with the same arguments ' +
-      'returns the Bundle already made (existing: true) instead of a second one.');
-  if (op.reachesPeople) parts.push('May email or text real people; on a backend that sends for real, a non-test Bundle needs a profile marked live.');
-  if (annotationsOf(op).destructiveHint) parts.push('Destructive: needs confirm: true, and without it says what it would do.');
-  if (op.group === 'sandbox') parts.push('Local engine and esign serve only: acts as the signer, since no real person signs there.');
+    parts.push(
+      'Carries a custom_key (given, or derived from the arguments): a retried call with the same arguments ' +
+        'returns the Bundle already made (existing: true) instead of a second one.',
+    );
+  if (op.reachesPeople)
+    parts.push(
+      'May email or text real people; on a backend that sends for real, a non-test Bundle needs a profile marked live.',
+    );
+  if (annotationsOf(op).destructiveHint)
+    parts.push('Destructive: needs confirm: true, and without it says what it would do.');
+  if (op.group === 'sandbox')
+    parts.push('Local engine and esign serve only: acts as the signer, since no real person signs there.');
   if (op.body) parts.push('body: the API v2 request, as its JSON Schema says.');
   return parts.join(' ');
 }
@@ -66,12 +74,16 @@ function operationTool(op: OperationDef): ToolDef {
       check[a.name] = pathArg;
     } else if (a.in === 'query' && 'name' in a) {
       const p = queryParam(a.name);
-      properties[a.name] = { ...(p?.schema ?? { type: 'string' }), ...(p?.description ? { description: p.description } : {}) };
+      properties[a.name] = {
+        ...(p?.schema ?? { type: 'string' }),
+        ...(p?.description ? { description: p.description } : {}),
+      };
       check[a.name] = queryValue.optional();
     } else if (a.in === 'query') {
       for (const p of op.query ?? []) {
         properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
-        check[p.name] = p.style === 'deepObject' ? z.record(z.string(), z.string().max(10_000)).optional() : queryValue.optional();
+        check[p.name] =
+          p.style === 'deepObject' ? z.record(z.string(), z.string().max(10_000)).optional() : queryValue.optional();
       }
     } else if (a.in === 'body' && 'name' in a) {
       const member = (bodySchema?.properties as Json | undefined)?.[a.name] as Json | undefined;
@@ -104,7 +116,10 @@ function portArgs(op: OperationDef, args: Json): unknown[] {
   return op.args.map((a) => {
     if (a.in === 'path') return args[a.name];
     if (a.in === 'query' && 'name' in a) return args[a.name] === undefined ? undefined : String(args[a.name]);
-    if (a.in === 'query') return Object.fromEntries((op.query ?? []).filter((p) => args[p.name] !== undefined).map((p) => [p.name, args[p.name]]));
+    if (a.in === 'query')
+      return Object.fromEntries(
+        (op.query ?? []).filter((p) => args[p.name] !== undefined).map((p) => [p.name, args[p.name]]),
+      );
     if (a.in === 'body' && 'name' in a) return args[a.name];
     if (a.in === 'body') return PORT_BODY[op.name] ? PORT_BODY[op.name]!(args.body) : args.body;
     return undefined;
@@ -120,7 +135,9 @@ async function concernsTest(service: EsignService, op: OperationDef, args: Json)
 }
 
 function wouldDo(op: OperationDef, args: Json): string {
-  const which = op.args.filter((a) => a.in === 'path').map((a) => `${(a as { name: string }).name} ${JSON.stringify(args[(a as { name: string }).name])}`);
+  const which = op.args
+    .filter((a) => a.in === 'path')
+    .map((a) => `${(a as { name: string }).name} ${JSON.stringify(args[(a as { name: string }).name])}`);
   return `${op.summary.charAt(0).toLowerCase()}${op.summary.slice(1)}${which.length ? ` (${which.join(', ')})` : ''}`;
 }
 
@@ -135,7 +152,8 @@ async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Pro
     return { ...made.bundle, existing: made.existing };
   }
   // The sandbox exists only where nobody is emailed for real (the engine's outbox): the hosted service answers 404.
-  if (op.reachesPeople && op.group !== 'sandbox') await requireLive(ctx, () => concernsTest(service, op, args), wouldDo(op, args));
+  if (op.reachesPeople && op.group !== 'sandbox')
+    await requireLive(ctx, () => concernsTest(service, op, args), wouldDo(op, args));
   const result = await call(portArgs(op, args));
   if ('none' in op.reply) return { done: true, operation: op.name };
   return result;

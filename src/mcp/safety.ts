@@ -12,7 +12,10 @@ import { type Json, Refusal, type ToolContext } from './tool.js';
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object')
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Json)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -32,7 +35,11 @@ export interface Created {
  * Creates with a custom_key (the given one, or derived from the body). The Bundle with that key is
  * looked up first; a create refused for its custom_key (another call won the race) is looked up again.
  */
-export async function createOnce(service: EsignService, body: Json, create: (body: Json) => Promise<Bundle>): Promise<Created> {
+export async function createOnce(
+  service: EsignService,
+  body: Json,
+  create: (body: Json) => Promise<Bundle>,
+): Promise<Created> {
   const given = typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key : undefined;
   const custom_key = given ?? derivedCustomKey(body);
   const found = await findByKey(service, custom_key);
@@ -47,13 +54,18 @@ export async function createOnce(service: EsignService, body: Json, create: (bod
   }
 }
 
-const isTrue = (v: unknown) => v === true || (typeof v === 'string' && ['true', '1', 'yes'].includes(v.trim().toLowerCase()));
+const isTrue = (v: unknown) =>
+  v === true || (typeof v === 'string' && ['true', '1', 'yes'].includes(v.trim().toLowerCase()));
 
 /**
  * Sending to real people is deliberate: on a backend that sends for real, a non-test Bundle goes
  * out only when the profile is marked live (as the CLI's --live, which an agent cannot pass).
  */
-export async function requireLive(ctx: ToolContext, isTest: boolean | (() => Promise<boolean>), what: string): Promise<void> {
+export async function requireLive(
+  ctx: ToolContext,
+  isTest: boolean | (() => Promise<boolean>),
+  what: string,
+): Promise<void> {
   if (!ctx.service.capabilities.sendsForReal || ctx.live) return;
   if (typeof isTest === 'function' ? await isTest() : isTest) return;
   throw new Refusal(

@@ -4,8 +4,14 @@
 // API's field messages (the same words `esign` and the wire give), whichever backend answers.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
@@ -36,18 +42,34 @@ export function allTools(fileAccess: boolean): ToolDef[] {
 
 /** A failure as the agent sees it: the API's code, message and field messages. */
 export function toolError(e: unknown): CallToolResult {
-  if (e instanceof Refusal) return { isError: true, content: [{ type: 'text', text: e.message }], structuredContent: { error: { code: 'refused', message: e.message, ...e.detail } } };
+  if (e instanceof Refusal)
+    return {
+      isError: true,
+      content: [{ type: 'text', text: e.message }],
+      structuredContent: { error: { code: 'refused', message: e.message, ...e.detail } },
+    };
   if (e instanceof ApiError) {
     const fields = e.errors.map((x) => `\n- ${x.field}: ${x.message}`).join('');
     const error = { status: e.status, code: e.code, message: e.message, errors: e.errors };
-    return { isError: true, content: [{ type: 'text', text: `${e.status} ${e.code}: ${e.message}${fields}` }], structuredContent: { error } };
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${e.status} ${e.code}: ${e.message}${fields}` }],
+      structuredContent: { error },
+    };
   }
   const message = e instanceof Error ? e.message : String(e);
-  return { isError: true, content: [{ type: 'text', text: message }], structuredContent: { error: { code: 'error', message } } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: message }],
+    structuredContent: { error: { code: 'error', message } },
+  };
 }
 
 function toolResult(value: unknown): CallToolResult {
-  const structured = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value ?? null };
+  const structured =
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { result: value ?? null };
   return { content: [{ type: 'text', text: JSON.stringify(value ?? null) }], structuredContent: structured };
 }
 
@@ -60,7 +82,11 @@ export function createMcpServer(o: McpOptions): Server {
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...tools.values()].map((t) => ({
-      name: t.name, title: t.annotations.title, description: t.description, inputSchema: t.inputSchema as never, annotations: t.annotations,
+      name: t.name,
+      title: t.annotations.title,
+      description: t.description,
+      inputSchema: t.inputSchema as never,
+      annotations: t.annotations,
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -68,14 +94,20 @@ export function createMcpServer(o: McpOptions): Server {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool named "${req.params.name}".`);
     try {
       const args = parseArgs(tool, req.params.arguments);
-      return toolResult(await tool.run(args, { service: o.service, live: o.live ?? false, fileAccess, signal: extra.signal }));
+      return toolResult(
+        await tool.run(args, { service: o.service, live: o.live ?? false, fileAccess, signal: extra.signal }),
+      );
     } catch (e) {
       return toolError(e);
     }
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }));
-  server.setRequestHandler(ListResourcesRequestSchema, async (req) => resourceCall(() => listBundleResources(o.service, req.params?.cursor)));
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => resourceCall(() => readResource(o.service, req.params.uri)));
+  server.setRequestHandler(ListResourcesRequestSchema, async (req) =>
+    resourceCall(() => listBundleResources(o.service, req.params?.cursor)),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) =>
+    resourceCall(() => readResource(o.service, req.params.uri)),
+  );
   return server;
 }
 
@@ -85,6 +117,10 @@ async function resourceCall<T>(f: () => Promise<T>): Promise<T> {
     return await f();
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    throw new McpError(e.status === 404 ? -32002 : ErrorCode.InvalidParams, e.message, { status: e.status, code: e.code, errors: e.errors });
+    throw new McpError(e.status === 404 ? -32002 : ErrorCode.InvalidParams, e.message, {
+      status: e.status,
+      code: e.code,
+      errors: e.errors,
+    });
   }
 }

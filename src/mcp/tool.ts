@@ -43,7 +43,10 @@ export interface ToolDef {
 
 /** A call that did nothing on purpose (no confirm, the live guard): an MCP tool error saying why and what to do. */
 export class Refusal extends Error {
-  constructor(message: string, readonly detail: Json = {}) {
+  constructor(
+    message: string,
+    readonly detail: Json = {},
+  ) {
     super(message);
     this.name = 'Refusal';
   }

@@ -43,32 +43,56 @@ async function no(name: string, args: Record<string, unknown>, pattern: RegExp):
 
 const signers = [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }];
 const bundle = (label: string, over: Record<string, unknown> = {}) => ({
-  label, packets: signers, documents: [{ key: 'contract', file_b64: CONTRACT_B64 }], ...over,
+  label,
+  packets: signers,
+  documents: [{ key: 'contract', file_b64: CONTRACT_B64 }],
+  ...over,
 });
 const NOSUCH = /^404 not_found: /;
 const UUID0 = '00000000-0000-4000-8000-000000000000';
 
 describe('every tool over stdio', () => {
-  it('answers good input and refuses bad input with the API\'s words', async () => {
+  it("answers good input and refuses bad input with the API's words", async () => {
     // Bundles
     await yes('list_bundles', { status: 'se', per_page: 5 });
     await no('list_bundles', { status: 'zz' }, /^400 invalid: .*status/);
     const b = await yes('create_bundle', { body: bundle('Every tool', { allow_signer_reassign: true }) });
     const slug = b.id as string;
     const packet = (b.packets as { id: string }[])[0]!.id;
-    await no('create_bundle', { body: bundle('Bad', { packets: [{ key: 'x', name: 'X', email: 'not-an-email' }] }) }, /packets\[0\]\.email: Enter a valid email address\./);
-    await yes('create_bundle_from_envelope_template', { body: {
-      envelope_template: { template_id: seeded.envelopeTemplateId },
-      packets: [{ key: 'client', name: 'Cleo Client', email: 'cleo@example.com', phone: '+15551234567' }, { key: 'provider', name: 'Pat Provider', email: 'pat@example.com' }],
-    } });
-    await no('create_bundle_from_envelope_template', { body: { envelope_template: { template_id: 'T-nothere' }, packets: signers } }, /^40[04] /);
+    await no(
+      'create_bundle',
+      { body: bundle('Bad', { packets: [{ key: 'x', name: 'X', email: 'not-an-email' }] }) },
+      /packets\[0\]\.email: Enter a valid email address\./,
+    );
+    await yes('create_bundle_from_envelope_template', {
+      body: {
+        envelope_template: { template_id: seeded.envelopeTemplateId },
+        packets: [
+          { key: 'client', name: 'Cleo Client', email: 'cleo@example.com', phone: '+15551234567' },
+          { key: 'provider', name: 'Pat Provider', email: 'pat@example.com' },
+        ],
+      },
+    });
+    await no(
+      'create_bundle_from_envelope_template',
+      { body: { envelope_template: { template_id: 'T-nothere' }, packets: signers } },
+      /^40[04] /,
+    );
     await yes('create_bundle_preparation_session', { body: { upload_pdf: true } });
-    await no('create_bundle_preparation_session', { body: {} }, /upload_pdf: At least one document input must be enabled/);
+    await no(
+      'create_bundle_preparation_session',
+      { body: {} },
+      /upload_pdf: At least one document input must be enabled/,
+    );
     await yes('get_bundle', { slug, include: 'events' });
     await no('get_bundle', { slug: 'nosuchbundle' }, NOSUCH);
     const draft = (await yes('create_bundle', { body: bundle('A draft', { status: 'dr' }) })).id as string;
     await yes('update_bundle', { slug: draft, body: { expires: '2030-01-01' }, confirm: true });
-    await no('update_bundle', { slug: draft, body: { colour: 'red' }, confirm: true }, /colour: This field is not allowed here\./);
+    await no(
+      'update_bundle',
+      { slug: draft, body: { colour: 'red' }, confirm: true },
+      /colour: This field is not allowed here\./,
+    );
     await yes('validate_bundle', { slug: draft });
     await no('validate_bundle', { slug: 'nosuchbundle' }, NOSUCH);
     await yes('list_bundle_events', { slug });
@@ -78,7 +102,11 @@ describe('every tool over stdio', () => {
     await yes('remove_bundle_tags', { slug, tags: ['alpha'], confirm: true });
     await no('remove_bundle_tags', { slug, tags: [''], confirm: true }, /^400 invalid: .*tags\[0\]/);
     await yes('send_bundle', { slug: draft, confirm: true });
-    await no('send_bundle', { slug: draft, confirm: true }, /^400 invalid: The Bundle cannot be sent: The Bundle is sent/);
+    await no(
+      'send_bundle',
+      { slug: draft, confirm: true },
+      /^400 invalid: The Bundle cannot be sent: The Bundle is sent/,
+    );
     const drafted = (await yes('create_bundle', { body: bundle('To delete', { status: 'dr' }) })).id as string;
     await no('delete_bundle', { slug: drafted }, /Not done: this would delete a draft Bundle/);
     await yes('delete_bundle', { slug: drafted, confirm: true });
@@ -90,10 +118,18 @@ describe('every tool over stdio', () => {
     await yes('get_packet', { id: packet });
     await no('get_packet', { id: 'nosuch' }, NOSUCH);
     await yes('update_packet', { id: packet, body: { name: 'Ada King' }, confirm: true });
-    await no('update_packet', { id: packet, body: { deliver_via: 'embed' }, confirm: true }, /deliver_via must be "email" or "phone"/);
+    await no(
+      'update_packet',
+      { id: packet, body: { deliver_via: 'embed' }, confirm: true },
+      /deliver_via must be "email" or "phone"/,
+    );
     await yes('remind_packet', { id: packet, confirm: true });
     await no('remind_packet', { id: 'nosuch', confirm: true }, NOSUCH);
-    const embedded = await yes('create_bundle', { body: bundle('Embedded', { packets: [{ key: 'em', name: 'Em Bed', email: 'em@example.com', deliver_via: 'embed' }] }) });
+    const embedded = await yes('create_bundle', {
+      body: bundle('Embedded', {
+        packets: [{ key: 'em', name: 'Em Bed', email: 'em@example.com', deliver_via: 'embed' }],
+      }),
+    });
     await yes('create_embed_url', { id: (embedded.packets as { id: string }[])[0]!.id });
     await no('create_embed_url', { id: 'nosuch' }, NOSUCH);
     await yes('view_packet', { id: packet, confirm: true });
@@ -104,7 +140,11 @@ describe('every tool over stdio', () => {
     await yes('sign_packet', { id: handed.id, body: {}, confirm: true });
     const toDecline = await yes('create_bundle', { body: bundle('Declined') });
     await no('decline_packet', { id: 'nosuch', reason: 'no', confirm: true }, NOSUCH);
-    await yes('decline_packet', { id: (toDecline.packets as { id: string }[])[0]!.id, reason: 'Not today', confirm: true });
+    await yes('decline_packet', {
+      id: (toDecline.packets as { id: string }[])[0]!.id,
+      reason: 'Not today',
+      confirm: true,
+    });
     await yes('wait_for_bundles', { ids: [slug], until: 'docs-ready', timeout_seconds: 30 });
     await no('wait_for_bundles', { ids: [slug], until: 'someday' }, /until: /);
     await yes('get_bundle_files', { slug });
@@ -125,9 +165,17 @@ describe('every tool over stdio', () => {
     await yes('get_template', { id: seeded.templateId });
     await no('get_template', { id: UUID0 }, NOSUCH);
     await yes('update_template', { id: seeded.templateId, body: { metadata: { region: 'emea' } }, confirm: true });
-    await no('update_template', { id: seeded.templateId, body: { name: 'x' }, confirm: true }, /name: This field is not allowed here\./);
+    await no(
+      'update_template',
+      { id: seeded.templateId, body: { name: 'x' }, confirm: true },
+      /name: This field is not allowed here\./,
+    );
     await yes('create_template_preparation_session', { body: { template_id: seeded.templateId } });
-    await no('create_template_preparation_session', { body: { template_id: 'nope' } }, /template_id: Must be a valid UUID\./);
+    await no(
+      'create_template_preparation_session',
+      { body: { template_id: 'nope' } },
+      /template_id: Must be a valid UUID\./,
+    );
     await yes('list_envelope_templates', { per_page: 10 });
     await no('list_envelope_templates', { page: 99 }, /^404 not_found: Page "99" was not found\./);
     await yes('get_envelope_template', { id: seeded.envelopeTemplateId });
@@ -138,13 +186,19 @@ describe('every tool over stdio', () => {
     await no('delete_template', { id: seeded.templateId, confirm: true }, NOSUCH);
 
     // Persons
-    const person = await yes('create_person', { body: { name: 'Pat Person', channels: [{ email: 'pat@example.com' }] } });
+    const person = await yes('create_person', {
+      body: { name: 'Pat Person', channels: [{ email: 'pat@example.com' }] },
+    });
     await no('create_person', { body: { name: ' ' } }, /name: This field may not be blank\./);
     await yes('list_persons', { search: 'Pat' });
     await no('list_persons', { per_page: 'many' }, /^400 invalid: .*per_page/);
     await yes('get_person', { id: person.id });
     await no('get_person', { id: UUID0 }, NOSUCH);
-    await yes('replace_person', { id: person.id, body: { name: 'Pat Person', channels: [{ email: 'pat2@example.com' }] }, confirm: true });
+    await yes('replace_person', {
+      id: person.id,
+      body: { name: 'Pat Person', channels: [{ email: 'pat2@example.com' }] },
+      confirm: true,
+    });
     await no('replace_person', { id: person.id, body: { channels: [] }, confirm: true }, /name: /);
     await yes('update_person', { id: person.id, body: { name: 'Pat P.' }, confirm: true });
     await no('update_person', { id: person.id, body: { channels: [{ kind: 'em' }] }, confirm: true }, /channels\[0\]/);
@@ -153,31 +207,59 @@ describe('every tool over stdio', () => {
     await no('delete_person', { id: person.id, confirm: true }, NOSUCH);
 
     // Webhooks (deliveries go nowhere: the engine refuses addresses outside its policy)
-    const hook = await yes('create_webhook', { body: { name: 'Hook', url: 'https://hooks.example.com/esign', event_types: ['bundle_sent'], enabled: false } });
-    await no('create_webhook', { body: { name: 'Hook', url: 'ftp://x', event_types: ['bundle_sent'] } }, /url: Must be a full http or https URL\./);
+    const hook = await yes('create_webhook', {
+      body: { name: 'Hook', url: 'https://hooks.example.com/esign', event_types: ['bundle_sent'], enabled: false },
+    });
+    await no(
+      'create_webhook',
+      { body: { name: 'Hook', url: 'ftp://x', event_types: ['bundle_sent'] } },
+      /url: Must be a full http or https URL\./,
+    );
     await yes('list_webhooks', { enabled: false });
     await no('list_webhooks', { event_type: 'nope' }, /^400 invalid: .*event_type/);
     await yes('get_webhook', { id: hook.id });
     await no('get_webhook', { id: UUID0 }, NOSUCH);
     await yes('update_webhook', { id: hook.id, body: { name: 'Hook 2' }, confirm: true });
     await no('update_webhook', { id: hook.id, body: { event_types: [] }, confirm: true }, /event_types/);
-    await yes('replace_webhook', { id: hook.id, body: { name: 'Hook 3', url: 'https://hooks.example.com/esign', event_types: ['bundle_sent'], enabled: false }, confirm: true });
+    await yes('replace_webhook', {
+      id: hook.id,
+      body: { name: 'Hook 3', url: 'https://hooks.example.com/esign', event_types: ['bundle_sent'], enabled: false },
+      confirm: true,
+    });
     await no('replace_webhook', { id: hook.id, body: { name: 'Hook 3' }, confirm: true }, /url: /);
     const header = await yes('create_webhook_header', { body: { webhook: hook.id, name: 'X-Env', value: 'test' } });
-    await no('create_webhook_header', { body: { webhook: hook.id, name: 'Host', value: 'x' } }, /"Host" is set by the delivery itself/);
+    await no(
+      'create_webhook_header',
+      { body: { webhook: hook.id, name: 'Host', value: 'x' } },
+      /"Host" is set by the delivery itself/,
+    );
     await yes('list_webhook_headers', { webhook: hook.id });
     await no('list_webhook_headers', { per_page: -1 }, /^400 invalid: .*per_page/);
     await yes('get_webhook_header', { id: header.id });
     await no('get_webhook_header', { id: UUID0 }, NOSUCH);
     await yes('update_webhook_header', { id: header.id, body: { value: 'prod' }, confirm: true });
-    await no('update_webhook_header', { id: header.id, body: { value: ' padded ' }, confirm: true }, /value: Must be an RFC 7230 header value/);
-    await yes('replace_webhook_header', { id: header.id, body: { webhook: hook.id, name: 'X-Env', value: 'stage' }, confirm: true });
-    await no('replace_webhook_header', { id: header.id, body: { webhook: hook.id, name: 'X-Env' }, confirm: true }, /value: /);
+    await no(
+      'update_webhook_header',
+      { id: header.id, body: { value: ' padded ' }, confirm: true },
+      /value: Must be an RFC 7230 header value/,
+    );
+    await yes('replace_webhook_header', {
+      id: header.id,
+      body: { webhook: hook.id, name: 'X-Env', value: 'stage' },
+      confirm: true,
+    });
+    await no(
+      'replace_webhook_header',
+      { id: header.id, body: { webhook: hook.id, name: 'X-Env' }, confirm: true },
+      /value: /,
+    );
     await no('delete_webhook_header', { id: header.id }, /Not done/);
     await yes('delete_webhook_header', { id: header.id, confirm: true });
     await no('delete_webhook_header', { id: header.id, confirm: true }, NOSUCH);
     await yes('update_webhook', { id: hook.id, body: { enabled: true }, confirm: true });
-    const fired = ((await yes('trigger_webhook_event', { event_type: 'bundle_sent', bundle: slug })).result ?? []) as { pk: string }[];
+    const fired = ((await yes('trigger_webhook_event', { event_type: 'bundle_sent', bundle: slug })).result ?? []) as {
+      pk: string;
+    }[];
     await no('trigger_webhook_event', { event_type: 'nope', bundle: slug }, /^400 invalid: .*event_type/);
     await yes('list_webhook_events', { webhook: hook.id });
     await no('list_webhook_events', { status: 'two hundred' }, /^400 invalid: .*status/);
@@ -214,7 +296,9 @@ describe('every tool over stdio', () => {
     await no('download_bundle_files', { id: slug, dir: join(data.dir, 'files') }, /exists; pass --clobber|exists/);
 
     expect(wrong).toEqual([]);
-    const names = allTools(true).map((t) => t.name).sort();
+    const names = allTools(true)
+      .map((t) => t.name)
+      .sort();
     expect([...good].sort()).toEqual(names);
     expect([...bad].sort()).toEqual(names);
   }, 120_000);

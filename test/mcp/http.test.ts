@@ -18,8 +18,10 @@ let seeded: Seeded;
 let client: Client;
 
 const request = (label: string, over: Record<string, unknown> = {}) => ({
-  label, packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }],
-  documents: [{ key: 'contract', file_b64: CONTRACT_B64 }], ...over,
+  label,
+  packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }],
+  documents: [{ key: 'contract', file_b64: CONTRACT_B64 }],
+  ...over,
 });
 
 beforeAll(async () => {
@@ -36,19 +38,23 @@ afterAll(async () => {
 });
 
 describe('esign serve at /mcp', () => {
-  it('refuses a request without a valid key with the API\'s Error object, before reading it', async () => {
+  it("refuses a request without a valid key with the API's Error object, before reading it", async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const none = await fetch(`${serve.address}/mcp`, { method: 'POST', headers, body });
     expect(none.status).toBe(401);
     expect(await none.json()).toMatchObject({ code: 'not_authenticated' });
-    const wrong = await fetch(`${serve.address}/mcp`, { method: 'POST', headers: { ...headers, authorization: 'Token esk_wrong' }, body });
+    const wrong = await fetch(`${serve.address}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Token esk_wrong' },
+      body,
+    });
     expect(wrong.status).toBe(401);
     const get = await fetch(`${serve.address}/mcp`, { headers: { authorization: `Token ${seeded.key}` } });
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
-  it('offers the tools of the table and the jobs, without the ones that write this machine\'s files', async () => {
+  it("offers the tools of the table and the jobs, without the ones that write this machine's files", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).not.toContain('download_bundle_files');
     expect(tools).toHaveLength(OPERATIONS.length + JOB_TOOLS.length - 1);
@@ -62,16 +68,25 @@ describe('esign serve at /mcp', () => {
     await fails(client, 'sign_packet', { id: packet!.id, body: {} }, /Not done: this would sandbox: the signer signs/);
     expect((await ok(client, 'get_packet', { id: packet!.id })).status).not.toBe('co');
     expect((await ok(client, 'sign_packet', { id: packet!.id, body: {}, confirm: true })).status).toBe('co');
-    expect((await ok(client, 'wait_for_bundles', { ids: [b.id], until: 'docs-ready', timeout_seconds: 60 })).outcome).toBe('reached');
+    expect(
+      (await ok(client, 'wait_for_bundles', { ids: [b.id], until: 'docs-ready', timeout_seconds: 60 })).outcome,
+    ).toBe('reached');
     const files = (await ok(client, 'get_bundle_files', { slug: b.id })).result as { kind: string; sha256: string }[];
     const index = files.findIndex((f) => f.kind !== 'document');
     const read = await client.readResource({ uri: `esign://bundles/${b.id}/files/${index}` });
-    const hash = createHash('sha256').update(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64')).digest('hex');
+    const hash = createHash('sha256')
+      .update(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64'))
+      .digest('hex');
     expect(hash).toBe(files[index]!.sha256);
     expect((await ok(client, 'verify_documents', { hashes: [hash] })).all_match).toBe(true);
     // Paths name the server's files: refused over HTTP.
     await fails(client, 'verify_documents', { paths: ['/etc/passwd'] }, /names a file on the server's machine/);
-    await fails(client, 'check_batch', { csv_path: '/etc/passwd', template: seeded.templateId }, /names a file on the server's machine/);
+    await fails(
+      client,
+      'check_batch',
+      { csv_path: '/etc/passwd', template: seeded.templateId },
+      /names a file on the server's machine/,
+    );
   }, 60_000);
 });
 
@@ -80,30 +95,64 @@ describe('esign mcp on stdio over the remote backend', () => {
   const env = () => ({ HOME: home, ESIGN_CONFIG_DIR: join(home, 'config'), ESIGN_DATA_DIR: join(data.dir, 'unused') });
 
   it('holds the live guard: a non-test create is refused and nothing is made; a test one goes', async () => {
-    const { client: remote } = await stdioClient({ ...env(), ESIGN_BASE_URL: `${serve.address}/api/v2`, ESIGN_API_KEY: seeded.key });
+    const { client: remote } = await stdioClient({
+      ...env(),
+      ESIGN_BASE_URL: `${serve.address}/api/v2`,
+      ESIGN_API_KEY: seeded.key,
+    });
     try {
       const before = (await ok(remote, 'list_bundles', {})).total;
-      const refused = await fails(remote, 'create_bundle', { body: request('Real people') }, /Refused to create and send this Bundle: it is not a test Bundle, .*Nothing was sent/);
+      const refused = await fails(
+        remote,
+        'create_bundle',
+        { body: request('Real people') },
+        /Refused to create and send this Bundle: it is not a test Bundle, .*Nothing was sent/,
+      );
       expect(refused.data).toMatchObject({ error: { refused: 'live' } });
       expect((await ok(remote, 'list_bundles', {})).total).toBe(before);
       const draft = await ok(remote, 'create_bundle', { body: request('A draft reaches nobody', { status: 'dr' }) });
       expect(draft.status).toBe('dr');
-      await fails(remote, 'send_bundle', { slug: draft.id, confirm: true }, /Refused to send a draft Bundle to its signers \(slug "[^"]+"\): it is not a test Bundle/);
+      await fails(
+        remote,
+        'send_bundle',
+        { slug: draft.id, confirm: true },
+        /Refused to send a draft Bundle to its signers \(slug "[^"]+"\): it is not a test Bundle/,
+      );
       expect((await ok(remote, 'get_bundle', { slug: draft.id })).status).toBe('dr');
       // Test Bundles go only to the account's own users.
       const owner = [{ key: 'me', name: 'The Owner', email: 'owner@esign.local' }];
       const test = await ok(remote, 'create_bundle', { body: request('A test', { is_test: true, packets: owner }) });
       expect([test.status, test.is_test]).toEqual(['se', true]);
-      expect((await ok(remote, 'create_bundle', { body: request('A test', { is_test: true, packets: owner }) })).id).toBe(test.id);
+      expect(
+        (await ok(remote, 'create_bundle', { body: request('A test', { is_test: true, packets: owner }) })).id,
+      ).toBe(test.id);
     } finally {
       await remote.close();
     }
   }, 30_000);
 
   it('lets a profile marked live send for real', async () => {
-    const added = await execa('node', [BIN, 'profile', 'add', 'prod', '--base-url', `${serve.address}/api/v2`, '--api-key-stdin', '--live', '--use', '--no-verify'], {
-      env: { PATH: process.env.PATH ?? '', ...env() }, extendEnv: false, input: `${seeded.key}\n`, reject: false,
-    });
+    const added = await execa(
+      'node',
+      [
+        BIN,
+        'profile',
+        'add',
+        'prod',
+        '--base-url',
+        `${serve.address}/api/v2`,
+        '--api-key-stdin',
+        '--live',
+        '--use',
+        '--no-verify',
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '', ...env() },
+        extendEnv: false,
+        input: `${seeded.key}\n`,
+        reject: false,
+      },
+    );
     expect(added.exitCode, added.stderr).toBe(0);
     const { client: live } = await stdioClient(env());
     try {

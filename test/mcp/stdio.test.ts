@@ -58,7 +58,9 @@ describe('the stdio bound', () => {
 
   it('esign mcp stops at a message longer than the bound: one esign: line, exit 3', async () => {
     const r = await execa(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir }, extendEnv: false, reject: false,
+      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      extendEnv: false,
+      reject: false,
       input: Buffer.alloc(MAX_LINE_BYTES + 1, 0x78),
     });
     expect(r.exitCode).toBe(3);
@@ -67,7 +69,9 @@ describe('the stdio bound', () => {
     // A message under the bound but over the SDK's default (10 MB) is read: a create with documents fits.
     const pad = 'x'.repeat(20 * 1024 * 1024);
     const big = await execa(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir }, extendEnv: false, reject: false,
+      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      extendEnv: false,
+      reject: false,
       input: `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { _meta: { pad } } })}\n`,
     });
     expect([big.exitCode, big.stderr]).toEqual([0, '']);
@@ -88,7 +92,8 @@ describe('esign mcp over stdio', () => {
       expect(tool!.annotations!.idempotentHint, op.name).toBe(op.idempotent);
       expect(tool!.annotations!.openWorldHint, op.name).toBe(op.reachesPeople);
       expect(tool!.inputSchema.type).toBe('object');
-      if (tool!.annotations!.destructiveHint) expect(Object.keys(tool!.inputSchema.properties ?? {}), op.name).toContain('confirm');
+      if (tool!.annotations!.destructiveHint)
+        expect(Object.keys(tool!.inputSchema.properties ?? {}), op.name).toContain('confirm');
     }
     for (const j of JOB_TOOLS) expect(byName.get(j.name)?.annotations, j.name).toEqual(j.annotations);
     expect(tools).toHaveLength(OPERATIONS.length + JOB_TOOLS.length);
@@ -107,7 +112,11 @@ describe('esign mcp over stdio', () => {
     const waited = await ok(client, 'wait_for_bundles', { ids: [slug], until: 'docs-ready', timeout_seconds: 60 });
     expect(waited).toMatchObject({ outcome: 'reached', pending: [] });
     const dir = join(data.dir, 'downloads');
-    const saved = (await ok(client, 'download_bundle_files', { id: slug, dir })).saved as { kind: string; path: string; sha256: string }[];
+    const saved = (await ok(client, 'download_bundle_files', { id: slug, dir })).saved as {
+      kind: string;
+      path: string;
+      sha256: string;
+    }[];
     const signed = saved.filter((s) => s.kind !== 'document');
     expect(signed.length).toBeGreaterThan(0);
     for (const s of saved) expect(createHash('sha256').update(readFileSync(s.path)).digest('hex')).toBe(s.sha256);
@@ -135,11 +144,15 @@ describe('esign mcp over stdio', () => {
     expect(listed.total).toBe(1);
     // A key given by the agent is kept, and finds its Bundle the same way.
     const keyed = await ok(client, 'create_bundle', { body: { ...body, label: 'Keyed', custom_key: 'order-4711' } });
-    const keyedAgain = await ok(client, 'create_bundle', { body: { ...body, label: 'Keyed', custom_key: 'order-4711' } });
+    const keyedAgain = await ok(client, 'create_bundle', {
+      body: { ...body, label: 'Keyed', custom_key: 'order-4711' },
+    });
     expect([keyed.custom_key, keyedAgain.id, keyedAgain.existing]).toEqual(['order-4711', keyed.id, true]);
     const inspected = await ok(client, 'inspect_bundle', { id: first.id as string });
     // One signing request per signer was sent: the retry sent nothing.
-    const requests = (inspected.timeline as { source: string; code: string }[]).filter((t) => t.source === 'message' && t.code === 'signing_request');
+    const requests = (inspected.timeline as { source: string; code: string }[]).filter(
+      (t) => t.source === 'message' && t.code === 'signing_request',
+    );
     expect(requests).toHaveLength(2);
   });
 
@@ -153,15 +166,25 @@ describe('esign mcp over stdio', () => {
 
   it('a destructive call without confirm says what it would do and changes nothing', async () => {
     const b = await ok(client, 'create_bundle', { body: request('Keep me') });
-    const refused = await fails(client, 'cancel_bundle', { slug: b.id }, /Not done: this would cancel a Bundle \(slug "[^"]+"\)\. Nothing was changed\. .*confirm: true/);
+    const refused = await fails(
+      client,
+      'cancel_bundle',
+      { slug: b.id },
+      /Not done: this would cancel a Bundle \(slug "[^"]+"\)\. Nothing was changed\. .*confirm: true/,
+    );
     expect(refused.data).toMatchObject({ error: { code: 'refused', refused: 'confirm' } });
     await fails(client, 'cancel_bundle', { slug: b.id, confirm: false }, /Not done/);
     expect((await ok(client, 'get_bundle', { slug: b.id })).status).toBe('se');
     expect((await ok(client, 'cancel_bundle', { slug: b.id, confirm: true })).status).toBe('ca');
   });
 
-  it('errors are tool errors carrying the API\'s field messages', async () => {
-    const r = await fails(client, 'create_bundle', { body: { label: 'x', packets: [], documents: [] } }, /^400 invalid: /);
+  it("errors are tool errors carrying the API's field messages", async () => {
+    const r = await fails(
+      client,
+      'create_bundle',
+      { body: { label: 'x', packets: [], documents: [] } },
+      /^400 invalid: /,
+    );
     expect(r.text).toMatch(/- packets: At least one packet \(signer\) is required\./);
     expect((r.data.error as { errors: { field: string }[] }).errors.map((e) => e.field)).toContain('packets');
     await fails(client, 'get_bundle', { slug: 'nosuchbundle' }, /^404 not_found: /);
@@ -176,7 +199,10 @@ describe('esign mcp over stdio', () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toContain(`esign://bundles/${b.id}`);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['esign://bundles/{slug}', 'esign://bundles/{slug}/files/{index}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'esign://bundles/{slug}',
+      'esign://bundles/{slug}/files/{index}',
+    ]);
     const json = await client.readResource({ uri: `esign://bundles/${b.id}` });
     expect(JSON.parse((json.contents[0] as { text: string }).text).id).toBe(b.id);
     await expect(client.readResource({ uri: `esign://bundles/${b.id}/files/0` })).rejects.toThrow(/./);

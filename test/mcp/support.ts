@@ -24,7 +24,9 @@ export async function seed(dataDir: string): Promise<Seeded> {
     const key = engine.keys.create('mcp').key;
     engine.account.setFeatures(['template_preparation', 'interim_files'], true);
     const template = await engine.importTemplate({
-      name: 'Sale', pdf: readFileSync(fixture('nda.pdf')), roles: [{ key: 'buyer' }],
+      name: 'Sale',
+      pdf: readFileSync(fixture('nda.pdf')),
+      roles: [{ key: 'buyer' }],
       fields: [{ key: 'price', kind: 'inp', page: 1, x: 10, y: 10, w: 100, h: 20, editor_roles: ['buyer'] }],
     } as never);
     const specPath = fixture('templates/envelope-template.json');
@@ -39,7 +41,12 @@ const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', H
 
 /** `esign mcp` spawned with `env`, and the SDK's client connected to it. */
 export async function stdioClient(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: { ...baseEnv(), ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    env: { ...baseEnv(), ...env },
+    stderr: 'pipe',
+  });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'esign-test', version: '1' });
@@ -67,18 +74,31 @@ export interface Reply {
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Reply> {
   const r = await client.callTool({ name, arguments: args });
   const content = r.content as { type: string; text: string }[];
-  return { isError: r.isError === true, text: content.map((c) => c.text).join('\n'), data: (r.structuredContent ?? {}) as Record<string, unknown> };
+  return {
+    isError: r.isError === true,
+    text: content.map((c) => c.text).join('\n'),
+    data: (r.structuredContent ?? {}) as Record<string, unknown>,
+  };
 }
 
 /** A call that must succeed: its structured result. */
-export async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function ok(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const r = await call(client, name, args);
   expect(r.isError, `${name}: ${r.text}`).toBe(false);
   return r.data;
 }
 
 /** A call that must fail with a tool error whose text matches `pattern`. */
-export async function fails(client: Client, name: string, args: Record<string, unknown>, pattern: RegExp): Promise<Reply> {
+export async function fails(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  pattern: RegExp,
+): Promise<Reply> {
   const r = await call(client, name, args);
   expect(r.isError, `${name} should fail: ${r.text}`).toBe(true);
   expect(r.text, name).toMatch(pattern);

@@ -22,7 +22,11 @@ export interface CheckSummary {
  * Checks the CSV at `csv` against the source (loaded once the header is read: a CSV that cannot be
  * read is reported first); each problem goes to `report` as it is found.
  */
-export async function checkRows(csv: string, load: () => Promise<Source>, report: (p: RowProblem) => void): Promise<CheckSummary> {
+export async function checkRows(
+  csv: string,
+  load: () => Promise<Source>,
+  report: (p: RowProblem) => void,
+): Promise<CheckSummary> {
   const header = await readHeader(csv);
   const source = await load();
   const plan = planColumns(source, header);

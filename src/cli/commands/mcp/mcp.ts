@@ -20,12 +20,21 @@ export function register(program: Command, action: Action): void {
 export async function run(f: Factory, o: McpCommandOptions): Promise<void> {
   if (o.tools) {
     const [{ allTools }, { toolTable }, { writeJson }] = await Promise.all([
-      import('../../../mcp/server.js'), import('../../../mcp/toolList.js'), import('../../output.js'),
+      import('../../../mcp/server.js'),
+      import('../../../mcp/toolList.js'),
+      import('../../output.js'),
     ]);
-    if (f.options.json) return writeJson(f, allTools(true).map((t) => ({ name: t.name, description: t.description, annotations: t.annotations })));
+    if (f.options.json)
+      return writeJson(
+        f,
+        allTools(true).map((t) => ({ name: t.name, description: t.description, annotations: t.annotations })),
+      );
     return void f.io.out.write(toolTable(allTools(true)));
   }
-  const [{ createMcpServer }, { serveStdio }] = await Promise.all([import('../../../mcp/server.js'), import('../../../mcp/stdio.js')]);
+  const [{ createMcpServer }, { serveStdio }] = await Promise.all([
+    import('../../../mcp/server.js'),
+    import('../../../mcp/stdio.js'),
+  ]);
   const [service, settings] = await Promise.all([f.service(), f.settings()]);
   const server = createMcpServer({ service, live: settings.live, fileAccess: true });
   await serveStdio(server, f.io.stdin, (text) => f.io.out.write(text)).catch((e: Error) => {
