@@ -38,7 +38,7 @@ function Layout({ title, frame, children }: { title: string; frame: Frame; child
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         {frame.csrf && <meta name="csrf-token" content={frame.csrf} />}
         <link rel="icon" href="data:," />
         <title>{`${title} · esign console`}</title>
@@ -72,7 +72,11 @@ function Layout({ title, frame, children }: { title: string; frame: Frame; child
   );
 }
 
-/** A page under the console's CSP, never cached, with how long the server took to make it. */
+/**
+ * A page under the console's CSP, never cached, with how long the server took to make it. Referrers
+ * go to this origin only: with none at all, browsers send `Origin: null` on a form POST, and the
+ * console checks the Origin of every change.
+ */
 export function sendConsolePage(reply: FastifyReply, status: number, title: string, frame: Frame, body: ComponentChildren,
   startedAt?: number): FastifyReply {
   const html = `<!doctype html>${renderToString(<Layout title={title} frame={frame}>{body}</Layout>)}`;
@@ -84,7 +88,7 @@ export const securePage = (reply: FastifyReply): FastifyReply =>
   reply
     .header('Content-Security-Policy', CSP)
     .header('Cache-Control', 'private, no-store')
-    .header('Referrer-Policy', 'no-referrer')
+    .header('Referrer-Policy', 'same-origin')
     .header('X-Content-Type-Options', 'nosniff')
     .header('X-Frame-Options', 'DENY')
     .header('Cross-Origin-Opener-Policy', 'same-origin');

@@ -11,6 +11,7 @@ export interface ConsoleCliOptions {
   open?: boolean;
   readOnly?: boolean;
   sessionHours: string;
+  pollSeconds: string;
 }
 
 export function register(program: Command, action: Action): void {
@@ -21,6 +22,7 @@ export function register(program: Command, action: Action): void {
     .option('--open', 'open the sign-in URL in the browser')
     .option('--read-only', 'a console that can only look: no cancel, remind or resend')
     .option('--session-hours <n>', 'how long a sign-in lasts', '8')
+    .option('--poll-seconds <n>', 'a remote backend: the shortest pause between checks of an open Bundle (the rate limit may ask for longer)', '5')
     .action(action(run));
 }
 
@@ -39,6 +41,7 @@ export async function run(f: Factory, o: ConsoleCliOptions): Promise<void> {
     readOnly: o.readOnly === true,
     backend: settings.baseUrl ? new URL(settings.baseUrl).host : 'the local engine',
     timing: { sessionTtlMs: hours * 3_600_000 },
+    live: { minPollMs: intArg(o.pollSeconds, '--poll-seconds', 1) * 1000 },
     // A page of another site that points a name of its own at 127.0.0.1 (DNS rebinding) is refused.
     allowedHost: (host) => host === new URL(origin).host || host === `localhost:${new URL(origin).port}`,
   });
