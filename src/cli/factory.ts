@@ -7,6 +7,7 @@ import type { EsignService } from '../service/service.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
 import type { OutputOptions } from './output.js';
+import { stripControl } from './sanitize.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
 
 export interface GlobalOptions extends OutputOptions {
@@ -132,7 +133,7 @@ export class Factory {
       this.remote = new RemoteService({
         baseUrl: s.baseUrl,
         apiKey: s.apiKey,
-        note: (line) => this.io.err.write(`${line}\n`),
+        note: (line) => this.io.err.write(`${stripControl(line)}\n`),
         debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
       });
     }

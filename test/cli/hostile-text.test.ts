@@ -123,3 +123,31 @@ describe('bundle inspect with a hostile serve.json', () => {
     }
   });
 });
+
+describe('esign api against a hostile server', () => {
+  it('shows a text or JSON answer on a terminal without its escapes; piped, the bytes are passed on', async () => {
+    const server = createServer((req, res) => {
+      if (req.url?.includes('text')) {
+        res.setHeader('content-type', 'text/plain');
+        return void res.end(`plain ${HOSTILE}`);
+      }
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-evil', 'a\u009b31m');
+      res.end(JSON.stringify({ label: HOSTILE }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const env = { ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: '' };
+      const json = await esignIn(['api', 'GET', '/bundles/x/', '-i'], { env, tty: true });
+      expect(json.exitCode, json.stderr).toBe(0);
+      expect(foreignEscapes(json.stdout)).toEqual([]);
+      expect(JSON.parse(json.stdout.slice(json.stdout.indexOf('{'))).label).toBe(HOSTILE);
+      const text = await esignIn(['api', 'GET', '/text/'], { env, tty: true });
+      expect(text.stdout).toBe('plain Evil31mend');
+      const piped = await esignIn(['api', 'GET', '/text/'], { env });
+      expect(piped.stdout).toBe(`plain ${HOSTILE}`);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { readAll } from '../../io.js';
 import { type Action, collect } from '../../run.js';
+import { safeJson, stripControl } from '../../sanitize.js';
 
 export interface ApiOptions {
   method: string;
@@ -64,26 +65,28 @@ export async function run(f: Factory, o: ApiOptions): Promise<void> {
 
   const { openTransport } = await import('./transport.js');
   const transport = await openTransport(f);
+  // What the server sent, as it sent it when piped (a script's data); on a terminal without controls.
+  const onTerminal = (t: string) => (f.io.out.isTTY ? stripControl(t) : t);
   try {
     const items: unknown[] = [];
     for (let page = Number(query.get('page') ?? 1); ; page++) {
       if (o.paginate) query.set('page', String(page));
       const qs = query.toString();
       const res = await transport.send({ method, path: `${pathname}${qs ? `?${qs}` : ''}`, fromRoot, headers, body });
-      if (o.include) f.io.out.write(statusBlock(res.status, res.headers));
+      if (o.include) f.io.out.write(onTerminal(statusBlock(res.status, res.headers)));
       const text = res.body.toString('utf8');
       const parsed = parseJson(text, res.headers['content-type']);
       if (res.status >= 400) {
-        f.io.out.write(show(parsed, text));
+        f.io.out.write(onTerminal(show(parsed, text)));
         throw ApiError.fromWire(res.status, parsed);
       }
-      if (!o.paginate) return void f.io.out.write(show(parsed, text));
+      if (!o.paginate) return void f.io.out.write(onTerminal(show(parsed, text)));
       if (!Array.isArray(parsed)) throw new CliError(`--paginate: ${o.path} did not answer a list.`, EXIT.FAILURE);
       items.push(...parsed);
       const [current, totalPages] = String(res.headers['x-blueink-pagination'] ?? '').split(',').map(Number);
       if (!(current < totalPages)) break;
     }
-    f.io.out.write(`${JSON.stringify(items, null, 2)}\n`);
+    f.io.out.write(`${safeJson(items, 2)}\n`);
   } finally {
     await transport.close();
   }
@@ -113,7 +116,7 @@ function parseJson(text: string, contentType: unknown): unknown {
   }
 }
 
-const show = (parsed: unknown, text: string) => (parsed !== undefined ? `${JSON.stringify(parsed, null, 2)}\n` : text && !text.endsWith('\n') ? `${text}\n` : text);
+const show = (parsed: unknown, text: string) => (parsed !== undefined ? `${safeJson(parsed, 2)}\n` : text && !text.endsWith('\n') ? `${text}\n` : text);
 
 function statusBlock(status: number, headers: Record<string, string | string[] | number | undefined>): string {
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];

@@ -5,6 +5,7 @@ import type { Factory } from '../../factory.js';
 import { note, printObject } from '../../output.js';
 import { type Action, confirm, intArg } from '../../run.js';
 import type { SourceFlags } from '../../batch/source.js';
+import { safeLine } from '../../sanitize.js';
 
 export interface SendOptions extends SourceFlags {
   csv: string;
@@ -112,7 +113,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
           results?.write(r);
           if (r.status === 'created' || r.status === 'incomplete') {
             created.push(r.bundle_id);
-            if (f.options.quiet && !f.options.json) f.io.out.write(`${r.bundle_id}\n`);
+            if (f.options.quiet && !f.options.json) f.io.out.write(`${safeLine(r.bundle_id)}\n`);
           }
           if (r.status === 'failed' || r.status === 'incomplete') failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
           else if (r.status === 'exists' && !showBar && !f.options.quiet && !f.options.json)

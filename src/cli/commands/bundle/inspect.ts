@@ -5,6 +5,7 @@ import { bundleStateWord, docStateWord, signerStateWord } from '../../../service
 import type { Factory } from '../../factory.js';
 import { note, printList, printObject, writeJson } from '../../output.js';
 import type { Action } from '../../run.js';
+import { safeLine } from '../../sanitize.js';
 
 export interface InspectOptions {
   id: string;
@@ -23,7 +24,7 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
   const bundle = await getBundleOrPacketsBundle(service, o.id);
   const r = await inspectBundle(service, bundle);
   if (f.options.json) return writeJson(f, r);
-  if (f.options.quiet) return void f.io.out.write(`${bundle.id}\n`);
+  if (f.options.quiet) return void f.io.out.write(`${safeLine(bundle.id)}\n`);
   const tty = f.io.out.isTTY;
   const word = (w: (c: string) => string, code: string) => (tty ? w(code) : code);
   const b = r.bundle;
@@ -52,7 +53,7 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
       { header: 'KIND', value: (x) => x.kind }, { header: 'NAME', value: (x) => x.name }, { header: 'BYTES', value: (x) => x.size },
       { header: 'SHA256', value: (x) => x.sha256, kind: 'id' }, { header: 'URL', value: (x) => x.file_url },
     ], (x) => x.file_url);
-  } else f.io.out.write(`${r.files_note}\n`);
+  } else f.io.out.write(`${safeLine(r.files_note)}\n`);
   if (r.links_note) note(f, r.links_note);
   else if (r.serving_url) note(f, `Links open on the running esign serve at ${r.serving_url}.`);
   for (const u of r.unavailable) note(f, `Not offered by this backend: ${u}.`);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
+import { safeLine } from '../../sanitize.js';
 import { Argument } from 'commander';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
@@ -22,7 +23,7 @@ export function register(program: Command, action: Action): void {
     .action(action(async (f, _o, words: string[] = []) => {
       const { complete } = await import('./complete.js');
       for (const c of await complete(f, program, words.length ? words : ['']))
-        f.io.out.write(`${c.value}${c.description ? `\t${c.description.replace(/\s+/g, ' ')}` : ''}\n`);
+        f.io.out.write(`${safeLine(c.value)}${c.description ? `\t${safeLine(c.description).replace(/\s+/g, ' ')}` : ''}\n`);
     }));
 }
 

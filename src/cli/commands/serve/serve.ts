@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, intArg } from '../../run.js';
+import { stripControl } from '../../sanitize.js';
 
 const DUE_WORK_INTERVAL_MS = 5_000;
 
@@ -46,7 +47,8 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
   const { buildServer } = await import('../../../server/app.js');
   const dataDir = await ctx.dataDir();
   const engine = await ctx.local({ publicUrl: o.publicUrl, guardUrls: o.allowPrivateUrls !== true });
-  const log = (line: string) => ctx.io.err.write(`${line}\n`);
+  // Log lines quote what strangers sent (paths, names): no control characters reach the terminal.
+  const log = (line: string) => ctx.io.err.write(`${stripControl(line)}\n`);
   const app = await buildServer({
     service: engine,
     local: engine,
