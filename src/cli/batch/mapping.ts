@@ -8,6 +8,7 @@ import { ApiError } from '../../service/errors.js';
 import type { AttachedFile, DocumentTemplate, EnvelopeTemplate } from '../../service/types.js';
 import { type DeliverVia, contactProblems } from '../../service/delivery.js';
 import type { CsvRow } from './csv.js';
+import type { FileCache } from './fileCache.js';
 import { safeLine } from '../sanitize.js';
 
 export type Source =
@@ -179,6 +180,8 @@ export interface BuildOptions {
   batchId: string;
   /** Read each row's files (a real send); a check only makes sure they exist. */
   readFiles: boolean;
+  /** Reads each file once for all rows of a run (writes: issue 26). */
+  files?: FileCache;
 }
 
 /** Builds and validates one row against the same schemas as a real create. */
@@ -248,10 +251,11 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
     const at = `documents[${i}].file_path`;
     try {
       if (o.readFiles) {
-        files.push({ filename: basename(path), data: await readFile(path) });
+        files.push({ filename: basename(path), data: await (o.files ? o.files.read(path) : readFile(path)) });
         d.file_index = files.length - 1;
       } else {
-        if (!(await stat(path)).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+        if (!(await (o.files ? o.files.isFile(path) : stat(path).then((s) => s.isFile()))))
+          throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
         d.file_index = 0;
       }
     } catch (e) {

@@ -6,6 +6,7 @@ import { ApiError } from '../../service/errors.js';
 import type { EsignService } from '../../service/service.js';
 import type { Bundle } from '../../service/types.js';
 import { readRows } from './csv.js';
+import { FileCache } from './fileCache.js';
 import type { Journal } from './journal.js';
 import { type RowRequest, type Source, describeProblem } from './mapping.js';
 import type { Pacer } from './pacer.js';
@@ -189,7 +190,7 @@ export async function runBatch(service: EsignService, source: Source, journal: J
     await send(row, req);
   };
 
-  const checker = new RowChecker(source, { batchId: o.batchId, readFiles: true });
+  const checker = new RowChecker(source, { batchId: o.batchId, readFiles: true, files: new FileCache() });
   const inflight = new Set<Promise<void>>();
   for await (const csvRow of readRows(o.csv, o.header)) {
     if (o.signal?.aborted) break;

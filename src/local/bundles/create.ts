@@ -9,7 +9,8 @@ import type {
 import type { AttachedFile, Bundle } from '../../service/types.js';
 import { knownPdfPages, recordBlob, sha256 } from '../store/blobs.js';
 import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, bundleFromRows } from './read.js';
-import { type EngineContext, inTransaction } from '../store/context.js';
+import type { EngineContext } from '../store/context.js';
+import { inGroupedTransaction } from '../store/groupCommit.js';
 import { checkDelivery, checkTestCopies } from './reachability.js';
 import { recordEvent } from './events.js';
 import { slug } from '../store/ids.js';
@@ -180,7 +181,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   errs.throwIfAny();
   for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 
-  const bundle = inTransaction(ctx, () => {
+  const bundle = await inGroupedTransaction(ctx, () => {
     const at = ctx.clock.now();
     const { db } = ctx;
     // Again inside the (immediate) transaction: another process may have taken the key meanwhile.

@@ -64,7 +64,8 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     let signers = 0;
     let allTest = true;
     let allDraft = true;
-    const checker = new RowChecker(source, { batchId, readFiles: false });
+    const files = new (await import('../../batch/fileCache.js')).FileCache();
+    const checker = new RowChecker(source, { batchId, readFiles: false, files });
     for await (const r of readRows(o.csv, header)) {
       total++;
       const prior = journal.rows.get(r.row);
