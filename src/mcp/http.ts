@@ -13,6 +13,8 @@ export interface McpHttpOptions {
   authorize: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** The largest request body (a create with documents in base64). */
   bodyLimit: number;
+  /** Takes one create from the key's create limit, or throws the API's 429 (a Bundle about to be made). */
+  countCreate: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
 export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
@@ -26,7 +28,11 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
         import('./server.js'),
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       ]);
-      const server = createMcpServer({ service: o.service, fileAccess: false });
+      const server = createMcpServer({
+        service: o.service,
+        fileAccess: false,
+        beforeCreate: () => o.countCreate(req, reply),
+      });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.once('close', () => {
         void transport.close();

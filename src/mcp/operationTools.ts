@@ -148,7 +148,10 @@ async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Pro
   if (isCreateOfBundle(op)) {
     const body = args.body as Json;
     await requireLive(ctx, !createReachesPeople(body), 'create and send this Bundle');
-    const made = await createOnce(service, body, (b) => call(portArgs(op, { ...args, body: b })) as Promise<Bundle>);
+    const made = await createOnce(service, body, async (b) => {
+      ctx.beforeCreate?.();
+      return call(portArgs(op, { ...args, body: b })) as Promise<Bundle>;
+    });
     return { ...made.bundle, existing: made.existing };
   }
   // The sandbox exists only where nobody is emailed for real (the engine's outbox): the hosted service answers 404.

@@ -27,6 +27,8 @@ export interface McpOptions {
   /** The client runs on this machine (stdio): path arguments are allowed. */
   fileAccess?: boolean;
   version?: string;
+  /** Called just before a Bundle is made (not when a retry finds it): esign serve counts the create limit. */
+  beforeCreate?: () => void;
 }
 
 const INSTRUCTIONS =
@@ -95,7 +97,13 @@ export function createMcpServer(o: McpOptions): Server {
     try {
       const args = parseArgs(tool, req.params.arguments);
       return toolResult(
-        await tool.run(args, { service: o.service, live: o.live ?? false, fileAccess, signal: extra.signal }),
+        await tool.run(args, {
+          service: o.service,
+          live: o.live ?? false,
+          fileAccess,
+          signal: extra.signal,
+          beforeCreate: o.beforeCreate,
+        }),
       );
     } catch (e) {
       return toolError(e);

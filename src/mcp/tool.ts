@@ -22,6 +22,8 @@ export interface ToolContext {
   fileAccess: boolean;
   /** Ends with the client's request (cancelled, or the connection closed). */
   signal: AbortSignal;
+  /** Called just before a Bundle is made; throws to refuse (the server's create limit). */
+  beforeCreate?: () => void;
 }
 
 export type Json = Record<string, unknown>;

@@ -239,6 +239,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   (await import('../mcp/http.js')).registerMcp(app, {
     service: opts.service, authorize: async (req, reply) => void guard(req, reply, 'call'), bodyLimit: limits.documentJsonBytes,
+    countCreate: (req, reply) => void guard(req, reply, 'create'),
   });
 
   if (opts.local) {

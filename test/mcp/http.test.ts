@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_TOOLS } from '../../src/mcp/jobs.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { startServe, type ServeProcess } from '../cli/serveProcess.js';
-import { CONTRACT_B64, tempDir } from '../helpers.js';
+import { buildServer } from '../../src/server/app.js';
+import { CONTRACT_B64, newEngine, tempDir } from '../helpers.js';
 import { BIN, call, fails, httpClient, ok, type Seeded, seed, stdioClient } from './support.js';
 
 const data = tempDir('esign-mcp-http-');
@@ -88,6 +89,36 @@ describe('esign serve at /mcp', () => {
       /names a file on the server's machine/,
     );
   }, 60_000);
+});
+
+describe('/mcp and the create limit', () => {
+  it("counts each Bundle made against the key's create limit; a retry that finds its Bundle is not counted", async () => {
+    const engine = newEngine();
+    const key = engine.keys.create('mcp').key;
+    const app = await buildServer({
+      service: engine,
+      authenticate: (k) => engine.keys.authenticate(k),
+      rateLimits: { createLimit: 1 },
+    });
+    const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+    const limited = await httpClient(origin, key);
+    try {
+      const first = await ok(limited, 'create_bundle', { body: request('One') });
+      expect((await ok(limited, 'create_bundle', { body: request('One') })).id).toBe(first.id);
+      const r = await fails(
+        limited,
+        'create_bundle',
+        { body: request('Two') },
+        /^429 throttled: Request was throttled/,
+      );
+      expect(r.data).toMatchObject({ error: { status: 429 } });
+      expect((await ok(limited, 'list_bundles', {})).total).toBe(1);
+    } finally {
+      await limited.close();
+      await app.close();
+      await engine.dispose();
+    }
+  });
 });
 
 describe('esign mcp on stdio over the remote backend', () => {
