@@ -141,6 +141,41 @@ export class Factory {
   }
 
   /**
+   * Where commands go, as text for records and messages: `local`, or the remote server's base URL.
+   * Commands never branch on it: what differs between backends is asked of the port or of the
+   * Factory's methods below (the Factory, which builds the backend, is the one place that knows).
+   */
+  async backendLabel(): Promise<string> {
+    return (await this.settings()).baseUrl ?? 'local';
+  }
+
+  /** Where batch journals live: the engine's data directory, or per remote profile a directory under it. */
+  async journalDir(): Promise<string> {
+    const [{ join }, { createHash }] = await Promise.all([import('node:path'), import('node:crypto')]);
+    const s = await this.settings();
+    const base = await this.dataDir();
+    if (!s.baseUrl) return join(base, 'batches');
+    const who = s.profile ?? createHash('sha256').update(s.baseUrl).digest('hex').slice(0, 12);
+    return join(base, 'remote', who.replace(/[^A-Za-z0-9_.-]/g, '_'), 'batches');
+  }
+
+  /** How `esign api` reaches API v2: HTTP to the remote server, or esign serve's routes in-process. */
+  async apiTransport(): Promise<import('./commands/api/transport.js').Transport> {
+    const s = await this.settings();
+    const t = await import('./commands/api/transport.js');
+    return s.baseUrl ? t.remoteTransport(s.baseUrl, s.apiKey) : t.inProcessTransport(await this.local());
+  }
+
+  /**
+   * The service when asking it is cheap and creates nothing (shell completion): the embedded engine
+   * when it is the backend and its database exists; undefined otherwise.
+   */
+  async serviceIfCheap(): Promise<EsignService | undefined> {
+    if ((await this.settings()).baseUrl || !(await this.hasLocalData())) return undefined;
+    return this.local();
+  }
+
+  /**
    * Sending to real people is deliberate: on a remote backend a non-test Bundle goes out only
    * with --live or from a profile marked live.
    */

@@ -64,7 +64,7 @@ const secretModule = () => import('./webhooks/secret.js');
 
 export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
-  readonly capabilities: BackendCapabilities = { sandbox: true, sendsForReal: false };
+  readonly capabilities: BackendCapabilities = { sandbox: true, sendsForReal: false, rateLimited: false };
   readonly dataDir: string;
   readonly db: Db;
   readonly clock: Clock;

@@ -77,7 +77,7 @@ export class RemoteService implements EsignService {
    * A remote server may be the hosted service, whose messages reach real people; its sandbox
    * routes exist only if it is `esign serve` (the hosted service answers 404, which is reported).
    */
-  readonly capabilities: BackendCapabilities = { sandbox: false, sendsForReal: true };
+  readonly capabilities: BackendCapabilities = { sandbox: false, sendsForReal: true, rateLimited: true };
   constructor(opts: HttpOptions) {
     this.http = new HttpClient(opts);
   }

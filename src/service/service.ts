@@ -29,6 +29,8 @@ export interface BackendCapabilities {
   sandbox: boolean;
   /** Email and SMS reach real people: a non-test Bundle sent here is a real request to sign. */
   sendsForReal: boolean;
+  /** Requests are counted against a rate limit (GET /rate_limit/ tells it): batch work paces itself. */
+  rateLimited: boolean;
 }
 
 /** A request body: typed as the schema describes it, accepted as anything and validated by the backend. */

@@ -3,7 +3,6 @@
 // killed at any point leaves a file that says which rows are done, which were in flight (to be
 // looked up by custom_key before sending again) and which never started. Files 0600, dirs 0700.
 import { closeSync, fdatasyncSync, mkdirSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Factory } from '../factory.js';
 import { BatchLock } from './lock.js';
@@ -32,14 +31,8 @@ export interface BatchMeta {
   total?: number;
 }
 
-/** Where journals live: the engine's data directory, or per remote profile a directory under it. */
-export async function journalDir(f: Factory): Promise<string> {
-  const s = await f.settings();
-  const base = await f.dataDir();
-  if (!s.baseUrl) return join(base, 'batches');
-  const who = s.profile ?? createHash('sha256').update(s.baseUrl).digest('hex').slice(0, 12);
-  return join(base, 'remote', who.replace(/[^A-Za-z0-9_.-]/g, '_'), 'batches');
-}
+/** Where journals live (the Factory knows: the engine's data directory, or one per remote profile). */
+export const journalDir = (f: Factory): Promise<string> => f.journalDir();
 
 /** Reads a journal: its header and each row's last entry. A torn last line (a kill mid-write) is ignored. */
 export function readJournal(path: string): { meta?: BatchMeta; rows: Map<number, JournalEntry> } {

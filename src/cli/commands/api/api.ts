@@ -63,8 +63,7 @@ export async function run(f: Factory, o: ApiOptions): Promise<void> {
   if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
   if (o.paginate && method !== 'GET') throw new CliError('--paginate applies to GET lists.', EXIT.USAGE);
 
-  const { openTransport } = await import('./transport.js');
-  const transport = await openTransport(f);
+  const transport = await f.apiTransport();
   // What the server sent, as it sent it when piped (a script's data); on a terminal without controls.
   const onTerminal = (t: string) => (f.io.out.isTTY ? stripControl(t) : t);
   try {

@@ -1,7 +1,7 @@
 // How `esign api` reaches API v2: a remote server over HTTP, or the local engine through the very
 // routes of `esign serve`, injected in-process (fastify inject: no port is opened).
 import { randomBytes } from 'node:crypto';
-import type { Factory } from '../../factory.js';
+import type { LocalBackend } from '../../factory.js';
 
 export interface RawRequest {
   method: string;
@@ -25,12 +25,7 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-export async function openTransport(f: Factory): Promise<Transport> {
-  const s = await f.settings();
-  return s.baseUrl ? remote(s.baseUrl, s.apiKey) : local(f);
-}
-
-async function remote(baseUrl: string, apiKey: string | undefined): Promise<Transport> {
+export async function remoteTransport(baseUrl: string, apiKey: string | undefined): Promise<Transport> {
   const { request } = await import('undici');
   const apiRoot = baseUrl.replace(/\/+$/, '');
   const serverRoot = apiRoot.replace(/\/api\/v2$/, '');
@@ -48,8 +43,8 @@ async function remote(baseUrl: string, apiKey: string | undefined): Promise<Tran
  * The local engine behind the server of `esign serve`, called in-process. The server still checks
  * a key: this run's own random key, known only to this process, opens it; stored keys work too.
  */
-async function local(f: Factory): Promise<Transport> {
-  const [{ buildServer, API_PREFIX }, engine] = await Promise.all([import('../../../server/app.js'), f.local()]);
+export async function inProcessTransport(engine: LocalBackend): Promise<Transport> {
+  const { buildServer, API_PREFIX } = await import('../../../server/app.js');
   const inProcessKey = randomBytes(24).toString('base64url');
   const app = await buildServer({
     service: engine,

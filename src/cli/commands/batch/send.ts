@@ -52,10 +52,9 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
   if (o.batchId !== undefined && !src.BATCH_ID.test(o.batchId))
     throw new CliError(`--batch-id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
   const batchId = o.batchId ?? src.batchIdOf(await sha256File(o.csv), descriptor);
-  const settings = await f.settings();
   const service = await f.service();
   const dir = await journalDir(f);
-  const journal = Journal.open(dir, { batch: batchId, csv: o.csv, source: descriptor.slice(0, 200), backend: settings.baseUrl ?? 'local', started: new Date().toISOString() });
+  const journal = Journal.open(dir, { batch: batchId, csv: o.csv, source: descriptor.slice(0, 200), backend: await f.backendLabel(), started: new Date().toISOString() });
   let results: import('../../batch/results.js').ResultsFile | undefined;
   try {
     // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
@@ -88,7 +87,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     let pacer: import('../../batch/pacer.js').Pacer | undefined;
     let calls: import('../../batch/pacer.js').Pacer | undefined;
     let allowance: import('../../batch/pacer.js').Allowance | undefined;
-    if (settings.baseUrl && pending) {
+    if (service.capabilities.rateLimited && pending) {
       // The call budget is read even with --rate: every row costs a lookup by custom_key.
       const told = o.rate ? await pacing.readAllowance(service).catch(() => undefined) : await pacing.readAllowance(service);
       allowance = o.rate ? pacing.parseRate(o.rate) : told!;

@@ -70,9 +70,8 @@ async function localIds(f: Factory, path: string[], arg: string): Promise<Candid
   const wanted =
     arg === 'slug' ? 'bundle' : arg === 'id' && ['person', 'webhook', 'template', 'envelope-template'].includes(noun) ? noun : arg === 'headerId' ? 'header' : undefined;
   if (!wanted) return [];
-  if ((await f.settings()).baseUrl) return [];
-  if (!(await f.hasLocalData())) return [];
-  const s = await f.local();
+  const s = await f.serviceIfCheap();
+  if (!s) return [];
   const per = { per_page: 100 };
   switch (wanted) {
     case 'bundle': return (await s.listBundles(per)).items.map((b) => ({ value: b.id, description: b.label }));
