@@ -22,7 +22,7 @@ import type { EngineContext } from './store/context.js';
 import { type Db, openDatabase } from './store/db.js';
 import { BackgroundRun } from './documents/background.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
-import { removeServeState, runningServeUrl, writeServeState } from './store/serveState.js';
+import { removeServeState, runningServeUrl, serveProof, writeServeState } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
 import * as life from './bundles/lifecycle.js';
 import { type LinkKind, fileLinkToken, resolveLink } from './bundles/links.js';
@@ -124,6 +124,11 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
 
   stopServing(): void {
     removeServeState(this.dataDir);
+  }
+
+  /** What GET /_esign/serve-proof answers, so other processes trust serve.json only for this server. */
+  serveProof(challenge: string): string | undefined {
+    return serveProof(challenge);
   }
 
   /**

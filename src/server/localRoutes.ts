@@ -4,7 +4,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../service/errors.js';
-import type { HostedEngine } from '../service/hosting.js';
+import { type HostedEngine, SERVE_PROOF_PATH } from '../service/hosting.js';
 import { registerPageAssets } from './pages/assets.js';
 import { registerPreparationPages } from './pages/preparation/routes.js';
 import { registerSigningPage } from './pages/signing/routes.js';
@@ -30,6 +30,14 @@ export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine):
       .header('Cache-Control', 'private, no-store')
       .header('X-Content-Type-Options', 'nosniff')
       .send(createReadStream(path));
+  });
+
+  // serve.json is trusted by other processes only when this answers with the HMAC of their challenge.
+  app.get(SERVE_PROOF_PATH, async (req, reply) => {
+    const challenge = String((req.query as { challenge?: unknown }).challenge ?? '');
+    const proof = /^[0-9a-f]{16,128}$/.test(challenge) ? engine.serveProof?.(challenge) : undefined;
+    if (!proof) throw new ApiError(404, 'not_found', 'This server announced no data directory.');
+    return reply.type('text/plain').header('Cache-Control', 'no-store').send(proof);
   });
 
   registerPageAssets(app);

@@ -147,7 +147,12 @@ export interface PreparationPages {
 }
 
 /** Everything esign serve hosts outside /api/v2/ when the engine is the service. */
+/** Where esign serve proves it is the server serve.json names (see local/store/serveState.ts). */
+export const SERVE_PROOF_PATH = '/_esign/serve-proof';
+
 export interface HostedEngine extends FileLinks, SigningPages, SandboxOperations, WebhookSandboxOperations {
   /** The preparation side, loaded on first use. */
   preparationPages(): Promise<PreparationPages>;
+  /** Proof that this process serves the data directory named in its serve.json (undefined: it announced none). */
+  serveProof?(challenge: string): string | undefined;
 }
