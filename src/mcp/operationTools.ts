@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { OPERATIONS, type OperationDef } from '../service/operations.js';
 import { signInputOf } from '../service/schemas.js';
 import type { EsignService } from '../service/service.js';
+import { bundleStateWord } from '../service/states.js';
 import type { Bundle } from '../service/types.js';
 import { CONFIRM_DESCRIPTION, createOnce, createReachesPeople, requireConfirm, requireLive } from './safety.js';
 import type { Annotations, Json, ToolContext, ToolDef } from './tool.js';
@@ -138,12 +139,23 @@ function wouldDo(op: OperationDef, args: Json): string {
   const which = op.args
     .filter((a) => a.in === 'path')
     .map((a) => `${(a as { name: string }).name} ${JSON.stringify(args[(a as { name: string }).name])}`);
-  return `${op.summary.charAt(0).toLowerCase()}${op.summary.slice(1)}${which.length ? ` (${which.join(', ')})` : ''}`;
+  const summary = op.summary.replace(/^Sandbox: /, 'act in the sandbox: ');
+  return `${summary.charAt(0).toLowerCase()}${summary.slice(1)}${which.length ? ` (${which.join(', ')})` : ''}`;
+}
+
+/** What a destructive call would do, in words: the operation and, for a Bundle, which one as people know it. */
+async function whatItTouches(service: EsignService, op: OperationDef, args: Json): Promise<string> {
+  const what = wouldDo(op, args);
+  if (typeof args.slug !== 'string') return what;
+  const b = await service.getBundle(args.slug);
+  const signers = b.packets.map((p) => p.name).join(', ');
+  return `${what}: "${b.label || b.id}", ${bundleStateWord(b.status)}, signers ${signers || 'none'}`;
 }
 
 async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Promise<unknown> {
   const { service } = ctx;
-  if (annotationsOf(op).destructiveHint) requireConfirm(args, wouldDo(op, args));
+  if (annotationsOf(op).destructiveHint && args.confirm !== true)
+    requireConfirm(args, await whatItTouches(service, op, args));
   const call = (list: unknown[]) => (service[op.name] as (...a: unknown[]) => Promise<unknown>).apply(service, list);
   if (isCreateOfBundle(op)) {
     const body = args.body as Json;

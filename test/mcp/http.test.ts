@@ -66,7 +66,12 @@ describe('esign serve at /mcp', () => {
     const again = await ok(client, 'create_bundle', { body: request('Over HTTP') });
     expect([again.id, again.existing]).toEqual([b.id, true]);
     const [packet] = b.packets as { id: string }[];
-    await fails(client, 'sign_packet', { id: packet!.id, body: {} }, /Not done: this would sandbox: the signer signs/);
+    await fails(
+      client,
+      'sign_packet',
+      { id: packet!.id, body: {} },
+      /Not done: this would act in the sandbox: the signer signs .*\(id "[^"]+"\)\. Nothing was changed\./,
+    );
     expect((await ok(client, 'get_packet', { id: packet!.id })).status).not.toBe('co');
     expect((await ok(client, 'sign_packet', { id: packet!.id, body: {}, confirm: true })).status).toBe('co');
     expect(

@@ -170,7 +170,7 @@ describe('esign mcp over stdio', () => {
       client,
       'cancel_bundle',
       { slug: b.id },
-      /Not done: this would cancel a Bundle \(slug "[^"]+"\)\. Nothing was changed\. .*confirm: true/,
+      /^Not done: this would cancel a Bundle \(slug "[^"]+"\): "Keep me", Sent, signers Ada Lovelace, Bob Example\. Nothing was changed\. .*confirm: true/,
     );
     expect(refused.data).toMatchObject({ error: { code: 'refused', refused: 'confirm' } });
     await fails(client, 'cancel_bundle', { slug: b.id, confirm: false }, /Not done/);
