@@ -114,6 +114,9 @@ export const DocumentRequest = z.object({
   fields: z.array(FieldRequest).optional(),
   auto_placements: z.array(AutoPlacementRequest).optional(),
   converted_pdf_fields_to: z.string().optional(),
+  /** 2.19: the PDF's own form fields (by name) each given to a signer (by key). */
+  adobe_field_assignments: z.record(text(), z.string())
+    .refine((m) => Object.keys(m).length <= 1000, { error: 'At most 1000 field assignments.' }).optional(),
 });
 
 /** A document taken from a Document Template (shape not shown by the spec; documented in the README). */

@@ -96,6 +96,10 @@ export interface Bundle {
   allow_signer_reassign: boolean;
   allow_chained_signer_reassign: boolean;
   owner: string | null;
+  /** API 2.19: the owner's name and address, and a cap on reminders (null: none). */
+  owner_name: string;
+  owner_email: string;
+  max_reminders: number | null;
   signing_brand: string | null;
   template: string | null;
   data?: BundleDataItem[] | null;

@@ -8,7 +8,7 @@ import type {
 } from '../../service/schemas.js';
 import type { AttachedFile, Bundle } from '../../service/types.js';
 import { knownPdfPages, recordBlob, sha256 } from '../store/blobs.js';
-import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, bundleFromRows } from './read.js';
+import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, bundleFromRows, ownerContacts } from './read.js';
 import type { EngineContext } from '../store/context.js';
 import { inGroupedTransaction } from '../store/groupCommit.js';
 import { checkDelivery, checkTestCopies } from './reachability.js';
@@ -117,6 +117,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     const spec = {
       ...keyedFields(d),
       converted_pdf_fields_to: d.converted_pdf_fields_to ?? null,
+      ...(d.adobe_field_assignments ? { adobe_field_assignments: d.adobe_field_assignments } : {}),
       html_fields_mode: d.html_fields_mode ?? null,
     };
     if (d.file_url !== undefined) {
@@ -242,7 +243,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     else if (status === 'se') announceLaunch(ctx, b, launched.asked, at);
     return bundleFromRows(b, launched.rows, planned.map((d) => ({
       key: d.key, name: d.name, template_id: d.source.kind === 'template' ? d.source.templateId : null,
-    })), []);
+    })), [], ownerContacts(db, [null])(null));
   });
   if (pending) ctx.kick();
   return bundle;
@@ -334,6 +335,8 @@ function checkDocumentRequest(
   }
   if (d.converted_pdf_fields_to !== undefined && !signerKeys.has(d.converted_pdf_fields_to))
     errs.add(at('converted_pdf_fields_to'), `"${d.converted_pdf_fields_to}" is not the key of a signer in this Bundle.`);
+  for (const [name, signer] of Object.entries(d.adobe_field_assignments ?? {}))
+    if (!signerKeys.has(signer)) errs.add(at(`adobe_field_assignments.${name}`), `"${signer}" is not the key of a signer in this Bundle.`);
   const fieldKeys = new Set<string>();
   const checkField = (f: (FieldRequestT | AutoPlacementRequestT) & { key: string }, path: string) => {
     if (fieldKeys.has(f.key)) errs.add(`${path}.key`, `Duplicate field key "${f.key}" in this document.`);

@@ -160,7 +160,28 @@ export function loadBundles(db: Db, rows: BundleRow[]): Bundle[] {
   const P = group(packets);
   const D = group(docs);
   const T = group(tags);
-  return rows.map((r) => bundleFromRows(r, P.get(r.seq) ?? [], D.get(r.seq) ?? [], (T.get(r.seq) ?? []).map((t) => t.tag)));
+  const owner = ownerContacts(db, rows.map((r) => r.owner));
+  return rows.map((r) => bundleFromRows(r, P.get(r.seq) ?? [], D.get(r.seq) ?? [], (T.get(r.seq) ?? []).map((t) => t.tag), owner(r.owner)));
+}
+
+export interface OwnerContact {
+  owner_name: string;
+  owner_email: string;
+}
+
+/**
+ * Who owns each Bundle (API 2.19 `owner_name`, `owner_email`): the user PATCH `owner` names, else
+ * the account's first admin (the owner of a new account), whose Bundles they are. One query.
+ */
+export function ownerContacts(db: Db, ownerIds: (string | null)[]): (id: string | null) => OwnerContact {
+  const ids = [...new Set(ownerIds.filter((x): x is string => x !== null))];
+  const users = sql(db, `SELECT id, name, email, is_admin FROM users
+    WHERE id IN (SELECT value FROM json_each(?)) OR id = (SELECT id FROM users WHERE is_admin = 1 ORDER BY created, rowid LIMIT 1)`)
+    .all(JSON.stringify(ids)) as { id: string; name: string; email: string; is_admin: number }[];
+  const byId = new Map(users.map((u) => [u.id, { owner_name: u.name, owner_email: u.email }]));
+  const first = users.find((u) => u.is_admin === 1 && !ids.includes(u.id)) ?? users.find((u) => u.is_admin === 1);
+  const fallback = first ? { owner_name: first.name, owner_email: first.email } : { owner_name: '', owner_email: '' };
+  return (id) => (id !== null && byId.get(id)) || fallback;
 }
 
 /** One Bundle, read from one snapshot of the database. */
@@ -174,6 +195,7 @@ export function bundleFromRows(
   packets: PacketRow[],
   docs: Pick<DocumentRow, 'key' | 'name' | 'template_id'>[],
   tags: string[],
+  owner: OwnerContact,
 ): Bundle {
   const a = bundleAttrs(r);
   return {
@@ -210,6 +232,9 @@ export function bundleFromRows(
     allow_signer_reassign: a.allow_signer_reassign ?? false,
     allow_chained_signer_reassign: a.allow_chained_signer_reassign ?? false,
     owner: r.owner,
+    ...owner,
+    // API 2.19: reminders are bounded by reminder_expires here, never by a count.
+    max_reminders: null,
     signing_brand: r.signing_brand,
     template: r.template,
   };

@@ -9,6 +9,8 @@ export interface Problem {
 
 export interface PreparedSpec extends DocumentSpec {
   converted_pdf_fields_to?: string | null;
+  /** Form field name -> signer key (API 2.19); fields it does not name go to converted_pdf_fields_to, if set. */
+  adobe_field_assignments?: Record<string, string> | null;
   html_fields_mode?: string | null;
   [more: string]: unknown;
 }
@@ -28,13 +30,24 @@ export async function deriveFields(pdf: Buffer, spec: PreparedSpec, index: numbe
   const fields = [...(spec.fields ?? [])];
   const taken = new Set([...fields, ...(spec.auto_placements ?? [])].map((f) => f.key));
 
-  if (spec.converted_pdf_fields_to) {
+  const assigned = spec.adobe_field_assignments ?? {};
+  if (spec.converted_pdf_fields_to || Object.keys(assigned).length) {
     const { formFieldsOfPdf } = await import('./pdfForm.js');
-    for (const f of await formFieldsOfPdf(pdf))
+    const form = await formFieldsOfPdf(pdf);
+    const names = new Set(form.map((f) => f.name));
+    for (const name of Object.keys(assigned)) {
+      if (names.has(name)) continue;
+      const known = [...names].slice(0, 20).join(', ');
+      problems.push({ field: `documents[${index}].adobe_field_assignments.${name}`, message: `The PDF has no form field "${name}" (its fields: ${known || 'none'}).` });
+    }
+    for (const f of form) {
+      const signer = Object.hasOwn(assigned, f.name) ? assigned[f.name] : spec.converted_pdf_fields_to;
+      if (!signer) continue;
       fields.push({
         key: uniqueKey(fieldKey(f.name), taken), kind: f.kind, label: f.name, page: f.page, x: f.x, y: f.y, w: f.w, h: f.h,
-        editors: [spec.converted_pdf_fields_to], ...(f.required ? { required: true } : {}), ...(f.value ? { initial_value: f.value } : {}),
+        editors: [signer], ...(f.required ? { required: true } : {}), ...(f.value ? { initial_value: f.value } : {}),
       });
+    }
   }
 
   const placed: StoredField[] = [];
