@@ -130,7 +130,7 @@ describe('esign mcp on stdio over the remote backend', () => {
   const home = join(data.dir, 'home');
   const env = () => ({ HOME: home, ESIGN_CONFIG_DIR: join(home, 'config'), ESIGN_DATA_DIR: join(data.dir, 'unused') });
 
-  it('holds the live guard: a non-test create is refused and nothing is made; a test one goes', async () => {
+  it("holds the live guard (a non-test create is refused, nothing made; a test one goes) and runs the scenario",, async () => {
     const { client: remote } = await stdioClient({
       ...env(),
       ESIGN_BASE_URL: `${serve.address}/api/v2`,
@@ -162,10 +162,24 @@ describe('esign mcp on stdio over the remote backend', () => {
       expect(
         (await ok(remote, 'create_bundle', { body: request('A test', { is_test: true, packets: owner }) })).id,
       ).toBe(test.id);
+      // The scenario's second half over the remote adapter: sign in esign serve's sandbox, wait by
+      // polling, save the files over HTTP, verify them.
+      const [me] = test.packets as { id: string }[];
+      expect((await ok(remote, 'sign_packet', { id: me!.id, body: {}, confirm: true })).status).toBe('co');
+      const waited = await ok(remote, 'wait_for_bundles', { ids: [test.id], until: 'docs-ready', timeout_seconds: 60 });
+      expect(waited.outcome).toBe('reached');
+      const dir = join(data.dir, 'remote-files');
+      const saved = (await ok(remote, 'download_bundle_files', { id: test.id, dir })).saved as {
+        kind: string;
+        path: string;
+      }[];
+      const signed = saved.filter((f) => f.kind !== 'document').map((f) => f.path);
+      expect(signed.length).toBeGreaterThan(0);
+      expect((await ok(remote, 'verify_documents', { paths: signed })).all_match).toBe(true);
     } finally {
       await remote.close();
     }
-  }, 30_000);
+  }, 60_000);
 
   it('lets a profile marked live send for real', async () => {
     const added = await execa(
