@@ -9,6 +9,7 @@ import type { IO } from './io.js';
 import type { OutputOptions } from './output.js';
 import { stripControl } from './sanitize.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
+import { dirname } from 'node:path';
 
 export interface GlobalOptions extends OutputOptions {
   dataDir?: string;
@@ -57,6 +58,10 @@ export type EngineOptions = Omit<LocalEngineOptions, 'dataDir'>;
 /** A database that cannot be opened names its file and says what to do. */
 function openFailure(e: unknown, file: string): unknown {
   const code = (e as { code?: string })?.code ?? '';
+  if (code === 'ENOENT' || code === 'EACCES' || code === 'EROFS')
+    return new CliError(`Data directory ${dirname(file)} cannot be made: ${(e as Error).message}.`, EXIT.USAGE);
+  if (code === 'ENOTDIR' || code === 'EEXIST')
+    return new CliError(`Data directory ${dirname(file)}: a file is in the way (it, or a folder above it, is not a directory); nothing was changed.`, EXIT.USAGE);
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
     return new CliError(`${file} is damaged or not an esign database (${(e as Error).message}): restore it from a backup, or use another --data-dir.`, EXIT.FAILURE);
   return e;

@@ -28,6 +28,19 @@ describe('help', () => {
     for (const [p, list] of Object.entries(EXAMPLES)) for (const e of list) expect(e.includes(`esign ${p}`), e).toBe(true);
   });
 
+  it('examples name Bundles and Packets by ids of their real shape (10 characters of the slug alphabet, not UUIDs)', () => {
+    const SLUG = /^[A-HJ-NP-Za-km-z2-9]{10}$/;
+    const takesSlug = /^(bundle (get|update|send|cancel|validate|events|files|data|remind|wait|inspect|tags add|tags remove)|packet \S+|local (view|sign|decline|reassign))$/;
+    for (const [p, list] of Object.entries(EXAMPLES)) {
+      if (!takesSlug.test(p)) continue;
+      for (const e of list.filter((x) => x.startsWith(`esign ${p} `))) {
+        const first = e.slice(`esign ${p} `.length).split(' ')[0]!;
+        if (first === '-' || first.startsWith('-')) continue;
+        expect(first, e).toMatch(SLUG);
+      }
+    }
+  });
+
   it('help ends with the examples and shows the global options', async () => {
     const r = await esignIn(['bundle', 'list', '--help']);
     expect(r.exitCode).toBe(0);

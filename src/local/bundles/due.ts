@@ -43,7 +43,9 @@ export function nextReminderAt(ctx: EngineContext, b: BundleRow, p: PacketRow): 
   const interval = a.reminder_interval ?? DEFAULT_REMINDER_DAYS;
   if (p.auto_reminders > 0 && interval === 0) return null;
   const scheduled = base + (offset + p.auto_reminders * interval) * DAY_MS;
-  const due = p.last_reminded_at ? Math.max(scheduled, Date.parse(p.last_reminded_at) + REMINDER_INTERVAL_MS) : scheduled;
+  // A reminder stamped after now (a clock moved forward, then reset) does not push the next one out.
+  const last = p.last_reminded_at ? Date.parse(p.last_reminded_at) : NaN;
+  const due = last <= ctx.clock.nowMs() ? Math.max(scheduled, last + REMINDER_INTERVAL_MS) : scheduled;
   const stop = remindersStopMs(b);
   if (stop !== null && due > stop) return null;
   return new Date(due).toISOString();

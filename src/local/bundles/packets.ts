@@ -68,8 +68,10 @@ export function remindPacket(ctx: EngineContext, id: string): void {
       throw badRequest('The packet is delivered by embedded signing and has no address to remind; change deliver_via to email or phone first.');
     if (packetAttrs(p).suppress_all) throw badRequest('All messages to this signer are suppressed (suppress_all).');
     const now = ctx.clock.nowMs();
-    if (p.last_reminded_at && now - Date.parse(p.last_reminded_at) < REMINDER_INTERVAL_MS) {
-      const next = new Date(Date.parse(p.last_reminded_at) + REMINDER_INTERVAL_MS).toISOString();
+    // A reminder stamped after now was sent on a clock moved forward and since reset: it blocks nothing.
+    const since = p.last_reminded_at ? now - Date.parse(p.last_reminded_at) : Infinity;
+    if (since >= 0 && since < REMINDER_INTERVAL_MS) {
+      const next = new Date(now - since + REMINDER_INTERVAL_MS).toISOString();
       throw badRequest(`A reminder can be sent once per hour; the last one went at ${p.last_reminded_at}, the next can go after ${next}.`);
     }
     notify(ctx, b, p, 'reminder');

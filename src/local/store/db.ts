@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
 
@@ -54,14 +54,27 @@ export function openDatabase(dataDir: string): Db {
  */
 export function ensurePrivateDir(dir: string): void {
   if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir);
     return;
   }
-  const mode = statSync(dir).mode & 0o777;
+  const stat = statSync(dir);
+  // A file in the way is left exactly as it is: never chmodded, never written.
+  if (!stat.isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR', path: dir });
+  const mode = stat.mode & 0o777;
   if (mode & 0o077) {
     chmodSync(dir, 0o700);
     process.stderr.write(`esign: ${dir} was open to other users (mode ${mode.toString(8)}); it is now private (700).\n`);
   }
+}
+
+/**
+ * mkdir -p, one level at a time. Node's recursive mkdir loops for ever where a parent exists but
+ * refuses children with ENOENT (a path under /proc); here each level fails at once.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) missing.unshift(d);
+  for (const d of missing) mkdirSync(d, { mode: 0o700 });
 }
 
 /** Creates the file 0600, or tightens it; SQLite gives its -wal and -shm files the database file's mode. */

@@ -6,7 +6,7 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { printList } from '../../output.js';
 import { sha256Arg } from '../../flags.js';
-import type { Action } from '../../run.js';
+import { type Action, unreadable } from '../../run.js';
 
 export interface VerifyOptions {
   files: string[];
@@ -32,8 +32,8 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
     const hash = await sha256File(file, showProgress ? (done, total) => {
       const pct = total ? Math.floor((done / total) * 100) : 100;
       if (pct !== last) err.write(`\rHashing ${file}: ${(last = pct)}%\x1b[K`);
-    } : undefined).catch((e: NodeJS.ErrnoException) => {
-      throw new CliError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`, EXIT.USAGE);
+    } : undefined).catch((e: unknown) => {
+      throw unreadable('', file, e);
     });
     if (showProgress) err.write('\r\x1b[K');
     inputs.push({ source: file, hash });

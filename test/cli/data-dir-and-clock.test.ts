@@ -1,0 +1,66 @@
+// Small but real: a data directory that cannot be one is refused at once and nothing is touched;
+// a reminder sent on a clock moved forward blocks nothing once the clock is reset; verify DIR.
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, tempDir } from '../helpers.js';
+import { esignIn } from './inProcess.js';
+import { BIN } from './serveProcess.js';
+
+let data: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  data = tempDir('esign-datadir-');
+});
+afterAll(() => data.cleanup());
+
+describe('--data-dir that cannot be a directory', () => {
+  it('naming a regular file: a usage error, and the file keeps its mode and bytes', async () => {
+    const file = join(data.dir, 'notes.txt');
+    writeFileSync(file, 'keep me\n');
+    chmodSync(file, 0o644);
+    const r = await esignIn(['bundle', 'list', '--data-dir', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`esign: Data directory ${file}: a file is in the way (it, or a folder above it, is not a directory); nothing was changed.`);
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    expect(readFileSync(file, 'utf8')).toBe('keep me\n');
+    const below = await esignIn(['bundle', 'list', '--data-dir', join(file, 'sub')]);
+    expect(below.exitCode).toBe(2);
+  });
+
+  it('a path that cannot be made fails at once instead of spinning (under /proc)', async () => {
+    const started = Date.now();
+    const r = await execa('node', [BIN, 'bundle', 'list', '--data-dir', '/proc/1/no-such/esign'], { reject: false, timeout: 20_000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^esign: Data directory \/proc\/1\/no-such\/esign cannot be made: /);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('the engine clock', () => {
+  it('after local clock reset, a reminder sent in the moved future does not block the next', async () => {
+    const env = { ESIGN_DATA_DIR: join(data.dir, 'clock') };
+    const b = JSON.parse((await esignIn(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>', '--json'], { env })).stdout);
+    const packet = b.packets[0].id as string;
+    // Three days on, the automatic reminder goes out, stamped in what is the future once reset.
+    expect((await esignIn(['local', 'clock', 'advance', '3d'], { env })).exitCode).toBe(0);
+    const ahead = await esignIn(['packet', 'remind', packet], { env });
+    expect(ahead.stderr).toMatch(/once per hour/);
+    expect((await esignIn(['local', 'clock', 'reset'], { env })).exitCode).toBe(0);
+    const now = await esignIn(['packet', 'remind', packet], { env });
+    expect(now.exitCode, now.stderr).toBe(0);
+    // ...while the once-an-hour rule still holds for one sent just now.
+    expect((await esignIn(['packet', 'remind', packet], { env })).exitCode).toBe(3);
+  });
+});
+
+describe('verify DIR', () => {
+  it('says the path is a directory (usage error)', async () => {
+    const dir = join(data.dir, 'pdfs');
+    mkdirSync(dir);
+    const r = await esignIn(['verify', dir], { env: { ESIGN_DATA_DIR: join(data.dir, 'v') } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`esign: ${dir}: is a directory, not a file`);
+  });
+});
