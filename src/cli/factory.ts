@@ -213,7 +213,8 @@ export class Factory {
       ]);
       const dataDir = await this.dataDir();
       try {
-        this.engine = new LocalEngine({ dataDir, ...engineTuning(this.env), ...o });
+        const report = (line: string) => void this.io.err.write(`${line}\n`);
+        this.engine = new LocalEngine({ dataDir, report, ...engineTuning(this.env), ...o });
       } catch (e) {
         throw openFailure(e, databasePath(dataDir));
       }

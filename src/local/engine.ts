@@ -19,7 +19,7 @@ import { findPacketRow, loadBundle, toPacket } from './bundles/read.js';
 import { queryBundles } from './bundles/list.js';
 import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
-import { type Db, openDatabase } from './store/db.js';
+import { type Db, type Report, openDatabase } from './store/db.js';
 import { BackgroundRun } from './documents/background.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
 import { removeServeState, runningServeUrl, serveProof, writeServeState } from './store/serveState.js';
@@ -49,6 +49,8 @@ export interface LocalEngineOptions {
   rateLimits?: Partial<RateLimitConfig>;
   /** The wall clock of in-memory caches (API keys) and of webhook leases; tests move it instead of waiting. Default Date.now. */
   wallMs?: () => number;
+  /** Where lines for people go (background failures, a private directory tightened, a slow upgrade); default: dropped. */
+  report?: Report;
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
@@ -84,7 +86,8 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
     this.dataDir = opts.dataDir;
     this.publicUrlOverride = opts.publicUrl;
     this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
-    this.db = openDatabase(opts.dataDir);
+    const report = opts.report ?? (() => {});
+    this.db = openDatabase(opts.dataDir, report);
     this.clock = new Clock(this.db);
     this.account = new AccountStore(this.db, () => this.clock.now());
     this.account.ensure();
@@ -98,6 +101,7 @@ export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
       kick: () => this.background.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.servingUrl() ?? this.account.settings().public_url,
       refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
+      report,
     };
     applyDue(this.ctx);
     onBundleEvent(this.db, () => {

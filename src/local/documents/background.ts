@@ -19,7 +19,7 @@ export class BackgroundRun {
     this.running = processPendingDocuments(this.ctx())
       .then(() => import('../evidence/job.js'))
       .then(({ processPendingEvidence }) => processPendingEvidence(this.ctx()))
-      .catch((e) => process.stderr.write(`esign: background processing failed: ${(e as Error).message}\n`))
+      .catch((e) => this.ctx().report(`esign: background processing failed: ${(e as Error).message}`))
       .finally(() => {
         this.running = undefined;
         if (this.again) {

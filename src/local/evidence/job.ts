@@ -37,7 +37,7 @@ export async function processPendingEvidence(ctx: EngineContext): Promise<number
         await produce(ctx, b);
       } catch (e) {
         // Left in `pe` with its lease: another run tries again once the lease is over.
-        process.stderr.write(`esign: the files of Bundle ${b.id} could not be produced: ${(e as Error).message}\n`);
+        ctx.report(`esign: the files of Bundle ${b.id} could not be produced: ${(e as Error).message}`);
       }
     }
     done += batch.length;

@@ -1,7 +1,7 @@
 import type { AccountStore } from '../account/account.js';
 import type { BlobStore } from './blobs.js';
 import type { Clock } from './clock.js';
-import type { Db } from './db.js';
+import type { Db, Report } from './db.js';
 import { whileWriting } from './readCache.js';
 
 /** What the engine's modules share: the database, the clock, the account and the file store. */
@@ -16,6 +16,8 @@ export interface EngineContext {
   kick(): void;
   /** `file_url` downloads must not reach private addresses (esign serve, unless the account allows them). */
   refusePrivateUrls(): boolean;
+  /** A line for the person running the host (background failures, slow upgrades): where, the host chooses. */
+  report: Report;
 }
 
 /**

@@ -17,6 +17,9 @@ export function sql(db: Db, text: string): Database.Statement {
 }
 
 /** The SQLite file inside a data directory. */
+/** Where the engine's lines for people go (the CLI: its stderr); the engine never writes to a stream itself. */
+export type Report = (line: string) => void;
+
 export const databasePath = (dataDir: string) => join(dataDir, 'esign.db');
 
 const BUSY_TIMEOUT_MS = 10_000;
@@ -25,8 +28,8 @@ const BUSY_TIMEOUT_MS = 10_000;
  * Opens (creating when needed) the engine's database: WAL so readers never block the writer,
  * a busy timeout so concurrent CLI processes queue instead of failing, then pending migrations.
  */
-export function openDatabase(dataDir: string): Db {
-  ensurePrivateDir(dataDir);
+export function openDatabase(dataDir: string, report: Report = () => {}): Db {
+  ensurePrivateDir(dataDir, report);
   privateFile(databasePath(dataDir));
   const db = new Database(databasePath(dataDir));
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -40,7 +43,7 @@ export function openDatabase(dataDir: string): Db {
   // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
   db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   try {
-    migrate(db);
+    migrate(db, report);
   } catch (e) {
     db.close();
     throw e;
@@ -52,7 +55,7 @@ export function openDatabase(dataDir: string): Db {
  * The data directory holds every document, signer and the webhook secret: only its owner may enter
  * it. A directory others can read is tightened, and the user told once (it stays tightened).
  */
-export function ensurePrivateDir(dir: string): void {
+export function ensurePrivateDir(dir: string, report: Report = () => {}): void {
   if (!existsSync(dir)) {
     makeDirs(dir);
     return;
@@ -63,7 +66,7 @@ export function ensurePrivateDir(dir: string): void {
   const mode = stat.mode & 0o777;
   if (mode & 0o077) {
     chmodSync(dir, 0o700);
-    process.stderr.write(`esign: ${dir} was open to other users (mode ${mode.toString(8)}); it is now private (700).\n`);
+    report(`esign: ${dir} was open to other users (mode ${mode.toString(8)}); it is now private (700).`);
   }
 }
 
@@ -84,7 +87,7 @@ function privateFile(path: string): void {
 }
 
 /** Applies migrations past `user_version`, each in its own IMMEDIATE transaction (re-checked inside). */
-export function migrate(db: Db): void {
+export function migrate(db: Db, report: Report = () => {}): void {
   const current = () => db.pragma('user_version', { simple: true }) as number;
   // A newer esign's tables are kept by triggers and indexes this one does not know how to write.
   if (current() > MIGRATIONS.length)
@@ -93,14 +96,14 @@ export function migrate(db: Db): void {
   for (let v = current(); v < MIGRATIONS.length; v = current()) {
     const started = Date.now();
     const bundles = v > 0 ? bundleCount(db) : 0;
-    if (bundles >= LARGE_DATABASE) process.stderr.write(`esign: upgrading the database to version ${v + 1} (${bundles} Bundles)...\n`);
+    if (bundles >= LARGE_DATABASE) report(`esign: upgrading the database to version ${v + 1} (${bundles} Bundles)...`);
     db.transaction(() => {
       const now = current();
       if (now >= MIGRATIONS.length) return;
       db.exec(MIGRATIONS[now]);
       db.pragma(`user_version = ${now + 1}`);
     }).immediate();
-    if (bundles >= LARGE_DATABASE) process.stderr.write(`esign: database version ${v + 1} ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    if (bundles >= LARGE_DATABASE) report(`esign: database version ${v + 1} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }
 

@@ -36,7 +36,7 @@ export class WebhookDelivery {
   runInBackground(): void {
     if (this.dispatcher?.running || this.run) return;
     this.run = this.deliverDue()
-      .catch((e) => process.stderr.write(`esign: webhook delivery failed: ${(e as Error).message}\n`))
+      .catch((e) => this.ctx.report(`esign: webhook delivery failed: ${(e as Error).message}`))
       .finally(() => (this.run = undefined));
   }
 

@@ -104,7 +104,7 @@ export class Dispatcher {
       return;
     }
     l.running = this.deliverDue()
-      .catch((e) => process.stderr.write(`esign: webhook delivery failed: ${(e as Error).message}\n`))
+      .catch((e) => this.ctx.report(`esign: webhook delivery failed: ${(e as Error).message}`))
       .finally(() => {
         l.running = undefined;
         if (l.again && this.loop === l) {
