@@ -117,6 +117,10 @@ describe.each([['local engine', local], ['esign serve', serve]] as const)('batch
     expect(check.stdout).toBe('row 3, column custom_key: "D-1" is also the key of row 1: each row needs its own');
     const dry = await esign(['batch', 'send', csv, '--spec', spec, '--dry-run', '--json']);
     expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 3, invalid: 1, problems: [{ row: 3, column: 'custom_key' }] });
+    // The confirmation counts only the rows it will send, and says the others.
+    const ask = await esign(['batch', 'send', csv, '--spec', spec, '--live']);
+    expect(ask.exitCode).toBe(2);
+    expect(ask.stderr).toMatch(/Send 2 Bundles to 2 signers \(1 invalid, not sent: see esign batch check\)\? Pass --yes/);
     const r = await esign(['batch', 'send', csv, '--spec', spec, '--yes', '--live', '--json']);
     expect(r.exitCode).toBe(12);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 1, failures: [{ row: 3, custom_key: 'D-1', error: expect.stringMatching(/also the key of row 1/) }] });

@@ -63,6 +63,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     let signers = 0;
     let allTest = true;
     let allDraft = true;
+    let invalid = 0;
     const files = new (await import('../../batch/fileCache.js')).FileCache();
     const checker = new RowChecker(source, { batchId, readFiles: false, files });
     for await (const r of readRows(o.csv, header)) {
@@ -75,14 +76,21 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
       pending++;
       const built = await checker.check(r);
       const body = built.request?.body;
-      if (!body) continue;
+      if (!body) {
+        invalid++;
+        continue;
+      }
       signers += built.request!.signers;
       if (body.is_test !== true) allTest = false;
       if (body.status !== 'dr') allDraft = false;
     }
-    if (pending && !allDraft) await f.requireLive(allTest, o.live, 'create');
-    if (pending)
-      await confirm(f, `${allDraft ? 'Save' : 'Send'} ${pending} Bundle${pending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${total > pending ? ` (${total - pending} already sent)` : ''}?`, o.yes);
+    // The rows that will be sent: invalid ones (the same check as batch check) are said, not counted.
+    const sending = pending - invalid;
+    const besides = [total > pending ? `${total - pending} already sent` : '', invalid ? `${invalid} invalid, not sent: see esign batch check` : '']
+      .filter(Boolean).join('; ');
+    if (sending && !allDraft) await f.requireLive(allTest, o.live, 'create');
+    if (sending)
+      await confirm(f, `${allDraft ? 'Save' : 'Send'} ${sending} Bundle${sending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${besides ? ` (${besides})` : ''}?`, o.yes);
 
     let pacer: import('../../batch/pacer.js').Pacer | undefined;
     let calls: import('../../batch/pacer.js').Pacer | undefined;
