@@ -130,7 +130,7 @@ describe('esign mcp on stdio over the remote backend', () => {
   const home = join(data.dir, 'home');
   const env = () => ({ HOME: home, ESIGN_CONFIG_DIR: join(home, 'config'), ESIGN_DATA_DIR: join(data.dir, 'unused') });
 
-  it("holds the live guard (a non-test create is refused, nothing made; a test one goes) and runs the scenario",, async () => {
+  it('holds the live guard (a non-test create is refused, nothing made; a test one goes) and runs the scenario', async () => {
     const { client: remote } = await stdioClient({
       ...env(),
       ESIGN_BASE_URL: `${serve.address}/api/v2`,
