@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import { type HostedEngine, SERVE_PROOF_PATH } from '../service/hosting.js';
+import { linkRoute } from '../service/linkPaths.js';
 import { registerPageAssets } from './pages/assets.js';
 import { registerPreparationPages } from './pages/preparation/routes.js';
 import { registerSigningPage } from './pages/signing/routes.js';
@@ -19,7 +20,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine): void {
   // An expiring file link: anyone holding the URL may download until it expires (like the hosted service's).
-  app.get('/files/:token/:name', async (req, reply) => {
+  app.get(`${linkRoute('file', 'token')}/:name`, async (req, reply) => {
     const { token, name } = req.params as { token: string; name: string };
     const path = engine.fileForLink(token);
     if (!path || !existsSync(path)) throw new ApiError(404, 'not_found', 'No such file, or its link has expired.');

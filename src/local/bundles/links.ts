@@ -3,6 +3,7 @@ import { sql } from '../store/db.js';
 import { createHash } from 'node:crypto';
 import type { EngineContext } from '../store/context.js';
 import { token } from '../store/ids.js';
+import { type LinkKind, linkPath } from '../../service/linkPaths.js';
 
 /**
  * `sign`: a signing link in a message, reusable until it expires. `embed`: an embedded signing URL,
@@ -10,7 +11,7 @@ import { token } from '../store/ids.js';
  * `prepare`: a preparation session URL (template authoring or Bundle preparation), single use.
  * `prepare_session`: the preparation page's own follow-up requests.
  */
-export type LinkKind = 'sign' | 'embed' | 'session' | 'file' | 'prepare' | 'prepare_session';
+export type { LinkKind };
 
 export interface LinkRow {
   kind: LinkKind;
@@ -21,14 +22,6 @@ export interface LinkRow {
 
 const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
 
-const PATHS: Record<LinkKind, (t: string, suffix: string) => string> = {
-  sign: (t) => `/sign/${t}`,
-  embed: (t) => `/sign/${t}`,
-  session: (t) => `/sign/session/${t}`,
-  file: (t, suffix) => `/files/${t}${suffix}`,
-  prepare: (t) => `/prepare/${t}`,
-  prepare_session: (t) => `/prepare/session/${t}`,
-};
 
 /** Records a link to `target` that expires after `ttlMs`, and returns its URL and expiry. */
 export function createLink(ctx: EngineContext, kind: LinkKind, target: string, ttlMs: number, suffix = ''): { url: string; expires: string; token: string } {
@@ -36,7 +29,7 @@ export function createLink(ctx: EngineContext, kind: LinkKind, target: string, t
   const expires = new Date(ctx.clock.nowMs() + ttlMs).toISOString();
   sql(ctx.db, 'INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, ?, ?, ?, ?)')
     .run(hashToken(t), kind, target, ctx.clock.now(), expires);
-  return { url: `${ctx.publicUrl()}${PATHS[kind](t, suffix)}`, expires, token: t };
+  return { url: `${ctx.publicUrl()}${linkPath(kind, t, suffix)}`, expires, token: t };
 }
 
 /** Files (documents, produced PDFs, attachments) are downloadable for an hour from their link. */

@@ -5,6 +5,7 @@ import type { FieldError } from '../../../service/errors.js';
 import { PREP_ASSETS } from '../assets.js';
 import type { PageFamily, Problem } from '../kit.js';
 import type { PrepData } from './data.js';
+import { linkPath } from '../../../service/linkPaths.js';
 
 /** The script renders PDFs with PDF.js, whose worker and font data come from this server too. */
 export const PREPARATION: PageFamily = {
@@ -14,7 +15,7 @@ export const PREPARATION: PageFamily = {
   titles: { 409: 'Please wait' },
 };
 
-export const sessionBase = (token: string) => `/prepare/session/${encodeURIComponent(token)}`;
+export const sessionBase = (token: string) => linkPath('prepare_session', encodeURIComponent(token));
 
 /** Field kinds the placer offers, with their names. */
 export const PLACER_KINDS: Record<string, string> = {

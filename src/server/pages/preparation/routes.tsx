@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
+import { linkRoute } from '../../../service/linkPaths.js';
 import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../../../service/hosting.js';
 import { PREPARATION_FORM } from '../../limits.js';
 import { receiveForm } from '../../multipartForm.js';
@@ -49,20 +50,20 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
   }
 
   // No automatic HEAD route: a link checker's HEAD must not spend a single-use URL.
-  app.get('/prepare/:token', { exposeHeadRoute: false }, page(async (req, reply) => {
+  app.get(linkRoute('prepare', 'token'), { exposeHeadRoute: false }, page(async (req, reply) => {
     const s = (await pagesOf(engine)).open((req.params as { token: string }).token);
     return render(reply, s);
   }));
 
-  app.get('/prepare/session/:session', page(async (req, reply) => render(reply, (await pagesOf(engine)).session(sessionOf(req)))));
+  app.get(linkRoute('prepare_session', 'session'), page(async (req, reply) => render(reply, (await pagesOf(engine)).session(sessionOf(req)))));
 
-  app.get('/prepare/session/:session/template.pdf', page(async (req, reply) => {
+  app.get(`${linkRoute('prepare_session', 'session')}/template.pdf`, page(async (req, reply) => {
     const pdf = await (await pagesOf(engine)).templatePdf(sessionOf(req));
     if (!existsSync(pdf.path)) throw new ApiError(404, 'not_found', 'The template file is missing.');
     return sendPdf(reply, pdf.path, pdf.filename);
   }));
 
-  app.get('/prepare/session/:session/persons', async (req, reply) => {
+  app.get(`${linkRoute('prepare_session', 'session')}/persons`, async (req, reply) => {
     const q = String((req.query as { q?: unknown }).q ?? '').trim();
     const found = q ? await (await pagesOf(engine)).searchSigners(sessionOf(req), q) : [];
     return reply.header('Cache-Control', 'private, no-store').send(found);
@@ -90,7 +91,7 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     }
   }
 
-  app.post('/prepare/session/:session/template', live, page((req, reply) => submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
+  app.post(`${linkRoute('prepare_session', 'session')}/template`, live, page((req, reply) => submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
     const t = await p.saveTemplate(token, d);
     return donePage(reply, PREPARATION, 'Template saved', <>
       <p>The template <strong id="template-name">{t.name}</strong> is saved.</p>
@@ -98,7 +99,7 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     </>);
   })));
 
-  app.post('/prepare/session/:session/bundle', live, page((req, reply) => submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
+  app.post(`${linkRoute('prepare_session', 'session')}/bundle`, live, page((req, reply) => submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
     const { bundle, redirect } = await p.submitBundle(token, d);
     const to = httpUrl(redirect);
     if (to) return redirectTo(reply, to);

@@ -2,6 +2,7 @@
 import type { SigningField, SigningView } from '../../../service/hosting.js';
 import { PAGE_ASSETS } from '../assets.js';
 import { type PageFamily, Problems } from '../kit.js';
+import { linkPath } from '../../../service/linkPaths.js';
 
 /**
  * The PDFs show in <object> (Chromium's viewer is a frame). Its script only hints (required fields
@@ -20,7 +21,7 @@ export interface FormState {
   general?: string[];
 }
 
-export const sessionBase = (token: string) => `/sign/session/${encodeURIComponent(token)}`;
+export const sessionBase = (token: string) => linkPath('session', encodeURIComponent(token));
 
 const PATTERN_HINTS: Record<string, string> = {
   email: 'An email address', bank_routing: 'A 9-digit bank routing number', bank_account: 'A bank account number (4 to 17 digits)',

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
+import { linkRoute } from '../../../service/linkPaths.js';
 import { type SigningPages, type SigningView } from '../../../service/hosting.js';
 import type { SignInput, SignerAttachment } from '../../../service/service.js';
 import { isInProgress } from '../../../service/states.js';
@@ -77,23 +78,23 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
   };
 
   // No automatic HEAD route: a link checker's HEAD must not spend a single-use embedded URL.
-  app.get('/sign/:token', { exposeHeadRoute: false }, page(async (req, reply) => {
+  app.get(linkRoute('sign', 'token'), { exposeHeadRoute: false }, page(async (req, reply) => {
     const v = await engine.openSigningLink((req.params as { token: string }).token);
     return showPage(reply, 200, v);
   }));
 
-  app.get('/sign/session/:session', page(async (req, reply) => {
+  app.get(linkRoute('session', 'session'), page(async (req, reply) => {
     const v = await engine.signingSessionView(sessionOf(req));
     return finishedPage(reply, v) ?? showPage(reply, 200, v);
   }));
 
-  app.get('/sign/session/:session/documents/:docKey', page(async (req, reply) => {
+  app.get(`${linkRoute('session', 'session')}/documents/:docKey`, page(async (req, reply) => {
     const d = await engine.signingSessionDocument(sessionOf(req), (req.params as { docKey: string }).docKey);
     if (!existsSync(d.path)) throw new ApiError(404, 'not_found', 'The document file is missing.');
     return sendPdf(reply, d.path, d.name);
   }));
 
-  app.post('/sign/session/:session/sign', live, page(async (req, reply) => {
+  app.post(`${linkRoute('session', 'session')}/sign`, live, page(async (req, reply) => {
     const session = sessionOf(req);
     const id = await engine.resolveSigningSession(session);
     if (!req.isMultipart()) {
@@ -118,7 +119,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
     return done(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
   }));
 
-  app.post('/sign/session/:session/decline', live, page(async (req, reply) => {
+  app.post(`${linkRoute('session', 'session')}/decline`, live, page(async (req, reply) => {
     const id = await engine.resolveSigningSession(sessionOf(req));
     let reason = '';
     if (req.isMultipart()) {
@@ -131,7 +132,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
   }));
 
   // Form fields (name, email, reason) or JSON with the same members; answered in kind.
-  app.post('/sign/session/:session/reassign', live, page(async (req, reply) => {
+  app.post(`${linkRoute('session', 'session')}/reassign`, live, page(async (req, reply) => {
     const id = await engine.resolveSigningSession(sessionOf(req));
     const body: Record<string, string> = {};
     if (req.isMultipart()) {
