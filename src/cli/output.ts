@@ -42,7 +42,7 @@ export function forTerminal(kind: ColumnKind | undefined, v: unknown): string {
 function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(text).join(', ');
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') return safeJson(v);
   return stripControl(String(v));
 }
 

@@ -5,6 +5,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureIO } from '../../src/cli/io.js';
+import { printList, printObject } from '../../src/cli/output.js';
 import { safeJson, safeLine, safeUrl } from '../../src/cli/sanitize.js';
 import { bundleRequest, fixture, newEngine, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
@@ -148,6 +150,19 @@ describe('esign api against a hostile server', () => {
       expect(piped.stdout).toBe(`plain ${HOSTILE}`);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('key/value views and tables of a hostile object', () => {
+  it('show a nested member without raw C1 or bidi controls, on a terminal and piped', async () => {
+    for (const tty of [true, false]) {
+      const io = captureIO({ tty, env: { NO_COLOR: '1' } });
+      const obj = { metadata: { note: HOSTILE } };
+      await printObject({ io, options: {} }, obj, [['metadata', obj.metadata]]);
+      await printList({ io, options: {} }, [obj], [{ header: 'META', value: (x) => x.metadata }], () => 'x');
+      expect(io.stdout()).toContain('note');
+      expect(foreignEscapes(io.stdout())).toEqual([]);
     }
   });
 });

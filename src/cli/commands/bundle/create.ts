@@ -5,6 +5,7 @@ import type { Bundle } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, collect, intArg } from '../../run.js';
+import { safeLine } from '../../sanitize.js';
 import type { CreateFlags } from './request.js';
 import { showBundle } from './show.js';
 
@@ -96,7 +97,7 @@ async function waitForLaunch(f: Factory, b: Bundle, seconds: number): Promise<Bu
   const service = await f.service();
   const deadline = Date.now() + seconds * 1000;
   const spinner = f.io.err.isTTY && !f.options.json && b.status === 'pe'
-    ? (await import('ora')).default({ text: `Processing documents of ${b.id}`, stream: process.stderr }).start()
+    ? (await import('ora')).default({ text: `Processing documents of ${safeLine(b.id)}`, stream: process.stderr }).start()
     : undefined;
   try {
     while (b.status === 'pe') {
