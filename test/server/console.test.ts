@@ -148,6 +148,9 @@ describe('changes', () => {
     const other = await sentBundle();
     const cookie = await signIn();
     const csrf = csrfOf(await (await get('/console/', cookie)).text());
+    // The confirmation says where the message goes (the operations table: remindPacket reaches people).
+    const confirm = await (await get(`/console/bundles/${a.id}/packets/${a.packets[0].id}/remind`, cookie)).text();
+    expect(confirm).toMatch(/Send Ada Lovelace a reminder now, by email to ada@example.com\? It goes to the outbox\./);
     const wrong = await post(`/console/bundles/${a.id}/packets/${other.packets[0].id}/remind`, cookie, { csrf });
     expect(wrong.status).toBe(404);
     const ok = await post(`/console/bundles/${a.id}/packets/${a.packets[0].id}/remind`, cookie, { csrf });

@@ -8,6 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { getBundleOrPacketsBundle } from '../../service/bundleRef.js';
 import { ApiError } from '../../service/errors.js';
 import { inspectBundle } from '../../service/inspection.js';
+import { operationNamed } from '../../service/operations.js';
 import type { EsignService } from '../../service/service.js';
 import type { BundleMessage, WebhookEvent } from '../../service/types.js';
 import { builtFile, cached, registerPdfJs } from '../pages/assets.js';
@@ -178,17 +179,23 @@ export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): 
         .send(await s.openFileLink(f.file_url));
     });
 
-    // Actions: a confirmation page (GET), then the change (POST), then back to the Bundle.
-    const action = (path: string, confirm: (req: FastifyRequest) => Promise<{ title: string; text: string; danger?: boolean }>,
+    // Actions: a confirmation page (GET), then the change (POST), then back to the Bundle. Each names
+    // the port operation it runs: the operations table says what it does to the world.
+    const action = (path: string, opName: keyof EsignService & string,
+      confirm: (req: FastifyRequest) => Promise<{ title: string; text: string; danger?: boolean }>,
       run: (req: FastifyRequest) => Promise<string>) => {
+      const op = operationNamed(opName);
+      if (!op) throw new Error(`console: no operation named ${opName}`);
+      const refused = readOnly && op.effect !== 'read';
       scope.get(path, async (req, reply) => {
-        if (readOnly) return problem(req, reply, 403, 'Read-only', READ_ONLY);
+        if (refused) return problem(req, reply, 403, 'Read-only', READ_ONLY);
         const c = await confirm(req);
-        return page(req, reply, 200, c.title, <ConfirmPage {...c} action={req.url.split('?')[0]} csrf={sessionOf.get(req)!.csrf}
-          back={bundleUrl(param(req, 'slug'))} />);
+        const people = op.reachesPeople ? ` ${s.capabilities.sendsForReal ? 'A real person receives it.' : 'It goes to the outbox.'}` : '';
+        return page(req, reply, 200, c.title, <ConfirmPage {...c} text={`${c.text}${people}`} action={req.url.split('?')[0]}
+          csrf={sessionOf.get(req)!.csrf} back={bundleUrl(param(req, 'slug'))} />);
       });
       scope.post(path, async (req, reply) => {
-        if (readOnly) return problem(req, reply, 403, 'Read-only', READ_ONLY);
+        if (refused) return problem(req, reply, 403, 'Read-only', READ_ONLY);
         const done = await run(req);
         return reply.code(303).header('Location', `${bundleUrl(param(req, 'slug'))}?done=${done}`).send();
       });
@@ -204,12 +211,12 @@ export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): 
       if (bundleOfEvent(e) !== param(req, 'slug')) throw new ApiError(404, 'not_found', 'No such webhook event for this Bundle.');
       return e;
     };
-    action('/bundles/:slug/cancel', async (req) => {
+    action('/bundles/:slug/cancel', 'cancelBundle', async (req) => {
       const b = await s.getBundle(param(req, 'slug'));
       return { title: 'Cancel the Bundle', danger: true,
         text: `Cancel "${b.label || b.id}"? Its signers can no longer sign, and this cannot be undone.` };
     }, async (req) => (await s.cancelBundle(param(req, 'slug')), 'cancelled'));
-    action('/bundles/:slug/packets/:packet/remind', async (req) => {
+    action('/bundles/:slug/packets/:packet/remind', 'remindPacket', async (req) => {
       const { p } = await packetOf(req);
       return { title: `Remind ${p.name}`, text: `Send ${p.name} a reminder now, by ${p.deliver_via === 'phone' ? `SMS to ${p.phone}` : `email to ${p.email}`}?` };
     }, async (req) => {
@@ -217,7 +224,7 @@ export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): 
       await s.remindPacket(p.id);
       return 'reminded';
     });
-    action('/bundles/:slug/webhook-events/:event/resend', async (req) => {
+    action('/bundles/:slug/webhook-events/:event/resend', 'resendWebhookEvent', async (req) => {
       const e = await eventOf(req);
       return { title: 'Resend the delivery', text: `Deliver the ${e.event_type} event (${e.pk}) again now, whatever its state?` };
     }, async (req) => {
