@@ -1,15 +1,32 @@
-// Durations typed on the command line: `90s`, `15m`, `3d`, `1d12h`.
-const UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
+// The one grammar of durations typed on the command line (--timeout, --wait, clock advance):
+// a bare number of seconds (`90`), or amounts with units, alone or together (`500ms`, `90s`,
+// `15m`, `2h`, `3d`, `1w`, `1d12h`, `1h30m`; decimals too: `1.5h`).
+import { CliError, EXIT } from './exitCodes.js';
 
-/** Milliseconds, or undefined when the text is not a duration. */
+const UNITS: Record<string, number> = { ms: 1, s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
+
+export const DURATION_EXAMPLES = '90, 90s, 15m, 2h, 1d12h';
+
+/** Milliseconds (rounded), or undefined when the text is not a duration. */
 export function parseDuration(text: string): number | undefined {
-  const re = /(\d+(?:\.\d+)?)([smhdw])/gy;
+  const t = text.trim();
+  if (/^\d+(?:\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy;
   let total = 0;
-  let m: RegExpExecArray | null;
   let consumed = 0;
-  while ((m = re.exec(text))) {
+  for (let m = re.exec(t); m; m = re.exec(t)) {
     total += Number(m[1]) * UNITS[m[2]];
     consumed = re.lastIndex;
   }
-  return consumed === text.length && consumed > 0 ? total : undefined;
+  return consumed === t.length && consumed > 0 ? Math.round(total) : undefined;
 }
+
+/** A flag's duration in milliseconds; anything else is a usage error naming the flag. */
+export function durationArg(text: string, flag: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new CliError(`${flag} expects a duration such as ${DURATION_EXAMPLES}, got "${text}".`, EXIT.USAGE);
+  return ms;
+}
+
+/** A duration for a message: `1 s`, `90 s`, `2.5 s`, `500 ms`. */
+export const formatDuration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);

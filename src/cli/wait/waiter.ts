@@ -5,8 +5,15 @@ import { cannotReach, reachedTarget, type WaitTarget } from '../../service/state
 import type { Bundle } from '../../service/types.js';
 import { nextPauseMs, type RateView, type Spent } from './pacing.js';
 
+/** `processed`: the Bundle's documents are processed (it left `pe`: launched, saved as a draft, or failed). */
+export type WaiterTarget = WaitTarget | 'processed';
+
+const reached = (target: WaiterTarget, b: Bundle): boolean =>
+  target === 'processed' ? b.status !== 'pe' : reachedTarget(target, b);
+const unreachable = (target: WaiterTarget, b: Bundle): boolean => target !== 'processed' && cannotReach(target, b);
+
 export interface WaitOptions {
-  target: WaitTarget;
+  target: WaiterTarget;
   timeoutMs: number;
   /** Called with every Bundle after each look (for the live lines). */
   onUpdate?: (bundles: Bundle[]) => void;
@@ -40,13 +47,13 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
       looks++;
     }
   };
-  const open = () => slugs.filter((id) => !reachedTarget(o.target, current.get(id)!));
+  const open = () => slugs.filter((id) => !reached(o.target, current.get(id)!));
   const result = (outcome: WaitResult['outcome']): WaitResult => {
     const bundles = slugs.map((id) => current.get(id)!);
     return {
       outcome, bundles, looks,
-      unreachable: bundles.filter((b) => cannotReach(o.target, b)),
-      pending: bundles.filter((b) => !reachedTarget(o.target, b)),
+      unreachable: bundles.filter((b) => unreachable(o.target, b)),
+      pending: bundles.filter((b) => !reached(o.target, b)),
     };
   };
 
@@ -67,7 +74,7 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
       o.onUpdate?.(slugs.map((id) => current.get(id)!));
       const pending = open();
       if (!pending.length) return result('reached');
-      if (pending.some((id) => cannotReach(o.target, current.get(id)!))) return result('unreachable');
+      if (pending.some((id) => unreachable(o.target, current.get(id)!))) return result('unreachable');
       const left = deadline - Date.now();
       if (left <= 0) return result('timeout');
       const pause = watch ? WATCHED_SAFETY_MS : nextPauseMs(round, pending.length, rate, Date.now(), o.firstStepMs, spent);
@@ -77,7 +84,7 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
         // One last look: the Bundle may have got there in the meantime.
         await refresh(pending);
         o.onUpdate?.(slugs.map((id) => current.get(id)!));
-        return open().length ? result(open().some((id) => cannotReach(o.target, current.get(id)!)) ? 'unreachable' : 'timeout') : result('reached');
+        return open().length ? result(open().some((id) => unreachable(o.target, current.get(id)!)) ? 'unreachable' : 'timeout') : result('reached');
       }
       await refresh(pending);
       spent.inWindow += pending.length;

@@ -2,9 +2,10 @@
 // added right after, optionally waiting while its documents are processed.
 import type { Command } from 'commander';
 import type { Bundle } from '../../../service/types.js';
+import { durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { type Action, collect, intArg } from '../../run.js';
+import { type Action, collect } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
 import type { CreateFlags } from './request.js';
 import { showBundle } from './show.js';
@@ -37,7 +38,7 @@ export function register(bundle: Command, action: Action): void {
     .option('--in-order', 'signers sign one after the other')
     .option('--test', 'a test Bundle (delivered only to verified account addresses)')
     .option('--embed', 'signers from --signer sign through embedded URLs')
-    .option('--wait [seconds]', 'wait while documents are processed (default 60 s)')
+    .option('--wait [duration]', 'wait while documents are processed: 90, 90s, 2m (default 60 s)')
     .option('--live', 'on a remote server, really send a non-test Bundle')
     .option('--template <uuid>', 'add a document from this Document Template')
     .option('--assign <role=signer>', 'give a template role to a signer (key, number, email or name; repeatable)', collect)
@@ -47,10 +48,11 @@ export function register(bundle: Command, action: Action): void {
     .action(action(run));
 }
 
-const waitSeconds = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60 : intArg(w, '--wait', 0));
+/** `--wait` alone is a minute; `--wait 90`, `--wait 2m` (the one duration grammar). */
+const waitMs = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60_000 : durationArg(w, '--wait'));
 
 export async function run(f: Factory, o: CreateOptions): Promise<void> {
-  const wait = waitSeconds(o.wait);
+  const wait = waitMs(o.wait);
   const [{ buildCreateRequest }, { assignRolesInOrder }] = await Promise.all([import('./request.js'), import('./templateFlags.js')]);
   const { body, files, tags } = await buildCreateRequest(f.io, o);
   if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
@@ -90,23 +92,21 @@ async function addTags(f: Factory, b: Bundle, tags: string[]): Promise<Bundle | 
 const shellWord = (t: string) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(t) ? t : `'${t.replace(/'/g, `'\\''`)}'`);
 
 /**
- * Polls until the Bundle leaves `pe` (launched or failed), with a spinner on a terminal. Failure
- * is exit 13 (the wait can no longer succeed) with the processing error; running out of time is exit 10.
+ * Waits, with `bundle wait`'s waiter, until the Bundle's documents are processed (it leaves `pe`:
+ * launched, or failed), with a spinner on a terminal. Failure is exit 13 (the wait can no longer
+ * succeed) with the processing error; running out of time is exit 10.
  */
-async function waitForLaunch(f: Factory, b: Bundle, seconds: number): Promise<Bundle> {
-  const service = await f.service();
-  const deadline = Date.now() + seconds * 1000;
-  const spinner = f.io.err.isTTY && !f.options.json && b.status === 'pe'
+async function waitForLaunch(f: Factory, b: Bundle, timeoutMs: number): Promise<Bundle> {
+  if (b.status !== 'pe') return b;
+  const [service, { waitForBundles }] = await Promise.all([f.service(), import('../../wait/waiter.js')]);
+  const spinner = f.io.err.isTTY && !f.options.json
     ? (await import('ora')).default({ text: `Processing documents of ${safeLine(b.id)}`, stream: process.stderr }).start()
     : undefined;
   try {
-    while (b.status === 'pe') {
-      if (Date.now() > deadline) throw new CliError(`Bundle ${b.id} is still pending after ${seconds} s.`, EXIT.TIMEOUT);
-      await new Promise((r) => setTimeout(r, 200));
-      b = await service.getBundle(b.id);
-    }
+    const r = await waitForBundles(service, [b.id], { target: 'processed', timeoutMs, firstStepMs: f.timing.waitFirstStepMs });
+    if (r.outcome === 'timeout') throw new CliError(`Bundle ${b.id} is still pending after ${formatDuration(timeoutMs)}.`, EXIT.TIMEOUT);
+    return r.bundles[0];
   } finally {
     spinner?.stop();
   }
-  return b;
 }

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
+import { DURATION_EXAMPLES, durationArg } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { note, writeJson } from '../../output.js';
@@ -23,21 +24,14 @@ export function register(parent: Command, action: Action): void {
     .command('wait <ids...>')
     .description(`Wait until every Bundle reaches a state; exit ${EXIT.TIMEOUT} on timeout, ${EXIT.UNREACHABLE} when one ended where it cannot`)
     .addOption(choiceOption('--until <state>', 'docs-ready: complete with the final files', WAIT_TARGETS).default('complete'))
-    .option('--timeout <duration>', 'give up after this long: 90, 90s, 15m, 2h', DEFAULT_TIMEOUT)
+    .option('--timeout <duration>', `give up after this long: ${DURATION_EXAMPLES}`, DEFAULT_TIMEOUT)
     .action(action(async (f, o: Omit<WaitCommandOptions, 'ids'>, ids: string[]) => run(f, { ...o, ids })));
-}
-
-/** `90`, `90s`, `500ms`, `15m`, `2h` as milliseconds. */
-export function parseDuration(text: string, flag: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  if (!m) throw new CliError(`${flag} expects a duration such as 90s, 15m or 2h, got "${text}".`, EXIT.USAGE);
-  return Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms']);
 }
 
 export async function run(f: Factory, o: WaitCommandOptions): Promise<void> {
   const target = o.until as WaitTarget;
   if (!WAIT_TARGETS.includes(target)) throw new CliError(`--until expects one of ${WAIT_TARGETS.join(', ')}, got "${o.until}".`, EXIT.USAGE);
-  const timeoutMs = parseDuration(o.timeout, '--timeout');
+  const timeoutMs = durationArg(o.timeout, '--timeout');
   const ids = [...new Set(o.ids)];
   const [{ waitForBundles }, { explainEnd }, { liveLines }] = await Promise.all([
     import('../../wait/waiter.js'), import('../../wait/why.js'), import('../../wait/live.js'),

@@ -1,6 +1,6 @@
 // esign local clock show|advance|reset: the engine's clock, which tests can move forward.
 import type { Command } from 'commander';
-import { parseDuration } from '../../duration.js';
+import { DURATION_EXAMPLES, parseDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { printObject } from '../../output.js';
@@ -26,7 +26,7 @@ export async function runShow(f: Factory): Promise<void> {
 
 export async function runAdvance(f: Factory, o: AdvanceOptions): Promise<void> {
   const ms = parseDuration(o.duration);
-  if (ms === undefined) throw new CliError(`"${o.duration}" is not a duration (examples: 90s, 15m, 3d, 1d12h).`, EXIT.USAGE);
+  if (ms === undefined) throw new CliError(`"${o.duration}" is not a duration (examples: ${DURATION_EXAMPLES}).`, EXIT.USAGE);
   const e = await f.local();
   e.clock.advance(ms);
   // What the new time makes due happens now: expiry and reminders.
