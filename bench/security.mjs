@@ -1,89 +1,258 @@
-// Figures for the README's security section, on `esign serve` as a process (npm run build first):
-//   node bench/security.mjs
-// 1. peak RSS while 1 GB is streamed into one multipart upload (accepted, and refused past the limit);
-// 2. keyed request latency while one address holds 2,000 half-sent requests.
-import { spawn, execFileSync } from 'node:child_process';
+// Figures for the README's security section (issue 24), on `esign serve` as a process; npm run build first.
+//   node bench/security.mjs [--trials 50] [--only uploads|slots|resume]
+// 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing
+//    route (one, then eight at once, with keyed latency meanwhile), a 594 MB signing-page post, a
+//    1.2 GB preparation-page post, and a 1 GB API multipart upload (accepted, and refused).
+// 2. Keyed request latency while 4,200 half-sent requests from 4,200 addresses (127/8) hold every slot,
+//    and while one address holds 2,000.
+// 3. Rows sent twice in kill-and-double-resume trials of `esign batch send` (bench/batch-resume-race.mjs).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
+import { doubleResumeTrials } from './batch-resume-race.mjs';
+import { median } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const PDF = readFileSync(new URL('../fixtures/contract.pdf', import.meta.url));
 const MB = 1024 * 1024;
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const only = arg('only');
+const wanted = (part) => !only || only === part;
 
-async function serve(args) {
+async function serve(args = []) {
   const dir = mkdtempSync(join(tmpdir(), 'esign-secbench-'));
   const env = { ...process.env, ESIGN_DATA_DIR: dir };
   const key = execFileSync('node', [BIN, 'local', 'keys', 'create', '--name', 'b', '-q'], { env }).toString().trim();
   const p = spawn('node', [BIN, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  const address = await new Promise((r) => p.stdout.once('data', (d) => r(d.toString().trim())));
+  const address = await new Promise((r) => p.stdout.once('data', (d) => r(d.toString().trim().split('\n')[0])));
   const mem = () => {
     const s = readFileSync(`/proc/${p.pid}/status`, 'utf8');
     return { rss: Math.round(+/VmRSS:\s+(\d+)/.exec(s)[1] / 1024), peak: Math.round(+/VmHWM:\s+(\d+)/.exec(s)[1] / 1024) };
   };
-  return { address, key, mem, stop: () => { p.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); } };
+  const api = async (path, init = {}) => {
+    const res = await fetch(`${address}${path}`, {
+      ...init, headers: { authorization: `Token ${key}`, 'content-type': 'application/json', ...init.headers },
+    });
+    return res.json();
+  };
+  const stop = async () => {
+    p.kill('SIGTERM');
+    await new Promise((r) => p.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { address, port: Number(new URL(address).port), key, mem, api, stop };
 }
 
-async function upload(s, junkParts, partMb) {
-  const boundary = 'secbench';
+/** Keyed GET /bundles/ latencies, one new connection each. */
+async function keyedTimes(s, n = 20) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${s.address}/api/v2/bundles/`, { headers: { authorization: `Token ${s.key}`, connection: 'close' } })
+      .catch((e) => ({ status: `refused (${e.cause?.code ?? e.message})`, text: async () => '' }));
+    await res.text();
+    if (res.status !== 200) return { failed: `${i} of ${n} answered, then ${res.status}` };
+    times.push(performance.now() - t0);
+  }
+  return { median: median(times), max: Math.max(...times) };
+}
+const said = (t) => (t.failed ? t.failed : `median ${t.median.toFixed(1)} ms, max ${t.max.toFixed(0)} ms`);
+
+/** Streams `chunks` as a chunked body until the server answers; its status and the MB sent by then. */
+async function streamUntilAnswered(port, path, type, chunks) {
+  const s = connect({ host: '127.0.0.1', port });
+  s.on('error', () => {});
+  await new Promise((r) => s.once('connect', r));
+  let got = '';
+  const done = new Promise((r) => {
+    s.on('data', (d) => {
+      got += d.toString('latin1');
+      r();
+    });
+    s.once('close', r);
+  });
+  let answered = false;
+  void done.then(() => (answered = true));
+  s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  let sent = 0;
+  const t0 = performance.now();
+  for (const c of chunks) {
+    if (answered || s.destroyed) break;
+    sent += c.length;
+    s.write(`${c.length.toString(16)}\r\n`);
+    s.write(c);
+    if (!s.write('\r\n')) await Promise.race([new Promise((r) => s.once('drain', r)), done]);
+  }
+  if (!answered) s.write('0\r\n\r\n');
+  await Promise.race([done, new Promise((r) => setTimeout(r, 60_000))]);
+  const ms = performance.now() - t0;
+  s.destroy();
+  return { status: /^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 'closed unanswered', sentMb: Math.round(sent / MB), ms: Math.round(ms) };
+}
+
+const B = 'secbench';
+const MULTIPART = `multipart/form-data; boundary=${B}`;
+const field = (name, value) => Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+function* file(name, filename, mb) {
+  yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const chunk = Buffer.alloc(MB, 0x41);
+  for (let i = 0; i < mb; i++) yield chunk;
+  yield Buffer.from('\r\n');
+}
+
+async function signingSession(s) {
+  const b = await s.api('/api/v2/bundles/', {
+    method: 'POST',
+    body: JSON.stringify({
+      label: 'bench', documents: [{ key: 'd', file_b64: PDF.toString('base64') }],
+      packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com', deliver_via: 'embed' }],
+    }),
+  });
+  const { url } = await s.api(`/api/v2/packets/${b.packets[0].id}/embed_url/`, { method: 'POST' });
+  const html = await (await fetch(url)).text();
+  return /action="\/sign\/session\/([^/"]+)\/sign"/.exec(html)[1];
+}
+
+async function preparationSession(s) {
+  const { url } = await s.api('/api/v2/bundles/preparation_session/', { method: 'POST', body: JSON.stringify({ upload_pdf: true }) });
+  const html = await (await fetch(url)).text();
+  return /action="\/prepare\/session\/([^/"]+)\/bundle"/.exec(html)[1];
+}
+
+async function hostileUpload(title, run) {
+  const s = await serve();
+  const before = s.mem();
+  const r = await run(s);
+  console.log(`${title}: ${r.status} after ${r.sentMb} MB sent (${r.ms} ms)${r.extra ?? ''}; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
+  await s.stop();
+}
+
+async function apiUpload(s, junkParts, partMb) {
   const spec = JSON.stringify({ label: 'big', packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }], documents: [{ key: 'd', file_index: 0 }] });
   async function* gen() {
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="bundle_request"\r\n\r\n${spec}\r\n`);
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="c.pdf"\r\n\r\n`);
+    yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="bundle_request"\r\n\r\n${spec}\r\n`);
+    yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="files"; filename="c.pdf"\r\n\r\n`);
     yield PDF;
     const chunk = Buffer.alloc(MB, 0x41);
     for (let j = 0; j < junkParts; j++) {
-      yield Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="junk${j}.bin"\r\n\r\n`);
+      yield Buffer.from(`\r\n--${B}\r\nContent-Disposition: form-data; name="files"; filename="junk${j}.bin"\r\n\r\n`);
       for (let i = 0; i < partMb; i++) yield chunk;
     }
-    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    yield Buffer.from(`\r\n--${B}--\r\n`);
   }
   const t0 = Date.now();
-  const res = await request(`${s.address}/api/v2/bundles/`, { method: 'POST', headers: { authorization: `Token ${s.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: Readable.from(gen()) })
-    .catch((e) => ({ statusCode: `error ${e.code ?? e.message}`, body: { text: async () => '' } }));
-  const text = await res.body.text();
-  return { status: res.statusCode, ms: Date.now() - t0, message: text.slice(0, 100) };
+  const res = await request(`${s.address}/api/v2/bundles/`, {
+    method: 'POST', headers: { authorization: `Token ${s.key}`, 'content-type': MULTIPART }, body: Readable.from(gen()),
+  }).catch((e) => ({ statusCode: `error ${e.code ?? e.message}`, body: { text: async () => '' } }));
+  await res.body.text();
+  return { status: res.statusCode, ms: Date.now() - t0 };
 }
 
-{
-  const s = await serve(['--max-upload-mb', '300']);
-  const before = s.mem();
-  const r = await upload(s, 4, 256);
-  console.log(`1 GB upload (4 x 256 MB unused parts + one PDF), --max-upload-mb 300: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
-  s.stop();
-}
-{
-  const s = await serve([]);
-  const before = s.mem();
-  const r = await upload(s, 4, 256);
-  console.log(`1 GB upload, default limits: ${r.status} ${r.message} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
-  s.stop();
-}
-{
-  const s = await serve([]);
-  const port = Number(new URL(s.address).port);
-  const socks = [];
-  for (let i = 0; i < 2000; i++) {
-    const c = connect({ host: '127.0.0.1', port });
-    c.on('error', () => {});
-    c.write(i % 2 ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h' : 'GET /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-    socks.push(c);
+if (wanted('uploads')) {
+  console.log('Hostile uploads (a fresh esign serve each; peak = VmHWM):');
+  await hostileUpload('60 MB keyless JSON to POST /sign/session/<none>/sign', (s) =>
+    streamUntilAnswered(s.port, '/sign/session/nope/sign', 'application/json', (function* () {
+      for (let i = 0; i < 60; i++) yield Buffer.alloc(MB, 0x20);
+    })()));
+  await hostileUpload('8 of them at once, keyed GET /bundles/ meanwhile', async (s) => {
+    const body = () => (function* () {
+      for (let i = 0; i < 60; i++) yield Buffer.alloc(MB, 0x20);
+    })();
+    const forms = ['application/json', 'application/x-www-form-urlencoded'];
+    const hostile = Promise.all(Array.from({ length: 8 }, (_, i) => streamUntilAnswered(s.port, `/sign/session/x${i}/sign`, forms[i % 2], body())));
+    const keyed = await keyedTimes(s);
+    const rs = await hostile;
+    return { status: rs.map((r) => r.status).join(','), sentMb: Math.max(...rs.map((r) => r.sentMb)), ms: Math.max(...rs.map((r) => r.ms)), extra: `; keyed ${said(keyed)}` };
+  });
+  await hostileUpload('594 MB signing-page post (20 x 9 MB attachments, then 400 x 1 MB fields), live session', async (s) => {
+    const session = await signingSession(s);
+    return streamUntilAnswered(s.port, `/sign/session/${session}/sign`, MULTIPART, (function* () {
+      for (let i = 0; i < 20; i++) yield* file('file:f', `a${i}.pdf`, 9);
+      for (let i = 0; i < 400; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
+      yield Buffer.from(`--${B}--\r\n`);
+    })());
+  });
+  await hostileUpload('594 MB signing-page post of fields only (594 x 1 MB), live session', async (s) => {
+    const session = await signingSession(s);
+    return streamUntilAnswered(s.port, `/sign/session/${session}/sign`, MULTIPART, (function* () {
+      for (let i = 0; i < 594; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
+      yield Buffer.from(`--${B}--\r\n`);
+    })());
+  });
+  await hostileUpload('1.2 GB preparation-page post (2,000 x 600 KB fields), live session', async (s) => {
+    const session = await preparationSession(s);
+    return streamUntilAnswered(s.port, `/prepare/session/${session}/bundle`, MULTIPART, (function* () {
+      for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(600 * 1024));
+      yield Buffer.from(`--${B}--\r\n`);
+    })());
+  });
+  await hostileUpload('1.2 GB preparation-page post (5 x 240 MB files), live session', async (s) => {
+    const session = await preparationSession(s);
+    return streamUntilAnswered(s.port, `/prepare/session/${session}/bundle`, MULTIPART, (function* () {
+      for (let i = 0; i < 5; i++) yield* file(i ? 'extra' : 'pdf', `f${i}.pdf`, 240);
+      yield Buffer.from(`--${B}--\r\n`);
+    })());
+  });
+  {
+    const s = await serve(['--max-upload-mb', '300']);
+    const before = s.mem();
+    const r = await apiUpload(s, 4, 256);
+    console.log(`1 GB API upload (4 x 256 MB unused parts + one PDF), --max-upload-mb 300: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
+    await s.stop();
   }
-  await new Promise((r) => setTimeout(r, 1000));
-  const times = [];
-  for (let i = 0; i < 20; i++) {
-    const t0 = performance.now();
-    const res = await fetch(`${s.address}/api/v2/bundles/`, { headers: { authorization: `Token ${s.key}` } });
-    await res.text();
-    times.push(performance.now() - t0);
+  {
+    const s = await serve();
+    const before = s.mem();
+    const r = await apiUpload(s, 4, 256);
+    console.log(`1 GB API upload, default limits: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
+    await s.stop();
   }
-  const inOrder = times.map((t) => t.toFixed(0)).join(" ");
-  times.sort((a, b) => a - b);
-  const open = socks.filter((c) => !c.destroyed && !c.readableEnded).length;
-  console.log(`2000 half-sent requests from one address: ${open} still open after 1 s; keyed GET /bundles/ median ${times[10].toFixed(1)} ms, max ${times[19].toFixed(1)} ms (in order: ${inOrder})`);
-  socks.forEach((c) => c.destroy());
-  s.stop();
+}
+
+/** A half-sent request: a public body that never ends, or headers that never end. */
+function halfSent(port, i, localAddress) {
+  return new Promise((resolve) => {
+    const c = connect({ host: '127.0.0.1', port, localAddress });
+    c.on('error', () => resolve(c));
+    c.once('connect', () => {
+      c.write(i % 2
+        ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
+        : 'GET /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      resolve(c);
+    });
+  });
+}
+
+if (wanted('slots')) {
+  console.log('Connection slots (default limits: 4,096 in all, 32 per address):');
+  for (const [title, count, addressOf] of [
+    ['4,200 half-sent requests from 4,200 addresses', 4200, (i) => `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${(i & 255) || 1}`],
+    ['2,000 half-sent requests from one address', 2000, () => undefined],
+  ]) {
+    const s = await serve();
+    const socks = [];
+    for (let i = 0; i < count; i += 200)
+      socks.push(...(await Promise.all(Array.from({ length: Math.min(200, count - i) }, (_, j) => halfSent(s.port, i + j, addressOf(i + j))))));
+    await new Promise((r) => setTimeout(r, 1000));
+    const open = socks.filter((c) => !c.destroyed && !c.readableEnded).length;
+    const t = await keyedTimes(s);
+    console.log(`${title}: ${open} of them open; keyed GET /bundles/ (new connection each, 20): ${said(t)}`);
+    socks.forEach((c) => c.destroy());
+    await s.stop();
+  }
+}
+
+if (wanted('resume')) {
+  const trials = Number(arg('trials', 50));
+  const r = await doubleResumeTrials({ trials, rows: 30 });
+  console.log(`Kill-and-double-resume (batch send of 30 rows, kill -9, two resumers at once), ${trials} trials: ` +
+    `${r.duplicates} rows sent twice, ${r.missing} never sent; one resumer refused (exit 7) in ${r.oneRefused}, ` +
+    `other exits: ${r.otherExits.length ? r.otherExits.join(',') : 'none'}`);
 }

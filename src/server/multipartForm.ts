@@ -101,6 +101,8 @@ export async function receiveForm(req: FastifyRequest, limits: FormLimits, opts:
           done(fileBytes > limits.totalFileBytes ? tooMuch() : null, keep ? chunk : undefined);
         },
       });
+      // Past its limit a file is refused at once, not read to its end and dropped.
+      part.file.once('limit', () => part.file.destroy(fileTooLarge({ ...opts.refusal, fileBytes: limits.fileBytes }, part.filename)));
       const sink = keep ? createWriteStream(path, { mode: 0o600 }) : nowhere();
       const writing = pipeline(part.file, count, sink);
       void received.then(async () => {

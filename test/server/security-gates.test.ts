@@ -180,6 +180,11 @@ describe('page uploads are bounded while they arrive', () => {
     const b = await streamUntilAnswered(`/prepare/session/${await preparationSession()}/bundle`, MULTIPART, files());
     expect(b.status).toBe(413);
     expect(b.sentMb).toBeLessThan(80);
+    // One file past its own limit is refused as it passes it, not read to its end.
+    const c = await streamUntilAnswered(`/prepare/session/${await preparationSession()}/bundle`, MULTIPART, file('pdf', 'big.pdf', 200));
+    expect(c.status).toBe(413);
+    expect(c.body).toContain('big.pdf');
+    expect(c.sentMb).toBeLessThan(150);
   }, 30_000);
 
   it('still takes a real signing post with an attachment, and a decline with a reason', async () => {
