@@ -55,14 +55,26 @@ describe('links and waits across processes', () => {
     try {
       const b = await engine.createBundle(bundleRequest());
       await engine.settle();
-      const waiting = execa('node', [BIN, 'bundle', 'wait', b.id, '--timeout', '20s'], { env: { ESIGN_DATA_DIR: data.dir }, reject: false });
-      await new Promise((r) => setTimeout(r, 1500));
+      // On a terminal (script(1) gives it one) the wait draws its live line once it watches: the
+      // signal to sign, so the signature is made while it waits, never before it looked.
+      const cmd = `'${process.execPath}' '${BIN}' bundle wait ${b.id} --timeout 20s`;
+      const waiting = execa('script', ['-qfec', cmd, '/dev/null'], { env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1' }, reject: false });
+      let screen = '';
+      await new Promise<void>((resolve, reject) => {
+        waiting.stdout!.on('data', (c: Buffer) => {
+          screen += c.toString();
+          if (/waiting for complete/.test(screen)) resolve();
+        });
+        void waiting.then((r) => reject(new Error(`the wait ended before it waited: ${r.stdout}`)));
+      });
+      expect(screen).toMatch(new RegExp(`${b.id}\\s+Sent\\s+0/2 signed`));
       for (const p of b.packets) await engine.signPacket(p.id, {});
       const signedAt = Date.now();
       const r = await waiting;
-      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.exitCode, r.stdout).toBe(0);
       expect(Date.now() - signedAt).toBeLessThan(1000);
-      expect(r.stdout).toBe(`${b.id}\tco`);
+      expect(r.stdout).toMatch(new RegExp(`${b.id}\\s+Complete\\s+2/2 signed`));
+      expect(r.stdout).toContain('The Bundle reached complete.');
     } finally {
       await engine.close();
       data.cleanup();
