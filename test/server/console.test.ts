@@ -1,6 +1,7 @@
 // The support console over HTTP on 127.0.0.1: sign-in (one-time URL, API key), sessions and their
 // cookie, CSRF, read-only, hostile Bundle strings, find, the Bundle page, files, verify, the live stream.
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
@@ -108,6 +109,25 @@ describe('signing in', () => {
       expect((await fetch(`${url}/api/v2/bundles/`)).status).toBe(401);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('the Host it answers', () => {
+  it('a console bound to its own Host answers 421 to another name (DNS rebinding)', async () => {
+    const a = Fastify();
+    let origin = '';
+    const h = await registerConsole(a, { service: engine, allowedHost: (host) => host === new URL(origin).host });
+    origin = await a.listen({ host: '127.0.0.1', port: 0 });
+    const status = (host: string) => new Promise<number>((resolve, reject) => {
+      const req = request(`${origin}${h.signInPath()}`, { headers: { host } }, (res) => (res.resume(), resolve(res.statusCode!)));
+      req.on('error', reject).end();
+    });
+    try {
+      expect(await status(`rebind.example:${new URL(origin).port}`)).toBe(421);
+      expect(await status(new URL(origin).host)).toBe(303);
+    } finally {
+      await a.close();
     }
   });
 });

@@ -1,0 +1,85 @@
+// The support console at scale (issue 27): server time of its pages at 100,000 Bundles, read from the
+// Server-Timing header each page sends (`page;dur=`: from the request's arrival to the HTML made),
+// with the wall time of the whole HTTP round trip on 127.0.0.1 beside it. Target: p95 <= 50 ms for
+// the find page (searches and filters) and the Bundle page.
+// Not part of `npm test`: `npm run build && node bench/console.mjs`.
+// The Bundles are seeded by bench/scale.mjs's fast path (BENCH_SCALE_KEEP); BENCH_CONSOLE_DIR=<dir>
+// reuses a directory it kept. BENCH_CONSOLE_RUNS (default 31) requests per page.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { LocalEngine } from '../dist/engine.js';
+import { buildServer } from '../dist/server.js';
+import { fmt } from './lib.mjs';
+
+const N = 100_000;
+const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 31);
+const TARGET_MS = 50;
+
+function seeded() {
+  if (process.env.BENCH_CONSOLE_DIR) return { dir: process.env.BENCH_CONSOLE_DIR, keep: true };
+  console.log(`seeding ${N.toLocaleString('en')} Bundles with bench/scale.mjs ...`);
+  const out = execFileSync(process.execPath, [new URL('./scale.mjs', import.meta.url).pathname], {
+    env: { ...process.env, BENCH_SCALE_SIZES: String(N), BENCH_SCALE_KEEP: '1', BENCH_SCALE_RUNS: '1', BENCH_SCALE_CREATES: '0' },
+    encoding: 'utf8', maxBuffer: 64 * 2 ** 20,
+  });
+  const dir = /kept (\S+)/.exec(out)?.[1];
+  if (!dir) throw new Error(`bench/scale.mjs kept no directory:\n${out}`);
+  return { dir, keep: false };
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+const { dir, keep } = seeded();
+const engine = new LocalEngine({ dataDir: dir });
+try {
+  const { key } = engine.keys.create('console bench');
+  const app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k), console: {} });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const login = await fetch(`${base}/console/login`, { method: 'POST', body: new URLSearchParams({ key }), redirect: 'manual' });
+  const cookie = login.headers.get('set-cookie').split(';')[0];
+  const total = (await engine.listBundles({ per_page: 1 })).total;
+  const row = (seq) => engine.db.prepare('SELECT id FROM bundles WHERE seq = ?').get(seq).id;
+  const mid = await engine.getBundle(row(Math.floor(total / 2)));
+  const email = mid.packets[0].email;
+  const word = mid.label.split(' ')[0];
+  const pages = [
+    ['find: first page, no search', '/console/'],
+    ['find: a signer\'s email', `/console/?q=${encodeURIComponent(email)}`],
+    ['find: a slug', `/console/?q=${mid.id}`],
+    [`find: a label word ("${word}"), page 1`, `/console/?q=${encodeURIComponent(word)}`],
+    [`find: a label word ("${word}"), page 200`, `/console/?q=${encodeURIComponent(word)}&page=200`],
+    ['find: status Complete, 2024', '/console/?status=co&created_after=2024-01-01&created_before=2024-12-31'],
+    ['find: tag ci, page 100', '/console/?tag=ci&page=100'],
+    ['Bundle page (middle of the set)', `/console/bundles/${mid.id}`],
+    ['Bundle page (oldest)', `/console/bundles/${row(1)}`],
+    ['Bundle page (newest)', `/console/bundles/${row(total)}`],
+  ];
+  console.log(`\nsupport console at ${total.toLocaleString('en')} Bundles, ${RUNS} requests per page (after 3 to warm up):`);
+  console.log(`${'page'.padEnd(52)} ${'server p50'.padStart(10)} ${'server p95'.padStart(10)} ${'wall p95'.padStart(9)}`);
+  let worst = 0;
+  for (const [name, path] of pages) {
+    const server = [];
+    const wall = [];
+    for (let r = 0; r < RUNS + 3; r++) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}${path}`, { headers: { cookie } });
+      await res.text();
+      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+      const dur = Number(/page;dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1]);
+      if (r < 3) continue;
+      wall.push(performance.now() - t0);
+      server.push(dur);
+    }
+    worst = Math.max(worst, pct(server, 95));
+    console.log(`${name.padEnd(52)} ${fmt(pct(server, 50)).padStart(7)} ms ${fmt(pct(server, 95)).padStart(7)} ms ${fmt(pct(wall, 95)).padStart(6)} ms`);
+  }
+  console.log(`\nworst server p95 ${fmt(worst)} ms: ${worst <= TARGET_MS ? 'within' : 'OVER'} the ${TARGET_MS} ms target`);
+  await app.close();
+  process.exitCode = worst <= TARGET_MS ? 0 : 1;
+} finally {
+  await engine.close();
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+}
