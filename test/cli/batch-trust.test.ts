@@ -4,6 +4,7 @@
 // (tags from the spec, a tags column, template batches), one row validation for check, --dry-run
 // and send, failed rows keep their custom_key in --results, and a quota that is there is used at once.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { type Server, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,4 +185,55 @@ describe.each([['local engine', local], ['esign serve', serve]] as const)('batch
     // Paced evenly over the hour, 20 creates took over 5 minutes; at once they take a few seconds at most.
     expect(seconds).toBeLessThan(20);
   }, 60_000);
+});
+
+describe('batch send when a tags call fails after the create (esign serve behind a proxy that fails add_tags)', () => {
+  let side: Side;
+  let proxy: Server;
+  let data: ReturnType<typeof tempDir>;
+  beforeAll(async () => {
+    side = await serve();
+    data = tempDir('esign-batch-trust-tags-');
+    const target = new URL(side.env.ESIGN_BASE_URL!);
+    proxy = createServer((req, res) => {
+      if (req.method === 'PUT' && req.url?.endsWith('/add_tags/')) {
+        req.resume();
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":"error","message":"tags store down"}');
+        return;
+      }
+      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    proxy.close();
+    await side.close();
+    data.cleanup();
+  });
+
+  it('reports the row incomplete with its Bundle id and how to add the tags, counts it failed, and never sends it again', async () => {
+    copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
+    const spec = join(data.dir, 'spec.json');
+    writeFileSync(spec, JSON.stringify({
+      is_test: false, tags: ['vip'], documents: [{ key: 'o', file_path: 'contract.pdf', fields: [SIG] }],
+      packets: [{ key: 'signer', name: '{{name}}', email: '{{email}}' }],
+    }));
+    const csv = join(data.dir, 'rows.csv');
+    writeFileSync(csv, 'name,email,custom_key\nAda,ada@example.com,I-1\n');
+    const env = { ...side.env, ESIGN_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api/v2` };
+    const results = join(data.dir, 'results.csv');
+    const r = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes', '--live', '--json', '--results', results], { env });
+    expect(r.exitCode).toBe(12);
+    const made = (await side.engine.listBundles()).items;
+    expect(made).toHaveLength(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 0, incomplete: 1, failed: 0 });
+    expect(readFileSync(results, 'utf8')).toContain(`1,I-1,${made[0]!.id},incomplete,"created, but its tags were not added (esign bundle tags add ${made[0]!.id} vip)`);
+    const again = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes', '--live', '--json'], { env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 1 });
+    expect((await side.engine.listBundles()).total).toBe(1);
+  });
 });

@@ -121,7 +121,9 @@ export async function runBatch(service: EsignService, source: Source, journal: J
       await service.addBundleTags(b.id, req.tags);
       return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
     } catch (e) {
-      return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'incomplete', error: `created, but its tags were not added: ${errorText(e)}` });
+      const add = `esign bundle tags add ${b.id} ${req.tags.map((t) => (/^[\w.,:@%+=/-]+$/.test(t) ? t : JSON.stringify(t))).join(' ')}`;
+      const error = `created, but its tags were not added (${add}): ${errorText(e)}`;
+      return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'incomplete', error });
     }
   };
 
