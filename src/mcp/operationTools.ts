@@ -174,6 +174,9 @@ async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Pro
   return result;
 }
 
-export function operationTools(): ToolDef[] {
-  return OPERATIONS.map(operationTool);
+let made: readonly ToolDef[] | undefined;
+
+/** Made once per process: their JSON Schemas cost tens of milliseconds, and esign serve makes a server per request. */
+export function operationTools(): readonly ToolDef[] {
+  return (made ??= OPERATIONS.map(operationTool));
 }

@@ -38,8 +38,13 @@ const INSTRUCTIONS =
   'On the local engine no real person signs: view_packet, sign_packet and decline_packet act as the signer.';
 
 /** Every tool this server offers a client (with or without this machine's files). */
-export function allTools(fileAccess: boolean): ToolDef[] {
-  return [...operationTools(), ...JOB_TOOLS].filter((t) => fileAccess || !t.needsFiles);
+const toolsFor = new Map<boolean, readonly ToolDef[]>();
+
+export function allTools(fileAccess: boolean): readonly ToolDef[] {
+  let tools = toolsFor.get(fileAccess);
+  if (!tools)
+    toolsFor.set(fileAccess, (tools = [...operationTools(), ...JOB_TOOLS].filter((t) => fileAccess || !t.needsFiles)));
+  return tools;
 }
 
 /** A failure as the agent sees it: the API's code, message and field messages. */
