@@ -3,7 +3,7 @@
 // the backend is `exists`, two rows with one key are a check error naming both), nothing dropped
 // (tags from the spec, a tags column, template batches), one row validation for check, --dry-run
 // and send, failed rows keep their custom_key in --results, and a quota that is there is used at once.
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -235,5 +235,38 @@ describe('batch send when a tags call fails after the create (esign serve behind
     const again = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes', '--live', '--json'], { env });
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 1 });
     expect((await side.engine.listBundles()).total).toBe(1);
+  });
+});
+
+describe('batch send resuming a row whose create was in flight (local engine)', () => {
+  it('reports it found and adds its tags (a union: safe if the killed run had added them)', async () => {
+    const side = await local();
+    const data = tempDir('esign-batch-trust-found-');
+    try {
+      copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
+      const spec = join(data.dir, 'spec.json');
+      writeFileSync(spec, JSON.stringify({
+        tags: ['vip'], documents: [{ key: 'o', file_path: 'contract.pdf', fields: [SIG] }],
+        packets: [{ key: 'signer', name: '{{name}}', email: '{{email}}' }],
+      }));
+      const csv = join(data.dir, 'rows.csv');
+      writeFileSync(csv, 'name,email\nOne,one@example.com\n');
+      // A run killed after row 1's create reached the engine, before its journal said so or its tags went.
+      const made = await esignIn(['bundle', 'create', '--file', join(data.dir, 'contract.pdf'), '--signer', 'One <one@example.com>', '--custom-key', 'fl-1', '-q'], { env: side.env });
+      expect(made.exitCode, made.stderr).toBe(0);
+      mkdirSync(join(side.engine.dataDir, 'batches'), { recursive: true, mode: 0o700 });
+      const journal = join(side.engine.dataDir, 'batches', 'fl.jsonl');
+      writeFileSync(journal, `${JSON.stringify({ batch: 'fl', csv, source: 'x', backend: 'local', started: new Date().toISOString() })}\n`
+        + `${JSON.stringify({ row: 1, key: 'fl-1', s: 'begin', at: '' })}\n`, { mode: 0o600 });
+      const results = join(data.dir, 'results.jsonl');
+      const r = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes', '--batch-id', 'fl', '--json', '--results', results], { env: side.env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(results, 'utf8'))).toMatchObject({ row: 1, custom_key: 'fl-1', bundle_id: made.stdout.trim(), status: 'found' });
+      expect((await side.engine.getBundle(made.stdout.trim())).tags).toEqual(['vip']);
+      expect((await side.engine.listBundles()).total).toBe(1);
+    } finally {
+      await side.close();
+      data.cleanup();
+    }
   });
 });

@@ -114,12 +114,13 @@ export async function runBatch(service: EsignService, source: Source, journal: J
   };
 
   /** The row's Bundle exists by now: its tags are added as `bundle create` adds them; a failure is said, never retried by a create. */
-  const created = async (row: number, req: RowRequest, b: Bundle): Promise<void> => {
-    if (!req.tags.length) return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
+  const created = async (row: number, req: RowRequest, b: Bundle, status: 'created' | 'found' = 'created'): Promise<void> => {
+    if (!req.tags.length) return finish({ row, custom_key: req.key, bundle_id: b.id, status, error: '' });
     try {
       await call();
+      // Adding is a union: safe again for a Bundle an interrupted run made (and maybe tagged).
       await service.addBundleTags(b.id, req.tags);
-      return finish({ row, custom_key: req.key, bundle_id: b.id, status: 'created', error: '' });
+      return finish({ row, custom_key: req.key, bundle_id: b.id, status, error: '' });
     } catch (e) {
       const add = `esign bundle tags add ${b.id} ${req.tags.map((t) => (/^[\w.,:@%+=/-]+$/.test(t) ? t : JSON.stringify(t))).join(' ')}`;
       const error = `created, but its tags were not added (${add}): ${errorText(e)}`;
@@ -185,7 +186,7 @@ export async function runBatch(service: EsignService, source: Source, journal: J
       // Interrupted mid-create, this batch made it; otherwise it was there before this row.
       if (prior && prior.key === req.key && (prior.s === 'begin' || prior.s === 'unknown')) {
         journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true });
-        return finish({ row, custom_key: req.key, bundle_id: found.id, status: 'found', error: '' });
+        return await created(row, req, found, 'found');
       }
       return exists(row, req, found);
     }
