@@ -27,6 +27,13 @@ export class CsvGuard extends Transform {
   private rowLine = 1;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const broken = this.scan(chunk);
+    if (broken) done(broken);
+    else done(null, chunk);
+  }
+
+  /** Follows the chunk; the first bound it breaks, if any. */
+  private scan(chunk: Buffer): CsvTooLarge | undefined {
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i];
       if (c === LF) this.line++;
@@ -39,14 +46,16 @@ export class CsvGuard extends Transform {
         continue;
       } else if (!this.quoted && c === COMMA) {
         this.cell = 0;
-        if (++this.fields > CSV_LIMITS.fields) return done(this.tooLarge(`more than ${CSV_LIMITS.fields.toLocaleString('en')} fields`));
+        if (++this.fields > CSV_LIMITS.fields) return this.tooLarge(`more than ${CSV_LIMITS.fields.toLocaleString('en')} fields`);
       }
       if (c !== CR || this.quoted) this.row++;
-      if (++this.cell > CSV_LIMITS.cellBytes)
-        return done(this.tooLarge(`cell ${this.fields} is longer than ${CSV_LIMITS.cellBytes.toLocaleString('en')} bytes${this.quoted ? ' (an unterminated quote?)' : ''}`));
-      if (this.row > CSV_LIMITS.rowBytes) return done(this.tooLarge(`longer than ${CSV_LIMITS.rowBytes.toLocaleString('en')} bytes`));
+      if (++this.cell > CSV_LIMITS.cellBytes) {
+        const hint = this.quoted ? ' (an unterminated quote?)' : '';
+        return this.tooLarge(`cell ${this.fields} is longer than ${CSV_LIMITS.cellBytes.toLocaleString('en')} bytes${hint}`);
+      }
+      if (this.row > CSV_LIMITS.rowBytes) return this.tooLarge(`longer than ${CSV_LIMITS.rowBytes.toLocaleString('en')} bytes`);
     }
-    done(null, chunk);
+    return undefined;
   }
 
   private tooLarge(what: string): CsvTooLarge {

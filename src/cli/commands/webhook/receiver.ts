@@ -102,7 +102,12 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   const counted = () => (o.countAll ? seen : verified);
   let stopping = false;
   let stop: () => void = () => {};
-  const stopped = new Promise<void>((resolve) => (stop = () => ((stopping = true), resolve())));
+  const stopped = new Promise<void>((resolve) => {
+    stop = () => {
+      stopping = true;
+      resolve();
+    };
+  });
 
   const print = (r: Received) => {
     if (json) return void ctx.io.out.write(`${safeJson(r)}\n`);
