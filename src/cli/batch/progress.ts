@@ -22,7 +22,9 @@ export async function startProgress(err: OutStream, total: number): Promise<Prog
   return {
     update(c, next) {
       const rate = c.created / Math.max(0.001, (Date.now() - started) / 1000);
-      bar.update(c.done, { created: c.created, skipped: c.skipped, failed: c.failed, rate: rate.toFixed(1), next: next ? ` | ${next}` : '' });
+      // Skipped: not sent because already there (this batch's earlier run, or a Bundle with the key).
+      const shown = { created: c.created, skipped: c.skipped + c.exists, failed: c.failed + c.incomplete };
+      bar.update(c.done, { ...shown, rate: rate.toFixed(1), next: next ? ` | ${next}` : '' });
     },
     stop: () => bar.stop(),
   };
