@@ -2,7 +2,8 @@
 // service, prompter, settings), so a test runs a command in-process with a captured IO and a real
 // engine on a temp directory.
 import type { Command } from 'commander';
-import type { LocalEngine, LocalEngineOptions } from '../local/engine.js';
+import type { LocalEngineOptions } from '../local/engine.js';
+import type { LocalBackend } from '../service/localAdmin.js';
 import type { EsignService } from '../service/service.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
@@ -51,8 +52,8 @@ function interrupted(e: unknown): never {
   throw e;
 }
 
-/** The embedded engine as `esign local ...` and `esign serve` see it. */
-export type LocalBackend = LocalEngine;
+/** The embedded engine as `esign local ...` and `esign serve` see it: interfaces, never the class. */
+export type { LocalBackend };
 export type EngineOptions = Omit<LocalEngineOptions, 'dataDir'>;
 
 /** A database that cannot be opened names its file and says what to do. */
@@ -77,7 +78,7 @@ export interface CliTiming {
 export type MakeFactory = (options: GlobalOptions) => Factory;
 
 export class Factory {
-  private engine: LocalEngine | undefined;
+  private engine: LocalBackend | undefined;
   private remote: EsignService | undefined;
   private resolved: Promise<Settings> | undefined;
   constructor(

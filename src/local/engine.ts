@@ -4,7 +4,7 @@ import { parseBundleListQuery } from '../service/listQuery.js';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { HostedEngine, PreparationPages, SigningView } from '../service/hosting.js';
-import type { LocalAdmin, LocalInfo, PendingWork } from '../service/localAdmin.js';
+import type { LocalBackend, LocalInfo, PendingWork } from '../service/localAdmin.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
 import type { BackendCapabilities, Body, EsignService, SignInput } from '../service/service.js';
 import type {
@@ -64,7 +64,7 @@ const webhookStore = () => import('./webhooks/store.js');
 const personsModule = () => import('./persons/persons.js');
 const secretModule = () => import('./webhooks/secret.js');
 
-export class LocalEngine implements EsignService, HostedEngine, LocalAdmin {
+export class LocalEngine implements LocalBackend {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
   readonly capabilities: BackendCapabilities = { sandbox: true, sendsForReal: false, rateLimited: false };
   readonly dataDir: string;

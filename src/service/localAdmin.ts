@@ -1,5 +1,10 @@
-// What `esign local ...` asks of the embedded engine beyond API v2: administration that only a
-// backend owning its own store can answer (the remote adapter has none of it).
+// What `esign local ...` and `esign serve` ask of the embedded engine beyond API v2: administration
+// that only a backend owning its own store can answer (the remote adapter has none of it). The CLI
+// holds the engine through these interfaces only (LocalBackend), never the concrete class.
+import type { AccountFeature } from './enums.js';
+import type { HostedEngine } from './hosting.js';
+import type { EsignService } from './service.js';
+import type { BundleMessage, DocumentTemplate, EnvelopeTemplate } from './types.js';
 
 /** Where the local data lives and how much it holds. */
 export interface LocalInfo {
@@ -18,7 +23,132 @@ export interface PendingWork {
   pending_evidence: number;
 }
 
+export interface AccountSettings {
+  name: string;
+  requester_name: string;
+  requester_email: string;
+  features: AccountFeature[];
+  /** Base URL that signing and file links point at (where `esign serve` listens). */
+  public_url: string;
+  /** esign serve may fetch file_url documents from private and loopback addresses. */
+  allow_private_urls: boolean;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  verified: boolean;
+  is_admin: boolean;
+  created: string;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  requester_name: string | null;
+  requester_email: string | null;
+  created: string;
+}
+
+export interface SigningBrand {
+  id: string;
+  name: string;
+  redirect_url: string | null;
+  created: string;
+}
+
+/** The local account: requester defaults, feature switches, users, teams and signing brands. */
+export interface AccountAdmin {
+  settings(): AccountSettings;
+  update(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings;
+  setFeatures(names: string[], on: boolean): AccountFeature[];
+  users(): User[];
+  addUser(u: { email: string; name?: string; admin?: boolean; verified?: boolean }): User;
+  setUserVerified(email: string, verified: boolean): User;
+  removeUser(email: string): void;
+  teams(): Team[];
+  addTeam(t: { name: string; requester_name?: string; requester_email?: string }): Team;
+  brands(): SigningBrand[];
+  addBrand(b: { name: string; redirect_url?: string }): SigningBrand;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  /** The first characters of the key, enough to recognise it in a list. */
+  prefix: string;
+  created: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** API keys for `esign serve`: shown once at creation, stored as hashes, revocable. */
+export interface KeyAdmin {
+  create(name: string): { record: ApiKey; key: string };
+  list(): ApiKey[];
+  revoke(idOrPrefix: string): ApiKey;
+  /** The id of the live key, or undefined. */
+  authenticate(key: string): string | undefined;
+}
+
+/** The engine's clock: wall time plus an offset that `local clock` moves. */
+export interface ClockAdmin {
+  now(): string;
+  offset(): number;
+  setOffset(ms: number): void;
+  advance(ms: number): void;
+}
+
+export interface OutboxQuery {
+  bundle?: string;
+  packet?: string;
+  to?: string;
+  kind?: string;
+  limit?: number;
+}
+
+/** A Document Template from a PDF and its roles and fields (`esign local template import`). */
+export interface TemplateImport {
+  name: string;
+  pdf: Buffer;
+  filename?: string;
+  roles: { key: string; label?: string }[];
+  /** Template fields (FieldRequest members with default_value, editor_roles, data_flow_tag); validated by the engine. */
+  fields?: unknown[];
+  metadata?: Record<string, string>;
+  is_shared?: boolean;
+  teams?: string[];
+  /** The folder the template sits in (preparation sessions' folder_ids and library). */
+  library?: string;
+}
+
 export interface LocalAdmin {
   info(): LocalInfo;
   pendingWork(): PendingWork;
+  readonly dataDir: string;
+  readonly account: AccountAdmin;
+  readonly keys: KeyAdmin;
+  readonly clock: ClockAdmin;
+  /** Messages recorded for people (never sent), oldest first. */
+  outbox(q?: OutboxQuery): BundleMessage[];
+  /** Applies what is due by the engine's clock: expiry and reminders. */
+  runDue(): { expired: number; reminded: number };
+  /** Finishes background work under way (document processing, evidence). */
+  settle(): Promise<void>;
+  importTemplate(input: TemplateImport): Promise<DocumentTemplate>;
+  createEnvelopeTemplate(spec: unknown, baseDir: string): Promise<EnvelopeTemplate>;
 }
+
+/** What `esign serve` does with the engine it serves, beyond the port and the pages. */
+export interface ServingHost {
+  /** Links point here from now on. */
+  setPublicUrl(url: string): void;
+  /** Tells other processes on this data directory where links open (and stops telling). */
+  announceServing(url: string): void;
+  stopServing(): void;
+  startWebhookDelivery(): Promise<void>;
+}
+
+/** The embedded engine as the CLI holds it: the port, what esign serve hosts, and administration. */
+export interface LocalBackend extends EsignService, HostedEngine, LocalAdmin, ServingHost {}

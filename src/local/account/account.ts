@@ -3,47 +3,19 @@ import { ACCOUNT_FEATURES, type AccountFeature } from '../../service/enums.js';
 import { ApiError } from '../../service/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
+import type { AccountAdmin, AccountSettings, SigningBrand, Team, User } from '../../service/localAdmin.js';
 
-export interface AccountSettings {
-  name: string;
-  requester_name: string;
-  requester_email: string;
-  features: AccountFeature[];
-  /** Base URL that signing and file links point at (where `esign serve` listens). */
-  public_url: string;
-  /** esign serve may fetch file_url documents from private and loopback addresses. */
-  allow_private_urls: boolean;
-}
+export type { AccountSettings, SigningBrand, Team, User };
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  verified: boolean;
-  is_admin: boolean;
-  created: string;
-}
 
-export interface Team {
-  id: string;
-  name: string;
-  requester_name: string | null;
-  requester_email: string | null;
-  created: string;
-}
 
-export interface SigningBrand {
-  id: string;
-  name: string;
-  redirect_url: string | null;
-  created: string;
-}
+
 
 /** Reminders are on by default, as on a hosted account; every other gated feature starts off. */
 export const DEFAULT_FEATURES: AccountFeature[] = ['reminders'];
 export const DEFAULT_OWNER_EMAIL = 'owner@esign.local';
 
-export class AccountStore {
+export class AccountStore implements AccountAdmin {
   constructor(private readonly db: Db, private readonly now: () => string) {}
 
   /** Creates the account and its first (admin, verified) user on a new database. */

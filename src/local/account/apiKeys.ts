@@ -3,23 +3,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../../service/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
+import type { ApiKey, KeyAdmin } from '../../service/localAdmin.js';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** The first characters of the key, enough to recognise it in a list. */
-  prefix: string;
-  created: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export type { ApiKey };
+
 
 /** A key found live is asked about again after this long at the latest, even with no write anywhere. */
 const RECHECK_MS = 60_000;
 
 const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 
-export class ApiKeyStore {
+export class ApiKeyStore implements KeyAdmin {
   /** `wallMs`: the wall clock of the key cache and of last use (tests move it instead of waiting). */
   constructor(private readonly db: Db, private readonly now: () => string, private readonly wallMs: () => number = Date.now) {}
 

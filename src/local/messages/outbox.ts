@@ -1,5 +1,6 @@
 // Email and SMS are never sent by the local engine: each message is recorded in the outbox.
 import { type Db, sql } from '../store/db.js';
+import type { OutboxQuery } from '../../service/localAdmin.js';
 
 export type MessageKind = 'signing_request' | 'reminder' | 'docs_ready' | 'declined' | 'reassigned';
 
@@ -15,13 +16,8 @@ export interface OutboxMessage {
   packet_id: string | null;
 }
 
-export interface OutboxQuery {
-  bundle?: string;
-  packet?: string;
-  to?: string;
-  kind?: string;
-  limit?: number;
-}
+
+export type { OutboxQuery };
 
 export function recordMessage(db: Db, m: Omit<OutboxMessage, 'id'>): void {
   sql(db, 

@@ -14,21 +14,10 @@ import { fileLink } from '../bundles/links.js';
 import { inspectPdf } from '../documents/pdf.js';
 import { checkTeam, regexCheck } from '../account/rules.js';
 import { mapPage, selectPage } from '../store/paging.js';
+import type { TemplateImport } from '../../service/localAdmin.js';
 
 /** What `esign local template import` and the template authoring page hand the engine. */
-export interface TemplateImport {
-  name: string;
-  pdf: Buffer;
-  filename?: string;
-  roles: { key: string; label?: string }[];
-  /** Template fields (FieldRequest members with default_value, editor_roles, data_flow_tag); validated here. */
-  fields?: unknown[];
-  metadata?: Record<string, string>;
-  is_shared?: boolean;
-  teams?: string[];
-  /** The folder the template sits in (preparation sessions' folder_ids and library). */
-  library?: string;
-}
+export type { TemplateImport };
 
 /** A template field as stored: its key is always set. */
 export type TemplateField = TemplateFieldT & { key: string };
