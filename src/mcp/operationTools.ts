@@ -32,8 +32,20 @@ const isCreateOfBundle = (op: OperationDef) =>
 /** Port methods whose body is not the wire body: the wire's sign request carries files as base64. */
 const PORT_BODY: Partial<Record<string, (body: unknown) => unknown>> = { signPacket: signInputOf };
 
+/** What an agent needs beyond the schema to call an operation well. */
+const HINTS: Partial<Record<string, string>> = {
+  createBundle:
+    'body: {label, packets: [{key, name, email or phone}], documents: [{key, file_b64 (a PDF in base64) or file_url ' +
+    'or template_id}]}; is_test: true for a test Bundle, status: "dr" for a draft to send later with send_bundle.',
+  createBundleFromEnvelopeTemplate:
+    'body: {envelope_template: {template_id}, packets: [{key (the template signer), name, email}]}.',
+  listBundles: "search matches the slug, label, custom_key, and signers' names, emails and phones.",
+  signPacket: 'body: {values: {FIELD_KEY: value}}; signature, initials, name and date fields fill themselves.',
+};
+
 function describe(op: OperationDef): string {
-  const parts = [`${op.summary}.`];
+  const parts = [`${op.summary.replace(' (JSON, or multipart with files)', '')}.`];
+  if (HINTS[op.name]) parts.push(HINTS[op.name]!);
   if (op.paged) parts.push('A page of the list: items with page, per_page, total_pages and total.');
   if (isCreateOfBundle(op))
     parts.push(

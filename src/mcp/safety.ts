@@ -76,8 +76,9 @@ export async function requireLive(
   );
 }
 
-/** A create body that sends at once a Bundle that is not a test (a draft reaches nobody). */
-export const createReachesPeople = (body: Json) => body.status !== 'dr' && !isTrue(body.is_test);
+/** A create body that sends at once a Bundle that is not a test (a draft, either spelling, reaches nobody). */
+export const createReachesPeople = (body: Json) =>
+  body.status !== 'dr' && !isTrue(body.is_draft) && !isTrue(body.is_test);
 
 /** The schema member every destructive tool takes. */
 export const CONFIRM_DESCRIPTION =

@@ -299,7 +299,7 @@ describe('every tool over stdio', () => {
     const names = allTools(true)
       .map((t) => t.name)
       .sort();
-    expect([...good].sort()).toEqual(names);
-    expect([...bad].sort()).toEqual(names);
+    expect([...good].sort(), 'each tool needs a good call here (a new operation: add one)').toEqual(names);
+    expect([...bad].sort(), 'each tool needs a bad call here (a new operation: add one)').toEqual(names);
   }, 120_000);
 });

@@ -148,6 +148,8 @@ describe('esign mcp on stdio over the remote backend', () => {
       expect((await ok(remote, 'list_bundles', {})).total).toBe(before);
       const draft = await ok(remote, 'create_bundle', { body: request('A draft reaches nobody', { status: 'dr' }) });
       expect(draft.status).toBe('dr');
+      const older = await ok(remote, 'create_bundle', { body: request('2.2.0 drafts', { is_draft: true }) });
+      expect(older.status).toBe('dr');
       await fails(
         remote,
         'send_bundle',

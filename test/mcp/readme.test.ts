@@ -9,6 +9,6 @@ describe('README: esign mcp', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const m = /<!-- mcp-tools:start -->\n([\s\S]*?)<!-- mcp-tools:end -->/.exec(readme);
     expect(m, 'the README has the mcp-tools markers').not.toBeNull();
-    expect(m![1]).toBe(toolTable(allTools(true)));
+    expect(m![1], 'paste the output of esign mcp --tools between the markers').toBe(toolTable(allTools(true)));
   });
 });
