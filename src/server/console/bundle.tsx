@@ -3,7 +3,7 @@
 // (each behind a confirmation page). The part inside #story is what a live update replaces.
 import type { Inspection, TimelineEntry } from '../../service/inspection.js';
 import { bundleStateWord, docStateWord, isInProgress, isPacketDone, signerStateWord } from '../../service/states.js';
-import type { BundleMessage, WebhookEvent } from '../../service/types.js';
+import type { BundleDataItem, BundleMessage, WebhookEvent } from '../../service/types.js';
 import { bundleUrl } from './find.js';
 import { CONSOLE_PREFIX, State, When } from './layout.js';
 import { type Command, commandsFor } from './commands.js';
@@ -16,6 +16,8 @@ export interface BundleView {
   live: string;
   /** A finished action to confirm at the top ("Reminder sent."). */
   done?: string;
+  /** The values signers filled in, or why there are none to show yet. */
+  data: BundleDataItem[] | string;
 }
 
 const SOURCE_WORDS: Record<TimelineEntry['source'], string> = { event: 'Audit', message: 'Message', webhook: 'Webhook', attempt: 'Attempt' };
@@ -40,7 +42,7 @@ export function BundlePage(v: BundleView) {
 }
 
 /** Everything that changes as the Bundle moves on. */
-export function Story({ r, now, readOnly }: BundleView) {
+export function Story({ r, now, readOnly, data }: BundleView) {
   const b = r.bundle;
   const canCancel = !readOnly && (isInProgress(b.status) || b.status === 'dr');
   return (
@@ -98,6 +100,7 @@ export function Story({ r, now, readOnly }: BundleView) {
         </ol>
       </section>
 
+      <FieldValues data={data} />
       <Messages r={r} now={now} />
       <Webhooks r={r} now={now} readOnly={readOnly} />
       <Files r={r} />
@@ -109,6 +112,23 @@ export function Story({ r, now, readOnly }: BundleView) {
         </section>
       )}
     </>
+  );
+}
+
+function FieldValues({ data }: { data: BundleDataItem[] | string }) {
+  return (
+    <section aria-labelledby="data-h">
+      <h2 id="data-h">Field values</h2>
+      {typeof data === 'string' ? <p>{data}</p> : data.length === 0 ? <p>No field.</p> : (
+        <table class="list">
+          <thead><tr><th scope="col">Document</th><th scope="col">Field</th><th scope="col">Value</th><th scope="col">Filled by</th></tr></thead>
+          <tbody>{data.map((d) => (
+            <tr><td><code>{d.doc_key}</code></td><td>{d.label || d.field_key}</td>
+              <td>{d.value}{d.attachments.map((a) => <span class="tag">{a.name}</span>)}</td><td>{d.filled_by || '—'}</td></tr>
+          ))}</tbody>
+        </table>
+      )}
+    </section>
   );
 }
 

@@ -162,10 +162,13 @@ export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): 
       const slug = param(req, 'slug');
       const bundle = await getBundleOrPacketsBundle(s, slug);
       if (bundle.id !== slug) return reply.code(303).header('Location', bundleUrl(bundle.id)).send();
-      const r = await inspectBundle(s, bundle);
+      const [r, data] = await Promise.all([inspectBundle(s, bundle), s.getBundleData(bundle.id).catch((e: unknown) => {
+        if (e instanceof ApiError && e.status === 409) return e.message;
+        throw e;
+      })]);
       const done = DONE[String((req.query as Record<string, unknown>).done)];
       return page(req, reply, 200, bundle.label || bundle.id,
-        <BundlePage r={r} now={now()} readOnly={readOnly} live={await liveWords()} done={done} />);
+        <BundlePage r={r} data={data} now={now()} readOnly={readOnly} live={await liveWords()} done={done} />);
     });
     scope.get('/bundles/:slug/live', async (_req, reply) => live.stream(reply, param(_req, 'slug')));
     scope.get('/bundles/:slug/files/:n', async (req, reply) => {
