@@ -1,4 +1,18 @@
 // GET /bundles/: the list filters as SQL, the exact total and one page, from one snapshot.
+//
+// A request becomes a plan (`ListPlan`): which strategy answers it, which index drives the read, how
+// the total is had and how the page is reached. The strategies, tried in this order:
+//   none      filters no Bundle can meet (statuses that share none, a tag set of commas).
+//   set       one set alone (a search, a tag, a tag set, a template) in `created` order: the set's own
+//             index is in seq order, which is `created` order, so the page is a slice of it.
+//   statuses  statuses (perhaps a `created` range) in `created` order: a merge of each status's
+//             (status, created) index, totals from the counts per status or per day.
+//   walk      many matches: the order's index (it covers the filter columns) walked, each Bundle tested
+//             against the other filters, stopping at the page.
+//   sort      few matches: found by their own index, then sorted.
+//   whole     a list whose count visits every match anyway (or whose walk would read far more than
+//             the list): read whole once, kept while the database is unchanged, and sliced.
+// `ESIGN_DEBUG=sql` prints each plan on stderr.
 import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
@@ -8,25 +22,58 @@ import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from '../store/readCac
 import { type BundleRow, loadBundles } from './read.js';
 import { planSearch } from './search.js';
 
-export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
+export type Strategy = 'none' | 'set' | 'statuses' | 'walk' | 'sort' | 'whole';
+
+/** How a list request was answered. */
+export interface ListPlan {
+  strategy: Strategy;
+  /** The index that drives the read (the order's, a status's, a set's). */
+  drive: string;
+  /**
+   * How the total was had: `kept` counts kept by triggers (per status, tag, pair of tags, template),
+   * `days` summed from the counts per day, `index` counted in a set's own index, `visited` by visiting
+   * every match (kept while the database is unchanged), `none` when no Bundle can match.
+   */
+  total: 'kept' | 'days' | 'index' | 'visited' | 'none';
+  /**
+   * How the page was reached: `slice` of a set's index or of a whole list, `offset` from the start,
+   * `from-end` backwards from the end (a page in the second half of a list of known length),
+   * `days` from the counts per day of the days wholly before it.
+   */
+  page: 'slice' | 'offset' | 'from-end' | 'days' | 'none';
+}
+
+/** The page and the plan that found it. */
+export function explainBundles(db: Db, f: BundleFilter): { page: Page<Bundle>; plan: ListPlan } {
   return db.transaction(() => {
-    const { total, seqs } = nonePage(f) ?? setPage(db, f) ?? statusPage(db, f) ?? walkPage(db, f);
+    const found = nonePage(f) ?? setPage(db, f) ?? statusPage(db, f) ?? walkPage(db, f);
+    const { total, seqs } = found;
     const rows = sql(db, 'SELECT * FROM bundles WHERE seq IN (SELECT value FROM json_each(?))').all(JSON.stringify(seqs)) as BundleRow[];
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
-    return { items: loadBundles(db, seqs.map((s) => bySeq.get(s)!)), page: f.page, total_pages: pageCount(total, f.perPage), per_page: f.perPage, total };
+    const items = loadBundles(db, seqs.map((s) => bySeq.get(s)!));
+    return { page: { items, page: f.page, total_pages: pageCount(total, f.perPage), per_page: f.perPage, total }, plan: found.plan };
   })();
 }
+
+export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
+  const { page, plan } = explainBundles(db, f);
+  if (debugSql()) process.stderr.write(`esign: sql list plan ${JSON.stringify(plan)} for ${JSON.stringify(f)}\n`);
+  return page;
+}
+
+const debugSql = () => (process.env.ESIGN_DEBUG ?? '').split(',').includes('sql');
 
 interface Found {
   total: number;
   seqs: number[];
+  plan: ListPlan;
 }
 
 /** `status` and `status__in` that share no status, or a `status__in` or `tag__in` of commas alone: no Bundle. */
 function nonePage(f: BundleFilter): Found | undefined {
   if (!(f.statuses && !f.statuses.length) && !(f.tagsAny && !f.tagsAny.length)) return undefined;
   checkPage(0, f);
-  return { total: 0, seqs: [] };
+  return { total: 0, seqs: [], plan: { strategy: 'none', drive: 'none', total: 'none', page: 'none' } };
 }
 
 type DateField = 'created' | 'sent' | 'completed_at';
@@ -56,11 +103,12 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   const p = new Params();
   let members: string;
   let kept: string | undefined;
+  const drive = f.template !== undefined ? 'documents (template_id, bundle_seq)' : 'bundle_tags (tag, bundle_seq)';
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, p.bind, f.statuses);
     if (plan.kind === 'columns') return undefined;
     const { total, keys } = setKeysPage(db, { members: plan.matches, count: plan.count, parts: plan.parts, key: 'seq', params: p.values }, f, f.descending);
-    return { total, seqs: keys };
+    return { total, seqs: keys, plan: { strategy: 'set', drive: 'bundle_search', total: 'index', page: 'slice' } };
   } else if (f.tag !== undefined) {
     members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
     kept = taggedTotal(db, [f.tag], p.bind);
@@ -76,7 +124,8 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
   const seqs = sql(db, `${members} ORDER BY 1 ${readDescending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip)}`).pluck().all(p.values) as number[];
-  return { total, seqs: reversed ? seqs.reverse() : seqs };
+  const plan: ListPlan = { strategy: 'set', drive, total: kept ? 'kept' : 'index', page: reversed ? 'from-end' : 'slice' };
+  return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
 }
 
 /** The Bundles of these statuses (of any, without), kept by triggers (migration 7). */
@@ -154,7 +203,10 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
   const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${days ? ` AND created ${days.from(p.bind)}` : ''}`);
   const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`)
     .pluck().all(p.values) as number[];
-  return { total, seqs: reversed ? seqs.reverse() : seqs };
+  const plan: ListPlan = {
+    strategy: 'statuses', drive: 'bundles (status, created)', total: range ? 'days' : 'kept', page: days ? 'days' : reversed ? 'from-end' : 'offset',
+  };
+  return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
 }
 
 /** Pages from this offset on start from the counts per day (`daysBefore`; tests lower it to take that way). */
@@ -188,38 +240,52 @@ function daysBefore(db: Db, { scope, field, range, byCreated }: DaySource, offse
 }
 
 /**
- * Marks in a condition: `{+}` a column, `{in}` a set of Bundles (search, tags, template), whose index
- * may drive the query. A walk of the order index turns both off; a count turns the sets off when a
- * column is also filtered, so that the column's index (covering, with seq) is walked and each Bundle
- * tested against the set, instead of reading each Bundle of the set from the table.
+ * How the general way reads its conditions: `drive` lets any condition's index drive (the matches
+ * found by their own index, then sorted); `count` keeps a set's index from driving when a column is
+ * also filtered, so the column's covering index is walked and each Bundle tested against the set
+ * (read once); `walk` keeps every index but the order's from driving, and tests each Bundle walked
+ * against a set by a look-up, so a page 1 does not read a set of a hundred thousand first.
  */
-type Walk = 'none' | 'all' | 'sets';
+type Reading = 'drive' | 'count' | 'walk';
+
+/**
+ * One condition of the general way, written for each reading. `column`: a filter on a column of the
+ * order indexes (`+` keeps its own index from driving a walk); `set`: Bundles in the rows of another
+ * table, or of the search index (no look-up: its matches are read once); `fixed`: the same whatever
+ * the reading (a range of the order's own column, one status in `created` order).
+ */
+type Condition =
+  | { kind: 'column'; text: string }
+  | { kind: 'set'; members: string; probe?: string }
+  | { kind: 'fixed'; text: string };
+
+function written(c: Condition, reading: Reading): string {
+  if (c.kind === 'fixed') return c.text;
+  if (c.kind === 'column') return reading === 'walk' ? `+${c.text}` : c.text;
+  if (reading === 'walk' && c.probe) return c.probe;
+  return `${reading === 'drive' ? '' : '+'}b.seq IN (${c.members})`;
+}
 
 class Conditions extends Params {
-  readonly where: string[] = [];
-  private readonly probes = new Map<string, string>();
-  sql(extra?: string, walk: Walk = 'none'): string {
-    const all = (extra ? [...this.where, extra] : this.where).map((w) => (walk === 'all' && this.probes.get(w)) || w);
-    const text = all.join(' AND ').replace(/\{\+\}/g, walk === 'all' ? '+' : '').replace(/\{in\}/g, walk === 'none' ? '' : '+');
-    return all.length ? `WHERE ${text}` : '';
+  readonly where: Condition[] = [];
+  add(c: Condition): Condition {
+    this.where.push(c);
+    return c;
   }
-  /**
-   * A set of Bundles given by the rows of a table with their `bundle_seq`: `IN` them where the set's
-   * index may drive or a count tests every Bundle of a walk against the whole set (read once); in a
-   * walk of the order index that stops at the page, a look-up of each Bundle walked instead, so that
-   * a page 1 does not read a set of a hundred thousand first.
-   */
-  set(from: string, where: string): string {
-    const cond = `{in}b.seq IN (SELECT bundle_seq FROM ${from} WHERE ${where})`;
-    this.where.push(cond);
-    this.probes.set(cond, `EXISTS (SELECT 1 FROM ${from} WHERE bundle_seq = b.seq AND ${where})`);
-    return cond;
+  sql(extra: string | undefined, reading: Reading): string {
+    const all = this.where.map((c) => written(c, reading));
+    if (extra) all.push(extra);
+    return all.length ? `WHERE ${all.join(' AND ')}` : '';
+  }
+  /** Bundles with a row in `from` where `where` holds: the set's index, or a look-up of each Bundle walked. */
+  set(from: string, where: string): Condition {
+    return this.add({ kind: 'set', members: `SELECT bundle_seq FROM ${from} WHERE ${where}`, probe: `EXISTS (SELECT 1 FROM ${from} WHERE bundle_seq = b.seq AND ${where})` });
   }
   get filtersColumn(): boolean {
-    return this.where.some((w) => w.includes('{+}'));
+    return this.where.some((c) => c.kind === 'column');
   }
   get filtersSet(): boolean {
-    return this.where.some((w) => w.includes('{in}'));
+    return this.where.some((c) => c.kind === 'set');
   }
 }
 
@@ -243,28 +309,28 @@ function wholeList(db: Db, from: string, params: Record<string, unknown>, f: Bun
 }
 
 /** A page of a whole list. */
-function slice(keys: Int32Array, f: BundleFilter): Found {
+function slice(keys: Int32Array, f: BundleFilter, drive: string): Found {
   checkPage(keys.length, f);
   const from = (f.page - 1) * f.perPage;
-  return { total: keys.length, seqs: Array.from(keys.subarray(from, from + f.perPage)) };
+  const plan: ListPlan = { strategy: 'whole', drive, total: 'visited', page: 'slice' };
+  return { total: keys.length, seqs: Array.from(keys.subarray(from, from + f.perPage)), plan };
 }
 
 /** Every other list: the filters as conditions on `bundles`, and a walk of the order's index or a sort of the matches. */
 function walkPage(db: Db, f: BundleFilter): Found {
   const c = new Conditions();
   // A condition that is the only one may be counted from its own index, without the Bundles.
-  const soleCounts = new Map<string, string>();
+  const soleCounts = new Map<Condition, { text: string; total: ListPlan['total'] }>();
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, c.bind);
     if (plan.kind === 'index') {
-      c.where.push(`{in}b.seq IN (${plan.matches})`);
-      soleCounts.set(c.where[0], plan.count);
+      soleCounts.set(c.add({ kind: 'set', members: plan.matches }), { text: plan.count, total: 'index' });
     } else {
       // instr, not LIKE: it folds every letter (by the engine's function) and reads past a NUL.
       const p = c.bind(f.search.toLowerCase());
       const has = (col: string) => `instr(esign_lower(${col}), ${p}) > 0`;
-      c.where.push(`(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
-        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))`);
+      c.add({ kind: 'fixed', text: `(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
+        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))` });
     }
   }
   const ranges = ([['created', f.created], ['sent', f.sent], ['completed_at', f.completed]] as const).filter(([, r]) => hasRange(r));
@@ -277,44 +343,51 @@ function walkPage(db: Db, f: BundleFilter): Found {
     : undefined;
   const statusesOnly = noSets && !ranges.length;
   // One status in `created` order has its own index (status, created); other orders walk theirs.
-  const statusMark = f.statuses?.length === 1 && f.orderBy === 'created' ? '' : '{+}';
-  if (f.statuses) c.where.push(`${statusMark}b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`);
-  if (f.tag) soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), taggedTotal(db, [f.tag], c.bind)!);
+  const statusKind = f.statuses?.length === 1 && f.orderBy === 'created' ? 'fixed' : 'column';
+  if (f.statuses) c.add({ kind: statusKind, text: `b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` });
+  if (f.tag) soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), { text: taggedTotal(db, [f.tag], c.bind)!, total: 'kept' });
   if (f.tagsAny) {
     const where = `tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`;
-    soleCounts.set(c.set('bundle_tags', where), taggedTotal(db, f.tagsAny, c.bind) ?? `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`);
+    const kept = taggedTotal(db, f.tagsAny, c.bind);
+    soleCounts.set(c.set('bundle_tags', where), kept
+      ? { text: kept, total: 'kept' }
+      : { text: `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`, total: 'index' });
   }
   const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
     // A range on the order column is a range of the walk itself.
-    const mark = col === f.orderBy ? '' : '{+}';
-    if (after) c.where.push(`${mark}b.${col} >= ${c.bind(after)}`);
-    if (before) c.where.push(`${mark}b.${col} < ${c.bind(nextDay(before))}`);
+    const kind = col === f.orderBy ? 'fixed' : 'column';
+    if (after) c.add({ kind, text: `b.${col} >= ${c.bind(after)}` });
+    if (before) c.add({ kind, text: `b.${col} < ${c.bind(nextDay(before))}` });
   };
   range('created', f.created);
   range('sent', f.sent);
   range('completed_at', f.completed);
   // A Bundle sent or completed before a day was made before it: the walk of the `created` index starts there.
   const datedBefore = [f.sent[1], f.completed[1]].filter((d) => d !== undefined).sort()[0];
-  if (datedBefore && f.orderBy === 'created' && datedAfterCreated(db)) c.where.push(`b.created < ${c.bind(nextDay(datedBefore))}`);
+  if (datedBefore && f.orderBy === 'created' && datedAfterCreated(db)) c.add({ kind: 'fixed', text: `b.created < ${c.bind(nextDay(datedBefore))}` });
   // Any template document counts, not only the first (bundles.template).
   if (f.template) {
     const where = `template_id = ${c.bind(f.template)}`;
-    soleCounts.set(c.set('documents', where), `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE ${where}), 0)`);
+    soleCounts.set(c.set('documents', where), { text: `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE ${where}), 0)`, total: 'kept' });
   }
 
-  const countWalk: Walk = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'sets' : 'none';
-  const count = (extra?: string) => countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countWalk)}`, c.values);
+  const countReading: Reading = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'count' : 'drive';
+  const count = (extra?: string) => countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countReading)}`, c.values);
   // The whole list's FROM and WHERE: the text of `count()`'s, so that a list counted as too long to keep is known as such.
-  const filtered = `FROM bundles b ${c.sql(undefined, countWalk)}`;
+  const filtered = `FROM bundles b ${c.sql(undefined, countReading)}`;
+  // The index a walk reads: the order's (covering the filter columns), or one status's (status, created).
+  const order = statusKind === 'fixed' ? 'bundles (status, created)' : `bundles (${f.orderBy}, seq, ...)`;
+  const sole = c.where.length === 1 ? soleCounts.get(c.where[0]) : undefined;
   let total: number;
-  if (statusesOnly) total = statusTotal(db, f.statuses);
-  else if (c.where.length === 1 && soleCounts.has(c.where[0])) total = countOnce(db, soleCounts.get(c.where[0])!, c.values);
-  else if (byDays?.field) total = rangeTotal(db, byDays.scope, byDays.field, byDays.range);
+  let totalBy: ListPlan['total'];
+  if (statusesOnly) [total, totalBy] = [statusTotal(db, f.statuses), 'kept'];
+  else if (sole) [total, totalBy] = [countOnce(db, sole.text, c.values), sole.total];
+  else if (byDays?.field) [total, totalBy] = [rangeTotal(db, byDays.scope, byDays.field, byDays.range), 'days'];
   else {
     // Counted by visiting every match: the same visit gives the whole list, kept for its next pages.
     const whole = wholeList(db, filtered, c.values, f);
-    if (whole) return slice(whole, f);
-    total = count();
+    if (whole) return slice(whole, f, order);
+    [total, totalBy] = [count(), 'visited'];
   }
   checkPage(total, f);
 
@@ -336,20 +409,22 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // each some twenty times dearer. With one status in `created` order the walk is of that status's own index.
   const all = statusTotal(db, f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined);
   const walked = total && Math.min(all, ((Math.min(offset, total - offset) + f.perPage) * all) / total);
-  const walk: Walk = c.where.length > 0 && walked <= 20 * total ? 'all' : 'none';
+  const walk: Reading = c.where.length > 0 && walked <= 20 * total ? 'walk' : 'drive';
   // A walk that would read far more than the list has (a deep page of a filter the order's index does
   // not lead with, and no counts per day to start from): the list is read whole instead, once while
   // the database is unchanged.
   if (!skipDays && walked > 4 * total && total <= MAX_LIST_KEYS) {
     const whole = wholeList(db, filtered, c.values, f, total);
-    if (whole) return slice(whole, f);
+    if (whole) return slice(whole, f, order);
   }
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
     limit <= 0 ? [] : (sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`).pluck().all(c.values) as number[]);
   const col = `b.${f.orderBy}`;
+  let fromDays = false;
   const dated = (at: number, limit: number, descending: boolean) => {
     const d = descending ? 'DESC' : 'ASC';
     const skip = skipDays && daysBefore(db, skipDays, at, descending);
+    if (skip) fromDays = true;
     const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : ''].filter(Boolean).join(' AND ');
     return seqs(where || undefined, `${col} ${d}, b.seq ${d}`, limit, at - (skip ? skip.skipped : 0));
   };
@@ -369,5 +444,11 @@ function walkPage(db: Db, f: BundleFilter): Found {
       page = page.concat(undated(Math.max(0, offset - before), f.perPage - page.length, f.descending));
     }
   }
-  return { total, seqs: page };
+  const plan: ListPlan = {
+    strategy: walk === 'walk' || !c.where.length ? 'walk' : 'sort',
+    drive: walk === 'walk' || !c.where.length ? order : 'the filters\' own indexes',
+    total: totalBy,
+    page: fromDays ? 'days' : near?.reversed ? 'from-end' : 'offset',
+  };
+  return { total, seqs: page, plan };
 }

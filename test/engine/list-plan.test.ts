@@ -1,0 +1,53 @@
+// The list planner says how it answered: each kind of request takes its named strategy, and
+// ESIGN_DEBUG=sql prints the plan.
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { explainBundles } from '../../src/local/bundles/list.js';
+import { parseBundleListQuery } from '../../src/service/listQuery.js';
+import type { BundleListQuery } from '../../src/service/types.js';
+import { bundleRequest, fixture, tempDir } from '../helpers.js';
+import { useEngine } from './support.js';
+
+const ctx = useEngine();
+const planOf = (q: BundleListQuery) => explainBundles(ctx.e.db, parseBundleListQuery(q)).plan;
+
+async function seed(): Promise<void> {
+  for (let i = 0; i < 6; i++) {
+    const b = await ctx.e.createBundle(bundleRequest({ label: `Lease ${i}`, ...(i % 2 ? { is_draft: true } : {}) }));
+    if (i % 3 === 0) await ctx.e.addBundleTags(b.id, ['ci']);
+  }
+}
+
+describe('the list planner', () => {
+  it('names the strategy, the driving index, the total and the page of each kind of request', async () => {
+    await seed();
+    expect(planOf({ status__in: ',' })).toEqual({ strategy: 'none', drive: 'none', total: 'none', page: 'none' });
+    expect(planOf({ search: 'lease' })).toEqual({ strategy: 'set', drive: 'bundle_search', total: 'index', page: 'slice' });
+    expect(planOf({ tag: 'ci' })).toEqual({ strategy: 'set', drive: 'bundle_tags (tag, bundle_seq)', total: 'kept', page: 'slice' });
+    expect(planOf({ status: 'se' })).toEqual({ strategy: 'statuses', drive: 'bundles (status, created)', total: 'kept', page: 'offset' });
+    expect(planOf({ ordering: '-sent' })).toMatchObject({ strategy: 'walk', drive: 'bundles (sent, seq, ...)', total: 'kept' });
+    expect(planOf({ tag: 'ci', ordering: '-sent' })).toMatchObject({ strategy: 'walk', total: 'kept' });
+    expect(planOf({ status: 'se', sent_after: '2000-01-01' })).toMatchObject({ total: 'days' });
+    // A set with another filter is counted by visiting its matches, which reads the list whole.
+    expect(planOf({ tag: 'ci', search: 'lease' })).toMatchObject({ strategy: 'whole', total: 'visited', page: 'slice' });
+  });
+
+  it('prints each plan on stderr under ESIGN_DEBUG=sql, and nothing without it', async () => {
+    const data = tempDir('esign-plan-');
+    try {
+      const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+      const env = { ESIGN_DATA_DIR: data.dir };
+      await execa('node', [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>', '-q'], { env });
+      const debug = await execa('node', [BIN, 'bundle', 'list', '--status', 'se', '--json'], { env: { ...env, ESIGN_DEBUG: 'sql' } });
+      const line = debug.stderr.split('\n').find((l) => l.startsWith('esign: sql list plan '));
+      expect(line).toBeDefined();
+      expect(JSON.parse(line!.slice('esign: sql list plan '.length, line!.indexOf(' for ')))).toEqual(
+        { strategy: 'statuses', drive: 'bundles (status, created)', total: 'kept', page: 'offset' });
+      expect(JSON.parse(debug.stdout)).toHaveLength(1);
+      const quiet = await execa('node', [BIN, 'bundle', 'list', '--json'], { env });
+      expect(quiet.stderr).not.toContain('sql list plan');
+    } finally {
+      data.cleanup();
+    }
+  });
+});
