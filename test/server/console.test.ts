@@ -6,6 +6,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
 import { type ConsoleHandle, registerConsole } from '../../src/server/console/index.js';
+import { DEFAULT_LIVE, pollPaceMs } from '../../src/server/console/live.js';
+import type { EsignService } from '../../src/service/service.js';
+import { esignIn } from '../cli/inProcess.js';
 import { CONTRACT_PDF, bundleRequest, newEngine } from '../helpers.js';
 
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
@@ -274,5 +277,39 @@ describe('pages', () => {
     await engine.viewPacket(b.packets[0].id);
     expect(await seen).toMatch(/event: change/);
     ac.abort();
+  });
+});
+
+describe('live pacing and closing', () => {
+  it('a backend without a change watch is checked at most at a tenth of its rate limit, never faster than the minimum', async () => {
+    const limited = (limit: number, window: number) => ({ getRateLimit: async () => ({ limit, remaining: limit, reset: 0, window }) }) as unknown as EsignService;
+    // 2 requests a check, 10% of 2000 an hour: one check every 36 s.
+    expect(await pollPaceMs(limited(2000, 3600), DEFAULT_LIVE)).toBe(36_000);
+    expect(await pollPaceMs(limited(1_000_000, 3600), { ...DEFAULT_LIVE, minPollMs: 1000 })).toBe(1000);
+    const failing = { getRateLimit: async () => Promise.reject(new Error('no')) } as unknown as EsignService;
+    expect(await pollPaceMs(failing, DEFAULT_LIVE)).toBe(DEFAULT_LIVE.minPollMs);
+  });
+
+  it('closing the server ends open live streams instead of waiting for them', async () => {
+    const [a, url, h] = await consoleApp(false);
+    const b = await sentBundle();
+    const cookie = await signIn(url, h);
+    const res = await fetch(`${url}/console/bundles/${b.id}/live`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const ended = res.text();
+    const closed = await Promise.race([a.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+    expect(closed).toBe('closed');
+    await ended;
+  });
+});
+
+describe('esign console (the verb)', () => {
+  it('a bad flag is one esign: line and the usage exit code', async () => {
+    const r = await esignIn(['console', '--port', '70000'], { env: { ESIGN_DATA_DIR: engine.dataDir } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^esign: --port 70000: out of range\.$/m);
+    const h = await esignIn(['console', '--session-hours', 'soon'], { env: { ESIGN_DATA_DIR: engine.dataDir } });
+    expect(h.exitCode).toBe(2);
+    expect(h.stderr).toMatch(/^esign: .*--session-hours/m);
   });
 });
