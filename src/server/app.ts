@@ -8,7 +8,6 @@ import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
-import { isEnvelopeTemplateRequest } from '../service/createRouting.js';
 import { operationRow, routePattern } from '../service/operationTable.js';
 import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';
 import { bodyOf, parseForm } from './formBody.js';
@@ -83,9 +82,8 @@ function routes(s: EsignService, limits: ServerLimits, local?: HostedEngine): Ro
         await cleanup();
       }
     }
-    const body = bodyOf(req);
-    if (isEnvelopeTemplateRequest(body)) return ok(await s.createBundleFromEnvelopeTemplate(body), 201);
-    return ok(await s.createBundle(body), 201);
+    // Which create the body stands for is the port's to decide (the engine, or the server behind the remote adapter).
+    return ok(await s.createBundle(bodyOf(req)), 201);
   };
   return apiRoutes({ service: s, local, own: { createBundle }, skip: ['getRateLimit'] });
 }

@@ -1,5 +1,6 @@
-// Which create a POST /bundles/ body stands for: one rule for esign serve's route and the engine.
-// zod-free, so the server decides without loading the schemas.
+// Which create a POST /bundles/ body stands for, decided once: by the engine's createBundle (the
+// port's createBundle takes either kind, as the wire's POST /bundles/ does; esign serve passes the
+// body on). zod-free, so the rule costs nothing to load.
 
 /**
  * A BundleTemplateRequest: the body names `envelope_template` and no documents (absent, or the
