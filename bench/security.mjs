@@ -7,7 +7,7 @@
 //    and while one address holds 2,000.
 // 3. Rows sent twice in kill-and-double-resume trials of `esign batch send` (bench/batch-resume-race.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,14 @@ async function serve(args = []) {
     const s = readFileSync(`/proc/${p.pid}/status`, 'utf8');
     return { rss: Math.round(+/VmRSS:\s+(\d+)/.exec(s)[1] / 1024), peak: Math.round(+/VmHWM:\s+(\d+)/.exec(s)[1] / 1024) };
   };
+  /** Sockets the server process holds open (its connections, and its listening socket). */
+  const sockets = () => readdirSync(`/proc/${p.pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${p.pid}/fd/${fd}`).startsWith('socket:');
+    } catch {
+      return false;
+    }
+  }).length;
   const api = async (path, init = {}) => {
     const res = await fetch(`${address}${path}`, {
       ...init, headers: { authorization: `Token ${key}`, 'content-type': 'application/json', ...init.headers },
@@ -47,7 +55,7 @@ async function serve(args = []) {
     await new Promise((r) => p.once('exit', r));
     rmSync(dir, { recursive: true, force: true });
   };
-  return { address, port: Number(new URL(address).port), key, mem, api, stop };
+  return { address, port: Number(new URL(address).port), key, mem, sockets, api, stop };
 }
 
 /** Keyed GET /bundles/ latencies, one new connection each. */
@@ -221,6 +229,7 @@ function halfSent(port, i, localAddress) {
   return new Promise((resolve) => {
     const c = connect({ host: '127.0.0.1', port, localAddress });
     c.on('error', () => resolve(c));
+    c.resume(); // so a close by the server is seen
     c.once('connect', () => {
       c.write(i % 2
         ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
@@ -240,10 +249,16 @@ if (wanted('slots')) {
     const socks = [];
     for (let i = 0; i < count; i += 200)
       socks.push(...(await Promise.all(Array.from({ length: Math.min(200, count - i) }, (_, j) => halfSent(s.port, i + j, addressOf(i + j))))));
-    await new Promise((r) => setTimeout(r, 1000));
-    const open = socks.filter((c) => !c.destroyed && !c.readableEnded).length;
+    // Until the server has accepted them all (its backlog drained): its socket count stops moving.
+    let held = s.sockets();
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      const now = s.sockets();
+      if (now === held) break;
+      held = now;
+    }
     const t = await keyedTimes(s);
-    console.log(`${title}: ${open} of them open; keyed GET /bundles/ (new connection each, 20): ${said(t)}`);
+    console.log(`${title}: the server holds ${held} sockets; keyed GET /bundles/ (new connection each, 20): ${said(t)}`);
     socks.forEach((c) => c.destroy());
     await s.stop();
   }

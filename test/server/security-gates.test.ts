@@ -10,7 +10,8 @@ import { type SecureServer, startServer } from './securityServer.js';
 
 let srv: SecureServer;
 beforeAll(async () => {
-  srv = await startServer();
+  // With every optional part mounted: the support console too.
+  srv = await startServer({ console: {} });
 });
 afterAll(async () => srv.close());
 
