@@ -63,6 +63,14 @@ describe('esign __complete', () => {
     expect(await complete('webhook', 'events', '--event-type', 'doc_template_c')).toEqual(['doc_template_created']);
     expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
   });
+  it('completes esign api paths from the operations table, for the method typed', async () => {
+    expect(await complete('api', 'PUT', '/bundles/{slug}/c')).toEqual(['/bundles/{slug}/cancel/\tCancel a Bundle']);
+    const posts = await complete('api', 'post', '/sandbox/packets/');
+    expect(posts.map((l) => l.split('\t')[0])).toEqual([
+      '/sandbox/packets/{id}/view/', '/sandbox/packets/{id}/sign/', '/sandbox/packets/{id}/decline/', '/sandbox/packets/{id}/reassign/',
+    ]);
+    expect(await complete('api', 'GET', '/rate')).toEqual(['/rate_limit/\tRate-limit status of the key (uses no request)']);
+  });
   it('never creates a data directory and offers nothing for unknown words', async () => {
     const r = await esignIn(['__complete', '--', 'bundle', 'get', ''], { env: { ...env, ESIGN_DATA_DIR: join(data.dir, 'absent') } });
     expect(r.stdout).toBe('');

@@ -28,6 +28,7 @@ export async function complete(f: Factory, program: Command, words: string[]): P
   const current = words.at(-1) ?? '';
   let cmd = program;
   let args = 0;
+  const positional: string[] = [];
   let pendingValue: Option | undefined;
   for (const w of words.slice(0, -1)) {
     if (pendingValue) {
@@ -41,7 +42,10 @@ export async function complete(f: Factory, program: Command, words: string[]): P
     }
     const sub = visible(cmd).find((c) => c.name() === w || c.aliases().includes(w));
     if (sub && args === 0) cmd = sub;
-    else args++;
+    else {
+      args++;
+      positional.push(w);
+    }
   }
   const matching = (list: Candidate[]) => list.filter((c) => c.value.startsWith(current));
   if (pendingValue) {
@@ -56,7 +60,25 @@ export async function complete(f: Factory, program: Command, words: string[]): P
   const arg = cmd.registeredArguments[Math.min(args, cmd.registeredArguments.length - 1)];
   if (arg?.argChoices) return matching(arg.argChoices.map((value) => ({ value })));
   const argName = cmd.registeredArguments[args]?.name();
+  if (commandPath(cmd).join(' ') === 'api' && argName === 'path') return matching(await apiPaths(positional[0]));
   return argName ? matching(await localIds(f, commandPath(cmd), argName)) : [];
+}
+
+/** `esign api METHOD <TAB>`: the paths of the operations table (for that method, when given), with their summaries. */
+async function apiPaths(method: string | undefined): Promise<Candidate[]> {
+  const { OPERATION_TABLE } = await import('../../../service/operationTable.js');
+  const m = method?.toUpperCase();
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const op of OPERATION_TABLE) {
+    if (m && op.method !== m) continue;
+    for (const path of [op.path, ...(op.aliases ?? [])]) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      out.push({ value: path, description: m ? op.summary : undefined });
+    }
+  }
+  return out;
 }
 
 const commandPath = (cmd: Command): string[] => (cmd.parent ? [...commandPath(cmd.parent), cmd.name()] : []);
