@@ -23,6 +23,8 @@ export type Report = (line: string) => void;
 export const databasePath = (dataDir: string) => join(dataDir, 'esign.db');
 
 const BUSY_TIMEOUT_MS = 10_000;
+/** SQLite's page cache per connection, in KB (negative cache_size: a size, not a page count). */
+const PAGE_CACHE_KB = 64 * 1024;
 
 /**
  * Opens (creating when needed) the engine's database: WAL so readers never block the writer,
@@ -39,6 +41,11 @@ export function openDatabase(dataDir: string, report: Report = () => {}): Db {
   // ones as the create before: checkpoints every 16 MB of log instead of SQLite's 4 MB copy each such
   // page to the database a quarter as often, which is about a tenth of a create's cost.
   db.pragma('wal_autocheckpoint = 4000');
+  // Measured at 100,000 Bundles, CPU time of list queries right after a write (the database in the OS's
+  // cache): a 64 MB page cache instead of SQLite's 2 MB reads 2.5% less; a 256 MB memory map changes
+  // nothing measurable, so it stays off (a memory map turns a disk error into a crash). The cache is
+  // taken as pages are read: a CLI process that reads little holds little.
+  db.pragma(`cache_size = ${-PAGE_CACHE_KB}`);
   db.pragma('foreign_keys = ON');
   // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
   db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
