@@ -1,11 +1,16 @@
 // The console's script (served as /console/assets/console.js, beside PDF.js). Pages work without
 // it; it adds the live Bundle page, the PDF preview, in-browser hashing for verify and copy buttons.
 // Every piece of HTML it puts in the page was rendered (and escaped) by the server.
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const ASSETS = new URL('./', import.meta.url).href;
-pdfjs.GlobalWorkerOptions.workerSrc = `${ASSETS}pdf.worker.mjs`;
+
+/** PDF.js, loaded the first time a preview is asked for (the build maps it to ./pdf.mjs beside this script). */
+async function pdfjs() {
+  const lib = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  lib.GlobalWorkerOptions.workerSrc = `${ASSETS}pdf.worker.mjs`;
+  return lib;
+}
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
 
@@ -84,7 +89,7 @@ async function preview(src: string, name: string): Promise<void> {
   caption.dataset.name = name;
   caption.textContent = `Loading ${name}…`;
   try {
-    doc = await pdfjs.getDocument({ url: src, isEvalSupported: false, useWasm: false, withCredentials: true,
+    doc = await (await pdfjs()).getDocument({ url: src, isEvalSupported: false, useWasm: false, withCredentials: true,
       standardFontDataUrl: `${ASSETS}standard_fonts/`, cMapUrl: `${ASSETS}cmaps/`, cMapPacked: true }).promise;
     pageNo = 1;
     await drawPage();
