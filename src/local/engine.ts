@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { parseBundleListQuery } from '../service/listQuery.js';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { HostedEngine, PreparationPages, SigningView } from '../service/hosting.js';
+import type { PreparationPages, SigningView } from '../service/hosting.js';
 import type { LocalBackend, LocalInfo, PendingWork } from '../service/localAdmin.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
-import type { BackendCapabilities, Body, EsignService, SignInput } from '../service/service.js';
+import type { BackendCapabilities, Body, SignInput } from '../service/service.js';
 import type {
   AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery, RateLimit,
   TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,

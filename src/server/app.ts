@@ -6,7 +6,7 @@ import { ApiError } from '../service/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page } from '../service/types.js';
-import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, megabytes, nestedDeeperThan, type ServerLimits } from './limits.js';
+import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
 import { operationRow, routePattern } from '../service/operationTable.js';
 import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';

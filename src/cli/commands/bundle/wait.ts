@@ -38,7 +38,7 @@ export async function run(f: Factory, o: WaitCommandOptions): Promise<void> {
   ]);
   const service = await f.service();
   const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
-  let r;
+  let r: Awaited<ReturnType<typeof waitForBundles>>;
   try {
     r = await waitForBundles(service, ids, { target, timeoutMs, onUpdate: live?.update, firstStepMs: f.timing.waitFirstStepMs });
   } finally {
