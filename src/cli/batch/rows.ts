@@ -11,12 +11,14 @@ export class RowChecker {
 
   /** A row not built again (sent by an earlier run) still holds its key against later rows. */
   claim(row: number, key: string): void {
-    if (key && !this.keys.has(key)) this.keys.set(key, row);
+    if (key && key !== `${this.o.batchId}-${row}` && !this.keys.has(key)) this.keys.set(key, row);
   }
 
   async check(row: CsvRow): Promise<BuiltRow> {
     const built = await buildRow(this.source, row, this.o);
-    if (!built.key) return built;
+    // A key made from the row's number (`<batch-id>-<row>`) is unique by construction: not held, so a
+    // CSV of a million rows without custom_keys costs no memory here.
+    if (!built.key || built.key === `${this.o.batchId}-${row.row}`) return built;
     const first = this.keys.get(built.key);
     if (first === undefined || first === row.row) {
       this.keys.set(built.key, row.row);
