@@ -60,10 +60,15 @@ function storedFile(field: string, filename: string, contentType: string, size: 
   };
 }
 
-const cutShort = () => new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
+const tooBig = (message: string) => new ApiError(413, 'invalid', message);
+
+const cutShort = () =>
+  new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
 
 /** Receives the multipart body of `req` within `limits`; on any refusal the temporary files are gone. */
-export async function receiveForm(req: FastifyRequest, limits: FormLimits, opts: ReceiveOptions = {}): Promise<ReceivedForm> {
+export async function receiveForm(
+  req: FastifyRequest, limits: FormLimits, opts: ReceiveOptions = {},
+): Promise<ReceivedForm> {
   const dir = await mkdtemp(join(tmpdir(), 'esign-upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   const fields: [string, string][] = [];
@@ -71,7 +76,9 @@ export async function receiveForm(req: FastifyRequest, limits: FormLimits, opts:
   let fileBytes = 0;
   let fieldBytes = 0;
   const received = new Promise<void>((r) => (req.raw.readableEnded ? r() : req.raw.once('end', () => r())));
-  const tooMuch = () => new ApiError(413, 'invalid', `The files of one request may total at most ${megabytes(limits.totalFileBytes)}.`);
+  const tooMuch = () =>
+    new ApiError(413, 'invalid', `The files of one request may total at most ${megabytes(limits.totalFileBytes)}.`);
+  const tooLarge = (name: string) => fileTooLarge({ ...opts.refusal, fileBytes: limits.fileBytes }, name);
   try {
     const parts = req.parts({
       limits: {
@@ -83,8 +90,10 @@ export async function receiveForm(req: FastifyRequest, limits: FormLimits, opts:
       if (part.type === 'field') {
         const value = String(part.value);
         fieldBytes += Buffer.byteLength(value) + Buffer.byteLength(part.fieldname);
-        if (part.valueTruncated) throw new ApiError(413, 'invalid', `${part.fieldname}: a form field may be at most ${kilobytes(limits.fieldBytes)}.`);
-        if (fieldBytes > limits.totalFieldBytes) throw new ApiError(413, 'invalid', `The form's fields may total at most ${kilobytes(limits.totalFieldBytes)}.`);
+        if (part.valueTruncated)
+          throw tooBig(`${part.fieldname}: a form field may be at most ${kilobytes(limits.fieldBytes)}.`);
+        if (fieldBytes > limits.totalFieldBytes)
+          throw tooBig(`The form's fields may total at most ${kilobytes(limits.totalFieldBytes)}.`);
         fields.push([part.fieldname, value]);
         continue;
       }
@@ -102,18 +111,19 @@ export async function receiveForm(req: FastifyRequest, limits: FormLimits, opts:
         },
       });
       // Past its limit a file is refused at once, not read to its end and dropped.
-      part.file.once('limit', () => part.file.destroy(fileTooLarge({ ...opts.refusal, fileBytes: limits.fileBytes }, part.filename)));
+      part.file.once('limit', () => part.file.destroy(tooLarge(part.filename)));
       const sink = keep ? createWriteStream(path, { mode: 0o600 }) : nowhere();
       const writing = pipeline(part.file, count, sink);
       void received.then(async () => {
         while (!part.file.readableEnded && !part.file.destroyed) {
           const before = fileBytes;
           await new Promise((r) => setTimeout(r, 250));
-          if (fileBytes === before && part.file.readableLength === 0 && !part.file.readableEnded) part.file.destroy(cutShort());
+          const stalled = fileBytes === before && part.file.readableLength === 0 && !part.file.readableEnded;
+          if (stalled) part.file.destroy(cutShort());
         }
       });
       await writing;
-      if (part.file.truncated) throw fileTooLarge({ ...opts.refusal, fileBytes: limits.fileBytes }, part.filename);
+      if (part.file.truncated) throw tooLarge(part.filename);
       if (keep) files.push(storedFile(part.fieldname, part.filename, part.mimetype, size, path));
     }
   } catch (e) {

@@ -27,7 +27,14 @@ const done = (reply: FastifyReply, title: string, text: string) => donePage(repl
  * The sign form's multipart body as sign input (attachments stay on disk until the engine reads
  * them); an unticked box is sent by browsers as nothing, so it counts as false.
  */
-async function multipartInput(req: FastifyRequest, view: SigningView): Promise<{ input: SignInput; submitted: Record<string, string>; cleanup: () => Promise<void> }> {
+interface SignForm {
+  input: SignInput;
+  submitted: Record<string, string>;
+  /** Removes the attachments' temporary files. */
+  cleanup: () => Promise<void>;
+}
+
+async function multipartInput(req: FastifyRequest, view: SigningView): Promise<SignForm> {
   const form = await receiveForm(req, SIGNING_FORM, { keepFile: (field) => field.startsWith('file:') });
   const values: Record<string, string> = Object.create(null);
   const attachments: Record<string, SignerAttachment[]> = Object.create(null);
