@@ -8,7 +8,8 @@ import type {
   WebhookEventListQuery,
 } from '../service/types.js';
 import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
-import { createWithKey, findByCustomKey } from './retryPolicy.js';
+import { findByCustomKey } from '../service/customKey.js';
+import { createWithKey } from './retryPolicy.js';
 
 type Query = RequestSpec['query'];
 

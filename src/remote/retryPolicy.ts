@@ -6,7 +6,6 @@
 // - a create is never sent again blind: with a custom_key, one lookup of that key across all pages
 //   of the search first, and the Bundle found is the answer; without one, the failure is final.
 // Waits go through `sleep`, so a test injects time instead of sleeping.
-import type { Bundle, BundleListQuery, Page } from '../service/types.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -76,18 +75,6 @@ export function nextWait(p: RetryPolicy, f: Failure, attempt: number, safe: bool
   if (kind === 'unknown' && !safe) return undefined;
   const wait = delayMs(p, attempt, 'status' in f ? f.retryAfter : undefined);
   return wait > p.maxRetryAfterMs ? undefined : wait;
-}
-
-/** The Bundle whose custom_key is exactly `key`: search is a substring match, so every page is read. */
-export async function findByCustomKey(
-  list: (q: BundleListQuery) => Promise<Page<Bundle>>, key: string,
-): Promise<Bundle | undefined> {
-  for (let page = 1; ; page++) {
-    const p = await list({ search: key, per_page: 100, page });
-    const hit = p.items.find((b) => b.custom_key === key);
-    if (hit) return hit;
-    if (page >= p.total_pages || !p.items.length) return undefined;
-  }
 }
 
 /** A failure of a create whose outcome is unknown (the Bundle may exist). */
