@@ -51,7 +51,7 @@ try {
     ['find: a slug', `/console/?q=${mid.id}`],
     [`find: a label word ("${word}"), page 1`, `/console/?q=${encodeURIComponent(word)}`],
     [`find: a label word ("${word}"), page 200`, `/console/?q=${encodeURIComponent(word)}&page=200`],
-    ['find: status Complete, 2024', '/console/?status=co&created_after=2024-01-01&created_before=2024-12-31'],
+    ['find: status Complete, 2024', '/console/?status=co&after=2024-01-01&before=2024-12-31'],
     ['find: tag ci, page 100', '/console/?tag=ci&page=100'],
     ['Bundle page (middle of the set)', `/console/bundles/${mid.id}`],
     ['Bundle page (oldest)', `/console/bundles/${row(1)}`],

@@ -261,6 +261,7 @@ describe('esign console on the local engine', () => {
     await page.keyboard.type('kay.board@example.com');
     await page.keyboard.press('Enter');
     await seen(page.getByRole('heading', { name: '1 Bundle found' }));
+    expect(await axeViolations(page)).toEqual([]);
     await tabTo(async () => (await page.evaluate(() => document.activeElement?.textContent)) === 'Keyboard contract');
     await page.keyboard.press('Enter');
     await textOf(page.getByRole('heading', { level: 1 }), 'Keyboard contract');

@@ -219,7 +219,13 @@ describe('pages', () => {
     const none = await (await get('/console/?q=zed.finder%40example.com&status=co', cookie)).text();
     expect(none).toMatch(/0 Bundles found/);
     // Out-of-range input is dropped, never passed on.
-    expect((await get('/console/?page=-4&status=zz&created_after=yesterday', cookie)).status).toBe(200);
+    expect((await get('/console/?page=-4&status=zz&after=yesterday&dates=__proto__', cookie)).status).toBe(200);
+    // A date range applies to the dates chosen: sent today finds it, completed today does not.
+    const today = new Date().toISOString().slice(0, 10);
+    const sent = await (await get(`/console/?q=zed.finder%40example.com&dates=sent&after=${today}`, cookie)).text();
+    expect(sent).toMatch(/1 Bundle found/);
+    const completed = await (await get(`/console/?q=zed.finder%40example.com&dates=completed&after=${today}`, cookie)).text();
+    expect(completed).toMatch(/0 Bundles found/);
   });
 
   it('the Bundle page: state in words, signers, timeline, messages, files with their SHA-256 and a download', async () => {

@@ -10,12 +10,17 @@ const MAX_SEARCH = 200;
 const MAX_PAGE = 100_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Which dates the after/before range applies to. */
+export const DATE_KINDS = { created: 'Created', sent: 'Sent', completed: 'Completed' } as const;
+type DateKind = keyof typeof DATE_KINDS;
+
 export interface FindQuery {
   q: string;
   status: string;
   tag: string;
-  created_after: string;
-  created_before: string;
+  dates: DateKind;
+  after: string;
+  before: string;
   page: number;
 }
 
@@ -26,12 +31,14 @@ export function findQuery(raw: Record<string, unknown>): FindQuery {
   const status = one(raw.status, 4);
   const page = Number(one(raw.page, 8));
   const date = (v: unknown) => (DATE.test(one(v, 10)) ? one(v, 10) : '');
+  const dates = one(raw.dates, 10);
   return {
     q: one(raw.q, MAX_SEARCH),
     status: Object.hasOwn(BUNDLE_STATE_WORDS, status) ? status : '',
     tag: one(raw.tag, 100),
-    created_after: date(raw.created_after),
-    created_before: date(raw.created_before),
+    dates: Object.hasOwn(DATE_KINDS, dates) ? (dates as DateKind) : 'created',
+    after: date(raw.after),
+    before: date(raw.before),
     page: Number.isInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1,
   };
 }
@@ -41,15 +48,16 @@ export function listQueryOf(f: FindQuery): BundleListQuery {
   if (f.q) q.search = f.q;
   if (f.status) q.status = f.status;
   if (f.tag) q.tag = f.tag;
-  if (f.created_after) q.created_after = f.created_after;
-  if (f.created_before) q.created_before = f.created_before;
+  if (f.after) q[`${f.dates}_after`] = f.after;
+  if (f.before) q[`${f.dates}_before`] = f.before;
   return q;
 }
 
 /** The find page's URL for `f` with `page`. */
 export function findUrl(f: FindQuery, page: number): string {
   const p = new URLSearchParams();
-  for (const k of ['q', 'status', 'tag', 'created_after', 'created_before'] as const) if (f[k]) p.set(k, f[k]);
+  for (const k of ['q', 'status', 'tag', 'after', 'before'] as const) if (f[k]) p.set(k, f[k]);
+  if ((f.after || f.before) && f.dates !== 'created') p.set('dates', f.dates);
   if (page > 1) p.set('page', String(page));
   const s = p.toString();
   return `${CONSOLE_PREFIX}/${s ? `?${s}` : ''}`;
@@ -58,7 +66,7 @@ export function findUrl(f: FindQuery, page: number): string {
 export const bundleUrl = (slug: string) => `${CONSOLE_PREFIX}/bundles/${encodeURIComponent(slug)}`;
 
 export function FindPage({ f, page, now, notes }: { f: FindQuery; page: Page<Bundle>; now: number; notes: string[] }) {
-  const searched = Boolean(f.q || f.status || f.tag || f.created_after || f.created_before);
+  const searched = Boolean(f.q || f.status || f.tag || f.after || f.before);
   return (
     <>
       <h1>Find a Bundle</h1>
@@ -79,10 +87,14 @@ export function FindPage({ f, page, now, notes }: { f: FindQuery; page: Page<Bun
           </select>
         </p>
         <p><label for="tag">Tag</label><input type="text" id="tag" name="tag" value={f.tag} maxLength={100} /></p>
-        <p><label for="created_after">Created after</label>
-          <input type="date" id="created_after" name="created_after" value={f.created_after} /></p>
-        <p><label for="created_before">Created before</label>
-          <input type="date" id="created_before" name="created_before" value={f.created_before} /></p>
+        <p>
+          <label for="dates">Dates</label>
+          <select id="dates" name="dates">
+            {(Object.keys(DATE_KINDS) as DateKind[]).map((k) => <option value={k} selected={f.dates === k}>{DATE_KINDS[k]}</option>)}
+          </select>
+        </p>
+        <p><label for="after">After</label><input type="date" id="after" name="after" value={f.after} /></p>
+        <p><label for="before">Before</label><input type="date" id="before" name="before" value={f.before} /></p>
         <p class="go"><button type="submit">Find</button></p>
       </form>
       {notes.map((n) => <p class="note">{n}</p>)}
