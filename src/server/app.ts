@@ -114,6 +114,69 @@ function parseQuery(text: string): Record<string, string> {
   return out;
 }
 
+type GuardKind = 'call' | 'create' | 'public' | 'status';
+type Guard = (req: FastifyRequest, reply: FastifyReply, kind: GuardKind) => string;
+
+/**
+ * The routes of the operations table (API v2, and the sandbox when the engine is the service), the
+ * rate-limit status, the OpenAPI document, and a 405 naming the allowed methods on every API path.
+ */
+async function registerApi(app: FastifyInstance, opts: ServerOptions, limits: ServerLimits, guard: Guard, limiter: RateLimiter) {
+  const table = routes(opts.service, limits, opts.local);
+  const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
+  const methodsByPath = new Map<string, string[]>();
+  for (const { op, url, handler } of table) {
+    // The sandbox is outside /api/v2 and has no 405 fallbacks.
+    if (!op.fromRoot) methodsByPath.set(url, [...(methodsByPath.get(url) ?? []), op.method]);
+    const kind = op.public ? 'public' : op.throttle ?? 'call';
+    app.route({
+      method: op.method,
+      url: op.fromRoot ? url : `${API_PREFIX}${url}`,
+      ...(op.documentBody ? { bodyLimit: limits.documentJsonBytes } : {}),
+      // The key is checked as soon as the headers are in: a body is read only for a key holder.
+      onRequest: async (req, reply) => void guard(req, reply, kind),
+      handler: async (req, reply) => {
+        const r = await handler(req);
+        if (r.page) {
+          paginationHeaders(req, reply, r.page, linkBase());
+          return reply.code(200).send(r.page.items);
+        }
+        if (r.status === 204) return reply.code(204).send();
+        const json = frozenJson(r.body);
+        if (json !== undefined) return reply.code(r.status ?? 200).type('application/json; charset=utf-8').send(json);
+        return reply.code(r.status ?? 200).send(r.body);
+      },
+    });
+  }
+  const rateLimit = routePattern(operationRow('getRateLimit')!.path);
+  app.route({
+    method: 'GET',
+    url: `${API_PREFIX}${rateLimit}`,
+    onRequest: async (req, reply) => void guard(req, reply, 'status'),
+    handler: async (req, reply) => {
+      return limiter.peek(guard(req, reply, 'status'));
+    },
+  });
+  methodsByPath.set(rateLimit, ['GET']);
+  // The other methods of every known path are a 405 that names the allowed ones.
+  for (const [path, allowed] of methodsByPath) {
+    const others = METHODS.filter((m) => !allowed.includes(m));
+    if (others.length)
+      app.route({
+        method: others,
+        url: `${API_PREFIX}${path}`,
+        // Refused as soon as the headers are in: a body sent with it is never read.
+        onRequest: async (req, reply) => {
+          reply.header('Allow', allowed.join(', '));
+          throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed.`);
+        },
+        handler: async () => undefined,
+      });
+  }
+
+  (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...(opts.maxUploadBytes ? { uploadFileBytes: opts.maxUploadBytes } : {}), ...opts.limits };
   const app = Fastify({
@@ -161,7 +224,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
    * Authenticates and counts the request; `/verify/` is public and limited per client address, and
    * the rate-limit status itself uses no request.
    */
-  const guard = (req: FastifyRequest, reply: FastifyReply, kind: 'call' | 'create' | 'public' | 'status'): string => {
+  const guard: Guard = (req, reply, kind) => {
     let who: string;
     if (kind === 'public') who = `ip:${req.ip}`;
     else {
@@ -182,58 +245,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return who;
   };
 
-  const table = routes(opts.service, limits, opts.local);
-  const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
-  const methodsByPath = new Map<string, string[]>();
-  for (const { op, url, handler } of table) {
-    // The sandbox is outside /api/v2 and has no 405 fallbacks.
-    if (!op.fromRoot) methodsByPath.set(url, [...(methodsByPath.get(url) ?? []), op.method]);
-    const kind = op.public ? 'public' : op.throttle ?? 'call';
-    app.route({
-      method: op.method,
-      url: op.fromRoot ? url : `${API_PREFIX}${url}`,
-      ...(op.documentBody ? { bodyLimit: limits.documentJsonBytes } : {}),
-      // The key is checked as soon as the headers are in: a body is read only for a key holder.
-      onRequest: async (req, reply) => void guard(req, reply, kind),
-      handler: async (req, reply) => {
-        const r = await handler(req);
-        if (r.page) {
-          paginationHeaders(req, reply, r.page, linkBase());
-          return reply.code(200).send(r.page.items);
-        }
-        if (r.status === 204) return reply.code(204).send();
-        const json = frozenJson(r.body);
-        if (json !== undefined) return reply.code(r.status ?? 200).type('application/json; charset=utf-8').send(json);
-        return reply.code(r.status ?? 200).send(r.body);
-      },
-    });
-  }
-  const rateLimit = routePattern(operationRow('getRateLimit')!.path);
-  app.route({
-    method: 'GET',
-    url: `${API_PREFIX}${rateLimit}`,
-    onRequest: async (req, reply) => void guard(req, reply, 'status'),
-    handler: async (req, reply) => {
-      return limiter.peek(guard(req, reply, 'status'));
-    },
-  });
-  methodsByPath.set(rateLimit, ['GET']);
-  (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
-  // The other methods of every known path are a 405 that names the allowed ones.
-  for (const [path, allowed] of methodsByPath) {
-    const others = METHODS.filter((m) => !allowed.includes(m));
-    if (others.length)
-      app.route({
-        method: others,
-        url: `${API_PREFIX}${path}`,
-        // Refused as soon as the headers are in: a body sent with it is never read.
-        onRequest: async (req, reply) => {
-          reply.header('Allow', allowed.join(', '));
-          throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed.`);
-        },
-        handler: async () => undefined,
-      });
-  }
+  await registerApi(app, opts, limits, guard, limiter);
 
   (await import('../mcp/http.js')).registerMcp(app, {
     service: opts.service, authorize: async (req, reply) => void guard(req, reply, 'call'), bodyLimit: limits.documentJsonBytes,
