@@ -19,8 +19,15 @@ function seeded() {
   if (process.env.BENCH_CONSOLE_DIR) return { dir: process.env.BENCH_CONSOLE_DIR, keep: true };
   console.log(`seeding ${N.toLocaleString('en')} Bundles with bench/scale.mjs ...`);
   const out = execFileSync(process.execPath, [new URL('./scale.mjs', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_SCALE_SIZES: String(N), BENCH_SCALE_KEEP: '1', BENCH_SCALE_RUNS: '1', BENCH_SCALE_CREATES: '0' },
-    encoding: 'utf8', maxBuffer: 64 * 2 ** 20,
+    env: {
+      ...process.env,
+      BENCH_SCALE_SIZES: String(N),
+      BENCH_SCALE_KEEP: '1',
+      BENCH_SCALE_RUNS: '1',
+      BENCH_SCALE_CREATES: '0',
+    },
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
   });
   const dir = /kept (\S+)/.exec(out)?.[1];
   if (!dir) throw new Error(`bench/scale.mjs kept no directory:\n${out}`);
@@ -36,9 +43,18 @@ const { dir, keep } = seeded();
 const engine = new LocalEngine({ dataDir: dir });
 try {
   const { key } = engine.keys.create('console bench');
-  const app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k), console: {} });
+  const app = await buildServer({
+    service: engine,
+    local: engine,
+    authenticate: (k) => engine.keys.authenticate(k),
+    console: {},
+  });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const login = await fetch(`${base}/console/login`, { method: 'POST', body: new URLSearchParams({ key }), redirect: 'manual' });
+  const login = await fetch(`${base}/console/login`, {
+    method: 'POST',
+    body: new URLSearchParams({ key }),
+    redirect: 'manual',
+  });
   const cookie = login.headers.get('set-cookie').split(';')[0];
   const total = (await engine.listBundles({ per_page: 1 })).total;
   const row = (seq) => engine.db.prepare('SELECT id FROM bundles WHERE seq = ?').get(seq).id;
@@ -47,7 +63,7 @@ try {
   const word = mid.label.split(' ')[0];
   const pages = [
     ['find: first page, no search', '/console/'],
-    ['find: a signer\'s email', `/console/?q=${encodeURIComponent(email)}`],
+    ["find: a signer's email", `/console/?q=${encodeURIComponent(email)}`],
     ['find: a slug', `/console/?q=${mid.id}`],
     [`find: a label word ("${word}"), page 1`, `/console/?q=${encodeURIComponent(word)}`],
     [`find: a label word ("${word}"), page 200`, `/console/?q=${encodeURIComponent(word)}&page=200`],
@@ -57,8 +73,12 @@ try {
     ['Bundle page (oldest)', `/console/bundles/${row(1)}`],
     ['Bundle page (newest)', `/console/bundles/${row(total)}`],
   ];
-  console.log(`\nsupport console at ${total.toLocaleString('en')} Bundles, ${RUNS} requests per page (after 3 to warm up):`);
-  console.log(`${'page'.padEnd(52)} ${'server p50'.padStart(10)} ${'server p95'.padStart(10)} ${'wall p95'.padStart(9)}`);
+  console.log(
+    `\nsupport console at ${total.toLocaleString('en')} Bundles, ${RUNS} requests per page (after 3 to warm up):`,
+  );
+  console.log(
+    `${'page'.padEnd(52)} ${'server p50'.padStart(10)} ${'server p95'.padStart(10)} ${'wall p95'.padStart(9)}`,
+  );
   let worst = 0;
   for (const [name, path] of pages) {
     const server = [];
@@ -74,9 +94,13 @@ try {
       server.push(dur);
     }
     worst = Math.max(worst, pct(server, 95));
-    console.log(`${name.padEnd(52)} ${fmt(pct(server, 50)).padStart(7)} ms ${fmt(pct(server, 95)).padStart(7)} ms ${fmt(pct(wall, 95)).padStart(6)} ms`);
+    console.log(
+      `${name.padEnd(52)} ${fmt(pct(server, 50)).padStart(7)} ms ${fmt(pct(server, 95)).padStart(7)} ms ${fmt(pct(wall, 95)).padStart(6)} ms`,
+    );
   }
-  console.log(`\nworst server p95 ${fmt(worst)} ms: ${worst <= TARGET_MS ? 'within' : 'OVER'} the ${TARGET_MS} ms target`);
+  console.log(
+    `\nworst server p95 ${fmt(worst)} ms: ${worst <= TARGET_MS ? 'within' : 'OVER'} the ${TARGET_MS} ms target`,
+  );
   await app.close();
   process.exitCode = worst <= TARGET_MS ? 0 : 1;
 } finally {

@@ -16,8 +16,16 @@ import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'docs', 'console');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 interface Door {
   origin: string;
@@ -80,7 +88,8 @@ async function signedIn(door: Door): Promise<{ context: BrowserContext; page: Pa
 
 async function newBundle(label: string, signers: { name: string; email: string }[]) {
   const b = await engine.createBundle({
-    label, packets: signers.map((s, i) => ({ key: `s${i}`, ...s })),
+    label,
+    packets: signers.map((s, i) => ({ key: `s${i}`, ...s })),
     documents: [{ key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf' }],
   });
   await engine.settle();
@@ -90,16 +99,27 @@ async function newBundle(label: string, signers: { name: string; email: string }
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+      }
+    ).axe;
     return axe.run({ resultTypes: ['violations'] });
   });
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
 }
 
 beforeAll(async () => {
   work = tempDir('esign-console-');
   mkdirSync(SHOTS, { recursive: true });
-  env = { PATH: process.env.PATH ?? '', HOME: join(work.dir, 'home'), ESIGN_DATA_DIR: join(work.dir, 'data'), XDG_CONFIG_HOME: join(work.dir, 'config') };
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(work.dir, 'home'),
+    ESIGN_DATA_DIR: join(work.dir, 'data'),
+    XDG_CONFIG_HOME: join(work.dir, 'config'),
+  };
   engine = new LocalEngine({ dataDir: env.ESIGN_DATA_DIR });
   key = engine.keys.create('console test').key;
   // A webhook receiver that is down while the test says so.
@@ -108,8 +128,15 @@ beforeAll(async () => {
     res.writeHead(receiverDown ? 503 : 200).end(receiverDown ? 'down for maintenance' : 'ok');
   });
   await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
-  await engine.createWebhook({ name: 'CRM sync', url: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`, event_types: ['bundle_sent'] });
-  [browser, serve] = await Promise.all([chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS }), startServe()]);
+  await engine.createWebhook({
+    name: 'CRM sync',
+    url: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`,
+    event_types: ['bundle_sent'],
+  });
+  [browser, serve] = await Promise.all([
+    chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS }),
+    startServe(),
+  ]);
 });
 
 afterAll(async () => {
@@ -122,8 +149,11 @@ afterAll(async () => {
 });
 
 describe('esign console on the local engine', () => {
-  it('signs in once, finds a Bundle by a signer\'s email, and follows it live as a signer signs elsewhere', async () => {
-    const b = await newBundle('Office lease 2027', [{ name: 'Ada Lovelace', email: 'ada.lease@example.com' }, { name: 'Bob Stone', email: 'bob.lease@example.com' }]);
+  it("signs in once, finds a Bundle by a signer's email, and follows it live as a signer signs elsewhere", async () => {
+    const b = await newBundle('Office lease 2027', [
+      { name: 'Ada Lovelace', email: 'ada.lease@example.com' },
+      { name: 'Bob Stone', email: 'bob.lease@example.com' },
+    ]);
     const door = await startConsole([]);
     const { context, page } = await signedIn(door);
     // The sign-in link was spent.
@@ -143,7 +173,9 @@ describe('esign console on the local engine', () => {
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
 
     await engine.signPacket(b.packets[0].id, {});
-    await expect.poll(async () => Number(await page.locator('#timeline').getAttribute('data-count')), { timeout: 10_000 }).toBeGreaterThan(before);
+    await expect
+      .poll(async () => Number(await page.locator('#timeline').getAttribute('data-count')), { timeout: 10_000 })
+      .toBeGreaterThan(before);
     await textOf(page.locator('#timeline'), 'Ada Lovelace');
     // No reload: the page's own state survived the update.
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
@@ -174,7 +206,9 @@ describe('esign console on the local engine', () => {
     const b = await newBundle('Supplier agreement', [{ name: 'Cy Resend', email: 'cy.resend@example.com' }]);
     // Delivered here or by the running esign serve, whichever comes first: it fails either way.
     await engine.deliverWebhooks();
-    await expect.poll(async () => (await engine.listWebhookEvents({ bundle: b.id })).items[0]?.deliveries.length ?? 0).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await engine.listWebhookEvents({ bundle: b.id })).items[0]?.deliveries.length ?? 0)
+      .toBeGreaterThan(0);
     receiverDown = false;
     const door = await startConsole([]);
     const { context, page } = await signedIn(door);
@@ -204,7 +238,10 @@ describe('esign console on the local engine', () => {
     const door = await startConsole([]);
     const { context, page } = await signedIn(door);
     const verifyCalls: string[] = [];
-    page.on('request', (r) => r.url().endsWith('/console/verify') && r.method() === 'POST' && verifyCalls.push(r.postData() ?? ''));
+    page.on(
+      'request',
+      (r) => r.url().endsWith('/console/verify') && r.method() === 'POST' && verifyCalls.push(r.postData() ?? ''),
+    );
     await page.getByRole('link', { name: 'Verify' }).click();
     // Dropped: a DataTransfer with the file, as a drag from the desktop gives.
     const b64 = Buffer.concat(chunks).toString('base64');
@@ -292,8 +329,14 @@ describe('the other doors', () => {
   });
 
   it('esign console over a remote server: the story, what it cannot show said, live by polling', async () => {
-    const b = await newBundle('Remote story', [{ name: 'Ray Remote', email: 'ray.remote@example.com' }, { name: 'Sam Second', email: 'sam.second@example.com' }]);
-    const door = await startConsole(['--poll-seconds', '1'], { ESIGN_BASE_URL: `${serve.origin}/api/v2`, ESIGN_API_KEY: key });
+    const b = await newBundle('Remote story', [
+      { name: 'Ray Remote', email: 'ray.remote@example.com' },
+      { name: 'Sam Second', email: 'sam.second@example.com' },
+    ]);
+    const door = await startConsole(['--poll-seconds', '1'], {
+      ESIGN_BASE_URL: `${serve.origin}/api/v2`,
+      ESIGN_API_KEY: key,
+    });
     const { context, page } = await signedIn(door);
     await page.getByLabel('Search').fill('ray.remote@example.com');
     await page.getByLabel('Search').press('Enter');

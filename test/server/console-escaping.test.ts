@@ -13,33 +13,106 @@ const X = (where: string) => `<script>alert("${where}")</script><img src=x onerr
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
 const bundle = {
-  id: X('slug'), created: '2026-11-25T10:00:00Z', status: 'st', label: X('label'), custom_key: X('custom_key'),
-  requester_name: X('requester'), requester_email: X('requester email'), is_test: false, doc_status: 'no',
-  errors: [{ field: 'x', message: X('error') }], tags: [X('tag')], sent: null, completed_at: null, expires: null,
+  id: X('slug'),
+  created: '2026-11-25T10:00:00Z',
+  status: 'st',
+  label: X('label'),
+  custom_key: X('custom_key'),
+  requester_name: X('requester'),
+  requester_email: X('requester email'),
+  is_test: false,
+  doc_status: 'no',
+  errors: [{ field: 'x', message: X('error') }],
+  tags: [X('tag')],
+  sent: null,
+  completed_at: null,
+  expires: null,
   documents: [{ key: X('doc key'), name: X('document name') }],
-  packets: [{ id: X('packet'), name: X('signer'), email: X('email'), phone: null, deliver_via: 'email', status: 'se', order: 0,
-    completed_at: null, last_accessed_at: null }],
+  packets: [
+    {
+      id: X('packet'),
+      name: X('signer'),
+      email: X('email'),
+      phone: null,
+      deliver_via: 'email',
+      status: 'se',
+      order: 0,
+      completed_at: null,
+      last_accessed_at: null,
+    },
+  ],
 } as unknown as Bundle;
 
 const hookEvent = {
-  pk: X('event'), webhook: X('webhook'), event_type: X('event type'), created: '2026-11-25T10:00:00Z', status: 500, success: false,
-  payload: JSON.stringify({ payload: { bundle_id: X('slug') } }), next_attempt_at: null,
+  pk: X('event'),
+  webhook: X('webhook'),
+  event_type: X('event type'),
+  created: '2026-11-25T10:00:00Z',
+  status: 500,
+  success: false,
+  payload: JSON.stringify({ payload: { bundle_id: X('slug') } }),
+  next_attempt_at: null,
   deliveries: [{ pk: 'd1', timestamp: '2026-11-25T10:00:01Z', status: 500, message: X('webhook reason') }],
 };
 
 const inspection: Inspection = {
   bundle,
-  signers: [{ id: X('packet'), name: X('signer'), address: X('address'), deliver_via: 'email', status: 'se', last_viewed: null, completed_at: null }],
-  timeline: [{ at: '2026-11-25T10:00:00Z', source: 'event', code: X('code'), signer: X('timeline signer'), what: X('what') }],
-  files: [{ file_url: 'javascript:alert(1)', expires: '', kind: 'signed_pdf', name: X('file name'), sha256: X('sha'), size: 10 }],
-  files_note: null, serving_url: null, links_note: null, unavailable: [X('unavailable')],
-  messages: [{ id: 1, created: '2026-11-25T10:00:00Z', channel: 'email', kind: X('kind'), recipient: X('recipient'),
-    subject: X('subject'), body: X('body'), bundle_id: X('slug'), packet_id: null }],
+  signers: [
+    {
+      id: X('packet'),
+      name: X('signer'),
+      address: X('address'),
+      deliver_via: 'email',
+      status: 'se',
+      last_viewed: null,
+      completed_at: null,
+    },
+  ],
+  timeline: [
+    { at: '2026-11-25T10:00:00Z', source: 'event', code: X('code'), signer: X('timeline signer'), what: X('what') },
+  ],
+  files: [
+    {
+      file_url: 'javascript:alert(1)',
+      expires: '',
+      kind: 'signed_pdf',
+      name: X('file name'),
+      sha256: X('sha'),
+      size: 10,
+    },
+  ],
+  files_note: null,
+  serving_url: null,
+  links_note: null,
+  unavailable: [X('unavailable')],
+  messages: [
+    {
+      id: 1,
+      created: '2026-11-25T10:00:00Z',
+      channel: 'email',
+      kind: X('kind'),
+      recipient: X('recipient'),
+      subject: X('subject'),
+      body: X('body'),
+      bundle_id: X('slug'),
+      packet_id: null,
+    },
+  ],
   webhook_events: [hookEvent],
 };
 
-const data: BundleDataItem[] = [{ doc_key: X('data doc'), field_key: X('field key'), label: X('field label'), kind: 'inp',
-  value: X('field value'), filled_by: X('filled by'), packet_id: null, attachments: [{ url: 'javascript:x', name: X('attachment'), size: 1, num: 1, ext: 'pdf', is_image: false }] }];
+const data: BundleDataItem[] = [
+  {
+    doc_key: X('data doc'),
+    field_key: X('field key'),
+    label: X('field label'),
+    kind: 'inp',
+    value: X('field value'),
+    filled_by: X('filled by'),
+    packet_id: null,
+    attachments: [{ url: 'javascript:x', name: X('attachment'), size: 1, num: 1, ext: 'pdf', is_image: false }],
+  },
+];
 
 function expectInert(html: string) {
   expect(html).not.toMatch(/<script/i);
@@ -53,20 +126,63 @@ describe('the console renders hostile strings as text', () => {
     for (const readOnly of [false, true]) {
       const html = renderToString(h(BundlePage, { r: inspection, data, now: NOW, readOnly, live: 'Live' }));
       expectInert(html);
-      for (const where of ['label', 'signer', 'field value', 'file name', 'body', 'subject', 'webhook reason', 'what', 'attachment'])
+      for (const where of [
+        'label',
+        'signer',
+        'field value',
+        'file name',
+        'body',
+        'subject',
+        'webhook reason',
+        'what',
+        'attachment',
+      ])
         expect(html).toContain(`alert(&quot;${where}&quot;)`);
     }
   });
 
   it('find, webhooks and verify answers', () => {
-    const find = renderToString(h(FindPage, { f: findQuery({ q: X('query') }), now: NOW, notes: [X('note')],
-      page: { items: [bundle], page: 1, per_page: 25, total: 1, total_pages: 1 } }));
+    const find = renderToString(
+      h(FindPage, {
+        f: findQuery({ q: X('query') }),
+        now: NOW,
+        notes: [X('note')],
+        page: { items: [bundle], page: 1, per_page: 25, total: 1, total_pages: 1 },
+      }),
+    );
     expectInert(find);
-    const hooks = renderToString(h(WebhooksPage, { hooks: [{ id: X('hook id'), name: X('hook name'), url: X('url'), enabled: true, json: true,
-      event_types: [], extra_headers: [] }], failing: [hookEvent], recent: [], now: NOW, readOnly: false }));
+    const hooks = renderToString(
+      h(WebhooksPage, {
+        hooks: [
+          {
+            id: X('hook id'),
+            name: X('hook name'),
+            url: X('url'),
+            enabled: true,
+            json: true,
+            event_types: [],
+            extra_headers: [],
+          },
+        ],
+        failing: [hookEvent],
+        recent: [],
+        now: NOW,
+        readOnly: false,
+      }),
+    );
     expectInert(hooks);
-    const verify = renderToString(h(VerifyAnswer, { r: { status: 'match', message: X('verify message'), sha256: X('sha'), document_type: 'signed_pdf',
-      signed_at: X('signed at'), envelope: { bundle_slug: X('slug'), status: 'co', sent: null, completed_at: null } } }));
+    const verify = renderToString(
+      h(VerifyAnswer, {
+        r: {
+          status: 'match',
+          message: X('verify message'),
+          sha256: X('sha'),
+          document_type: 'signed_pdf',
+          signed_at: X('signed at'),
+          envelope: { bundle_slug: X('slug'), status: 'co', sent: null, completed_at: null },
+        },
+      }),
+    );
     expectInert(verify);
   });
 });

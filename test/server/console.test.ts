@@ -25,7 +25,12 @@ let roHandle: ConsoleHandle;
 
 async function consoleApp(readOnly: boolean): Promise<[FastifyInstance, string, ConsoleHandle]> {
   const a = Fastify();
-  const h = await registerConsole(a, { service: engine, readOnly, backend: 'the local engine', timing: { now: () => clock, sessionTtlMs: 60_000 } });
+  const h = await registerConsole(a, {
+    service: engine,
+    readOnly,
+    backend: 'the local engine',
+    timing: { now: () => clock, sessionTtlMs: 60_000 },
+  });
   return [a, await a.listen({ host: '127.0.0.1', port: 0 }), h];
 }
 
@@ -46,10 +51,22 @@ async function signIn(b = base, h = handle): Promise<string> {
   expect(res.status).toBe(303);
   return res.headers.get('set-cookie')!.split(';')[0];
 }
-const get = (path: string, cookie: string, b = base) => fetch(`${b}${path}`, { headers: { cookie }, redirect: 'manual' });
+const get = (path: string, cookie: string, b = base) =>
+  fetch(`${b}${path}`, { headers: { cookie }, redirect: 'manual' });
 const csrfOf = (html: string) => /name="csrf-token" content="([^"]+)"/.exec(html)![1];
-const post = (path: string, cookie: string, form: Record<string, string>, b = base, headers: Record<string, string> = {}) =>
-  fetch(`${b}${path}`, { method: 'POST', body: new URLSearchParams(form), headers: { cookie, ...headers }, redirect: 'manual' });
+const post = (
+  path: string,
+  cookie: string,
+  form: Record<string, string>,
+  b = base,
+  headers: Record<string, string> = {},
+) =>
+  fetch(`${b}${path}`, {
+    method: 'POST',
+    body: new URLSearchParams(form),
+    headers: { cookie, ...headers },
+    redirect: 'manual',
+  });
 
 async function sentBundle(over: Record<string, unknown> = {}) {
   const b = await engine.createBundle(bundleRequest(over));
@@ -98,7 +115,12 @@ describe('signing in', () => {
   });
 
   it('esign serve mounts the console: an API key signs in, a wrong one does not', async () => {
-    const server = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k), console: {} });
+    const server = await buildServer({
+      service: engine,
+      local: engine,
+      authenticate: (k) => engine.keys.authenticate(k),
+      console: {},
+    });
     const url = await server.listen({ host: '127.0.0.1', port: 0 });
     try {
       const { key } = engine.keys.create('console test');
@@ -122,10 +144,15 @@ describe('the Host it answers', () => {
     let origin = '';
     const h = await registerConsole(a, { service: engine, allowedHost: (host) => host === new URL(origin).host });
     origin = await a.listen({ host: '127.0.0.1', port: 0 });
-    const status = (host: string) => new Promise<number>((resolve, reject) => {
-      const req = request(`${origin}${h.signInPath()}`, { headers: { host } }, (res) => (res.resume(), resolve(res.statusCode!)));
-      req.on('error', reject).end();
-    });
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${origin}${h.signInPath()}`,
+          { headers: { host } },
+          (res) => (res.resume(), resolve(res.statusCode!)),
+        );
+        req.on('error', reject).end();
+      });
     try {
       expect(await status(`rebind.example:${new URL(origin).port}`)).toBe(421);
       expect(await status(new URL(origin).host)).toBe(303);
@@ -136,7 +163,7 @@ describe('the Host it answers', () => {
 });
 
 describe('changes', () => {
-  it('a POST without the session\'s CSRF token, or from another origin, changes nothing', async () => {
+  it("a POST without the session's CSRF token, or from another origin, changes nothing", async () => {
     const b = await sentBundle();
     const cookie = await signIn();
     const csrf = csrfOf(await (await get('/console/', cookie)).text());
@@ -187,7 +214,8 @@ describe('changes', () => {
 describe('pages', () => {
   it('every Bundle string is text: no markup from a label, a name, a field value or a file name reaches the page', async () => {
     const b = await sentBundle({
-      label: HOSTILE, custom_key: `ck-${HOSTILE}`.slice(0, 60),
+      label: HOSTILE,
+      custom_key: `ck-${HOSTILE}`.slice(0, 60),
       packets: [{ key: 'ada', name: HOSTILE, email: 'hostile@example.com' }],
       documents: [{ key: 'contract', file_b64: CONTRACT_PDF.toString('base64'), filename: HOSTILE_FILE }],
     });
@@ -207,7 +235,7 @@ describe('pages', () => {
     }
   });
 
-  it('find: by a signer\'s email with a count; a packet id leads to its Bundle; a status filter narrows', async () => {
+  it("find: by a signer's email with a count; a packet id leads to its Bundle; a status filter narrows", async () => {
     const b = await sentBundle({ packets: [{ key: 'z', name: 'Zed Finder', email: 'zed.finder@example.com' }] });
     const cookie = await signIn();
     const html = await (await get('/console/?q=zed.finder%40example.com', cookie)).text();
@@ -224,7 +252,9 @@ describe('pages', () => {
     const today = new Date().toISOString().slice(0, 10);
     const sent = await (await get(`/console/?q=zed.finder%40example.com&dates=sent&after=${today}`, cookie)).text();
     expect(sent).toMatch(/1 Bundle found/);
-    const completed = await (await get(`/console/?q=zed.finder%40example.com&dates=completed&after=${today}`, cookie)).text();
+    const completed = await (
+      await get(`/console/?q=zed.finder%40example.com&dates=completed&after=${today}`, cookie)
+    ).text();
     expect(completed).toMatch(/0 Bundles found/);
   });
 
@@ -288,7 +318,8 @@ describe('pages', () => {
 
 describe('live pacing and closing', () => {
   it('a backend without a change watch is checked at most at a tenth of its rate limit, never faster than the minimum', async () => {
-    const limited = (limit: number, window: number) => ({ getRateLimit: async () => ({ limit, remaining: limit, reset: 0, window }) }) as unknown as EsignService;
+    const limited = (limit: number, window: number) =>
+      ({ getRateLimit: async () => ({ limit, remaining: limit, reset: 0, window }) }) as unknown as EsignService;
     // 2 requests a check, 10% of 2000 an hour: one check every 36 s.
     expect(await pollPaceMs(limited(2000, 3600), DEFAULT_LIVE)).toBe(36_000);
     expect(await pollPaceMs(limited(1_000_000, 3600), { ...DEFAULT_LIVE, minPollMs: 1000 })).toBe(1000);
@@ -303,7 +334,10 @@ describe('live pacing and closing', () => {
     const res = await fetch(`${url}/console/bundles/${b.id}/live`, { headers: { cookie } });
     expect(res.status).toBe(200);
     const ended = res.text();
-    const closed = await Promise.race([a.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
+    const closed = await Promise.race([
+      a.close().then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('hung'), 5000)),
+    ]);
     expect(closed).toBe('closed');
     await ended;
   });

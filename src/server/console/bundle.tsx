@@ -20,20 +20,35 @@ export interface BundleView {
   data: BundleDataItem[] | string;
 }
 
-const SOURCE_WORDS: Record<TimelineEntry['source'], string> = { event: 'Audit', message: 'Message', webhook: 'Webhook', attempt: 'Attempt' };
+const SOURCE_WORDS: Record<TimelineEntry['source'], string> = {
+  event: 'Audit',
+  message: 'Message',
+  webhook: 'Webhook',
+  attempt: 'Attempt',
+};
 
 export const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
-export const remindUrl = (slug: string, packet: string) => `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
-export const resendUrl = (slug: string, event: string) => `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
+export const remindUrl = (slug: string, packet: string) =>
+  `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
+export const resendUrl = (slug: string, event: string) =>
+  `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
 export const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
 
 export function BundlePage(v: BundleView) {
   const b = v.r.bundle;
   return (
     <div data-live={`${bundleUrl(b.id)}/live`}>
-      <p class="crumbs"><a href={`${CONSOLE_PREFIX}/`}>Find</a> › <code>{b.id}</code></p>
-      {v.done && <p class="done-note" role="status">{v.done}</p>}
-      <p id="live-status" class="hint" role="status" aria-live="polite">{v.live}</p>
+      <p class="crumbs">
+        <a href={`${CONSOLE_PREFIX}/`}>Find</a> › <code>{b.id}</code>
+      </p>
+      {v.done && (
+        <p class="done-note" role="status">
+          {v.done}
+        </p>
+      )}
+      <p id="live-status" class="hint" role="status" aria-live="polite">
+        {v.live}
+      </p>
       <div id="story">
         <Story {...v} />
       </div>
@@ -47,40 +62,117 @@ export function Story({ r, now, readOnly, data }: BundleView) {
   const canCancel = !readOnly && (isInProgress(b.status) || b.status === 'dr');
   return (
     <>
-      <h1>{b.label || '(no label)'} <State word={bundleStateWord(b.status)} code={b.status} />
-        {b.is_test && <span class="tag">test</span>}</h1>
+      <h1>
+        {b.label || '(no label)'} <State word={bundleStateWord(b.status)} code={b.status} />
+        {b.is_test && <span class="tag">test</span>}
+      </h1>
       <section aria-labelledby="summary-h">
         <h2 id="summary-h">Summary</h2>
         <dl class="kv">
-          <dt>Slug</dt><dd><code>{b.id}</code></dd>
-          <dt>Documents</dt><dd>{docStateWord(b.doc_status)}: {b.documents.map((d) => d.name).join(', ') || '—'}</dd>
-          <dt>Created</dt><dd><When iso={b.created} now={now} /></dd>
-          <dt>Sent</dt><dd><When iso={b.sent} now={now} /></dd>
-          <dt>Completed</dt><dd><When iso={b.completed_at} now={now} /></dd>
-          <dt>Expires</dt><dd><When iso={b.expires} now={now} /></dd>
-          <dt>Requester</dt><dd>{b.requester_name} {b.requester_email && <span class="hint">&lt;{b.requester_email}&gt;</span>}</dd>
-          {b.custom_key && <><dt>custom_key</dt><dd><code>{b.custom_key}</code></dd></>}
-          {b.tags.length > 0 && <><dt>Tags</dt><dd>{b.tags.map((t) => <span class="tag">{t}</span>)}</dd></>}
-          {b.errors.map((e, i) => <><dt>Error {i + 1}</dt><dd class="error">{e.message}</dd></>)}
+          <dt>Slug</dt>
+          <dd>
+            <code>{b.id}</code>
+          </dd>
+          <dt>Documents</dt>
+          <dd>
+            {docStateWord(b.doc_status)}: {b.documents.map((d) => d.name).join(', ') || '—'}
+          </dd>
+          <dt>Created</dt>
+          <dd>
+            <When iso={b.created} now={now} />
+          </dd>
+          <dt>Sent</dt>
+          <dd>
+            <When iso={b.sent} now={now} />
+          </dd>
+          <dt>Completed</dt>
+          <dd>
+            <When iso={b.completed_at} now={now} />
+          </dd>
+          <dt>Expires</dt>
+          <dd>
+            <When iso={b.expires} now={now} />
+          </dd>
+          <dt>Requester</dt>
+          <dd>
+            {b.requester_name} {b.requester_email && <span class="hint">&lt;{b.requester_email}&gt;</span>}
+          </dd>
+          {b.custom_key && (
+            <>
+              <dt>custom_key</dt>
+              <dd>
+                <code>{b.custom_key}</code>
+              </dd>
+            </>
+          )}
+          {b.tags.length > 0 && (
+            <>
+              <dt>Tags</dt>
+              <dd>
+                {b.tags.map((t) => (
+                  <span class="tag">{t}</span>
+                ))}
+              </dd>
+            </>
+          )}
+          {b.errors.map((e, i) => (
+            <>
+              <dt>Error {i + 1}</dt>
+              <dd class="error">{e.message}</dd>
+            </>
+          ))}
         </dl>
-        {canCancel && <p class="actions"><a class="button danger" href={cancelUrl(b.id)}>Cancel this Bundle…</a></p>}
+        {canCancel && (
+          <p class="actions">
+            <a class="button danger" href={cancelUrl(b.id)}>
+              Cancel this Bundle…
+            </a>
+          </p>
+        )}
       </section>
 
       <section aria-labelledby="signers-h">
         <h2 id="signers-h">Signers</h2>
         <table class="list">
-          <thead><tr><th scope="col">Signer</th><th scope="col">Delivery</th><th scope="col">State</th>
-            <th scope="col">Last viewed</th><th scope="col">Completed</th>{!readOnly && <th scope="col">Action</th>}</tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Signer</th>
+              <th scope="col">Delivery</th>
+              <th scope="col">State</th>
+              <th scope="col">Last viewed</th>
+              <th scope="col">Completed</th>
+              {!readOnly && <th scope="col">Action</th>}
+            </tr>
+          </thead>
           <tbody>
             {r.signers.map((s) => (
               <tr>
-                <td>{s.name}<br /><code class="hint">{s.id}</code></td>
-                <td>{s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}</td>
-                <td><State word={signerStateWord(s.status, b.status)} code={s.status} /></td>
-                <td><When iso={s.last_viewed} now={now} /></td>
-                <td><When iso={s.completed_at} now={now} /></td>
-                {!readOnly && <td>{isInProgress(b.status) && !isPacketDone(s.status) && s.status !== 'ne'
-                  ? <a href={remindUrl(b.id, s.id)}>Remind {s.name}…</a> : <span class="none">—</span>}</td>}
+                <td>
+                  {s.name}
+                  <br />
+                  <code class="hint">{s.id}</code>
+                </td>
+                <td>
+                  {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
+                </td>
+                <td>
+                  <State word={signerStateWord(s.status, b.status)} code={s.status} />
+                </td>
+                <td>
+                  <When iso={s.last_viewed} now={now} />
+                </td>
+                <td>
+                  <When iso={s.completed_at} now={now} />
+                </td>
+                {!readOnly && (
+                  <td>
+                    {isInProgress(b.status) && !isPacketDone(s.status) && s.status !== 'ne' ? (
+                      <a href={remindUrl(b.id, s.id)}>Remind {s.name}…</a>
+                    ) : (
+                      <span class="none">—</span>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -108,7 +200,11 @@ export function Story({ r, now, readOnly, data }: BundleView) {
       {r.unavailable.length > 0 && (
         <section aria-labelledby="missing-h">
           <h2 id="missing-h">Not shown on this backend</h2>
-          <ul>{r.unavailable.map((u) => <li>{u}</li>)}</ul>
+          <ul>
+            {r.unavailable.map((u) => (
+              <li>{u}</li>
+            ))}
+          </ul>
         </section>
       )}
     </>
@@ -119,13 +215,37 @@ function FieldValues({ data }: { data: BundleDataItem[] | string }) {
   return (
     <section aria-labelledby="data-h">
       <h2 id="data-h">Field values</h2>
-      {typeof data === 'string' ? <p>{data}</p> : data.length === 0 ? <p>No field.</p> : (
+      {typeof data === 'string' ? (
+        <p>{data}</p>
+      ) : data.length === 0 ? (
+        <p>No field.</p>
+      ) : (
         <table class="list">
-          <thead><tr><th scope="col">Document</th><th scope="col">Field</th><th scope="col">Value</th><th scope="col">Filled by</th></tr></thead>
-          <tbody>{data.map((d) => (
-            <tr><td><code>{d.doc_key}</code></td><td>{d.label || d.field_key}</td>
-              <td>{d.value}{d.attachments.map((a) => <span class="tag">{a.name}</span>)}</td><td>{d.filled_by || '—'}</td></tr>
-          ))}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">Document</th>
+              <th scope="col">Field</th>
+              <th scope="col">Value</th>
+              <th scope="col">Filled by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((d) => (
+              <tr>
+                <td>
+                  <code>{d.doc_key}</code>
+                </td>
+                <td>{d.label || d.field_key}</td>
+                <td>
+                  {d.value}
+                  {d.attachments.map((a) => (
+                    <span class="tag">{a.name}</span>
+                  ))}
+                </td>
+                <td>{d.filled_by || '—'}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
     </section>
@@ -136,8 +256,15 @@ function Messages({ r, now }: { r: Inspection; now: number }) {
   return (
     <section aria-labelledby="messages-h">
       <h2 id="messages-h">Messages sent</h2>
-      {r.messages.length === 0 ? <p>{r.unavailable.some((u) => u.startsWith('messages')) ? 'This backend does not show the messages it sends.' : 'No message sent yet.'}</p>
-        : r.messages.map((m) => <Message m={m} now={now} />)}
+      {r.messages.length === 0 ? (
+        <p>
+          {r.unavailable.some((u) => u.startsWith('messages'))
+            ? 'This backend does not show the messages it sends.'
+            : 'No message sent yet.'}
+        </p>
+      ) : (
+        r.messages.map((m) => <Message m={m} now={now} />)
+      )}
     </section>
   );
 }
@@ -147,9 +274,23 @@ export function Message({ m, now }: { m: BundleMessage; now: number }) {
   return (
     <article class="message" aria-label={`${m.channel === 'sms' ? 'SMS' : 'Email'} to ${m.recipient}`}>
       <dl class="kv">
-        <dt>To</dt><dd>{m.recipient} <span class="hint">({m.channel === 'sms' ? 'SMS' : 'email'}, {m.kind.replace(/_/g, ' ')})</span></dd>
-        <dt>When</dt><dd><When iso={m.created} now={now} /></dd>
-        {m.subject && <><dt>Subject</dt><dd>{m.subject}</dd></>}
+        <dt>To</dt>
+        <dd>
+          {m.recipient}{' '}
+          <span class="hint">
+            ({m.channel === 'sms' ? 'SMS' : 'email'}, {m.kind.replace(/_/g, ' ')})
+          </span>
+        </dd>
+        <dt>When</dt>
+        <dd>
+          <When iso={m.created} now={now} />
+        </dd>
+        {m.subject && (
+          <>
+            <dt>Subject</dt>
+            <dd>{m.subject}</dd>
+          </>
+        )}
       </dl>
       <pre class="body">{m.body}</pre>
     </article>
@@ -157,33 +298,67 @@ export function Message({ m, now }: { m: BundleMessage; now: number }) {
 }
 
 function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: boolean }) {
-  const events = [...r.webhook_events].sort((a, b) => Number(a.success) - Number(b.success) || b.created.localeCompare(a.created));
+  const events = [...r.webhook_events].sort(
+    (a, b) => Number(a.success) - Number(b.success) || b.created.localeCompare(a.created),
+  );
   return (
     <section aria-labelledby="hooks-h">
       <h2 id="hooks-h">Webhook deliveries</h2>
-      {events.length === 0 ? <p>No webhook event for this Bundle.</p> : (
-        <ul class="hooks">{events.map((e) => <HookEvent e={e} now={now} readOnly={readOnly} slug={r.bundle.id} />)}</ul>
+      {events.length === 0 ? (
+        <p>No webhook event for this Bundle.</p>
+      ) : (
+        <ul class="hooks">
+          {events.map((e) => (
+            <HookEvent e={e} now={now} readOnly={readOnly} slug={r.bundle.id} />
+          ))}
+        </ul>
       )}
     </section>
   );
 }
 
-export function HookEvent({ e, now, readOnly, slug }: { e: WebhookEvent; now: number; readOnly: boolean; slug: string }) {
+export function HookEvent({
+  e,
+  now,
+  readOnly,
+  slug,
+}: {
+  e: WebhookEvent;
+  now: number;
+  readOnly: boolean;
+  slug: string;
+}) {
   const state = e.success ? 'Delivered' : e.deliveries.length ? 'Failing' : 'Queued';
   return (
     <li class={`hook ${e.success ? 'ok' : 'failing'}`}>
-      <p><strong>{e.event_type}</strong> <span class={`state ${e.success ? 's-co' : 's-fa'}`}>{state}</span>{' '}
-        <When iso={e.created} now={now} /> <span class="hint">event <code>{e.pk}</code></span>
-        {!e.success && e.next_attempt_at && <span class="hint"> · next retry <When iso={e.next_attempt_at} now={now} /></span>}</p>
+      <p>
+        <strong>{e.event_type}</strong> <span class={`state ${e.success ? 's-co' : 's-fa'}`}>{state}</span>{' '}
+        <When iso={e.created} now={now} />{' '}
+        <span class="hint">
+          event <code>{e.pk}</code>
+        </span>
+        {!e.success && e.next_attempt_at && (
+          <span class="hint">
+            {' '}
+            · next retry <When iso={e.next_attempt_at} now={now} />
+          </span>
+        )}
+      </p>
       {e.deliveries.length > 0 && (
         <ol class="attempts">
           {e.deliveries.map((d, i) => (
-            <li>Attempt {i + 1}: <When iso={d.timestamp} now={now} /> HTTP {d.status || 'none'}
-              {d.message && <span class="reason"> — {d.message}</span>}</li>
+            <li>
+              Attempt {i + 1}: <When iso={d.timestamp} now={now} /> HTTP {d.status || 'none'}
+              {d.message && <span class="reason"> — {d.message}</span>}
+            </li>
           ))}
         </ol>
       )}
-      {!readOnly && !e.success && <p><a href={resendUrl(slug, e.pk)}>Resend this delivery…</a></p>}
+      {!readOnly && !e.success && (
+        <p>
+          <a href={resendUrl(slug, e.pk)}>Resend this delivery…</a>
+        </p>
+      )}
     </li>
   );
 }
@@ -193,21 +368,45 @@ function Files({ r }: { r: Inspection }) {
   return (
     <section aria-labelledby="files-h">
       <h2 id="files-h">Files</h2>
-      {!r.files ? <p>{r.files_note}</p> : r.files.length === 0 ? <p>No file yet.</p> : (
+      {!r.files ? (
+        <p>{r.files_note}</p>
+      ) : r.files.length === 0 ? (
+        <p>No file yet.</p>
+      ) : (
         <>
           <table class="list files">
-            <thead><tr><th scope="col">File</th><th scope="col">Kind</th><th scope="col">Bytes</th>
-              <th scope="col">SHA-256</th><th scope="col">Open</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Bytes</th>
+                <th scope="col">SHA-256</th>
+                <th scope="col">Open</th>
+              </tr>
+            </thead>
             <tbody>
               {r.files.map((f, i) => (
                 <tr>
                   <td>{f.name ?? '—'}</td>
                   <td>{(f.kind ?? 'file').replace(/_/g, ' ')}</td>
                   <td>{f.size?.toLocaleString('en') ?? '—'}</td>
-                  <td><code class="sha">{f.sha256 ?? '—'}</code></td>
-                  <td><a href={fileUrl(slug, i)} download={f.name ?? `file-${i}.pdf`}>Download</a>{' '}
-                    <button type="button" class="link preview" data-src={fileUrl(slug, i)} data-name={f.name ?? `file ${i + 1}`}
-                      aria-controls="preview">Preview</button></td>
+                  <td>
+                    <code class="sha">{f.sha256 ?? '—'}</code>
+                  </td>
+                  <td>
+                    <a href={fileUrl(slug, i)} download={f.name ?? `file-${i}.pdf`}>
+                      Download
+                    </a>{' '}
+                    <button
+                      type="button"
+                      class="link preview"
+                      data-src={fileUrl(slug, i)}
+                      data-name={f.name ?? `file ${i + 1}`}
+                      aria-controls="preview"
+                    >
+                      Preview
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -215,8 +414,12 @@ function Files({ r }: { r: Inspection }) {
           <figure id="preview" class="preview-box" hidden>
             <figcaption id="preview-caption" aria-live="polite" />
             <div class="preview-nav">
-              <button type="button" class="secondary" id="preview-prev">Previous page</button>
-              <button type="button" class="secondary" id="preview-next">Next page</button>
+              <button type="button" class="secondary" id="preview-prev">
+                Previous page
+              </button>
+              <button type="button" class="secondary" id="preview-next">
+                Next page
+              </button>
             </div>
             <canvas id="preview-canvas" />
           </figure>
@@ -232,9 +435,14 @@ function Commands({ list }: { list: Command[] }) {
       <h2 id="cmd-h">As esign commands</h2>
       <ul class="commands">
         {list.map((c, i) => (
-          <li><span class="hint">{c.what}</span><br />
+          <li>
+            <span class="hint">{c.what}</span>
+            <br />
             <code id={`cmd-${i}`}>{c.line}</code>{' '}
-            <button type="button" class="link copy" data-copy={`cmd-${i}`}>Copy</button></li>
+            <button type="button" class="link copy" data-copy={`cmd-${i}`}>
+              Copy
+            </button>
+          </li>
         ))}
       </ul>
     </section>

@@ -20,10 +20,12 @@ export function commandsFor(r: Inspection, readOnly: boolean): Command[] {
   ];
   if (r.files?.length) out.push({ what: 'Download its files', line: esign('bundle', 'files', b.id) });
   if (readOnly) return out;
-  if (isInProgress(b.status) || b.status === 'dr') out.push({ what: 'Cancel it', line: esign('bundle', 'cancel', b.id) });
+  if (isInProgress(b.status) || b.status === 'dr')
+    out.push({ what: 'Cancel it', line: esign('bundle', 'cancel', b.id) });
   for (const p of b.packets)
     if (isInProgress(b.status) && !isPacketDone(p.status) && p.status !== 'ne')
       out.push({ what: `Remind ${p.name}`, line: esign('packet', 'remind', p.id) });
-  for (const e of r.webhook_events) if (!e.success) out.push({ what: `Resend ${e.event_type}`, line: esign('webhook', 'resend', e.pk) });
+  for (const e of r.webhook_events)
+    if (!e.success) out.push({ what: `Resend ${e.event_type}`, line: esign('webhook', 'resend', e.pk) });
   return out;
 }

@@ -10,8 +10,16 @@ export const CONSOLE_PREFIX = '/console';
 export const CONSOLE_ASSETS = `${CONSOLE_PREFIX}/assets`;
 
 const CSP = [
-  `default-src 'self'`, `script-src 'self'`, `style-src 'self'`, `img-src 'self' data: blob:`, `font-src 'self' data:`,
-  `connect-src 'self'`, `worker-src 'self'`, `object-src 'none'`, `frame-ancestors 'none'`, `base-uri 'none'`,
+  `default-src 'self'`,
+  `script-src 'self'`,
+  `style-src 'self'`,
+  `img-src 'self' data: blob:`,
+  `font-src 'self' data:`,
+  `connect-src 'self'`,
+  `worker-src 'self'`,
+  `object-src 'none'`,
+  `frame-ancestors 'none'`,
+  `base-uri 'none'`,
   `form-action 'self'`,
 ].join('; ');
 
@@ -46,14 +54,20 @@ function Layout({ title, frame, children }: { title: string; frame: Frame; child
         <script type="module" src={`${CONSOLE_ASSETS}/console.js`} />
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header>
           <p class="brand">esign support console</p>
           {frame.csrf && (
             <nav aria-label="Console">
               <ul>
                 {NAV.map(([key, label, href]) => (
-                  <li><a href={href} aria-current={frame.current === key ? 'page' : undefined}>{label}</a></li>
+                  <li>
+                    <a href={href} aria-current={frame.current === key ? 'page' : undefined}>
+                      {label}
+                    </a>
+                  </li>
                 ))}
               </ul>
             </nav>
@@ -61,12 +75,21 @@ function Layout({ title, frame, children }: { title: string; frame: Frame; child
           {frame.csrf && (
             <form method="post" action={`${CONSOLE_PREFIX}/logout`} class="signout">
               <input type="hidden" name="csrf" value={frame.csrf} />
-              {frame.backend && <span class="backend">{frame.backend}{frame.readOnly ? ' · read-only' : ''}</span>}
-              <button type="submit" class="secondary">Sign out</button>
+              {frame.backend && (
+                <span class="backend">
+                  {frame.backend}
+                  {frame.readOnly ? ' · read-only' : ''}
+                </span>
+              )}
+              <button type="submit" class="secondary">
+                Sign out
+              </button>
             </form>
           )}
         </header>
-        <main id="main" tabIndex={-1}>{children}</main>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
       </body>
     </html>
   );
@@ -77,9 +100,19 @@ function Layout({ title, frame, children }: { title: string; frame: Frame; child
  * go to this origin only: with none at all, browsers send `Origin: null` on a form POST, and the
  * console checks the Origin of every change.
  */
-export function sendConsolePage(reply: FastifyReply, status: number, title: string, frame: Frame, body: ComponentChildren,
-  startedAt?: number): FastifyReply {
-  const html = `<!doctype html>${renderToString(<Layout title={title} frame={frame}>{body}</Layout>)}`;
+export function sendConsolePage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  frame: Frame,
+  body: ComponentChildren,
+  startedAt?: number,
+): FastifyReply {
+  const html = `<!doctype html>${renderToString(
+    <Layout title={title} frame={frame}>
+      {body}
+    </Layout>,
+  )}`;
   if (startedAt !== undefined) reply.header('Server-Timing', `page;dur=${(performance.now() - startedAt).toFixed(2)}`);
   return securePage(reply.code(status).type('text/html; charset=utf-8')).send(html);
 }
@@ -95,11 +128,19 @@ export const securePage = (reply: FastifyReply): FastifyReply =>
 
 /** A state code as words, with the code kept for people who know it (and for tests). */
 export function State({ word, code }: { word: string; code: string }) {
-  return <span class={`state s-${code.replace(/[^a-z]/g, '')}`} data-code={code}>{word}</span>;
+  return (
+    <span class={`state s-${code.replace(/[^a-z]/g, '')}`} data-code={code}>
+      {word}
+    </span>
+  );
 }
 
 /** A time in words ("5m ago") with the exact time on hover and for machines. */
 export function When({ iso, now }: { iso: string | null | undefined; now: number }) {
   if (!iso) return <span class="none">—</span>;
-  return <time dateTime={iso} title={iso}>{shortTime(iso, now)}</time>;
+  return (
+    <time dateTime={iso} title={iso}>
+      {shortTime(iso, now)}
+    </time>
+  );
 }

@@ -27,7 +27,8 @@ const SETTLE_MS = 150;
 export async function pollPaceMs(service: EsignService, o: LiveOptions): Promise<number> {
   try {
     const r = await service.getRateLimit();
-    if (r.limit > 0 && r.window > 0) return Math.max(o.minPollMs, Math.ceil((REQUESTS_PER_CHECK * r.window * 1000) / (r.limit * POLL_SHARE)));
+    if (r.limit > 0 && r.window > 0)
+      return Math.max(o.minPollMs, Math.ceil((REQUESTS_PER_CHECK * r.window * 1000) / (r.limit * POLL_SHARE)));
   } catch {
     // No rate-limit status: the minimum pace.
   }
@@ -47,7 +48,11 @@ async function fingerprint(service: EsignService, slug: string, full: boolean): 
 export class LiveStreams {
   private open = 0;
   private readonly ends = new Set<() => void>();
-  constructor(private readonly service: EsignService, readonly o: LiveOptions, private readonly pace: () => Promise<number>) {}
+  constructor(
+    private readonly service: EsignService,
+    readonly o: LiveOptions,
+    private readonly pace: () => Promise<number>,
+  ) {}
 
   /** Answers with an event stream that sends `change` each time the Bundle's fingerprint moves. */
   async stream(reply: FastifyReply, slug: string): Promise<void> {
@@ -61,7 +66,9 @@ export class LiveStreams {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff',
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
       Connection: 'keep-alive',
     });
     res.write(`retry: 3000\n: watching ${watch ? 'changes' : 'by polling'}\n\n`);

@@ -17,7 +17,11 @@ export interface SessionTiming {
   now: () => number;
 }
 
-export const DEFAULT_TIMING: SessionTiming = { sessionTtlMs: 8 * 3_600_000, tokenTtlMs: 15 * 60_000, now: () => Date.now() };
+export const DEFAULT_TIMING: SessionTiming = {
+  sessionTtlMs: 8 * 3_600_000,
+  tokenTtlMs: 15 * 60_000,
+  now: () => Date.now(),
+};
 
 /** Bounds on what memory sessions and tokens may take, whatever a client does. */
 const MAX_SESSIONS = 1_000;

@@ -17,12 +17,18 @@ export interface ConsoleCliOptions {
 export function register(program: Command, action: Action): void {
   program
     .command('console')
-    .description('The support console in a browser: find Bundles, read their story, verify PDFs (on 127.0.0.1, over the current backend)')
+    .description(
+      'The support console in a browser: find Bundles, read their story, verify PDFs (on 127.0.0.1, over the current backend)',
+    )
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
     .option('--open', 'open the sign-in URL in the browser')
     .option('--read-only', 'a console that can only look: no cancel, remind or resend')
     .option('--session-hours <n>', 'how long a sign-in lasts', '8')
-    .option('--poll-seconds <n>', 'a remote backend: the shortest pause between checks of an open Bundle (the rate limit may ask for longer)', '5')
+    .option(
+      '--poll-seconds <n>',
+      'a remote backend: the shortest pause between checks of an open Bundle (the rate limit may ask for longer)',
+      '5',
+    )
     .action(action(run));
 }
 
@@ -30,7 +36,10 @@ export async function run(f: Factory, o: ConsoleCliOptions): Promise<void> {
   const port = intArg(o.port, '--port', 0);
   if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
   const hours = intArg(o.sessionHours, '--session-hours', 1);
-  const [{ default: Fastify }, { registerConsole }] = await Promise.all([import('fastify'), import('../../../server/console/index.js')]);
+  const [{ default: Fastify }, { registerConsole }] = await Promise.all([
+    import('fastify'),
+    import('../../../server/console/index.js'),
+  ]);
   const service = await f.service();
   const settings = await f.settings();
   const log = (line: string) => f.io.err.write(`${line}\n`);
@@ -53,12 +62,17 @@ export async function run(f: Factory, o: ConsoleCliOptions): Promise<void> {
   log(`Sign in (this link works once): ${url}`);
   if (o.open) {
     const { default: open } = await import('open');
-    await open(url).catch((e: unknown) => log(`esign: could not open a browser (${(e as Error).message}); open the link above.`));
+    await open(url).catch((e: unknown) =>
+      log(`esign: could not open a browser (${(e as Error).message}); open the link above.`),
+    );
   }
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`${signal}: closing the console`);
-      app.close().then(() => resolve(), () => resolve());
+      app.close().then(
+        () => resolve(),
+        () => resolve(),
+      );
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -89,8 +89,17 @@ async function preview(src: string, name: string): Promise<void> {
   caption.dataset.name = name;
   caption.textContent = `Loading ${name}…`;
   try {
-    doc = await (await pdfjs()).getDocument({ url: src, isEvalSupported: false, useWasm: false, withCredentials: true,
-      standardFontDataUrl: `${ASSETS}standard_fonts/`, cMapUrl: `${ASSETS}cmaps/`, cMapPacked: true }).promise;
+    doc = await (
+      await pdfjs()
+    ).getDocument({
+      url: src,
+      isEvalSupported: false,
+      useWasm: false,
+      withCredentials: true,
+      standardFontDataUrl: `${ASSETS}standard_fonts/`,
+      cMapUrl: `${ASSETS}cmaps/`,
+      cMapPacked: true,
+    }).promise;
     pageNo = 1;
     await drawPage();
   } catch (e) {
@@ -100,8 +109,9 @@ async function preview(src: string, name: string): Promise<void> {
 
 // ---- Buttons inside the story (bound again after a live update) -------------------------------------
 function bindStory(): void {
-  document.querySelectorAll<HTMLButtonElement>('button.preview').forEach((b) =>
-    b.addEventListener('click', () => void preview(b.dataset.src!, b.dataset.name ?? 'PDF')));
+  document
+    .querySelectorAll<HTMLButtonElement>('button.preview')
+    .forEach((b) => b.addEventListener('click', () => void preview(b.dataset.src!, b.dataset.name ?? 'PDF')));
   byId('preview-prev')?.addEventListener('click', () => {
     if (doc && pageNo > 1) (pageNo--, void drawPage());
   });
@@ -117,7 +127,8 @@ function bindStory(): void {
       } catch {
         b.textContent = 'Select and copy';
       }
-    }));
+    }),
+  );
 }
 
 // ---- Verify: hash in the browser, send only the hash ------------------------------------------------
@@ -141,9 +152,11 @@ function startVerify(): void {
     result.replaceChildren(...Array.from(answer?.childNodes ?? []).map((n) => document.importNode(n, true)));
     result.dataset.file = file.name;
   };
-  const run = (file: File | undefined) => file && check(file).catch((e: unknown) => {
-    result.textContent = `Could not verify: ${e instanceof Error ? e.message : String(e)}`;
-  });
+  const run = (file: File | undefined) =>
+    file &&
+    check(file).catch((e: unknown) => {
+      result.textContent = `Could not verify: ${e instanceof Error ? e.message : String(e)}`;
+    });
   input.addEventListener('change', () => void run(input.files?.[0]));
   drop.addEventListener('dragover', (ev) => {
     ev.preventDefault();
