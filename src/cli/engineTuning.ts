@@ -4,7 +4,7 @@
 // waits for its webhook first attempts, default 5 s). Not for everyday use.
 import type { LocalEngineOptions } from '../local/engine.js';
 
-type Tuning = Pick<LocalEngineOptions, 'webhookLeaseMs' | 'webhookBudgetMs'>;
+type Tuning = Pick<LocalEngineOptions, 'webhookLeaseMs' | 'webhookBudgetMs' | 'explainLists'>;
 
 const positive = (value: string | undefined): number | undefined => {
   const n = Number(value);
@@ -17,5 +17,7 @@ export function engineTuning(env: NodeJS.ProcessEnv): Tuning {
   if (lease) tuning.webhookLeaseMs = lease;
   const budget = positive(env.ESIGN_WEBHOOK_BUDGET_MS);
   if (budget) tuning.webhookBudgetMs = budget;
+  // ESIGN_DEBUG=sql: each Bundle list's plan on stderr (issue 26).
+  if ((env.ESIGN_DEBUG ?? '').split(',').includes('sql')) tuning.explainLists = true;
   return tuning;
 }

@@ -51,6 +51,8 @@ export interface LocalEngineOptions {
   wallMs?: () => number;
   /** Where lines for people go (background failures, a private directory tightened, a slow upgrade); default: dropped. */
   report?: Report;
+  /** Report each Bundle list's plan (strategy, driving index, total, page) through `report`: ESIGN_DEBUG=sql. */
+  explainLists?: boolean;
 }
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
@@ -76,6 +78,7 @@ export class LocalEngine implements LocalBackend {
   private readonly background = new BackgroundRun(() => this.ctx);
   private publicUrlOverride: string | undefined;
   private readonly rateLimits: RateLimitConfig;
+  private readonly explainLists: boolean;
   private readonly webhooks: WebhookDelivery;
   /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
   private readonly bundleReads: ReadCache<Bundle>;
@@ -86,6 +89,7 @@ export class LocalEngine implements LocalBackend {
     this.dataDir = opts.dataDir;
     this.publicUrlOverride = opts.publicUrl;
     this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
+    this.explainLists = opts.explainLists === true;
     const report = opts.report ?? (() => {});
     this.db = openDatabase(opts.dataDir, report);
     this.clock = new Clock(this.db);
@@ -179,7 +183,11 @@ export class LocalEngine implements LocalBackend {
     return (await preparationModule()).createBundlePreparationSession(this.ctx, body);
   }
   async listBundles(query: BundleListQuery = {}) {
-    return queryBundles(this.db, parseBundleListQuery(query));
+    const filter = parseBundleListQuery(query);
+    const explain = this.explainLists
+      ? (plan: object) => this.ctx.report(`esign: sql list plan ${JSON.stringify(plan)} for ${JSON.stringify(filter)}`)
+      : undefined;
+    return queryBundles(this.db, filter, explain);
   }
   async getBundle(slug: string, include?: string): Promise<Bundle> {
     if (!include) return this.bundleReads.get(slug, () => loadBundle(this.db, slug));

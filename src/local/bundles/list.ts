@@ -12,7 +12,7 @@
 //   sort      few matches: found by their own index, then sorted.
 //   whole     a list whose count visits every match anyway (or whose walk would read far more than
 //             the list): read whole once, kept while the database is unchanged, and sliced.
-// `ESIGN_DEBUG=sql` prints each plan on stderr.
+// `ESIGN_DEBUG=sql` prints each plan on stderr (LocalEngineOptions.explainLists).
 import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
@@ -55,13 +55,12 @@ export function explainBundles(db: Db, f: BundleFilter): { page: Page<Bundle>; p
   })();
 }
 
-export function queryBundles(db: Db, f: BundleFilter): Page<Bundle> {
+/** The page; `explain` is told the plan (ESIGN_DEBUG=sql: the engine reports it through its host's sink). */
+export function queryBundles(db: Db, f: BundleFilter, explain?: (plan: ListPlan) => void): Page<Bundle> {
   const { page, plan } = explainBundles(db, f);
-  if (debugSql()) process.stderr.write(`esign: sql list plan ${JSON.stringify(plan)} for ${JSON.stringify(f)}\n`);
+  explain?.(plan);
   return page;
 }
-
-const debugSql = () => (process.env.ESIGN_DEBUG ?? '').split(',').includes('sql');
 
 interface Found {
   total: number;
