@@ -9,6 +9,8 @@ export interface OutStream {
   readonly isTTY: boolean;
   /** Terminal width in columns (80 when unknown). */
   readonly columns: number;
+  /** Terminal height in rows, when known (a list longer than this goes through the pager). */
+  readonly rows?: number;
 }
 
 export interface IO {
@@ -19,6 +21,8 @@ export interface IO {
   env: NodeJS.ProcessEnv;
   /** stdin and stdout are terminals and CI is unset: prompts may be shown. */
   readonly interactive: boolean;
+  /** Shows `text` through the pager `command` (a shell command line); resolves when it has ended. */
+  page?(text: string, command: string): Promise<void>;
 }
 
 /**
@@ -44,6 +48,9 @@ export function processIO(): IO {
       get columns() {
         return stream.columns || 80;
       },
+      get rows() {
+        return stream.rows || undefined;
+      },
     };
   };
   const out = wrap(process.stdout);
@@ -57,7 +64,28 @@ export function processIO(): IO {
     get interactive() {
       return process.stdin.isTTY === true && process.stdout.isTTY === true && !process.env.CI;
     },
+    page: pageThrough,
   };
+}
+
+/** Like gh: the pager gets the text on its stdin and the terminal for the rest; less is told -FRX. */
+async function pageThrough(text: string, command: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', LV: '-c', ...process.env } });
+  // A pager that quits early (q in less) closes its stdin: that is not an error.
+  child.stdin.on('error', () => {});
+  child.stdin.end(text);
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(-1));
+    child.on('close', resolve);
+  });
+  if (code === -1) process.stdout.write(text);
+}
+
+/** The pager for long lists on a terminal: ESIGN_PAGER, then PAGER, else less; empty or `cat` means none. */
+export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
+  const cmd = (env.ESIGN_PAGER ?? env.PAGER ?? 'less').trim();
+  return cmd && cmd !== 'cat' ? cmd : undefined;
 }
 
 export interface CapturedIO extends IO {
@@ -66,9 +94,12 @@ export interface CapturedIO extends IO {
 }
 
 /** An IO for in-process tests: output is collected; terminal-ness, width, stdin and env are given. */
-export function captureIO(o: { tty?: boolean; columns?: number; stdin?: string | Buffer; env?: NodeJS.ProcessEnv; interactive?: boolean } = {}): CapturedIO {
+export function captureIO(o: {
+  tty?: boolean; columns?: number; rows?: number; stdin?: string | Buffer; env?: NodeJS.ProcessEnv; interactive?: boolean;
+  page?: IO['page'];
+} = {}): CapturedIO {
   const chunks = { out: [] as string[], err: [] as string[] };
-  const stream = (into: string[]): OutStream => ({ write: (t) => void into.push(t), isTTY: o.tty ?? false, columns: o.columns ?? 80 });
+  const stream = (into: string[]): OutStream => ({ write: (t) => void into.push(t), isTTY: o.tty ?? false, columns: o.columns ?? 80, rows: o.rows });
   return {
     out: stream(chunks.out),
     err: stream(chunks.err),
@@ -76,6 +107,7 @@ export function captureIO(o: { tty?: boolean; columns?: number; stdin?: string |
     stdinIsTTY: o.tty ?? false,
     env: o.env ?? {},
     interactive: o.interactive ?? false,
+    page: o.page,
     stdout: () => chunks.out.join(''),
     stderr: () => chunks.err.join(''),
   };

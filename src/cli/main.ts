@@ -37,6 +37,7 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .option('-q, --quiet', 'print ids only, one per line')
     .option('-p, --profile <name>', 'use this profile (env ESIGN_PROFILE; see esign profile)')
     .option('--data-dir <dir>', 'data directory of the local engine (env ESIGN_DATA_DIR)')
+    .option('--no-pager', 'never page long lists on a terminal (env ESIGN_PAGER, PAGER; default less)')
     .showHelpAfterError(json ? false : '(run with --help for usage)')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()

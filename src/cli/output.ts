@@ -1,12 +1,14 @@
 // Output as GUIDE.md sets it: data on stdout only; a table or key/value view on a TTY, tab-separated
 // rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../service/states.js';
-import type { IO } from './io.js';
+import { type IO, pagerCommand } from './io.js';
 import { safeJson, stripControl } from './sanitize.js';
 
 export interface OutputOptions {
   json?: boolean;
   quiet?: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
 }
 
 /** Where output goes and how: the Factory is one. */
@@ -19,7 +21,7 @@ export interface Out {
  * What a column holds, for how a terminal shows it (piped output always shows the raw value):
  * ids are never truncated, times are short, states are words ("Sent", "Complete").
  */
-export type ColumnKind = 'text' | 'id' | 'time' | 'bundle-status' | 'packet-status' | 'doc-status';
+export type ColumnKind = 'text' | 'id' | 'time' | 'clock' | 'path' | 'bundle-status' | 'packet-status' | 'doc-status';
 
 export interface Column<T> {
   header: string;
@@ -65,13 +67,19 @@ export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: 
     err.write('No results.\n');
     return;
   }
-  const [{ fitWidths, shortTime }, { default: chalk }, { default: Table }] = await Promise.all([import('./output/fit.js'), import('chalk'), import('cli-table3')]);
+  const [{ fitWidths, shortTime, clockTime, cutLeft }, chalk, { default: Table }] = await Promise.all([
+    import('./output/fit.js'), import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)), import('cli-table3'),
+  ]);
   const shown = rows.map((r) => columns.map((c) => {
     const v = c.value(r);
-    return (c.kind === 'time' ? shortTime(text(v)) : forTerminal(c.kind, v)).replace(/[\t\r\n]+/g, ' ');
+    const t = c.kind === 'time' ? shortTime(text(v)) : c.kind === 'clock' ? clockTime(text(v)) : forTerminal(c.kind, v);
+    return t.replace(/[\t\r\n]+/g, ' ');
   }));
-  const fit = columns.map((c) => ({ header: c.header, fixed: c.kind === 'id', priority: c.priority ?? 0 }));
+  const fit = columns.map((c, i) => ({ header: c.header, fixed: isIdColumn(c, i, rows, shown, id), priority: c.priority ?? 0 }));
   const widths = fitWidths(fit, shown, out.columns);
+  columns.forEach((c, i) => {
+    if (c.kind === 'path' && widths[i]! > 0) for (const r of shown) r[i] = cutLeft(r[i]!, widths[i]!);
+  });
   // cli-table3 pads and cuts (with an ellipsis, colours kept) to the fitted widths; no borders, two spaces between columns.
   const kept = widths.map((w, i) => [w, i] as const).filter(([w]) => w > 0).map(([, i]) => i);
   const table = new Table({
@@ -80,9 +88,31 @@ export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: 
   });
   table.push(kept.map((i) => chalk.bold(columns[i].header)));
   rows.forEach((r, ri) => table.push(kept.map((i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), shown[ri][i]))));
-  out.write(`${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
+  await writePaged(o, `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
   const hidden = columns.filter((_, i) => widths[i] === 0).map((c) => c.header);
   if (hidden.length) err.write(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)\n`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Ids are never cut: a column marked so, the row's own id, a column named ID (WEBHOOK_ID, EVENT ID),
+ * or one that holds only UUIDs (a webhook's, a Bundle's person).
+ */
+function isIdColumn<T>(c: Column<T>, i: number, rows: T[], shown: string[][], id: (row: T) => string): boolean {
+  if (c.kind === 'id' || /(^|[ _])ID$/i.test(c.header)) return true;
+  if (rows.every((r) => text(c.value(r)) === id(r))) return true;
+  const cells = shown.map((r) => r[i]!).filter(Boolean);
+  return cells.length > 0 && cells.every((v) => UUID.test(v));
+}
+
+/** A table longer than the terminal goes through the pager (never when piped, never with --no-pager). */
+async function writePaged(o: Out, text: string): Promise<void> {
+  const { out, env, page } = o.io;
+  const lines = text.split('\n').length - 1;
+  const pager = o.options.pager !== false && page && out.rows && lines >= out.rows ? pagerCommand(env) : undefined;
+  if (pager) await page!(text, pager);
+  else out.write(text);
 }
 
 /** A single object: key/value pairs (TTY or piped), the object itself with --json, its id with -q. */
@@ -94,9 +124,12 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
     out.write(pairs.map(([k, v]) => `${k}\t${cell(v)}\n`).join(''));
     return;
   }
-  const { default: chalk } = await import('chalk');
+  const [chalk, { isIsoTime, shortTime }] = await Promise.all([
+    import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)), import('./output/fit.js'),
+  ]);
   const width = Math.max(...pairs.map(([k]) => k.length));
-  out.write(pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v))}\n`).join(''));
+  const shown = (v: unknown) => (isIsoTime(v) ? shortTime(v) : text(v));
+  out.write(pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v), shown(v))}\n`).join(''));
 }
 
 const NO_BORDER = Object.fromEntries(
@@ -104,7 +137,7 @@ const NO_BORDER = Object.fromEntries(
     .map((k) => [k, '']),
 );
 
-type Chalk = typeof import('chalk').default;
+type Chalk = import('chalk').ChalkInstance;
 /** Colours a status cell by its code; `shown` is what the terminal prints (the code, or its word). */
 function colourStatus(chalk: Chalk, header: string, value: string, shown = value): string {
   if (!/status/i.test(header)) return shown;

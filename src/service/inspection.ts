@@ -23,7 +23,10 @@ export interface TimelineEntry {
 
 export interface Inspection {
   bundle: Bundle;
-  signers: { id: string; name: string; address: string | null; deliver_via: string; status: string; last_viewed: string | null; completed_at: string | null }[];
+  signers: {
+    id: string; name: string; address: string | null; deliver_via: string; status: string; last_viewed: string | null;
+    completed_at: string | null; declined_at?: string | null;
+  }[];
   timeline: TimelineEntry[];
   files: FileObject[] | null;
   /** Why there are no files (not ready, say). */
@@ -127,6 +130,8 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     signers: bundle.packets.map((p) => ({
       id: p.id, name: p.name, address: p.deliver_via === 'phone' ? p.phone : p.email, deliver_via: p.deliver_via,
       status: p.status, last_viewed: p.last_accessed_at, completed_at: p.completed_at,
+      // The packet holds no time for a decline: its event does.
+      declined_at: events.findLast((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null,
     })),
     timeline,
     files,

@@ -30,7 +30,7 @@ export const PACKET_STATE_WORDS: Record<PacketStatus, { word: string; meaning: s
 };
 
 export const DOC_STATE_WORDS: Record<DocStatus, { word: string; meaning: string }> = {
-  no: { word: 'None', meaning: 'no files generated yet' },
+  no: { word: 'Not yet made', meaning: 'no files generated yet' },
   pe: { word: 'Pending', meaning: 'files are being generated' },
   di: { word: 'Outdated', meaning: 'interim files are older than the latest signature' },
   in: { word: 'Interim', meaning: 'interim files of an unfinished Bundle are ready' },

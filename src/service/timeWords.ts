@@ -18,3 +18,22 @@ export function shortTime(iso: string, at = now()): string {
   const day = `${MONTHS[d.getMonth()]} ${pad(d.getDate())}`;
   return d.getFullYear() === new Date(at).getFullYear() ? `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}` : `${day} ${d.getFullYear()}`;
 }
+
+/**
+ * A time on a timeline, to the second: "10:42:05" today, "Nov 21 10:42:05" this year, else
+ * "2024-11-21 10:42:05". Relative words would call every step of a busy minute "just now".
+ */
+export function clockTime(iso: string, at = now()): string {
+  const t = Date.parse(iso);
+  if (!iso || Number.isNaN(t)) return iso;
+  const d = new Date(t);
+  const today = new Date(at);
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  if (d.toDateString() === today.toDateString()) return time;
+  if (d.getFullYear() === today.getFullYear()) return `${MONTHS[d.getMonth()]} ${pad(d.getDate())} ${time}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** Whether a value is a full ISO time (what the API sends for `created`, `sent`, `expires`...). */
+export const isIsoTime = (v: unknown): v is string => typeof v === 'string' && ISO_TIME.test(v);

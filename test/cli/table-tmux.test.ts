@@ -8,6 +8,8 @@ const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 const hasTmux = (await execa('tmux', ['-V'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
 const data = tempDir('esign-tmux-');
 const session = `esign-test-${process.pid}`;
+// A tmux server of its own: other tests start and stop theirs.
+const tmux = (...args: string[]) => execa('tmux', ['-S', `${data.dir}/tmux.sock`, ...args], { reject: false });
 const ids: string[] = [];
 
 beforeAll(async () => {
@@ -17,18 +19,18 @@ beforeAll(async () => {
   await engine.close();
 });
 afterAll(async () => {
-  await execa('tmux', ['kill-session', '-t', session], { reject: false });
+  await tmux('kill-server');
   data.cleanup();
 });
 
 // CI installs tmux (.ci/run): there the test runs, never skips.
 it.skipIf(!hasTmux && !process.env.CI)('bundle list fits an 80-column terminal', async () => {
   const cmd = `env NO_COLOR=1 ESIGN_DATA_DIR='${data.dir}' ESIGN_CONFIG_DIR='${data.dir}' '${process.execPath}' '${BIN}' bundle list; echo __done__; sleep 30`;
-  await execa('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '20', cmd]);
+  await tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '20', cmd);
   let screen = '';
   for (let i = 0; i < 100 && !screen.includes('__done__'); i++) {
     await new Promise((r) => setTimeout(r, 100));
-    screen = (await execa('tmux', ['capture-pane', '-t', session, '-p'])).stdout;
+    screen = (await tmux('capture-pane', '-t', session, '-p')).stdout;
   }
   const lines = screen.split('\n').filter((l) => l.trim() && l !== '__done__');
   expect(lines[0]).toMatch(/^ID\s+STATUS\s+LABEL\s+SIGNERS\s+TAGS\s+CREATED$/);

@@ -45,4 +45,16 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
   return widths;
 }
 
-export { shortTime } from '../../service/timeWords.js';
+export { clockTime, isIsoTime, shortTime } from '../../service/timeWords.js';
+
+/** A path cut from the left to `w` characters, so that its file name stays: "…/signed/contract.pdf". */
+export function cutLeft(s: string, w: number): string {
+  const chars = [...s];
+  return chars.length <= w ? s : `…${chars.slice(chars.length - (w - 1)).join('')}`;
+}
+
+/** One line cut to `w` characters (an ellipsis last), for live lines that must never wrap. */
+export function fitLine(s: string, w: number): string {
+  const chars = [...s];
+  return chars.length <= w ? s : `${chars.slice(0, Math.max(0, w - 1)).join('')}…`;
+}

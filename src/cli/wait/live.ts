@@ -2,6 +2,7 @@
 import { bundleStateWord, docStateWord } from '../../service/states.js';
 import type { Bundle } from '../../service/types.js';
 import type { IO } from '../io.js';
+import { fitLine } from '../output/fit.js';
 import { safeLine } from '../sanitize.js';
 
 export function describe(b: Bundle): string {
@@ -17,7 +18,8 @@ export function liveLines(err: IO['err'], target: string) {
   let last: Bundle[] = [];
   const draw = () => {
     const secs = Math.round((Date.now() - started) / 1000);
-    const lines = last.map((b) => `${describe(b)}  (waiting for ${target}, ${secs} s)`);
+    // One terminal line each, never wrapped: a wrapped line would break the cursor-up redraw.
+    const lines = last.map((b) => fitLine(`${describe(b)}  (waiting for ${target}, ${secs} s)`, err.columns - 1));
     err.write(`${drawn ? `\x1b[${drawn}A` : ''}${lines.map((l) => `\r${l}\x1b[K\n`).join('')}`);
     drawn = lines.length;
   };

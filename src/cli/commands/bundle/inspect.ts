@@ -30,7 +30,8 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
   const b = r.bundle;
   const section = (title: string) => f.io.out.write(`\n${tty ? title : `# ${title}`}\n`);
   await printObject(f, b, [
-    ['id', b.id], ['label', b.label], ['status', word(bundleStateWord, b.status)], ['documents', `${word(docStateWord, b.doc_status)}: ${b.documents.map((d) => d.name).join(', ')}`],
+    ['id', b.id], ['label', b.label], ['status', word(bundleStateWord, b.status)], ['documents', b.documents.map((d) => d.name).join(', ')],
+    ['signed files', word(docStateWord, b.doc_status)],
     ['created', b.created], ['sent', b.sent], ['completed', b.completed_at], ['expires', b.expires],
     ['reminders', reminders(b)],
     ['test', b.is_test], ['custom_key', b.custom_key],
@@ -40,11 +41,11 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
   await printList(f, r.signers, [
     { header: 'NAME', value: (s) => s.name }, { header: 'ADDRESS', value: (s) => s.address }, { header: 'VIA', value: (s) => s.deliver_via },
     { header: 'STATUS', value: (s) => (tty ? signerStateWord(s.status, b.status) : s.status) }, { header: 'LAST VIEWED', value: (s) => s.last_viewed, kind: 'time' },
-    { header: 'COMPLETED', value: (s) => s.completed_at, kind: 'time' }, { header: 'PACKET', value: (s) => s.id, kind: 'id' },
+    { header: 'FINISHED', value: (s) => s.completed_at ?? s.declined_at, kind: 'time' }, { header: 'PACKET', value: (s) => s.id, kind: 'id' },
   ], (s) => s.id);
   section('Timeline');
   await printList(f, r.timeline, [
-    { header: 'TIME', value: (t) => t.at, kind: 'time' }, { header: 'SOURCE', value: (t) => t.source }, { header: 'CODE', value: (t) => t.code },
+    { header: 'TIME', value: (t) => t.at, kind: 'clock' }, { header: 'SOURCE', value: (t) => t.source }, { header: 'CODE', value: (t) => t.code },
     { header: 'SIGNER', value: (t) => t.signer }, { header: 'WHAT', value: (t) => t.what },
   ], (t) => t.at);
   section('Files');

@@ -42,9 +42,9 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   const results: (VerifyResult & { file: string })[] = [];
   for (const i of inputs) results.push({ file: i.source, ...(await service.verify(i.hash)) });
   await printList(f, results, [
-    { header: 'FILE', value: (r) => r.file }, { header: 'RESULT', value: (r) => r.status },
-    { header: 'TYPE', value: (r) => r.document_type ?? '' }, { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '' },
-    { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '' }, { header: 'SHA256', value: (r) => r.sha256 },
+    { header: 'FILE', value: (r) => r.file, kind: 'path', priority: 1 }, { header: 'RESULT', value: (r) => r.status, priority: 2 },
+    { header: 'TYPE', value: (r) => r.document_type ?? '' }, { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '', kind: 'id' },
+    { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '', kind: 'time' }, { header: 'SHA256', value: (r) => r.sha256, priority: -1 },
   ], (r) => r.sha256);
   const misses = results.filter((r) => r.status !== 'match');
   if (misses.length) throw new CliError(`${misses.length} of ${results.length} did not match a completed Bundle.`, EXIT.MISMATCH);

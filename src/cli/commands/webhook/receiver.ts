@@ -94,7 +94,7 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
   const undici = o.forwardTo ? await loadUndici() : undefined;
   const json = ctx.options.json === true;
-  const chalk = ctx.io.out.isTTY && !json ? (await import('chalk')).default : undefined;
+  const chalk = ctx.io.out.isTTY && !json ? await (await import('../../output/colour.js')).colourFor(ctx.io.env, ctx.io.out) : undefined;
 
   let seen = 0;
   let verified = 0;
