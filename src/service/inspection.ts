@@ -131,7 +131,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
       id: p.id, name: p.name, address: p.deliver_via === 'phone' ? p.phone : p.email, deliver_via: p.deliver_via,
       status: p.status, last_viewed: p.last_accessed_at, completed_at: p.completed_at,
       // The packet holds no time for a decline: its event does.
-      declined_at: events.findLast((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null,
+      declined_at: [...events].reverse().find((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null,
     })),
     timeline,
     files,

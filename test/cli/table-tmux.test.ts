@@ -9,7 +9,8 @@ const hasTmux = (await execa('tmux', ['-V'], { reject: false }).catch(() => ({ e
 const data = tempDir('esign-tmux-');
 const session = `esign-test-${process.pid}`;
 // A tmux server of its own: other tests start and stop theirs.
-const tmux = (...args: string[]) => execa('tmux', ['-S', `${data.dir}/tmux.sock`, ...args], { reject: false });
+const sockets = tempDir('esign-tmux-sock-');
+const tmux = (...args: string[]) => execa('tmux', ['-S', `${sockets.dir}/tmux.sock`, ...args], { reject: false });
 const ids: string[] = [];
 
 beforeAll(async () => {
@@ -21,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await tmux('kill-server');
   data.cleanup();
+  sockets.cleanup();
 });
 
 // CI installs tmux (.ci/run): there the test runs, never skips.
