@@ -33,7 +33,7 @@ export function launchedPackets(
   return { rows, asked: rows.filter((_, i) => turn.has(packets[i])) };
 }
 
-/** The rest of `launch` once a new Bundle's rows are written (`launchedPackets`): its event, then the signing requests. */
+/** The rest of `launch` once a new Bundle's rows are written (`launchedPackets`): its event, the signing requests. */
 export function announceLaunch(ctx: EngineContext, b: BundleRow, asked: PacketRow[], at: string): void {
   markSent(ctx.db, b, at);
   for (const p of asked) notify(ctx, b, p, 'signing_request');

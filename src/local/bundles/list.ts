@@ -51,7 +51,8 @@ export function explainBundles(db: Db, f: BundleFilter): { page: Page<Bundle>; p
     const rows = sql(db, 'SELECT * FROM bundles WHERE seq IN (SELECT value FROM json_each(?))').all(JSON.stringify(seqs)) as BundleRow[];
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
     const items = loadBundles(db, seqs.map((s) => bySeq.get(s)!));
-    return { page: { items, page: f.page, total_pages: pageCount(total, f.perPage), per_page: f.perPage, total }, plan: found.plan };
+    const page = { items, page: f.page, total_pages: pageCount(total, f.perPage), per_page: f.perPage, total };
+    return { page, plan: found.plan };
   })();
 }
 
@@ -123,7 +124,9 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
   const seqs = sql(db, `${members} ORDER BY 1 ${readDescending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip)}`).pluck().all(p.values) as number[];
-  const plan: ListPlan = { strategy: 'set', drive, total: kept ? 'kept' : 'index', page: reversed ? 'from-end' : 'slice' };
+  const plan: ListPlan = {
+    strategy: 'set', drive, total: kept ? 'kept' : 'index', page: reversed ? 'from-end' : 'slice',
+  };
   return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
 }
 
@@ -203,7 +206,8 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
   const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`)
     .pluck().all(p.values) as number[];
   const plan: ListPlan = {
-    strategy: 'statuses', drive: 'bundles (status, created)', total: range ? 'days' : 'kept', page: days ? 'days' : reversed ? 'from-end' : 'offset',
+    strategy: 'statuses', drive: 'bundles (status, created)', total: range ? 'days' : 'kept',
+    page: days ? 'days' : reversed ? 'from-end' : 'offset',
   };
   return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
 }
@@ -278,7 +282,11 @@ class Conditions extends Params {
   }
   /** Bundles with a row in `from` where `where` holds: the set's index, or a look-up of each Bundle walked. */
   set(from: string, where: string): Condition {
-    return this.add({ kind: 'set', members: `SELECT bundle_seq FROM ${from} WHERE ${where}`, probe: `EXISTS (SELECT 1 FROM ${from} WHERE bundle_seq = b.seq AND ${where})` });
+    return this.add({
+      kind: 'set',
+      members: `SELECT bundle_seq FROM ${from} WHERE ${where}`,
+      probe: `EXISTS (SELECT 1 FROM ${from} WHERE bundle_seq = b.seq AND ${where})`,
+    });
   }
   get filtersColumn(): boolean {
     return this.where.some((c) => c.kind === 'column');
@@ -343,8 +351,12 @@ function walkPage(db: Db, f: BundleFilter): Found {
   const statusesOnly = noSets && !ranges.length;
   // One status in `created` order has its own index (status, created); other orders walk theirs.
   const statusKind = f.statuses?.length === 1 && f.orderBy === 'created' ? 'fixed' : 'column';
-  if (f.statuses) c.add({ kind: statusKind, text: `b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` });
-  if (f.tag) soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), { text: taggedTotal(db, [f.tag], c.bind)!, total: 'kept' });
+  if (f.statuses) {
+    c.add({ kind: statusKind, text: `b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` });
+  }
+  if (f.tag) {
+    soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), { text: taggedTotal(db, [f.tag], c.bind)!, total: 'kept' });
+  }
   if (f.tagsAny) {
     const where = `tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`;
     const kept = taggedTotal(db, f.tagsAny, c.bind);
@@ -363,11 +375,14 @@ function walkPage(db: Db, f: BundleFilter): Found {
   range('completed_at', f.completed);
   // A Bundle sent or completed before a day was made before it: the walk of the `created` index starts there.
   const datedBefore = [f.sent[1], f.completed[1]].filter((d) => d !== undefined).sort()[0];
-  if (datedBefore && f.orderBy === 'created' && datedAfterCreated(db)) c.add({ kind: 'fixed', text: `b.created < ${c.bind(nextDay(datedBefore))}` });
+  if (datedBefore && f.orderBy === 'created' && datedAfterCreated(db)) {
+    c.add({ kind: 'fixed', text: `b.created < ${c.bind(nextDay(datedBefore))}` });
+  }
   // Any template document counts, not only the first (bundles.template).
   if (f.template) {
     const where = `template_id = ${c.bind(f.template)}`;
-    soleCounts.set(c.set('documents', where), { text: `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE ${where}), 0)`, total: 'kept' });
+    const kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE ${where}), 0)`;
+    soleCounts.set(c.set('documents', where), { text: kept, total: 'kept' });
   }
 
   const countReading: Reading = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'count' : 'drive';
