@@ -81,6 +81,7 @@ export class Factory {
   private engine: LocalBackend | undefined;
   private remote: EsignService | undefined;
   private resolved: Promise<Settings> | undefined;
+  private readonly throttleListeners = new Set<(untilMs: number) => void>();
   constructor(
     readonly options: GlobalOptions,
     readonly io: IO,
@@ -140,10 +141,17 @@ export class Factory {
         baseUrl: s.baseUrl,
         apiKey: s.apiKey,
         note: (line) => this.io.err.write(`${stripControl(line)}\n`),
+        onThrottle: (until) => this.throttleListeners.forEach((l) => l(until)),
         debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
       });
     }
     return this.remote;
+  }
+
+  /** Calls `listener` whenever the backend waits out a 429, with when it sends again; returns the unsubscribe. */
+  onThrottle(listener: (untilMs: number) => void): () => void {
+    this.throttleListeners.add(listener);
+    return () => this.throttleListeners.delete(listener);
   }
 
   /**

@@ -23,6 +23,8 @@ export interface HttpOptions {
   debug?: boolean;
   /** How waits between attempts are spent (a test injects time). */
   sleep?: (ms: number) => Promise<void>;
+  /** Told when a 429 is being waited out, and until when (retryPolicy.ts). */
+  onThrottle?: (untilMs: number) => void;
 }
 
 export interface HttpResponse {
@@ -81,6 +83,7 @@ export class HttpClient {
       maxRetryAfterMs: opts.maxRetryAfterMs ?? d.maxRetryAfterMs,
       sleep: opts.sleep ?? d.sleep,
       note: opts.note,
+      onThrottle: opts.onThrottle,
     };
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
   }
@@ -115,6 +118,7 @@ export class HttpClient {
       }
       const wait = nextWait(this.policy, failure, attempt, safe);
       if (wait === undefined) throw error;
+      if ('status' in failure && failure.status === 429) this.policy.onThrottle?.(Date.now() + wait);
       const what = 'status' in failure ? `HTTP ${failure.status} from` : `${failure.code} on`;
       const retry = `retry ${attempt + 1} of ${this.policy.maxRetries}`;
       this.note?.(`esign: ${what} ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (${retry})`);

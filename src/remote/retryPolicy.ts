@@ -18,6 +18,8 @@ export interface RetryPolicy {
   sleep: (ms: number) => Promise<void>;
   /** One line per wait, for people (stderr). */
   note?: (line: string) => void;
+  /** Told when a 429 is being waited out, and until when (ms since the epoch): a batch pauses all its rows. */
+  onThrottle?: (untilMs: number) => void;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {

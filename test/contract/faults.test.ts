@@ -124,6 +124,20 @@ describe('remote adapter under faults', () => {
     expect(waited[0]).toBeGreaterThanOrEqual(7000);
   });
 
+  it('tells a listener until when it waits out a 429 (a batch pauses every row meanwhile)', async () => {
+    await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '3' }), json(200, bundle)], injected);
+    const told: number[] = [];
+    const listening = new RemoteService({
+      baseUrl: `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api/v2`, apiKey: 'k', sleep: injected,
+      onThrottle: (u) => told.push(u),
+    });
+    const before = Date.now();
+    await listening.getBundle('B1');
+    await listening.close();
+    expect(told).toHaveLength(1);
+    expect(told[0] - before).toBeGreaterThanOrEqual(3000);
+  });
+
   it('waits out a 429 on an operation that is not safe to repeat (send): it was not processed', async () => {
     const seen = await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '2' }), json(200, bundle)], injected);
     expect((await client!.sendBundle('B1')).id).toBe('B1');
