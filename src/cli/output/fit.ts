@@ -36,10 +36,14 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
       widths[pick]--;
       continue;
     }
-    // Nothing left to cut: leave out the least important column that is not the first.
+    // Nothing left to cut: leave out the least important column that is not the first, and give the
+    // others their natural width back before cutting again (what was cut for it is not lost).
     const candidates = shown().map(([, i]) => i).filter((i) => i > 0);
     if (!candidates.length) break;
     const drop = candidates.reduce((d, i) => (columns[i].priority <= columns[d].priority ? i : d));
+    widths.forEach((w, i) => {
+      if (w > 0) widths[i] = natural[i];
+    });
     widths[drop] = 0;
   }
   return widths;
