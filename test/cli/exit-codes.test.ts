@@ -116,3 +116,28 @@ describe('one table of exit codes', () => {
     expect(rows.map(([c]) => c)).toContain(130);
   });
 });
+
+describe('the same codes on a remote backend (a real esign serve on 127.0.0.1)', () => {
+  it('bundle send on a sent Bundle exits 7, a bad flag value exits 2, a failed resend exits 1', async () => {
+    const { startServe } = await import('./serveProcess.js');
+    const served = join(data.dir, 'served');
+    const key = JSON.parse((await esignIn(['local', 'keys', 'create', '--json'], { env: { ESIGN_DATA_DIR: served } })).stdout).key as string;
+    const serve = await startServe({ ESIGN_DATA_DIR: served, NO_COLOR: '1' }, ['--allow-private-urls']);
+    try {
+      const remote = { ESIGN_BASE_URL: `${serve.address}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: join(data.dir, 'unused') };
+      const created = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Owner <owner@esign.local>', '--test', '-q'], { env: remote });
+      expect(created.exitCode, created.stderr).toBe(0);
+      const sent = await esign(['bundle', 'send', created.stdout], { env: remote });
+      expect(sent.exitCode, sent.stderr).toBe(7);
+      expect((await esign(['bundle', 'list', '--created-after', 'yesterday'], { env: remote })).exitCode).toBe(2);
+      await esign(['webhook', 'create', '--name', 'dead', '--url', 'http://127.0.0.1:9/closed', '--events', 'bundle_sent'], { env: remote });
+      const event = (await esign(['webhook', 'trigger', 'bundle_sent', '-q'], { env: remote })).stdout.split('\n')[0]!;
+      const resent = await esign(['webhook', 'resend', event], { env: remote });
+      expect(resent.exitCode, resent.stderr).toBe(1);
+      expect(resent.stderr).toMatch(/^esign: Event \S+ was not delivered: /);
+    } finally {
+      serve.process.kill('SIGTERM');
+      await serve.process;
+    }
+  }, 60_000);
+});
