@@ -40,7 +40,16 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
       });
       await server.connect(transport);
       reply.hijack();
-      await transport.handleRequest(req.raw, reply.raw, req.body);
+      try {
+        await transport.handleRequest(req.raw, reply.raw, req.body);
+      } catch {
+        // The reply is ours now (hijacked): fastify's error handler cannot answer for it.
+        if (!reply.raw.headersSent)
+          reply.raw
+            .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
+            .end(JSON.stringify(new ApiError(500, 'error', 'Internal server error.').toWire()));
+        else reply.raw.destroy();
+      }
     },
   });
   // No sessions, so no stream to open (GET) and none to end (DELETE).
