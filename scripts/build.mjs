@@ -1,9 +1,41 @@
 // Bundles the CLI (and the engine, for library use and benchmarks) with esbuild, with lazy chunks
 // for what commands import on demand; and the browser side of esign serve's pages into
 // dist/client (`--client` builds only that: vitest's global setup does, for the page tests).
-// Packages are not bundled (see below); type checking is `npm run typecheck` (tsc).
-import { rmSync } from 'node:fs';
+// CommonJS packages are not bundled (see commonJsExternal); type checking is `npm run typecheck` (tsc).
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+
+/** An ES module file: .mjs, or .js under a package.json saying "type": "module". */
+function isEsmFile(path) {
+  if (path.endsWith('.mjs')) return true;
+  if (!path.endsWith('.js')) return false;
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type === 'module';
+    } catch {
+      // no package.json here: look further up
+    }
+  }
+  return false;
+}
+
+/**
+ * A CommonJS package stays outside the bundle and Node loads it: bundled, one imported on demand
+ * arrived as `{ default }` only (no named exports; esign api crashed on every remote backend).
+ * ES module packages are bundled: they have the same shape either way, and start faster so.
+ */
+const commonJsExternal = {
+  name: 'commonjs-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.path.startsWith('node:') || args.pluginData === 'probe') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'probe' });
+      if (r.errors.length || r.external || isEsmFile(r.path)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
 
 const clientOnly = process.argv.includes('--client');
 
@@ -44,9 +76,11 @@ else {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    plugins: [commonJsExternal],
     // Native or data-file packages load from node_modules at run time.
     external: ['better-sqlite3', 'playwright-core'],
+    // Bundled CommonJS inside an ES module package (commander's esm.mjs wraps its index.js) requires Node's modules.
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
   });

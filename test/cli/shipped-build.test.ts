@@ -1,19 +1,62 @@
-// The shipped program (dist/, run by bin/esign.js) loads every package through Node itself, so a
-// package has the same shape there as under the test runner: no package code is copied into dist/.
+// The shipped program (dist/, run by bin/esign.js) imports a package on demand with the same shape as
+// plain Node does: a CommonJS package is left to Node (bundled, it arrived as `{ default }` only, and
+// `esign api` crashed on every remote backend); only ES module packages, whose shape bundling keeps,
+// are bundled.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const DIST = new URL('../../dist/', import.meta.url);
+const ROOT = new URL('../../', import.meta.url);
+const DIST = new URL('dist/', ROOT);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []);
+}
+
+/** Every package the source imports on demand: `import('undici')`, `import('pdfjs-dist/...')`. */
+function dynamicPackages(): string[] {
+  const names = new Set<string>();
+  for (const f of sourceFiles(fileURLToPath(new URL('src/', ROOT)))) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/\bimport\(\s*['"]([^'"./][^'"]*)['"]\s*\)/g))
+      if (!m[1]!.startsWith('node:')) names.add(m[1]!);
+  }
+  return [...names].sort();
+}
+
+/** Where plain Node resolves a specifier, as an ES module import would. */
+const resolved = (spec: string) =>
+  fileURLToPath(execFileSync(process.execPath, ['--input-type=module', '-e', `process.stdout.write(import.meta.resolve(${JSON.stringify(spec)}))`],
+    { cwd: fileURLToPath(ROOT) }).toString());
+
+function isEsm(path: string): boolean {
+  if (path.endsWith('.mjs')) return true;
+  if (!path.endsWith('.js')) return false;
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: string }).type === 'module';
+    } catch {
+      // no package.json here
+    }
+  }
+  return false;
+}
 
 describe('the built program', () => {
-  it('bundles no package: each is imported from node_modules, as plain Node does', () => {
-    const maps = readdirSync(DIST).filter((n) => n.endsWith('.js.map'));
-    expect(maps.length).toBeGreaterThan(0);
-    const inlined = maps.flatMap((n) => {
-      const { sources } = JSON.parse(readFileSync(new URL(n, DIST), 'utf8')) as { sources: string[] };
-      return sources.filter((s) => s.includes('node_modules/')).map((s) => `${n}: ${s}`);
-    });
-    expect(inlined).toEqual([]);
+  it('leaves every CommonJS package imported on demand to Node: dist/ imports it by name', () => {
+    const dist = readdirSync(DIST).filter((n) => n.endsWith('.js')).map((n) => readFileSync(new URL(n, DIST), 'utf8')).join('\n');
+    const pkgs = dynamicPackages();
+    expect(pkgs).toContain('undici');
+    const wrong = pkgs.filter((p) => !isEsm(resolved(p)) && !dist.includes(`import("${p}")`));
+    expect(wrong).toEqual([]);
   });
 
+  it('copies no CommonJS package entry into dist/ (undici, pdf-lib, fastify stay in node_modules)', () => {
+    const sources = readdirSync(DIST).filter((n) => n.endsWith('.js.map'))
+      .flatMap((n) => (JSON.parse(readFileSync(new URL(n, DIST), 'utf8')) as { sources: string[] }).sources);
+    for (const pkg of ['undici', 'pdf-lib', 'fastify', 'cli-table3', 'cli-progress'])
+      expect(sources.filter((s) => s.includes(`node_modules/${pkg}/`)), pkg).toEqual([]);
+  });
 });
