@@ -15,12 +15,16 @@ const CONFLICT = 7;
 
 function run(args, env, { killAfterIds } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
       stdout += d;
-      if (killAfterIds !== undefined && stdout.split('\n').filter(Boolean).length >= killAfterIds) child.kill('SIGKILL');
+      if (killAfterIds !== undefined && stdout.split('\n').filter(Boolean).length >= killAfterIds)
+        child.kill('SIGKILL');
     });
     child.stderr.on('data', (d) => (stderr += d));
     child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
@@ -32,16 +36,39 @@ export async function doubleResumeTrial({ rows = 30 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'esign-resume-race-'));
   try {
     copyFileSync(FIXTURE, join(dir, 'contract.pdf'));
-    writeFileSync(join(dir, 'spec.json'), JSON.stringify({
-      label: 'Race {{n}}',
-      documents: [{ key: 'd', file_path: join(dir, 'contract.pdf'), fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
-      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-    }));
+    writeFileSync(
+      join(dir, 'spec.json'),
+      JSON.stringify({
+        label: 'Race {{n}}',
+        documents: [
+          {
+            key: 'd',
+            file_path: join(dir, 'contract.pdf'),
+            fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+          },
+        ],
+        packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+      }),
+    );
     writeFileSync(join(dir, 'rows.csv'), `n\n${Array.from({ length: rows }, (_, i) => i + 1).join('\n')}\n`);
     const env = { ESIGN_DATA_DIR: join(dir, 'engine'), CI: '1' };
-    const send = ['batch', 'send', join(dir, 'rows.csv'), '--spec', join(dir, 'spec.json'), '--yes', '-q', '--concurrency', '3'];
+    const send = [
+      'batch',
+      'send',
+      join(dir, 'rows.csv'),
+      '--spec',
+      join(dir, 'spec.json'),
+      '--yes',
+      '-q',
+      '--concurrency',
+      '3',
+    ];
     // A window between each create and its journal entry, so the kill often leaves rows in flight.
-    const first = await run(send, { ...env, ESIGN_BATCH_CRASH_WINDOW_MS: '20' }, { killAfterIds: 1 + Math.floor(Math.random() * (rows / 3)) });
+    const first = await run(
+      send,
+      { ...env, ESIGN_BATCH_CRASH_WINDOW_MS: '20' },
+      { killAfterIds: 1 + Math.floor(Math.random() * (rows / 3)) },
+    );
     const resumers = await Promise.all([run(send, env), run(send, env)]);
     const list = await run(['bundle', 'list', '--all', '--per-page', '100', '--json'], env);
     const keys = JSON.parse(list.stdout).map((b) => b.custom_key);
@@ -78,7 +105,11 @@ export async function doubleResumeTrials({ trials = 50, rows = 30, onTrial } = {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const trials = Number(process.argv[2] ?? 50);
   const rows = Number(process.argv[3] ?? 30);
-  const r = await doubleResumeTrials({ trials, rows, onTrial: (i, t) => process.stderr.write(`trial ${i + 1}: ${JSON.stringify(t)}\n`) });
+  const r = await doubleResumeTrials({
+    trials,
+    rows,
+    onTrial: (i, t) => process.stderr.write(`trial ${i + 1}: ${JSON.stringify(t)}\n`),
+  });
   console.log(JSON.stringify(r));
   process.exitCode = r.duplicates || r.missing || r.otherExits.length ? 1 : 0;
 }

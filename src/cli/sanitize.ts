@@ -3,7 +3,8 @@
 // move the cursor, rewrite earlier lines, retitle the window, clear the screen or hide text.
 // Every command prints such text through one of these; nothing else strips control characters.
 
-const ESCAPE_SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])/g;
+const ESCAPE_SEQUENCE =
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[@-Z\\-_])/g;
 // C0 but tab and newline, DEL, C1, and the bidirectional overrides that reorder what is shown.
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 // What ends or splits a line: one record per line stays one record per line.
@@ -42,5 +43,8 @@ export function safeUrl(v: unknown): string | undefined {
 
 /** JSON for a terminal: the same value, with the characters JSON.stringify leaves raw escaped as \uXXXX. */
 export function safeJson(value: unknown, indent?: number): string {
-  return (JSON.stringify(value, null, indent) ?? 'null').replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return (JSON.stringify(value, null, indent) ?? 'null').replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -21,28 +21,43 @@ const write = (name: string, text: string) => {
 beforeAll(() => {
   data = tempDir('esign-csv-bounds-');
   env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
-  spec = write('spec.json', JSON.stringify({
-    label: 'Offer {{n}}',
-    documents: [{ key: 'd', file_path: fixture('contract.pdf'), fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
-    packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com', phone: '{{phone}}' }],
-  }));
+  spec = write(
+    'spec.json',
+    JSON.stringify({
+      label: 'Offer {{n}}',
+      documents: [
+        {
+          key: 'd',
+          file_path: fixture('contract.pdf'),
+          fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+        },
+      ],
+      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com', phone: '{{phone}}' }],
+    }),
+  );
 });
 afterAll(() => data.cleanup());
 
 const HOSTILE_KEYS = ['=HYPERLINK("http://127.0.0.1/x","y")', '@SUM(A1:A9)', '-1+1', '+1', '\t=1+1', '\r=2+2'];
 
 describe('CSV that esign writes', () => {
-  it('--results: cells that a spreadsheet would run start with \' (= + - @ tab CR)', async () => {
+  it("--results: cells that a spreadsheet would run start with ' (= + - @ tab CR)", async () => {
     const rows = HOSTILE_KEYS.map((k, i) => [String(i + 1), k, '']);
-    const csv = write('hostile.csv', `n,custom_key,phone\n${rows.map((r) => r.map((c) => `"${c.replace(/"/g, '""')}"`).join(',')).join('\n')}\n`);
+    const csv = write(
+      'hostile.csv',
+      `n,custom_key,phone\n${rows.map((r) => r.map((c) => `"${c.replace(/"/g, '""')}"`).join(',')).join('\n')}\n`,
+    );
     const results = join(data.dir, 'results.csv');
     const r = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes', '--results', results], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     const cells = parse(readFileSync(results, 'utf8'), { relax_column_count: true }) as string[][];
     expect(cells[0]).toEqual(['row', 'custom_key', 'bundle_id', 'status', 'error']);
     // The custom_key a row gave is trimmed (a leading tab or CR goes), then written as text.
-    const keys = cells.slice(1).sort((a, b) => Number(a[0]) - Number(b[0])).map((c) => c[1]);
-    expect(keys).toEqual(["'=HYPERLINK(\"http://127.0.0.1/x\",\"y\")", "'@SUM(A1:A9)", "'-1+1", "'+1", "'=1+1", "'=2+2"]);
+    const keys = cells
+      .slice(1)
+      .sort((a, b) => Number(a[0]) - Number(b[0]))
+      .map((c) => c[1]);
+    expect(keys).toEqual(['\'=HYPERLINK("http://127.0.0.1/x","y")', "'@SUM(A1:A9)", "'-1+1", "'+1", "'=1+1", "'=2+2"]);
     for (const row of cells) for (const c of row) expect(c).not.toMatch(/^[=+\-@\t\r]/);
   });
 
@@ -54,7 +69,9 @@ describe('CSV that esign writes', () => {
     const csv = write('from-template.csv', t.stdout.replace('row-1', 'tpl-1'));
     const r = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes', '-q'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
-    const b = JSON.parse((await esignIn(['bundle', 'get', r.stdout.trim(), '--json'], { env })).stdout) as { packets: { phone: string }[] };
+    const b = JSON.parse((await esignIn(['bundle', 'get', r.stdout.trim(), '--json'], { env })).stdout) as {
+      packets: { phone: string }[];
+    };
     expect(b.packets[0].phone).toBe('+15551234567');
   });
 });
@@ -84,7 +101,10 @@ describe('CSV that esign reads is bounded', () => {
   });
 
   it('a header with too many fields is named as the header row', async () => {
-    const csv = write('wide-header.csv', `${Array.from({ length: CSV_LIMITS.fields + 1 }, (_, i) => `c${i}`).join(',')}\n`);
+    const csv = write(
+      'wide-header.csv',
+      `${Array.from({ length: CSV_LIMITS.fields + 1 }, (_, i) => `c${i}`).join(',')}\n`,
+    );
     const r = await esignIn(['batch', 'check', csv, '--spec', spec], { env });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toBe(`esign: ${csv}: the header row (from line 1): more than 1,000 fields.`);
@@ -99,14 +119,21 @@ describe('CSV that esign reads is bounded', () => {
     for (let i = 0; i < 200; i++) writeSync(fd, chunk);
     closeSync(fd);
     // The child writes its peak RSS (VmHWM, kB) on exit.
-    const hwm = write('hwm.mjs', "import { readFileSync, writeFileSync } from 'node:fs';\n"
-      + "process.on('exit', () => writeFileSync(process.env.HWM_OUT, /VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]));\n");
+    const hwm = write(
+      'hwm.mjs',
+      "import { readFileSync, writeFileSync } from 'node:fs';\n" +
+        "process.on('exit', () => writeFileSync(process.env.HWM_OUT, /VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]));\n",
+    );
     const out = join(data.dir, 'hwm.txt');
     const r = spawnSync('node', ['--import', hwm, BIN, 'batch', 'check', csv, '--spec', spec], {
-      env: { ...process.env, ...env, HWM_OUT: out }, encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, ...env, HWM_OUT: out },
+      encoding: 'utf8',
+      timeout: 60_000,
     });
     expect(r.status, r.stderr).toBe(3);
-    expect(r.stderr.trim()).toBe(`esign: ${csv}: row 2 (from line 3): cell 2 is longer than 65,536 bytes (an unterminated quote?).`);
+    expect(r.stderr.trim()).toBe(
+      `esign: ${csv}: row 2 (from line 3): cell 2 is longer than 65,536 bytes (an unterminated quote?).`,
+    );
     const peakMb = Number(readFileSync(out, 'utf8')) / 1024;
     expect(peakMb).toBeLessThan(200);
   }, 90_000);

@@ -26,7 +26,9 @@ describe('BatchLock', () => {
       }
       expect(err).toBeInstanceOf(CliError);
       expect((err as CliError).exitCode).toBe(EXIT.CONFLICT);
-      expect((err as CliError).message).toBe(`Batch b1 is being sent by process ${process.pid}; wait for it, or stop it first.`);
+      expect((err as CliError).message).toBe(
+        `Batch b1 is being sent by process ${process.pid}; wait for it, or stop it first.`,
+      );
       // What the holder file reads as decides nothing: empty (a claim half-written), or a dead pid.
       for (const text of ['', '999999999']) {
         writeFileSync(join(d.dir, 'b1.lock'), text);
@@ -50,21 +52,39 @@ beforeAll(() => {
   data = tempDir('esign-batch-lock-run-');
   env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
   copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
-  writeFileSync(join(data.dir, 'spec.json'), JSON.stringify({
-    label: 'Lock {{n}}',
-    documents: [{ key: 'w', file_path: 'contract.pdf', fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
-    packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-  }));
+  writeFileSync(
+    join(data.dir, 'spec.json'),
+    JSON.stringify({
+      label: 'Lock {{n}}',
+      documents: [
+        {
+          key: 'w',
+          file_path: 'contract.pdf',
+          fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+        },
+      ],
+      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+    }),
+  );
   writeFileSync(join(data.dir, 'rows.csv'), `n\n${Array.from({ length: ROWS }, (_, i) => i + 1).join('\n')}\n`);
 });
 afterAll(() => data.cleanup());
 
 /** `batch send` as a process; `onId` sees each created id as it is printed. */
-function send(extraEnv: Record<string, string>, onId?: (n: number) => void): Promise<{ code: number | null; stderr: string }> {
+function send(
+  extraEnv: Record<string, string>,
+  onId?: (n: number) => void,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node', [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--concurrency', '1', '-q'], {
-      cwd: data.dir, env: { ...process.env, ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'node',
+      [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--concurrency', '1', '-q'],
+      {
+        cwd: data.dir,
+        env: { ...process.env, ...env, ...extraEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let ids = 0;
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -79,9 +99,10 @@ function send(extraEnv: Record<string, string>, onId?: (n: number) => void): Pro
 describe('batch send and its lock, as processes', () => {
   it('a second sender is refused while the first runs, even when the lock file reads as empty (forced)', async () => {
     let second: Promise<{ code: number | null; stderr: string }> | undefined;
-    // The first sender is slow (a window after each create); once it has sent a row, the lock file
+    // The first sender is slow (250 ms after each create: 7 s in all, so the second starts well within
+    // it even on a loaded machine); once it has sent a row, the lock file
     // is emptied, as a reader sees it between an exclusive create and its write, and a second starts.
-    const first = send({ ESIGN_BATCH_CRASH_WINDOW_MS: '60' }, (n) => {
+    const first = send({ ESIGN_BATCH_CRASH_WINDOW_MS: '250' }, (n) => {
       if (n !== 1 || second) return;
       const dir = join(env.ESIGN_DATA_DIR, 'batches');
       for (const f of readdirSync(dir).filter((x) => x.endsWith('.lock'))) writeFileSync(join(dir, f), '');
@@ -92,7 +113,9 @@ describe('batch send and its lock, as processes', () => {
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(EXIT.CONFLICT);
     expect(b.stderr).toMatch(/^esign: Batch \w+ is being sent by another process; wait for it, or stop it first\.$/m);
-    const bundles = JSON.parse((await esignIn(['bundle', 'list', '--all', '--per-page', '100', '--json'], { env })).stdout) as { custom_key: string }[];
+    const bundles = JSON.parse(
+      (await esignIn(['bundle', 'list', '--all', '--per-page', '100', '--json'], { env })).stdout,
+    ) as { custom_key: string }[];
     expect(bundles).toHaveLength(ROWS);
     expect(new Set(bundles.map((x) => x.custom_key)).size).toBe(ROWS);
   }, 60_000);

@@ -47,7 +47,7 @@ describe('bundle wait with a hostile label', () => {
   afterAll(() => engine.dispose());
   const env = () => ({ ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' });
 
-  it('draws its live lines without the label\'s escapes (local engine)', async () => {
+  it("draws its live lines without the label's escapes (local engine)", async () => {
     const b = await engine.createBundle(bundleRequest({ label: HOSTILE }));
     await engine.settle();
     const r = await esignIn(['bundle', 'wait', b.id, '--until', 'sent', '--timeout', '5s'], { env: env(), tty: true });
@@ -59,7 +59,15 @@ describe('bundle wait with a hostile label', () => {
 
 describe('bundle wait against a hostile server', () => {
   it('prints the piped ID<TAB>status line without escapes', async () => {
-    const bundle = { id: `B1${HOSTILE}`, status: 'se', label: HOSTILE, packets: [], documents: [], errors: [], doc_status: 'pe' };
+    const bundle = {
+      id: `B1${HOSTILE}`,
+      status: 'se',
+      label: HOSTILE,
+      packets: [],
+      documents: [],
+      errors: [],
+      doc_status: 'pe',
+    };
     const server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
       if (/\/bundles\//.test(req.url ?? '')) return void res.end(JSON.stringify(bundle));
@@ -68,7 +76,11 @@ describe('bundle wait against a hostile server', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const env = { ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: '' };
+      const env = {
+        ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
+        ESIGN_API_KEY: 'k',
+        ESIGN_DATA_DIR: '',
+      };
       const r = await esignIn(['bundle', 'wait', 'B1', '--until', 'sent', '--timeout', '5s'], { env });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toBe('B1Evil31mend\tse');
@@ -83,11 +95,20 @@ describe('batch check and send with a hostile CSV header', () => {
   let data: ReturnType<typeof tempDir>;
   beforeAll(() => {
     data = tempDir('esign-hostile-csv-');
-    writeFileSync(join(data.dir, 'spec.json'), JSON.stringify({
-      label: 'Waiver {{n}}',
-      documents: [{ key: 'w', file_path: fixture('contract.pdf'), fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
-      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-    }));
+    writeFileSync(
+      join(data.dir, 'spec.json'),
+      JSON.stringify({
+        label: 'Waiver {{n}}',
+        documents: [
+          {
+            key: 'w',
+            file_path: fixture('contract.pdf'),
+            fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+          },
+        ],
+        packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+      }),
+    );
     writeFileSync(join(data.dir, 'rows.csv'), `n,${HOSTILE}\n1,x\n`);
   });
   afterAll(() => data.cleanup());
@@ -113,7 +134,10 @@ describe('bundle inspect with a hostile serve.json', () => {
       const b = await engine.createBundle(bundleRequest());
       await engine.settle();
       // A live pid (this process) names a URL with escapes in it.
-      writeFileSync(join(engine.dataDir, 'serve.json'), JSON.stringify({ url: `http://127.0.0.1:9/${HOSTILE}`, pid: process.pid }));
+      writeFileSync(
+        join(engine.dataDir, 'serve.json'),
+        JSON.stringify({ url: `http://127.0.0.1:9/${HOSTILE}`, pid: process.pid }),
+      );
       const env = { ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' };
       const r = await esignIn(['bundle', 'inspect', b.id], { env, tty: true });
       expect(r.exitCode, r.stderr).toBe(0);
@@ -139,7 +163,11 @@ describe('esign api against a hostile server', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const env = { ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: '' };
+      const env = {
+        ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
+        ESIGN_API_KEY: 'k',
+        ESIGN_DATA_DIR: '',
+      };
       const json = await esignIn(['api', 'GET', '/bundles/x/', '-i'], { env, tty: true });
       expect(json.exitCode, json.stderr).toBe(0);
       expect(foreignEscapes(json.stdout)).toEqual([]);

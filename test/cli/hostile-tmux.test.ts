@@ -14,7 +14,9 @@ let id = '';
 
 beforeAll(async () => {
   const engine = new LocalEngine({ dataDir: data.dir });
-  const b = await engine.createBundle(bundleRequest({ label: 'Evil\x1b]2;pwned\x07\x1b]0;pwned\x07\x1b[2J\x1b[Hlabel' }));
+  const b = await engine.createBundle(
+    bundleRequest({ label: 'Evil\x1b]2;pwned\x07\x1b]0;pwned\x07\x1b[2J\x1b[Hlabel' }),
+  );
   await engine.settle();
   id = b.id;
   await engine.close();
@@ -24,21 +26,26 @@ afterAll(async () => {
   data.cleanup();
 });
 
-it.skipIf(!hasTmux && !process.env.CI)('bundle wait: a hostile label neither retitles nor clears the terminal', async () => {
-  const cmd = `printf '__before__\\n'; env NO_COLOR=1 ESIGN_DATA_DIR='${data.dir}' ESIGN_CONFIG_DIR='${data.dir}' '${process.execPath}' '${BIN}' `
-    + `bundle wait ${id} --until sent --timeout 20s; echo __done__; sleep 30`;
-  await execa('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '20', cmd]);
-  await execa('tmux', ['select-pane', '-t', session, '-T', 'esign-test-title']);
-  let screen = '';
-  for (let i = 0; i < 150 && !screen.includes('__done__'); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    screen = (await execa('tmux', ['capture-pane', '-t', session, '-p'])).stdout;
-  }
-  expect(screen).toContain('__done__');
-  const title = (await execa('tmux', ['display-message', '-p', '-t', session, '#{pane_title}'])).stdout;
-  expect(title).not.toContain('pwned');
-  const lines = screen.split('\n').filter((l) => l.trim());
-  // Nothing above the live line was cleared, and the line is the label's printable text.
-  expect(lines[0]).toBe('__before__');
-  expect(lines[1]).toMatch(new RegExp(`^${id}  Sent  0/2 signed  Evillabel  \\(waiting for sent, 0 s\\)$`));
-}, 30_000);
+it.skipIf(!hasTmux && !process.env.CI)(
+  'bundle wait: a hostile label neither retitles nor clears the terminal',
+  async () => {
+    const cmd =
+      `printf '__before__\\n'; env NO_COLOR=1 ESIGN_DATA_DIR='${data.dir}' ESIGN_CONFIG_DIR='${data.dir}' '${process.execPath}' '${BIN}' ` +
+      `bundle wait ${id} --until sent --timeout 20s; echo __done__; sleep 30`;
+    await execa('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '20', cmd]);
+    await execa('tmux', ['select-pane', '-t', session, '-T', 'esign-test-title']);
+    let screen = '';
+    for (let i = 0; i < 150 && !screen.includes('__done__'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      screen = (await execa('tmux', ['capture-pane', '-t', session, '-p'])).stdout;
+    }
+    expect(screen).toContain('__done__');
+    const title = (await execa('tmux', ['display-message', '-p', '-t', session, '#{pane_title}'])).stdout;
+    expect(title).not.toContain('pwned');
+    const lines = screen.split('\n').filter((l) => l.trim());
+    // Nothing above the live line was cleared, and the line is the label's printable text.
+    expect(lines[0]).toBe('__before__');
+    expect(lines[1]).toMatch(new RegExp(`^${id}  Sent  0/2 signed  Evillabel  \\(waiting for sent, 0 s\\)$`));
+  },
+  30_000,
+);

@@ -18,7 +18,8 @@ const signed = (body: string, secret = SECRET) => {
   const ts = String(Math.floor(Date.now() / 1000));
   return { 'X-Blueink-Signature': expectedSignature(secret, ts, body), 'X-Blueink-Request-Timestamp': ts };
 };
-const eventBody = (id: string, type = 'bundle_sent') => JSON.stringify({ event_id: id, event_type: type, payload: { bundle_id: `B${type}` } });
+const eventBody = (id: string, type = 'bundle_sent') =>
+  JSON.stringify({ event_id: id, event_type: type, payload: { bundle_id: `B${type}` } });
 const post = (url: string, body: string, headers: Record<string, string>) =>
   fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 const escapes = (s: string) => s.match(/[\x1b\x07\u009b]/g) ?? [];
@@ -50,7 +51,7 @@ describe('esign webhook listen --count', () => {
 });
 
 describe('esign webhook listen and a hostile body', () => {
-  it('prints forged and verified deliveries\' members without their escapes, in lines and in JSON', async () => {
+  it("prints forged and verified deliveries' members without their escapes, in lines and in JSON", async () => {
     const lines = await startListen(data.dir, ['--secret', SECRET, '--count', '1']);
     const forged = eventBody(`evt\x1b[1A-forged`, HOSTILE);
     expect((await post(lines.url, forged, signed(forged, 'guessed'))).status).toBe(401);

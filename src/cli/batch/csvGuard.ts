@@ -46,19 +46,25 @@ export class CsvGuard extends Transform {
         continue;
       } else if (!this.quoted && c === COMMA) {
         this.cell = 0;
-        if (++this.fields > CSV_LIMITS.fields) return this.tooLarge(`more than ${CSV_LIMITS.fields.toLocaleString('en')} fields`);
+        if (++this.fields > CSV_LIMITS.fields)
+          return this.tooLarge(`more than ${CSV_LIMITS.fields.toLocaleString('en')} fields`);
       }
       if (c !== CR || this.quoted) this.row++;
       if (++this.cell > CSV_LIMITS.cellBytes) {
         const hint = this.quoted ? ' (an unterminated quote?)' : '';
-        return this.tooLarge(`cell ${this.fields} is longer than ${CSV_LIMITS.cellBytes.toLocaleString('en')} bytes${hint}`);
+        return this.tooLarge(
+          `cell ${this.fields} is longer than ${CSV_LIMITS.cellBytes.toLocaleString('en')} bytes${hint}`,
+        );
       }
-      if (this.row > CSV_LIMITS.rowBytes) return this.tooLarge(`longer than ${CSV_LIMITS.rowBytes.toLocaleString('en')} bytes`);
+      if (this.row > CSV_LIMITS.rowBytes)
+        return this.tooLarge(`longer than ${CSV_LIMITS.rowBytes.toLocaleString('en')} bytes`);
     }
     return undefined;
   }
 
   private tooLarge(what: string): CsvTooLarge {
-    return new CsvTooLarge(`${this.rows ? `row ${this.rows}` : 'the header row'} (from line ${this.rowLine}): ${what}.`);
+    return new CsvTooLarge(
+      `${this.rows ? `row ${this.rows}` : 'the header row'} (from line ${this.rowLine}): ${what}.`,
+    );
   }
 }

@@ -29,7 +29,8 @@ export class BatchLock {
       db.close();
       if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
       const holder = readHolder(join(dir, `${batch}.lock`));
-      throw new CliError(`Batch ${batch} is being sent by ${holder ? `process ${holder}` : 'another process'}; wait for it, or stop it first.`, EXIT.CONFLICT);
+      const who = holder ? `process ${holder}` : 'another process';
+      throw new CliError(`Batch ${batch} is being sent by ${who}; wait for it, or stop it first.`, EXIT.CONFLICT);
     }
     const holderPath = join(dir, `${batch}.lock`);
     writeFileSync(holderPath, String(process.pid), { mode: 0o600 });
