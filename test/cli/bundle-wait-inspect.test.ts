@@ -133,7 +133,7 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
       later(1500, () => be.engine.cancelBundle(b.id)),
     ]);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`^\\r${b.id}  Sent  0/2 signed  Test agreement  \\(waiting for ended, 0 s\\)`));
+    expect(r.stderr).toMatch(new RegExp(`^\\r${b.id}  Sent  0/2 signed  \\(waiting for ended, 0 s\\)  Test agreement`));
     expect(r.stderr).toMatch(new RegExp(`\\x1b\\[1A\\r${b.id}  Cancelled  0/2 signed`));
     expect(r.stderr).toMatch(/The Bundle reached ended\.$/);
     expect(r.stdout).toBe('');

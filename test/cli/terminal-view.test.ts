@@ -80,7 +80,10 @@ describe('live lines fit the width', () => {
     const r = await esignIn(['bundle', 'wait', slug, '--until', 'complete', '--timeout', '1s'], { env, tty: true, columns: 40 });
     const lines = r.stderr.split(/[\r\n]/).map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')).filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
-    for (const l of lines.filter((x) => x.startsWith(slug))) expect([...l].length).toBeLessThanOrEqual(39);
+    const drawn = lines.filter((x) => x.startsWith(slug));
+    for (const l of drawn) expect([...l].length).toBeLessThanOrEqual(39);
+    const wide = await esignIn(['bundle', 'wait', slug, '--until', 'complete', '--timeout', '1s'], { env, tty: true, columns: 80 });
+    expect(wide.stderr).toMatch(new RegExp(`${slug}  Declined  0/2 signed  \\(waiting for complete, \\d+ s\\)  A rather long`));
   });
 
   it('the batch bar drops its least useful parts first, the pacing note too, and fits', () => {

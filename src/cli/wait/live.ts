@@ -8,8 +8,7 @@ import { safeLine } from '../sanitize.js';
 export function describe(b: Bundle): string {
   const signed = b.packets.filter((p) => p.status === 'co').length;
   const docs = b.status === 'co' ? `, files ${docStateWord(b.doc_status)}` : '';
-  const label = safeLine(b.label);
-  return `${safeLine(b.id)}  ${safeLine(bundleStateWord(b.status))}  ${signed}/${b.packets.length} signed${docs}${label ? `  ${label}` : ''}`;
+  return `${safeLine(b.id)}  ${safeLine(bundleStateWord(b.status))}  ${signed}/${b.packets.length} signed${docs}`;
 }
 
 export function liveLines(err: IO['err'], target: string) {
@@ -19,7 +18,11 @@ export function liveLines(err: IO['err'], target: string) {
   const draw = () => {
     const secs = Math.round((Date.now() - started) / 1000);
     // One terminal line each, never wrapped: a wrapped line would break the cursor-up redraw.
-    const lines = last.map((b) => fitLine(`${describe(b)}  (waiting for ${target}, ${secs} s)`, err.columns - 1));
+    // The label last: on a narrow terminal it is what gets cut, not the state or the seconds.
+    const lines = last.map((b) => {
+      const label = safeLine(b.label);
+      return fitLine(`${describe(b)}  (waiting for ${target}, ${secs} s)${label ? `  ${label}` : ''}`, err.columns - 1);
+    });
     err.write(`${drawn ? `\x1b[${drawn}A` : ''}${lines.map((l) => `\r${l}\x1b[K\n`).join('')}`);
     drawn = lines.length;
   };
