@@ -13,8 +13,14 @@ export const LIST_OPTIONS = new WeakSet<Option>();
 /** A flag taking a comma-separated list of `values` (kept as written, each item checked). */
 export function choiceListOption(flags: string, description: string, values: readonly string[]): Option {
   const o = new Option(flags, description).choices(values).argParser((v: string) => {
-    const bad = v.split(',').map((s) => s.trim()).filter((s) => s && !values.includes(s));
-    if (bad.length) throw new InvalidArgumentError(`${bad.map((b) => `"${b}"`).join(', ')} not allowed. Allowed: ${values.join(', ')}.`);
+    const bad = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s && !values.includes(s));
+    if (bad.length)
+      throw new InvalidArgumentError(
+        `${bad.map((b) => `"${b}"`).join(', ')} not allowed. Allowed: ${values.join(', ')}.`,
+      );
     return v;
   });
   LIST_OPTIONS.add(o);

@@ -71,7 +71,11 @@ export function processIO(): IO {
 /** Like gh: the pager gets the text on its stdin and the terminal for the rest; less is told -FRX. */
 async function pageThrough(text: string, command: string): Promise<void> {
   const { spawn } = await import('node:child_process');
-  const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', LV: '-c', ...process.env } });
+  const child = spawn(command, {
+    shell: true,
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: { LESS: 'FRX', LV: '-c', ...process.env },
+  });
   // A pager that quits early (q in less) closes its stdin: that is not an error.
   child.stdin.on('error', () => {});
   child.stdin.end(text);
@@ -94,12 +98,24 @@ export interface CapturedIO extends IO {
 }
 
 /** An IO for in-process tests: output is collected; terminal-ness, width, stdin and env are given. */
-export function captureIO(o: {
-  tty?: boolean; columns?: number; rows?: number; stdin?: string | Buffer; env?: NodeJS.ProcessEnv; interactive?: boolean;
-  page?: IO['page'];
-} = {}): CapturedIO {
+export function captureIO(
+  o: {
+    tty?: boolean;
+    columns?: number;
+    rows?: number;
+    stdin?: string | Buffer;
+    env?: NodeJS.ProcessEnv;
+    interactive?: boolean;
+    page?: IO['page'];
+  } = {},
+): CapturedIO {
   const chunks = { out: [] as string[], err: [] as string[] };
-  const stream = (into: string[]): OutStream => ({ write: (t) => void into.push(t), isTTY: o.tty ?? false, columns: o.columns ?? 80, rows: o.rows });
+  const stream = (into: string[]): OutStream => ({
+    write: (t) => void into.push(t),
+    isTTY: o.tty ?? false,
+    columns: o.columns ?? 80,
+    rows: o.rows,
+  });
   return {
     out: stream(chunks.out),
     err: stream(chunks.err),

@@ -34,10 +34,14 @@ export interface Column<T> {
 /** A cell as a person at a terminal reads it. */
 export function forTerminal(kind: ColumnKind | undefined, v: unknown): string {
   switch (kind) {
-    case 'bundle-status': return bundleStateWord(text(v));
-    case 'packet-status': return packetStateWord(text(v));
-    case 'doc-status': return docStateWord(text(v));
-    default: return text(v);
+    case 'bundle-status':
+      return bundleStateWord(text(v));
+    case 'packet-status':
+      return packetStateWord(text(v));
+    case 'doc-status':
+      return docStateWord(text(v));
+    default:
+      return text(v);
   }
 }
 
@@ -55,7 +59,13 @@ export function writeJson(o: Out, value: unknown): void {
   o.io.out.write(`${safeJson(value, 2)}\n`);
 }
 
-export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: (row: T) => string, json: unknown = rows): Promise<void> {
+export async function printList<T>(
+  o: Out,
+  rows: T[],
+  columns: Column<T>[],
+  id: (row: T) => string,
+  json: unknown = rows,
+): Promise<void> {
   const { out, err } = o.io;
   if (o.options.json) return writeJson(o, json);
   if (o.options.quiet) return void out.write(rows.map((r) => `${id(r)}\n`).join(''));
@@ -68,29 +78,53 @@ export async function printList<T>(o: Out, rows: T[], columns: Column<T>[], id: 
     return;
   }
   const [{ fitWidths, shortTime, clockTime, cutLeft }, chalk, { default: Table }] = await Promise.all([
-    import('./output/fit.js'), import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)), import('cli-table3'),
+    import('./output/fit.js'),
+    import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)),
+    import('cli-table3'),
   ]);
-  const shown = rows.map((r) => columns.map((c) => {
-    const v = c.value(r);
-    const t = c.kind === 'time' ? shortTime(text(v)) : c.kind === 'clock' ? clockTime(text(v)) : forTerminal(c.kind, v);
-    return t.replace(/[\t\r\n]+/g, ' ');
+  const shown = rows.map((r) =>
+    columns.map((c) => {
+      const v = c.value(r);
+      const t =
+        c.kind === 'time' ? shortTime(text(v)) : c.kind === 'clock' ? clockTime(text(v)) : forTerminal(c.kind, v);
+      return t.replace(/[\t\r\n]+/g, ' ');
+    }),
+  );
+  const fit = columns.map((c, i) => ({
+    header: c.header,
+    fixed: isIdColumn(c, i, rows, shown, id),
+    priority: c.priority ?? 0,
   }));
-  const fit = columns.map((c, i) => ({ header: c.header, fixed: isIdColumn(c, i, rows, shown, id), priority: c.priority ?? 0 }));
   const widths = fitWidths(fit, shown, out.columns);
   columns.forEach((c, i) => {
     if (c.kind === 'path' && widths[i]! > 0) for (const r of shown) r[i] = cutLeft(r[i]!, widths[i]!);
   });
   // cli-table3 pads and cuts (with an ellipsis, colours kept) to the fitted widths; no borders, two spaces between columns.
-  const kept = widths.map((w, i) => [w, i] as const).filter(([w]) => w > 0).map(([, i]) => i);
+  const kept = widths
+    .map((w, i) => [w, i] as const)
+    .filter(([w]) => w > 0)
+    .map(([, i]) => i);
   const table = new Table({
-    chars: { ...NO_BORDER, middle: '  ' }, colWidths: kept.map((i) => widths[i]), wordWrap: false,
+    chars: { ...NO_BORDER, middle: '  ' },
+    colWidths: kept.map((i) => widths[i]),
+    wordWrap: false,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
   });
   table.push(kept.map((i) => chalk.bold(columns[i].header)));
-  rows.forEach((r, ri) => table.push(kept.map((i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), shown[ri][i]))));
-  await writePaged(o, `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`);
+  rows.forEach((r, ri) =>
+    table.push(kept.map((i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), shown[ri][i]))),
+  );
+  await writePaged(
+    o,
+    `${table
+      .toString()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n')}\n`,
+  );
   const hidden = columns.filter((_, i) => widths[i] === 0).map((c) => c.header);
-  if (hidden.length) err.write(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)\n`);
+  if (hidden.length)
+    err.write(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)\n`);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -125,16 +159,33 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
     return;
   }
   const [chalk, { isIsoTime, shortTime }] = await Promise.all([
-    import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)), import('./output/fit.js'),
+    import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)),
+    import('./output/fit.js'),
   ]);
   const width = Math.max(...pairs.map(([k]) => k.length));
   const shown = (v: unknown) => (isIsoTime(v) ? shortTime(v) : text(v));
-  out.write(pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v), shown(v))}\n`).join(''));
+  out.write(
+    pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v), shown(v))}\n`).join(''),
+  );
 }
 
 const NO_BORDER = Object.fromEntries(
-  ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid']
-    .map((k) => [k, '']),
+  [
+    'top',
+    'top-mid',
+    'top-left',
+    'top-right',
+    'bottom',
+    'bottom-mid',
+    'bottom-left',
+    'bottom-right',
+    'left',
+    'left-mid',
+    'mid',
+    'mid-mid',
+    'right',
+    'right-mid',
+  ].map((k) => [k, '']),
 );
 
 type Chalk = import('chalk').ChalkInstance;
@@ -156,7 +207,13 @@ export const keyValueItems = (o: Record<string, unknown> | null | undefined) =>
 
 /** A delete has no object to show: `{id, deleted: true}` with --json, the id with -q, else a note on stderr. */
 export function printDeleted(o: Out, what: string, id: string): void {
-  if (o.options.json) return writeJson(o, { id, deleted: true });
-  if (o.options.quiet) return void o.io.out.write(`${id}\n`);
+  if (o.options.json) {
+    writeJson(o, { id, deleted: true });
+    return;
+  }
+  if (o.options.quiet) {
+    o.io.out.write(`${id}\n`);
+    return;
+  }
   note(o, `Deleted ${what} ${id}.`);
 }

@@ -21,7 +21,9 @@ describe('--data-dir that cannot be a directory', () => {
     chmodSync(file, 0o644);
     const r = await esignIn(['bundle', 'list', '--data-dir', file]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`esign: Data directory ${file}: a file is in the way (it, or a folder above it, is not a directory); nothing was changed.`);
+    expect(r.stderr).toBe(
+      `esign: Data directory ${file}: a file is in the way (it, or a folder above it, is not a directory); nothing was changed.`,
+    );
     expect(statSync(file).mode & 0o777).toBe(0o644);
     expect(readFileSync(file, 'utf8')).toBe('keep me\n');
     const below = await esignIn(['bundle', 'list', '--data-dir', join(file, 'sub')]);
@@ -30,7 +32,10 @@ describe('--data-dir that cannot be a directory', () => {
 
   it('a path that cannot be made fails at once instead of spinning (under /proc)', async () => {
     const started = Date.now();
-    const r = await execa('node', [BIN, 'bundle', 'list', '--data-dir', '/proc/1/no-such/esign'], { reject: false, timeout: 20_000 });
+    const r = await execa('node', [BIN, 'bundle', 'list', '--data-dir', '/proc/1/no-such/esign'], {
+      reject: false,
+      timeout: 20_000,
+    });
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^esign: Data directory \/proc\/1\/no-such\/esign cannot be made: /);
@@ -41,7 +46,14 @@ describe('--data-dir that cannot be a directory', () => {
 describe('the engine clock', () => {
   it('after local clock reset, a reminder sent in the moved future does not block the next', async () => {
     const env = { ESIGN_DATA_DIR: join(data.dir, 'clock') };
-    const b = JSON.parse((await esignIn(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>', '--json'], { env })).stdout);
+    const b = JSON.parse(
+      (
+        await esignIn(
+          ['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>', '--json'],
+          { env },
+        )
+      ).stdout,
+    );
     const packet = b.packets[0].id as string;
     // Three days on, the automatic reminder goes out, stamped in what is the future once reset.
     expect((await esignIn(['local', 'clock', 'advance', '3d'], { env })).exitCode).toBe(0);

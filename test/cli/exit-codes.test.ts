@@ -13,7 +13,8 @@ import { BIN } from './serveProcess.js';
 
 let data: ReturnType<typeof tempDir>;
 let env: Record<string, string>;
-const esign = (args: string[], o: { env?: Record<string, string> } = {}) => esignIn(args, { env: { ...env, ...o.env } });
+const esign = (args: string[], o: { env?: Record<string, string> } = {}) =>
+  esignIn(args, { env: { ...env, ...o.env } });
 const signer = ['--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>'];
 
 beforeAll(() => {
@@ -94,10 +95,15 @@ describe('state conflicts and failures', () => {
     expect(JSON.parse((await esign(['bundle', 'get', slug, '--json'])).stdout).status).toBe('se');
   });
 
-  it('keeps a failure\'s exit code when the reader has closed the pipe (esign api ... | true)', async () => {
-    const r = await execa('bash', ['-c', `node "${BIN}" api GET /bundles/ -F per_page=abc | true; echo "exit \${PIPESTATUS[0]}" >&2`], {
-      env: { ...env, NO_COLOR: '1' }, reject: false,
-    });
+  it("keeps a failure's exit code when the reader has closed the pipe (esign api ... | true)", async () => {
+    const r = await execa(
+      'bash',
+      ['-c', `node "${BIN}" api GET /bundles/ -F per_page=abc | true; echo "exit \${PIPESTATUS[0]}" >&2`],
+      {
+        env: { ...env, NO_COLOR: '1' },
+        reject: false,
+      },
+    );
     expect(r.stderr.split('\n').at(-1)).toBe('exit 3');
   });
 });
@@ -105,12 +111,15 @@ describe('state conflicts and failures', () => {
 describe('one table of exit codes', () => {
   it('is what esign help exit-codes prints and what the README lists, 130 included', async () => {
     const printed = (await esign(['help', 'exit-codes'])).stdout.split('\n').map((l) => {
-      const m = /^\s*(\d+)  (.*)$/.exec(l)!;
+      const m = /^\s*(\d+) {2}(.*)$/.exec(l)!;
       return [Number(m[1]), m[2]];
     });
     expect(printed).toEqual(EXIT_TABLE);
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Exit codes'), readme.indexOf('\n## ', readme.indexOf('## Exit codes') + 1));
+    const section = readme.slice(
+      readme.indexOf('## Exit codes'),
+      readme.indexOf('\n## ', readme.indexOf('## Exit codes') + 1),
+    );
     const rows = [...section.matchAll(/^\| (\d+) \| (.*) \|$/gm)].map((m) => [Number(m[1]), m[2]!.replace(/`/g, '')]);
     expect(rows).toEqual(EXIT_TABLE);
     expect(rows.map(([c]) => c)).toContain(130);
@@ -121,16 +130,37 @@ describe('the same codes on a remote backend (a real esign serve on 127.0.0.1)',
   it('bundle send on a sent Bundle exits 7, a bad flag value exits 2, a failed resend exits 1', async () => {
     const { startServe } = await import('./serveProcess.js');
     const served = join(data.dir, 'served');
-    const key = JSON.parse((await esignIn(['local', 'keys', 'create', '--json'], { env: { ESIGN_DATA_DIR: served } })).stdout).key as string;
+    const key = JSON.parse(
+      (await esignIn(['local', 'keys', 'create', '--json'], { env: { ESIGN_DATA_DIR: served } })).stdout,
+    ).key as string;
     const serve = await startServe({ ESIGN_DATA_DIR: served, NO_COLOR: '1' }, ['--allow-private-urls']);
     try {
-      const remote = { ESIGN_BASE_URL: `${serve.address}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: join(data.dir, 'unused') };
-      const created = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Owner <owner@esign.local>', '--test', '-q'], { env: remote });
+      const remote = {
+        ESIGN_BASE_URL: `${serve.address}/api/v2`,
+        ESIGN_API_KEY: key,
+        ESIGN_DATA_DIR: join(data.dir, 'unused'),
+      };
+      const created = await esign(
+        [
+          'bundle',
+          'create',
+          '--file',
+          fixture('contract.pdf'),
+          '--signer',
+          'Owner <owner@esign.local>',
+          '--test',
+          '-q',
+        ],
+        { env: remote },
+      );
       expect(created.exitCode, created.stderr).toBe(0);
       const sent = await esign(['bundle', 'send', created.stdout], { env: remote });
       expect(sent.exitCode, sent.stderr).toBe(7);
       expect((await esign(['bundle', 'list', '--created-after', 'yesterday'], { env: remote })).exitCode).toBe(2);
-      await esign(['webhook', 'create', '--name', 'dead', '--url', 'http://127.0.0.1:9/closed', '--events', 'bundle_sent'], { env: remote });
+      await esign(
+        ['webhook', 'create', '--name', 'dead', '--url', 'http://127.0.0.1:9/closed', '--events', 'bundle_sent'],
+        { env: remote },
+      );
       const event = (await esign(['webhook', 'trigger', 'bundle_sent', '-q'], { env: remote })).stdout.split('\n')[0]!;
       const resent = await esign(['webhook', 'resend', event], { env: remote });
       expect(resent.exitCode, resent.stderr).toBe(1);

@@ -13,7 +13,8 @@ const DIST = new URL('dist/', ROOT);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []);
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every package the source imports on demand: `import('undici')`, `import('pdfjs-dist/...')`. */
@@ -28,8 +29,13 @@ function dynamicPackages(): string[] {
 
 /** Where plain Node resolves a specifier, as an ES module import would. */
 const resolved = (spec: string) =>
-  fileURLToPath(execFileSync(process.execPath, ['--input-type=module', '-e', `process.stdout.write(import.meta.resolve(${JSON.stringify(spec)}))`],
-    { cwd: fileURLToPath(ROOT) }).toString());
+  fileURLToPath(
+    execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `process.stdout.write(import.meta.resolve(${JSON.stringify(spec)}))`],
+      { cwd: fileURLToPath(ROOT) },
+    ).toString(),
+  );
 
 function isEsm(path: string): boolean {
   if (path.endsWith('.mjs')) return true;
@@ -46,7 +52,10 @@ function isEsm(path: string): boolean {
 
 describe('the built program', () => {
   it('leaves every CommonJS package imported on demand to Node: dist/ imports it by name', () => {
-    const dist = readdirSync(DIST).filter((n) => n.endsWith('.js')).map((n) => readFileSync(new URL(n, DIST), 'utf8')).join('\n');
+    const dist = readdirSync(DIST)
+      .filter((n) => n.endsWith('.js'))
+      .map((n) => readFileSync(new URL(n, DIST), 'utf8'))
+      .join('\n');
     const pkgs = dynamicPackages();
     expect(pkgs).toContain('undici');
     const wrong = pkgs.filter((p) => !isEsm(resolved(p)) && !dist.includes(`import("${p}")`));
@@ -54,9 +63,13 @@ describe('the built program', () => {
   });
 
   it('copies no CommonJS package entry into dist/ (undici, pdf-lib, fastify stay in node_modules)', () => {
-    const sources = readdirSync(DIST).filter((n) => n.endsWith('.js.map'))
+    const sources = readdirSync(DIST)
+      .filter((n) => n.endsWith('.js.map'))
       .flatMap((n) => (JSON.parse(readFileSync(new URL(n, DIST), 'utf8')) as { sources: string[] }).sources);
     for (const pkg of ['undici', 'pdf-lib', 'fastify', 'cli-table3', 'cli-progress'])
-      expect(sources.filter((s) => s.includes(`node_modules/${pkg}/`)), pkg).toEqual([]);
+      expect(
+        sources.filter((s) => s.includes(`node_modules/${pkg}/`)),
+        pkg,
+      ).toEqual([]);
   });
 });

@@ -109,7 +109,9 @@ const RUNS: Record<string, Run> = {
   'local clock show': r('local clock show'),
   'local clock advance': r('local clock advance 1h', { last: true }),
   'local clock reset': r('local clock reset', { last: true }),
-  'profile add': r('profile add spare --base-url http://127.0.0.1:9/api/v2 --api-key-stdin --no-verify', { stdin: 'k\n' }),
+  'profile add': r('profile add spare --base-url http://127.0.0.1:9/api/v2 --api-key-stdin --no-verify', {
+    stdin: 'k\n',
+  }),
   'profile list': r('profile list'),
   'profile use': r('profile use {useProfile}'),
   'profile show': r('profile show --no-check'),
@@ -143,7 +145,8 @@ async function leaves(): Promise<string[]> {
 }
 
 /** What no run may print: a crash of the program rather than a failure it reports. */
-const CRASH = /TypeError|ReferenceError|SyntaxError:|RangeError|is not a function|is not defined|Cannot read propert|^\s+at \S.*:\d+:\d+\)?$/m;
+const CRASH =
+  /TypeError|ReferenceError|SyntaxError:|RangeError|is not a function|is not defined|Cannot read propert|^\s+at \S.*:\d+:\d+\)?$/m;
 const DOCUMENTED = new Set<number>(Object.values(EXIT));
 
 interface Outcome {
@@ -165,9 +168,27 @@ async function seed(dir: string): Promise<Ids> {
   const bundle = await seedLine(dir, ['bundle', 'create', ...signer]);
   const cancel = await seedLine(dir, ['bundle', 'create', ...signer]);
   const draft = await seedLine(dir, ['bundle', 'create', ...signer, '--draft']);
-  const template = await seedLine(dir, ['local', 'template', 'import', fixture('contract.pdf'), '--name', 'T', '--role', 's:S']);
+  const template = await seedLine(dir, [
+    'local',
+    'template',
+    'import',
+    fixture('contract.pdf'),
+    '--name',
+    'T',
+    '--role',
+    's:S',
+  ]);
   const person = await seedLine(dir, ['person', 'create', '--name', 'Pat', '--email', 'pat@example.com']);
-  const webhook = await seedLine(dir, ['webhook', 'create', '--name', 'w', '--url', 'http://127.0.0.1:9/h', '--events', 'bundle_sent']);
+  const webhook = await seedLine(dir, [
+    'webhook',
+    'create',
+    '--name',
+    'w',
+    '--url',
+    'http://127.0.0.1:9/h',
+    '--events',
+    'bundle_sent',
+  ]);
   const header = await seedLine(dir, ['webhook', 'headers', 'add', webhook.id, 'X-One', 'one']);
   await seedLine(dir, ['webhook', 'trigger', 'bundle_sent']);
   const events = await esignIn(['webhook', 'events', '--json'], { env: { ESIGN_DATA_DIR: dir } });
@@ -175,16 +196,31 @@ async function seed(dir: string): Promise<Ids> {
   const spareKey = await seedLine(dir, ['local', 'keys', 'create', '--name', 'spare']);
   const packets = bundle.packets as { id: string }[];
   return {
-    bundle: bundle.id, cancel: cancel.id, draft: draft.id, packet: packets[0]!.id, template: template.id,
-    person: person.id, webhook: webhook.id, header: String(header.id), event, spareKey: spareKey.id,
-    envelope: '00000000-0000-4000-8000-000000000000', owner: 'Owner <owner@esign.local>', partial: bundle.id.slice(0, 2),
+    bundle: bundle.id,
+    cancel: cancel.id,
+    draft: draft.id,
+    packet: packets[0]!.id,
+    template: template.id,
+    person: person.id,
+    webhook: webhook.id,
+    header: String(header.id),
+    event,
+    spareKey: spareKey.id,
+    envelope: '00000000-0000-4000-8000-000000000000',
+    owner: 'Owner <owner@esign.local>',
+    partial: bundle.id.slice(0, 2),
   };
 }
 
 async function runOne(command: string, run: Run, ids: Ids, env: Record<string, string>): Promise<Outcome> {
   const args = run.args.map((a) => a.replace(/\{(\w+)\}/g, (_, k: string) => ids[k] ?? `{${k}}`));
   const child = execa('node', [BIN, ...args], {
-    env, extendEnv: false, reject: false, input: run.stdin ?? '', timeout: 30_000, all: true,
+    env,
+    extendEnv: false,
+    reject: false,
+    input: run.stdin ?? '',
+    timeout: 30_000,
+    all: true,
   });
   if (run.interrupt) {
     const started = new Promise<void>((resolve) => {
@@ -220,10 +256,17 @@ async function runAll(backends: Backend[]): Promise<Outcome[][]> {
   const first = commands.filter((c) => RUNS[c] && !RUNS[c].last);
   const after = commands.filter((c) => RUNS[c]?.last);
   const outcomes = backends.map((): Outcome[] => []);
-  await pool(4, backends.flatMap((b, i) => first.map((c) => async () => outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env)))));
-  await Promise.all(backends.map(async (b, i) => {
-    for (const c of after) outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env));
-  }));
+  await pool(
+    4,
+    backends.flatMap((b, i) =>
+      first.map((c) => async () => outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env))),
+    ),
+  );
+  await Promise.all(
+    backends.map(async (b, i) => {
+      for (const c of after) outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env));
+    }),
+  );
   return outcomes;
 }
 
@@ -233,7 +276,13 @@ const crashes = (outcomes: Outcome[]) =>
     .map((o) => `${o.command}: exit ${o.exitCode}${o.signal ? ` ${o.signal}` : ''}\n${o.output}`);
 
 const report = (outcomes: Outcome[]) =>
-  process.env.MATRIX_REPORT && console.log(outcomes.map((o) => `${o.exitCode} ${o.command}: ${o.output.split('\n').slice(-1)[0]}`).sort().join('\n'));
+  process.env.MATRIX_REPORT &&
+  console.log(
+    outcomes
+      .map((o) => `${o.exitCode} ${o.command}: ${o.output.split('\n').slice(-1)[0]}`)
+      .sort()
+      .join('\n'),
+  );
 
 let work: ReturnType<typeof tempDir>;
 let serve: ServeProcess | undefined;
@@ -241,7 +290,10 @@ let local: Outcome[] = [];
 let remote: Outcome[] = [];
 
 const baseEnv = (home: string): Record<string, string> => ({
-  PATH: process.env.PATH ?? '', HOME: home, ESIGN_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1',
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  ESIGN_CONFIG_DIR: join(home, 'config'),
+  NO_COLOR: '1',
 });
 
 /** The local engine's backend: its own data directory, no profile. */
@@ -259,9 +311,16 @@ async function remoteBackend(files: Ids): Promise<Backend> {
   serve = await startServe({ ...baseEnv(join(work.dir, 'home-serve')), ESIGN_DATA_DIR: served });
   expect(serve.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   const env = { ...baseEnv(join(work.dir, 'home-remote')), ESIGN_DATA_DIR: join(work.dir, 'unused') };
-  const added = await execa('node', [BIN, 'profile', 'add', 'remote', '--base-url', `${serve.address}/api/v2`, '--api-key-stdin', '--use'], {
-    env, extendEnv: false, input: `${key}\n`, reject: false,
-  });
+  const added = await execa(
+    'node',
+    [BIN, 'profile', 'add', 'remote', '--base-url', `${serve.address}/api/v2`, '--api-key-stdin', '--use'],
+    {
+      env,
+      extendEnv: false,
+      input: `${key}\n`,
+      reject: false,
+    },
+  );
   expect(added.exitCode, added.stderr).toBe(0);
   return { ids, env };
 }
@@ -272,7 +331,10 @@ beforeAll(async () => {
   copyFileSync(fixture('contract.pdf'), join(work.dir, 'contract.pdf'));
   writeFileSync(join(work.dir, 'rows.csv'), 'label,custom_key\nAgreement for Ada,m-1\n');
   const files = {
-    pdf: fixture('contract.pdf'), spec: join(work.dir, 'spec.json'), csv: join(work.dir, 'rows.csv'), dir: work.dir,
+    pdf: fixture('contract.pdf'),
+    spec: join(work.dir, 'spec.json'),
+    csv: join(work.dir, 'rows.csv'),
+    dir: work.dir,
     envelopeSpec: fixture('templates/envelope-template.json'),
   };
   [local, remote] = await runAll([await localBackend(files), await remoteBackend(files)]);

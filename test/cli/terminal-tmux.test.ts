@@ -76,5 +76,4 @@ describe.skipIf(!hasTmux && !process.env.CI)('a real terminal', () => {
     const noTty = await pane(`${esignCmd(`ESIGN_PAGER=${sh('sed s/^/PAGED:/')}`, 'bundle list')} | tail -2`);
     expect(await screen(noTty, (x) => x.includes('__done__'))).not.toContain('PAGED:');
   }, 60_000);
-
 });

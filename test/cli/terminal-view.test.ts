@@ -19,8 +19,26 @@ let declinedPacket = '';
 beforeAll(async () => {
   data = tempDir('esign-view-');
   env = { ESIGN_DATA_DIR: join(data.dir, 'db') };
-  const b = JSON.parse((await esignIn(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada Lovelace <ada@example.com>',
-    '--signer', 'Bob Example <bob@example.com>', '--label', 'A rather long label for the services agreement of the northern region', '--json'], { env })).stdout);
+  const b = JSON.parse(
+    (
+      await esignIn(
+        [
+          'bundle',
+          'create',
+          '--file',
+          fixture('contract.pdf'),
+          '--signer',
+          'Ada Lovelace <ada@example.com>',
+          '--signer',
+          'Bob Example <bob@example.com>',
+          '--label',
+          'A rather long label for the services agreement of the northern region',
+          '--json',
+        ],
+        { env },
+      )
+    ).stdout,
+  );
   slug = b.id;
   declinedPacket = b.packets[1].id;
   await esignIn(['local', 'decline', declinedPacket, '--reason', 'wrong amount'], { env });
@@ -30,17 +48,49 @@ afterAll(() => data.cleanup());
 describe('tables at 80 columns', () => {
   it('never cut an id: webhook list and events, person list', async () => {
     const long = 'https://crm.example.com/a/very/long/path/that/does/not/fit/in/eighty/columns/at/all/hooks';
-    const hook = (await esignIn(['webhook', 'create', '--name', 'A webhook with a long name for its purpose', '--url', long,
-      '--events', 'bundle_sent,bundle_complete,packet_viewed,packet_declined', '-q'], { env })).stdout;
+    const hook = (
+      await esignIn(
+        [
+          'webhook',
+          'create',
+          '--name',
+          'A webhook with a long name for its purpose',
+          '--url',
+          long,
+          '--events',
+          'bundle_sent,bundle_complete,packet_viewed,packet_declined',
+          '-q',
+        ],
+        { env },
+      )
+    ).stdout;
     await esignIn(['webhook', 'trigger', 'bundle_sent'], { env });
-    const person = (await esignIn(['person', 'create', '--name', 'Someone With A Remarkably Long Name Indeed, Esq.',
-      '--email', 'someone.with.a.remarkably.long.address@example.com', '-q'], { env })).stdout;
+    const person = (
+      await esignIn(
+        [
+          'person',
+          'create',
+          '--name',
+          'Someone With A Remarkably Long Name Indeed, Esq.',
+          '--email',
+          'someone.with.a.remarkably.long.address@example.com',
+          '-q',
+        ],
+        { env },
+      )
+    ).stdout;
     const list = await tty(['webhook', 'list']);
     expect(list.stdout).toContain(hook);
     const events = await tty(['webhook', 'events']);
-    expect(events.stdout.split('\n').slice(1).every((l) => /^[0-9a-f-]{36} /.test(l))).toBe(true);
+    expect(
+      events.stdout
+        .split('\n')
+        .slice(1)
+        .every((l) => /^[0-9a-f-]{36} /.test(l)),
+    ).toBe(true);
     expect((await tty(['person', 'list'])).stdout).toContain(person);
-    for (const out of [list.stdout, events.stdout]) for (const l of out.split('\n')) expect([...l].length).toBeLessThanOrEqual(80);
+    for (const out of [list.stdout, events.stdout])
+      for (const l of out.split('\n')) expect([...l].length).toBeLessThanOrEqual(80);
   });
 
   it('verify cuts a long path from the left, so the file name stays', async () => {
@@ -77,21 +127,40 @@ describe('bundle inspect on a terminal', () => {
 
 describe('live lines fit the width', () => {
   it('bundle wait draws one line per Bundle, never longer than the terminal', async () => {
-    const r = await esignIn(['bundle', 'wait', slug, '--until', 'complete', '--timeout', '1s'], { env, tty: true, columns: 40 });
-    const lines = r.stderr.split(/[\r\n]/).map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')).filter(Boolean);
+    const r = await esignIn(['bundle', 'wait', slug, '--until', 'complete', '--timeout', '1s'], {
+      env,
+      tty: true,
+      columns: 40,
+    });
+    const lines = r.stderr
+      .split(/[\r\n]/)
+      .map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''))
+      .filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
     const drawn = lines.filter((x) => x.startsWith(slug));
     for (const l of drawn) expect([...l].length).toBeLessThanOrEqual(39);
-    const wide = await esignIn(['bundle', 'wait', slug, '--until', 'complete', '--timeout', '1s'], { env, tty: true, columns: 80 });
-    expect(wide.stderr).toMatch(new RegExp(`${slug}  Declined  0/2 signed  \\(waiting for complete, \\d+ s\\)  A rather long`));
+    const wide = await esignIn(['bundle', 'wait', slug, '--until', 'complete', '--timeout', '1s'], {
+      env,
+      tty: true,
+      columns: 80,
+    });
+    expect(wide.stderr).toMatch(
+      new RegExp(`${slug}  Declined  0/2 signed  \\(waiting for complete, \\d+ s\\)  A rather long`),
+    );
   });
 
   it('the batch bar drops its least useful parts first, the pacing note too, and fits', () => {
     const p = {
-      bar: (n: number) => '#'.repeat(n), value: 120, total: 300, counts: 'created 118 skipped 2 failed 0', rate: '4.9',
-      eta: '37s', next: 'next slot in 58 s (quota: 200 creates per hour)',
+      bar: (n: number) => '#'.repeat(n),
+      value: 120,
+      total: 300,
+      counts: 'created 118 skipped 2 failed 0',
+      rate: '4.9',
+      eta: '37s',
+      next: 'next slot in 58 s (quota: 200 creates per hour)',
     };
-    for (const columns of [200, 120, 80, 60, 40]) expect([...barLine(p, columns)].length, String(columns)).toBeLessThanOrEqual(columns - 1);
+    for (const columns of [200, 120, 80, 60, 40])
+      expect([...barLine(p, columns)].length, String(columns)).toBeLessThanOrEqual(columns - 1);
     expect(barLine(p, 200)).toContain('next slot in 58 s');
     expect(barLine(p, 80)).toMatch(/^Sending #{10,} 120\/300 \| created 118/);
   });
@@ -101,7 +170,10 @@ describe('the pager', () => {
   const run = async (args: string[], o: { tty: boolean; rows: number; env?: Record<string, string> }) => {
     const paged: { text: string; command: string }[] = [];
     const io = captureIO({
-      tty: o.tty, rows: o.rows, columns: 80, env: { ...process.env, NO_COLOR: '1', ...env, ...o.env },
+      tty: o.tty,
+      rows: o.rows,
+      columns: 80,
+      env: { ...process.env, NO_COLOR: '1', ...env, ...o.env },
       page: async (text, command) => void paged.push({ text, command }),
     });
     const code = await runCli(args, { io });
@@ -109,7 +181,8 @@ describe('the pager', () => {
   };
 
   it('takes a list longer than the terminal, with ESIGN_PAGER before PAGER', async () => {
-    for (let i = 0; i < 12; i++) await esignIn(['person', 'create', '--name', `P${i}`, '--email', `p${i}@example.com`], { env });
+    for (let i = 0; i < 12; i++)
+      await esignIn(['person', 'create', '--name', `P${i}`, '--email', `p${i}@example.com`], { env });
     const r = await run(['person', 'list'], { tty: true, rows: 10, env: { ESIGN_PAGER: 'less -S', PAGER: 'more' } });
     expect(r.code).toBe(0);
     expect(r.paged).toHaveLength(1);
@@ -122,6 +195,8 @@ describe('the pager', () => {
     expect((await run(['person', 'list', '--no-pager'], { tty: true, rows: 10 })).paged).toHaveLength(0);
     expect((await run(['person', 'list'], { tty: false, rows: 10 })).paged).toHaveLength(0);
     expect((await run(['person', 'list'], { tty: true, rows: 200 })).paged).toHaveLength(0);
-    expect((await run(['person', 'list'], { tty: true, rows: 10, env: { ESIGN_PAGER: '', PAGER: 'cat' } })).paged).toHaveLength(0);
+    expect(
+      (await run(['person', 'list'], { tty: true, rows: 10, env: { ESIGN_PAGER: '', PAGER: 'cat' } })).paged,
+    ).toHaveLength(0);
   });
 });

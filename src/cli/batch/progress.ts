@@ -11,7 +11,18 @@ export interface Progress {
 }
 
 /** The bar's text: parts in order of importance, the bar itself shrunk first. */
-export function barLine(p: { bar: (size: number) => string; value: number; total: number; counts: string; rate: string; eta: string; next: string }, columns: number): string {
+export function barLine(
+  p: {
+    bar: (size: number) => string;
+    value: number;
+    total: number;
+    counts: string;
+    rate: string;
+    eta: string;
+    next: string;
+  },
+  columns: number,
+): string {
   const max = Math.max(10, columns - 1);
   const head = `Sending`;
   const tail = [`${p.value}/${p.total}`, p.counts, `${p.rate}/s`, `ETA ${p.eta}`, p.next].filter(Boolean);
@@ -30,22 +41,33 @@ export async function startProgress(err: OutStream, total: number): Promise<Prog
   const bar = new cliProgress.SingleBar({
     // cli-progress needs only write, isTTY and columns of its stream.
     stream: err as unknown as NodeJS.WritableStream,
-    format: (options, params, payload: { counts: string; rate: string; next: string }) => barLine({
-      bar: (size) => cliProgress.Format.BarFormat(params.progress, { ...options, barsize: size }),
-      value: params.value, total: params.total, counts: payload.counts, rate: payload.rate,
-      eta: cliProgress.Format.TimeFormat(params.eta, options, 5), next: payload.next,
-    }, err.columns),
+    format: (options, params, payload: { counts: string; rate: string; next: string }) =>
+      barLine(
+        {
+          bar: (size) => cliProgress.Format.BarFormat(params.progress, { ...options, barsize: size }),
+          value: params.value,
+          total: params.total,
+          counts: payload.counts,
+          rate: payload.rate,
+          eta: cliProgress.Format.TimeFormat(params.eta, options, 5),
+          next: payload.next,
+        },
+        err.columns,
+      ),
     hideCursor: true,
     etaBuffer: 50,
     fps: 5,
   });
   const started = Date.now();
   // Skipped: not sent because already there (this batch's earlier run, or a Bundle with the key).
-  const counts = (c: Counts) => `created ${c.created} skipped ${c.skipped + c.exists} failed ${c.failed + c.incomplete}`;
+  const counts = (c: Counts) =>
+    `created ${c.created} skipped ${c.skipped + c.exists} failed ${c.failed + c.incomplete}`;
   // A hard exit (a second Ctrl-C exits 130 at once) skips stop(): give the terminal back anyway.
   const onExit = () => {
     if (stopped) return;
-    err.write(`\x1b[?25h\x1b[?7h\nInterrupted: ${last.done} of ${total} rows done (${counts(last)}); run the same command again to resume.\n`);
+    err.write(
+      `\x1b[?25h\x1b[?7h\nInterrupted: ${last.done} of ${total} rows done (${counts(last)}); run the same command again to resume.\n`,
+    );
   };
   process.once('exit', onExit);
   bar.start(total, 0, { counts: counts(last), rate: '0.0', next: '' });

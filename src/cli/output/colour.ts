@@ -14,7 +14,7 @@ export function colourLevel(env: NodeJS.ProcessEnv, stream: Pick<OutStream, 'isT
     return (Number.isInteger(n) && n >= 1 && n <= 3 ? n : 1) as ColourLevel;
   }
   if (!stream.isTTY) return 0;
-  return (Math.min(3, Math.max(1, detected)) as ColourLevel);
+  return Math.min(3, Math.max(1, detected)) as ColourLevel;
 }
 
 /** A chalk for writing to `stream` of this run (its own env: in-process tests pass theirs). */

@@ -23,12 +23,16 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
   const widths = [...natural];
   const shown = () => widths.map((w, i) => [w, i]).filter(([w]) => w > 0);
   const used = () => shown().reduce((n, [w]) => n + w, 0) + GAP * Math.max(0, shown().length - 1);
-  const floor = (i: number) => (columns[i].fixed ? natural[i] : Math.min(natural[i], Math.max(MIN, width(columns[i].header))));
+  const floor = (i: number) =>
+    columns[i].fixed ? natural[i] : Math.min(natural[i], Math.max(MIN, width(columns[i].header)));
   while (used() > total) {
     let pick = -1;
     for (let i = 0; i < widths.length; i++) {
       if (widths[i] === 0 || widths[i] <= floor(i)) continue;
-      if (pick < 0) { pick = i; continue; }
+      if (pick < 0) {
+        pick = i;
+        continue;
+      }
       const [a, b] = [columns[i], columns[pick]];
       if (a.priority < b.priority || (a.priority === b.priority && widths[i] >= widths[pick])) pick = i;
     }
@@ -38,7 +42,9 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
     }
     // Nothing left to cut: leave out the least important column that is not the first, and give the
     // others their natural width back before cutting again (what was cut for it is not lost).
-    const candidates = shown().map(([, i]) => i).filter((i) => i > 0);
+    const candidates = shown()
+      .map(([, i]) => i)
+      .filter((i) => i > 0);
     if (!candidates.length) break;
     const drop = candidates.reduce((d, i) => (columns[i].priority <= columns[d].priority ? i : d));
     widths.forEach((w, i) => {
