@@ -52,7 +52,7 @@ describe('bundle wait with a hostile label', () => {
     await engine.settle();
     const r = await esignIn(['bundle', 'wait', b.id, '--until', 'sent', '--timeout', '5s'], { env: env(), tty: true });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`${b.id}  Sent  0/2 signed  Evil31mend`);
+    expect(r.stderr).toContain(`${b.id}  Sent  0/2 signed  (waiting for sent, 0 s)  Evil31mend`);
     expect(foreignEscapes(r.stderr)).toEqual([]);
   });
 });
