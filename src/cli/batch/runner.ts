@@ -2,6 +2,7 @@
 // and after, paced on a remote server. No row is sent twice: rows the journal calls sent are
 // skipped without a call; every other row is looked up by custom_key first (a Bundle made by an
 // earlier run, of any batch, or by anyone) and reported `exists` instead of being sent again.
+import { findByCustomKey } from '../../service/customKey.js';
 import { ApiError } from '../../service/errors.js';
 import type { EsignService } from '../../service/service.js';
 import type { Bundle } from '../../service/types.js';
@@ -59,6 +60,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Rows counted beforehand, for progress. */
   total: number;
+  /** Subscribes to the backend's waits on a 429 (Factory.onThrottle): every row pauses with the one waiting. */
+  throttle?: (listener: (untilMs: number) => void) => () => void;
   /**
    * Crash tests only (ESIGN_BATCH_CRASH_WINDOW_MS): wait this long between a create's answer and its
    * journal entry, widening the window a kill must hit to leave a created row marked in flight.
@@ -66,22 +69,9 @@ export interface RunOptions {
   crashWindowMs?: number;
 }
 
-const AMBIGUOUS_RETRIES = 2;
-const MAX_429_WAITS = 20;
-
-/**
- * The Bundle whose custom_key is exactly `key`: search is a substring match, so every page is
- * checked (one call for any key that is not part of a hundred other Bundles' texts).
- */
-export async function findByKey(service: EsignService, key: string, beforeCall?: () => Promise<void>): Promise<Bundle | undefined> {
-  for (let page = 1; ; page++) {
-    await beforeCall?.();
-    const p = await service.listBundles({ search: key, per_page: 100, page });
-    const hit = p.items.find((b) => b.custom_key === key);
-    if (hit) return hit;
-    if (page >= p.total_pages || !p.items.length) return undefined;
-  }
-}
+/** The Bundle whose custom_key is exactly `key` (every page of the search; `beforeCall` paces each call). */
+export const findByKey = (service: EsignService, key: string, beforeCall?: () => Promise<void>): Promise<Bundle | undefined> =>
+  findByCustomKey((q) => service.listBundles(q), key, beforeCall);
 
 /** A server's field errors named by the row's columns where they came from one. */
 function errorText(e: unknown, req?: RowRequest): string {
@@ -103,6 +93,12 @@ export async function runBatch(service: EsignService, source: Source, journal: J
     else counts.skipped++;
     hooks.onResult(r, counts);
   };
+  // A 429 is waited out by the backend's retry policy; meanwhile no other row starts a call.
+  const unsubscribe = o.throttle?.((until) => {
+    o.pacer?.pause(until);
+    o.calls?.pause(until);
+    hooks.onPause?.(until);
+  });
   const call = async () => {
     await o.calls?.slot();
   };
@@ -134,48 +130,33 @@ export async function runBatch(service: EsignService, source: Source, journal: J
     finish({ row, custom_key: req.key, bundle_id: b.id, status: 'exists', error: '' });
   };
 
+  /**
+   * One create under the backend's retry policy (remote/retryPolicy.ts: a 429 waited out, an unknown
+   * outcome looked up by custom_key before the create is sent again), journaled before and after.
+   */
   const send = async (row: number, req: RowRequest): Promise<void> => {
-    let waits = 0;
-    for (let attempt = 0; ; ) {
-      if (o.pacer) await o.pacer.slot();
-      journal.record({ row, key: req.key, s: 'begin' });
-      try {
-        const b = await create(req);
-        if (o.crashWindowMs) await new Promise((r) => setTimeout(r, o.crashWindowMs));
-        journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status });
-        return await created(row, req, b);
-      } catch (e) {
-        const status = e instanceof ApiError ? e.status : undefined;
-        if (status === 429 && waits++ < MAX_429_WAITS) {
-          // Throttled: nothing was created. Everyone waits for the server's next slot.
-          const seconds = (e as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1;
-          const until = Date.now() + seconds * 1000;
-          o.pacer?.pause(until);
-          o.calls?.pause(until);
-          hooks.onPause?.(until);
-          if (!o.pacer) await new Promise((r) => setTimeout(r, seconds * 1000));
-          continue;
-        }
-        if (status === 400 && (e as ApiError).errors.some((x) => x.field === 'custom_key')) {
-          // Taken since the lookup (another process, say): the backend names the Bundle that has it.
-          const other = await lookup(req.key).catch(() => undefined);
-          if (other) return exists(row, req, other);
-        }
-        if (status !== undefined && status < 500 && status !== 429) {
-          journal.record({ row, key: req.key, s: 'failed', error: errorText(e, req) });
-          return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e, req) });
-        }
-        // The outcome is unknown (a cut connection, a 5xx): the Bundle may exist. Look before sending again.
-        journal.record({ row, key: req.key, s: 'unknown', error: errorText(e) });
-        const found = await lookup(req.key).catch(() => undefined);
-        if (found) {
-          journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true });
-          return await created(row, req, found);
-        }
-        if (attempt++ >= AMBIGUOUS_RETRIES)
-          return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: `${errorText(e)}; not found by custom_key, so the next run sends it again` });
-        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+    if (o.pacer) await o.pacer.slot();
+    journal.record({ row, key: req.key, s: 'begin' });
+    try {
+      const b = await create(req);
+      if (o.crashWindowMs) await new Promise((r) => setTimeout(r, o.crashWindowMs));
+      journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status });
+      return await created(row, req, b);
+    } catch (e) {
+      const status = e instanceof ApiError ? e.status : undefined;
+      if (status === 400 && (e as ApiError).errors.some((x) => x.field === 'custom_key')) {
+        // Taken since the lookup (another process, say): the backend names the Bundle that has it.
+        const other = await lookup(req.key).catch(() => undefined);
+        if (other) return exists(row, req, other);
       }
+      if (status !== undefined && status < 500) {
+        journal.record({ row, key: req.key, s: 'failed', error: errorText(e, req) });
+        return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e, req) });
+      }
+      // Still unknown after the policy's lookups and retries: the next run looks the key up first.
+      journal.record({ row, key: req.key, s: 'unknown', error: errorText(e) });
+      const error = `${errorText(e)}; not found by custom_key, so the next run looks again before sending it`;
+      return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error });
     }
   };
 
@@ -193,32 +174,36 @@ export async function runBatch(service: EsignService, source: Source, journal: J
     await send(row, req);
   };
 
-  const checker = new RowChecker(source, { batchId: o.batchId, readFiles: true, files: new FileCache() });
-  const inflight = new Set<Promise<void>>();
-  for await (const csvRow of readRows(o.csv, o.header)) {
-    if (o.signal?.aborted) break;
-    const prior = journal.rows.get(csvRow.row);
-    if (prior?.s === 'sent') {
-      checker.claim(csvRow.row, prior.key);
-      finish({ row: csvRow.row, custom_key: prior.key, bundle_id: prior.id ?? '', status: 'skipped', error: '' });
-      continue;
+  try {
+    const checker = new RowChecker(source, { batchId: o.batchId, readFiles: true, files: new FileCache() });
+    const inflight = new Set<Promise<void>>();
+    for await (const csvRow of readRows(o.csv, o.header)) {
+      if (o.signal?.aborted) break;
+      const prior = journal.rows.get(csvRow.row);
+      if (prior?.s === 'sent') {
+        checker.claim(csvRow.row, prior.key);
+        finish({ row: csvRow.row, custom_key: prior.key, bundle_id: prior.id ?? '', status: 'skipped', error: '' });
+        continue;
+      }
+      const built = await checker.check(csvRow);
+      if (!built.request) {
+        const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
+        const key = built.key ?? '';
+        journal.record({ row: csvRow.row, key, s: 'failed', error });
+        finish({ row: csvRow.row, custom_key: key, bundle_id: '', status: 'failed', error });
+        continue;
+      }
+      const p = handle(csvRow.row, built.request).catch((e) => {
+        finish({ row: csvRow.row, custom_key: built.request!.key, bundle_id: '', status: 'failed', error: errorText(e) });
+      });
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+      if (inflight.size >= o.concurrency) await Promise.race(inflight);
     }
-    const built = await checker.check(csvRow);
-    if (!built.request) {
-      const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
-      const key = built.key ?? '';
-      journal.record({ row: csvRow.row, key, s: 'failed', error });
-      finish({ row: csvRow.row, custom_key: key, bundle_id: '', status: 'failed', error });
-      continue;
-    }
-    const p = handle(csvRow.row, built.request).catch((e) => {
-      finish({ row: csvRow.row, custom_key: built.request!.key, bundle_id: '', status: 'failed', error: errorText(e) });
-    });
-    inflight.add(p);
-    void p.finally(() => inflight.delete(p));
-    if (inflight.size >= o.concurrency) await Promise.race(inflight);
+    await Promise.all(inflight);
+  } finally {
+    unsubscribe?.();
   }
-  await Promise.all(inflight);
   return counts;
 }
 

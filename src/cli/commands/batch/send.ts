@@ -116,7 +116,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     const started = Date.now();
     let counts;
     try {
-      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, calls, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined }, {
+      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, calls, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined, throttle: (l) => f.onThrottle(l) }, {
         onResult(r, c) {
           results?.write(r);
           if (r.status === 'created' || r.status === 'incomplete') {
