@@ -114,7 +114,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     const onSigint = () => abort.abort();
     process.once('SIGINT', onSigint);
     const started = Date.now();
-    let counts;
+    let counts: import('../../batch/runner.js').Counts;
     try {
       counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, calls, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined, throttle: (l) => f.onThrottle(l) }, {
         onResult(r, c) {
