@@ -1,4 +1,6 @@
 // The documented exit codes (`esign help exit-codes`, README). Scripts depend on them: never renumber.
+import { ApiError } from '../service/errors.js';
+
 export const EXIT = {
   OK: 0,
   FAILURE: 1,
@@ -30,7 +32,7 @@ export const EXIT_TABLE: [number, string][] = [
   [EXIT.AUTH, 'Authentication failed (HTTP 401): missing or wrong API key'],
   [EXIT.FORBIDDEN, 'Not permitted (HTTP 403): an account feature is off, or the key lacks the right'],
   [EXIT.NOT_FOUND, 'Not found (HTTP 404): no such Bundle, Packet or other object'],
-  [EXIT.CONFLICT, 'Conflict (HTTP 409): the object is not in a state that allows this now (sending a Bundle already sent too)'],
+  [EXIT.CONFLICT, 'Conflict (HTTP 409): the object is not in a state that allows this now (sending a Bundle already sent, or updating one that has ended, too)'],
   [EXIT.RATE_LIMITED, 'Rate limited (HTTP 429) after retries'],
   [EXIT.MISMATCH, 'Verification mismatch: the hash matches no document, or a webhook signature does not match'],
   [EXIT.TIMEOUT, 'A wait (bundle wait, --wait) timed out before the expected state was reached'],
@@ -71,4 +73,13 @@ export class StateConflict extends Error {
     super(apiError.message);
     this.name = 'StateConflict';
   }
+}
+
+/**
+ * Rethrows `e`, as a StateConflict when it is a 400 with no field error and the Bundle's state, read
+ * again, refuses the operation (`allowed` says which states take it): the same code on both backends.
+ */
+export async function rethrowAsStateConflict(e: unknown, status: () => Promise<string>, allowed: (s: string) => boolean): Promise<never> {
+  if (e instanceof ApiError && e.status === 400 && !e.errors.length && !allowed(await status())) throw new StateConflict(e);
+  throw e;
 }

@@ -56,6 +56,9 @@ export const NOT_LAUNCHED: readonly BundleStatus[] = ['ne', 'dr', 'pr', 'pe'];
 /** Bundles that `send` takes: drafts and pending Bundles. */
 export const SENDABLE: readonly BundleStatus[] = ['dr', 'pe'];
 export const isSendable = (s: string): boolean => (SENDABLE as readonly string[]).includes(s);
+/** Bundles that `PATCH /bundles/{slug}/` takes: drafts and sent Bundles (a 400 otherwise, as the service answers). */
+export const UPDATABLE: readonly BundleStatus[] = ['dr', 'se'];
+export const isUpdatable = (s: string): boolean => (UPDATABLE as readonly string[]).includes(s);
 export const isInProgress = (s: string): boolean => (IN_PROGRESS as readonly string[]).includes(s);
 export const isTerminal = (s: string): boolean => (TERMINAL as readonly string[]).includes(s);
 export const isEnded = (s: string): boolean => (ENDED as readonly string[]).includes(s);

@@ -68,6 +68,17 @@ describe('state conflicts and failures', () => {
     expect(JSON.parse(json.stderr)).toMatchObject({ code: 'invalid', message: expect.stringContaining('is sent') });
   });
 
+  it('exits 7 when bundle update meets a Bundle whose state takes no change (cancelled)', async () => {
+    const slug = (await esign(['bundle', 'create', ...signer, '-q'])).stdout;
+    expect((await esign(['bundle', 'cancel', slug, '--yes', '-q'])).exitCode).toBe(0);
+    const r = await esign(['bundle', 'update', slug, '--reminder-interval', '3']);
+    expect(r.exitCode, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/^esign: The Bundle is cancelled \(ca\); only drafts and sent Bundles can be updated/);
+    // A bad value on an updatable Bundle is still invalid input (3), not a conflict.
+    const open = (await esign(['bundle', 'create', ...signer, '-q'])).stdout;
+    expect((await esign(['bundle', 'update', open, '--reminder-interval', '45'])).exitCode).toBe(3);
+  });
+
   it('exits non-zero when webhook resend could not deliver, and says it once (not "HTTP 200 HTTP 200")', async () => {
     const rx = await startReceiver();
     try {
@@ -156,6 +167,9 @@ describe('the same codes on a remote backend (a real esign serve on 127.0.0.1)',
       expect(created.exitCode, created.stderr).toBe(0);
       const sent = await esign(['bundle', 'send', created.stdout], { env: remote });
       expect(sent.exitCode, sent.stderr).toBe(7);
+      expect((await esign(['bundle', 'cancel', created.stdout, '--yes', '-q'], { env: remote })).exitCode).toBe(0);
+      const updated = await esign(['bundle', 'update', created.stdout, '--reminder-interval', '3'], { env: remote });
+      expect(updated.exitCode, updated.stderr).toBe(7);
       expect((await esign(['bundle', 'list', '--created-after', 'yesterday'], { env: remote })).exitCode).toBe(2);
       await esign(
         ['webhook', 'create', '--name', 'dead', '--url', 'http://127.0.0.1:9/closed', '--events', 'bundle_sent'],

@@ -1,7 +1,7 @@
 // Bundle operations after creation: send, validate, cancel, patch, tags, events, files and data.
 import { sql } from '../store/db.js';
 import { BUNDLE_INCLUDES, type BundleStatus } from '../../service/enums.js';
-import { isTerminal } from '../../service/states.js';
+import { isTerminal, isUpdatable } from '../../service/states.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
 import { type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle, loadBundles, bundleAttrs } from './read.js';
@@ -78,7 +78,7 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
   const patch = S.parseOr400(S.BundlePatchRequest, input);
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (b.status !== 'dr' && b.status !== 'se')
+    if (!isUpdatable(b.status))
       throw badRequest(`The Bundle is ${describeStatus(b.status)}; only drafts and sent Bundles can be updated.`);
     const errs = new FieldErrors();
     const attrs = bundleAttrs(b);

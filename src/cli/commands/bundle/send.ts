@@ -1,9 +1,8 @@
 // esign bundle send SLUG...: send draft (or pending) Bundles; several ids, or - for ids from stdin.
 import type { Command } from 'commander';
-import { ApiError } from '../../../service/errors.js';
 import { isSendable } from '../../../service/states.js';
 import { forEachId, readIds } from '../../bulk.js';
-import { StateConflict } from '../../exitCodes.js';
+import { rethrowAsStateConflict } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import { showBundle } from './show.js';
@@ -26,11 +25,9 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
   await forEachId(f, await readIds(f, o.slugs), async (slug) => {
     // Whether the draft is a test Bundle is asked only when it matters (messages really go out, not live).
     await f.requireLive(async () => (await service.getBundle(slug)).is_test, o.live, 'send');
-    return service.sendBundle(slug).catch(async (e: unknown) => {
-      // Sent already, cancelled, complete: the Bundle's state refuses it, whatever the request.
-      if (e instanceof ApiError && e.status === 400 && !e.errors.length && !isSendable((await service.getBundle(slug)).status))
-        throw new StateConflict(e);
-      throw e;
-    });
+    // Sent already, cancelled, complete: the Bundle's state refuses it, whatever the request.
+    return service
+      .sendBundle(slug)
+      .catch((e: unknown) => rethrowAsStateConflict(e, async () => (await service.getBundle(slug)).status, isSendable));
   }, (b) => b.status, (b) => showBundle(f, b));
 }

@@ -1,6 +1,7 @@
 // esign bundle update SLUG: expiry, reminders, cc, owner, team, brand of a draft or sent Bundle.
 import type { Command } from 'commander';
-import { CliError, EXIT } from '../../exitCodes.js';
+import { isUpdatable } from '../../../service/states.js';
+import { CliError, EXIT, rethrowAsStateConflict } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, collect, intArg, readJsonInput } from '../../run.js';
 import { showBundle } from './show.js';
@@ -48,5 +49,10 @@ export async function run(f: Factory, o: UpdateOptions): Promise<void> {
   if (o.team !== undefined) body.team = nullable(o.team);
   if (o.signingBrand !== undefined) body.signing_brand = nullable(o.signingBrand);
   if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign bundle update --help).', EXIT.USAGE);
-  await showBundle(f, await (await f.service()).updateBundle(o.slug, body));
+  const service = await f.service();
+  // Complete, cancelled, expired: the Bundle's state refuses any change (a 400 on the wire), exit 7.
+  const b = await service
+    .updateBundle(o.slug, body)
+    .catch((e: unknown) => rethrowAsStateConflict(e, async () => (await service.getBundle(o.slug)).status, isUpdatable));
+  await showBundle(f, b);
 }
