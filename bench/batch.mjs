@@ -12,13 +12,23 @@ const FIXTURE = new URL('../fixtures/contract.pdf', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-batch-'));
 copyFileSync(FIXTURE, join(dir, 'contract.pdf'));
-writeFileSync(join(dir, 'spec.json'), JSON.stringify({
-  label: 'Offer {{n}}',
-  documents: [{ key: 'o', file_path: 'contract.pdf', fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
-  packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-}));
+writeFileSync(
+  join(dir, 'spec.json'),
+  JSON.stringify({
+    label: 'Offer {{n}}',
+    documents: [
+      {
+        key: 'o',
+        file_path: 'contract.pdf',
+        fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+      },
+    ],
+    packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+  }),
+);
 const rows = (n) => `n\n${Array.from({ length: n }, (_, i) => i + 1).join('\n')}\n`;
-const esign = (args, env, opts = {}) => execFileSync('node', [BIN, ...args], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', ...opts });
+const esign = (args, env, opts = {}) =>
+  execFileSync('node', [BIN, ...args], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', ...opts });
 
 try {
   // 1. Local engine.
@@ -26,27 +36,48 @@ try {
   writeFileSync(join(dir, 'rows.csv'), rows(N));
   const localEnv = { ESIGN_DATA_DIR: join(dir, 'local') };
   let t = performance.now();
-  const s = JSON.parse(esign(['batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--json', '--concurrency', '8'], localEnv));
+  const s = JSON.parse(
+    esign(['batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--json', '--concurrency', '8'], localEnv),
+  );
   const batchSeconds = (performance.now() - t) / 1000;
   const batchRate = s.created / batchSeconds;
   const LOOP = quick ? 10 : 50;
   const loopEnv = { ESIGN_DATA_DIR: join(dir, 'loop') };
   t = performance.now();
-  execFileSync('bash', ['-c', `for i in $(seq 1 ${LOOP}); do node "${BIN}" bundle create --file contract.pdf --signer "Person $i <p$i@example.com>" --label "Offer $i" -q >/dev/null; done`], { cwd: dir, env: { ...process.env, ...loopEnv } });
+  execFileSync(
+    'bash',
+    [
+      '-c',
+      `for i in $(seq 1 ${LOOP}); do node "${BIN}" bundle create --file contract.pdf --signer "Person $i <p$i@example.com>" --label "Offer $i" -q >/dev/null; done`,
+    ],
+    { cwd: dir, env: { ...process.env, ...loopEnv } },
+  );
   const loopPerRow = (performance.now() - t) / 1000 / LOOP;
-  console.log(`local: ${s.created} Bundles in ${batchSeconds.toFixed(2)} s end to end (process start included) = ${batchRate.toFixed(0)} Bundles/s`);
-  console.log(`shell loop of esign bundle create: ${LOOP} rows, ${loopPerRow.toFixed(3)} s per row = ${(1 / loopPerRow).toFixed(1)} Bundles/s; ratio ${(batchRate * loopPerRow).toFixed(0)}x`);
+  console.log(
+    `local: ${s.created} Bundles in ${batchSeconds.toFixed(2)} s end to end (process start included) = ${batchRate.toFixed(0)} Bundles/s`,
+  );
+  console.log(
+    `shell loop of esign bundle create: ${LOOP} rows, ${loopPerRow.toFixed(3)} s per row = ${(1 / loopPerRow).toFixed(1)} Bundles/s; ratio ${(batchRate * loopPerRow).toFixed(0)}x`,
+  );
 
   // 2. esign serve with 50 creates per 10 s.
   const R = quick ? 60 : 150;
   writeFileSync(join(dir, 'serve.csv'), rows(R));
   const serveEnv = { ESIGN_DATA_DIR: join(dir, 'served') };
   const key = esign(['local', 'keys', 'create', '-q'], serveEnv).trim();
-  const server = spawn('node', [BIN, 'serve', '--port', '0', '--rate-limit', '500', '--create-rate-limit', '50', '--rate-window', '10'], { env: { ...process.env, ...serveEnv }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const server = spawn(
+    'node',
+    [BIN, 'serve', '--port', '0', '--rate-limit', '500', '--create-rate-limit', '50', '--rate-window', '10'],
+    { env: { ...process.env, ...serveEnv }, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const address = await new Promise((r) => server.stdout.once('data', (d) => r(d.toString().trim())));
   const remote = { ESIGN_BASE_URL: `${address}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: join(dir, 'client') };
   t = performance.now();
-  const r = spawnSync('node', [BIN, 'batch', 'send', 'serve.csv', '--spec', 'spec.json', '--yes', '--live', '--json'], { cwd: dir, env: { ...process.env, ...remote }, encoding: 'utf8' });
+  const r = spawnSync('node', [BIN, 'batch', 'send', 'serve.csv', '--spec', 'spec.json', '--yes', '--live', '--json'], {
+    cwd: dir,
+    env: { ...process.env, ...remote },
+    encoding: 'utf8',
+  });
   const seconds = (performance.now() - t) / 1000;
   const sr = JSON.parse(r.stdout);
   const list = JSON.parse(esign(['bundle', 'list', '--all', '--per-page', '100', '--json'], remote));
@@ -55,7 +86,9 @@ try {
   // The first 50 may go at once in a fixed window; the allowed rate over the run is 50 per 10 s after the first window.
   const allowed = 5; // creates per second
   const reached = sr.created / (seconds * allowed);
-  console.log(`serve (50 per 10 s): ${sr.created} created in ${seconds.toFixed(1)} s = ${(sr.created / seconds).toFixed(2)}/s, ${(reached * 100).toFixed(0)}% of the allowed 5/s; duplicates ${keys.length - new Set(keys).size}; failed ${sr.failed} (exit ${r.status})`);
+  console.log(
+    `serve (50 per 10 s): ${sr.created} created in ${seconds.toFixed(1)} s = ${(sr.created / seconds).toFixed(2)}/s, ${(reached * 100).toFixed(0)}% of the allowed 5/s; duplicates ${keys.length - new Set(keys).size}; failed ${sr.failed} (exit ${r.status})`,
+  );
 
   // 3. check of a 100,000-row CSV: peak RSS.
   const C = quick ? 20000 : 100000;
@@ -65,11 +98,21 @@ try {
     for (let i = 1; i <= C; i++) w.write(`${i},\n`);
     w.end(res);
   });
-  const time = spawnSync('/usr/bin/time', ['-f', '%M', 'node', BIN, 'batch', 'check', 'big.csv', '--spec', 'spec.json', '-q'], { cwd: dir, env: { ...process.env, ESIGN_DATA_DIR: join(dir, 'check') }, encoding: 'utf8' });
+  const time = spawnSync(
+    '/usr/bin/time',
+    ['-f', '%M', 'node', BIN, 'batch', 'check', 'big.csv', '--spec', 'spec.json', '-q'],
+    { cwd: dir, env: { ...process.env, ESIGN_DATA_DIR: join(dir, 'check') }, encoding: 'utf8' },
+  );
   const kb = Number(time.stderr.trim().split('\n').pop());
-  const small = spawnSync('/usr/bin/time', ['-f', '%M', 'node', BIN, 'batch', 'check', 'serve.csv', '--spec', 'spec.json', '-q'], { cwd: dir, env: { ...process.env, ESIGN_DATA_DIR: join(dir, 'check') }, encoding: 'utf8' });
+  const small = spawnSync(
+    '/usr/bin/time',
+    ['-f', '%M', 'node', BIN, 'batch', 'check', 'serve.csv', '--spec', 'spec.json', '-q'],
+    { cwd: dir, env: { ...process.env, ESIGN_DATA_DIR: join(dir, 'check') }, encoding: 'utf8' },
+  );
   const smallKb = Number(small.stderr.trim().split('\n').pop());
-  console.log(`check: ${C} rows, peak RSS ${(kb / 1024).toFixed(0)} MB (exit ${time.status}); ${R} rows: ${(smallKb / 1024).toFixed(0)} MB`);
+  console.log(
+    `check: ${C} rows, peak RSS ${(kb / 1024).toFixed(0)} MB (exit ${time.status}); ${R} rows: ${(smallKb / 1024).toFixed(0)} MB`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -27,8 +27,10 @@ try {
   const raw = replay(baselinePath, rows, N);
   const perCreate = rows.reduce((n, t) => n + t.rows.length, 0) / N;
   console.log(`engine createBundle: ${N} in ${fmt(s, 2)} s = ${fmt(N / s, 0)} creates/s (target >= 2500)`);
-  console.log(`  raw better-sqlite3, the same ${fmt(perCreate, 1)} rows a create writes, one transaction each: ` +
-    `${fmt(N / raw, 0)} creates/s; engine / raw time = ${fmt(s / raw, 2)} (target <= 4)`);
+  console.log(
+    `  raw better-sqlite3, the same ${fmt(perCreate, 1)} rows a create writes, one transaction each: ` +
+      `${fmt(N / raw, 0)} creates/s; engine / raw time = ${fmt(s / raw, 2)} (target <= 4)`,
+  );
 } finally {
   await engine.close();
   rmSync(dir, { recursive: true, force: true });
@@ -37,11 +39,11 @@ try {
 /** Tables a create writes itself: not SQLite's, not a search index's, not one kept by a trigger. */
 function plainTables(db) {
   const schema = db.prepare(`SELECT type, name, sql FROM sqlite_schema`).all();
-  const virtual = schema.filter((r) => r.type === 'table' && /^CREATE VIRTUAL/i.test(r.sql ?? ''))
-    .map((r) => r.name);
+  const virtual = schema.filter((r) => r.type === 'table' && /^CREATE VIRTUAL/i.test(r.sql ?? '')).map((r) => r.name);
   const kept = new Set();
   for (const r of schema.filter((r) => r.type === 'trigger'))
-    for (const m of r.sql.matchAll(/(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/gi)) kept.add(m[1]);
+    for (const m of r.sql.matchAll(/(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/gi))
+      kept.add(m[1]);
   return schema
     .filter((r) => r.type === 'table' && !r.name.startsWith('sqlite_') && !kept.has(r.name))
     .filter((r) => !/WITHOUT ROWID/i.test(r.sql))

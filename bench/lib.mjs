@@ -14,7 +14,8 @@ export function timeCommands(commands, { runs = 21, env = process.env, okStatus 
       const t0 = process.hrtime.bigint();
       const res = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (!okStatus.includes(res.status)) throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
+      if (!okStatus.includes(res.status))
+        throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
       times[i].push(ms);
     });
   return times.map(median);

@@ -32,14 +32,44 @@ const { MIGRATIONS } = await import(
 );
 const BEFORE = 6; // migrations on main before this work
 
-const KINDS = ['Lease renewal', 'Employment offer', 'Mutual NDA', 'Purchase order', 'Consulting agreement', 'Vendor onboarding', 'Loan application', 'Tenancy deposit', 'Change request'];
+const KINDS = [
+  'Lease renewal',
+  'Employment offer',
+  'Mutual NDA',
+  'Purchase order',
+  'Consulting agreement',
+  'Vendor onboarding',
+  'Loan application',
+  'Tenancy deposit',
+  'Change request',
+];
 const FIRST = ['José', 'Renée', 'Zoë', 'Åsa', 'Mark', 'Priya', 'Chen', 'Olúmídé', 'Anna', 'Søren', 'Fatima', 'Luca'];
-const LAST = ['García', 'Müller', 'Smith', 'Nguyen', 'O’Brien', 'Kowalski', 'Dubois', 'Tanaka', 'Silva', 'Jensen', 'Rossi'];
+const LAST = [
+  'García',
+  'Müller',
+  'Smith',
+  'Nguyen',
+  'O’Brien',
+  'Kowalski',
+  'Dubois',
+  'Tanaka',
+  'Silva',
+  'Jensen',
+  'Rossi',
+];
 const person = (i, k) => {
   const f = FIRST[(i * 7 + k) % FIRST.length];
   const l = LAST[(i * 5 + k * 3) % LAST.length];
-  const ascii = (s) => s.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
-  return { name: `${f} ${l}`, email: `${ascii(f)}.${ascii(l)}.${i}${k ? 'b' : 'a'}@example.com`, phone: `+1 (555) ${String(i % 1000).padStart(3, '0')}-${String(i).padStart(7, '0').slice(-4)}` };
+  const ascii = (s) =>
+    s
+      .normalize('NFD')
+      .replace(/[^A-Za-z]/g, '')
+      .toLowerCase();
+  return {
+    name: `${f} ${l}`,
+    email: `${ascii(f)}.${ascii(l)}.${i}${k ? 'b' : 'a'}@example.com`,
+    phone: `+1 (555) ${String(i % 1000).padStart(3, '0')}-${String(i).padStart(7, '0').slice(-4)}`,
+  };
 };
 const label = (i) => `${KINDS[i % KINDS.length]} ${i}`;
 const customKey = (i) => `ci-run-${i}`;
@@ -58,11 +88,17 @@ function downgrade(db) {
   const before = schemaOf(BEFORE);
   const now = db.prepare(`SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'`).all();
   const isVirtual = (o) => o.type === 'table' && o.sql?.startsWith('CREATE VIRTUAL');
-  const isShadow = (o2) => o2.type === 'table' && now.some((o) => isVirtual(o) && ['data', 'idx', 'content', 'docsize', 'config'].some((x) => o2.name === `${o.name}_${x}`));
+  const isShadow = (o2) =>
+    o2.type === 'table' &&
+    now.some(
+      (o) => isVirtual(o) && ['data', 'idx', 'content', 'docsize', 'config'].some((x) => o2.name === `${o.name}_${x}`),
+    );
   // Objects that migration 7 adds, or replaces under the same name, are dropped; main's are made again.
   const changed = (o) => !before.has(o.name) || before.get(o.name).sql !== o.sql;
   for (const type of ['trigger', 'view', 'index', 'table'])
-    for (const o of now) if (o.type === type && changed(o) && !isShadow(o) && o.sql) db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
+    for (const o of now)
+      if (o.type === type && changed(o) && !isShadow(o) && o.sql)
+        db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
   const left = new Set(db.prepare(`SELECT name FROM sqlite_master`).pluck().all());
   for (const [name, o] of before) if (!left.has(name) && o.sql) db.exec(o.sql);
   db.pragma(`user_version = ${BEFORE}`);
@@ -73,7 +109,9 @@ const request = (i, extra = {}) => ({
   custom_key: customKey(i),
   packets: [0, 1].map((k) => {
     const p = person(i, k);
-    return k === 1 && i % 2 ? { key: 'b', name: p.name, email: p.email, phone: p.phone } : { key: k ? 'b' : 'a', name: p.name, email: p.email };
+    return k === 1 && i % 2
+      ? { key: 'b', name: p.name, email: p.email, phone: p.phone }
+      : { key: k ? 'b' : 'a', name: p.name, email: p.email };
   }),
   documents: [{ key: 'contract', file_b64: PDF_B64 }],
   ...extra,
@@ -81,12 +119,23 @@ const request = (i, extra = {}) => ({
 
 /** Bundles of every kind, made by the engine: sent, draft, cancelled, started, declined, completed; with tags and a template. */
 async function makeTemplates(engine) {
-  const tpl = await engine.importTemplate({ name: 'Bench template', pdf: Buffer.from(PDF_B64, 'base64'), roles: [{ key: 'a' }, { key: 'b' }] });
+  const tpl = await engine.importTemplate({
+    name: 'Bench template',
+    pdf: Buffer.from(PDF_B64, 'base64'),
+    roles: [{ key: 'a' }, { key: 'b' }],
+  });
   // Every Bundle event goes to a webhook whose receiver (here, on 127.0.0.1) fails one delivery in four.
   let posts = 0;
-  const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(++posts % 4 ? 200 : 500).end()));
+  const receiver = createServer((req, res) =>
+    req.resume().on('end', () => res.writeHead(++posts % 4 ? 200 : 500).end()),
+  );
   await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-  await engine.createWebhook({ name: 'Bench receiver', url: `http://127.0.0.1:${receiver.address().port}/hook`, event_types: BUNDLE_EVENTS, enabled: true });
+  await engine.createWebhook({
+    name: 'Bench receiver',
+    url: `http://127.0.0.1:${receiver.address().port}/hook`,
+    event_types: BUNDLE_EVENTS,
+    enabled: true,
+  });
   const kinds = [];
   let i = 0;
   const make = async (extra, after) => {
@@ -121,7 +170,15 @@ async function makeTemplates(engine) {
   return { kinds, template: tpl.id };
 }
 
-const BUNDLE_EVENTS = ['bundle_sent', 'bundle_complete', 'bundle_docs_ready', 'bundle_cancelled', 'packet_viewed', 'packet_complete', 'packet_declined'];
+const BUNDLE_EVENTS = [
+  'bundle_sent',
+  'bundle_complete',
+  'bundle_docs_ready',
+  'bundle_cancelled',
+  'packet_viewed',
+  'packet_complete',
+  'packet_declined',
+];
 const PERSON_KINDS = 12;
 
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
@@ -138,16 +195,35 @@ const slug = () => {
 /** Copies the template Bundles' rows until there are n Bundles, in one transaction. */
 function replicate(db, kinds, n) {
   const T = (sqlText, ...a) => db.prepare(sqlText).all(...a);
-  const tables = ['packets', 'documents', 'bundle_tags', 'bundle_events', 'field_values', 'produced_files', 'field_attachments'];
+  const tables = [
+    'packets',
+    'documents',
+    'bundle_tags',
+    'bundle_events',
+    'field_values',
+    'produced_files',
+    'field_attachments',
+  ];
   const tmpl = kinds.map(({ seq, i }) => {
     const b = T('SELECT * FROM bundles WHERE seq = ?', seq)[0];
     const rows = Object.fromEntries(tables.map((t) => [t, T(`SELECT * FROM ${t} WHERE bundle_seq = ?`, seq)]));
     const outbox = T('SELECT * FROM outbox WHERE bundle_id = ?', b.id);
-    const events = T('SELECT * FROM webhook_events WHERE bundle_id = ? ORDER BY seq', b.id).map((e) => ({ e, deliveries: T('SELECT * FROM webhook_deliveries WHERE event_seq = ? ORDER BY seq', e.seq) }));
-    const links = T('SELECT * FROM links WHERE target IN (SELECT id FROM packets WHERE bundle_seq = ?) OR target = ?', seq, b.id);
+    const events = T('SELECT * FROM webhook_events WHERE bundle_id = ? ORDER BY seq', b.id).map((e) => ({
+      e,
+      deliveries: T('SELECT * FROM webhook_deliveries WHERE event_seq = ? ORDER BY seq', e.seq),
+    }));
+    const links = T(
+      'SELECT * FROM links WHERE target IN (SELECT id FROM packets WHERE bundle_seq = ?) OR target = ?',
+      seq,
+      b.id,
+    );
     return { b, rows, outbox, links, events, i };
   });
-  const persons = T('SELECT * FROM persons ORDER BY rowid').map((p, k) => ({ p, k, channels: T('SELECT * FROM person_channels WHERE person_id = ?', p.id) }));
+  const persons = T('SELECT * FROM persons ORDER BY rowid').map((p, k) => ({
+    p,
+    k,
+    channels: T('SELECT * FROM person_channels WHERE person_id = ?', p.id),
+  }));
   const insert = (table, row) => {
     const cols = Object.keys(row);
     return db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
@@ -166,7 +242,11 @@ function replicate(db, kinds, n) {
       const newSeq = ++seq;
       const created = START + Math.floor((j / n) * SPAN);
       const delta = created - Date.parse(t.b.created);
-      const subst = new Map([[t.b.id, slug()], [label(t.i), label(j)], [customKey(t.i), customKey(j)]]);
+      const subst = new Map([
+        [t.b.id, slug()],
+        [label(t.i), label(j)],
+        [customKey(t.i), customKey(j)],
+      ]);
       for (const k of [0, 1]) {
         const from = person(t.i, k);
         const to = person(j, k);
@@ -178,7 +258,10 @@ function replicate(db, kinds, n) {
       const map = (row, extra) => {
         const out = {};
         for (const [k, v] of Object.entries(row))
-          out[k] = typeof v === 'string' ? v.replace(re, (m) => subst.get(m)).replace(ISO, (d) => new Date(Date.parse(d) + delta).toISOString()) : v;
+          out[k] =
+            typeof v === 'string'
+              ? v.replace(re, (m) => subst.get(m)).replace(ISO, (d) => new Date(Date.parse(d) + delta).toISOString())
+              : v;
         return Object.assign(out, extra);
       };
       put('bundles', map(t.b, { seq: newSeq }));
@@ -206,7 +289,13 @@ function replicate(db, kinds, n) {
       const pto = person(j, 0);
       put('persons', { ...pt.p, id: pid, name: pto.name, created: new Date(created).toISOString() });
       for (const ch of pt.channels)
-        put('person_channels', { ...ch, id: randomUUID(), person_id: pid, email: ch.email === null ? null : pto.email, phone: ch.phone === null ? null : pto.phone });
+        put('person_channels', {
+          ...ch,
+          id: randomUUID(),
+          person_id: pid,
+          email: ch.email === null ? null : pto.email,
+          phone: ch.phone === null ? null : pto.phone,
+        });
     }
   })();
 }
@@ -214,7 +303,10 @@ function replicate(db, kinds, n) {
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const dbBytes = (db) => {
   db.pragma('wal_checkpoint(TRUNCATE)');
-  return db.pragma('page_size', { simple: true }) * (db.pragma('page_count', { simple: true }) - db.pragma('freelist_count', { simple: true }));
+  return (
+    db.pragma('page_size', { simple: true }) *
+    (db.pragma('page_count', { simple: true }) - db.pragma('freelist_count', { simple: true }))
+  );
 };
 
 function queries(n, template) {
@@ -234,13 +326,19 @@ function queries(n, template) {
     ['status__in=se,st', { status__in: 'se,st', per_page: 100 }],
     ['tag=nightly', { tag: 'nightly', per_page: 100 }],
     ['tag__in=dev,release', { tag__in: 'dev,release', per_page: 100 }],
-    ...['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at'].map((o) => [`ordering=${o}, 100/page`, { ordering: o, per_page: 100 }]),
+    ...['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at'].map((o) => [
+      `ordering=${o}, 100/page`,
+      { ordering: o, per_page: 100 },
+    ]),
     ['created_after, 100/page', { created_after: day(0.5), per_page: 100 }],
     ['sent range', { sent_after: day(0.2), sent_before: day(0.6), per_page: 100 }],
     ['completed range', { completed_after: day(0.1), completed_before: day(0.9), per_page: 100 }],
     ['status=se + search label fragment', { status: 'se', search: 'lease', per_page: 100 }],
     ['tag=ci + ordering=-sent', { tag: 'ci', ordering: '-sent', per_page: 100 }],
-    ['status__in=co,ca + created range', { status__in: 'co,ca', created_after: day(0.25), created_before: day(0.75), per_page: 100 }],
+    [
+      'status__in=co,ca + created range',
+      { status__in: 'co,ca', created_after: day(0.25), created_before: day(0.75), per_page: 100 },
+    ],
   ];
   if (template) q.push(['template', { template, per_page: 100 }]);
   return q;
@@ -275,7 +373,13 @@ async function timeRuns(engine, f) {
       last = await f();
       times[kind].push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
-  return { last, p50: pct(times.again, 50), p95: pct(times.again, 95), p50w: pct(times.fresh, 50), p95w: pct(times.fresh, 95) };
+  return {
+    last,
+    p50: pct(times.again, 50),
+    p95: pct(times.again, 95),
+    p50w: pct(times.fresh, 50),
+    p95w: pct(times.fresh, 95),
+  };
 }
 
 async function measure(engine, n, template) {
@@ -287,9 +391,18 @@ async function measure(engine, n, template) {
     const first = await engine.listBundles(q);
     // The deep page: page 500 of 100, or the last page when there are fewer.
     const deep = Math.min(first.total_pages, 500);
-    for (const [label2, page] of deep > 1 ? [['page 1', 1], [`page ${deep}`, deep]] : [['page 1', 1]]) {
+    for (const [label2, page] of deep > 1
+      ? [
+          ['page 1', 1],
+          [`page ${deep}`, deep],
+        ]
+      : [['page 1', 1]]) {
       const t = await timeRuns(engine, () => engine.listBundles({ ...q, page }));
-      out.push({ query: `${name} (${first.total} matches), ${label2}`, key: `${name}|${page === 1 ? 1 : 'deep'}`, ...t });
+      out.push({
+        query: `${name} (${first.total} matches), ${label2}`,
+        key: `${name}|${page === 1 ? 1 : 'deep'}`,
+        ...t,
+      });
     }
   }
   // A Bundle's events; webhook events and deliveries; Persons.
@@ -306,7 +419,11 @@ async function measure(engine, n, template) {
     ['webhook events of a Bundle', 'listWebhookEvents', { bundle: slugRow.id }],
     ['webhook events, event_type=bundle_complete', 'listWebhookEvents', { event_type: 'bundle_complete' }],
     ['webhook events, success=false', 'listWebhookEvents', { success: false }],
-    ['webhook events, webhook + created range', 'listWebhookEvents', { webhook, after_date: day(0.3), before_date: day(0.6) }],
+    [
+      'webhook events, webhook + created range',
+      'listWebhookEvents',
+      { webhook, after_date: day(0.3), before_date: day(0.6) },
+    ],
     ['webhook deliveries', 'listWebhookDeliveries', {}],
     ['webhook deliveries, status=500', 'listWebhookDeliveries', { status: 500 }],
     ['webhook deliveries of a Bundle', 'listWebhookDeliveries', { bundle: slugRow.id }],
@@ -320,7 +437,9 @@ async function measure(engine, n, template) {
     const first = await engine[op]({ ...base, per_page: 100 });
     const deep = Math.min(first.total_pages, 500);
     for (const page of deep > 1 ? [1, deep] : [1])
-      await timed(`${name}, page ${page}`, `${name}|${page === 1 ? 1 : 'deep'}`, () => engine[op]({ ...base, per_page: 100, page }));
+      await timed(`${name}, page ${page}`, `${name}|${page === 1 ? 1 : 'deep'}`, () =>
+        engine[op]({ ...base, per_page: 100, page }),
+      );
   }
   return out;
 }
@@ -332,8 +451,11 @@ async function measure(engine, n, template) {
 async function createsPerSecond() {
   const builds = [['now', LocalEngine]];
   const base = process.env.BENCH_BASELINE;
-  if (base) builds.unshift([`baseline ${execFileSync('git', ['-C', base, 'rev-parse', '--short', 'HEAD']).toString().trim()}`,
-    (await import(pathToFileURL(join(resolve(base), 'dist/engine.js')).href)).LocalEngine]);
+  if (base)
+    builds.unshift([
+      `baseline ${execFileSync('git', ['-C', base, 'rev-parse', '--short', 'HEAD']).toString().trim()}`,
+      (await import(pathToFileURL(join(resolve(base), 'dist/engine.js')).href)).LocalEngine,
+    ]);
   const runs = builds.map(([name, Engine]) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'esign-scale-create-'));
     return { name, dataDir, engine: new Engine({ dataDir }), rates: [] };
@@ -358,15 +480,19 @@ async function createsPerSecond() {
 
 const printRows = (rows) => {
   for (const r of rows)
-    console.log(`  ${r.query.padEnd(70)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms` +
-      `  after a write: p50 ${fmt(r.p50w, 2).padStart(7)} ms  p95 ${fmt(r.p95w, 2).padStart(7)} ms`);
+    console.log(
+      `  ${r.query.padEnd(70)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms` +
+        `  after a write: p50 ${fmt(r.p50w, 2).padStart(7)} ms  p95 ${fmt(r.p95w, 2).padStart(7)} ms`,
+    );
 };
 
 /** Queries a directory kept by an earlier run (BENCH_SCALE_KEEP) again, after the engine's own upgrade on open. */
 async function measureKept(dir, n) {
   const t0 = Date.now();
   const engine = new LocalEngine({ dataDir: dir });
-  console.log(`\n${n.toLocaleString('en')} Bundles kept in ${dir}: opened (with any new migration) in ${fmt((Date.now() - t0) / 1000)} s; ${fmt(dbBytes(engine.db) / n, 0)} bytes per Bundle`);
+  console.log(
+    `\n${n.toLocaleString('en')} Bundles kept in ${dir}: opened (with any new migration) in ${fmt((Date.now() - t0) / 1000)} s; ${fmt(dbBytes(engine.db) / n, 0)} bytes per Bundle`,
+  );
   const template = engine.db.prepare('SELECT id FROM templates ORDER BY rowid LIMIT 1').pluck().get();
   const rows = await measure(engine, n, template);
   printRows(rows);
@@ -395,7 +521,9 @@ for (const [k, n] of SIZES.entries()) {
     let engine = new LocalEngine({ dataDir: dir });
     // The Bundles copied below are dated from START on, after these: made on a clock set back before
     // START, as in a data directory whose Bundles were made as time went by.
-    engine.db.prepare(`INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?)`).run(String(START - 86400e3 - Date.now()));
+    engine.db
+      .prepare(`INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?)`)
+      .run(String(START - 86400e3 - Date.now()));
     const { kinds, template } = await makeTemplates(engine);
     engine.db.prepare(`DELETE FROM meta WHERE key = 'clock_offset_ms'`).run();
     await engine.close();
@@ -413,18 +541,22 @@ for (const [k, n] of SIZES.entries()) {
     raw.pragma('synchronous = NORMAL');
     t0 = Date.now();
     for (let v = BEFORE; v < MIGRATIONS.length; v++)
-      raw.transaction(() => {
-        raw.exec(MIGRATIONS[v]);
-        raw.pragma(`user_version = ${v + 1}`);
-      }).immediate();
+      raw
+        .transaction(() => {
+          raw.exec(MIGRATIONS[v]);
+          raw.pragma(`user_version = ${v + 1}`);
+        })
+        .immediate();
     const upgradeS = (Date.now() - t0) / 1000;
     raw.close();
     t0 = Date.now();
     engine = new LocalEngine({ dataDir: dir });
     const openS = (Date.now() - t0) / 1000;
     const bytesAfter = dbBytes(engine.db);
-    console.log(`\n${n.toLocaleString('en')} Bundles: seeded in ${fmt(seedS)} s, upgraded (migrations ${BEFORE + 1}-${MIGRATIONS.length}) in ${fmt(upgradeS)} s, first open (due reminders) ${fmt(openS)} s; ` +
-      `${fmt(bytesBefore / n, 0)} bytes per Bundle before, ${fmt(bytesAfter / n, 0)} after (+${fmt((bytesAfter - bytesBefore) / n, 0)}); file ${fmt(statSync(join(dir, 'esign.db')).size / 2 ** 20, 0)} MiB`);
+    console.log(
+      `\n${n.toLocaleString('en')} Bundles: seeded in ${fmt(seedS)} s, upgraded (migrations ${BEFORE + 1}-${MIGRATIONS.length}) in ${fmt(upgradeS)} s, first open (due reminders) ${fmt(openS)} s; ` +
+        `${fmt(bytesBefore / n, 0)} bytes per Bundle before, ${fmt(bytesAfter / n, 0)} after (+${fmt((bytesAfter - bytesBefore) / n, 0)}); file ${fmt(statSync(join(dir, 'esign.db')).size / 2 ** 20, 0)} MiB`,
+    );
     const rows = await measure(engine, n, template);
     printRows(rows);
     results.set(n, rows);
@@ -446,5 +578,10 @@ if (SIZES.length >= 2) {
 }
 
 const rates = process.env.BENCH_SCALE_CREATES === '0' ? [] : await createsPerSecond();
-if (rates.length) console.log(`\ncreates/s (median of 5 interleaved rounds of ${CREATES}): ${rates.map((r) => `${r.name} ${fmt(r.rate, 0)}`).join(', ')}` +
-  (rates.length > 1 ? ` (${fmt((rates[1].rate / rates[0].rate - 1) * 100, 1)}%)` : ' (BENCH_BASELINE=<a built checkout> to compare)'));
+if (rates.length)
+  console.log(
+    `\ncreates/s (median of 5 interleaved rounds of ${CREATES}): ${rates.map((r) => `${r.name} ${fmt(r.rate, 0)}`).join(', ')}` +
+      (rates.length > 1
+        ? ` (${fmt((rates[1].rate / rates[0].rate - 1) * 100, 1)}%)`
+        : ' (BENCH_BASELINE=<a built checkout> to compare)'),
+  );

@@ -34,19 +34,24 @@ async function serve(args = []) {
   const address = await new Promise((r) => p.stdout.once('data', (d) => r(d.toString().trim().split('\n')[0])));
   const mem = () => {
     const s = readFileSync(`/proc/${p.pid}/status`, 'utf8');
-    return { rss: Math.round(+/VmRSS:\s+(\d+)/.exec(s)[1] / 1024), peak: Math.round(+/VmHWM:\s+(\d+)/.exec(s)[1] / 1024) };
+    return {
+      rss: Math.round(+/VmRSS:\s+(\d+)/.exec(s)[1] / 1024),
+      peak: Math.round(+/VmHWM:\s+(\d+)/.exec(s)[1] / 1024),
+    };
   };
   /** Sockets the server process holds open (its connections, and its listening socket). */
-  const sockets = () => readdirSync(`/proc/${p.pid}/fd`).filter((fd) => {
-    try {
-      return readlinkSync(`/proc/${p.pid}/fd/${fd}`).startsWith('socket:');
-    } catch {
-      return false;
-    }
-  }).length;
+  const sockets = () =>
+    readdirSync(`/proc/${p.pid}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${p.pid}/fd/${fd}`).startsWith('socket:');
+      } catch {
+        return false;
+      }
+    }).length;
   const api = async (path, init = {}) => {
     const res = await fetch(`${address}${path}`, {
-      ...init, headers: { authorization: `Token ${key}`, 'content-type': 'application/json', ...init.headers },
+      ...init,
+      headers: { authorization: `Token ${key}`, 'content-type': 'application/json', ...init.headers },
     });
     return res.json();
   };
@@ -63,8 +68,9 @@ async function keyedTimes(s, n = 20) {
   const times = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
-    const res = await fetch(`${s.address}/api/v2/bundles/`, { headers: { authorization: `Token ${s.key}`, connection: 'close' } })
-      .catch((e) => ({ status: `refused (${e.cause?.code ?? e.message})`, text: async () => '' }));
+    const res = await fetch(`${s.address}/api/v2/bundles/`, {
+      headers: { authorization: `Token ${s.key}`, connection: 'close' },
+    }).catch((e) => ({ status: `refused (${e.cause?.code ?? e.message})`, text: async () => '' }));
     await res.text();
     if (res.status !== 200) return { failed: `${i} of ${n} answered, then ${res.status}` };
     times.push(performance.now() - t0);
@@ -102,14 +108,21 @@ async function streamUntilAnswered(port, path, type, chunks) {
   await Promise.race([done, new Promise((r) => setTimeout(r, 60_000))]);
   const ms = performance.now() - t0;
   s.destroy();
-  return { status: /^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 'closed unanswered', sentMb: Math.round(sent / MB), ms: Math.round(ms) };
+  return {
+    status: /^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 'closed unanswered',
+    sentMb: Math.round(sent / MB),
+    ms: Math.round(ms),
+  };
 }
 
 const B = 'secbench';
 const MULTIPART = `multipart/form-data; boundary=${B}`;
-const field = (name, value) => Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+const field = (name, value) =>
+  Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
 function* file(name, filename, mb) {
-  yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`);
+  yield Buffer.from(
+    `--${B}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const chunk = Buffer.alloc(MB, 0x41);
   for (let i = 0; i < mb; i++) yield chunk;
   yield Buffer.from('\r\n');
@@ -119,7 +132,8 @@ async function signingSession(s) {
   const b = await s.api('/api/v2/bundles/', {
     method: 'POST',
     body: JSON.stringify({
-      label: 'bench', documents: [{ key: 'd', file_b64: PDF.toString('base64') }],
+      label: 'bench',
+      documents: [{ key: 'd', file_b64: PDF.toString('base64') }],
       packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com', deliver_via: 'embed' }],
     }),
   });
@@ -129,7 +143,10 @@ async function signingSession(s) {
 }
 
 async function preparationSession(s) {
-  const { url } = await s.api('/api/v2/bundles/preparation_session/', { method: 'POST', body: JSON.stringify({ upload_pdf: true }) });
+  const { url } = await s.api('/api/v2/bundles/preparation_session/', {
+    method: 'POST',
+    body: JSON.stringify({ upload_pdf: true }),
+  });
   const html = await (await fetch(url)).text();
   return /action="\/prepare\/session\/([^/"]+)\/bundle"/.exec(html)[1];
 }
@@ -138,12 +155,18 @@ async function hostileUpload(title, run) {
   const s = await serve();
   const before = s.mem();
   const r = await run(s);
-  console.log(`${title}: ${r.status} after ${r.sentMb} MB sent (${r.ms} ms)${r.extra ?? ''}; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
+  console.log(
+    `${title}: ${r.status} after ${r.sentMb} MB sent (${r.ms} ms)${r.extra ?? ''}; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`,
+  );
   await s.stop();
 }
 
 async function apiUpload(s, junkParts, partMb) {
-  const spec = JSON.stringify({ label: 'big', packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }], documents: [{ key: 'd', file_index: 0 }] });
+  const spec = JSON.stringify({
+    label: 'big',
+    packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }],
+    documents: [{ key: 'd', file_index: 0 }],
+  });
   async function* gen() {
     yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="bundle_request"\r\n\r\n${spec}\r\n`);
     yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="files"; filename="c.pdf"\r\n\r\n`);
@@ -157,7 +180,9 @@ async function apiUpload(s, junkParts, partMb) {
   }
   const t0 = Date.now();
   const res = await request(`${s.address}/api/v2/bundles/`, {
-    method: 'POST', headers: { authorization: `Token ${s.key}`, 'content-type': MULTIPART }, body: Readable.from(gen()),
+    method: 'POST',
+    headers: { authorization: `Token ${s.key}`, 'content-type': MULTIPART },
+    body: Readable.from(gen()),
   }).catch((e) => ({ statusCode: `error ${e.code ?? e.message}`, body: { text: async () => '' } }));
   await res.body.text();
   return { status: res.statusCode, ms: Date.now() - t0 };
@@ -166,60 +191,103 @@ async function apiUpload(s, junkParts, partMb) {
 if (wanted('uploads')) {
   console.log('Hostile uploads (a fresh esign serve each; peak = VmHWM):');
   await hostileUpload('60 MB keyless JSON to POST /sign/session/<none>/sign', (s) =>
-    streamUntilAnswered(s.port, '/sign/session/nope/sign', 'application/json', (function* () {
-      for (let i = 0; i < 60; i++) yield Buffer.alloc(MB, 0x20);
-    })()));
+    streamUntilAnswered(
+      s.port,
+      '/sign/session/nope/sign',
+      'application/json',
+      (function* () {
+        for (let i = 0; i < 60; i++) yield Buffer.alloc(MB, 0x20);
+      })(),
+    ),
+  );
   await hostileUpload('8 of them at once, keyed GET /bundles/ meanwhile', async (s) => {
-    const body = () => (function* () {
-      for (let i = 0; i < 60; i++) yield Buffer.alloc(MB, 0x20);
-    })();
+    const body = () =>
+      (function* () {
+        for (let i = 0; i < 60; i++) yield Buffer.alloc(MB, 0x20);
+      })();
     const forms = ['application/json', 'application/x-www-form-urlencoded'];
-    const hostile = Promise.all(Array.from({ length: 8 }, (_, i) => streamUntilAnswered(s.port, `/sign/session/x${i}/sign`, forms[i % 2], body())));
+    const hostile = Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        streamUntilAnswered(s.port, `/sign/session/x${i}/sign`, forms[i % 2], body()),
+      ),
+    );
     const keyed = await keyedTimes(s);
     const rs = await hostile;
-    return { status: rs.map((r) => r.status).join(','), sentMb: Math.max(...rs.map((r) => r.sentMb)), ms: Math.max(...rs.map((r) => r.ms)), extra: `; keyed ${said(keyed)}` };
+    return {
+      status: rs.map((r) => r.status).join(','),
+      sentMb: Math.max(...rs.map((r) => r.sentMb)),
+      ms: Math.max(...rs.map((r) => r.ms)),
+      extra: `; keyed ${said(keyed)}`,
+    };
   });
-  await hostileUpload('594 MB signing-page post (20 x 9 MB attachments, then 400 x 1 MB fields), live session', async (s) => {
-    const session = await signingSession(s);
-    return streamUntilAnswered(s.port, `/sign/session/${session}/sign`, MULTIPART, (function* () {
-      for (let i = 0; i < 20; i++) yield* file('file:f', `a${i}.pdf`, 9);
-      for (let i = 0; i < 400; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
-      yield Buffer.from(`--${B}--\r\n`);
-    })());
-  });
+  await hostileUpload(
+    '594 MB signing-page post (20 x 9 MB attachments, then 400 x 1 MB fields), live session',
+    async (s) => {
+      const session = await signingSession(s);
+      return streamUntilAnswered(
+        s.port,
+        `/sign/session/${session}/sign`,
+        MULTIPART,
+        (function* () {
+          for (let i = 0; i < 20; i++) yield* file('file:f', `a${i}.pdf`, 9);
+          for (let i = 0; i < 400; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
+          yield Buffer.from(`--${B}--\r\n`);
+        })(),
+      );
+    },
+  );
   await hostileUpload('594 MB signing-page post of fields only (594 x 1 MB), live session', async (s) => {
     const session = await signingSession(s);
-    return streamUntilAnswered(s.port, `/sign/session/${session}/sign`, MULTIPART, (function* () {
-      for (let i = 0; i < 594; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
-      yield Buffer.from(`--${B}--\r\n`);
-    })());
+    return streamUntilAnswered(
+      s.port,
+      `/sign/session/${session}/sign`,
+      MULTIPART,
+      (function* () {
+        for (let i = 0; i < 594; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
+        yield Buffer.from(`--${B}--\r\n`);
+      })(),
+    );
   });
   await hostileUpload('1.2 GB preparation-page post (2,000 x 600 KB fields), live session', async (s) => {
     const session = await preparationSession(s);
-    return streamUntilAnswered(s.port, `/prepare/session/${session}/bundle`, MULTIPART, (function* () {
-      for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(600 * 1024));
-      yield Buffer.from(`--${B}--\r\n`);
-    })());
+    return streamUntilAnswered(
+      s.port,
+      `/prepare/session/${session}/bundle`,
+      MULTIPART,
+      (function* () {
+        for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(600 * 1024));
+        yield Buffer.from(`--${B}--\r\n`);
+      })(),
+    );
   });
   await hostileUpload('1.2 GB preparation-page post (5 x 240 MB files), live session', async (s) => {
     const session = await preparationSession(s);
-    return streamUntilAnswered(s.port, `/prepare/session/${session}/bundle`, MULTIPART, (function* () {
-      for (let i = 0; i < 5; i++) yield* file(i ? 'extra' : 'pdf', `f${i}.pdf`, 240);
-      yield Buffer.from(`--${B}--\r\n`);
-    })());
+    return streamUntilAnswered(
+      s.port,
+      `/prepare/session/${session}/bundle`,
+      MULTIPART,
+      (function* () {
+        for (let i = 0; i < 5; i++) yield* file(i ? 'extra' : 'pdf', `f${i}.pdf`, 240);
+        yield Buffer.from(`--${B}--\r\n`);
+      })(),
+    );
   });
   {
     const s = await serve(['--max-upload-mb', '300']);
     const before = s.mem();
     const r = await apiUpload(s, 4, 256);
-    console.log(`1 GB API upload (4 x 256 MB unused parts + one PDF), --max-upload-mb 300: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
+    console.log(
+      `1 GB API upload (4 x 256 MB unused parts + one PDF), --max-upload-mb 300: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`,
+    );
     await s.stop();
   }
   {
     const s = await serve();
     const before = s.mem();
     const r = await apiUpload(s, 4, 256);
-    console.log(`1 GB API upload, default limits: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`);
+    console.log(
+      `1 GB API upload, default limits: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`,
+    );
     await s.stop();
   }
 }
@@ -231,9 +299,11 @@ function halfSent(port, i, localAddress) {
     c.on('error', () => resolve(c));
     c.resume(); // so a close by the server is seen
     c.once('connect', () => {
-      c.write(i % 2
-        ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
-        : 'GET /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      c.write(
+        i % 2
+          ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
+          : 'GET /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nX-Slow: ',
+      );
       resolve(c);
     });
   });
@@ -242,13 +312,21 @@ function halfSent(port, i, localAddress) {
 if (wanted('slots')) {
   console.log('Connection slots (default limits: 4,096 in all, 32 per address):');
   for (const [title, count, addressOf] of [
-    ['4,200 half-sent requests from 4,200 addresses', 4200, (i) => `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${(i & 255) || 1}`],
+    [
+      '4,200 half-sent requests from 4,200 addresses',
+      4200,
+      (i) => `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255 || 1}`,
+    ],
     ['2,000 half-sent requests from one address', 2000, () => undefined],
   ]) {
     const s = await serve();
     const socks = [];
     for (let i = 0; i < count; i += 200)
-      socks.push(...(await Promise.all(Array.from({ length: Math.min(200, count - i) }, (_, j) => halfSent(s.port, i + j, addressOf(i + j))))));
+      socks.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(200, count - i) }, (_, j) => halfSent(s.port, i + j, addressOf(i + j))),
+        )),
+      );
     // Until the server has accepted them all (its backlog drained): its socket count stops moving.
     let held = s.sockets();
     for (let i = 0; i < 20; i++) {
@@ -258,7 +336,9 @@ if (wanted('slots')) {
       held = now;
     }
     const t = await keyedTimes(s);
-    console.log(`${title}: the server holds ${held} sockets; keyed GET /bundles/ (new connection each, 20): ${said(t)}`);
+    console.log(
+      `${title}: the server holds ${held} sockets; keyed GET /bundles/ (new connection each, 20): ${said(t)}`,
+    );
     socks.forEach((c) => c.destroy());
     await s.stop();
   }
@@ -267,7 +347,9 @@ if (wanted('slots')) {
 if (wanted('resume')) {
   const trials = Number(arg('trials', 50));
   const r = await doubleResumeTrials({ trials, rows: 30 });
-  console.log(`Kill-and-double-resume (batch send of 30 rows, kill -9, two resumers at once), ${trials} trials: ` +
-    `${r.duplicates} rows sent twice, ${r.missing} never sent; one resumer refused (exit 7) in ${r.oneRefused}, ` +
-    `other exits: ${r.otherExits.length ? r.otherExits.join(',') : 'none'}`);
+  console.log(
+    `Kill-and-double-resume (batch send of 30 rows, kill -9, two resumers at once), ${trials} trials: ` +
+      `${r.duplicates} rows sent twice, ${r.missing} never sent; one resumer refused (exit 7) in ${r.oneRefused}, ` +
+      `other exits: ${r.otherExits.length ? r.otherExits.join(',') : 'none'}`,
+  );
 }

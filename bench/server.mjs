@@ -15,7 +15,9 @@ import { request as bundleRequest } from './seed.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const load = (url, headers) =>
-  new Promise((resolve, reject) => autocannon({ url, headers, connections: 16, duration: SECONDS }, (err, r) => (err ? reject(err) : resolve(r))));
+  new Promise((resolve, reject) =>
+    autocannon({ url, headers, connections: 16, duration: SECONDS }, (err, r) => (err ? reject(err) : resolve(r))),
+  );
 
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-server-'));
 const engine = new LocalEngine({ dataDir: dir });
@@ -23,11 +25,17 @@ try {
   for (let i = 0; i < 1000; i++) await engine.createBundle(bundleRequest(i));
   const key = engine.keys.create('bench').key;
   // Rate limits would turn most of the load into 429s: lifted, so both servers answer every request.
-  const app = await buildServer({ service: engine, authenticate: (k) => engine.keys.authenticate(k), rateLimits: { limit: 1e9, createLimit: 1e9 } });
+  const app = await buildServer({
+    service: engine,
+    authenticate: (k) => engine.keys.authenticate(k),
+    rateLimits: { limit: 1e9, createLimit: 1e9 },
+  });
   const esignUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   const slug = (await engine.listBundles({ per_page: 1 })).items[0].id;
   const body = JSON.stringify(await engine.getBundle(slug));
-  const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body));
+  const bare = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body),
+  );
   await new Promise((r) => bare.listen(0, '127.0.0.1', r));
   const bareUrl = `http://127.0.0.1:${bare.address().port}/`;
   const headers = { authorization: `Token ${key}` };
@@ -38,7 +46,9 @@ try {
   const bareRps = b.requests.average;
   const esignRps = e.requests.average;
   console.log(`bare node:http (${body.length} B body)          ${fmt(bareRps, 0)} req/s`);
-  console.log(`esign serve GET /bundles/{slug}/        ${fmt(esignRps, 0)} req/s  ratio ${fmt(esignRps / bareRps, 2)} (target >= 0.5); non-2xx ${e.non2xx}`);
+  console.log(
+    `esign serve GET /bundles/{slug}/        ${fmt(esignRps, 0)} req/s  ratio ${fmt(esignRps / bareRps, 2)} (target >= 0.5); non-2xx ${e.non2xx}`,
+  );
 
   const base = `${esignUrl}/api/v2`;
   const remote = new RemoteService({ baseUrl: base, apiKey: key });
@@ -57,7 +67,9 @@ try {
     const t0 = performance.now();
     let n = 0;
     for (let page = 1; page <= 10; page++) {
-      const res = await request(`${base}/bundles/?page=${page}&per_page=100`, { headers: { ...headers, accept: 'application/json' } });
+      const res = await request(`${base}/bundles/?page=${page}&per_page=100`, {
+        headers: { ...headers, accept: 'application/json' },
+      });
       n += (await res.body.json()).length;
     }
     if (n !== 1000) throw new Error(`plain loop saw ${n} Bundles`);
@@ -72,7 +84,9 @@ try {
     p.push(await plainRun());
   }
   console.log(`plain undici loop, 10 pages of 100       ${fmt(median(p))} ms`);
-  console.log(`remote adapter listBundles, 10 pages     ${fmt(median(a))} ms  ratio ${fmt(median(a) / median(p), 2)} (target <= 1.2)`);
+  console.log(
+    `remote adapter listBundles, 10 pages     ${fmt(median(a))} ms  ratio ${fmt(median(a) / median(p), 2)} (target <= 1.2)`,
+  );
   await remote.close();
   await app.close();
   await new Promise((r) => bare.close(r));

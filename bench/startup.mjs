@@ -15,7 +15,11 @@ try {
   const bin = new URL('../bin/esign.js', import.meta.url).pathname;
   const env = { ...process.env, ESIGN_DATA_DIR: dir };
   const [base, version, list] = timeCommands(
-    [['node', ['-e', '0']], ['node', [bin, '--version']], ['node', [bin, 'bundle', 'list', '--json']]],
+    [
+      ['node', ['-e', '0']],
+      ['node', [bin, '--version']],
+      ['node', [bin, 'bundle', 'list', '--json']],
+    ],
     { env },
   );
   console.log(`node -e 0                         ${fmt(base)} ms`);

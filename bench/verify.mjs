@@ -16,9 +16,17 @@ try {
   closeSync(fd);
   const bin = new URL('../bin/esign.js', import.meta.url).pathname;
   const env = { ...process.env, ESIGN_DATA_DIR: join(dir, 'data') };
-  const [openssl, esign] = timeCommands([['openssl', ['dgst', '-sha256', file]], ['node', [bin, 'verify', file, '--json']]], { runs: 5, env, okStatus: [0, 9] });
+  const [openssl, esign] = timeCommands(
+    [
+      ['openssl', ['dgst', '-sha256', file]],
+      ['node', [bin, 'verify', file, '--json']],
+    ],
+    { runs: 5, env, okStatus: [0, 9] },
+  );
   console.log(`openssl dgst -sha256 (${MB} MB)          ${fmt(openssl)} ms`);
-  console.log(`esign verify (${MB} MB)                  ${fmt(esign)} ms  ratio ${fmt(esign / openssl, 2)} (target <= 1.2)`);
+  console.log(
+    `esign verify (${MB} MB)                  ${fmt(esign)} ms  ratio ${fmt(esign / openssl, 2)} (target <= 1.2)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

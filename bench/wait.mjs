@@ -22,7 +22,10 @@ try {
     await engine.settle();
     const { packets } = await engine.getBundle(b.id);
     await engine.signPacket(packets[0].id, {});
-    const child = spawn('node', [BIN, 'bundle', 'wait', b.id, '--timeout', '30s'], { env: { ...process.env, ESIGN_DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [BIN, 'bundle', 'wait', b.id, '--timeout', '30s'], {
+      env: { ...process.env, ESIGN_DATA_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const noticed = new Promise((resolve, reject) => {
       child.stdout.once('data', () => resolve(performance.now()));
       child.once('exit', (code) => code !== 0 && reject(new Error(`wait exited ${code}`)));
@@ -35,8 +38,10 @@ try {
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
-  if (process.env.BENCH_VERBOSE) console.log(sorted.map((x) => x.toFixed(0)).join(" "));
-  console.log(`bundle wait notices completion by another process: median ${fmt(median(latencies), 0)} ms, p95 ${fmt(p95, 0)} ms, max ${fmt(sorted.at(-1), 0)} ms over ${RUNS} runs (target < 1000 ms)`);
+  if (process.env.BENCH_VERBOSE) console.log(sorted.map((x) => x.toFixed(0)).join(' '));
+  console.log(
+    `bundle wait notices completion by another process: median ${fmt(median(latencies), 0)} ms, p95 ${fmt(p95, 0)} ms, max ${fmt(sorted.at(-1), 0)} ms over ${RUNS} runs (target < 1000 ms)`,
+  );
 } finally {
   await engine.close();
   rmSync(dir, { recursive: true, force: true });

@@ -40,7 +40,12 @@ try {
     let next = 0;
     const worker = async () => {
       while (next++ < N) {
-        const r = await undiciRequest(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent });
+        const r = await undiciRequest(url, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+          dispatcher: agent,
+        });
         await r.body.text();
       }
     };
@@ -55,14 +60,18 @@ try {
   const t0 = process.hrtime.bigint();
   const done = await engine.deliverWebhooks();
   const dispS = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (done.delivered !== N || received !== N) throw new Error(`delivered ${done.delivered}, received ${received} of ${N}`);
+  if (done.delivered !== N || received !== N)
+    throw new Error(`delivered ${done.delivered}, received ${received} of ${N}`);
   console.log(
     `webhook dispatcher: ${N} deliveries in ${fmt(dispS, 2)} s = ${fmt(N / dispS, 0)}/s; plain undici POSTs ${fmt(N / plainS, 0)}/s; ratio ${fmt(dispS / plainS, 2)} (time, lower is better)`,
   );
 
   // Latency: a state change in this process until the receiver has the POST, dispatcher running.
   await engine.startWebhookDelivery();
-  const slugs = engine.db.prepare('SELECT id FROM bundles ORDER BY seq LIMIT ?').all(LATENCY_RUNS).map((r) => r.id);
+  const slugs = engine.db
+    .prepare('SELECT id FROM bundles ORDER BY seq LIMIT ?')
+    .all(LATENCY_RUNS)
+    .map((r) => r.id);
   const lat = [];
   for (const slug of slugs) {
     const t = process.hrtime.bigint();
@@ -74,7 +83,12 @@ try {
   const rtt = [];
   for (let i = 0; i < LATENCY_RUNS; i++) {
     const t = process.hrtime.bigint();
-    const r = await undiciRequest(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent });
+    const r = await undiciRequest(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      dispatcher: agent,
+    });
     await r.body.text();
     rtt.push(Number(process.hrtime.bigint() - t) / 1e6);
   }

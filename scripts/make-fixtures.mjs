@@ -28,12 +28,22 @@ const contract = await pdf('Services Agreement', [
   'Payment is due within 30 days of each invoice.',
 ]);
 writeFileSync('fixtures/contract.pdf', contract);
-writeFileSync('fixtures/nda.pdf', await pdf('Mutual Non-Disclosure Agreement', [
-  'Each party agrees to keep the other party\'s confidential information secret.',
-  'This agreement lasts for two years from the date of the last signature.',
-], 2));
+writeFileSync(
+  'fixtures/nda.pdf',
+  await pdf(
+    'Mutual Non-Disclosure Agreement',
+    [
+      "Each party agrees to keep the other party's confidential information secret.",
+      'This agreement lasts for two years from the date of the last signature.',
+    ],
+    2,
+  ),
+);
 // Damaged: the object bodies are cut out of the middle, the header and trailer stay.
-writeFileSync('fixtures/corrupt.pdf', Buffer.concat([contract.subarray(0, 400), contract.subarray(contract.length - 300)]));
+writeFileSync(
+  'fixtures/corrupt.pdf',
+  Buffer.concat([contract.subarray(0, 400), contract.subarray(contract.length - 300)]),
+);
 writeFileSync('fixtures/not-a-pdf.txt', 'This is a plain text file, not a PDF.\n');
 // fixtures/contract.docx is a real Word document, made once with LibreOffice from a three-line HTML
 // page (soffice --headless --convert-to 'docx:MS Word 2007 XML' contract.html) and kept as is.

@@ -15,7 +15,11 @@ function newest(path: string): number {
 }
 
 export default function setup(): void {
-  const built = Math.min(...['dist/cli.js', 'dist/client/signing.js', 'dist/client/page.css'].map((f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0));
+  const built = Math.min(
+    ...['dist/cli.js', 'dist/client/signing.js', 'dist/client/page.css'].map(
+      (f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    ),
+  );
   const source = Math.max(...['src', 'scripts/build.mjs', 'package-lock.json'].map((p) => newest(join(root, p))));
   if (built > source) return;
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });

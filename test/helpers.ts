@@ -18,7 +18,9 @@ export function tempDir(prefix = 'esign-test-'): { dir: string; cleanup: () => v
 }
 
 /** A fresh engine on its own data directory; close() also removes the directory. */
-export function newEngine(opts: Omit<LocalEngineOptions, 'dataDir'> = {}): LocalEngine & { dispose: () => Promise<void> } {
+export function newEngine(
+  opts: Omit<LocalEngineOptions, 'dataDir'> = {},
+): LocalEngine & { dispose: () => Promise<void> } {
   const { dir, cleanup } = tempDir();
   const engine = new LocalEngine({ dataDir: dir, ...opts }) as LocalEngine & { dispose: () => Promise<void> };
   engine.dispose = async () => {
@@ -63,14 +65,22 @@ export async function expectApiError(
 }
 
 /** A real HTTP server on 127.0.0.1 serving fixed routes (for `file_url` documents). */
-export async function fileServer(routes: Record<string, { status?: number; body: Buffer | string; delayMs?: number; headers?: Record<string, string> }>): Promise<{ url: (path: string) => string; close: () => Promise<void>; server: Server }> {
+export async function fileServer(
+  routes: Record<
+    string,
+    { status?: number; body: Buffer | string; delayMs?: number; headers?: Record<string, string> }
+  >,
+): Promise<{ url: (path: string) => string; close: () => Promise<void>; server: Server }> {
   const server = createServer((req, res) => {
     const r = routes[req.url ?? ''];
     if (!r) {
       res.writeHead(404).end('not found');
       return;
     }
-    setTimeout(() => res.writeHead(r.status ?? 200, { 'content-type': 'application/pdf', ...r.headers }).end(r.body), r.delayMs ?? 0);
+    setTimeout(
+      () => res.writeHead(r.status ?? 200, { 'content-type': 'application/pdf', ...r.headers }).end(r.body),
+      r.delayMs ?? 0,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

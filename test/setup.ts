@@ -4,5 +4,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-for (const name of ['ESIGN_BASE_URL', 'ESIGN_API_KEY', 'ESIGN_PROFILE', 'ESIGN_DATA_DIR', 'ESIGN_DEBUG']) delete process.env[name];
+for (const name of ['ESIGN_BASE_URL', 'ESIGN_API_KEY', 'ESIGN_PROFILE', 'ESIGN_DATA_DIR', 'ESIGN_DEBUG'])
+  delete process.env[name];
 process.env.ESIGN_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'esign-config-'));

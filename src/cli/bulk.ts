@@ -45,10 +45,25 @@ export async function forEachId<T>(
       rows.push({ id, result: 'failed', detail: e.message });
     }
   }
-  await printList(f, rows, [
-    { header: 'ID', value: (r) => r.id, kind: 'id' }, { header: 'RESULT', value: (r) => r.result }, { header: 'DETAIL', value: (r) => r.detail },
-  ], (r) => r.id);
+  await printList(
+    f,
+    rows,
+    [
+      { header: 'ID', value: (r) => r.id, kind: 'id' },
+      { header: 'RESULT', value: (r) => r.result },
+      { header: 'DETAIL', value: (r) => r.detail },
+    ],
+    (r) => r.id,
+  );
   const failed = rows.filter((r) => r.result === 'failed');
-  if (!f.options.json && !f.options.quiet) note(f, `${rows.length - failed.length} of ${rows.length} done${failed.length ? `, ${failed.length} failed` : ''}.`);
-  if (failed.length) throw new CliError(`${failed.length} of ${rows.length} failed: ${failed.map((r) => r.id).join(', ')}`, EXIT.PARTIAL);
+  if (!f.options.json && !f.options.quiet)
+    note(
+      f,
+      `${rows.length - failed.length} of ${rows.length} done${failed.length ? `, ${failed.length} failed` : ''}.`,
+    );
+  if (failed.length)
+    throw new CliError(
+      `${failed.length} of ${rows.length} failed: ${failed.map((r) => r.id).join(', ')}`,
+      EXIT.PARTIAL,
+    );
 }

@@ -23,7 +23,10 @@ const MAX_NAME_BYTES = 200;
  */
 export function safeFileName(raw: unknown, index: number, used: Set<string>): string {
   let base = typeof raw === 'string' ? stripControl(raw).replace(/[\t\n]/g, ' ') : '';
-  base = base.replace(/[/\\<>:"|?*]/g, '_').trim().replace(/^\.+/, (dots) => '_'.repeat(dots.length));
+  base = base
+    .replace(/[/\\<>:"|?*]/g, '_')
+    .trim()
+    .replace(/^\.+/, (dots) => '_'.repeat(dots.length));
   while (Buffer.byteLength(base) > MAX_NAME_BYTES) base = base.slice(0, -1);
   if (!base.replace(/[_ ]/g, '')) base = `file-${index + 1}`;
   let name = base;
@@ -43,7 +46,11 @@ async function source(ctx: ServiceSource, url: string): Promise<Readable> {
 
 /** Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. */
 export async function download(
-  ctx: ServiceSource, url: string, path: string, sha256?: string, opts: { clobber?: boolean } = {},
+  ctx: ServiceSource,
+  url: string,
+  path: string,
+  sha256?: string,
+  opts: { clobber?: boolean } = {},
 ): Promise<{ path: string; size: number; sha256: string }> {
   if (typeof url !== 'string') throw new CliError(`${path}: the server gave no link to download.`, EXIT.FAILURE);
   const hash = createHash('sha256');
@@ -59,7 +66,11 @@ export async function download(
   try {
     await pipeline(await source(ctx, url), tap, createWriteStream(tmp, { flags: 'wx' }));
     const got = hash.digest('hex');
-    if (sha256 && got !== sha256) throw new CliError(`${path}: the downloaded file's SHA-256 is ${got}, not ${stripControl(String(sha256))} as the API said.`, EXIT.MISMATCH);
+    if (sha256 && got !== sha256)
+      throw new CliError(
+        `${path}: the downloaded file's SHA-256 is ${got}, not ${stripControl(String(sha256))} as the API said.`,
+        EXIT.MISMATCH,
+      );
     if (opts.clobber) await rename(tmp, path);
     else {
       // A hard link fails when the name is taken, so even a file that appeared meanwhile is kept.

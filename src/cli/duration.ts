@@ -24,7 +24,8 @@ export function parseDuration(text: string): number | undefined {
 /** A flag's duration in milliseconds; anything else is a usage error naming the flag. */
 export function durationArg(text: string, flag: string): number {
   const ms = parseDuration(text);
-  if (ms === undefined) throw new CliError(`${flag} expects a duration such as ${DURATION_EXAMPLES}, got "${text}".`, EXIT.USAGE);
+  if (ms === undefined)
+    throw new CliError(`${flag} expects a duration such as ${DURATION_EXAMPLES}, got "${text}".`, EXIT.USAGE);
   return ms;
 }
 

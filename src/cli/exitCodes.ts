@@ -32,33 +32,55 @@ export const EXIT_TABLE: [number, string][] = [
   [EXIT.AUTH, 'Authentication failed (HTTP 401): missing or wrong API key'],
   [EXIT.FORBIDDEN, 'Not permitted (HTTP 403): an account feature is off, or the key lacks the right'],
   [EXIT.NOT_FOUND, 'Not found (HTTP 404): no such Bundle, Packet or other object'],
-  [EXIT.CONFLICT, 'Conflict (HTTP 409): the object is not in a state that allows this now (sending a Bundle already sent, or updating one that has ended, too)'],
+  [
+    EXIT.CONFLICT,
+    'Conflict (HTTP 409): the object is not in a state that allows this now (sending a Bundle already sent, or updating one that has ended, too)',
+  ],
   [EXIT.RATE_LIMITED, 'Rate limited (HTTP 429) after retries'],
   [EXIT.MISMATCH, 'Verification mismatch: the hash matches no document, or a webhook signature does not match'],
   [EXIT.TIMEOUT, 'A wait (bundle wait, --wait) timed out before the expected state was reached'],
   [EXIT.STALE, 'Stale webhook delivery: the signature is valid but its timestamp is outside the tolerance'],
-  [EXIT.PARTIAL, 'Some items of a batch or of a command given several ids failed (the summary names them); the rest succeeded'],
-  [EXIT.UNREACHABLE, 'A wait (bundle wait, bundle create --wait) can no longer succeed: the Bundle ended in another state (declined, cancelled, expired, failed); the message says which and why'],
+  [
+    EXIT.PARTIAL,
+    'Some items of a batch or of a command given several ids failed (the summary names them); the rest succeeded',
+  ],
+  [
+    EXIT.UNREACHABLE,
+    'A wait (bundle wait, bundle create --wait) can no longer succeed: the Bundle ended in another state (declined, cancelled, expired, failed); the message says which and why',
+  ],
   [EXIT.CANNOT_SEND, 'The Bundle cannot be sent as it is (bundle validate: can_send is false; the message says why)'],
-  [EXIT.INCOMPLETE, 'Created, but not all of it was applied (its tags, say): the id is printed, the message says what is missing; do not create it again'],
+  [
+    EXIT.INCOMPLETE,
+    'Created, but not all of it was applied (its tags, say): the id is printed, the message says what is missing; do not create it again',
+  ],
   [EXIT.INTERRUPTED, 'Interrupted (Ctrl-C)'],
 ];
 
 export function exitCodeForStatus(status: number): ExitCode {
   switch (status) {
-    case 400: return EXIT.INVALID;
-    case 401: return EXIT.AUTH;
-    case 403: return EXIT.FORBIDDEN;
-    case 404: return EXIT.NOT_FOUND;
-    case 409: return EXIT.CONFLICT;
-    case 429: return EXIT.RATE_LIMITED;
-    default: return EXIT.FAILURE;
+    case 400:
+      return EXIT.INVALID;
+    case 401:
+      return EXIT.AUTH;
+    case 403:
+      return EXIT.FORBIDDEN;
+    case 404:
+      return EXIT.NOT_FOUND;
+    case 409:
+      return EXIT.CONFLICT;
+    case 429:
+      return EXIT.RATE_LIMITED;
+    default:
+      return EXIT.FAILURE;
   }
 }
 
 /** An error the CLI itself raises, with the exit code it means (always explicit: the same failure gets the same code everywhere). */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: ExitCode) {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+  ) {
     super(message);
     this.name = 'CliError';
   }
@@ -79,7 +101,12 @@ export class StateConflict extends Error {
  * Rethrows `e`, as a StateConflict when it is a 400 with no field error and the Bundle's state, read
  * again, refuses the operation (`allowed` says which states take it): the same code on both backends.
  */
-export async function rethrowAsStateConflict(e: unknown, status: () => Promise<string>, allowed: (s: string) => boolean): Promise<never> {
-  if (e instanceof ApiError && e.status === 400 && !e.errors.length && !allowed(await status())) throw new StateConflict(e);
+export async function rethrowAsStateConflict(
+  e: unknown,
+  status: () => Promise<string>,
+  allowed: (s: string) => boolean,
+): Promise<never> {
+  if (e instanceof ApiError && e.status === 400 && !e.errors.length && !allowed(await status()))
+    throw new StateConflict(e);
   throw e;
 }

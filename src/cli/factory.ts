@@ -62,9 +62,15 @@ function openFailure(e: unknown, file: string): unknown {
   if (code === 'ENOENT' || code === 'EACCES' || code === 'EROFS')
     return new CliError(`Data directory ${dirname(file)} cannot be made: ${(e as Error).message}.`, EXIT.USAGE);
   if (code === 'ENOTDIR' || code === 'EEXIST')
-    return new CliError(`Data directory ${dirname(file)}: a file is in the way (it, or a folder above it, is not a directory); nothing was changed.`, EXIT.USAGE);
+    return new CliError(
+      `Data directory ${dirname(file)}: a file is in the way (it, or a folder above it, is not a directory); nothing was changed.`,
+      EXIT.USAGE,
+    );
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
-    return new CliError(`${file} is damaged or not an esign database (${(e as Error).message}): restore it from a backup, or use another --data-dir.`, EXIT.FAILURE);
+    return new CliError(
+      `${file} is damaged or not an esign database (${(e as Error).message}): restore it from a backup, or use another --data-dir.`,
+      EXIT.FAILURE,
+    );
   return e;
 }
 
@@ -105,13 +111,17 @@ export class Factory {
     const env = this.env;
     const named = this.options.profile ?? env.ESIGN_PROFILE;
     const store = await openProfilesIfAny(env);
-    if (named && !store) throw new CliError(`No profile named "${named}": no profiles yet (see esign profile add --help).`, EXIT.USAGE);
+    if (named && !store)
+      throw new CliError(`No profile named "${named}": no profiles yet (see esign profile add --help).`, EXIT.USAGE);
     const name = named ?? store?.current();
     const p: Profile = name && store ? store.get(name) : {};
     const baseUrl = env.ESIGN_BASE_URL || p.baseUrl;
     if (baseUrl && !isHttpUrl(baseUrl)) {
       const from = env.ESIGN_BASE_URL ? 'ESIGN_BASE_URL' : `The base URL of profile "${name}"`;
-      throw new CliError(`${from} "${baseUrl}" is not an http(s) URL (for example https://esign.example.com/api/v2).`, EXIT.USAGE);
+      throw new CliError(
+        `${from} "${baseUrl}" is not an http(s) URL (for example https://esign.example.com/api/v2).`,
+        EXIT.USAGE,
+      );
     }
     return {
       profile: name,
@@ -193,11 +203,15 @@ export class Factory {
    * Sending to real people is deliberate: on a remote backend a non-test Bundle goes out only
    * with --live or from a profile marked live.
    */
-  async requireLive(isTest: boolean | (() => Promise<boolean>), liveFlag: boolean | undefined, what: string): Promise<void> {
+  async requireLive(
+    isTest: boolean | (() => Promise<boolean>),
+    liveFlag: boolean | undefined,
+    what: string,
+  ): Promise<void> {
     const s = await this.settings();
     if (!(await this.service()).capabilities.sendsForReal || liveFlag || s.live) return;
     if (typeof isTest === 'function' ? await isTest() : isTest) return;
-    const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : s.baseUrl ?? 'this server';
+    const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : (s.baseUrl ?? 'this server');
     throw new CliError(
       `Refusing to ${what} a non-test Bundle on ${target}: real people would receive it. ` +
         `Pass --live, mark the profile live (esign profile add ${s.profile ?? 'NAME'} --live ...), or use --test.`,
@@ -218,7 +232,9 @@ export class Factory {
   async local(o: EngineOptions = {}): Promise<LocalBackend> {
     if (!this.engine) {
       const [{ LocalEngine }, { databasePath }, { engineTuning }] = await Promise.all([
-        import('../local/engine.js'), import('../local/store/db.js'), import('./engineTuning.js'),
+        import('../local/engine.js'),
+        import('../local/store/db.js'),
+        import('./engineTuning.js'),
       ]);
       const dataDir = await this.dataDir();
       try {

@@ -26,12 +26,20 @@ import { type ExitSink, makeAction } from './run.js';
  * The program. `args` (the command line, when known) only decides how a usage error is written:
  * one `esign:` line, or with --json the same JSON error object as any other failure.
  */
-export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, exit: ExitSink, args: string[] = []): Command {
+export function buildProgram(
+  version: string,
+  io: IO,
+  makeFactory: MakeFactory,
+  exit: ExitSink,
+  args: string[] = [],
+): Command {
   const action = makeAction(makeFactory, exit);
   const end = args.indexOf('--');
   const json = (end < 0 ? args : args.slice(0, end)).includes('--json');
   const program = new Command('esign')
-    .description('Send and manage electronic-signature Bundles (API v2), on the embedded local engine or a remote server')
+    .description(
+      'Send and manage electronic-signature Bundles (API v2), on the embedded local engine or a remote server',
+    )
     .version(version, '-V, --version')
     .option('--json', 'print the API object as JSON')
     .option('-q, --quiet', 'print ids only, one per line')
@@ -47,13 +55,29 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
       outputError: (t, write) => write(usageLine(t.replace(/^error: /, '').trimEnd(), json)),
     });
 
-  for (const noun of [bundle, packet, template, envelopeTemplate, person, webhook, local, profile, serve, consoleCmd, mcp, verify, batch, api, schema, completion]) noun.register(program, action);
+  for (const noun of [
+    bundle,
+    packet,
+    template,
+    envelopeTemplate,
+    person,
+    webhook,
+    local,
+    profile,
+    serve,
+    consoleCmd,
+    mcp,
+    verify,
+    batch,
+    api,
+    schema,
+    completion,
+  ])
+    noun.register(program, action);
 
   addExamples(program);
 
-  program
-    .command('help-exit-codes', { hidden: true })
-    .action(() => printExitCodes(io));
+  program.command('help-exit-codes', { hidden: true }).action(() => printExitCodes(io));
   program.addHelpCommand(false);
   program
     .command('help [topic...]')
@@ -61,7 +85,10 @@ export function buildProgram(version: string, io: IO, makeFactory: MakeFactory, 
     .action(async (topic: string[] = []) => {
       if (topic[0] === 'exit-codes') return printExitCodes(io);
       if (topic[0] === 'states') return (await import('./commands/help/states.js')).printStates(io);
-      const target = topic.reduce<Command | undefined>((c, name) => c?.commands.find((x) => x.name() === name), program);
+      const target = topic.reduce<Command | undefined>(
+        (c, name) => c?.commands.find((x) => x.name() === name),
+        program,
+      );
       if (!target) {
         io.err.write(`esign: no help on "${topic.join(' ')}": not a command (try esign --help).\n`);
         exit.code = EXIT.USAGE;
@@ -103,12 +130,20 @@ export interface RunOptions {
  */
 export async function runCli(args: string[], o: RunOptions): Promise<number> {
   const exit: ExitSink = { code: EXIT.OK };
-  const program = buildProgram(o.version ?? '0.0.0', o.io, (options) => new Factory(options, o.io, o.prompter, o.timing), exit, args);
+  const program = buildProgram(
+    o.version ?? '0.0.0',
+    o.io,
+    (options) => new Factory(options, o.io, o.prompter, o.timing),
+    exit,
+    args,
+  );
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
-      return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? EXIT.OK : EXIT.USAGE;
+      return e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version'
+        ? EXIT.OK
+        : EXIT.USAGE;
     }
     throw e;
   }

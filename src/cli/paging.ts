@@ -23,7 +23,12 @@ export function addPageOptions(cmd: Command): Command {
 export async function fetchPages<T>(out: Out, fetch: (q: PageQuery) => Promise<Page<T>>, o: PageFlags): Promise<T[]> {
   const limit = o.limit !== undefined ? intArg(o.limit, '--limit', 1) : undefined;
   let page = o.page !== undefined ? intArg(o.page, '--page', 1) : 1;
-  const perPage = o.perPage !== undefined ? intArg(o.perPage, '--per-page', 1) : limit !== undefined ? Math.min(limit, 100) : undefined;
+  const perPage =
+    o.perPage !== undefined
+      ? intArg(o.perPage, '--per-page', 1)
+      : limit !== undefined
+        ? Math.min(limit, 100)
+        : undefined;
   const items: T[] = [];
   for (;;) {
     const p = await fetch({ page, per_page: perPage });
@@ -33,7 +38,8 @@ export async function fetchPages<T>(out: Out, fetch: (q: PageQuery) => Promise<P
       page++;
       continue;
     }
-    if (more && limit === undefined && out.io.err.isTTY) note(out, `Page ${p.page} of ${p.total_pages} (${p.total} in all): --page N for another, --all for every page.`);
+    if (more && limit === undefined && out.io.err.isTTY)
+      note(out, `Page ${p.page} of ${p.total_pages} (${p.total} in all): --page N for another, --all for every page.`);
     break;
   }
   return limit !== undefined ? items.slice(0, limit) : items;

@@ -34,7 +34,10 @@ export async function openProfiles(env: NodeJS.ProcessEnv = process.env): Promis
   const { default: ConfClass } = await import('conf');
   const cwd = await configDir(env);
   const damaged = (why: string) =>
-    new CliError(`${join(cwd, `${CONFIG_NAME}.json`)} is damaged (${why}): fix or remove it, then add the profiles again.`, EXIT.FAILURE);
+    new CliError(
+      `${join(cwd, `${CONFIG_NAME}.json`)} is damaged (${why}): fix or remove it, then add the profiles again.`,
+      EXIT.FAILURE,
+    );
   let conf: Conf<ProfileFile>;
   try {
     conf = new ConfClass<ProfileFile>({
@@ -51,7 +54,8 @@ export async function openProfiles(env: NodeJS.ProcessEnv = process.env): Promis
     throw e;
   }
   const profiles = conf.get('profiles');
-  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) throw damaged('"profiles" is not an object');
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))
+    throw damaged('"profiles" is not an object');
   return new ProfileStore(conf);
 }
 
@@ -91,7 +95,10 @@ export class ProfileStore {
 
   set(name: string, profile: Profile): void {
     if (!PROFILE_NAME.test(name))
-      throw new CliError(`Profile name "${name}": use letters, digits, ".", "_" or "-" (at most 40, starting with a letter or digit).`, EXIT.USAGE);
+      throw new CliError(
+        `Profile name "${name}": use letters, digits, ".", "_" or "-" (at most 40, starting with a letter or digit).`,
+        EXIT.USAGE,
+      );
     this.conf.set('profiles', { ...this.all(), [name]: profile });
   }
 

@@ -25,22 +25,23 @@ export interface ExitSink {
  * and maps failures to an exit code in `exit`.
  */
 export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
-  return <O extends object, A extends unknown[]>(fn: (f: Factory, opts: O, ...args: A) => Promise<void>) => async (...args: unknown[]) => {
-    // commander calls back with the positional arguments, the command's options, then the command.
-    const cmd = args[args.length - 1] as Command;
-    const f = makeFactory(cmd.optsWithGlobals<GlobalOptions>());
-    try {
-      await fn(f, cmd.opts() as O, ...(args.slice(0, -2) as A));
-    } catch (e) {
-      exit.code = reportError(f.io, e, f.options.json === true);
-    } finally {
+  return <O extends object, A extends unknown[]>(fn: (f: Factory, opts: O, ...args: A) => Promise<void>) =>
+    async (...args: unknown[]) => {
+      // commander calls back with the positional arguments, the command's options, then the command.
+      const cmd = args[args.length - 1] as Command;
+      const f = makeFactory(cmd.optsWithGlobals<GlobalOptions>());
       try {
-        await f.close();
+        await fn(f, cmd.opts() as O, ...(args.slice(0, -2) as A));
       } catch (e) {
-        exit.code ||= reportError(f.io, e, false);
+        exit.code = reportError(f.io, e, f.options.json === true);
+      } finally {
+        try {
+          await f.close();
+        } catch (e) {
+          exit.code ||= reportError(f.io, e, false);
+        }
       }
-    }
-  };
+    };
 }
 
 /** Prints an error on stderr (one line, then one line per extra field error) and returns its exit code. */
@@ -59,7 +60,11 @@ export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
     return exitCodeForStatus(e.status);
   }
   if (e instanceof CliError) {
-    write(json ? JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message }) : `esign: ${stripControl(e.message)}`);
+    write(
+      json
+        ? JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message })
+        : `esign: ${stripControl(e.message)}`,
+    );
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
@@ -82,7 +87,11 @@ export function keyValues(list: string[] | undefined, flag: string): [string, st
 }
 
 /** Comma-separated values, trimmed, empty items dropped. */
-export const commaList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+export const commaList = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** A whole number written in decimal digits, at least `min` when given. */
 export function intArg(value: string, flag: string, min?: number): number {
@@ -95,7 +104,14 @@ export function intArg(value: string, flag: string, min?: number): number {
 /** Why a file named on the command line cannot be read, as one usage error naming the flag and the path. */
 export function unreadable(flag: string, path: string, e: unknown): CliError {
   const code = (e as NodeJS.ErrnoException)?.code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EISDIR'
+        ? 'is a directory, not a file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (e as Error).message;
   return new CliError(`${flag ? `${flag} ` : ''}${path}: ${why}`, EXIT.USAGE);
 }
 
@@ -120,13 +136,16 @@ export async function readJsonInput(io: IO, path: string, flag: string): Promise
   } catch (e) {
     throw new CliError(`${flag} ${path}: not valid JSON (${(e as Error).message}).`, EXIT.USAGE);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${flag} ${path}: expected a JSON object.`, EXIT.USAGE);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new CliError(`${flag} ${path}: expected a JSON object.`, EXIT.USAGE);
   return value as Record<string, unknown>;
 }
 
 /** Destructive verbs ask on a terminal; elsewhere they need --yes. A "no" changes nothing and says so. */
 export async function confirm(f: Factory, question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
-  if (!f.io.interactive) throw new CliError(`${question} Pass --yes to confirm when not running interactively.`, EXIT.USAGE);
-  if (!(await f.prompter.confirm(question, false))) throw new CliError('Not confirmed: nothing was changed.', EXIT.FAILURE);
+  if (!f.io.interactive)
+    throw new CliError(`${question} Pass --yes to confirm when not running interactively.`, EXIT.USAGE);
+  if (!(await f.prompter.confirm(question, false)))
+    throw new CliError('Not confirmed: nothing was changed.', EXIT.FAILURE);
 }

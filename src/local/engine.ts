@@ -8,9 +8,23 @@ import type { LocalBackend, LocalInfo, PendingWork } from '../service/localAdmin
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
 import type { BackendCapabilities, Body, SignInput } from '../service/service.js';
 import type {
-  AttachedFile, Bundle, BundleListQuery, DocumentTemplate, EnvelopeTemplate, Packet, PageQuery, PersonListQuery, RateLimit,
-  TemplateListQuery, VerifyResult, WebhookDeliveryListQuery, WebhookEvent, WebhookEventListQuery,
-  WebhookHeaderListQuery, WebhookListQuery, BundleMessage,
+  AttachedFile,
+  Bundle,
+  BundleListQuery,
+  DocumentTemplate,
+  EnvelopeTemplate,
+  Packet,
+  PageQuery,
+  PersonListQuery,
+  RateLimit,
+  TemplateListQuery,
+  VerifyResult,
+  WebhookDeliveryListQuery,
+  WebhookEvent,
+  WebhookEventListQuery,
+  WebhookHeaderListQuery,
+  WebhookListQuery,
+  BundleMessage,
 } from '../service/types.js';
 import { AccountStore } from './account/account.js';
 import { ApiKeyStore } from './account/apiKeys.js';
@@ -112,7 +126,11 @@ export class LocalEngine implements LocalBackend {
       // Listeners read the change once the writing transaction has ended.
       if (this.changeListeners.size) setImmediate(() => this.changeListeners.forEach((l) => l()));
     });
-    this.webhooks = new WebhookDelivery(this.ctx, { leaseMs: opts.webhookLeaseMs, oneShotBudgetMs: opts.webhookBudgetMs, wallMs: opts.wallMs });
+    this.webhooks = new WebhookDelivery(this.ctx, {
+      leaseMs: opts.webhookLeaseMs,
+      oneShotBudgetMs: opts.webhookBudgetMs,
+      wallMs: opts.wallMs,
+    });
   }
 
   /** The webhook dispatcher of this process, made on first use. */
@@ -441,7 +459,12 @@ export class LocalEngine implements LocalBackend {
    */
   async getRateLimit(): Promise<RateLimit> {
     const { limit, windowSeconds } = this.rateLimits;
-    return { limit, remaining: limit, reset: Math.ceil((Date.now() + windowSeconds * 1000) / 1000), window: windowSeconds };
+    return {
+      limit,
+      remaining: limit,
+      reset: Math.ceil((Date.now() + windowSeconds * 1000) / 1000),
+      window: windowSeconds,
+    };
   }
 
   // What only the engine can tell (InsightOperations)
@@ -467,7 +490,8 @@ export class LocalEngine implements LocalBackend {
   /** The running `esign serve` for this directory (looked up at most once a second). */
   servingUrl(): string | undefined {
     const now = Date.now();
-    if (!this.serveLookup || now - this.serveLookup.at > 1000) this.serveLookup = { at: now, url: runningServeUrl(this.dataDir) };
+    if (!this.serveLookup || now - this.serveLookup.at > 1000)
+      this.serveLookup = { at: now, url: runningServeUrl(this.dataDir) };
     return this.serveLookup.url;
   }
 

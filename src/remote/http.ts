@@ -35,7 +35,10 @@ export interface HttpResponse {
 
 /** The server could not be reached, or the connection broke, after every retry. */
 export class TransportError extends Error {
-  constructor(message: string, readonly causeCode?: string) {
+  constructor(
+    message: string,
+    readonly causeCode?: string,
+  ) {
     super(message);
     this.name = 'TransportError';
   }
@@ -91,7 +94,8 @@ export class HttpClient {
   url(spec: Pick<RequestSpec, 'path' | 'query' | 'fromRoot'>): string {
     const base = spec.fromRoot ? this.baseUrl.replace(/\/api\/v2$/, '') : this.baseUrl;
     const u = new URL(`${base}${spec.path}`);
-    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(spec.query ?? {}))
+      if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
     return u.toString();
   }
 
@@ -146,7 +150,9 @@ export class HttpClient {
     });
     const text = await res.body.text();
     if (this.debug)
-      this.note?.(`api: ${spec.method} ${this.url(spec)} -> ${res.statusCode} in ${Date.now() - started} ms (authorization: ${headers.authorization ? 'Token [redacted]' : 'none'})`);
+      this.note?.(
+        `api: ${spec.method} ${this.url(spec)} -> ${res.statusCode} in ${Date.now() - started} ms (authorization: ${headers.authorization ? 'Token [redacted]' : 'none'})`,
+      );
     let parsed: unknown;
     if (text) {
       try {

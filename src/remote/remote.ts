@@ -4,7 +4,13 @@ import { loadUndici } from '../lazyImport.js';
 import { type OperationRow, fillPath, operationRow } from '../service/operationTable.js';
 import type { BackendCapabilities, Body, EsignService, SignInput } from '../service/service.js';
 import type {
-  AttachedFile, Bundle, Packet, Page, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent,
+  AttachedFile,
+  Bundle,
+  Packet,
+  Page,
+  WebhookDeliveryListQuery,
+  WebhookDeliveryRecord,
+  WebhookEvent,
   WebhookEventListQuery,
 } from '../service/types.js';
 import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
@@ -17,7 +23,9 @@ type Query = RequestSpec['query'];
 function toPage<T>(res: HttpResponse): Page<T> {
   const items = (Array.isArray(res.body) ? res.body : []) as T[];
   const header = res.headers['x-blueink-pagination'];
-  const parts = String(Array.isArray(header) ? header[0] : header ?? '').split(',').map(Number);
+  const parts = String(Array.isArray(header) ? header[0] : (header ?? ''))
+    .split(',')
+    .map(Number);
   if (parts.length === 4 && parts.every(Number.isFinite)) {
     const [page, total_pages, per_page, total] = parts;
     return { items, page, total_pages, per_page, total };
@@ -44,8 +52,13 @@ function requestOf(op: OperationRow, args: readonly unknown[]): RequestSpec {
     } else if (a.in === 'body') json = v;
   });
   return {
-    method: op.method, path: fillPath(op.path, params), query, json,
-    retry: op.idempotent, anonymous: op.public, fromRoot: op.fromRoot,
+    method: op.method,
+    path: fillPath(op.path, params),
+    query,
+    json,
+    retry: op.idempotent,
+    anonymous: op.public,
+    fromRoot: op.fromRoot,
   };
 }
 
@@ -198,9 +211,12 @@ export class RemoteService implements EsignService {
   viewPacket = this.op('viewPacket');
   /** The wire form of sign input (`PacketSignRequest`): attachments as base64. */
   signPacket = (id: string, input: SignInput) => {
-    const attachments = Object.fromEntries(Object.entries(input.attachments ?? {}).map(([k, list]) => [
-      k, list.map((a) => ({ name: a.name, b64: Buffer.from(a.data).toString('base64') })),
-    ]));
+    const attachments = Object.fromEntries(
+      Object.entries(input.attachments ?? {}).map(([k, list]) => [
+        k,
+        list.map((a) => ({ name: a.name, b64: Buffer.from(a.data).toString('base64') })),
+      ]),
+    );
     return this.call<Packet>('signPacket', id, { values: input.values ?? {}, attachments });
   };
   declinePacket = this.op('declinePacket');

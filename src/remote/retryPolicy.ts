@@ -36,8 +36,16 @@ export const isTransientStatus = (status: number): boolean => status === 429 || 
 
 /** Connection failures after which the request may or may not have reached the server. */
 const UNKNOWN_OUTCOME_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ]);
 
 /** What one failed attempt was: an answer with a status, or a connection failure with a code. */
@@ -45,7 +53,8 @@ export type Failure = { status: number; retryAfter?: string | string[] } | { cod
 
 /** How a failure is handled: waited out and sent again, sent again only if safe, or final. */
 export function classify(f: Failure): 'throttled' | 'unknown' | 'final' {
-  if ('status' in f) return f.status === 429 ? 'throttled' : UNKNOWN_OUTCOME_STATUSES.has(f.status) ? 'unknown' : 'final';
+  if ('status' in f)
+    return f.status === 429 ? 'throttled' : UNKNOWN_OUTCOME_STATUSES.has(f.status) ? 'unknown' : 'final';
   return UNKNOWN_OUTCOME_CODES.has(f.code) ? 'unknown' : 'final';
 }
 
@@ -92,7 +101,10 @@ export function outcomeUnknown(e: unknown): boolean {
  * answer; else, after a backoff, one more attempt, up to the policy's retries.
  */
 export async function createWithKey<T>(
-  p: RetryPolicy, post: () => Promise<T>, lookup: () => Promise<T | undefined>, what: string,
+  p: RetryPolicy,
+  post: () => Promise<T>,
+  lookup: () => Promise<T | undefined>,
+  what: string,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -103,8 +115,10 @@ export async function createWithKey<T>(
       if (found) return found;
       if (attempt >= p.maxRetries) throw e;
       const wait = delayMs(p, attempt);
-      p.note?.(`esign: ${what} may not have been made (${(e as Error).message}); not found by its custom_key, `
-        + `so it is sent again in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${p.maxRetries})`);
+      p.note?.(
+        `esign: ${what} may not have been made (${(e as Error).message}); not found by its custom_key, ` +
+          `so it is sent again in ${(wait / 1000).toFixed(1)} s (retry ${attempt + 1} of ${p.maxRetries})`,
+      );
       await p.sleep(wait);
     }
   }

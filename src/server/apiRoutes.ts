@@ -43,7 +43,8 @@ function listQuery(params: readonly QueryParam[], q: Query): Record<string, unkn
         if (m && m[1] === p.name && v !== undefined) found[m[2]] = String(v);
       }
       out[p.name] = found;
-    } else if (q[p.name] !== undefined) out[p.name] = p.name === 'page' || p.name === 'per_page' ? num(q[p.name]) : q[p.name];
+    } else if (q[p.name] !== undefined)
+      out[p.name] = p.name === 'page' || p.name === 'per_page' ? num(q[p.name]) : q[p.name];
   }
   return out;
 }

@@ -45,7 +45,8 @@ function parseJson(text: string, maxDepth: number, what = 'Malformed JSON'): unk
   } catch (e) {
     throw new ApiError(400, 'parse_error', `${what}: ${(e as Error).message}`);
   }
-  if (nestedDeeperThan(value, maxDepth)) throw new ApiError(400, 'parse_error', `${what}: nested deeper than ${maxDepth} levels.`);
+  if (nestedDeeperThan(value, maxDepth))
+    throw new ApiError(400, 'parse_error', `${what}: nested deeper than ${maxDepth} levels.`);
   return value;
 }
 
@@ -53,15 +54,28 @@ function parseJson(text: string, maxDepth: number, what = 'Malformed JSON'): unk
  * Multipart Bundle creation: `files` parts plus a `bundle_request` part holding the JSON, received
  * within the upload limits (multipartForm.ts); the caller cleans up once the Bundle is made.
  */
-async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promise<{ body: unknown; files: AttachedFile[]; cleanup: () => Promise<void> }> {
-  const form = await receiveForm(req, {
-    files: limits.uploadFiles, fileBytes: limits.uploadFileBytes, totalFileBytes: limits.uploadRequestBytes,
-    fields: 100, fieldBytes: limits.jsonBytes, totalFieldBytes: limits.jsonBytes + 100 * 1024,
-  }, { refusal: apiRefusalLimits(limits) });
+async function multipartCreate(
+  req: FastifyRequest,
+  limits: ServerLimits,
+): Promise<{ body: unknown; files: AttachedFile[]; cleanup: () => Promise<void> }> {
+  const form = await receiveForm(
+    req,
+    {
+      files: limits.uploadFiles,
+      fileBytes: limits.uploadFileBytes,
+      totalFileBytes: limits.uploadRequestBytes,
+      fields: 100,
+      fieldBytes: limits.jsonBytes,
+      totalFieldBytes: limits.jsonBytes + 100 * 1024,
+    },
+    { refusal: apiRefusalLimits(limits) },
+  );
   try {
     const spec = form.fields.find(([name]) => name === 'bundle_request');
     if (spec === undefined)
-      throw new ApiError(400, 'invalid', 'bundle_request: This field is required.', [{ field: 'bundle_request', message: 'This field is required.' }]);
+      throw new ApiError(400, 'invalid', 'bundle_request: This field is required.', [
+        { field: 'bundle_request', message: 'This field is required.' },
+      ]);
     const body = parseJson(spec[1], limits.maxDepth, 'bundle_request is not valid JSON');
     return { body, files: form.files, cleanup: form.cleanup };
   } catch (e) {
@@ -69,7 +83,6 @@ async function multipartCreate(req: FastifyRequest, limits: ServerLimits): Promi
     throw e;
   }
 }
-
 
 /** Every route of the operations table, with the multipart-or-JSON Bundle create written here. */
 function routes(s: EsignService, limits: ServerLimits, local?: HostedEngine): Route[] {
@@ -89,7 +102,12 @@ function routes(s: EsignService, limits: ServerLimits, local?: HostedEngine): Ro
 }
 
 /** `X-Blueink-Pagination: page,total_pages,per_page,total` and an RFC 5988 Link header. */
-function paginationHeaders(req: FastifyRequest, reply: FastifyReply, page: Page<unknown>, base: string | undefined): void {
+function paginationHeaders(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  page: Page<unknown>,
+  base: string | undefined,
+): void {
   reply.header('X-Blueink-Pagination', `${page.page},${page.total_pages},${page.per_page},${page.total}`);
   // From the configured or listening address: the Host header is the client's to choose. Served
   // in-process (esign api on the local engine) there is neither, and the links are relative.
@@ -121,14 +139,20 @@ type Guard = (req: FastifyRequest, reply: FastifyReply, kind: GuardKind) => stri
  * The routes of the operations table (API v2, and the sandbox when the engine is the service), the
  * rate-limit status, the OpenAPI document, and a 405 naming the allowed methods on every API path.
  */
-async function registerApi(app: FastifyInstance, opts: ServerOptions, limits: ServerLimits, guard: Guard, limiter: RateLimiter) {
+async function registerApi(
+  app: FastifyInstance,
+  opts: ServerOptions,
+  limits: ServerLimits,
+  guard: Guard,
+  limiter: RateLimiter,
+) {
   const table = routes(opts.service, limits, opts.local);
   const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
   const methodsByPath = new Map<string, string[]>();
   for (const { op, url, handler } of table) {
     // The sandbox is outside /api/v2 and has no 405 fallbacks.
     if (!op.fromRoot) methodsByPath.set(url, [...(methodsByPath.get(url) ?? []), op.method]);
-    const kind = op.public ? 'public' : op.throttle ?? 'call';
+    const kind = op.public ? 'public' : (op.throttle ?? 'call');
     app.route({
       method: op.method,
       url: op.fromRoot ? url : `${API_PREFIX}${url}`,
@@ -143,7 +167,11 @@ async function registerApi(app: FastifyInstance, opts: ServerOptions, limits: Se
         }
         if (r.status === 204) return reply.code(204).send();
         const json = frozenJson(r.body);
-        if (json !== undefined) return reply.code(r.status ?? 200).type('application/json; charset=utf-8').send(json);
+        if (json !== undefined)
+          return reply
+            .code(r.status ?? 200)
+            .type('application/json; charset=utf-8')
+            .send(json);
         return reply.code(r.status ?? 200).send(r.body);
       },
     });
@@ -178,23 +206,39 @@ async function registerApi(app: FastifyInstance, opts: ServerOptions, limits: Se
 }
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
-  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...(opts.maxUploadBytes ? { uploadFileBytes: opts.maxUploadBytes } : {}), ...opts.limits };
+  const limits: ServerLimits = {
+    ...DEFAULT_LIMITS,
+    ...(opts.maxUploadBytes ? { uploadFileBytes: opts.maxUploadBytes } : {}),
+    ...opts.limits,
+  };
   const app = Fastify({
     logger: false,
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
     bodyLimit: limits.jsonBytes,
     requestTimeout: limits.requestTimeoutMs,
     connectionTimeout: limits.idleTimeoutMs,
-    http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs) },
+    http: {
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    },
   });
-  const connections = guardConnections(app.server, { perAddress: limits.connectionsPerAddress, max: limits.maxConnections });
+  const connections = guardConnections(app.server, {
+    perAddress: limits.connectionsPerAddress,
+    max: limits.maxConnections,
+  });
   const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...opts.rateLimits });
   const log = opts.log ?? (() => {});
   await app.register((await import('@fastify/multipart')).default, {
-    limits: { fileSize: limits.uploadFileBytes, files: limits.uploadFiles, fieldSize: limits.jsonBytes, parts: limits.uploadFiles + 1000 },
+    limits: {
+      fileSize: limits.uploadFileBytes,
+      files: limits.uploadFiles,
+      fieldSize: limits.jsonBytes,
+      parts: limits.uploadFiles + 1000,
+    },
   });
   app.addHook('onRoute', (route) => {
-    if (route.bodyLimit === undefined && DOCUMENT_JSON_ROUTES.some((r) => r.test(route.url ?? ''))) route.bodyLimit = limits.documentJsonBytes;
+    if (route.bodyLimit === undefined && DOCUMENT_JSON_ROUTES.some((r) => r.test(route.url ?? '')))
+      route.bodyLimit = limits.documentJsonBytes;
   });
   // A request is being answered once its body is in: the connection guard leaves it alone until the answer is out.
   app.addHook('preHandler', (req, _reply, done) => {
@@ -212,7 +256,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       done(e as Error, undefined);
     }
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) => done(null, parseForm(String(text))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) =>
+    done(null, parseForm(String(text))),
+  );
 
   app.addHook('onResponse', (req, reply, done) => {
     connections.idle(req.raw.socket);
@@ -248,7 +294,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await registerApi(app, opts, limits, guard, limiter);
 
   (await import('../mcp/http.js')).registerMcp(app, {
-    service: opts.service, authorize: async (req, reply) => void guard(req, reply, 'call'), bodyLimit: limits.documentJsonBytes,
+    service: opts.service,
+    authorize: async (req, reply) => void guard(req, reply, 'call'),
+    bodyLimit: limits.documentJsonBytes,
     countCreate: (req, reply) => void guard(req, reply, 'create'),
   });
 
@@ -258,7 +306,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   }
 
   if (opts.console)
-    await (await import('./console/index.js')).registerConsole(app, { service: opts.service, authenticateKey: opts.authenticate, backend: 'this server', ...opts.console });
+    await (await import('./console/index.js')).registerConsole(app, {
+      service: opts.service,
+      authenticateKey: opts.authenticate,
+      backend: 'this server',
+      ...opts.console,
+    });
 
   // No route: refused before its body is read (fastify would parse it for the not-found handler).
   app.addHook('onRequest', async (req) => {
@@ -277,7 +330,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   return app;
 }
 
-const notFound = (req: FastifyRequest) => new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
+const notFound = (req: FastifyRequest) =>
+  new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
 
 const serializedFrozen = new WeakMap<object, string>();
 

@@ -46,26 +46,38 @@ export const DEFAULT_LIMITS: ServerLimits = {
 
 /** The signing page's form: a signer's attachments (the engine names one past its limit) and values. */
 export const SIGNING_FORM: FormLimits = {
-  files: 20, fileBytes: MAX_ATTACHMENT_BYTES + 1, totalFileBytes: 5 * MAX_ATTACHMENT_BYTES,
-  fields: 500, fieldBytes: 1 * MB, totalFieldBytes: 2 * MB,
+  files: 20,
+  fileBytes: MAX_ATTACHMENT_BYTES + 1,
+  totalFileBytes: 5 * MAX_ATTACHMENT_BYTES,
+  fields: 500,
+  fieldBytes: 1 * MB,
+  totalFieldBytes: 2 * MB,
 };
 
 /** The preparation pages' form: one PDF, the signers and roles, the placed fields as JSON. */
 export const PREPARATION_FORM: FormLimits = {
-  files: 5, fileBytes: 50 * MB, totalFileBytes: 50 * MB, fields: 2000, fieldBytes: 1 * MB, totalFieldBytes: 2 * MB,
+  files: 5,
+  fileBytes: 50 * MB,
+  totalFileBytes: 50 * MB,
+  fields: 2000,
+  fieldBytes: 1 * MB,
+  totalFieldBytes: 2 * MB,
 };
 
 /** Forms of a few short fields and no file (decline, reassign). */
 export const SMALL_FORM: FormLimits = {
-  files: 0, fileBytes: 0, totalFileBytes: 0, fields: 10, fieldBytes: 64 * 1024, totalFieldBytes: 64 * 1024,
+  files: 0,
+  fileBytes: 0,
+  totalFileBytes: 0,
+  fields: 10,
+  fieldBytes: 64 * 1024,
+  totalFieldBytes: 64 * 1024,
 };
 
 export const megabytes = (n: number) => `${Math.round((n / MB) * 100) / 100} MB`;
 
 /** Pages whose JSON bodies may carry files as base64 (the API's are marked in the operations table). */
-export const DOCUMENT_JSON_ROUTES = [
-  /^\/sign\/session\/:session\/sign$/,
-];
+export const DOCUMENT_JSON_ROUTES = [/^\/sign\/session\/:session\/sign$/];
 
 /** Deeper than `max` arrays/objects? Iterative, so a hostile depth cannot overflow the stack. */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
@@ -74,7 +86,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }

@@ -11,10 +11,19 @@ import { registerPreparationPages } from './pages/preparation/routes.js';
 import { registerSigningPage } from './pages/signing/routes.js';
 
 const CONTENT_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml',
-  txt: 'text/plain; charset=utf-8', rtf: 'application/rtf', doc: 'application/msword',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ppt: 'application/vnd.ms-powerpoint',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  txt: 'text/plain; charset=utf-8',
+  rtf: 'application/rtf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
@@ -27,7 +36,10 @@ export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine):
     const ext = extname(name).slice(1).toLowerCase();
     return reply
       .type(CONTENT_TYPES[ext] ?? 'application/octet-stream')
-      .header('Content-Disposition', `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header(
+        'Content-Disposition',
+        `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
+      )
       .header('Cache-Control', 'private, no-store')
       .header('X-Content-Type-Options', 'nosniff')
       .send(createReadStream(path));

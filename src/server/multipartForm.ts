@@ -53,7 +53,10 @@ export interface ReceiveOptions {
 function storedFile(field: string, filename: string, contentType: string, size: number, path: string): ReceivedFile {
   let data: Buffer | undefined;
   return {
-    field, filename, contentType, size,
+    field,
+    filename,
+    contentType,
+    size,
     get data() {
       return (data ??= readFileSync(path));
     },
@@ -63,11 +66,17 @@ function storedFile(field: string, filename: string, contentType: string, size: 
 const tooBig = (message: string) => new ApiError(413, 'invalid', message);
 
 const cutShort = () =>
-  new ApiError(400, 'parse_error', 'Malformed multipart body: it ends inside a file part, before the closing boundary.');
+  new ApiError(
+    400,
+    'parse_error',
+    'Malformed multipart body: it ends inside a file part, before the closing boundary.',
+  );
 
 /** Receives the multipart body of `req` within `limits`; on any refusal the temporary files are gone. */
 export async function receiveForm(
-  req: FastifyRequest, limits: FormLimits, opts: ReceiveOptions = {},
+  req: FastifyRequest,
+  limits: FormLimits,
+  opts: ReceiveOptions = {},
 ): Promise<ReceivedForm> {
   const dir = await mkdtemp(join(tmpdir(), 'esign-upload-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
@@ -82,7 +91,10 @@ export async function receiveForm(
   try {
     const parts = req.parts({
       limits: {
-        fileSize: limits.fileBytes, files: limits.files, fieldSize: limits.fieldBytes, fields: limits.fields,
+        fileSize: limits.fileBytes,
+        files: limits.files,
+        fieldSize: limits.fieldBytes,
+        fields: limits.fields,
         parts: limits.files + limits.fields,
       },
     });

@@ -28,7 +28,11 @@ export class RateLimiter {
   private readonly keyed = new Map<string, Window>();
   /** Every other bucket, in least-recently-used order (a Map keeps insertion order; a use re-inserts). */
   private readonly anonymous = new Map<string, Window>();
-  constructor(readonly config: RateLimitConfig, private readonly nowMs: () => number = Date.now, private readonly maxBuckets = MAX_BUCKETS) {}
+  constructor(
+    readonly config: RateLimitConfig,
+    private readonly nowMs: () => number = Date.now,
+    private readonly maxBuckets = MAX_BUCKETS,
+  ) {}
 
   /** Buckets held now (the memory the limiter uses). */
   get size(): number {
@@ -84,7 +88,10 @@ export class RateLimiter {
     for (const [bucket, limit] of buckets) {
       const w = this.current(bucket);
       if (w.count >= limit)
-        return { ok: false, retryAfter: Math.max(1, Math.ceil((w.start + this.config.windowSeconds * 1000 - this.nowMs()) / 1000)) };
+        return {
+          ok: false,
+          retryAfter: Math.max(1, Math.ceil((w.start + this.config.windowSeconds * 1000 - this.nowMs()) / 1000)),
+        };
     }
     for (const [bucket] of buckets) this.current(bucket).count++;
     return { ok: true };

@@ -20,7 +20,11 @@ export const apiRefusalLimits = (l: ServerLimits): RefusalLimits => ({
 
 /** An uploaded file past its size limit (`name`: the file's name, when known). */
 export const fileTooLarge = (limits: RefusalLimits, name?: string) =>
-  new ApiError(413, 'invalid', `${name ? `${name}: an` : 'An'} uploaded file ${limits.fileBytes ? `may be at most ${megabytes(limits.fileBytes)}` : 'is too large'}.`);
+  new ApiError(
+    413,
+    'invalid',
+    `${name ? `${name}: an` : 'An'} uploaded file ${limits.fileBytes ? `may be at most ${megabytes(limits.fileBytes)}` : 'is too large'}.`,
+  );
 
 /** The API error behind a refusal of fastify or its plugins, or undefined when it is none (a bug: 500). */
 export function refusalOf(error: unknown, limits: RefusalLimits): ApiError | undefined {
@@ -30,14 +34,22 @@ export function refusalOf(error: unknown, limits: RefusalLimits): ApiError | und
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported media type.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'invalid', `The request body is too large${limits.body ? ` (at most ${limits.body})` : ''}.`);
+      return new ApiError(
+        413,
+        'invalid',
+        `The request body is too large${limits.body ? ` (at most ${limits.body})` : ''}.`,
+      );
     case 'FST_REQ_FILE_TOO_LARGE':
       return fileTooLarge(limits);
     // Too many files, fields or parts is not a size: a 400 that says so, not "too large".
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return new ApiError(400, 'invalid', `The request has more files or fields than allowed${limits.files ? ` (at most ${limits.files} files)` : ''}.`);
+      return new ApiError(
+        400,
+        'invalid',
+        `The request has more files or fields than allowed${limits.files ? ` (at most ${limits.files} files)` : ''}.`,
+      );
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_PROTO_VIOLATION':
@@ -47,6 +59,7 @@ export function refusalOf(error: unknown, limits: RefusalLimits): ApiError | und
   if (/boundary|Unexpected end of (form|file)|Malformed part header|Multipart: /i.test(e.message ?? ''))
     return new ApiError(400, 'parse_error', `Malformed multipart body: ${e.message}.`);
   if (e.name === 'URIError') return new ApiError(400, 'parse_error', 'Malformed URL encoding.');
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.statusCode === 400 ? 'parse_error' : 'error', e.message ?? 'Bad request.');
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)
+    return new ApiError(e.statusCode, e.statusCode === 400 ? 'parse_error' : 'error', e.message ?? 'Bad request.');
   return undefined;
 }

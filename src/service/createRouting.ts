@@ -10,5 +10,8 @@
 export function isEnvelopeTemplateRequest(body: unknown): boolean {
   if (!body || typeof body !== 'object') return false;
   const { envelope_template, documents } = body as { envelope_template?: unknown; documents?: unknown };
-  return !!envelope_template && (documents === undefined || documents === null || (Array.isArray(documents) && documents.length === 0));
+  return (
+    !!envelope_template &&
+    (documents === undefined || documents === null || (Array.isArray(documents) && documents.length === 0))
+  );
 }

@@ -7,7 +7,9 @@ import type { Bundle, BundleListQuery, Page } from './types.js';
  * `beforeCall` runs before each page is asked for (a caller that paces its calls).
  */
 export async function findByCustomKey(
-  list: (q: BundleListQuery) => Promise<Page<Bundle>>, key: string, beforeCall?: () => Promise<void>,
+  list: (q: BundleListQuery) => Promise<Page<Bundle>>,
+  key: string,
+  beforeCall?: () => Promise<void>,
 ): Promise<Bundle | undefined> {
   for (let page = 1; ; page++) {
     await beforeCall?.();

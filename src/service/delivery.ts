@@ -20,8 +20,11 @@ export function deliverVia(c: Contact): DeliverVia {
 export function contactProblems(c: Contact): { field: 'email' | 'phone'; message: string }[] {
   const via = deliverVia(c);
   const out: { field: 'email' | 'phone'; message: string }[] = [];
-  if (via === 'email' && !c.email) out.push({ field: 'email', message: 'An email address is required to deliver by email.' });
-  if (via === 'phone' && !c.phone) out.push({ field: 'phone', message: 'A phone number is required to deliver by phone.' });
-  if (c.auth_sms && !c.phone) out.push({ field: 'phone', message: 'A phone number is required for SMS pin authentication (auth_sms).' });
+  if (via === 'email' && !c.email)
+    out.push({ field: 'email', message: 'An email address is required to deliver by email.' });
+  if (via === 'phone' && !c.phone)
+    out.push({ field: 'phone', message: 'A phone number is required to deliver by phone.' });
+  if (c.auth_sms && !c.phone)
+    out.push({ field: 'phone', message: 'A phone number is required for SMS pin authentication (auth_sms).' });
   return out;
 }

@@ -15,16 +15,49 @@ export const DELIVER_VIA = ['email', 'phone', 'embed'] as const;
 export type DeliverVia = (typeof DELIVER_VIA)[number];
 
 export const FIELD_KINDS = [
-  'sig', 'ini', 'snm', 'inp', 'txt', 'dat', 'tms', 'chk', 'cbx', 'cbg', 'sel', 'att', 'stp', 'apr',
+  'sig',
+  'ini',
+  'snm',
+  'inp',
+  'txt',
+  'dat',
+  'tms',
+  'chk',
+  'cbx',
+  'cbg',
+  'sel',
+  'att',
+  'stp',
+  'apr',
 ] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
 export const V_PATTERNS = [
-  'email', 'bank_routing', 'bank_account', 'letters', 'numbers', 'phone', 'ssn', 'zip_code',
+  'email',
+  'bank_routing',
+  'bank_account',
+  'letters',
+  'numbers',
+  'phone',
+  'ssn',
+  'zip_code',
 ] as const;
 
 export const ATTACHMENT_TYPES = [
-  'jpg', 'jpeg', 'png', 'gif', 'svg', 'pdf', 'doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx', 'rtf', 'txt',
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+  'svg',
+  'pdf',
+  'doc',
+  'docx',
+  'ppt',
+  'pptx',
+  'xls',
+  'xlsx',
+  'rtf',
+  'txt',
 ] as const;
 
 export const OFFICE_EXTENSIONS = ['doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx'] as const;
@@ -33,10 +66,19 @@ export const OFFICE_EXTENSIONS = ['doc', 'docx', 'ppt', 'pptx', 'xls', 'xlsx'] a
 export const HTML_FIELDS_MODES = ['native', 'blueink', 'none'] as const;
 
 export const WEBHOOK_EVENT_TYPES = [
-  'bundle_sent', 'bundle_complete', 'bundle_docs_ready', 'bundle_error', 'bundle_cancelled',
-  'packet_viewed', 'packet_complete', 'packet_declined',
+  'bundle_sent',
+  'bundle_complete',
+  'bundle_docs_ready',
+  'bundle_error',
+  'bundle_cancelled',
+  'packet_viewed',
+  'packet_complete',
+  'packet_declined',
   // Seen on the wire beyond the spec (wire-facts.md).
-  'bundle_signer_reassigned', 'doc_template_created', 'doc_template_updated', 'doc_template_deleted',
+  'bundle_signer_reassigned',
+  'doc_template_created',
+  'doc_template_updated',
+  'doc_template_deleted',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -49,15 +91,33 @@ export const BUNDLE_ORDERINGS = ['created', 'sent', 'completed_at'] as const;
 
 /** Account features of the spec that switch operations on and off. */
 export const ACCOUNT_FEATURES = [
-  'teams', 'reminders', 'signing_brands', 'regex_validation', 'office_upload',
-  'template_preparation', 'early_data', 'early_files', 'interim_files',
+  'teams',
+  'reminders',
+  'signing_brands',
+  'regex_validation',
+  'office_upload',
+  'template_preparation',
+  'early_data',
+  'early_files',
+  'interim_files',
 ] as const;
 export type AccountFeature = (typeof ACCOUNT_FEATURES)[number];
 
 export const ERROR_CODES = [
-  'authentication_failed', 'conflict', 'error', 'invalid', 'method_not_allowed', 'not_acceptable',
-  'not_authenticated', 'not_found', 'permission_denied', 'parse_error', 'service_unavailable',
-  'throttled', 'unsupported_media_type', 'not_implemented',
+  'authentication_failed',
+  'conflict',
+  'error',
+  'invalid',
+  'method_not_allowed',
+  'not_acceptable',
+  'not_authenticated',
+  'not_found',
+  'permission_denied',
+  'parse_error',
+  'service_unavailable',
+  'throttled',
+  'unsupported_media_type',
+  'not_implemented',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -64,8 +64,7 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors: FieldError[] = []) =>
-  new ApiError(400, 'invalid', message, errors);
+export const badRequest = (message: string, errors: FieldError[] = []) => new ApiError(400, 'invalid', message, errors);
 export const notFound = (what: string, id: string) =>
   new ApiError(404, 'not_found', `${what} ${JSON.stringify(id)} was not found.`);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);

@@ -24,8 +24,14 @@ export interface TimelineEntry {
 export interface Inspection {
   bundle: Bundle;
   signers: {
-    id: string; name: string; address: string | null; deliver_via: string; status: string; last_viewed: string | null;
-    completed_at: string | null; declined_at?: string | null;
+    id: string;
+    name: string;
+    address: string | null;
+    deliver_via: string;
+    status: string;
+    last_viewed: string | null;
+    completed_at: string | null;
+    declined_at?: string | null;
   }[];
   timeline: TimelineEntry[];
   files: FileObject[] | null;
@@ -79,17 +85,28 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   const unavailable: string[] = [];
   const name = (packetId: string | null | undefined) => (packetId ? signerName(bundle, packetId) : null);
   const events = await service.listBundleEvents(slug);
-  const timeline: TimelineEntry[] = events.map((e) => ({ at: e.timestamp, source: 'event', code: e.kind, signer: name(e.packet_id), what: e.description || eventWord(e.kind) }));
+  const timeline: TimelineEntry[] = events.map((e) => ({
+    at: e.timestamp,
+    source: 'event',
+    code: e.kind,
+    signer: name(e.packet_id),
+    what: e.description || eventWord(e.kind),
+  }));
 
   // serve.json is a file on disk: only an http(s) URL from it is used or shown.
   const serving = service.servingUrl ? safeUrl(service.servingUrl()) : undefined;
   let messages: BundleMessage[] = [];
   if (service.listBundleMessages) messages = await service.listBundleMessages(slug);
-  else unavailable.push('messages sent (the outbox is the local engine\'s)');
+  else unavailable.push("messages sent (the outbox is the local engine's)");
   for (const m of messages) {
     const link = /https?:\/\/\S+/.exec(relink(m.body, serving))?.[0];
-    timeline.push({ at: m.created, source: 'message', code: m.kind, signer: name(m.packet_id),
-      what: `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}` });
+    timeline.push({
+      at: m.created,
+      source: 'message',
+      code: m.kind,
+      signer: name(m.packet_id),
+      what: `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}`,
+    });
   }
 
   const hookEvents: WebhookEvent[] = [];
@@ -97,12 +114,28 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
     hookEvents.push(...(await webhookEventsOf(service, slug)));
     for (const e of hookEvents) {
-      const state = e.success ? `delivered (HTTP ${e.status})` : e.deliveries.length ? `failing (last HTTP ${e.status || 'none'})` : 'queued';
+      const state = e.success
+        ? `delivered (HTTP ${e.status})`
+        : e.deliveries.length
+          ? `failing (last HTTP ${e.status || 'none'})`
+          : 'queued';
       const retry = !e.success && e.next_attempt_at ? `, next retry ${e.next_attempt_at}` : '';
-      timeline.push({ at: e.created, source: 'webhook', code: e.event_type, signer: name(packetOf(e)),
-        what: `${e.event_type} to webhook ${hooks.get(e.webhook) ?? e.webhook}: ${state}, ${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}${retry} [event ${e.pk}]` });
-      e.deliveries.forEach((d, i) => timeline.push({ at: d.timestamp, source: 'attempt', code: String(d.status), signer: name(packetOf(e)),
-        what: `attempt ${i + 1} of ${e.event_type}: ${deliveryOutcome(d)}` }));
+      timeline.push({
+        at: e.created,
+        source: 'webhook',
+        code: e.event_type,
+        signer: name(packetOf(e)),
+        what: `${e.event_type} to webhook ${hooks.get(e.webhook) ?? e.webhook}: ${state}, ${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}${retry} [event ${e.pk}]`,
+      });
+      e.deliveries.forEach((d, i) =>
+        timeline.push({
+          at: d.timestamp,
+          source: 'attempt',
+          code: String(d.status),
+          signer: name(packetOf(e)),
+          what: `attempt ${i + 1} of ${e.event_type}: ${deliveryOutcome(d)}`,
+        }),
+      );
     }
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
@@ -123,13 +156,19 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
 
   let linksNote: string | null = null;
   if (service.servingUrl && !serving)
-    linksNote = 'No esign serve runs for this data directory, so the links above do not open. Start one: esign serve (with the same --data-dir).';
+    linksNote =
+      'No esign serve runs for this data directory, so the links above do not open. Start one: esign serve (with the same --data-dir).';
 
   return {
     bundle,
     signers: bundle.packets.map((p) => ({
-      id: p.id, name: p.name, address: p.deliver_via === 'phone' ? p.phone : p.email, deliver_via: p.deliver_via,
-      status: p.status, last_viewed: p.last_accessed_at, completed_at: p.completed_at,
+      id: p.id,
+      name: p.name,
+      address: p.deliver_via === 'phone' ? p.phone : p.email,
+      deliver_via: p.deliver_via,
+      status: p.status,
+      last_viewed: p.last_accessed_at,
+      completed_at: p.completed_at,
       // The packet holds no time for a decline: its event does.
       declined_at: [...events].reverse().find((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null,
     })),

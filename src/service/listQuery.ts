@@ -14,7 +14,9 @@ export function parsePage(q: { page?: unknown; per_page?: unknown }): PageSpec {
   if (!Number.isInteger(page) || page < 1) throw new ApiError(404, 'not_found', 'Invalid page.');
   let perPage = q.per_page === undefined || q.per_page === '' ? DEFAULT_PER_PAGE : Number(q.per_page);
   if (!Number.isInteger(perPage) || perPage < 1)
-    throw new ApiError(400, 'invalid', 'per_page: Must be a positive integer.', [{ field: 'per_page', message: 'Must be a positive integer.' }]);
+    throw new ApiError(400, 'invalid', 'per_page: Must be a positive integer.', [
+      { field: 'per_page', message: 'Must be a positive integer.' },
+    ]);
   perPage = Math.min(perPage, MAX_PER_PAGE);
   return { page, perPage };
 }
@@ -34,16 +36,25 @@ export interface BundleFilter extends PageSpec {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A real calendar day: Date.parse rolls 2024-02-30 over to 1 March, so the day must survive a round trip. */
-export const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
+export const isDay = (v: string) =>
+  DAY.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 10) === v;
 /**
  * The day after a YYYY-MM-DD day: `before` a day means before the start of the next. Dates are
  * compared as text, so the day after 9999-12-31 is a text after every time of that day.
  */
-export const nextDay = (day: string) => (day === '9999-12-31' ? `${day}~` : new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10));
+export const nextDay = (day: string) =>
+  day === '9999-12-31' ? `${day}~` : new Date(Date.parse(`${day}T00:00:00Z`) + 86400e3).toISOString().slice(0, 10);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A comma-separated list, without empty or repeated items. */
-const list = (v: string) => [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))];
+const list = (v: string) => [
+  ...new Set(
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** Accepts `status__in`/`tag__in` (spec) and `status_in`/`tag_in` (one client's spelling). */
 export function parseBundleListQuery(query: BundleListQuery): BundleFilter {
@@ -61,11 +72,17 @@ export function parseBundleListQuery(query: BundleListQuery): BundleFilter {
   const statusList = statusIn ? list(statusIn) : [];
   for (const st of [...statuses, ...statusList])
     if (!(BUNDLE_STATUSES as readonly string[]).includes(st))
-      errs.add(status === st ? 'status' : 'status__in', `"${st}" is not a valid status. Valid: ${BUNDLE_STATUSES.join(', ')}.`);
+      errs.add(
+        status === st ? 'status' : 'status__in',
+        `"${st}" is not a valid status. Valid: ${BUNDLE_STATUSES.join(', ')}.`,
+      );
   const ordering = s('ordering') ?? '-created';
   const orderBy = ordering.replace(/^-/, '');
   if (!(BUNDLE_ORDERINGS as readonly string[]).includes(orderBy))
-    errs.add('ordering', `"${ordering}" is not a valid ordering. Valid: ${BUNDLE_ORDERINGS.flatMap((o) => [o, `-${o}`]).join(', ')}.`);
+    errs.add(
+      'ordering',
+      `"${ordering}" is not a valid ordering. Valid: ${BUNDLE_ORDERINGS.flatMap((o) => [o, `-${o}`]).join(', ')}.`,
+    );
   const date = (k: string) => {
     const v = s(k);
     if (v !== undefined && !isDay(v)) errs.add(k, 'Enter a valid date (YYYY-MM-DD).');

@@ -34,7 +34,10 @@ function responses({ op, path }: Documented): Json {
   if ('none' in r) out['204'] = { description: 'Deleted' };
   else if ('one' in r) out[String(r.status ?? 200)] = { description: r.one, content: json(ref(r.one)) };
   else if ('array' in r)
-    out[String(r.status ?? 200)] = { description: `List of ${r.array}`, content: json({ type: 'array', items: ref(r.array) }) };
+    out[String(r.status ?? 200)] = {
+      description: `List of ${r.array}`,
+      content: json({ type: 'array', items: ref(r.array) }),
+    };
   else
     out['200'] = {
       description: `A page of ${r.page} (a bare array; the page is in the headers)`,
@@ -49,7 +52,10 @@ function responses({ op, path }: Documented): Json {
   if (!op.public) out['401'] = ERROR;
   if (withParams) out['404'] = ERROR;
   if (op.method !== 'GET' && !op.public && withParams) out['409'] = ERROR;
-  out['429'] = { ...ERROR, headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } } };
+  out['429'] = {
+    ...ERROR,
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } },
+  };
   out['5XX'] = ERROR;
   return out;
 }
@@ -59,7 +65,8 @@ const MULTIPART_BUNDLE = {
     type: 'object',
     properties: {
       bundle_request: {
-        type: 'string', contentMediaType: 'application/json',
+        type: 'string',
+        contentMediaType: 'application/json',
         description: 'The BundleRequest as JSON; documents refer to files by file_index.',
       },
       files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } },
@@ -81,11 +88,17 @@ function requestBody(op: OperationDef): Json | undefined {
 function operation(d: Documented): Json {
   const { op, path } = d;
   const params: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-    name: m[1], in: 'path', required: true, schema: { type: 'string' },
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
   }));
   for (const p of op.query ?? [])
     params.push({
-      name: p.name, in: 'query', required: false, schema: p.schema,
+      name: p.name,
+      in: 'query',
+      required: false,
+      schema: p.schema,
       ...(p.description ? { description: p.description } : {}),
       ...(p.style ? { style: p.style, explode: true } : {}),
     });
@@ -116,14 +129,18 @@ const OPENAPI_OPERATION: Json = {
 
 /** `GET /bundles/{slug}/events/` -> `get_bundles_slug_events`. */
 function operationId(method: string, path: string): string {
-  const words = path.split('/').filter(Boolean).map((s) => s.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_'));
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_'));
   return [method.toLowerCase(), ...words].join('_');
 }
 
 /** JSON Schemas of every request and response type, with cross-references as component $refs. */
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
-  for (const [name, s] of Object.entries({ ...requestSchemas(), ...RESPONSE_SCHEMAS })) if (!registry.has(s)) registry.add(s, { id: name });
+  for (const [name, s] of Object.entries({ ...requestSchemas(), ...RESPONSE_SCHEMAS }))
+    if (!registry.has(s)) registry.add(s, { id: name });
   const { schemas } = z.toJSONSchema(registry, {
     target: 'draft-2020-12',
     // Requests are described as clients send them (before transforms); undefined-only members are left open.
@@ -156,13 +173,16 @@ export function openApiDocument(version = '2.0.0'): Json {
     info: {
       title: 'Electronic Signature Service API',
       version,
-      description: 'API v2 as served by `esign serve` and the hosted service. Lists answer a bare JSON array; the page is in X-Blueink-Pagination.',
+      description:
+        'API v2 as served by `esign serve` and the hosted service. Lists answer a bare JSON array; the page is in X-Blueink-Pagination.',
     },
     servers: [{ url: '/api/v2' }],
     security: [{ Token: [] }],
     paths,
     components: {
-      securitySchemes: { Token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Authorization: Token <key>' } },
+      securitySchemes: {
+        Token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Authorization: Token <key>' },
+      },
       headers: {
         Pagination: {
           description: 'page,total_pages,per_page,total',

@@ -3,7 +3,12 @@
 // operationTable.ts, zod-free; this module adds each row's zod request schema as `body`.
 import { z } from 'zod';
 import {
-  type Effect, OPERATION_TABLE, type OperationGroup, type OperationRow, type QueryParam, type Reply,
+  type Effect,
+  OPERATION_TABLE,
+  type OperationGroup,
+  type OperationRow,
+  type QueryParam,
+  type Reply,
 } from './operationTable.js';
 import * as requests from './schemas.js';
 
@@ -17,7 +22,10 @@ export interface OperationDef extends OperationRow {
 
 /** Every zod schema exported by schemas.ts, by its export name: a new one appears here by itself. */
 export function requestSchemas(): Record<string, z.ZodType> {
-  return Object.fromEntries(Object.entries(requests).filter(([, v]) => v instanceof z.ZodType)) as Record<string, z.ZodType>;
+  return Object.fromEntries(Object.entries(requests).filter(([, v]) => v instanceof z.ZodType)) as Record<
+    string,
+    z.ZodType
+  >;
 }
 
 function bodyOf(row: OperationRow): z.ZodType | undefined {

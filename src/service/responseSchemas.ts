@@ -2,19 +2,26 @@
 // engine, not parsed). The compile-time checks at the end keep them in step with types.ts.
 import { z } from 'zod';
 import {
-  BUNDLE_STATUSES, CHANNEL_KINDS, DELIVER_VIA, DOC_STATUSES, PACKET_STATUSES, WEBHOOK_EVENT_TYPES,
+  BUNDLE_STATUSES,
+  CHANNEL_KINDS,
+  DELIVER_VIA,
+  DOC_STATUSES,
+  PACKET_STATUSES,
+  WEBHOOK_EVENT_TYPES,
 } from './enums.js';
 import type * as T from './types.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 const nullable = <S extends z.ZodType>(s: S) => s.nullable();
 
-export const WireErrorSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  detail: z.string().optional(),
-  errors: z.array(z.object({ field: z.string(), messsage: z.string(), message: z.string().optional() })).optional(),
-}).meta({ description: 'The Error object. Field errors carry the spec\'s `messsage` (three s) and `message`.' });
+export const WireErrorSchema = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    detail: z.string().optional(),
+    errors: z.array(z.object({ field: z.string(), messsage: z.string(), message: z.string().optional() })).optional(),
+  })
+  .meta({ description: "The Error object. Field errors carry the spec's `messsage` (three s) and `message`." });
 
 /** The other error form some 400s use (e.g. an invalid `include`). */
 export const ErrorStringSchema = z.object({ error: z.string() });
@@ -69,7 +76,16 @@ export const BundleDataItemSchema = z.object({
   value: z.string(),
   filled_by: z.string(),
   packet_id: nullable(z.string()),
-  attachments: z.array(z.object({ url: z.string(), name: z.string(), size: z.number(), num: z.int(), ext: z.string(), is_image: z.boolean() })),
+  attachments: z.array(
+    z.object({
+      url: z.string(),
+      name: z.string(),
+      size: z.number(),
+      num: z.int(),
+      ext: z.string(),
+      is_image: z.boolean(),
+    }),
+  ),
 });
 
 export const BundleSchema = z.object({
@@ -87,7 +103,9 @@ export const BundleSchema = z.object({
   custom_key: nullable(z.string()),
   team: nullable(z.string()),
   is_test: z.boolean(),
-  payment: nullable(z.object({ billed_to: z.string(), amount_due: z.int(), payment_method_types: z.array(z.string()) })),
+  payment: nullable(
+    z.object({ billed_to: z.string(), amount_due: z.int(), payment_method_types: z.array(z.string()) }),
+  ),
   tag_values: z.record(z.string(), z.union([z.string(), z.number()])),
   docs_ready: z.boolean(),
   doc_status: z.enum(DOC_STATUSES),
@@ -140,7 +158,16 @@ export const EnvelopeTemplateSchema = z.object({
   is_portal: z.boolean(),
   allow_direct_signing: z.boolean(),
   documents: z.array(z.object({ key: z.string(), name: z.string(), order: z.int() })),
-  signers: z.array(z.object({ key: z.string(), label: z.string(), order: z.int(), auth_sms: z.boolean(), auth_selfie: z.boolean(), auth_id: z.boolean() })),
+  signers: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      order: z.int(),
+      auth_sms: z.boolean(),
+      auth_selfie: z.boolean(),
+      auth_id: z.boolean(),
+    }),
+  ),
   smart_link_url: z.string(),
 });
 
@@ -149,10 +176,23 @@ export const PersonSchema = z.object({
   name: z.string(),
   metadata: z.record(z.string(), z.unknown()),
   is_user: z.boolean(),
-  channels: z.array(z.object({ id: z.string(), kind: z.enum(CHANNEL_KINDS), email: z.string().optional(), phone: z.string().optional() })),
+  channels: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(CHANNEL_KINDS),
+      email: z.string().optional(),
+      phone: z.string().optional(),
+    }),
+  ),
 });
 
-export const WebhookExtraHeaderSchema = z.object({ id: z.string(), webhook: z.string(), name: z.string(), value: z.string(), order: z.int() });
+export const WebhookExtraHeaderSchema = z.object({
+  id: z.string(),
+  webhook: z.string(),
+  name: z.string(),
+  value: z.string(),
+  order: z.int(),
+});
 
 export const WebhookSchema = z.object({
   id: z.string(),
@@ -186,20 +226,40 @@ export const VerifyResultSchema = z.object({
   sha256: z.string(),
   document_type: nullable(z.enum(['signed_pdf', 'combined_pdf', 'coe_pdf'])),
   signed_at: nullable(dateTime),
-  envelope: nullable(z.object({ bundle_slug: z.string(), status: z.enum(BUNDLE_STATUSES), sent: nullable(dateTime), completed_at: nullable(dateTime) })),
+  envelope: nullable(
+    z.object({
+      bundle_slug: z.string(),
+      status: z.enum(BUNDLE_STATUSES),
+      sent: nullable(dateTime),
+      completed_at: nullable(dateTime),
+    }),
+  ),
 });
 
 export const RateLimitSchema = z.object({ limit: z.int(), remaining: z.int(), reset: z.int(), window: z.int() });
 
 /** Every response schema by the name it has in the OpenAPI document. */
 export const RESPONSE_SCHEMAS = {
-  Error: WireErrorSchema, ErrorString: ErrorStringSchema, Bundle: BundleSchema, Packet: PacketSchema,
-  BundleEvent: BundleEventSchema, FileObject: FileObjectSchema, BundleDataItem: BundleDataItemSchema,
-  ValidateResult: ValidateResultSchema, EmbedUrl: EmbedUrlSchema, CoeFile: CoeFileSchema,
-  DocumentTemplate: DocumentTemplateSchema, EnvelopeTemplate: EnvelopeTemplateSchema, Person: PersonSchema,
-  Webhook: WebhookSchema, WebhookExtraHeader: WebhookExtraHeaderSchema, WebhookEvent: WebhookEventSchema,
-  WebhookDeliveryRecord: WebhookDeliveryRecordSchema, WebhookSecret: WebhookSecretSchema,
-  VerifyResult: VerifyResultSchema, RateLimit: RateLimitSchema,
+  Error: WireErrorSchema,
+  ErrorString: ErrorStringSchema,
+  Bundle: BundleSchema,
+  Packet: PacketSchema,
+  BundleEvent: BundleEventSchema,
+  FileObject: FileObjectSchema,
+  BundleDataItem: BundleDataItemSchema,
+  ValidateResult: ValidateResultSchema,
+  EmbedUrl: EmbedUrlSchema,
+  CoeFile: CoeFileSchema,
+  DocumentTemplate: DocumentTemplateSchema,
+  EnvelopeTemplate: EnvelopeTemplateSchema,
+  Person: PersonSchema,
+  Webhook: WebhookSchema,
+  WebhookExtraHeader: WebhookExtraHeaderSchema,
+  WebhookEvent: WebhookEventSchema,
+  WebhookDeliveryRecord: WebhookDeliveryRecordSchema,
+  WebhookSecret: WebhookSecretSchema,
+  VerifyResult: VerifyResultSchema,
+  RateLimit: RateLimitSchema,
 } as const;
 
 // Each schema and its interface in types.ts describe the same object, both ways.

@@ -2,8 +2,13 @@
 // Loaded lazily (zod costs tens of milliseconds to import); read paths never need it.
 import { z } from 'zod';
 import {
-  ATTACHMENT_TYPES, CHANNEL_KINDS, DELIVER_VIA, FIELD_KINDS, HTML_FIELDS_MODES,
-  V_PATTERNS, WEBHOOK_EVENT_TYPES,
+  ATTACHMENT_TYPES,
+  CHANNEL_KINDS,
+  DELIVER_VIA,
+  FIELD_KINDS,
+  HTML_FIELDS_MODES,
+  V_PATTERNS,
+  WEBHOOK_EVENT_TYPES,
 } from './enums.js';
 import { ApiError, type FieldError, FieldErrors } from './errors.js';
 
@@ -33,11 +38,15 @@ const fromBoolString = (v: unknown) => {
 };
 /** DRF's IntegerField takes "12" and "12.0", not "12.5" or "twelve". */
 const fromIntString = (v: unknown) => (typeof v === 'string' && /^\s*[-+]?\d+(\.0*)?\s*$/.test(v) ? Number(v) : v);
-const fromNumberString = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+const fromNumberString = (v: unknown) =>
+  typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
 export const bool = () => z.preprocess(fromBoolString, z.boolean());
 export const integer = (s: z.ZodInt = z.int()) => z.preprocess(fromIntString, s);
 const number = () => z.preprocess(fromNumberString, z.number());
-const email = z.string().max(254).pipe(z.email({ error: 'Enter a valid email address.' }));
+const email = z
+  .string()
+  .max(254)
+  .pipe(z.email({ error: 'Enter a valid email address.' }));
 const uuid = z.string().pipe(z.uuid({ error: 'Must be a valid UUID.' }));
 const day = z.iso.date({ error: 'Must be a date in the form YYYY-MM-DD.' });
 const dateTimeOrDay = z.union([z.iso.datetime({ offset: true }), day], {
@@ -51,7 +60,11 @@ const fieldKind = z.string().superRefine((v, ctx) => {
     ctx.addIssue({ code: 'custom', message: `"${v}" is not a valid kind. Valid kinds: ${FIELD_KINDS.join(', ')}.` });
 });
 
-const dataFlowTag = z.string().regex(/^[a-z0-9_]{1,40}$/, { error: 'A Data Flow Tag name: lowercase letters, digits and underscores, at most 40.' });
+const dataFlowTag = z
+  .string()
+  .regex(/^[a-z0-9_]{1,40}$/, {
+    error: 'A Data Flow Tag name: lowercase letters, digits and underscores, at most 40.',
+  });
 
 const fieldCommon = {
   label: str().optional(),
@@ -70,7 +83,11 @@ const fieldCommon = {
 /** Cross-member rules shared by placed and auto-placed fields. */
 function fieldRules(f: { kind: string; format?: string; v_pattern?: string; v_regex?: string }, ctx: z.RefinementCtx) {
   if (f.format !== undefined && f.kind !== 'dat' && f.kind !== 'tms')
-    ctx.addIssue({ code: 'custom', path: ['format'], message: `format is supported only for kinds "dat" and "tms", not "${f.kind}".` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['format'],
+      message: `format is supported only for kinds "dat" and "tms", not "${f.kind}".`,
+    });
   if (f.v_pattern !== undefined && f.v_regex !== undefined)
     ctx.addIssue({ code: 'custom', path: ['v_pattern'], message: 'v_pattern cannot be combined with v_regex.' });
 }
@@ -78,7 +95,9 @@ function fieldRules(f: { kind: string; format?: string; v_pattern?: string; v_re
 export const FieldRequest = z
   .object({
     key: text().optional(),
-    kind: fieldKind.refine((k) => k !== 'apr', { error: '"apr" is the auto-placement kind; place it through auto_placements.' }),
+    kind: fieldKind.refine((k) => k !== 'apr', {
+      error: '"apr" is the auto-placement kind; place it through auto_placements.',
+    }),
     page: integer(z.int().min(1)).optional(),
     x: number().optional(),
     y: number().optional(),
@@ -115,8 +134,10 @@ export const DocumentRequest = z.object({
   auto_placements: z.array(AutoPlacementRequest).optional(),
   converted_pdf_fields_to: z.string().optional(),
   /** 2.19: the PDF's own form fields (by name) each given to a signer (by key). */
-  adobe_field_assignments: z.record(text(), z.string())
-    .refine((m) => Object.keys(m).length <= 1000, { error: 'At most 1000 field assignments.' }).optional(),
+  adobe_field_assignments: z
+    .record(text(), z.string())
+    .refine((m) => Object.keys(m).length <= 1000, { error: 'At most 1000 field assignments.' })
+    .optional(),
 });
 
 /** A document taken from a Document Template (shape not shown by the spec; documented in the README). */
@@ -139,7 +160,11 @@ export const PacketRequest = z.object({
   auth_selfie: bool().optional(),
   auth_id: bool().optional(),
   auth_secrets: z.unknown().optional(),
-  signing_complete_redirect: z.string().max(400).pipe(z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' })).optional(),
+  signing_complete_redirect: z
+    .string()
+    .max(400)
+    .pipe(z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' }))
+    .optional(),
   suppress_all: bool().optional(),
   suppress_signing: bool().optional(),
   suppress_reminder: bool().optional(),
@@ -196,16 +221,18 @@ export const EnvelopeTemplateRef = z.object({
   field_values: z.array(z.object({ key: z.string(), initial_value: z.union([z.string(), number()]) })).optional(),
 });
 
-export const BundleRequest = z.object({
-  ...BundleCommon,
-  packets: z.array(PacketRequest).min(1, { error: 'At least one packet (signer) is required.' }),
-  // Empty is allowed with envelope_template: one published client always sends `documents: []` (wire-facts.md).
-  documents: z.array(z.union([TemplateRequest, DocumentRequest])).optional(),
-  envelope_template: EnvelopeTemplateRef.optional(),
-}).superRefine((b, ctx) => {
-  if (!b.envelope_template && !b.documents?.length)
-    ctx.addIssue({ code: 'custom', path: ['documents'], message: 'At least one document is required.' });
-});
+export const BundleRequest = z
+  .object({
+    ...BundleCommon,
+    packets: z.array(PacketRequest).min(1, { error: 'At least one packet (signer) is required.' }),
+    // Empty is allowed with envelope_template: one published client always sends `documents: []` (wire-facts.md).
+    documents: z.array(z.union([TemplateRequest, DocumentRequest])).optional(),
+    envelope_template: EnvelopeTemplateRef.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.envelope_template && !b.documents?.length)
+      ctx.addIssue({ code: 'custom', path: ['documents'], message: 'At least one document is required.' });
+  });
 
 export const BundleTemplateRequest = z.object({
   ...BundleCommon,
@@ -231,12 +258,22 @@ export const BundlePatchRequest = z.strictObject({
 });
 
 export const PacketPatchRequest = PacketRequest.pick({
-  name: true, email: true, phone: true, auth_sms: true, auth_selfie: true, auth_id: true,
-  signing_complete_redirect: true, suppress_all: true, suppress_signing: true, suppress_reminder: true,
+  name: true,
+  email: true,
+  phone: true,
+  auth_sms: true,
+  auth_selfie: true,
+  auth_id: true,
+  signing_complete_redirect: true,
+  suppress_all: true,
+  suppress_signing: true,
+  suppress_reminder: true,
   suppress_docs_ready: true,
 })
   .extend({
-    deliver_via: z.enum(['email', 'phone'], { error: 'deliver_via must be "email" or "phone" ("embed" is not allowed here).' }).optional(),
+    deliver_via: z
+      .enum(['email', 'phone'], { error: 'deliver_via must be "email" or "phone" ("embed" is not allowed here).' })
+      .optional(),
   })
   .strict();
 
@@ -251,17 +288,23 @@ export const ReassignRequest = z.strictObject({
 
 export const TagsRequest = z.object({ tags: z.array(z.string().min(1).max(UNSTATED_TEXT_MAX)) });
 
-export const BundlePreparationSessionRequest = z.object({
-  upload_pdf: bool().optional(),
-  template_ids: z.array(uuid).optional(),
-  folder_ids: z.array(z.string()).optional(),
-  draft_bundle: z.string().optional(),
-  allow_search_signers: bool().optional(),
-  redirect_url: z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' }).optional(),
-}).superRefine((r, ctx) => {
-  if (!r.upload_pdf && !r.template_ids?.length && !r.folder_ids?.length)
-    ctx.addIssue({ code: 'custom', path: ['upload_pdf'], message: 'At least one document input must be enabled (upload_pdf, template_ids or folder_ids).' });
-});
+export const BundlePreparationSessionRequest = z
+  .object({
+    upload_pdf: bool().optional(),
+    template_ids: z.array(uuid).optional(),
+    folder_ids: z.array(z.string()).optional(),
+    draft_bundle: z.string().optional(),
+    allow_search_signers: bool().optional(),
+    redirect_url: z.url({ protocol: /^https?$/, error: 'Enter a valid http or https URL.' }).optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (!r.upload_pdf && !r.template_ids?.length && !r.folder_ids?.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['upload_pdf'],
+        message: 'At least one document input must be enabled (upload_pdf, template_ids or folder_ids).',
+      });
+  });
 
 export const TemplatePatchRequest = z.strictObject({
   metadata: z.union([z.literal(''), z.record(z.string(), z.string().max(500))]),
@@ -275,7 +318,9 @@ const templateMetadata = z.record(z.string(), z.string().max(500));
 export const TemplateField = z
   .strictObject({
     key: text().optional(),
-    kind: fieldKind.refine((k) => k !== 'apr', { error: '"apr" is the auto-placement kind; a template field is placed by page and position.' }),
+    kind: fieldKind.refine((k) => k !== 'apr', {
+      error: '"apr" is the auto-placement kind; a template field is placed by page and position.',
+    }),
     page: integer(z.int().min(1)).optional(),
     x: number().optional(),
     y: number().optional(),
@@ -373,17 +418,24 @@ export const TemplatePreparationSessionRequest = z.object({
 });
 
 /** A contact channel: exactly one of `email` (kind `em`) or `phone` (kind `mp`); `kind` may be left to inference. */
-const Channel = z.object({
-  id: uuid.optional(),
-  kind: z.enum(CHANNEL_KINDS).optional(),
-  email: email.optional(),
-  phone: str(128).regex(/\d/, { error: 'A phone number must contain digits.' }).optional(),
-}).superRefine((c, ctx) => {
-  const has = { em: c.email !== undefined, mp: c.phone !== undefined };
-  if (has.em === has.mp) ctx.addIssue({ code: 'custom', message: 'A channel has exactly one of email (kind "em") or phone (kind "mp").' });
-  else if (c.kind && !has[c.kind])
-    ctx.addIssue({ code: 'custom', path: ['kind'], message: `Kind "${c.kind}" needs ${c.kind === 'em' ? 'an email' : 'a phone'}, not ${has.em ? 'an email' : 'a phone'}.` });
-});
+const Channel = z
+  .object({
+    id: uuid.optional(),
+    kind: z.enum(CHANNEL_KINDS).optional(),
+    email: email.optional(),
+    phone: str(128).regex(/\d/, { error: 'A phone number must contain digits.' }).optional(),
+  })
+  .superRefine((c, ctx) => {
+    const has = { em: c.email !== undefined, mp: c.phone !== undefined };
+    if (has.em === has.mp)
+      ctx.addIssue({ code: 'custom', message: 'A channel has exactly one of email (kind "em") or phone (kind "mp").' });
+    else if (c.kind && !has[c.kind])
+      ctx.addIssue({
+        code: 'custom',
+        path: ['kind'],
+        message: `Kind "${c.kind}" needs ${c.kind === 'em' ? 'an email' : 'a phone'}, not ${has.em ? 'an email' : 'a phone'}.`,
+      });
+  });
 export const PersonRequest = z.object({
   name: text().refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
   metadata: z.record(z.string(), z.unknown()).optional(),
@@ -392,16 +444,38 @@ export const PersonRequest = z.object({
 export const PersonPatchRequest = PersonRequest.partial();
 
 /** RFC 7230 token (header name) and field-value (visible ASCII, spaces and tabs inside). */
-const headerName = z.string().min(1).max(80).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'Must be an RFC 7230 header name (token characters only).' });
-const headerValue = z.string().max(240).regex(/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$|^$/, { error: 'Must be an RFC 7230 header value (visible ASCII, no leading or trailing space).' });
+const headerName = z
+  .string()
+  .min(1)
+  .max(80)
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'Must be an RFC 7230 header name (token characters only).' });
+const headerValue = z
+  .string()
+  .max(240)
+  .regex(/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$|^$/, {
+    error: 'Must be an RFC 7230 header value (visible ASCII, no leading or trailing space).',
+  });
 /** Headers a delivery sets itself, or that would break the framing of its request (the HTTP client refuses to send them). */
 export const RESERVED_HEADER_NAMES = [
-  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect',
-  'user-agent', 'x-blueink-signature', 'x-blueink-request-timestamp',
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'user-agent',
+  'x-blueink-signature',
+  'x-blueink-request-timestamp',
 ] as const;
-const extraHeaderName = headerName.refine((v) => !(RESERVED_HEADER_NAMES as readonly string[]).includes(v.toLowerCase()), {
-  error: (issue) => `"${String(issue.input)}" is set by the delivery itself (or controls its connection) and cannot be an extra header.`,
-});
+const extraHeaderName = headerName.refine(
+  (v) => !(RESERVED_HEADER_NAMES as readonly string[]).includes(v.toLowerCase()),
+  {
+    error: (issue) =>
+      `"${String(issue.input)}" is set by the delivery itself (or controls its connection) and cannot be an extra header.`,
+  },
+);
 
 export const WebhookRequest = z.object({
   name: str(80).refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
@@ -409,9 +483,14 @@ export const WebhookRequest = z.object({
   enabled: bool().optional(),
   json: bool().optional(),
   // Duplicates collapse: a webhook is subscribed to a type or not.
-  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).transform((types) => [...new Set(types)]),
+  event_types: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES))
+    .min(1)
+    .transform((types) => [...new Set(types)]),
   /** Created with the webhook; `id` and `webhook` of a header read back from a GET are ignored. */
-  extra_headers: z.array(z.object({ name: extraHeaderName, value: headerValue, order: integer().optional() })).optional(),
+  extra_headers: z
+    .array(z.object({ name: extraHeaderName, value: headerValue, order: integer().optional() }))
+    .optional(),
 });
 export const WebhookPatchRequest = WebhookRequest.partial();
 
@@ -428,14 +507,19 @@ const signValue = z.union([z.string(), z.number(), z.boolean()]).transform(Strin
 /** An attachment on the wire: its bytes in base64 (`data_b64` is accepted too). */
 const signAttachment = z
   .object({ name: z.string().min(1), b64: z.string().optional(), data_b64: z.string().optional() })
-  .refine((a) => typeof (a.b64 ?? a.data_b64) === 'string', { error: 'An object {name, b64}: b64 is required.', path: ['b64'] })
+  .refine((a) => typeof (a.b64 ?? a.data_b64) === 'string', {
+    error: 'An object {name, b64}: b64 is required.',
+    path: ['b64'],
+  })
   .transform((a) => ({ name: a.name, data: Buffer.from((a.b64 ?? a.data_b64)!, 'base64') }));
 
 /** POST /sandbox/packets/{id}/sign/ and the signing page's JSON form: `{values, attachments: {key: [{name, b64}]}}`. */
 export const PacketSignRequest = z.object({
   values: z.record(z.string(), signValue).optional(),
   /** One attachment may be given bare instead of as a list of one. */
-  attachments: z.record(z.string(), z.union([z.array(signAttachment), signAttachment.transform((a) => [a])])).optional(),
+  attachments: z
+    .record(z.string(), z.union([z.array(signAttachment), signAttachment.transform((a) => [a])]))
+    .optional(),
 });
 
 /** A sign body from the wire (the sandbox route, the signing page's JSON form) as the port's sign input. */
@@ -486,7 +570,9 @@ function message(issue: z.core.$ZodRawIssue): string | undefined {
   const input = issue.input;
   switch (issue.code) {
     case 'invalid_type':
-      return input === undefined ? 'This field is required.' : `Expected ${issue.expected}, got ${input === null ? 'null' : typeof input}.`;
+      return input === undefined
+        ? 'This field is required.'
+        : `Expected ${issue.expected}, got ${input === null ? 'null' : typeof input}.`;
     case 'too_big':
       if (issue.origin === 'string') return `Ensure this field has no more than ${issue.maximum} characters.`;
       if (issue.origin === 'array') return `Ensure this list has no more than ${issue.maximum} items.`;
@@ -505,7 +591,10 @@ function message(issue: z.core.$ZodRawIssue): string | undefined {
 }
 
 const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
-  path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), root);
+  path.reduce<unknown>(
+    (v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    root,
+  );
 
 /** Parses `input` or throws a 400 ApiError naming every offending field. */
 export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -516,7 +605,8 @@ export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const errors: FieldError[] = [];
   for (const issue of r.error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) errors.push({ field: fieldPath([...issue.path, k]), message: 'This field is not allowed here.' });
+      for (const k of issue.keys)
+        errors.push({ field: fieldPath([...issue.path, k]), message: 'This field is not allowed here.' });
       continue;
     }
     if (issue.code === 'invalid_union' && issue.path.at(-2) === 'documents') {

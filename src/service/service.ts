@@ -4,17 +4,51 @@
 // whichever backend the CLI talks to. The schema types document what a valid body looks like.
 import type { Readable } from 'node:stream';
 import type {
-  BundlePatchRequestT, BundlePreparationSessionRequestT, BundleRequestT, BundleTemplateRequestT,
-  PacketPatchRequestT, PersonPatchRequestT, ReassignRequestT, PersonRequestT, TemplatePatchRequestT,
-  TemplatePreparationSessionRequestT, WebhookHeaderPatchRequestT, WebhookHeaderRequestT,
-  WebhookPatchRequestT, WebhookRequestT,
+  BundlePatchRequestT,
+  BundlePreparationSessionRequestT,
+  BundleRequestT,
+  BundleTemplateRequestT,
+  PacketPatchRequestT,
+  PersonPatchRequestT,
+  ReassignRequestT,
+  PersonRequestT,
+  TemplatePatchRequestT,
+  TemplatePreparationSessionRequestT,
+  WebhookHeaderPatchRequestT,
+  WebhookHeaderRequestT,
+  WebhookPatchRequestT,
+  WebhookRequestT,
 } from './schemas.js';
 import type {
-  AttachedFile, Bundle, BundleDataItem, BundleEvent, BundleListQuery, CoeFile, DocumentTemplate,
-  EmbedUrl, EnvelopeTemplate, FileObject, Packet, Page, PageQuery, Person, PersonListQuery, RateLimit,
-  TemplateListQuery, ValidateResult, VerifyResult, Webhook, WebhookDeliveryListQuery,
-  WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery, WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
-  WebhookSecret, BundleMessage,
+  AttachedFile,
+  Bundle,
+  BundleDataItem,
+  BundleEvent,
+  BundleListQuery,
+  CoeFile,
+  DocumentTemplate,
+  EmbedUrl,
+  EnvelopeTemplate,
+  FileObject,
+  Packet,
+  Page,
+  PageQuery,
+  Person,
+  PersonListQuery,
+  RateLimit,
+  TemplateListQuery,
+  ValidateResult,
+  VerifyResult,
+  Webhook,
+  WebhookDeliveryListQuery,
+  WebhookDeliveryRecord,
+  WebhookEvent,
+  WebhookEventListQuery,
+  WebhookExtraHeader,
+  WebhookHeaderListQuery,
+  WebhookListQuery,
+  WebhookSecret,
+  BundleMessage,
 } from './types.js';
 
 /**
@@ -172,8 +206,15 @@ export interface InsightOperations {
 }
 
 export interface EsignService
-  extends BundleOperations, PacketOperations, TemplateOperations, EnvelopeTemplateOperations,
-    PersonOperations, WebhookOperations, SandboxOperations, WebhookSandboxOperations, InsightOperations {
+  extends BundleOperations,
+    PacketOperations,
+    TemplateOperations,
+    EnvelopeTemplateOperations,
+    PersonOperations,
+    WebhookOperations,
+    SandboxOperations,
+    WebhookSandboxOperations,
+    InsightOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;
   getRateLimit(): Promise<RateLimit>;

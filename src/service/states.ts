@@ -136,12 +136,19 @@ interface WaitView {
 /** Has the Bundle reached (or passed) the target? */
 export function reachedTarget(target: WaitTarget, b: WaitView): boolean {
   switch (target) {
-    case 'sent': return b.sent !== null || ['se', 'st', 'co', 'de'].includes(b.status);
+    case 'sent':
+      return b.sent !== null || ['se', 'st', 'co', 'de'].includes(b.status);
     case 'started':
-      return ['st', 'co'].includes(b.status) || b.packets.some((p) => p.last_accessed_at !== null || ['st', 'co', 'de'].includes(p.status));
-    case 'complete': return b.status === 'co';
-    case 'docs-ready': return b.status === 'co' && (b.docs_ready || b.doc_status === 'fi');
-    case 'ended': return isEnded(b.status);
+      return (
+        ['st', 'co'].includes(b.status) ||
+        b.packets.some((p) => p.last_accessed_at !== null || ['st', 'co', 'de'].includes(p.status))
+      );
+    case 'complete':
+      return b.status === 'co';
+    case 'docs-ready':
+      return b.status === 'co' && (b.docs_ready || b.doc_status === 'fi');
+    case 'ended':
+      return isEnded(b.status);
   }
 }
 

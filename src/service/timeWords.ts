@@ -16,7 +16,9 @@ export function shortTime(iso: string, at = now()): string {
   if (abs < 7 * 86_400_000) return rel(Math.floor(abs / 86_400_000), 'd');
   const d = new Date(t);
   const day = `${MONTHS[d.getMonth()]} ${pad(d.getDate())}`;
-  return d.getFullYear() === new Date(at).getFullYear() ? `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}` : `${day} ${d.getFullYear()}`;
+  return d.getFullYear() === new Date(at).getFullYear()
+    ? `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+    : `${day} ${d.getFullYear()}`;
 }
 
 /**

@@ -13,14 +13,23 @@ export function sign(secret: string, timestamp: number, body: string | Buffer): 
 
 export type VerifyOutcome =
   | { ok: true; timestamp: number }
-  | { ok: false; reason: 'missing_signature' | 'missing_timestamp' | 'bad_signature' | 'stale_timestamp'; message: string };
+  | {
+      ok: false;
+      reason: 'missing_signature' | 'missing_timestamp' | 'bad_signature' | 'stale_timestamp';
+      message: string;
+    };
 
 /**
  * Checks a delivery: the signature first (a forged message learns nothing about the clock), then
  * that the timestamp is within `toleranceS` of `nowS`. Accepts the hex digest with or without "v0=".
  */
 export function verifySignature(o: {
-  secret: string; signature: string | undefined; timestamp: string | undefined; body: string | Buffer; nowS?: number; toleranceS?: number;
+  secret: string;
+  signature: string | undefined;
+  timestamp: string | undefined;
+  body: string | Buffer;
+  nowS?: number;
+  toleranceS?: number;
 }): VerifyOutcome {
   if (!o.signature) return { ok: false, reason: 'missing_signature', message: `No ${SIGNATURE_HEADER} header.` };
   if (!o.timestamp || !/^\d+$/.test(o.timestamp.trim()))
@@ -31,10 +40,18 @@ export function verifySignature(o: {
   // Buffer.from(hex) stops quietly at the first non-hex character: only a whole digest is compared.
   const given = /^[0-9a-f]{64}$/i.test(hex) ? Buffer.from(hex, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return { ok: false, reason: 'bad_signature', message: 'The signature does not match: wrong secret, or the body was changed.' };
+    return {
+      ok: false,
+      reason: 'bad_signature',
+      message: 'The signature does not match: wrong secret, or the body was changed.',
+    };
   const skew = Math.abs((o.nowS ?? Math.floor(Date.now() / 1000)) - ts);
   const tolerance = o.toleranceS ?? DEFAULT_TOLERANCE_S;
   if (skew > tolerance)
-    return { ok: false, reason: 'stale_timestamp', message: `The signature is valid but its timestamp is ${skew} s away from now (more than ${tolerance} s): a replay, or a clock out of step.` };
+    return {
+      ok: false,
+      reason: 'stale_timestamp',
+      message: `The signature is valid but its timestamp is ${skew} s away from now (more than ${tolerance} s): a replay, or a clock out of step.`,
+    };
   return { ok: true, timestamp: ts };
 }

@@ -21,7 +21,11 @@ export interface PageHarness {
   close(): Promise<void>;
 }
 
-export async function startPageHarness(o: { features: AccountFeature[]; frameId: string; frameSize: [number, number] }): Promise<PageHarness> {
+export async function startPageHarness(o: {
+  features: AccountFeature[];
+  frameId: string;
+  frameSize: [number, number];
+}): Promise<PageHarness> {
   const engine = newEngine();
   engine.account.setFeatures(o.features, true);
   const app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k) });
@@ -31,9 +35,11 @@ export async function startPageHarness(o: { features: AccountFeature[]; frameId:
   const redirected: string[] = [];
   const outer: Server = createServer((req, res) => {
     if (req.url === '/app')
-      res.writeHead(200, { 'content-type': 'text/html' }).end(
-        `<!doctype html><title>Embedding app</title><h1>Embedding app</h1><iframe id="${o.frameId}" src="${frame.src}" width="${o.frameSize[0]}" height="${o.frameSize[1]}"></iframe>`,
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<!doctype html><title>Embedding app</title><h1>Embedding app</h1><iframe id="${o.frameId}" src="${frame.src}" width="${o.frameSize[0]}" height="${o.frameSize[1]}"></iframe>`,
+        );
     else if (req.url?.startsWith('/done')) {
       redirected.push(req.url);
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p id="back">Back in the app</p>');
@@ -42,7 +48,12 @@ export async function startPageHarness(o: { features: AccountFeature[]; frameId:
   await new Promise<void>((resolve) => outer.listen(0, '127.0.0.1', resolve));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   return {
-    engine, app, base, browser, frame, redirected,
+    engine,
+    app,
+    base,
+    browser,
+    frame,
+    redirected,
     outerBase: `http://127.0.0.1:${(outer.address() as AddressInfo).port}`,
     close: async () => {
       await browser.close();

@@ -45,13 +45,33 @@ async function inert(): Promise<void> {
 
 describe('pages escape what people typed', () => {
   it('the signing page: Bundle label, requester-given signer name, field label and a refused value', async () => {
-    const b = await h.engine.createBundle(bundleRequest({
-      label: EVIL,
-      packets: [{ key: 'ada', name: `Ada ${EVIL}`, email: 'ada@example.com', deliver_via: 'embed' }],
-      documents: [{ key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf', fields: [
-        { key: 'title', kind: 'inp', label: EVIL, page: 1, x: 72, y: 560, w: 180, h: 20, editors: ['ada'], v_pattern: 'email' },
-      ] }],
-    }));
+    const b = await h.engine.createBundle(
+      bundleRequest({
+        label: EVIL,
+        packets: [{ key: 'ada', name: `Ada ${EVIL}`, email: 'ada@example.com', deliver_via: 'embed' }],
+        documents: [
+          {
+            key: 'contract',
+            file_b64: CONTRACT_B64,
+            filename: 'contract.pdf',
+            fields: [
+              {
+                key: 'title',
+                kind: 'inp',
+                label: EVIL,
+                page: 1,
+                x: 72,
+                y: 560,
+                w: 180,
+                h: 20,
+                editors: ['ada'],
+                v_pattern: 'email',
+              },
+            ],
+          },
+        ],
+      }),
+    );
     const res = await page.goto((await h.engine.createEmbedUrl(b.packets[0]!.id)).url);
     expect(res!.headers()['content-security-policy']).toMatch(/script-src 'self'; style-src 'self';/);
     const html = await res!.text();
@@ -74,8 +94,13 @@ describe('pages escape what people typed', () => {
 
   it('the preparation pages: template name, role label and placed field label; the done page; a draft Bundle', async () => {
     const tpl = await h.engine.importTemplate({
-      name: EVIL, pdf: CONTRACT_PDF, filename: 'lease.pdf', roles: [{ key: 'tenant', label: EVIL }],
-      fields: [{ key: 'rent', kind: 'inp', label: EVIL, page: 1, x: 72, y: 500, w: 120, h: 20, editor_roles: ['tenant'] }],
+      name: EVIL,
+      pdf: CONTRACT_PDF,
+      filename: 'lease.pdf',
+      roles: [{ key: 'tenant', label: EVIL }],
+      fields: [
+        { key: 'rent', kind: 'inp', label: EVIL, page: 1, x: 72, y: 500, w: 120, h: 20, editor_roles: ['tenant'] },
+      ],
     });
     const s = await h.engine.createTemplatePreparationSession({ template_id: tpl.id });
     const res = await page.goto(s.url);
@@ -93,7 +118,9 @@ describe('pages escape what people typed', () => {
     await expect(page.locator('#template-name').textContent()).resolves.toBe(EVIL);
     await inert();
 
-    const draft = await h.engine.createBundle(bundleRequest({ label: EVIL, status: 'dr', packets: [{ key: 'ada', name: EVIL, email: 'ada@example.com' }] }));
+    const draft = await h.engine.createBundle(
+      bundleRequest({ label: EVIL, status: 'dr', packets: [{ key: 'ada', name: EVIL, email: 'ada@example.com' }] }),
+    );
     await page.goto((await h.engine.createBundlePreparationSession({ upload_pdf: true, draft_bundle: draft.id })).url);
     await expect(page.locator('header h1').textContent()).resolves.toBe(`Draft: ${EVIL}`);
     await expect(page.locator('#draft-signers tbody td').first().textContent()).resolves.toBe(EVIL);

@@ -49,14 +49,20 @@ const problems = (w: Where) => w.locator('#problems').textContent();
 
 /** The fields stored for a Bundle's document (what signers will get). */
 function documentFields(slug: string, idx = 0): Record<string, unknown>[] {
-  const row = engine.db.prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.idx = ?').get(slug, idx) as { spec: string };
+  const row = engine.db
+    .prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.idx = ?')
+    .get(slug, idx) as { spec: string };
   return (JSON.parse(row.spec) as { fields: Record<string, unknown>[] }).fields;
 }
 
 describe('template authoring page', () => {
   it('makes a new template from an uploaded PDF: a role, a signature field placed by clicking, the session options applied', async () => {
     const team = engine.account.addTeam({ name: 'Legal' });
-    const s = await engine.createTemplatePreparationSession({ team: team.id, library: 'contracts', metadata: { source: 'prep-test' } });
+    const s = await engine.createTemplatePreparationSession({
+      team: team.id,
+      library: 'contracts',
+      metadata: { source: 'prep-test' },
+    });
 
     const res = await page.goto(s.url);
     expect(res!.status()).toBe(200);
@@ -84,10 +90,23 @@ describe('template authoring page', () => {
 
     const id = (await page.locator('#template-id').textContent())!;
     const t = await engine.getTemplate(id);
-    expect(t).toMatchObject({ name: 'Mutual NDA', roles: [{ key: 'client', label: 'Client' }], metadata: { source: 'prep-test' }, teams: [team.id] });
+    expect(t).toMatchObject({
+      name: 'Mutual NDA',
+      roles: [{ key: 'client', label: 'Client' }],
+      metadata: { source: 'prep-test' },
+      teams: [team.id],
+    });
     expect(t.fields).toHaveLength(1);
     const f = t.fields[0]!;
-    expect(f).toMatchObject({ key: 'sig-1', kind: 'sig', label: 'Client signature', page: 1, required: true, editor_roles: ['client'], data_flow_tag: 'client_sig' });
+    expect(f).toMatchObject({
+      key: 'sig-1',
+      kind: 'sig',
+      label: 'Client signature',
+      page: 1,
+      required: true,
+      editor_roles: ['client'],
+      data_flow_tag: 'client_sig',
+    });
     expect(Math.abs((f.x as number) - at.x)).toBeLessThan(2);
     expect(Math.abs((f.y as number) - at.y)).toBeLessThan(2);
     const library = engine.db.prepare('SELECT library FROM templates WHERE id = ?').get(id) as { library: string };
@@ -101,11 +120,32 @@ describe('template authoring page', () => {
 
   it('edits an existing template: shows its fields, refuses a missing name next to the form, then saves the change', async () => {
     const tpl = await engine.importTemplate({
-      name: 'Lease', pdf: CONTRACT_PDF, filename: 'lease.pdf', roles: [{ key: 'tenant', label: 'Tenant' }],
-      fields: [{ key: 'rent', kind: 'inp', label: 'Rent', page: 1, x: 72, y: 500, w: 120, h: 20, editor_roles: ['tenant'], v_pattern: 'numbers', default_value: '1000' }],
+      name: 'Lease',
+      pdf: CONTRACT_PDF,
+      filename: 'lease.pdf',
+      roles: [{ key: 'tenant', label: 'Tenant' }],
+      fields: [
+        {
+          key: 'rent',
+          kind: 'inp',
+          label: 'Rent',
+          page: 1,
+          x: 72,
+          y: 500,
+          w: 120,
+          h: 20,
+          editor_roles: ['tenant'],
+          v_pattern: 'numbers',
+          default_value: '1000',
+        },
+      ],
       metadata: { owner: 'ops' },
     });
-    const s = await engine.createTemplatePreparationSession({ template_id: tpl.id, library: 'ignored-when-editing', metadata: { reviewed: 'yes' } });
+    const s = await engine.createTemplatePreparationSession({
+      template_id: tpl.id,
+      library: 'ignored-when-editing',
+      metadata: { reviewed: 'yes' },
+    });
     await page.goto(s.url);
     await expect(page.locator('header h1').textContent()).resolves.toBe('Edit template: Lease');
     await pagesShown(page, 1);
@@ -137,7 +177,10 @@ describe('template authoring page', () => {
     // Members the page does not edit survive.
     expect(t.fields[0]).toMatchObject({ v_pattern: 'numbers', default_value: '1000', x: 72, y: 500 });
     expect(t.fields[1]).toMatchObject({ kind: 'dat', page: 1, editor_roles: ['tenant'] });
-    expect((engine.db.prepare('SELECT library FROM templates WHERE id = ?').get(tpl.id) as { library: string | null }).library).toBeNull();
+    expect(
+      (engine.db.prepare('SELECT library FROM templates WHERE id = ?').get(tpl.id) as { library: string | null })
+        .library,
+    ).toBeNull();
   });
 
   it('refuses unknown, expired and HEAD-checked links clearly; HEAD does not spend the URL', async () => {
@@ -166,7 +209,10 @@ describe('template authoring page', () => {
 
 describe('Bundle preparation page', () => {
   it('from an uploaded PDF, in an iframe of another origin: a refused signer is shown, then Send sends and the frame lands on redirect_url with bundle_id', async () => {
-    const s = await engine.createBundlePreparationSession({ upload_pdf: true, redirect_url: `${outerBase}/done?from=prep` });
+    const s = await engine.createBundlePreparationSession({
+      upload_pdf: true,
+      redirect_url: `${outerBase}/done?from=prep`,
+    });
     h.frame.src = s.url;
     await page.goto(`${outerBase}/app`);
     const frame = page.frameLocator('#prep');
@@ -182,7 +228,9 @@ describe('Bundle preparation page', () => {
     await frame.locator('#send').click();
     await expect(problems(frame)).resolves.toMatch(/Signer 1 \(email\)/);
     expect((await engine.listBundles()).items.filter((b) => b.label === 'Supply agreement')).toHaveLength(0);
-    await expect(frame.locator('.row.signer.invalid input[name=signer_email]').inputValue()).resolves.toBe('ada-at-example.com');
+    await expect(frame.locator('.row.signer.invalid input[name=signer_email]').inputValue()).resolves.toBe(
+      'ada-at-example.com',
+    );
     await expect(frame.getByText('Choose the PDF again').isVisible()).resolves.toBe(true);
 
     await frame.locator('input[name=signer_email]').fill('ada@example.com');
@@ -192,37 +240,71 @@ describe('Bundle preparation page', () => {
     await frame.locator('#send').click();
     await frame.locator('#back').waitFor();
 
-    const landed = page.frames().map((f) => new URL(f.url())).find((u) => u.pathname === '/done')!;
+    const landed = page
+      .frames()
+      .map((f) => new URL(f.url()))
+      .find((u) => u.pathname === '/done')!;
     expect(landed.searchParams.get('from')).toBe('prep');
     const slug = landed.searchParams.get('bundle_id')!;
     expect(redirected).toContain(`/done?from=prep&bundle_id=${slug}`);
     expect(page.url()).toBe(`${outerBase}/app`);
     await engine.settle();
     const b = await engine.getBundle(slug);
-    expect(b).toMatchObject({ label: 'Supply agreement', status: 'se', packets: [{ name: 'Ada Lovelace', email: 'ada@example.com' }] });
+    expect(b).toMatchObject({
+      label: 'Supply agreement',
+      status: 'se',
+      packets: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
+    });
     expect(b.documents).toMatchObject([{ name: 'contract.pdf' }]);
     const [f] = documentFields(slug);
     expect(f).toMatchObject({ kind: 'sig', page: 1, editors: ['signer-1'] });
     expect(Math.abs((f!.x as number) - at.x)).toBeLessThan(2);
     expect(Math.abs((f!.y as number) - at.y)).toBeLessThan(2);
-    expect(engine.outbox({ bundle: slug }).some((m) => m.kind === 'signing_request' && m.recipient === 'ada@example.com')).toBe(true);
+    expect(
+      engine.outbox({ bundle: slug }).some((m) => m.kind === 'signing_request' && m.recipient === 'ada@example.com'),
+    ).toBe(true);
   });
 
   it('from a template of an allowed folder, with a signer found by search and its role assigned: Save as draft', async () => {
-    const hr = await engine.importTemplate({ name: 'Employment contract', pdf: CONTRACT_PDF, roles: [{ key: 'employee', label: 'Employee' }],
-      fields: [{ key: 'emp-sig', kind: 'sig', page: 1, x: 72, y: 600, w: 160, h: 30, editor_roles: ['employee'], required: true }], library: 'hr' });
-    await engine.importTemplate({ name: 'Sales order', pdf: CONTRACT_PDF, roles: [{ key: 'buyer' }], library: 'sales' });
+    const hr = await engine.importTemplate({
+      name: 'Employment contract',
+      pdf: CONTRACT_PDF,
+      roles: [{ key: 'employee', label: 'Employee' }],
+      fields: [
+        {
+          key: 'emp-sig',
+          kind: 'sig',
+          page: 1,
+          x: 72,
+          y: 600,
+          w: 160,
+          h: 30,
+          editor_roles: ['employee'],
+          required: true,
+        },
+      ],
+      library: 'hr',
+    });
+    await engine.importTemplate({
+      name: 'Sales order',
+      pdf: CONTRACT_PDF,
+      roles: [{ key: 'buyer' }],
+      library: 'sales',
+    });
     await engine.createPerson({ name: 'Grace Hopper', channels: [{ kind: 'em', email: 'grace@example.com' }] });
     // Over the wire, as a client application asks for it.
     const api = await page.request.post(`${base}/api/v2/bundles/preparation_session/`, {
-      headers: { Authorization: `Token ${engine.keys.create('prep').key}` }, data: { folder_ids: ['hr'], allow_search_signers: true },
+      headers: { Authorization: `Token ${engine.keys.create('prep').key}` },
+      data: { folder_ids: ['hr'], allow_search_signers: true },
     });
     expect(api.status()).toBe(201);
     const s = (await api.json()) as { url: string; expires: string };
     expect(s.url).toMatch(new RegExp(`^${base}/prepare/[\\w-]+$`));
     await page.goto(s.url);
 
-    const offered = await page.locator('input[name=template]').evaluateAll((els) => els.map((e) => e.getAttribute('data-template-name')));
+    const offered = await page
+      .locator('input[name=template]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-template-name')));
     expect(offered).toEqual(['Employment contract']);
     await expect(page.locator('#pdf').count()).resolves.toBe(0);
     await page.locator('input[name=template]').check();
@@ -235,7 +317,11 @@ describe('Bundle preparation page', () => {
 
     const slug = (await page.locator('#bundle-id').textContent())!;
     const b = await engine.getBundle(slug);
-    expect(b).toMatchObject({ status: 'dr', packets: [{ name: 'Grace Hopper', email: 'grace@example.com' }], documents: [{ template_id: hr.id }] });
+    expect(b).toMatchObject({
+      status: 'dr',
+      packets: [{ name: 'Grace Hopper', email: 'grace@example.com' }],
+      documents: [{ template_id: hr.id }],
+    });
     expect(documentFields(slug)).toMatchObject([{ key: 'emp-sig', editors: ['signer-1'] }]);
     expect(engine.outbox({ bundle: slug })).toHaveLength(0);
   });
@@ -246,7 +332,9 @@ describe('Bundle preparation page', () => {
     await page.goto(s.url);
     await expect(page.locator('header h1').textContent()).resolves.toBe('Draft: Draft to finish');
     await expect(page.locator('#draft-documents').textContent()).resolves.toContain('contract');
-    await expect(page.locator('#draft-signers').textContent()).resolves.toMatch(/Ada Lovelace.*ada@example\.com.*Bob Example/s);
+    await expect(page.locator('#draft-signers').textContent()).resolves.toMatch(
+      /Ada Lovelace.*ada@example\.com.*Bob Example/s,
+    );
     await page.locator('#send').click();
     await page.getByText('sent for signature').waitFor();
     await expect(page.locator('#bundle-id').textContent()).resolves.toBe(draft.id);
@@ -261,8 +349,19 @@ describe('Preparation page assets (review)', () => {
   it('serve only the listed PDF.js files: other names, object-prototype names and traversal are 404', async () => {
     expect((await fetch(`${base}/prepare/assets/pdf.mjs`)).status).toBe(200);
     expect((await fetch(`${base}/prepare/assets/prep.js`)).status).toBe(200);
-    for (const path of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'package.json', 'constructor/x.bcmap', '__proto__/x',
-      'toString/LICENSE', 'cmaps/..%2F..%2Fpackage.json', 'cmaps/%2E%2E', 'standard_fonts/.hidden']) {
+    for (const path of [
+      'constructor',
+      '__proto__',
+      'toString',
+      'hasOwnProperty',
+      'package.json',
+      'constructor/x.bcmap',
+      '__proto__/x',
+      'toString/LICENSE',
+      'cmaps/..%2F..%2Fpackage.json',
+      'cmaps/%2E%2E',
+      'standard_fonts/.hidden',
+    ]) {
       const r = await fetch(`${base}/prepare/assets/${path}`);
       expect(r.status, path).toBe(404);
     }

@@ -16,7 +16,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-
 beforeAll(async () => {
   h = await startPageHarness({ features: ['signing_brands'], frameId: 'signing', frameSize: [900, 700] });
   ({ engine, base, outerBase, browser } = h);
@@ -30,13 +29,26 @@ beforeEach(async () => {
 afterEach(async () => context?.close());
 
 const doc = (fields: Obj[]) => ({ key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf', fields });
-const field = (key: string, over: Obj = {}) => ({ key, kind: 'inp', page: 1, x: 72, y: 560, w: 180, h: 20, editors: ['ada'], ...over });
+const field = (key: string, over: Obj = {}) => ({
+  key,
+  kind: 'inp',
+  page: 1,
+  x: 72,
+  y: 560,
+  w: 180,
+  h: 20,
+  editors: ['ada'],
+  ...over,
+});
 const ADA = { key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
 const BOB = { key: 'bob', name: 'Bob Example', email: 'bob@example.com' };
 
 /** The signing link in the signer's latest signing request in the outbox. */
 function emailedLink(slug: string, email: string): string {
-  const m = engine.outbox({ bundle: slug }).filter((x) => x.kind === 'signing_request' && x.recipient === email).at(-1);
+  const m = engine
+    .outbox({ bundle: slug })
+    .filter((x) => x.kind === 'signing_request' && x.recipient === email)
+    .at(-1);
   const url = m?.body.match(/http:\/\/\S+\/sign\/\S+/)?.[0];
   expect(url, `signing link for ${email}`).toBeDefined();
   return url!;
@@ -49,16 +61,21 @@ const eventKinds = async (slug: string) => (await engine.listBundleEvents(slug))
 describe('the signing page', () => {
   it('an embedded signer signs once; the next signer in order gets their turn; the URL is single use', async () => {
     const label = 'Consulting <agreement> & "co"';
-    const b = await engine.createBundle(bundleRequest({
-      label, in_order: true,
-      packets: [{ ...ADA, deliver_via: 'embed' }, BOB],
-      documents: [doc([
-        field('title', { label: 'Your title', required: true }),
-        field('agree', { kind: 'chk', label: 'I agree', x: 300, w: 14, h: 14 }),
-        field('sig-ada', { kind: 'sig', y: 600, w: 180, h: 30 }),
-        field('sig-bob', { kind: 'sig', y: 600, w: 180, h: 30, editors: ['bob'], required: true }),
-      ])],
-    }));
+    const b = await engine.createBundle(
+      bundleRequest({
+        label,
+        in_order: true,
+        packets: [{ ...ADA, deliver_via: 'embed' }, BOB],
+        documents: [
+          doc([
+            field('title', { label: 'Your title', required: true }),
+            field('agree', { kind: 'chk', label: 'I agree', x: 300, w: 14, h: 14 }),
+            field('sig-ada', { kind: 'sig', y: 600, w: 180, h: 30 }),
+            field('sig-bob', { kind: 'sig', y: 600, w: 180, h: 30, editors: ['bob'], required: true }),
+          ]),
+        ],
+      }),
+    );
     const [ada, bob] = b.packets;
     const { url } = await engine.createEmbedUrl(ada!.id);
 
@@ -89,8 +106,15 @@ describe('the signing page', () => {
     expect((await engine.getPacket(bob!.id)).status).toBe('se');
     expect((await engine.getBundle(b.id)).status).toBe('st');
     emailedLink(b.id, 'bob@example.com');
-    const values = engine.db.prepare('SELECT field_key, value FROM field_values WHERE packet_id = ?').all(ada!.id) as { field_key: string; value: string }[];
-    expect(Object.fromEntries(values.map((v) => [v.field_key, v.value]))).toEqual({ title: 'CEO', agree: 'true', 'sig-ada': 'Ada Lovelace' });
+    const values = engine.db.prepare('SELECT field_key, value FROM field_values WHERE packet_id = ?').all(ada!.id) as {
+      field_key: string;
+      value: string;
+    }[];
+    expect(Object.fromEntries(values.map((v) => [v.field_key, v.value]))).toEqual({
+      title: 'CEO',
+      agree: 'true',
+      'sig-ada': 'Ada Lovelace',
+    });
 
     const again = await page.goto(url);
     expect(again!.status()).toBe(410);
@@ -98,10 +122,12 @@ describe('the signing page', () => {
   });
 
   it('a required field left empty: the error shows next to it and nothing is stored; email links are reusable', async () => {
-    const b = await engine.createBundle(bundleRequest({
-      packets: [ADA, BOB],
-      documents: [doc([field('title', { label: 'Your title', required: true }), field('note', { kind: 'txt' })])],
-    }));
+    const b = await engine.createBundle(
+      bundleRequest({
+        packets: [ADA, BOB],
+        documents: [doc([field('title', { label: 'Your title', required: true }), field('note', { kind: 'txt' })])],
+      }),
+    );
     const link = emailedLink(b.id, 'ada@example.com');
     expect((await page.goto(link))!.status()).toBe(200);
     expect((await page.goto(link))!.status()).toBe(200);
@@ -117,14 +143,18 @@ describe('the signing page', () => {
 
     expect((await engine.getPacket(b.packets[0]!.id)).status).toBe('st');
     expect(await eventKinds(b.id)).not.toContain('ps');
-    expect(engine.db.prepare('SELECT count(*) AS n FROM field_values WHERE packet_id = ?').get(b.packets[0]!.id)).toEqual({ n: 0 });
+    expect(
+      engine.db.prepare('SELECT count(*) AS n FROM field_values WHERE packet_id = ?').get(b.packets[0]!.id),
+    ).toEqual({ n: 0 });
   });
 
   it('a v_pattern email field given a bad value shows the validation message', async () => {
-    const b = await engine.createBundle(bundleRequest({
-      packets: [{ ...ADA, deliver_via: 'embed' }, BOB],
-      documents: [doc([field('contact', { label: 'Contact email', v_pattern: 'email', required: true })])],
-    }));
+    const b = await engine.createBundle(
+      bundleRequest({
+        packets: [{ ...ADA, deliver_via: 'embed' }, BOB],
+        documents: [doc([field('contact', { label: 'Contact email', v_pattern: 'email', required: true })])],
+      }),
+    );
     await page.goto((await engine.createEmbedUrl(b.packets[0]!.id)).url);
     await page.locator('[data-field="contact"] input').fill('not-an-email');
     const [res] = await Promise.all([page.waitForNavigation(), page.locator('#sign').click()]);
@@ -142,11 +172,13 @@ describe('the signing page', () => {
 
   it('works inside an iframe of another origin, and the frame lands on signing_complete_redirect', async () => {
     const redirect = `${outerBase}/done?signed=1`;
-    const b = await engine.createBundle(bundleRequest({
-      label: 'Framed agreement',
-      packets: [{ ...ADA, deliver_via: 'embed', signing_complete_redirect: redirect }, BOB],
-      documents: [doc([field('title', { required: true })])],
-    }));
+    const b = await engine.createBundle(
+      bundleRequest({
+        label: 'Framed agreement',
+        packets: [{ ...ADA, deliver_via: 'embed', signing_complete_redirect: redirect }, BOB],
+        documents: [doc([field('title', { required: true })])],
+      }),
+    );
     h.frame.src = (await engine.createEmbedUrl(b.packets[0]!.id)).url;
     await page.goto(`${outerBase}/app`);
     const frame = page.frameLocator('#signing');
@@ -161,7 +193,9 @@ describe('the signing page', () => {
   });
 
   it('declines with a reason: the Bundle is declined and the reason recorded', async () => {
-    const b = await engine.createBundle(bundleRequest({ packets: [{ ...ADA, deliver_via: 'embed' }, BOB], documents: [doc([field('title')])] }));
+    const b = await engine.createBundle(
+      bundleRequest({ packets: [{ ...ADA, deliver_via: 'embed' }, BOB], documents: [doc([field('title')])] }),
+    );
     await page.goto((await engine.createEmbedUrl(b.packets[0]!.id)).url);
     await page.getByText('Decline to sign').click();
     await page.locator('#reason').fill('The fee is <wrong>');
@@ -170,23 +204,42 @@ describe('the signing page', () => {
 
     expect((await engine.getBundle(b.id)).status).toBe('de');
     expect((await engine.getPacket(b.packets[0]!.id)).status).toBe('ca');
-    expect((await engine.listBundleEvents(b.id)).at(-1)).toMatchObject({ kind: 'pd', description: 'Signer declined: The fee is <wrong>' });
+    expect((await engine.listBundleEvents(b.id)).at(-1)).toMatchObject({
+      kind: 'pd',
+      description: 'Signer declined: The fee is <wrong>',
+    });
   });
 
   it('the last signer signing (with an attachment) completes the Bundle and its signed PDFs are produced', async () => {
-    const b = await engine.createBundle(bundleRequest({
-      packets: [ADA, BOB],
-      documents: [doc([
-        field('sig-ada', { kind: 'sig', required: true }),
-        field('sig-bob', { kind: 'sig', editors: ['bob'], required: true }),
-        field('id-scan', { kind: 'att', label: 'ID scan', editors: ['bob'], required: true, v_attachment_types: ['png', 'pdf'] }),
-      ])],
-    }));
+    const b = await engine.createBundle(
+      bundleRequest({
+        packets: [ADA, BOB],
+        documents: [
+          doc([
+            field('sig-ada', { kind: 'sig', required: true }),
+            field('sig-bob', { kind: 'sig', editors: ['bob'], required: true }),
+            field('id-scan', {
+              kind: 'att',
+              label: 'ID scan',
+              editors: ['bob'],
+              required: true,
+              v_attachment_types: ['png', 'pdf'],
+            }),
+          ]),
+        ],
+      }),
+    );
     await engine.signPacket(b.packets[0]!.id, {});
     await page.goto(emailedLink(b.id, 'bob@example.com'));
     expect(await fieldRefs()).toEqual(['sig-bob', 'id-scan']);
     expect(await page.locator('[data-field="sig-bob"] input').inputValue()).toBe('Bob Example');
-    await page.locator('[data-field="id-scan"] input').setInputFiles({ name: 'id.png', mimeType: 'image/png', buffer: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */ });
+    await page
+      .locator('[data-field="id-scan"] input')
+      .setInputFiles({
+        name: 'id.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */,
+      });
     await page.locator('#sign').click();
     await page.getByText('Thank you, you have signed').waitFor();
 
@@ -202,9 +255,19 @@ describe('the signing page', () => {
     const unknown = await page.goto(`${base}/sign/no-such-token`);
     expect(unknown!.status()).toBe(404);
     await expect(page.locator('.message').textContent()).resolves.toMatch(/not valid/);
-    expect((await page.request.post(`${base}/sign/session/no-such-session/sign`, { multipart: { 'value:title': 'x' } })).status()).toBe(404);
+    expect(
+      (
+        await page.request.post(`${base}/sign/session/no-such-session/sign`, { multipart: { 'value:title': 'x' } })
+      ).status(),
+    ).toBe(404);
 
-    const b = await engine.createBundle(bundleRequest({ in_order: true, packets: [{ ...ADA, deliver_via: 'embed' }, BOB], documents: [doc([field('title')])] }));
+    const b = await engine.createBundle(
+      bundleRequest({
+        in_order: true,
+        packets: [{ ...ADA, deliver_via: 'embed' }, BOB],
+        documents: [doc([field('title')])],
+      }),
+    );
     expect((await page.goto((await engine.createEmbedUrl(b.packets[0]!.id)).url))!.status()).toBe(200);
     const session = page.url();
     const later = await engine.createEmbedUrl(b.packets[0]!.id);
@@ -220,8 +283,15 @@ describe('the signing page', () => {
 
     // Bob's turn has not come (in order), so he has no link yet: record one as a message would.
     const bobLink = 'bob-early-link-token';
-    engine.db.prepare('INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, ?, ?, ?, ?)')
-      .run(createHash('sha256').update(bobLink).digest('hex'), 'sign', b.packets[1]!.id, new Date().toISOString(), new Date(Date.now() + 3600_000).toISOString());
+    engine.db
+      .prepare('INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        createHash('sha256').update(bobLink).digest('hex'),
+        'sign',
+        b.packets[1]!.id,
+        new Date().toISOString(),
+        new Date(Date.now() + 3600_000).toISOString(),
+      );
     const early = await page.goto(`${base}/sign/${bobLink}`);
     expect(early!.status()).toBe(409);
     await expect(page.locator('.message').textContent()).resolves.toMatch(/not this signer's turn/);

@@ -15,13 +15,23 @@ const config = tempDir('esign-api-config-');
 let server: FastifyInstance;
 let remoteEngine: LocalEngine;
 const env: Record<'local' | 'remote', Record<string, string | undefined>> = {
-  local: { ESIGN_DATA_DIR: localDir.dir, ESIGN_BASE_URL: undefined, ESIGN_API_KEY: undefined, ESIGN_PROFILE: undefined, ESIGN_CONFIG_DIR: config.dir },
+  local: {
+    ESIGN_DATA_DIR: localDir.dir,
+    ESIGN_BASE_URL: undefined,
+    ESIGN_API_KEY: undefined,
+    ESIGN_PROFILE: undefined,
+    ESIGN_CONFIG_DIR: config.dir,
+  },
   remote: {},
 };
 
 beforeAll(async () => {
   remoteEngine = new LocalEngine({ dataDir: remoteDir.dir });
-  server = await buildServer({ service: remoteEngine, local: remoteEngine, authenticate: (k) => remoteEngine.keys.authenticate(k) });
+  server = await buildServer({
+    service: remoteEngine,
+    local: remoteEngine,
+    authenticate: (k) => remoteEngine.keys.authenticate(k),
+  });
   const address = await server.listen({ host: '127.0.0.1', port: 0 });
   const { key } = remoteEngine.keys.create('test');
   env.remote = { ...env.local, ESIGN_DATA_DIR: undefined, ESIGN_BASE_URL: `${address}/api/v2`, ESIGN_API_KEY: key };
@@ -38,11 +48,28 @@ describe.each(['local', 'remote'] as const)('esign api (%s backend)', (backend) 
   it('POSTs typed and raw fields and GETs the object back', async () => {
     const nameFile = join(localDir.dir, 'name.txt');
     writeFileSync(nameFile, 'Ada Lovelace\n');
-    const created = await run(['POST', '/persons/', '-F', `name=@${nameFile}`, '-F', 'metadata[age]=36', '-F', 'metadata[vip]=true', '-f', 'metadata[code]=007', '-f', 'channels[][email]=ada@example.com']);
+    const created = await run([
+      'POST',
+      '/persons/',
+      '-F',
+      `name=@${nameFile}`,
+      '-F',
+      'metadata[age]=36',
+      '-F',
+      'metadata[vip]=true',
+      '-f',
+      'metadata[code]=007',
+      '-f',
+      'channels[][email]=ada@example.com',
+    ]);
     expect(created.stderr).toBe('');
     expect(created.exitCode).toBe(0);
     const person = JSON.parse(created.stdout);
-    expect(person).toMatchObject({ name: 'Ada Lovelace', metadata: { age: 36, vip: true, code: '007' }, channels: [{ kind: 'em', email: 'ada@example.com' }] });
+    expect(person).toMatchObject({
+      name: 'Ada Lovelace',
+      metadata: { age: 36, vip: true, code: '007' },
+      channels: [{ kind: 'em', email: 'ada@example.com' }],
+    });
     const got = await run(['GET', `persons/${person.id}/`]);
     expect(got.exitCode).toBe(0);
     expect(JSON.parse(got.stdout)).toEqual(person);

@@ -9,14 +9,19 @@ const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli');
 
 /** Files where the base URL is data, not a branch: the Factory, and the profiles it is stored in. */
 const EXEMPT = [
-  /^factory\.ts$/, /^profiles\.ts$/, /^commands\/profile\//,
+  /^factory\.ts$/,
+  /^profiles\.ts$/,
+  /^commands\/profile\//,
   // Names the backend in a line of text for a person (which server the console shows).
   /^commands\/console\/console\.ts$/,
 ];
 
 /** A decision on the backend: a condition or a choice that reads `baseUrl`, or an instanceof of a backend. */
 const BRANCH = [
-  /\bif\s*\(.*\bbaseUrl\b/, /\bbaseUrl\b[^;\n]*\?[^;\n]*:/, /\bbaseUrl\s*(&&|\|\|)/, /(&&|\|\|)\s*[\w.()]*\bbaseUrl\b/,
+  /\bif\s*\(.*\bbaseUrl\b/,
+  /\bbaseUrl\b[^;\n]*\?[^;\n]*:/,
+  /\bbaseUrl\s*(&&|\|\|)/,
+  /(&&|\|\|)\s*[\w.()]*\bbaseUrl\b/,
   /instanceof\s+(LocalEngine|RemoteService)\b/,
 ];
 
@@ -25,18 +30,27 @@ test('no command or CLI module branches on which backend it has', () => {
   for (const f of readdirSync(CLI, { recursive: true, encoding: 'utf8' })) {
     const file = f.split(sep).join('/');
     if (!/\.tsx?$/.test(file) || EXEMPT.some((r) => r.test(file))) continue;
-    readFileSync(join(CLI, f), 'utf8').split('\n').forEach((line, i) => {
-      if (BRANCH.some((r) => r.test(line))) found.push(`src/cli/${file}:${i + 1}: ${line.trim()}`);
-    });
+    readFileSync(join(CLI, f), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (BRANCH.some((r) => r.test(line))) found.push(`src/cli/${file}:${i + 1}: ${line.trim()}`);
+      });
   }
   expect(found).toEqual([]);
 });
 
 test('the check sees the branches it names', () => {
   const lines = [
-    'if ((await f.settings()).baseUrl) return [];', 'return s.baseUrl ? remote(s.baseUrl) : local(f);',
-    'if (settings.baseUrl && pending) {', 'if (!s.baseUrl) return join(base, "batches");', 'if (s instanceof RemoteService)',
+    'if ((await f.settings()).baseUrl) return [];',
+    'return s.baseUrl ? remote(s.baseUrl) : local(f);',
+    'if (settings.baseUrl && pending) {',
+    'if (!s.baseUrl) return join(base, "batches");',
+    'if (s instanceof RemoteService)',
   ];
-  for (const l of lines) expect(BRANCH.some((r) => r.test(l)), l).toBe(true);
+  for (const l of lines)
+    expect(
+      BRANCH.some((r) => r.test(l)),
+      l,
+    ).toBe(true);
   expect(BRANCH.some((r) => r.test('export async function remoteTransport(baseUrl: string) {'))).toBe(false);
 });

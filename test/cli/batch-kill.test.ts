@@ -16,11 +16,20 @@ beforeAll(() => {
   data = tempDir('esign-batch-kill-');
   env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
   copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
-  writeFileSync(join(data.dir, 'spec.json'), JSON.stringify({
-    label: 'Waiver {{n}}',
-    documents: [{ key: 'w', file_path: 'contract.pdf', fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
-    packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-  }));
+  writeFileSync(
+    join(data.dir, 'spec.json'),
+    JSON.stringify({
+      label: 'Waiver {{n}}',
+      documents: [
+        {
+          key: 'w',
+          file_path: 'contract.pdf',
+          fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+        },
+      ],
+      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+    }),
+  );
   writeFileSync(join(data.dir, 'rows.csv'), `n\n${Array.from({ length: ROWS }, (_, i) => i + 1).join('\n')}\n`);
 });
 afterAll(() => data.cleanup());
@@ -28,9 +37,15 @@ afterAll(() => data.cleanup());
 /** Runs the batch; with `afterIds`, SIGKILLs it a random few ms after it has printed that many created ids. */
 function sendAndKill(afterIds: number | undefined): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => {
-    const child = spawn('node', [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--concurrency', '3', '-q'], {
-      cwd: data.dir, env: { ...process.env, ...env, ESIGN_BATCH_CRASH_WINDOW_MS: afterIds === undefined ? '' : '30' }, stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = spawn(
+      'node',
+      [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--concurrency', '3', '-q'],
+      {
+        cwd: data.dir,
+        env: { ...process.env, ...env, ESIGN_BATCH_CRASH_WINDOW_MS: afterIds === undefined ? '' : '30' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     let ids = 0;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => (timer ??= setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 40)));
@@ -60,7 +75,10 @@ describe('batch send killed with SIGKILL, then resumed', () => {
     }
     expect(killed).toBeGreaterThan(2);
     // Some kills landed mid-batch (not all before the first row, not all after the last).
-    expect(sentAfterKill.some((n) => n > 0 && n < ROWS), sentAfterKill.join(',')).toBe(true);
+    expect(
+      sentAfterKill.some((n) => n > 0 && n < ROWS),
+      sentAfterKill.join(','),
+    ).toBe(true);
     const last = await sendAndKill(undefined);
     // Some kills left created rows marked in flight: the resume found them by custom_key.
     expect(last.code).toBe(0);
@@ -69,7 +87,9 @@ describe('batch send killed with SIGKILL, then resumed', () => {
     const keys = bundles.map((b) => b.custom_key);
     expect(new Set(keys).size).toBe(keys.length);
     expect(bundles).toHaveLength(ROWS);
-    expect(new Set(bundles.map((b) => b.label))).toEqual(new Set(Array.from({ length: ROWS }, (_, i) => `Waiver ${i + 1}`)));
+    expect(new Set(bundles.map((b) => b.label))).toEqual(
+      new Set(Array.from({ length: ROWS }, (_, i) => `Waiver ${i + 1}`)),
+    );
     const status = await esignIn(['batch', 'status', '--json'], { env });
     expect(JSON.parse(status.stdout)[0]).toMatchObject({ sent: ROWS, failed: 0, in_flight: 0 });
   }, 120_000);

@@ -26,32 +26,49 @@ beforeAll(async () => {
   data = tempDir('esign-batch-serve-');
   engineEnv = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
   copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
-  writeFileSync(join(data.dir, 'spec.json'), JSON.stringify({
-    is_test: false, label: 'Offer {{n}}',
-    documents: [{ key: 'o', file_path: 'contract.pdf', fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }] }],
-    packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-  }));
+  writeFileSync(
+    join(data.dir, 'spec.json'),
+    JSON.stringify({
+      is_test: false,
+      label: 'Offer {{n}}',
+      documents: [
+        {
+          key: 'o',
+          file_path: 'contract.pdf',
+          fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+        },
+      ],
+      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+    }),
+  );
   writeFileSync(join(data.dir, 'rows.csv'), `n\n${Array.from({ length: ROWS }, (_, i) => i + 1).join('\n')}\n`);
   key = (await execa('node', [BIN, 'local', 'keys', 'create', '-q'], { env: engineEnv })).stdout.trim();
   // 100 calls and 10 creations per 2 s window.
-  serve = execa('node', [BIN, 'serve', '--port', '0', '--rate-limit', '100', '--create-rate-limit', '10', '--rate-window', '2'], { env: engineEnv, reject: false });
+  serve = execa(
+    'node',
+    [BIN, 'serve', '--port', '0', '--rate-limit', '100', '--create-rate-limit', '10', '--rate-window', '2'],
+    { env: engineEnv, reject: false },
+  );
   serveUrl = await new Promise((resolve) => serve.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
   const target = new URL(serveUrl);
   // Forwards everything; every `cutEvery`-th create reaches the server, then the client's connection is cut before the answer.
   proxy = createServer((req: IncomingMessage, res) => {
     const isCreate = req.method === 'POST' && req.url === '/api/v2/bundles/';
     const n = isCreate ? ++seen.creates : 0;
-    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      if (r.statusCode === 429) seen.throttled++;
-      if (isCreate && cutEvery && n % cutEvery === 0 && r.statusCode === 201) {
-        seen.cut++;
-        r.resume();
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const up = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (r) => {
+        if (r.statusCode === 429) seen.throttled++;
+        if (isCreate && cutEvery && n % cutEvery === 0 && r.statusCode === 201) {
+          seen.cut++;
+          r.resume();
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     // The server may answer (a 429) and close before the body is through: the write fails with EPIPE,
     // and the client sees its connection cut, as through any proxy.
     up.on('error', () => req.socket.destroy());
@@ -71,13 +88,18 @@ afterAll(async () => {
 const remote = () => ({ ESIGN_BASE_URL: proxyUrl, ESIGN_API_KEY: key, ESIGN_DATA_DIR: join(data.dir, 'client') });
 
 async function keysOnServer(): Promise<string[]> {
-  const r = await esignIn(['bundle', 'list', '--all', '--per-page', '100', '--json'], { env: { ESIGN_BASE_URL: `${serveUrl}/api/v2`, ESIGN_API_KEY: key } });
+  const r = await esignIn(['bundle', 'list', '--all', '--per-page', '100', '--json'], {
+    env: { ESIGN_BASE_URL: `${serveUrl}/api/v2`, ESIGN_API_KEY: key },
+  });
   return (JSON.parse(r.stdout) as { custom_key: string }[]).map((b) => b.custom_key);
 }
 
 describe('batch send against esign serve', () => {
   it('refuses non-test Bundles on a remote server without --live', async () => {
-    const r = await esignIn(['batch', 'send', join(data.dir, 'rows.csv'), '--spec', join(data.dir, 'spec.json'), '--yes'], { env: remote() });
+    const r = await esignIn(
+      ['batch', 'send', join(data.dir, 'rows.csv'), '--spec', join(data.dir, 'spec.json'), '--yes'],
+      { env: remote() },
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/Refusing to create a non-test Bundle/);
   });
@@ -86,8 +108,11 @@ describe('batch send against esign serve', () => {
     cutEvery = 5;
     const before = { ...seen };
     const started = Date.now();
-    const r = await execa('node', [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--live', '--json', '--batch-id', 'paced'],
-      { cwd: data.dir, env: remote(), reject: false });
+    const r = await execa(
+      'node',
+      [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--live', '--json', '--batch-id', 'paced'],
+      { cwd: data.dir, env: remote(), reject: false },
+    );
     const seconds = (Date.now() - started) / 1000;
     expect(r.exitCode, r.stderr).toBe(0);
     if (!r.stdout) throw new Error(`no output: exit ${r.exitCode}: ${r.stderr}`);
@@ -104,8 +129,25 @@ describe('batch send against esign serve', () => {
   it('with --rate above what the server allows, waits out every 429 (Retry-After) and fails no row', async () => {
     cutEvery = 0;
     const before = seen.throttled;
-    const r = await execa('node', [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--live', '--json', '--batch-id', 'pushy', '--rate', '100/2'],
-      { cwd: data.dir, env: remote(), reject: false });
+    const r = await execa(
+      'node',
+      [
+        BIN,
+        'batch',
+        'send',
+        'rows.csv',
+        '--spec',
+        'spec.json',
+        '--yes',
+        '--live',
+        '--json',
+        '--batch-id',
+        'pushy',
+        '--rate',
+        '100/2',
+      ],
+      { cwd: data.dir, env: remote(), reject: false },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: ROWS, created: ROWS, failed: 0 });
     expect(seen.throttled - before).toBeGreaterThan(0);

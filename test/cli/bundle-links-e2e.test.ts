@@ -24,7 +24,12 @@ describe('links and waits across processes', () => {
       const { address, process: server } = await startServe(env);
       expect(existsSync(join(data.dir, 'serve.json'))).toBe(true);
       const r = await esignIn(['--json', 'bundle', 'inspect', b.id], { env });
-      const x = JSON.parse(r.stdout) as { serving_url: string; links_note: string | null; files: { file_url: string; size: number }[]; timeline: { source: string; what: string }[] };
+      const x = JSON.parse(r.stdout) as {
+        serving_url: string;
+        links_note: string | null;
+        files: { file_url: string; size: number }[];
+        timeline: { source: string; what: string }[];
+      };
       expect(x.serving_url).toBe(address);
       expect(x.links_note).toBeNull();
       for (const f of x.files) {
@@ -40,7 +45,10 @@ describe('links and waits across processes', () => {
       server.kill('SIGTERM');
       await server;
       expect(existsSync(join(data.dir, 'serve.json'))).toBe(false);
-      const after = JSON.parse((await esignIn(['--json', 'bundle', 'inspect', b.id], { env })).stdout) as { serving_url: string | null; links_note: string };
+      const after = JSON.parse((await esignIn(['--json', 'bundle', 'inspect', b.id], { env })).stdout) as {
+        serving_url: string | null;
+        links_note: string;
+      };
       expect(after.serving_url).toBeNull();
       expect(after.links_note).toMatch(/No esign serve runs for this data directory.*esign serve/);
     } finally {
@@ -58,7 +66,10 @@ describe('links and waits across processes', () => {
       // On a terminal (script(1) gives it one) the wait draws its live line once it watches: the
       // signal to sign, so the signature is made while it waits, never before it looked.
       const cmd = `'${process.execPath}' '${BIN}' bundle wait ${b.id} --timeout 20s`;
-      const waiting = execa('script', ['-qfec', cmd, '/dev/null'], { env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1' }, reject: false });
+      const waiting = execa('script', ['-qfec', cmd, '/dev/null'], {
+        env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1' },
+        reject: false,
+      });
       let screen = '';
       await new Promise<void>((resolve, reject) => {
         waiting.stdout!.on('data', (c: Buffer) => {

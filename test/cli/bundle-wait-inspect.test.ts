@@ -20,18 +20,29 @@ interface CliBackend {
 
 async function localBackend(): Promise<CliBackend> {
   const engine = newEngine();
-  return { engine, env: { ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' }, close: () => engine.dispose() };
+  return {
+    engine,
+    env: { ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' },
+    close: () => engine.dispose(),
+  };
 }
 
 async function serveBackend(rateLimits?: { limit: number; windowSeconds: number }): Promise<CliBackend> {
   const engine = newEngine();
   const key = engine.keys.create('wait').key;
-  const app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k), rateLimits });
+  const app = await buildServer({
+    service: engine,
+    local: engine,
+    authenticate: (k) => engine.keys.authenticate(k),
+    rateLimits,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   engine.setPublicUrl(origin);
   return {
-    engine, origin, key,
+    engine,
+    origin,
+    key,
     env: { ESIGN_BASE_URL: `${origin}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: '' },
     close: async () => {
       await app.close();
@@ -41,7 +52,10 @@ async function serveBackend(rateLimits?: { limit: number; windowSeconds: number 
 }
 
 // A generous limit: these waits are paced by their backoff, not by the quota (tested on its own below).
-const BACKENDS: [string, () => Promise<CliBackend>][] = [['local engine', localBackend], ['esign serve', () => serveBackend({ limit: 100_000, windowSeconds: 3600 })]];
+const BACKENDS: [string, () => Promise<CliBackend>][] = [
+  ['local engine', localBackend],
+  ['esign serve', () => serveBackend({ limit: 100_000, windowSeconds: 3600 })],
+];
 
 async function sentBundle(engine: Engine, over: Record<string, unknown> = {}): Promise<Bundle> {
   const b = await engine.createBundle(bundleRequest(over));
@@ -92,7 +106,10 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const out = JSON.parse(r.stdout) as Bundle[];
-    expect(out.map((x) => [x.id, x.status, x.doc_status])).toEqual([[a.id, 'co', 'fi'], [c.id, 'co', 'fi']]);
+    expect(out.map((x) => [x.id, x.status, x.doc_status])).toEqual([
+      [a.id, 'co', 'fi'],
+      [c.id, 'co', 'fi'],
+    ]);
   });
 
   it('exits 10 on timeout, naming where each Bundle still is', async () => {
@@ -111,12 +128,17 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
       later(300, () => be.engine.declinePacket(b.packets[1].id, 'wrong amount')),
     ]);
     expect(r.exitCode).toBe(13);
-    expect(r.stderr).toMatch(new RegExp(`^esign: ${b.id} cannot reach complete: Declined: Bob Example declined at \\S+: wrong amount$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^esign: ${b.id} cannot reach complete: Declined: Bob Example declined at \\S+: wrong amount$`),
+    );
   });
 
   it('reaches ended on a cancel, and exits 13 waiting for sent on a cancelled draft', async () => {
     const b = await sentBundle(be.engine);
-    const [r] = await Promise.all([esign(['bundle', 'wait', b.id, '--until', 'ended', '--timeout', '20s']), later(200, () => be.engine.cancelBundle(b.id))]);
+    const [r] = await Promise.all([
+      esign(['bundle', 'wait', b.id, '--until', 'ended', '--timeout', '20s']),
+      later(200, () => be.engine.cancelBundle(b.id)),
+    ]);
     expect(r.exitCode).toBe(0);
     const d = await be.engine.createBundle(bundleRequest({ status: 'dr' }));
     await be.engine.cancelBundle(d.id);
@@ -125,7 +147,7 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
     expect(r2.stderr).toMatch(/cannot reach sent: Cancelled/);
   });
 
-  it('draws a live line per Bundle on a terminal\'s stderr', async () => {
+  it("draws a live line per Bundle on a terminal's stderr", async () => {
     const b = await sentBundle(be.engine);
     const [r] = await Promise.all([
       esignIn(['bundle', 'wait', b.id, '--until', 'ended', '--timeout', '20s'], { env: be.env, tty: true, timing }),
@@ -161,7 +183,9 @@ describe('bundle wait on esign serve with a small rate limit', () => {
       const r = await esignIn(['bundle', 'wait', b.id, '--timeout', '1s'], { env: be.env, timing });
       expect(r.exitCode).toBe(10);
       expect(r.stderr).not.toMatch(/429|retrying/);
-      const rl = (await (await fetch(`${be.origin}/api/v2/rate_limit/`, { headers: { authorization: `Token ${be.key}` } })).json()) as { limit: number; remaining: number };
+      const rl = (await (
+        await fetch(`${be.origin}/api/v2/rate_limit/`, { headers: { authorization: `Token ${be.key}` } })
+      ).json()) as { limit: number; remaining: number };
       // The first look and the last one; unpaced backoff (50 ms, 75 ms, ...) would have made 4 or more.
       expect(rl.limit - rl.remaining).toBeLessThanOrEqual(3);
     } finally {
@@ -198,7 +222,9 @@ describe.each(BACKENDS)('bundle inspect and the support filters on %s', (name, m
     b = await sentBundle(be.engine);
     other = await sentBundle(be.engine, { label: 'Other' });
     await be.engine.deliverWebhooks();
-    const sent = (await be.engine.listWebhookEvents({ event_type: 'bundle_sent' })).items.find((e) => e.payload.includes(b.id))!;
+    const sent = (await be.engine.listWebhookEvents({ event_type: 'bundle_sent' })).items.find((e) =>
+      e.payload.includes(b.id),
+    )!;
     await be.engine.resendWebhookEvent(sent.pk);
     await be.engine.remindPacket(b.packets[0].id);
     await be.engine.declinePacket(b.packets[1].id, 'wrong amount');
@@ -213,22 +239,42 @@ describe.each(BACKENDS)('bundle inspect and the support filters on %s', (name, m
   it('shows the decline, the reminder, and the failed and retried deliveries in one timeline with signer names', async () => {
     const r = await esign(['--json', 'bundle', 'inspect', b.id]);
     expect(r.exitCode).toBe(0);
-    const x = JSON.parse(r.stdout) as { bundle: Bundle; signers: { name: string; status: string }[]; timeline: { source: string; code: string; signer: string | null; what: string }[]; files: unknown; files_note: string | null; unavailable: string[] };
+    const x = JSON.parse(r.stdout) as {
+      bundle: Bundle;
+      signers: { name: string; status: string }[];
+      timeline: { source: string; code: string; signer: string | null; what: string }[];
+      files: unknown;
+      files_note: string | null;
+      unavailable: string[];
+    };
     expect(x.bundle.id).toBe(b.id);
-    expect(x.signers.map((s) => [s.name, s.status])).toEqual([['Ada Lovelace', 'se'], ['Bob Example', 'ca']]);
+    expect(x.signers.map((s) => [s.name, s.status])).toEqual([
+      ['Ada Lovelace', 'se'],
+      ['Bob Example', 'ca'],
+    ]);
     const t = x.timeline;
-    expect(t.find((e) => e.source === 'event' && e.code === 'pd')).toMatchObject({ signer: 'Bob Example', what: 'Signer declined: wrong amount' });
+    expect(t.find((e) => e.source === 'event' && e.code === 'pd')).toMatchObject({
+      signer: 'Bob Example',
+      what: 'Signer declined: wrong amount',
+    });
     expect(t.find((e) => e.source === 'event' && e.code === 'pr')).toMatchObject({ signer: 'Ada Lovelace' });
     const sent = t.find((e) => e.source === 'webhook' && e.code === 'bundle_sent')!;
     expect(sent.what).toMatch(/to webhook rx: delivered \(HTTP 200\), 2 attempts/);
-    expect(t.filter((e) => e.source === 'attempt' && /bundle_sent/.test(e.what)).map((e) => e.code)).toEqual(['500', '200']);
+    expect(t.filter((e) => e.source === 'attempt' && /bundle_sent/.test(e.what)).map((e) => e.code)).toEqual([
+      '500',
+      '200',
+    ]);
     const declined = t.find((e) => e.source === 'webhook' && e.code === 'packet_declined')!;
     expect(declined).toMatchObject({ signer: 'Bob Example' });
     expect(declined.what).toMatch(/failing \(last HTTP 503\), 1 attempt, next retry \d{4}-/);
     expect(t.some((e) => e.what.includes(other.id))).toBe(false);
     if (name === 'local engine') {
       expect(t.filter((e) => e.source === 'message').map((e) => [e.code, e.signer])).toEqual(
-        expect.arrayContaining([['signing_request', 'Ada Lovelace'], ['reminder', 'Ada Lovelace']]));
+        expect.arrayContaining([
+          ['signing_request', 'Ada Lovelace'],
+          ['reminder', 'Ada Lovelace'],
+        ]),
+      );
       expect(x.unavailable).toEqual([]);
     } else {
       expect(t.some((e) => e.source === 'message')).toBe(false);
@@ -245,7 +291,10 @@ describe.each(BACKENDS)('bundle inspect and the support filters on %s', (name, m
     for (const p of c.packets) await be.engine.signPacket(p.id, {});
     await be.engine.settle();
     const r = await esign(['--json', 'bundle', 'inspect', c.id]);
-    const x = JSON.parse(r.stdout) as { files: { kind: string; size: number; sha256: string }[]; links_note: string | null };
+    const x = JSON.parse(r.stdout) as {
+      files: { kind: string; size: number; sha256: string }[];
+      links_note: string | null;
+    };
     expect(x.files.map((f) => f.kind)).toEqual(expect.arrayContaining(['signed_pdf', 'combined_pdf', 'coe_pdf']));
     for (const f of x.files) {
       expect(f.size).toBeGreaterThan(1000);
@@ -303,14 +352,21 @@ describe('esign help states', () => {
   it('explains every Bundle, packet, document and event code', async () => {
     const r = await esignIn(['help', 'states']);
     expect(r.exitCode).toBe(0);
-    for (const line of ['de  Declined', 'ra  Reassigned', 'fi  Final', 'pd  Signer declined', 'bk  Bundle completed']) expect(r.stdout).toContain(line);
+    for (const line of ['de  Declined', 'ra  Reassigned', 'fi  Final', 'pd  Signer declined', 'bk  Bundle completed'])
+      expect(r.stdout).toContain(line);
   });
 });
 
 describe('webhook events by Bundle on a server without the filter', () => {
   it('keeps only the items whose payload names the Bundle', async () => {
     const event = (pk: string, bundle: string) => ({
-      pk, webhook: 'w', event_type: 'bundle_sent', created: '2026-01-01T00:00:00Z', status: 200, success: true, deliveries: [],
+      pk,
+      webhook: 'w',
+      event_type: 'bundle_sent',
+      created: '2026-01-01T00:00:00Z',
+      status: 200,
+      success: true,
+      deliveries: [],
       payload: JSON.stringify({ event_id: pk, event_type: 'bundle_sent', payload: { bundle_id: bundle } }),
     });
     // Answers like a server that ignores `bundle`: every event, whatever the query.
@@ -321,7 +377,11 @@ describe('webhook events by Bundle on a server without the filter', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const env = { ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: '' };
+      const env = {
+        ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
+        ESIGN_API_KEY: 'k',
+        ESIGN_DATA_DIR: '',
+      };
       const r = await esignIn(['webhook', 'events', '--bundle', 'AAA', '-q'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout.split('\n')).toEqual(['e1', 'e3']);

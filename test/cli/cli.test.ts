@@ -35,7 +35,16 @@ describe('esign CLI', () => {
   });
 
   it('creates a Bundle from flags and prints tab-separated key/values when piped', async () => {
-    const r = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada Lovelace <ada@example.com>', '--label', 'CLI test']);
+    const r = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'Ada Lovelace <ada@example.com>',
+      '--label',
+      'CLI test',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const kv = Object.fromEntries(r.stdout.split('\n').map((l) => l.split('\t')));
     expect(kv.status).toBe('se');
@@ -48,7 +57,9 @@ describe('esign CLI', () => {
     const spec = {
       label: 'From stdin',
       packets: [{ key: 'a', name: 'Ann', email: 'ann@example.com' }],
-      documents: [{ key: 'c', file_b64: (await import('node:fs')).readFileSync(fixture('contract.pdf')).toString('base64') }],
+      documents: [
+        { key: 'c', file_b64: (await import('node:fs')).readFileSync(fixture('contract.pdf')).toString('base64') },
+      ],
     };
     const r = await esign(['bundle', 'create', '-f', '-', '--json'], { input: JSON.stringify(spec) });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -85,13 +96,31 @@ describe('esign CLI', () => {
   });
 
   it('runs the draft lifecycle: validate, send, tags, events, cancel', async () => {
-    const slug = (await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Bo <bo@example.com>', '--draft', '-q'])).stdout.trim();
+    const slug = (
+      await esign([
+        'bundle',
+        'create',
+        '--file',
+        fixture('contract.pdf'),
+        '--signer',
+        'Bo <bo@example.com>',
+        '--draft',
+        '-q',
+      ])
+    ).stdout.trim();
     const v = JSON.parse((await esign(['bundle', 'validate', slug, '--json'])).stdout);
     expect(v).toEqual({ can_send: true, msg: expect.any(String), n_docs: 1 });
     expect(JSON.parse((await esign(['bundle', 'send', slug, '--json'])).stdout).status).toBe('se');
-    expect(JSON.parse((await esign(['bundle', 'tags', 'add', slug, 'q4', 'sales', 'q4', '--json'])).stdout).tags).toEqual(['q4', 'sales']);
-    expect(JSON.parse((await esign(['bundle', 'tags', 'remove', slug, 'q4', 'absent', '--json'])).stdout).tags).toEqual(['sales']);
-    const kinds = (await esign(['bundle', 'events', slug])).stdout.trim().split('\n').map((l) => l.split('\t')[1]);
+    expect(
+      JSON.parse((await esign(['bundle', 'tags', 'add', slug, 'q4', 'sales', 'q4', '--json'])).stdout).tags,
+    ).toEqual(['q4', 'sales']);
+    expect(JSON.parse((await esign(['bundle', 'tags', 'remove', slug, 'q4', 'absent', '--json'])).stdout).tags).toEqual(
+      ['sales'],
+    );
+    const kinds = (await esign(['bundle', 'events', slug])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[1]);
     expect(kinds).toEqual(['bc', 'bd', 'bl', 'ns', 'ta', 'tr']);
     const refused = await esign(['bundle', 'cancel', slug]);
     expect(refused.exitCode).toBe(2);
@@ -106,21 +135,48 @@ describe('esign CLI', () => {
     const notFound = await esign(['bundle', 'get', 'nope']);
     expect(notFound.exitCode).toBe(6);
     expect(notFound.stderr.trim().split('\n')).toHaveLength(1);
-    const invalid = await esign(['bundle', 'create', '--file', fixture('not-a-pdf.txt'), '--signer', 'A <a@example.com>']);
+    const invalid = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('not-a-pdf.txt'),
+      '--signer',
+      'A <a@example.com>',
+    ]);
     expect(invalid.exitCode).toBe(3);
     expect(invalid.stderr).toMatch(/documents\[0\]\.file_index: The file is not a PDF/);
-    const conflict = await esign(['bundle', 'files', (await esign(['bundle', 'list', '-q', '--limit', '1'])).stdout.trim()]);
+    const conflict = await esign([
+      'bundle',
+      'files',
+      (await esign(['bundle', 'list', '-q', '--limit', '1'])).stdout.trim(),
+    ]);
     expect(conflict.exitCode).toBe(7);
   });
 
   it('reports the wire error object on stderr with --json', async () => {
-    const r = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'A <not-an-email>', '--json']);
+    const r = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'A <not-an-email>',
+      '--json',
+    ]);
     expect(r.exitCode).toBe(2);
-    const r2 = await esign(['bundle', 'create', '-f', '-', '--json'], { input: JSON.stringify({ packets: [{ name: 'A', email: 'a@example.com' }], documents: [{ file_b64: 'aGVsbG8=', filename: 'x'.repeat(51) }] }) });
+    const r2 = await esign(['bundle', 'create', '-f', '-', '--json'], {
+      input: JSON.stringify({
+        packets: [{ name: 'A', email: 'a@example.com' }],
+        documents: [{ file_b64: 'aGVsbG8=', filename: 'x'.repeat(51) }],
+      }),
+    });
     expect(r2.exitCode).toBe(3);
     const err = JSON.parse(r2.stderr);
     expect(err.status).toBe(400);
-    expect(err.errors[0]).toMatchObject({ field: 'documents[0].filename', messsage: expect.stringMatching(/50 characters/) });
+    expect(err.errors[0]).toMatchObject({
+      field: 'documents[0].filename',
+      messsage: expect.stringMatching(/50 characters/),
+    });
   });
 
   it('usage errors exit 2', async () => {
@@ -139,11 +195,31 @@ describe('esign CLI', () => {
   it('manages the local account: features, users, outbox, clock', async () => {
     expect((await esign(['local', 'features', 'enable', 'teams', '--json'])).stdout).toMatch(/teams/);
     expect((await esign(['local', 'features', 'enable', 'nonsense'])).exitCode).toBe(3);
-    const test = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Zed <zed@example.com>', '--test']);
+    const test = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'Zed <zed@example.com>',
+      '--test',
+    ]);
     expect(test.exitCode).toBe(3);
     expect(test.stderr).toMatch(/verified email addresses/);
     expect((await esign(['local', 'users', 'add', 'zed@example.com'])).exitCode).toBe(0);
-    expect((await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Zed <zed@example.com>', '--test'])).exitCode).toBe(0);
+    expect(
+      (
+        await esign([
+          'bundle',
+          'create',
+          '--file',
+          fixture('contract.pdf'),
+          '--signer',
+          'Zed <zed@example.com>',
+          '--test',
+        ])
+      ).exitCode,
+    ).toBe(0);
     const outbox = (await esign(['local', 'outbox', '--to', 'zed@example.com'])).stdout.trim().split('\n');
     expect(outbox).toHaveLength(1);
     expect(outbox[0].split('\t')[1]).toBe('signing_request');
@@ -153,7 +229,19 @@ describe('esign CLI', () => {
   });
 
   it('reminds a signer once per hour of engine time', async () => {
-    const b = JSON.parse((await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rae <rae@example.com>', '--json'])).stdout);
+    const b = JSON.parse(
+      (
+        await esign([
+          'bundle',
+          'create',
+          '--file',
+          fixture('contract.pdf'),
+          '--signer',
+          'Rae <rae@example.com>',
+          '--json',
+        ])
+      ).stdout,
+    );
     const packet = b.packets[0].id;
     expect((await esign(['packet', 'remind', packet])).exitCode).toBe(0);
     const second = await esign(['packet', 'remind', packet]);
@@ -161,20 +249,31 @@ describe('esign CLI', () => {
     expect(second.stderr).toMatch(/once per hour/);
     await esign(['local', 'clock', 'advance', '61m']);
     expect((await esign(['packet', 'remind', packet])).exitCode).toBe(0);
-    expect((await esign(['local', 'outbox', '--packet', packet, '--kind', 'reminder', '-q'])).stdout.trim().split('\n')).toHaveLength(2);
+    expect(
+      (await esign(['local', 'outbox', '--packet', packet, '--kind', 'reminder', '-q'])).stdout.trim().split('\n'),
+    ).toHaveLength(2);
   });
 });
 
 describe('esign bundle create --wait with documents by URL', () => {
   it('waits for the download, then shows the launched Bundle', async () => {
     const { CONTRACT_PDF, fileServer } = await import('../helpers.js');
-    const server = await fileServer({ '/slow.pdf': { body: CONTRACT_PDF, delayMs: 400 }, '/missing.pdf': { status: 404, body: 'gone' } });
+    const server = await fileServer({
+      '/slow.pdf': { body: CONTRACT_PDF, delayMs: 400 },
+      '/missing.pdf': { status: 404, body: 'gone' },
+    });
     try {
-      const spec = (path: string) => JSON.stringify({ packets: [{ name: 'Uma', email: 'uma@example.com' }], documents: [{ file_url: server.url(path) }] });
+      const spec = (path: string) =>
+        JSON.stringify({
+          packets: [{ name: 'Uma', email: 'uma@example.com' }],
+          documents: [{ file_url: server.url(path) }],
+        });
       const ok = await esign(['bundle', 'create', '-f', '-', '--wait', '10', '--json'], { input: spec('/slow.pdf') });
       expect(ok.exitCode, ok.stderr).toBe(0);
       expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'se', documents: [{ key: 'doc-1', name: 'slow.pdf' }] });
-      const failed = await esign(['bundle', 'create', '-f', '-', '--wait', '10', '--json'], { input: spec('/missing.pdf') });
+      const failed = await esign(['bundle', 'create', '-f', '-', '--wait', '10', '--json'], {
+        input: spec('/missing.pdf'),
+      });
       expect(failed.exitCode).toBe(13);
       expect(JSON.parse(failed.stdout).status).toBe('fa');
       expect(failed.stderr).toMatch(/failed: .*HTTP 404/);
@@ -192,7 +291,10 @@ describe('esign bundle create --wait with documents by URL', () => {
     const server = await fileServer({ '/slower.pdf': { body: CONTRACT_PDF, delayMs: 2500 } });
     try {
       const r = await esign(['bundle', 'create', '-f', '-', '--wait', '1'], {
-        input: JSON.stringify({ packets: [{ name: 'Vi', email: 'vi@example.com' }], documents: [{ file_url: server.url('/slower.pdf') }] }),
+        input: JSON.stringify({
+          packets: [{ name: 'Vi', email: 'vi@example.com' }],
+          documents: [{ file_url: server.url('/slower.pdf') }],
+        }),
       });
       expect(r.exitCode).toBe(10);
       expect(r.stderr).toMatch(/still pending after 1 s/);
@@ -205,13 +307,27 @@ describe('esign bundle create --wait with documents by URL', () => {
 describe('esign CLI: arguments are checked before anything is sent', () => {
   it('refuses a bad --wait without creating a Bundle', async () => {
     const before = (await esign(['bundle', 'list', '-q', '--all'])).stdout;
-    const r = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'A <a@example.com>', '--wait', 'abc']);
+    const r = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'A <a@example.com>',
+      '--wait',
+      'abc',
+    ]);
     expect(r.exitCode).toBe(2);
     expect((await esign(['bundle', 'list', '-q', '--all'])).stdout).toBe(before);
   });
 
   it('takes only decimal whole numbers within range', async () => {
-    for (const args of [['--limit', '0'], ['--limit', '0x10'], ['--page', ''], ['--per-page', '-1']]) {
+    for (const args of [
+      ['--limit', '0'],
+      ['--limit', '0x10'],
+      ['--page', ''],
+      ['--per-page', '-1'],
+    ]) {
       const r = await esign(['bundle', 'list', ...args]);
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
@@ -235,7 +351,9 @@ describe('esign CLI: arguments are checked before anything is sent', () => {
     // Separate processes, each with its own connection to the database.
     const results = await Promise.all(names.map((n) => spawned(['local', 'features', 'enable', n])));
     expect(results.map((r) => r.exitCode)).toEqual(names.map(() => 0));
-    const on = JSON.parse((await esign(['local', 'features', '--json'])).stdout).filter((f: { enabled: boolean }) => f.enabled).map((f: { feature: string }) => f.feature);
+    const on = JSON.parse((await esign(['local', 'features', '--json'])).stdout)
+      .filter((f: { enabled: boolean }) => f.enabled)
+      .map((f: { feature: string }) => f.feature);
     for (const n of names) expect(on).toContain(n);
     await esign(['local', 'features', 'disable', ...names]);
   });

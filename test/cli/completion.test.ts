@@ -10,7 +10,12 @@ import { esignIn } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 const data = tempDir('esign-completion-');
-const env = { ESIGN_DATA_DIR: data.dir, ESIGN_CONFIG_DIR: data.dir, ESIGN_BASE_URL: undefined, ESIGN_PROFILE: undefined };
+const env = {
+  ESIGN_DATA_DIR: data.dir,
+  ESIGN_CONFIG_DIR: data.dir,
+  ESIGN_BASE_URL: undefined,
+  ESIGN_PROFILE: undefined,
+};
 let bundleId: string;
 
 beforeAll(async () => {
@@ -46,7 +51,8 @@ describe('bash completion (real bash, built binary)', () => {
 });
 
 describe('esign __complete', () => {
-  const complete = async (...words: string[]) => (await esignIn(['__complete', '--', ...words], { env })).stdout.split('\n');
+  const complete = async (...words: string[]) =>
+    (await esignIn(['__complete', '--', ...words], { env })).stdout.split('\n');
   it('offers verbs with descriptions, global flags, and skips option values', async () => {
     expect(await complete('bundle', '')).toContain('list\tList Bundles, newest first');
     const flags = await complete('bundle', 'list', '--');
@@ -59,7 +65,9 @@ describe('esign __complete', () => {
     expect(await complete('bundle', 'list', '--status', 'c')).toEqual(['co', 'ca']);
     expect(await complete('bundle', 'wait', 'X', '--until', 'do')).toEqual(['docs-ready']);
     expect(await complete('local', 'outbox', '--kind', 're')).toEqual(['reminder', 'reassigned']);
-    expect(await complete('webhook', 'create', '--events', 'bundle_sent,packet_v')).toEqual(['bundle_sent,packet_viewed']);
+    expect(await complete('webhook', 'create', '--events', 'bundle_sent,packet_v')).toEqual([
+      'bundle_sent,packet_viewed',
+    ]);
     expect(await complete('webhook', 'events', '--event-type', 'doc_template_c')).toEqual(['doc_template_created']);
     expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
   });
@@ -67,18 +75,26 @@ describe('esign __complete', () => {
     expect(await complete('api', 'PUT', '/bundles/{slug}/c')).toEqual(['/bundles/{slug}/cancel/\tCancel a Bundle']);
     const posts = await complete('api', 'post', '/sandbox/packets/');
     expect(posts.map((l) => l.split('\t')[0])).toEqual([
-      '/sandbox/packets/{id}/view/', '/sandbox/packets/{id}/sign/', '/sandbox/packets/{id}/decline/', '/sandbox/packets/{id}/reassign/',
+      '/sandbox/packets/{id}/view/',
+      '/sandbox/packets/{id}/sign/',
+      '/sandbox/packets/{id}/decline/',
+      '/sandbox/packets/{id}/reassign/',
     ]);
-    expect(await complete('api', 'GET', '/rate')).toEqual(['/rate_limit/\tRate-limit status of the key (uses no request)']);
+    expect(await complete('api', 'GET', '/rate')).toEqual([
+      '/rate_limit/\tRate-limit status of the key (uses no request)',
+    ]);
   });
   it('never creates a data directory and offers nothing for unknown words', async () => {
-    const r = await esignIn(['__complete', '--', 'bundle', 'get', ''], { env: { ...env, ESIGN_DATA_DIR: join(data.dir, 'absent') } });
+    const r = await esignIn(['__complete', '--', 'bundle', 'get', ''], {
+      env: { ...env, ESIGN_DATA_DIR: join(data.dir, 'absent') },
+    });
     expect(r.stdout).toBe('');
     expect((await complete('nosuch', '')).join('')).toBe('');
   });
   it('prints scripts for bash, zsh and fish; an unknown shell is a usage error', async () => {
-    for (const shell of ['bash', 'zsh', 'fish']) expect((await esignIn(['completion', shell])).stdout).toContain('esign __complete --');
+    for (const shell of ['bash', 'zsh', 'fish'])
+      expect((await esignIn(['completion', shell])).stdout).toContain('esign __complete --');
     expect((await esignIn(['completion', 'tcsh'])).exitCode).toBe(2);
-    expect((await esignIn(['completion', '--help'])).stdout).toContain("source <(esign completion bash)");
+    expect((await esignIn(['completion', '--help'])).stdout).toContain('source <(esign completion bash)');
   });
 });

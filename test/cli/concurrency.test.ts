@@ -14,13 +14,31 @@ describe('concurrent CLI processes', () => {
       const rounds = 2;
       const results = [];
       for (let round = 0; round < rounds; round++) {
-        results.push(...(await Promise.all(
-          Array.from({ length: processes }, (_, i) =>
-            execa('node', [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', `S${i} <s${i}@example.com>`, '--label', `r${round}-p${i}`, '-q'], {
-              reject: false,
-              env: { ESIGN_DATA_DIR: data.dir },
-            })),
-        )));
+        results.push(
+          ...(await Promise.all(
+            Array.from({ length: processes }, (_, i) =>
+              execa(
+                'node',
+                [
+                  BIN,
+                  'bundle',
+                  'create',
+                  '--file',
+                  fixture('contract.pdf'),
+                  '--signer',
+                  `S${i} <s${i}@example.com>`,
+                  '--label',
+                  `r${round}-p${i}`,
+                  '-q',
+                ],
+                {
+                  reject: false,
+                  env: { ESIGN_DATA_DIR: data.dir },
+                },
+              ),
+            ),
+          )),
+        );
       }
       for (const r of results) {
         expect(r.stderr).not.toMatch(/locked|busy/i);

@@ -21,9 +21,18 @@ describe('bundle create with tags', () => {
     const key = served.keys.create('tags').key;
     // One call per hour: the create goes through, the tags call after it is a 429 whose Retry-After
     // is too long to wait for, so the remote adapter gives it back at once.
-    app = await buildServer({ service: served, local: served, authenticate: (k) => served.keys.authenticate(k), rateLimits: { limit: 1, createLimit: 10, windowSeconds: 3600 } });
+    app = await buildServer({
+      service: served,
+      local: served,
+      authenticate: (k) => served.keys.authenticate(k),
+      rateLimits: { limit: 1, createLimit: 10, windowSeconds: 3600 },
+    });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    remoteEnv = { ESIGN_BASE_URL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: engine.dataDir };
+    remoteEnv = {
+      ESIGN_BASE_URL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2`,
+      ESIGN_API_KEY: key,
+      ESIGN_DATA_DIR: engine.dataDir,
+    };
   });
   afterAll(async () => {
     await app.close();
@@ -32,7 +41,9 @@ describe('bundle create with tags', () => {
   });
 
   it('refuses a tag the tags call would refuse before creating anything (local engine)', async () => {
-    const r = await esignIn([...create, '--tag', 'ok', '--tag', 't'.repeat(10_001), '-q'], { env: { ESIGN_DATA_DIR: engine.dataDir } });
+    const r = await esignIn([...create, '--tag', 'ok', '--tag', 't'.repeat(10_001), '-q'], {
+      env: { ESIGN_DATA_DIR: engine.dataDir },
+    });
     expect(r.exitCode).toBe(EXIT.INVALID);
     expect(r.stderr).toMatch(/^esign: tags\[1\]: /);
     expect(r.stdout).toBe('');

@@ -15,7 +15,15 @@ function leaves(cmd: Command, prefix: string[] = []): string[] {
   });
 }
 
-const program = () => buildProgram('0', captureIO(), () => { throw new Error('unused'); }, { code: 0 });
+const program = () =>
+  buildProgram(
+    '0',
+    captureIO(),
+    () => {
+      throw new Error('unused');
+    },
+    { code: 0 },
+  );
 
 describe('help', () => {
   it('every leaf command has two or three examples, and every example names a real command', () => {
@@ -25,12 +33,14 @@ describe('help', () => {
     for (const p of all) expect(EXAMPLES[p].length, p).toBeGreaterThanOrEqual(2);
     for (const p of all) expect(EXAMPLES[p].length, p).toBeLessThanOrEqual(3);
     expect(Object.keys(EXAMPLES).filter((k) => !all.includes(k))).toEqual([]);
-    for (const [p, list] of Object.entries(EXAMPLES)) for (const e of list) expect(e.includes(`esign ${p}`), e).toBe(true);
+    for (const [p, list] of Object.entries(EXAMPLES))
+      for (const e of list) expect(e.includes(`esign ${p}`), e).toBe(true);
   });
 
   it('examples name Bundles and Packets by ids of their real shape (10 characters of the slug alphabet, not UUIDs)', () => {
     const SLUG = /^[A-HJ-NP-Za-km-z2-9]{10}$/;
-    const takesSlug = /^(bundle (get|update|send|cancel|validate|events|files|data|remind|wait|inspect|tags add|tags remove)|packet \S+|local (view|sign|decline|reassign))$/;
+    const takesSlug =
+      /^(bundle (get|update|send|cancel|validate|events|files|data|remind|wait|inspect|tags add|tags remove)|packet \S+|local (view|sign|decline|reassign))$/;
     for (const [p, list] of Object.entries(EXAMPLES)) {
       if (!takesSlug.test(p)) continue;
       for (const e of list.filter((x) => x.startsWith(`esign ${p} `))) {

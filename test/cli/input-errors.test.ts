@@ -6,8 +6,14 @@ import { fixture, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 let data: ReturnType<typeof tempDir>;
-const esign = (args: string[], o: Parameters<typeof esignIn>[1] = {}) => esignIn(args, { ...o, env: { ESIGN_DATA_DIR: data.dir, ...o.env } });
-const spec = (body: object) => JSON.stringify({ packets: [{ name: 'Ada', email: 'ada@example.com' }], documents: [{ file_b64: Buffer.from('x').toString('base64') }], ...body });
+const esign = (args: string[], o: Parameters<typeof esignIn>[1] = {}) =>
+  esignIn(args, { ...o, env: { ESIGN_DATA_DIR: data.dir, ...o.env } });
+const spec = (body: object) =>
+  JSON.stringify({
+    packets: [{ name: 'Ada', email: 'ada@example.com' }],
+    documents: [{ file_b64: Buffer.from('x').toString('base64') }],
+    ...body,
+  });
 
 beforeAll(() => {
   data = tempDir('esign-input-');
@@ -29,7 +35,11 @@ describe('bundle create -f spec.json', () => {
 
   it('applies tags from the spec and --tag flags (added right after creation)', async () => {
     const r = await esign(['bundle', 'create', '-f', '-', '--tag', 'q4', '--tag', 'east', '--json'], {
-      input: JSON.stringify({ packets: [{ name: 'Ada', email: 'ada@example.com' }], documents: [{ file_path: fixture('contract.pdf') }], tags: ['spec-tag'] }),
+      input: JSON.stringify({
+        packets: [{ name: 'Ada', email: 'ada@example.com' }],
+        documents: [{ file_path: fixture('contract.pdf') }],
+        tags: ['spec-tag'],
+      }),
     });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).tags).toEqual(['spec-tag', 'q4', 'east']);
@@ -39,7 +49,16 @@ describe('bundle create -f spec.json', () => {
   });
 
   it('checks the reminder flags as whole numbers before anything is sent', async () => {
-    const r = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'A <a@example.com>', '--reminder-offset', 'soon']);
+    const r = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'A <a@example.com>',
+      '--reminder-offset',
+      'soon',
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe('esign: --reminder-offset expects a whole number, got "soon".');
   });
@@ -56,7 +75,7 @@ describe('messages name the file and the problem', () => {
     expect(s.stderr).toBe(`esign: --spec ${dir}: is a directory, not a file`);
   });
 
-  it('a corrupt PDF is one plain sentence, not the parser\'s internals', async () => {
+  it("a corrupt PDF is one plain sentence, not the parser's internals", async () => {
     const r = await esign(['bundle', 'create', '--file', fixture('corrupt.pdf'), '--signer', 'A <a@example.com>']);
     expect(r.exitCode).toBe(3);
     expect(r.stderr.split('\n')[0]).toMatch(/The PDF is corrupt or unreadable\.$/);
@@ -91,7 +110,9 @@ describe('messages name the file and the problem', () => {
 
 describe('confirmations', () => {
   it('answering "no" changes nothing and says so', async () => {
-    const slug = (await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Bo <bo@example.com>', '-q'])).stdout;
+    const slug = (
+      await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Bo <bo@example.com>', '-q'])
+    ).stdout;
     const r = await esign(['bundle', 'cancel', slug], { answers: { confirm: [false] } });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe('esign: Not confirmed: nothing was changed.');
@@ -108,9 +129,11 @@ describe('the port decides, not the base URL', () => {
     expect(info.bundles).toBeGreaterThan(0);
   });
 
-  it('downloads a file through the port\'s file links on the embedded engine', async () => {
+  it("downloads a file through the port's file links on the embedded engine", async () => {
     await esign(['local', 'features', 'enable', 'early_files']);
-    const slug = (await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Cy <cy@example.com>', '-q'])).stdout;
+    const slug = (
+      await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Cy <cy@example.com>', '-q'])
+    ).stdout;
     const dir = join(data.dir, 'dl');
     const r = await esign(['bundle', 'files', slug, '--download', dir]);
     expect(r.exitCode, r.stderr).toBe(0);

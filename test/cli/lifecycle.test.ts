@@ -17,14 +17,27 @@ afterAll(() => data.cleanup());
 describe('esign lifecycle from the shell', () => {
   it('signs, downloads the files, and verifies them (exit 0), and a changed file (exit 9)', async () => {
     const spec = join(data.dir, 'spec.json');
-    writeFileSync(spec, JSON.stringify({
-      label: 'Shell lifecycle', in_order: true,
-      packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }, { key: 'bob', name: 'Bob Example', email: 'bob@example.com' }],
-      documents: [{ key: 'contract', file_path: fixture('contract.pdf'), fields: [
-        { key: 'title', kind: 'inp', page: 1, x: 72, y: 580, w: 200, h: 20, editors: ['ada'], required: true },
-        { key: 'scan', kind: 'att', page: 1, x: 72, y: 620, w: 200, h: 20, editors: ['bob'] },
-      ] }],
-    }));
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        label: 'Shell lifecycle',
+        in_order: true,
+        packets: [
+          { key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
+          { key: 'bob', name: 'Bob Example', email: 'bob@example.com' },
+        ],
+        documents: [
+          {
+            key: 'contract',
+            file_path: fixture('contract.pdf'),
+            fields: [
+              { key: 'title', kind: 'inp', page: 1, x: 72, y: 580, w: 200, h: 20, editors: ['ada'], required: true },
+              { key: 'scan', kind: 'att', page: 1, x: 72, y: 620, w: 200, h: 20, editors: ['bob'] },
+            ],
+          },
+        ],
+      }),
+    );
     const created = await esign(['bundle', 'create', '-f', spec, '--json']);
     expect(created.exitCode, created.stderr).toBe(0);
     const b = JSON.parse(created.stdout) as { id: string; packets: { id: string }[] };
@@ -45,7 +58,9 @@ describe('esign lifecycle from the shell', () => {
     const dir = join(data.dir, 'files');
     const dl = await esign(['bundle', 'files', b.id, '--download', dir]);
     expect(dl.exitCode, dl.stderr).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual([`${b.id}-combined.pdf`, `coe-${b.id}-ada.pdf`, `coe-${b.id}-bob.pdf`, 'contract-signed.pdf'].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      [`${b.id}-combined.pdf`, `coe-${b.id}-ada.pdf`, `coe-${b.id}-bob.pdf`, 'contract-signed.pdf'].sort(),
+    );
     expect(dl.stderr).toContain(`Saved 4 files in ${dir}.`);
 
     const ok = await esign(['verify', ...readdirSync(dir).map((f) => join(dir, f)), '--json']);
@@ -72,9 +87,27 @@ describe('esign lifecycle from the shell', () => {
   });
 
   it('expires a Bundle when the clock is moved past its expiry', async () => {
-    const created = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Cy <cy@example.com>', '-q']);
+    const created = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'Cy <cy@example.com>',
+      '-q',
+    ]);
     const slug = created.stdout.trim();
-    expect((await esign(['bundle', 'update', slug, '--expires', new Date(Date.now() + 2 * 86400e3).toISOString().slice(0, 10)])).exitCode).toBe(0);
+    expect(
+      (
+        await esign([
+          'bundle',
+          'update',
+          slug,
+          '--expires',
+          new Date(Date.now() + 2 * 86400e3).toISOString().slice(0, 10),
+        ])
+      ).exitCode,
+    ).toBe(0);
     const moved = await esign(['local', 'clock', 'advance', '4d', '--json']);
     expect(JSON.parse(moved.stdout).expired).toBeGreaterThanOrEqual(1);
     expect(JSON.parse((await esign(['bundle', 'get', slug, '--json'])).stdout).status).toBe('ex');

@@ -9,17 +9,23 @@ let data: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
   data = tempDir('esign-process-');
-  await esignIn(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>'], { env: { ESIGN_DATA_DIR: data.dir } });
+  await esignIn(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>'], {
+    env: { ESIGN_DATA_DIR: data.dir },
+  });
 });
 afterAll(() => data.cleanup());
 
 describe('esign as a process', () => {
   it('ends quietly with exit 0 when the reader has closed the pipe (esign bundle list --json | true)', async () => {
     // `true` exits before esign has started, so every write meets a closed pipe.
-    const r = await execa('bash', ['-c', `node "${BIN}" bundle list --json | true; echo "esign exit \${PIPESTATUS[0]}" >&2`], {
-      env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1' },
-      reject: false,
-    });
+    const r = await execa(
+      'bash',
+      ['-c', `node "${BIN}" bundle list --json | true; echo "esign exit \${PIPESTATUS[0]}" >&2`],
+      {
+        env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1' },
+        reject: false,
+      },
+    );
     expect(r.stderr).toBe('esign exit 0');
   });
 

@@ -8,7 +8,13 @@ import { esignIn } from './inProcess.js';
 
 const data = tempDir('esign-profile-check-');
 const config = tempDir('esign-profile-check-config-');
-const env = { ESIGN_CONFIG_DIR: config.dir, ESIGN_DATA_DIR: undefined, ESIGN_BASE_URL: undefined, ESIGN_API_KEY: undefined, ESIGN_PROFILE: undefined };
+const env = {
+  ESIGN_CONFIG_DIR: config.dir,
+  ESIGN_DATA_DIR: undefined,
+  ESIGN_BASE_URL: undefined,
+  ESIGN_API_KEY: undefined,
+  ESIGN_PROFILE: undefined,
+};
 let engine: LocalEngine;
 let server: FastifyInstance;
 let base: string;
@@ -56,7 +62,10 @@ describe('profile key check', () => {
     const closed = await buildServer({ service: engine, authenticate: () => undefined });
     const address = await closed.listen({ host: '127.0.0.1', port: 0 });
     await closed.close();
-    const r = await esignIn(['profile', 'add', 'gone', '--base-url', `${address}/api/v2`, '--api-key-stdin'], { env, input: 'esk_x\n' });
+    const r = await esignIn(['profile', 'add', 'gone', '--base-url', `${address}/api/v2`, '--api-key-stdin'], {
+      env,
+      input: 'esk_x\n',
+    });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/unreachable/);
     expect(await names()).not.toContain('gone');

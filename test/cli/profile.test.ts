@@ -14,12 +14,15 @@ let key: string;
 
 /** In-process against a real esign serve (its own process). */
 function esign(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
-  return esignIn(args, { input: opts.input, env: { ESIGN_CONFIG_DIR: config.dir, ESIGN_DATA_DIR: join(data.dir, 'client'), ...opts.env } });
+  return esignIn(args, {
+    input: opts.input,
+    env: { ESIGN_CONFIG_DIR: config.dir, ESIGN_DATA_DIR: join(data.dir, 'client'), ...opts.env },
+  });
 }
 
 const serverBundles = async () => {
   const r = await fetch(`${server.address}/api/v2/bundles/`, { headers: { authorization: `Token ${key}` } });
-  return ((await r.json()) as { id: string; is_test: boolean; status: string }[]);
+  return (await r.json()) as { id: string; is_test: boolean; status: string }[];
 };
 
 beforeAll(async () => {
@@ -39,12 +42,20 @@ afterAll(async () => {
 
 describe('esign profile', () => {
   it('adds a remote profile with the key from stdin, stores it mode 0600 and never prints the key', async () => {
-    const add = await esign(['profile', 'add', 'dev', '--base-url', `${server.address}/api/v2`, '--api-key-stdin', '--json'], { input: `${key}\n` });
+    const add = await esign(
+      ['profile', 'add', 'dev', '--base-url', `${server.address}/api/v2`, '--api-key-stdin', '--json'],
+      { input: `${key}\n` },
+    );
     expect(add.exitCode, add.stderr).toBe(0);
     expect(JSON.parse(add.stdout)).toMatchObject({ name: 'dev', backend: 'remote', live: false, current: false });
     const file = join(config.dir, 'profiles.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    for (const args of [['profile', 'list'], ['profile', 'list', '--json'], ['profile', 'show', 'dev'], ['-p', 'dev', 'profile', 'show', '--json']]) {
+    for (const args of [
+      ['profile', 'list'],
+      ['profile', 'list', '--json'],
+      ['profile', 'show', 'dev'],
+      ['-p', 'dev', 'profile', 'show', '--json'],
+    ]) {
       const r = await esign(args);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(key);
@@ -65,22 +76,39 @@ describe('esign profile', () => {
     // Names that are members of every object are not profiles either.
     expect((await esign(['-p', 'toString', 'bundle', 'list'])).exitCode).toBe(2);
     // A stored key goes only to its own server: another base URL from the environment gets none.
-    const elsewhere = await esign(['-p', 'dev', 'bundle', 'list'], { env: { ESIGN_BASE_URL: `${server.address}/api/v2/` } });
+    const elsewhere = await esign(['-p', 'dev', 'bundle', 'list'], {
+      env: { ESIGN_BASE_URL: `${server.address}/api/v2/` },
+    });
     expect(elsewhere.exitCode).toBe(4);
     const viaEnv = await esign(['bundle', 'list'], { env: { ESIGN_PROFILE: 'missing' } });
     expect(viaEnv.exitCode).toBe(2);
     expect(viaEnv.stderr).toContain('No profile named "missing"');
     // The environment's base URL wins over the profile's: nothing listens on port 9 of 127.0.0.1.
-    const overridden = await esign(['-p', 'dev', 'bundle', 'list'], { env: { ESIGN_BASE_URL: 'http://127.0.0.1:9/api/v2' } });
+    const overridden = await esign(['-p', 'dev', 'bundle', 'list'], {
+      env: { ESIGN_BASE_URL: 'http://127.0.0.1:9/api/v2' },
+    });
     expect(overridden.exitCode).toBe(1);
     expect(overridden.stderr).toContain('127.0.0.1:9');
-    const shown = JSON.parse((await esign(['-p', 'dev', 'profile', 'show', '--json'], { env: { ESIGN_API_KEY: 'esk_fromenvironment1234' } })).stdout);
+    const shown = JSON.parse(
+      (await esign(['-p', 'dev', 'profile', 'show', '--json'], { env: { ESIGN_API_KEY: 'esk_fromenvironment1234' } }))
+        .stdout,
+    );
     expect(shown).toMatchObject({ profile: 'dev', backend: 'remote', api_key: 'esk_…1234' });
   });
 
   it('refuses a non-test Bundle on a remote profile unless --live or the profile is live', async () => {
     const before = (await serverBundles()).length;
-    const args = ['-p', 'dev', 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Real Person <real@example.com>', '-q'];
+    const args = [
+      '-p',
+      'dev',
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'Real Person <real@example.com>',
+      '-q',
+    ];
     const refused = await esign(args);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/Refusing to create a non-test Bundle on profile "dev".*--live/);
@@ -104,7 +132,10 @@ describe('esign profile', () => {
     expect(send.stderr).toContain('Refusing to send');
     expect((await serverBundles()).find((b) => b.id === slug)?.status).toBe('dr');
 
-    const liveAdd = await esign(['profile', 'add', 'dev-live', '--base-url', `${server.address}/api/v2`, '--api-key-stdin', '--live'], { input: key });
+    const liveAdd = await esign(
+      ['profile', 'add', 'dev-live', '--base-url', `${server.address}/api/v2`, '--api-key-stdin', '--live'],
+      { input: key },
+    );
     expect(liveAdd.exitCode, liveAdd.stderr).toBe(0);
     const sent = await esign(['-p', 'dev-live', 'bundle', 'send', slug, '--json']);
     expect(sent.exitCode, sent.stderr).toBe(0);
@@ -121,7 +152,10 @@ describe('esign profile', () => {
   it('switches the current profile, falls back to the local engine with --none, and removes profiles', async () => {
     const local = await esign(['profile', 'add', 'sandbox', '--use', '--data-dir', join(data.dir, 'sandbox')]);
     expect(local.exitCode, local.stderr).toBe(0);
-    const created = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'S <s@example.com>', '-q'], { env: { ESIGN_DATA_DIR: '' } });
+    const created = await esign(
+      ['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'S <s@example.com>', '-q'],
+      { env: { ESIGN_DATA_DIR: '' } },
+    );
     expect(created.exitCode, created.stderr).toBe(0);
     // The Bundle went to the sandbox profile's data directory, not to the server or the client directory.
     const inSandbox = await esign(['--data-dir', join(data.dir, 'sandbox'), '-p', 'sandbox', 'bundle', 'list', '-q']);
@@ -129,9 +163,15 @@ describe('esign profile', () => {
     expect((await serverBundles()).some((b) => b.id === created.stdout.trim())).toBe(false);
 
     expect((await esign(['profile', 'use', 'dev'])).exitCode).toBe(0);
-    expect(JSON.parse((await esign(['profile', 'show', '--json'])).stdout)).toMatchObject({ profile: 'dev', backend: 'remote' });
+    expect(JSON.parse((await esign(['profile', 'show', '--json'])).stdout)).toMatchObject({
+      profile: 'dev',
+      backend: 'remote',
+    });
     expect((await esign(['profile', 'use', '--none'])).exitCode).toBe(0);
-    expect(JSON.parse((await esign(['profile', 'show', '--json'])).stdout)).toMatchObject({ profile: null, backend: 'local' });
+    expect(JSON.parse((await esign(['profile', 'show', '--json'])).stdout)).toMatchObject({
+      profile: null,
+      backend: 'local',
+    });
 
     expect((await esign(['profile', 'remove', 'sandbox'])).exitCode).toBe(2);
     expect((await esign(['profile', 'remove', 'sandbox', '--yes'])).exitCode).toBe(0);

@@ -36,7 +36,11 @@ describe('start-up imports of the built CLI', () => {
 
   it('loads the webhook receiver tools only when they run', () => {
     const sources = sourcesOf(staticGraph().files);
-    for (const lazy of ['src/cli/commands/webhook/receiver.ts', 'src/cli/commands/webhook/verifyDelivery.ts', 'src/service/webhookSignature.ts'])
+    for (const lazy of [
+      'src/cli/commands/webhook/receiver.ts',
+      'src/cli/commands/webhook/verifyDelivery.ts',
+      'src/service/webhookSignature.ts',
+    ])
       expect([...sources]).not.toContain(lazy);
     // ...while the commands themselves are registered up front.
     expect([...sources]).toContain('src/cli/commands/webhook/listen.ts');

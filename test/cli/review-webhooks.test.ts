@@ -21,7 +21,8 @@ const signed = (body: string, secret = SECRET, ts = now()) => ({
   'X-Blueink-Signature': expectedSignature(secret, String(ts), body),
   'X-Blueink-Request-Timestamp': String(ts),
 });
-const eventBody = (id: string, type = 'bundle_sent') => JSON.stringify({ event_id: id, event_type: type, payload: { bundle_id: 'B1' } });
+const eventBody = (id: string, type = 'bundle_sent') =>
+  JSON.stringify({ event_id: id, event_type: type, payload: { bundle_id: 'B1' } });
 
 const listen = (args: string[], env: Record<string, string> = {}) => startListen(data.dir, args, env);
 
@@ -46,7 +47,10 @@ describe('esign webhook listen (review)', () => {
       const forwardTo = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
       const { p, url } = await listen(['--secret', SECRET, '--count', '2', '--json', '--forward-to', forwardTo]);
       const a = eventBody('evt-slow');
-      const slow = post(url, a, { ...signed(a), 'x-delay': 'hold' }).then((r) => r.status, (e: Error & { cause?: { code?: string } }) => `error ${e.cause?.code ?? e.message}`);
+      const slow = post(url, a, { ...signed(a), 'x-delay': 'hold' }).then(
+        (r) => r.status,
+        (e: Error & { cause?: { code?: string } }) => `error ${e.cause?.code ?? e.message}`,
+      );
       await slowForwarded;
       const b = eventBody('evt-fast');
       expect((await post(url, b, { ...signed(b), 'x-delay': '0' })).status).toBe(200);
@@ -55,7 +59,10 @@ describe('esign webhook listen (review)', () => {
       expect(await slow).toBe(200);
       const done = await p;
       expect(done.exitCode, done.stderr).toBe(0);
-      const lines = done.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: { event_id: string }; status: number });
+      const lines = done.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { event: { event_id: string }; status: number });
       expect(lines.map((l) => l.event.event_id).sort()).toEqual(['evt-fast', 'evt-slow']);
       // The summary comes after every delivery's line.
       expect(done.stderr).toContain('Received 2 deliveries, 2 verified.');
@@ -75,7 +82,7 @@ describe('esign webhook listen (review)', () => {
     expect(done.stdout).toBe('evt-quiet');
   });
 
-  it('an empty ESIGN_WEBHOOK_SECRET counts as unset: the service\'s secret is used', async () => {
+  it("an empty ESIGN_WEBHOOK_SECRET counts as unset: the service's secret is used", async () => {
     const env = { ESIGN_DATA_DIR: data.dir, CI: '1' };
     const secret = await execa('node', [BIN, 'webhook', 'secret', '-q'], { reject: false, env, extendEnv: true });
     expect(secret.exitCode, secret.stderr).toBe(0);

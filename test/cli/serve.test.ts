@@ -27,8 +27,24 @@ describe('esign serve', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('x-blueink-pagination')).toBe('1,1,50,0');
       // The same CLI, pointed at the server: create (multipart), list, cancel, errors and exit codes.
-      const remoteEnv = { ESIGN_BASE_URL: `${address}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: `${data.dir}/unused` };
-      const created = await esignIn(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Rem Ote <rem@example.com>', '--live', '-q'], { env: remoteEnv });
+      const remoteEnv = {
+        ESIGN_BASE_URL: `${address}/api/v2`,
+        ESIGN_API_KEY: key,
+        ESIGN_DATA_DIR: `${data.dir}/unused`,
+      };
+      const created = await esignIn(
+        [
+          'bundle',
+          'create',
+          '--file',
+          fixture('contract.pdf'),
+          '--signer',
+          'Rem Ote <rem@example.com>',
+          '--live',
+          '-q',
+        ],
+        { env: remoteEnv },
+      );
       expect(created.exitCode, created.stderr).toBe(0);
       const slug = created.stdout.trim();
       expect((await ok(esignIn(['bundle', 'list', '-q'], { env: remoteEnv }))).stdout.trim()).toBe(slug);
@@ -38,7 +54,11 @@ describe('esign serve', () => {
       const dl = await esignIn(['bundle', 'files', slug, '--download', dir, '--json'], { env: remoteEnv });
       expect(dl.exitCode, dl.stderr).toBe(0);
       const [saved] = JSON.parse(dl.stdout) as { path: string; sha256: string }[];
-      expect(saved!.sha256).toBe(createHash('sha256').update(readFileSync(fixture('contract.pdf'))).digest('hex'));
+      expect(saved!.sha256).toBe(
+        createHash('sha256')
+          .update(readFileSync(fixture('contract.pdf')))
+          .digest('hex'),
+      );
       expect(readFileSync(saved!.path).equals(readFileSync(fixture('contract.pdf')))).toBe(true);
       const cancelled = await ok(esignIn(['bundle', 'cancel', slug, '--yes', '--json'], { env: remoteEnv }));
       expect(JSON.parse(cancelled.stdout).status).toBe('ca');

@@ -7,7 +7,12 @@ import { bundleRequest, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const data = tempDir('esign-table-');
-const env = { ESIGN_DATA_DIR: data.dir, ESIGN_BASE_URL: undefined, ESIGN_PROFILE: undefined, ESIGN_CONFIG_DIR: data.dir };
+const env = {
+  ESIGN_DATA_DIR: data.dir,
+  ESIGN_BASE_URL: undefined,
+  ESIGN_PROFILE: undefined,
+  ESIGN_CONFIG_DIR: data.dir,
+};
 const ids: string[] = [];
 
 beforeAll(async () => {
@@ -43,7 +48,10 @@ describe('bundle list on a terminal', () => {
 
   it('piped: tab-separated, raw status code and ISO time, whatever the width', async () => {
     const r = await esignIn(['bundle', 'list'], { env, columns: 40 });
-    const row = r.stdout.split('\n').find((l) => l.startsWith(ids[0]))!.split('\t');
+    const row = r.stdout
+      .split('\n')
+      .find((l) => l.startsWith(ids[0]))!
+      .split('\t');
     expect(row[0]).toBe(ids[0]);
     expect(row[2]).toBe('Master services agreement for the northern region, renewal 2025');
     expect(row[5]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
@@ -51,7 +59,8 @@ describe('bundle list on a terminal', () => {
 });
 
 describe('fitting', () => {
-  const cols = (...spec: [string, boolean, number][]) => spec.map(([header, fixed, priority]) => ({ header, fixed, priority }));
+  const cols = (...spec: [string, boolean, number][]) =>
+    spec.map(([header, fixed, priority]) => ({ header, fixed, priority }));
   it('cuts low priority and wide columns first and never an id', () => {
     const c = cols(['ID', true, 0], ['NOTE', false, 0], ['TAGS', false, -1]);
     const rows = [['a'.repeat(30), 'n'.repeat(40), 't'.repeat(40)]];

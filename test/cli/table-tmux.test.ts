@@ -15,7 +15,9 @@ const ids: string[] = [];
 
 beforeAll(async () => {
   const engine = new LocalEngine({ dataDir: data.dir });
-  ids.push((await engine.createBundle(bundleRequest({ label: 'Master services agreement, northern region renewal 2025' }))).id);
+  ids.push(
+    (await engine.createBundle(bundleRequest({ label: 'Master services agreement, northern region renewal 2025' }))).id,
+  );
   await engine.addBundleTags(ids[0], ['legal', 'renewal', 'priority-customer']);
   await engine.close();
 });
@@ -26,20 +28,24 @@ afterAll(async () => {
 });
 
 // CI installs tmux (.ci/run): there the test runs, never skips.
-it.skipIf(!hasTmux && !process.env.CI)('bundle list fits an 80-column terminal', async () => {
-  const cmd = `env NO_COLOR=1 ESIGN_DATA_DIR='${data.dir}' ESIGN_CONFIG_DIR='${data.dir}' '${process.execPath}' '${BIN}' bundle list; echo __done__; sleep 30`;
-  await tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '20', cmd);
-  let screen = '';
-  for (let i = 0; i < 100 && !screen.includes('__done__'); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    screen = (await tmux('capture-pane', '-t', session, '-p')).stdout;
-  }
-  const lines = screen.split('\n').filter((l) => l.trim() && l !== '__done__');
-  expect(lines[0]).toMatch(/^ID\s+STATUS\s+LABEL\s+SIGNERS\s+TAGS\s+CREATED$/);
-  expect(lines[1].startsWith(`${ids[0]}  Sent`)).toBe(true);
-  expect(lines[1]).toContain('…');
-  expect(lines[1]).toMatch(/just now$/);
-  // One line per row: nothing wrapped.
-  expect(lines).toHaveLength(2);
-  for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
-}, 30_000);
+it.skipIf(!hasTmux && !process.env.CI)(
+  'bundle list fits an 80-column terminal',
+  async () => {
+    const cmd = `env NO_COLOR=1 ESIGN_DATA_DIR='${data.dir}' ESIGN_CONFIG_DIR='${data.dir}' '${process.execPath}' '${BIN}' bundle list; echo __done__; sleep 30`;
+    await tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '20', cmd);
+    let screen = '';
+    for (let i = 0; i < 100 && !screen.includes('__done__'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      screen = (await tmux('capture-pane', '-t', session, '-p')).stdout;
+    }
+    const lines = screen.split('\n').filter((l) => l.trim() && l !== '__done__');
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+LABEL\s+SIGNERS\s+TAGS\s+CREATED$/);
+    expect(lines[1].startsWith(`${ids[0]}  Sent`)).toBe(true);
+    expect(lines[1]).toContain('…');
+    expect(lines[1]).toMatch(/just now$/);
+    // One line per row: nothing wrapped.
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
+  },
+  30_000,
+);

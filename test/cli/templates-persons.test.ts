@@ -10,7 +10,13 @@ function esign(args: string[], opts: { input?: string } = {}) {
 }
 
 /** Tab-separated key/value output as an object. */
-const kv = (stdout: string) => Object.fromEntries(stdout.split('\n').filter(Boolean).map((l) => l.split('\t')));
+const kv = (stdout: string) =>
+  Object.fromEntries(
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')),
+  );
 
 beforeAll(() => {
   data = tempDir('esign-cli-tpl-');
@@ -21,8 +27,25 @@ describe('esign template', () => {
   let id = '';
 
   it('imports a PDF as a template with roles, fields and metadata (local template import)', async () => {
-    const r = await esign(['local', 'template', 'import', fixture('contract.pdf'), '--name', 'Lease', '--role', 'tenant:Tenant', '--role', 'landlord',
-      '--fields', fixture('cli/lease-fields.json'), '--metadata', 'dept=sales', '--metadata', 'kind=lease', '--json']);
+    const r = await esign([
+      'local',
+      'template',
+      'import',
+      fixture('contract.pdf'),
+      '--name',
+      'Lease',
+      '--role',
+      'tenant:Tenant',
+      '--role',
+      'landlord',
+      '--fields',
+      fixture('cli/lease-fields.json'),
+      '--metadata',
+      'dept=sales',
+      '--metadata',
+      'kind=lease',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const t = JSON.parse(r.stdout);
     id = t.id;
@@ -42,10 +65,15 @@ describe('esign template', () => {
   });
 
   it('lists templates piped, by metadata filter, with -q; an empty result is success', async () => {
-    const rows = (await esign(['template', 'list'])).stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = (await esign(['template', 'list'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(1);
     expect(rows[0].slice(0, 3)).toEqual([id, 'Lease', 'tenant, landlord']);
-    expect((await esign(['template', 'list', '-q', '--metadata', 'dept=sales', '--metadata', 'kind=lease'])).stdout.trim()).toBe(id);
+    expect(
+      (await esign(['template', 'list', '-q', '--metadata', 'dept=sales', '--metadata', 'kind=lease'])).stdout.trim(),
+    ).toBe(id);
     const none = await esign(['template', 'list', '--metadata', 'dept=hr']);
     expect(none.exitCode).toBe(0);
     expect(none.stdout).toBe('');
@@ -79,7 +107,10 @@ describe('esign template', () => {
     const refused = await esign(['template', 'metadata', 'clear', id]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--yes');
-    expect(JSON.parse((await esign(['template', 'get', id, '--json'])).stdout).metadata).toEqual({ dept: 'sales', kind: 'residential lease' });
+    expect(JSON.parse((await esign(['template', 'get', id, '--json'])).stdout).metadata).toEqual({
+      dept: 'sales',
+      kind: 'residential lease',
+    });
 
     const cleared = await esign(['template', 'metadata', 'clear', id, '-y', '--json']);
     expect(cleared.exitCode, cleared.stderr).toBe(0);
@@ -87,8 +118,26 @@ describe('esign template', () => {
   });
 
   it('creates a Bundle from the template: roles assigned by email and number, field and tag values', async () => {
-    const r = await esign(['bundle', 'create', '--template', id, '--signer', 'Ann Tenant <ann@example.com>', '--signer', 'Lee Landlord <lee@example.com>',
-      '--assign', 'tenant=ann@example.com', '--assign', 'landlord=2', '--value', 'rent=1200', '--tag-value', 'unit_no=4B', '--wait', '--json']);
+    const r = await esign([
+      'bundle',
+      'create',
+      '--template',
+      id,
+      '--signer',
+      'Ann Tenant <ann@example.com>',
+      '--signer',
+      'Lee Landlord <lee@example.com>',
+      '--assign',
+      'tenant=ann@example.com',
+      '--assign',
+      'landlord=2',
+      '--value',
+      'rent=1200',
+      '--tag-value',
+      'unit_no=4B',
+      '--wait',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const b = JSON.parse(r.stdout);
     expect(b.documents).toEqual([expect.objectContaining({ template_id: id })]);
@@ -98,10 +147,28 @@ describe('esign template', () => {
   });
 
   it('reports a role given to no signer as invalid (exit 3), and --value without a template as usage (exit 2)', async () => {
-    const bad = await esign(['bundle', 'create', '--template', id, '--signer', 'Ann <ann@example.com>', '--assign', 'janitor=1']);
+    const bad = await esign([
+      'bundle',
+      'create',
+      '--template',
+      id,
+      '--signer',
+      'Ann <ann@example.com>',
+      '--assign',
+      'janitor=1',
+    ]);
     expect(bad.exitCode).toBe(3);
     expect(bad.stderr).toContain('janitor');
-    const usage = await esign(['bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ann <ann@example.com>', '--value', 'a=b']);
+    const usage = await esign([
+      'bundle',
+      'create',
+      '--file',
+      fixture('contract.pdf'),
+      '--signer',
+      'Ann <ann@example.com>',
+      '--value',
+      'a=b',
+    ]);
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).toContain('--value needs --template or --envelope-template');
   });
@@ -158,8 +225,22 @@ describe('esign envelope-template', () => {
   });
 
   it('makes a Bundle: signers take the roles in order, field values fill the documents', async () => {
-    const r = await esign(['bundle', 'create', '--envelope-template', id, '--signer', 'Ann <ann@example.com>', '--signer', 'Lee <lee@example.com>',
-      '--value', 'unit=4B', '--label', 'Lease 4B', '--wait', '--json']);
+    const r = await esign([
+      'bundle',
+      'create',
+      '--envelope-template',
+      id,
+      '--signer',
+      'Ann <ann@example.com>',
+      '--signer',
+      'Lee <lee@example.com>',
+      '--value',
+      'unit=4B',
+      '--label',
+      'Lease 4B',
+      '--wait',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const b = JSON.parse(r.stdout);
     expect(b.label).toBe('Lease 4B');
@@ -168,7 +249,17 @@ describe('esign envelope-template', () => {
   });
 
   it('takes explicit roles (ROLE=Name <email>), and names the roles when the count does not match', async () => {
-    const r = await esign(['bundle', 'create', '--envelope-template', id, '--signer', 'landlord=Lee <lee@example.com>', '--signer', 'tenant=Ann <ann@example.com>', '--json']);
+    const r = await esign([
+      'bundle',
+      'create',
+      '--envelope-template',
+      id,
+      '--signer',
+      'landlord=Lee <lee@example.com>',
+      '--signer',
+      'tenant=Ann <ann@example.com>',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const b = JSON.parse(r.stdout);
     // Each packet takes its role's order: the tenant signs first.
@@ -185,13 +276,31 @@ describe('esign person', () => {
   let id = '';
 
   it('creates a Person with emails, a phone and metadata; a name is required', async () => {
-    const r = await esign(['person', 'create', '--name', 'Grace Hopper', '--email', 'grace@example.com', '--email', 'gh@example.org',
-      '--phone', '+15551234567', '--metadata', 'crm=42', '--json']);
+    const r = await esign([
+      'person',
+      'create',
+      '--name',
+      'Grace Hopper',
+      '--email',
+      'grace@example.com',
+      '--email',
+      'gh@example.org',
+      '--phone',
+      '+15551234567',
+      '--metadata',
+      'crm=42',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const p = JSON.parse(r.stdout);
     id = p.id;
     expect(p.name).toBe('Grace Hopper');
-    expect(p.channels.filter((c: { kind: string }) => c.kind === 'em').map((c: { email: string }) => c.email).sort()).toEqual(['gh@example.org', 'grace@example.com']);
+    expect(
+      p.channels
+        .filter((c: { kind: string }) => c.kind === 'em')
+        .map((c: { email: string }) => c.email)
+        .sort(),
+    ).toEqual(['gh@example.org', 'grace@example.com']);
     expect(p.channels.filter((c: { kind: string }) => c.kind === 'mp')).toHaveLength(1);
     expect(p.metadata).toEqual({ crm: '42' });
 
@@ -213,7 +322,18 @@ describe('esign person', () => {
   });
 
   it('updates: rename, add an email, set metadata keeping the other keys', async () => {
-    const r = await esign(['person', 'update', id, '--name', 'Grace B. Hopper', '--add-email', 'amazing@example.com', '--metadata', 'team=navy', '--json']);
+    const r = await esign([
+      'person',
+      'update',
+      id,
+      '--name',
+      'Grace B. Hopper',
+      '--add-email',
+      'amazing@example.com',
+      '--metadata',
+      'team=navy',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const p = JSON.parse(r.stdout);
     expect(p.name).toBe('Grace B. Hopper');

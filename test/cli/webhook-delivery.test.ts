@@ -34,7 +34,11 @@ async function withEngine<T>(fn: (e: LocalEngine) => Promise<T>, wallMs?: () => 
   }
 }
 
-const spec = JSON.stringify({ label: 'Webhooks', packets: [{ key: 'ada', name: 'Ada', email: 'ada@example.com' }], documents: [{ key: 'c', file_b64: CONTRACT_B64 }] });
+const spec = JSON.stringify({
+  label: 'Webhooks',
+  packets: [{ key: 'ada', name: 'Ada', email: 'ada@example.com' }],
+  documents: [{ key: 'c', file_b64: CONTRACT_B64 }],
+});
 const create = () => execa('node', [BIN, 'bundle', 'create', '-f', '-', '-q'], { env, input: spec, reject: false });
 
 describe('webhook delivery from the command line', () => {
@@ -46,7 +50,10 @@ describe('webhook delivery from the command line', () => {
   });
 
   it('takes its webhook timings from the environment, whole positive milliseconds only', () => {
-    expect(engineTuning({ ESIGN_WEBHOOK_LEASE_MS: '3000', ESIGN_WEBHOOK_BUDGET_MS: '800' })).toEqual({ webhookLeaseMs: 3000, webhookBudgetMs: 800 });
+    expect(engineTuning({ ESIGN_WEBHOOK_LEASE_MS: '3000', ESIGN_WEBHOOK_BUDGET_MS: '800' })).toEqual({
+      webhookLeaseMs: 3000,
+      webhookBudgetMs: 800,
+    });
     expect(engineTuning({ ESIGN_WEBHOOK_LEASE_MS: '0', ESIGN_WEBHOOK_BUDGET_MS: '1.5' })).toEqual({});
     expect(engineTuning({ ESIGN_WEBHOOK_BUDGET_MS: 'soon' })).toEqual({});
   });
@@ -56,7 +63,11 @@ describe('webhook delivery from the command line', () => {
     // the request (the hanging connection must not keep it alive), with room for a loaded machine.
     const budget = 1_000;
     rx.respond = () => 'hang';
-    const r = await execa('node', [BIN, 'bundle', 'create', '-f', '-', '-q'], { env: { ...env, ESIGN_WEBHOOK_BUDGET_MS: String(budget) }, input: spec, reject: false });
+    const r = await execa('node', [BIN, 'bundle', 'create', '-f', '-', '-q'], {
+      env: { ...env, ESIGN_WEBHOOK_BUDGET_MS: String(budget) },
+      input: spec,
+      reject: false,
+    });
     const exited = Date.now();
     expect(r.exitCode, r.stderr).toBe(0);
     expect(rx.received).toHaveLength(1);
@@ -72,28 +83,35 @@ describe('webhook delivery from the command line', () => {
     // instead of waiting it out.
     const lease = 3_000;
     rx.respond = () => 'hang';
-    const child = execa('node', [BIN, 'bundle', 'create', '-f', '-', '-q'], { env: { ...env, ESIGN_WEBHOOK_LEASE_MS: String(lease) }, input: spec, reject: false });
+    const child = execa('node', [BIN, 'bundle', 'create', '-f', '-', '-q'], {
+      env: { ...env, ESIGN_WEBHOOK_LEASE_MS: String(lease) },
+      input: spec,
+      reject: false,
+    });
     const startedAt = Date.now();
     await rx.waitFor(1);
     child.kill('SIGKILL');
     await child;
     rx.respond = () => 200;
     let wall: number | undefined;
-    await withEngine(async (e) => {
-      // The dead process still holds the lease (wall time) it took with its own length; then another process delivers.
-      const row = e.db.prepare('SELECT lease_until FROM webhook_events').get() as { lease_until: string | null };
-      const leaseEnds = Date.parse(row.lease_until ?? '');
-      expect(leaseEnds - startedAt).toBeGreaterThan(0);
-      expect(leaseEnds - Date.now()).toBeLessThanOrEqual(lease);
-      expect(Date.now()).toBeLessThan(leaseEnds);
-      expect(await e.deliverWebhooks()).toEqual({ delivered: 0, failed: 0 });
-      wall = leaseEnds - 1;
-      expect(await e.deliverWebhooks()).toEqual({ delivered: 0, failed: 0 });
-      wall = leaseEnds;
-      expect(await e.deliverWebhooks()).toEqual({ delivered: 1, failed: 0 });
-      const [event] = (await e.listWebhookEvents()).items;
-      expect(event).toMatchObject({ success: true, status: 200 });
-    }, () => wall ?? Date.now());
+    await withEngine(
+      async (e) => {
+        // The dead process still holds the lease (wall time) it took with its own length; then another process delivers.
+        const row = e.db.prepare('SELECT lease_until FROM webhook_events').get() as { lease_until: string | null };
+        const leaseEnds = Date.parse(row.lease_until ?? '');
+        expect(leaseEnds - startedAt).toBeGreaterThan(0);
+        expect(leaseEnds - Date.now()).toBeLessThanOrEqual(lease);
+        expect(Date.now()).toBeLessThan(leaseEnds);
+        expect(await e.deliverWebhooks()).toEqual({ delivered: 0, failed: 0 });
+        wall = leaseEnds - 1;
+        expect(await e.deliverWebhooks()).toEqual({ delivered: 0, failed: 0 });
+        wall = leaseEnds;
+        expect(await e.deliverWebhooks()).toEqual({ delivered: 1, failed: 0 });
+        const [event] = (await e.listWebhookEvents()).items;
+        expect(event).toMatchObject({ success: true, status: 200 });
+      },
+      () => wall ?? Date.now(),
+    );
     const ids = rx.received.map((r) => JSON.parse(r.body).event_id);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(ids[1]);
@@ -108,7 +126,9 @@ describe('webhook delivery from the command line', () => {
       await rx.waitFor(1, 5_000);
       const key = await withEngine(async (e) => e.keys.create('t').key);
       const res = await fetch(`${serve.address}/api/v2/bundles/`, {
-        method: 'POST', headers: { authorization: `Token ${key}`, 'content-type': 'application/json' }, body: spec,
+        method: 'POST',
+        headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+        body: spec,
       });
       expect(res.status).toBe(201);
       const b = (await res.json()) as { id: string };

@@ -20,10 +20,22 @@ function esign(args: string[], opts: { input?: string; env?: Record<string, stri
 /** The receiver's side of the signature, computed independently of the source (test/webhooks/receiver.ts). */
 const signature = (secret: string, ts: number, body: string) => expectedSignature(secret, String(ts), body);
 const now = () => Math.floor(Date.now() / 1000);
-const kv = (stdout: string) => Object.fromEntries(stdout.split('\n').filter(Boolean).map((l) => l.split('\t')));
+const kv = (stdout: string) =>
+  Object.fromEntries(
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')),
+  );
 
 const eventBody = (type = 'bundle_sent', id = 'evt-1') =>
-  JSON.stringify({ event_id: id, event_type: type, event_date: '2025-01-01T00:00:00Z', account_id: 'acct', payload: { bundle_id: 'B123', packet_id: 'P9' } });
+  JSON.stringify({
+    event_id: id,
+    event_type: type,
+    event_date: '2025-01-01T00:00:00Z',
+    account_id: 'acct',
+    payload: { bundle_id: 'B123', packet_id: 'P9' },
+  });
 
 const listen = (args: string[], env: Record<string, string> = {}) => startListen(data.dir, args, env);
 
@@ -31,7 +43,10 @@ function post(url: string, body: string, headers: Record<string, string>) {
   return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-const signed = (body: string, secret = SECRET, ts = now()) => ({ 'X-Blueink-Signature': signature(secret, ts, body), 'X-Blueink-Request-Timestamp': String(ts) });
+const signed = (body: string, secret = SECRET, ts = now()) => ({
+  'X-Blueink-Signature': signature(secret, ts, body),
+  'X-Blueink-Request-Timestamp': String(ts),
+});
 
 beforeAll(() => {
   data = tempDir('esign-cli-hooks-');
@@ -42,12 +57,39 @@ describe('esign webhook (subscriptions, headers, secret)', () => {
   let id = '';
 
   it('creates webhooks (JSON by default; --form, --disabled)', async () => {
-    const r = await esign(['webhook', 'create', '--name', 'CRM', '--url', 'https://crm.example.com/hooks', '--events', 'bundle_sent,bundle_complete', '--json']);
+    const r = await esign([
+      'webhook',
+      'create',
+      '--name',
+      'CRM',
+      '--url',
+      'https://crm.example.com/hooks',
+      '--events',
+      'bundle_sent,bundle_complete',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const w = JSON.parse(r.stdout);
     id = w.id;
-    expect(w).toMatchObject({ name: 'CRM', url: 'https://crm.example.com/hooks', enabled: true, json: true, event_types: ['bundle_sent', 'bundle_complete'] });
-    const form = await esign(['webhook', 'create', '--name', 'Old', '--url', 'http://old.example.com/', '--events', 'packet_viewed', '--form', '--disabled']);
+    expect(w).toMatchObject({
+      name: 'CRM',
+      url: 'https://crm.example.com/hooks',
+      enabled: true,
+      json: true,
+      event_types: ['bundle_sent', 'bundle_complete'],
+    });
+    const form = await esign([
+      'webhook',
+      'create',
+      '--name',
+      'Old',
+      '--url',
+      'http://old.example.com/',
+      '--events',
+      'packet_viewed',
+      '--form',
+      '--disabled',
+    ]);
     expect(form.exitCode, form.stderr).toBe(0);
     expect(kv(form.stdout)).toMatchObject({ enabled: 'false', format: 'form', event_types: 'packet_viewed' });
   });
@@ -56,15 +98,34 @@ describe('esign webhook (subscriptions, headers, secret)', () => {
     const missing = await esign(['webhook', 'create', '--name', 'X', '--url', 'https://x.example.com/']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('--events');
-    const bad = await esign(['webhook', 'create', '--name', 'X', '--url', 'https://x.example.com/', '--events', 'bundle_exploded']);
+    const bad = await esign([
+      'webhook',
+      'create',
+      '--name',
+      'X',
+      '--url',
+      'https://x.example.com/',
+      '--events',
+      'bundle_exploded',
+    ]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^esign: option '--events <types>' argument 'bundle_exploded' is invalid/);
   });
 
   it('lists piped, filtered by state and event type', async () => {
-    const rows = (await esign(['webhook', 'list'])).stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = (await esign(['webhook', 'list'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(2);
-    expect(rows.find((r) => r[0] === id)).toEqual([id, 'CRM', 'https://crm.example.com/hooks', 'true', 'json', 'bundle_sent, bundle_complete']);
+    expect(rows.find((r) => r[0] === id)).toEqual([
+      id,
+      'CRM',
+      'https://crm.example.com/hooks',
+      'true',
+      'json',
+      'bundle_sent, bundle_complete',
+    ]);
     expect((await esign(['webhook', 'list', '-q', '--enabled'])).stdout.trim()).toBe(id);
     expect((await esign(['webhook', 'list', '--json', '--disabled'])).stdout).toContain('"Old"');
     expect((await esign(['webhook', 'list', '-q', '--event-type', 'bundle_complete'])).stdout.trim()).toBe(id);
@@ -132,31 +193,92 @@ describe('esign webhook verify', () => {
   it('accepts a good signature (exit 0), from --payload, stdin or a file, secret from the environment', async () => {
     const ts = now();
     const sig = signature(SECRET, ts, body);
-    const r = await esign(['webhook', 'verify', '--secret', SECRET, '--signature', sig, '--timestamp', String(ts), '--payload', body]);
+    const r = await esign([
+      'webhook',
+      'verify',
+      '--secret',
+      SECRET,
+      '--signature',
+      sig,
+      '--timestamp',
+      String(ts),
+      '--payload',
+      body,
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(kv(r.stdout)).toMatchObject({ verified: 'true', timestamp: String(ts) });
-    const stdin = await esign(['webhook', 'verify', '--signature', sig, '--timestamp', String(ts)], { input: body, env: { ESIGN_WEBHOOK_SECRET: SECRET } });
+    const stdin = await esign(['webhook', 'verify', '--signature', sig, '--timestamp', String(ts)], {
+      input: body,
+      env: { ESIGN_WEBHOOK_SECRET: SECRET },
+    });
     expect(stdin.exitCode, stdin.stderr).toBe(0);
     const file = join(data.dir, 'body.json');
     writeFileSync(file, body);
-    const fromFile = await esign(['webhook', 'verify', '--secret', SECRET, '--signature', sig, '--timestamp', String(ts), '--payload-file', file, '--json']);
+    const fromFile = await esign([
+      'webhook',
+      'verify',
+      '--secret',
+      SECRET,
+      '--signature',
+      sig,
+      '--timestamp',
+      String(ts),
+      '--payload-file',
+      file,
+      '--json',
+    ]);
     expect(fromFile.exitCode, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout)).toMatchObject({ verified: true, timestamp: ts });
   });
 
   it('a wrong secret or a changed body is exit 9 with a one-line message', async () => {
     const ts = now();
-    const wrong = await esign(['webhook', 'verify', '--secret', SECRET, '--signature', signature('other', ts, body), '--timestamp', String(ts), '--payload', body]);
+    const wrong = await esign([
+      'webhook',
+      'verify',
+      '--secret',
+      SECRET,
+      '--signature',
+      signature('other', ts, body),
+      '--timestamp',
+      String(ts),
+      '--payload',
+      body,
+    ]);
     expect(wrong.exitCode).toBe(9);
     expect(wrong.stdout).toBe('');
-    expect(wrong.stderr.trim().split('\n')).toEqual(['esign: The signature does not match: wrong secret, or the body was changed.']);
-    const changed = await esign(['webhook', 'verify', '--secret', SECRET, '--signature', signature(SECRET, ts, body), '--timestamp', String(ts), '--payload', `${body} `]);
+    expect(wrong.stderr.trim().split('\n')).toEqual([
+      'esign: The signature does not match: wrong secret, or the body was changed.',
+    ]);
+    const changed = await esign([
+      'webhook',
+      'verify',
+      '--secret',
+      SECRET,
+      '--signature',
+      signature(SECRET, ts, body),
+      '--timestamp',
+      String(ts),
+      '--payload',
+      `${body} `,
+    ]);
     expect(changed.exitCode).toBe(9);
   });
 
   it('a good signature with an old timestamp is exit 11 (stale), unless the tolerance allows it', async () => {
     const ts = now() - 600;
-    const args = ['webhook', 'verify', '--secret', SECRET, '--signature', signature(SECRET, ts, body), '--timestamp', String(ts), '--payload', body];
+    const args = [
+      'webhook',
+      'verify',
+      '--secret',
+      SECRET,
+      '--signature',
+      signature(SECRET, ts, body),
+      '--timestamp',
+      String(ts),
+      '--payload',
+      body,
+    ];
     const stale = await esign(args);
     expect(stale.exitCode).toBe(11);
     expect(stale.stderr).toMatch(/^esign: The signature is valid but its timestamp is 6\d\d s away from now/);
@@ -174,9 +296,33 @@ describe('esign webhook verify', () => {
     const noSecret = await esign(['webhook', 'verify', '--signature', 'v0=00', '--timestamp', ts, '--payload', body]);
     expect(noSecret.exitCode).toBe(2);
     expect(noSecret.stderr).toContain('ESIGN_WEBHOOK_SECRET');
-    const badTs = await esign(['webhook', 'verify', '--secret', SECRET, '--signature', 'v0=00', '--timestamp', 'yesterday', '--payload', body]);
+    const badTs = await esign([
+      'webhook',
+      'verify',
+      '--secret',
+      SECRET,
+      '--signature',
+      'v0=00',
+      '--timestamp',
+      'yesterday',
+      '--payload',
+      body,
+    ]);
     expect(badTs.exitCode).toBe(2);
-    const both = await esign(['webhook', 'verify', '--secret', SECRET, '--signature', 'v0=00', '--timestamp', ts, '--payload', body, '--payload-file', 'x']);
+    const both = await esign([
+      'webhook',
+      'verify',
+      '--secret',
+      SECRET,
+      '--signature',
+      'v0=00',
+      '--timestamp',
+      ts,
+      '--payload',
+      body,
+      '--payload-file',
+      'x',
+    ]);
     expect(both.exitCode).toBe(2);
   });
 });
@@ -197,24 +343,38 @@ describe('esign webhook listen', () => {
     expect(r3.status).toBe(401);
     const done = await p;
     expect(done.exitCode, done.stderr).toBe(0);
-    const lines = done.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = done.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({ verified: true, reason: null, event: { event_id: 'evt-good', event_type: 'bundle_sent', payload: { bundle_id: 'B123' } } });
+    expect(lines[0]).toMatchObject({
+      verified: true,
+      reason: null,
+      event: { event_id: 'evt-good', event_type: 'bundle_sent', payload: { bundle_id: 'B123' } },
+    });
     expect(lines[1]).toMatchObject({ verified: false, reason: 'bad_signature', event: { event_id: 'evt-bad' } });
     expect(lines[2]).toMatchObject({ verified: false, reason: 'stale_timestamp' });
     expect(done.stderr).toContain('Received 3 deliveries, 1 verified.');
   });
 
   it('prints one tab-separated line per event, reads form bodies, and skips types not in --events', async () => {
-    const { p, url } = await listen(['--count', '1', '--events', 'bundle_sent,packet_complete', '--path', '/hooks'], { ESIGN_WEBHOOK_SECRET: SECRET });
+    const { p, url } = await listen(['--count', '1', '--events', 'bundle_sent,packet_complete', '--path', '/hooks'], {
+      ESIGN_WEBHOOK_SECRET: SECRET,
+    });
     expect(url).toMatch(/\/hooks$/);
     const skipped = eventBody('bundle_cancelled', 'evt-skip');
     const r0 = await post(url, skipped, signed(skipped));
     expect(r0.status).toBe(200);
     expect(await r0.text()).toContain('Skipped');
     expect((await post(url.replace(/\/hooks$/, '/other'), skipped, signed(skipped))).status).toBe(404);
-    const form = new URLSearchParams({ event_id: 'evt-form', event_type: 'packet_complete', event_date: '2025-01-01T00:00:00Z', account_id: 'acct',
-      payload: JSON.stringify({ bundle_id: 'B7', packet_id: 'P7' }) }).toString();
+    const form = new URLSearchParams({
+      event_id: 'evt-form',
+      event_type: 'packet_complete',
+      event_date: '2025-01-01T00:00:00Z',
+      account_id: 'acct',
+      payload: JSON.stringify({ bundle_id: 'B7', packet_id: 'P7' }),
+    }).toString();
     const r1 = await post(url, form, { ...signed(form), 'content-type': 'application/x-www-form-urlencoded' });
     expect(r1.status).toBe(200);
     const done = await p;
@@ -224,7 +384,7 @@ describe('esign webhook listen', () => {
     expect(cells.slice(1)).toEqual(['packet_complete', 'B7', 'P7', 'evt-form', 'verified']);
   });
 
-  it('forwards a verified delivery with its body and headers, and answers with the forward\'s status', async () => {
+  it("forwards a verified delivery with its body and headers, and answers with the forward's status", async () => {
     const got: { body: string; headers: IncomingHttpHeaders }[] = [];
     const app = createServer((req, res) => {
       let body = '';
@@ -272,7 +432,17 @@ describe('esign webhook listen', () => {
   it('receives what the engine delivers: trigger, then events, the event with its attempt, deliveries and resend', async () => {
     // No --secret: listen asks the service for it, as the engine signs with it.
     const { p, url } = await listen(['--count', '1', '--json']);
-    const create = await esign(['webhook', 'create', '--name', 'Listener', '--url', url, '--events', 'bundle_sent', '-q']);
+    const create = await esign([
+      'webhook',
+      'create',
+      '--name',
+      'Listener',
+      '--url',
+      url,
+      '--events',
+      'bundle_sent',
+      '-q',
+    ]);
     expect(create.exitCode, create.stderr).toBe(0);
     const hook = create.stdout.trim();
     const trig = await esign(['webhook', 'trigger', 'bundle_sent', '--json']);
@@ -286,7 +456,10 @@ describe('esign webhook listen', () => {
     expect(line).toMatchObject({ verified: true, event: { event_type: 'bundle_sent', event_id: events[0].pk } });
 
     const pk = events[0].pk;
-    const rows = (await esign(['webhook', 'events', '--webhook', hook])).stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = (await esign(['webhook', 'events', '--webhook', hook])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toEqual([[pk, 'bundle_sent', expect.any(String), '200', 'true', '1']]);
     expect((await esign(['webhook', 'events', '-q', '--failed', '--webhook', hook])).stdout).toBe('');
     const shown = kv((await esign(['webhook', 'event', pk])).stdout);

@@ -11,7 +11,10 @@ async function formPdf(): Promise<string> {
   const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   const page = doc.addPage([612, 792]);
-  for (const [name, y] of [['company', 600], ['title', 500]] as const) {
+  for (const [name, y] of [
+    ['company', 600],
+    ['title', 500],
+  ] as const) {
     const f = doc.getForm().createTextField(name);
     f.enableRequired();
     f.addToPage(page, { x: 72, y, width: 200, height: 20 });
@@ -28,7 +31,12 @@ describe.each(BACKENDS)('API 2.19: $name', ({ make }) => {
 
   it('a Bundle carries owner_name, owner_email (its owner, else the account owner) and max_reminders', async () => {
     const created = await b.service.createBundle(bundleRequest());
-    expect(created).toMatchObject({ owner: null, owner_name: 'Account owner', owner_email: 'owner@esign.local', max_reminders: null });
+    expect(created).toMatchObject({
+      owner: null,
+      owner_name: 'Account owner',
+      owner_email: 'owner@esign.local',
+      max_reminders: null,
+    });
     expect(await b.service.getBundle(created.id)).toEqual(created);
     const ops = b.engine.account.addUser({ email: 'ops@example.com', name: 'Olive Ops', admin: true, verified: true });
     const owned = await b.service.updateBundle(created.id, { owner: ops.id });
@@ -39,9 +47,11 @@ describe.each(BACKENDS)('API 2.19: $name', ({ make }) => {
 
   it('adobe_field_assignments gives each named form field of the PDF to its signer', async () => {
     const file_b64 = await formPdf();
-    const created = await b.service.createBundle(bundleRequest({
-      documents: [{ key: 'form', file_b64, adobe_field_assignments: { company: 'ada', title: 'bob' } }],
-    }));
+    const created = await b.service.createBundle(
+      bundleRequest({
+        documents: [{ key: 'form', file_b64, adobe_field_assignments: { company: 'ada', title: 'bob' } }],
+      }),
+    );
     const [ada, bob] = created.packets;
     // Each signer has exactly their own field to fill: signing without it is refused naming it.
     await expectApiError(b.service.signPacket(ada!.id, {}), 400, { field: 'values.company' });
@@ -53,15 +63,36 @@ describe.each(BACKENDS)('API 2.19: $name', ({ make }) => {
 
   it('refuses a signer key or a field name that is not there, naming the assignment', async () => {
     const file_b64 = await formPdf();
-    await expectApiError(b.service.createBundle(bundleRequest({
-      documents: [{ key: 'form', file_b64, adobe_field_assignments: { company: 'zed' } }],
-    })), 400, { field: 'documents[0].adobe_field_assignments.company', message: /"zed" is not the key of a signer/ });
-    await expectApiError(b.service.createBundle(bundleRequest({
-      documents: [{ key: 'form', file_b64, adobe_field_assignments: { nope: 'ada' } }],
-    })), 400, { field: 'documents[0].adobe_field_assignments.nope', message: /no form field "nope" \(its fields: company, title\)/ });
-    await expectApiError(b.service.createBundle(bundleRequest({
-      documents: [{ key: 'form', file_b64, adobe_field_assignments: ['company'] }],
-    })), 400, { field: 'documents[0].adobe_field_assignments' });
+    await expectApiError(
+      b.service.createBundle(
+        bundleRequest({
+          documents: [{ key: 'form', file_b64, adobe_field_assignments: { company: 'zed' } }],
+        }),
+      ),
+      400,
+      { field: 'documents[0].adobe_field_assignments.company', message: /"zed" is not the key of a signer/ },
+    );
+    await expectApiError(
+      b.service.createBundle(
+        bundleRequest({
+          documents: [{ key: 'form', file_b64, adobe_field_assignments: { nope: 'ada' } }],
+        }),
+      ),
+      400,
+      {
+        field: 'documents[0].adobe_field_assignments.nope',
+        message: /no form field "nope" \(its fields: company, title\)/,
+      },
+    );
+    await expectApiError(
+      b.service.createBundle(
+        bundleRequest({
+          documents: [{ key: 'form', file_b64, adobe_field_assignments: ['company'] }],
+        }),
+      ),
+      400,
+      { field: 'documents[0].adobe_field_assignments' },
+    );
     expect((await b.service.listBundles()).total).toBe(0);
   });
 });

@@ -37,7 +37,11 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
     make: async () => {
       const engine = newEngine();
       const key = engine.keys.create('contract').key;
-      const app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k) });
+      const app = await buildServer({
+        service: engine,
+        local: engine,
+        authenticate: (k) => engine.keys.authenticate(k),
+      });
       await app.listen({ host: '127.0.0.1', port: 0 });
       const port = (app.server.address() as AddressInfo).port;
       const origin = `http://127.0.0.1:${port}`;

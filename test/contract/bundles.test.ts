@@ -12,7 +12,12 @@ describe.each(BACKENDS)('contract: $name', ({ make }) => {
 
   it('creates and launches a Bundle from JSON, with its audit trail', async () => {
     const created = await b.service.createBundle(bundleRequest({ label: 'contract', custom_key: 'k-1' }));
-    expect(created).toMatchObject({ status: 'se', label: 'contract', custom_key: 'k-1', documents: [{ key: 'contract', name: 'contract.pdf' }] });
+    expect(created).toMatchObject({
+      status: 'se',
+      label: 'contract',
+      custom_key: 'k-1',
+      documents: [{ key: 'contract', name: 'contract.pdf' }],
+    });
     expect(created.packets.map((p) => p.status)).toEqual(['se', 'se']);
     expect((await b.service.listBundleEvents(created.id)).map((e) => e.kind)).toEqual(['bc', 'bl', 'ns', 'ns']);
     expect(await b.service.getBundle(created.id)).toEqual(created);
@@ -20,11 +25,29 @@ describe.each(BACKENDS)('contract: $name', ({ make }) => {
 
   it('creates from attached files (multipart on the wire)', async () => {
     const created = await b.service.createBundle(
-      { packets: [{ name: 'Ann', email: 'ann@example.com' }], documents: [{ key: 'a', file_index: 0 }, { key: 'b', file_index: 1 }] },
-      [{ filename: 'one.pdf', data: CONTRACT_PDF }, { filename: 'two.pdf', data: CONTRACT_PDF }],
+      {
+        packets: [{ name: 'Ann', email: 'ann@example.com' }],
+        documents: [
+          { key: 'a', file_index: 0 },
+          { key: 'b', file_index: 1 },
+        ],
+      },
+      [
+        { filename: 'one.pdf', data: CONTRACT_PDF },
+        { filename: 'two.pdf', data: CONTRACT_PDF },
+      ],
     );
-    expect(created.documents).toEqual([{ key: 'a', name: 'one.pdf' }, { key: 'b', name: 'two.pdf' }]);
-    await expectApiError(b.service.createBundle({ packets: [{ name: 'A', email: 'a@example.com' }], documents: [{ file_index: 2 }] }, [{ filename: 'x.pdf', data: CONTRACT_PDF }]), 400, { field: 'documents[0].file_index' });
+    expect(created.documents).toEqual([
+      { key: 'a', name: 'one.pdf' },
+      { key: 'b', name: 'two.pdf' },
+    ]);
+    await expectApiError(
+      b.service.createBundle({ packets: [{ name: 'A', email: 'a@example.com' }], documents: [{ file_index: 2 }] }, [
+        { filename: 'x.pdf', data: CONTRACT_PDF },
+      ]),
+      400,
+      { field: 'documents[0].file_index' },
+    );
   });
 
   it('rejects bad input with 400 naming every field', async () => {
@@ -34,7 +57,11 @@ describe.each(BACKENDS)('contract: $name', ({ make }) => {
       { code: 'invalid' },
     );
     expect(e.errors.map((f) => f.field).sort()).toEqual(['custom_key', 'email_subject']);
-    await expectApiError(b.service.createBundle(bundleRequest({ documents: [{ file_b64: Buffer.from('not a pdf').toString('base64') }] })), 400, { field: 'documents[0].file_b64', message: /not a PDF/ });
+    await expectApiError(
+      b.service.createBundle(bundleRequest({ documents: [{ file_b64: Buffer.from('not a pdf').toString('base64') }] })),
+      400,
+      { field: 'documents[0].file_b64', message: /not a PDF/ },
+    );
   });
 
   it('pages through a list with the same totals, and 404 past the last page', async () => {
@@ -52,7 +79,9 @@ describe.each(BACKENDS)('contract: $name', ({ make }) => {
 
   it('filters lists', async () => {
     const draft = await b.service.createBundle(bundleRequest({ label: 'the draft', status: 'dr' }));
-    const sent = await b.service.createBundle(bundleRequest({ label: 'the sent one', packets: [{ name: 'Zoe Quill', email: 'zoe@example.com' }] }));
+    const sent = await b.service.createBundle(
+      bundleRequest({ label: 'the sent one', packets: [{ name: 'Zoe Quill', email: 'zoe@example.com' }] }),
+    );
     await b.service.addBundleTags(sent.id, ['vip']);
     const labels = async (q: Record<string, string>) => (await b.service.listBundles(q)).items.map((x) => x.label);
     expect(await labels({ status: 'dr' })).toEqual(['the draft']);
@@ -68,7 +97,9 @@ describe.each(BACKENDS)('contract: $name', ({ make }) => {
     expect(got.events!.map((e) => e.kind)).toEqual(['bc', 'bl', 'ns', 'ns']);
     expect(got.data).toBeNull();
     expect(got.files).toBeNull();
-    const e = await expectApiError(b.service.getBundle(created.id, 'events,bogus'), 400, { message: /bogus.*data, events, files/ });
+    const e = await expectApiError(b.service.getBundle(created.id, 'events,bogus'), 400, {
+      message: /bogus.*data, events, files/,
+    });
     expect(e.form).toBe('error');
     b.engine.account.setFeatures(['early_data', 'early_files'], true);
     const early = await b.service.getBundle(created.id, 'data,files');
@@ -95,9 +126,14 @@ describe.each(BACKENDS)('contract: $name', ({ make }) => {
   });
 
   it('works with packets: get, patch, remind, embed URL, coe', async () => {
-    const created = await b.service.createBundle(bundleRequest({
-      packets: [{ key: 'e', name: 'Em', email: 'em@example.com' }, { key: 'k', name: 'Kit', email: 'kit@example.com', deliver_via: 'embed' }],
-    }));
+    const created = await b.service.createBundle(
+      bundleRequest({
+        packets: [
+          { key: 'e', name: 'Em', email: 'em@example.com' },
+          { key: 'k', name: 'Kit', email: 'kit@example.com', deliver_via: 'embed' },
+        ],
+      }),
+    );
     const [email, embed] = created.packets;
     expect(await b.service.getPacket(email.id)).toEqual(email);
     expect((await b.service.updatePacket(email.id, { name: 'Emma' })).name).toBe('Emma');

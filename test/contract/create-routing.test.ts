@@ -30,7 +30,10 @@ describe.each(BACKENDS)('envelope_template routing: $name', ({ make }) => {
 
   it('reads a packet without a key the same with documents absent or empty, through either create', async () => {
     const et = await b.engine.createEnvelopeTemplate(SPEC, dirname(SPEC_PATH));
-    const body = { envelope_template: { template_id: et.id }, packets: [CLIENT, { name: 'Pat', email: 'pat@example.com' }] };
+    const body = {
+      envelope_template: { template_id: et.id },
+      packets: [CLIENT, { name: 'Pat', email: 'pat@example.com' }],
+    };
     const answers = [
       await expectApiError(b.service.createBundle(body), 400),
       await expectApiError(b.service.createBundle({ ...body, documents: [] }), 400),
@@ -44,9 +47,15 @@ describe.each(BACKENDS)('envelope_template routing: $name', ({ make }) => {
 
   it('refuses documents beside envelope_template on POST /bundles/', async () => {
     const et = await b.engine.createEnvelopeTemplate(SPEC, dirname(SPEC_PATH));
-    await expectApiError(b.service.createBundle({
-      envelope_template: { template_id: et.id }, packets: [CLIENT], documents: [{ key: 'c', file_b64: CONTRACT_B64 }],
-    }), 400, { field: 'envelope_template', message: /not both/ });
+    await expectApiError(
+      b.service.createBundle({
+        envelope_template: { template_id: et.id },
+        packets: [CLIENT],
+        documents: [{ key: 'c', file_b64: CONTRACT_B64 }],
+      }),
+      400,
+      { field: 'envelope_template', message: /not both/ },
+    );
   });
 });
 
@@ -57,8 +66,12 @@ describe.each(BACKENDS)('tags and sign bodies, one schema each: $name', ({ make 
   });
   afterEach(async () => b.close());
 
-  it('a tags member that is not a list is the TagsRequest schema\'s 400, on the engine and through esign serve', async () => {
-    const created = await b.service.createBundle({ label: 'T', packets: [CLIENT], documents: [{ key: 'c', file_b64: CONTRACT_B64 }] });
+  it("a tags member that is not a list is the TagsRequest schema's 400, on the engine and through esign serve", async () => {
+    const created = await b.service.createBundle({
+      label: 'T',
+      packets: [CLIENT],
+      documents: [{ key: 'c', file_b64: CONTRACT_B64 }],
+    });
     const direct = await expectApiError(b.engine.addBundleTags(created.id, 'vip' as never), 400, { field: 'tags' });
     const served = await expectApiError(b.service.addBundleTags(created.id, 'vip' as never), 400, { field: 'tags' });
     expect(served.errors).toEqual(direct.errors);

@@ -19,11 +19,17 @@ describe.each(BACKENDS)('custom_key is unique: $name', ({ make }) => {
 
   it('refuses a second Bundle with the same custom_key, naming the first', async () => {
     const first = await b.service.createBundle(bundleRequest({ custom_key: 'E0001' }));
-    const e = await expectApiError(b.service.createBundle(bundleRequest({ custom_key: 'E0001', label: 'again' })), 400, { field: 'custom_key' });
+    const e = await expectApiError(
+      b.service.createBundle(bundleRequest({ custom_key: 'E0001', label: 'again' })),
+      400,
+      { field: 'custom_key' },
+    );
     expect(e.message).toContain(first.id);
     expect(e.errors.find((x) => x.field === 'custom_key')?.message).toContain(first.id);
     // Drafts too, and nothing half-made is left behind.
-    await expectApiError(b.service.createBundle(bundleRequest({ custom_key: 'E0001', status: 'dr' })), 400, { field: 'custom_key' });
+    await expectApiError(b.service.createBundle(bundleRequest({ custom_key: 'E0001', status: 'dr' })), 400, {
+      field: 'custom_key',
+    });
     const all = await b.service.listBundles({ per_page: 100 });
     expect(all.items.map((x) => x.id)).toEqual([first.id]);
     // Another key, or none, is fine; the key is matched exactly (not as a substring or case-blind).
@@ -37,9 +43,17 @@ describe.each(BACKENDS)('custom_key is unique: $name', ({ make }) => {
   it('refuses it through the Envelope Template create too', async () => {
     const first = await b.service.createBundle(bundleRequest({ custom_key: 'crm-7' }));
     const et = await b.engine.createEnvelopeTemplate(SPEC, dirname(SPEC_PATH));
-    const signers = (SPEC.signers as { key: string }[]).map((s, i) => ({ key: s.key, name: `S ${i}`, email: `s${i}@example.com` }));
+    const signers = (SPEC.signers as { key: string }[]).map((s, i) => ({
+      key: s.key,
+      name: `S ${i}`,
+      email: `s${i}@example.com`,
+    }));
     const e = await expectApiError(
-      b.service.createBundleFromEnvelopeTemplate({ envelope_template: { template_id: et.id }, packets: signers, custom_key: 'crm-7' }),
+      b.service.createBundleFromEnvelopeTemplate({
+        envelope_template: { template_id: et.id },
+        packets: signers,
+        custom_key: 'crm-7',
+      }),
       400,
       { field: 'custom_key' },
     );

@@ -8,9 +8,11 @@ import { TransportError } from '../../src/remote/http.js';
 import { bundleRequest, expectApiError } from '../helpers.js';
 
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Step => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  };
 const cut: Step = (req) => req.socket.destroy();
 const stall: Step = () => {};
 
@@ -30,7 +32,7 @@ async function faulty(steps: Step[], sleep?: (ms: number) => Promise<void>) {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, body });
-      (steps[Math.min(seen.length - 1, steps.length - 1)])(req, res);
+      steps[Math.min(seen.length - 1, steps.length - 1)](req, res);
     });
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -38,8 +40,14 @@ async function faulty(steps: Step[], sleep?: (ms: number) => Promise<void>) {
   notes.length = 0;
   waited.length = 0;
   client = new RemoteService({
-    baseUrl: `http://127.0.0.1:${port}/api/v2`, apiKey: 'k', maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 300,
-    note: (l) => notes.push(l), sleep,
+    baseUrl: `http://127.0.0.1:${port}/api/v2`,
+    apiKey: 'k',
+    maxRetries: 3,
+    baseDelayMs: 5,
+    maxDelayMs: 20,
+    timeoutMs: 300,
+    note: (l) => notes.push(l),
+    sleep,
   });
   return seen;
 }
@@ -54,7 +62,12 @@ const bundle = { id: 'B1', status: 'se', custom_key: 'ck-1', packets: [], docume
 
 describe('remote adapter under faults', () => {
   it('retries a GET through 503, 429 and a cut connection, with a note for each wait', async () => {
-    const seen = await faulty([json(503, { code: 'service_unavailable', message: 'down' }), json(429, { code: 'throttled', message: 'slow down' }), cut, json(200, bundle)]);
+    const seen = await faulty([
+      json(503, { code: 'service_unavailable', message: 'down' }),
+      json(429, { code: 'throttled', message: 'slow down' }),
+      cut,
+      json(200, bundle),
+    ]);
     expect((await client!.getBundle('B1')).id).toBe('B1');
     expect(seen).toHaveLength(4);
     expect(notes).toHaveLength(3);
@@ -62,14 +75,19 @@ describe('remote adapter under faults', () => {
   });
 
   it('honours Retry-After', async () => {
-    await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '1' }), json(200, bundle)], injected);
+    await faulty(
+      [json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '1' }), json(200, bundle)],
+      injected,
+    );
     await client!.getBundle('B1');
     expect(waited).toHaveLength(1);
     expect(waited[0]).toBeGreaterThanOrEqual(1000);
   });
 
   it('does not sit out a Retry-After longer than a minute: the 429 comes back at once', async () => {
-    const seen = await faulty([json(429, { code: 'throttled', message: 'come back in an hour' }, { 'retry-after': '3600' })]);
+    const seen = await faulty([
+      json(429, { code: 'throttled', message: 'come back in an hour' }, { 'retry-after': '3600' }),
+    ]);
     const t0 = Date.now();
     await expectApiError(client!.getBundle('B1'), 429, { code: 'throttled' });
     expect(Date.now() - t0).toBeLessThan(1000);
@@ -100,12 +118,19 @@ describe('remote adapter under faults', () => {
     const seen = await faulty([cut, json(200, [bundle], { 'x-blueink-pagination': '1,1,100,1' })]);
     const got = await client!.createBundle(bundleRequest({ custom_key: 'ck-1' }));
     expect(got.id).toBe('B1');
-    expect(seen.map((s) => `${s.method} ${s.url.split('?')[0]}`)).toEqual(['POST /api/v2/bundles/', 'GET /api/v2/bundles/']);
+    expect(seen.map((s) => `${s.method} ${s.url.split('?')[0]}`)).toEqual([
+      'POST /api/v2/bundles/',
+      'GET /api/v2/bundles/',
+    ]);
     expect(seen[1].url).toContain('search=ck-1');
   });
 
   it('with a custom_key and no Bundle found, creates again once the server answers', async () => {
-    const seen = await faulty([json(503, { code: 'service_unavailable', message: 'down' }), json(200, []), json(201, bundle)]);
+    const seen = await faulty([
+      json(503, { code: 'service_unavailable', message: 'down' }),
+      json(200, []),
+      json(201, bundle),
+    ]);
     expect((await client!.createBundle(bundleRequest({ custom_key: 'ck-1' }))).id).toBe('B1');
     expect(seen.filter((s) => s.method === 'POST')).toHaveLength(2);
   });
@@ -117,7 +142,10 @@ describe('remote adapter under faults', () => {
   });
 
   it('waits out a 429 on a create (Retry-After) and posts it again, with no lookup in between', async () => {
-    const seen = await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '7' }), json(201, bundle)], injected);
+    const seen = await faulty(
+      [json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '7' }), json(201, bundle)],
+      injected,
+    );
     expect((await client!.createBundle(bundleRequest({ custom_key: 'ck-1' }))).id).toBe('B1');
     expect(seen.map((s) => s.method)).toEqual(['POST', 'POST']);
     expect(waited).toHaveLength(1);
@@ -125,10 +153,15 @@ describe('remote adapter under faults', () => {
   });
 
   it('tells a listener until when it waits out a 429 (a batch pauses every row meanwhile)', async () => {
-    await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '3' }), json(200, bundle)], injected);
+    await faulty(
+      [json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '3' }), json(200, bundle)],
+      injected,
+    );
     const told: number[] = [];
     const listening = new RemoteService({
-      baseUrl: `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api/v2`, apiKey: 'k', sleep: injected,
+      baseUrl: `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api/v2`,
+      apiKey: 'k',
+      sleep: injected,
       onThrottle: (u) => told.push(u),
     });
     const before = Date.now();
@@ -139,7 +172,10 @@ describe('remote adapter under faults', () => {
   });
 
   it('waits out a 429 on an operation that is not safe to repeat (send): it was not processed', async () => {
-    const seen = await faulty([json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '2' }), json(200, bundle)], injected);
+    const seen = await faulty(
+      [json(429, { code: 'throttled', message: 'wait' }, { 'retry-after': '2' }), json(200, bundle)],
+      injected,
+    );
     expect((await client!.sendBundle('B1')).id).toBe('B1');
     expect(seen.map((s) => s.method)).toEqual(['POST', 'POST']);
     expect(waited[0]).toBeGreaterThanOrEqual(2000);
@@ -148,12 +184,19 @@ describe('remote adapter under faults', () => {
   it('looks the custom_key up across every page of the search before creating again', async () => {
     const other = (n: number) => ({ ...bundle, id: `X${n}`, custom_key: `ck-1${n}` });
     const page1 = Array.from({ length: 100 }, (_, i) => other(i));
-    const seen = await faulty([
-      cut,
-      json(200, page1, { 'x-blueink-pagination': '1,2,100,101' }),
-      json(200, [bundle], { 'x-blueink-pagination': '2,2,100,101' }),
-    ], injected);
+    const seen = await faulty(
+      [
+        cut,
+        json(200, page1, { 'x-blueink-pagination': '1,2,100,101' }),
+        json(200, [bundle], { 'x-blueink-pagination': '2,2,100,101' }),
+      ],
+      injected,
+    );
     expect((await client!.createBundle(bundleRequest({ custom_key: 'ck-1' }))).id).toBe('B1');
-    expect(seen.map((s) => `${s.method} ${new URL(s.url, 'http://x').searchParams.get('page') ?? ''}`)).toEqual(['POST ', 'GET 1', 'GET 2']);
+    expect(seen.map((s) => `${s.method} ${new URL(s.url, 'http://x').searchParams.get('page') ?? ''}`)).toEqual([
+      'POST ',
+      'GET 1',
+      'GET 2',
+    ]);
   });
 });

@@ -15,15 +15,41 @@ const REQUEST = {
     { key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' },
     { key: 'bob', name: 'Bob Example', email: 'bob@example.com' },
   ],
-  documents: [{
-    key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf',
-    fields: [
-      { key: 'sig-ada', kind: 'sig', page: 1, x: 72, y: 620, w: 200, h: 36, editors: ['ada'], required: true },
-      { key: 'title', kind: 'inp', label: 'Title', page: 1, x: 72, y: 580, w: 200, h: 20, editors: ['ada'], required: true, v_min: 2 },
-      { key: 'sig-bob', kind: 'sig', page: 1, x: 320, y: 620, w: 200, h: 36, editors: ['bob'], required: true },
-      { key: 'id', kind: 'att', page: 1, x: 320, y: 680, w: 200, h: 20, editors: ['bob'], v_attachment_types: ['png'] },
-    ],
-  }],
+  documents: [
+    {
+      key: 'contract',
+      file_b64: CONTRACT_B64,
+      filename: 'contract.pdf',
+      fields: [
+        { key: 'sig-ada', kind: 'sig', page: 1, x: 72, y: 620, w: 200, h: 36, editors: ['ada'], required: true },
+        {
+          key: 'title',
+          kind: 'inp',
+          label: 'Title',
+          page: 1,
+          x: 72,
+          y: 580,
+          w: 200,
+          h: 20,
+          editors: ['ada'],
+          required: true,
+          v_min: 2,
+        },
+        { key: 'sig-bob', kind: 'sig', page: 1, x: 320, y: 620, w: 200, h: 36, editors: ['bob'], required: true },
+        {
+          key: 'id',
+          kind: 'att',
+          page: 1,
+          x: 320,
+          y: 680,
+          w: 200,
+          h: 20,
+          editors: ['bob'],
+          v_attachment_types: ['png'],
+        },
+      ],
+    },
+  ],
 };
 
 describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
@@ -39,16 +65,25 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
     await expectApiError(b.service.signPacket(bob!.id, {}), 409);
     expect((await b.service.viewPacket(ada!.id)).status).toBe('st');
     expect((await b.service.getBundle(created.id)).status).toBe('st');
-    await expectApiError(b.service.signPacket(ada!.id, { values: { title: 'X' } }), 400, { field: 'values.title', message: /at least 2/ });
+    await expectApiError(b.service.signPacket(ada!.id, { values: { title: 'X' } }), 400, {
+      field: 'values.title',
+      message: /at least 2/,
+    });
     expect((await b.service.signPacket(ada!.id, { values: { title: 'CEO' } })).status).toBe('co');
     await expectApiError(b.service.getBundleFiles(created.id), 409);
-    await b.service.signPacket(bob!.id, { attachments: { id: [{ name: 'id.png', data: Buffer.from('\x89PNG\r\n\x1a\n', 'latin1') }] } });
+    await b.service.signPacket(bob!.id, {
+      attachments: { id: [{ name: 'id.png', data: Buffer.from('\x89PNG\r\n\x1a\n', 'latin1') }] },
+    });
     await b.settle();
 
     const done = await b.service.getBundle(created.id, 'data,events,files');
     expect(done).toMatchObject({ status: 'co', doc_status: 'fi', docs_ready: true });
     expect(done.events!.map((e) => e.kind)).toEqual(['bc', 'bl', 'ns', 'pv', 'ps', 'ns', 'pv', 'ps', 'bk', 'fr']);
-    expect(done.data!.find((d) => d.field_key === 'title')).toMatchObject({ value: 'CEO', filled_by: 'Ada Lovelace', packet_id: ada!.id });
+    expect(done.data!.find((d) => d.field_key === 'title')).toMatchObject({
+      value: 'CEO',
+      filled_by: 'Ada Lovelace',
+      packet_id: ada!.id,
+    });
     const attachment = done.data!.find((d) => d.field_key === 'id')!.attachments[0]!;
     expect((await b.download(attachment.url)).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
 
@@ -63,7 +98,9 @@ describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
     expect(sha(await b.download(coe.file_url))).toBe(coe.sha256);
 
     expect(await b.service.verify(sha(signed))).toMatchObject({
-      status: 'match', document_type: 'signed_pdf', signed_at: done.completed_at,
+      status: 'match',
+      document_type: 'signed_pdf',
+      signed_at: done.completed_at,
       envelope: { bundle_slug: created.id, status: 'co', sent: done.sent, completed_at: done.completed_at },
     });
     const changed = Buffer.from(signed);

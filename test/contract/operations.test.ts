@@ -54,7 +54,12 @@ describe.each(BACKENDS)('contract operations: $name', ({ make }) => {
   it('reports the rate-limit window: the documented limits, nothing used yet, resetting within the window', async () => {
     const before = Math.floor(Date.now() / 1000);
     const r = await b.service.getRateLimit();
-    expect(r).toEqual({ limit: DEFAULT_RATE_LIMITS.limit, remaining: DEFAULT_RATE_LIMITS.limit, window: DEFAULT_RATE_LIMITS.windowSeconds, reset: expect.any(Number) });
+    expect(r).toEqual({
+      limit: DEFAULT_RATE_LIMITS.limit,
+      remaining: DEFAULT_RATE_LIMITS.limit,
+      window: DEFAULT_RATE_LIMITS.windowSeconds,
+      reset: expect.any(Number),
+    });
     expect(r.reset).toBeGreaterThanOrEqual(before + DEFAULT_RATE_LIMITS.windowSeconds);
     expect(r.reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + DEFAULT_RATE_LIMITS.windowSeconds);
     // Asking for the status uses no request of the window.
@@ -65,12 +70,20 @@ describe.each(BACKENDS)('contract operations: $name', ({ make }) => {
 describe('contract coverage', () => {
   it('exercises every operation of the port in some contract scenario', () => {
     const dir = dirname(fileURLToPath(import.meta.url));
-    const sources = readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    const sources = readdirSync(dir)
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n');
     const remote = new RemoteService({ baseUrl: 'http://127.0.0.1:9/api/v2', apiKey: 'k', maxRetries: 0 });
     // The port's operations: what both adapters implement (the remote adapter's helpers are its own).
     const engineOps = new Set(Object.getOwnPropertyNames(LocalEngine.prototype));
-    const ops = [...Object.keys(remote), ...Object.getOwnPropertyNames(RemoteService.prototype)]
-      .filter((k) => typeof (remote as unknown as Record<string, unknown>)[k] === 'function' && engineOps.has(k) && k !== 'constructor' && k !== 'close');
+    const ops = [...Object.keys(remote), ...Object.getOwnPropertyNames(RemoteService.prototype)].filter(
+      (k) =>
+        typeof (remote as unknown as Record<string, unknown>)[k] === 'function' &&
+        engineOps.has(k) &&
+        k !== 'constructor' &&
+        k !== 'close',
+    );
     expect(ops.length).toBeGreaterThanOrEqual(60);
     const untested = ops.filter((op) => !new RegExp(`\\.${op}\\(`).test(sources));
     expect(untested).toEqual([]);

@@ -11,18 +11,42 @@ describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
   });
   afterEach(async () => b.close());
 
-  const ada = { name: 'Ada Lovelace', metadata: { dept: 'maths' }, channels: [{ email: 'ada@example.com' }, { kind: 'mp', phone: '+1 555 010 0100' }] };
+  const ada = {
+    name: 'Ada Lovelace',
+    metadata: { dept: 'maths' },
+    channels: [{ email: 'ada@example.com' }, { kind: 'mp', phone: '+1 555 010 0100' }],
+  };
 
   it('creates, retrieves, replaces, patches and deletes', async () => {
     const s = b.service;
     const p = await s.createPerson(ada);
-    expect(p).toMatchObject({ name: 'Ada Lovelace', metadata: { dept: 'maths' }, is_user: false, channels: [{ kind: 'em', email: 'ada@example.com' }, { kind: 'mp', phone: '+1 555 010 0100' }] });
+    expect(p).toMatchObject({
+      name: 'Ada Lovelace',
+      metadata: { dept: 'maths' },
+      is_user: false,
+      channels: [
+        { kind: 'em', email: 'ada@example.com' },
+        { kind: 'mp', phone: '+1 555 010 0100' },
+      ],
+    });
     expect(await s.getPerson(p.id)).toEqual(p);
 
-    const put = await s.replacePerson(p.id, { name: 'Ada King', channels: [{ id: p.channels[0].id, email: 'ada@king.example' }] });
-    expect(put).toEqual({ id: p.id, name: 'Ada King', metadata: {}, is_user: false, channels: [{ id: p.channels[0].id, kind: 'em', email: 'ada@king.example' }] });
+    const put = await s.replacePerson(p.id, {
+      name: 'Ada King',
+      channels: [{ id: p.channels[0].id, email: 'ada@king.example' }],
+    });
+    expect(put).toEqual({
+      id: p.id,
+      name: 'Ada King',
+      metadata: {},
+      is_user: false,
+      channels: [{ id: p.channels[0].id, kind: 'em', email: 'ada@king.example' }],
+    });
 
-    const patched = await s.updatePerson(p.id, { metadata: { a: 1 }, channels: [{ email: 'ADA@king.example' }, { phone: '555 0200' }] });
+    const patched = await s.updatePerson(p.id, {
+      metadata: { a: 1 },
+      channels: [{ email: 'ADA@king.example' }, { phone: '555 0200' }],
+    });
     expect(patched.metadata).toEqual({ a: 1 });
     expect(patched.channels.map((c) => c.email ?? c.phone)).toEqual(['ada@king.example', '555 0200']);
 
@@ -41,13 +65,20 @@ describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
 
   it('rejects bad input with 400 naming every field', async () => {
     const e = await expectApiError(
-      b.service.createPerson({ name: '', channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '555' }, { kind: 'em', phone: '555' }] }),
+      b.service.createPerson({
+        name: '',
+        channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '555' }, { kind: 'em', phone: '555' }],
+      }),
       400,
       { code: 'invalid' },
     );
     expect(e.errors.map((f) => f.field).sort()).toEqual(['channels[1]', 'channels[2].kind', 'name']);
     const p = await b.service.createPerson(ada);
-    await expectApiError(b.service.updatePerson(p.id, { channels: [{ id: randomUUID(), email: 'x@example.com' }] }), 400, { field: 'channels[0].id' });
+    await expectApiError(
+      b.service.updatePerson(p.id, { channels: [{ id: randomUUID(), email: 'x@example.com' }] }),
+      400,
+      { field: 'channels[0].id' },
+    );
   });
 
   it('lists newest first with ANDed filters and pages', async () => {
@@ -62,11 +93,17 @@ describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
     expect(await names({ phone: '555.020.0200' })).toEqual(['Bob Byron']);
     expect(await names({ search: 'ada', email: 'bob@example.com' })).toEqual([]);
     const page = await s.listPersons({ page: 2, per_page: 2 });
-    expect([page.page, page.total_pages, page.per_page, page.total, page.items.map((p) => p.name)]).toEqual([2, 2, 2, 3, ['Ada Lovelace']]);
+    expect([page.page, page.total_pages, page.per_page, page.total, page.items.map((p) => p.name)]).toEqual([
+      2,
+      2,
+      2,
+      3,
+      ['Ada Lovelace'],
+    ]);
     await expectApiError(s.listPersons({ page: 3, per_page: 2 }), 404, { code: 'not_found' });
   });
 
-  it('a Bundle signer given by person_id gets the Person\'s name and email, and follows a PATCH of that channel', async () => {
+  it("a Bundle signer given by person_id gets the Person's name and email, and follows a PATCH of that channel", async () => {
     const s = b.service;
     const p = await s.createPerson(ada);
     const bundle = await s.createBundle(bundleRequest({ packets: [{ key: 'p', person_id: p.id }] }));
@@ -74,6 +111,8 @@ describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
     await s.updatePerson(p.id, { channels: [{ id: p.channels[0].id, email: 'ada@new.example' }] });
     expect((await s.getPacket(bundle.packets[0].id)).email).toBe('ada@new.example');
     expect((await s.listBundleEvents(bundle.id)).map((x) => x.kind)).toContain('pu');
-    await expectApiError(s.createBundle(bundleRequest({ packets: [{ key: 'p', person_id: randomUUID() }] })), 400, { field: 'packets[0].person_id' });
+    await expectApiError(s.createBundle(bundleRequest({ packets: [{ key: 'p', person_id: randomUUID() }] })), 400, {
+      field: 'packets[0].person_id',
+    });
   });
 });

@@ -27,7 +27,9 @@ describe.each(BACKENDS)('contract webhook delivery: $name', ({ make }) => {
     const body = JSON.parse(got!.body);
     expect(body).toMatchObject({ event_type: 'bundle_cancelled', payload: { bundle_id: bundle.id } });
     const { secret } = await b.service.getWebhookSecret();
-    expect(got!.headers['x-blueink-signature']).toBe(expectedSignature(secret, got!.headers['x-blueink-request-timestamp'] as string, got!.body));
+    expect(got!.headers['x-blueink-signature']).toBe(
+      expectedSignature(secret, got!.headers['x-blueink-request-timestamp'] as string, got!.body),
+    );
 
     const events = await b.service.listWebhookEvents({ webhook: w.id });
     expect(events.items).toHaveLength(1);
@@ -57,17 +59,26 @@ describe.each(BACKENDS)('contract preparation sessions: $name', ({ make }) => {
   afterEach(async () => b.close());
 
   it('gates template preparation on the account feature and returns single-use expiring URLs', async () => {
-    const t = (await b.service.createTemplatePreparationSession({}).catch((e) => e)) as { status: number; code: string };
+    const t = (await b.service.createTemplatePreparationSession({}).catch((e) => e)) as {
+      status: number;
+      code: string;
+    };
     expect(t).toMatchObject({ status: 403, code: 'permission_denied' });
     b.engine.account.setFeatures(['template_preparation'], true);
     const s = await b.service.createTemplatePreparationSession({ metadata: { source: 'contract' } });
     expect(s.url).toMatch(/\/prepare\/[\w-]+$/);
     expect(Date.parse(s.expires)).toBeGreaterThan(Date.now());
 
-    const none = (await b.service.createBundlePreparationSession({ allow_search_signers: true }).catch((e) => e)) as { status: number; errors: { field: string }[] };
+    const none = (await b.service.createBundlePreparationSession({ allow_search_signers: true }).catch((e) => e)) as {
+      status: number;
+      errors: { field: string }[];
+    };
     expect(none.status).toBe(400);
     expect(none.errors.map((e) => e.field)).toContain('upload_pdf');
-    const u = await b.service.createBundlePreparationSession({ upload_pdf: true, redirect_url: 'https://app.example/done' });
+    const u = await b.service.createBundlePreparationSession({
+      upload_pdf: true,
+      redirect_url: 'https://app.example/done',
+    });
     expect(u.url).toMatch(/\/prepare\/[\w-]+$/);
   });
 });

@@ -7,7 +7,12 @@ import { BACKENDS, type Backend } from './backends.js';
 // Port 1 refuses at once: nothing leaves the machine if the dispatcher tries these at close.
 const URL_A = 'http://127.0.0.1:1/a';
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const hook = (over: Record<string, unknown> = {}) => ({ name: 'hook', url: URL_A, event_types: ['bundle_sent'], ...over });
+const hook = (over: Record<string, unknown> = {}) => ({
+  name: 'hook',
+  url: URL_A,
+  event_types: ['bundle_sent'],
+  ...over,
+});
 
 describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
   let b: Backend;
@@ -18,7 +23,14 @@ describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
 
   it('creates, reads, lists, replaces, updates and deletes a webhook', async () => {
     const w = await b.service.createWebhook(hook({ event_types: ['bundle_sent', 'packet_viewed', 'bundle_sent'] }));
-    expect(w).toMatchObject({ name: 'hook', url: URL_A, enabled: true, json: true, event_types: ['bundle_sent', 'packet_viewed'], extra_headers: [] });
+    expect(w).toMatchObject({
+      name: 'hook',
+      url: URL_A,
+      enabled: true,
+      json: true,
+      event_types: ['bundle_sent', 'packet_viewed'],
+      extra_headers: [],
+    });
     expect(await b.service.getWebhook(w.id)).toEqual(w);
     const off = await b.service.createWebhook(hook({ name: 'off', enabled: false, event_types: ['bundle_error'] }));
     const names = async (q: Record<string, unknown>) => (await b.service.listWebhooks(q)).items.map((x) => x.name);
@@ -27,8 +39,17 @@ describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
     expect(await names({ event_type: 'packet_viewed' })).toEqual(['hook']);
     await expectApiError(b.service.listWebhooks({ event_type: 'bundle_signed' }), 400, { field: 'event_type' });
 
-    const put = await b.service.replaceWebhook(w.id, { name: 'renamed', url: 'https://hooks.example/x', event_types: ['packet_viewed'] });
-    expect(put).toMatchObject({ id: w.id, name: 'renamed', url: 'https://hooks.example/x', event_types: ['packet_viewed'] });
+    const put = await b.service.replaceWebhook(w.id, {
+      name: 'renamed',
+      url: 'https://hooks.example/x',
+      event_types: ['packet_viewed'],
+    });
+    expect(put).toMatchObject({
+      id: w.id,
+      name: 'renamed',
+      url: 'https://hooks.example/x',
+      event_types: ['packet_viewed'],
+    });
     expect(await names({ event_type: 'bundle_sent' })).toEqual([]);
     const patched = await b.service.updateWebhook(off.id, { enabled: true });
     expect(patched).toMatchObject({ name: 'off', enabled: true, event_types: ['bundle_error'] });
@@ -56,23 +77,43 @@ describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
     const other = await b.service.createWebhook(hook({ name: 'other', event_types: ['packet_complete'] }));
     const late = await b.service.createWebhookHeader({ webhook: w.id, name: 'X-Late', value: 'z', order: 5 });
     const auth = await b.service.createWebhookHeader({ webhook: w.id, name: 'Authorization', value: 'Bearer abc def' });
-    expect(auth).toEqual({ id: expect.any(String), webhook: w.id, name: 'Authorization', value: 'Bearer abc def', order: 1 });
+    expect(auth).toEqual({
+      id: expect.any(String),
+      webhook: w.id,
+      name: 'Authorization',
+      value: 'Bearer abc def',
+      order: 1,
+    });
     expect((await b.service.getWebhook(w.id)).extra_headers).toEqual([auth, late]);
     expect(await b.service.getWebhookHeader(late.id)).toEqual(late);
 
     const moved = await b.service.replaceWebhookHeader(late.id, { webhook: other.id, name: 'X-Moved', value: 'm' });
     expect(moved).toEqual({ id: late.id, webhook: other.id, name: 'X-Moved', value: 'm', order: 5 });
-    expect(await b.service.updateWebhookHeader(auth.id, { value: 'Bearer xyz' })).toMatchObject({ name: 'Authorization', value: 'Bearer xyz' });
-    const names = async (q: Record<string, unknown>) => (await b.service.listWebhookHeaders(q)).items.map((h) => h.name);
+    expect(await b.service.updateWebhookHeader(auth.id, { value: 'Bearer xyz' })).toMatchObject({
+      name: 'Authorization',
+      value: 'Bearer xyz',
+    });
+    const names = async (q: Record<string, unknown>) =>
+      (await b.service.listWebhookHeaders(q)).items.map((h) => h.name);
     expect(await names({ webhook: w.id })).toEqual(['Authorization']);
     expect(await names({ event_type: 'packet_complete' })).toEqual(['X-Moved']);
     await expectApiError(b.service.listWebhookHeaders({ webhook: 'nope' }), 400, { field: 'webhook' });
 
-    await expectApiError(b.service.createWebhookHeader({ webhook: UNKNOWN, name: 'X-A', value: 'v' }), 400, { field: 'webhook' });
-    await expectApiError(b.service.createWebhookHeader({ webhook: w.id, name: 'Content-Length', value: '1' }), 400, { field: 'name' });
-    await expectApiError(b.service.createWebhookHeader({ webhook: w.id, name: 'X A', value: 'v' }), 400, { field: 'name' });
-    await expectApiError(b.service.createWebhookHeader({ webhook: w.id, name: 'X-A', value: 'v'.repeat(241) }), 400, { field: 'value' });
-    await expectApiError(b.service.updateWebhookHeader(auth.id, { name: 'x-blueink-signature' }), 400, { field: 'name' });
+    await expectApiError(b.service.createWebhookHeader({ webhook: UNKNOWN, name: 'X-A', value: 'v' }), 400, {
+      field: 'webhook',
+    });
+    await expectApiError(b.service.createWebhookHeader({ webhook: w.id, name: 'Content-Length', value: '1' }), 400, {
+      field: 'name',
+    });
+    await expectApiError(b.service.createWebhookHeader({ webhook: w.id, name: 'X A', value: 'v' }), 400, {
+      field: 'name',
+    });
+    await expectApiError(b.service.createWebhookHeader({ webhook: w.id, name: 'X-A', value: 'v'.repeat(241) }), 400, {
+      field: 'value',
+    });
+    await expectApiError(b.service.updateWebhookHeader(auth.id, { name: 'x-blueink-signature' }), 400, {
+      field: 'name',
+    });
 
     await b.service.deleteWebhookHeader(auth.id);
     await expectApiError(b.service.getWebhookHeader(auth.id), 404, { code: 'not_found' });
@@ -84,11 +125,22 @@ describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
     const a = await b.service.createWebhook(hook({ name: 'a', event_types: ['bundle_sent', 'packet_viewed'] }));
     const other = await b.service.createWebhook(hook({ name: 'b', event_types: ['bundle_sent'] }));
     const db = b.engine.db;
-    const [sentA, sentB] = enqueueOccurrence(db, { eventType: 'bundle_sent', at: '2026-04-01T09:00:00.000Z', bundleId: 'B1' });
-    const [viewedA] = enqueueOccurrence(db, { eventType: 'packet_viewed', at: '2026-04-02T09:00:00.000Z', bundleId: 'B1', packetId: 'P1' });
+    const [sentA, sentB] = enqueueOccurrence(db, {
+      eventType: 'bundle_sent',
+      at: '2026-04-01T09:00:00.000Z',
+      bundleId: 'B1',
+    });
+    const [viewedA] = enqueueOccurrence(db, {
+      eventType: 'packet_viewed',
+      at: '2026-04-02T09:00:00.000Z',
+      bundleId: 'B1',
+      packetId: 'P1',
+    });
     const attempt = (pk: string, event: string, timestamp: string, status: number, message: string) =>
-      db.prepare(`INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message)
-        VALUES (?, (SELECT seq FROM webhook_events WHERE pk = ?), ?, ?, ?, ?)`).run(pk, event, timestamp, status, status < 300 ? 1 : 0, message);
+      db
+        .prepare(`INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message)
+        VALUES (?, (SELECT seq FROM webhook_events WHERE pk = ?), ?, ?, ?, ?)`)
+        .run(pk, event, timestamp, status, status < 300 ? 1 : 0, message);
     const fail = '20000000-0000-4000-8000-000000000001';
     const okA = '20000000-0000-4000-8000-000000000002';
     const okB = '20000000-0000-4000-8000-000000000003';
@@ -99,9 +151,23 @@ describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
     db.prepare('UPDATE webhook_events SET status = 202, success = 1 WHERE pk = ?').run(sentB);
 
     const event = await b.service.getWebhookEvent(sentA);
-    expect(event).toMatchObject({ pk: sentA, webhook: a.id, event_type: 'bundle_sent', created: '2026-04-01T09:00:00.000Z', status: 200, success: true });
-    expect(event.deliveries.map((d) => [d.pk, d.status, d.message])).toEqual([[fail, 503, 'Service Unavailable'], [okA, 200, 'OK']]);
-    expect(JSON.parse(event.payload)).toMatchObject({ event_id: sentA, event_type: 'bundle_sent', payload: { bundle_id: 'B1' } });
+    expect(event).toMatchObject({
+      pk: sentA,
+      webhook: a.id,
+      event_type: 'bundle_sent',
+      created: '2026-04-01T09:00:00.000Z',
+      status: 200,
+      success: true,
+    });
+    expect(event.deliveries.map((d) => [d.pk, d.status, d.message])).toEqual([
+      [fail, 503, 'Service Unavailable'],
+      [okA, 200, 'OK'],
+    ]);
+    expect(JSON.parse(event.payload)).toMatchObject({
+      event_id: sentA,
+      event_type: 'bundle_sent',
+      payload: { bundle_id: 'B1' },
+    });
     await expectApiError(b.service.getWebhookEvent(UNKNOWN), 404, { code: 'not_found' });
 
     const events = async (q: Record<string, unknown>) => (await b.service.listWebhookEvents(q)).items.map((x) => x.pk);
@@ -117,12 +183,19 @@ describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
 
     const record = await b.service.getWebhookDelivery(fail);
     expect(record).toEqual({
-      pk: fail, webhook: a.id, webhook_event: sentA, event_type: 'bundle_sent', created: '2026-04-01T09:00:01.000Z',
-      status: 503, success: false, payload: event.payload,
+      pk: fail,
+      webhook: a.id,
+      webhook_event: sentA,
+      event_type: 'bundle_sent',
+      created: '2026-04-01T09:00:01.000Z',
+      status: 503,
+      success: false,
+      payload: event.payload,
       deliveries: [{ pk: fail, timestamp: '2026-04-01T09:00:01.000Z', status: 503, message: 'Service Unavailable' }],
     });
     await expectApiError(b.service.getWebhookDelivery(UNKNOWN), 404, { code: 'not_found' });
-    const deliveries = async (q: Record<string, unknown>) => (await b.service.listWebhookDeliveries(q)).items.map((x) => x.pk);
+    const deliveries = async (q: Record<string, unknown>) =>
+      (await b.service.listWebhookDeliveries(q)).items.map((x) => x.pk);
     expect(await deliveries({})).toEqual([okA, okB, fail]);
     expect(await deliveries({ webhook_event: sentA })).toEqual([okA, fail]);
     expect(await deliveries({ webhook: other.id })).toEqual([okB]);

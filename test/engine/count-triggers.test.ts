@@ -15,23 +15,44 @@ const DAYS = `SELECT 'created' AS field, substr(created, 1, 10) AS day, status, 
 
 /** Every table of counts equals a scan of the rows it counts. */
 function expectExact(): void {
-  expect(all('SELECT status, n FROM bundle_counts WHERE n <> 0 ORDER BY 1')).toEqual(all('SELECT status, count(*) AS n FROM bundles GROUP BY 1 ORDER BY 1'));
-  expect(all('SELECT field, day, status, n FROM bundle_day_counts WHERE n <> 0 ORDER BY 1, 2, 3'))
-    .toEqual(all(`SELECT field, day, status, count(*) AS n FROM (${DAYS}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
-  expect(all('SELECT field, day, created_day, status, n FROM bundle_date_pairs WHERE n <> 0 ORDER BY 1, 2, 3, 4')).toEqual(all(`
+  expect(all('SELECT status, n FROM bundle_counts WHERE n <> 0 ORDER BY 1')).toEqual(
+    all('SELECT status, count(*) AS n FROM bundles GROUP BY 1 ORDER BY 1'),
+  );
+  expect(all('SELECT field, day, status, n FROM bundle_day_counts WHERE n <> 0 ORDER BY 1, 2, 3')).toEqual(
+    all(`SELECT field, day, status, count(*) AS n FROM (${DAYS}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+  );
+  expect(
+    all('SELECT field, day, created_day, status, n FROM bundle_date_pairs WHERE n <> 0 ORDER BY 1, 2, 3, 4'),
+  ).toEqual(
+    all(`
     SELECT d.field, d.day, substr(b.created, 1, 10) AS created_day, d.status, count(*) AS n FROM (${DAYS}) d JOIN bundles b ON b.seq = d.seq
-    WHERE d.field <> 'created' GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`));
-  expect(all('SELECT tag, n FROM bundle_tag_counts WHERE n <> 0 ORDER BY 1')).toEqual(all('SELECT tag, count(*) AS n FROM bundle_tags GROUP BY 1 ORDER BY 1'));
+    WHERE d.field <> 'created' GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`),
+  );
+  expect(all('SELECT tag, n FROM bundle_tag_counts WHERE n <> 0 ORDER BY 1')).toEqual(
+    all('SELECT tag, count(*) AS n FROM bundle_tags GROUP BY 1 ORDER BY 1'),
+  );
   expect(all('SELECT tag, field, day, n FROM bundle_tag_day_counts WHERE n <> 0 ORDER BY 1, 2, 3')).toEqual(
-    all(`SELECT t.tag, d.field, d.day, count(*) AS n FROM bundle_tags t JOIN (${DAYS}) d ON d.seq = t.bundle_seq GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
+    all(
+      `SELECT t.tag, d.field, d.day, count(*) AS n FROM bundle_tags t JOIN (${DAYS}) d ON d.seq = t.bundle_seq GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    ),
+  );
   expect(all('SELECT tag, other, n FROM bundle_tag_pairs WHERE n <> 0 ORDER BY 1, 2')).toEqual(
-    all('SELECT a.tag, b.tag AS other, count(*) AS n FROM bundle_tags a JOIN bundle_tags b ON b.bundle_seq = a.bundle_seq AND a.tag < b.tag GROUP BY 1, 2 ORDER BY 1, 2'));
-  expect(all(`SELECT seq, '_' || status AS status FROM bundles WHERE seq NOT IN (SELECT seq FROM bundle_search_pending) ORDER BY 1`))
-    .toEqual(all('SELECT rowid AS seq, status FROM bundle_search ORDER BY 1'));
+    all(
+      'SELECT a.tag, b.tag AS other, count(*) AS n FROM bundle_tags a JOIN bundle_tags b ON b.bundle_seq = a.bundle_seq AND a.tag < b.tag GROUP BY 1, 2 ORDER BY 1, 2',
+    ),
+  );
+  expect(
+    all(
+      `SELECT seq, '_' || status AS status FROM bundles WHERE seq NOT IN (SELECT seq FROM bundle_search_pending) ORDER BY 1`,
+    ),
+  ).toEqual(all('SELECT rowid AS seq, status FROM bundle_search ORDER BY 1'));
 }
 
 const bundle = (i: number, status: string, created: string, sent: string | null) =>
-  db.prepare(`INSERT INTO bundles (id, status, doc_status, label, is_test, in_order, created, sent, attrs) VALUES (?, ?, 'no', ?, 0, 0, ?, ?, '{}')`)
+  db
+    .prepare(
+      `INSERT INTO bundles (id, status, doc_status, label, is_test, in_order, created, sent, attrs) VALUES (?, ?, 'no', ?, 0, 0, ?, ?, '{}')`,
+    )
     .run(`b${i}`, status, `Label ${i}`, created, sent);
 
 describe('counts kept by one trigger per table and event (migration 15)', () => {

@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import type { AttachedFile } from '../../src/service/types.js';
 import { CONTRACT_B64, CONTRACT_PDF, bundleRequest, expectApiError, fixture } from '../helpers.js';
 import {
-  type TestEngine, chars, emailOf, eventKinds, outboxOf, useEngine, withDocument, withField, withPacket,
+  type TestEngine,
+  chars,
+  emailOf,
+  eventKinds,
+  outboxOf,
+  useEngine,
+  withDocument,
+  withField,
+  withPacket,
 } from './support.js';
 
 const ctx = useEngine();
@@ -26,15 +34,39 @@ const REDIRECT = 'https://example.com/done';
 
 const rejected: Case[] = [
   // Limits on Bundle members
-  { name: 'email_subject over 400 characters', body: bundleRequest({ email_subject: chars(401) }), field: 'email_subject' },
-  { name: 'requester_email over 254 characters', body: bundleRequest({ requester_email: emailOf(255) }), field: 'requester_email' },
-  { name: 'requester_email that is not an email', body: bundleRequest({ requester_email: 'not-an-email' }), field: 'requester_email' },
-  { name: 'a cc_emails item over 254 characters', body: bundleRequest({ cc_emails: [emailOf(255)] }), field: 'cc_emails[0]' },
-  { name: 'a cc_emails item that is not an email', body: bundleRequest({ cc_emails: ['ok@example.com', 'nope@'] }), field: 'cc_emails[1]' },
+  {
+    name: 'email_subject over 400 characters',
+    body: bundleRequest({ email_subject: chars(401) }),
+    field: 'email_subject',
+  },
+  {
+    name: 'requester_email over 254 characters',
+    body: bundleRequest({ requester_email: emailOf(255) }),
+    field: 'requester_email',
+  },
+  {
+    name: 'requester_email that is not an email',
+    body: bundleRequest({ requester_email: 'not-an-email' }),
+    field: 'requester_email',
+  },
+  {
+    name: 'a cc_emails item over 254 characters',
+    body: bundleRequest({ cc_emails: [emailOf(255)] }),
+    field: 'cc_emails[0]',
+  },
+  {
+    name: 'a cc_emails item that is not an email',
+    body: bundleRequest({ cc_emails: ['ok@example.com', 'nope@'] }),
+    field: 'cc_emails[1]',
+  },
   { name: 'custom_key over 200 characters', body: bundleRequest({ custom_key: chars(201) }), field: 'custom_key' },
   // Limits on packets
   { name: 'packet email over 254 characters', body: withPacket(0, { email: emailOf(255) }), field: 'packets[0].email' },
-  { name: 'packet email that is not an email', body: withPacket(1, { email: 'bob-at-example.com' }), field: 'packets[1].email' },
+  {
+    name: 'packet email that is not an email',
+    body: withPacket(1, { email: 'bob-at-example.com' }),
+    field: 'packets[1].email',
+  },
   { name: 'phone over 128 characters', body: withPacket(0, { phone: chars(129, '1') }), field: 'packets[0].phone' },
   {
     name: 'signing_complete_redirect over 400 characters',
@@ -54,17 +86,48 @@ const rejected: Case[] = [
     body: withPacket(0, { signing_complete_redirect: 'javascript:alert(1)' }),
     field: 'packets[0].signing_complete_redirect',
   },
-  { name: 'a tag_values key that is not a Data Flow Tag name', body: bundleRequest({ tag_values: { 'Bad Key!': 'x' } }), field: 'tag_values.Bad Key!' },
+  {
+    name: 'a tag_values key that is not a Data Flow Tag name',
+    body: bundleRequest({ tag_values: { 'Bad Key!': 'x' } }),
+    field: 'tag_values.Bad Key!',
+  },
   { name: 'kind "apr" on a placed field', body: withField({ kind: 'apr' }), field: 'documents[0].fields[0].kind' },
   // Documents and fields
-  { name: 'filename over 50 characters', body: withDocument({ filename: `${chars(47)}.pdf` }), field: 'documents[0].filename' },
-  { name: 'v_regex over 200 characters', features: ['regex_validation'], body: withField({ v_regex: chars(201) }), field: 'documents[0].fields[0].v_regex' },
-  { name: 'v_regex_msg over 200 characters', features: ['regex_validation'], body: withField({ v_regex: '^a+$', v_regex_msg: chars(201) }), field: 'documents[0].fields[0].v_regex_msg' },
-  { name: 'v_regex without the regex_validation feature', body: withField({ v_regex: '^[0-9]+$' }), field: 'documents[0].fields[0].v_regex' },
-  { name: 'v_regex that is not RE2 (lookbehind)', features: ['regex_validation'], body: withField({ v_regex: '(?<=a)b' }), field: 'documents[0].fields[0].v_regex' },
+  {
+    name: 'filename over 50 characters',
+    body: withDocument({ filename: `${chars(47)}.pdf` }),
+    field: 'documents[0].filename',
+  },
+  {
+    name: 'v_regex over 200 characters',
+    features: ['regex_validation'],
+    body: withField({ v_regex: chars(201) }),
+    field: 'documents[0].fields[0].v_regex',
+  },
+  {
+    name: 'v_regex_msg over 200 characters',
+    features: ['regex_validation'],
+    body: withField({ v_regex: '^a+$', v_regex_msg: chars(201) }),
+    field: 'documents[0].fields[0].v_regex_msg',
+  },
+  {
+    name: 'v_regex without the regex_validation feature',
+    body: withField({ v_regex: '^[0-9]+$' }),
+    field: 'documents[0].fields[0].v_regex',
+  },
+  {
+    name: 'v_regex that is not RE2 (lookbehind)',
+    features: ['regex_validation'],
+    body: withField({ v_regex: '(?<=a)b' }),
+    field: 'documents[0].fields[0].v_regex',
+  },
   { name: 'kind "sdt" (retired)', body: withField({ kind: 'sdt' }), field: 'documents[0].fields[0].kind' },
   { name: 'an unknown kind', body: withField({ kind: 'xyz' }), field: 'documents[0].fields[0].kind' },
-  { name: 'format on a kind other than dat/tms', body: withField({ kind: 'inp', format: 'YYYY-MM-DD' }), field: 'documents[0].fields[0].format' },
+  {
+    name: 'format on a kind other than dat/tms',
+    body: withField({ kind: 'inp', format: 'YYYY-MM-DD' }),
+    field: 'documents[0].fields[0].format',
+  },
   {
     name: 'format on an auto-placement of kind sig',
     body: withDocument({ auto_placements: [{ kind: 'sig', search: 'Signature', format: 'YYYY', editors: ['ada'] }] }),
@@ -81,32 +144,83 @@ const rejected: Case[] = [
     body: withDocument({ auto_placements: [{ kind: 'inp', search: 'Name', v_regex: '^a$', editors: ['ada'] }] }),
     field: 'documents[0].auto_placements[0].v_regex',
   },
-  { name: 'an unknown v_pattern', body: withField({ v_pattern: 'roman_numerals' }), field: 'documents[0].fields[0].v_pattern' },
+  {
+    name: 'an unknown v_pattern',
+    body: withField({ v_pattern: 'roman_numerals' }),
+    field: 'documents[0].fields[0].v_pattern',
+  },
   {
     name: 'duplicate field keys in one document',
-    body: withDocument({ fields: [{ key: 'f', kind: 'sig', editors: ['ada'] }, { key: 'f', kind: 'ini', editors: ['bob'] }] }),
+    body: withDocument({
+      fields: [
+        { key: 'f', kind: 'sig', editors: ['ada'] },
+        { key: 'f', kind: 'ini', editors: ['bob'] },
+      ],
+    }),
     field: 'documents[0].fields[1].key',
   },
   {
     name: 'duplicate document keys',
-    body: bundleRequest({ documents: [{ key: 'a', file_b64: CONTRACT_B64 }, { key: 'a', file_b64: CONTRACT_B64 }] }),
+    body: bundleRequest({
+      documents: [
+        { key: 'a', file_b64: CONTRACT_B64 },
+        { key: 'a', file_b64: CONTRACT_B64 },
+      ],
+    }),
     field: 'documents[1].key',
   },
-  { name: 'a Document Template that does not exist', body: bundleRequest({ documents: [{ key: 't', template_id: MISSING_UUID }] }), field: 'documents[0].template_id' },
-  { name: 'an Envelope Template that does not exist', body: bundleRequest({ documents: undefined, envelope_template: { template_id: 'T-missing' } }), field: 'envelope_template.template_id' },
+  {
+    name: 'a Document Template that does not exist',
+    body: bundleRequest({ documents: [{ key: 't', template_id: MISSING_UUID }] }),
+    field: 'documents[0].template_id',
+  },
+  {
+    name: 'an Envelope Template that does not exist',
+    body: bundleRequest({ documents: undefined, envelope_template: { template_id: 'T-missing' } }),
+    field: 'envelope_template.template_id',
+  },
   // References to signer keys
-  { name: 'payment.billed_to naming no signer', body: bundleRequest({ payment: { billed_to: 'zed', amount_due: 100 } }), field: 'payment.billed_to' },
-  { name: 'converted_pdf_fields_to naming no signer', body: withDocument({ converted_pdf_fields_to: 'zed' }), field: 'documents[0].converted_pdf_fields_to' },
-  { name: 'a field editor naming no signer', body: withField({ editors: ['ada', 'zed'] }), field: 'documents[0].fields[0].editors[1]' },
+  {
+    name: 'payment.billed_to naming no signer',
+    body: bundleRequest({ payment: { billed_to: 'zed', amount_due: 100 } }),
+    field: 'payment.billed_to',
+  },
+  {
+    name: 'converted_pdf_fields_to naming no signer',
+    body: withDocument({ converted_pdf_fields_to: 'zed' }),
+    field: 'documents[0].converted_pdf_fields_to',
+  },
+  {
+    name: 'a field editor naming no signer',
+    body: withField({ editors: ['ada', 'zed'] }),
+    field: 'documents[0].fields[0].editors[1]',
+  },
   // Packets and documents lists
   { name: 'zero packets', body: bundleRequest({ packets: [] }), field: 'packets' },
   { name: 'no packets member', body: bundleRequest({ packets: undefined }), field: 'packets' },
   { name: 'zero documents', body: bundleRequest({ documents: [] }), field: 'documents' },
   { name: 'no documents member', body: bundleRequest({ documents: undefined }), field: 'documents' },
-  { name: 'a document with two sources', body: withDocument({ file_url: 'https://example.com/a.pdf' }), field: 'documents[0]' },
-  { name: 'a document with no source', body: bundleRequest({ documents: [{ key: 'contract' }] }), field: 'documents[0]' },
-  { name: 'file_index past the attached files', files: ONE_PDF, body: bundleRequest({ documents: [{ key: 'c', file_index: 1 }] }), field: 'documents[0].file_index' },
-  { name: 'file_index with no attached files', body: bundleRequest({ documents: [{ key: 'c', file_index: 0 }] }), field: 'documents[0].file_index' },
+  {
+    name: 'a document with two sources',
+    body: withDocument({ file_url: 'https://example.com/a.pdf' }),
+    field: 'documents[0]',
+  },
+  {
+    name: 'a document with no source',
+    body: bundleRequest({ documents: [{ key: 'contract' }] }),
+    field: 'documents[0]',
+  },
+  {
+    name: 'file_index past the attached files',
+    files: ONE_PDF,
+    body: bundleRequest({ documents: [{ key: 'c', file_index: 1 }] }),
+    field: 'documents[0].file_index',
+  },
+  {
+    name: 'file_index with no attached files',
+    body: bundleRequest({ documents: [{ key: 'c', file_index: 0 }] }),
+    field: 'documents[0].file_index',
+  },
   {
     name: 'an office upload without the office_upload feature',
     files: [{ filename: 'contract.docx', data: readFileSync(fixture('contract.docx')) }],
@@ -115,15 +229,28 @@ const rejected: Case[] = [
   },
   // Teams
   { name: 'team without the teams feature', body: bundleRequest({ team: MISSING_UUID }), field: 'team' },
-  { name: 'a team that does not exist', features: ['teams'], body: bundleRequest({ team: MISSING_UUID }), field: 'team' },
+  {
+    name: 'a team that does not exist',
+    features: ['teams'],
+    body: bundleRequest({ team: MISSING_UUID }),
+    field: 'team',
+  },
   // Deliverability
   { name: 'deliver_via phone with no phone', body: withPacket(0, { deliver_via: 'phone' }), field: 'packets[0].phone' },
   { name: 'auth_sms with no phone', body: withPacket(1, { auth_sms: true }), field: 'packets[1].phone' },
-  { name: 'deliver_via email with no email', body: withPacket(0, { email: undefined, phone: '+15550100', deliver_via: 'email' }), field: 'packets[0].email' },
+  {
+    name: 'deliver_via email with no email',
+    body: withPacket(0, { email: undefined, phone: '+15550100', deliver_via: 'email' }),
+    field: 'packets[0].email',
+  },
   { name: 'duplicate signer keys', body: withPacket(1, { key: 'ada' }), field: 'packets[1].key' },
   { name: 'an unknown person_id', body: withPacket(0, { person_id: MISSING_UUID }), field: 'packets[0].person_id' },
   // Test Bundles
-  { name: 'a test Bundle to an address that is no user', body: bundleRequest({ is_test: true }), field: 'packets[0].email' },
+  {
+    name: 'a test Bundle to an address that is no user',
+    body: bundleRequest({ is_test: true }),
+    field: 'packets[0].email',
+  },
   {
     name: 'a test Bundle to an unverified user',
     body: (e) => {
@@ -134,11 +261,18 @@ const rejected: Case[] = [
   },
   {
     name: 'a test Bundle delivered by phone',
-    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', phone: '+15550100', deliver_via: 'phone' }] }),
+    body: bundleRequest({
+      is_test: true,
+      packets: [{ key: 'o', name: 'Owner', phone: '+15550100', deliver_via: 'phone' }],
+    }),
     field: 'packets[0].deliver_via',
   },
   // Uploaded bytes
-  { name: 'file_b64 that is not base64', body: withDocument({ file_b64: 'this is *not* base64!' }), field: 'documents[0].file_b64' },
+  {
+    name: 'file_b64 that is not base64',
+    body: withDocument({ file_b64: 'this is *not* base64!' }),
+    field: 'documents[0].file_b64',
+  },
   {
     name: 'file_b64 that is not a PDF',
     body: withDocument({ file_b64: readFileSync(fixture('not-a-pdf.txt')).toString('base64') }),
@@ -173,28 +307,58 @@ const rejected: Case[] = [
   },
 ];
 
-const accepted: { name: string; body: Body | ((e: TestEngine) => Body); features?: string[]; files?: AttachedFile[] }[] = [
+const accepted: {
+  name: string;
+  body: Body | ((e: TestEngine) => Body);
+  features?: string[];
+  files?: AttachedFile[];
+}[] = [
   { name: 'email_subject of exactly 400 characters', body: bundleRequest({ email_subject: chars(400) }) },
-  { name: 'requester_email and cc_emails of exactly 254 characters', body: bundleRequest({ requester_email: emailOf(254), cc_emails: [emailOf(254)] }) },
+  {
+    name: 'requester_email and cc_emails of exactly 254 characters',
+    body: bundleRequest({ requester_email: emailOf(254), cc_emails: [emailOf(254)] }),
+  },
   { name: 'packet email of exactly 254 characters', body: withPacket(0, { email: emailOf(254) }) },
   { name: 'custom_key of exactly 200 characters', body: bundleRequest({ custom_key: chars(200) }) },
   { name: 'phone of exactly 128 characters', body: withPacket(0, { phone: chars(128, '1') }) },
   { name: 'filename of exactly 50 characters', body: withDocument({ filename: `${chars(46)}.pdf` }) },
-  { name: 'signing_complete_redirect with the signing_brands feature', features: ['signing_brands'], body: withPacket(0, { signing_complete_redirect: REDIRECT }) },
-  { name: 'v_regex (RE2) and v_regex_msg of 200 characters with the feature', features: ['regex_validation'], body: withField({ v_regex: `^${chars(198)}$`, v_regex_msg: chars(200) }) },
+  {
+    name: 'signing_complete_redirect with the signing_brands feature',
+    features: ['signing_brands'],
+    body: withPacket(0, { signing_complete_redirect: REDIRECT }),
+  },
+  {
+    name: 'v_regex (RE2) and v_regex_msg of 200 characters with the feature',
+    features: ['regex_validation'],
+    body: withField({ v_regex: `^${chars(198)}$`, v_regex_msg: chars(200) }),
+  },
   { name: 'format on kind dat', body: withField({ kind: 'dat', format: 'YYYY-MM-DD' }) },
   { name: 'format on kind tms', body: withField({ kind: 'tms', format: 'YYYY-MM-DD HH:mm' }) },
   { name: 'v_pattern alone', body: withField({ v_pattern: 'email' }) },
   { name: 'payment billed to a signer', body: bundleRequest({ payment: { billed_to: 'bob', amount_due: 100 } }) },
   { name: 'converted_pdf_fields_to naming a signer', body: withDocument({ converted_pdf_fields_to: 'bob' }) },
-  { name: 'a PDF attached by file_index', files: ONE_PDF, body: bundleRequest({ documents: [{ key: 'c', file_index: 0 }] }) },
+  {
+    name: 'a PDF attached by file_index',
+    files: ONE_PDF,
+    body: bundleRequest({ documents: [{ key: 'c', file_index: 0 }] }),
+  },
   { name: 'base64 with line breaks', body: withDocument({ file_b64: CONTRACT_B64.replace(/(.{76})/g, '$1\n') }) },
-  { name: 'an existing team with the teams feature', features: ['teams'], body: (e) => bundleRequest({ team: e.account.addTeam({ name: 'Sales' }).id }) },
+  {
+    name: 'an existing team with the teams feature',
+    features: ['teams'],
+    body: (e) => bundleRequest({ team: e.account.addTeam({ name: 'Sales' }).id }),
+  },
   { name: 'deliver_via phone with a phone', body: withPacket(0, { deliver_via: 'phone', phone: '+15550100' }) },
   { name: 'auth_sms with a phone', body: withPacket(0, { auth_sms: true, phone: '+15550100' }) },
-  { name: 'a test Bundle to the verified owner, whatever the case of the address', body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'Owner@ESIGN.local' }] }) },
+  {
+    name: 'a test Bundle to the verified owner, whatever the case of the address',
+    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'Owner@ESIGN.local' }] }),
+  },
   { name: 'an embedded signer without an email', body: withPacket(0, { email: undefined, deliver_via: 'embed' }) },
-  { name: 'a test Bundle to the verified owner', body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }) },
+  {
+    name: 'a test Bundle to the verified owner',
+    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }),
+  },
 ];
 
 describe('create: rejected requests name the field (400 invalid) and create nothing', () => {
@@ -216,7 +380,10 @@ describe('create: rejected requests name the field (400 invalid) and create noth
   });
 
   it('says why "sdt" is refused', async () => {
-    await expectApiError(ctx.e.createBundle(withField({ kind: 'sdt' })), 400, { field: 'documents[0].fields[0].kind', message: /no longer/ });
+    await expectApiError(ctx.e.createBundle(withField({ kind: 'sdt' })), 400, {
+      field: 'documents[0].fields[0].kind',
+      message: /no longer/,
+    });
   });
 });
 
@@ -234,7 +401,12 @@ describe('create: accepted requests', () => {
 
   it('echoes the request members back', async () => {
     const b = await ctx.e.createBundle(
-      bundleRequest({ custom_key: 'crm-1', email_subject: 'Sign me', cc_emails: ['cc@example.com'], payment: { billed_to: 'bob', amount_due: 5 } }),
+      bundleRequest({
+        custom_key: 'crm-1',
+        email_subject: 'Sign me',
+        cc_emails: ['cc@example.com'],
+        payment: { billed_to: 'bob', amount_due: 5 },
+      }),
     );
     expect(b).toMatchObject({
       label: 'Test agreement',
@@ -255,9 +427,17 @@ describe('create: accepted requests', () => {
   it('takes requester defaults from the team, then from the account', async () => {
     const { e } = ctx;
     e.account.setFeatures(['teams'], true);
-    const team = e.account.addTeam({ name: 'Sales', requester_name: 'Sales desk', requester_email: 'sales@example.com' });
+    const team = e.account.addTeam({
+      name: 'Sales',
+      requester_name: 'Sales desk',
+      requester_email: 'sales@example.com',
+    });
     const withTeam = await e.createBundle(bundleRequest({ team: team.id }));
-    expect(withTeam).toMatchObject({ team: team.id, requester_name: 'Sales desk', requester_email: 'sales@example.com' });
+    expect(withTeam).toMatchObject({
+      team: team.id,
+      requester_name: 'Sales desk',
+      requester_email: 'sales@example.com',
+    });
     const plain = await e.createBundle(bundleRequest());
     expect(plain).toMatchObject({ team: null, requester_email: 'owner@esign.local' });
     const own = await e.createBundle(bundleRequest({ team: team.id, requester_email: 'me@example.com' }));
@@ -265,8 +445,19 @@ describe('create: accepted requests', () => {
   });
 
   it('names a document attached by file_index after the file, unless filename is given', async () => {
-    const files: AttachedFile[] = [{ filename: 'lease.pdf', data: CONTRACT_PDF }, { filename: 'other.pdf', data: CONTRACT_PDF }];
-    const b = await ctx.e.createBundle(bundleRequest({ documents: [{ key: 'a', file_index: 0 }, { key: 'b', file_index: 1, filename: 'renamed.pdf' }] }), files);
+    const files: AttachedFile[] = [
+      { filename: 'lease.pdf', data: CONTRACT_PDF },
+      { filename: 'other.pdf', data: CONTRACT_PDF },
+    ];
+    const b = await ctx.e.createBundle(
+      bundleRequest({
+        documents: [
+          { key: 'a', file_index: 0 },
+          { key: 'b', file_index: 1, filename: 'renamed.pdf' },
+        ],
+      }),
+      files,
+    );
     expect(b.documents.map((d) => d.name)).toEqual(['lease.pdf', 'renamed.pdf']);
   });
 
@@ -298,8 +489,15 @@ describe('create: test Bundles go only to verified users', () => {
 
   it('copies (cc_emails) of a test Bundle must go to verified users too', async () => {
     const { e } = ctx;
-    const body = (cc: string[]) => bundleRequest({ is_test: true, cc_emails: cc, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] });
-    await expectApiError(e.createBundle(body(['owner@esign.local', 'stranger@example.com'])), 400, { field: 'cc_emails[1]' });
+    const body = (cc: string[]) =>
+      bundleRequest({
+        is_test: true,
+        cc_emails: cc,
+        packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }],
+      });
+    await expectApiError(e.createBundle(body(['owner@esign.local', 'stranger@example.com'])), 400, {
+      field: 'cc_emails[1]',
+    });
     expect((await e.createBundle(body(['owner@esign.local']))).cc_emails).toEqual(['owner@esign.local']);
   });
 
@@ -382,17 +580,25 @@ describe('create: drafts, signing order and notifications', () => {
     expect(await eventKinds(e, b.id)).toEqual(['bc', 'bl', 'ns']);
   });
 
-  it('in_order follows the packets\' order members, not their position', async () => {
+  it("in_order follows the packets' order members, not their position", async () => {
     const { e } = ctx;
-    const b = await e.createBundle(withPacket(0, { order: 2 }, withPacket(1, { order: 1 }, bundleRequest({ in_order: true }))));
-    expect(b.packets.map((p) => [p.email, p.status])).toEqual([['ada@example.com', 'ne'], ['bob@example.com', 'se']]);
+    const b = await e.createBundle(
+      withPacket(0, { order: 2 }, withPacket(1, { order: 1 }, bundleRequest({ in_order: true }))),
+    );
+    expect(b.packets.map((p) => [p.email, p.status])).toEqual([
+      ['ada@example.com', 'ne'],
+      ['bob@example.com', 'se'],
+    ]);
     expect(outboxOf(e, b.id).map((m) => m.recipient)).toEqual(['bob@example.com']);
   });
 
   it('delivery by phone records an SMS to the phone', async () => {
     const { e } = ctx;
     const b = await e.createBundle(withPacket(0, { deliver_via: 'phone', phone: '+15550100' }));
-    expect(outboxOf(e, b.id).map((m) => [m.channel, m.recipient])).toEqual([['sms', '+15550100'], ['email', 'bob@example.com']]);
+    expect(outboxOf(e, b.id).map((m) => [m.channel, m.recipient])).toEqual([
+      ['sms', '+15550100'],
+      ['email', 'bob@example.com'],
+    ]);
   });
 
   for (const [name, over] of [

@@ -8,7 +8,9 @@ const ctx = useEngine();
 type Row = { key: string; status: string; notified_at: string | null; next_reminder_at: string | null };
 const packetRows = (slug: string) =>
   ctx.e.db
-    .prepare('SELECT p.key, p.status, p.notified_at, p.next_reminder_at FROM packets p JOIN bundles b ON b.seq = p.bundle_seq WHERE b.id = ? ORDER BY p.idx')
+    .prepare(
+      'SELECT p.key, p.status, p.notified_at, p.next_reminder_at FROM packets p JOIN bundles b ON b.seq = p.bundle_seq WHERE b.id = ? ORDER BY p.idx',
+    )
     .all(slug) as Row[];
 /** Times as days after the Bundle was sent, so two Bundles launched at different instants compare. */
 const relative = (rows: Row[], sent: string) =>
@@ -23,7 +25,10 @@ describe('a create answers with the Bundle as written', () => {
     ['sent, two signers', bundleRequest()],
     ['in order', bundleRequest({ in_order: true })],
     ['a draft', bundleRequest({ is_draft: true })],
-    ['an embedded signer and reminders set', withPacket(1, { deliver_via: 'embed' }, bundleRequest({ reminder_offset: 2, custom_key: 'k-1' }))],
+    [
+      'an embedded signer and reminders set',
+      withPacket(1, { deliver_via: 'embed' }, bundleRequest({ reminder_offset: 2, custom_key: 'k-1' })),
+    ],
   ];
   for (const [name, request] of shapes)
     it(`${name}: the answer equals a read of it`, async () => {
@@ -50,13 +55,20 @@ describe('a PDF already in the file store', () => {
   it('is not parsed again: its page count comes from the store', async () => {
     const first = await ctx.e.createBundle(bundleRequest());
     const pages = () =>
-      (ctx.e.db.prepare(`SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ?`).pluck().all(first.id) as string[])
-        .map((s) => (JSON.parse(s) as { pages: number }).pages);
+      (
+        ctx.e.db
+          .prepare(`SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ?`)
+          .pluck()
+          .all(first.id) as string[]
+      ).map((s) => (JSON.parse(s) as { pages: number }).pages);
     expect(pages()).toEqual([1]);
     // The store says these bytes have 7 pages: a create that parsed them would say 1.
     ctx.e.db.prepare('UPDATE blobs SET pages = 7').run();
     const again = await ctx.e.createBundle(bundleRequest({ documents: [{ key: 'contract', file_b64: CONTRACT_B64 }] }));
-    const spec = ctx.e.db.prepare(`SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ?`).pluck().get(again.id) as string;
+    const spec = ctx.e.db
+      .prepare(`SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ?`)
+      .pluck()
+      .get(again.id) as string;
     expect((JSON.parse(spec) as { pages: number }).pages).toBe(7);
   });
 });

@@ -25,7 +25,9 @@ describe('states: terminal and ended', () => {
   });
 
   it('a wait for "ended" stops at a declined Bundle', () => {
-    expect(reachedTarget('ended', { status: 'de', sent: 'x', docs_ready: false, doc_status: 'no', packets: [] })).toBe(true);
+    expect(reachedTarget('ended', { status: 'de', sent: 'x', docs_ready: false, doc_status: 'no', packets: [] })).toBe(
+      true,
+    );
   });
 });
 
@@ -54,7 +56,9 @@ describe('a declined Bundle', () => {
     const b = await declined();
     const ada = b.packets[0]!.id;
     // Before the single definition a declined Bundle's signers could still be changed (only the terminal states refused).
-    await expectApiError(t.e.updatePacket(ada, { name: 'Ada L.' }), 400, { message: /declined \(de\); its signers can no longer be changed/ });
+    await expectApiError(t.e.updatePacket(ada, { name: 'Ada L.' }), 400, {
+      message: /declined \(de\); its signers can no longer be changed/,
+    });
     await expectApiError(t.e.remindPacket(ada), 409, { message: /declined \(de\)/ });
     await expectApiError(t.e.signPacket(ada, {}), 409, { message: /declined \(de\)/ });
     expect((await t.e.getPacket(ada)).name).toBe('Ada Lovelace');

@@ -29,7 +29,9 @@ describe('creates in flight together', () => {
     await ctx.e.createBundle(bundleRequest({ label: 'alone' }));
     const one = walFrames(ctx.e.dataDir);
     fresh();
-    const made = await Promise.all(Array.from({ length: 8 }, (_, i) => ctx.e.createBundle(bundleRequest({ label: `together ${i}` }))));
+    const made = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => ctx.e.createBundle(bundleRequest({ label: `together ${i}` }))),
+    );
     const eight = walFrames(ctx.e.dataDir);
     expect(one).toBeGreaterThan(10);
     // Separate commits rewrite every page each touches (8 x one); a shared commit writes each page once.
@@ -62,7 +64,8 @@ describe('inGroupedTransaction', () => {
     });
     return { db } as unknown as EngineContext;
   };
-  const keys = (c: EngineContext) => c.db.prepare(`SELECT key FROM meta WHERE key LIKE 'g-%' ORDER BY key`).pluck().all();
+  const keys = (c: EngineContext) =>
+    c.db.prepare(`SELECT key FROM meta WHERE key LIKE 'g-%' ORDER BY key`).pluck().all();
 
   it('rolls back only the write that throws, and answers each caller after the commit', async () => {
     const c = open();
@@ -89,7 +92,9 @@ describe('inGroupedTransaction', () => {
     c.db.pragma('busy_timeout = 20');
     const other = new Database(c.db.name);
     other.exec('BEGIN IMMEDIATE'); // another process holds the write lock past the busy timeout
-    const results = await Promise.allSettled([1, 2].map((i) => inGroupedTransaction(c, () => c.db.prepare(`INSERT INTO meta VALUES ('g-${i}', '')`).run())));
+    const results = await Promise.allSettled(
+      [1, 2].map((i) => inGroupedTransaction(c, () => c.db.prepare(`INSERT INTO meta VALUES ('g-${i}', '')`).run())),
+    );
     other.exec('ROLLBACK');
     other.close();
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);

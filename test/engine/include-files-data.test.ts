@@ -9,7 +9,14 @@ const ctx = useEngine();
 
 const FIELDS = [
   { key: 'ada-sig', kind: 'sig', label: 'Signature', page: 1, x: 1, y: 1, w: 100, h: 20, editors: ['ada'] },
-  { key: 'start', kind: 'dat', label: 'Start date', format: 'YYYY-MM-DD', initial_value: '2025-01-01', editors: ['bob'] },
+  {
+    key: 'start',
+    kind: 'dat',
+    label: 'Start date',
+    format: 'YYYY-MM-DD',
+    initial_value: '2025-01-01',
+    editors: ['bob'],
+  },
 ];
 const create = (e: TestEngine) => e.createBundle(withDocument({ fields: FIELDS }));
 const CONTRACT_SHA = createHash('sha256').update(CONTRACT_PDF).digest('hex');
@@ -52,8 +59,26 @@ describe('include', () => {
     const b = await create(e);
     const got = await e.getBundle(b.id, 'data');
     expect(got.data).toEqual([
-      { doc_key: 'contract', field_key: 'ada-sig', label: 'Signature', kind: 'sig', value: '', filled_by: '', packet_id: null, attachments: [] },
-      { doc_key: 'contract', field_key: 'start', label: 'Start date', kind: 'dat', value: '2025-01-01', filled_by: 'sender', packet_id: null, attachments: [] },
+      {
+        doc_key: 'contract',
+        field_key: 'ada-sig',
+        label: 'Signature',
+        kind: 'sig',
+        value: '',
+        filled_by: '',
+        packet_id: null,
+        attachments: [],
+      },
+      {
+        doc_key: 'contract',
+        field_key: 'start',
+        label: 'Start date',
+        kind: 'dat',
+        value: '2025-01-01',
+        filled_by: 'sender',
+        packet_id: null,
+        attachments: [],
+      },
     ]);
     expect(got).not.toHaveProperty('files');
     expect(await e.getBundleData(b.id)).toEqual(got.data);
@@ -139,7 +164,14 @@ describe('files and data endpoints', () => {
 
   it('ready once complete with final documents', async () => {
     const { e } = ctx;
-    const b = await e.createBundle(bundleRequest({ documents: [{ key: 'a', file_b64: CONTRACT_B64 }, { key: 'b', file_b64: CONTRACT_B64, filename: 'copy.pdf' }] }));
+    const b = await e.createBundle(
+      bundleRequest({
+        documents: [
+          { key: 'a', file_b64: CONTRACT_B64 },
+          { key: 'b', file_b64: CONTRACT_B64, filename: 'copy.pdf' },
+        ],
+      }),
+    );
     for (const p of b.packets) await e.signPacket(p.id, {});
     await expectApiError(e.getBundleFiles(b.id), 409);
     await e.settle();
@@ -173,14 +205,21 @@ describe('data: field keys', () => {
   it('numbers fields without a key across placed and auto-placed fields, as stored at creation', async () => {
     const { e } = ctx;
     e.account.setFeatures(['early_data'], true);
-    const b = await e.createBundle(bundleRequest({
-      documents: [{
-        key: 'contract',
-        file_b64: CONTRACT_B64,
-        fields: [{ kind: 'sig', page: 1, x: 1, y: 1, w: 10, h: 10 }, { key: 'named', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10 }],
-        auto_placements: [{ kind: 'dat', search: 'Date:' }],
-      }],
-    }));
+    const b = await e.createBundle(
+      bundleRequest({
+        documents: [
+          {
+            key: 'contract',
+            file_b64: CONTRACT_B64,
+            fields: [
+              { kind: 'sig', page: 1, x: 1, y: 1, w: 10, h: 10 },
+              { key: 'named', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10 },
+            ],
+            auto_placements: [{ kind: 'dat', search: 'Date:' }],
+          },
+        ],
+      }),
+    );
     expect((await e.getBundleData(b.id)).map((d) => d.field_key)).toEqual(['sig-1', 'named', 'dat-3']);
   });
 });

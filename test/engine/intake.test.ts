@@ -23,10 +23,30 @@ const ONE_SIGNER = [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com'
 describe('auto-placements', () => {
   it('place a field at each occurrence of the text, offset as asked, and the signature lands there', async () => {
     const e = t.e;
-    const b = await e.createBundle(bundleRequest({
-      packets: ONE_SIGNER,
-      documents: [{ key: 'contract', file_b64: CONTRACT_B64, auto_placements: [{ key: 'sig', kind: 'sig', search: 'Signature:', offset_x: 70, offset_y: -6, w: 150, h: 24, editors: ['ada'], required: true }] }],
-    }));
+    const b = await e.createBundle(
+      bundleRequest({
+        packets: ONE_SIGNER,
+        documents: [
+          {
+            key: 'contract',
+            file_b64: CONTRACT_B64,
+            auto_placements: [
+              {
+                key: 'sig',
+                kind: 'sig',
+                search: 'Signature:',
+                offset_x: 70,
+                offset_y: -6,
+                w: 150,
+                h: 24,
+                editors: ['ada'],
+                required: true,
+              },
+            ],
+          },
+        ],
+      }),
+    );
     expect(b.status).toBe('se');
     await e.signPacket(b.packets[0]!.id, {});
     const pdf = await signedPdf(b.id);
@@ -39,14 +59,26 @@ describe('auto-placements', () => {
   });
 
   it('refuse a pattern found nowhere with a 400 naming it', async () => {
-    await expectApiError(t.e.createBundle(bundleRequest({
-      documents: [{ key: 'contract', file_b64: CONTRACT_B64, auto_placements: [{ kind: 'sig', search: 'No such words', editors: ['ada'] }] }],
-    })), 400, { field: 'documents[0].auto_placements[0].search', message: /was not found/ });
+    await expectApiError(
+      t.e.createBundle(
+        bundleRequest({
+          documents: [
+            {
+              key: 'contract',
+              file_b64: CONTRACT_B64,
+              auto_placements: [{ kind: 'sig', search: 'No such words', editors: ['ada'] }],
+            },
+          ],
+        }),
+      ),
+      400,
+      { field: 'documents[0].auto_placements[0].search', message: /was not found/ },
+    );
   });
 });
 
 describe('converted_pdf_fields_to', () => {
-  it('turns the PDF\'s own form fields into that signer\'s fields, and the signed PDF is flattened with the values', async () => {
+  it("turns the PDF's own form fields into that signer's fields, and the signed PDF is flattened with the values", async () => {
     const { PDFDocument } = await loadPdfLib();
     const doc = await PDFDocument.create();
     const page = doc.addPage([612, 792]);
@@ -55,7 +87,12 @@ describe('converted_pdf_fields_to', () => {
     company.addToPage(page, { x: 72, y: 600, width: 200, height: 20 });
     const pdf = Buffer.from(await doc.save());
     const e = t.e;
-    const b = await e.createBundle(bundleRequest({ packets: ONE_SIGNER, documents: [{ key: 'form', file_b64: pdf.toString('base64'), converted_pdf_fields_to: 'ada' }] }));
+    const b = await e.createBundle(
+      bundleRequest({
+        packets: ONE_SIGNER,
+        documents: [{ key: 'form', file_b64: pdf.toString('base64'), converted_pdf_fields_to: 'ada' }],
+      }),
+    );
     await expectApiError(e.signPacket(b.packets[0]!.id, {}), 400, { field: 'values.company' });
     await e.signPacket(b.packets[0]!.id, { values: { company: 'Analytical Engines Ltd' } });
     const signed = await signedPdf(b.id);
@@ -70,7 +107,9 @@ describe('HTML documents', () => {
 
   it('are rendered in the background, and their form elements become fields', async () => {
     const e = t.e;
-    const b = await e.createBundle(bundleRequest({ packets: ONE_SIGNER, documents: [{ key: 'order', file_html: HTML }] }));
+    const b = await e.createBundle(
+      bundleRequest({ packets: ONE_SIGNER, documents: [{ key: 'order', file_html: HTML }] }),
+    );
     expect(b.status).toBe('pe');
     await e.settle();
     const sent = await e.getBundle(b.id);
@@ -85,7 +124,9 @@ describe('HTML documents', () => {
 
   it('with html_fields_mode none are rendered only', async () => {
     const e = t.e;
-    const b = await e.createBundle(bundleRequest({ packets: ONE_SIGNER, documents: [{ key: 'order', file_html: HTML, html_fields_mode: 'none' }] }));
+    const b = await e.createBundle(
+      bundleRequest({ packets: ONE_SIGNER, documents: [{ key: 'order', file_html: HTML, html_fields_mode: 'none' }] }),
+    );
     await e.settle();
     expect((await e.getBundle(b.id)).status).toBe('se');
     await e.signPacket(b.packets[0]!.id, {});
@@ -95,7 +136,10 @@ describe('HTML documents', () => {
 
 describe('office documents', () => {
   const docx = readFileSync(fixture('contract.docx'));
-  const create = () => t.e.createBundle({ packets: ONE_SIGNER, documents: [{ key: 'contract', file_index: 0 }] }, [{ filename: 'contract.docx', data: docx }]);
+  const create = () =>
+    t.e.createBundle({ packets: ONE_SIGNER, documents: [{ key: 'contract', file_index: 0 }] }, [
+      { filename: 'contract.docx', data: docx },
+    ]);
 
   it('need the office-upload feature, and say when LibreOffice is missing', async () => {
     await expectApiError(create(), 400, { field: 'documents[0].file_index', message: /office-upload account feature/ });
@@ -104,7 +148,10 @@ describe('office documents', () => {
     process.env.PATH = '/nonexistent';
     delete process.env.ESIGN_SOFFICE;
     try {
-      await expectApiError(create(), 400, { field: 'documents[0].file_index', message: /LibreOffice, which is not installed/ });
+      await expectApiError(create(), 400, {
+        field: 'documents[0].file_index',
+        message: /LibreOffice, which is not installed/,
+      });
     } finally {
       process.env.PATH = saved.path;
       if (saved.soffice !== undefined) process.env.ESIGN_SOFFICE = saved.soffice;

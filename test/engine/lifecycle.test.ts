@@ -5,7 +5,8 @@ import { type TestEngine, eventKinds, forceStatus, outboxOf, useEngine } from '.
 
 const ctx = useEngine();
 
-const draft = (e: TestEngine, over: Record<string, unknown> = {}) => e.createBundle(bundleRequest({ status: 'dr', ...over }));
+const draft = (e: TestEngine, over: Record<string, unknown> = {}) =>
+  e.createBundle(bundleRequest({ status: 'dr', ...over }));
 const sent = (e: TestEngine) => e.createBundle(bundleRequest());
 
 describe('validate', () => {
@@ -13,14 +14,23 @@ describe('validate', () => {
     const { e } = ctx;
     const one = await draft(e);
     expect(await e.validateBundle(one.id)).toEqual({ can_send: true, msg: expect.any(String), n_docs: 1 });
-    const two = await draft(e, { documents: [{ key: 'a', file_b64: CONTRACT_B64 }, { key: 'b', file_b64: CONTRACT_B64 }] });
+    const two = await draft(e, {
+      documents: [
+        { key: 'a', file_b64: CONTRACT_B64 },
+        { key: 'b', file_b64: CONTRACT_B64 },
+      ],
+    });
     expect(await e.validateBundle(two.id)).toMatchObject({ can_send: true, n_docs: 2 });
   });
 
   it('a sent or cancelled Bundle cannot be sent, with a reason', async () => {
     const { e } = ctx;
     const b = await sent(e);
-    expect(await e.validateBundle(b.id)).toMatchObject({ can_send: false, n_docs: 1, msg: expect.stringMatching(/sent/) });
+    expect(await e.validateBundle(b.id)).toMatchObject({
+      can_send: false,
+      n_docs: 1,
+      msg: expect.stringMatching(/sent/),
+    });
     await e.cancelBundle(b.id);
     expect(await e.validateBundle(b.id)).toMatchObject({ can_send: false, msg: expect.stringMatching(/cancelled/) });
   });

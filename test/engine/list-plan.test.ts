@@ -22,14 +22,37 @@ describe('the list planner', () => {
   it('names the strategy, the driving index, the total and the page of each kind of request', async () => {
     await seed();
     expect(planOf({ status__in: ',' })).toEqual({ strategy: 'none', drive: 'none', total: 'none', page: 'none' });
-    expect(planOf({ search: 'lease' })).toEqual({ strategy: 'set', drive: 'bundle_search', total: 'index', page: 'slice' });
-    expect(planOf({ tag: 'ci' })).toEqual({ strategy: 'set', drive: 'bundle_tags (tag, bundle_seq)', total: 'kept', page: 'slice' });
-    expect(planOf({ status: 'se' })).toEqual({ strategy: 'statuses', drive: 'bundles (status, created)', total: 'kept', page: 'offset' });
-    expect(planOf({ ordering: '-sent' })).toMatchObject({ strategy: 'walk', drive: 'bundles (sent, seq, ...)', total: 'kept' });
+    expect(planOf({ search: 'lease' })).toEqual({
+      strategy: 'set',
+      drive: 'bundle_search',
+      total: 'index',
+      page: 'slice',
+    });
+    expect(planOf({ tag: 'ci' })).toEqual({
+      strategy: 'set',
+      drive: 'bundle_tags (tag, bundle_seq)',
+      total: 'kept',
+      page: 'slice',
+    });
+    expect(planOf({ status: 'se' })).toEqual({
+      strategy: 'statuses',
+      drive: 'bundles (status, created)',
+      total: 'kept',
+      page: 'offset',
+    });
+    expect(planOf({ ordering: '-sent' })).toMatchObject({
+      strategy: 'walk',
+      drive: 'bundles (sent, seq, ...)',
+      total: 'kept',
+    });
     expect(planOf({ tag: 'ci', ordering: '-sent' })).toMatchObject({ strategy: 'walk', total: 'kept' });
     expect(planOf({ status: 'se', sent_after: '2000-01-01' })).toMatchObject({ total: 'days' });
     // A set with another filter is counted by visiting its matches, which reads the list whole.
-    expect(planOf({ tag: 'ci', search: 'lease' })).toMatchObject({ strategy: 'whole', total: 'visited', page: 'slice' });
+    expect(planOf({ tag: 'ci', search: 'lease' })).toMatchObject({
+      strategy: 'whole',
+      total: 'visited',
+      page: 'slice',
+    });
   });
 
   it('reads through a 64 MB page cache (measured: README, Lists at scale), without a memory map', () => {
@@ -42,12 +65,22 @@ describe('the list planner', () => {
     try {
       const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
       const env = { ESIGN_DATA_DIR: data.dir };
-      await execa('node', [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>', '-q'], { env });
-      const debug = await execa('node', [BIN, 'bundle', 'list', '--status', 'se', '--json'], { env: { ...env, ESIGN_DEBUG: 'sql' } });
+      await execa(
+        'node',
+        [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>', '-q'],
+        { env },
+      );
+      const debug = await execa('node', [BIN, 'bundle', 'list', '--status', 'se', '--json'], {
+        env: { ...env, ESIGN_DEBUG: 'sql' },
+      });
       const line = debug.stderr.split('\n').find((l) => l.startsWith('esign: sql list plan '));
       expect(line).toBeDefined();
-      expect(JSON.parse(line!.slice('esign: sql list plan '.length, line!.indexOf(' for ')))).toEqual(
-        { strategy: 'statuses', drive: 'bundles (status, created)', total: 'kept', page: 'offset' });
+      expect(JSON.parse(line!.slice('esign: sql list plan '.length, line!.indexOf(' for ')))).toEqual({
+        strategy: 'statuses',
+        drive: 'bundles (status, created)',
+        total: 'kept',
+        page: 'offset',
+      });
       expect(JSON.parse(debug.stdout)).toHaveLength(1);
       const quiet = await execa('node', [BIN, 'bundle', 'list', '--json'], { env });
       expect(quiet.stderr).not.toContain('sql list plan');

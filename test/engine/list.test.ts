@@ -19,7 +19,11 @@ describe('list: search', () => {
     const { e } = ctx;
     const lease = await make(e, 'Lease agreement', { custom_key: 'crm-100' });
     await e.createBundle(
-      withPacket(1, { name: 'Zed Zulu', email: 'zed@corp.test', phone: '+1 555 0111' }, bundleRequest({ label: 'NDA' })),
+      withPacket(
+        1,
+        { name: 'Zed Zulu', email: 'zed@corp.test', phone: '+1 555 0111' },
+        bundleRequest({ label: 'NDA' }),
+      ),
     );
     await make(e, 'Offer letter', { status: 'dr' });
 
@@ -167,7 +171,14 @@ describe('list: date ranges', () => {
     });
   }
 
-  const bounds = ['created_after', 'created_before', 'sent_after', 'sent_before', 'completed_after', 'completed_before'];
+  const bounds = [
+    'created_after',
+    'created_before',
+    'sent_after',
+    'sent_before',
+    'completed_after',
+    'completed_before',
+  ];
   for (const field of bounds) {
     for (const value of ['yesterday', '2024-1-5', '2024-13-01', '2024-02-30', '2024-01-15T00:00:00Z']) {
       it(`rejects ${field}=${value}`, async () => {
@@ -184,7 +195,8 @@ describe('list: date ranges', () => {
 describe('list: template filter', () => {
   it('returns only Bundles made from that template', async () => {
     const { e } = ctx;
-    const t = (await e.importTemplate({ name: 'Lease', pdf: CONTRACT_PDF, roles: [{ key: 'ada', label: 'Tenant' }] })).id;
+    const t = (await e.importTemplate({ name: 'Lease', pdf: CONTRACT_PDF, roles: [{ key: 'ada', label: 'Tenant' }] }))
+      .id;
     await make(e, 'from template', { documents: [{ template_id: t }] });
     await make(e, 'plain');
     expect(await labels(e, { template: t })).toEqual(['from template']);
@@ -260,6 +272,10 @@ describe('list: pagination', () => {
   it('accepts page and per_page as query strings', async () => {
     const { e } = ctx;
     await seed(e, 3);
-    expect(await e.listBundles({ page: '2', per_page: '2' } as unknown as Query)).toMatchObject({ page: 2, per_page: 2, total_pages: 2 });
+    expect(await e.listBundles({ page: '2', per_page: '2' } as unknown as Query)).toMatchObject({
+      page: 2,
+      per_page: 2,
+      total_pages: 2,
+    });
   });
 });

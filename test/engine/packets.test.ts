@@ -14,20 +14,36 @@ const signingRequestsTo = (e: TestEngine, to: string) => e.outbox({ to, kind: 's
 /** A saved Person with one email channel, written directly (the Persons API arrives later). */
 function insertPerson(e: TestEngine, name: string, email: string): string {
   const id = randomUUID();
-  e.db.prepare('INSERT INTO persons (id, name, metadata, is_user, created) VALUES (?, ?, ?, 0, ?)').run(id, name, '{}', e.clock.now());
-  e.db.prepare(`INSERT INTO person_channels (id, person_id, kind, email) VALUES (?, ?, 'em', ?)`).run(randomUUID(), id, email);
+  e.db
+    .prepare('INSERT INTO persons (id, name, metadata, is_user, created) VALUES (?, ?, ?, 0, ?)')
+    .run(id, name, '{}', e.clock.now());
+  e.db
+    .prepare(`INSERT INTO person_channels (id, person_id, kind, email) VALUES (?, ?, 'em', ?)`)
+    .run(randomUUID(), id, email);
   return id;
 }
-const personName = (e: TestEngine, id: string) => (e.db.prepare('SELECT name FROM persons WHERE id = ?').get(id) as { name: string }).name;
+const personName = (e: TestEngine, id: string) =>
+  (e.db.prepare('SELECT name FROM persons WHERE id = ?').get(id) as { name: string }).name;
 const personEmails = (e: TestEngine, id: string) =>
-  (e.db.prepare(`SELECT email FROM person_channels WHERE person_id = ? AND kind = 'em' ORDER BY rowid`).all(id) as { email: string }[]).map((r) => r.email);
+  (
+    e.db.prepare(`SELECT email FROM person_channels WHERE person_id = ? AND kind = 'em' ORDER BY rowid`).all(id) as {
+      email: string;
+    }[]
+  ).map((r) => r.email);
 
 describe('get', () => {
   it('returns the packet as in the Bundle', async () => {
     const { e } = ctx;
     const b = await sent(e);
     expect(await e.getPacket(b.packets[1].id)).toEqual(b.packets[1]);
-    expect(b.packets[1]).toMatchObject({ name: 'Bob Example', email: 'bob@example.com', deliver_via: 'email', status: 'se', requires_witness: false, witness_nominated_by: '' });
+    expect(b.packets[1]).toMatchObject({
+      name: 'Bob Example',
+      email: 'bob@example.com',
+      deliver_via: 'email',
+      status: 'se',
+      requires_witness: false,
+      witness_nominated_by: '',
+    });
   });
 
   it('an unknown packet → 404', async () => {
@@ -41,9 +57,21 @@ describe('update', () => {
     e.account.setFeatures(['signing_brands'], true);
     const b = await sent(e);
     const p = await e.updatePacket(b.packets[0].id, {
-      name: 'Ada King', phone: '+15550100', auth_sms: true, auth_id: true, suppress_reminder: true, signing_complete_redirect: 'https://example.com/x',
+      name: 'Ada King',
+      phone: '+15550100',
+      auth_sms: true,
+      auth_id: true,
+      suppress_reminder: true,
+      signing_complete_redirect: 'https://example.com/x',
     });
-    expect(p).toMatchObject({ name: 'Ada King', phone: '+15550100', auth_sms: true, auth_id: true, suppress_reminder: true, signing_complete_redirect: 'https://example.com/x' });
+    expect(p).toMatchObject({
+      name: 'Ada King',
+      phone: '+15550100',
+      auth_sms: true,
+      auth_id: true,
+      suppress_reminder: true,
+      signing_complete_redirect: 'https://example.com/x',
+    });
     expect(await e.getPacket(p.id)).toEqual(p);
     expect((await eventKinds(e, b.id)).at(-1)).toBe('pu');
   });
@@ -57,7 +85,11 @@ describe('update', () => {
     ['the order', { order: 3 }, 'order'],
     ['an invalid email', { email: 'ada-at-example' }, 'email'],
     ['a phone over 128 characters', { phone: '1'.repeat(129) }, 'phone'],
-    ['signing_complete_redirect without the feature', { signing_complete_redirect: 'https://example.com/x' }, 'signing_complete_redirect'],
+    [
+      'signing_complete_redirect without the feature',
+      { signing_complete_redirect: 'https://example.com/x' },
+      'signing_complete_redirect',
+    ],
   ] as const) {
     it(`rejects ${name} naming ${field}`, async () => {
       const { e } = ctx;
@@ -109,7 +141,9 @@ describe('update', () => {
     await e.updatePacket(b.packets[0].id, { deliver_via: 'email' });
     expect(e.outbox({ packet: b.packets[0].id })).toEqual([]);
     await e.remindPacket(b.packets[0].id);
-    expect(e.outbox({ packet: b.packets[0].id }).map((m) => [m.kind, m.recipient])).toEqual([['reminder', 'ada@example.com']]);
+    expect(e.outbox({ packet: b.packets[0].id }).map((m) => [m.kind, m.recipient])).toEqual([
+      ['reminder', 'ada@example.com'],
+    ]);
   });
 
   it('a packet of a cancelled Bundle → 400', async () => {
@@ -121,7 +155,9 @@ describe('update', () => {
 
   it('a packet of a test Bundle cannot move to an unverified address', async () => {
     const { e } = ctx;
-    const b = await e.createBundle(bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }));
+    const b = await e.createBundle(
+      bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }),
+    );
     await expectApiError(e.updatePacket(b.packets[0].id, { email: 'someone@example.com' }), 400, { field: 'email' });
   });
 
@@ -142,7 +178,11 @@ describe('Person-linked signers', () => {
   it('members given in the request win over the Person', async () => {
     const { e } = ctx;
     const person = insertPerson(e, 'Grace Hopper', 'grace@example.com');
-    const b = await e.createBundle(bundleRequest({ packets: [{ key: 'g', person_id: person, name: 'Admiral Hopper', email: 'admiral@example.com' }] }));
+    const b = await e.createBundle(
+      bundleRequest({
+        packets: [{ key: 'g', person_id: person, name: 'Admiral Hopper', email: 'admiral@example.com' }],
+      }),
+    );
     expect(b.packets[0]).toMatchObject({ name: 'Admiral Hopper', email: 'admiral@example.com' });
   });
 
@@ -189,7 +229,7 @@ describe('remind', () => {
     expect(e.outbox({ kind: 'reminder' }).map((m) => m.recipient)).toEqual(['ada@example.com', 'bob@example.com']);
   });
 
-  it('uses the packet\'s delivery method and address', async () => {
+  it("uses the packet's delivery method and address", async () => {
     const { e } = ctx;
     const b = await e.createBundle(withPacket(0, { deliver_via: 'phone', phone: '+15550100' }));
     await e.remindPacket(b.packets[0].id);
@@ -236,7 +276,8 @@ describe('remind', () => {
 });
 
 describe('embed_url', () => {
-  const embedded = (e: TestEngine, over: Record<string, unknown> = {}) => e.createBundle(withPacket(0, { deliver_via: 'embed' }, bundleRequest(over)));
+  const embedded = (e: TestEngine, over: Record<string, unknown> = {}) =>
+    e.createBundle(withPacket(0, { deliver_via: 'embed' }, bundleRequest(over)));
 
   it('returns a single-use URL that expires in the future (event eu)', async () => {
     const { e } = ctx;

@@ -24,9 +24,18 @@ describe('paging of the lists other than Bundles', () => {
   });
 
   it('pages through persons newest first, neither repeating nor skipping', async () => {
-    for (let i = 0; i < 5; i++) await t.e.createPerson({ name: `P${i}`, channels: [{ kind: 'em', email: `p${i}@example.com` }] });
-    const pages = [await t.e.listPersons({ per_page: 2 }), await t.e.listPersons({ per_page: 2, page: 2 }), await t.e.listPersons({ per_page: 2, page: 3 })];
-    expect(pages.map((p) => [p.page, p.total_pages, p.total, p.items.length])).toEqual([[1, 3, 5, 2], [2, 3, 5, 2], [3, 3, 5, 1]]);
+    for (let i = 0; i < 5; i++)
+      await t.e.createPerson({ name: `P${i}`, channels: [{ kind: 'em', email: `p${i}@example.com` }] });
+    const pages = [
+      await t.e.listPersons({ per_page: 2 }),
+      await t.e.listPersons({ per_page: 2, page: 2 }),
+      await t.e.listPersons({ per_page: 2, page: 3 }),
+    ];
+    expect(pages.map((p) => [p.page, p.total_pages, p.total, p.items.length])).toEqual([
+      [1, 3, 5, 2],
+      [2, 3, 5, 2],
+      [3, 3, 5, 1],
+    ]);
     expect(pages.flatMap((p) => p.items.map((x) => x.name))).toEqual(['P4', 'P3', 'P2', 'P1', 'P0']);
     await expectApiError(t.e.listPersons({ per_page: 2, page: 4 }), 404);
   });

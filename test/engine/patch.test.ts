@@ -67,13 +67,19 @@ describe('patch: fields', () => {
   it('checks cc_emails like creation does', async () => {
     const { e } = ctx;
     const b = await sent(e);
-    await expectApiError(e.updateBundle(b.id, { cc_emails: ['ok@example.com', 'bad'] }), 400, { field: 'cc_emails[1]' });
-    await expectApiError(e.updateBundle(b.id, { cc_emails: [`${'a'.repeat(243)}@example.com`] }), 400, { field: 'cc_emails[0]' });
+    await expectApiError(e.updateBundle(b.id, { cc_emails: ['ok@example.com', 'bad'] }), 400, {
+      field: 'cc_emails[1]',
+    });
+    await expectApiError(e.updateBundle(b.id, { cc_emails: [`${'a'.repeat(243)}@example.com`] }), 400, {
+      field: 'cc_emails[0]',
+    });
   });
 
   it('keeps copies of a test Bundle to verified users', async () => {
     const { e } = ctx;
-    const b = await e.createBundle(bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }));
+    const b = await e.createBundle(
+      bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }),
+    );
     await expectApiError(e.updateBundle(b.id, { cc_emails: ['stranger@example.com'] }), 400, { field: 'cc_emails[0]' });
     expect((await e.updateBundle(b.id, { cc_emails: ['owner@esign.local'] })).cc_emails).toEqual(['owner@esign.local']);
   });
@@ -96,15 +102,28 @@ describe('patch: reminders', () => {
       const { e } = ctx;
       e.account.setFeatures(['reminders'], false);
       const b = await sent(e);
-      await expectApiError(e.updateBundle(b.id, { [field]: field === 'send_reminders' ? true : 3 }), 400, { code: 'invalid', field });
+      await expectApiError(e.updateBundle(b.id, { [field]: field === 'send_reminders' ? true : 3 }), 400, {
+        code: 'invalid',
+        field,
+      });
     });
   }
 
   it('with the feature (on by default) the values are stored', async () => {
     const { e } = ctx;
     const b = await sent(e);
-    const got = await e.updateBundle(b.id, { send_reminders: false, reminder_offset: 0, reminder_interval: 30, reminder_expires: 7 });
-    expect(got).toMatchObject({ send_reminders: false, reminder_offset: 0, reminder_interval: 30, reminder_expires: 7 });
+    const got = await e.updateBundle(b.id, {
+      send_reminders: false,
+      reminder_offset: 0,
+      reminder_interval: 30,
+      reminder_expires: 7,
+    });
+    expect(got).toMatchObject({
+      send_reminders: false,
+      reminder_offset: 0,
+      reminder_interval: 30,
+      reminder_expires: 7,
+    });
   });
 
   for (const field of REMINDER_FIELDS.slice(1)) {
@@ -122,10 +141,14 @@ describe('patch: expires', () => {
   it('must be in the future', async () => {
     const { e } = ctx;
     const b = await sent(e);
-    await expectApiError(e.updateBundle(b.id, { expires: new Date(e.clock.nowMs() - 60_000).toISOString() }), 400, { field: 'expires' });
+    await expectApiError(e.updateBundle(b.id, { expires: new Date(e.clock.nowMs() - 60_000).toISOString() }), 400, {
+      field: 'expires',
+    });
     await expectApiError(e.updateBundle(b.id, { expires: '2001-01-01' }), 400, { field: 'expires' });
     const d = await draft(e);
-    await expectApiError(e.updateBundle(d.id, { expires: isoDay(e.clock.nowMs() - DAY_MS) }), 400, { field: 'expires' });
+    await expectApiError(e.updateBundle(d.id, { expires: isoDay(e.clock.nowMs() - DAY_MS) }), 400, {
+      field: 'expires',
+    });
   });
 
   for (const value of ['next week', '2030-02-30', '2030-01-01 10:00', '']) {
@@ -187,7 +210,10 @@ describe('patch: owner, team and signing brand', () => {
   it('signing_brand must belong to the account; null clears', async () => {
     const { e } = ctx;
     const b = await sent(e);
-    await expectApiError(e.updateBundle(b.id, { signing_brand: UNKNOWN_UUID }), 400, { code: 'invalid', field: 'signing_brand' });
+    await expectApiError(e.updateBundle(b.id, { signing_brand: UNKNOWN_UUID }), 400, {
+      code: 'invalid',
+      field: 'signing_brand',
+    });
     const brand = e.account.addBrand({ name: 'Acme' });
     expect((await e.updateBundle(b.id, { signing_brand: brand.id })).signing_brand).toBe(brand.id);
     expect((await e.updateBundle(b.id, { signing_brand: null })).signing_brand).toBeNull();
@@ -196,7 +222,10 @@ describe('patch: owner, team and signing brand', () => {
   it('reports every bad member at once', async () => {
     const { e } = ctx;
     const b = await sent(e);
-    const err = await expectApiError(e.updateBundle(b.id, { owner: UNKNOWN_UUID, signing_brand: UNKNOWN_UUID, team: UNKNOWN_UUID }), 400);
+    const err = await expectApiError(
+      e.updateBundle(b.id, { owner: UNKNOWN_UUID, signing_brand: UNKNOWN_UUID, team: UNKNOWN_UUID }),
+      400,
+    );
     expect(err.errors.map((f) => f.field).sort()).toEqual(['owner', 'signing_brand', 'team']);
   });
 });

@@ -8,8 +8,12 @@ import { type TestEngine, eventKinds, useEngine } from './support.js';
 
 const ctx = useEngine();
 
-const ada = (over: Record<string, unknown> = {}) =>
-  ({ name: 'Ada Lovelace', metadata: { dept: 'maths' }, channels: [{ email: 'ada@example.com' }, { phone: '+1 (555) 010-0100' }], ...over });
+const ada = (over: Record<string, unknown> = {}) => ({
+  name: 'Ada Lovelace',
+  metadata: { dept: 'maths' },
+  channels: [{ email: 'ada@example.com' }, { phone: '+1 (555) 010-0100' }],
+  ...over,
+});
 
 const addresses = (p: Person) => p.channels.map((c) => `${c.kind}:${c.email ?? c.phone}`);
 const names = async (e: TestEngine, q: Record<string, unknown>) => (await e.listPersons(q)).items.map((p) => p.name);
@@ -23,8 +27,13 @@ describe('create and get', () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
     expect(p).toMatchObject({
-      name: 'Ada Lovelace', metadata: { dept: 'maths' }, is_user: false,
-      channels: [{ kind: 'em', email: 'ada@example.com' }, { kind: 'mp', phone: '+1 (555) 010-0100' }],
+      name: 'Ada Lovelace',
+      metadata: { dept: 'maths' },
+      is_user: false,
+      channels: [
+        { kind: 'em', email: 'ada@example.com' },
+        { kind: 'mp', phone: '+1 (555) 010-0100' },
+      ],
     });
     expect(p.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(p.channels.map((c) => c.id)).size).toBe(2);
@@ -32,7 +41,16 @@ describe('create and get', () => {
   });
 
   it('collapses equal channels of one request (case-insensitive email, normalised phone)', async () => {
-    const p = await ctx.e.createPerson(ada({ channels: [{ email: 'ada@example.com' }, { email: 'ADA@Example.com' }, { phone: '555-0100' }, { phone: '555 0100' }] }));
+    const p = await ctx.e.createPerson(
+      ada({
+        channels: [
+          { email: 'ada@example.com' },
+          { email: 'ADA@Example.com' },
+          { phone: '555-0100' },
+          { phone: '555 0100' },
+        ],
+      }),
+    );
     expect(addresses(p)).toEqual(['em:ada@example.com', 'mp:555-0100']);
   });
 
@@ -45,14 +63,26 @@ describe('create and get', () => {
     ['a blank name', { name: '  ' }, 'name'],
     ['a name over the protective bound (10000)', { name: 'a'.repeat(10_001) }, 'name'],
     ['metadata that is not an object', { name: 'A', metadata: 'x' }, 'metadata'],
-    ['a channel with both email and phone', { name: 'A', channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '555' }] }, 'channels[1]'],
+    [
+      'a channel with both email and phone',
+      { name: 'A', channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '555' }] },
+      'channels[1]',
+    ],
     ['a channel with neither', { name: 'A', channels: [{ kind: 'em' }] }, 'channels[0]'],
-    ['a kind contradicting the member', { name: 'A', channels: [{ kind: 'mp', email: 'a@example.com' }] }, 'channels[0].kind'],
+    [
+      'a kind contradicting the member',
+      { name: 'A', channels: [{ kind: 'mp', email: 'a@example.com' }] },
+      'channels[0].kind',
+    ],
     ['an unknown kind', { name: 'A', channels: [{ kind: 'fax', phone: '555' }] }, 'channels[0].kind'],
     ['an invalid email', { name: 'A', channels: [{ email: 'ada-at-example' }] }, 'channels[0].email'],
     ['a phone without digits', { name: 'A', channels: [{ phone: 'call me' }] }, 'channels[0].phone'],
     ['a phone over 128 characters', { name: 'A', channels: [{ phone: '1'.repeat(129) }] }, 'channels[0].phone'],
-    ['a channel id on create', { name: 'A', channels: [{ id: randomUUID(), email: 'a@example.com' }] }, 'channels[0].id'],
+    [
+      'a channel id on create',
+      { name: 'A', channels: [{ id: randomUUID(), email: 'a@example.com' }] },
+      'channels[0].id',
+    ],
   ] as const) {
     it(`rejects ${what} with 400 on ${field}`, async () => {
       await expectApiError(ctx.e.createPerson(body), 400, { code: 'invalid', field });
@@ -63,7 +93,10 @@ describe('create and get', () => {
 
 describe('list', () => {
   async function three(e: TestEngine): Promise<void> {
-    await e.createPerson({ name: 'Ada Lovelace', channels: [{ email: 'ada@example.com' }, { phone: '+1 555 010 0100' }] });
+    await e.createPerson({
+      name: 'Ada Lovelace',
+      channels: [{ email: 'ada@example.com' }, { phone: '+1 555 010 0100' }],
+    });
     await e.createPerson({ name: 'Bob Byron', channels: [{ email: 'bob@work.example' }, { phone: '(555) 020-0200' }] });
     await e.createPerson({ name: 'Carol Ada', channels: [{ email: 'carol@example.com' }] });
   }
@@ -73,7 +106,13 @@ describe('list', () => {
     await three(e);
     expect(await names(e, {})).toEqual(['Carol Ada', 'Bob Byron', 'Ada Lovelace']);
     const second = await e.listPersons({ page: 2, per_page: 2 });
-    expect([second.page, second.total_pages, second.per_page, second.total, second.items.map((p) => p.name)]).toEqual([2, 2, 2, 3, ['Ada Lovelace']]);
+    expect([second.page, second.total_pages, second.per_page, second.total, second.items.map((p) => p.name)]).toEqual([
+      2,
+      2,
+      2,
+      3,
+      ['Ada Lovelace'],
+    ]);
     await expectApiError(e.listPersons({ page: 3, per_page: 2 }), 404, { code: 'not_found' });
   });
 
@@ -109,11 +148,17 @@ describe('list', () => {
 describe('replace (PUT)', () => {
   it('updates named channels, adds new ones and deletes every omitted one', async () => {
     const { e } = ctx;
-    const p = await e.createPerson(ada({ channels: [{ email: 'ada@example.com' }, { email: 'old@example.com' }, { phone: '555 0100' }] }));
+    const p = await e.createPerson(
+      ada({ channels: [{ email: 'ada@example.com' }, { email: 'old@example.com' }, { phone: '555 0100' }] }),
+    );
     const [mail, , phone] = p.channels;
     const r = await e.replacePerson(p.id, {
       name: 'Ada King',
-      channels: [{ id: phone.id, phone: '555 0199' }, { email: 'new@example.com' }, { id: mail.id, kind: 'em', email: 'ada@king.example' }],
+      channels: [
+        { id: phone.id, phone: '555 0199' },
+        { email: 'new@example.com' },
+        { id: mail.id, kind: 'em', email: 'ada@king.example' },
+      ],
     });
     expect(r).toMatchObject({ name: 'Ada King', metadata: {} });
     expect(r.channels).toEqual([
@@ -135,8 +180,19 @@ describe('replace (PUT)', () => {
     const p = await e.createPerson(ada());
     const other = await e.createPerson({ name: 'Other', channels: [{ email: 'other@example.com' }] });
     await expectApiError(e.replacePerson(p.id, { channels: [] }), 400, { field: 'name' });
-    await expectApiError(e.replacePerson(p.id, { name: 'A', channels: [{ email: 'x@example.com' }, { id: other.channels[0].id, email: 'y@example.com' }] }), 400, { field: 'channels[1].id' });
-    await expectApiError(e.replacePerson(p.id, { name: 'A', channels: [{ id: p.channels[0].id, phone: '555 0101' }] }), 400, { field: 'channels[0]', message: /email channel/ });
+    await expectApiError(
+      e.replacePerson(p.id, {
+        name: 'A',
+        channels: [{ email: 'x@example.com' }, { id: other.channels[0].id, email: 'y@example.com' }],
+      }),
+      400,
+      { field: 'channels[1].id' },
+    );
+    await expectApiError(
+      e.replacePerson(p.id, { name: 'A', channels: [{ id: p.channels[0].id, phone: '555 0101' }] }),
+      400,
+      { field: 'channels[0]', message: /email channel/ },
+    );
     expect(await e.getPerson(p.id)).toEqual(p);
     expect(await e.getPerson(other.id)).toEqual(other);
   });
@@ -151,13 +207,24 @@ describe('update (PATCH)', () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
     expect(await e.updatePerson(p.id, { metadata: { team: 'x' } })).toEqual({ ...p, metadata: { team: 'x' } });
-    expect(await e.updatePerson(p.id, { name: 'Ada King' })).toEqual({ ...p, name: 'Ada King', metadata: { team: 'x' } });
+    expect(await e.updatePerson(p.id, { name: 'Ada King' })).toEqual({
+      ...p,
+      name: 'Ada King',
+      metadata: { team: 'x' },
+    });
   });
 
   it('adds a new email or phone, and leaves an equal one unchanged', async () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
-    const r = await e.updatePerson(p.id, { channels: [{ email: 'ADA@example.COM' }, { phone: '+15550100100' }, { email: 'ada@home.example' }, { phone: '555 0200' }] });
+    const r = await e.updatePerson(p.id, {
+      channels: [
+        { email: 'ADA@example.COM' },
+        { phone: '+15550100100' },
+        { email: 'ada@home.example' },
+        { phone: '555 0200' },
+      ],
+    });
     expect(r.channels.slice(0, 2)).toEqual(p.channels);
     expect(addresses(r)).toEqual(['em:ada@example.com', 'mp:+1 (555) 010-0100', 'em:ada@home.example', 'mp:555 0200']);
   });
@@ -172,7 +239,14 @@ describe('update (PATCH)', () => {
   it('refuses a channel id of another Person, and changes nothing', async () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
-    await expectApiError(e.updatePerson(p.id, { name: 'Changed', channels: [{ email: 'x@example.com' }, { id: randomUUID(), email: 'y@example.com' }] }), 400, { field: 'channels[1].id' });
+    await expectApiError(
+      e.updatePerson(p.id, {
+        name: 'Changed',
+        channels: [{ email: 'x@example.com' }, { id: randomUUID(), email: 'y@example.com' }],
+      }),
+      400,
+      { field: 'channels[1].id' },
+    );
     expect(await e.getPerson(p.id)).toEqual(p);
   });
 
@@ -211,7 +285,9 @@ describe('PATCH by channel id and the Bundles sending to that address', () => {
   it('moves a phone the same way, matching the old number once normalised', async () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
-    const b = await e.createBundle(bundleRequest({ packets: [{ key: 'p', person_id: p.id, phone: '+15550100100', deliver_via: 'phone' }] }));
+    const b = await e.createBundle(
+      bundleRequest({ packets: [{ key: 'p', person_id: p.id, phone: '+15550100100', deliver_via: 'phone' }] }),
+    );
     await e.updatePerson(p.id, { channels: [{ id: p.channels[1].id, phone: '+1 555 010 0999' }] });
     expect((await e.getBundle(b.id)).packets[0]).toMatchObject({ phone: '+1 555 010 0999', email: 'ada@example.com' });
   });
@@ -220,7 +296,9 @@ describe('PATCH by channel id and the Bundles sending to that address', () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
     const q = await e.createPerson({ name: 'Twin', channels: [{ email: 'ada@example.com' }] });
-    const mine = await e.createBundle(bundleRequest({ packets: [{ key: 'p', person_id: p.id, email: 'ada@elsewhere.example' }] }));
+    const mine = await e.createBundle(
+      bundleRequest({ packets: [{ key: 'p', person_id: p.id, email: 'ada@elsewhere.example' }] }),
+    );
     const theirs = await bundleFor(e, q.id);
     await e.updatePerson(p.id, { channels: [{ id: p.channels[0].id, email: 'ada@new.example' }] });
     expect((await e.getBundle(mine.id)).packets[0].email).toBe('ada@elsewhere.example');
@@ -232,7 +310,11 @@ describe('PATCH by channel id and the Bundles sending to that address', () => {
     e.account.addUser({ email: 'ada@example.com', verified: true });
     const p = await e.createPerson(ada());
     const b = await bundleFor(e, p.id, { is_test: true });
-    await expectApiError(e.updatePerson(p.id, { channels: [{ id: p.channels[0].id, email: 'ada@new.example' }] }), 400, { field: 'channels[0].email', message: /Test Bundles/ });
+    await expectApiError(
+      e.updatePerson(p.id, { channels: [{ id: p.channels[0].id, email: 'ada@new.example' }] }),
+      400,
+      { field: 'channels[0].email', message: /Test Bundles/ },
+    );
     expect(await e.getPerson(p.id)).toEqual(p);
     expect((await e.getBundle(b.id)).packets[0].email).toBe('ada@example.com');
   });
@@ -255,7 +337,9 @@ describe('delete', () => {
     const p = await e.createPerson(ada());
     const b = await bundleFor(e, p.id);
     await e.deletePerson(p.id);
-    expect(await e.updatePacket(b.packets[0].id, { email: 'ada@later.example' })).toMatchObject({ email: 'ada@later.example' });
+    expect(await e.updatePacket(b.packets[0].id, { email: 'ada@later.example' })).toMatchObject({
+      email: 'ada@later.example',
+    });
     await expectApiError(e.getPerson(p.id), 404);
   });
 });
@@ -268,7 +352,9 @@ describe('is_user', () => {
     e.account.addUser({ email: 'Ada@Example.com' });
     expect((await e.getPerson(p.id)).is_user).toBe(true);
     expect((await e.listPersons({ email: 'ada@example.com' })).items[0].is_user).toBe(true);
-    expect((await e.replacePerson(p.id, { name: 'Ada', channels: [{ email: 'ada@home.example' }] })).is_user).toBe(false);
+    expect((await e.replacePerson(p.id, { name: 'Ada', channels: [{ email: 'ada@home.example' }] })).is_user).toBe(
+      false,
+    );
   });
 });
 
@@ -276,8 +362,21 @@ describe('person_id on a packet', () => {
   it('resolves the signer from a Person made through the API; the request wins where it says more', async () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
-    const b = await e.createBundle(bundleRequest({ packets: [{ key: 'p', person_id: p.id }, { key: 'q', person_id: p.id, name: 'A. L.', deliver_via: 'phone' }] }));
-    expect(b.packets[0]).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', phone: '+1 (555) 010-0100', person_id: p.id, deliver_via: 'email' });
+    const b = await e.createBundle(
+      bundleRequest({
+        packets: [
+          { key: 'p', person_id: p.id },
+          { key: 'q', person_id: p.id, name: 'A. L.', deliver_via: 'phone' },
+        ],
+      }),
+    );
+    expect(b.packets[0]).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '+1 (555) 010-0100',
+      person_id: p.id,
+      deliver_via: 'email',
+    });
     expect(b.packets[1]).toMatchObject({ name: 'A. L.', phone: '+1 (555) 010-0100', deliver_via: 'phone' });
   });
 
@@ -287,6 +386,10 @@ describe('person_id on a packet', () => {
     const b = await bundleFor(e, p.id);
     await e.updatePacket(b.packets[0].id, { email: 'ada@later.example' });
     await e.updatePacket(b.packets[0].id, { email: 'ADA@later.example' });
-    expect(addresses(await e.getPerson(p.id))).toEqual(['em:ada@example.com', 'mp:+1 (555) 010-0100', 'em:ada@later.example']);
+    expect(addresses(await e.getPerson(p.id))).toEqual([
+      'em:ada@example.com',
+      'mp:+1 (555) 010-0100',
+      'em:ada@later.example',
+    ]);
   });
 });

@@ -41,13 +41,15 @@ describe('read cache', () => {
     const labelled = (label: string) => countOnce(db, 'SELECT count(*) FROM bundles WHERE label = ?', [label]);
     expect(labelled('Rolled back')).toBe(0);
     let inside: Promise<{ label: string }> | undefined;
-    expect(() => inTransaction({ db } as EngineContext, () => {
-      db.prepare(`UPDATE bundles SET label = 'Rolled back' WHERE id = ?`).run(id);
-      expect(labelled('Rolled back')).toBe(1);
-      // Read (synchronously, in the transaction) through the Bundle cache too.
-      inside = engine.getBundle(id);
-      throw new Error('roll back');
-    })).toThrow('roll back');
+    expect(() =>
+      inTransaction({ db } as EngineContext, () => {
+        db.prepare(`UPDATE bundles SET label = 'Rolled back' WHERE id = ?`).run(id);
+        expect(labelled('Rolled back')).toBe(1);
+        // Read (synchronously, in the transaction) through the Bundle cache too.
+        inside = engine.getBundle(id);
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
     expect((await inside!).label).toBe('Rolled back');
     expect(labelled('Rolled back')).toBe(0);
     expect((await engine.getBundle(id)).label).toBe('Before');

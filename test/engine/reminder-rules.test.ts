@@ -12,12 +12,18 @@ async function created(over: Record<string, unknown>, settings: Record<string, u
   await t.e.updateBundle(b.id, settings);
   return b;
 }
-const reminderTimes = (slug: string) => outboxOf(t.e, slug).filter((m) => m.kind === 'reminder').map((m) => m.created);
+const reminderTimes = (slug: string) =>
+  outboxOf(t.e, slug)
+    .filter((m) => m.kind === 'reminder')
+    .map((m) => m.created);
 
 describe('automatic reminders and the rules they share with manual ones', () => {
   it('(a) keep the once-an-hour rule after a manual reminder: the automatic one waits for the hour to pass', async () => {
     const e = t.e;
-    const b = await created({ packets: [{ key: 'a', name: 'A', email: 'a@example.com' }] }, { reminder_offset: 1, reminder_interval: 2 });
+    const b = await created(
+      { packets: [{ key: 'a', name: 'A', email: 'a@example.com' }] },
+      { reminder_offset: 1, reminder_interval: 2 },
+    );
     const sent = e.clock.nowMs();
     e.clock.advance(DAY - 31 * MIN); // 08:29 if sent at 09:00
     await e.remindPacket(b.packets[0]!.id);
@@ -56,7 +62,10 @@ describe('automatic reminders and the rules they share with manual ones', () => 
 
   it('(b) still send a reminder that fell due before reminder_expires when the engine runs again in time', async () => {
     const e = t.e;
-    const b = await created({ packets: [{ key: 'a', name: 'A', email: 'a@example.com' }] }, { reminder_offset: 1, reminder_interval: 5, reminder_expires: 3 });
+    const b = await created(
+      { packets: [{ key: 'a', name: 'A', email: 'a@example.com' }] },
+      { reminder_offset: 1, reminder_interval: 5, reminder_expires: 3 },
+    );
     e.clock.advance(2 * DAY);
     expect(e.runDue().reminded).toBe(1);
     expect(reminderTimes(b.id)).toHaveLength(1);
@@ -64,9 +73,15 @@ describe('automatic reminders and the rules they share with manual ones', () => 
 
   it('(c) go to no packet created for embedded signing and moved to email: only the remind operation', async () => {
     const e = t.e;
-    const b = await created({
-      packets: [{ key: 'em', name: 'Em', deliver_via: 'embed', email: 'em@example.com' }, { key: 'bob', name: 'Bob', email: 'bob@example.com' }],
-    }, { reminder_offset: 1, reminder_interval: 1 });
+    const b = await created(
+      {
+        packets: [
+          { key: 'em', name: 'Em', deliver_via: 'embed', email: 'em@example.com' },
+          { key: 'bob', name: 'Bob', email: 'bob@example.com' },
+        ],
+      },
+      { reminder_offset: 1, reminder_interval: 1 },
+    );
     const em = b.packets[0]!.id;
     await e.updatePacket(em, { deliver_via: 'email' });
     expect(outboxOf(e, b.id).filter((m) => m.packet_id === em)).toEqual([]);
@@ -79,6 +94,10 @@ describe('automatic reminders and the rules they share with manual ones', () => 
     e.runDue();
     expect(outboxOf(e, b.id).filter((m) => m.packet_id === em)).toEqual([]);
     await e.remindPacket(em);
-    expect(outboxOf(e, b.id).filter((m) => m.packet_id === em).map((m) => [m.kind, m.recipient])).toEqual([['reminder', 'em@example.com']]);
+    expect(
+      outboxOf(e, b.id)
+        .filter((m) => m.packet_id === em)
+        .map((m) => [m.kind, m.recipient]),
+    ).toEqual([['reminder', 'em@example.com']]);
   });
 });

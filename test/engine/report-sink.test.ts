@@ -6,7 +6,7 @@ import { expect, test, vi } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { tempDir } from '../helpers.js';
 
-test('a line for people goes to the host\'s sink, not to stderr', async () => {
+test("a line for people goes to the host's sink, not to stderr", async () => {
   const data = tempDir('esign-report-');
   const dir = join(data.dir, 'esign');
   mkdirSync(dir, { mode: 0o755 });
@@ -15,7 +15,9 @@ test('a line for people goes to the host\'s sink, not to stderr', async () => {
   try {
     const engine = new LocalEngine({ dataDir: dir, report: (l) => lines.push(l) });
     await engine.close();
-    expect(lines).toEqual([expect.stringMatching(/was open to other users \(mode 755\); it is now private \(700\)\.$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/was open to other users \(mode 755\); it is now private \(700\)\.$/),
+    ]);
     expect(stderr).not.toHaveBeenCalled();
   } finally {
     stderr.mockRestore();
@@ -23,10 +25,14 @@ test('a line for people goes to the host\'s sink, not to stderr', async () => {
   }
 });
 
-test('no module of the engine writes to the process\'s streams', () => {
+test("no module of the engine writes to the process's streams", () => {
   const root = join(import.meta.dirname, '..', '..', 'src', 'local');
   const writers = readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && /process\.std(err|out)|console\.(log|error|warn)/.test(readFileSync(join(root, f), 'utf8')))
+    .filter(
+      (f) =>
+        f.endsWith('.ts') &&
+        /process\.std(err|out)|console\.(log|error|warn)/.test(readFileSync(join(root, f), 'utf8')),
+    )
     .map((f) => f.split(sep).join('/'));
   expect(writers).toEqual([]);
 });

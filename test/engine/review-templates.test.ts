@@ -14,13 +14,17 @@ const PACKETS = [
 ];
 
 const storedFields = (e: TestEngine, slug: string, key: string) => {
-  const row = e.db.prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.key = ?').get(slug, key) as { spec: string };
+  const row = e.db
+    .prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.key = ?')
+    .get(slug, key) as { spec: string };
   return JSON.parse(row.spec).fields as Record<string, unknown>[];
 };
 
 async function saleTemplate(e: TestEngine, fields?: unknown[]) {
   return e.importTemplate({
-    name: 'Sale', pdf: NDA, roles: [{ key: 'buyer' }, { key: 'seller' }],
+    name: 'Sale',
+    pdf: NDA,
+    roles: [{ key: 'buyer' }, { key: 'seller' }],
     fields: fields ?? [
       { key: 'price', kind: 'inp', page: 1, editor_roles: ['buyer'] },
       { key: 'seller-sig', kind: 'sig', page: 2, editor_roles: ['seller'] },
@@ -32,19 +36,47 @@ describe('envelope templates under review', () => {
   it('refuses a template role assigned twice when the envelope template is made, not on every Bundle later', async () => {
     const tpl = await saleTemplate(t.e);
     const spec = {
-      name: 'Twice', signers: SIGNERS,
-      documents: [{ key: 'sale', template_id: tpl.id, assignments: [{ role: 'buyer', signer: 'client' }, { role: 'buyer', signer: 'provider' }, { role: 'seller', signer: 'provider' }] }],
+      name: 'Twice',
+      signers: SIGNERS,
+      documents: [
+        {
+          key: 'sale',
+          template_id: tpl.id,
+          assignments: [
+            { role: 'buyer', signer: 'client' },
+            { role: 'buyer', signer: 'provider' },
+            { role: 'seller', signer: 'provider' },
+          ],
+        },
+      ],
     };
-    await expectApiError(t.e.createEnvelopeTemplate(spec, '.'), 400, { field: 'documents[0].assignments[1].role', message: /assigned twice/ });
+    await expectApiError(t.e.createEnvelopeTemplate(spec, '.'), 400, {
+      field: 'documents[0].assignments[1].role',
+      message: /assigned twice/,
+    });
     expect((await t.e.listEnvelopeTemplates()).total).toBe(0);
   });
 
   it('names a file document with a slash in its name as a plain filename', async () => {
-    const et = await t.e.createEnvelopeTemplate({
-      name: 'Slash', signers: SIGNERS,
-      documents: [{ key: 'nda', name: 'NDA 2024/25', file_b64: NDA.toString('base64'), fields: [{ kind: 'sig', page: 1, editors: ['client'] }] }],
-    }, '.');
-    const b = await t.e.createBundleFromEnvelopeTemplate({ envelope_template: { template_id: et.id }, packets: PACKETS });
+    const et = await t.e.createEnvelopeTemplate(
+      {
+        name: 'Slash',
+        signers: SIGNERS,
+        documents: [
+          {
+            key: 'nda',
+            name: 'NDA 2024/25',
+            file_b64: NDA.toString('base64'),
+            fields: [{ kind: 'sig', page: 1, editors: ['client'] }],
+          },
+        ],
+      },
+      '.',
+    );
+    const b = await t.e.createBundleFromEnvelopeTemplate({
+      envelope_template: { template_id: et.id },
+      packets: PACKETS,
+    });
     expect(b.documents).toEqual([{ key: 'nda', name: 'NDA 2024-25.pdf' }]);
   });
 });
@@ -53,12 +85,23 @@ describe('Data Flow Tags under review', () => {
   it('a tag named like an Object.prototype member takes the default value when tag_values does not name it', async () => {
     const tpl = await saleTemplate(t.e, [
       { key: 'a', kind: 'inp', page: 1, editor_roles: ['buyer'], data_flow_tag: 'constructor', default_value: 'kept' },
-      { key: 'b', kind: 'inp', page: 1, editor_roles: ['buyer'], data_flow_tag: '__proto__', default_value: 'also kept' },
+      {
+        key: 'b',
+        kind: 'inp',
+        page: 1,
+        editor_roles: ['buyer'],
+        data_flow_tag: '__proto__',
+        default_value: 'also kept',
+      },
     ]);
     const b = await t.e.createBundle({
-      packets: PACKETS, documents: [{ key: 'sale', template_id: tpl.id, assignments: [{ role: 'buyer', signer: 'client' }] }],
+      packets: PACKETS,
+      documents: [{ key: 'sale', template_id: tpl.id, assignments: [{ role: 'buyer', signer: 'client' }] }],
       tag_values: { other: 'x' },
     });
-    expect(storedFields(t.e, b.id, 'sale').map((f) => [f.key, f.initial_value])).toEqual([['a', 'kept'], ['b', 'also kept']]);
+    expect(storedFields(t.e, b.id, 'sale').map((f) => [f.key, f.initial_value])).toEqual([
+      ['a', 'kept'],
+      ['b', 'also kept'],
+    ]);
   });
 });

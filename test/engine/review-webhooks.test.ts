@@ -110,6 +110,9 @@ describe('webhook delivery under review', () => {
   it('refuses extra headers that the HTTP client cannot send (every delivery would fail)', async () => {
     const w = await engine.createWebhook({ name: 'r', url: rx.url, event_types: ['bundle_sent'] });
     for (const name of ['Expect', 'Upgrade', 'Keep-Alive'])
-      await expectApiError(engine.createWebhookHeader({ webhook: w.id, name, value: 'x' }), 400, { field: 'name', message: /set by the delivery itself|cannot be an extra header/ });
+      await expectApiError(engine.createWebhookHeader({ webhook: w.id, name, value: 'x' }), 400, {
+        field: 'name',
+        message: /set by the delivery itself|cannot be an extra header/,
+      });
   });
 });

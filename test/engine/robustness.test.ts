@@ -9,11 +9,17 @@ import { eventKinds, useEngine } from './support.js';
 const ctx = useEngine();
 let server: Awaited<ReturnType<typeof fileServer>>;
 beforeEach(async () => {
-  server = await fileServer({ '/contract.pdf': { body: CONTRACT_PDF }, '/slow.pdf': { body: CONTRACT_PDF, delayMs: 300 }, '/a.pdf': { status: 404, body: '' }, '/b.pdf': { status: 500, body: '' } });
+  server = await fileServer({
+    '/contract.pdf': { body: CONTRACT_PDF },
+    '/slow.pdf': { body: CONTRACT_PDF, delayMs: 300 },
+    '/a.pdf': { status: 404, body: '' },
+    '/b.pdf': { status: 500, body: '' },
+  });
 });
 afterEach(async () => server.close());
 
-const urlDocs = (...paths: string[]) => bundleRequest({ documents: paths.map((p, i) => ({ key: `d${i}`, file_url: server.url(p) })) });
+const urlDocs = (...paths: string[]) =>
+  bundleRequest({ documents: paths.map((p, i) => ({ key: `d${i}`, file_url: server.url(p) })) });
 
 describe('document processing under failure', () => {
   it('a document that cannot be stored fails its Bundle instead of crashing or sticking in pe', async () => {
@@ -53,7 +59,9 @@ describe('document processing under failure', () => {
     const created = await e.createBundle(urlDocs('/contract.pdf'));
     await e.settle();
     // Simulate a document claimed by a process that was killed: pending, with a lapsed lease.
-    e.db.prepare(`UPDATE documents SET state = 'pending', sha256 = NULL, lease_until = ?`).run(new Date(Date.now() - 1000).toISOString());
+    e.db
+      .prepare(`UPDATE documents SET state = 'pending', sha256 = NULL, lease_until = ?`)
+      .run(new Date(Date.now() - 1000).toISOString());
     e.db.prepare(`UPDATE bundles SET status = 'pe', sent = NULL WHERE id = ?`).run(created.id);
     e.runDue();
     await e.settle();
@@ -69,7 +77,9 @@ describe('signing links in messages', () => {
     const link = /\/sign\/([\w-]+)/.exec(m.body)![1];
     expect(link).not.toBe(b.packets[0].id);
     expect(link.length).toBeGreaterThanOrEqual(32);
-    expect(e.db.prepare(`SELECT target FROM links WHERE kind = 'sign'`).all()).toContainEqual({ target: b.packets[0].id });
+    expect(e.db.prepare(`SELECT target FROM links WHERE kind = 'sign'`).all()).toContainEqual({
+      target: b.packets[0].id,
+    });
   });
 });
 

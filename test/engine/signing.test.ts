@@ -20,16 +20,42 @@ function fileOf(e: LocalEngine, url: string): Buffer {
 
 const FIELDS = [
   { key: 'sig-ada', kind: 'sig', page: 1, x: 72, y: 600, w: 180, h: 30, editors: ['ada'], required: true },
-  { key: 'title', kind: 'inp', label: 'Title', page: 1, x: 72, y: 560, w: 180, h: 20, editors: ['ada'], required: true },
+  {
+    key: 'title',
+    kind: 'inp',
+    label: 'Title',
+    page: 1,
+    x: 72,
+    y: 560,
+    w: 180,
+    h: 20,
+    editors: ['ada'],
+    required: true,
+  },
   { key: 'agree', kind: 'chk', page: 1, x: 300, y: 560, w: 14, h: 14, editors: ['ada'] },
   { key: 'sig-bob', kind: 'sig', page: 1, x: 300, y: 600, w: 180, h: 30, editors: ['bob'], required: true },
-  { key: 'id-scan', kind: 'att', page: 1, x: 300, y: 650, w: 180, h: 20, editors: ['bob'], v_attachment_types: ['pdf', 'png'] },
+  {
+    key: 'id-scan',
+    kind: 'att',
+    page: 1,
+    x: 300,
+    y: 650,
+    w: 180,
+    h: 20,
+    editors: ['bob'],
+    v_attachment_types: ['pdf', 'png'],
+  },
 ];
 
 describe('signing and the lifecycle', () => {
   it('runs a Bundle from sending to verified evidence, in order', async () => {
     const e = t.e;
-    const b = await e.createBundle(bundleRequest({ in_order: true, documents: [{ key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf', fields: FIELDS }] }));
+    const b = await e.createBundle(
+      bundleRequest({
+        in_order: true,
+        documents: [{ key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf', fields: FIELDS }],
+      }),
+    );
     const [ada, bob] = b.packets;
     expect([ada!.status, bob!.status]).toEqual(['se', 'ne']);
     await expectApiError(e.signPacket(bob!.id, {}), 409, { message: /turn/ });
@@ -39,9 +65,23 @@ describe('signing and the lifecycle', () => {
     const signedAda = await e.signPacket(ada!.id, { values: { title: 'CEO', agree: 'yes' } });
     expect(signedAda.status).toBe('co');
     // Bob's turn: his signing request went to the outbox when Ada finished.
-    expect(outboxOf(e, b.id).filter((m) => m.kind === 'signing_request').map((m) => m.recipient)).toEqual(['ada@example.com', 'bob@example.com']);
-    await expectApiError(e.signPacket(bob!.id, { attachments: { 'id-scan': [{ name: 'id.jpg', data: Buffer.from('x') }] } }), 400, { field: 'attachments.id-scan[0]' });
-    await e.signPacket(bob!.id, { attachments: { 'id-scan': [{ name: 'id.png', data: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */ }] } });
+    expect(
+      outboxOf(e, b.id)
+        .filter((m) => m.kind === 'signing_request')
+        .map((m) => m.recipient),
+    ).toEqual(['ada@example.com', 'bob@example.com']);
+    await expectApiError(
+      e.signPacket(bob!.id, { attachments: { 'id-scan': [{ name: 'id.jpg', data: Buffer.from('x') }] } }),
+      400,
+      { field: 'attachments.id-scan[0]' },
+    );
+    await e.signPacket(bob!.id, {
+      attachments: {
+        'id-scan': [
+          { name: 'id.png', data: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */ },
+        ],
+      },
+    });
     let done = await e.getBundle(b.id);
     expect(done.status).toBe('co');
     expect(done.completed_at).not.toBeNull();
@@ -62,21 +102,32 @@ describe('signing and the lifecycle', () => {
     expect(byKey.title).toMatchObject({ value: 'CEO', filled_by: 'Ada Lovelace', packet_id: ada!.id });
     expect(byKey.agree!.value).toBe('true');
     expect(byKey['sig-ada']!.value).toBe('Ada Lovelace');
-    expect(byKey['id-scan']!.attachments).toMatchObject([{ name: 'id.png', ext: 'png', size: 9, num: 1, is_image: true }]);
+    expect(byKey['id-scan']!.attachments).toMatchObject([
+      { name: 'id.png', ext: 'png', size: 9, num: 1, is_image: true },
+    ]);
     expect(fileOf(e, byKey['id-scan']!.attachments[0]!.url).toString('latin1')).toBe('\x89PNG\r\n\x1a\n!');
 
     const coe = await e.getPacketCoe(ada!.id);
     expect(sha(fileOf(e, coe.file_url))).toBe(coe.sha256);
 
     const match = await e.verify(sha(signed));
-    expect(match).toMatchObject({ status: 'match', document_type: 'signed_pdf', envelope: { bundle_slug: b.id, status: 'co' } });
+    expect(match).toMatchObject({
+      status: 'match',
+      document_type: 'signed_pdf',
+      envelope: { bundle_slug: b.id, status: 'co' },
+    });
     expect((await e.verify(coe.sha256)).document_type).toBe('coe_pdf');
     const tampered = Buffer.from(signed);
     tampered[tampered.length - 20] ^= 1;
     expect((await e.verify(sha(tampered))).status).toBe('no_match');
     await expectApiError(e.verify('abc'), 400, { field: 'hash' });
 
-    expect(outboxOf(e, b.id).filter((m) => m.kind === 'docs_ready').map((m) => m.recipient).sort()).toEqual(['ada@example.com', 'bob@example.com']);
+    expect(
+      outboxOf(e, b.id)
+        .filter((m) => m.kind === 'docs_ready')
+        .map((m) => m.recipient)
+        .sort(),
+    ).toEqual(['ada@example.com', 'bob@example.com']);
     await expectApiError(e.signPacket(ada!.id, {}), 409);
   });
 
@@ -86,7 +137,10 @@ describe('signing and the lifecycle', () => {
     const p = await e.declinePacket(b.packets[1]!.id, 'Wrong amount');
     expect(p.status).toBe('ca'); // the wire's packet enum has no "de" (README)
     expect((await e.getBundle(b.id)).status).toBe('de');
-    expect((await e.listBundleEvents(b.id)).at(-1)).toMatchObject({ kind: 'pd', description: 'Signer declined: Wrong amount' });
+    expect((await e.listBundleEvents(b.id)).at(-1)).toMatchObject({
+      kind: 'pd',
+      description: 'Signer declined: Wrong amount',
+    });
     expect(outboxOf(e, b.id).some((m) => m.kind === 'declined' && m.recipient === 'owner@esign.local')).toBe(true);
     await expectApiError(e.signPacket(b.packets[0]!.id, {}), 409, { message: /declined/ });
     await expectApiError(e.getPacketCoe(b.packets[0]!.id), 409);
@@ -145,7 +199,13 @@ describe('signer-side validation', () => {
   });
 
   it('checks v_regex with RE2 full-match semantics and its message; bounds are then ignored', async () => {
-    await expectApiError(sign({ v_regex: '[A-Z]{3}-\\d+', v_regex_msg: 'Use a code like ABC-12', v_min: 100 }, 'ABC-12x', ['regex_validation']), 400, { field: 'values.f', message: /Use a code like ABC-12/ });
+    await expectApiError(
+      sign({ v_regex: '[A-Z]{3}-\\d+', v_regex_msg: 'Use a code like ABC-12', v_min: 100 }, 'ABC-12x', [
+        'regex_validation',
+      ]),
+      400,
+      { field: 'values.f', message: /Use a code like ABC-12/ },
+    );
   });
 
   it('accepts a v_regex match even when v_min would refuse it', async () => {
@@ -154,14 +214,25 @@ describe('signer-side validation', () => {
 
   it('refuses values for fields of another signer, unknown fields and the timestamp', async () => {
     const e = t.e;
-    const b = await e.createBundle(bundleRequest({
-      documents: [{ key: 'contract', file_b64: CONTRACT_B64, fields: [
-        { key: 'mine', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
-        { key: 'theirs', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['bob'] },
-        { key: 'when', kind: 'tms', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
-      ] }],
-    }));
-    const err = await expectApiError(e.signPacket(b.packets[0]!.id, { values: { theirs: 'x', nothing: 'y', when: 'now' } }), 400);
+    const b = await e.createBundle(
+      bundleRequest({
+        documents: [
+          {
+            key: 'contract',
+            file_b64: CONTRACT_B64,
+            fields: [
+              { key: 'mine', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
+              { key: 'theirs', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['bob'] },
+              { key: 'when', kind: 'tms', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
+            ],
+          },
+        ],
+      }),
+    );
+    const err = await expectApiError(
+      e.signPacket(b.packets[0]!.id, { values: { theirs: 'x', nothing: 'y', when: 'now' } }),
+      400,
+    );
     expect(err.errors.map((f) => f.field).sort()).toEqual(['values.nothing', 'values.theirs', 'values.when']);
     // Nothing was stored by the refused attempt.
     expect((await e.getPacket(b.packets[0]!.id)).status).toBe('se');
@@ -171,8 +242,15 @@ describe('signer-side validation', () => {
     const e = t.e;
     const b = await e.createBundle(withField({ key: 'f', kind: 'att', required: true, v_attachment_types: ['pdf'] }));
     await expectApiError(e.signPacket(b.packets[0]!.id, {}), 400, { field: 'attachments.f', message: /attachment/ });
-    await expectApiError(e.signPacket(b.packets[0]!.id, { attachments: { f: [{ name: 'a.txt', data: Buffer.from('x') }] } }), 400, { field: 'attachments.f[0]' });
-    expect((await e.signPacket(b.packets[0]!.id, { attachments: { f: [{ name: 'a.PDF', data: Buffer.from('%PDF-') }] } })).status).toBe('co');
+    await expectApiError(
+      e.signPacket(b.packets[0]!.id, { attachments: { f: [{ name: 'a.txt', data: Buffer.from('x') }] } }),
+      400,
+      { field: 'attachments.f[0]' },
+    );
+    expect(
+      (await e.signPacket(b.packets[0]!.id, { attachments: { f: [{ name: 'a.PDF', data: Buffer.from('%PDF-') }] } }))
+        .status,
+    ).toBe('co');
   });
 });
 
@@ -188,7 +266,9 @@ describe('interim files (PUT files/)', () => {
 
     expect((await e.generateInterimFiles(b.id)).doc_status).toBe('in');
     const interim = await e.getBundleFiles(b.id);
-    expect(interim.map((f) => [f.kind, f.doc_key, f.name])).toEqual([['interim_pdf', 'contract', 'contract-interim.pdf']]);
+    expect(interim.map((f) => [f.kind, f.doc_key, f.name])).toEqual([
+      ['interim_pdf', 'contract', 'contract-interim.pdf'],
+    ]);
     expect(fileOf(e, interim[0]!.file_url).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await e.verify(interim[0]!.sha256!)).status).toBe('no_match');
 
@@ -198,7 +278,12 @@ describe('interim files (PUT files/)', () => {
     await e.settle();
     const done = await e.getBundle(b.id);
     expect([done.status, done.doc_status]).toEqual(['co', 'fi']);
-    expect((await e.getBundleFiles(b.id)).map((f) => f.kind)).toEqual(['signed_pdf', 'combined_pdf', 'coe_pdf', 'coe_pdf']);
+    expect((await e.getBundleFiles(b.id)).map((f) => f.kind)).toEqual([
+      'signed_pdf',
+      'combined_pdf',
+      'coe_pdf',
+      'coe_pdf',
+    ]);
     await expectApiError(e.generateInterimFiles(b.id), 409);
     // An interim copy is never evidence, even of a completed Bundle.
     expect((await e.verify(interim[0]!.sha256!)).status).toBe('no_match');
@@ -208,15 +293,25 @@ describe('interim files (PUT files/)', () => {
 describe('review fixes', () => {
   it('draws values and signatures with line breaks (the files are still produced)', async () => {
     const e = t.e;
-    const b = await e.createBundle(bundleRequest({
-      packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }],
-      documents: [{ key: 'contract', file_b64: CONTRACT_B64, fields: [
-        { key: 'sig', kind: 'sig', page: 1, x: 72, y: 600, w: 180, h: 30, editors: ['ada'] },
-        { key: 'note', kind: 'inp', page: 1, x: 72, y: 560, w: 180, h: 20, editors: ['ada'] },
-        { key: 'memo', kind: 'txt', page: 1, x: 72, y: 500, w: 180, h: 50, editors: ['ada'] },
-      ] }],
-    }));
-    await e.signPacket(b.packets[0]!.id, { values: { sig: 'Ada\nLovelace', note: 'one\r\ntwo', memo: 'line 1\nline 2' } });
+    const b = await e.createBundle(
+      bundleRequest({
+        packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }],
+        documents: [
+          {
+            key: 'contract',
+            file_b64: CONTRACT_B64,
+            fields: [
+              { key: 'sig', kind: 'sig', page: 1, x: 72, y: 600, w: 180, h: 30, editors: ['ada'] },
+              { key: 'note', kind: 'inp', page: 1, x: 72, y: 560, w: 180, h: 20, editors: ['ada'] },
+              { key: 'memo', kind: 'txt', page: 1, x: 72, y: 500, w: 180, h: 50, editors: ['ada'] },
+            ],
+          },
+        ],
+      }),
+    );
+    await e.signPacket(b.packets[0]!.id, {
+      values: { sig: 'Ada\nLovelace', note: 'one\r\ntwo', memo: 'line 1\nline 2' },
+    });
     await e.settle();
     expect((await e.getBundle(b.id)).doc_status).toBe('fi');
   });
@@ -228,7 +323,13 @@ describe('review fixes', () => {
     const { readdirSync } = await import('node:fs');
     const files = () => readdirSync(`${e.dataDir}/blobs`, { recursive: true }).length;
     const before = [blobCount(), files()];
-    await expectApiError(e.signPacket(b.packets[0]!.id, { values: { nothing: 'x' }, attachments: { f: [{ name: 'a.pdf', data: Buffer.from('unique attachment bytes') }] } }), 400);
+    await expectApiError(
+      e.signPacket(b.packets[0]!.id, {
+        values: { nothing: 'x' },
+        attachments: { f: [{ name: 'a.pdf', data: Buffer.from('unique attachment bytes') }] },
+      }),
+      400,
+    );
     expect([blobCount(), files()]).toEqual(before);
   });
 });

@@ -16,6 +16,9 @@ describe('engine smoke', () => {
 
   it('rejects a missing packets list naming the field', async () => {
     engine = newEngine();
-    await expectApiError(engine.createBundle(bundleRequest({ packets: [] })), 400, { code: 'invalid', field: 'packets' });
+    await expectApiError(engine.createBundle(bundleRequest({ packets: [] })), 400, {
+      code: 'invalid',
+      field: 'packets',
+    });
   });
 });

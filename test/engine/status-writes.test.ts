@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..', 'src', 'local');
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+  );
 
 /** `UPDATE bundles|packets SET ... status = ...` before the WHERE; doc_status is another column. */
 const STATUS_WRITE = /UPDATE\s+(bundles|packets)\s+SET\b(?:(?!\bWHERE\b)[^`;])*?(?<![a-z_])status\s*=/gi;
@@ -31,17 +33,23 @@ describe('status writes', () => {
     expect(count("sql(db, `UPDATE packets SET status = 'co', completed_at = ? WHERE id = ?`)")).toBe(1);
     expect(count("sql(db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN 1 THEN 'st' END`)")).toBe(1);
     expect(count("sql(db, `UPDATE bundles SET doc_status = 'di' WHERE seq = ?`)")).toBe(0);
-    expect(count("sql(db, `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE status = 'co')`)")).toBe(0);
+    expect(
+      count(
+        "sql(db, `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE status = 'co')`)",
+      ),
+    ).toBe(0);
   });
 });
 
 /** `INSERT OR REPLACE INTO t` or `REPLACE INTO t` for a table that triggers count or index. */
-const REPLACING = /\b(?:INSERT\s+OR\s+REPLACE|REPLACE)\s+INTO\s+(bundles|packets|documents|bundle_tags|webhook_events|webhook_deliveries|persons|person_channels)\b/gi;
+const REPLACING =
+  /\b(?:INSERT\s+OR\s+REPLACE|REPLACE)\s+INTO\s+(bundles|packets|documents|bundle_tags|webhook_events|webhook_deliveries|persons|person_channels)\b/gi;
 
 describe('writes of tables kept in step by triggers', () => {
   it('never REPLACE a row (its delete would not reach the counts and search rows)', () => {
     const found: string[] = [];
-    for (const f of files(root)) for (const m of readFileSync(f, 'utf8').matchAll(REPLACING)) found.push(`${relative(root, f)}: ${m[0]}`);
+    for (const f of files(root))
+      for (const m of readFileSync(f, 'utf8').matchAll(REPLACING)) found.push(`${relative(root, f)}: ${m[0]}`);
     expect(found).toEqual([]);
     expect('INSERT OR REPLACE INTO bundle_tags (bundle_seq, tag)'.match(REPLACING)).toHaveLength(1);
     expect('INSERT OR REPLACE INTO produced_files (bundle_seq)'.match(REPLACING)).toBeNull();

@@ -45,7 +45,9 @@ export const emailOf = (n: number) => `${chars(n - '@example.com'.length)}@examp
 /** Forces a Bundle into a state the API cannot reach yet (signing arrives in a later release). */
 export function forceStatus(e: TestEngine, slug: string, status: string, extra: Obj = {}): void {
   const cols = { status, ...extra };
-  const sets = Object.keys(cols).map((k) => `${k} = @${k}`).join(', ');
+  const sets = Object.keys(cols)
+    .map((k) => `${k} = @${k}`)
+    .join(', ');
   e.db.prepare(`UPDATE bundles SET ${sets} WHERE id = @id`).run({ ...cols, id: slug });
 }
 

@@ -66,14 +66,26 @@ describe('automatic reminders', () => {
     e.runDue();
     e.clock.advance(3 * DAY); // day 11: past reminder_expires (9 days)
     e.runDue();
-    expect(reminders(e, b.id).map((m) => m.recipient)).toEqual(['ada@example.com', 'bob@example.com', 'bob@example.com', 'bob@example.com']);
+    expect(reminders(e, b.id).map((m) => m.recipient)).toEqual([
+      'ada@example.com',
+      'bob@example.com',
+      'bob@example.com',
+      'bob@example.com',
+    ]);
   });
 
   it('send nothing with send_reminders off, for suppressed or embedded signers, or when the feature is off', async () => {
     const e = t.e;
     const off = await e.createBundle(bundleRequest());
     await e.updateBundle(off.id, { send_reminders: false });
-    const suppressed = await e.createBundle(bundleRequest({ packets: [{ key: 'a', name: 'A', email: 'a@example.com', suppress_reminder: true }, { key: 'b', name: 'B', email: 'b@example.com', deliver_via: 'embed' }] }));
+    const suppressed = await e.createBundle(
+      bundleRequest({
+        packets: [
+          { key: 'a', name: 'A', email: 'a@example.com', suppress_reminder: true },
+          { key: 'b', name: 'B', email: 'b@example.com', deliver_via: 'embed' },
+        ],
+      }),
+    );
     e.clock.advance(10 * DAY);
     expect(e.runDue().reminded).toBe(0);
     expect(reminders(e, off.id).length + reminders(e, suppressed.id).length).toBe(0);

@@ -54,7 +54,12 @@ describe('file_url documents that download', () => {
   it('wait for every document: a Bundle mixing base64 and URL documents launches after the download', async () => {
     const { e } = ctx;
     const created = await e.createBundle(
-      bundleRequest({ documents: [{ key: 'a', file_b64: CONTRACT_B64 }, { key: 'b', file_url: server.url('/contract.pdf') }] }),
+      bundleRequest({
+        documents: [
+          { key: 'a', file_b64: CONTRACT_B64 },
+          { key: 'b', file_url: server.url('/contract.pdf') },
+        ],
+      }),
     );
     expect(created.status).toBe('pe');
     await e.settle();
@@ -71,7 +76,9 @@ describe('file_url documents that download', () => {
 
   it('several Bundles created together are all processed', async () => {
     const { e } = ctx;
-    const created = await Promise.all([1, 2, 3, 4].map((n) => e.createBundle(urlBundle(server.url(n % 2 ? '/slow.pdf' : '/contract.pdf')))));
+    const created = await Promise.all(
+      [1, 2, 3, 4].map((n) => e.createBundle(urlBundle(server.url(n % 2 ? '/slow.pdf' : '/contract.pdf')))),
+    );
     await e.settle();
     for (const c of created) expect((await e.getBundle(c.id)).status).toBe('se');
   });
@@ -79,7 +86,11 @@ describe('file_url documents that download', () => {
   it('cannot be sent while the download is under way', async () => {
     const { e } = ctx;
     const created = await e.createBundle(urlBundle(server.url('/slow.pdf')));
-    expect(await e.validateBundle(created.id)).toMatchObject({ can_send: false, n_docs: 1, msg: expect.stringMatching(/being processed/) });
+    expect(await e.validateBundle(created.id)).toMatchObject({
+      can_send: false,
+      n_docs: 1,
+      msg: expect.stringMatching(/being processed/),
+    });
     await expectApiError(e.sendBundle(created.id), 400);
     await e.settle();
     expect((await e.getBundle(created.id)).status).toBe('se');
@@ -165,7 +176,12 @@ describe('file_url documents that cannot be used end the Bundle in fa', () => {
   it('names the failing document by its index', async () => {
     const { e } = ctx;
     const created = await e.createBundle(
-      bundleRequest({ documents: [{ key: 'ok', file_url: server.url('/contract.pdf') }, { key: 'bad', file_url: server.url('/missing.pdf') }] }),
+      bundleRequest({
+        documents: [
+          { key: 'ok', file_url: server.url('/contract.pdf') },
+          { key: 'bad', file_url: server.url('/missing.pdf') },
+        ],
+      }),
     );
     await e.settle();
     const b = await e.getBundle(created.id);
@@ -200,7 +216,13 @@ describe('file_url documents that cannot be used end the Bundle in fa', () => {
 });
 
 describe('file_url limits', () => {
-  const redirects = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`/r${i}`, { status: 302, body: '', headers: { location: i + 1 < n ? `/r${i + 1}` : '/contract.pdf' } }]));
+  const redirects = (n: number) =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [
+        `/r${i}`,
+        { status: 302, body: '', headers: { location: i + 1 < n ? `/r${i + 1}` : '/contract.pdf' } },
+      ]),
+    );
 
   it('follows up to five redirects, and fails the Bundle after more', async () => {
     const { e } = ctx;
@@ -223,7 +245,9 @@ describe('file_url limits', () => {
     const guarded = new LocalEngine({ dataDir: ctx.e.dataDir, guardUrls: true });
     try {
       const refused = await guarded.createBundle(urlBundle(server.url('/contract.pdf')));
-      const byName = await guarded.createBundle(urlBundle(server.url('/contract.pdf').replace('127.0.0.1', 'localhost')));
+      const byName = await guarded.createBundle(
+        urlBundle(server.url('/contract.pdf').replace('127.0.0.1', 'localhost')),
+      );
       await guarded.settle();
       for (const id of [refused.id, byName.id]) {
         const b = await guarded.getBundle(id);
@@ -242,8 +266,19 @@ describe('file_url limits', () => {
 
 describe('isPrivateAddress', () => {
   it.each([
-    ['127.0.0.1', true], ['10.1.2.3', true], ['172.20.0.1', true], ['192.168.1.1', true], ['169.254.169.254', true], ['100.64.0.1', true],
-    ['::1', true], ['fd00::1', true], ['fe80::1', true], ['::ffff:10.0.0.1', true], ['93.184.216.34', false], ['2606:4700::1111', false], ['::ffff:8.8.8.8', false],
+    ['127.0.0.1', true],
+    ['10.1.2.3', true],
+    ['172.20.0.1', true],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['100.64.0.1', true],
+    ['::1', true],
+    ['fd00::1', true],
+    ['fe80::1', true],
+    ['::ffff:10.0.0.1', true],
+    ['93.184.216.34', false],
+    ['2606:4700::1111', false],
+    ['::ffff:8.8.8.8', false],
   ])('%s is private: %s', async (address, expected) => {
     const { isPrivateAddress } = await import('../../src/local/documents/urlFetch.js');
     expect(isPrivateAddress(address)).toBe(expected);

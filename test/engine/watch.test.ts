@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 describe('watchBundles', () => {
-  it('signals this engine\'s own change before the next poll, and another connection\'s within ~100 ms', async () => {
+  it("signals this engine's own change before the next poll, and another connection's within ~100 ms", async () => {
     const engine = newEngine();
     engines.push(engine);
     const b = await engine.createBundle(bundleRequest());
@@ -39,7 +39,12 @@ describe('watchBundles', () => {
 });
 
 describe('nextPauseMs', () => {
-  const rate = (limit: number, remaining: number, window: number, resetInMs: number, now: number) => ({ limit, remaining, window, reset: (now + resetInMs) / 1000 });
+  const rate = (limit: number, remaining: number, window: number, resetInMs: number, now: number) => ({
+    limit,
+    remaining,
+    window,
+    reset: (now + resetInMs) / 1000,
+  });
   const now = 1_000_000;
   // Changed on purpose (issue 23 item 5): a remote wait looked every 9 s at the hosted quota and backed off to
   // 15 s; while the quota allows it now looks at least every 1.5 s.
@@ -60,9 +65,13 @@ describe('nextPauseMs', () => {
   });
   it('waits for the reset when its share is spent, or little of the quota remains', () => {
     expect(nextPauseMs(0, 1, rate(2000, 3, 3600, 60_000, now), now)).toBe(60_001);
-    expect(nextPauseMs(0, 1, rate(2000, 1600, 3600, 60_000, now), now, 1000, { inWindow: 400, sinceRead: 0 })).toBe(60_001);
+    expect(nextPauseMs(0, 1, rate(2000, 1600, 3600, 60_000, now), now, 1000, { inWindow: 400, sinceRead: 0 })).toBe(
+      60_001,
+    );
     // A fifth of what remains, whatever the limit: 100 left, 20 for the wait, 20 used since that was read.
-    expect(nextPauseMs(0, 1, rate(2000, 100, 3600, 60_000, now), now, 1000, { inWindow: 20, sinceRead: 20 })).toBe(60_001);
+    expect(nextPauseMs(0, 1, rate(2000, 100, 3600, 60_000, now), now, 1000, { inWindow: 20, sinceRead: 20 })).toBe(
+      60_001,
+    );
   });
   it('backs off to 15 s on a server that does not tell its rate limit', () => {
     expect(nextPauseMs(0, 1, undefined, now)).toBe(1000);

@@ -19,7 +19,12 @@ afterEach(async () => {
 });
 
 const hook = (over: Record<string, unknown> = {}) =>
-  engine.createWebhook({ name: 'receiver', url: rx.url, event_types: ['bundle_sent', 'bundle_cancelled', 'packet_viewed'], ...over });
+  engine.createWebhook({
+    name: 'receiver',
+    url: rx.url,
+    event_types: ['bundle_sent', 'bundle_cancelled', 'packet_viewed'],
+    ...over,
+  });
 
 describe('webhook delivery', () => {
   it('POSTs each subscribed event with the documented body, the extra headers in order, and a signature that verifies', async () => {
@@ -33,8 +38,11 @@ describe('webhook delivery', () => {
     const [got] = await rx.waitFor(1);
     const body = JSON.parse(got!.body);
     expect(body).toEqual({
-      event_id: expect.any(String), event_type: 'bundle_sent', event_date: expect.any(String),
-      account_id: expect.stringMatching(/^[0-9a-f-]{36}$/), payload: { bundle_id: b.id },
+      event_id: expect.any(String),
+      event_type: 'bundle_sent',
+      event_date: expect.any(String),
+      account_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      payload: { bundle_id: b.id },
     });
     expect(got!.headers['content-type']).toBe('application/json');
     const names = headerOrder(got!);
@@ -48,8 +56,21 @@ describe('webhook delivery', () => {
     expect(got!.headers['x-blueink-signature']).toBe(expectedSignature(secret, ts, got!.body));
 
     const event = await engine.getWebhookEvent(body.event_id);
-    expect(event).toMatchObject({ webhook: w.id, event_type: 'bundle_sent', status: 200, success: true, payload: got!.body });
-    expect(event.deliveries).toEqual([{ pk: expect.any(String), timestamp: expect.any(String), status: 200, message: expect.stringContaining('HTTP 200') }]);
+    expect(event).toMatchObject({
+      webhook: w.id,
+      event_type: 'bundle_sent',
+      status: 200,
+      success: true,
+      payload: got!.body,
+    });
+    expect(event.deliveries).toEqual([
+      {
+        pk: expect.any(String),
+        timestamp: expect.any(String),
+        status: 200,
+        message: expect.stringContaining('HTTP 200'),
+      },
+    ]);
   });
 
   it('fires only for subscribed types and enabled webhooks', async () => {
@@ -73,7 +94,9 @@ describe('webhook delivery', () => {
     expect(form.get('event_type')).toBe('bundle_sent');
     expect(JSON.parse(form.get('payload')!)).toEqual({ bundle_id: b.id });
     const { secret } = await engine.getWebhookSecret();
-    expect(got!.headers['x-blueink-signature']).toBe(expectedSignature(secret, got!.headers['x-blueink-request-timestamp'] as string, got!.body));
+    expect(got!.headers['x-blueink-signature']).toBe(
+      expectedSignature(secret, got!.headers['x-blueink-request-timestamp'] as string, got!.body),
+    );
   });
 
   it('retries a failing receiver after 4 and 12 minutes of the engine clock, and records every attempt', async () => {

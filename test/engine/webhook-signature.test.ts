@@ -7,7 +7,8 @@ const secret = 'whsec_test';
 const body = '{"event_type":"bundle_sent"}';
 const ts = 1_800_000_000;
 const hex = createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex');
-const check = (signature: string, nowS = ts) => verifySignature({ secret, signature, timestamp: String(ts), body, nowS });
+const check = (signature: string, nowS = ts) =>
+  verifySignature({ secret, signature, timestamp: String(ts), body, nowS });
 
 describe('webhook signature verification', () => {
   it('accepts the digest with or without "v0="', () => {

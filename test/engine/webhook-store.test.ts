@@ -7,7 +7,12 @@ import { DAY_MS, type TestEngine, chars, useEngine } from './support.js';
 
 // Port 1 refuses at once: nothing leaves the machine if the dispatcher tries these at close.
 const URL_A = 'http://127.0.0.1:1/a';
-const hook = (over: Record<string, unknown> = {}) => ({ name: 'hook', url: URL_A, event_types: ['bundle_sent'], ...over });
+const hook = (over: Record<string, unknown> = {}) => ({
+  name: 'hook',
+  url: URL_A,
+  event_types: ['bundle_sent'],
+  ...over,
+});
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('webhooks', () => {
@@ -16,8 +21,13 @@ describe('webhooks', () => {
   it('creates with defaults, collapsing duplicate event types', async () => {
     const w = await t.e.createWebhook(hook({ event_types: ['bundle_sent', 'packet_viewed', 'bundle_sent'] }));
     expect(w).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'hook', url: URL_A, enabled: true, json: true,
-      event_types: ['bundle_sent', 'packet_viewed'], extra_headers: [],
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'hook',
+      url: URL_A,
+      enabled: true,
+      json: true,
+      event_types: ['bundle_sent', 'packet_viewed'],
+      extra_headers: [],
     });
     expect(await t.e.getWebhook(w.id)).toEqual(w);
     const off = await t.e.createWebhook(hook({ enabled: false, json: false }));
@@ -42,7 +52,16 @@ describe('webhooks', () => {
   });
 
   it('accepts a name of exactly 80 characters and every event type of the spec', async () => {
-    const all = ['bundle_sent', 'bundle_complete', 'bundle_docs_ready', 'bundle_error', 'bundle_cancelled', 'packet_viewed', 'packet_complete', 'packet_declined'];
+    const all = [
+      'bundle_sent',
+      'bundle_complete',
+      'bundle_docs_ready',
+      'bundle_error',
+      'bundle_cancelled',
+      'packet_viewed',
+      'packet_complete',
+      'packet_declined',
+    ];
     const w = await t.e.createWebhook(hook({ name: chars(80), event_types: all }));
     expect(w.name).toHaveLength(80);
     expect(w.event_types).toEqual(all);
@@ -57,20 +76,42 @@ describe('webhooks', () => {
   });
 
   it('PUT is a full update: omitted subscriptions are dropped, required members are required', async () => {
-    const w = await t.e.createWebhook(hook({ event_types: ['bundle_sent', 'packet_viewed', 'packet_complete'], enabled: false }));
-    const put = await t.e.replaceWebhook(w.id, { name: 'renamed', url: 'https://hooks.example/x', event_types: ['packet_complete'] });
-    expect(put).toMatchObject({ name: 'renamed', url: 'https://hooks.example/x', event_types: ['packet_complete'], enabled: false, json: true });
+    const w = await t.e.createWebhook(
+      hook({ event_types: ['bundle_sent', 'packet_viewed', 'packet_complete'], enabled: false }),
+    );
+    const put = await t.e.replaceWebhook(w.id, {
+      name: 'renamed',
+      url: 'https://hooks.example/x',
+      event_types: ['packet_complete'],
+    });
+    expect(put).toMatchObject({
+      name: 'renamed',
+      url: 'https://hooks.example/x',
+      event_types: ['packet_complete'],
+      enabled: false,
+      json: true,
+    });
     expect((await t.e.getWebhook(w.id)).event_types).toEqual(['packet_complete']);
     expect((await t.e.listWebhooks({ event_type: 'bundle_sent' })).total).toBe(0);
-    await expectApiError(t.e.replaceWebhook(w.id, { url: URL_A, event_types: ['bundle_sent'] }), 400, { field: 'name' });
+    await expectApiError(t.e.replaceWebhook(w.id, { url: URL_A, event_types: ['bundle_sent'] }), 400, {
+      field: 'name',
+    });
     await expectApiError(t.e.replaceWebhook(w.id, { name: 'n', url: URL_A }), 400, { field: 'event_types' });
     expect((await t.e.getWebhook(w.id)).name).toBe('renamed');
   });
 
   it('PATCH changes only the members given; event_types given replace the subscriptions', async () => {
     const w = await t.e.createWebhook(hook({ event_types: ['bundle_sent', 'packet_viewed'] }));
-    expect(await t.e.updateWebhook(w.id, { url: 'https://other.example/' })).toMatchObject({ name: 'hook', url: 'https://other.example/', event_types: ['bundle_sent', 'packet_viewed'] });
-    expect(await t.e.updateWebhook(w.id, { event_types: ['bundle_error'], json: false })).toMatchObject({ event_types: ['bundle_error'], json: false, enabled: true });
+    expect(await t.e.updateWebhook(w.id, { url: 'https://other.example/' })).toMatchObject({
+      name: 'hook',
+      url: 'https://other.example/',
+      event_types: ['bundle_sent', 'packet_viewed'],
+    });
+    expect(await t.e.updateWebhook(w.id, { event_types: ['bundle_error'], json: false })).toMatchObject({
+      event_types: ['bundle_error'],
+      json: false,
+      enabled: true,
+    });
     await expectApiError(t.e.updateWebhook(w.id, { event_types: [] }), 400, { field: 'event_types' });
     await expectApiError(t.e.updateWebhook(w.id, { name: chars(81) }), 400, { field: 'name' });
     await expectApiError(t.e.updateWebhook(w.id, { url: 'mailto:a@example.com' }), 400, { field: 'url' });
@@ -79,8 +120,10 @@ describe('webhooks', () => {
 
   it('re-enabling a webhook (PATCH or PUT) resets its count of failures in a row', async () => {
     const w = await t.e.createWebhook(hook());
-    const failures = () => (t.e.db.prepare('SELECT failed_in_a_row AS n FROM webhooks WHERE id = ?').get(w.id) as { n: number }).n;
-    const setFailures = (n: number) => t.e.db.prepare('UPDATE webhooks SET failed_in_a_row = ? WHERE id = ?').run(n, w.id);
+    const failures = () =>
+      (t.e.db.prepare('SELECT failed_in_a_row AS n FROM webhooks WHERE id = ?').get(w.id) as { n: number }).n;
+    const setFailures = (n: number) =>
+      t.e.db.prepare('UPDATE webhooks SET failed_in_a_row = ? WHERE id = ?').run(n, w.id);
     setFailures(7);
     await t.e.updateWebhook(w.id, { enabled: true });
     expect(failures()).toBe(7); // already enabled: nothing to reset
@@ -134,9 +177,17 @@ describe('webhook extra headers', () => {
     const firstA = await t.e.createWebhookHeader({ webhook: w.id, name: 'X-First-A', value: 'a' });
     const firstB = await t.e.createWebhookHeader({ webhook: w.id, name: 'X-First-B', value: 'a2', order: 1 });
     expect(firstA).toEqual({ id: expect.any(String), webhook: w.id, name: 'X-First-A', value: 'a', order: 1 });
-    expect((await t.e.getWebhook(w.id)).extra_headers.map((h) => h.name)).toEqual(['X-First-A', 'X-First-B', 'X-Second']);
+    expect((await t.e.getWebhook(w.id)).extra_headers.map((h) => h.name)).toEqual([
+      'X-First-A',
+      'X-First-B',
+      'X-Second',
+    ]);
     await t.e.updateWebhookHeader(firstA.id, { order: 3 });
-    expect((await t.e.getWebhook(w.id)).extra_headers.map((h) => [h.name, h.order])).toEqual([['X-First-B', 1], ['X-Second', 2], ['X-First-A', 3]]);
+    expect((await t.e.getWebhook(w.id)).extra_headers.map((h) => [h.name, h.order])).toEqual([
+      ['X-First-B', 1],
+      ['X-Second', 2],
+      ['X-First-A', 3],
+    ]);
     expect(second.order).toBe(2);
     expect(firstB.order).toBe(1);
   });
@@ -158,7 +209,10 @@ describe('webhook extra headers', () => {
     ['order', { order: 'second' }],
   ])('refuses a bad create: 400 on %s', async (field, over) => {
     const w = await withHook();
-    await expectApiError(t.e.createWebhookHeader({ webhook: w.id, name: 'X-Ok', value: 'v', ...over }), 400, { code: 'invalid', field });
+    await expectApiError(t.e.createWebhookHeader({ webhook: w.id, name: 'X-Ok', value: 'v', ...over }), 400, {
+      code: 'invalid',
+      field,
+    });
     expect((await t.e.listWebhookHeaders()).total).toBe(0);
   });
 
@@ -168,17 +222,26 @@ describe('webhook extra headers', () => {
     expect([h.name.length, h.value.length]).toEqual([80, 240]);
   });
 
-  it.each(['Host', 'content-length', 'Content-Type', 'TRANSFER-ENCODING', 'Connection', 'User-Agent', 'X-Blueink-Signature', 'x-blueink-request-timestamp'])(
-    'refuses the reserved name %s on create, PUT and PATCH',
-    async (name) => {
-      const w = await withHook();
-      await expectApiError(t.e.createWebhookHeader({ webhook: w.id, name, value: 'v' }), 400, { field: 'name', message: /set by the delivery/ });
-      const h = await t.e.createWebhookHeader({ webhook: w.id, name: 'X-Fine', value: 'v' });
-      await expectApiError(t.e.replaceWebhookHeader(h.id, { webhook: w.id, name, value: 'v' }), 400, { field: 'name' });
-      await expectApiError(t.e.updateWebhookHeader(h.id, { name }), 400, { field: 'name' });
-      expect((await t.e.getWebhookHeader(h.id)).name).toBe('X-Fine');
-    },
-  );
+  it.each([
+    'Host',
+    'content-length',
+    'Content-Type',
+    'TRANSFER-ENCODING',
+    'Connection',
+    'User-Agent',
+    'X-Blueink-Signature',
+    'x-blueink-request-timestamp',
+  ])('refuses the reserved name %s on create, PUT and PATCH', async (name) => {
+    const w = await withHook();
+    await expectApiError(t.e.createWebhookHeader({ webhook: w.id, name, value: 'v' }), 400, {
+      field: 'name',
+      message: /set by the delivery/,
+    });
+    const h = await t.e.createWebhookHeader({ webhook: w.id, name: 'X-Fine', value: 'v' });
+    await expectApiError(t.e.replaceWebhookHeader(h.id, { webhook: w.id, name, value: 'v' }), 400, { field: 'name' });
+    await expectApiError(t.e.updateWebhookHeader(h.id, { name }), 400, { field: 'name' });
+    expect((await t.e.getWebhookHeader(h.id)).name).toBe('X-Fine');
+  });
 
   it('gets, replaces, updates and deletes; 404 for unknown ids', async () => {
     const w = await withHook();
@@ -191,7 +254,11 @@ describe('webhook extra headers', () => {
     expect((await t.e.getWebhook(other.id)).extra_headers).toEqual([put]);
     await expectApiError(t.e.replaceWebhookHeader(h.id, { webhook: other.id, name: 'X-B' }), 400, { field: 'value' });
     await expectApiError(t.e.updateWebhookHeader(h.id, { webhook: UNKNOWN }), 400, { field: 'webhook' });
-    expect(await t.e.updateWebhookHeader(h.id, { value: 'three' })).toMatchObject({ name: 'X-B', value: 'three', order: 4 });
+    expect(await t.e.updateWebhookHeader(h.id, { value: 'three' })).toMatchObject({
+      name: 'X-B',
+      value: 'three',
+      order: 4,
+    });
     await t.e.deleteWebhookHeader(h.id);
     await expectApiError(t.e.getWebhookHeader(h.id), 404, { code: 'not_found' });
     await expectApiError(t.e.deleteWebhookHeader(h.id), 404, { code: 'not_found' });
@@ -229,9 +296,14 @@ async function eventsFixture(e: TestEngine) {
   const [lateSentA] = one('bundle_sent', '2026-03-03T00:00:00.000Z', 'B2');
   e.db.prepare('UPDATE webhooks SET enabled = 1 WHERE id = ?').run(b.id);
   const attempt = (pk: string, event: string, timestamp: string, status: number, message: string) =>
-    e.db.prepare(`INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message)
-      VALUES (?, (SELECT seq FROM webhook_events WHERE pk = ?), ?, ?, ?, ?)`).run(pk, event, timestamp, status, status < 300 ? 1 : 0, message);
-  const settle = (pk: string, status: number) => e.db.prepare('UPDATE webhook_events SET status = ?, success = ? WHERE pk = ?').run(status, status < 300 ? 1 : 0, pk);
+    e.db
+      .prepare(`INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message)
+      VALUES (?, (SELECT seq FROM webhook_events WHERE pk = ?), ?, ?, ?, ?)`)
+      .run(pk, event, timestamp, status, status < 300 ? 1 : 0, message);
+  const settle = (pk: string, status: number) =>
+    e.db
+      .prepare('UPDATE webhook_events SET status = ?, success = ? WHERE pk = ?')
+      .run(status, status < 300 ? 1 : 0, pk);
   const d = {
     aFail: '10000000-0000-4000-8000-000000000001',
     aOk: '10000000-0000-4000-8000-000000000002',
@@ -256,14 +328,24 @@ describe('webhook events', () => {
     const f = await eventsFixture(t.e);
     const ev = await t.e.getWebhookEvent(f.sentA);
     expect(ev).toEqual({
-      pk: f.sentA, webhook: f.a.id, event_type: 'bundle_sent', created: '2026-03-01T10:00:00.000Z', status: 200, success: true, next_attempt_at: null,
+      pk: f.sentA,
+      webhook: f.a.id,
+      event_type: 'bundle_sent',
+      created: '2026-03-01T10:00:00.000Z',
+      status: 200,
+      success: true,
+      next_attempt_at: null,
       payload: expect.any(String),
       deliveries: [
         { pk: f.d.aFail, timestamp: '2026-03-01T10:00:01.000Z', status: 500, message: 'Internal Server Error' },
         { pk: f.d.aOk, timestamp: '2026-03-01T10:04:00.000Z', status: 200, message: 'OK' },
       ],
     });
-    expect(JSON.parse(ev.payload)).toMatchObject({ event_id: f.sentA, event_type: 'bundle_sent', payload: { bundle_id: 'B1' } });
+    expect(JSON.parse(ev.payload)).toMatchObject({
+      event_id: f.sentA,
+      event_type: 'bundle_sent',
+      payload: { bundle_id: 'B1' },
+    });
     expect(await t.e.getWebhookEvent(f.lateSentA)).toMatchObject({ status: 0, success: false, deliveries: [] });
     await expectApiError(t.e.getWebhookEvent(UNKNOWN), 404, { code: 'not_found' });
   });
@@ -307,9 +389,17 @@ describe('webhook deliveries', () => {
     const f = await eventsFixture(t.e);
     const payload = (await t.e.getWebhookEvent(f.sentA)).payload;
     expect(await t.e.getWebhookDelivery(f.d.aFail)).toEqual({
-      pk: f.d.aFail, webhook: f.a.id, webhook_event: f.sentA, event_type: 'bundle_sent', created: '2026-03-01T10:00:01.000Z',
-      status: 500, success: false, payload,
-      deliveries: [{ pk: f.d.aFail, timestamp: '2026-03-01T10:00:01.000Z', status: 500, message: 'Internal Server Error' }],
+      pk: f.d.aFail,
+      webhook: f.a.id,
+      webhook_event: f.sentA,
+      event_type: 'bundle_sent',
+      created: '2026-03-01T10:00:01.000Z',
+      status: 500,
+      success: false,
+      payload,
+      deliveries: [
+        { pk: f.d.aFail, timestamp: '2026-03-01T10:00:01.000Z', status: 500, message: 'Internal Server Error' },
+      ],
     });
     expect(await t.e.getWebhookDelivery(f.d.aOk)).toMatchObject({ status: 200, success: true, webhook_event: f.sentA });
     await expectApiError(t.e.getWebhookDelivery(f.sentA), 404, { code: 'not_found' });

@@ -7,7 +7,8 @@ import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/inta
 export const pageTexts = (pdf: Buffer) =>
   withPdfjsDocument(pdf, async (d) => {
     const pages: string[] = [];
-    for (let n = 1; n <= d.numPages; n++) pages.push((await (await d.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' '));
+    for (let n = 1; n <= d.numPages; n++)
+      pages.push((await (await d.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' '));
     return pages;
   });
 

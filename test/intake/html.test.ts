@@ -4,7 +4,8 @@ import { findChromium, renderHtml } from '../../src/local/documents/intake/html.
 import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
 import { expectRightOf, pageTexts } from './helpers.js';
 
-const builtin = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) => renderHtml(html, { fieldsMode, renderer: 'builtin', timeoutMs });
+const builtin = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) =>
+  renderHtml(html, { fieldsMode, renderer: 'builtin', timeoutMs });
 
 /** Text items with their boxes (top-left origin), to check the layout. */
 const textItems = (pdf: Buffer) =>
@@ -13,7 +14,9 @@ const textItems = (pdf: Buffer) =>
     for (let n = 1; n <= d.numPages; n++) {
       const page = await d.getPage(n);
       const h = page.view[3]!;
-      for (const i of (await page.getTextContent()).items) if ('str' in i && i.str.trim()) out.push({ page: n, str: i.str, x: i.transform[4], y: h - i.transform[5], w: i.width });
+      for (const i of (await page.getTextContent()).items)
+        if ('str' in i && i.str.trim())
+          out.push({ page: n, str: i.str, x: i.transform[4], y: h - i.transform[5], w: i.width });
     }
     return out;
   });
@@ -39,7 +42,14 @@ describe('renderHtml: fields from the markup', () => {
     expect(renderer).toBe('builtin');
     const strip = fields.map(({ page, x, y, w, h, ...f }) => f);
     expect(strip).toEqual([
-      { key: 'first', kind: 'inp', label: 'First name', required: true, initial_value: 'Ada', editors: ['signer-1', 'signer-2'] },
+      {
+        key: 'first',
+        kind: 'inp',
+        label: 'First name',
+        required: true,
+        initial_value: 'Ada',
+        editors: ['signer-1', 'signer-2'],
+      },
       { key: 'inp-2', kind: 'inp', label: 'Email' },
       { key: 'inp-3', kind: 'inp', label: 'Quantity', initial_value: '3' },
       { key: 'phone', kind: 'inp' },
@@ -62,7 +72,9 @@ describe('renderHtml: fields from the markup', () => {
   });
 
   it('uses the placeholder when there is no label, and keeps keys unique', async () => {
-    const { fields } = await builtin('<input name="a" placeholder="Type here"><input name="a"><input id="a"><textarea aria-label="Notes"></textarea><input name="inp-5"><input>');
+    const { fields } = await builtin(
+      '<input name="a" placeholder="Type here"><input name="a"><input id="a"><textarea aria-label="Notes"></textarea><input name="inp-5"><input>',
+    );
     expect(fields.map((f) => [f.key, f.label])).toEqual([
       ['a', 'Type here'],
       ['a-2', undefined],
@@ -91,9 +103,15 @@ describe('renderHtml: fields from the markup', () => {
   it('rejects what it cannot use, with one-line messages', async () => {
     await expect(builtin('')).rejects.toThrow('The HTML document is empty.');
     await expect(builtin(' \n\t ')).rejects.toThrow('The HTML document is empty.');
-    await expect(builtin('<div data-esign-kind="stamp-it"></div>')).rejects.toThrow(/^Unknown data-esign-kind "stamp-it" on <div>: use one of sig, ini, snm, inp, txt, dat, tms, chk, cbx, cbg, sel, att, stp\.$/);
-    await expect(renderHtml('<p>x</p>', { fieldsMode: 'all' as 'none' })).rejects.toThrow('Unknown fields mode "all": use native or none.');
-    await expect(renderHtml('<p>x</p>', { fieldsMode: 'none', renderer: 'wkhtml' as 'auto' })).rejects.toThrow('Unknown HTML renderer "wkhtml": use auto, chromium or builtin.');
+    await expect(builtin('<div data-esign-kind="stamp-it"></div>')).rejects.toThrow(
+      /^Unknown data-esign-kind "stamp-it" on <div>: use one of sig, ini, snm, inp, txt, dat, tms, chk, cbx, cbg, sel, att, stp\.$/,
+    );
+    await expect(renderHtml('<p>x</p>', { fieldsMode: 'all' as 'none' })).rejects.toThrow(
+      'Unknown fields mode "all": use native or none.',
+    );
+    await expect(renderHtml('<p>x</p>', { fieldsMode: 'none', renderer: 'wkhtml' as 'auto' })).rejects.toThrow(
+      'Unknown HTML renderer "wkhtml": use auto, chromium or builtin.',
+    );
     const big = `<p>${'word '.repeat(50)}</p>`.repeat(4000);
     await expect(builtin(big, 'none', 5)).rejects.toThrow('Rendering the HTML took longer than 5 ms.');
   });
@@ -110,7 +128,9 @@ describe('renderHtml: fields from the markup', () => {
       expect((await renderHtml('<p>x</p>', { fieldsMode: 'none' })).renderer).toBe('builtin');
       process.env.ESIGN_CHROMIUM = '/nonexistent/chromium';
       expect(findChromium()).toBe('/nonexistent/chromium');
-      await expect(renderHtml('<p>x</p>', { fieldsMode: 'none', renderer: 'chromium' })).rejects.toThrow(/^Chromium could not render the HTML: /);
+      await expect(renderHtml('<p>x</p>', { fieldsMode: 'none', renderer: 'chromium' })).rejects.toThrow(
+        /^Chromium could not render the HTML: /,
+      );
     } finally {
       process.env.PATH = saved.PATH;
       if (saved.ESIGN_CHROMIUM === undefined) delete process.env.ESIGN_CHROMIUM;
@@ -152,7 +172,11 @@ describe('renderHtml with the built-in renderer', () => {
       return names;
     });
     expect(new Set(Object.values(fonts)).size).toBe(3);
-    await expectRightOf(pdf, fields.find((f) => f.key === 'last'), 'Last:');
+    await expectRightOf(
+      pdf,
+      fields.find((f) => f.key === 'last'),
+      'Last:',
+    );
     expect(fields[0]!.page).toBe(doc.getPageCount());
   });
 
@@ -162,7 +186,12 @@ describe('renderHtml with the built-in renderer', () => {
     const items = await textItems(pdf);
     expect(items.length).toBeGreaterThan(10);
     for (const i of items) expect(i.x + i.w).toBeLessThanOrEqual(612 - 36 + 0.5);
-    expect(items.filter((i) => /^x+$/.test(i.str)).map((i) => i.str).join('')).toBe('x'.repeat(300));
+    expect(
+      items
+        .filter((i) => /^x+$/.test(i.str))
+        .map((i) => i.str)
+        .join(''),
+    ).toBe('x'.repeat(300));
   });
 
   it('puts each field where its element is drawn: inline, in tables, on later pages', async () => {

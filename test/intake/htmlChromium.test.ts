@@ -11,12 +11,15 @@ import { expectRightOf, pageTexts } from './helpers.js';
 // These need Chromium, as CI installs it: without it they fail, saying what to install.
 const chromium = findChromium();
 
-const render = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) => renderHtml(html, { fieldsMode, renderer: 'chromium', timeoutMs });
+const render = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) =>
+  renderHtml(html, { fieldsMode, renderer: 'chromium', timeoutMs });
 
 const annotationsOf = (pdf: Buffer) =>
   withPdfjsDocument(pdf, async (d) => {
     const all: { page: number; subtype: string; url?: string }[] = [];
-    for (let n = 1; n <= d.numPages; n++) for (const a of await (await d.getPage(n)).getAnnotations()) all.push({ page: n, subtype: a.subtype, url: a.url });
+    for (let n = 1; n <= d.numPages; n++)
+      for (const a of await (await d.getPage(n)).getAnnotations())
+        all.push({ page: n, subtype: a.subtype, url: a.url });
     return all;
   });
 
@@ -33,11 +36,21 @@ const browsers = () => {
 
 describe('renderHtml with Chromium', () => {
   it('finds Chromium', () => {
-    expect(chromium, 'chromium on PATH or ESIGN_CHROMIUM (apt-get install --no-install-recommends chromium)').toBeDefined();
+    expect(
+      chromium,
+      'chromium on PATH or ESIGN_CHROMIUM (apt-get install --no-install-recommends chromium)',
+    ).toBeDefined();
   });
 
-  it('prints Letter pages and places fields where the print layout put them, across page breaks', { timeout: 60_000 }, async () => {
-    const body = Array.from({ length: 70 }, (_, i) => `<p>Clause ${i} of the agreement, with some words.</p>` + (i % 9 === 4 ? `<p>Answer ${i}: <input name="a${i}" value="v${i}"></p>` : '')).join('');
+  it('prints Letter pages and places fields where the print layout put them, across page breaks', {
+    timeout: 60_000,
+  }, async () => {
+    const body = Array.from(
+      { length: 70 },
+      (_, i) =>
+        `<p>Clause ${i} of the agreement, with some words.</p>` +
+        (i % 9 === 4 ? `<p>Answer ${i}: <input name="a${i}" value="v${i}"></p>` : ''),
+    ).join('');
     const html = `<!doctype html><html><head><style>p { margin: 10px 0; } .big { height: 130px; }</style></head><body>${body}
       <div class="big">spacer</div>
       <table><tr><td>Cell signer</td><td data-esign-kind="sig" name="cellsig" style="width: 220px; height: 60px"></td></tr></table>
@@ -49,15 +62,36 @@ describe('renderHtml with Chromium', () => {
     const doc = await PDFDocument.load(pdf);
     expect(doc.getPageCount()).toBeGreaterThanOrEqual(3);
     for (const page of doc.getPages()) expect(page.getSize()).toEqual({ width: 612, height: 792 });
-    expect(fields.map((f) => f.key)).toEqual(['a4', 'a13', 'a22', 'a31', 'a40', 'a49', 'a58', 'a67', 'cellsig', 'item', 'inlink', 'sig']);
+    expect(fields.map((f) => f.key)).toEqual([
+      'a4',
+      'a13',
+      'a22',
+      'a31',
+      'a40',
+      'a49',
+      'a58',
+      'a67',
+      'cellsig',
+      'item',
+      'inlink',
+      'sig',
+    ]);
     expect(new Set(fields.map((f) => f.page)).size).toBeGreaterThanOrEqual(3);
     for (const f of fields.filter((x) => x.key.startsWith('a'))) {
       await expectRightOf(pdf, f, `Answer ${f.key.slice(1)}:`);
       expect(f.initial_value).toBe(`v${f.key.slice(1)}`);
       expect(f.w).toBeGreaterThan(100);
     }
-    await expectRightOf(pdf, fields.find((f) => f.key === 'inlink'), 'Terms:');
-    await expectRightOf(pdf, fields.find((f) => f.key === 'sig'), 'Sign:');
+    await expectRightOf(
+      pdf,
+      fields.find((f) => f.key === 'inlink'),
+      'Terms:',
+    );
+    await expectRightOf(
+      pdf,
+      fields.find((f) => f.key === 'sig'),
+      'Sign:',
+    );
     // 200 x 50 CSS px plus the border, at 0.75 pt per px
     expect(fields.find((f) => f.key === 'sig')).toMatchObject({ w: 151.5, h: 39 });
     // A table cell and a list item hold their marker inside: the cell is the row's second one
@@ -107,7 +141,11 @@ describe('renderHtml with Chromium', () => {
       expect(text).not.toContain('SCRIPT RAN');
       // Served from the same origin as the server, which Chromium would otherwise happily load from.
       const parse5 = await import('parse5');
-      await renderWithChromium(parse5, parse5.parse(html), [], { executablePath: chromium ?? 'chromium', timeoutMs: 30_000, documentUrl: `${base}/document` });
+      await renderWithChromium(parse5, parse5.parse(html), [], {
+        executablePath: chromium ?? 'chromium',
+        timeoutMs: 30_000,
+        documentUrl: `${base}/document`,
+      });
       await new Promise((r) => setTimeout(r, 300));
       expect(hits).toEqual([]);
     } finally {
@@ -116,7 +154,10 @@ describe('renderHtml with Chromium', () => {
   });
 
   it('renders only, in mode none, with no marker links left', { timeout: 60_000 }, async () => {
-    const { pdf, fields } = await render('<p>Name: <input name="n" value="Jane"></p><div data-esign-kind="sig"></div>', 'none');
+    const { pdf, fields } = await render(
+      '<p>Name: <input name="n" value="Jane"></p><div data-esign-kind="sig"></div>',
+      'none',
+    );
     expect(fields).toEqual([]);
     expect(await annotationsOf(pdf)).toEqual([]);
     expect((await pageTexts(pdf)).join(' ')).toContain('Name:');

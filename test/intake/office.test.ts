@@ -70,10 +70,18 @@ describe('convertOfficeToPdf without LibreOffice', () => {
   });
 
   it('rejects unknown types, empty files and a missing program before running anything', async () => {
-    await expect(convertOfficeToPdf(Buffer.from('x'), 'odt', { sofficePath: '/bin/false' })).rejects.toThrow('Cannot convert ".odt" files: the office formats are doc, docx, ppt, pptx, xls, xlsx.');
-    await expect(convertOfficeToPdf(Buffer.alloc(0), '.DOCX', { sofficePath: '/bin/false' })).rejects.toThrow('The office document is empty.');
-    await expect(convertOfficeToPdf(Buffer.from('just text'), 'xlsx', { sofficePath: '/bin/false' })).rejects.toThrow('The .xlsx file is not an Office Open XML document (not a ZIP archive).');
-    await expect(convertOfficeToPdf(ZIPPED, 'docx', { sofficePath: join(scratch, 'no-such-soffice') })).rejects.toThrow(/^Cannot run LibreOffice .*ENOENT/);
+    await expect(convertOfficeToPdf(Buffer.from('x'), 'odt', { sofficePath: '/bin/false' })).rejects.toThrow(
+      'Cannot convert ".odt" files: the office formats are doc, docx, ppt, pptx, xls, xlsx.',
+    );
+    await expect(convertOfficeToPdf(Buffer.alloc(0), '.DOCX', { sofficePath: '/bin/false' })).rejects.toThrow(
+      'The office document is empty.',
+    );
+    await expect(convertOfficeToPdf(Buffer.from('just text'), 'xlsx', { sofficePath: '/bin/false' })).rejects.toThrow(
+      'The .xlsx file is not an Office Open XML document (not a ZIP archive).',
+    );
+    await expect(convertOfficeToPdf(ZIPPED, 'docx', { sofficePath: join(scratch, 'no-such-soffice') })).rejects.toThrow(
+      /^Cannot run LibreOffice .*ENOENT/,
+    );
   });
 
   it('passes the conversion arguments, with a profile of its own, and returns the PDF written', async () => {
@@ -85,19 +93,31 @@ describe('convertOfficeToPdf without LibreOffice', () => {
     const pdf = await convertOfficeToPdf(ZIPPED, 'XLSX', { sofficePath: fake });
     expect(pdf.toString()).toBe('%PDF-1.4 fake');
     const args = readFileSync(join(scratch, 'args'), 'utf8');
-    expect(args).toMatch(/--headless .*-env:UserInstallation=file:\/\/\/.*esign-office-[^ ]+\/profile --convert-to pdf --outdir \S+\/out \S+\/document\.xlsx/);
+    expect(args).toMatch(
+      /--headless .*-env:UserInstallation=file:\/\/\/.*esign-office-[^ ]+\/profile --convert-to pdf --outdir \S+\/out \S+\/document\.xlsx/,
+    );
     expect(workDirGone(join(scratch, 'args'))).toBe(true);
   });
 
   it('fails clearly when LibreOffice writes no PDF, or a bad one, or exits with an error', async () => {
-    const silent = script('fake-silent', `echo "$@" > "${scratch}/args-silent"; echo "Error: source file could not be loaded"`);
+    const silent = script(
+      'fake-silent',
+      `echo "$@" > "${scratch}/args-silent"; echo "Error: source file could not be loaded"`,
+    );
     await expect(convertOfficeToPdf(Buffer.from('x'), 'doc', { sofficePath: silent })).rejects.toThrow(
       'LibreOffice could not convert the .doc document to PDF: Error: source file could not be loaded',
     );
-    const junk = script('fake-junk', `while [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"; echo nope > "$2/document.pdf"`);
-    await expect(convertOfficeToPdf(Buffer.from('x'), 'ppt', { sofficePath: junk })).rejects.toThrow('LibreOffice produced no valid PDF from the .ppt document.');
+    const junk = script(
+      'fake-junk',
+      `while [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"; echo nope > "$2/document.pdf"`,
+    );
+    await expect(convertOfficeToPdf(Buffer.from('x'), 'ppt', { sofficePath: junk })).rejects.toThrow(
+      'LibreOffice produced no valid PDF from the .ppt document.',
+    );
     const crash = script('fake-crash', `echo "$@" > "${scratch}/args-crash"; echo "boom" >&2; exit 3`);
-    await expect(convertOfficeToPdf(ZIPPED, 'pptx', { sofficePath: crash })).rejects.toThrow('LibreOffice failed (exit code 3): boom');
+    await expect(convertOfficeToPdf(ZIPPED, 'pptx', { sofficePath: crash })).rejects.toThrow(
+      'LibreOffice failed (exit code 3): boom',
+    );
     expect(workDirGone(join(scratch, 'args-silent'))).toBe(true);
     expect(workDirGone(join(scratch, 'args-crash'))).toBe(true);
   });
@@ -116,7 +136,8 @@ describe('convertOfficeToPdf without LibreOffice', () => {
 });
 
 // These need LibreOffice, as CI installs it: without it they fail, saying what to install.
-const INSTALL = 'apt-get install --no-install-recommends libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui';
+const INSTALL =
+  'apt-get install --no-install-recommends libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui';
 const soffice = findSoffice();
 
 /**
@@ -129,7 +150,8 @@ const officeFixture = (name: string) => readFileSync(join(import.meta.dirname, '
 const textOf = (pdf: Buffer) =>
   withPdfjsDocument(pdf, async (d) => {
     const pages: string[] = [];
-    for (let n = 1; n <= d.numPages; n++) pages.push((await (await d.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' '));
+    for (let n = 1; n <= d.numPages; n++)
+      pages.push((await (await d.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' '));
     return pages;
   });
 
@@ -142,7 +164,10 @@ describe('convertOfficeToPdf with LibreOffice', () => {
     const docx = officeFixture('contract.docx');
     const xlsx = officeFixture('order.xlsx');
     expect(xlsx.subarray(0, 2).toString()).toBe('PK');
-    const [fromWord, fromExcel] = await Promise.all([convertOfficeToPdf(docx, 'docx'), convertOfficeToPdf(xlsx, 'xlsx')]);
+    const [fromWord, fromExcel] = await Promise.all([
+      convertOfficeToPdf(docx, 'docx'),
+      convertOfficeToPdf(xlsx, 'xlsx'),
+    ]);
     const word = await textOf(fromWord);
     expect(word).toHaveLength(1);
     expect(word[0]).toContain('Services agreement');
@@ -160,6 +185,8 @@ describe('convertOfficeToPdf with LibreOffice', () => {
 
   it('fails clearly on a damaged file', { timeout: 120_000 }, async () => {
     const damaged = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(2000, 7)]);
-    await expect(convertOfficeToPdf(damaged, 'docx')).rejects.toThrow(/^LibreOffice could not convert the \.docx document to PDF/);
+    await expect(convertOfficeToPdf(damaged, 'docx')).rejects.toThrow(
+      /^LibreOffice could not convert the \.docx document to PDF/,
+    );
   });
 });

@@ -34,7 +34,15 @@ async function formPdf(): Promise<Buffer> {
   radio.addOptionToPage('a', p2, { x: 300, y: 300, width: 12, height: 12, borderWidth: 0 });
   // pdf-lib cannot create signature fields: add one by hand, a field that is its own widget.
   const sig = doc.context.register(
-    doc.context.obj({ FT: 'Sig', T: PDFString.of('sign_here'), Type: 'Annot', Subtype: 'Widget', Rect: [350, 100, 550, 150], F: 4, P: p2.ref }),
+    doc.context.obj({
+      FT: 'Sig',
+      T: PDFString.of('sign_here'),
+      Type: 'Annot',
+      Subtype: 'Widget',
+      Rect: [350, 100, 550, 150],
+      F: 4,
+      P: p2.ref,
+    }),
   );
   form.acroForm.addField(sig);
   p2.node.addAnnot(sig);
@@ -45,7 +53,17 @@ describe('formFieldsOfPdf', () => {
   it('lists text, multi-line, checkbox, choice and signature fields with top-left boxes', async () => {
     const fields = await formFieldsOfPdf(await formPdf());
     expect(fields).toEqual([
-      { name: 'applicant.name', kind: 'inp', page: 1, x: 72, y: H - 620, w: 200, h: 20, value: 'Jane Doe', required: true },
+      {
+        name: 'applicant.name',
+        kind: 'inp',
+        page: 1,
+        x: 72,
+        y: H - 620,
+        w: 200,
+        h: 20,
+        value: 'Jane Doe',
+        required: true,
+      },
       { name: 'notes', kind: 'txt', page: 1, x: 72, y: H - 500, w: 300, h: 100 },
       { name: 'agree', kind: 'chk', page: 1, x: 72, y: H - 362, w: 12, h: 12, value: 'true' },
       { name: 'color', kind: 'sel', page: 2, x: 100, y: H - 520, w: 120, h: 20, value: 'Green' },
@@ -79,7 +97,10 @@ describe('flattenForm', () => {
     const doc = await PDFDocument.load(flat);
     expect(doc.getPageCount()).toBe(2);
     expect(doc.catalog.has(PDFName.of('AcroForm'))).toBe(false);
-    const annotations = await withPdfjsDocument(flat, async (d) => [...(await (await d.getPage(1)).getAnnotations()), ...(await (await d.getPage(2)).getAnnotations())]);
+    const annotations = await withPdfjsDocument(flat, async (d) => [
+      ...(await (await d.getPage(1)).getAnnotations()),
+      ...(await (await d.getPage(2)).getAnnotations()),
+    ]);
     expect(annotations).toEqual([]);
     // The text field's value is now page content, inside the field's former box.
     const [hit, ...more] = await findTextInPdf(flat, 'Jane Doe');
@@ -109,18 +130,30 @@ describe('flattenForm', () => {
     ]);
     const flat = await flattenForm(pdf);
     expect((await findTextInPdf(flat, 'JD')).map((h) => h.page)).toEqual([1, 2]);
-    const widgets = await withPdfjsDocument(flat, async (d) => [...(await (await d.getPage(1)).getAnnotations()), ...(await (await d.getPage(2)).getAnnotations())]);
+    const widgets = await withPdfjsDocument(flat, async (d) => [
+      ...(await (await d.getPage(1)).getAnnotations()),
+      ...(await (await d.getPage(2)).getAnnotations()),
+    ]);
     expect(widgets).toEqual([]);
   });
 
   it('keeps other annotations and leaves a form-less PDF as it was', async () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage();
-    const link = doc.context.register(doc.context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [10, 10, 50, 50], A: { S: 'URI', URI: PDFString.of('https://example.com/') } }));
+    const link = doc.context.register(
+      doc.context.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [10, 10, 50, 50],
+        A: { S: 'URI', URI: PDFString.of('https://example.com/') },
+      }),
+    );
     page.node.addAnnot(link);
     const flat = await flattenForm(Buffer.from(await doc.save()));
     const annotations = await withPdfjsDocument(flat, async (d) => (await d.getPage(1)).getAnnotations());
-    expect(annotations.map((a: { subtype: string; url?: string }) => [a.subtype, a.url])).toEqual([['Link', 'https://example.com/']]);
+    expect(annotations.map((a: { subtype: string; url?: string }) => [a.subtype, a.url])).toEqual([
+      ['Link', 'https://example.com/'],
+    ]);
   });
 
   it('rejects what is not a PDF', async () => {

@@ -8,7 +8,8 @@ const ASC = 0.718;
 const DESC = 0.207;
 
 /** drawText does not kern, but widthOfTextAtSize does: add up single glyphs instead. */
-const advance = (font: PDFFont, text: string, size: number) => [...text].reduce((sum, ch) => sum + font.widthOfTextAtSize(ch, size), 0);
+const advance = (font: PDFFont, text: string, size: number) =>
+  [...text].reduce((sum, ch) => sum + font.widthOfTextAtSize(ch, size), 0);
 
 async function samplePdf(): Promise<{ pdf: Buffer; width: (t: string, size: number, bold?: boolean) => number }> {
   const doc = await PDFDocument.create();
@@ -30,7 +31,13 @@ async function samplePdf(): Promise<{ pdf: Buffer; width: (t: string, size: numb
   return { pdf, width: (t, size, b) => advance(b ? bold : font, t, size) };
 }
 
-function expectBox(hit: { x: number; y: number; w: number; h: number }, x: number, baseline: number, w: number, size: number) {
+function expectBox(
+  hit: { x: number; y: number; w: number; h: number },
+  x: number,
+  baseline: number,
+  w: number,
+  size: number,
+) {
   expect(hit.x).toBeCloseTo(x, 0);
   expect(Math.abs(hit.y - (H - baseline - ASC * size))).toBeLessThan(1.5);
   expect(Math.abs(hit.w - w)).toBeLessThan(1.5);
@@ -87,6 +94,8 @@ describe('findTextInPdf', () => {
   it('rejects bad input with a clear message', async () => {
     const { pdf } = await samplePdf();
     await expect(findTextInPdf(pdf, '')).rejects.toThrow('The search text is empty.');
-    await expect(findTextInPdf(Buffer.from('not a pdf at all'), 'x')).rejects.toThrow(/^The PDF is corrupt or unreadable/);
+    await expect(findTextInPdf(Buffer.from('not a pdf at all'), 'x')).rejects.toThrow(
+      /^The PDF is corrupt or unreadable/,
+    );
   });
 });

@@ -21,9 +21,18 @@ async function raised(files: number, limits: { files?: number; fileSize?: number
     return {};
   });
   const boundary = 'b0undary';
-  const body = Array.from({ length: files }, (_, i) =>
-    `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"; filename="f${i}.pdf"\r\nContent-Type: application/pdf\r\n\r\n${'x'.repeat(64)}\r\n`).join('') + `--${boundary}--\r\n`;
-  await app.inject({ method: 'POST', url: '/', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
+  const body =
+    Array.from(
+      { length: files },
+      (_, i) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"; filename="f${i}.pdf"\r\nContent-Type: application/pdf\r\n\r\n${'x'.repeat(64)}\r\n`,
+    ).join('') + `--${boundary}--\r\n`;
+  await app.inject({
+    method: 'POST',
+    url: '/',
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: body,
+  });
   await app.close();
   return caught;
 }
@@ -37,7 +46,9 @@ describe('fastify refusals, one translation', () => {
     expect([api.status, api.code]).toEqual([400, 'invalid']);
     expect([page.status, page.code]).toEqual([api.status, api.code]);
     expect(page.message).toBe('The request has more files or fields than allowed.');
-    expect(api.message).toBe(`The request has more files or fields than allowed (at most ${DEFAULT_LIMITS.uploadFiles} files).`);
+    expect(api.message).toBe(
+      `The request has more files or fields than allowed (at most ${DEFAULT_LIMITS.uploadFiles} files).`,
+    );
   });
 
   it('a file past its size: 413, the API naming the limit', async () => {

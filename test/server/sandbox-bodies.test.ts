@@ -15,8 +15,14 @@ describe('sandbox bodies', () => {
     const b = await engine.createBundle(bundleRequest({ in_order: false }));
     const [ada, bob] = b.packets;
     const post = (id: string, verb: string, payload: unknown) =>
-      app.inject({ method: 'POST', url: `/sandbox/packets/${id}/${verb}/`, headers: { authorization: `Token ${key}` }, payload: payload as object });
-    const fields = (r: { json(): unknown }) => (r.json() as { errors?: { field: string }[] }).errors?.map((e) => e.field);
+      app.inject({
+        method: 'POST',
+        url: `/sandbox/packets/${id}/${verb}/`,
+        headers: { authorization: `Token ${key}` },
+        payload: payload as object,
+      });
+    const fields = (r: { json(): unknown }) =>
+      (r.json() as { errors?: { field: string }[] }).errors?.map((e) => e.field);
 
     let r = await post(ada!.id, 'sign', { values: { title: { nested: true } } });
     expect(r.statusCode).toBe(400);

@@ -19,8 +19,12 @@ describe('bodies before and after authentication', () => {
   it('answers 401 to a keyless request as soon as its headers are in, without waiting for its 56 MB body', async () => {
     srv = await startServer();
     const started = Date.now();
-    const c = await rawSocket(srv.port, 'POST /api/v2/persons/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 58720256\r\n\r\n{"name":"');
-    while (!c.received().includes('\r\n\r\n') && Date.now() - started < 3_000) await new Promise((r) => setTimeout(r, 20));
+    const c = await rawSocket(
+      srv.port,
+      'POST /api/v2/persons/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 58720256\r\n\r\n{"name":"',
+    );
+    while (!c.received().includes('\r\n\r\n') && Date.now() - started < 3_000)
+      await new Promise((r) => setTimeout(r, 20));
     expect(c.received()).toMatch(/^HTTP\/1\.1 401/);
     expect(c.received().toLowerCase()).toContain('connection: close');
     c.destroy();
@@ -45,7 +49,11 @@ describe('bodies before and after authentication', () => {
 
   it('refuses prototype keys', async () => {
     srv = await startServer();
-    const res = await srv.call('/api/v2/persons/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"P","__proto__":{"admin":true}}' });
+    const res = await srv.call('/api/v2/persons/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"P","__proto__":{"admin":true}}',
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -53,10 +61,15 @@ describe('bodies before and after authentication', () => {
 describe('inputs that reached a 500', () => {
   it('multipart with no boundary, and one cut off before its closing boundary, are 400s', async () => {
     srv = await startServer();
-    const noBoundary = await srv.call('/api/v2/bundles/', { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'whatever' });
+    const noBoundary = await srv.call('/api/v2/bundles/', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data' },
+      body: 'whatever',
+    });
     expect(noBoundary.status).toBe(400);
     const cut = await srv.call('/api/v2/bundles/', {
-      method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
       body: '--XyZ\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 trunc',
     });
     expect(cut.status).toBe(400);

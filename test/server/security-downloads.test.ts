@@ -23,14 +23,27 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url!, origin);
     if (url.pathname === '/api/v2/bundles/HOSTILE/files/') {
-      const files = NAMES.map((name, i) => ({ file_url: `${origin}/f/${i}`, expires: '2099-01-01T00:00:00Z', name, sha256: sha(`content ${i}`) }));
+      const files = NAMES.map((name, i) => ({
+        file_url: `${origin}/f/${i}`,
+        expires: '2099-01-01T00:00:00Z',
+        name,
+        sha256: sha(`content ${i}`),
+      }));
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(files));
     }
     if (url.pathname === '/api/v2/bundles/LIAR/files/')
-      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ file_url: `${origin}/f/0`, expires: '2099-01-01T00:00:00Z', name: 'x.pdf', sha256: sha('other') }]));
+      return res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify([
+            { file_url: `${origin}/f/0`, expires: '2099-01-01T00:00:00Z', name: 'x.pdf', sha256: sha('other') },
+          ]),
+        );
     const m = /^\/f\/(\d+)$/.exec(url.pathname);
     if (m) return res.writeHead(200).end(`content ${m[1]}`);
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'not_found', message: `Gone ${ESC}away` }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ code: 'not_found', message: `Gone ${ESC}away` }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -42,7 +55,15 @@ afterAll(async () => {
 });
 
 const esign = (args: string[]) =>
-  execa('node', [BIN, ...args], { env: { ESIGN_BASE_URL: `${origin}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: join(tmp.dir, 'data'), NO_COLOR: '1' }, reject: false });
+  execa('node', [BIN, ...args], {
+    env: {
+      ESIGN_BASE_URL: `${origin}/api/v2`,
+      ESIGN_API_KEY: 'k',
+      ESIGN_DATA_DIR: join(tmp.dir, 'data'),
+      NO_COLOR: '1',
+    },
+    reject: false,
+  });
 
 describe('bundle files --download from a hostile server', () => {
   it('saves every file under a safe name inside the directory, and keeps existing files without --clobber', async () => {

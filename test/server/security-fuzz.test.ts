@@ -31,61 +31,177 @@ const snapshot = async () => {
 
 beforeAll(async () => {
   srv = await startServer({ rateLimits: { limit: 1_000_000, createLimit: 1_000_000 } });
-  const b = (await (await srv.call('/api/v2/bundles/', { method: 'POST', json: bundleRequest({ label: 'Canary' }) })).json()) as { id: string };
-  const p = (await (await srv.call('/api/v2/persons/', { method: 'POST', json: { name: 'Canary Person', metadata: { k: 'v' } } })).json()) as { id: string };
-  const w = (await (await srv.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'canary', url: 'https://example.com/hook', event_types: ['bundle_sent'] } })).json()) as { id: string };
+  const b = (await (
+    await srv.call('/api/v2/bundles/', { method: 'POST', json: bundleRequest({ label: 'Canary' }) })
+  ).json()) as { id: string };
+  const p = (await (
+    await srv.call('/api/v2/persons/', { method: 'POST', json: { name: 'Canary Person', metadata: { k: 'v' } } })
+  ).json()) as { id: string };
+  const w = (await (
+    await srv.call('/api/v2/webhooks/', {
+      method: 'POST',
+      json: { name: 'canary', url: 'https://example.com/hook', event_types: ['bundle_sent'] },
+    })
+  ).json()) as { id: string };
   for (let i = 0; i < 3; i++) {
-    const vb = (await (await srv.call('/api/v2/bundles/', { method: 'POST', json: bundleRequest({ label: `Victim ${i}` }) })).json()) as { id: string; packets: { id: string }[] };
-    const vp = (await (await srv.call('/api/v2/persons/', { method: 'POST', json: { name: `Victim ${i}` } })).json()) as { id: string };
+    const vb = (await (
+      await srv.call('/api/v2/bundles/', { method: 'POST', json: bundleRequest({ label: `Victim ${i}` }) })
+    ).json()) as { id: string; packets: { id: string }[] };
+    const vp = (await (
+      await srv.call('/api/v2/persons/', { method: 'POST', json: { name: `Victim ${i}` } })
+    ).json()) as { id: string };
     victims.push(vb.id, vb.packets[0]!.id, vp.id);
   }
   await srv.engine.settle();
-  canary = { bundle: `/api/v2/bundles/${b.id}/`, person: `/api/v2/persons/${p.id}/`, webhook: `/api/v2/webhooks/${w.id}/` };
+  canary = {
+    bundle: `/api/v2/bundles/${b.id}/`,
+    person: `/api/v2/persons/${p.id}/`,
+    webhook: `/api/v2/webhooks/${w.id}/`,
+  };
 }, 30_000);
 afterAll(async () => srv?.close());
 
 const ROUTES: [string, string][] = [
-  ['GET', '/api/v2/bundles/'], ['POST', '/api/v2/bundles/'], ['POST', '/api/v2/bundles/create_from_envelope_template/'],
-  ['POST', '/api/v2/bundles/preparation_session/'], ['GET', '/api/v2/bundles/{id}/'], ['PATCH', '/api/v2/bundles/{id}/'],
-  ['DELETE', '/api/v2/bundles/{id}/'], ['PUT', '/api/v2/bundles/{id}/cancel/'], ['PUT', '/api/v2/bundles/{id}/expire/'],
-  ['PUT', '/api/v2/bundles/{id}/validate/'], ['POST', '/api/v2/bundles/{id}/send/'], ['GET', '/api/v2/bundles/{id}/events/'],
-  ['GET', '/api/v2/bundles/{id}/files/'], ['PUT', '/api/v2/bundles/{id}/files/'], ['GET', '/api/v2/bundles/{id}/data/'],
-  ['PUT', '/api/v2/bundles/{id}/add_tags/'], ['PUT', '/api/v2/bundles/{id}/remove_tags/'],
-  ['GET', '/api/v2/packets/{id}/'], ['PATCH', '/api/v2/packets/{id}/'], ['POST', '/api/v2/packets/{id}/embed_url/'],
-  ['PUT', '/api/v2/packets/{id}/remind/'], ['GET', '/api/v2/packets/{id}/coe/'],
-  ['GET', '/api/v2/templates/'], ['POST', '/api/v2/templates/preparation_session/'], ['GET', '/api/v2/templates/{id}/'],
-  ['PATCH', '/api/v2/templates/{id}/'], ['DELETE', '/api/v2/templates/{id}/'],
-  ['GET', '/api/v2/envelope-templates/'], ['GET', '/api/v2/envelope-templates/{id}/'],
-  ['GET', '/api/v2/persons/'], ['POST', '/api/v2/persons/'], ['GET', '/api/v2/persons/{id}/'], ['PUT', '/api/v2/persons/{id}/'],
-  ['PATCH', '/api/v2/persons/{id}/'], ['DELETE', '/api/v2/persons/{id}/'],
-  ['GET', '/api/v2/webhooks/'], ['POST', '/api/v2/webhooks/'], ['GET', '/api/v2/webhooks/headers/'], ['POST', '/api/v2/webhooks/headers/'],
-  ['GET', '/api/v2/webhooks/headers/{id}/'], ['PUT', '/api/v2/webhooks/headers/{id}/'], ['PATCH', '/api/v2/webhooks/headers/{id}/'],
-  ['DELETE', '/api/v2/webhooks/headers/{id}/'], ['GET', '/api/v2/webhooks/events/'], ['GET', '/api/v2/webhooks/events/{id}/'],
-  ['GET', '/api/v2/webhooks/deliveries/'], ['GET', '/api/v2/webhooks/deliveries/{id}/'], ['GET', '/api/v2/webhooks/secret/'],
-  ['GET', '/api/v2/webhooks/{id}/'], ['PUT', '/api/v2/webhooks/{id}/'], ['PATCH', '/api/v2/webhooks/{id}/'], ['DELETE', '/api/v2/webhooks/{id}/'],
-  ['POST', '/api/v2/verify/'], ['GET', '/api/v2/rate_limit/'],
-  ['POST', '/sandbox/packets/{id}/view/'], ['POST', '/sandbox/packets/{id}/sign/'], ['POST', '/sandbox/packets/{id}/decline/'],
-  ['POST', '/sandbox/webhooks/trigger/'], ['POST', '/sandbox/webhooks/events/{id}/resend/'],
-  ['GET', '/files/{id}/x.pdf'], ['GET', '/sign/{id}'], ['POST', '/sign/session/{id}/sign'], ['POST', '/sign/session/{id}/decline'],
-  ['GET', '/prepare/{id}'], ['POST', '/prepare/session/{id}/template'], ['POST', '/prepare/session/{id}/bundle'],
+  ['GET', '/api/v2/bundles/'],
+  ['POST', '/api/v2/bundles/'],
+  ['POST', '/api/v2/bundles/create_from_envelope_template/'],
+  ['POST', '/api/v2/bundles/preparation_session/'],
+  ['GET', '/api/v2/bundles/{id}/'],
+  ['PATCH', '/api/v2/bundles/{id}/'],
+  ['DELETE', '/api/v2/bundles/{id}/'],
+  ['PUT', '/api/v2/bundles/{id}/cancel/'],
+  ['PUT', '/api/v2/bundles/{id}/expire/'],
+  ['PUT', '/api/v2/bundles/{id}/validate/'],
+  ['POST', '/api/v2/bundles/{id}/send/'],
+  ['GET', '/api/v2/bundles/{id}/events/'],
+  ['GET', '/api/v2/bundles/{id}/files/'],
+  ['PUT', '/api/v2/bundles/{id}/files/'],
+  ['GET', '/api/v2/bundles/{id}/data/'],
+  ['PUT', '/api/v2/bundles/{id}/add_tags/'],
+  ['PUT', '/api/v2/bundles/{id}/remove_tags/'],
+  ['GET', '/api/v2/packets/{id}/'],
+  ['PATCH', '/api/v2/packets/{id}/'],
+  ['POST', '/api/v2/packets/{id}/embed_url/'],
+  ['PUT', '/api/v2/packets/{id}/remind/'],
+  ['GET', '/api/v2/packets/{id}/coe/'],
+  ['GET', '/api/v2/templates/'],
+  ['POST', '/api/v2/templates/preparation_session/'],
+  ['GET', '/api/v2/templates/{id}/'],
+  ['PATCH', '/api/v2/templates/{id}/'],
+  ['DELETE', '/api/v2/templates/{id}/'],
+  ['GET', '/api/v2/envelope-templates/'],
+  ['GET', '/api/v2/envelope-templates/{id}/'],
+  ['GET', '/api/v2/persons/'],
+  ['POST', '/api/v2/persons/'],
+  ['GET', '/api/v2/persons/{id}/'],
+  ['PUT', '/api/v2/persons/{id}/'],
+  ['PATCH', '/api/v2/persons/{id}/'],
+  ['DELETE', '/api/v2/persons/{id}/'],
+  ['GET', '/api/v2/webhooks/'],
+  ['POST', '/api/v2/webhooks/'],
+  ['GET', '/api/v2/webhooks/headers/'],
+  ['POST', '/api/v2/webhooks/headers/'],
+  ['GET', '/api/v2/webhooks/headers/{id}/'],
+  ['PUT', '/api/v2/webhooks/headers/{id}/'],
+  ['PATCH', '/api/v2/webhooks/headers/{id}/'],
+  ['DELETE', '/api/v2/webhooks/headers/{id}/'],
+  ['GET', '/api/v2/webhooks/events/'],
+  ['GET', '/api/v2/webhooks/events/{id}/'],
+  ['GET', '/api/v2/webhooks/deliveries/'],
+  ['GET', '/api/v2/webhooks/deliveries/{id}/'],
+  ['GET', '/api/v2/webhooks/secret/'],
+  ['GET', '/api/v2/webhooks/{id}/'],
+  ['PUT', '/api/v2/webhooks/{id}/'],
+  ['PATCH', '/api/v2/webhooks/{id}/'],
+  ['DELETE', '/api/v2/webhooks/{id}/'],
+  ['POST', '/api/v2/verify/'],
+  ['GET', '/api/v2/rate_limit/'],
+  ['POST', '/sandbox/packets/{id}/view/'],
+  ['POST', '/sandbox/packets/{id}/sign/'],
+  ['POST', '/sandbox/packets/{id}/decline/'],
+  ['POST', '/sandbox/webhooks/trigger/'],
+  ['POST', '/sandbox/webhooks/events/{id}/resend/'],
+  ['GET', '/files/{id}/x.pdf'],
+  ['GET', '/sign/{id}'],
+  ['POST', '/sign/session/{id}/sign'],
+  ['POST', '/sign/session/{id}/decline'],
+  ['GET', '/prepare/{id}'],
+  ['POST', '/prepare/session/{id}/template'],
+  ['POST', '/prepare/session/{id}/bundle'],
 ];
 
-const ODD_STRINGS = ['', ' ', '0', '-1', '1e309', 'NaN', 'null', 'true', '[]', '{}', '__proto__', 'constructor', 'prototype', '%00', '%', '%zz',
-  '\u0000', '\u202e', 'ü', '😀', '../../etc/passwd', 'a'.repeat(5000), "' OR 1=1 --", '<script>alert(1)</script>', '\r\nX-Injected: 1', 'javascript:alert(1)'];
+const ODD_STRINGS = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e309',
+  'NaN',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '%00',
+  '%',
+  '%zz',
+  '\u0000',
+  '\u202e',
+  'ü',
+  '😀',
+  '../../etc/passwd',
+  'a'.repeat(5000),
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '\r\nX-Injected: 1',
+  'javascript:alert(1)',
+];
 
 describe('fuzzing esign serve', () => {
   it(`answers ${REQUESTS} mutated requests across every route with no 5xx and no hang, and loses no data`, async () => {
     const r = rng(20240610);
     const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
     const before = await snapshot();
-    const ids = [...victims, ...victims, 'nosuch', 'f47ac10b-58cc-4372-a567-0e02b2c3d479', ...ODD_STRINGS.map(encodeURIComponent)];
+    const ids = [
+      ...victims,
+      ...victims,
+      'nosuch',
+      'f47ac10b-58cc-4372-a567-0e02b2c3d479',
+      ...ODD_STRINGS.map(encodeURIComponent),
+    ];
     const value = (depth: number): unknown => {
       const k = r();
       if (depth > 3 || k < 0.35) return pick<unknown>([...ODD_STRINGS, 0, -1, 1.5, 2 ** 53, -0, true, false, null]);
       if (k < 0.6) return Array.from({ length: Math.floor(r() * 4) }, () => value(depth + 1));
       const o: Record<string, unknown> = {};
       for (let i = Math.floor(r() * 5); i > 0; i--)
-        o[pick(['name', 'email', 'url', 'tags', 'label', 'packets', 'documents', 'metadata', 'event_types', 'hash', 'values', 'attachments', 'reason', 'event_type', 'page', '__proto__', 'constructor', 'file_index', 'file_b64', 'key', 'redirect_url'])] = value(depth + 1);
+        o[
+          pick([
+            'name',
+            'email',
+            'url',
+            'tags',
+            'label',
+            'packets',
+            'documents',
+            'metadata',
+            'event_types',
+            'hash',
+            'values',
+            'attachments',
+            'reason',
+            'event_type',
+            'page',
+            '__proto__',
+            'constructor',
+            'file_index',
+            'file_b64',
+            'key',
+            'redirect_url',
+          ])
+        ] = value(depth + 1);
       return o;
     };
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
@@ -98,17 +214,40 @@ describe('fuzzing esign serve', () => {
       () => ({ type: 'application/json', body: deep(Math.floor(r() * 5000)) }),
       () => ({ type: 'application/json', body: Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x22]) }),
       () => ({ type: 'application/json; charset=utf-16', body: JSON.stringify(bundleRequest()) }),
-      () => ({ type: 'application/x-www-form-urlencoded', body: `name=${pick(ODD_STRINGS)}&tags=a&tags=b&__proto__[x]=1&event_types=${pick(ODD_STRINGS)}` }),
+      () => ({
+        type: 'application/x-www-form-urlencoded',
+        body: `name=${pick(ODD_STRINGS)}&tags=a&tags=b&__proto__[x]=1&event_types=${pick(ODD_STRINGS)}`,
+      }),
       () => ({ type: 'text/plain', body: 'hello' }),
-      () => ({ type: pick(['multipart/form-data', `multipart/form-data; boundary=${boundary}`, 'multipart/form-data; boundary=']), body: `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\n\r\n%PDF-1.4` }),
-      () => ({ type: `multipart/form-data; boundary=${boundary}`, body: `--${boundary}\r\nContent-Disposition: form-data; name="bundle_request"\r\n\r\n${JSON.stringify(value(0))}\r\n--${boundary}\r\nContent-Disposition: form-data; name="${pick(['files', '__proto__', 'value:x', 'file:x'])}"; filename="${pick(ODD_STRINGS)}"\r\n\r\nxx\r\n--${boundary}--\r\n` }),
-      () => ({ type: `multipart/form-data; boundary=${boundary}`, body: `garbage\r\n--${boundary}\r\nContent-Disposition: bogus\r\n\r\n` }),
-      () => ({ type: 'application/json', body: JSON.stringify(bundleRequest({ [pick(['label', 'packets', 'documents', 'expires', 'is_test'])]: value(1) })) }),
+      () => ({
+        type: pick([
+          'multipart/form-data',
+          `multipart/form-data; boundary=${boundary}`,
+          'multipart/form-data; boundary=',
+        ]),
+        body: `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\n\r\n%PDF-1.4`,
+      }),
+      () => ({
+        type: `multipart/form-data; boundary=${boundary}`,
+        body: `--${boundary}\r\nContent-Disposition: form-data; name="bundle_request"\r\n\r\n${JSON.stringify(value(0))}\r\n--${boundary}\r\nContent-Disposition: form-data; name="${pick(['files', '__proto__', 'value:x', 'file:x'])}"; filename="${pick(ODD_STRINGS)}"\r\n\r\nxx\r\n--${boundary}--\r\n`,
+      }),
+      () => ({
+        type: `multipart/form-data; boundary=${boundary}`,
+        body: `garbage\r\n--${boundary}\r\nContent-Disposition: bogus\r\n\r\n`,
+      }),
+      () => ({
+        type: 'application/json',
+        body: JSON.stringify(
+          bundleRequest({ [pick(['label', 'packets', 'documents', 'expires', 'is_test'])]: value(1) }),
+        ),
+      }),
     ];
     const query = () => {
       const params: string[] = [];
       for (let i = Math.floor(r() * 4); i > 0; i--)
-        params.push(`${pick(['include', 'page', 'per_page', 'status', 'status__in', 'tag__in', 'search', 'ordering', 'metadata[x]', '__proto__', 'enabled', 'success', 'after_date', 'event_type'])}=${pick(ODD_STRINGS)}`);
+        params.push(
+          `${pick(['include', 'page', 'per_page', 'status', 'status__in', 'tag__in', 'search', 'ordering', 'metadata[x]', '__proto__', 'enabled', 'success', 'after_date', 'event_type'])}=${pick(ODD_STRINGS)}`,
+        );
       if (r() < 0.3) params.push('include=events', 'include=data');
       return params.length ? `?${params.join('&')}` : '';
     };
@@ -128,7 +267,13 @@ describe('fuzzing esign serve', () => {
         if (b.type) headers['content-type'] = b.type;
         const label = `${method} ${path.slice(0, 120)} ${b.type ?? ''} ${String(b.body ?? '').slice(0, 80)}`;
         try {
-          const res = await request(`${srv.origin}${path}`, { method: method as 'GET', headers, body: b.body, headersTimeout: 10_000, bodyTimeout: 10_000 });
+          const res = await request(`${srv.origin}${path}`, {
+            method: method as 'GET',
+            headers,
+            body: b.body,
+            headersTimeout: 10_000,
+            bodyTimeout: 10_000,
+          });
           await res.body.dump();
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           if (res.statusCode >= 500 && res.statusCode !== 501) failures.push(`${res.statusCode} ${label}`);
@@ -143,7 +288,14 @@ describe('fuzzing esign serve', () => {
     expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(REQUESTS);
     // Nothing that was there is lost or changed, and every list still answers.
     expect(await snapshot()).toEqual(before);
-    for (const list of ['/api/v2/bundles/', '/api/v2/persons/', '/api/v2/webhooks/', '/api/v2/templates/', '/api/v2/webhooks/events/']) expect((await srv.call(list)).status).toBe(200);
+    for (const list of [
+      '/api/v2/bundles/',
+      '/api/v2/persons/',
+      '/api/v2/webhooks/',
+      '/api/v2/templates/',
+      '/api/v2/webhooks/events/',
+    ])
+      expect((await srv.call(list)).status).toBe(200);
     expect(srv.engine.db.pragma('integrity_check', { simple: true })).toBe('ok');
   }, 90_000);
 });

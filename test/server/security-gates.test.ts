@@ -35,7 +35,14 @@ function bodyRoutes(tree: string): [string, string][] {
 }
 
 /** Sends the head of a request declaring `length` bytes, then a trickle; resolves with the status once answered. */
-function answerBeforeBody(port: number, method: string, path: string, type: string, length = 60 * 1024 * 1024, ms = 3000): Promise<number> {
+function answerBeforeBody(
+  port: number,
+  method: string,
+  path: string,
+  type: string,
+  length = 60 * 1024 * 1024,
+  ms = 3000,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const s: Socket = connect({ host: '127.0.0.1', port });
     let got = '';
@@ -54,7 +61,9 @@ function answerBeforeBody(port: number, method: string, path: string, type: stri
       }
     });
     s.once('connect', () => {
-      s.write(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n{"a":"`);
+      s.write(
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n{"a":"`,
+      );
     });
   });
 }
@@ -73,18 +82,24 @@ describe('a body is read only when the caller may send it', () => {
       }
   }, 60_000);
 
-  it('a key holder\'s body sent with a method the path does not allow is a 405 before it is read', async () => {
+  it("a key holder's body sent with a method the path does not allow is a 405 before it is read", async () => {
     const s: Socket = connect({ host: '127.0.0.1', port: srv.port });
     const answer = new Promise<string>((r) => s.once('data', (d) => r(d.toString())));
-    s.write(`PUT /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${srv.key}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"label":"`);
+    s.write(
+      `PUT /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${srv.key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"label":"`,
+    );
     expect(await answer).toMatch(/^HTTP\/1\.1 405[\s\S]*allow: GET, POST/i);
     s.destroy();
   });
 });
 
 /** Streams `chunks` as the body until the server answers; the status and how much was sent by then. */
-async function streamUntilAnswered(path: string, type: string, chunks: Iterable<Buffer>): Promise<{ status: number; sentMb: number; body: string }> {
+async function streamUntilAnswered(
+  path: string,
+  type: string,
+  chunks: Iterable<Buffer>,
+): Promise<{ status: number; sentMb: number; body: string }> {
   const s: Socket = connect({ host: '127.0.0.1', port: srv.port });
   s.on('error', () => {});
   await new Promise((r) => s.once('connect', r));
@@ -105,8 +120,7 @@ async function streamUntilAnswered(path: string, type: string, chunks: Iterable<
     sent += c.length;
     s.write(`${c.length.toString(16)}\r\n`);
     s.write(c);
-    if (!s.write('\r\n'))
-      await Promise.race([new Promise((r) => s.once('drain', r)), done]);
+    if (!s.write('\r\n')) await Promise.race([new Promise((r) => s.once('drain', r)), done]);
   }
   if (!answered) s.write('0\r\n\r\n');
   await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
@@ -118,9 +132,15 @@ async function streamUntilAnswered(path: string, type: string, chunks: Iterable<
 
 const B = 'gatesboundary';
 const field = (name: string, value: string | Buffer) =>
-  Buffer.concat([Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`), Buffer.from(value), Buffer.from('\r\n')]);
+  Buffer.concat([
+    Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`),
+    Buffer.from(value),
+    Buffer.from('\r\n'),
+  ]);
 function* file(name: string, filename: string, mb: number): Generator<Buffer> {
-  yield Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  yield Buffer.from(
+    `--${B}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const chunk = Buffer.alloc(1024 * 1024, 0x41);
   for (let i = 0; i < mb; i++) yield chunk;
   yield Buffer.from('\r\n');
@@ -182,17 +202,28 @@ describe('page uploads are bounded while they arrive', () => {
     expect(b.status).toBe(413);
     expect(b.sentMb).toBeLessThan(80);
     // One file past its own limit is refused as it passes it, not read to its end.
-    const c = await streamUntilAnswered(`/prepare/session/${await preparationSession()}/bundle`, MULTIPART, file('pdf', 'big.pdf', 200));
+    const c = await streamUntilAnswered(
+      `/prepare/session/${await preparationSession()}/bundle`,
+      MULTIPART,
+      file('pdf', 'big.pdf', 200),
+    );
     expect(c.status).toBe(413);
     expect(c.body).toContain('big.pdf');
     expect(c.sentMb).toBeLessThan(150);
   }, 30_000);
 
   it('still takes a real signing post with an attachment, and a decline with a reason', async () => {
-    const session = await signingSession({ ...withField({ key: 'f', kind: 'att', required: true, v_attachment_types: ['pdf'] }), ...EMBED });
+    const session = await signingSession({
+      ...withField({ key: 'f', kind: 'att', required: true, v_attachment_types: ['pdf'] }),
+      ...EMBED,
+    });
     const form = new FormData();
     form.set('file:f', new Blob([readFileSync('fixtures/contract.pdf')]), 'scan.pdf');
-    const signed = await fetch(`${srv.origin}/sign/session/${session}/sign`, { method: 'POST', body: form, redirect: 'manual' });
+    const signed = await fetch(`${srv.origin}/sign/session/${session}/sign`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+    });
     expect(signed.status, await signed.text()).toBe(200);
     const [bundle] = (await srv.engine.listBundles({})).items.filter((b) => b.status === 'co');
     expect(bundle, 'the signed Bundle').toBeDefined();

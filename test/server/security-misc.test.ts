@@ -24,11 +24,13 @@ describe('smaller ones', () => {
     expect(limiter.take(last, 'call').ok).toBe(false);
   });
 
-  it('builds Link headers from the server\'s address, not from the Host header', async () => {
+  it("builds Link headers from the server's address, not from the Host header", async () => {
     srv = await startServer();
     for (let i = 0; i < 3; i++) await srv.call('/api/v2/persons/', { method: 'POST', json: { name: `P${i}` } });
     // fetch may not set Host: undici's request may.
-    const res = await request(`${srv.origin}/api/v2/persons/?per_page=1`, { headers: { host: 'evil.example', authorization: `Token ${srv.key}` } });
+    const res = await request(`${srv.origin}/api/v2/persons/?per_page=1`, {
+      headers: { host: 'evil.example', authorization: `Token ${srv.key}` },
+    });
     await res.body.dump();
     expect(res.statusCode).toBe(200);
     const link = String(res.headers.link);
@@ -38,19 +40,35 @@ describe('smaller ones', () => {
 
   it('refuses redirect URLs that are not http(s)', async () => {
     srv = await startServer();
-    const prep = await srv.call('/api/v2/bundles/preparation_session/', { method: 'POST', json: { upload_pdf: true, redirect_url: 'javascript:alert(document.cookie)' } });
+    const prep = await srv.call('/api/v2/bundles/preparation_session/', {
+      method: 'POST',
+      json: { upload_pdf: true, redirect_url: 'javascript:alert(document.cookie)' },
+    });
     expect(prep.status).toBe(400);
-    const bundle = await srv.call('/api/v2/bundles/', { method: 'POST', json: bundleRequest({ packets: [{ key: 'ada', name: 'Ada', email: 'ada@example.com', signing_complete_redirect: 'javascript:alert(1)' }] }) });
+    const bundle = await srv.call('/api/v2/bundles/', {
+      method: 'POST',
+      json: bundleRequest({
+        packets: [
+          { key: 'ada', name: 'Ada', email: 'ada@example.com', signing_complete_redirect: 'javascript:alert(1)' },
+        ],
+      }),
+    });
     expect(bundle.status).toBe(400);
   });
 
   it('refuses an attachment whose bytes are not its type, and serves files nosniff', async () => {
     srv = await startServer();
-    const created = await srv.call('/api/v2/bundles/', { method: 'POST', json: withField({ key: 'f', kind: 'att', required: true, v_attachment_types: ['pdf', 'png'] }) });
+    const created = await srv.call('/api/v2/bundles/', {
+      method: 'POST',
+      json: withField({ key: 'f', kind: 'att', required: true, v_attachment_types: ['pdf', 'png'] }),
+    });
     expect(created.status).toBe(201);
     const b = (await created.json()) as { id: string; packets: { id: string }[] };
     const html = Buffer.from('<html><script>alert(1)</script></html>').toString('base64');
-    const bad = await srv.call(`/sandbox/packets/${b.packets[0]!.id}/sign/`, { method: 'POST', json: { attachments: { f: [{ name: 'scan.png', b64: html }] } } });
+    const bad = await srv.call(`/sandbox/packets/${b.packets[0]!.id}/sign/`, {
+      method: 'POST',
+      json: { attachments: { f: [{ name: 'scan.png', b64: html }] } },
+    });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/not a \.png file/);
 

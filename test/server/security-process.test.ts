@@ -25,12 +25,17 @@ function memory(): { rss: number; peak: number } {
 }
 
 /** A multipart body generated as it is sent: never held whole by the test either. */
-function multipart(parts: { name: string; filename?: string; size?: number; bytes?: Buffer | string }[]): { body: Readable; type: string } {
+function multipart(parts: { name: string; filename?: string; size?: number; bytes?: Buffer | string }[]): {
+  body: Readable;
+  type: string;
+} {
   const boundary = `----esign${Date.now()}`;
   async function* gen() {
     for (const p of parts) {
       const disp = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.filename ? 'Content-Type: application/pdf\r\n' : ''}\r\n`);
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.filename ? 'Content-Type: application/pdf\r\n' : ''}\r\n`,
+      );
       if (p.bytes !== undefined) yield Buffer.from(p.bytes);
       else {
         const chunk = Buffer.alloc(MB, 0x41);
@@ -52,18 +57,23 @@ const upload = (parts: Parameters<typeof multipart>[0]): Promise<{ status: numbe
   const { body, type } = multipart(parts);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = httpRequest(`${serve.address}/api/v2/bundles/`, {
-      method: 'POST', headers: { authorization: `Token ${key}`, 'content-type': type },
-    }, (res) => {
-      answered = true;
-      body.unpipe(req);
-      body.destroy();
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-      res.on('error', () => resolve({ status: res.statusCode!, text }));
-    });
+    const req = httpRequest(
+      `${serve.address}/api/v2/bundles/`,
+      {
+        method: 'POST',
+        headers: { authorization: `Token ${key}`, 'content-type': type },
+      },
+      (res) => {
+        answered = true;
+        body.unpipe(req);
+        body.destroy();
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+        res.on('error', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
     req.on('error', (e) => {
       if (!answered) reject(new Error(`no answer from the server: ${e.message}`));
     });
@@ -72,7 +82,9 @@ const upload = (parts: Parameters<typeof multipart>[0]): Promise<{ status: numbe
 };
 
 const bundleRequest = JSON.stringify({
-  label: 'Upload', packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }], documents: [{ key: 'd', file_index: 0 }],
+  label: 'Upload',
+  packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }],
+  documents: [{ key: 'd', file_index: 0 }],
 });
 
 beforeAll(async () => {
@@ -91,7 +103,10 @@ afterAll(async () => {
 describe('esign serve: uploads and the data directory', () => {
   it('refuses an upload past the per-request limit while streaming it, with flat memory, naming the limit', async () => {
     const before = memory();
-    const r = await upload([{ name: 'bundle_request', bytes: bundleRequest }, ...Array.from({ length: 6 }, (_, i) => ({ name: 'files', filename: `f${i}.pdf`, size: 19 }))]);
+    const r = await upload([
+      { name: 'bundle_request', bytes: bundleRequest },
+      ...Array.from({ length: 6 }, (_, i) => ({ name: 'files', filename: `f${i}.pdf`, size: 19 })),
+    ]);
     expect(r.status).toBe(413);
     expect(r.text).toContain('80 MB');
     const after = memory();
@@ -100,7 +115,10 @@ describe('esign serve: uploads and the data directory', () => {
   }, 60_000);
 
   it('refuses one file past the per-file limit, naming it', async () => {
-    const r = await upload([{ name: 'bundle_request', bytes: bundleRequest }, { name: 'files', filename: 'big.pdf', size: 21 }]);
+    const r = await upload([
+      { name: 'bundle_request', bytes: bundleRequest },
+      { name: 'files', filename: 'big.pdf', size: 21 },
+    ]);
     expect(r.status).toBe(413);
     expect(r.text).toContain('20 MB');
   }, 60_000);
@@ -108,12 +126,16 @@ describe('esign serve: uploads and the data directory', () => {
   it('stores only the parts a document refers to, and keeps the data directory private', async () => {
     const before = memory();
     const r = await upload([
-      { name: 'bundle_request', bytes: bundleRequest }, { name: 'files', filename: 'contract.pdf', bytes: CONTRACT_PDF },
-      { name: 'files', filename: 'junk1.pdf', size: 19 }, { name: 'files', filename: 'junk2.pdf', size: 19 },
+      { name: 'bundle_request', bytes: bundleRequest },
+      { name: 'files', filename: 'contract.pdf', bytes: CONTRACT_PDF },
+      { name: 'files', filename: 'junk1.pdf', size: 19 },
+      { name: 'files', filename: 'junk2.pdf', size: 19 },
     ]);
     expect(r.status, r.text).toBe(201);
     expect(memory().peak - before.peak).toBeLessThan(30);
-    const blobs = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    const blobs = readdirSync(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((d) =>
+      d.isFile(),
+    );
     expect(blobs.every((b) => statSync(join(b.parentPath, b.name)).size < 5 * MB)).toBe(true);
     const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
     expect(mode(dataDir)).toBe('700');

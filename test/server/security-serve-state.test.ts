@@ -22,7 +22,8 @@ function dataDir(): string {
 
 /** Another program on 127.0.0.1 that answers every request 200, as a port's next owner might. */
 async function foreignServer(): Promise<{ url: string; pid: number }> {
-  const code = "require('http').createServer((q,s)=>s.end('0'.repeat(64))).listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
+  const code =
+    "require('http').createServer((q,s)=>s.end('0'.repeat(64))).listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
   stops.push(() => child.kill('SIGKILL'));
   const port = await new Promise<string>((r) => child.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
@@ -47,7 +48,10 @@ describe('serve.json', () => {
     // A file as an old esign wrote it, and one with a token the program cannot prove.
     writeFileSync(join(dir, 'serve.json'), JSON.stringify({ url: foreign.url, pid: foreign.pid }));
     expect(runningServeUrl(dir)).toBeUndefined();
-    writeFileSync(join(dir, 'serve.json'), JSON.stringify({ url: foreign.url, pid: foreign.pid, token: 'stolen-or-guessed' }));
+    writeFileSync(
+      join(dir, 'serve.json'),
+      JSON.stringify({ url: foreign.url, pid: foreign.pid, token: 'stolen-or-guessed' }),
+    );
     expect(runningServeUrl(dir)).toBeUndefined();
     const e = new LocalEngine({ dataDir: dir });
     stops.push(() => e.close());

@@ -22,9 +22,11 @@ function halfSent(port: number, i: number): Promise<void> {
     hostile.push(s);
     s.on('error', () => resolve());
     s.once('connect', () => {
-      s.write(i % 2
-        ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
-        : 'GET /verify/ HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      s.write(
+        i % 2
+          ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
+          : 'GET /verify/ HTTP/1.1\r\nHost: x\r\nX-Slow: ',
+      );
       resolve();
     });
   });
@@ -33,7 +35,8 @@ function halfSent(port: number, i: number): Promise<void> {
 describe('connection slots', () => {
   it('serves 20 keyed requests while 1,100 addresses hold half-sent requests in 1,024 slots', async () => {
     const s = (srv = await startServer({ limits: { maxConnections: SLOTS } }));
-    for (let i = 0; i < 1100; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => halfSent(s.port, i + j)));
+    for (let i = 0; i < 1100; i += 100)
+      await Promise.all(Array.from({ length: 100 }, (_, j) => halfSent(s.port, i + j)));
     // Every slot is taken: the server has made room by closing the oldest.
     await new Promise((r) => setTimeout(r, 300));
     const open = await new Promise<number>((r) => s.app.server.getConnections((_e, n) => r(n)));

@@ -15,7 +15,10 @@ describe('esign serve under slow clients', () => {
   it('answers a body that never finishes with 408 and closes the connection', async () => {
     srv = await startServer({ limits: { headersTimeoutMs: 400, requestTimeoutMs: 800 } });
     const started = Date.now();
-    const body = await rawSocket(srv.port, 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"hash":');
+    const body = await rawSocket(
+      srv.port,
+      'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"hash":',
+    );
     const head = await rawSocket(srv.port, 'GET /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\n');
     await Promise.race([Promise.all([body.ended, head.ended]), new Promise((r) => setTimeout(r, 5_000))]);
     expect(body.destroyed && head.destroyed, 'both connections closed by the server').toBe(true);
@@ -28,9 +31,10 @@ describe('esign serve under slow clients', () => {
     const s = srv;
     const slow = [];
     for (let i = 0; i < 300; i++) {
-      const head = i % 2
-        ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
-        : 'GET /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nX-Slow: ';
+      const head =
+        i % 2
+          ? 'POST /api/v2/verify/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"h'
+          : 'GET /api/v2/bundles/ HTTP/1.1\r\nHost: x\r\nX-Slow: ';
       slow.push(await rawSocket(s.port, head));
     }
     await new Promise((r) => setTimeout(r, 200));

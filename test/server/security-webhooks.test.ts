@@ -33,12 +33,17 @@ afterEach(async () => {
 /** A webhook made while private addresses were allowed (`private`), then one event triggered under the policy as it is. */
 async function hookAndTrigger(s: SecureServer, url: string, madeWhilePrivateAllowed = false) {
   if (madeWhilePrivateAllowed) s.engine.account.update({ allow_private_urls: true });
-  const created = await s.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'probe', url, event_types: ['bundle_sent'], enabled: true } });
+  const created = await s.call('/api/v2/webhooks/', {
+    method: 'POST',
+    json: { name: 'probe', url, event_types: ['bundle_sent'], enabled: true },
+  });
   expect(created.status, await created.clone().text()).toBe(201);
   s.engine.account.update({ allow_private_urls: false });
   const trig = await s.call('/sandbox/webhooks/trigger/', { method: 'POST', json: { event_type: 'bundle_sent' } });
   expect(trig.status).toBe(201);
-  const [event] = (await (await s.call('/api/v2/webhooks/events/')).json()) as { deliveries: { status: number; message: string }[] }[];
+  const [event] = (await (await s.call('/api/v2/webhooks/events/')).json()) as {
+    deliveries: { status: number; message: string }[];
+  }[];
   return event!.deliveries;
 }
 
@@ -54,7 +59,10 @@ describe('the outbound-address policy on webhook deliveries (esign serve)', () =
     const deliveries = await hookAndTrigger(srv, target, true);
     expect(hits).toBe(0);
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ status: 0, message: expect.stringMatching(/^Refused: the address is private/) });
+    expect(deliveries[0]).toMatchObject({
+      status: 0,
+      message: expect.stringMatching(/^Refused: the address is private/),
+    });
     expect(JSON.stringify(deliveries)).not.toContain('127.0.0.1');
   });
 
@@ -69,17 +77,35 @@ describe('the outbound-address policy on webhook deliveries (esign serve)', () =
 
 describe('webhook URLs checked when they are set (esign serve)', () => {
   const SPELLINGS = [
-    'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f000001/', 'http://0177.0.0.1/',
-    'http://localhost:8080/h', 'http://LOCALHOST./h', 'http://api.localhost/h', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/',
-    'http://[::ffff:7f00:1]/', 'http://0.0.0.0/', 'http://10.0.0.5/', 'http://192.168.1.1/', 'http://169.254.169.254/latest',
-    'http://[fe80::1]/', 'http://[fd00::1]/', 'http://100.64.0.1/', 'http://[64:ff9b::7f00:1]/',
+    'http://127.0.0.1/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0177.0.0.1/',
+    'http://localhost:8080/h',
+    'http://LOCALHOST./h',
+    'http://api.localhost/h',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://0.0.0.0/',
+    'http://10.0.0.5/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest',
+    'http://[fe80::1]/',
+    'http://[fd00::1]/',
+    'http://100.64.0.1/',
+    'http://[64:ff9b::7f00:1]/',
   ];
 
   it('refuses every private spelling on create, PUT and PATCH with a 400 naming url and how to allow it', async () => {
     srv = await startServer();
     const s = srv;
     for (const url of SPELLINGS) {
-      const res = await s.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url, event_types: ['bundle_sent'] } });
+      const res = await s.call('/api/v2/webhooks/', {
+        method: 'POST',
+        json: { name: 'p', url, event_types: ['bundle_sent'] },
+      });
       const body = (await res.json()) as { code: string; errors: { field: string; message: string }[] };
       expect(res.status, url).toBe(400);
       expect(body.code).toBe('invalid');
@@ -87,35 +113,68 @@ describe('webhook URLs checked when they are set (esign serve)', () => {
     }
     expect(((await (await s.call('/api/v2/webhooks/')).json()) as unknown[]).length).toBe(0);
     // A public address is taken, and cannot be changed into a private one.
-    const made = await s.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url: 'https://93.184.216.34/hook', event_types: ['bundle_sent'] } });
+    const made = await s.call('/api/v2/webhooks/', {
+      method: 'POST',
+      json: { name: 'p', url: 'https://93.184.216.34/hook', event_types: ['bundle_sent'] },
+    });
     expect(made.status).toBe(201);
     const { id } = (await made.json()) as { id: string };
     const patched = await s.call(`/api/v2/webhooks/${id}/`, { method: 'PATCH', json: { url: 'http://[::1]:9/' } });
     expect(patched.status).toBe(400);
-    const put = await s.call(`/api/v2/webhooks/${id}/`, { method: 'PUT', json: { name: 'p', url: 'http://127.0.0.1:9/', event_types: ['bundle_sent'] } });
+    const put = await s.call(`/api/v2/webhooks/${id}/`, {
+      method: 'PUT',
+      json: { name: 'p', url: 'http://127.0.0.1:9/', event_types: ['bundle_sent'] },
+    });
     expect(put.status).toBe(400);
-    expect(((await (await s.call(`/api/v2/webhooks/${id}/`)).json()) as { url: string }).url).toBe('https://93.184.216.34/hook');
+    expect(((await (await s.call(`/api/v2/webhooks/${id}/`)).json()) as { url: string }).url).toBe(
+      'https://93.184.216.34/hook',
+    );
   });
 
-  it('takes private URLs where they are allowed: the account setting, or the CLI\'s own engine', async () => {
+  it("takes private URLs where they are allowed: the account setting, or the CLI's own engine", async () => {
     srv = await startServer();
     srv.engine.account.update({ allow_private_urls: true });
-    const res = await srv.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url: 'http://127.0.0.1:9/', event_types: ['bundle_sent'] } });
+    const res = await srv.call('/api/v2/webhooks/', {
+      method: 'POST',
+      json: { name: 'p', url: 'http://127.0.0.1:9/', event_types: ['bundle_sent'] },
+    });
     expect(res.status).toBe(201);
     await srv.close();
     srv = await startServer({ guardUrls: false });
-    const local = await srv.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'p', url: 'http://localhost:9/', event_types: ['bundle_sent'] } });
+    const local = await srv.call('/api/v2/webhooks/', {
+      method: 'POST',
+      json: { name: 'p', url: 'http://localhost:9/', event_types: ['bundle_sent'] },
+    });
     expect(local.status).toBe(201);
   });
 });
 
 describe('isPrivateAddress', () => {
   it.each([
-    ['127.0.0.1', true], ['10.1.2.3', true], ['169.254.169.254', true], ['0.0.0.0', true], ['::1', true], ['::', true],
-    ['::ffff:127.0.0.1', true], ['::ffff:7f00:1', true], ['[::127.0.0.1]', true], ['::7f00:1', true],
-    ['64:ff9b::7f00:1', true], ['64:ff9b::127.0.0.1', true], ['64:ff9b::a9fe:a9fe', true], ['64:ff9b:1::1', true],
-    ['2002:7f00:1::1', true], ['fd12::1', true], ['fe80::1%eth0', true], ['ff02::1', true], ['2001:db8::1', true],
-    ['93.184.216.34', false], ['::ffff:8.8.8.8', false], ['64:ff9b::808:808', false], ['2606:4700::1111', false], ['2002:808:808::1', false],
+    ['127.0.0.1', true],
+    ['10.1.2.3', true],
+    ['169.254.169.254', true],
+    ['0.0.0.0', true],
+    ['::1', true],
+    ['::', true],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:7f00:1', true],
+    ['[::127.0.0.1]', true],
+    ['::7f00:1', true],
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::127.0.0.1', true],
+    ['64:ff9b::a9fe:a9fe', true],
+    ['64:ff9b:1::1', true],
+    ['2002:7f00:1::1', true],
+    ['fd12::1', true],
+    ['fe80::1%eth0', true],
+    ['ff02::1', true],
+    ['2001:db8::1', true],
+    ['93.184.216.34', false],
+    ['::ffff:8.8.8.8', false],
+    ['64:ff9b::808:808', false],
+    ['2606:4700::1111', false],
+    ['2002:808:808::1', false],
   ])('%s → %s', (address, expected) => {
     expect(isPrivateAddress(address)).toBe(expected);
   });

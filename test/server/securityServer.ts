@@ -20,7 +20,12 @@ export async function startServer(opts: Partial<ServerOptions> & { guardUrls?: b
   const { dir, cleanup } = tempDir();
   const engine = new LocalEngine({ dataDir: dir, guardUrls: opts.guardUrls ?? true });
   const key = engine.keys.create('security').key;
-  const app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k), ...opts });
+  const app = await buildServer({
+    service: engine,
+    local: engine,
+    authenticate: (k) => engine.keys.authenticate(k),
+    ...opts,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
@@ -29,10 +34,19 @@ export async function startServer(opts: Partial<ServerOptions> & { guardUrls?: b
     const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
     if (init.auth !== null) headers.authorization = `Token ${init.auth ?? key}`;
     if (init.json !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${origin}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+    return fetch(`${origin}${path}`, {
+      ...init,
+      headers,
+      body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+    });
   };
   return {
-    engine, app, origin, port, key, call,
+    engine,
+    app,
+    origin,
+    port,
+    key,
+    call,
     close: async () => {
       app.server.closeAllConnections();
       await app.close();
@@ -43,7 +57,10 @@ export async function startServer(opts: Partial<ServerOptions> & { guardUrls?: b
 }
 
 /** A raw connection that sends `head` (and whatever else the test writes), collecting what comes back. */
-export function rawSocket(port: number, head: string): Promise<Socket & { received: () => string; ended: Promise<void> }> {
+export function rawSocket(
+  port: number,
+  head: string,
+): Promise<Socket & { received: () => string; ended: Promise<void> }> {
   return new Promise((resolve, reject) => {
     const s = connect({ host: '127.0.0.1', port }) as Socket & { received: () => string; ended: Promise<void> };
     let got = '';

@@ -10,7 +10,9 @@ describe('signing links', () => {
   it('answers HEAD on /sign/<token> without opening it, so the signer can still open it once', async () => {
     engine = newEngine();
     const app = await buildServer({ service: engine, local: engine, authenticate: () => undefined });
-    const b = await engine.createBundle(bundleRequest({ packets: [{ key: 'ada', name: 'Ada', email: 'ada@example.com', deliver_via: 'embed' }] }));
+    const b = await engine.createBundle(
+      bundleRequest({ packets: [{ key: 'ada', name: 'Ada', email: 'ada@example.com', deliver_via: 'embed' }] }),
+    );
     const { url } = await engine.createEmbedUrl(b.packets[0]!.id);
     const path = new URL(url).pathname;
     const head = await app.inject({ method: 'HEAD', url: path });

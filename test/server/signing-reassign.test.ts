@@ -45,8 +45,16 @@ describe('signing page: reassignment', () => {
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('Cy Newman has been asked to sign');
     const got = await engine.getBundle(b.id);
-    expect(got.packets.map((p) => [p.name, p.status])).toEqual([['Ada', 'ra'], ['Cy Newman', 'se']]);
-    expect(engine.outbox({ bundle: b.id }).filter((m) => m.kind === 'signing_request').map((m) => m.recipient)).toEqual(['cy@example.com']);
+    expect(got.packets.map((p) => [p.name, p.status])).toEqual([
+      ['Ada', 'ra'],
+      ['Cy Newman', 'se'],
+    ]);
+    expect(
+      engine
+        .outbox({ bundle: b.id })
+        .filter((m) => m.kind === 'signing_request')
+        .map((m) => m.recipient),
+    ).toEqual(['cy@example.com']);
     // The old session now shows how it ended.
     const after = await fetch(new URL(action.replace(/\/reassign$/, ''), res.url));
     expect(await after.text()).toContain('You asked someone else to sign');

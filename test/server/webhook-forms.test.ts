@@ -38,23 +38,46 @@ const URL_A = 'http://127.0.0.1:1/a';
 
 describe('esign serve: form-urlencoded webhook bodies', () => {
   it('creates a webhook from a form with JSON-string members (201, event_types an array)', async () => {
-    const r = await form('POST', '/webhooks/', { name: 'Form hook', url: URL_A, event_types: '["bundle_sent","packet_viewed"]', enabled: 'false', json: 'true' });
+    const r = await form('POST', '/webhooks/', {
+      name: 'Form hook',
+      url: URL_A,
+      event_types: '["bundle_sent","packet_viewed"]',
+      enabled: 'false',
+      json: 'true',
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ name: 'Form hook', url: URL_A, enabled: false, json: true, event_types: ['bundle_sent', 'packet_viewed'] });
+    expect(r.body).toMatchObject({
+      name: 'Form hook',
+      url: URL_A,
+      enabled: false,
+      json: true,
+      event_types: ['bundle_sent', 'packet_viewed'],
+    });
     expect(await engine.getWebhook(r.body.id as string)).toEqual(r.body);
   });
 
   it('takes repeated keys and a single plain value as the list of event types, and Python booleans', async () => {
-    const repeated = await form('POST', '/webhooks/', { name: 'r', url: URL_A, event_types: ['bundle_sent', 'bundle_complete'], json: 'False' });
+    const repeated = await form('POST', '/webhooks/', {
+      name: 'r',
+      url: URL_A,
+      event_types: ['bundle_sent', 'bundle_complete'],
+      json: 'False',
+    });
     expect(repeated.status).toBe(201);
-    expect(repeated.body).toMatchObject({ event_types: ['bundle_sent', 'bundle_complete'], json: false, enabled: true });
+    expect(repeated.body).toMatchObject({
+      event_types: ['bundle_sent', 'bundle_complete'],
+      json: false,
+      enabled: true,
+    });
     const single = await form('POST', '/webhooks/', { name: 's', url: URL_A, event_types: 'packet_complete' });
     expect(single.status).toBe(201);
     expect(single.body.event_types).toEqual(['packet_complete']);
   });
 
   it('replaces and updates a webhook from forms', async () => {
-    const id = (await form('POST', '/webhooks/', { name: 'w', url: URL_A, event_types: '["bundle_sent","bundle_error"]' })).body.id as string;
+    const id = (
+      await form('POST', '/webhooks/', { name: 'w', url: URL_A, event_types: '["bundle_sent","bundle_error"]' })
+    ).body.id as string;
     const put = await form('PUT', `/webhooks/${id}/`, { name: 'w2', url: URL_A, event_types: '["bundle_error"]' });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ name: 'w2', event_types: ['bundle_error'] });
@@ -64,7 +87,8 @@ describe('esign serve: form-urlencoded webhook bodies', () => {
   });
 
   it('decodes only typed members: a header order becomes a number, a numeric header value stays a string', async () => {
-    const id = (await form('POST', '/webhooks/', { name: 'w', url: URL_A, event_types: '["bundle_sent"]' })).body.id as string;
+    const id = (await form('POST', '/webhooks/', { name: 'w', url: URL_A, event_types: '["bundle_sent"]' })).body
+      .id as string;
     const h = await form('POST', '/webhooks/headers/', { webhook: id, name: 'X-Account', value: '12345', order: '2' });
     expect(h.status).toBe(201);
     expect(h.body).toMatchObject({ webhook: id, name: 'X-Account', value: '12345', order: 2 });
@@ -74,7 +98,12 @@ describe('esign serve: form-urlencoded webhook bodies', () => {
   });
 
   it('answers 400 naming the member when a form value is not what the member needs', async () => {
-    const bad = await form('POST', '/webhooks/', { name: 'w', url: URL_A, event_types: '["bundle_sent"', enabled: 'sometimes' });
+    const bad = await form('POST', '/webhooks/', {
+      name: 'w',
+      url: URL_A,
+      event_types: '["bundle_sent"',
+      enabled: 'sometimes',
+    });
     expect(bad.status).toBe(400);
     const fields = (bad.body.errors as { field: string }[]).map((e) => e.field).sort();
     expect(fields).toEqual(['enabled', 'event_types[0]']);

@@ -14,7 +14,12 @@ const logLines: string[] = [];
 async function start(rateLimits?: { limit?: number; createLimit?: number; windowSeconds?: number }) {
   engine = newEngine();
   key = engine.keys.create('test').key;
-  app = await buildServer({ service: engine, authenticate: (k) => engine.keys.authenticate(k), rateLimits, log: (l) => logLines.push(l) });
+  app = await buildServer({
+    service: engine,
+    authenticate: (k) => engine.keys.authenticate(k),
+    rateLimits,
+    log: (l) => logLines.push(l),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2`;
 }
@@ -23,7 +28,11 @@ const call = (path: string, init: RequestInit & { json?: unknown; auth?: string 
   const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
   if (init.auth !== null) headers.authorization = `Token ${init.auth ?? key}`;
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  return fetch(`${base}${path}`, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+  return fetch(`${base}${path}`, {
+    ...init,
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  });
 };
 
 beforeEach(async () => {
@@ -42,7 +51,14 @@ describe('esign serve: the wire', () => {
     expect((await json.json()).status).toBe('se');
     const form = new FormData();
     form.append('files', new Blob([CONTRACT_PDF], { type: 'application/pdf' }), 'contract.pdf');
-    form.append('bundle_request', JSON.stringify({ label: 'multi', packets: [{ name: 'B', email: 'b@example.com' }], documents: [{ file_index: 0 }] }));
+    form.append(
+      'bundle_request',
+      JSON.stringify({
+        label: 'multi',
+        packets: [{ name: 'B', email: 'b@example.com' }],
+        documents: [{ file_index: 0 }],
+      }),
+    );
     const multi = await call('/bundles/', { method: 'POST', body: form });
     expect(multi.status).toBe(201);
     expect(await multi.json()).toMatchObject({ label: 'multi', documents: [{ key: 'doc-1', name: 'contract.pdf' }] });
@@ -66,8 +82,15 @@ describe('esign serve: the wire', () => {
     await start();
     const bad = await call('/bundles/', { method: 'POST', json: bundleRequest({ email_subject: 's'.repeat(401) }) });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ code: 'invalid', errors: [{ field: 'email_subject', messsage: expect.stringMatching(/400 characters/) }] });
-    const parse = await call('/bundles/', { method: 'POST', body: '{not json', headers: { 'content-type': 'application/json' } });
+    expect(await bad.json()).toMatchObject({
+      code: 'invalid',
+      errors: [{ field: 'email_subject', messsage: expect.stringMatching(/400 characters/) }],
+    });
+    const parse = await call('/bundles/', {
+      method: 'POST',
+      body: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(parse.status).toBe(400);
     expect((await parse.json()).code).toBe('parse_error');
     const missing = await call('/bundles/nope/');
@@ -90,7 +113,10 @@ describe('esign serve: the wire', () => {
   it('accepts an empty JSON body on PUT actions (cancel)', async () => {
     await start();
     const b = await (await call('/bundles/', { method: 'POST', json: bundleRequest() })).json();
-    const r = await call(`/bundles/${b.id}/cancel/`, { method: 'PUT', headers: { 'content-type': 'application/json' } });
+    const r = await call(`/bundles/${b.id}/cancel/`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(200);
     expect((await r.json()).status).toBe('ca');
   });
@@ -128,7 +154,15 @@ describe('esign serve: the wire', () => {
 
   it('serves every group of the spec, and public verify without a key', async () => {
     await start();
-    for (const path of ['/persons/', '/templates/', '/envelope-templates/', '/webhooks/', '/webhooks/headers/', '/webhooks/events/', '/webhooks/deliveries/']) {
+    for (const path of [
+      '/persons/',
+      '/templates/',
+      '/envelope-templates/',
+      '/webhooks/',
+      '/webhooks/headers/',
+      '/webhooks/events/',
+      '/webhooks/deliveries/',
+    ]) {
       const r = await call(path);
       expect(r.status, path).toBe(200);
       expect(await r.json(), path).toEqual([]);

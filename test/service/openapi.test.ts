@@ -61,7 +61,9 @@ describe('OpenAPI document', () => {
     expect([...routed].sort()).toEqual([...documented].sort());
     expect(routed.size).toBeGreaterThan(50);
     const doc = openApiDocument() as { paths: Record<string, Record<string, unknown>> };
-    const inDoc = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${API_PREFIX}${norm(p)}`));
+    const inDoc = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${API_PREFIX}${norm(p)}`),
+    );
     expect(inDoc.sort()).toEqual([...documented].sort());
   });
 
@@ -69,12 +71,18 @@ describe('OpenAPI document', () => {
     const doc = openApiDocument() as any;
     const create = doc.paths['/bundles/'].post;
     expect(create.requestBody.content['application/json'].schema.oneOf).toEqual([
-      { $ref: '#/components/schemas/BundleRequest' }, { $ref: '#/components/schemas/BundleTemplateRequest' },
+      { $ref: '#/components/schemas/BundleRequest' },
+      { $ref: '#/components/schemas/BundleTemplateRequest' },
     ]);
-    expect(create.responses['401'].content['application/json'].schema.oneOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(create.responses['401'].content['application/json'].schema.oneOf[0]).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
     const list = doc.paths['/bundles/'].get.responses['200'];
     expect(list.headers['X-Blueink-Pagination']).toEqual({ $ref: '#/components/headers/Pagination' });
-    expect(list.content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Bundle' } });
+    expect(list.content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Bundle' },
+    });
     // Every request schema of schemas.ts is a component, nested ones by reference.
     for (const name of Object.keys(requestSchemas())) expect(doc.components.schemas[name], name).toBeDefined();
     const bundleRequest = doc.components.schemas.BundleRequest;
@@ -83,7 +91,8 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.PacketRequest.properties.name.maxLength).toBe(UNSTATED_TEXT_MAX);
     expect(doc.components.schemas.Error.properties.errors.items.properties.messsage).toEqual({ type: 'string' });
     // Every $ref resolves.
-    for (const m of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)) expect(doc.components[m[1]][m[2]], m[0]).toBeDefined();
+    for (const m of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g))
+      expect(doc.components[m[1]][m[2]], m[0]).toBeDefined();
   });
 
   test('one request type as a standalone JSON Schema', () => {

@@ -13,7 +13,9 @@ const NOT_OPERATIONS = new Set(['openFileLink', 'close', 'capabilities', 'http']
 describe('the operations table', () => {
   test('every API method of the port has exactly one row, and every row names a port method', () => {
     const remote = new RemoteService({ baseUrl: 'http://127.0.0.1:9/api/v2' });
-    const methods = Object.keys(remote).filter((k) => !NOT_OPERATIONS.has(k) && typeof (remote as never)[k] === 'function');
+    const methods = Object.keys(remote).filter(
+      (k) => !NOT_OPERATIONS.has(k) && typeof (remote as never)[k] === 'function',
+    );
     methods.push('createBundle');
     const names = OPERATIONS.map((o) => o.name);
     expect(new Set(names).size).toBe(names.length);
@@ -26,14 +28,23 @@ describe('the operations table', () => {
       const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const pathArgs = op.args.flatMap((a) => (a.in === 'path' ? [a.name] : []));
       expect(pathArgs, op.name).toEqual(inPath);
-      for (const alias of op.aliases ?? []) expect([...alias.matchAll(/\{(\w+)\}/g)].map((m) => m[1]), op.name).toEqual(inPath);
+      for (const alias of op.aliases ?? [])
+        expect(
+          [...alias.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+          op.name,
+        ).toEqual(inPath);
       expect(op.path, op.name).toMatch(/^\/[a-z_/{}-]+\/$/);
       if (op.paged) {
         expect(op.method, op.name).toBe('GET');
         expect(op.query?.map((p) => p.name).slice(0, 2), op.name).toEqual(['page', 'per_page']);
         expect(op.reply, op.name).toHaveProperty('page');
       }
-      for (const a of op.args) if (a.in === 'query' && 'name' in a) expect(op.query?.map((p) => p.name), op.name).toContain(a.name);
+      for (const a of op.args)
+        if (a.in === 'query' && 'name' in a)
+          expect(
+            op.query?.map((p) => p.name),
+            op.name,
+          ).toContain(a.name);
       if (op.fromRoot) expect(op.group, op.name).toBe('sandbox');
     }
   });
@@ -60,16 +71,35 @@ describe('the operations table', () => {
       if (op.effect === 'read' || op.effect === 'destroy') expect(op.idempotent, op.name).toBe(true);
       if (op.effect === 'read') expect(op.reachesPeople, op.name).toBe(false);
     }
-    const reaching = OPERATIONS.filter((o) => o.reachesPeople).map((o) => o.name).sort();
+    const reaching = OPERATIONS.filter((o) => o.reachesPeople)
+      .map((o) => o.name)
+      .sort();
     expect(reaching).toEqual([
-      'createBundle', 'createBundleFromEnvelopeTemplate', 'declinePacket', 'reassignPacket', 'remindPacket',
-      'replacePerson', 'sendBundle', 'signPacket', 'updatePacket', 'updatePerson',
+      'createBundle',
+      'createBundleFromEnvelopeTemplate',
+      'declinePacket',
+      'reassignPacket',
+      'remindPacket',
+      'replacePerson',
+      'sendBundle',
+      'signPacket',
+      'updatePacket',
+      'updatePerson',
     ]);
     for (const name of ['verify', 'getRateLimit']) expect(operationNamed(name)!.effect).toBe('read');
     expect(operationNamed('verify')!.public).toBe(true);
     expect(OPERATIONS.filter((o) => o.public).map((o) => o.name)).toEqual(['verify']);
-    expect(OPERATIONS.filter((o) => o.group === 'sandbox').map((o) => o.name).sort()).toEqual([
-      'declinePacket', 'reassignPacket', 'resendWebhookEvent', 'signPacket', 'triggerWebhookEvent', 'viewPacket',
+    expect(
+      OPERATIONS.filter((o) => o.group === 'sandbox')
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual([
+      'declinePacket',
+      'reassignPacket',
+      'resendWebhookEvent',
+      'signPacket',
+      'triggerWebhookEvent',
+      'viewPacket',
     ]);
   });
 });
@@ -114,7 +144,11 @@ describe('route paths live in one file', () => {
   test('the check finds a path written the ways code writes one', () => {
     const p = pathPattern('/bundles/{slug}/cancel/');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: source text, as code writes a path
-    for (const written of ["'/bundles/:slug/cancel/'", '`/bundles/${enc(slug)}/cancel/`', "`${API}/bundles/{slug}/cancel/`"])
+    for (const written of [
+      "'/bundles/:slug/cancel/'",
+      '`/bundles/${enc(slug)}/cancel/`',
+      '`${API}/bundles/{slug}/cancel/`',
+    ])
       expect(p.test(written), written).toBe(true);
     expect(p.test('GET /bundles/x/cancel/ in a comment')).toBe(false);
     expect(pathPattern('/sandbox/packets/{id}/sign/').test('/^/sandbox/packets/:id/sign/$/')).toBe(true);

@@ -67,7 +67,10 @@ describe('request schemas', () => {
   });
 
   it('envelope-template Bundles need the template and packets with keys', () => {
-    const ok = { envelope_template: { template_id: 'T-1', field_values: [{ key: 'amount', initial_value: 5 }] }, packets: [{ key: 'client', name: 'C', email: 'c@example.com' }] };
+    const ok = {
+      envelope_template: { template_id: 'T-1', field_values: [{ key: 'amount', initial_value: 5 }] },
+      packets: [{ key: 'client', name: 'C', email: 'c@example.com' }],
+    };
     expect(fieldsOf(S.BundleTemplateRequest, ok)).toEqual([]);
     expect(fieldsOf(S.BundleTemplateRequest, { ...ok, packets: [{ name: 'C' }] })).toEqual(['packets[0].key']);
     expect(fieldsOf(S.BundleTemplateRequest, { packets: ok.packets })).toEqual(['envelope_template']);

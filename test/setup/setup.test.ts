@@ -17,7 +17,10 @@ describe('set-up', () => {
   it('locks no package whose engines exclude the oldest supported Node (npm ci would warn EBADENGINE)', () => {
     const oldest = semver.minVersion(pkg.engines.node)!.version;
     const excluded = Object.entries(lock.packages)
-      .filter(([path, p]) => path && !Array.isArray(p.engines) && p.engines?.node && !semver.satisfies(oldest, p.engines.node))
+      .filter(
+        ([path, p]) =>
+          path && !Array.isArray(p.engines) && p.engines?.node && !semver.satisfies(oldest, p.engines.node),
+      )
       .map(([path, p]) => `${path}@${p.version} needs node ${(p.engines as { node: string }).node}`);
     expect(excluded).toEqual([]);
   });
@@ -29,14 +32,19 @@ describe('set-up', () => {
     for (const l of installs) expect(l).toMatch(/apt-get update && (sudo )?apt-get install/);
   });
 
-  it('runs the demo in a data directory of its own and removes it, leaving the user\'s data alone', () => {
+  it("runs the demo in a data directory of its own and removes it, leaving the user's data alone", () => {
     const home = mkdtempSync(join(tmpdir(), 'esign-demo-home-'));
     const tmp = mkdtempSync(join(tmpdir(), 'esign-demo-tmp-'));
     try {
       const env = {
-        ...process.env, HOME: home, XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CONFIG_HOME: join(home, '.config'), TMPDIR: tmp,
+        ...process.env,
+        HOME: home,
+        XDG_DATA_HOME: join(home, '.local', 'share'),
+        XDG_CONFIG_HOME: join(home, '.config'),
+        TMPDIR: tmp,
         // A user's own settings that the demo must not follow: a remote server, a data directory.
-        ESIGN_BASE_URL: 'http://127.0.0.1:1/api/v2', ESIGN_DATA_DIR: join(home, 'mine'),
+        ESIGN_BASE_URL: 'http://127.0.0.1:1/api/v2',
+        ESIGN_DATA_DIR: join(home, 'mine'),
         // dist/ is built by the global setup.
         ESIGN_DEMO_BUILT: '1',
       };

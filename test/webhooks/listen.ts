@@ -4,7 +4,11 @@ import { execa } from 'execa';
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 
 export async function startListen(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const p = execa('node', [BIN, 'webhook', 'listen', ...args], { reject: false, env: { ESIGN_DATA_DIR: dataDir, NO_COLOR: '1', ...env }, extendEnv: true });
+  const p = execa('node', [BIN, 'webhook', 'listen', ...args], {
+    reject: false,
+    env: { ESIGN_DATA_DIR: dataDir, NO_COLOR: '1', ...env },
+    extendEnv: true,
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     p.stderr!.on('data', (d: Buffer) => {

@@ -47,7 +47,12 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const got: Received = { rawHeaders: req.rawHeaders, headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() };
+      const got: Received = {
+        rawHeaders: req.rawHeaders,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      };
       r.received.push(got);
       waiters.splice(0).forEach((w) => w());
       const answer = r.respond(got, r.received.length);

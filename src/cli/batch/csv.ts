@@ -23,7 +23,10 @@ async function checkReadable(path: string): Promise<void> {
     if (!s.isFile()) throw new CliError(`${path}: not a file.`, EXIT.USAGE);
   } catch (e) {
     if (e instanceof CliError) throw e;
-    throw new CliError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
+    throw new CliError(
+      `${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      EXIT.USAGE,
+    );
   }
 }
 
@@ -62,7 +65,10 @@ function csvError(path: string, e: unknown): Error {
   if (e instanceof CliError) return e;
   const err = e as Error & { code?: string; lines?: number };
   if (e instanceof CsvTooLarge) return new CliError(`${path}: ${err.message}`, EXIT.INVALID);
-  return new CliError(`${path}: not valid CSV${err.lines ? ` near line ${err.lines}` : ''}: ${err.message}`, EXIT.INVALID);
+  return new CliError(
+    `${path}: not valid CSV${err.lines ? ` near line ${err.lines}` : ''}: ${err.message}`,
+    EXIT.INVALID,
+  );
 }
 
 /** The data rows, one at a time, after the header. */
@@ -77,7 +83,11 @@ export async function* readRows(path: string, header: string[]): AsyncGenerator<
       header.forEach((h, i) => (values[h] = restoreCell(cells[i] ?? '')));
       yield cells.length === header.length
         ? { row: n, values }
-        : { row: n, values, problem: `${cells.length} field${cells.length === 1 ? '' : 's'}, but the header has ${header.length}` };
+        : {
+            row: n,
+            values,
+            problem: `${cells.length} field${cells.length === 1 ? '' : 's'}, but the header has ${header.length}`,
+          };
     }
   } catch (e) {
     throw csvError(path, e);

@@ -67,7 +67,11 @@ export function readJournal(path: string): { meta?: BatchMeta; rows: Map<number,
 export class Journal {
   private fd: number;
   readonly rows: Map<number, JournalEntry>;
-  private constructor(readonly path: string, private readonly lock: BatchLock, rows: Map<number, JournalEntry>) {
+  private constructor(
+    readonly path: string,
+    private readonly lock: BatchLock,
+    rows: Map<number, JournalEntry>,
+  ) {
     this.rows = rows;
     this.fd = openSync(path, 'a', 0o600);
   }

@@ -47,11 +47,25 @@ type MemberKind = 'string' | 'bool' | 'int' | 'list' | 'status';
 
 /** Columns named after BundleRequest members set them on every row, whatever the source. */
 export const MEMBER_COLUMNS: Record<string, MemberKind> = {
-  label: 'string', custom_key: 'string', email_subject: 'string', email_message: 'string', sms_message: 'string',
-  requester_name: 'string', requester_email: 'string', team: 'string', expires: 'string',
-  is_test: 'bool', in_order: 'bool', cc_sender: 'bool', send_reminders: 'bool',
-  reminder_offset: 'int', reminder_interval: 'int', reminder_expires: 'int',
-  cc_emails: 'list', tags: 'list', status: 'status',
+  label: 'string',
+  custom_key: 'string',
+  email_subject: 'string',
+  email_message: 'string',
+  sms_message: 'string',
+  requester_name: 'string',
+  requester_email: 'string',
+  team: 'string',
+  expires: 'string',
+  is_test: 'bool',
+  in_order: 'bool',
+  cc_sender: 'bool',
+  send_reminders: 'bool',
+  reminder_offset: 'int',
+  reminder_interval: 'int',
+  reminder_expires: 'int',
+  cc_emails: 'list',
+  tags: 'list',
+  status: 'status',
 };
 
 const SIGNER_PARTS = ['name', 'email', 'phone', 'deliver_via'] as const;
@@ -86,8 +100,12 @@ export function planColumns(source: Source, header: string[]): ColumnPlan {
       else problems.push({ message: `the spec's placeholder {{${n}}} names no column of the CSV` });
     }
   }
-  const roles = source.kind === 'template' ? source.template.roles.map((r) => r.key)
-    : source.kind === 'envelope' ? source.template.signers.map((s) => s.key) : [];
+  const roles =
+    source.kind === 'template'
+      ? source.template.roles.map((r) => r.key)
+      : source.kind === 'envelope'
+        ? source.template.signers.map((s) => s.key)
+        : [];
   const fieldKeys = source.kind === 'template' ? templateFieldKeys(source.template) : undefined;
   for (const c of header) {
     if (used.has(c) || c in MEMBER_COLUMNS) continue;
@@ -96,18 +114,27 @@ export function planColumns(source: Source, header: string[]): ColumnPlan {
     if (source.kind !== 'spec' && rest) {
       if (prefix === 'field') {
         if (!fieldKeys || fieldKeys.has(rest)) continue;
-        problems.push({ column: c, message: `Document Template ${source.template.id} has no field "${rest}" (fields: ${[...fieldKeys].join(', ') || 'none'})` });
+        problems.push({
+          column: c,
+          message: `Document Template ${source.template.id} has no field "${rest}" (fields: ${[...fieldKeys].join(', ') || 'none'})`,
+        });
         continue;
       }
       if (prefix === 'tag') continue;
       if ((SIGNER_PARTS as readonly string[]).includes(rest)) {
         if (roles.includes(prefix)) continue;
         const what = source.kind === 'template' ? 'role' : 'signer role';
-        problems.push({ column: c, message: `${source.kind === 'template' ? 'Document' : 'Envelope'} Template ${source.template.id} has no ${what} "${prefix}" (roles: ${roles.join(', ') || 'none'})` });
+        problems.push({
+          column: c,
+          message: `${source.kind === 'template' ? 'Document' : 'Envelope'} Template ${source.template.id} has no ${what} "${prefix}" (roles: ${roles.join(', ') || 'none'})`,
+        });
         continue;
       }
     }
-    problems.push({ column: c, message: `maps to nothing: not a {{placeholder}} of the source, not a BundleRequest member (${Object.keys(MEMBER_COLUMNS).join(', ')})${source.kind === 'spec' ? '' : ', not ROLE.name|email|phone|deliver_via, field.KEY or tag.NAME'}` });
+    problems.push({
+      column: c,
+      message: `maps to nothing: not a {{placeholder}} of the source, not a BundleRequest member (${Object.keys(MEMBER_COLUMNS).join(', ')})${source.kind === 'spec' ? '' : ', not ROLE.name|email|phone|deliver_via, field.KEY or tag.NAME'}`,
+    });
   }
   return { header, problems };
 }
@@ -139,25 +166,48 @@ function fill(v: unknown, values: Record<string, string>, path: string, prov: Pr
   return v;
 }
 
-const BOOL: Record<string, boolean> = { true: true, yes: true, y: true, '1': true, false: false, no: false, n: false, '0': false };
+const BOOL: Record<string, boolean> = {
+  true: true,
+  yes: true,
+  y: true,
+  '1': true,
+  false: false,
+  no: false,
+  n: false,
+  '0': false,
+};
 
 function member(kind: MemberKind, raw: string): { value?: unknown; problem?: string } {
   const v = raw.trim();
   switch (kind) {
     case 'bool':
-      return v.toLowerCase() in BOOL ? { value: BOOL[v.toLowerCase()] } : { problem: `expected true or false, got "${raw}"` };
+      return v.toLowerCase() in BOOL
+        ? { value: BOOL[v.toLowerCase()] }
+        : { problem: `expected true or false, got "${raw}"` };
     case 'int':
       return /^\d+$/.test(v) ? { value: Number(v) } : { problem: `expected a whole number, got "${raw}"` };
     case 'list':
-      return { value: v.split(';').map((s) => s.trim()).filter(Boolean) };
+      return {
+        value: v
+          .split(';')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
     case 'status':
-      return v === 'dr' || v.toLowerCase() === 'draft' ? { value: 'dr' } : { problem: `expected "dr" (a draft) or empty (send), got "${raw}"` };
+      return v === 'dr' || v.toLowerCase() === 'draft'
+        ? { value: 'dr' }
+        : { problem: `expected "dr" (a draft) or empty (send), got "${raw}"` };
     default:
       return { value: raw };
   }
 }
 
-function signerCells(values: Record<string, string>, role: string, prov: Provenance, path: string): Record<string, unknown> | undefined {
+function signerCells(
+  values: Record<string, string>,
+  role: string,
+  prov: Provenance,
+  path: string,
+): Record<string, unknown> | undefined {
   const p: Record<string, unknown> = { key: role };
   for (const part of SIGNER_PARTS) {
     const cell = values[`${role}.${part}`];
@@ -172,7 +222,11 @@ function signerCells(values: Record<string, string>, role: string, prov: Provena
 function columnFor(prov: Provenance, field: string): string | undefined {
   let best: [string, string] | undefined;
   for (const [path, column] of prov)
-    if ((field === path || field.startsWith(`${path}.`) || field.startsWith(`${path}[`)) && (!best || path.length > best[0].length)) best = [path, column];
+    if (
+      (field === path || field.startsWith(`${path}.`) || field.startsWith(`${path}[`)) &&
+      (!best || path.length > best[0].length)
+    )
+      best = [path, column];
   return best?.[1];
 }
 
@@ -189,7 +243,8 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
   const problems: Problem[] = [];
   const prov: Provenance = [];
   const columnOf = (field: string) => columnFor(prov, field);
-  if (row.problem) return { problems: [{ message: row.problem }], key: row.values.custom_key?.trim() || undefined, columnOf };
+  if (row.problem)
+    return { problems: [{ message: row.problem }], key: row.values.custom_key?.trim() || undefined, columnOf };
   const { values } = row;
   let body: Record<string, unknown>;
   let endpoint: RowRequest['endpoint'] = 'bundle';
@@ -200,7 +255,10 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
   } else {
     const packets: Record<string, unknown>[] = [];
     const fieldValues: { key: string; initial_value: string }[] = [];
-    const roles = source.kind === 'template' ? source.template.roles.map((r) => r.key) : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
+    const roles =
+      source.kind === 'template'
+        ? source.template.roles.map((r) => r.key)
+        : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
     for (const role of roles) {
       const p = signerCells(values, role, prov, `packets[${packets.length}]`);
       if (p) packets.push(p);
@@ -220,16 +278,24 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
     body = { packets };
     if (Object.keys(tagValues).length) body.tag_values = tagValues;
     if (source.kind === 'template') {
-      body.documents = [{
-        template_id: source.template.id,
-        assignments: packets.map((p) => ({ role: p.key, signer: p.key })),
-        ...(fieldValues.length ? { field_values: fieldValues } : {}),
-      }];
+      body.documents = [
+        {
+          template_id: source.template.id,
+          assignments: packets.map((p) => ({ role: p.key, signer: p.key })),
+          ...(fieldValues.length ? { field_values: fieldValues } : {}),
+        },
+      ];
     } else {
       endpoint = 'envelope';
-      body.envelope_template = { template_id: source.template.id, ...(fieldValues.length ? { field_values: fieldValues } : {}) };
+      body.envelope_template = {
+        template_id: source.template.id,
+        ...(fieldValues.length ? { field_values: fieldValues } : {}),
+      };
     }
-    if (!packets.length) problems.push({ message: `no signer: fill at least one of the ${roles.map((r) => `${r}.email`).join(', ')} columns` });
+    if (!packets.length)
+      problems.push({
+        message: `no signer: fill at least one of the ${roles.map((r) => `${r}.email`).join(', ')} columns`,
+      });
   }
 
   for (const [c, kind] of Object.entries(MEMBER_COLUMNS)) {
@@ -260,12 +326,17 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
       }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      problems.push({ column: columnFor(prov, at), field: at, message: `${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}` });
+      problems.push({
+        column: columnFor(prov, at),
+        field: at,
+        message: `${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      });
     }
     delete d.file_path;
   }
 
-  const key = typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key.trim() : `${o.batchId}-${row.row}`;
+  const key =
+    typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key.trim() : `${o.batchId}-${row.row}`;
   body.custom_key = key;
   // Tags are not a creation member: taken out here and added right after the create.
   const tags = body.tags;
@@ -290,11 +361,26 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
   } catch (e) {
     refused(e);
   }
-  for (const p of contactRules(source, body)) problems.push({ column: columnFor(prov, p.field), field: columnFor(prov, p.field) ? undefined : p.field, message: p.message });
+  for (const p of contactRules(source, body))
+    problems.push({
+      column: columnFor(prov, p.field),
+      field: columnFor(prov, p.field) ? undefined : p.field,
+      message: p.message,
+    });
   if (problems.length) return { problems, key, columnOf };
   return {
-    request: { endpoint, body, files, key, tags: (tags as string[] | undefined) ?? [], signers: Array.isArray(body.packets) ? body.packets.length : 0, columnOf },
-    problems, key, columnOf,
+    request: {
+      endpoint,
+      body,
+      files,
+      key,
+      tags: (tags as string[] | undefined) ?? [],
+      signers: Array.isArray(body.packets) ? body.packets.length : 0,
+      columnOf,
+    },
+    problems,
+    key,
+    columnOf,
   };
 }
 
@@ -316,7 +402,8 @@ function contactRules(source: Source, body: Record<string, unknown>): { field: s
       phone: typeof p.phone === 'string' ? p.phone : undefined,
       auth_sms: p.auth_sms === true || role?.auth_sms === true,
     };
-    if (source.kind !== 'envelope' && !p.name) out.push({ field: `packets[${i}].name`, message: 'This field is required.' });
+    if (source.kind !== 'envelope' && !p.name)
+      out.push({ field: `packets[${i}].name`, message: 'This field is required.' });
     for (const c of contactProblems(contact)) out.push({ field: `packets[${i}].${c.field}`, message: c.message });
   });
   return out;
@@ -324,7 +411,12 @@ function contactRules(source: Source, body: Record<string, unknown>): { field: s
 
 /** `row 17, column ada.email: ...` */
 export function describeProblem(row: number | undefined | 'none', p: Problem): string {
-  const where = [row === 'none' ? '' : row !== undefined ? `row ${row}` : 'header', p.column ? `column ${p.column}` : p.field ? `field ${p.field}` : ''].filter(Boolean).join(', ');
+  const where = [
+    row === 'none' ? '' : row !== undefined ? `row ${row}` : 'header',
+    p.column ? `column ${p.column}` : p.field ? `field ${p.field}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return safeLine(where ? `${where}: ${p.message}` : p.message);
 }
 
@@ -336,12 +428,16 @@ export function templateColumns(source: Source): { header: string[]; example: st
     placeholdersIn(source.spec, names);
     for (const n of names) cols.push([n, exampleFor(n)]);
   } else {
-    const roles = source.kind === 'template' ? source.template.roles.map((r) => r.key) : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
+    const roles =
+      source.kind === 'template'
+        ? source.template.roles.map((r) => r.key)
+        : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
     for (const r of roles) cols.push([`${r}.name`, 'Ada Lovelace'], [`${r}.email`, 'ada@example.com']);
     if (source.kind === 'template') for (const k of templateFieldKeys(source.template)) cols.push([`field.${k}`, '']);
   }
   // A member column overrides the source's value on every row: offered only where the source sets none.
-  const sets = (member: string) => cols.some(([c]) => c === member) || (source.kind === 'spec' && source.spec[member] !== undefined);
+  const sets = (member: string) =>
+    cols.some(([c]) => c === member) || (source.kind === 'spec' && source.spec[member] !== undefined);
   if (!sets('label')) cols.push(['label', 'Agreement for Ada Lovelace']);
   if (!sets('custom_key')) cols.push(['custom_key', 'row-1']);
   return { header: cols.map(([c]) => c), example: cols.map(([, v]) => v) };

@@ -28,7 +28,8 @@ export interface Allowance {
 /** `50/10` (creates per seconds) from --rate: an explicit rate, every create paced evenly. */
 export function parseRate(text: string): Allowance {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*(s)?\s*$/.exec(text);
-  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new CliError(`--rate expects CREATES/SECONDS (e.g. 200/3600), got "${text}".`, EXIT.USAGE);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1)
+    throw new CliError(`--rate expects CREATES/SECONDS (e.g. 200/3600), got "${text}".`, EXIT.USAGE);
   return { creates: Number(m[1]), windowSeconds: Number(m[2]), from: '--rate' };
 }
 
@@ -44,7 +45,10 @@ export async function readAllowance(service: EsignService, nowMs = Date.now()): 
   const left = Math.max(0, Math.min(creates, Math.floor((creates * r.remaining) / Math.max(1, r.limit))));
   const resetAtMs = r.reset * 1000 > nowMs ? r.reset * 1000 : undefined;
   return {
-    creates, windowSeconds: r.window, left, resetAtMs,
+    creates,
+    windowSeconds: r.window,
+    left,
+    resetAtMs,
     calls: { limit: r.limit, left: Math.max(0, r.remaining - Math.ceil(r.limit * CALL_RESERVE)) },
     from: `GET /rate_limit/ (${r.limit} calls per ${r.window} s; creations ${creates})`,
   };
@@ -65,7 +69,12 @@ export class Pacer {
    * `perWindow` slots every `windowSeconds`; `burst` of them may go at once, the rest from
    * `resetAtMs` (when the server's window renews) on, evenly.
    */
-  constructor(perWindow: number, windowSeconds: number, o: { burst?: number; resetAtMs?: number } = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    perWindow: number,
+    windowSeconds: number,
+    o: { burst?: number; resetAtMs?: number } = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.intervalMs = ((windowSeconds * 1000) / perWindow) * MARGIN;
     this.burst = o.burst ?? 0;
     if (o.burst !== undefined) this.next = o.resetAtMs ?? this.now();

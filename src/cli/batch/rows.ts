@@ -7,7 +7,10 @@ import { type BuildOptions, type BuiltRow, type Source, buildRow } from './mappi
 export class RowChecker {
   /** custom_key -> the first row that has it. */
   private readonly keys = new Map<string, number>();
-  constructor(private readonly source: Source, private readonly o: BuildOptions) {}
+  constructor(
+    private readonly source: Source,
+    private readonly o: BuildOptions,
+  ) {}
 
   /** A row not built again (sent by an earlier run) still holds its key against later rows. */
   claim(row: number, key: string): void {
@@ -26,7 +29,10 @@ export class RowChecker {
     }
     // Two rows, one key: the later one would find (or be refused for) the earlier one's Bundle.
     const column = built.columnOf('custom_key');
-    const problem = { ...(column ? { column } : { field: 'custom_key' }), message: `"${built.key}" is also the key of row ${first}: each row needs its own` };
+    const problem = {
+      ...(column ? { column } : { field: 'custom_key' }),
+      message: `"${built.key}" is also the key of row ${first}: each row needs its own`,
+    };
     return { problems: [...built.problems, problem], key: built.key, columnOf: built.columnOf };
   }
 }

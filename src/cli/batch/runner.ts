@@ -70,19 +70,30 @@ export interface RunOptions {
 }
 
 /** The Bundle whose custom_key is exactly `key` (every page of the search; `beforeCall` paces each call). */
-export const findByKey = (service: EsignService, key: string, beforeCall?: () => Promise<void>): Promise<Bundle | undefined> =>
-  findByCustomKey((q) => service.listBundles(q), key, beforeCall);
+export const findByKey = (
+  service: EsignService,
+  key: string,
+  beforeCall?: () => Promise<void>,
+): Promise<Bundle | undefined> => findByCustomKey((q) => service.listBundles(q), key, beforeCall);
 
 /** A server's field errors named by the row's columns where they came from one. */
 function errorText(e: unknown, req?: RowRequest): string {
   if (!(e instanceof ApiError) || !e.errors.length) return (e as Error)?.message ?? String(e);
-  return e.errors.map((x) => {
-    const column = req?.columnOf(x.field);
-    return `${column ? `column ${column}` : x.field}: ${x.message}`;
-  }).join('; ');
+  return e.errors
+    .map((x) => {
+      const column = req?.columnOf(x.field);
+      return `${column ? `column ${column}` : x.field}: ${x.message}`;
+    })
+    .join('; ');
 }
 
-export async function runBatch(service: EsignService, source: Source, journal: Journal, o: RunOptions, hooks: RunHooks): Promise<Counts> {
+export async function runBatch(
+  service: EsignService,
+  source: Source,
+  journal: Journal,
+  o: RunOptions,
+  hooks: RunHooks,
+): Promise<Counts> {
   const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 };
   const finish = (r: RowResult) => {
     counts.done++;
@@ -106,11 +117,18 @@ export async function runBatch(service: EsignService, source: Source, journal: J
 
   const create = async (req: RowRequest): Promise<Bundle> => {
     await call();
-    return req.endpoint === 'envelope' ? service.createBundleFromEnvelopeTemplate(req.body) : service.createBundle(req.body, req.files);
+    return req.endpoint === 'envelope'
+      ? service.createBundleFromEnvelopeTemplate(req.body)
+      : service.createBundle(req.body, req.files);
   };
 
   /** The row's Bundle exists by now: its tags are added as `bundle create` adds them; a failure is said, never retried by a create. */
-  const created = async (row: number, req: RowRequest, b: Bundle, status: 'created' | 'found' = 'created'): Promise<void> => {
+  const created = async (
+    row: number,
+    req: RowRequest,
+    b: Bundle,
+    status: 'created' | 'found' = 'created',
+  ): Promise<void> => {
     if (!req.tags.length) return finish({ row, custom_key: req.key, bundle_id: b.id, status, error: '' });
     try {
       await call();
@@ -194,7 +212,13 @@ export async function runBatch(service: EsignService, source: Source, journal: J
         continue;
       }
       const p = handle(csvRow.row, built.request).catch((e) => {
-        finish({ row: csvRow.row, custom_key: built.request!.key, bundle_id: '', status: 'failed', error: errorText(e) });
+        finish({
+          row: csvRow.row,
+          custom_key: built.request!.key,
+          bundle_id: '',
+          status: 'failed',
+          error: errorText(e),
+        });
       });
       inflight.add(p);
       void p.finally(() => inflight.delete(p));

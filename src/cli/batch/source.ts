@@ -19,19 +19,37 @@ export interface LoadedSource {
 }
 
 export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSource> {
-  const given = [o.spec && '--spec', o.template && '--template', o.envelopeTemplate && '--envelope-template'].filter(Boolean);
+  const given = [o.spec && '--spec', o.template && '--template', o.envelopeTemplate && '--envelope-template'].filter(
+    Boolean,
+  );
   if (given.length !== 1)
-    throw new CliError(given.length ? `Give one of ${given.join(', ')}, not several.` : 'Give the shape of the Bundles: --spec SPEC.json, --template ID or --envelope-template ID.', EXIT.USAGE);
+    throw new CliError(
+      given.length
+        ? `Give one of ${given.join(', ')}, not several.`
+        : 'Give the shape of the Bundles: --spec SPEC.json, --template ID or --envelope-template ID.',
+      EXIT.USAGE,
+    );
   if (o.spec) {
-    if (o.spec === '-') throw new CliError('--spec: give a file (stdin is not read twice for a resumable batch).', EXIT.USAGE);
+    if (o.spec === '-')
+      throw new CliError('--spec: give a file (stdin is not read twice for a resumable batch).', EXIT.USAGE);
     const spec = await readJsonInput(f.io, o.spec, '--spec');
     // A member no create can apply is refused before any row is read, never dropped.
     (await import('../commands/bundle/request.js')).checkSpecMembers(spec, o.spec);
-    return { source: { kind: 'spec', spec, baseDir: dirname(resolve(o.spec)) }, descriptor: `spec:${JSON.stringify(spec)}` };
+    return {
+      source: { kind: 'spec', spec, baseDir: dirname(resolve(o.spec)) },
+      descriptor: `spec:${JSON.stringify(spec)}`,
+    };
   }
   const service = await f.service();
-  if (o.template) return { source: { kind: 'template', template: await service.getTemplate(o.template) }, descriptor: `template:${o.template}` };
-  return { source: { kind: 'envelope', template: await service.getEnvelopeTemplate(o.envelopeTemplate!) }, descriptor: `envelope-template:${o.envelopeTemplate}` };
+  if (o.template)
+    return {
+      source: { kind: 'template', template: await service.getTemplate(o.template) },
+      descriptor: `template:${o.template}`,
+    };
+  return {
+    source: { kind: 'envelope', template: await service.getEnvelopeTemplate(o.envelopeTemplate!) },
+    descriptor: `envelope-template:${o.envelopeTemplate}`,
+  };
 }
 
 /** The default batch id: a hash of the CSV's bytes and of the source, so the same command is the same batch. */

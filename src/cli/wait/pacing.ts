@@ -29,7 +29,14 @@ export interface Spent {
  * The pause before the next round of `requests` calls. Without a rate view (a server that has no
  * GET /rate_limit/), a backoff from the first step up to 15 s.
  */
-export function nextPauseMs(round: number, requests: number, rate: RateView | undefined, nowMs: number, firstStepMs = FIRST_STEP_MS, spent: Spent = { inWindow: 0, sinceRead: 0 }): number {
+export function nextPauseMs(
+  round: number,
+  requests: number,
+  rate: RateView | undefined,
+  nowMs: number,
+  firstStepMs = FIRST_STEP_MS,
+  spent: Spent = { inWindow: 0, sinceRead: 0 },
+): number {
   const backoff = Math.min(MAX_STEP_MS, firstStepMs * 1.5 ** round);
   if (!rate || rate.limit <= 0) return backoff;
   const step = Math.min(FAST_STEP_MS, backoff);

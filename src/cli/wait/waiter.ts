@@ -51,7 +51,9 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
   const result = (outcome: WaitResult['outcome']): WaitResult => {
     const bundles = slugs.map((id) => current.get(id)!);
     return {
-      outcome, bundles, looks,
+      outcome,
+      bundles,
+      looks,
       unreachable: bundles.filter((b) => unreachable(o.target, b)),
       pending: bundles.filter((b) => !reached(o.target, b)),
     };
@@ -77,14 +79,18 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
       if (pending.some((id) => unreachable(o.target, current.get(id)!))) return result('unreachable');
       const left = deadline - Date.now();
       if (left <= 0) return result('timeout');
-      const pause = watch ? WATCHED_SAFETY_MS : nextPauseMs(round, pending.length, rate, Date.now(), o.firstStepMs, spent);
+      const pause = watch
+        ? WATCHED_SAFETY_MS
+        : nextPauseMs(round, pending.length, rate, Date.now(), o.firstStepMs, spent);
       const why = await sleep(Math.min(pause, left), watch?.next(), o.signal);
       if (why === 'aborted') return result('interrupted');
       if (why === 'timer' && Date.now() >= deadline) {
         // One last look: the Bundle may have got there in the meantime.
         await refresh(pending);
         o.onUpdate?.(slugs.map((id) => current.get(id)!));
-        return open().length ? result(open().some((id) => unreachable(o.target, current.get(id)!)) ? 'unreachable' : 'timeout') : result('reached');
+        return open().length
+          ? result(open().some((id) => unreachable(o.target, current.get(id)!)) ? 'unreachable' : 'timeout')
+          : result('reached');
       }
       await refresh(pending);
       spent.inWindow += pending.length;
@@ -106,22 +112,27 @@ function changeSignal(watchBundles: (onChange: () => void) => () => void) {
     wake?.();
   });
   return {
-    next: () => new Promise<void>((resolve) => {
-      if (changed) {
-        changed = false;
-        return resolve();
-      }
-      wake = () => {
-        changed = false;
-        wake = undefined;
-        resolve();
-      };
-    }),
+    next: () =>
+      new Promise<void>((resolve) => {
+        if (changed) {
+          changed = false;
+          return resolve();
+        }
+        wake = () => {
+          changed = false;
+          wake = undefined;
+          resolve();
+        };
+      }),
     stop,
   };
 }
 
-function sleep(ms: number, change: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<'timer' | 'change' | 'aborted'> {
+function sleep(
+  ms: number,
+  change: Promise<void> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<'timer' | 'change' | 'aborted'> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve('aborted');
     const done = (why: 'timer' | 'change' | 'aborted') => {

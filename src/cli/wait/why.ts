@@ -12,9 +12,13 @@ export function whyEnded(b: Bundle, events: BundleEvent[]): string {
   const e = kind ? [...events].reverse().find((x) => x.kind === kind) : undefined;
   const parts: string[] = [bundleStateWord(b.status)];
   if (e) {
-    const detail = e.description.startsWith(`${eventWord(e.kind)}: `) ? e.description.slice(eventWord(e.kind).length + 2) : '';
+    const detail = e.description.startsWith(`${eventWord(e.kind)}: `)
+      ? e.description.slice(eventWord(e.kind).length + 2)
+      : '';
     const who = e.packet_id ? `${signerName(b, e.packet_id)} ` : '';
-    parts.push(`${who}${e.kind === 'pd' ? 'declined' : eventWord(e.kind).toLowerCase()} at ${e.timestamp}${detail ? `: ${detail}` : ''}`);
+    parts.push(
+      `${who}${e.kind === 'pd' ? 'declined' : eventWord(e.kind).toLowerCase()} at ${e.timestamp}${detail ? `: ${detail}` : ''}`,
+    );
   }
   if (b.errors.length) parts.push(b.errors.map((x) => x.message).join('; '));
   return parts.join(': ');

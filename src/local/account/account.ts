@@ -7,30 +7,42 @@ import type { AccountAdmin, AccountSettings, SigningBrand, Team, User } from '..
 
 export type { AccountSettings, SigningBrand, Team, User };
 
-
-
-
-
 /** Reminders are on by default, as on a hosted account; every other gated feature starts off. */
 export const DEFAULT_FEATURES: AccountFeature[] = ['reminders'];
 export const DEFAULT_OWNER_EMAIL = 'owner@esign.local';
 
 export class AccountStore implements AccountAdmin {
-  constructor(private readonly db: Db, private readonly now: () => string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => string,
+  ) {}
 
   /** Creates the account and its first (admin, verified) user on a new database. */
   ensure(): void {
     const exists = sql(this.db, 'SELECT 1 FROM account WHERE id = 1').get();
     if (exists) return;
-    this.db.transaction(() => {
-      const r = sql(this.db, 'INSERT OR IGNORE INTO account (id, name, requester_name, requester_email, features, public_url) VALUES (1, ?, ?, ?, ?, ?)')
-        .run('Local account', 'esign local', DEFAULT_OWNER_EMAIL, JSON.stringify(DEFAULT_FEATURES), 'http://127.0.0.1:8787');
-      if (r.changes) this.addUser({ email: DEFAULT_OWNER_EMAIL, name: 'Account owner', admin: true, verified: true });
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const r = sql(
+          this.db,
+          'INSERT OR IGNORE INTO account (id, name, requester_name, requester_email, features, public_url) VALUES (1, ?, ?, ?, ?, ?)',
+        ).run(
+          'Local account',
+          'esign local',
+          DEFAULT_OWNER_EMAIL,
+          JSON.stringify(DEFAULT_FEATURES),
+          'http://127.0.0.1:8787',
+        );
+        if (r.changes) this.addUser({ email: DEFAULT_OWNER_EMAIL, name: 'Account owner', admin: true, verified: true });
+      })
+      .immediate();
   }
 
   settings(): AccountSettings {
-    const row = sql(this.db, 'SELECT name, requester_name, requester_email, features, public_url, allow_private_urls FROM account WHERE id = 1').get() as
+    const row = sql(
+      this.db,
+      'SELECT name, requester_name, requester_email, features, public_url, allow_private_urls FROM account WHERE id = 1',
+    ).get() as
       | (Omit<AccountSettings, 'features' | 'allow_private_urls'> & { features: string; allow_private_urls: number })
       | undefined;
     if (!row) throw new Error('The local account is missing: the database was not initialised.');
@@ -44,8 +56,10 @@ export class AccountStore implements AccountAdmin {
   private updateIn(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
     const cur = this.settings();
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
-    sql(this.db, 'UPDATE account SET name = ?, requester_name = ?, requester_email = ?, public_url = ?, allow_private_urls = ? WHERE id = 1')
-      .run(next.name, next.requester_name, next.requester_email, next.public_url, next.allow_private_urls ? 1 : 0);
+    sql(
+      this.db,
+      'UPDATE account SET name = ?, requester_name = ?, requester_email = ?, public_url = ?, allow_private_urls = ? WHERE id = 1',
+    ).run(next.name, next.requester_name, next.requester_email, next.public_url, next.allow_private_urls ? 1 : 0);
     return this.settings();
   }
 
@@ -56,14 +70,20 @@ export class AccountStore implements AccountAdmin {
   setFeatures(names: string[], on: boolean): AccountFeature[] {
     const unknown = names.filter((n) => !(ACCOUNT_FEATURES as readonly string[]).includes(n));
     if (unknown.length)
-      throw new ApiError(400, 'invalid', `Unknown feature(s): ${unknown.join(', ')}. Features: ${ACCOUNT_FEATURES.join(', ')}.`);
-    return this.db.transaction(() => {
-      const set = new Set(this.settings().features);
-      for (const n of names as AccountFeature[]) on ? set.add(n) : set.delete(n);
-      const features = ACCOUNT_FEATURES.filter((f) => set.has(f));
-      sql(this.db, 'UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
-      return features;
-    }).immediate();
+      throw new ApiError(
+        400,
+        'invalid',
+        `Unknown feature(s): ${unknown.join(', ')}. Features: ${ACCOUNT_FEATURES.join(', ')}.`,
+      );
+    return this.db
+      .transaction(() => {
+        const set = new Set(this.settings().features);
+        for (const n of names as AccountFeature[]) on ? set.add(n) : set.delete(n);
+        const features = ACCOUNT_FEATURES.filter((f) => set.has(f));
+        sql(this.db, 'UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
+        return features;
+      })
+      .immediate();
   }
 
   users(): User[] {
@@ -84,8 +104,10 @@ export class AccountStore implements AccountAdmin {
     if (!/^[^@\s]+@[^@\s]+$/.test(u.email) || u.email.length > 254)
       throw new ApiError(400, 'invalid', `"${u.email}" is not a valid email address.`);
     const id = uuid();
-    const r = sql(this.db, 'INSERT OR IGNORE INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(id, u.email, u.name ?? u.email.split('@')[0], u.verified === false ? 0 : 1, u.admin ? 1 : 0, this.now());
+    const r = sql(
+      this.db,
+      'INSERT OR IGNORE INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(id, u.email, u.name ?? u.email.split('@')[0], u.verified === false ? 0 : 1, u.admin ? 1 : 0, this.now());
     if (!r.changes) throw new ApiError(409, 'conflict', `A user with email ${u.email} already exists.`);
     return this.user(id)!;
   }
@@ -117,8 +139,13 @@ export class AccountStore implements AccountAdmin {
 
   addTeam(t: { name: string; requester_name?: string; requester_email?: string }): Team {
     const id = uuid();
-    sql(this.db, 'INSERT INTO teams (id, name, requester_name, requester_email, created) VALUES (?, ?, ?, ?, ?)')
-      .run(id, t.name, t.requester_name ?? null, t.requester_email ?? null, this.now());
+    sql(this.db, 'INSERT INTO teams (id, name, requester_name, requester_email, created) VALUES (?, ?, ?, ?, ?)').run(
+      id,
+      t.name,
+      t.requester_name ?? null,
+      t.requester_email ?? null,
+      this.now(),
+    );
     return this.team(id)!;
   }
 
@@ -132,8 +159,12 @@ export class AccountStore implements AccountAdmin {
 
   addBrand(b: { name: string; redirect_url?: string }): SigningBrand {
     const id = uuid();
-    sql(this.db, 'INSERT INTO signing_brands (id, name, redirect_url, created) VALUES (?, ?, ?, ?)')
-      .run(id, b.name, b.redirect_url ?? null, this.now());
+    sql(this.db, 'INSERT INTO signing_brands (id, name, redirect_url, created) VALUES (?, ?, ?, ?)').run(
+      id,
+      b.name,
+      b.redirect_url ?? null,
+      this.now(),
+    );
     return this.brand(id)!;
   }
 }

@@ -7,7 +7,6 @@ import type { ApiKey, KeyAdmin } from '../../service/localAdmin.js';
 
 export type { ApiKey };
 
-
 /** A key found live is asked about again after this long at the latest, even with no write anywhere. */
 const RECHECK_MS = 60_000;
 
@@ -15,23 +14,38 @@ const hash = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class ApiKeyStore implements KeyAdmin {
   /** `wallMs`: the wall clock of the key cache and of last use (tests move it instead of waiting). */
-  constructor(private readonly db: Db, private readonly now: () => string, private readonly wallMs: () => number = Date.now) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => string,
+    private readonly wallMs: () => number = Date.now,
+  ) {}
 
   /** Returns the new key's record and the key itself, which is never retrievable again. */
   create(name: string): { record: ApiKey; key: string } {
     const key = `esk_${randomBytes(24).toString('base64url')}`;
     const id = uuid();
-    sql(this.db, 'INSERT INTO api_keys (id, name, prefix, hash, created) VALUES (?, ?, ?, ?, ?)')
-      .run(id, name, key.slice(0, 10), hash(key), this.now());
+    sql(this.db, 'INSERT INTO api_keys (id, name, prefix, hash, created) VALUES (?, ?, ?, ?, ?)').run(
+      id,
+      name,
+      key.slice(0, 10),
+      hash(key),
+      this.now(),
+    );
     return { record: this.get(id), key };
   }
 
   list(): ApiKey[] {
-    return sql(this.db, 'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys ORDER BY created').all() as ApiKey[];
+    return sql(
+      this.db,
+      'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys ORDER BY created',
+    ).all() as ApiKey[];
   }
 
   get(id: string): ApiKey {
-    const row = sql(this.db, 'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys WHERE id = ? OR prefix = ?').get(id, id) as ApiKey | undefined;
+    const row = sql(
+      this.db,
+      'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys WHERE id = ? OR prefix = ?',
+    ).get(id, id) as ApiKey | undefined;
     if (!row) throw new ApiError(404, 'not_found', `No API key "${id}".`);
     return row;
   }
@@ -53,7 +67,9 @@ export class ApiKeyStore implements KeyAdmin {
     let entry = this.live.get(key);
     if (!entry || entry.version !== this.version() || now - entry.checked >= RECHECK_MS) {
       this.live.delete(key);
-      const row = sql(this.db, 'SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as { id: string } | undefined;
+      const row = sql(this.db, 'SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as
+        | { id: string }
+        | undefined;
       if (!row) return undefined;
       if (this.live.size >= 1000) this.live.clear();
       entry = { id: row.id, checked: now, version: '', recorded: entry?.recorded ?? 0 };

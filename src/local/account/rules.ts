@@ -8,7 +8,13 @@ import type { AccountStore } from './account.js';
  * when not. Assigning a Bundle to a team, or taking it off one, needs the Teams feature (`gated`);
  * templates and preparation sessions only name a team that exists.
  */
-export function checkTeam(account: AccountStore, id: string | null, field: string, errs: FieldErrors, gated: boolean): boolean {
+export function checkTeam(
+  account: AccountStore,
+  id: string | null,
+  field: string,
+  errs: FieldErrors,
+  gated: boolean,
+): boolean {
   if (gated && !account.has('teams')) {
     errs.add(field, 'Assigning a team requires the Teams account feature.');
     return false;

@@ -4,11 +4,23 @@ import { basename, extname } from 'node:path';
 import { OFFICE_EXTENSIONS } from '../../service/enums.js';
 import { ApiError, FieldErrors } from '../../service/errors.js';
 import type {
-  AutoPlacementRequestT, BundleRequestT, DocumentRequestT, FieldRequestT, PacketRequestT, TemplateRequestT,
+  AutoPlacementRequestT,
+  BundleRequestT,
+  DocumentRequestT,
+  FieldRequestT,
+  PacketRequestT,
+  TemplateRequestT,
 } from '../../service/schemas.js';
 import type { AttachedFile, Bundle } from '../../service/types.js';
 import { knownPdfPages, recordBlob, sha256 } from '../store/blobs.js';
-import { type BundleAttrs, type BundleRow, type PacketAttrs, type PacketRow, bundleFromRows, ownerContacts } from './read.js';
+import {
+  type BundleAttrs,
+  type BundleRow,
+  type PacketAttrs,
+  type PacketRow,
+  bundleFromRows,
+  ownerContacts,
+} from './read.js';
 import type { EngineContext } from '../store/context.js';
 import { inGroupedTransaction } from '../store/groupCommit.js';
 import { checkDelivery, checkTestCopies } from './reachability.js';
@@ -55,7 +67,8 @@ interface PlannedPacket {
   attrs: PacketAttrs;
 }
 
-const isTemplateDoc = (d: DocumentRequestT | TemplateRequestT): d is TemplateRequestT => 'template_id' in d && d.template_id !== undefined;
+const isTemplateDoc = (d: DocumentRequestT | TemplateRequestT): d is TemplateRequestT =>
+  'template_id' in d && d.template_id !== undefined;
 
 let schemas: Promise<typeof import('../../service/schemas.js')> | undefined;
 
@@ -75,7 +88,8 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   const account = ctx.account.settings();
   const has = (f: (typeof account.features)[number]) => account.features.includes(f);
 
-  const team = req.team !== undefined && checkTeam(ctx.account, req.team, 'team', errs, true) ? ctx.account.team(req.team)! : null;
+  const team =
+    req.team !== undefined && checkTeam(ctx.account, req.team, 'team', errs, true) ? ctx.account.team(req.team)! : null;
   if (req.custom_key) checkKeyFree(ctx.db, req.custom_key, errs);
 
   const packets = planPackets(ctx, req, errs);
@@ -85,7 +99,13 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     errs.add('payment.billed_to', `"${req.payment.billed_to}" is not the key of a signer in this Bundle.`);
 
   const docs = req.documents ?? [];
-  const checkRegex = await regexCheck(ctx.account, docs.some((d) => !isTemplateDoc(d) && [...(d.fields ?? []), ...(d.auto_placements ?? [])].some((f) => f.v_regex !== undefined)));
+  const checkRegex = await regexCheck(
+    ctx.account,
+    docs.some(
+      (d) =>
+        !isTemplateDoc(d) && [...(d.fields ?? []), ...(d.auto_placements ?? [])].some((f) => f.v_regex !== undefined),
+    ),
+  );
   const docKeys = new Set<string>();
   const fromTemplates = new Map<number, PlannedDocument>();
   docs.forEach((d, i) => {
@@ -94,11 +114,13 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     docKeys.add(key);
     if (isTemplateDoc(d)) {
       const t = templateDocument(ctx, d, i, signerKeys, req.tag_values ?? {}, errs);
-      if (t) fromTemplates.set(i, {
-        key, name: t.template.filename,
-        source: { kind: 'template', templateId: t.template.id, hash: t.template.sha256, pages: t.template.pages },
-        spec: { fields: t.fields, auto_placements: [] },
-      });
+      if (t)
+        fromTemplates.set(i, {
+          key,
+          name: t.template.filename,
+          source: { kind: 'template', templateId: t.template.id, hash: t.template.sha256, pages: t.template.pages },
+          spec: { fields: t.fields, auto_placements: [] },
+        });
       return;
     }
     checkDocumentRequest(d, i, files, signerKeys, has, checkRegex, errs);
@@ -121,7 +143,12 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       html_fields_mode: d.html_fields_mode ?? null,
     };
     if (d.file_url !== undefined) {
-      planned.push({ key, name: d.filename ?? nameFromUrl(d.file_url, key), source: { kind: 'url', url: d.file_url }, spec });
+      planned.push({
+        key,
+        name: d.filename ?? nameFromUrl(d.file_url, key),
+        source: { kind: 'url', url: d.file_url },
+        spec,
+      });
       continue;
     }
     if (d.file_html !== undefined) {
@@ -151,10 +178,14 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
     const derived = await deriveFields(data, spec, i);
     for (const p of derived.problems) errs.add(p.field, p.message);
-    planned.push({ key, name, source: { kind: 'ready', data, hash, pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' }, spec: derived.spec });
+    planned.push({
+      key,
+      name,
+      source: { kind: 'ready', data, hash, pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' },
+      spec: derived.spec,
+    });
   }
   errs.throwIfAny();
-
 
   const draft = req.status === 'dr' || req.is_draft === true;
   const pending = planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template');
@@ -178,9 +209,17 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   // Members of PATCH sent at creation (published clients do): the same rules, gates and errors.
   const cols: { signing_brand?: string | null; expires?: string | null } = {};
   // `expires` as for a draft: a date is the end of that day, a date-time is kept (nothing sent yet whose time to keep).
-  applyBundleSettings(ctx, req, { status: 'dr', expires: null, sent: null, is_test: req.is_test ? 1 : 0 }, attrs, cols, errs);
+  applyBundleSettings(
+    ctx,
+    req,
+    { status: 'dr', expires: null, sent: null, is_test: req.is_test ? 1 : 0 },
+    attrs,
+    cols,
+    errs,
+  );
   errs.throwIfAny();
-  for (const d of planned) if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
+  for (const d of planned)
+    if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
 
   const bundle = await inGroupedTransaction(ctx, () => {
     const at = ctx.clock.now();
@@ -193,13 +232,28 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     }
     const status = statusAtCreation(draft, pending);
     const row: Omit<BundleRow, 'seq'> = {
-      id, status, doc_status: 'no', label: req.label ?? '', custom_key: req.custom_key ?? null, is_test: req.is_test ? 1 : 0,
-      in_order: req.in_order ? 1 : 0, team: req.team ?? null, owner: null, signing_brand: cols.signing_brand ?? null,
-      template: template?.templateId ?? null, created: at, sent: status === 'se' ? at : null, completed_at: null,
-      expires: cols.expires ?? null, attrs: JSON.stringify(attrs), errors: '[]', evidence_lease: null,
+      id,
+      status,
+      doc_status: 'no',
+      label: req.label ?? '',
+      custom_key: req.custom_key ?? null,
+      is_test: req.is_test ? 1 : 0,
+      in_order: req.in_order ? 1 : 0,
+      team: req.team ?? null,
+      owner: null,
+      signing_brand: cols.signing_brand ?? null,
+      template: template?.templateId ?? null,
+      created: at,
+      sent: status === 'se' ? at : null,
+      completed_at: null,
+      expires: cols.expires ?? null,
+      attrs: JSON.stringify(attrs),
+      errors: '[]',
+      evidence_lease: null,
     };
     const seq = Number(
-      sql(db,
+      sql(
+        db,
         `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, sent, attrs, expires, signing_brand)
          VALUES (@id, @status, @doc_status, @label, @custom_key, @is_test, @in_order, @team, @owner, @template, @created, @sent, @attrs, @expires, @signing_brand)`,
       ).run(row).lastInsertRowid,
@@ -207,43 +261,114 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     const b: BundleRow = { seq, ...row };
     // The rows as written, launch included (`launchedPackets`): a launch writes each packet once, and the
     // answer is made from them instead of read back.
-    const newPackets = packets.map((p, i): PacketRow => ({
-      id: slug(), bundle_seq: seq, idx: i, key: p.key, name: p.name, email: p.email, phone: p.phone, person_id: p.person_id,
-      deliver_via: p.deliver_via, ord: p.ord, status: 'ne', completed_at: null, last_accessed_at: null, last_reminded_at: null,
-      notified_at: null, auto_reminders: 0, next_reminder_at: null, attrs: JSON.stringify(p.attrs),
-    }));
+    const newPackets = packets.map(
+      (p, i): PacketRow => ({
+        id: slug(),
+        bundle_seq: seq,
+        idx: i,
+        key: p.key,
+        name: p.name,
+        email: p.email,
+        phone: p.phone,
+        person_id: p.person_id,
+        deliver_via: p.deliver_via,
+        ord: p.ord,
+        status: 'ne',
+        completed_at: null,
+        last_accessed_at: null,
+        last_reminded_at: null,
+        notified_at: null,
+        auto_reminders: 0,
+        next_reminder_at: null,
+        attrs: JSON.stringify(p.attrs),
+      }),
+    );
     const launched = status === 'se' ? launchedPackets(ctx, b, newPackets, at) : { rows: newPackets, asked: [] };
-    const insertPacket = sql(db,
+    const insertPacket = sql(
+      db,
       `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, notified_at, next_reminder_at, attrs)
        VALUES (@id, @bundle_seq, @idx, @key, @name, @email, @phone, @person_id, @deliver_via, @ord, @status, @notified_at, @next_reminder_at, @attrs)`,
     );
     for (const p of launched.rows) insertPacket.run(p);
     indexBundleForSearch(db, seq);
-    const insertDoc = sql(db, 
+    const insertDoc = sql(
+      db,
       `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     planned.forEach((d, i) => {
       if (d.source.kind === 'ready') {
         recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
-        insertDoc.run(seq, i, d.key, d.name, d.source.source, null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }), null);
+        insertDoc.run(
+          seq,
+          i,
+          d.key,
+          d.name,
+          d.source.source,
+          null,
+          d.source.hash,
+          'ready',
+          JSON.stringify({ ...d.spec, pages: d.source.pages }),
+          null,
+        );
       } else if (d.source.kind === 'template') {
-        insertDoc.run(seq, i, d.key, d.name, 'template', null, d.source.hash, 'ready', JSON.stringify({ ...d.spec, pages: d.source.pages }), d.source.templateId);
+        insertDoc.run(
+          seq,
+          i,
+          d.key,
+          d.name,
+          'template',
+          null,
+          d.source.hash,
+          'ready',
+          JSON.stringify({ ...d.spec, pages: d.source.pages }),
+          d.source.templateId,
+        );
       } else if (d.source.kind === 'url') {
         insertDoc.run(seq, i, d.key, d.name, 'url', d.source.url, null, 'pending', JSON.stringify(d.spec), null);
       } else if (d.source.kind === 'html') {
-        insertDoc.run(seq, i, d.key, d.name, 'html', null, null, 'pending', JSON.stringify({ ...d.spec, html: d.source.html }), null);
+        insertDoc.run(
+          seq,
+          i,
+          d.key,
+          d.name,
+          'html',
+          null,
+          null,
+          'pending',
+          JSON.stringify({ ...d.spec, html: d.source.html }),
+          null,
+        );
       } else {
         // The office original is kept (content-addressed) until it is converted.
         recordBlob(db, d.source.hash, d.source.data.length, 0, at);
-        insertDoc.run(seq, i, d.key, d.name, 'office', null, null, 'pending', JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }), null);
+        insertDoc.run(
+          seq,
+          i,
+          d.key,
+          d.name,
+          'office',
+          null,
+          null,
+          'pending',
+          JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }),
+          null,
+        );
       }
     });
     recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
     if (draft) recordEvent(db, { bundleSeq: seq, kind: 'bd', at });
     else if (status === 'se') announceLaunch(ctx, b, launched.asked, at);
-    return bundleFromRows(b, launched.rows, planned.map((d) => ({
-      key: d.key, name: d.name, template_id: d.source.kind === 'template' ? d.source.templateId : null,
-    })), [], ownerContacts(db, [null])(null));
+    return bundleFromRows(
+      b,
+      launched.rows,
+      planned.map((d) => ({
+        key: d.key,
+        name: d.name,
+        template_id: d.source.kind === 'template' ? d.source.templateId : null,
+      })),
+      [],
+      ownerContacts(db, [null])(null),
+    );
   });
   if (pending) ctx.kick();
   return bundle;
@@ -257,7 +382,9 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
  * create's immediate transaction serialises writers, so two processes cannot both pass it.
  */
 function checkKeyFree(db: EngineContext['db'], key: string, errs: FieldErrors): void {
-  const row = sql(db, 'SELECT id FROM bundles WHERE custom_key = ? ORDER BY seq LIMIT 1').get(key) as { id: string } | undefined;
+  const row = sql(db, 'SELECT id FROM bundles WHERE custom_key = ? ORDER BY seq LIMIT 1').get(key) as
+    | { id: string }
+    | undefined;
   if (row) errs.add('custom_key', `A Bundle with this custom_key already exists: ${row.id}.`);
 }
 
@@ -280,7 +407,13 @@ function planPackets(ctx: EngineContext, req: BundleRequestT, errs: FieldErrors)
     }
     if (!name) errs.add(at('name'), 'This field is required.');
     const deliver_via = deliverVia({ deliver_via: p.deliver_via, email, phone });
-    checkDelivery({ deliver_via, email, phone, auth_sms: p.auth_sms, setsRedirect: p.signing_complete_redirect !== undefined }, req.is_test === true, ctx.account, errs, `packets[${i}].`);
+    checkDelivery(
+      { deliver_via, email, phone, auth_sms: p.auth_sms, setsRedirect: p.signing_complete_redirect !== undefined },
+      req.is_test === true,
+      ctx.account,
+      errs,
+      `packets[${i}].`,
+    );
     return {
       key,
       name: name ?? '',
@@ -320,29 +453,45 @@ function checkDocumentRequest(
   const at = (f: string) => `documents[${i}].${f}`;
   const sources = (['file_url', 'file_b64', 'file_html', 'file_index'] as const).filter((k) => d[k] !== undefined);
   if (sources.length !== 1) {
-    errs.add(`documents[${i}]`, sources.length
-      ? `Give exactly one of file_url, file_b64, file_html, file_index (got ${sources.join(', ')}).`
-      : 'Give exactly one of file_url, file_b64, file_html, file_index.');
+    errs.add(
+      `documents[${i}]`,
+      sources.length
+        ? `Give exactly one of file_url, file_b64, file_html, file_index (got ${sources.join(', ')}).`
+        : 'Give exactly one of file_url, file_b64, file_html, file_index.',
+    );
     return;
   }
   if (d.file_index !== undefined) {
     const f = files[d.file_index];
     if (!f) errs.add(at('file_index'), `No attached file at index ${d.file_index} (${files.length} attached).`);
     else if ((OFFICE_EXTENSIONS as readonly string[]).includes(extname(f.filename).slice(1).toLowerCase())) {
-      if (!has('office_upload')) errs.add(at('file_index'), `Uploading office documents (${f.filename}) requires the office-upload account feature.`);
-      else if (!findSoffice()) errs.add(at('file_index'), `Office documents (${f.filename}) are converted with LibreOffice, which is not installed here (no soffice on PATH; set ESIGN_SOFFICE to its path), or send a PDF.`);
+      if (!has('office_upload'))
+        errs.add(
+          at('file_index'),
+          `Uploading office documents (${f.filename}) requires the office-upload account feature.`,
+        );
+      else if (!findSoffice())
+        errs.add(
+          at('file_index'),
+          `Office documents (${f.filename}) are converted with LibreOffice, which is not installed here (no soffice on PATH; set ESIGN_SOFFICE to its path), or send a PDF.`,
+        );
     }
   }
   if (d.converted_pdf_fields_to !== undefined && !signerKeys.has(d.converted_pdf_fields_to))
-    errs.add(at('converted_pdf_fields_to'), `"${d.converted_pdf_fields_to}" is not the key of a signer in this Bundle.`);
+    errs.add(
+      at('converted_pdf_fields_to'),
+      `"${d.converted_pdf_fields_to}" is not the key of a signer in this Bundle.`,
+    );
   for (const [name, signer] of Object.entries(d.adobe_field_assignments ?? {}))
-    if (!signerKeys.has(signer)) errs.add(at(`adobe_field_assignments.${name}`), `"${signer}" is not the key of a signer in this Bundle.`);
+    if (!signerKeys.has(signer))
+      errs.add(at(`adobe_field_assignments.${name}`), `"${signer}" is not the key of a signer in this Bundle.`);
   const fieldKeys = new Set<string>();
   const checkField = (f: (FieldRequestT | AutoPlacementRequestT) & { key: string }, path: string) => {
     if (fieldKeys.has(f.key)) errs.add(`${path}.key`, `Duplicate field key "${f.key}" in this document.`);
     fieldKeys.add(f.key);
     for (const [e, editor] of (f.editors ?? []).entries())
-      if (!signerKeys.has(editor)) errs.add(`${path}.editors[${e}]`, `"${editor}" is not the key of a signer in this Bundle.`);
+      if (!signerKeys.has(editor))
+        errs.add(`${path}.editors[${e}]`, `"${editor}" is not the key of a signer in this Bundle.`);
     if (f.v_regex !== undefined) checkRegex(f.v_regex, `${path}.v_regex`, errs);
   };
   const { fields, auto_placements } = keyedFields(d);
@@ -356,7 +505,10 @@ function checkDocumentRequest(
  */
 function keyedFields(d: DocumentRequestT) {
   const fields = (d.fields ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${j + 1}` }));
-  const auto_placements = (d.auto_placements ?? []).map((f, j) => ({ ...f, key: f.key ?? `${f.kind}-${fields.length + j + 1}` }));
+  const auto_placements = (d.auto_placements ?? []).map((f, j) => ({
+    ...f,
+    key: f.key ?? `${f.kind}-${fields.length + j + 1}`,
+  }));
   return { fields, auto_placements };
 }
 

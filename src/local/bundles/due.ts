@@ -21,7 +21,9 @@ const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
 /** When automatic reminders stop (`reminder_expires` days after sending), or null when they do not. */
 function remindersStopMs(b: BundleRow): number | null {
   const a = bundleAttrs(b);
-  return a.reminder_expires !== null && a.reminder_expires !== undefined && b.sent ? Date.parse(b.sent) + a.reminder_expires * DAY_MS : null;
+  return a.reminder_expires !== null && a.reminder_expires !== undefined && b.sent
+    ? Date.parse(b.sent) + a.reminder_expires * DAY_MS
+    : null;
 }
 
 /**
@@ -33,7 +35,14 @@ function remindersStopMs(b: BundleRow): number | null {
 export function nextReminderAt(ctx: EngineContext, b: BundleRow, p: PacketRow): string | null {
   const a = bundleAttrs(b);
   const pa = packetAttrs(p);
-  if (!a.send_reminders || !ctx.account.has('reminders') || pa.suppress_all || pa.suppress_reminder || p.deliver_via === 'embed') return null;
+  if (
+    !a.send_reminders ||
+    !ctx.account.has('reminders') ||
+    pa.suppress_all ||
+    pa.suppress_reminder ||
+    p.deliver_via === 'embed'
+  )
+    return null;
   // Created for embedded signing, then moved to email or phone: only the sender reminds (spec).
   if (pa.no_auto_reminders) return null;
   if (!isAskedInLiveBundle(b, p)) return null;
@@ -61,17 +70,28 @@ export function scheduleReminders(ctx: EngineContext, seq: number): void {
 /** Expires what is past `expires` and sends the reminders that are due. Returns what it did. */
 export function applyDue(ctx: EngineContext): { expired: number; reminded: number } {
   const now = ctx.clock.now();
-  const anyExpired = sql(ctx.db, `SELECT 1 FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING} LIMIT 1`).get(now);
-  const anyReminder = sql(ctx.db, 'SELECT 1 FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ? LIMIT 1').get(now);
+  const anyExpired = sql(
+    ctx.db,
+    `SELECT 1 FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING} LIMIT 1`,
+  ).get(now);
+  const anyReminder = sql(
+    ctx.db,
+    'SELECT 1 FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ? LIMIT 1',
+  ).get(now);
   if (!anyExpired && !anyReminder) return { expired: 0, reminded: 0 };
   return inTransaction(ctx, () => {
     const at = ctx.clock.now();
-    const expiring = sql(ctx.db, `SELECT seq FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING}`).all(at) as { seq: number }[];
+    const expiring = sql(
+      ctx.db,
+      `SELECT seq FROM bundles INDEXED BY bundles_expires WHERE expires IS NOT NULL AND expires <= ? AND status IN ${EXPIRING}`,
+    ).all(at) as { seq: number }[];
     for (const { seq } of expiring) {
       markEnded(ctx.db, seq, 'ex', at);
     }
     let reminded = 0;
-    const due = sql(ctx.db, 'SELECT id FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ?').all(at) as { id: string }[];
+    const due = sql(ctx.db, 'SELECT id FROM packets WHERE next_reminder_at IS NOT NULL AND next_reminder_at <= ?').all(
+      at,
+    ) as { id: string }[];
     for (const { id } of due) {
       const p = findPacketRow(ctx.db, id);
       const b = bundleRowBySeq(ctx.db, p.bundle_seq);
@@ -92,14 +112,19 @@ export function applyDue(ctx: EngineContext): { expired: number; reminded: numbe
         sql(ctx.db, 'UPDATE packets SET last_reminded_at = ? WHERE id = ?').run(at, p.id);
       }
       // Reminders missed while the engine was not running are not sent in a burst: the count moves past them.
-      const after = (count: number) => nextReminderAt(ctx, b, { ...p, auto_reminders: count, last_reminded_at: lastReminded });
+      const after = (count: number) =>
+        nextReminderAt(ctx, b, { ...p, auto_reminders: count, last_reminded_at: lastReminded });
       let count = p.auto_reminders + 1;
       while (true) {
         const next = after(count);
         if (!next || next > at) break;
         count++;
       }
-      sql(ctx.db, 'UPDATE packets SET auto_reminders = ?, next_reminder_at = ? WHERE id = ?').run(count, after(count), p.id);
+      sql(ctx.db, 'UPDATE packets SET auto_reminders = ?, next_reminder_at = ? WHERE id = ?').run(
+        count,
+        after(count),
+        p.id,
+      );
     }
     return { expired: expiring.length, reminded };
   });

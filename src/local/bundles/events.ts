@@ -16,7 +16,11 @@ export function recordEvent(
 ): void {
   const description = e.detail ? `${EVENT_KINDS[e.kind]}: ${e.detail}` : EVENT_KINDS[e.kind];
   sql(db, 'INSERT INTO bundle_events (bundle_seq, kind, description, timestamp, packet_id) VALUES (?, ?, ?, ?, ?)').run(
-    e.bundleSeq, e.kind, description, e.at, e.packetId ?? null,
+    e.bundleSeq,
+    e.kind,
+    description,
+    e.at,
+    e.packetId ?? null,
   );
   enqueueForAuditEvent(db, e);
   eventListeners.get(db)?.();
@@ -32,8 +36,18 @@ export function onBundleEvent(db: Db, listener: () => void): void {
 /** A Bundle's audit trail, oldest first. */
 export function listEvents(ctx: EngineContext, slug: string): BundleEvent[] {
   const b = findBundleRow(ctx.db, slug);
-  const rows = sql(ctx.db, 'SELECT kind, description, timestamp, packet_id FROM bundle_events WHERE bundle_seq = ? ORDER BY id').all(b.seq) as {
-    kind: string; description: string; timestamp: string; packet_id: string | null;
+  const rows = sql(
+    ctx.db,
+    'SELECT kind, description, timestamp, packet_id FROM bundle_events WHERE bundle_seq = ? ORDER BY id',
+  ).all(b.seq) as {
+    kind: string;
+    description: string;
+    timestamp: string;
+    packet_id: string | null;
   }[];
-  return rows.map((r) => (r.packet_id ? { ...r, packet_id: r.packet_id } : { kind: r.kind, description: r.description, timestamp: r.timestamp }));
+  return rows.map((r) =>
+    r.packet_id
+      ? { ...r, packet_id: r.packet_id }
+      : { kind: r.kind, description: r.description, timestamp: r.timestamp },
+  );
 }

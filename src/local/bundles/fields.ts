@@ -18,7 +18,8 @@ export interface DocumentSpec {
 }
 
 /** A document row's stored spec (its fields and page count; the intake's PreparedSpec as `S`). */
-export const documentSpec = <S extends DocumentSpec = DocumentSpec>(d: Pick<DocumentRow, 'spec'>): S => JSON.parse(d.spec) as S;
+export const documentSpec = <S extends DocumentSpec = DocumentSpec>(d: Pick<DocumentRow, 'spec'>): S =>
+  JSON.parse(d.spec) as S;
 
 /** Placed and auto-placed fields of a document, in their stored order. */
 export function fieldsOfDocument(d: Pick<DocumentRow, 'spec'>): StoredField[] {
@@ -65,7 +66,11 @@ export function checkValue(f: StoredField, raw: string, regex: (pattern: string,
   }
   if (f.kind === 'dat') {
     const v = raw.trim();
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)) || new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v)
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(v) ||
+      Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ||
+      new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v
+    )
       throw new Error(`A date is written YYYY-MM-DD, not "${raw}".`);
     return v;
   }
@@ -89,4 +94,5 @@ export function checkValue(f: StoredField, raw: string, regex: (pattern: string,
 }
 
 /** Whether a stored value counts as filled for a required field (an unticked box does not). */
-export const isFilled = (f: StoredField, value: string | undefined) => value !== undefined && value !== '' && !(f.kind === 'chk' && value !== 'true');
+export const isFilled = (f: StoredField, value: string | undefined) =>
+  value !== undefined && value !== '' && !(f.kind === 'chk' && value !== 'true');

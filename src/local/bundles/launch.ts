@@ -23,7 +23,10 @@ export function launch(ctx: EngineContext, b: BundleRow): void {
  * whose turn it is (`asked`) asked at `at`, each with its next reminder. One write per packet, not three.
  */
 export function launchedPackets(
-  ctx: EngineContext, b: BundleRow, packets: PacketRow[], at: string,
+  ctx: EngineContext,
+  b: BundleRow,
+  packets: PacketRow[],
+  at: string,
 ): { rows: PacketRow[]; asked: PacketRow[] } {
   const turn = new Set(packetsWhoseTurnItIs(b, packets));
   const rows = packets.map((p) => {

@@ -4,7 +4,16 @@ import { BUNDLE_INCLUDES, type BundleStatus } from '../../service/enums.js';
 import { isTerminal, isUpdatable } from '../../service/states.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
-import { type BundleAttrs, type BundleRow, type DocumentRow, documentRowsOf, findBundleRow, loadBundle, loadBundles, bundleAttrs } from './read.js';
+import {
+  type BundleAttrs,
+  type BundleRow,
+  type DocumentRow,
+  documentRowsOf,
+  findBundleRow,
+  loadBundle,
+  loadBundles,
+  bundleAttrs,
+} from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import type { BundleSettingsT } from '../../service/schemas.js';
 import { checkTestCopies, checkTestSender } from './reachability.js';
@@ -17,8 +26,17 @@ import { checkTeam } from '../account/rules.js';
 import { documentSpec } from './fields.js';
 
 const STATUS_NAMES: Record<BundleStatus, string> = {
-  ne: 'new', dr: 'a draft', pr: 'provisioning', pe: 'pending', se: 'sent', st: 'started', co: 'complete',
-  ca: 'cancelled', ex: 'expired', fa: 'failed', de: 'declined',
+  ne: 'new',
+  dr: 'a draft',
+  pr: 'provisioning',
+  pe: 'pending',
+  se: 'sent',
+  st: 'started',
+  co: 'complete',
+  ca: 'cancelled',
+  ex: 'expired',
+  fa: 'failed',
+  de: 'declined',
 };
 export const describeStatus = (s: BundleStatus) => `${STATUS_NAMES[s]} (${s})`;
 
@@ -27,12 +45,26 @@ function readiness(ctx: EngineContext, b: BundleRow): ValidateResult {
   const docs = documentRowsOf(ctx.db, b.seq);
   const n_docs = docs.length;
   if (b.status !== 'dr' && b.status !== 'pe')
-    return { can_send: false, msg: `The Bundle is ${describeStatus(b.status)}; only drafts and pending Bundles can be sent.`, n_docs };
+    return {
+      can_send: false,
+      msg: `The Bundle is ${describeStatus(b.status)}; only drafts and pending Bundles can be sent.`,
+      n_docs,
+    };
   if (!n_docs) return { can_send: false, msg: 'The Bundle has no documents.', n_docs };
   const failed = docs.filter((d) => d.state === 'failed');
-  if (failed.length) return { can_send: false, msg: `Document(s) ${failed.map((d) => d.key).join(', ')} could not be processed.`, n_docs };
+  if (failed.length)
+    return {
+      can_send: false,
+      msg: `Document(s) ${failed.map((d) => d.key).join(', ')} could not be processed.`,
+      n_docs,
+    };
   const pending = docs.filter((d) => d.state === 'pending');
-  if (pending.length) return { can_send: false, msg: `Document(s) ${pending.map((d) => d.key).join(', ')} are still being processed.`, n_docs };
+  if (pending.length)
+    return {
+      can_send: false,
+      msg: `Document(s) ${pending.map((d) => d.key).join(', ')} are still being processed.`,
+      n_docs,
+    };
   return { can_send: true, msg: 'The Bundle is ready to send.', n_docs };
 }
 
@@ -68,7 +100,8 @@ export function expireBundle(ctx: EngineContext, slug: string): void {
 export function deleteBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (b.status !== 'dr') throw conflict(`Only drafts can be deleted; the Bundle is ${describeStatus(b.status)}. Cancel it instead.`);
+    if (b.status !== 'dr')
+      throw conflict(`Only drafts can be deleted; the Bundle is ${describeStatus(b.status)}. Cancel it instead.`);
     sql(ctx.db, 'DELETE FROM bundles WHERE seq = ?').run(b.seq);
   });
 }
@@ -87,7 +120,8 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     if (patch.team !== undefined && checkTeam(ctx.account, patch.team, 'team', errs, true)) cols.team = patch.team;
     if (patch.owner !== undefined) {
       // The local caller is the account's administrator, so the admin-only restriction always passes here.
-      if (patch.owner !== null && !ctx.account.user(patch.owner)) errs.add('owner', `User "${patch.owner}" is not a user of this account.`);
+      if (patch.owner !== null && !ctx.account.user(patch.owner))
+        errs.add('owner', `User "${patch.owner}" is not a user of this account.`);
       else cols.owner = patch.owner;
     }
     if (patch.cc_emails !== undefined) {
@@ -98,7 +132,11 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     errs.throwIfAny();
 
     const sets = Object.keys(cols).map((k) => `${k} = @${k}`);
-    sql(ctx.db, `UPDATE bundles SET ${[...sets, 'attrs = @attrs'].join(', ')} WHERE seq = @seq`).run({ ...cols, attrs: JSON.stringify(attrs), seq: b.seq });
+    sql(ctx.db, `UPDATE bundles SET ${[...sets, 'attrs = @attrs'].join(', ')} WHERE seq = @seq`).run({
+      ...cols,
+      attrs: JSON.stringify(attrs),
+      seq: b.seq,
+    });
     if (Object.keys(patch).length)
       recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'bu', at: ctx.clock.now(), detail: Object.keys(patch).join(', ') });
     scheduleReminders(ctx, b.seq);
@@ -140,7 +178,8 @@ export function applyBundleSettings(
     attrs.cc_sender = s.cc_sender;
   }
   if (s.allow_signer_reassign !== undefined) attrs.allow_signer_reassign = s.allow_signer_reassign;
-  if (s.allow_chained_signer_reassign !== undefined) attrs.allow_chained_signer_reassign = s.allow_chained_signer_reassign;
+  if (s.allow_chained_signer_reassign !== undefined)
+    attrs.allow_chained_signer_reassign = s.allow_chained_signer_reassign;
 }
 
 /**
@@ -166,7 +205,13 @@ export async function changeTags(ctx: EngineContext, slug: string, input: unknow
       ? sql(ctx.db, 'INSERT OR IGNORE INTO bundle_tags (bundle_seq, tag) VALUES (?, ?)')
       : sql(ctx.db, 'DELETE FROM bundle_tags WHERE bundle_seq = ? AND tag = ?');
     const changed = tags.filter((t) => stmt.run(b.seq, t).changes > 0);
-    if (changed.length) recordEvent(ctx.db, { bundleSeq: b.seq, kind: add ? 'ta' : 'tr', at: ctx.clock.now(), detail: changed.join(', ') });
+    if (changed.length)
+      recordEvent(ctx.db, {
+        bundleSeq: b.seq,
+        kind: add ? 'ta' : 'tr',
+        at: ctx.clock.now(),
+        detail: changed.join(', '),
+      });
   });
 }
 
@@ -174,7 +219,12 @@ const IMAGE_TYPES = new Set(['jpg', 'jpeg', 'png', 'gif', 'svg']);
 
 /** Files are ready once the Bundle is complete with final documents, earlier as interim copies, or with early file access. */
 function filesAvailable(ctx: EngineContext, b: BundleRow): boolean {
-  return (b.status === 'co' && b.doc_status === 'fi') || b.doc_status === 'in' || b.doc_status === 'di' || ctx.account.has('early_files');
+  return (
+    (b.status === 'co' && b.doc_status === 'fi') ||
+    b.doc_status === 'in' ||
+    b.doc_status === 'di' ||
+    ctx.account.has('early_files')
+  );
 }
 
 function dataAvailable(ctx: EngineContext, b: BundleRow): boolean {
@@ -194,36 +244,74 @@ function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
   };
   if (b.doc_status === 'fi' || b.doc_status === 'in' || b.doc_status === 'di') {
     const kinds = b.doc_status === 'fi' ? `('signed_pdf', 'combined_pdf', 'coe_pdf')` : `('interim_pdf')`;
-    const produced = sql(ctx.db, `SELECT kind, ref, name, sha256 FROM produced_files WHERE bundle_seq = ? AND kind IN ${kinds}
-      ORDER BY CASE kind WHEN 'signed_pdf' THEN 0 WHEN 'combined_pdf' THEN 1 ELSE 2 END, rowid`).all(b.seq) as
-      { kind: 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | 'interim_pdf'; ref: string; name: string; sha256: string }[];
+    const produced = sql(
+      ctx.db,
+      `SELECT kind, ref, name, sha256 FROM produced_files WHERE bundle_seq = ? AND kind IN ${kinds}
+      ORDER BY CASE kind WHEN 'signed_pdf' THEN 0 WHEN 'combined_pdf' THEN 1 ELSE 2 END, rowid`,
+    ).all(b.seq) as {
+      kind: 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | 'interim_pdf';
+      ref: string;
+      name: string;
+      sha256: string;
+    }[];
     return produced.map((f) => ({
-      ...link(f.sha256, f.name), kind: f.kind, name: f.name, sha256: f.sha256,
-      ...(f.kind === 'signed_pdf' || f.kind === 'interim_pdf' ? { doc_key: f.ref } : f.kind === 'coe_pdf' ? { packet_id: f.ref } : {}),
+      ...link(f.sha256, f.name),
+      kind: f.kind,
+      name: f.name,
+      sha256: f.sha256,
+      ...(f.kind === 'signed_pdf' || f.kind === 'interim_pdf'
+        ? { doc_key: f.ref }
+        : f.kind === 'coe_pdf'
+          ? { packet_id: f.ref }
+          : {}),
     }));
   }
   return documentRowsOf(ctx.db, b.seq)
     .filter((d): d is DocumentRow & { sha256: string } => d.state === 'ready' && d.sha256 !== null)
-    .map((d) => ({ ...link(d.sha256, d.name), kind: 'document' as const, name: d.name, doc_key: d.key, sha256: d.sha256 }));
+    .map((d) => ({
+      ...link(d.sha256, d.name),
+      kind: 'document' as const,
+      name: d.name,
+      doc_key: d.key,
+      sha256: d.sha256,
+    }));
 }
 
 export function getFiles(ctx: EngineContext, slug: string): FileObject[] {
   return inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (!filesAvailable(ctx, b)) throw conflict('Files are not ready: they are available once the Bundle is complete (or earlier with the early file access feature).');
+    if (!filesAvailable(ctx, b))
+      throw conflict(
+        'Files are not ready: they are available once the Bundle is complete (or earlier with the early file access feature).',
+      );
     return fileObjects(ctx, b);
   });
 }
 
 function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   const values = new Map(
-    (sql(ctx.db, 'SELECT doc_key, field_key, value, filled_by, packet_id FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
-      doc_key: string; field_key: string; value: string; filled_by: string; packet_id: string | null;
-    }[]).map((v) => [`${v.doc_key}\u0000${v.field_key}`, v]),
+    (
+      sql(ctx.db, 'SELECT doc_key, field_key, value, filled_by, packet_id FROM field_values WHERE bundle_seq = ?').all(
+        b.seq,
+      ) as {
+        doc_key: string;
+        field_key: string;
+        value: string;
+        filled_by: string;
+        packet_id: string | null;
+      }[]
+    ).map((v) => [`${v.doc_key}\u0000${v.field_key}`, v]),
   );
   const attachments = new Map<string, { name: string; size: number; num: number; ext: string; sha256: string }[]>();
-  for (const a of sql(ctx.db, 'SELECT * FROM field_attachments WHERE bundle_seq = ? ORDER BY num').all(b.seq) as
-    { doc_key: string; field_key: string; name: string; size: number; num: number; ext: string; sha256: string }[]) {
+  for (const a of sql(ctx.db, 'SELECT * FROM field_attachments WHERE bundle_seq = ? ORDER BY num').all(b.seq) as {
+    doc_key: string;
+    field_key: string;
+    name: string;
+    size: number;
+    num: number;
+    ext: string;
+    sha256: string;
+  }[]) {
     const k = `${a.doc_key}\u0000${a.field_key}`;
     attachments.set(k, [...(attachments.get(k) ?? []), a]);
   }
@@ -245,7 +333,11 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
         packet_id: v?.packet_id ?? null,
         attachments: (attachments.get(`${d.key}\u0000${key}`) ?? []).map((a) => ({
           url: fileLink(ctx, a.sha256, a.name).url,
-          name: a.name, size: a.size, num: a.num, ext: a.ext, is_image: IMAGE_TYPES.has(a.ext),
+          name: a.name,
+          size: a.size,
+          num: a.num,
+          ext: a.ext,
+          is_image: IMAGE_TYPES.has(a.ext),
         })),
       });
     }
@@ -256,7 +348,10 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
 export function getData(ctx: EngineContext, slug: string): BundleDataItem[] {
   return inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (!dataAvailable(ctx, b)) throw conflict('Data is not ready: it is available once the Bundle is complete (or earlier with the early data access feature).');
+    if (!dataAvailable(ctx, b))
+      throw conflict(
+        'Data is not ready: it is available once the Bundle is complete (or earlier with the early data access feature).',
+      );
     return dataItems(ctx, b);
   });
 }
@@ -282,16 +377,28 @@ export function parseInclude(include: string | undefined): string[] {
   const parts = include.split(',').map((s) => s.trim());
   const bad = parts.filter((p) => !(BUNDLE_INCLUDES as readonly string[]).includes(p));
   if (bad.length)
-    throw new ApiError(400, 'invalid', `Invalid include value(s): ${bad.map((b) => JSON.stringify(b)).join(', ')}. Supported values: ${BUNDLE_INCLUDES.join(', ')}.`, [], 'error');
+    throw new ApiError(
+      400,
+      'invalid',
+      `Invalid include value(s): ${bad.map((b) => JSON.stringify(b)).join(', ')}. Supported values: ${BUNDLE_INCLUDES.join(', ')}.`,
+      [],
+      'error',
+    );
   return parts;
 }
 
 export async function generateInterimFiles(ctx: EngineContext, slug: string): Promise<void> {
   const b = findBundleRow(ctx.db, slug);
   if (!ctx.account.has('interim_files'))
-    throw new ApiError(403, 'permission_denied', 'Generating interim files requires the interim files account feature.');
-  if (isTerminal(b.status)) throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are only for Bundles in progress.`);
-  if (b.status === 'dr' || b.status === 'pe' || b.status === 'fa') throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are made once it is sent.`);
+    throw new ApiError(
+      403,
+      'permission_denied',
+      'Generating interim files requires the interim files account feature.',
+    );
+  if (isTerminal(b.status))
+    throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are only for Bundles in progress.`);
+  if (b.status === 'dr' || b.status === 'pe' || b.status === 'fa')
+    throw conflict(`The Bundle is ${describeStatus(b.status)}; interim files are made once it is sent.`);
   const { produceInterim } = await import('../evidence/job.js');
   await produceInterim(ctx, b);
 }

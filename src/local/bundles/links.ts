@@ -22,13 +22,23 @@ export interface LinkRow {
 
 const hashToken = (t: string) => createHash('sha256').update(t).digest('hex');
 
-
 /** Records a link to `target` that expires after `ttlMs`, and returns its URL and expiry. */
-export function createLink(ctx: EngineContext, kind: LinkKind, target: string, ttlMs: number, suffix = ''): { url: string; expires: string; token: string } {
+export function createLink(
+  ctx: EngineContext,
+  kind: LinkKind,
+  target: string,
+  ttlMs: number,
+  suffix = '',
+): { url: string; expires: string; token: string } {
   const t = token();
   const expires = new Date(ctx.clock.nowMs() + ttlMs).toISOString();
-  sql(ctx.db, 'INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, ?, ?, ?, ?)')
-    .run(hashToken(t), kind, target, ctx.clock.now(), expires);
+  sql(ctx.db, 'INSERT INTO links (token_hash, kind, target, created, expires) VALUES (?, ?, ?, ?, ?)').run(
+    hashToken(t),
+    kind,
+    target,
+    ctx.clock.now(),
+    expires,
+  );
   return { url: `${ctx.publicUrl()}${linkPath(kind, t, suffix)}`, expires, token: t };
 }
 
@@ -43,18 +53,30 @@ export function fileLink(ctx: EngineContext, sha256: string, name: string): { ur
 
 /** The stored link behind a token, whatever its kind and even when expired or used. */
 export function findLink(ctx: EngineContext, t: string): LinkRow | undefined {
-  return sql(ctx.db, 'SELECT kind, target, expires, used_at FROM links WHERE token_hash = ?').get(hashToken(t)) as LinkRow | undefined;
+  return sql(ctx.db, 'SELECT kind, target, expires, used_at FROM links WHERE token_hash = ?').get(hashToken(t)) as
+    | LinkRow
+    | undefined;
 }
 
-export const linkExpired = (ctx: EngineContext, link: Pick<LinkRow, 'expires'>) => Date.parse(link.expires) <= ctx.clock.nowMs();
+export const linkExpired = (ctx: EngineContext, link: Pick<LinkRow, 'expires'>) =>
+  Date.parse(link.expires) <= ctx.clock.nowMs();
 
 /** Marks a link used; false when it already was (the compare-and-set makes single use race-free). */
 export function markLinkUsed(ctx: EngineContext, t: string): boolean {
-  return sql(ctx.db, 'UPDATE links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL').run(ctx.clock.now(), hashToken(t)).changes === 1;
+  return (
+    sql(ctx.db, 'UPDATE links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL').run(
+      ctx.clock.now(),
+      hashToken(t),
+    ).changes === 1
+  );
 }
 
 /** The target of a live link of this kind, or undefined (unknown, expired, or a different kind). */
-export function resolveLink(ctx: EngineContext, kind: LinkKind, t: string): { target: string; expires: string; used_at: string | null } | undefined {
+export function resolveLink(
+  ctx: EngineContext,
+  kind: LinkKind,
+  t: string,
+): { target: string; expires: string; used_at: string | null } | undefined {
   const row = findLink(ctx, t);
   if (!row || row.kind !== kind || linkExpired(ctx, row)) return undefined;
   return { target: row.target, expires: row.expires, used_at: row.used_at };

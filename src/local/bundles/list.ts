@@ -48,9 +48,14 @@ export function explainBundles(db: Db, f: BundleFilter): { page: Page<Bundle>; p
   return db.transaction(() => {
     const found = nonePage(f) ?? setPage(db, f) ?? statusPage(db, f) ?? walkPage(db, f);
     const { total, seqs } = found;
-    const rows = sql(db, 'SELECT * FROM bundles WHERE seq IN (SELECT value FROM json_each(?))').all(JSON.stringify(seqs)) as BundleRow[];
+    const rows = sql(db, 'SELECT * FROM bundles WHERE seq IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(seqs),
+    ) as BundleRow[];
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
-    const items = loadBundles(db, seqs.map((s) => bySeq.get(s)!));
+    const items = loadBundles(
+      db,
+      seqs.map((s) => bySeq.get(s)!),
+    );
     const page = { items, page: f.page, total_pages: pageCount(total, f.perPage), per_page: f.perPage, total };
     return { page, plan: found.plan };
   })();
@@ -97,7 +102,13 @@ class Params {
  */
 function setPage(db: Db, f: BundleFilter): Found | undefined {
   const sets = [f.search, f.tag, f.tagsAny, f.template].filter((x) => x !== undefined).length;
-  if (sets !== 1 || (f.statuses && f.search === undefined) || [f.created, f.sent, f.completed].some(hasRange) || f.orderBy !== 'created') return undefined;
+  if (
+    sets !== 1 ||
+    (f.statuses && f.search === undefined) ||
+    [f.created, f.sent, f.completed].some(hasRange) ||
+    f.orderBy !== 'created'
+  )
+    return undefined;
   if (f.tagsAny && f.tagsAny.length > 50) return undefined;
   if (!madeInCreatedOrder(db, 'bundles')) return undefined;
   const p = new Params();
@@ -107,33 +118,54 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   if (f.search !== undefined) {
     const plan = planSearch(db, f.search, p.bind, f.statuses);
     if (plan.kind === 'columns') return undefined;
-    const { total, keys } = setKeysPage(db, { members: plan.matches, count: plan.count, parts: plan.parts, key: 'seq', params: p.values }, f, f.descending);
+    const { total, keys } = setKeysPage(
+      db,
+      { members: plan.matches, count: plan.count, parts: plan.parts, key: 'seq', params: p.values },
+      f,
+      f.descending,
+    );
     return { total, seqs: keys, plan: { strategy: 'set', drive: 'bundle_search', total: 'index', page: 'slice' } };
   } else if (f.tag !== undefined) {
     members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
     kept = taggedTotal(db, [f.tag], p.bind);
   } else if (f.tagsAny) {
     // A merge of each tag's index, in seq order (UNION drops the Bundles with more than one of them).
-    members = f.tagsAny.map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`).join(' UNION ');
+    members = f.tagsAny
+      .map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`)
+      .join(' UNION ');
     kept = taggedTotal(db, f.tagsAny, p.bind);
   } else {
     members = `SELECT DISTINCT bundle_seq AS seq FROM documents WHERE template_id = ${p.bind(f.template)}`;
     kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${p.bind(f.template)}), 0)`;
   }
-  const total = kept ? (sql(db, kept).pluck().get(p.values) as number) : countOnce(db, `SELECT count(*) FROM (${members} ORDER BY 1)`, p.values);
+  const total = kept
+    ? (sql(db, kept).pluck().get(p.values) as number)
+    : countOnce(db, `SELECT count(*) FROM (${members} ORDER BY 1)`, p.values);
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
-  const seqs = sql(db, `${members} ORDER BY 1 ${readDescending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip)}`).pluck().all(p.values) as number[];
+  const seqs = sql(
+    db,
+    `${members} ORDER BY 1 ${readDescending ? 'DESC' : 'ASC'} LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip)}`,
+  )
+    .pluck()
+    .all(p.values) as number[];
   const plan: ListPlan = {
-    strategy: 'set', drive, total: kept ? 'kept' : 'index', page: reversed ? 'from-end' : 'slice',
+    strategy: 'set',
+    drive,
+    total: kept ? 'kept' : 'index',
+    page: reversed ? 'from-end' : 'slice',
   };
   return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
 }
 
 /** The Bundles of these statuses (of any, without), kept by triggers (migration 7). */
 function statusTotal(db: Db, statuses?: string[]): number {
-  return sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${statuses ? 'WHERE status IN (SELECT value FROM json_each(?))' : ''}`)
-    .pluck().get(...(statuses ? [JSON.stringify(statuses)] : [])) as number;
+  return sql(
+    db,
+    `SELECT coalesce(sum(n), 0) FROM bundle_counts ${statuses ? 'WHERE status IN (SELECT value FROM json_each(?))' : ''}`,
+  )
+    .pluck()
+    .get(...(statuses ? [JSON.stringify(statuses)] : [])) as number;
 }
 
 /**
@@ -158,7 +190,9 @@ type DayScope = { statuses?: string[]; tag?: undefined } | { tag: string; status
  */
 function rangeTotal(db: Db, scope: DayScope, field: DateField, range: DayRange): number {
   const p = new Params();
-  return sql(db, `SELECT coalesce(sum(n), 0) ${daysOf(p, scope, field, range)}`).pluck().get(p.values) as number;
+  return sql(db, `SELECT coalesce(sum(n), 0) ${daysOf(p, scope, field, range)}`)
+    .pluck()
+    .get(p.values) as number;
 }
 
 /**
@@ -169,7 +203,8 @@ function daysOf(p: Params, scope: DayScope, field: DateField, [after, before]: D
   const where = [`field = ${p.bind(field)}`];
   if (after) where.push(`day >= ${p.bind(after)}`);
   if (before) where.push(`day < ${p.bind(nextDay(before))}`);
-  if (scope.tag !== undefined) return `FROM bundle_tag_day_counts WHERE tag = ${p.bind(scope.tag)} AND ${where.join(' AND ')}`;
+  if (scope.tag !== undefined)
+    return `FROM bundle_tag_day_counts WHERE tag = ${p.bind(scope.tag)} AND ${where.join(' AND ')}`;
   if (scope.statuses) where.push(`status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(scope.statuses))}))`);
   return `FROM ${pairs ? 'bundle_date_pairs' : 'bundle_day_counts'} WHERE ${where.join(' AND ')}`;
 }
@@ -193,7 +228,8 @@ interface DaySource {
  */
 function statusPage(db: Db, f: BundleFilter): Found | undefined {
   if (!f.statuses || f.orderBy !== 'created') return undefined;
-  if (f.search !== undefined || f.tag || f.tagsAny || f.template || hasRange(f.sent) || hasRange(f.completed)) return undefined;
+  if (f.search !== undefined || f.tag || f.tagsAny || f.template || hasRange(f.sent) || hasRange(f.completed))
+    return undefined;
   const p = new Params();
   const [after, before] = f.created;
   const range = `${after ? ` AND created >= ${p.bind(after)}` : ''}${before ? ` AND created < ${p.bind(nextDay(before))}` : ''}`;
@@ -201,12 +237,26 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
   const dir = readDescending ? 'DESC' : 'ASC';
-  const days = daysBefore(db, { scope: { statuses: f.statuses }, field: 'created', range: f.created }, skip, readDescending);
-  const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${days ? ` AND created ${days.from(p.bind)}` : ''}`);
-  const seqs = sql(db, `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`)
-    .pluck().all(p.values) as number[];
+  const days = daysBefore(
+    db,
+    { scope: { statuses: f.statuses }, field: 'created', range: f.created },
+    skip,
+    readDescending,
+  );
+  const arms = f.statuses.map(
+    (s) =>
+      `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${days ? ` AND created ${days.from(p.bind)}` : ''}`,
+  );
+  const seqs = sql(
+    db,
+    `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`,
+  )
+    .pluck()
+    .all(p.values) as number[];
   const plan: ListPlan = {
-    strategy: 'statuses', drive: 'bundles (status, created)', total: range ? 'days' : 'kept',
+    strategy: 'statuses',
+    drive: 'bundles (status, created)',
+    total: range ? 'days' : 'kept',
     page: days ? 'days' : reversed ? 'from-end' : 'offset',
   };
   return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
@@ -221,15 +271,21 @@ export const deepPages = { from: 2000 };
  * in the list's direction, and the condition on the date that leaves them out. The page is then read
  * with what offset is left, instead of walking every Bundle before it.
  */
-function daysBefore(db: Db, { scope, field, range, byCreated }: DaySource, offset: number, descending: boolean):
-  { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {
+function daysBefore(
+  db: Db,
+  { scope, field, range, byCreated }: DaySource,
+  offset: number,
+  descending: boolean,
+): { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {
   if (offset < deepPages.from) return undefined;
   const p = new Params();
   const dir = descending ? 'DESC' : 'ASC';
   // The days in the list's direction, until the one the page starts in: a few dozen rows for a page 500.
   const day = byCreated ? 'created_day' : 'day';
-  const days = sql(db, `SELECT ${day} AS day, sum(n) AS n ${daysOf(p, scope, field, range, byCreated)} GROUP BY 1 ORDER BY 1 ${dir}`)
-    .iterate(p.values) as IterableIterator<{ day: string; n: number }>;
+  const days = sql(
+    db,
+    `SELECT ${day} AS day, sum(n) AS n ${daysOf(p, scope, field, range, byCreated)} GROUP BY 1 ORDER BY 1 ${dir}`,
+  ).iterate(p.values) as IterableIterator<{ day: string; n: number }>;
   let skipped = 0;
   let last: string | undefined;
   for (const { day, n } of days) {
@@ -301,7 +357,13 @@ class Conditions extends Params {
  * while the database is unchanged (`listOnce`), so that each page after the first read is a slice;
  * undefined for a list too long to keep (counted then, and known as such until the database changes).
  */
-function wholeList(db: Db, from: string, params: Record<string, unknown>, f: BundleFilter, total?: number): Int32Array | undefined {
+function wholeList(
+  db: Db,
+  from: string,
+  params: Record<string, unknown>,
+  f: BundleFilter,
+  total?: number,
+): Int32Array | undefined {
   if ((countKnown(db, `SELECT count(*) ${from}`, params) ?? 0) > MAX_LIST_KEYS) return undefined;
   const d = f.descending ? 'DESC' : 'ASC';
   // Dated Bundles in order, then those without the date, as the walks give them.
@@ -310,7 +372,9 @@ function wholeList(db: Db, from: string, params: Record<string, unknown>, f: Bun
   return listOnce(db, text, params, () => {
     // Of known length, it is read without a LIMIT, which would lead SQLite to walk the order's index
     // rather than find the matches by their own and sort them.
-    const keys = sql(db, total === undefined ? `${text} LIMIT ${MAX_LIST_KEYS + 1}` : text).pluck().all(params) as number[];
+    const keys = sql(db, total === undefined ? `${text} LIMIT ${MAX_LIST_KEYS + 1}` : text)
+      .pluck()
+      .all(params) as number[];
     return keys.length > MAX_LIST_KEYS ? undefined : Int32Array.from(keys);
   });
 }
@@ -336,33 +400,56 @@ function walkPage(db: Db, f: BundleFilter): Found {
       // instr, not LIKE: it folds every letter (by the engine's function) and reads past a NUL.
       const p = c.bind(f.search.toLowerCase());
       const has = (col: string) => `instr(esign_lower(${col}), ${p}) > 0`;
-      c.add({ kind: 'fixed', text: `(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
-        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))` });
+      c.add({
+        kind: 'fixed',
+        text: `(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
+        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))`,
+      });
     }
   }
-  const ranges = ([['created', f.created], ['sent', f.sent], ['completed_at', f.completed]] as const).filter(([, r]) => hasRange(r));
+  const ranges = (
+    [
+      ['created', f.created],
+      ['sent', f.sent],
+      ['completed_at', f.completed],
+    ] as const
+  ).filter(([, r]) => hasRange(r));
   const noSets = f.search === undefined && !f.tag && !f.tagsAny && !f.template;
   const soleTag = f.tag !== undefined && f.search === undefined && !f.tagsAny && !f.template && !f.statuses;
   // Statuses or one tag, and one date range at most: the counts per day say the total, and where a deep
   // page starts when the range is of the order's own date.
-  const byDays: { scope: DayScope; field?: DateField; range: DayRange } | undefined = (noSets || soleTag) && ranges.length <= 1
-    ? { scope: soleTag ? { tag: f.tag! } : { statuses: f.statuses }, field: ranges[0]?.[0], range: ranges[0]?.[1] ?? [undefined, undefined] }
-    : undefined;
+  const byDays: { scope: DayScope; field?: DateField; range: DayRange } | undefined =
+    (noSets || soleTag) && ranges.length <= 1
+      ? {
+          scope: soleTag ? { tag: f.tag! } : { statuses: f.statuses },
+          field: ranges[0]?.[0],
+          range: ranges[0]?.[1] ?? [undefined, undefined],
+        }
+      : undefined;
   const statusesOnly = noSets && !ranges.length;
   // One status in `created` order has its own index (status, created); other orders walk theirs.
   const statusKind = f.statuses?.length === 1 && f.orderBy === 'created' ? 'fixed' : 'column';
   if (f.statuses) {
-    c.add({ kind: statusKind, text: `b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))` });
+    c.add({
+      kind: statusKind,
+      text: `b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`,
+    });
   }
   if (f.tag) {
-    soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), { text: taggedTotal(db, [f.tag], c.bind)!, total: 'kept' });
+    soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), {
+      text: taggedTotal(db, [f.tag], c.bind)!,
+      total: 'kept',
+    });
   }
   if (f.tagsAny) {
     const where = `tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`;
     const kept = taggedTotal(db, f.tagsAny, c.bind);
-    soleCounts.set(c.set('bundle_tags', where), kept
-      ? { text: kept, total: 'kept' }
-      : { text: `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`, total: 'index' });
+    soleCounts.set(
+      c.set('bundle_tags', where),
+      kept
+        ? { text: kept, total: 'kept' }
+        : { text: `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`, total: 'index' },
+    );
   }
   const range = (col: string, [after, before]: [string | undefined, string | undefined]) => {
     // A range on the order column is a range of the walk itself.
@@ -386,7 +473,8 @@ function walkPage(db: Db, f: BundleFilter): Found {
   }
 
   const countReading: Reading = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'count' : 'drive';
-  const count = (extra?: string) => countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countReading)}`, c.values);
+  const count = (extra?: string) =>
+    countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countReading)}`, c.values);
   // The whole list's FROM and WHERE: the text of `count()`'s, so that a list counted as too long to keep is known as such.
   const filtered = `FROM bundles b ${c.sql(undefined, countReading)}`;
   // The index a walk reads: the order's (covering the filter columns), or one status's (status, created).
@@ -410,13 +498,16 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // newest-made last, in either direction; each part is one walk of an index. When their number is
   // known without a walk, a page nearer the end is read backwards from the end.
   const orderRange = byDays && (!byDays.field || byDays.field === f.orderBy) ? byDays.range : undefined;
-  const datedTotal = f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, byDays!.scope, f.orderBy, orderRange) : undefined;
+  const datedTotal =
+    f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, byDays!.scope, f.orderBy, orderRange) : undefined;
   const near = datedTotal !== undefined ? nearerEnd(total, f, f.descending) : undefined;
   // Where a deep page starts: from the counts per day of the order's own date, or of `created` among
   // the Bundles in a range of another date.
-  const skipDays: DaySource | undefined = orderRange ? { scope: byDays!.scope, field: f.orderBy, range: orderRange }
-    : f.orderBy === 'created' && byDays?.field && byDays.scope.tag === undefined ? { scope: byDays.scope, field: byDays.field, range: byDays.range, byCreated: true }
-    : undefined;
+  const skipDays: DaySource | undefined = orderRange
+    ? { scope: byDays!.scope, field: f.orderBy, range: orderRange }
+    : f.orderBy === 'created' && byDays?.field && byDays.scope.tag === undefined
+      ? { scope: byDays.scope, field: byDays.field, range: byDays.range, byCreated: true }
+      : undefined;
   // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
   // at the page; few: find the matches by their own index and sort them. The walk reads about
   // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
@@ -432,17 +523,27 @@ function walkPage(db: Db, f: BundleFilter): Found {
     if (whole) return slice(whole, f, order);
   }
   const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
-    limit <= 0 ? [] : (sql(db, `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`).pluck().all(c.values) as number[]);
+    limit <= 0
+      ? []
+      : (sql(
+          db,
+          `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`,
+        )
+          .pluck()
+          .all(c.values) as number[]);
   const col = `b.${f.orderBy}`;
   let fromDays = false;
   const dated = (at: number, limit: number, descending: boolean) => {
     const d = descending ? 'DESC' : 'ASC';
     const skip = skipDays && daysBefore(db, skipDays, at, descending);
     if (skip) fromDays = true;
-    const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : ''].filter(Boolean).join(' AND ');
+    const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : '']
+      .filter(Boolean)
+      .join(' AND ');
     return seqs(where || undefined, `${col} ${d}, b.seq ${d}`, limit, at - (skip ? skip.skipped : 0));
   };
-  const undated = (at: number, limit: number, descending: boolean) => (f.orderBy === 'created' ? [] : seqs(`${col} IS NULL`, `b.seq ${descending ? 'DESC' : 'ASC'}`, limit, at));
+  const undated = (at: number, limit: number, descending: boolean) =>
+    f.orderBy === 'created' ? [] : seqs(`${col} IS NULL`, `b.seq ${descending ? 'DESC' : 'ASC'}`, limit, at);
   let page: number[];
   if (!total) page = [];
   else if (near?.reversed) {
@@ -460,7 +561,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   }
   const plan: ListPlan = {
     strategy: walk === 'walk' || !c.where.length ? 'walk' : 'sort',
-    drive: walk === 'walk' || !c.where.length ? order : 'the filters\' own indexes',
+    drive: walk === 'walk' || !c.where.length ? order : "the filters' own indexes",
     total: totalBy,
     page: fromDays ? 'days' : near?.reversed ? 'from-end' : 'offset',
   };

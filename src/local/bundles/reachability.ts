@@ -16,24 +16,47 @@ const TEST_MESSAGE = (address: string) =>
   `Test Bundles can only be delivered to verified email addresses of account users; ${address} is not one.`;
 
 /** Adds an error (at `prefix` + field) for each way the signer could not be reached as asked. */
-export function checkDelivery(d: Delivery, isTest: boolean, account: AccountStore, errs: FieldErrors, prefix = ''): void {
+export function checkDelivery(
+  d: Delivery,
+  isTest: boolean,
+  account: AccountStore,
+  errs: FieldErrors,
+  prefix = '',
+): void {
   for (const p of contactProblems(d)) errs.add(`${prefix}${p.field}`, p.message);
   if (d.setsRedirect && !account.has('signing_brands'))
-    errs.add(`${prefix}signing_complete_redirect`, 'signing_complete_redirect requires the Signing Brands account feature.');
+    errs.add(
+      `${prefix}signing_complete_redirect`,
+      'signing_complete_redirect requires the Signing Brands account feature.',
+    );
   if (!isTest) return;
-  if (d.deliver_via === 'phone') errs.add(`${prefix}deliver_via`, 'Test Bundles can only be delivered by email to verified addresses of account users.');
+  if (d.deliver_via === 'phone')
+    errs.add(
+      `${prefix}deliver_via`,
+      'Test Bundles can only be delivered by email to verified addresses of account users.',
+    );
   // An embedded signer's address still gets the documents-ready email.
   else if (d.email && !account.isVerifiedAddress(d.email)) errs.add(`${prefix}email`, TEST_MESSAGE(d.email));
 }
 
 /** cc_sender copies the requester: on a test Bundle only when that is a verified account address. */
-export function checkTestSender(requesterEmail: string, isTest: boolean, account: AccountStore, errs: FieldErrors): void {
+export function checkTestSender(
+  requesterEmail: string,
+  isTest: boolean,
+  account: AccountStore,
+  errs: FieldErrors,
+): void {
   if (isTest && !account.isVerifiedAddress(requesterEmail))
     errs.add('cc_sender', `${TEST_MESSAGE(requesterEmail)} (cc_sender copies the requester).`);
 }
 
 /** Copies of a test Bundle go only to verified account addresses too. */
-export function checkTestCopies(cc: string[] | undefined, isTest: boolean, account: AccountStore, errs: FieldErrors): void {
+export function checkTestCopies(
+  cc: string[] | undefined,
+  isTest: boolean,
+  account: AccountStore,
+  errs: FieldErrors,
+): void {
   if (!isTest) return;
   (cc ?? []).forEach((address, i) => {
     if (!account.isVerifiedAddress(address)) errs.add(`cc_emails[${i}]`, TEST_MESSAGE(address));

@@ -7,9 +7,21 @@ import { type Db, sql } from '../store/db.js';
 /** Bundle members kept as JSON in `bundles.attrs` (no filter or sort ever needs them as columns). */
 export type BundleAttrs = Pick<
   Bundle,
-  | 'email_subject' | 'email_message' | 'sms_message' | 'requester_name' | 'requester_email' | 'cc_emails'
-  | 'payment' | 'tag_values' | 'cc_sender' | 'send_reminders' | 'reminder_offset' | 'reminder_interval' | 'reminder_expires'
-> & Partial<Pick<Bundle, 'allow_signer_reassign' | 'allow_chained_signer_reassign'>>;
+  | 'email_subject'
+  | 'email_message'
+  | 'sms_message'
+  | 'requester_name'
+  | 'requester_email'
+  | 'cc_emails'
+  | 'payment'
+  | 'tag_values'
+  | 'cc_sender'
+  | 'send_reminders'
+  | 'reminder_offset'
+  | 'reminder_interval'
+  | 'reminder_expires'
+> &
+  Partial<Pick<Bundle, 'allow_signer_reassign' | 'allow_chained_signer_reassign'>>;
 
 export interface BundleRow {
   seq: number;
@@ -102,7 +114,8 @@ export function findBundleRow(db: Db, slug: string): BundleRow {
 }
 
 /** The Bundle row a packet, document or new insert refers to by its internal number. */
-export const bundleRowBySeq = (db: Db, seq: number): BundleRow => sql(db, 'SELECT * FROM bundles WHERE seq = ?').get(seq) as BundleRow;
+export const bundleRowBySeq = (db: Db, seq: number): BundleRow =>
+  sql(db, 'SELECT * FROM bundles WHERE seq = ?').get(seq) as BundleRow;
 
 export function findPacketRow(db: Db, id: string): PacketRow {
   const row = sql(db, 'SELECT * FROM packets WHERE id = ?').get(id) as PacketRow | undefined;
@@ -147,11 +160,17 @@ export function loadBundles(db: Db, rows: BundleRow[]): Bundle[] {
   if (!rows.length) return [];
   const seqs = JSON.stringify(rows.map((r) => r.seq));
   const inList = 'IN (SELECT value FROM json_each(?))';
-  const packets = sql(db, `SELECT * FROM packets WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`).all(seqs) as PacketRow[];
-  const docs = sql(db, `SELECT bundle_seq, key, name, template_id FROM documents WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`)
-    .all(seqs) as Pick<DocumentRow, 'bundle_seq' | 'key' | 'name' | 'template_id'>[];
-  const tags = sql(db, `SELECT bundle_seq, tag FROM bundle_tags WHERE bundle_seq ${inList} ORDER BY bundle_seq, rowid`)
-    .all(seqs) as { bundle_seq: number; tag: string }[];
+  const packets = sql(db, `SELECT * FROM packets WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`).all(
+    seqs,
+  ) as PacketRow[];
+  const docs = sql(
+    db,
+    `SELECT bundle_seq, key, name, template_id FROM documents WHERE bundle_seq ${inList} ORDER BY bundle_seq, idx`,
+  ).all(seqs) as Pick<DocumentRow, 'bundle_seq' | 'key' | 'name' | 'template_id'>[];
+  const tags = sql(
+    db,
+    `SELECT bundle_seq, tag FROM bundle_tags WHERE bundle_seq ${inList} ORDER BY bundle_seq, rowid`,
+  ).all(seqs) as { bundle_seq: number; tag: string }[];
   const group = <T extends { bundle_seq: number }>(list: T[]) => {
     const m = new Map<number, T[]>();
     for (const x of list) (m.get(x.bundle_seq) ?? m.set(x.bundle_seq, []).get(x.bundle_seq)!).push(x);
@@ -160,8 +179,19 @@ export function loadBundles(db: Db, rows: BundleRow[]): Bundle[] {
   const P = group(packets);
   const D = group(docs);
   const T = group(tags);
-  const owner = ownerContacts(db, rows.map((r) => r.owner));
-  return rows.map((r) => bundleFromRows(r, P.get(r.seq) ?? [], D.get(r.seq) ?? [], (T.get(r.seq) ?? []).map((t) => t.tag), owner(r.owner)));
+  const owner = ownerContacts(
+    db,
+    rows.map((r) => r.owner),
+  );
+  return rows.map((r) =>
+    bundleFromRows(
+      r,
+      P.get(r.seq) ?? [],
+      D.get(r.seq) ?? [],
+      (T.get(r.seq) ?? []).map((t) => t.tag),
+      owner(r.owner),
+    ),
+  );
 }
 
 export interface OwnerContact {
@@ -175,9 +205,11 @@ export interface OwnerContact {
  */
 export function ownerContacts(db: Db, ownerIds: (string | null)[]): (id: string | null) => OwnerContact {
   const ids = [...new Set(ownerIds.filter((x): x is string => x !== null))];
-  const users = sql(db, `SELECT id, name, email, is_admin FROM users
-    WHERE id IN (SELECT value FROM json_each(?)) OR id = (SELECT id FROM users WHERE is_admin = 1 ORDER BY created, rowid LIMIT 1)`)
-    .all(JSON.stringify(ids)) as { id: string; name: string; email: string; is_admin: number }[];
+  const users = sql(
+    db,
+    `SELECT id, name, email, is_admin FROM users
+    WHERE id IN (SELECT value FROM json_each(?)) OR id = (SELECT id FROM users WHERE is_admin = 1 ORDER BY created, rowid LIMIT 1)`,
+  ).all(JSON.stringify(ids)) as { id: string; name: string; email: string; is_admin: number }[];
   const byId = new Map(users.map((u) => [u.id, { owner_name: u.name, owner_email: u.email }]));
   const first = users.find((u) => u.is_admin === 1 && !ids.includes(u.id)) ?? users.find((u) => u.is_admin === 1);
   const fallback = first ? { owner_name: first.name, owner_email: first.email } : { owner_name: '', owner_email: '' };
@@ -219,7 +251,9 @@ export function bundleFromRows(
     doc_status: r.doc_status,
     errors: bundleErrors(r),
     packets: packets.map(toPacket),
-    documents: docs.map((d) => (d.template_id ? { template_id: d.template_id, key: d.key, name: d.name } : { key: d.key, name: d.name })),
+    documents: docs.map((d) =>
+      d.template_id ? { template_id: d.template_id, key: d.key, name: d.name } : { key: d.key, name: d.name },
+    ),
     tags,
     sent: r.sent,
     completed_at: r.completed_at,

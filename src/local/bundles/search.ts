@@ -11,11 +11,15 @@ const PENDING_BATCH = 64;
 /** Queues a new Bundle's row, once its signers are in; a full queue is written to the index. */
 export function indexBundleForSearch(db: Db, seq: number): void {
   sql(db, 'INSERT INTO bundle_search_pending (seq) VALUES (?)').run(seq);
-  if ((sql(db, 'SELECT count(*) FROM bundle_search_pending').pluck().get() as number) >= PENDING_BATCH) writePendingSearchRows(db);
+  if ((sql(db, 'SELECT count(*) FROM bundle_search_pending').pluck().get() as number) >= PENDING_BATCH)
+    writePendingSearchRows(db);
 }
 
 export function writePendingSearchRows(db: Db): void {
-  sql(db, 'INSERT INTO bundle_search (rowid, text, status) SELECT seq, text, status FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) ORDER BY seq').run();
+  sql(
+    db,
+    'INSERT INTO bundle_search (rowid, text, status) SELECT seq, text, status FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) ORDER BY seq',
+  ).run();
   sql(db, 'DELETE FROM bundle_search_pending').run();
 }
 
@@ -46,7 +50,9 @@ export function planSearch(db: Db, search: string, bind: (v: unknown) => string,
   if (search.includes(FIELD_SEPARATOR) || search.includes('\u0000')) return { kind: 'columns' };
   const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
   // Statuses are the index's second column (migration 13): `_` and the status, one trigram each.
-  const inStatuses = statuses ? ` AND status IN (SELECT '_' || value FROM json_each(${bind(JSON.stringify(statuses))}))` : '';
+  const inStatuses = statuses
+    ? ` AND status IN (SELECT '_' || value FROM json_each(${bind(JSON.stringify(statuses))}))`
+    : '';
   const matchStatuses = statuses ? ` AND status : (${statuses.map((s) => phrase(`_${s}`)).join(' OR ')})` : '';
   const waiting = `SELECT seq FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) AND instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0${inStatuses}`;
   // Counted apart: an FTS5 count read through the UNION costs a third more.
@@ -63,10 +69,16 @@ export function planSearch(db: Db, search: string, bind: (v: unknown) => string,
   if (ascii && search.length === 2) {
     const from = search.toLowerCase();
     const to = from[0] + String.fromCharCode(from.charCodeAt(1) + 1);
-    const terms = sql(db, `SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ? AND col = 'text'`).all(from, to) as { term: string; doc: number }[];
-    if (!terms.length) return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})`, parts: [waiting] };
+    const terms = sql(
+      db,
+      `SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ? AND col = 'text'`,
+    ).all(from, to) as { term: string; doc: number }[];
+    if (!terms.length)
+      return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})`, parts: [waiting] };
     if (terms.length <= SHORT_SEARCH_MAX_TERMS && terms.reduce((n, t) => n + t.doc, 0) <= SHORT_SEARCH_MAX_ROWS)
       return match(terms.map((t) => phrase(t.term)).join(' OR '));
   }
-  return index(`${ascii ? `text LIKE ${bind(`%${escapeLike(search)}%`)} ESCAPE '\\'` : `instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0`}${inStatuses}`);
+  return index(
+    `${ascii ? `text LIKE ${bind(`%${escapeLike(search)}%`)} ESCAPE '\\'` : `instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0`}${inStatuses}`,
+  );
 }

@@ -12,14 +12,14 @@ import { ENDED_PACKETS_SQL } from './turns.js';
  * else `se` with `sent` set, written so at once (one write of the row and its indexes, not two);
  * `launch` then records the send and sends the signing requests.
  */
-export const statusAtCreation = (draft: boolean, pending: boolean): 'dr' | 'pe' | 'se' => (draft ? 'dr' : pending ? 'pe' : 'se');
+export const statusAtCreation = (draft: boolean, pending: boolean): 'dr' | 'pe' | 'se' =>
+  draft ? 'dr' : pending ? 'pe' : 'se';
 
 /** `se`: the Bundle goes out to its signers (the caller sends the signing requests). */
 export function markSent(db: Db, b: Pick<BundleRow, 'seq' | 'status'>, at: string): void {
   if (b.status !== 'se') sql(db, `UPDATE bundles SET status = 'se', sent = ? WHERE seq = ?`).run(at, b.seq);
   recordEvent(db, { bundleSeq: b.seq, kind: 'bl', at });
 }
-
 
 /** `co`: every signer is done; the evidence is to be made (`doc_status` pending). */
 export function markComplete(db: Db, seq: number, at: string): void {
@@ -30,7 +30,10 @@ export function markComplete(db: Db, seq: number, at: string): void {
 /** `ca` (cancelled) or `ex` (expired): the Bundle and every signer who still had to act end with it. */
 export function markEnded(db: Db, seq: number, to: 'ca' | 'ex', at: string): void {
   sql(db, `UPDATE bundles SET status = ? WHERE seq = ?`).run(to, seq);
-  sql(db, `UPDATE packets SET status = ?, next_reminder_at = NULL WHERE bundle_seq = ? AND status NOT IN ${ENDED_PACKETS_SQL}`).run(to, seq);
+  sql(
+    db,
+    `UPDATE packets SET status = ?, next_reminder_at = NULL WHERE bundle_seq = ? AND status NOT IN ${ENDED_PACKETS_SQL}`,
+  ).run(to, seq);
   recordEvent(db, { bundleSeq: seq, kind: to === 'ca' ? 'bx' : 'be', at });
 }
 
@@ -49,7 +52,10 @@ export function markPacketAsked(db: Db, packetId: string, at: string): void {
 
 /** A signer opens the documents: the packet (`ne`/`se`) and the Bundle (`se`) become started (`st`); event `pv`. */
 export function markPacketViewed(db: Db, b: Pick<BundleRow, 'seq' | 'status'>, packetId: string, at: string): void {
-  sql(db, `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN status IN ('ne', 'se') THEN 'st' ELSE status END WHERE id = ?`).run(at, packetId);
+  sql(
+    db,
+    `UPDATE packets SET last_accessed_at = ?, status = CASE WHEN status IN ('ne', 'se') THEN 'st' ELSE status END WHERE id = ?`,
+  ).run(at, packetId);
   if (b.status === 'se') sql(db, `UPDATE bundles SET status = 'st' WHERE seq = ?`).run(b.seq);
   recordEvent(db, { bundleSeq: b.seq, kind: 'pv', at, packetId });
 }
@@ -64,7 +70,13 @@ export function markPacketSigned(db: Db, seq: number, packetId: string, at: stri
  * A signer declined: their packet ends `ca` (the wire's packet states have no "declined", README)
  * and the Bundle `de`; event `pd` with the reason.
  */
-export function markPacketDeclined(db: Db, seq: number, packetId: string, at: string, reason: string | undefined): void {
+export function markPacketDeclined(
+  db: Db,
+  seq: number,
+  packetId: string,
+  at: string,
+  reason: string | undefined,
+): void {
   sql(db, `UPDATE packets SET status = 'ca', completed_at = ?, next_reminder_at = NULL WHERE id = ?`).run(at, packetId);
   sql(db, `UPDATE bundles SET status = 'de' WHERE seq = ?`).run(seq);
   recordEvent(db, { bundleSeq: seq, kind: 'pd', at, packetId, detail: reason });

@@ -17,10 +17,23 @@ export const isAskedInLiveBundle = (b: Pick<BundleRow, 'status'>, p: Pick<Packet
 
 /** Why a packet whose signer can no longer act has ended, for messages. */
 export function endedAs(p: Pick<PacketRow, 'status'>): string {
-  return ({ co: 'completed', ca: 'declined or been cancelled', ra: 'handed their turn to another signer', ex: 'expired', fa: 'failed' } as Record<string, string>)[p.status] ?? p.status;
+  return (
+    (
+      {
+        co: 'completed',
+        ca: 'declined or been cancelled',
+        ra: 'handed their turn to another signer',
+        ex: 'expired',
+        fa: 'failed',
+      } as Record<string, string>
+    )[p.status] ?? p.status
+  );
 }
 
 /** All unfinished signers, or with `in_order` those of the lowest order still unfinished. */
 export function packetsWhoseTurnItIs(b: Pick<BundleRow, 'in_order'>, packets: PacketRow[]): PacketRow[] {
-  return signersWhoseTurnItIs(b.in_order === 1, packets.map((p) => ({ status: p.status, order: p.ord, row: p }))).map((x) => x.row);
+  return signersWhoseTurnItIs(
+    b.in_order === 1,
+    packets.map((p) => ({ status: p.status, order: p.ord, row: p })),
+  ).map((x) => x.row);
 }

@@ -20,10 +20,19 @@ const CHECKS: Record<string, (d: Buffer) => boolean> = {
   tiff: (d) => starts('II*\0')(d) || starts('MM\0*')(d),
   bmp: starts('BM'),
   webp: (d) => starts('RIFF')(d) && d.subarray(8, 12).toString('latin1') === 'WEBP',
-  docx: zip, xlsx: zip, pptx: zip, odt: zip, ods: zip, odp: zip, zip,
-  doc: ole, xls: ole, ppt: ole,
+  docx: zip,
+  xlsx: zip,
+  pptx: zip,
+  odt: zip,
+  ods: zip,
+  odp: zip,
+  zip,
+  doc: ole,
+  xls: ole,
+  ppt: ole,
   rtf: starts('{\\rtf'),
-  txt: text, csv: text,
+  txt: text,
+  csv: text,
 };
 
 /** False when the extension is one esign knows and the bytes are something else. */

@@ -9,7 +9,12 @@ export interface PdfInfo {
 export async function inspectPdf(data: Buffer): Promise<PdfInfo | { problem: string }> {
   const head = data.subarray(0, 1024).toString('latin1');
   if (!head.includes('%PDF-')) return { problem: 'The file is not a PDF (no %PDF- header).' };
-  if (!data.subarray(Math.max(0, data.length - 2048)).toString('latin1').includes('%%EOF'))
+  if (
+    !data
+      .subarray(Math.max(0, data.length - 2048))
+      .toString('latin1')
+      .includes('%%EOF')
+  )
     return { problem: 'The PDF is truncated or corrupt (no %%EOF marker).' };
   const { PDFDocument } = await loadPdfLib();
   try {

@@ -25,10 +25,10 @@ const BATCH = 4;
 function claim(ctx: EngineContext): DocumentRow[] {
   return inTransaction(ctx, () => {
     const now = Date.now();
-    return sql(ctx.db, 
-        `UPDATE documents SET lease_until = ? WHERE rowid IN (SELECT rowid FROM documents WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) LIMIT ${BATCH}) RETURNING *`,
-      )
-      .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as DocumentRow[];
+    return sql(
+      ctx.db,
+      `UPDATE documents SET lease_until = ? WHERE rowid IN (SELECT rowid FROM documents WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?) LIMIT ${BATCH}) RETURNING *`,
+    ).all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as DocumentRow[];
   });
 }
 
@@ -44,21 +44,32 @@ export async function processPendingDocuments(ctx: EngineContext): Promise<numbe
 
 /** A failure that names the request field at fault (auto-placements, converted fields). */
 class DocumentProblem extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** The document as a PDF: downloaded, rendered from HTML, or converted from an office file. */
-async function obtainPdf(ctx: EngineContext, d: DocumentRow, spec: PreparedSpec): Promise<{ pdf: Buffer; spec: PreparedSpec }> {
-  if (d.source === 'url') return { pdf: await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() }), spec };
+async function obtainPdf(
+  ctx: EngineContext,
+  d: DocumentRow,
+  spec: PreparedSpec,
+): Promise<{ pdf: Buffer; spec: PreparedSpec }> {
+  if (d.source === 'url')
+    return { pdf: await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() }), spec };
   if (d.source === 'html') {
     const { renderHtml } = await import('./intake/html.js');
     const { html, ...rest } = spec as PreparedSpec & { html: string };
     const rendered = await renderHtml(html, { fieldsMode: spec.html_fields_mode === 'none' ? 'none' : 'native' });
     const taken = new Set([...(rest.fields ?? []), ...(rest.auto_placements ?? [])].map((f) => f.key));
     const found = rendered.fields.filter((f) => !taken.has(f.key));
-    return { pdf: rendered.pdf, spec: { ...rest, fields: [...(rest.fields ?? []), ...found], renderer: rendered.renderer } };
+    return {
+      pdf: rendered.pdf,
+      spec: { ...rest, fields: [...(rest.fields ?? []), ...found], renderer: rendered.renderer },
+    };
   }
   const { convertOfficeToPdf } = await import('./intake/office.js');
   const { office } = spec as PreparedSpec & { office: { sha256: string; ext: string } };
@@ -92,20 +103,26 @@ function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number,
     const at = ctx.clock.now();
     recordBlob(ctx.db, hash, data.length, pages, at);
     const spec = { ...derived, pages };
-    const r = sql(ctx.db, `UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
-      .run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);
+    const r = sql(
+      ctx.db,
+      `UPDATE documents SET state = 'ready', sha256 = ?, lease_until = NULL, spec = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`,
+    ).run(hash, JSON.stringify(spec), d.bundle_seq, d.idx);
     if (!r.changes) return;
     recordEvent(ctx.db, { bundleSeq: d.bundle_seq, kind: 'dp', at, detail: d.key });
     const b = bundleRowBySeq(ctx.db, d.bundle_seq);
-    const open = sql(ctx.db, `SELECT count(*) AS n FROM documents WHERE bundle_seq = ? AND state != 'ready'`).get(b.seq) as { n: number };
+    const open = sql(ctx.db, `SELECT count(*) AS n FROM documents WHERE bundle_seq = ? AND state != 'ready'`).get(
+      b.seq,
+    ) as { n: number };
     if (b.status === 'pe' && open.n === 0) launch(ctx, b);
   });
 }
 
 function fail(ctx: EngineContext, d: DocumentRow, reason: string, at?: string): void {
   inTransaction(ctx, () => {
-    const r = sql(ctx.db, `UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`)
-      .run(d.bundle_seq, d.idx);
+    const r = sql(
+      ctx.db,
+      `UPDATE documents SET state = 'failed', lease_until = NULL WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`,
+    ).run(d.bundle_seq, d.idx);
     if (!r.changes) return;
     const b = bundleRowBySeq(ctx.db, d.bundle_seq);
     // A Bundle cancelled (or otherwise ended) while its document was downloading has nothing to report;

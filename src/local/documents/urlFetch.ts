@@ -19,7 +19,8 @@ export async function downloadDocument(url: string, opts: { publicOnly: boolean 
     const deadline = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS); // for the whole download, redirects included
     for (let hop = 0; ; hop++) {
       const u = new URL(current);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`Only http and https URLs can be fetched, not ${u.protocol}`);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        throw new Error(`Only http and https URLs can be fetched, not ${u.protocol}`);
       let res: Awaited<ReturnType<typeof fetch>>;
       try {
         res = await fetch(current, { redirect: 'manual', dispatcher: agent, signal: deadline });
@@ -27,12 +28,16 @@ export async function downloadDocument(url: string, opts: { publicOnly: boolean 
         const refused = refusalOf(e);
         if (refused) throw new Error(refused.message);
         const cause = (e as { cause?: Error & { code?: string } }).cause;
-        const why = (e as Error).name === 'TimeoutError' ? `no answer within ${DOWNLOAD_TIMEOUT_MS / 1000} s` : cause?.code ?? cause?.message ?? (e as Error).message;
+        const why =
+          (e as Error).name === 'TimeoutError'
+            ? `no answer within ${DOWNLOAD_TIMEOUT_MS / 1000} s`
+            : (cause?.code ?? cause?.message ?? (e as Error).message);
         throw new Error(`The file could not be downloaded from ${url} (${why}).`);
       }
       if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
         await res.body?.cancel();
-        if (hop >= MAX_REDIRECTS) throw new Error(`The file could not be downloaded from ${url}: more than ${MAX_REDIRECTS} redirects.`);
+        if (hop >= MAX_REDIRECTS)
+          throw new Error(`The file could not be downloaded from ${url}: more than ${MAX_REDIRECTS} redirects.`);
         current = new URL(res.headers.get('location')!, current).toString();
         continue;
       }

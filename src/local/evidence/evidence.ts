@@ -57,7 +57,9 @@ const characterSets = new WeakMap<PDFFont, Set<number>>();
 function safeText(font: PDFFont, text: string): string {
   let supported = characterSets.get(font);
   if (!supported) characterSets.set(font, (supported = new Set(font.getCharacterSet())));
-  return [...text.replace(/[\r\t]/g, ' ')].map((c) => (c === '\n' || supported.has(c.codePointAt(0)!) ? c : '?')).join('');
+  return [...text.replace(/[\r\t]/g, ' ')]
+    .map((c) => (c === '\n' || supported.has(c.codePointAt(0)!) ? c : '?'))
+    .join('');
 }
 
 function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
@@ -97,7 +99,12 @@ function setDates(doc: PDFDocument, title: string, at: string): void {
  * One document with every value drawn in its field's box, and a footer naming the Bundle on each
  * page (an interim copy says so instead).
  */
-export async function signedPdf(bundle: EvidenceBundle, d: EvidenceDocument, values: EvidenceValue[], interim = false): Promise<Buffer> {
+export async function signedPdf(
+  bundle: EvidenceBundle,
+  d: EvidenceDocument,
+  values: EvidenceValue[],
+  interim = false,
+): Promise<Buffer> {
   const lib = await loadPdfLib();
   let doc = await lib.PDFDocument.load(d.pdf, { updateMetadata: false });
   // A signed document is final: form fields keep their look but can no longer be edited.
@@ -110,7 +117,10 @@ export async function signedPdf(bundle: EvidenceBundle, d: EvidenceDocument, val
       doc = await lib.PDFDocument.load(await flattenForm(d.pdf), { updateMetadata: false });
     }
   }
-  const [regular, script] = await Promise.all([doc.embedFont(lib.StandardFonts.Helvetica), doc.embedFont(lib.StandardFonts.TimesRomanItalic)]);
+  const [regular, script] = await Promise.all([
+    doc.embedFont(lib.StandardFonts.Helvetica),
+    doc.embedFont(lib.StandardFonts.TimesRomanItalic),
+  ]);
   const pages = doc.getPages();
   const byKey = new Map(values.filter((v) => v.doc_key === d.key).map((v) => [v.field_key, v]));
   for (const f of d.fields) {
@@ -123,7 +133,8 @@ export async function signedPdf(bundle: EvidenceBundle, d: EvidenceDocument, val
   const footer = interim
     ? `INTERIM COPY, NOT FINAL - esign Bundle ${bundle.id} - values as of ${bundle.completed_at}`
     : `Signed with esign - Bundle ${bundle.id} - completed ${bundle.completed_at}`;
-  for (const page of pages) page.drawText(safeText(regular, footer), { x: 18, y: 8, size: 6, font: regular, color: lib.rgb(0.4, 0.4, 0.4) });
+  for (const page of pages)
+    page.drawText(safeText(regular, footer), { x: 18, y: 8, size: 6, font: regular, color: lib.rgb(0.4, 0.4, 0.4) });
   setDates(doc, `${d.name} (${interim ? 'interim' : 'signed'})`, bundle.completed_at);
   return Buffer.from(await doc.save());
 }
@@ -137,11 +148,20 @@ function drawValue(lib: PdfLib, page: PDFPage, f: StoredField, value: string, fo
   if (f.kind === 'chk') {
     if (value !== 'true') return;
     const size = Math.min(h, w) * 0.9;
-    page.drawText('X', { x: x + (w - font.widthOfTextAtSize('X', size)) / 2, y: top - h + (h - size * 0.7) / 2, size, font, color: ink });
+    page.drawText('X', {
+      x: x + (w - font.widthOfTextAtSize('X', size)) / 2,
+      y: top - h + (h - size * 0.7) / 2,
+      size,
+      font,
+      color: ink,
+    });
     return;
   }
   // Only multi-line text keeps its line breaks; everything else is drawn on one line.
-  const text = (f.kind === 'att' ? `Attached: ${value}` : value).replace(f.kind === 'txt' ? /\r/g : /\s*[\r\n]+\s*/g, ' ');
+  const text = (f.kind === 'att' ? `Attached: ${value}` : value).replace(
+    f.kind === 'txt' ? /\r/g : /\s*[\r\n]+\s*/g,
+    ' ',
+  );
   if (f.kind === 'sig' || f.kind === 'ini') {
     const clean = safeText(font, text);
     const size = Math.max(4, Math.min(h * 0.75, (w / Math.max(1, font.widthOfTextAtSize(clean, 1))) * 0.95));
@@ -173,14 +193,21 @@ export async function combinedPdf(bundle: EvidenceBundle, signed: Buffer[]): Pro
 class Writer {
   private page!: PDFPage;
   private y = 0;
-  constructor(private readonly lib: PdfLib, private readonly doc: PDFDocument, private readonly fonts: { regular: PDFFont; bold: PDFFont; mono: PDFFont }) {
+  constructor(
+    private readonly lib: PdfLib,
+    private readonly doc: PDFDocument,
+    private readonly fonts: { regular: PDFFont; bold: PDFFont; mono: PDFFont },
+  ) {
     this.newPage();
   }
   private newPage(): void {
     this.page = this.doc.addPage([612, 792]);
     this.y = 792 - 54;
   }
-  text(text: string, opts: { size?: number; bold?: boolean; mono?: boolean; indent?: number; gap?: number } = {}): void {
+  text(
+    text: string,
+    opts: { size?: number; bold?: boolean; mono?: boolean; indent?: number; gap?: number } = {},
+  ): void {
     const size = opts.size ?? 9;
     const font = opts.bold ? this.fonts.bold : opts.mono ? this.fonts.mono : this.fonts.regular;
     const x = 54 + (opts.indent ?? 0);
@@ -203,13 +230,18 @@ class Writer {
  * and every event of the Bundle with its time.
  */
 export async function certificateOfEvidence(
-  bundle: EvidenceBundle, packet: EvidencePacket, docs: (EvidenceDocument & { signedSha256: string; pages: number })[],
-  values: EvidenceValue[], combinedSha256: string,
+  bundle: EvidenceBundle,
+  packet: EvidencePacket,
+  docs: (EvidenceDocument & { signedSha256: string; pages: number })[],
+  values: EvidenceValue[],
+  combinedSha256: string,
 ): Promise<Buffer> {
   const lib = await loadPdfLib();
   const doc = await lib.PDFDocument.create();
   const [regular, bold, mono] = await Promise.all([
-    doc.embedFont(lib.StandardFonts.Helvetica), doc.embedFont(lib.StandardFonts.HelveticaBold), doc.embedFont(lib.StandardFonts.Courier),
+    doc.embedFont(lib.StandardFonts.Helvetica),
+    doc.embedFont(lib.StandardFonts.HelveticaBold),
+    doc.embedFont(lib.StandardFonts.Courier),
   ]);
   const w = new Writer(lib, doc, { regular, bold, mono });
   w.text('Certificate of Evidence', { size: 18, bold: true, gap: 4 });
@@ -218,20 +250,41 @@ export async function certificateOfEvidence(
 
   w.text('Bundle', { size: 12, bold: true });
   w.pairs([
-    ['Slug', bundle.id], ['Label', bundle.label || '(none)'], ['Status', 'complete (co)'], ['Created', bundle.created],
-    ['Sent', bundle.sent], ['Completed', bundle.completed_at], ['Requester', `${bundle.requester_name} <${bundle.requester_email}>`],
+    ['Slug', bundle.id],
+    ['Label', bundle.label || '(none)'],
+    ['Status', 'complete (co)'],
+    ['Created', bundle.created],
+    ['Sent', bundle.sent],
+    ['Completed', bundle.completed_at],
+    ['Requester', `${bundle.requester_name} <${bundle.requester_email}>`],
   ]);
 
   w.text('Signer', { size: 12, bold: true });
-  const reachedBy = packet.deliver_via === 'embed'
-    ? 'embedded signing session opened by the sender'
-    : `signing link sent by ${packet.deliver_via === 'phone' ? `SMS to ${packet.phone}` : `email to ${packet.email}`}`;
-  const checks = [packet.auth_sms && 'SMS PIN', packet.auth_selfie && 'selfie', packet.auth_id && 'identity document'].filter(Boolean);
+  const reachedBy =
+    packet.deliver_via === 'embed'
+      ? 'embedded signing session opened by the sender'
+      : `signing link sent by ${packet.deliver_via === 'phone' ? `SMS to ${packet.phone}` : `email to ${packet.email}`}`;
+  const checks = [
+    packet.auth_sms && 'SMS PIN',
+    packet.auth_selfie && 'selfie',
+    packet.auth_id && 'identity document',
+  ].filter(Boolean);
   w.pairs([
-    ['Name', packet.name], ['Signer key', packet.key], ['Packet', packet.id], ['Email', packet.email], ['Phone', packet.phone],
-    ['Signing order', String(packet.order)], ['Authentication', reachedBy],
-    ['Additional checks', checks.length ? `${checks.join(', ')} required; the local engine records them as passed without performing them` : 'none required'],
-    ['Last viewed', packet.last_accessed_at], ['Completed', packet.completed_at],
+    ['Name', packet.name],
+    ['Signer key', packet.key],
+    ['Packet', packet.id],
+    ['Email', packet.email],
+    ['Phone', packet.phone],
+    ['Signing order', String(packet.order)],
+    ['Authentication', reachedBy],
+    [
+      'Additional checks',
+      checks.length
+        ? `${checks.join(', ')} required; the local engine records them as passed without performing them`
+        : 'none required',
+    ],
+    ['Last viewed', packet.last_accessed_at],
+    ['Completed', packet.completed_at],
   ]);
 
   w.text('Documents (SHA-256)', { size: 12, bold: true });
@@ -251,7 +304,10 @@ export async function certificateOfEvidence(
 
   w.text('Events', { size: 12, bold: true });
   for (const e of bundle.events)
-    w.text(`${e.timestamp}  ${e.kind}  ${e.description}${e.packet_id ? ` (packet ${e.packet_id})` : ''}`, { indent: 8, size: 8 });
+    w.text(`${e.timestamp}  ${e.kind}  ${e.description}${e.packet_id ? ` (packet ${e.packet_id})` : ''}`, {
+      indent: 8,
+      size: 8,
+    });
 
   setDates(doc, `Certificate of Evidence - ${bundle.id} - ${packet.name}`, bundle.completed_at);
   return Buffer.from(await doc.save());

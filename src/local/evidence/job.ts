@@ -6,9 +6,7 @@ import { recordBlob } from '../store/blobs.js';
 import { documentRowsOf, packetRowsOf } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import {
-  type EvidenceBundle, type EvidenceValue, certificateOfEvidence, combinedPdf, signedPdf,
-} from './evidence.js';
+import { type EvidenceBundle, type EvidenceValue, certificateOfEvidence, combinedPdf, signedPdf } from './evidence.js';
 import { listEvents, recordEvent } from '../bundles/events.js';
 import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { isTerminal } from '../../service/states.js';
@@ -24,8 +22,10 @@ function claim(ctx: EngineContext): BundleRow[] {
   return inTransaction(ctx, () => {
     const now = Date.now();
     // One Bundle at a time: its lease covers only work under way.
-    return sql(ctx.db, `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE doc_status = 'pe' AND status = 'co' AND (evidence_lease IS NULL OR evidence_lease < ?) LIMIT 1) RETURNING *`)
-      .all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as BundleRow[];
+    return sql(
+      ctx.db,
+      `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE doc_status = 'pe' AND status = 'co' AND (evidence_lease IS NULL OR evidence_lease < ?) LIMIT 1) RETURNING *`,
+    ).all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as BundleRow[];
   });
 }
 
@@ -51,14 +51,30 @@ const baseName = (name: string) => name.replace(/\.pdf$/i, '');
 function gather(ctx: EngineContext, b: BundleRow, at: string) {
   const { db, blobs } = ctx;
   const attrs = bundleAttrs(b);
-  const docs = documentRowsOf(db, b.seq).filter((d) => d.sha256).map((d) => ({
-    key: d.key, name: d.name, sha256: d.sha256!, pdf: blobs.get(d.sha256!), fields: fieldsOfDocument(d),
-    pages: documentSpec(d).pages ?? 0,
-  }));
-  const values = sql(db, 'SELECT doc_key, field_key, value, packet_id, filled_by FROM field_values WHERE bundle_seq = ?').all(b.seq) as EvidenceValue[];
+  const docs = documentRowsOf(db, b.seq)
+    .filter((d) => d.sha256)
+    .map((d) => ({
+      key: d.key,
+      name: d.name,
+      sha256: d.sha256!,
+      pdf: blobs.get(d.sha256!),
+      fields: fieldsOfDocument(d),
+      pages: documentSpec(d).pages ?? 0,
+    }));
+  const values = sql(
+    db,
+    'SELECT doc_key, field_key, value, packet_id, filled_by FROM field_values WHERE bundle_seq = ?',
+  ).all(b.seq) as EvidenceValue[];
   const bundle: EvidenceBundle = {
-    id: b.id, label: b.label, is_test: b.is_test === 1, created: b.created, sent: b.sent, completed_at: at,
-    requester_name: attrs.requester_name, requester_email: attrs.requester_email, events: listEvents(ctx, b.id),
+    id: b.id,
+    label: b.label,
+    is_test: b.is_test === 1,
+    created: b.created,
+    sent: b.sent,
+    completed_at: at,
+    requester_name: attrs.requester_name,
+    requester_email: attrs.requester_email,
+    events: listEvents(ctx, b.id),
   };
   // A signer who handed their turn on (ra) signed nothing: no Certificate, no documents-ready message.
   return { attrs, docs, values, bundle, packets: packetRowsOf(db, b.seq).filter((p) => p.status !== 'ra') };
@@ -69,7 +85,12 @@ function gather(ctx: EngineContext, b: BundleRow, at: string) {
  * `doc_status` becomes `in`; a later signature makes them stale (`di`).
  */
 export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<void> {
-  const lastEvent = () => (sql(ctx.db, 'SELECT coalesce(max(id), 0) AS id FROM bundle_events WHERE bundle_seq = ?').get(b.seq) as { id: number }).id;
+  const lastEvent = () =>
+    (
+      sql(ctx.db, 'SELECT coalesce(max(id), 0) AS id FROM bundle_events WHERE bundle_seq = ?').get(b.seq) as {
+        id: number;
+      }
+    ).id;
   const seen = lastEvent();
   const { docs, values, bundle } = gather(ctx, b, ctx.clock.now());
   const files: { ref: string; name: string; data: Buffer; hash: string }[] = [];
@@ -82,16 +103,32 @@ export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<
     if (!now || isTerminal(now.status)) throw conflict('The Bundle ended while its interim files were being made.');
     const at = ctx.clock.now();
     sql(ctx.db, `DELETE FROM produced_files WHERE bundle_seq = ? AND kind = 'interim_pdf'`).run(b.seq);
-    recordProduced(ctx, b.seq, files.map((f) => ({ ...f, kind: 'interim_pdf' as const })), at);
+    recordProduced(
+      ctx,
+      b.seq,
+      files.map((f) => ({ ...f, kind: 'interim_pdf' as const })),
+      at,
+    );
     // Someone who signed while the copies were drawn is not in them: they are stale at once.
-    const signedSince = sql(ctx.db, `SELECT 1 FROM bundle_events WHERE bundle_seq = ? AND id > ? AND kind = 'ps' LIMIT 1`).get(b.seq, seen);
+    const signedSince = sql(
+      ctx.db,
+      `SELECT 1 FROM bundle_events WHERE bundle_seq = ? AND id > ? AND kind = 'ps' LIMIT 1`,
+    ).get(b.seq, seen);
     sql(ctx.db, 'UPDATE bundles SET doc_status = ? WHERE seq = ?').run(signedSince ? 'di' : 'in', b.seq);
   });
 }
 
 /** Records files already in the store as the Bundle's produced files (in the caller's transaction). */
-function recordProduced(ctx: EngineContext, seq: number, files: { kind: ProducedKind; ref: string; name: string; data: Buffer; hash: string }[], at: string): void {
-  const insert = sql(ctx.db, 'INSERT OR REPLACE INTO produced_files (bundle_seq, kind, ref, name, sha256, created) VALUES (?, ?, ?, ?, ?, ?)');
+function recordProduced(
+  ctx: EngineContext,
+  seq: number,
+  files: { kind: ProducedKind; ref: string; name: string; data: Buffer; hash: string }[],
+  at: string,
+): void {
+  const insert = sql(
+    ctx.db,
+    'INSERT OR REPLACE INTO produced_files (bundle_seq, kind, ref, name, sha256, created) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   for (const f of files) {
     recordBlob(ctx.db, f.hash, f.data.length, 0, at);
     insert.run(seq, f.kind, f.ref, f.name, f.hash, at);
@@ -109,26 +146,52 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
     files.push({ kind: 'signed_pdf', ref: d.key, name: `${baseName(d.name)}-signed.pdf`, data });
     signed.push({ ...d, data });
   }
-  const combined = await combinedPdf(bundle, signed.map((s) => s.data));
+  const combined = await combinedPdf(
+    bundle,
+    signed.map((s) => s.data),
+  );
   files.push({ kind: 'combined_pdf', ref: '', name: `${b.id}-combined.pdf`, data: combined });
   const hashes = files.map((f) => blobs.put(f.data));
   const withHashes = signed.map((s, i) => ({ ...s, signedSha256: hashes[i]! }));
   const combinedSha = hashes[hashes.length - 1]!;
   for (const p of packets) {
     const a = packetAttrs(p);
-    const data = await certificateOfEvidence(bundle, {
-      id: p.id, key: p.key, name: p.name, email: p.email, phone: p.phone, deliver_via: p.deliver_via, order: p.ord,
-      auth_sms: a.auth_sms, auth_selfie: a.auth_selfie, auth_id: a.auth_id, last_accessed_at: p.last_accessed_at, completed_at: p.completed_at,
-    }, withHashes, values, combinedSha);
+    const data = await certificateOfEvidence(
+      bundle,
+      {
+        id: p.id,
+        key: p.key,
+        name: p.name,
+        email: p.email,
+        phone: p.phone,
+        deliver_via: p.deliver_via,
+        order: p.ord,
+        auth_sms: a.auth_sms,
+        auth_selfie: a.auth_selfie,
+        auth_id: a.auth_id,
+        last_accessed_at: p.last_accessed_at,
+        completed_at: p.completed_at,
+      },
+      withHashes,
+      values,
+      combinedSha,
+    );
     files.push({ kind: 'coe_pdf', ref: p.id, name: `coe-${b.id}-${p.key}.pdf`, data });
     hashes.push(blobs.put(data));
   }
 
   inTransaction(ctx, () => {
-    const now = sql(db, 'SELECT status, doc_status FROM bundles WHERE seq = ?').get(b.seq) as { status: string; doc_status: string } | undefined;
+    const now = sql(db, 'SELECT status, doc_status FROM bundles WHERE seq = ?').get(b.seq) as
+      | { status: string; doc_status: string }
+      | undefined;
     if (!now || now.status !== 'co' || now.doc_status !== 'pe') return;
     const at = ctx.clock.now();
-    recordProduced(ctx, b.seq, files.map((f, i) => ({ ...f, hash: hashes[i]! })), at);
+    recordProduced(
+      ctx,
+      b.seq,
+      files.map((f, i) => ({ ...f, hash: hashes[i]! })),
+      at,
+    );
     sql(db, `UPDATE bundles SET doc_status = 'fi', evidence_lease = NULL WHERE seq = ?`).run(b.seq);
     recordEvent(db, { bundleSeq: b.seq, kind: 'fr', at });
     docsReadyMessages(ctx, b, attrs, packets, at);
@@ -136,13 +199,24 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
 }
 
 /** Signers (unless suppressed), cc addresses, and the sender with cc_sender hear that the documents are ready. */
-function docsReadyMessages(ctx: EngineContext, b: BundleRow, attrs: BundleAttrs, packets: ReturnType<typeof packetRowsOf>, at: string): void {
+function docsReadyMessages(
+  ctx: EngineContext,
+  b: BundleRow,
+  attrs: BundleAttrs,
+  packets: ReturnType<typeof packetRowsOf>,
+  at: string,
+): void {
   const title = b.label || 'documents';
   const send = (channel: 'email' | 'sms', recipient: string, packetId: string | null) =>
     recordMessage(ctx.db, {
-      created: at, channel, kind: 'docs_ready', recipient, subject: `Completed: "${title}"`,
+      created: at,
+      channel,
+      kind: 'docs_ready',
+      recipient,
+      subject: `Completed: "${title}"`,
       body: `Everyone has signed "${title}". The signed documents are available from ${attrs.requester_name} <${attrs.requester_email}>.`,
-      bundle_id: b.id, packet_id: packetId,
+      bundle_id: b.id,
+      packet_id: packetId,
     });
   for (const p of packets) {
     const a = packetAttrs(p);

@@ -12,7 +12,12 @@ const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
  * Records the message a signer would get by their delivery method, unless suppressed. Embedded
  * signers get nothing: the sender hands them a URL. Returns whether a message was recorded.
  */
-export function notify(ctx: EngineContext, b: BundleRow, p: PacketRow, kind: Extract<MessageKind, 'signing_request' | 'reminder'>): boolean {
+export function notify(
+  ctx: EngineContext,
+  b: BundleRow,
+  p: PacketRow,
+  kind: Extract<MessageKind, 'signing_request' | 'reminder'>,
+): boolean {
   const pa = packetAttrs(p);
   if (p.deliver_via === 'embed' || pa.suppress_all) return false;
   if (kind === 'signing_request' && pa.suppress_signing) return false;
@@ -24,18 +29,35 @@ export function notify(ctx: EngineContext, b: BundleRow, p: PacketRow, kind: Ext
   if (p.deliver_via === 'phone') {
     const text = pa.sms_message || ba.sms_message || `${ba.requester_name} asks you to sign "${title}".`;
     recordMessage(ctx.db, {
-      created: at, channel: 'sms', kind, recipient: p.phone!, subject: `${prefix}${title}`,
-      body: `${prefix}${text} ${link}`, bundle_id: b.id, packet_id: p.id,
+      created: at,
+      channel: 'sms',
+      kind,
+      recipient: p.phone!,
+      subject: `${prefix}${title}`,
+      body: `${prefix}${text} ${link}`,
+      bundle_id: b.id,
+      packet_id: p.id,
     });
   } else {
     const subject = `${prefix}${ba.email_subject || `${ba.requester_name} sent you "${title}" to sign`}`;
     const message = pa.email_message || ba.email_message || `Please review and sign "${title}".`;
     recordMessage(ctx.db, {
-      created: at, channel: 'email', kind, recipient: p.email!, subject,
+      created: at,
+      channel: 'email',
+      kind,
+      recipient: p.email!,
+      subject,
       body: `Hello ${p.name},\n\n${message}\n\nOpen the documents: ${link}\n\n${ba.requester_name} <${ba.requester_email}>`,
-      bundle_id: b.id, packet_id: p.id,
+      bundle_id: b.id,
+      packet_id: p.id,
     });
   }
-  recordEvent(ctx.db, { bundleSeq: b.seq, kind: kind === 'reminder' ? 'pr' : 'ns', at, packetId: p.id, detail: p.deliver_via === 'phone' ? p.phone! : p.email! });
+  recordEvent(ctx.db, {
+    bundleSeq: b.seq,
+    kind: kind === 'reminder' ? 'pr' : 'ns',
+    at,
+    packetId: p.id,
+    detail: p.deliver_via === 'phone' ? p.phone! : p.email!,
+  });
   return true;
 }

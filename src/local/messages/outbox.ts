@@ -16,11 +16,11 @@ export interface OutboxMessage {
   packet_id: string | null;
 }
 
-
 export type { OutboxQuery };
 
 export function recordMessage(db: Db, m: Omit<OutboxMessage, 'id'>): void {
-  sql(db, 
+  sql(
+    db,
     'INSERT INTO outbox (created, channel, kind, recipient, subject, body, bundle_id, packet_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   ).run(m.created, m.channel, m.kind, m.recipient, m.subject, m.body, m.bundle_id, m.packet_id);
 }

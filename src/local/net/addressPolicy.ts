@@ -12,9 +12,21 @@ import { loadUndici } from '../../lazyImport.js';
 /** IPv4 ranges that are not the public internet (RFC 6890 and friends). */
 const V4_RANGES: [number, number][] = (
   [
-    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-    ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
   ] as const
 ).map(([net, bits]) => [v4Number(net)!, bits]);
 
@@ -43,7 +55,8 @@ function v6Groups(text: string): number[] | undefined {
   const head = part(halves[0]!);
   const tail = halves.length === 2 ? part(halves[1]!) : [];
   const fill = 8 - head.length - tail.length;
-  if ((halves.length === 2 ? fill < 0 : fill !== 0) || [...head, ...tail].some((g) => Number.isNaN(g) || g > 0xffff)) return undefined;
+  if ((halves.length === 2 ? fill < 0 : fill !== 0) || [...head, ...tail].some((g) => Number.isNaN(g) || g > 0xffff))
+    return undefined;
   return [...head, ...Array<number>(Math.max(0, fill)).fill(0), ...tail];
 }
 
@@ -62,8 +75,12 @@ function privateV6(g: number[]): boolean {
   if (g[0] === 0x2001 && g[1] === 0xdb8) return true; // documentation
   if (g[0] === 0x100 && zeros(1, 4)) return true; // discard-only
   const top = g[0]!;
-  return (top & 0xfe00) === 0xfc00 /* unique local */ || (top & 0xffc0) === 0xfe80 /* link-local */ ||
-    (top & 0xffc0) === 0xfec0 /* site-local */ || (top & 0xff00) === 0xff00 /* multicast */;
+  return (
+    (top & 0xfe00) === 0xfc00 /* unique local */ ||
+    (top & 0xffc0) === 0xfe80 /* link-local */ ||
+    (top & 0xffc0) === 0xfec0 /* site-local */ ||
+    (top & 0xff00) === 0xff00 /* multicast */
+  );
 }
 
 /** True for any address that is not a public unicast address (what the policy refuses). */
@@ -82,7 +99,9 @@ export function isPrivateAddress(address: string): boolean {
 export class RefusedAddress extends Error {
   readonly code = 'ESIGN_REFUSED_ADDRESS';
   constructor(host: string) {
-    super(`${host} is a private or loopback address, which esign serve does not connect to (see esign serve --allow-private-urls).`);
+    super(
+      `${host} is a private or loopback address, which esign serve does not connect to (see esign serve --allow-private-urls).`,
+    );
   }
 }
 
@@ -93,7 +112,8 @@ function publicOnlyLookup(hostname: string, options: object, callback: LookupCal
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '');
     const list = addresses as LookupAddress[];
-    if (!list.length || list.some((a) => isPrivateAddress(a.address))) return callback(new RefusedAddress(hostname) as NodeJS.ErrnoException, '');
+    if (!list.length || list.some((a) => isPrivateAddress(a.address)))
+      return callback(new RefusedAddress(hostname) as NodeJS.ErrnoException, '');
     if ((options as { all?: boolean }).all) return callback(null, list);
     callback(null, list[0]!.address, list[0]!.family);
   });
@@ -150,7 +170,10 @@ const CHECK_DNS_MS = 2_000;
 export async function refusedHost(url: string): Promise<string | undefined> {
   let host: string;
   try {
-    host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+    host = new URL(url).hostname
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+      .toLowerCase();
   } catch {
     return undefined; // not a URL: the schema says so
   }

@@ -61,7 +61,9 @@ function sameAddress(kind: Kind, a: string, b: string): boolean {
 // Reads
 
 const channelRowsOf = (db: Db, personId: string): ChannelRow[] =>
-  sql(db, 'SELECT id, kind, email, phone FROM person_channels WHERE person_id = ? ORDER BY rowid').all(personId) as ChannelRow[];
+  sql(db, 'SELECT id, kind, email, phone FROM person_channels WHERE person_id = ? ORDER BY rowid').all(
+    personId,
+  ) as ChannelRow[];
 
 function findPersonRow(db: Db, id: string): PersonRow {
   const row = sql(db, 'SELECT id, name, metadata FROM persons WHERE id = ?').get(id) as PersonRow | undefined;
@@ -71,11 +73,16 @@ function findPersonRow(db: Db, id: string): PersonRow {
 
 /** A Person is a user when one of its email channels is the email of an account user (checked at read time). */
 const isUser = (db: Db, personId: string): boolean =>
-  !!sql(db, `SELECT 1 FROM person_channels c JOIN users u ON u.email = c.email COLLATE NOCASE
-             WHERE c.person_id = ? AND c.kind = 'em' LIMIT 1`).get(personId);
+  !!sql(
+    db,
+    `SELECT 1 FROM person_channels c JOIN users u ON u.email = c.email COLLATE NOCASE
+             WHERE c.person_id = ? AND c.kind = 'em' LIMIT 1`,
+  ).get(personId);
 
 function toChannel(c: ChannelRow): ContactChannel {
-  return c.kind === 'em' ? { id: c.id, kind: 'em', email: c.email ?? '' } : { id: c.id, kind: 'mp', phone: c.phone ?? '' };
+  return c.kind === 'em'
+    ? { id: c.id, kind: 'em', email: c.email ?? '' }
+    : { id: c.id, kind: 'mp', phone: c.phone ?? '' };
 }
 
 function toPerson(db: Db, row: PersonRow): Person {
@@ -121,7 +128,11 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     return /^[+\d]+$/.test(d) ? d : '';
   };
   // A NUL would end the FTS5 query text; the separator is in every row.
-  const indexed = search && [...search].length >= 3 && !/[\u0000\u001f]/.test(search) && (digitsOf(search) === '' || digitsOf(search).length >= 3);
+  const indexed =
+    search &&
+    [...search].length >= 3 &&
+    !/[\u0000\u001f]/.test(search) &&
+    (digitsOf(search) === '' || digitsOf(search).length >= 3);
   if (search && indexed) {
     // The trigram index (migration 10): a case-insensitive substring of the name, an email or a phone,
     // or the search's digits within a phone's.
@@ -130,15 +141,29 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     // Alone, while rowid order is `created` order: counted and paged in the index itself.
     if (!text(q.email) && !text(q.phone) && madeInCreatedOrder(ctx.db, 'persons'))
       return ctx.db.transaction(() => {
-        const { total, keys } = setKeysPage(ctx.db, {
-          members: 'SELECT rowid AS k FROM person_search WHERE person_search MATCH @match',
-          count: 'SELECT count(*) FROM person_search WHERE person_search MATCH @match',
-          parts: ['SELECT rowid FROM person_search WHERE person_search MATCH @match'],
-          key: 'k',
-          params: { match },
-        }, { page, perPage }, true);
-        const rows = sql(ctx.db, 'SELECT id, name, metadata FROM persons WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC').all(JSON.stringify(keys)) as PersonRow[];
-        return { items: rows.map((r) => toPerson(ctx.db, r)), page, total_pages: pageCount(total, perPage), per_page: perPage, total };
+        const { total, keys } = setKeysPage(
+          ctx.db,
+          {
+            members: 'SELECT rowid AS k FROM person_search WHERE person_search MATCH @match',
+            count: 'SELECT count(*) FROM person_search WHERE person_search MATCH @match',
+            parts: ['SELECT rowid FROM person_search WHERE person_search MATCH @match'],
+            key: 'k',
+            params: { match },
+          },
+          { page, perPage },
+          true,
+        );
+        const rows = sql(
+          ctx.db,
+          'SELECT id, name, metadata FROM persons WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid DESC',
+        ).all(JSON.stringify(keys)) as PersonRow[];
+        return {
+          items: rows.map((r) => toPerson(ctx.db, r)),
+          page,
+          total_pages: pageCount(total, perPage),
+          per_page: perPage,
+          total,
+        };
       })();
     where.push('p.rowid IN (SELECT rowid FROM person_search WHERE person_search MATCH ?)');
     params.push(match);
@@ -157,13 +182,29 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   }
   const phone = text(q.phone);
   if (phone) {
-    where.push(`p.id IN (SELECT person_id FROM person_channels WHERE ${normalisedPhoneSql('phone')} = ? AND phone IS NOT NULL AND kind = 'mp')`);
+    where.push(
+      `p.id IN (SELECT person_id FROM person_channels WHERE ${normalisedPhoneSql('phone')} = ? AND phone IS NOT NULL AND kind = 'mp')`,
+    );
     params.push(normalisePhone(phone));
   }
   const count = () => (where.length ? undefined : (sql(ctx.db, 'SELECT n FROM person_count').pluck().get() as number));
   return ctx.db.transaction(() =>
-    mapPage(selectPage<PersonRow>(ctx.db, { page, perPage }, { from: 'persons p', select: 'p.id, p.name, p.metadata', where, params, order: 'p.created DESC, p.rowid DESC', count }),
-      (rows) => rows.map((r) => toPerson(ctx.db, r))))();
+    mapPage(
+      selectPage<PersonRow>(
+        ctx.db,
+        { page, perPage },
+        {
+          from: 'persons p',
+          select: 'p.id, p.name, p.metadata',
+          where,
+          params,
+          order: 'p.created DESC, p.rowid DESC',
+          count,
+        },
+      ),
+      (rows) => rows.map((r) => toPerson(ctx.db, r)),
+    ),
+  )();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,7 +213,12 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
 /** Adds the channel unless the Person already has an equal one (same kind and address). */
 function addChannelUnlessPresent(db: Db, personId: string, c: Omit<ChannelInput, 'id'>): void {
   if (channelRowsOf(db, personId).some((x) => x.kind === c.kind && sameAddress(c.kind, valueOf(x), c.value))) return;
-  sql(db, `INSERT INTO person_channels (id, person_id, kind, ${column(c.kind)}) VALUES (?, ?, ?, ?)`).run(uuid(), personId, c.kind, c.value);
+  sql(db, `INSERT INTO person_channels (id, person_id, kind, ${column(c.kind)}) VALUES (?, ?, ?, ?)`).run(
+    uuid(),
+    personId,
+    c.kind,
+    c.value,
+  );
 }
 
 function setChannel(db: Db, id: string, c: ChannelInput): void {
@@ -193,7 +239,10 @@ function resolveChannelIds(existing: ChannelRow[], channels: ChannelInput[]): Ma
     if (!row) errs.add(`channels[${i}].id`, `Channel "${c.id}" is not a channel of this Person.`);
     else if (seen.has(c.id)) errs.add(`channels[${i}].id`, `Channel "${c.id}" appears more than once.`);
     else if (row.kind !== c.kind)
-      errs.add(`channels[${i}]`, `Channel "${c.id}" is ${row.kind === 'em' ? 'an email' : 'a phone'} channel; add a new channel instead of changing its kind.`);
+      errs.add(
+        `channels[${i}]`,
+        `Channel "${c.id}" is ${row.kind === 'em' ? 'an email' : 'a phone'} channel; add a new channel instead of changing its kind.`,
+      );
     else found.set(i, row);
     seen.add(c.id);
   });
@@ -203,7 +252,9 @@ function resolveChannelIds(existing: ChannelRow[], channels: ChannelInput[]): Ma
 
 function rejectChannelIds(channels: ChannelInput[]): void {
   const errs = new FieldErrors();
-  channels.forEach((c, i) => c.id !== undefined && errs.add(`channels[${i}].id`, `Channel "${c.id}" is not a channel of this Person.`));
+  channels.forEach(
+    (c, i) => c.id !== undefined && errs.add(`channels[${i}].id`, `Channel "${c.id}" is not a channel of this Person.`),
+  );
   errs.throwIfAny();
 }
 
@@ -215,7 +266,10 @@ export async function createPerson(ctx: EngineContext, body: unknown): Promise<P
   return inTransaction(ctx, () => {
     const id = uuid();
     sql(ctx.db, 'INSERT INTO persons (id, name, metadata, is_user, created) VALUES (?, ?, ?, 0, ?)').run(
-      id, req.name, JSON.stringify(req.metadata ?? {}), ctx.clock.now(),
+      id,
+      req.name,
+      JSON.stringify(req.metadata ?? {}),
+      ctx.clock.now(),
     );
     for (const c of channels) addChannelUnlessPresent(ctx.db, id, c);
     return getPerson(ctx, id);
@@ -231,8 +285,13 @@ export async function replacePerson(ctx: EngineContext, id: string, body: unknow
     findPersonRow(ctx.db, id);
     const named = resolveChannelIds(channelRowsOf(ctx.db, id), channels);
     const kept = new Set([...named.values()].map((r) => r.id));
-    for (const c of channelRowsOf(ctx.db, id)) if (!kept.has(c.id)) sql(ctx.db, 'DELETE FROM person_channels WHERE id = ?').run(c.id);
-    sql(ctx.db, 'UPDATE persons SET name = ?, metadata = ? WHERE id = ?').run(req.name, JSON.stringify(req.metadata ?? {}), id);
+    for (const c of channelRowsOf(ctx.db, id))
+      if (!kept.has(c.id)) sql(ctx.db, 'DELETE FROM person_channels WHERE id = ?').run(c.id);
+    sql(ctx.db, 'UPDATE persons SET name = ?, metadata = ? WHERE id = ?').run(
+      req.name,
+      JSON.stringify(req.metadata ?? {}),
+      id,
+    );
     channels.forEach((c, i) => {
       const row = named.get(i);
       if (row) setChannel(ctx.db, row.id, c);
@@ -254,7 +313,8 @@ export async function updatePerson(ctx: EngineContext, id: string, body: unknown
     findPersonRow(ctx.db, id);
     const named = resolveChannelIds(channelRowsOf(ctx.db, id), channels);
     if (req.name !== undefined) sql(ctx.db, 'UPDATE persons SET name = ? WHERE id = ?').run(req.name, id);
-    if (req.metadata !== undefined) sql(ctx.db, 'UPDATE persons SET metadata = ? WHERE id = ?').run(JSON.stringify(req.metadata), id);
+    if (req.metadata !== undefined)
+      sql(ctx.db, 'UPDATE persons SET metadata = ? WHERE id = ?').run(JSON.stringify(req.metadata), id);
     const errs = new FieldErrors();
     channels.forEach((c, i) => {
       const row = named.get(i);
@@ -285,33 +345,59 @@ const ENDED_BUNDLE = sqlSet(ENDED);
 /** Packets linked to the Person, at `old`'s address, in live Bundles, whose signer has not finished. */
 function livePacketsAt(db: Db, personId: string, old: ChannelRow): PacketRow[] {
   const match = old.kind === 'em' ? 'p.email = ? COLLATE NOCASE' : `${normalisedPhoneSql('p.phone')} = ?`;
-  return sql(db, `SELECT p.* FROM packets p JOIN bundles b ON b.seq = p.bundle_seq
+  return sql(
+    db,
+    `SELECT p.* FROM packets p JOIN bundles b ON b.seq = p.bundle_seq
     WHERE p.person_id = ? AND b.status NOT IN ${ENDED_BUNDLE} AND p.status IN ${OPEN_PACKETS_SQL} AND ${match}
-    ORDER BY p.bundle_seq, p.idx`).all(personId, old.kind === 'em' ? valueOf(old) : normalisePhone(valueOf(old))) as PacketRow[];
+    ORDER BY p.bundle_seq, p.idx`,
+  ).all(personId, old.kind === 'em' ? valueOf(old) : normalisePhone(valueOf(old))) as PacketRow[];
 }
 
 /**
  * Moves the live packets at a channel's old address to its new one: event `pu` on each Bundle, and a
  * signer already asked at the old address (when that address is how they are reached) is asked again.
  */
-function retargetLivePackets(ctx: EngineContext, personId: string, old: ChannelRow, next: string, prefix: string, errs: FieldErrors): void {
+function retargetLivePackets(
+  ctx: EngineContext,
+  personId: string,
+  old: ChannelRow,
+  next: string,
+  prefix: string,
+  errs: FieldErrors,
+): void {
   const col = column(old.kind);
   for (const p of livePacketsAt(ctx.db, personId, old)) {
     const b = bundleRowBySeq(ctx.db, p.bundle_seq);
     const moved: PacketRow = { ...p, [col]: next };
-    checkDelivery({ deliver_via: p.deliver_via, email: moved.email, phone: moved.phone, auth_sms: false, setsRedirect: false }, b.is_test === 1, ctx.account, errs, prefix);
+    checkDelivery(
+      { deliver_via: p.deliver_via, email: moved.email, phone: moved.phone, auth_sms: false, setsRedirect: false },
+      b.is_test === 1,
+      ctx.account,
+      errs,
+      prefix,
+    );
     sql(ctx.db, `UPDATE packets SET ${col} = ? WHERE id = ?`).run(next, p.id);
-    recordEvent(ctx.db, { bundleSeq: b.seq, kind: 'pu', at: ctx.clock.now(), packetId: p.id, detail: `${col} (from Person ${personId})` });
-    const reachedThere = (p.deliver_via === 'email' && old.kind === 'em') || (p.deliver_via === 'phone' && old.kind === 'mp');
+    recordEvent(ctx.db, {
+      bundleSeq: b.seq,
+      kind: 'pu',
+      at: ctx.clock.now(),
+      packetId: p.id,
+      detail: `${col} (from Person ${personId})`,
+    });
+    const reachedThere =
+      (p.deliver_via === 'email' && old.kind === 'em') || (p.deliver_via === 'phone' && old.kind === 'mp');
     if (reachedThere && isAskedInLiveBundle(b, p)) notify(ctx, b, moved, 'signing_request');
   }
 }
 
 /** A packet change reaches its Person (if it still exists): the name changes (if given) and a new email or phone is added. */
-export function updatePersonFromPacket(db: Db, id: string, change: { name?: string; email?: string; phone?: string }): void {
+export function updatePersonFromPacket(
+  db: Db,
+  id: string,
+  change: { name?: string; email?: string; phone?: string },
+): void {
   if (!sql(db, 'SELECT 1 FROM persons WHERE id = ?').get(id)) return; // deleted since the Bundle was made
   if (change.name) sql(db, 'UPDATE persons SET name = ? WHERE id = ?').run(change.name, id);
   if (change.email) addChannelUnlessPresent(db, id, { kind: 'em', value: change.email });
   if (change.phone) addChannelUnlessPresent(db, id, { kind: 'mp', value: change.phone });
 }
-

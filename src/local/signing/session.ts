@@ -4,7 +4,14 @@
 import { reassignRefusal } from './signing.js';
 import { ApiError } from '../../service/errors.js';
 import type { SigningDocument, SigningField, SigningView } from '../../service/hosting.js';
-import { type PacketRow, bundleRowBySeq, documentRowsOf, findPacketRow, bundleAttrs, packetAttrs } from '../bundles/read.js';
+import {
+  type PacketRow,
+  bundleRowBySeq,
+  documentRowsOf,
+  findPacketRow,
+  bundleAttrs,
+  packetAttrs,
+} from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { type StoredField, canEdit, documentSpec, fieldsOfDocument } from '../bundles/fields.js';
@@ -14,9 +21,15 @@ import { viewPacket } from './signing.js';
 export const SESSION_TTL_MS = 60 * 60 * 1000;
 
 const gone = (message: string) => new ApiError(410, 'gone', message);
-const unknownLink = () => new ApiError(404, 'not_found', 'This signing link is not valid. Check that you copied the whole address.');
+const unknownLink = () =>
+  new ApiError(404, 'not_found', 'This signing link is not valid. Check that you copied the whole address.');
 
-const initials = (name: string) => name.split(/\s+/).filter(Boolean).map((w) => [...w][0]!.toUpperCase()).join('');
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => [...w][0]!.toUpperCase())
+    .join('');
 
 function suggested(kind: string, p: PacketRow): string {
   if (kind === 'sig') return p.name;
@@ -32,28 +45,45 @@ function buildView(ctx: EngineContext, packetId: string, session: { token: strin
   const docs = documentRowsOf(ctx.db, b.seq);
   const all = docs.flatMap((d) => fieldsOfDocument(d).map((f) => ({ d, f })));
   const stored = new Map(
-    (sql(ctx.db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(b.seq) as { doc_key: string; field_key: string; value: string }[])
-      .map((v) => [`${v.doc_key}/${v.field_key}`, v.value]),
+    (
+      sql(ctx.db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
+        doc_key: string;
+        field_key: string;
+        value: string;
+      }[]
+    ).map((v) => [`${v.doc_key}/${v.field_key}`, v.value]),
   );
-  const attached = sql(ctx.db, 'SELECT doc_key, field_key, name FROM field_attachments WHERE bundle_seq = ? ORDER BY num').all(b.seq) as
-    { doc_key: string; field_key: string; name: string }[];
-  const fields = all.filter(({ f }) => canEdit(f, p.key)).map(({ d, f }): SigningField => {
-    const id = `${d.key}/${f.key}`;
-    const shared = all.filter((x) => x.f.key === f.key).length > 1;
-    return {
-      ref: shared ? id : f.key,
-      docKey: d.key,
-      key: f.key,
-      kind: f.kind,
-      label: f.label || f.key,
-      required: f.required === true,
-      page: f.page, x: f.x, y: f.y, w: f.w, h: f.h,
-      value: stored.get(id) ?? (f.initial_value === undefined ? suggested(f.kind, p) : String(f.initial_value)),
-      attached: attached.filter((a) => a.doc_key === d.key && a.field_key === f.key).map((a) => a.name),
-      v_pattern: f.v_pattern, v_min: f.v_min, v_max: f.v_max, v_regex: f.v_regex, v_regex_msg: f.v_regex_msg,
-      v_attachment_types: f.v_attachment_types,
-    };
-  });
+  const attached = sql(
+    ctx.db,
+    'SELECT doc_key, field_key, name FROM field_attachments WHERE bundle_seq = ? ORDER BY num',
+  ).all(b.seq) as { doc_key: string; field_key: string; name: string }[];
+  const fields = all
+    .filter(({ f }) => canEdit(f, p.key))
+    .map(({ d, f }): SigningField => {
+      const id = `${d.key}/${f.key}`;
+      const shared = all.filter((x) => x.f.key === f.key).length > 1;
+      return {
+        ref: shared ? id : f.key,
+        docKey: d.key,
+        key: f.key,
+        kind: f.kind,
+        label: f.label || f.key,
+        required: f.required === true,
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        w: f.w,
+        h: f.h,
+        value: stored.get(id) ?? (f.initial_value === undefined ? suggested(f.kind, p) : String(f.initial_value)),
+        attached: attached.filter((a) => a.doc_key === d.key && a.field_key === f.key).map((a) => a.name),
+        v_pattern: f.v_pattern,
+        v_min: f.v_min,
+        v_max: f.v_max,
+        v_regex: f.v_regex,
+        v_regex_msg: f.v_regex_msg,
+        v_attachment_types: f.v_attachment_types,
+      };
+    });
   return {
     packetId: p.id,
     signer: { key: p.key, name: p.name, status: p.status },
@@ -64,7 +94,10 @@ function buildView(ctx: EngineContext, packetId: string, session: { token: strin
     session,
     canReassign: reassignRefusal(ba, pa) === undefined,
     // The packet's redirect overrides the signing brand's (spec).
-    redirect: pa.signing_complete_redirect ?? (b.signing_brand ? ctx.account.brand(b.signing_brand)?.redirect_url : null) ?? null,
+    redirect:
+      pa.signing_complete_redirect ??
+      (b.signing_brand ? ctx.account.brand(b.signing_brand)?.redirect_url : null) ??
+      null,
   };
 }
 
@@ -77,9 +110,11 @@ export function openSigningLink(ctx: EngineContext, token: string): SigningView 
   return inTransaction(ctx, () => {
     const link = findLink(ctx, token);
     if (!link || (link.kind !== 'sign' && link.kind !== 'embed')) throw unknownLink();
-    if (link.kind === 'embed' && link.used_at) throw gone('This signing link has already been used. Ask the sender for a new one.');
+    if (link.kind === 'embed' && link.used_at)
+      throw gone('This signing link has already been used. Ask the sender for a new one.');
     if (linkExpired(ctx, link)) throw gone('This signing link has expired. Ask the sender for a new one.');
-    if (link.kind === 'embed' && !markLinkUsed(ctx, token)) throw gone('This signing link has already been used. Ask the sender for a new one.');
+    if (link.kind === 'embed' && !markLinkUsed(ctx, token))
+      throw gone('This signing link has already been used. Ask the sender for a new one.');
     viewPacket(ctx, link.target);
     const { token: session, expires } = createLink(ctx, 'session', link.target, SESSION_TTL_MS);
     return buildView(ctx, link.target, { token: session, expires });
@@ -89,7 +124,8 @@ export function openSigningLink(ctx: EngineContext, token: string): SigningView 
 /** The packet id behind a live session token, or a 404 (unknown) or 410 (expired). */
 export function resolveSession(ctx: EngineContext, token: string): string {
   const link = findLink(ctx, token);
-  if (!link || link.kind !== 'session') throw new ApiError(404, 'not_found', 'This signing session is not valid. Open the signing link again.');
+  if (!link || link.kind !== 'session')
+    throw new ApiError(404, 'not_found', 'This signing session is not valid. Open the signing link again.');
   if (linkExpired(ctx, link)) throw gone('This signing session has expired. Open the signing link again.');
   return link.target;
 }
@@ -105,6 +141,7 @@ export function sessionDocument(ctx: EngineContext, token: string, docKey: strin
   const p = findPacketRow(ctx.db, resolveSession(ctx, token));
   const d = documentRowsOf(ctx.db, p.bundle_seq).find((x) => x.key === docKey);
   if (!d) throw new ApiError(404, 'not_found', `No document "${docKey}" in this Bundle.`);
-  if (!d.sha256 || d.state !== 'ready') throw new ApiError(409, 'conflict', `Document "${docKey}" is not ready yet; try again in a moment.`);
+  if (!d.sha256 || d.state !== 'ready')
+    throw new ApiError(409, 'conflict', `Document "${docKey}" is not ready yet; try again in a moment.`);
   return { sha256: d.sha256, name: d.name };
 }

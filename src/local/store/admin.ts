@@ -8,8 +8,13 @@ const count = (db: Db, q: string) => (db.prepare(q).get() as { n: number }).n;
 export function localInfo(db: Db, dataDir: string, clock: Clock): LocalInfo {
   const rows = (table: string) => count(db, `SELECT count(*) AS n FROM ${table}`);
   return {
-    data_dir: dataDir, database: db.name, bundles: rows('bundles'), packets: rows('packets'),
-    documents: rows('blobs'), outbox: rows('outbox'), clock: clock.now(),
+    data_dir: dataDir,
+    database: db.name,
+    bundles: rows('bundles'),
+    packets: rows('packets'),
+    documents: rows('blobs'),
+    outbox: rows('outbox'),
+    clock: clock.now(),
   };
 }
 

@@ -7,7 +7,8 @@ import { type Db, sql } from './db.js';
 export class Clock {
   private readonly read: () => { value: string } | undefined;
   constructor(private readonly db: Db) {
-    this.read = () => sql(db, `SELECT value FROM meta WHERE key = 'clock_offset_ms'`).get() as { value: string } | undefined;
+    this.read = () =>
+      sql(db, `SELECT value FROM meta WHERE key = 'clock_offset_ms'`).get() as { value: string } | undefined;
   }
   /** Read every time, so that a running `esign serve` follows `esign local clock advance`. */
   offset(): number {
@@ -21,11 +22,16 @@ export class Clock {
     return new Date(this.nowMs()).toISOString();
   }
   setOffset(ms: number): void {
-    sql(this.db, `INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(ms));
+    sql(
+      this.db,
+      `INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    ).run(String(ms));
   }
   /** Moves the clock forward in one statement, so concurrent advances add up. */
   advance(ms: number): void {
-    sql(this.db, `INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + ?`)
-      .run(String(ms), ms);
+    sql(
+      this.db,
+      `INSERT INTO meta(key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + ?`,
+    ).run(String(ms), ms);
   }
 }

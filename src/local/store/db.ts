@@ -90,7 +90,8 @@ function makeDirs(dir: string): void {
 /** Creates the file 0600, or tightens it; SQLite gives its -wal and -shm files the database file's mode. */
 function privateFile(path: string): void {
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
-  for (const p of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(p) && statSync(p).mode & 0o077) chmodSync(p, 0o600);
+  for (const p of [path, `${path}-wal`, `${path}-shm`])
+    if (existsSync(p) && statSync(p).mode & 0o077) chmodSync(p, 0o600);
 }
 
 /** Applies migrations past `user_version`, each in its own IMMEDIATE transaction (re-checked inside). */
@@ -98,7 +99,9 @@ export function migrate(db: Db, report: Report = () => {}): void {
   const current = () => db.pragma('user_version', { simple: true }) as number;
   // A newer esign's tables are kept by triggers and indexes this one does not know how to write.
   if (current() > MIGRATIONS.length)
-    throw new Error(`The database ${db.name} was made by a newer esign (version ${current()}; this esign knows up to ${MIGRATIONS.length}): use that esign or a newer one.`);
+    throw new Error(
+      `The database ${db.name} was made by a newer esign (version ${current()}; this esign knows up to ${MIGRATIONS.length}): use that esign or a newer one.`,
+    );
   if (current() >= MIGRATIONS.length) return;
   for (let v = current(); v < MIGRATIONS.length; v = current()) {
     const started = Date.now();
@@ -110,7 +113,8 @@ export function migrate(db: Db, report: Report = () => {}): void {
       db.exec(MIGRATIONS[now]);
       db.pragma(`user_version = ${now + 1}`);
     }).immediate();
-    if (bundles >= LARGE_DATABASE) report(`esign: database version ${v + 1} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (bundles >= LARGE_DATABASE)
+      report(`esign: database version ${v + 1} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }
 

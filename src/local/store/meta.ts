@@ -8,7 +8,8 @@ export const metaValue = (db: Db, key: string): string | undefined =>
  * Whether every row of the table was made with a `created` no earlier than the one made before it
  * (counted by triggers, migration 10): then rowid order is `created` order, the lists' order.
  */
-export const madeInCreatedOrder = (db: Db, table: 'bundles' | 'persons'): boolean => metaValue(db, `${table}_out_of_order`) === '0';
+export const madeInCreatedOrder = (db: Db, table: 'bundles' | 'persons'): boolean =>
+  metaValue(db, `${table}_out_of_order`) === '0';
 
 /**
  * Whether no Bundle was ever sent or completed before it was made (counted by triggers, migration 11;

@@ -7,15 +7,24 @@
  * `when` holds. In `key` and `when`, `$` stands for the row (`new.`, `old.`, or nothing in the
  * backfill). The update trigger moves a row's count when a `watched` column changes.
  */
-function keptCounts(name: string, o: { counts: string; source: string; key: Record<string, string>; when?: string; watched: string[] }): string {
+function keptCounts(
+  name: string,
+  o: { counts: string; source: string; key: Record<string, string>; when?: string; watched: string[] },
+): string {
   const row = (r: 'new.' | 'old.' | '') => (sql: string) => sql.replace(/\$/g, r);
   const columns = Object.keys(o.key).join(', ');
   const values = (r: 'new.' | 'old.' | '') => Object.values(o.key).map(row(r)).join(', ');
   const when = (r: 'new.' | 'old.' | '') => (o.when ? row(r)(o.when) : 'true');
   const add = `INSERT INTO ${o.counts} (${columns}, n) SELECT ${values('new.')}, 1 WHERE ${when('new.')} ON CONFLICT DO UPDATE SET n = n + 1;`;
-  const take = `UPDATE ${o.counts} SET n = n - 1 WHERE ${Object.entries(o.key).map(([c, v]) => `${c} = ${row('old.')(v)}`).join(' AND ')} AND ${when('old.')};`;
+  const take = `UPDATE ${o.counts} SET n = n - 1 WHERE ${Object.entries(o.key)
+    .map(([c, v]) => `${c} = ${row('old.')(v)}`)
+    .join(' AND ')} AND ${when('old.')};`;
   return `
-  INSERT INTO ${o.counts} (${columns}, n) SELECT ${values('')}, count(*) FROM ${o.source} WHERE ${when('')} GROUP BY ${Object.keys(o.key).map((_, i) => i + 1).join(', ')};
+  INSERT INTO ${o.counts} (${columns}, n) SELECT ${values('')}, count(*) FROM ${o.source} WHERE ${when('')} GROUP BY ${Object.keys(
+    o.key,
+  )
+    .map((_, i) => i + 1)
+    .join(', ')};
   CREATE TRIGGER ${name}_insert AFTER INSERT ON ${o.source} BEGIN ${add} END;
   CREATE TRIGGER ${name}_delete AFTER DELETE ON ${o.source} BEGIN ${take} END;
   CREATE TRIGGER ${name}_update AFTER UPDATE OF ${o.watched.join(', ')} ON ${o.source}
@@ -120,11 +129,13 @@ const COUNTS_TRIGGERS = `
       AND ${changed('created', 'sent', 'completed_at')} AND (new.sent < new.created OR new.completed_at < new.created);
     ${DATES.map((f) => `${dayTake(f, changed(f, 'status'))}\n    ${dayAdd(f, changed(f, 'status'))}`).join('\n    ')}
     ${PAIRED.map((f) => `${pairTake(f, changed(f, 'created', 'status'))}\n    ${pairAdd(f, changed(f, 'created', 'status'))}`).join('\n    ')}
-    ${DATES.map((f) => `UPDATE bundle_tag_day_counts SET n = n - 1
+    ${DATES.map(
+      (f) => `UPDATE bundle_tag_day_counts SET n = n - 1
       WHERE field = '${f}' AND day = ${DAY('old', f)} AND tag IN (SELECT tag FROM bundle_tags WHERE bundle_seq = old.seq) AND ${changed(f)};
     INSERT INTO bundle_tag_day_counts (tag, field, day, n)
       SELECT tag, '${f}', ${DAY('new', f)}, 1 FROM bundle_tags WHERE bundle_seq = new.seq AND new.${f} IS NOT NULL AND ${changed(f)}
-      ON CONFLICT DO UPDATE SET n = n + 1;`).join('\n    ')}
+      ON CONFLICT DO UPDATE SET n = n + 1;`,
+    ).join('\n    ')}
   END;
 
   CREATE TRIGGER bundle_tags_insert_counts AFTER INSERT ON bundle_tags BEGIN
@@ -764,8 +775,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (webhook_id, day, success)
   ) WITHOUT ROWID;
   ${keptCounts('webhook_event_day_counts', {
-    counts: 'webhook_event_day_counts', source: 'webhook_events',
-    key: { webhook_id: '$webhook_id', day: 'substr($created, 1, 10)', success: '$success' }, watched: ['webhook_id', 'created', 'success'],
+    counts: 'webhook_event_day_counts',
+    source: 'webhook_events',
+    key: { webhook_id: '$webhook_id', day: 'substr($created, 1, 10)', success: '$success' },
+    watched: ['webhook_id', 'created', 'success'],
   })}
 
   INSERT INTO bundle_search (bundle_search, rank) VALUES ('automerge', 2);
@@ -804,14 +817,18 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE bundle_tag_day_counts SET n = n - 1
       WHERE (tag, field, day) IN (SELECT t.tag, d.field, d.day FROM bundle_tags t JOIN bundle_days d ON d.seq = t.bundle_seq WHERE t.bundle_seq = old.seq);
   END;
-  ${['created', 'sent', 'completed_at'].map((f) => `
+  ${['created', 'sent', 'completed_at']
+    .map(
+      (f) => `
   CREATE TRIGGER bundle_tag_day_counts_${f} AFTER UPDATE OF ${f} ON bundles WHEN old.${f} IS NOT new.${f} BEGIN
     UPDATE bundle_tag_day_counts SET n = n - 1
       WHERE field = '${f}' AND day = substr(old.${f}, 1, 10) AND tag IN (SELECT tag FROM bundle_tags WHERE bundle_seq = old.seq);
     INSERT INTO bundle_tag_day_counts (tag, field, day, n)
       SELECT tag, '${f}', substr(new.${f}, 1, 10), 1 FROM bundle_tags WHERE bundle_seq = new.seq AND new.${f} IS NOT NULL
       ON CONFLICT DO UPDATE SET n = n + 1;
-  END;`).join('')}
+  END;`,
+    )
+    .join('')}
   `,
   // 13: the search index holds each Bundle's status (a second column: `_` and the status, one
   // trigram), so that statuses and a search are one query of the index, counted there, instead of a
@@ -844,11 +861,22 @@ export const MIGRATIONS: readonly string[] = [
     field TEXT NOT NULL, day TEXT NOT NULL, created_day TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL,
     PRIMARY KEY (field, day, created_day, status)
   ) WITHOUT ROWID;
-  ${(['sent', 'completed_at'] as const).map((f) => keptCounts(`bundle_date_pairs_${f}`, {
-    counts: 'bundle_date_pairs', source: 'bundles',
-    key: { field: `'${f}'`, day: `substr($${f}, 1, 10)`, created_day: 'substr($created, 1, 10)', status: '$status' },
-    when: `$${f} IS NOT NULL`, watched: [f, 'created', 'status'],
-  })).join('')}
+  ${(['sent', 'completed_at'] as const)
+    .map((f) =>
+      keptCounts(`bundle_date_pairs_${f}`, {
+        counts: 'bundle_date_pairs',
+        source: 'bundles',
+        key: {
+          field: `'${f}'`,
+          day: `substr($${f}, 1, 10)`,
+          created_day: 'substr($created, 1, 10)',
+          status: '$status',
+        },
+        when: `$${f} IS NOT NULL`,
+        watched: [f, 'created', 'status'],
+      }),
+    )
+    .join('')}
   `,
   // 15: the counts of `bundles` and `bundle_tags` kept by one trigger per table and event (above).
   COUNTS_TRIGGERS,

@@ -42,10 +42,12 @@ export function selectPage<R>(db: Db, { page, perPage }: PageSpec, q: PageSelect
   const total = q.count?.() ?? countOnce(db, `SELECT count(*) FROM ${q.keys?.from ?? q.from} ${whereSql}`, params);
   checkPage(total, { page, perPage });
   const slice = `${whereSql} ORDER BY ${q.order} LIMIT ? OFFSET ?`;
-  const items = sql(db, q.keys
-    ? `SELECT ${q.select ?? '*'} FROM ${q.from} WHERE ${q.keys.key} IN (SELECT ${q.keys.key} FROM ${q.keys.from} ${slice}) ORDER BY ${q.order}`
-    : `SELECT ${q.select ?? '*'} FROM ${q.from} ${slice}`)
-    .all(...params, perPage, (page - 1) * perPage) as R[];
+  const items = sql(
+    db,
+    q.keys
+      ? `SELECT ${q.select ?? '*'} FROM ${q.from} WHERE ${q.keys.key} IN (SELECT ${q.keys.key} FROM ${q.keys.from} ${slice}) ORDER BY ${q.order}`
+      : `SELECT ${q.select ?? '*'} FROM ${q.from} ${slice}`,
+  ).all(...params, perPage, (page - 1) * perPage) as R[];
   return { items, page, total_pages: pageCount(total, perPage), per_page: perPage, total };
 }
 
@@ -72,22 +74,31 @@ export interface KeySet {
  * (`countOnce`), and a page beyond them is read on its own, from the nearer end (`nearerEnd`), or,
  * deep in a set counted before, from the whole set read once.
  */
-export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, descending: boolean): { total: number; keys: number[] } {
-  const ascending = (limit: number) => sql(db, `${set.members} ORDER BY ${set.key} LIMIT ${limit}`).pluck().all(set.params) as number[];
+export function setKeysPage(
+  db: Db,
+  set: KeySet,
+  { page, perPage }: PageSpec,
+  descending: boolean,
+): { total: number; keys: number[] } {
+  const ascending = (limit: number) =>
+    sql(db, `${set.members} ORDER BY ${set.key} LIMIT ${limit}`).pluck().all(set.params) as number[];
   const known = countKnown(db, set.count, set.params);
   // A set of few keys is kept whole (while the database is unchanged), from the pass that found it small.
   let first: number[] | undefined;
-  const few = known === undefined
-    ? listOnce(db, set.members, set.params, () => {
-      first = ascending(fewKeys.max + 1);
-      return first.length <= fewKeys.max ? Int32Array.from(first) : undefined;
-    })
-    : undefined;
+  const few =
+    known === undefined
+      ? listOnce(db, set.members, set.params, () => {
+          first = ascending(fewKeys.max + 1);
+          return first.length <= fewKeys.max ? Int32Array.from(first) : undefined;
+        })
+      : undefined;
   const total = few?.length ?? known ?? countOnce(db, set.count, set.params);
   checkPage(total, { page, perPage });
   const from = (page - 1) * perPage;
   // The page's places in ascending order.
-  const [lo, hi] = descending ? [Math.max(0, total - from - perPage), total - from] : [from, Math.min(total, from + perPage)];
+  const [lo, hi] = descending
+    ? [Math.max(0, total - from - perPage), total - from]
+    : [from, Math.min(total, from + perPage)];
   const pageOf = (keys: number[]) => ({ total, keys: descending ? keys.reverse() : keys });
   if (few) return pageOf(Array.from(few.subarray(lo, hi)));
   if (hi <= (first?.length ?? fewKeys.max)) return pageOf((first ?? ascending(hi)).slice(lo, hi));
@@ -96,10 +107,16 @@ export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, de
   // the set is read whole, once while the database is unchanged, and sliced.
   if (known !== undefined && skip >= total / 8 && total <= MAX_LIST_KEYS) {
     const whole = listOnce(db, set.members, set.params, () =>
-      Int32Array.from(set.parts.flatMap((part) => sql(db, part).pluck().all(set.params) as number[])).sort());
+      Int32Array.from(set.parts.flatMap((part) => sql(db, part).pluck().all(set.params) as number[])).sort(),
+    );
     if (whole) return pageOf(Array.from(whole.subarray(lo, hi)));
   }
-  const read = sql(db, `${set.members} ORDER BY ${set.key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`).pluck().all(set.params) as number[];
+  const read = sql(
+    db,
+    `${set.members} ORDER BY ${set.key} ${readDescending ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${skip}`,
+  )
+    .pluck()
+    .all(set.params) as number[];
   return { total, keys: reversed ? read.reverse() : read };
 }
 
@@ -108,7 +125,11 @@ export function setKeysPage(db: Db, set: KeySet, { page, perPage }: PageSpec, de
  * from its start or, for a page nearer the end, in the other direction from its end (`reversed`: the
  * rows read are then turned round), so that no read skips more than half the list.
  */
-export function nearerEnd(total: number, { page, perPage }: PageSpec, descending: boolean): { skip: number; limit: number; readDescending: boolean; reversed: boolean } {
+export function nearerEnd(
+  total: number,
+  { page, perPage }: PageSpec,
+  descending: boolean,
+): { skip: number; limit: number; readDescending: boolean; reversed: boolean } {
   const offset = (page - 1) * perPage;
   const limit = Math.max(0, Math.min(perPage, total - offset));
   const reversed = total - offset - limit < offset;

@@ -27,7 +27,9 @@ export class ReadCache<T> {
 
   /** The entry, if there is one for the database as it is now. */
   peek(key: string): T | undefined {
-    const [changes, version] = sql(this.db, 'SELECT total_changes(), (SELECT data_version FROM pragma_data_version)').raw().get() as [number, number];
+    const [changes, version] = sql(this.db, 'SELECT total_changes(), (SELECT data_version FROM pragma_data_version)')
+      .raw()
+      .get() as [number, number];
     const generation = `${changes}:${version}`;
     if (generation !== this.generation) {
       this.entries.clear();
@@ -69,7 +71,8 @@ export const MAX_LIST_KEYS = 250_000;
 const caches = new WeakMap<Db, { totals: ReadCache<number>; lists: ReadCache<Int32Array> }>();
 const cachesOf = (db: Db) => {
   let c = caches.get(db);
-  if (!c) caches.set(db, (c = { totals: new ReadCache<number>(db, 1000), lists: new ReadCache<Int32Array>(db, MAX_LISTS) }));
+  if (!c)
+    caches.set(db, (c = { totals: new ReadCache<number>(db, 1000), lists: new ReadCache<Int32Array>(db, MAX_LISTS) }));
   return c;
 };
 
@@ -88,14 +91,20 @@ export const countOnce = (db: Db, text: string, params: Params): number =>
   });
 
 /** The total if `countOnce` has it for the database as it is now. */
-export const countKnown = (db: Db, text: string, params: Params): number | undefined => cachesOf(db).totals.peek(keyOf(text, params));
+export const countKnown = (db: Db, text: string, params: Params): number | undefined =>
+  cachesOf(db).totals.peek(keyOf(text, params));
 
 /**
  * A list's keys in order, read whole and kept while the database is unchanged, so that each of
  * its pages is a slice; for lists whose total can only be had by reading every match anyway.
  * `text` and `params` name the list; `read` returns undefined when it is longer than `MAX_LIST_KEYS`.
  */
-export const listOnce = (db: Db, text: string, params: Params, read: () => Int32Array | undefined): Int32Array | undefined => {
+export const listOnce = (
+  db: Db,
+  text: string,
+  params: Params,
+  read: () => Int32Array | undefined,
+): Int32Array | undefined => {
   const lists = cachesOf(db).lists;
   const key = keyOf(text, params);
   const kept = lists.peek(key);

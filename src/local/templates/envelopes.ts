@@ -106,8 +106,15 @@ const rowOf = (ctx: EngineContext, id: string) =>
 export function listEnvelopeTemplates(ctx: EngineContext, q: PageQuery): Page<EnvelopeTemplate> {
   const { page, perPage } = parsePage(q);
   return ctx.db.transaction(() =>
-    mapPage(selectPage<EnvelopeRow>(ctx.db, { page, perPage }, { from: 'envelope_templates', where: ['enabled = 1'], order: 'created DESC, seq DESC' }),
-      (rows) => rows.map((r) => toEnvelopeTemplate(ctx, r))))();
+    mapPage(
+      selectPage<EnvelopeRow>(
+        ctx.db,
+        { page, perPage },
+        { from: 'envelope_templates', where: ['enabled = 1'], order: 'created DESC, seq DESC' },
+      ),
+      (rows) => rows.map((r) => toEnvelopeTemplate(ctx, r)),
+    ),
+  )();
 }
 
 export function getEnvelopeTemplate(ctx: EngineContext, id: string): EnvelopeTemplate {
@@ -117,7 +124,11 @@ export function getEnvelopeTemplate(ctx: EngineContext, id: string): EnvelopeTem
 }
 
 /** `esign local envelope-template create spec.json`: files named in the spec are read relative to `baseDir`. */
-export async function createEnvelopeTemplate(ctx: EngineContext, input: unknown, baseDir: string): Promise<EnvelopeTemplate> {
+export async function createEnvelopeTemplate(
+  ctx: EngineContext,
+  input: unknown,
+  baseDir: string,
+): Promise<EnvelopeTemplate> {
   const { parseOr400, EnvelopeTemplateSpec } = await schemas();
   const spec = parseOr400(EnvelopeTemplateSpec, input);
   const errs = new FieldErrors();
@@ -134,8 +145,21 @@ export async function createEnvelopeTemplate(ctx: EngineContext, input: unknown,
       const template = findStoredTemplate(ctx, d.template_id);
       if (!template) errs.add(`documents[${i}].template_id`, `Document Template "${d.template_id}" was not found.`);
       else {
-        const signerOf = assignRoles(template, d.assignments ?? [], signerKeys, 'a signer role of this envelope template', (f) => `documents[${i}].${f}`, errs);
-        documents.push({ key: d.key, name: d.name ?? template.name, order, template_id: d.template_id, assignments: [...signerOf].map(([role, signer]) => ({ role, signer })) });
+        const signerOf = assignRoles(
+          template,
+          d.assignments ?? [],
+          signerKeys,
+          'a signer role of this envelope template',
+          (f) => `documents[${i}].${f}`,
+          errs,
+        );
+        documents.push({
+          key: d.key,
+          name: d.name ?? template.name,
+          order,
+          template_id: d.template_id,
+          assignments: [...signerOf].map(([role, signer]) => ({ role, signer })),
+        });
       }
       continue;
     }
@@ -150,13 +174,29 @@ export async function createEnvelopeTemplate(ctx: EngineContext, input: unknown,
 
   for (const pdf of pdfs.values()) ctx.blobs.put(pdf.data, pdf.hash);
   const id = `T-${slug()}`;
-  const stored: StoredSpec = { signers, documents: [...documents].sort((a, b) => a.order - b.order), defaults: spec.defaults ?? {} };
+  const stored: StoredSpec = {
+    signers,
+    documents: [...documents].sort((a, b) => a.order - b.order),
+    defaults: spec.defaults ?? {},
+  };
   return inTransaction(ctx, () => {
     const at = ctx.clock.now();
     for (const pdf of pdfs.values()) recordBlob(ctx.db, pdf.hash, pdf.data.length, pdf.pages, at);
-    sql(ctx.db, `INSERT INTO envelope_templates (id, name, description, is_shared, is_portal, allow_direct_signing, enabled, spec, created)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, spec.name, spec.description ?? '', spec.is_shared ? 1 : 0, spec.is_portal ? 1 : 0,
-      spec.allow_direct_signing ? 1 : 0, spec.enabled === false ? 0 : 1, JSON.stringify(stored), at);
+    sql(
+      ctx.db,
+      `INSERT INTO envelope_templates (id, name, description, is_shared, is_portal, allow_direct_signing, enabled, spec, created)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      spec.name,
+      spec.description ?? '',
+      spec.is_shared ? 1 : 0,
+      spec.is_portal ? 1 : 0,
+      spec.allow_direct_signing ? 1 : 0,
+      spec.enabled === false ? 0 : 1,
+      JSON.stringify(stored),
+      at,
+    );
     return toEnvelopeTemplate(ctx, rowOf(ctx, id)!);
   });
 }
@@ -166,16 +206,29 @@ function signerRoles(list: S.EnvelopeTemplateSpecT['signers'], errs: FieldErrors
   const roles = list.map((s, i) => {
     if (seen.has(s.key)) errs.add(`signers[${i}].key`, `Duplicate signer key "${s.key}".`);
     seen.add(s.key);
-    return { key: s.key, label: s.label ?? s.key, order: s.order ?? i, auth_sms: s.auth_sms ?? false, auth_selfie: s.auth_selfie ?? false, auth_id: s.auth_id ?? false };
+    return {
+      key: s.key,
+      label: s.label ?? s.key,
+      order: s.order ?? i,
+      auth_sms: s.auth_sms ?? false,
+      auth_selfie: s.auth_selfie ?? false,
+      auth_id: s.auth_id ?? false,
+    };
   });
   return roles.sort((a, b) => a.order - b.order);
 }
 
 type FileDocument = Extract<S.EnvelopeTemplateSpecT['documents'][number], { file_b64?: string }>;
 
-async function readDocumentPdf(d: FileDocument, i: number, baseDir: string, errs: FieldErrors): Promise<{ data: Buffer; hash: string; pages: number; name: string } | undefined> {
+async function readDocumentPdf(
+  d: FileDocument,
+  i: number,
+  baseDir: string,
+  errs: FieldErrors,
+): Promise<{ data: Buffer; hash: string; pages: number; name: string } | undefined> {
   const path = d.file ?? d.file_path;
-  const field = path !== undefined ? `documents[${i}].${d.file !== undefined ? 'file' : 'file_path'}` : `documents[${i}].file_b64`;
+  const field =
+    path !== undefined ? `documents[${i}].${d.file !== undefined ? 'file' : 'file_path'}` : `documents[${i}].file_b64`;
   if ([d.file, d.file_path, d.file_b64].filter((x) => x !== undefined).length !== 1) {
     errs.add(`documents[${i}]`, 'Give exactly one of template_id, file, file_b64.');
     return undefined;
@@ -196,7 +249,13 @@ async function readDocumentPdf(d: FileDocument, i: number, baseDir: string, errs
   return { data, hash: sha256(data), pages: info.pages, name };
 }
 
-function checkFields(fields: FieldRequest[], signerKeys: Set<string>, pages: number, i: number, errs: FieldErrors): void {
+function checkFields(
+  fields: FieldRequest[],
+  signerKeys: Set<string>,
+  pages: number,
+  i: number,
+  errs: FieldErrors,
+): void {
   const keys = new Set<string>();
   fields.forEach((f, j) => {
     const at = (m: string) => `documents[${i}].fields[${j}].${m}`;
@@ -204,12 +263,15 @@ function checkFields(fields: FieldRequest[], signerKeys: Set<string>, pages: num
     if (keys.has(key)) errs.add(at('key'), `Duplicate field key "${key}" in this document.`);
     keys.add(key);
     for (const [e, editor] of (f.editors ?? []).entries())
-      if (!signerKeys.has(editor)) errs.add(at(`editors[${e}]`), `"${editor}" is not a signer role of this envelope template.`);
-    if (f.page !== undefined && f.page > pages) errs.add(at('page'), `Page ${f.page} is past the end of the PDF (${pages} page${pages === 1 ? '' : 's'}).`);
+      if (!signerKeys.has(editor))
+        errs.add(at(`editors[${e}]`), `"${editor}" is not a signer role of this envelope template.`);
+    if (f.page !== undefined && f.page > pages)
+      errs.add(at('page'), `Page ${f.page} is past the end of the PDF (${pages} page${pages === 1 ? '' : 's'}).`);
   });
 }
 
-const invalid = (field: string, message: string) => new ApiError(400, 'invalid', `${field}: ${message}`, [{ field, message }]);
+const invalid = (field: string, message: string) =>
+  new ApiError(400, 'invalid', `${field}: ${message}`, [{ field, message }]);
 
 /** A BundleTemplateRequest (or a BundleRequest with `envelope_template`) as the BundleRequest it stands for. */
 export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): Promise<Record<string, unknown>> {
@@ -219,7 +281,8 @@ export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): 
   const { template_id } = req.envelope_template;
   const row = rowOf(ctx, template_id);
   if (!row) throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" was not found.`);
-  if (row.enabled !== 1) throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" is disabled.`);
+  if (row.enabled !== 1)
+    throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" is disabled.`);
   const spec = storedSpec(row);
 
   const errs = new FieldErrors();
@@ -230,7 +293,10 @@ export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): 
   const { envelope_template: _et, packets: _p, documents: _d, ...members } = raw;
   const defined = Object.fromEntries(Object.entries(members).filter(([, v]) => v !== undefined));
   const defaults = spec.defaults as { tag_values?: Record<string, unknown> };
-  const tagValues = defaults.tag_values || defined.tag_values ? { ...defaults.tag_values, ...(defined.tag_values as object) } : undefined;
+  const tagValues =
+    defaults.tag_values || defined.tag_values
+      ? { ...defaults.tag_values, ...(defined.tag_values as object) }
+      : undefined;
   return {
     ...spec.defaults,
     ...defined,
@@ -241,23 +307,43 @@ export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): 
 }
 
 /** One packet per signer role, matched by key, taking the role's order and authentication. */
-function matchPackets(roles: SignerRole[], packets: Record<string, unknown>[], errs: FieldErrors): Record<string, unknown>[] {
+function matchPackets(
+  roles: SignerRole[],
+  packets: Record<string, unknown>[],
+  errs: FieldErrors,
+): Record<string, unknown>[] {
   const byKey = new Map(roles.map((r) => [r.key, r]));
   const given = new Set(packets.map((p) => p.key));
-  for (const r of roles) if (!given.has(r.key)) errs.add('packets', `Signer role "${r.key}" has no packet (give one with "key": "${r.key}").`);
+  for (const r of roles)
+    if (!given.has(r.key))
+      errs.add('packets', `Signer role "${r.key}" has no packet (give one with "key": "${r.key}").`);
   return packets.map((p, i) => {
     const role = byKey.get(String(p.key));
     if (!role) {
-      errs.add(`packets[${i}].key`, `"${String(p.key)}" is not a signer role of this envelope template (roles: ${roles.map((r) => r.key).join(', ')}).`);
+      errs.add(
+        `packets[${i}].key`,
+        `"${String(p.key)}" is not a signer role of this envelope template (roles: ${roles.map((r) => r.key).join(', ')}).`,
+      );
       return p;
     }
     const auth = (flag: 'auth_sms' | 'auth_selfie' | 'auth_id') => (role[flag] ? true : p[flag]);
-    return { ...p, order: role.order, auth_sms: auth('auth_sms'), auth_selfie: auth('auth_selfie'), auth_id: auth('auth_id') };
+    return {
+      ...p,
+      order: role.order,
+      auth_sms: auth('auth_sms'),
+      auth_selfie: auth('auth_selfie'),
+      auth_id: auth('auth_id'),
+    };
   });
 }
 
 /** `field_values` by field key; a key no document of the template has is a 400. */
-function fieldValues(ctx: EngineContext, spec: StoredSpec, list: { key: string; initial_value: string | number }[], errs: FieldErrors): Map<string, string | number> {
+function fieldValues(
+  ctx: EngineContext,
+  spec: StoredSpec,
+  list: { key: string; initial_value: string | number }[],
+  errs: FieldErrors,
+): Map<string, string | number> {
   const known = new Set<string>();
   for (const d of spec.documents) {
     const fields = 'template_id' in d ? (findStoredTemplate(ctx, d.template_id)?.fields ?? []) : d.fields;
@@ -265,18 +351,36 @@ function fieldValues(ctx: EngineContext, spec: StoredSpec, list: { key: string; 
   }
   const values = new Map<string, string | number>();
   list.forEach((v, i) => {
-    if (!known.has(v.key)) errs.add(`envelope_template.field_values[${i}].key`, `"${v.key}" is not the key of a field of this envelope template.`);
+    if (!known.has(v.key))
+      errs.add(
+        `envelope_template.field_values[${i}].key`,
+        `"${v.key}" is not the key of a field of this envelope template.`,
+      );
     values.set(v.key, v.initial_value);
   });
   return values;
 }
 
-function bundleDocument(ctx: EngineContext, d: StoredDocument, values: Map<string, string | number>): Record<string, unknown> {
+function bundleDocument(
+  ctx: EngineContext,
+  d: StoredDocument,
+  values: Map<string, string | number>,
+): Record<string, unknown> {
   if ('template_id' in d) {
     const keys = findStoredTemplate(ctx, d.template_id)?.fields.map((f) => f.key) ?? [];
     const field_values = keys.filter((k) => values.has(k)).map((key) => ({ key, initial_value: values.get(key)! }));
-    return { key: d.key, template_id: d.template_id, assignments: d.assignments, ...(field_values.length ? { field_values } : {}) };
+    return {
+      key: d.key,
+      template_id: d.template_id,
+      assignments: d.assignments,
+      ...(field_values.length ? { field_values } : {}),
+    };
   }
   const fields = d.fields.map((f) => (values.has(f.key!) ? { ...f, initial_value: values.get(f.key!) } : f));
-  return { key: d.key, file_b64: ctx.blobs.get(d.sha256).toString('base64'), filename: fitFilename(/\.pdf$/i.test(d.name) ? d.name : `${d.name}.pdf`), fields };
+  return {
+    key: d.key,
+    file_b64: ctx.blobs.get(d.sha256).toString('base64'),
+    filename: fitFilename(/\.pdf$/i.test(d.name) ? d.name : `${d.name}.pdf`),
+    fields,
+  };
 }

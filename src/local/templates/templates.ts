@@ -80,7 +80,15 @@ export function findStoredTemplate(ctx: EngineContext, id: string): StoredTempla
   const r = rowOf(ctx, id);
   if (!r) return undefined;
   const blob = sql(ctx.db, 'SELECT pages FROM blobs WHERE sha256 = ?').get(r.sha256) as { pages: number };
-  return { id: r.id, name: r.name, sha256: r.sha256, filename: r.filename, pages: blob.pages, roles: JSON.parse(r.roles), fields: JSON.parse(r.fields) };
+  return {
+    id: r.id,
+    name: r.name,
+    sha256: r.sha256,
+    filename: r.filename,
+    pages: blob.pages,
+    roles: JSON.parse(r.roles),
+    fields: JSON.parse(r.fields),
+  };
 }
 
 export function listTemplates(ctx: EngineContext, q: TemplateListQuery): Page<DocumentTemplate> {
@@ -90,8 +98,15 @@ export function listTemplates(ctx: EngineContext, q: TemplateListQuery): Page<Do
   const params = filters.flatMap(([k, v]) => [k, String(v)]);
   // Immediate: each item's file_url is a link written in the same transaction as the read.
   return inTransaction(ctx, () =>
-    mapPage(selectPage<TemplateRow>(ctx.db, { page, perPage }, { from: 'templates t', where, params, order: 't.created DESC, t.seq DESC' }),
-      (rows) => rows.map((r) => toTemplate(ctx, r))));
+    mapPage(
+      selectPage<TemplateRow>(
+        ctx.db,
+        { page, perPage },
+        { from: 'templates t', where, params, order: 't.created DESC, t.seq DESC' },
+      ),
+      (rows) => rows.map((r) => toTemplate(ctx, r)),
+    ),
+  );
 }
 
 export function getTemplate(ctx: EngineContext, id: string): DocumentTemplate {
@@ -153,20 +168,43 @@ export async function saveTemplate(ctx: EngineContext, input: TemplateImport, id
   return inTransaction(ctx, () => {
     const at = ctx.clock.now();
     recordBlob(ctx.db, hash, pdf!.length, pages!, at);
-    const values = { name: def.name, sha256: hash, filename, roles: JSON.stringify(roles), fields: JSON.stringify(fields), at };
+    const values = {
+      name: def.name,
+      sha256: hash,
+      filename,
+      roles: JSON.stringify(roles),
+      fields: JSON.stringify(fields),
+      at,
+    };
     const templateId = id ?? uuid();
     if (id === undefined) {
-      sql(ctx.db, `INSERT INTO templates (id, name, is_shared, library, sha256, filename, roles, fields, metadata, teams, created, updated)
-        VALUES (@id, @name, @is_shared, @library, @sha256, @filename, @roles, @fields, @metadata, @teams, @at, @at)`)
-        .run({ ...values, id: templateId, is_shared: def.is_shared ? 1 : 0, library: def.library ?? null,
-          metadata: JSON.stringify(def.metadata ?? {}), teams: JSON.stringify(def.teams ?? []) });
+      sql(
+        ctx.db,
+        `INSERT INTO templates (id, name, is_shared, library, sha256, filename, roles, fields, metadata, teams, created, updated)
+        VALUES (@id, @name, @is_shared, @library, @sha256, @filename, @roles, @fields, @metadata, @teams, @at, @at)`,
+      ).run({
+        ...values,
+        id: templateId,
+        is_shared: def.is_shared ? 1 : 0,
+        library: def.library ?? null,
+        metadata: JSON.stringify(def.metadata ?? {}),
+        teams: JSON.stringify(def.teams ?? []),
+      });
     } else {
       // Members not given keep their values: replacing a definition is not a PATCH of metadata or teams.
-      sql(ctx.db, `UPDATE templates SET name = @name, sha256 = @sha256, filename = @filename, roles = @roles, fields = @fields,
+      sql(
+        ctx.db,
+        `UPDATE templates SET name = @name, sha256 = @sha256, filename = @filename, roles = @roles, fields = @fields,
         is_shared = coalesce(@is_shared, is_shared), library = coalesce(@library, library),
-        metadata = coalesce(@metadata, metadata), teams = coalesce(@teams, teams), updated = @at WHERE id = @id`)
-        .run({ ...values, id: templateId, is_shared: def.is_shared === undefined ? null : def.is_shared ? 1 : 0, library: def.library ?? null,
-          metadata: def.metadata ? JSON.stringify(def.metadata) : null, teams: def.teams ? JSON.stringify(def.teams) : null });
+        metadata = coalesce(@metadata, metadata), teams = coalesce(@teams, teams), updated = @at WHERE id = @id`,
+      ).run({
+        ...values,
+        id: templateId,
+        is_shared: def.is_shared === undefined ? null : def.is_shared ? 1 : 0,
+        library: def.library ?? null,
+        metadata: def.metadata ? JSON.stringify(def.metadata) : null,
+        teams: def.teams ? JSON.stringify(def.teams) : null,
+      });
     }
     enqueueTemplateEvent(ctx.db, id === undefined ? 'created' : 'updated', templateId, at);
     return toTemplate(ctx, findRow(ctx, templateId));
@@ -182,16 +220,26 @@ function checkRoles(roles: { key: string; label?: string }[], errs: FieldErrors)
   });
 }
 
-async function checkFields(ctx: EngineContext, fields: TemplateFieldT[], roleKeys: Set<string>, pages: number | undefined, errs: FieldErrors): Promise<TemplateField[]> {
+async function checkFields(
+  ctx: EngineContext,
+  fields: TemplateFieldT[],
+  roleKeys: Set<string>,
+  pages: number | undefined,
+  errs: FieldErrors,
+): Promise<TemplateField[]> {
   const keys = new Set<string>();
-  const checkRegex = await regexCheck(ctx.account, fields.some((f) => f.v_regex !== undefined));
+  const checkRegex = await regexCheck(
+    ctx.account,
+    fields.some((f) => f.v_regex !== undefined),
+  );
   return fields.map((f, j) => {
     const at = (m: string) => `fields[${j}].${m}`;
     const key = f.key ?? `${f.kind}-${j + 1}`;
     if (keys.has(key)) errs.add(at('key'), `Duplicate field key "${key}".`);
     keys.add(key);
     for (const [e, role] of (f.editor_roles ?? []).entries())
-      if (!roleKeys.has(role)) errs.add(at(`editor_roles[${e}]`), `"${role}" is not the key of a role of this template.`);
+      if (!roleKeys.has(role))
+        errs.add(at(`editor_roles[${e}]`), `"${role}" is not the key of a role of this template.`);
     if (f.page !== undefined && pages !== undefined && f.page > pages)
       errs.add(at('page'), `Page ${f.page} is past the end of the PDF (${pages} page${pages === 1 ? '' : 's'}).`);
     if (f.v_regex !== undefined) checkRegex(f.v_regex, at('v_regex'), errs);
@@ -237,13 +285,17 @@ export function templateDocument(
   const values = new Map<string, string | number>();
   const fieldKeys = new Set(template.fields.map((f) => f.key));
   for (const [k, v] of (d.field_values ?? []).entries()) {
-    if (!fieldKeys.has(v.key)) errs.add(at(`field_values[${k}].key`), `"${v.key}" is not the key of a field of template "${template.name}".`);
+    if (!fieldKeys.has(v.key))
+      errs.add(at(`field_values[${k}].key`), `"${v.key}" is not the key of a field of template "${template.name}".`);
     values.set(v.key, v.initial_value);
   }
   if (errs.list.length > before) return undefined;
   // Own members only: a tag may be named like an Object.prototype member ("constructor", "__proto__").
-  const tagged = (tag: string | undefined) => (tag !== undefined && Object.hasOwn(tagValues, tag) ? tagValues[tag] : undefined);
-  const fields = template.fields.map((tf) => documentField(tf, signerOf, values.get(tf.key) ?? tagged(tf.data_flow_tag)));
+  const tagged = (tag: string | undefined) =>
+    tag !== undefined && Object.hasOwn(tagValues, tag) ? tagValues[tag] : undefined;
+  const fields = template.fields.map((tf) =>
+    documentField(tf, signerOf, values.get(tf.key) ?? tagged(tf.data_flow_tag)),
+  );
   return { template, fields };
 }
 
@@ -263,24 +315,39 @@ export function assignRoles(
   const roleKeys = new Set(template.roles.map((r) => r.key));
   const signerOf = new Map<string, string>();
   for (const [k, a] of assignments.entries()) {
-    if (!roleKeys.has(a.role)) errs.add(at(`assignments[${k}].role`), `"${a.role}" is not a role of template "${template.name}" (roles: ${[...roleKeys].join(', ') || 'none'}).`);
+    if (!roleKeys.has(a.role))
+      errs.add(
+        at(`assignments[${k}].role`),
+        `"${a.role}" is not a role of template "${template.name}" (roles: ${[...roleKeys].join(', ') || 'none'}).`,
+      );
     else if (signerOf.has(a.role)) errs.add(at(`assignments[${k}].role`), `Role "${a.role}" is assigned twice.`);
-    if (!signerKeys.has(a.signer)) errs.add(at(`assignments[${k}].signer`), `"${a.signer}" is not the key of ${signerNoun}.`);
+    if (!signerKeys.has(a.signer))
+      errs.add(at(`assignments[${k}].signer`), `"${a.signer}" is not the key of ${signerNoun}.`);
     signerOf.set(a.role, a.signer);
   }
   for (const role of roleKeys) {
     if (signerOf.has(role)) continue;
     if (signerKeys.has(role)) signerOf.set(role, role);
     else if (template.fields.some((f) => f.editor_roles?.includes(role)))
-      errs.add(at('assignments'), `Role "${role}" of template "${template.name}" has fields but is not assigned to a signer.`);
+      errs.add(
+        at('assignments'),
+        `Role "${role}" of template "${template.name}" has fields but is not assigned to a signer.`,
+      );
   }
   return signerOf;
 }
 
-function documentField(tf: TemplateField, signerOf: Map<string, string>, value: string | number | undefined): StoredField {
+function documentField(
+  tf: TemplateField,
+  signerOf: Map<string, string>,
+  value: string | number | undefined,
+): StoredField {
   const { default_value, editor_roles, data_flow_tag: _tag, ...rest } = tf;
   const editors = (editor_roles ?? []).map((r) => signerOf.get(r)).filter((s): s is string => s !== undefined);
   const initial = value ?? default_value;
-  return { ...rest, ...(editors.length ? { editors } : {}), ...(initial !== undefined ? { initial_value: initial } : {}) };
+  return {
+    ...rest,
+    ...(editors.length ? { editors } : {}),
+    ...(initial !== undefined ? { initial_value: initial } : {}),
+  };
 }
-

@@ -10,7 +10,10 @@ export class WebhookDelivery {
   private queued = false;
   private run: Promise<unknown> | undefined;
 
-  constructor(private readonly ctx: EngineContext, private readonly timing: WebhookTiming = {}) {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly timing: WebhookTiming = {},
+  ) {
     onWebhookQueued(ctx.db, () => {
       this.queued = true;
       // The rows become visible when the transaction that queued them ends.

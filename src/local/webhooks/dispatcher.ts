@@ -73,7 +73,10 @@ export class Dispatcher {
   private agentPublicOnly: boolean | undefined;
   private loop: { timer: NodeJS.Timeout; running: Promise<unknown> | undefined; again: boolean } | undefined;
 
-  constructor(private readonly ctx: EngineContext, private readonly timing: WebhookTiming = {}) {}
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly timing: WebhookTiming = {},
+  ) {}
 
   private wallNow(): string {
     return new Date((this.timing.wallMs ?? Date.now)()).toISOString();
@@ -149,7 +152,10 @@ export class Dispatcher {
     const finished: Attempted[] = [];
     for (;;) {
       if (deadline !== undefined && Date.now() >= deadline) break;
-      const batch = inFlight.size <= CONCURRENCY / 2 ? this.claim(CONCURRENCY - inFlight.size, opts.firstAttemptsOnly === true) : [];
+      const batch =
+        inFlight.size <= CONCURRENCY / 2
+          ? this.claim(CONCURRENCY - inFlight.size, opts.firstAttemptsOnly === true)
+          : [];
       if (!batch.length && !inFlight.size) break;
       for (const e of batch) {
         const tracked: Promise<void> = this.post(e, run, deadline)
@@ -179,13 +185,17 @@ export class Dispatcher {
     const nowIso = this.ctx.clock.now();
     // A read first: esign serve polls every second, and should not take the write lock for nothing.
     if (!sql(this.ctx.db, 'SELECT 1 FROM webhook_events WHERE next_attempt_at <= ? LIMIT 1').get(nowIso)) return [];
-    return inTransaction(this.ctx, () =>
-      sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE seq IN (
+    return inTransaction(
+      this.ctx,
+      () =>
+        sql(
+          this.ctx.db,
+          `UPDATE webhook_events SET lease_until = ? WHERE seq IN (
           SELECT e.seq FROM webhook_events e JOIN webhooks w ON w.id = e.webhook_id
           WHERE e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?) AND w.enabled = 1 AND (? = 0 OR e.attempts = 0)
           ORDER BY e.next_attempt_at, e.seq LIMIT ?)
-        RETURNING seq, pk, webhook_id, payload, attempts`)
-        .all(this.leaseUntil(), nowIso, this.wallNow(), firstOnly ? 1 : 0, limit) as Claimed[],
+        RETURNING seq, pk, webhook_id, payload, attempts`,
+        ).all(this.leaseUntil(), nowIso, this.wallNow(), firstOnly ? 1 : 0, limit) as Claimed[],
     );
   }
 
@@ -195,10 +205,14 @@ export class Dispatcher {
     const body = hook.json ? e.payload : formBody(e.payload);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = [
-      'content-type', hook.json ? 'application/json' : 'application/x-www-form-urlencoded',
-      'user-agent', USER_AGENT,
-      TIMESTAMP_HEADER, String(timestamp),
-      SIGNATURE_HEADER, sign(run.secret(), timestamp, body),
+      'content-type',
+      hook.json ? 'application/json' : 'application/x-www-form-urlencoded',
+      'user-agent',
+      USER_AGENT,
+      TIMESTAMP_HEADER,
+      String(timestamp),
+      SIGNATURE_HEADER,
+      sign(run.secret(), timestamp, body),
       ...hook.headers,
     ];
     const budget = deadline === undefined ? ATTEMPT_TIMEOUT_MS : Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now());
@@ -208,8 +222,13 @@ export class Dispatcher {
     const agent = await this.agentFor(this.ctx.refusePrivateUrls());
     try {
       const res = await request(hook.url, {
-        method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.timeout(budget),
-        headersTimeout: ATTEMPT_TIMEOUT_MS, bodyTimeout: ATTEMPT_TIMEOUT_MS,
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: agent,
+        signal: AbortSignal.timeout(budget),
+        headersTimeout: ATTEMPT_TIMEOUT_MS,
+        bodyTimeout: ATTEMPT_TIMEOUT_MS,
       });
       // The receiver's reply is not esign's to keep: a delivery record holds the status only.
       await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
@@ -217,9 +236,15 @@ export class Dispatcher {
       return { status: res.statusCode, success, message: `HTTP ${res.statusCode}` };
     } catch (err) {
       const x = err as Error & { code?: string; cause?: { code?: string } };
-      const timedOut = x.name === 'TimeoutError' || x.code === 'UND_ERR_HEADERS_TIMEOUT' || x.code === 'UND_ERR_BODY_TIMEOUT';
-      if (timedOut && ownDeadline) return { status: 0, success: false, message: 'Abandoned: the command ran out of time.', abandoned: true };
-      return { status: 0, success: false, message: timedOut ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.` : failureReason(err) };
+      const timedOut =
+        x.name === 'TimeoutError' || x.code === 'UND_ERR_HEADERS_TIMEOUT' || x.code === 'UND_ERR_BODY_TIMEOUT';
+      if (timedOut && ownDeadline)
+        return { status: 0, success: false, message: 'Abandoned: the command ran out of time.', abandoned: true };
+      return {
+        status: 0,
+        success: false,
+        message: timedOut ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s.` : failureReason(err),
+      };
     }
   }
 
@@ -244,10 +269,15 @@ export class Dispatcher {
     const db = this.ctx.db;
     // Its webhook was deleted while the attempt was in flight: the event went with it.
     if (!sql(db, 'SELECT 1 FROM webhook_events WHERE seq = ?').get(e.seq)) return;
-    sql(db, 'INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(uuid(), e.seq, new Date(now).toISOString(), o.status, o.success ? 1 : 0, o.message);
+    sql(
+      db,
+      'INSERT INTO webhook_deliveries (pk, event_seq, timestamp, status, success, message) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(uuid(), e.seq, new Date(now).toISOString(), o.status, o.success ? 1 : 0, o.message);
     if (o.success) {
-      sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, success = 1, next_attempt_at = NULL, lease_until = NULL WHERE seq = ?').run(o.status, e.seq);
+      sql(
+        db,
+        'UPDATE webhook_events SET attempts = attempts + 1, status = ?, success = 1, next_attempt_at = NULL, lease_until = NULL WHERE seq = ?',
+      ).run(o.status, e.seq);
       sql(db, 'UPDATE webhooks SET failed_in_a_row = 0 WHERE id = ? AND failed_in_a_row <> 0').run(e.webhook_id);
       return;
     }
@@ -258,29 +288,46 @@ export class Dispatcher {
     }
     const delay = RETRY_DELAYS_MIN[e.attempts];
     const next = delay === undefined ? null : new Date(now + delay * 60_000).toISOString();
-    sql(db, 'UPDATE webhook_events SET attempts = attempts + 1, status = ?, next_attempt_at = ?, lease_until = NULL WHERE seq = ?').run(o.status, next, e.seq);
+    sql(
+      db,
+      'UPDATE webhook_events SET attempts = attempts + 1, status = ?, next_attempt_at = ?, lease_until = NULL WHERE seq = ?',
+    ).run(o.status, next, e.seq);
     if (next === null)
-      sql(db, `UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1,
-          enabled = CASE WHEN failed_in_a_row + 1 >= ? THEN 0 ELSE enabled END WHERE id = ?`).run(DISABLE_AFTER_FAILED_EVENTS, e.webhook_id);
+      sql(
+        db,
+        `UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1,
+          enabled = CASE WHEN failed_in_a_row + 1 >= ? THEN 0 ELSE enabled END WHERE id = ?`,
+      ).run(DISABLE_AFTER_FAILED_EVENTS, e.webhook_id);
   }
 
   /** A test occurrence for every enabled, subscribed webhook; first attempts are made before returning. */
   async trigger(eventType: string, bundleSlug?: string): Promise<WebhookEvent[]> {
     if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType))
-      throw new ApiError(400, 'invalid', `event_type: "${eventType}" is not a webhook event type. Valid: ${WEBHOOK_EVENT_TYPES.join(', ')}.`, [
-        { field: 'event_type', message: `"${eventType}" is not a valid choice.` },
-      ]);
+      throw new ApiError(
+        400,
+        'invalid',
+        `event_type: "${eventType}" is not a webhook event type. Valid: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+        [{ field: 'event_type', message: `"${eventType}" is not a valid choice.` }],
+      );
     const pks = inTransaction(this.ctx, () => {
       let bundleId = 'test';
       let packetId: string | null = null;
       if (bundleSlug) {
-        const b = sql(this.ctx.db, 'SELECT seq, id FROM bundles WHERE id = ?').get(bundleSlug) as { seq: number; id: string } | undefined;
+        const b = sql(this.ctx.db, 'SELECT seq, id FROM bundles WHERE id = ?').get(bundleSlug) as
+          | { seq: number; id: string }
+          | undefined;
         if (!b) throw new ApiError(404, 'not_found', `No Bundle "${bundleSlug}".`);
         bundleId = b.id;
         if (eventType.startsWith('packet_'))
-          packetId = (sql(this.ctx.db, 'SELECT id FROM packets WHERE bundle_seq = ? ORDER BY idx LIMIT 1').get(b.seq) as { id: string }).id;
+          packetId = (
+            sql(this.ctx.db, 'SELECT id FROM packets WHERE bundle_seq = ? ORDER BY idx LIMIT 1').get(b.seq) as {
+              id: string;
+            }
+          ).id;
       } else if (eventType.startsWith('packet_')) packetId = 'test';
-      const template = eventType.startsWith('doc_template_') ? { bundleId: null, payload: { template_id: 'test' } } : {};
+      const template = eventType.startsWith('doc_template_')
+        ? { bundleId: null, payload: { template_id: 'test' } }
+        : {};
       return enqueueOccurrence(this.ctx.db, { eventType, at: this.ctx.clock.now(), bundleId, packetId, ...template });
     });
     await Promise.all(pks.map((pk) => this.attemptNow(pk, false)));
@@ -296,9 +343,11 @@ export class Dispatcher {
 
   /** Leases one event and attempts it; a lease held by another process means it is being delivered already. */
   private async attemptNow(pk: string, manual: boolean): Promise<void> {
-    const e = sql(this.ctx.db, `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
-        RETURNING seq, pk, webhook_id, payload, attempts`)
-      .get(this.leaseUntil(), pk, this.wallNow()) as Claimed | undefined;
+    const e = sql(
+      this.ctx.db,
+      `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
+        RETURNING seq, pk, webhook_id, payload, attempts`,
+    ).get(this.leaseUntil(), pk, this.wallNow()) as Claimed | undefined;
     if (e) this.recordAll([{ e, o: await this.post(e, new RunCache(this.ctx)), manual }]);
   }
 }
@@ -317,9 +366,18 @@ class RunCache {
 
   webhook(id: string) {
     if (!this.hooks.has(id)) {
-      const row = sql(this.ctx.db, 'SELECT url, json FROM webhooks WHERE id = ?').get(id) as { url: string; json: number } | undefined;
-      const extra = row ? (sql(this.ctx.db, 'SELECT name, value FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(id) as { name: string; value: string }[]) : [];
-      this.hooks.set(id, row && { url: row.url, json: row.json === 1, headers: extra.flatMap((h) => [h.name, h.value]) });
+      const row = sql(this.ctx.db, 'SELECT url, json FROM webhooks WHERE id = ?').get(id) as
+        | { url: string; json: number }
+        | undefined;
+      const extra = row
+        ? (sql(this.ctx.db, 'SELECT name, value FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(
+            id,
+          ) as { name: string; value: string }[])
+        : [];
+      this.hooks.set(
+        id,
+        row && { url: row.url, json: row.json === 1, headers: extra.flatMap((h) => [h.name, h.value]) },
+      );
     }
     return this.hooks.get(id);
   }
@@ -344,7 +402,8 @@ const NETWORK_REASONS: Record<string, string> = {
 
 /** esign's own short reason for a failed attempt: a code and what it means, never text from elsewhere. */
 function failureReason(err: unknown): string {
-  if (refusalOf(err)) return 'Refused: the address is private, loopback or link-local (esign serve --allow-private-urls allows it).';
+  if (refusalOf(err))
+    return 'Refused: the address is private, loopback or link-local (esign serve --allow-private-urls allows it).';
   const x = err as { code?: string; cause?: { code?: string } };
   const code = x.cause?.code ?? x.code;
   if (code && NETWORK_REASONS[code]) return `${NETWORK_REASONS[code]} (${code}).`;

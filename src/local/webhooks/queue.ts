@@ -37,17 +37,29 @@ export interface Occurrence {
 
 /** Queues an occurrence for every enabled webhook subscribed to its type; returns the new events' pks. */
 export function enqueueOccurrence(db: Db, o: Occurrence): string[] {
-  const hooks = sql(db, `SELECT id FROM webhooks WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)`)
-    .all(o.eventType) as { id: string }[];
+  const hooks = sql(
+    db,
+    `SELECT id FROM webhooks WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)`,
+  ).all(o.eventType) as { id: string }[];
   const pks: string[] = [];
   if (!hooks.length) return pks;
   const account = accountId(db);
-  const insert = sql(db, `INSERT INTO webhook_events (pk, webhook_id, event_type, created, payload, bundle_id, packet_id, next_attempt_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = sql(
+    db,
+    `INSERT INTO webhook_events (pk, webhook_id, event_type, created, payload, bundle_id, packet_id, next_attempt_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   for (const h of hooks) {
     const pk = uuid();
-    const payload = o.payload ?? (o.packetId ? { bundle_id: o.bundleId, packet_id: o.packetId } : { bundle_id: o.bundleId });
-    const body = JSON.stringify({ event_id: pk, event_type: o.eventType, event_date: o.at, account_id: account, payload });
+    const payload =
+      o.payload ?? (o.packetId ? { bundle_id: o.bundleId, packet_id: o.packetId } : { bundle_id: o.bundleId });
+    const body = JSON.stringify({
+      event_id: pk,
+      event_type: o.eventType,
+      event_date: o.at,
+      account_id: account,
+      payload,
+    });
     insert.run(pk, h.id, o.eventType, o.at, body, o.bundleId, o.packetId ?? null, o.at);
     pks.push(pk);
   }
@@ -58,7 +70,10 @@ export function enqueueOccurrence(db: Db, o: Occurrence): string[] {
 }
 
 /** Called for every Bundle audit event: queues it when it is a webhook event. */
-export function enqueueForAuditEvent(db: Db, e: { bundleSeq: number; kind: string; at: string; packetId?: string }): void {
+export function enqueueForAuditEvent(
+  db: Db,
+  e: { bundleSeq: number; kind: string; at: string; packetId?: string },
+): void {
   const eventType = WEBHOOK_EVENT_OF[e.kind];
   if (!eventType) return;
   // Cheap when nobody listens: one indexed look-up and no Bundle read.
@@ -68,7 +83,17 @@ export function enqueueForAuditEvent(db: Db, e: { bundleSeq: number; kind: strin
 }
 
 /** A Document Template was created, updated or deleted (in the caller's transaction). */
-export function enqueueTemplateEvent(db: Db, change: 'created' | 'updated' | 'deleted', templateId: string, at: string): void {
+export function enqueueTemplateEvent(
+  db: Db,
+  change: 'created' | 'updated' | 'deleted',
+  templateId: string,
+  at: string,
+): void {
   if (!sql(db, 'SELECT 1 FROM webhooks WHERE enabled = 1 LIMIT 1').get()) return;
-  enqueueOccurrence(db, { eventType: `doc_template_${change}`, at, bundleId: null, payload: { template_id: templateId } });
+  enqueueOccurrence(db, {
+    eventType: `doc_template_${change}`,
+    at,
+    bundleId: null,
+    payload: { template_id: templateId },
+  });
 }

@@ -6,9 +6,13 @@ import { uuid } from '../store/ids.js';
 import { metaValue } from '../store/meta.js';
 
 const put = (db: Db, key: string, value: string) =>
-  sql(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  sql(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+    key,
+    value,
+  );
 /** Inserts only when absent, so two processes making the first value agree on one. */
-const putOnce = (db: Db, key: string, value: string) => sql(db, 'INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+const putOnce = (db: Db, key: string, value: string) =>
+  sql(db, 'INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(key, value);
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 

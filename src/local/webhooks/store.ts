@@ -5,8 +5,16 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../service/enums.
 import { FieldErrors, badRequest, notFound } from '../../service/errors.js';
 import { type PageSpec, isDay, nextDay, parsePage } from '../../service/listQuery.js';
 import type {
-  Page, Webhook, WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery,
-  WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery,
+  Page,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryListQuery,
+  WebhookDeliveryRecord,
+  WebhookEvent,
+  WebhookEventListQuery,
+  WebhookExtraHeader,
+  WebhookHeaderListQuery,
+  WebhookListQuery,
 } from '../../service/types.js';
 import { refusedHost } from '../net/addressPolicy.js';
 import { inTransaction, type EngineContext } from '../store/context.js';
@@ -137,16 +145,35 @@ class ListQuery {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One page of `SELECT {select} FROM {from}` under the query's filters; 404 past the last page. */
-function pageOf<R, T>(db: Db, q: ListQuery, from: string, select: string, order: string, map: (rows: R[]) => T[],
-  plan: Pick<PageSelect, 'count' | 'keys'> = {}): Page<T> {
+function pageOf<R, T>(
+  db: Db,
+  q: ListQuery,
+  from: string,
+  select: string,
+  order: string,
+  map: (rows: R[]) => T[],
+  plan: Pick<PageSelect, 'count' | 'keys'> = {},
+): Page<T> {
   q.done();
   // One read transaction: the count and the rows see the same state.
-  return db.transaction(() =>
-    mapPage(selectPage<R>(db, q.page, { from, select, where: q.where.clauses, params: q.where.params, order, ...plan }), map)).deferred();
+  return db
+    .transaction(() =>
+      mapPage(
+        selectPage<R>(db, q.page, { from, select, where: q.where.clauses, params: q.where.params, order, ...plan }),
+        map,
+      ),
+    )
+    .deferred();
 }
 
 /** The total from a table of counts by one column (migration 10), when that column is the only filter. */
-function countedBy(db: Db, q: ListQuery, table: string, col: string, value: number | undefined): (() => number | undefined) {
+function countedBy(
+  db: Db,
+  q: ListQuery,
+  table: string,
+  col: string,
+  value: number | undefined,
+): () => number | undefined {
   return () => {
     if (q.where.clauses.length > (value === undefined ? 0 : 1)) return undefined;
     return value === undefined
@@ -158,11 +185,19 @@ function countedBy(db: Db, q: ListQuery, table: string, col: string, value: numb
 // ---------------------------------------------------------------------------------------------
 // Webhooks
 
-const toHeader = (h: HeaderRow): WebhookExtraHeader => ({ id: h.id, webhook: h.webhook_id, name: h.name, value: h.value, order: h.ord });
+const toHeader = (h: HeaderRow): WebhookExtraHeader => ({
+  id: h.id,
+  webhook: h.webhook_id,
+  name: h.name,
+  value: h.value,
+  order: h.ord,
+});
 
 /** The order a delivery sends them in: by `order`, then creation. */
 function headersOf(db: Db, webhookId: string): WebhookExtraHeader[] {
-  return (sql(db, 'SELECT * FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(webhookId) as HeaderRow[]).map(toHeader);
+  return (
+    sql(db, 'SELECT * FROM webhook_headers WHERE webhook_id = ? ORDER BY ord, seq').all(webhookId) as HeaderRow[]
+  ).map(toHeader);
 }
 
 const toWebhook = (db: Db, w: WebhookRow): Webhook => ({
@@ -175,7 +210,8 @@ const toWebhook = (db: Db, w: WebhookRow): Webhook => ({
   extra_headers: headersOf(db, w.id),
 });
 
-const webhookRow = (db: Db, id: string) => sql(db, 'SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
+const webhookRow = (db: Db, id: string) =>
+  sql(db, 'SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
 
 function requireWebhook(db: Db, id: string): WebhookRow {
   const w = webhookRow(db, id);
@@ -189,7 +225,9 @@ export function listWebhooks(ctx: EngineContext, query: WebhookListQuery): Page<
   const type = q.eventType('event_type');
   if (enabled !== undefined) q.add('enabled = ?', enabled ? 1 : 0);
   if (type) q.add('EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)', type);
-  return pageOf<WebhookRow, Webhook>(ctx.db, q, 'webhooks', '*', 'created DESC, seq DESC', (rows) => rows.map((w) => toWebhook(ctx.db, w)));
+  return pageOf<WebhookRow, Webhook>(ctx.db, q, 'webhooks', '*', 'created DESC, seq DESC', (rows) =>
+    rows.map((w) => toWebhook(ctx.db, w)),
+  );
 }
 
 export function getWebhook(ctx: EngineContext, id: string): Webhook {
@@ -204,7 +242,8 @@ async function checkDeliverable(ctx: EngineContext, url: string | undefined): Pr
   if (url === undefined || !ctx.refusePrivateUrls()) return;
   const host = await refusedHost(url);
   if (host === undefined) return;
-  const message = `${host} is a private, loopback or link-local address, which esign serve does not deliver to ` +
+  const message =
+    `${host} is a private, loopback or link-local address, which esign serve does not deliver to ` +
     '(esign serve --allow-private-urls, or esign local account set --allow-private-urls, allows it).';
   throw badRequest(`url: ${message}`, [{ field: 'url', message }]);
 }
@@ -216,9 +255,22 @@ export async function createWebhook(ctx: EngineContext, body: unknown): Promise<
   const id = uuid();
   return inTransaction(ctx, () => {
     const at = ctx.clock.now();
-    sql(ctx.db, 'INSERT INTO webhooks (id, name, url, enabled, json, event_types, created) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(id, req.name, req.url, req.enabled === false ? 0 : 1, req.json === false ? 0 : 1, JSON.stringify(req.event_types), at);
-    const insertHeader = sql(ctx.db, 'INSERT INTO webhook_headers (id, webhook_id, name, value, ord, created) VALUES (?, ?, ?, ?, ?, ?)');
+    sql(
+      ctx.db,
+      'INSERT INTO webhooks (id, name, url, enabled, json, event_types, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      id,
+      req.name,
+      req.url,
+      req.enabled === false ? 0 : 1,
+      req.json === false ? 0 : 1,
+      JSON.stringify(req.event_types),
+      at,
+    );
+    const insertHeader = sql(
+      ctx.db,
+      'INSERT INTO webhook_headers (id, webhook_id, name, value, ord, created) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     for (const h of req.extra_headers ?? []) insertHeader.run(uuid(), id, h.name, h.value, h.order ?? 1, at);
     return getWebhook(ctx, id);
   });
@@ -239,12 +291,17 @@ interface WebhookChange {
  */
 function checkSameHeaders(db: Db, id: string, given: WebhookChange['extra_headers']): void {
   if (given === undefined) return;
-  const key = (h: { name: string; value: string; order?: number }) => `${h.name.toLowerCase()}\u0000${h.value}\u0000${h.order ?? 1}`;
+  const key = (h: { name: string; value: string; order?: number }) =>
+    `${h.name.toLowerCase()}\u0000${h.value}\u0000${h.order ?? 1}`;
   const current = headersOf(db, id).map(key).sort();
   const wanted = given.map(key).sort();
   if (current.length !== wanted.length || current.some((k, i) => k !== wanted[i]))
     throw badRequest('extra_headers: Extra headers of an existing webhook are changed through /webhooks/headers/.', [
-      { field: 'extra_headers', message: 'Extra headers of an existing webhook are changed through /webhooks/headers/ (create, update, delete).' },
+      {
+        field: 'extra_headers',
+        message:
+          'Extra headers of an existing webhook are changed through /webhooks/headers/ (create, update, delete).',
+      },
     ]);
 }
 
@@ -258,10 +315,19 @@ function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhoo
     checkSameHeaders(ctx.db, id, c.extra_headers);
     const enabled = c.enabled ?? w.enabled === 1;
     const reEnabled = enabled && w.enabled === 0;
-    sql(ctx.db, `UPDATE webhooks SET name = ?, url = ?, enabled = ?, json = ?, event_types = ?,
-      failed_in_a_row = CASE WHEN ? THEN 0 ELSE failed_in_a_row END WHERE id = ?`)
-      .run(c.name ?? w.name, c.url ?? w.url, enabled ? 1 : 0, (c.json ?? w.json === 1) ? 1 : 0,
-        c.event_types ? JSON.stringify(c.event_types) : w.event_types, reEnabled ? 1 : 0, id);
+    sql(
+      ctx.db,
+      `UPDATE webhooks SET name = ?, url = ?, enabled = ?, json = ?, event_types = ?,
+      failed_in_a_row = CASE WHEN ? THEN 0 ELSE failed_in_a_row END WHERE id = ?`,
+    ).run(
+      c.name ?? w.name,
+      c.url ?? w.url,
+      enabled ? 1 : 0,
+      (c.json ?? w.json === 1) ? 1 : 0,
+      c.event_types ? JSON.stringify(c.event_types) : w.event_types,
+      reEnabled ? 1 : 0,
+      id,
+    );
     return getWebhook(ctx, id);
   });
 }
@@ -296,7 +362,8 @@ export function deleteWebhook(ctx: EngineContext, id: string): void {
 // ---------------------------------------------------------------------------------------------
 // Extra headers
 
-const headerRow = (db: Db, id: string) => sql(db, 'SELECT * FROM webhook_headers WHERE id = ?').get(id) as HeaderRow | undefined;
+const headerRow = (db: Db, id: string) =>
+  sql(db, 'SELECT * FROM webhook_headers WHERE id = ?').get(id) as HeaderRow | undefined;
 
 function requireHeader(db: Db, id: string): HeaderRow {
   const h = headerRow(db, id);
@@ -307,7 +374,9 @@ function requireHeader(db: Db, id: string): HeaderRow {
 /** A header names an existing webhook: a 400 on `webhook` otherwise (it is a member of the body). */
 function requireWebhookMember(db: Db, id: string): void {
   if (!webhookRow(db, id))
-    throw badRequest(`webhook: Webhook "${id}" does not exist.`, [{ field: 'webhook', message: `Webhook "${id}" does not exist.` }]);
+    throw badRequest(`webhook: Webhook "${id}" does not exist.`, [
+      { field: 'webhook', message: `Webhook "${id}" does not exist.` },
+    ]);
 }
 
 export function listWebhookHeaders(ctx: EngineContext, query: WebhookHeaderListQuery): Page<WebhookExtraHeader> {
@@ -317,8 +386,14 @@ export function listWebhookHeaders(ctx: EngineContext, query: WebhookHeaderListQ
   if (webhook) q.add('h.webhook_id = ?', webhook);
   if (type) q.add('EXISTS (SELECT 1 FROM json_each(w.event_types) WHERE value = ?)', type);
   // Newest webhook first; within a webhook, the order its deliveries send them in.
-  return pageOf<HeaderRow, WebhookExtraHeader>(ctx.db, q, 'webhook_headers h JOIN webhooks w ON w.id = h.webhook_id', 'h.*',
-    'w.seq DESC, h.ord, h.seq', (rows) => rows.map(toHeader));
+  return pageOf<HeaderRow, WebhookExtraHeader>(
+    ctx.db,
+    q,
+    'webhook_headers h JOIN webhooks w ON w.id = h.webhook_id',
+    'h.*',
+    'w.seq DESC, h.ord, h.seq',
+    (rows) => rows.map(toHeader),
+  );
 }
 
 export function getWebhookHeader(ctx: EngineContext, id: string): WebhookExtraHeader {
@@ -332,8 +407,10 @@ export async function createWebhookHeader(ctx: EngineContext, body: unknown): Pr
   const webhook = req.webhook.toLowerCase();
   return inTransaction(ctx, () => {
     requireWebhookMember(ctx.db, webhook);
-    sql(ctx.db, 'INSERT INTO webhook_headers (id, webhook_id, name, value, ord, created) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(id, webhook, req.name, req.value, req.order ?? 1, ctx.clock.now());
+    sql(
+      ctx.db,
+      'INSERT INTO webhook_headers (id, webhook_id, name, value, ord, created) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(id, webhook, req.name, req.value, req.order ?? 1, ctx.clock.now());
     return getWebhookHeader(ctx, id);
   });
 }
@@ -350,8 +427,13 @@ function changeHeader(ctx: EngineContext, id: string, c: HeaderChange): WebhookE
     const h = requireHeader(ctx.db, id);
     const webhook = c.webhook?.toLowerCase();
     if (webhook !== undefined) requireWebhookMember(ctx.db, webhook);
-    sql(ctx.db, 'UPDATE webhook_headers SET webhook_id = ?, name = ?, value = ?, ord = ? WHERE id = ?')
-      .run(webhook ?? h.webhook_id, c.name ?? h.name, c.value ?? h.value, c.order ?? h.ord, id);
+    sql(ctx.db, 'UPDATE webhook_headers SET webhook_id = ?, name = ?, value = ?, ord = ? WHERE id = ?').run(
+      webhook ?? h.webhook_id,
+      c.name ?? h.name,
+      c.value ?? h.value,
+      c.order ?? h.ord,
+      id,
+    );
     return getWebhookHeader(ctx, id);
   });
 }
@@ -371,27 +453,38 @@ export async function updateWebhookHeader(ctx: EngineContext, id: string, body: 
 
 export function deleteWebhookHeader(ctx: EngineContext, id: string): void {
   inTransaction(ctx, () => {
-    if (sql(ctx.db, 'DELETE FROM webhook_headers WHERE id = ?').run(id).changes === 0) throw notFound('Webhook extra header', id);
+    if (sql(ctx.db, 'DELETE FROM webhook_headers WHERE id = ?').run(id).changes === 0)
+      throw notFound('Webhook extra header', id);
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Events and their delivery attempts
 
-const toDelivery = (d: DeliveryRow): WebhookDelivery => ({ pk: d.pk, timestamp: d.timestamp, status: d.status, message: d.message });
+const toDelivery = (d: DeliveryRow): WebhookDelivery => ({
+  pk: d.pk,
+  timestamp: d.timestamp,
+  status: d.status,
+  message: d.message,
+});
 
 /** The attempts of each event, oldest first, in one query. */
 function deliveriesOf(db: Db, eventSeqs: number[]): Map<number, WebhookDelivery[]> {
   const out = new Map<number, WebhookDelivery[]>(eventSeqs.map((s) => [s, []]));
   if (!eventSeqs.length) return out;
-  const rows = sql(db, 'SELECT * FROM webhook_deliveries WHERE event_seq IN (SELECT value FROM json_each(?)) ORDER BY timestamp, seq')
-    .all(JSON.stringify(eventSeqs)) as DeliveryRow[];
+  const rows = sql(
+    db,
+    'SELECT * FROM webhook_deliveries WHERE event_seq IN (SELECT value FROM json_each(?)) ORDER BY timestamp, seq',
+  ).all(JSON.stringify(eventSeqs)) as DeliveryRow[];
   for (const d of rows) out.get(d.event_seq)!.push(toDelivery(d));
   return out;
 }
 
 function toWebhookEvents(db: Db, rows: EventRow[]): WebhookEvent[] {
-  const deliveries = deliveriesOf(db, rows.map((e) => e.seq));
+  const deliveries = deliveriesOf(
+    db,
+    rows.map((e) => e.seq),
+  );
   return rows.map((e) => ({
     pk: e.pk,
     webhook: e.webhook_id,
@@ -421,12 +514,26 @@ export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQue
   const byDays = !query.bundle && !type && status === undefined && (after || before || webhook);
   const count = byDays
     ? () => {
-        const where = [webhook && 'webhook_id = @webhook', success !== undefined && 'success = @success', after && 'day >= @after', before && 'day < @end'].filter(Boolean);
-        return sql(ctx.db, `SELECT coalesce(sum(n), 0) FROM webhook_event_day_counts WHERE ${where.join(' AND ')}`).pluck()
+        const where = [
+          webhook && 'webhook_id = @webhook',
+          success !== undefined && 'success = @success',
+          after && 'day >= @after',
+          before && 'day < @end',
+        ].filter(Boolean);
+        return sql(ctx.db, `SELECT coalesce(sum(n), 0) FROM webhook_event_day_counts WHERE ${where.join(' AND ')}`)
+          .pluck()
           .get({ webhook, success: success ? 1 : 0, after, end: before && nextDay(before) }) as number;
       }
     : countedBy(ctx.db, q, 'webhook_event_counts', 'success', success === undefined ? undefined : success ? 1 : 0);
-  return pageOf<EventRow, WebhookEvent>(ctx.db, q, 'webhook_events', '*', 'created DESC, seq DESC', (rows) => toWebhookEvents(ctx.db, rows), { count });
+  return pageOf<EventRow, WebhookEvent>(
+    ctx.db,
+    q,
+    'webhook_events',
+    '*',
+    'created DESC, seq DESC',
+    (rows) => toWebhookEvents(ctx.db, rows),
+    { count },
+  );
 }
 
 /** One event with its attempts; the dispatcher returns these after a trigger or a resend. */
@@ -454,7 +561,10 @@ const toDeliveryRecord = (d: DeliveryJoinRow): WebhookDeliveryRecord => ({
   deliveries: [toDelivery(d)],
 });
 
-export function listWebhookDeliveries(ctx: EngineContext, query: WebhookDeliveryListQuery): Page<WebhookDeliveryRecord> {
+export function listWebhookDeliveries(
+  ctx: EngineContext,
+  query: WebhookDeliveryListQuery,
+): Page<WebhookDeliveryRecord> {
   const q = new ListQuery(query as Record<string, unknown>);
   const webhook = q.uuid('webhook');
   const event = q.uuid('webhook_event');
@@ -468,13 +578,26 @@ export function listWebhookDeliveries(ctx: EngineContext, query: WebhookDelivery
   const ofAttempts = q.where.clauses.length === 0;
   if (status !== undefined) q.add('d.status = ?', status);
   q.dateRange('d.timestamp');
-  return pageOf<DeliveryJoinRow, WebhookDeliveryRecord>(ctx.db, q, DELIVERY_FROM, DELIVERY_SELECT, 'd.timestamp DESC, d.seq DESC',
+  return pageOf<DeliveryJoinRow, WebhookDeliveryRecord>(
+    ctx.db,
+    q,
+    DELIVERY_FROM,
+    DELIVERY_SELECT,
+    'd.timestamp DESC, d.seq DESC',
     (rows) => rows.map(toDeliveryRecord),
-    ofAttempts ? { count: countedBy(ctx.db, q, 'webhook_delivery_counts', 'status', status), keys: { from: 'webhook_deliveries d', key: 'd.seq' } } : {});
+    ofAttempts
+      ? {
+          count: countedBy(ctx.db, q, 'webhook_delivery_counts', 'status', status),
+          keys: { from: 'webhook_deliveries d', key: 'd.seq' },
+        }
+      : {},
+  );
 }
 
 export function getWebhookDelivery(ctx: EngineContext, pk: string): WebhookDeliveryRecord {
-  const row = sql(ctx.db, `SELECT ${DELIVERY_SELECT} FROM ${DELIVERY_FROM} WHERE d.pk = ?`).get(pk) as DeliveryJoinRow | undefined;
+  const row = sql(ctx.db, `SELECT ${DELIVERY_SELECT} FROM ${DELIVERY_FROM} WHERE d.pk = ?`).get(pk) as
+    | DeliveryJoinRow
+    | undefined;
   if (!row) throw notFound('Webhook delivery', pk);
   return toDeliveryRecord(row);
 }

@@ -61,7 +61,8 @@ export const cached = (reply: FastifyReply, type: string) =>
   reply.type(type).header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
 
 export function registerPageAssets(app: FastifyInstance): void {
-  for (const [url, { file, type }] of Object.entries(BUILT)) app.get(url, async (_req, reply) => cached(reply, type).send(builtFile(file)));
+  for (const [url, { file, type }] of Object.entries(BUILT))
+    app.get(url, async (_req, reply) => cached(reply, type).send(builtFile(file)));
   registerPdfJs(app, PREP_ASSETS);
 }
 

@@ -43,8 +43,14 @@ export const asApiError = (e: unknown): ApiError | undefined => refusalOf(e, {})
 function csp(family: PageFamily, redirect?: URL): string {
   const formAction = redirect && redirect.origin !== 'null' ? `'self' ${redirect.origin}` : `'self'`;
   return [
-    `default-src 'self'`, `script-src 'self'`, `style-src 'self'`, `img-src 'self' data: blob:`, `font-src 'self' data:`,
-    ...family.csp, `base-uri 'none'`, `form-action ${formAction}`,
+    `default-src 'self'`,
+    `script-src 'self'`,
+    `style-src 'self'`,
+    `img-src 'self' data: blob:`,
+    `font-src 'self' data:`,
+    ...family.csp,
+    `base-uri 'none'`,
+    `form-action ${formAction}`,
   ].join('; ');
 }
 
@@ -66,8 +72,19 @@ function Layout({ family, title, children }: { family: PageFamily; title: string
 }
 
 /** A page under its CSP, never cached, never leaking its URL (a token) as a referrer. */
-export function sendPage(reply: FastifyReply, family: PageFamily, status: number, title: string, body: ComponentChildren, redirect?: URL): FastifyReply {
-  const html = `<!doctype html>${renderToString(<Layout family={family} title={title}>{body}</Layout>)}`;
+export function sendPage(
+  reply: FastifyReply,
+  family: PageFamily,
+  status: number,
+  title: string,
+  body: ComponentChildren,
+  redirect?: URL,
+): FastifyReply {
+  const html = `<!doctype html>${renderToString(
+    <Layout family={family} title={title}>
+      {body}
+    </Layout>,
+  )}`;
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
@@ -78,17 +95,47 @@ export function sendPage(reply: FastifyReply, family: PageFamily, status: number
     .send(html);
 }
 
-const TITLES: Record<number, string> = { 403: 'Not allowed', 404: 'Link not valid', 410: 'Link no longer valid', 413: 'File too large' };
+const TITLES: Record<number, string> = {
+  403: 'Not allowed',
+  404: 'Link not valid',
+  410: 'Link no longer valid',
+  413: 'File too large',
+};
 
 export function errorPage(reply: FastifyReply, family: PageFamily, e: ApiError): FastifyReply {
   const title = family.titles[e.status] ?? TITLES[e.status] ?? 'Something went wrong';
-  return sendPage(reply, family, e.status, title, (
-    <main><section class="done" role="alert"><h1>{title}</h1><p class="message">{e.message}</p></section></main>
-  ));
+  return sendPage(
+    reply,
+    family,
+    e.status,
+    title,
+    <main>
+      <section class="done" role="alert">
+        <h1>{title}</h1>
+        <p class="message">{e.message}</p>
+      </section>
+    </main>,
+  );
 }
 
-export const donePage = (reply: FastifyReply, family: PageFamily, title: string, children: ComponentChildren): FastifyReply =>
-  sendPage(reply, family, 200, title, <main><section class="done" id="done"><h1>{title}</h1>{children}</section></main>);
+export const donePage = (
+  reply: FastifyReply,
+  family: PageFamily,
+  title: string,
+  children: ComponentChildren,
+): FastifyReply =>
+  sendPage(
+    reply,
+    family,
+    200,
+    title,
+    <main>
+      <section class="done" id="done">
+        <h1>{title}</h1>
+        {children}
+      </section>
+    </main>,
+  );
 
 /** After a form: a 303 to where the client application asked, without this page's URL as referrer. */
 export const redirectTo = (reply: FastifyReply, to: URL): FastifyReply =>
@@ -117,7 +164,18 @@ export function Problems({ items }: { items: Problem[] }) {
   return (
     <section class="summary" role="alert" id="problems">
       <h2>Please check the form</h2>
-      <ul>{items.map((p) => <li>{p.where && <><strong>{p.where}</strong>: </>}{p.message}</li>)}</ul>
+      <ul>
+        {items.map((p) => (
+          <li>
+            {p.where && (
+              <>
+                <strong>{p.where}</strong>:{' '}
+              </>
+            )}
+            {p.message}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -125,7 +183,8 @@ export function Problems({ items }: { items: Problem[] }) {
 type PageRun = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
 /** Runs a page handler; a refusal becomes an error page, except for JSON callers when `jsonErrors` (they get the API's error object). */
-export const pageHandler = (family: PageFamily, run: PageRun, jsonErrors = false) =>
+export const pageHandler =
+  (family: PageFamily, run: PageRun, jsonErrors = false) =>
   async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       return await run(req, reply);
@@ -142,7 +201,8 @@ export const pageHandler = (family: PageFamily, run: PageRun, jsonErrors = false
  * read. A refusal is the error page (the API's error object for JSON callers when `jsonErrors`),
  * and the connection closes, since the body was left unread.
  */
-export const pageGate = (family: PageFamily, check: (req: FastifyRequest) => unknown, jsonErrors = false) =>
+export const pageGate =
+  (family: PageFamily, check: (req: FastifyRequest) => unknown, jsonErrors = false) =>
   async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       await check(req);

@@ -27,17 +27,26 @@ export function register(program: Command, action: Action): void {
     .command('api <method> <path>')
     .description('Call API v2 directly (remote server, or the local engine in-process) and print the JSON answer')
     .option('-f, --raw-field <key=value>', 'a string field (repeatable; name[sub] and name[] nest)', collect)
-    .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)', collect)
+    .option(
+      '-F, --field <key=value>',
+      'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)',
+      collect,
+    )
     .option('--input <file>', 'the raw request body from a file, or - for stdin (fields then go to the query string)')
     .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
     .option('--paginate', 'follow X-Blueink-Pagination and print every page as one JSON array')
     .option('-i, --include', 'print the status line and response headers before the body')
-    .action(action(async (f, o: Omit<ApiOptions, 'method' | 'path'>, method: string, path: string) => run(f, { ...o, method, path })));
+    .action(
+      action(async (f, o: Omit<ApiOptions, 'method' | 'path'>, method: string, path: string) =>
+        run(f, { ...o, method, path }),
+      ),
+    );
 }
 
 export async function run(f: Factory, o: ApiOptions): Promise<void> {
   const method = o.method.toUpperCase();
-  if (!METHODS.includes(method)) throw new CliError(`Unknown method "${o.method}": one of ${METHODS.join(', ')}.`, EXIT.USAGE);
+  if (!METHODS.includes(method))
+    throw new CliError(`Unknown method "${o.method}": one of ${METHODS.join(', ')}.`, EXIT.USAGE);
   const { parseField, setField, toQuery, typedValue } = await import('./fields.js');
   const fields: Record<string, unknown> = {};
   for (const item of o.rawField ?? []) setField(fields, ...parseField(item, '-f'));
@@ -60,7 +69,8 @@ export async function run(f: Factory, o: ApiOptions): Promise<void> {
     toQuery(fields, query);
   } else if (hasFields && method !== 'GET' && method !== 'HEAD') body = Buffer.from(JSON.stringify(fields));
   else toQuery(fields, query);
-  if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+    headers['Content-Type'] = 'application/json';
   if (o.paginate && method !== 'GET') throw new CliError('--paginate applies to GET lists.', EXIT.USAGE);
 
   const transport = await f.apiTransport();
@@ -82,7 +92,9 @@ export async function run(f: Factory, o: ApiOptions): Promise<void> {
       if (!o.paginate) return void f.io.out.write(onTerminal(show(parsed, text)));
       if (!Array.isArray(parsed)) throw new CliError(`--paginate: ${o.path} did not answer a list.`, EXIT.FAILURE);
       items.push(...parsed);
-      const [current, totalPages] = String(res.headers['x-blueink-pagination'] ?? '').split(',').map(Number);
+      const [current, totalPages] = String(res.headers['x-blueink-pagination'] ?? '')
+        .split(',')
+        .map(Number);
       if (!(current < totalPages)) break;
     }
     f.io.out.write(`${safeJson(items, 2)}\n`);
@@ -102,7 +114,10 @@ async function readInput(f: Factory, input: string): Promise<Buffer> {
   try {
     return input === '-' ? Buffer.from(await readAll(f.io.stdin)) : await readFile(input);
   } catch (e) {
-    throw new CliError(`--input ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
+    throw new CliError(
+      `--input ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      EXIT.USAGE,
+    );
   }
 }
 
@@ -115,10 +130,12 @@ function parseJson(text: string, contentType: unknown): unknown {
   }
 }
 
-const show = (parsed: unknown, text: string) => (parsed !== undefined ? `${safeJson(parsed, 2)}\n` : text && !text.endsWith('\n') ? `${text}\n` : text);
+const show = (parsed: unknown, text: string) =>
+  parsed !== undefined ? `${safeJson(parsed, 2)}\n` : text && !text.endsWith('\n') ? `${text}\n` : text;
 
 function statusBlock(status: number, headers: Record<string, string | string[] | number | undefined>): string {
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
-  for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : v === undefined ? [] : [String(v)]) lines.push(`${k}: ${one}`);
+  for (const [k, v] of Object.entries(headers))
+    for (const one of Array.isArray(v) ? v : v === undefined ? [] : [String(v)]) lines.push(`${k}: ${one}`);
   return `${lines.join('\n')}\n\n`;
 }

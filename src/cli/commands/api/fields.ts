@@ -15,7 +15,10 @@ export async function typedValue(io: IO, value: string): Promise<unknown> {
     try {
       return (path === '-' ? await readAll(io.stdin) : await readFile(path, 'utf8')).replace(/\r?\n$/, '');
     } catch (e) {
-      throw new CliError(`-F ${value}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, EXIT.USAGE);
+      throw new CliError(
+        `-F ${value}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+        EXIT.USAGE,
+      );
     }
   }
   return value;

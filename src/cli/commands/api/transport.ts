@@ -31,8 +31,15 @@ export async function remoteTransport(baseUrl: string, apiKey: string | undefine
   const serverRoot = apiRoot.replace(/\/api\/v2$/, '');
   return {
     async send(r) {
-      const headers: Record<string, string> = { ...(apiKey ? { authorization: `Token ${apiKey}` } : {}), ...lower(r.headers) };
-      const res = await request(`${r.fromRoot ? serverRoot : apiRoot}${r.path}`, { method: r.method as 'GET', headers, body: r.body });
+      const headers: Record<string, string> = {
+        ...(apiKey ? { authorization: `Token ${apiKey}` } : {}),
+        ...lower(r.headers),
+      };
+      const res = await request(`${r.fromRoot ? serverRoot : apiRoot}${r.path}`, {
+        method: r.method as 'GET',
+        headers,
+        body: r.body,
+      });
       return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
     },
     close: async () => {},
@@ -65,4 +72,5 @@ export async function inProcessTransport(engine: LocalBackend): Promise<Transpor
   };
 }
 
-const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+const lower = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));

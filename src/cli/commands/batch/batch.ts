@@ -7,7 +7,9 @@ import { register as registerSend } from './send.js';
 import { register as registerStatus } from './status.js';
 
 export function register(program: Command, action: Action): void {
-  const batch = program.command('batch').description('Send one Bundle per CSV row: resumable, paced by the server, never twice');
+  const batch = program
+    .command('batch')
+    .description('Send one Bundle per CSV row: resumable, paced by the server, never twice');
   registerSend(batch, action);
   registerCheck(batch, action);
   registerCsvTemplate(batch, action);

@@ -16,21 +16,40 @@ export function register(batch: Command, action: Action): void {
     .description('Validate every row as a real send would, sending nothing; exit 3 when any row is invalid')
     .option('-f, --spec <file>', 'a BundleRequest JSON whose strings may hold {{column}} placeholders')
     .option('--template <id>', 'a Document Template: ROLE.name|email|phone|deliver_via, field.KEY and tag.NAME columns')
-    .option('--envelope-template <id>', 'an Envelope Template: SIGNER.name|email|phone|deliver_via and field.KEY columns')
+    .option(
+      '--envelope-template <id>',
+      'an Envelope Template: SIGNER.name|email|phone|deliver_via and field.KEY columns',
+    )
     .action(action(async (f, o: SourceFlags, csv: string) => run(f, { ...o, csv })));
 }
 
 export async function run(f: Factory, o: CheckOptions): Promise<void> {
   const [{ checkRows }, { describeProblem }, { loadSource }] = await Promise.all([
-    import('../../batch/checkRows.js'), import('../../batch/mapping.js'), import('../../batch/source.js'),
+    import('../../batch/checkRows.js'),
+    import('../../batch/mapping.js'),
+    import('../../batch/source.js'),
   ]);
   const problems: RowProblem[] = [];
-  const r = await checkRows(o.csv, async () => (await loadSource(f, o)).source, (p) => {
-    if (f.options.json) problems.push(p);
-    else f.io.out.write(`${describeProblem(p.row, p)}\n`);
-  });
+  const r = await checkRows(
+    o.csv,
+    async () => (await loadSource(f, o)).source,
+    (p) => {
+      if (f.options.json) problems.push(p);
+      else f.io.out.write(`${describeProblem(p.row, p)}\n`);
+    },
+  );
   const { rows, invalid, ok } = r;
   if (f.options.json) writeJson(f, { rows, valid: r.valid, invalid, ok, problems });
-  else if (!f.options.quiet) note(f, !r.header_fits ? `The header does not fit the source: no row was checked.` : `Checked ${rows} row${rows === 1 ? '' : 's'}: ${rows - invalid} valid, ${invalid} invalid.`);
-  if (!ok) throw new CliError(!r.header_fits ? 'The CSV header does not fit the source.' : `${invalid} of ${rows} rows are invalid.`, EXIT.INVALID);
+  else if (!f.options.quiet)
+    note(
+      f,
+      !r.header_fits
+        ? `The header does not fit the source: no row was checked.`
+        : `Checked ${rows} row${rows === 1 ? '' : 's'}: ${rows - invalid} valid, ${invalid} invalid.`,
+    );
+  if (!ok)
+    throw new CliError(
+      !r.header_fits ? 'The CSV header does not fit the source.' : `${invalid} of ${rows} rows are invalid.`,
+      EXIT.INVALID,
+    );
 }

@@ -17,7 +17,9 @@ export function register(batch: Command, action: Action): void {
 
 export async function run(f: Factory, o: SourceFlags & { example?: boolean }): Promise<void> {
   const [{ loadSource }, { templateColumns }, { csvRecords }] = await Promise.all([
-    import('../../batch/source.js'), import('../../batch/mapping.js'), import('../../csvOut.js'),
+    import('../../batch/source.js'),
+    import('../../batch/mapping.js'),
+    import('../../csvOut.js'),
   ]);
   const { header, example } = templateColumns((await loadSource(f, o)).source);
   f.io.out.write(csvRecords(o.example === false ? [header] : [header, example]));

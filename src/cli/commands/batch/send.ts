@@ -24,8 +24,14 @@ export function register(batch: Command, action: Action): void {
     .description('Create one Bundle per CSV row; safe to run again: rows already sent are skipped')
     .option('-f, --spec <file>', 'a BundleRequest JSON whose strings may hold {{column}} placeholders')
     .option('--template <id>', 'a Document Template: ROLE.name|email|phone|deliver_via, field.KEY and tag.NAME columns')
-    .option('--envelope-template <id>', 'an Envelope Template: SIGNER.name|email|phone|deliver_via and field.KEY columns')
-    .option('--batch-id <id>', 'name the batch (default: a hash of the CSV and the source); row keys are <batch-id>-<row>')
+    .option(
+      '--envelope-template <id>',
+      'an Envelope Template: SIGNER.name|email|phone|deliver_via and field.KEY columns',
+    )
+    .option(
+      '--batch-id <id>',
+      'name the batch (default: a hash of the CSV and the source); row keys are <batch-id>-<row>',
+    )
     .option('--concurrency <n>', 'creates at a time (default 4)')
     .option('--rate <creates/seconds>', 'on a remote server, the create allowance (default: from GET /rate_limit/)')
     .option('--dry-run', 'validate every row (as batch check) and send nothing')
@@ -38,23 +44,47 @@ export function register(batch: Command, action: Action): void {
 export async function run(f: Factory, o: SendOptions): Promise<void> {
   if (o.dryRun) return (await import('./check.js')).run(f, o);
   const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
-  const [{ readHeader, readRows }, mapping, src, { Journal, journalDir }, { runBatch }, pacing, { sha256File }, { RowChecker }] = await Promise.all([
-    import('../../batch/csv.js'), import('../../batch/mapping.js'), import('../../batch/source.js'), import('../../batch/journal.js'),
-    import('../../batch/runner.js'), import('../../batch/pacer.js'), import('../../hashFile.js'), import('../../batch/rows.js'),
+  const [
+    { readHeader, readRows },
+    mapping,
+    src,
+    { Journal, journalDir },
+    { runBatch },
+    pacing,
+    { sha256File },
+    { RowChecker },
+  ] = await Promise.all([
+    import('../../batch/csv.js'),
+    import('../../batch/mapping.js'),
+    import('../../batch/source.js'),
+    import('../../batch/journal.js'),
+    import('../../batch/runner.js'),
+    import('../../batch/pacer.js'),
+    import('../../hashFile.js'),
+    import('../../batch/rows.js'),
   ]);
   const header = await readHeader(o.csv);
   const { source, descriptor } = await src.loadSource(f, o);
   const plan = mapping.planColumns(source, header);
   if (plan.problems.length) {
     for (const p of plan.problems) f.io.err.write(`esign: ${mapping.describeProblem(undefined, p)}\n`);
-    throw new CliError('The CSV header does not fit the source: nothing was sent (see esign batch check).', EXIT.INVALID);
+    throw new CliError(
+      'The CSV header does not fit the source: nothing was sent (see esign batch check).',
+      EXIT.INVALID,
+    );
   }
   if (o.batchId !== undefined && !src.BATCH_ID.test(o.batchId))
     throw new CliError(`--batch-id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
   const batchId = o.batchId ?? src.batchIdOf(await sha256File(o.csv), descriptor);
   const service = await f.service();
   const dir = await journalDir(f);
-  const journal = Journal.open(dir, { batch: batchId, csv: o.csv, source: descriptor.slice(0, 200), backend: await f.backendLabel(), started: new Date().toISOString() });
+  const journal = Journal.open(dir, {
+    batch: batchId,
+    csv: o.csv,
+    source: descriptor.slice(0, 200),
+    backend: await f.backendLabel(),
+    started: new Date().toISOString(),
+  });
   let results: import('../../batch/results.js').ResultsFile | undefined;
   try {
     // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
@@ -86,18 +116,28 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     }
     // The rows that will be sent: invalid ones (the same check as batch check) are said, not counted.
     const sending = pending - invalid;
-    const besides = [total > pending ? `${total - pending} already sent` : '', invalid ? `${invalid} invalid, not sent: see esign batch check` : '']
-      .filter(Boolean).join('; ');
+    const besides = [
+      total > pending ? `${total - pending} already sent` : '',
+      invalid ? `${invalid} invalid, not sent: see esign batch check` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     if (sending && !allDraft) await f.requireLive(allTest, o.live, 'create');
     if (sending)
-      await confirm(f, `${allDraft ? 'Save' : 'Send'} ${sending} Bundle${sending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${besides ? ` (${besides})` : ''}?`, o.yes);
+      await confirm(
+        f,
+        `${allDraft ? 'Save' : 'Send'} ${sending} Bundle${sending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${besides ? ` (${besides})` : ''}?`,
+        o.yes,
+      );
 
     let pacer: import('../../batch/pacer.js').Pacer | undefined;
     let calls: import('../../batch/pacer.js').Pacer | undefined;
     let allowance: import('../../batch/pacer.js').Allowance | undefined;
     if (service.capabilities.rateLimited && pending) {
       // The call budget is read even with --rate: every row costs a lookup by custom_key.
-      const told = o.rate ? await pacing.readAllowance(service).catch(() => undefined) : await pacing.readAllowance(service);
+      const told = o.rate
+        ? await pacing.readAllowance(service).catch(() => undefined)
+        : await pacing.readAllowance(service);
       allowance = o.rate ? pacing.parseRate(o.rate) : told!;
       pacer = pacing.Pacer.forCreates(allowance);
       if (told) calls = pacing.Pacer.forCalls(told);
@@ -116,50 +156,95 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     const started = Date.now();
     let counts: import('../../batch/runner.js').Counts;
     try {
-      counts = await runBatch(service, source, journal, { csv: o.csv, header, batchId, concurrency, pacer, calls, signal: abort.signal, total, crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined, throttle: (l) => f.onThrottle(l) }, {
-        onResult(r, c) {
-          results?.write(r);
-          if (r.status === 'created' || r.status === 'incomplete') {
-            created.push(r.bundle_id);
-            if (f.options.quiet && !f.options.json) f.io.out.write(`${safeLine(r.bundle_id)}\n`);
-          }
-          if (r.status === 'failed' || r.status === 'incomplete') failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
-          else if (r.status === 'exists' && !showBar && !f.options.quiet && !f.options.json)
-            note(f, `row ${r.row} (${r.custom_key}): exists as Bundle ${r.bundle_id}, not sent again`);
-          const next = pacer && pacer.nextSlotAt() > Date.now() + 1000 ? `next slot in ${Math.ceil((pacer.nextSlotAt() - Date.now()) / 1000)} s` : undefined;
-          bar?.update(c, next);
+      counts = await runBatch(
+        service,
+        source,
+        journal,
+        {
+          csv: o.csv,
+          header,
+          batchId,
+          concurrency,
+          pacer,
+          calls,
+          signal: abort.signal,
+          total,
+          crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
+          throttle: (l) => f.onThrottle(l),
         },
-        onPause(until) {
-          if (!showBar && !f.options.quiet && !f.options.json) note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
+        {
+          onResult(r, c) {
+            results?.write(r);
+            if (r.status === 'created' || r.status === 'incomplete') {
+              created.push(r.bundle_id);
+              if (f.options.quiet && !f.options.json) f.io.out.write(`${safeLine(r.bundle_id)}\n`);
+            }
+            if (r.status === 'failed' || r.status === 'incomplete')
+              failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
+            else if (r.status === 'exists' && !showBar && !f.options.quiet && !f.options.json)
+              note(f, `row ${r.row} (${r.custom_key}): exists as Bundle ${r.bundle_id}, not sent again`);
+            const next =
+              pacer && pacer.nextSlotAt() > Date.now() + 1000
+                ? `next slot in ${Math.ceil((pacer.nextSlotAt() - Date.now()) / 1000)} s`
+                : undefined;
+            bar?.update(c, next);
+          },
+          onPause(until) {
+            if (!showBar && !f.options.quiet && !f.options.json)
+              note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
+          },
         },
-      });
+      );
     } finally {
       process.removeListener('SIGINT', onSigint);
       bar?.stop();
     }
     const seconds = (Date.now() - started) / 1000;
     const summary = {
-      batch: batchId, rows: total, created: counts.created, skipped: counts.skipped, exists: counts.exists,
-      incomplete: counts.incomplete, failed: counts.failed,
-      not_started: total - counts.done, seconds: Number(seconds.toFixed(2)),
+      batch: batchId,
+      rows: total,
+      created: counts.created,
+      skipped: counts.skipped,
+      exists: counts.exists,
+      incomplete: counts.incomplete,
+      failed: counts.failed,
+      not_started: total - counts.done,
+      seconds: Number(seconds.toFixed(2)),
       rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
       pacing: allowance ? pacing.describeAllowance(allowance) : null,
-      journal: journal.path, failures,
+      journal: journal.path,
+      failures,
     };
     if (!f.options.quiet) {
       await printObject(f, summary, [
-        ['batch', batchId], ['rows', total], ['created', counts.created], ['skipped', `${counts.skipped} (already sent)`],
+        ['batch', batchId],
+        ['rows', total],
+        ['created', counts.created],
+        ['skipped', `${counts.skipped} (already sent)`],
         ['exists', `${counts.exists} (custom_key already on the backend: not sent)`],
-        ...(counts.incomplete ? [['incomplete', `${counts.incomplete} (created, tags not added)`] as [string, unknown]] : []),
-        ['failed', counts.failed], ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
-        ['rate', `${summary.rate_per_second} Bundles/s`], ['journal', journal.path],
+        ...(counts.incomplete
+          ? [['incomplete', `${counts.incomplete} (created, tags not added)`] as [string, unknown]]
+          : []),
+        ['failed', counts.failed],
+        ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
+        ['rate', `${summary.rate_per_second} Bundles/s`],
+        ['journal', journal.path],
       ]);
     }
-    if (!f.options.json) for (const x of failures.slice(0, 50)) note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
+    if (!f.options.json)
+      for (const x of failures.slice(0, 50))
+        note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
     if (failures.length > 50) note(f, `... and ${failures.length - 50} more (esign batch status ${batchId}).`);
-    if (abort.signal.aborted) throw new CliError(`Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`, EXIT.INTERRUPTED);
+    if (abort.signal.aborted)
+      throw new CliError(
+        `Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`,
+        EXIT.INTERRUPTED,
+      );
     if (counts.failed || counts.incomplete)
-      throw new CliError(`${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`, EXIT.PARTIAL);
+      throw new CliError(
+        `${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`,
+        EXIT.PARTIAL,
+      );
   } finally {
     await results?.close();
     journal.close();

@@ -27,22 +27,53 @@ export async function run(f: Factory, id?: string): Promise<void> {
       } else c.in_flight++;
     }
     failed.sort((a, b) => a.row - b.row);
-    return { batch, csv: meta?.csv ?? '', started: meta?.started ?? '', backend: meta?.backend ?? '', ...c, failed_rows: failed, journal: path };
+    return {
+      batch,
+      csv: meta?.csv ?? '',
+      started: meta?.started ?? '',
+      backend: meta?.backend ?? '',
+      ...c,
+      failed_rows: failed,
+      journal: path,
+    };
   };
   if (!id) {
-    const all = listJournals(dir).map((j) => summarise(j.batch, j.path)).sort((a, b) => b.started.localeCompare(a.started));
-    return printList(f, all, [
-      { header: 'BATCH', value: (b) => b.batch }, { header: 'CSV', value: (b) => b.csv }, { header: 'STARTED', value: (b) => b.started },
-      { header: 'SENT', value: (b) => b.sent }, { header: 'FAILED', value: (b) => b.failed }, { header: 'IN_FLIGHT', value: (b) => b.in_flight },
-    ], (b) => b.batch);
+    const all = listJournals(dir)
+      .map((j) => summarise(j.batch, j.path))
+      .sort((a, b) => b.started.localeCompare(a.started));
+    return printList(
+      f,
+      all,
+      [
+        { header: 'BATCH', value: (b) => b.batch },
+        { header: 'CSV', value: (b) => b.csv },
+        { header: 'STARTED', value: (b) => b.started },
+        { header: 'SENT', value: (b) => b.sent },
+        { header: 'FAILED', value: (b) => b.failed },
+        { header: 'IN_FLIGHT', value: (b) => b.in_flight },
+      ],
+      (b) => b.batch,
+    );
   }
   const j = listJournals(dir).find((x) => x.batch === id);
   if (!j) throw new CliError(`No batch "${id}" in ${dir} (esign batch status lists them).`, EXIT.NOT_FOUND);
   const s = summarise(j.batch, j.path);
   if (f.options.json) return writeJson(f, s);
-  await printObject(f, s, [
-    ['batch', s.batch], ['csv', s.csv], ['started', s.started], ['backend', s.backend], ['sent', s.sent], ['failed', s.failed],
-    ['in flight', `${s.in_flight}${s.in_flight ? ' (looked up by custom_key on the next run)' : ''}`], ['journal', s.journal],
-  ], s.batch);
-  if (!f.options.quiet) for (const x of s.failed_rows) note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
+  await printObject(
+    f,
+    s,
+    [
+      ['batch', s.batch],
+      ['csv', s.csv],
+      ['started', s.started],
+      ['backend', s.backend],
+      ['sent', s.sent],
+      ['failed', s.failed],
+      ['in flight', `${s.in_flight}${s.in_flight ? ' (looked up by custom_key on the next run)' : ''}`],
+      ['journal', s.journal],
+    ],
+    s.batch,
+  );
+  if (!f.options.quiet)
+    for (const x of s.failed_rows) note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
 }

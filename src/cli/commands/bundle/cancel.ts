@@ -21,7 +21,19 @@ export function register(bundle: Command, action: Action): void {
 
 export async function run(f: Factory, o: CancelOptions): Promise<void> {
   const ids = await readIds(f, o.slugs);
-  await confirm(f, ids.length === 1 ? `Cancel Bundle ${ids[0]}? Signers can no longer sign it.` : `Cancel ${ids.length} Bundles? Signers can no longer sign them.`, o.yes);
+  await confirm(
+    f,
+    ids.length === 1
+      ? `Cancel Bundle ${ids[0]}? Signers can no longer sign it.`
+      : `Cancel ${ids.length} Bundles? Signers can no longer sign them.`,
+    o.yes,
+  );
   const service = await f.service();
-  await forEachId(f, ids, (slug) => service.cancelBundle(slug), (b) => b.status, (b) => showBundle(f, b));
+  await forEachId(
+    f,
+    ids,
+    (slug) => service.cancelBundle(slug),
+    (b) => b.status,
+    (b) => showBundle(f, b),
+  );
 }

@@ -19,9 +19,16 @@ export function register(bundle: Command, action: Action): void {
   bundle
     .command('create')
     .description('Create a Bundle and send it (or save it as a draft)')
-    .option('-f, --spec <file>', 'BundleRequest JSON (- for stdin); documents may use "file_path"; "tags" are added after creation')
+    .option(
+      '-f, --spec <file>',
+      'BundleRequest JSON (- for stdin); documents may use "file_path"; "tags" are added after creation',
+    )
     .option('--file <path>', 'a PDF to sign (repeatable)', collect)
-    .option('--signer <"Name <email>">', 'a signer (repeatable); "Name <+phone>" for SMS; "KEY=Name <email>" sets its key', collect)
+    .option(
+      '--signer <"Name <email>">',
+      'a signer (repeatable); "Name <+phone>" for SMS; "KEY=Name <email>" sets its key',
+      collect,
+    )
     .option('--label <text>', 'label of the Bundle')
     .option('--subject <text>', 'email subject')
     .option('--message <text>', 'email message')
@@ -41,19 +48,30 @@ export function register(bundle: Command, action: Action): void {
     .option('--wait [duration]', 'wait while documents are processed: 90, 90s, 2m (default 60 s)')
     .option('--live', 'on a remote server, really send a non-test Bundle')
     .option('--template <uuid>', 'add a document from this Document Template')
-    .option('--assign <role=signer>', 'give a template role to a signer (key, number, email or name; repeatable)', collect)
+    .option(
+      '--assign <role=signer>',
+      'give a template role to a signer (key, number, email or name; repeatable)',
+      collect,
+    )
     .option('--value <key=value>', 'a template field value, or an Envelope Template field value (repeatable)', collect)
     .option('--tag-value <name=value>', 'a Data Flow tag value (repeatable)', collect)
-    .option('--envelope-template <id>', 'make the Bundle from an Envelope Template (signers take its roles in order, or --signer "ROLE=Name <email>")')
+    .option(
+      '--envelope-template <id>',
+      'make the Bundle from an Envelope Template (signers take its roles in order, or --signer "ROLE=Name <email>")',
+    )
     .action(action(run));
 }
 
 /** `--wait` alone is a minute; `--wait 90`, `--wait 2m` (the one duration grammar). */
-const waitMs = (w: string | boolean | undefined) => (w === undefined || w === false ? undefined : w === true ? 60_000 : durationArg(w, '--wait'));
+const waitMs = (w: string | boolean | undefined) =>
+  w === undefined || w === false ? undefined : w === true ? 60_000 : durationArg(w, '--wait');
 
 export async function run(f: Factory, o: CreateOptions): Promise<void> {
   const wait = waitMs(o.wait);
-  const [{ buildCreateRequest }, { assignRolesInOrder }] = await Promise.all([import('./request.js'), import('./templateFlags.js')]);
+  const [{ buildCreateRequest }, { assignRolesInOrder }] = await Promise.all([
+    import('./request.js'),
+    import('./templateFlags.js'),
+  ]);
   const { body, files, tags } = await buildCreateRequest(f.io, o);
   if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
   if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
@@ -63,7 +81,9 @@ export async function run(f: Factory, o: CreateOptions): Promise<void> {
     S.parseOr400(S.TagsRequest, { tags });
   }
   const service = await f.service();
-  let b = o.envelopeTemplate ? await service.createBundleFromEnvelopeTemplate(body) : await service.createBundle(body, files);
+  let b = o.envelopeTemplate
+    ? await service.createBundleFromEnvelopeTemplate(body)
+    : await service.createBundle(body, files);
   if (tags.length) {
     const tagged = await addTags(f, b, tags);
     if (typeof tagged === 'string') {
@@ -84,8 +104,10 @@ async function addTags(f: Factory, b: Bundle, tags: string[]): Promise<Bundle | 
   try {
     return await (await f.service()).addBundleTags(b.id, tags);
   } catch (e) {
-    return `Bundle ${b.id} was created${b.status === 'dr' ? ' as a draft' : ''}, but its tags were not added: ${(e as Error).message}. `
-      + `Add them with: esign bundle tags add ${b.id} ${tags.map(shellWord).join(' ')}`;
+    return (
+      `Bundle ${b.id} was created${b.status === 'dr' ? ' as a draft' : ''}, but its tags were not added: ${(e as Error).message}. ` +
+      `Add them with: esign bundle tags add ${b.id} ${tags.map(shellWord).join(' ')}`
+    );
   }
 }
 
@@ -99,12 +121,20 @@ const shellWord = (t: string) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(t) ? t : `'${t
 async function waitForLaunch(f: Factory, b: Bundle, timeoutMs: number): Promise<Bundle> {
   if (b.status !== 'pe') return b;
   const [service, { waitForBundles }] = await Promise.all([f.service(), import('../../wait/waiter.js')]);
-  const spinner = f.io.err.isTTY && !f.options.json
-    ? (await import('ora')).default({ text: `Processing documents of ${safeLine(b.id)}`, stream: process.stderr }).start()
-    : undefined;
+  const spinner =
+    f.io.err.isTTY && !f.options.json
+      ? (await import('ora'))
+          .default({ text: `Processing documents of ${safeLine(b.id)}`, stream: process.stderr })
+          .start()
+      : undefined;
   try {
-    const r = await waitForBundles(service, [b.id], { target: 'processed', timeoutMs, firstStepMs: f.timing.waitFirstStepMs });
-    if (r.outcome === 'timeout') throw new CliError(`Bundle ${b.id} is still pending after ${formatDuration(timeoutMs)}.`, EXIT.TIMEOUT);
+    const r = await waitForBundles(service, [b.id], {
+      target: 'processed',
+      timeoutMs,
+      firstStepMs: f.timing.waitFirstStepMs,
+    });
+    if (r.outcome === 'timeout')
+      throw new CliError(`Bundle ${b.id} is still pending after ${formatDuration(timeoutMs)}.`, EXIT.TIMEOUT);
     return r.bundles[0];
   } finally {
     spinner?.stop();

@@ -17,12 +17,17 @@ export function register(bundle: Command, action: Action): void {
 
 export async function run(f: Factory, o: DataOptions): Promise<void> {
   const items = await (await f.service()).getBundleData(o.slug);
-  await printList(f, items, [
-    { header: 'DOC', value: (d) => d.doc_key },
-    { header: 'FIELD', value: (d) => d.field_key },
-    { header: 'KIND', value: (d) => d.kind },
-    { header: 'LABEL', value: (d) => d.label },
-    { header: 'VALUE', value: (d) => d.value },
-    { header: 'FILLED_BY', value: (d) => d.filled_by },
-  ], (d) => d.field_key);
+  await printList(
+    f,
+    items,
+    [
+      { header: 'DOC', value: (d) => d.doc_key },
+      { header: 'FIELD', value: (d) => d.field_key },
+      { header: 'KIND', value: (d) => d.kind },
+      { header: 'LABEL', value: (d) => d.label },
+      { header: 'VALUE', value: (d) => d.value },
+      { header: 'FILLED_BY', value: (d) => d.filled_by },
+    ],
+    (d) => d.field_key,
+  );
 }

@@ -18,12 +18,17 @@ export function register(bundle: Command, action: Action): void {
 export async function run(f: Factory, o: EventsOptions): Promise<void> {
   const service = await f.service();
   const [events, b] = await Promise.all([service.listBundleEvents(o.slug), service.getBundle(o.slug)]);
-  const signer = (id?: string | null) => (id ? b.packets.find((p) => p.id === id)?.name ?? '' : '');
-  await printList(f, events, [
-    { header: 'TIME', value: (e) => e.timestamp, kind: 'time' },
-    { header: 'KIND', value: (e) => e.kind },
-    { header: 'DESCRIPTION', value: (e) => e.description },
-    { header: 'PACKET', value: (e) => e.packet_id ?? '', kind: 'id' },
-    { header: 'SIGNER', value: (e) => signer(e.packet_id) },
-  ], (e) => e.kind);
+  const signer = (id?: string | null) => (id ? (b.packets.find((p) => p.id === id)?.name ?? '') : '');
+  await printList(
+    f,
+    events,
+    [
+      { header: 'TIME', value: (e) => e.timestamp, kind: 'time' },
+      { header: 'KIND', value: (e) => e.kind },
+      { header: 'DESCRIPTION', value: (e) => e.description },
+      { header: 'PACKET', value: (e) => e.packet_id ?? '', kind: 'id' },
+      { header: 'SIGNER', value: (e) => signer(e.packet_id) },
+    ],
+    (e) => e.kind,
+  );
 }

@@ -19,7 +19,11 @@ export function register(bundle: Command, action: Action): void {
 }
 
 export async function run(f: Factory, o: GetOptions): Promise<void> {
-  const b = await (await import('../../../service/bundleRef.js')).getBundleOrPacketsBundle(await f.service(), o.slug, o.include);
+  const b = await (await import('../../../service/bundleRef.js')).getBundleOrPacketsBundle(
+    await f.service(),
+    o.slug,
+    o.include,
+  );
   if (o.include && !f.options.json && !f.options.quiet) note(f, '(included members are shown with --json)');
   await showBundle(f, b);
 }

@@ -19,5 +19,22 @@ import * as wait from './wait.js';
 
 export function register(program: Command, action: Action): void {
   const bundle = program.command('bundle').description('Create, send, track and cancel signature Bundles');
-  for (const verb of [create, prepare, list, get, update, send, cancel, validate, events, files, data, tags, remind, wait, inspect]) verb.register(bundle, action);
+  for (const verb of [
+    create,
+    prepare,
+    list,
+    get,
+    update,
+    send,
+    cancel,
+    validate,
+    events,
+    files,
+    data,
+    tags,
+    remind,
+    wait,
+    inspect,
+  ])
+    verb.register(bundle, action);
 }

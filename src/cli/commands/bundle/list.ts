@@ -28,28 +28,42 @@ export interface ListOptions extends PageFlags {
 const ORDERINGS = BUNDLE_ORDERINGS.flatMap((o) => [o, `-${o}`]);
 
 export function register(bundle: Command, action: Action): void {
-  addPageOptions(bundle
-    .command('list')
-    .description('List Bundles, newest first')
-    .option('--search <text>', 'slug, label, custom key, signer name, email or phone')
-    .addOption(choiceOption('--status <code>', 'one status code', BUNDLE_STATUSES))
-    .addOption(choiceListOption('--status-in <codes>', 'comma-separated status codes', BUNDLE_STATUSES))
-    .option('--tag <tag>', 'Bundles having the tag')
-    .option('--tag-in <tags>', 'comma-separated; at least one matches')
-    .addOption(choiceOption('--ordering <field>', 'prefix - to reverse', ORDERINGS).default('-created'))
-    .option('--created-after <date>', 'YYYY-MM-DD', dayArg).option('--created-before <date>', 'YYYY-MM-DD', dayArg)
-    .option('--sent-after <date>', 'YYYY-MM-DD', dayArg).option('--sent-before <date>', 'YYYY-MM-DD', dayArg)
-    .option('--completed-after <date>', 'YYYY-MM-DD', dayArg).option('--completed-before <date>', 'YYYY-MM-DD', dayArg)
-    .option('--template <uuid>', 'only Bundles made from that Document Template'))
-    .action(action(run));
+  addPageOptions(
+    bundle
+      .command('list')
+      .description('List Bundles, newest first')
+      .option('--search <text>', 'slug, label, custom key, signer name, email or phone')
+      .addOption(choiceOption('--status <code>', 'one status code', BUNDLE_STATUSES))
+      .addOption(choiceListOption('--status-in <codes>', 'comma-separated status codes', BUNDLE_STATUSES))
+      .option('--tag <tag>', 'Bundles having the tag')
+      .option('--tag-in <tags>', 'comma-separated; at least one matches')
+      .addOption(choiceOption('--ordering <field>', 'prefix - to reverse', ORDERINGS).default('-created'))
+      .option('--created-after <date>', 'YYYY-MM-DD', dayArg)
+      .option('--created-before <date>', 'YYYY-MM-DD', dayArg)
+      .option('--sent-after <date>', 'YYYY-MM-DD', dayArg)
+      .option('--sent-before <date>', 'YYYY-MM-DD', dayArg)
+      .option('--completed-after <date>', 'YYYY-MM-DD', dayArg)
+      .option('--completed-before <date>', 'YYYY-MM-DD', dayArg)
+      .option('--template <uuid>', 'only Bundles made from that Document Template'),
+  ).action(action(run));
 }
 
 export async function run(f: Factory, o: ListOptions): Promise<void> {
   const service = await f.service();
   const query: BundleListQuery = {
-    search: o.search, status: o.status, status__in: o.statusIn, tag: o.tag, tag__in: o.tagIn, ordering: o.ordering,
-    created_after: o.createdAfter, created_before: o.createdBefore, sent_after: o.sentAfter, sent_before: o.sentBefore,
-    completed_after: o.completedAfter, completed_before: o.completedBefore, template: o.template,
+    search: o.search,
+    status: o.status,
+    status__in: o.statusIn,
+    tag: o.tag,
+    tag__in: o.tagIn,
+    ordering: o.ordering,
+    created_after: o.createdAfter,
+    created_before: o.createdBefore,
+    sent_after: o.sentAfter,
+    sent_before: o.sentBefore,
+    completed_after: o.completedAfter,
+    completed_before: o.completedBefore,
+    template: o.template,
   };
   const items = await fetchPages(f, (q) => service.listBundles({ ...query, ...q }), o);
   await printList(f, items, BUNDLE_COLUMNS, (b) => b.id);

@@ -38,5 +38,13 @@ export async function run(f: Factory, o: PrepareOptions): Promise<void> {
   if (!o.uploadPdf && !o.template?.length && !o.folder?.length)
     throw new CliError('Give at least one document source: --upload-pdf, --template ID or --folder ID.', EXIT.USAGE);
   const u = await (await f.service()).createBundlePreparationSession(body);
-  await printObject(f, u, [['url', u.url], ['expires', u.expires]], u.url);
+  await printObject(
+    f,
+    u,
+    [
+      ['url', u.url],
+      ['expires', u.expires],
+    ],
+    u.url,
+  );
 }

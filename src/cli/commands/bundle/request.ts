@@ -37,7 +37,12 @@ export interface CreateFlags extends TemplateFlags {
  * (expires, reminders, cc_sender, ...), and `tags`, which the CLI adds right after creation.
  */
 export const SPEC_MEMBERS: readonly string[] = [
-  ...new Set([...Object.keys(BundleRequest.shape), ...Object.keys(BundleTemplateRequest.shape), ...Object.keys(BundlePatchRequest.shape), 'tags']),
+  ...new Set([
+    ...Object.keys(BundleRequest.shape),
+    ...Object.keys(BundleTemplateRequest.shape),
+    ...Object.keys(BundlePatchRequest.shape),
+    'tags',
+  ]),
 ].sort();
 
 /** Refuses a member the request cannot carry, naming it and the closest known one. */
@@ -46,7 +51,10 @@ export function checkSpecMembers(spec: Record<string, unknown>, path: string): v
     if (SPEC_MEMBERS.includes(member)) continue;
     const near = closest(member, [...SPEC_MEMBERS]);
     const hint = distance(member, near) <= Math.max(2, Math.floor(member.length / 3)) ? ` (did you mean ${near}?)` : '';
-    throw new CliError(`--spec ${path}: unknown member "${member}"${hint}. A spec holds: ${SPEC_MEMBERS.join(', ')}.`, EXIT.USAGE);
+    throw new CliError(
+      `--spec ${path}: unknown member "${member}"${hint}. A spec holds: ${SPEC_MEMBERS.join(', ')}.`,
+      EXIT.USAGE,
+    );
   }
   if (spec.tags !== undefined && (!Array.isArray(spec.tags) || !spec.tags.every((t) => typeof t === 'string')))
     throw new CliError(`--spec ${path}: "tags" must be a list of strings.`, EXIT.USAGE);
@@ -63,8 +71,10 @@ export function parseSigner(text: string, i: number): Record<string, unknown> {
   const name = m ? m[1] : '';
   const address = (m ? m[2] : text).trim();
   const key = keyed ? keyed[1] : `signer-${i + 1}`;
-  if (/^\+?[0-9][0-9 ().-]{5,}$/.test(address)) return { key, name: name || address, phone: address, deliver_via: 'phone' };
-  if (!address.includes('@')) throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`, EXIT.USAGE);
+  if (/^\+?[0-9][0-9 ().-]{5,}$/.test(address))
+    return { key, name: name || address, phone: address, deliver_via: 'phone' };
+  if (!address.includes('@'))
+    throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`, EXIT.USAGE);
   return { key, name: name || address.split('@')[0], email: address };
 }
 
@@ -95,10 +105,13 @@ export async function buildCreateRequest(io: IO, o: CreateFlags): Promise<Create
       d.file_index = await attach(resolve(baseDir, d.file_path), 'file_path');
       delete d.file_path;
     }
-  for (const path of o.file ?? []) documents.push({ key: `doc-${documents.length + 1}`, file_index: await attach(path, '--file') });
+  for (const path of o.file ?? [])
+    documents.push({ key: `doc-${documents.length + 1}`, file_index: await attach(path, '--file') });
   if (o.signer?.length) {
     const packets = Array.isArray(body.packets) ? (body.packets as unknown[]) : [];
-    o.signer.forEach((s) => packets.push({ ...parseSigner(s, packets.length), ...(o.embed ? { deliver_via: 'embed' } : {}) }));
+    o.signer.forEach((s) =>
+      packets.push({ ...parseSigner(s, packets.length), ...(o.embed ? { deliver_via: 'embed' } : {}) }),
+    );
     body.packets = packets;
   }
   applyTemplateFlags(o, body, documents);
@@ -114,10 +127,17 @@ export async function buildCreateRequest(io: IO, o: CreateFlags): Promise<Create
   if (o.expires !== undefined) body.expires = o.expires;
   if (o.ccSender !== undefined) body.cc_sender = o.ccSender;
   if (o.sendReminders !== undefined) body.send_reminders = o.sendReminders;
-  for (const [flag, key] of [['reminderOffset', 'reminder_offset'], ['reminderInterval', 'reminder_interval'], ['reminderExpires', 'reminder_expires']] as const)
+  for (const [flag, key] of [
+    ['reminderOffset', 'reminder_offset'],
+    ['reminderInterval', 'reminder_interval'],
+    ['reminderExpires', 'reminder_expires'],
+  ] as const)
     if (o[flag] !== undefined) body[key] = intArg(o[flag], `--${key.replace('_', '-')}`);
   if (!body.packets && !body.documents && !body.envelope_template)
-    throw new CliError('Nothing to send: give --file (or --template) and --signer, or a JSON spec with -f spec.json (-f - for stdin).', EXIT.USAGE);
+    throw new CliError(
+      'Nothing to send: give --file (or --template) and --signer, or a JSON spec with -f spec.json (-f - for stdin).',
+      EXIT.USAGE,
+    );
   if (!body.envelope_template && !(Array.isArray(body.packets) && body.packets.length))
     throw new CliError('No signer: give --signer "Name <email>" (repeatable), or "packets" in the spec.', EXIT.USAGE);
   return { body, files, tags };

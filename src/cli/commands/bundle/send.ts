@@ -22,12 +22,20 @@ export function register(bundle: Command, action: Action): void {
 
 export async function run(f: Factory, o: SendOptions): Promise<void> {
   const service = await f.service();
-  await forEachId(f, await readIds(f, o.slugs), async (slug) => {
-    // Whether the draft is a test Bundle is asked only when it matters (messages really go out, not live).
-    await f.requireLive(async () => (await service.getBundle(slug)).is_test, o.live, 'send');
-    // Sent already, cancelled, complete: the Bundle's state refuses it, whatever the request.
-    return service
-      .sendBundle(slug)
-      .catch((e: unknown) => rethrowAsStateConflict(e, async () => (await service.getBundle(slug)).status, isSendable));
-  }, (b) => b.status, (b) => showBundle(f, b));
+  await forEachId(
+    f,
+    await readIds(f, o.slugs),
+    async (slug) => {
+      // Whether the draft is a test Bundle is asked only when it matters (messages really go out, not live).
+      await f.requireLive(async () => (await service.getBundle(slug)).is_test, o.live, 'send');
+      // Sent already, cancelled, complete: the Bundle's state refuses it, whatever the request.
+      return service
+        .sendBundle(slug)
+        .catch((e: unknown) =>
+          rethrowAsStateConflict(e, async () => (await service.getBundle(slug)).status, isSendable),
+        );
+    },
+    (b) => b.status,
+    (b) => showBundle(f, b),
+  );
 }

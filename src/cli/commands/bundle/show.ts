@@ -16,13 +16,22 @@ export async function showBundle(o: Out, b: Bundle): Promise<void> {
   // States in words on a terminal; codes when piped (and in --json).
   const word = (w: (code: string) => string, code: string) => (o.io.out.isTTY ? w(code) : code);
   const pairs: [string, unknown][] = [
-    ['id', b.id], ['status', word(bundleStateWord, b.status)], ['label', b.label], ['created', b.created], ['sent', b.sent],
-    ['completed_at', b.completed_at], ['expires', b.expires], ['is_test', b.is_test], ['in_order', b.in_order],
-    ['doc_status', word(docStateWord, b.doc_status)], ['custom_key', b.custom_key], ['tags', b.tags],
+    ['id', b.id],
+    ['status', word(bundleStateWord, b.status)],
+    ['label', b.label],
+    ['created', b.created],
+    ['sent', b.sent],
+    ['completed_at', b.completed_at],
+    ['expires', b.expires],
+    ['is_test', b.is_test],
+    ['in_order', b.in_order],
+    ['doc_status', word(docStateWord, b.doc_status)],
+    ['custom_key', b.custom_key],
+    ['tags', b.tags],
     ['documents', b.documents.map((d) => `${d.key} (${d.name})`)],
     ...b.packets.map((p, i): [string, unknown] => [
       `signer ${i + 1}`,
-      `${p.name} <${p.deliver_via === 'phone' ? p.phone : p.email ?? ''}> ${p.deliver_via} ${o.io.out.isTTY ? signerStateWord(p.status, b.status) : p.status} ${p.id}`,
+      `${p.name} <${p.deliver_via === 'phone' ? p.phone : (p.email ?? '')}> ${p.deliver_via} ${o.io.out.isTTY ? signerStateWord(p.status, b.status) : p.status} ${p.id}`,
     ]),
     ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
   ];

@@ -26,7 +26,13 @@ export function register(bundle: Command, action: Action): void {
 
 async function eachBundle(f: Factory, slug: string, fn: (id: string) => Promise<Bundle>): Promise<void> {
   const ids = await readIds(f, slug === '-' ? ['-'] : slug.split(',').filter(Boolean));
-  await forEachId(f, ids, fn, (b) => b.tags.join(' '), (b) => showBundle(f, b));
+  await forEachId(
+    f,
+    ids,
+    fn,
+    (b) => b.tags.join(' '),
+    (b) => showBundle(f, b),
+  );
 }
 
 export async function runAdd(f: Factory, o: TagsOptions): Promise<void> {

@@ -28,10 +28,16 @@ export function register(bundle: Command, action: Action): void {
     .option('-f, --spec <file>', 'BundlePatchRequest JSON (- for stdin)')
     .option('--expires <date>', 'YYYY-MM-DD or an ISO date-time, in the future')
     .option('--cc <email>', 'replace the cc list (repeatable)', collect)
-    .option('--cc-sender', 'copy the sender on completion').option('--no-cc-sender')
-    .option('--send-reminders', 'send reminders').option('--no-send-reminders')
-    .option('--reminder-offset <days>').option('--reminder-interval <days>').option('--reminder-expires <days>')
-    .option('--owner <uuid|none>').option('--team <uuid|none>').option('--signing-brand <uuid|none>')
+    .option('--cc-sender', 'copy the sender on completion')
+    .option('--no-cc-sender')
+    .option('--send-reminders', 'send reminders')
+    .option('--no-send-reminders')
+    .option('--reminder-offset <days>')
+    .option('--reminder-interval <days>')
+    .option('--reminder-expires <days>')
+    .option('--owner <uuid|none>')
+    .option('--team <uuid|none>')
+    .option('--signing-brand <uuid|none>')
     .action(action(async (f, o: Omit<UpdateOptions, 'slug'>, slug: string) => run(f, { ...o, slug })));
 }
 
@@ -43,16 +49,23 @@ export async function run(f: Factory, o: UpdateOptions): Promise<void> {
   if (o.cc !== undefined) body.cc_emails = o.cc;
   if (o.ccSender !== undefined) body.cc_sender = o.ccSender;
   if (o.sendReminders !== undefined) body.send_reminders = o.sendReminders;
-  for (const [flag, key] of [['reminderOffset', 'reminder_offset'], ['reminderInterval', 'reminder_interval'], ['reminderExpires', 'reminder_expires']] as const)
+  for (const [flag, key] of [
+    ['reminderOffset', 'reminder_offset'],
+    ['reminderInterval', 'reminder_interval'],
+    ['reminderExpires', 'reminder_expires'],
+  ] as const)
     if (o[flag] !== undefined) body[key] = intArg(o[flag], `--${key.replace('_', '-')}`);
   if (o.owner !== undefined) body.owner = nullable(o.owner);
   if (o.team !== undefined) body.team = nullable(o.team);
   if (o.signingBrand !== undefined) body.signing_brand = nullable(o.signingBrand);
-  if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign bundle update --help).', EXIT.USAGE);
+  if (!Object.keys(body).length)
+    throw new CliError('Nothing to change: give at least one option (see esign bundle update --help).', EXIT.USAGE);
   const service = await f.service();
   // Complete, cancelled, expired: the Bundle's state refuses any change (a 400 on the wire), exit 7.
   const b = await service
     .updateBundle(o.slug, body)
-    .catch((e: unknown) => rethrowAsStateConflict(e, async () => (await service.getBundle(o.slug)).status, isUpdatable));
+    .catch((e: unknown) =>
+      rethrowAsStateConflict(e, async () => (await service.getBundle(o.slug)).status, isUpdatable),
+    );
   await showBundle(f, b);
 }

@@ -18,6 +18,16 @@ export function register(bundle: Command, action: Action): void {
 
 export async function run(f: Factory, o: ValidateOptions): Promise<void> {
   const r = await (await f.service()).validateBundle(o.slug);
-  await printObject(f, r, [['can_send', r.can_send], ['msg', r.msg], ['n_docs', r.n_docs]], String(r.can_send));
-  if (!r.can_send) throw new CliError(`Bundle ${o.slug} cannot be sent: ${r.msg || 'no reason given'}`, EXIT.CANNOT_SEND);
+  await printObject(
+    f,
+    r,
+    [
+      ['can_send', r.can_send],
+      ['msg', r.msg],
+      ['n_docs', r.n_docs],
+    ],
+    String(r.can_send),
+  );
+  if (!r.can_send)
+    throw new CliError(`Bundle ${o.slug} cannot be sent: ${r.msg || 'no reason given'}`, EXIT.CANNOT_SEND);
 }

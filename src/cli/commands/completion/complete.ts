@@ -90,18 +90,30 @@ const commandPath = (cmd: Command): string[] => (cmd.parent ? [...commandPath(cm
 async function localIds(f: Factory, path: string[], arg: string): Promise<Candidate[]> {
   const noun = path[0];
   const wanted =
-    arg === 'slug' ? 'bundle' : arg === 'id' && ['person', 'webhook', 'template', 'envelope-template'].includes(noun) ? noun : arg === 'headerId' ? 'header' : undefined;
+    arg === 'slug'
+      ? 'bundle'
+      : arg === 'id' && ['person', 'webhook', 'template', 'envelope-template'].includes(noun)
+        ? noun
+        : arg === 'headerId'
+          ? 'header'
+          : undefined;
   if (!wanted) return [];
   const s = await f.serviceIfCheap();
   if (!s) return [];
   const per = { per_page: 100 };
   switch (wanted) {
-    case 'bundle': return (await s.listBundles(per)).items.map((b) => ({ value: b.id, description: b.label }));
-    case 'person': return (await s.listPersons(per)).items.map((p) => ({ value: p.id, description: p.name }));
-    case 'webhook': return (await s.listWebhooks(per)).items.map((w) => ({ value: w.id, description: w.name }));
-    case 'template': return (await s.listTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
-    case 'envelope-template': return (await s.listEnvelopeTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
-    case 'header': return (await s.listWebhookHeaders(per)).items.map((h) => ({ value: h.id, description: h.name }));
+    case 'bundle':
+      return (await s.listBundles(per)).items.map((b) => ({ value: b.id, description: b.label }));
+    case 'person':
+      return (await s.listPersons(per)).items.map((p) => ({ value: p.id, description: p.name }));
+    case 'webhook':
+      return (await s.listWebhooks(per)).items.map((w) => ({ value: w.id, description: w.name }));
+    case 'template':
+      return (await s.listTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
+    case 'envelope-template':
+      return (await s.listEnvelopeTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
+    case 'header':
+      return (await s.listWebhookHeaders(per)).items.map((h) => ({ value: h.id, description: h.name }));
   }
   return [];
 }

@@ -20,11 +20,15 @@ export function register(program: Command, action: Action): void {
     .argument('[words...]')
     .allowUnknownOption()
     .helpOption(false)
-    .action(action(async (f, _o, words: string[] = []) => {
-      const { complete } = await import('./complete.js');
-      for (const c of await complete(f, program, words.length ? words : ['']))
-        f.io.out.write(`${safeLine(c.value)}${c.description ? `\t${safeLine(c.description).replace(/\s+/g, ' ')}` : ''}\n`);
-    }));
+    .action(
+      action(async (f, _o, words: string[] = []) => {
+        const { complete } = await import('./complete.js');
+        for (const c of await complete(f, program, words.length ? words : ['']))
+          f.io.out.write(
+            `${safeLine(c.value)}${c.description ? `\t${safeLine(c.description).replace(/\s+/g, ' ')}` : ''}\n`,
+          );
+      }),
+    );
 }
 
 // Kept here (not in scripts.ts) so that `--help` costs no import.

@@ -9,7 +9,8 @@ export interface GetOptions {
 }
 
 export function register(et: Command, action: Action): void {
-  et.command('get <id>').description('Show an Envelope Template')
+  et.command('get <id>')
+    .description('Show an Envelope Template')
     .action(action(async (f, _o: object, id: string) => run(f, { id })));
 }
 

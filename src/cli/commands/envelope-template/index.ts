@@ -5,6 +5,8 @@ import * as get from './get.js';
 import * as list from './list.js';
 
 export function register(program: Command, action: Action): void {
-  const et = program.command('envelope-template').description('Envelope Templates: reusable Bundles (documents and signer roles)');
+  const et = program
+    .command('envelope-template')
+    .description('Envelope Templates: reusable Bundles (documents and signer roles)');
   for (const verb of [list, get]) verb.register(et, action);
 }

@@ -11,9 +11,11 @@ export interface AdvanceOptions {
 }
 
 export function register(local: Command, action: Action): void {
-  const clock = local.command('clock').description('The engine\'s clock, which tests can move forward');
+  const clock = local.command('clock').description("The engine's clock, which tests can move forward");
   clock.command('show', { isDefault: true }).action(action(runShow));
-  clock.command('advance <duration>').description('Move time forward, e.g. 90m, 3d, 1d12h')
+  clock
+    .command('advance <duration>')
+    .description('Move time forward, e.g. 90m, 3d, 1d12h')
     .action(action(async (f, _o: object, duration: string) => runAdvance(f, { duration })));
   clock.command('reset').description('Back to wall-clock time').action(action(runReset));
 }
@@ -26,7 +28,8 @@ export async function runShow(f: Factory): Promise<void> {
 
 export async function runAdvance(f: Factory, o: AdvanceOptions): Promise<void> {
   const ms = parseDuration(o.duration);
-  if (ms === undefined) throw new CliError(`"${o.duration}" is not a duration (examples: ${DURATION_EXAMPLES}).`, EXIT.USAGE);
+  if (ms === undefined)
+    throw new CliError(`"${o.duration}" is not a duration (examples: ${DURATION_EXAMPLES}).`, EXIT.USAGE);
   const e = await f.local();
   e.clock.advance(ms);
   // What the new time makes due happens now: expiry and reminders.
@@ -38,5 +41,13 @@ export async function runAdvance(f: Factory, o: AdvanceOptions): Promise<void> {
 export async function runReset(f: Factory): Promise<void> {
   const c = (await f.local()).clock;
   c.setOffset(0);
-  await printObject(f, { now: c.now(), offset_ms: 0 }, [['now', c.now()], ['offset_ms', 0]], c.now());
+  await printObject(
+    f,
+    { now: c.now(), offset_ms: 0 },
+    [
+      ['now', c.now()],
+      ['offset_ms', 0],
+    ],
+    c.now(),
+  );
 }

@@ -11,9 +11,17 @@ export interface SwitchOptions {
 
 export function register(local: Command, action: Action): void {
   const features = local.command('features').description('Account features (teams, reminders, signing_brands, ...)');
-  features.command('list', { isDefault: true }).description('Every feature and whether it is on').action(action(runList));
-  for (const [verb, on] of [['enable', true], ['disable', false]] as const)
-    features.command(`${verb} <features...>`).description(`${verb === 'enable' ? 'Switch on' : 'Switch off'} features`)
+  features
+    .command('list', { isDefault: true })
+    .description('Every feature and whether it is on')
+    .action(action(runList));
+  for (const [verb, on] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const)
+    features
+      .command(`${verb} <features...>`)
+      .description(`${verb === 'enable' ? 'Switch on' : 'Switch off'} features`)
       .action(action(async (f, _o: object, names: string[]) => runSwitch(f, { features: names, on })));
 }
 
@@ -21,7 +29,15 @@ export async function runList(f: Factory): Promise<void> {
   const { ACCOUNT_FEATURES } = await import('../../../service/enums.js');
   const on = new Set((await f.local()).account.settings().features);
   const rows = ACCOUNT_FEATURES.map((name) => ({ feature: name, enabled: on.has(name) }));
-  await printList(f, rows, [{ header: 'FEATURE', value: (r) => r.feature }, { header: 'ENABLED', value: (r) => r.enabled }], (r) => r.feature);
+  await printList(
+    f,
+    rows,
+    [
+      { header: 'FEATURE', value: (r) => r.feature },
+      { header: 'ENABLED', value: (r) => r.enabled },
+    ],
+    (r) => r.feature,
+  );
 }
 
 export async function runSwitch(f: Factory, o: SwitchOptions): Promise<void> {

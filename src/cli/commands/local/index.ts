@@ -15,6 +15,9 @@ import * as templates from './templates.js';
 import * as users from './users.js';
 
 export function register(program: Command, action: Action): void {
-  const local = program.command('local').description('The embedded local engine: account, features, users, outbox, clock');
-  for (const verb of [signer, templates, info, account, features, users, teams, runDue, outbox, keys, clock]) verb.register(local, action);
+  const local = program
+    .command('local')
+    .description('The embedded local engine: account, features, users, outbox, clock');
+  for (const verb of [signer, templates, info, account, features, users, teams, runDue, outbox, keys, clock])
+    verb.register(local, action);
 }

@@ -11,19 +11,31 @@ export interface CreateOptions {
 export function register(local: Command, action: Action): void {
   const keys = local.command('keys').description('API keys for esign serve (stored hashed; a key is shown once)');
   keys.command('list', { isDefault: true }).description('List keys').action(action(runList));
-  keys.command('create').description('Create a key and print it (only this once)')
+  keys
+    .command('create')
+    .description('Create a key and print it (only this once)')
     .option('--name <name>', 'what the key is for', 'default')
     .action(action(runCreate));
-  keys.command('revoke <id>').description('Revoke a key by id or prefix')
+  keys
+    .command('revoke <id>')
+    .description('Revoke a key by id or prefix')
     .action(action(async (f, _o: object, id: string) => runRevoke(f, id)));
 }
 
 export async function runList(f: Factory): Promise<void> {
   const list = (await f.local()).keys.list();
-  await printList(f, list, [
-    { header: 'ID', value: (k) => k.id }, { header: 'NAME', value: (k) => k.name }, { header: 'PREFIX', value: (k) => k.prefix },
-    { header: 'CREATED', value: (k) => k.created }, { header: 'REVOKED', value: (k) => k.revoked_at ?? '' },
-  ], (k) => k.id);
+  await printList(
+    f,
+    list,
+    [
+      { header: 'ID', value: (k) => k.id },
+      { header: 'NAME', value: (k) => k.name },
+      { header: 'PREFIX', value: (k) => k.prefix },
+      { header: 'CREATED', value: (k) => k.created },
+      { header: 'REVOKED', value: (k) => k.revoked_at ?? '' },
+    ],
+    (k) => k.id,
+  );
 }
 
 export async function runCreate(f: Factory, o: CreateOptions): Promise<void> {

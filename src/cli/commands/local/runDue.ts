@@ -5,7 +5,9 @@ import { printObject } from '../../output.js';
 import type { Action } from '../../run.js';
 
 export function register(local: Command, action: Action): void {
-  local.command('run-due').description('Apply what is due now: expiry, reminders, and documents or evidence a stopped process left pending')
+  local
+    .command('run-due')
+    .description('Apply what is due now: expiry, reminders, and documents or evidence a stopped process left pending')
     .action(action(run));
 }
 

@@ -32,7 +32,8 @@ async function readFields(path: string): Promise<unknown[]> {
     throw new CliError(`--fields ${path}: not valid JSON (${(e as Error).message}).`, EXIT.USAGE);
   }
   const list = Array.isArray(v) ? v : (v as { fields?: unknown })?.fields;
-  if (!Array.isArray(list)) throw new CliError(`--fields ${path}: expected a JSON array of fields (or {"fields": [...]}).`, EXIT.USAGE);
+  if (!Array.isArray(list))
+    throw new CliError(`--fields ${path}: expected a JSON array of fields (or {"fields": [...]}).`, EXIT.USAGE);
   return list;
 }
 
@@ -47,8 +48,11 @@ interface ImportFlags {
 }
 
 export function register(local: Command, action: Action): void {
-  local.command('template').description('Document Templates of the local engine')
-    .command('import <pdf>').description('Make a Document Template from a PDF, its signer roles and fields')
+  local
+    .command('template')
+    .description('Document Templates of the local engine')
+    .command('import <pdf>')
+    .description('Make a Document Template from a PDF, its signer roles and fields')
     .requiredOption('--name <name>', 'name of the template')
     .option('--role <key:label>', 'a signer role (repeatable; at least one)', collect)
     .option('--fields <file>', 'JSON array of template fields (FieldRequest members, default_value, editor_roles)')
@@ -56,28 +60,39 @@ export function register(local: Command, action: Action): void {
     .option('--shared', 'shared with the whole account')
     .option('--team <uuid>', 'assign to a team (repeatable)', collect)
     .option('--library <name>', 'folder the template sits in')
-    .action(action(async (ctx, o: ImportFlags, pdfPath: string) => {
-      if (!o.role?.length) throw new CliError('Give at least one signer role: --role KEY:LABEL (e.g. --role tenant:Tenant).', EXIT.USAGE);
-      const input: TemplateImport = {
-        name: o.name,
-        pdf: await readInputFile(pdfPath, 'PDF'),
-        filename: basename(pdfPath),
-        roles: o.role.map(parseRole),
-      };
-      if (o.fields) input.fields = await readFields(o.fields);
-      const metadata = metadataFlags(o.metadata);
-      if (metadata) input.metadata = metadata;
-      if (o.shared) input.is_shared = true;
-      if (o.team?.length) input.teams = o.team;
-      if (o.library) input.library = o.library;
-      await showTemplate(ctx, await (await ctx.local()).importTemplate(input));
-    }));
+    .action(
+      action(async (ctx, o: ImportFlags, pdfPath: string) => {
+        if (!o.role?.length)
+          throw new CliError(
+            'Give at least one signer role: --role KEY:LABEL (e.g. --role tenant:Tenant).',
+            EXIT.USAGE,
+          );
+        const input: TemplateImport = {
+          name: o.name,
+          pdf: await readInputFile(pdfPath, 'PDF'),
+          filename: basename(pdfPath),
+          roles: o.role.map(parseRole),
+        };
+        if (o.fields) input.fields = await readFields(o.fields);
+        const metadata = metadataFlags(o.metadata);
+        if (metadata) input.metadata = metadata;
+        if (o.shared) input.is_shared = true;
+        if (o.team?.length) input.teams = o.team;
+        if (o.library) input.library = o.library;
+        await showTemplate(ctx, await (await ctx.local()).importTemplate(input));
+      }),
+    );
 
-  local.command('envelope-template').description('Envelope Templates of the local engine')
-    .command('create <spec>').description('Make an Envelope Template from a JSON spec (- for stdin); its files are read relative to the spec')
-    .action(action(async (ctx, _o, spec: string) => {
-      const body = await readJsonInput(ctx.io, spec, 'spec');
-      const baseDir = spec === '-' ? process.cwd() : dirname(resolve(spec));
-      await showEnvelopeTemplate(ctx, await (await ctx.local()).createEnvelopeTemplate(body, baseDir));
-    }));
+  local
+    .command('envelope-template')
+    .description('Envelope Templates of the local engine')
+    .command('create <spec>')
+    .description('Make an Envelope Template from a JSON spec (- for stdin); its files are read relative to the spec')
+    .action(
+      action(async (ctx, _o, spec: string) => {
+        const body = await readJsonInput(ctx.io, spec, 'spec');
+        const baseDir = spec === '-' ? process.cwd() : dirname(resolve(spec));
+        await showEnvelopeTemplate(ctx, await (await ctx.local()).createEnvelopeTemplate(body, baseDir));
+      }),
+    );
 }

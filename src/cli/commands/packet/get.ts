@@ -9,7 +9,9 @@ export interface GetOptions {
 }
 
 export function register(packet: Command, action: Action): void {
-  packet.command('get <id>').description('Show a packet')
+  packet
+    .command('get <id>')
+    .description('Show a packet')
     .action(action(async (f, _o: object, id: string) => run(f, { id })));
 }
 

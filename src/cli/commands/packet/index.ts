@@ -8,6 +8,6 @@ import * as remind from './remind.js';
 import * as update from './update.js';
 
 export function register(program: Command, action: Action): void {
-  const packet = program.command('packet').description('Inspect and change one signer\'s packet');
+  const packet = program.command('packet').description("Inspect and change one signer's packet");
   for (const verb of [get, update, remind, embedUrl, coe]) verb.register(packet, action);
 }

@@ -9,7 +9,9 @@ export interface RemindOptions {
 }
 
 export function register(packet: Command, action: Action): void {
-  packet.command('remind <id>').description('Send the signer a reminder (at most once an hour)')
+  packet
+    .command('remind <id>')
+    .description('Send the signer a reminder (at most once an hour)')
     .action(action(async (f, _o: object, id: string) => run(f, { id })));
 }
 

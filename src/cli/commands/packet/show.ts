@@ -7,10 +7,23 @@ import { printObject } from '../../output.js';
 export async function showPacket(f: Factory, p: Packet): Promise<void> {
   const service = await f.service();
   const bundle = service.bundleOfPacket ? await service.bundleOfPacket(p.id) : undefined;
-  await printObject(f, bundle ? { ...p, bundle } : p, [
-    ['id', p.id], ...(bundle ? [['bundle', bundle] as [string, unknown]] : []), ['name', p.name], ['email', p.email], ['phone', p.phone], ['deliver_via', p.deliver_via],
-    ['order', p.order], ['status', f.io.out.isTTY ? packetStateWord(p.status) : p.status], ['completed_at', p.completed_at], ['last_accessed_at', p.last_accessed_at],
-    ['auth', ['sms', 'selfie', 'id'].filter((k) => p[`auth_${k}` as 'auth_sms'])],
-    ['suppress', ['all', 'signing', 'reminder', 'docs_ready'].filter((k) => p[`suppress_${k}` as 'suppress_all'])],
-  ], p.id);
+  await printObject(
+    f,
+    bundle ? { ...p, bundle } : p,
+    [
+      ['id', p.id],
+      ...(bundle ? [['bundle', bundle] as [string, unknown]] : []),
+      ['name', p.name],
+      ['email', p.email],
+      ['phone', p.phone],
+      ['deliver_via', p.deliver_via],
+      ['order', p.order],
+      ['status', f.io.out.isTTY ? packetStateWord(p.status) : p.status],
+      ['completed_at', p.completed_at],
+      ['last_accessed_at', p.last_accessed_at],
+      ['auth', ['sms', 'selfie', 'id'].filter((k) => p[`auth_${k}` as 'auth_sms'])],
+      ['suppress', ['all', 'signing', 'reminder', 'docs_ready'].filter((k) => p[`suppress_${k}` as 'suppress_all'])],
+    ],
+    p.id,
+  );
 }

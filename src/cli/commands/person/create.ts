@@ -14,7 +14,9 @@ export interface CreateOptions {
 }
 
 export function register(person: Command, action: Action): void {
-  person.command('create').description('Create a Person')
+  person
+    .command('create')
+    .description('Create a Person')
     .option('-f, --spec <file>', 'PersonRequest JSON (- for stdin)')
     .option('--name <name>', 'full name (required unless in the spec)')
     .option('--email <email>', 'an email address (repeatable)', collect)
@@ -30,6 +32,7 @@ export async function run(f: Factory, o: CreateOptions): Promise<void> {
   if (added.length) body.channels = [...(Array.isArray(body.channels) ? body.channels : []), ...added];
   const md = metadata(o.metadata);
   if (md) body.metadata = { ...(body.metadata as object), ...md };
-  if (body.name === undefined) throw new CliError('A Person needs a name: give --name, or a spec with -f spec.json.', EXIT.USAGE);
+  if (body.name === undefined)
+    throw new CliError('A Person needs a name: give --name, or a spec with -f spec.json.', EXIT.USAGE);
   await showPerson(f, await (await f.service()).createPerson(body));
 }

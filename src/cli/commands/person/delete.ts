@@ -10,7 +10,9 @@ export interface DeleteOptions {
 }
 
 export function register(person: Command, action: Action): void {
-  person.command('delete <id>').description('Delete a Person')
+  person
+    .command('delete <id>')
+    .description('Delete a Person')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (f, o: Omit<DeleteOptions, 'id'>, id: string) => run(f, { ...o, id })));
 }

@@ -9,7 +9,9 @@ export interface GetOptions {
 }
 
 export function register(person: Command, action: Action): void {
-  person.command('get <id>').description('Show a Person')
+  person
+    .command('get <id>')
+    .description('Show a Person')
     .action(action(async (f, _o: object, id: string) => run(f, { id })));
 }
 

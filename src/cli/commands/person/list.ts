@@ -13,18 +13,33 @@ export interface ListOptions extends PageFlags {
 }
 
 export function register(person: Command, action: Action): void {
-  addPageOptions(person.command('list').description('List Persons')
-    .option('--search <text>', 'name, email or phone contains')
-    .option('--email <email>', 'has this email address')
-    .option('--phone <phone>', 'has this phone number'))
-    .action(action(run));
+  addPageOptions(
+    person
+      .command('list')
+      .description('List Persons')
+      .option('--search <text>', 'name, email or phone contains')
+      .option('--email <email>', 'has this email address')
+      .option('--phone <phone>', 'has this phone number'),
+  ).action(action(run));
 }
 
 export async function run(f: Factory, o: ListOptions): Promise<void> {
   const service = await f.service();
-  const items = await fetchPages(f, (q) => service.listPersons({ ...q, search: o.search, email: o.email, phone: o.phone }), o);
-  await printList(f, items, [
-    { header: 'ID', value: (p) => p.id }, { header: 'NAME', value: (p) => p.name },
-    { header: 'EMAILS', value: emails }, { header: 'PHONES', value: phones }, { header: 'USER', value: (p) => p.is_user },
-  ], (p) => p.id);
+  const items = await fetchPages(
+    f,
+    (q) => service.listPersons({ ...q, search: o.search, email: o.email, phone: o.phone }),
+    o,
+  );
+  await printList(
+    f,
+    items,
+    [
+      { header: 'ID', value: (p) => p.id },
+      { header: 'NAME', value: (p) => p.name },
+      { header: 'EMAILS', value: emails },
+      { header: 'PHONES', value: phones },
+      { header: 'USER', value: (p) => p.is_user },
+    ],
+    (p) => p.id,
+  );
 }

@@ -7,10 +7,19 @@ export const emails = (p: Person) => p.channels.filter((c) => c.kind === 'em').m
 export const phones = (p: Person) => p.channels.filter((c) => c.kind === 'mp').map((c) => c.phone ?? '');
 
 export async function showPerson(o: Out, p: Person): Promise<void> {
-  await printObject(o, p, [
-    ['id', p.id], ['name', p.name], ['is_user', p.is_user], ['emails', emails(p)], ['phones', phones(p)],
-    ['metadata', keyValueItems(p.metadata)],
-  ], p.id);
+  await printObject(
+    o,
+    p,
+    [
+      ['id', p.id],
+      ['name', p.name],
+      ['is_user', p.is_user],
+      ['emails', emails(p)],
+      ['phones', phones(p)],
+      ['metadata', keyValueItems(p.metadata)],
+    ],
+    p.id,
+  );
 }
 
 /** Contact channels from --email / --phone flags (new channels: no id). */
@@ -19,4 +28,5 @@ export const channels = (email: string[] = [], phone: string[] = []) => [
   ...phone.map((p) => ({ kind: 'mp', phone: p })),
 ];
 
-export const metadata = (list: string[] | undefined) => (list?.length ? Object.fromEntries(keyValues(list, '--metadata')) : undefined);
+export const metadata = (list: string[] | undefined) =>
+  list?.length ? Object.fromEntries(keyValues(list, '--metadata')) : undefined;

@@ -16,7 +16,9 @@ export interface UpdateOptions {
 }
 
 export function register(person: Command, action: Action): void {
-  person.command('update <id>').description('Change a Person: rename, add channels, set metadata (or replace it all with --replace)')
+  person
+    .command('update <id>')
+    .description('Change a Person: rename, add channels, set metadata (or replace it all with --replace)')
     .option('-f, --spec <file>', 'PersonPatchRequest JSON, or with --replace a full PersonRequest (- for stdin)')
     .option('--replace', 'replace the whole Person with the spec (channels left out are deleted)')
     .option('--name <name>')
@@ -30,7 +32,10 @@ export async function run(f: Factory, o: UpdateOptions): Promise<void> {
   const service = await f.service();
   if (o.replace) {
     if (!o.spec || o.name || o.addEmail || o.addPhone || o.metadata)
-      throw new CliError('--replace takes the whole Person from a spec only: esign person update ID --replace -f person.json.', EXIT.USAGE);
+      throw new CliError(
+        '--replace takes the whole Person from a spec only: esign person update ID --replace -f person.json.',
+        EXIT.USAGE,
+      );
     return showPerson(f, await service.replacePerson(o.id, await readJsonInput(f.io, o.spec, '--spec')));
   }
   const body: Record<string, unknown> = o.spec ? await readJsonInput(f.io, o.spec, '--spec') : {};
@@ -40,6 +45,7 @@ export async function run(f: Factory, o: UpdateOptions): Promise<void> {
   const md = metadata(o.metadata);
   // Metadata is one object: the Person's current keys are kept, the given ones set.
   if (md) body.metadata = { ...(await service.getPerson(o.id)).metadata, ...(body.metadata as object), ...md };
-  if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign person update --help).', EXIT.USAGE);
+  if (!Object.keys(body).length)
+    throw new CliError('Nothing to change: give at least one option (see esign person update --help).', EXIT.USAGE);
   await showPerson(f, await service.updatePerson(o.id, body));
 }

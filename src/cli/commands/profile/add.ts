@@ -20,7 +20,8 @@ export interface AddOptions {
 }
 
 export function register(profile: Command, action: Action): void {
-  profile.command('add <name>')
+  profile
+    .command('add <name>')
     .description('Add a profile (remote with --base-url, else local; the global --data-dir sets its data directory)')
     .option('--base-url <url>', 'API v2 base URL, e.g. https://api.example.com/api/v2')
     .option('--api-key-stdin', 'read the API key from stdin (otherwise a hidden prompt)')
@@ -33,8 +34,10 @@ export function register(profile: Command, action: Action): void {
 
 export async function run(f: Factory, o: AddOptions): Promise<void> {
   const store = await openProfiles(f.env);
-  if (store.has(o.name) && !o.force) throw new CliError(`Profile "${o.name}" exists; pass --force to replace it.`, EXIT.USAGE);
-  if (!o.baseUrl && (o.apiKeyStdin || o.live)) throw new CliError('--api-key-stdin and --live apply to remote profiles: give --base-url too.', EXIT.USAGE);
+  if (store.has(o.name) && !o.force)
+    throw new CliError(`Profile "${o.name}" exists; pass --force to replace it.`, EXIT.USAGE);
+  if (!o.baseUrl && (o.apiKeyStdin || o.live))
+    throw new CliError('--api-key-stdin and --live apply to remote profiles: give --base-url too.', EXIT.USAGE);
   const p: Profile = o.baseUrl
     ? { baseUrl: checkBaseUrl(o.baseUrl), apiKey: await readKey(f, o.apiKeyStdin), ...(o.live ? { live: true } : {}) }
     : { ...(f.options.dataDir ? { dataDir: resolve(f.options.dataDir) } : {}) };
@@ -42,7 +45,10 @@ export async function run(f: Factory, o: AddOptions): Promise<void> {
     const { checkKey } = await import('./check.js');
     const c = await checkKey(p.baseUrl, p.apiKey);
     if (!c.ok)
-      throw new CliError(`Not saved: ${p.baseUrl} did not accept the key (${c.detail}). Pass --no-verify to save it anyway.`, c.status ? exitCodeForStatus(c.status) : EXIT.FAILURE);
+      throw new CliError(
+        `Not saved: ${p.baseUrl} did not accept the key (${c.detail}). Pass --no-verify to save it anyway.`,
+        c.status ? exitCodeForStatus(c.status) : EXIT.FAILURE,
+      );
   }
   store.set(o.name, p);
   if (o.use) store.use(o.name);
@@ -56,7 +62,8 @@ function checkBaseUrl(value: string): string {
   } catch {
     throw new CliError(`--base-url "${value}" is not a URL (e.g. https://api.example.com/api/v2).`, EXIT.USAGE);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new CliError(`--base-url must be http(s), got ${u.protocol}`, EXIT.USAGE);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new CliError(`--base-url must be http(s), got ${u.protocol}`, EXIT.USAGE);
   return value.replace(/\/+$/, '');
 }
 
@@ -66,7 +73,11 @@ async function readKey(f: Factory, fromStdin: boolean | undefined): Promise<stri
   if (fromStdin) key = (await readAll(f.io.stdin)).split(/\r?\n/)[0]!.trim();
   else if (f.io.interactive) {
     key = (await f.prompter.password('API key')).trim();
-  } else throw new CliError('A remote profile needs an API key: pipe it in with --api-key-stdin (e.g. printenv KEY | esign profile add ...).', EXIT.USAGE);
+  } else
+    throw new CliError(
+      'A remote profile needs an API key: pipe it in with --api-key-stdin (e.g. printenv KEY | esign profile add ...).',
+      EXIT.USAGE,
+    );
   if (!key) throw new CliError('The API key is empty.', EXIT.USAGE);
   return key;
 }

@@ -8,6 +8,8 @@ import * as show from './show.js';
 import * as use from './use.js';
 
 export function register(program: Command, action: Action): void {
-  const profile = program.command('profile').description('Named connections: a remote API v2 server and key, or a local data directory');
+  const profile = program
+    .command('profile')
+    .description('Named connections: a remote API v2 server and key, or a local data directory');
   for (const verb of [add, list, use, show, remove]) verb.register(profile, action);
 }

@@ -9,7 +9,9 @@ import { backend } from './view.js';
 export type ListOptions = Record<string, never>;
 
 export function register(profile: Command, action: Action): void {
-  profile.command('list', { isDefault: true }).description('List profiles (* marks the current one)')
+  profile
+    .command('list', { isDefault: true })
+    .description('List profiles (* marks the current one)')
     .action(action(async (f) => run(f, {})));
 }
 
@@ -17,10 +19,19 @@ export async function run(f: Factory, _o: ListOptions): Promise<void> {
   const store = await openProfilesIfAny(f.env);
   const current = store?.current();
   const rows = Object.entries(store?.all() ?? {}).map(([name, p]) => ({ name, ...p }));
-  await printList(f, rows, [
-    { header: 'CURRENT', value: (r) => (r.name === current ? '*' : '') }, { header: 'NAME', value: (r) => r.name },
-    { header: 'BACKEND', value: backend }, { header: 'BASE_URL', value: (r) => r.baseUrl ?? '' },
-    { header: 'KEY', value: (r) => redactKey(r.apiKey) }, { header: 'LIVE', value: (r) => Boolean(r.live) },
-    { header: 'DATA_DIR', value: (r) => r.dataDir ?? '' },
-  ], (r) => r.name, rows.map(({ apiKey, ...r }) => ({ ...r, current: r.name === current, api_key: redactKey(apiKey) })));
+  await printList(
+    f,
+    rows,
+    [
+      { header: 'CURRENT', value: (r) => (r.name === current ? '*' : '') },
+      { header: 'NAME', value: (r) => r.name },
+      { header: 'BACKEND', value: backend },
+      { header: 'BASE_URL', value: (r) => r.baseUrl ?? '' },
+      { header: 'KEY', value: (r) => redactKey(r.apiKey) },
+      { header: 'LIVE', value: (r) => Boolean(r.live) },
+      { header: 'DATA_DIR', value: (r) => r.dataDir ?? '' },
+    ],
+    (r) => r.name,
+    rows.map(({ apiKey, ...r }) => ({ ...r, current: r.name === current, api_key: redactKey(apiKey) })),
+  );
 }

@@ -10,7 +10,9 @@ export interface RemoveOptions {
 }
 
 export function register(profile: Command, action: Action): void {
-  profile.command('remove <name>').description('Remove a profile and its key')
+  profile
+    .command('remove <name>')
+    .description('Remove a profile and its key')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (f, o: Omit<RemoveOptions, 'name'>, name: string) => run(f, { ...o, name })));
 }

@@ -11,7 +11,9 @@ export interface UseOptions {
 }
 
 export function register(profile: Command, action: Action): void {
-  profile.command('use [name]').description('Make a profile current (--none: back to the default local engine)')
+  profile
+    .command('use [name]')
+    .description('Make a profile current (--none: back to the default local engine)')
     .option('--none', 'no current profile')
     .action(action(async (f, o: Omit<UseOptions, 'name'>, name?: string) => run(f, { ...o, name })));
 }

@@ -6,7 +6,10 @@ import { type Profile, redactKey } from '../../profiles.js';
 export const backend = (p: Profile) => (p.baseUrl ? 'remote' : 'local');
 
 /** `key_works` (true, false, or null for the local engine) and, when it does not, why. */
-export async function keyWorks(baseUrl: string | undefined, apiKey: string | undefined): Promise<{ key_works: boolean | null; key_check?: string }> {
+export async function keyWorks(
+  baseUrl: string | undefined,
+  apiKey: string | undefined,
+): Promise<{ key_works: boolean | null; key_check?: string }> {
   if (!baseUrl) return { key_works: null };
   const { checkKey } = await import('./check.js');
   const c = await checkKey(baseUrl, apiKey);
@@ -15,8 +18,14 @@ export async function keyWorks(baseUrl: string | undefined, apiKey: string | und
 
 export async function showProfile(o: Out, name: string, p: Profile, current: boolean, check?: object): Promise<void> {
   const shown = {
-    name, current, backend: backend(p), base_url: p.baseUrl ?? null, api_key: redactKey(p.apiKey) || null,
-    live: Boolean(p.live), data_dir: p.dataDir ?? null, ...check,
+    name,
+    current,
+    backend: backend(p),
+    base_url: p.baseUrl ?? null,
+    api_key: redactKey(p.apiKey) || null,
+    live: Boolean(p.live),
+    data_dir: p.dataDir ?? null,
+    ...check,
   };
   await printObject(o, shown, Object.entries(shown), name);
 }

@@ -13,7 +13,9 @@ export interface SchemaOptions {
 export function register(program: Command, action: Action): void {
   program
     .command('schema [name]')
-    .description('Print the OpenAPI 3.1 document of API v2, or the JSON Schema of one request type (e.g. BundleRequest)')
+    .description(
+      'Print the OpenAPI 3.1 document of API v2, or the JSON Schema of one request type (e.g. BundleRequest)',
+    )
     .option('--list', 'list the request type names')
     .action(action(async (f, o: Omit<SchemaOptions, 'name'>, name?: string) => run(f, { ...o, name })));
 }

@@ -32,9 +32,12 @@ export function register(program: Command, action: Action): void {
     .option('--rate-limit <n>', 'requests per key per window', '2000')
     .option('--create-rate-limit <n>', 'Bundle creations per key per window', '200')
     .option('--rate-window <seconds>', 'rate-limit window', '3600')
-    .option('--allow-private-urls', 'let file_url downloads and webhook deliveries reach private and loopback addresses (local development)')
+    .option(
+      '--allow-private-urls',
+      'let file_url downloads and webhook deliveries reach private and loopback addresses (local development)',
+    )
     .option('--request-timeout <seconds>', 'time a client has to send a whole request', '120')
-    .option('--max-upload-mb <n>', 'largest uploaded file (a request\'s files may total 4 times this)', '50')
+    .option('--max-upload-mb <n>', "largest uploaded file (a request's files may total 4 times this)", '50')
     .option('--connections-per-address <n>', 'open connections per client address', '32')
     .option('--no-console', 'do not serve the support console at /console/')
     .option('--console-read-only', 'a support console that can only look')
@@ -53,7 +56,11 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
     service: engine,
     local: engine,
     authenticate: (key) => engine.keys.authenticate(key),
-    rateLimits: { limit: intArg(o.rateLimit, '--rate-limit', 1), createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1), windowSeconds: intArg(o.rateWindow, '--rate-window', 1) },
+    rateLimits: {
+      limit: intArg(o.rateLimit, '--rate-limit', 1),
+      createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1),
+      windowSeconds: intArg(o.rateWindow, '--rate-window', 1),
+    },
     log,
     publicUrl: o.publicUrl,
     console: o.console ? { readOnly: o.consoleReadOnly === true } : undefined,
@@ -80,7 +87,10 @@ export async function run(ctx: Factory, o: ServeOptions): Promise<void> {
     const stop = (signal: string) => {
       log(`${signal}: finishing requests in flight`);
       clearInterval(due);
-      app.close().then(() => resolve(), () => resolve());
+      app.close().then(
+        () => resolve(),
+        () => resolve(),
+      );
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -10,7 +10,9 @@ export interface DeleteOptions {
 }
 
 export function register(template: Command, action: Action): void {
-  template.command('delete <id>').description('Delete a Document Template')
+  template
+    .command('delete <id>')
+    .description('Delete a Document Template')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (f, o: Omit<DeleteOptions, 'id'>, id: string) => run(f, { ...o, id })));
 }

@@ -9,7 +9,9 @@ export interface GetOptions {
 }
 
 export function register(template: Command, action: Action): void {
-  template.command('get <id>').description('Show a Document Template')
+  template
+    .command('get <id>')
+    .description('Show a Document Template')
     .action(action(async (f, _o: object, id: string) => run(f, { id })));
 }
 

@@ -8,6 +8,8 @@ import * as metadata from './metadata.js';
 import * as prepare from './prepare.js';
 
 export function register(program: Command, action: Action): void {
-  const template = program.command('template').description('Document Templates: reusable PDFs with signer roles and fields');
+  const template = program
+    .command('template')
+    .description('Document Templates: reusable PDFs with signer roles and fields');
   for (const verb of [list, get, metadata, del, prepare]) verb.register(template, action);
 }

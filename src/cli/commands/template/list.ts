@@ -10,18 +10,32 @@ export interface ListOptions extends PageFlags {
 }
 
 export function register(template: Command, action: Action): void {
-  addPageOptions(template.command('list').description('List Document Templates')
-    .option('--metadata <key=value>', 'only templates whose metadata has this value (repeatable; all must match)', collect))
-    .action(action(run));
+  addPageOptions(
+    template
+      .command('list')
+      .description('List Document Templates')
+      .option(
+        '--metadata <key=value>',
+        'only templates whose metadata has this value (repeatable; all must match)',
+        collect,
+      ),
+  ).action(action(run));
 }
 
 export async function run(f: Factory, o: ListOptions): Promise<void> {
   const service = await f.service();
   const metadata = o.metadata?.length ? Object.fromEntries(keyValues(o.metadata, '--metadata')) : undefined;
   const items = await fetchPages(f, (q) => service.listTemplates({ ...q, metadata }), o);
-  await printList(f, items, [
-    { header: 'ID', value: (t) => t.id }, { header: 'NAME', value: (t) => t.name },
-    { header: 'ROLES', value: (t) => t.roles.map((r) => r.key) }, { header: 'SHARED', value: (t) => t.is_shared },
-    { header: 'METADATA', value: (t) => keyValueItems(t.metadata) },
-  ], (t) => t.id);
+  await printList(
+    f,
+    items,
+    [
+      { header: 'ID', value: (t) => t.id },
+      { header: 'NAME', value: (t) => t.name },
+      { header: 'ROLES', value: (t) => t.roles.map((r) => r.key) },
+      { header: 'SHARED', value: (t) => t.is_shared },
+      { header: 'METADATA', value: (t) => keyValueItems(t.metadata) },
+    ],
+    (t) => t.id,
+  );
 }

@@ -18,12 +18,18 @@ export interface ClearOptions {
 }
 
 export function register(template: Command, action: Action): void {
-  const metadata = template.command('metadata').description('Change a template\'s metadata (the only writable member)');
-  metadata.command('set <id> <pairs...>').description('Set or change keys: KEY=VALUE ... (other keys are kept)')
+  const metadata = template.command('metadata').description("Change a template's metadata (the only writable member)");
+  metadata
+    .command('set <id> <pairs...>')
+    .description('Set or change keys: KEY=VALUE ... (other keys are kept)')
     .action(action(async (f, _o: object, id: string, pairs: string[]) => runSet(f, { id, pairs })));
-  metadata.command('unset <id> <keys...>').description('Remove keys (absent keys are ignored)')
+  metadata
+    .command('unset <id> <keys...>')
+    .description('Remove keys (absent keys are ignored)')
     .action(action(async (f, _o: object, id: string, keys: string[]) => runUnset(f, { id, keys })));
-  metadata.command('clear <id>').description('Remove every key')
+  metadata
+    .command('clear <id>')
+    .description('Remove every key')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (f, o: Omit<ClearOptions, 'id'>, id: string) => runClear(f, { ...o, id })));
 }

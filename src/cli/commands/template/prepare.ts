@@ -12,7 +12,9 @@ export interface PrepareOptions {
 }
 
 export function register(template: Command, action: Action): void {
-  template.command('prepare').description('A single-use URL where a person creates or edits a template')
+  template
+    .command('prepare')
+    .description('A single-use URL where a person creates or edits a template')
     .option('--template <id>', 'edit this template (omit to create one)')
     .option('--team <uuid>', 'team of a new template')
     .option('--library <name>', 'folder of a new template')

@@ -29,10 +29,15 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   const inputs: { source: string; hash: string }[] = (o.hash ?? []).map((h) => ({ source: 'hash', hash: h }));
   for (const file of o.files) {
     let last = -1;
-    const hash = await sha256File(file, showProgress ? (done, total) => {
-      const pct = total ? Math.floor((done / total) * 100) : 100;
-      if (pct !== last) err.write(`\rHashing ${file}: ${(last = pct)}%\x1b[K`);
-    } : undefined).catch((e: unknown) => {
+    const hash = await sha256File(
+      file,
+      showProgress
+        ? (done, total) => {
+            const pct = total ? Math.floor((done / total) * 100) : 100;
+            if (pct !== last) err.write(`\rHashing ${file}: ${(last = pct)}%\x1b[K`);
+          }
+        : undefined,
+    ).catch((e: unknown) => {
       throw unreadable('', file, e);
     });
     if (showProgress) err.write('\r\x1b[K');
@@ -41,11 +46,20 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   const service = await f.service();
   const results: (VerifyResult & { file: string })[] = [];
   for (const i of inputs) results.push({ file: i.source, ...(await service.verify(i.hash)) });
-  await printList(f, results, [
-    { header: 'FILE', value: (r) => r.file, kind: 'path', priority: 1 }, { header: 'RESULT', value: (r) => r.status, priority: 2 },
-    { header: 'TYPE', value: (r) => r.document_type ?? '' }, { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '', kind: 'id' },
-    { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '', kind: 'time' }, { header: 'SHA256', value: (r) => r.sha256, priority: -1 },
-  ], (r) => r.sha256);
+  await printList(
+    f,
+    results,
+    [
+      { header: 'FILE', value: (r) => r.file, kind: 'path', priority: 1 },
+      { header: 'RESULT', value: (r) => r.status, priority: 2 },
+      { header: 'TYPE', value: (r) => r.document_type ?? '' },
+      { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '', kind: 'id' },
+      { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '', kind: 'time' },
+      { header: 'SHA256', value: (r) => r.sha256, priority: -1 },
+    ],
+    (r) => r.sha256,
+  );
   const misses = results.filter((r) => r.status !== 'match');
-  if (misses.length) throw new CliError(`${misses.length} of ${results.length} did not match a completed Bundle.`, EXIT.MISMATCH);
+  if (misses.length)
+    throw new CliError(`${misses.length} of ${results.length} did not match a completed Bundle.`, EXIT.MISMATCH);
 }

@@ -15,11 +15,18 @@ export interface CreateOptions {
 }
 
 export function register(webhook: Command, action: Action): void {
-  webhook.command('create').description('Subscribe a URL to event types')
+  webhook
+    .command('create')
+    .description('Subscribe a URL to event types')
     .requiredOption('--name <name>', 'what the webhook is for')
     .requiredOption('--url <url>', 'where deliveries are POSTed (http or https)')
-    .addOption(choiceListOption('--events <types>', 'comma-separated event types, e.g. bundle_sent,bundle_complete', WEBHOOK_EVENT_TYPES)
-      .makeOptionMandatory())
+    .addOption(
+      choiceListOption(
+        '--events <types>',
+        'comma-separated event types, e.g. bundle_sent,bundle_complete',
+        WEBHOOK_EVENT_TYPES,
+      ).makeOptionMandatory(),
+    )
     .option('--disabled', 'create it disabled')
     .option('--form', 'deliver form-urlencoded bodies instead of JSON')
     .action(action(run));

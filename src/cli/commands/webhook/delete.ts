@@ -10,7 +10,9 @@ export interface DeleteOptions {
 }
 
 export function register(webhook: Command, action: Action): void {
-  webhook.command('delete <id>').description('Delete a webhook (its events and headers go with it)')
+  webhook
+    .command('delete <id>')
+    .description('Delete a webhook (its events and headers go with it)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (f, o: Omit<DeleteOptions, 'id'>, id: string) => run(f, { ...o, id })));
 }

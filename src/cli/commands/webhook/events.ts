@@ -19,14 +19,23 @@ export interface DeliveriesOptions extends FilterFlags {
 }
 
 export function register(webhook: Command, action: Action): void {
-  addEventFilters(webhook.command('events').description('Webhook events (one per webhook and occurrence), newest first')
-    .option('--success', 'only delivered events').option('--failed', 'only events not delivered (yet)'))
-    .action(action(runEvents));
-  webhook.command('event <id>').description('One webhook event with its delivery attempts')
+  addEventFilters(
+    webhook
+      .command('events')
+      .description('Webhook events (one per webhook and occurrence), newest first')
+      .option('--success', 'only delivered events')
+      .option('--failed', 'only events not delivered (yet)'),
+  ).action(action(runEvents));
+  webhook
+    .command('event <id>')
+    .description('One webhook event with its delivery attempts')
     .action(action(async (f, _o: object, id: string) => runEvent(f, { id })));
-  addEventFilters(webhook.command('deliveries').description('Delivery attempts, newest first')
-    .option('--event <id>', 'of this webhook event'))
-    .action(action(runDeliveries));
+  addEventFilters(
+    webhook
+      .command('deliveries')
+      .description('Delivery attempts, newest first')
+      .option('--event <id>', 'of this webhook event'),
+  ).action(action(runDeliveries));
 }
 
 export async function runEvents(f: Factory, o: EventsOptions): Promise<void> {
@@ -46,9 +55,17 @@ export async function runDeliveries(f: Factory, o: DeliveriesOptions): Promise<v
   const service = await f.service();
   const filters = { webhook: o.webhook, webhook_event: o.event, ...eventFilters(o) };
   const items = await fetchPages(f, (q) => service.listWebhookDeliveries({ ...q, ...filters }), o);
-  await printList(f, items, [
-    { header: 'ID', value: (d) => d.pk }, { header: 'EVENT', value: (d) => d.webhook_event },
-    { header: 'EVENT_TYPE', value: (d) => d.event_type }, { header: 'TIME', value: (d) => d.created },
-    { header: 'STATUS', value: (d) => d.status }, { header: 'SUCCESS', value: (d) => d.success },
-  ], (d) => d.pk);
+  await printList(
+    f,
+    items,
+    [
+      { header: 'ID', value: (d) => d.pk },
+      { header: 'EVENT', value: (d) => d.webhook_event },
+      { header: 'EVENT_TYPE', value: (d) => d.event_type },
+      { header: 'TIME', value: (d) => d.created },
+      { header: 'STATUS', value: (d) => d.status },
+      { header: 'SUCCESS', value: (d) => d.success },
+    ],
+    (d) => d.pk,
+  );
 }

@@ -9,7 +9,9 @@ export interface GetOptions {
 }
 
 export function register(webhook: Command, action: Action): void {
-  webhook.command('get <id>').description('Show a webhook and its extra headers')
+  webhook
+    .command('get <id>')
+    .description('Show a webhook and its extra headers')
     .action(action(async (f, _o: object, id: string) => run(f, { id })));
 }
 

@@ -28,17 +28,29 @@ export interface RemoveOptions {
 }
 
 export function register(webhook: Command, action: Action): void {
-  const headers = webhook.command('headers').description('Extra headers sent with a webhook\'s deliveries');
-  addPageOptions(headers.command('list').description('List extra headers')
-    .option('--webhook <id>', 'of this webhook'))
-    .action(action(runList));
-  headers.command('add <webhookId> <name> <value>').description('Add a header to a webhook\'s deliveries')
-    .option('--order <n>', 'position among the webhook\'s headers (default 1)')
-    .action(action(async (f, o: { order?: string }, webhookId: string, name: string, value: string) => runAdd(f, { ...o, webhookId, name, value })));
-  headers.command('update <headerId>').description('Change an extra header')
-    .option('--name <name>').option('--value <value>').option('--order <n>')
+  const headers = webhook.command('headers').description("Extra headers sent with a webhook's deliveries");
+  addPageOptions(
+    headers.command('list').description('List extra headers').option('--webhook <id>', 'of this webhook'),
+  ).action(action(runList));
+  headers
+    .command('add <webhookId> <name> <value>')
+    .description("Add a header to a webhook's deliveries")
+    .option('--order <n>', "position among the webhook's headers (default 1)")
+    .action(
+      action(async (f, o: { order?: string }, webhookId: string, name: string, value: string) =>
+        runAdd(f, { ...o, webhookId, name, value }),
+      ),
+    );
+  headers
+    .command('update <headerId>')
+    .description('Change an extra header')
+    .option('--name <name>')
+    .option('--value <value>')
+    .option('--order <n>')
     .action(action(async (f, o: Omit<UpdateOptions, 'id'>, id: string) => runUpdate(f, { ...o, id })));
-  headers.command('remove <headerId>').description('Remove an extra header')
+  headers
+    .command('remove <headerId>')
+    .description('Remove an extra header')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(async (f, o: Omit<RemoveOptions, 'id'>, id: string) => runRemove(f, { ...o, id })));
 }
@@ -46,10 +58,18 @@ export function register(webhook: Command, action: Action): void {
 export async function runList(f: Factory, o: ListOptions): Promise<void> {
   const service = await f.service();
   const items = await fetchPages(f, (q) => service.listWebhookHeaders({ ...q, webhook: o.webhook }), o);
-  await printList(f, items, [
-    { header: 'ID', value: (h) => h.id }, { header: 'WEBHOOK', value: (h) => h.webhook }, { header: 'ORDER', value: (h) => h.order },
-    { header: 'NAME', value: (h) => h.name }, { header: 'VALUE', value: (h) => h.value },
-  ], (h) => h.id);
+  await printList(
+    f,
+    items,
+    [
+      { header: 'ID', value: (h) => h.id },
+      { header: 'WEBHOOK', value: (h) => h.webhook },
+      { header: 'ORDER', value: (h) => h.order },
+      { header: 'NAME', value: (h) => h.name },
+      { header: 'VALUE', value: (h) => h.value },
+    ],
+    (h) => h.id,
+  );
 }
 
 export async function runAdd(f: Factory, o: AddOptions): Promise<void> {

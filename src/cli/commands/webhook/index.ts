@@ -14,6 +14,9 @@ import * as update from './update.js';
 import * as verify from './verify.js';
 
 export function register(program: Command, action: Action): void {
-  const webhook = program.command('webhook').description('Webhooks: event subscriptions, their deliveries, and tools for receivers');
-  for (const verb of [list, create, get, update, del, headers, events, secret, sandbox, verify, listen]) verb.register(webhook, action);
+  const webhook = program
+    .command('webhook')
+    .description('Webhooks: event subscriptions, their deliveries, and tools for receivers');
+  for (const verb of [list, create, get, update, del, headers, events, secret, sandbox, verify, listen])
+    verb.register(webhook, action);
 }

@@ -38,7 +38,19 @@ interface Received {
 
 const MAX_BODY = 5 * 1024 * 1024;
 /** Not passed on when forwarding: they describe the connection, not the delivery. */
-const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection', 'proxy-authorization']);
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-connection',
+  'proxy-authorization',
+]);
 
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
@@ -79,7 +91,8 @@ export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknow
 }
 
 /** A member of the (untrusted) body as one printable line. */
-const field = (o: unknown, key: string) => (isObject(o) && o[key] !== undefined && o[key] !== null ? safeLine(o[key]) : '');
+const field = (o: unknown, key: string) =>
+  isObject(o) && o[key] !== undefined && o[key] !== null ? safeLine(o[key]) : '';
 
 export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<void> {
   const port = intArg(o.port, '--port', 0);
@@ -88,13 +101,18 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   const count = o.count !== undefined ? intArg(o.count, '--count', 1) : undefined;
   const only = o.events ? new Set(commaList(o.events)) : undefined;
   const path = o.path.startsWith('/') ? o.path : `/${o.path}`;
-  if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo)) throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`, EXIT.USAGE);
-  if (o.secret === '') throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).', EXIT.USAGE);
+  if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo))
+    throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`, EXIT.USAGE);
+  if (o.secret === '')
+    throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).', EXIT.USAGE);
   // An empty ESIGN_WEBHOOK_SECRET is unset (as for webhook verify), not a secret no delivery matches.
   const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
   const undici = o.forwardTo ? await loadUndici() : undefined;
   const json = ctx.options.json === true;
-  const chalk = ctx.io.out.isTTY && !json ? await (await import('../../output/colour.js')).colourFor(ctx.io.env, ctx.io.out) : undefined;
+  const chalk =
+    ctx.io.out.isTTY && !json
+      ? await (await import('../../output/colour.js')).colourFor(ctx.io.env, ctx.io.out)
+      : undefined;
 
   let seen = 0;
   let verified = 0;
@@ -112,11 +130,24 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   const print = (r: Received) => {
     if (json) return void ctx.io.out.write(`${safeJson(r)}\n`);
     // -q: the ids of the verified events, one per line (for `esign webhook event ID`, say).
-    if (ctx.options.quiet) return void (r.verified && r.event && field(r.event, 'event_id') && ctx.io.out.write(`${field(r.event, 'event_id')}\n`));
-    const outcome = r.verified && !r.reason ? 'verified' : r.reason ?? 'failed';
+    if (ctx.options.quiet)
+      return void (
+        r.verified &&
+        r.event &&
+        field(r.event, 'event_id') &&
+        ctx.io.out.write(`${field(r.event, 'event_id')}\n`)
+      );
+    const outcome = r.verified && !r.reason ? 'verified' : (r.reason ?? 'failed');
     const fwd = r.forward ? ('status' in r.forward ? `forwarded ${r.forward.status}` : 'forward failed') : undefined;
-    const cells = [r.received, field(r.event, 'event_type'), field(r.event?.payload, 'bundle_id'), field(r.event?.payload, 'packet_id'),
-      field(r.event, 'event_id'), chalk ? (outcome === 'verified' ? chalk.green(outcome) : chalk.red(outcome)) : outcome, ...(fwd ? [fwd] : [])];
+    const cells = [
+      r.received,
+      field(r.event, 'event_type'),
+      field(r.event?.payload, 'bundle_id'),
+      field(r.event?.payload, 'packet_id'),
+      field(r.event, 'event_id'),
+      chalk ? (outcome === 'verified' ? chalk.green(outcome) : chalk.red(outcome)) : outcome,
+      ...(fwd ? [fwd] : []),
+    ];
     ctx.io.out.write(`${cells.join(chalk ? '  ' : '\t')}\n`);
   };
 
@@ -125,26 +156,35 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     for (let i = 0; i < req.rawHeaders.length; i += 2)
       if (!HOP_HEADERS.has(req.rawHeaders[i].toLowerCase())) headers.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
     try {
-      const r = await undici!.request(o.forwardTo!, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+      const r = await undici!.request(o.forwardTo!, {
+        method: 'POST',
+        headers,
+        body: raw,
+        signal: AbortSignal.timeout(10_000),
+      });
       await r.body.dump();
       return { status: r.statusCode };
     } catch (e) {
       const err = e as Error & { code?: string; cause?: { code?: string } };
-      const message = `${err.message}${err.code ?? err.cause?.code ? ` (${err.code ?? err.cause?.code})` : ''}`;
+      const message = `${err.message}${(err.code ?? err.cause?.code) ? ` (${err.code ?? err.cause?.code})` : ''}`;
       note(ctx, `esign: forwarding to ${o.forwardTo} failed: ${message}`);
       return { error: message };
     }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const reply = (status: number, text: string) => res.writeHead(status, { 'content-type': 'text/plain' }).end(`${text}\n`);
+    const reply = (status: number, text: string) =>
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(`${text}\n`);
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return reply(404, 'Not found');
     if (req.method !== 'POST') return res.writeHead(405, { allow: 'POST' }).end();
     const raw = await readBody(req);
     if (!raw) return reply(413, 'Body too large');
     const check = verifySignature({
-      secret, signature: req.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
-      timestamp: req.headers[TIMESTAMP_HEADER.toLowerCase()] as string | undefined, body: raw, toleranceS,
+      secret,
+      signature: req.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
+      timestamp: req.headers[TIMESTAMP_HEADER.toLowerCase()] as string | undefined,
+      body: raw,
+      toleranceS,
     });
     const event = parseEvent(raw, req.headers['content-type']);
     const type = event?.event_type;
@@ -153,7 +193,12 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     seen++;
     const r: Received = { received: new Date().toISOString(), verified: check.ok, reason: null, event, status: 200 };
     if (!check.ok) Object.assign(r, { reason: check.reason, message: check.message, status: 401 });
-    else if (!event) Object.assign(r, { reason: 'unparseable_body', message: 'The body is not a JSON event (nor a form with a JSON payload).', status: 400 });
+    else if (!event)
+      Object.assign(r, {
+        reason: 'unparseable_body',
+        message: 'The body is not a JSON event (nor a form with a JSON payload).',
+        status: 400,
+      });
     else {
       verified++;
       if (o.forwardTo) {
@@ -164,21 +209,39 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     }
     print(r);
     if (count !== undefined && counted() >= count) res.once('finish', stop);
-    reply(r.status, r.status === 401 ? r.message ?? 'Bad signature' : r.status < 300 ? 'OK' : (r.message ?? `Forward answered ${r.status}`));
+    reply(
+      r.status,
+      r.status === 401
+        ? (r.message ?? 'Bad signature')
+        : r.status < 300
+          ? 'OK'
+          : (r.message ?? `Forward answered ${r.status}`),
+    );
   };
 
   /** Deliveries being handled: stopping waits for them, so none is cut off after it was forwarded. */
   const inFlight = new Set<Promise<void>>();
   const server = createServer((req, res) => {
-    const done: Promise<void> = handle(req, res).then(() => undefined, (e) => {
-      note(ctx, `esign: ${(e as Error).message}`);
-      if (!res.headersSent) res.writeHead(500).end();
-    }).finally(() => inFlight.delete(done));
+    const done: Promise<void> = handle(req, res)
+      .then(
+        () => undefined,
+        (e) => {
+          note(ctx, `esign: ${(e as Error).message}`);
+          if (!res.headersSent) res.writeHead(500).end();
+        },
+      )
+      .finally(() => inFlight.delete(done));
     inFlight.add(done);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new CliError(`Cannot listen on ${o.host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`, 1)));
+      reject(
+        new CliError(
+          `Cannot listen on ${o.host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`,
+          1,
+        ),
+      ),
+    );
     server.listen(port, o.host, resolve);
   });
   const a = server.address() as AddressInfo;
@@ -194,7 +257,10 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   let waited: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => (waited = setTimeout(resolve, 15_000)))]);
+  await Promise.race([
+    Promise.allSettled([...inFlight]),
+    new Promise((resolve) => (waited = setTimeout(resolve, 15_000))),
+  ]);
   clearTimeout(waited);
   server.closeAllConnections();
   await closed;

@@ -10,7 +10,9 @@ export interface SecretOptions {
 }
 
 export function register(webhook: Command, action: Action): void {
-  webhook.command('secret').description('The secret deliveries are signed with (X-Blueink-Signature)')
+  webhook
+    .command('secret')
+    .description('The secret deliveries are signed with (X-Blueink-Signature)')
     .option('--regenerate', 'make a new secret (receivers must be told)')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(action(run));
@@ -18,7 +20,16 @@ export function register(webhook: Command, action: Action): void {
 
 export async function run(f: Factory, o: SecretOptions): Promise<void> {
   const service = await f.service();
-  if (o.regenerate) await confirm(f, 'Regenerate the webhook secret? Receivers checking the old one will reject deliveries.', o.yes);
+  if (o.regenerate)
+    await confirm(f, 'Regenerate the webhook secret? Receivers checking the old one will reject deliveries.', o.yes);
   const s = o.regenerate ? await service.regenerateWebhookSecret() : await service.getWebhookSecret();
-  await printObject(f, s, [['secret', s.secret], ['create_date', s.create_date]], s.secret);
+  await printObject(
+    f,
+    s,
+    [
+      ['secret', s.secret],
+      ['create_date', s.create_date],
+    ],
+    s.secret,
+  );
 }

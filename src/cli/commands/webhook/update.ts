@@ -18,11 +18,22 @@ export interface UpdateOptions {
 }
 
 export function register(webhook: Command, action: Action): void {
-  webhook.command('update <id>').description('Change a webhook')
-    .option('--name <name>').option('--url <url>')
-    .addOption(choiceListOption('--events <types>', 'comma-separated event types (replaces the subscriptions)', WEBHOOK_EVENT_TYPES))
-    .option('--enable', 'enable it').option('--disable', 'disable it')
-    .option('--form', 'deliver form-urlencoded bodies').option('--no-form', 'deliver JSON bodies')
+  webhook
+    .command('update <id>')
+    .description('Change a webhook')
+    .option('--name <name>')
+    .option('--url <url>')
+    .addOption(
+      choiceListOption(
+        '--events <types>',
+        'comma-separated event types (replaces the subscriptions)',
+        WEBHOOK_EVENT_TYPES,
+      ),
+    )
+    .option('--enable', 'enable it')
+    .option('--disable', 'disable it')
+    .option('--form', 'deliver form-urlencoded bodies')
+    .option('--no-form', 'deliver JSON bodies')
     .action(action(async (f, o: Omit<UpdateOptions, 'id'>, id: string) => run(f, { ...o, id })));
 }
 
@@ -34,6 +45,7 @@ export async function run(f: Factory, o: UpdateOptions): Promise<void> {
   if (o.events !== undefined) body.event_types = commaList(o.events);
   if (o.enable || o.disable) body.enabled = o.enable === true;
   if (o.form !== undefined) body.json = !o.form;
-  if (!Object.keys(body).length) throw new CliError('Nothing to change: give at least one option (see esign webhook update --help).', EXIT.USAGE);
+  if (!Object.keys(body).length)
+    throw new CliError('Nothing to change: give at least one option (see esign webhook update --help).', EXIT.USAGE);
   await showWebhook(f, await (await f.service()).updateWebhook(o.id, body));
 }

@@ -8,7 +8,9 @@ import type { VerifyOptions } from './verifyDelivery.js';
 export type { VerifyOptions };
 
 export function register(webhook: Command, action: Action): void {
-  webhook.command('verify').description('Check a delivery\'s signature: exit 0 if good, 9 if it does not match, 11 if its timestamp is stale')
+  webhook
+    .command('verify')
+    .description("Check a delivery's signature: exit 0 if good, 9 if it does not match, 11 if its timestamp is stale")
     .option('--secret <secret>', 'the webhook secret (env ESIGN_WEBHOOK_SECRET)')
     .option('--signature <sig>', 'the X-Blueink-Signature header (v0=HEX)')
     .option('--timestamp <ts>', 'the X-Blueink-Request-Timestamp header (UNIX seconds)')

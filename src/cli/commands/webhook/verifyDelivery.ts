@@ -18,13 +18,18 @@ export interface VerifyOptions {
 }
 
 async function readBody(ctx: Factory, o: VerifyOptions): Promise<Buffer> {
-  if (o.payload !== undefined && o.payloadFile !== undefined) throw new CliError('Give --payload or --payload-file, not both.', EXIT.USAGE);
+  if (o.payload !== undefined && o.payloadFile !== undefined)
+    throw new CliError('Give --payload or --payload-file, not both.', EXIT.USAGE);
   if (o.payload !== undefined) return Buffer.from(o.payload, 'utf8');
   if (o.payloadFile !== undefined)
     return readFile(o.payloadFile).catch((e: unknown) => {
       throw unreadable('--payload-file', o.payloadFile!, e);
     });
-  if (ctx.io.stdinIsTTY) throw new CliError('Give the raw body with --payload TEXT or --payload-file FILE, or pipe it on stdin.', EXIT.USAGE);
+  if (ctx.io.stdinIsTTY)
+    throw new CliError(
+      'Give the raw body with --payload TEXT or --payload-file FILE, or pipe it on stdin.',
+      EXIT.USAGE,
+    );
   const chunks: Buffer[] = [];
   for await (const c of ctx.io.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
@@ -32,9 +37,15 @@ async function readBody(ctx: Factory, o: VerifyOptions): Promise<Buffer> {
 
 export async function verifyCommand(ctx: Factory, o: VerifyOptions): Promise<void> {
   const secret = o.secret ?? ctx.env.ESIGN_WEBHOOK_SECRET;
-  if (!secret) throw new CliError('Give the webhook secret with --secret (or env ESIGN_WEBHOOK_SECRET); esign webhook secret shows it.', EXIT.USAGE);
-  if (!o.signature) throw new CliError('Give --signature (the X-Blueink-Signature header of the delivery).', EXIT.USAGE);
-  if (!o.timestamp) throw new CliError('Give --timestamp (the X-Blueink-Request-Timestamp header of the delivery).', EXIT.USAGE);
+  if (!secret)
+    throw new CliError(
+      'Give the webhook secret with --secret (or env ESIGN_WEBHOOK_SECRET); esign webhook secret shows it.',
+      EXIT.USAGE,
+    );
+  if (!o.signature)
+    throw new CliError('Give --signature (the X-Blueink-Signature header of the delivery).', EXIT.USAGE);
+  if (!o.timestamp)
+    throw new CliError('Give --timestamp (the X-Blueink-Request-Timestamp header of the delivery).', EXIT.USAGE);
   const toleranceS = intArg(o.tolerance, '--tolerance', 0);
   const body = await readBody(ctx, o);
   const r = verifySignature({ secret, signature: o.signature, timestamp: o.timestamp, body, toleranceS });

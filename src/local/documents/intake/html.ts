@@ -3,14 +3,32 @@
 import { FIELD_KINDS } from '../../../service/enums.js';
 import { findExecutable } from './findExecutable.js';
 import type { FieldSource, PlacedField, RenderedHtml } from './renderTypes.js';
-import { type Doc, type El, FORM_CONTROLS, PAGE, attr, elements, isElement, isText, removeAttr, textOf } from './htmlDom.js';
+import {
+  type Doc,
+  type El,
+  FORM_CONTROLS,
+  PAGE,
+  attr,
+  elements,
+  isElement,
+  isText,
+  removeAttr,
+  textOf,
+} from './htmlDom.js';
 
 export type { FieldSource, Geometry, PlacedField, RenderResult, RenderedHtml } from './renderTypes.js';
 export { PAGE };
 export const DEFAULT_HTML_TIMEOUT_MS = 30_000;
 
 const ANNOTATION_KINDS = FIELD_KINDS.filter((k) => k !== 'apr') as readonly string[];
-const INPUT_KINDS: Record<string, string> = { text: 'inp', email: 'inp', number: 'inp', tel: 'inp', checkbox: 'chk', date: 'dat' };
+const INPUT_KINDS: Record<string, string> = {
+  text: 'inp',
+  email: 'inp',
+  number: 'inp',
+  tel: 'inp',
+  checkbox: 'chk',
+  date: 'dat',
+};
 
 export function findChromium(): string | undefined {
   return findExecutable('ESIGN_CHROMIUM', ['chromium', 'chromium-browser', 'google-chrome']);
@@ -21,11 +39,16 @@ export async function renderHtml(
   opts: { fieldsMode: 'native' | 'none'; renderer?: 'auto' | 'chromium' | 'builtin'; timeoutMs?: number },
 ): Promise<RenderedHtml> {
   if (typeof html !== 'string' || !html.trim()) throw new Error('The HTML document is empty.');
-  if (opts.fieldsMode !== 'native' && opts.fieldsMode !== 'none') throw new Error(`Unknown fields mode "${String(opts.fieldsMode)}": use native or none.`);
+  if (opts.fieldsMode !== 'native' && opts.fieldsMode !== 'none')
+    throw new Error(`Unknown fields mode "${String(opts.fieldsMode)}": use native or none.`);
   const choice = opts.renderer ?? 'auto';
-  if (!['auto', 'chromium', 'builtin'].includes(choice)) throw new Error(`Unknown HTML renderer "${choice}": use auto, chromium or builtin.`);
+  if (!['auto', 'chromium', 'builtin'].includes(choice))
+    throw new Error(`Unknown HTML renderer "${choice}": use auto, chromium or builtin.`);
   const chromium = choice === 'builtin' ? undefined : findChromium();
-  if (choice === 'chromium' && !chromium) throw new Error('Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH (set ESIGN_CHROMIUM to its path).');
+  if (choice === 'chromium' && !chromium)
+    throw new Error(
+      'Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH (set ESIGN_CHROMIUM to its path).',
+    );
   const timeoutMs = opts.timeoutMs ?? DEFAULT_HTML_TIMEOUT_MS;
 
   const parse5 = await import('parse5');
@@ -35,7 +58,10 @@ export async function renderHtml(
   if (opts.fieldsMode === 'native') clearValues(parse5, sources);
 
   const result = chromium
-    ? await (await import('./htmlChromium.js')).renderWithChromium(parse5, doc, sources, { executablePath: chromium, timeoutMs })
+    ? await (await import('./htmlChromium.js')).renderWithChromium(parse5, doc, sources, {
+        executablePath: chromium,
+        timeoutMs,
+      })
     : await (await import('./htmlBuiltin.js')).renderBuiltin(doc, sources, { timeoutMs });
   const fields: PlacedField[] = [];
   sources.forEach((s, i) => {
@@ -52,7 +78,9 @@ function kindOf(el: El): string | undefined {
   if (annotated !== undefined) {
     const kind = annotated.trim().toLowerCase();
     if (!ANNOTATION_KINDS.includes(kind))
-      throw new Error(`Unknown data-esign-kind "${annotated}" on <${el.tagName}>: use one of ${ANNOTATION_KINDS.join(', ')}.`);
+      throw new Error(
+        `Unknown data-esign-kind "${annotated}" on <${el.tagName}>: use one of ${ANNOTATION_KINDS.join(', ')}.`,
+      );
     return kind;
   }
   if (el.tagName === 'input') return INPUT_KINDS[(attr(el, 'type') ?? 'text').trim().toLowerCase()];
@@ -78,7 +106,11 @@ export function findFields(doc: Doc): FieldSource[] {
   const labels = new Map<string, string>();
   for (const el of elements(doc)) {
     const target = el.tagName === 'label' ? attr(el, 'for') : undefined;
-    if (target && !labels.has(target)) labels.set(target, textOf(el, (e) => FORM_CONTROLS.has(e.tagName)));
+    if (target && !labels.has(target))
+      labels.set(
+        target,
+        textOf(el, (e) => FORM_CONTROLS.has(e.tagName)),
+      );
   }
   const taken = new Set<string>();
   const counts = new Map<string, number>();

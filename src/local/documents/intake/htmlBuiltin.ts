@@ -6,7 +6,20 @@
 import type { PDFDocument, PDFFont, PDFImage } from 'pdf-lib';
 import { loadPdfLib } from '../../../lazyImport.js';
 import type { FieldSource, Geometry, RenderResult } from './renderTypes.js';
-import { type ChildNode, type Doc, type El, PAGE, attr, duration, elements, isElement, isHidden, isText, styleLength, textOf } from './htmlDom.js';
+import {
+  type ChildNode,
+  type Doc,
+  type El,
+  PAGE,
+  attr,
+  duration,
+  elements,
+  isElement,
+  isHidden,
+  isText,
+  styleLength,
+  textOf,
+} from './htmlDom.js';
 
 type FontKey = 'R' | 'B' | 'I' | 'BI' | 'M' | 'MB';
 interface Style {
@@ -46,27 +59,117 @@ const DESCENT = 0.34;
 const INDENT = 27;
 const CELL_PAD = 4;
 
-const SKIP = new Set(['head', 'script', 'style', 'template', 'title', 'meta', 'link', 'base', 'iframe', 'object', 'embed', 'svg', 'math', 'canvas', 'video', 'audio', 'map', 'datalist', 'option', 'optgroup']);
+const SKIP = new Set([
+  'head',
+  'script',
+  'style',
+  'template',
+  'title',
+  'meta',
+  'link',
+  'base',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'canvas',
+  'video',
+  'audio',
+  'map',
+  'datalist',
+  'option',
+  'optgroup',
+]);
 const BLOCKS = new Set([
-  'html', 'body', 'p', 'div', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside', 'form', 'fieldset', 'legend',
-  'address', 'figure', 'figcaption', 'center', 'details', 'summary', 'dl', 'dt', 'dd', 'blockquote', 'pre', 'hr',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table',
+  'html',
+  'body',
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'nav',
+  'aside',
+  'form',
+  'fieldset',
+  'legend',
+  'address',
+  'figure',
+  'figcaption',
+  'center',
+  'details',
+  'summary',
+  'dl',
+  'dt',
+  'dd',
+  'blockquote',
+  'pre',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
 ]);
 const HEADING_SIZE: Record<string, number> = { h1: 24, h2: 18, h3: 14, h4: 12, h5: 10, h6: 8 };
-const MARGIN: Record<string, number> = { p: 12, h1: 16, h2: 15, h3: 14, h4: 12, h5: 12, h6: 12, blockquote: 12, pre: 12, dl: 12, figure: 12, hr: 6 };
+const MARGIN: Record<string, number> = {
+  p: 12,
+  h1: 16,
+  h2: 15,
+  h3: 14,
+  h4: 12,
+  h5: 12,
+  h6: 12,
+  blockquote: 12,
+  pre: 12,
+  dl: 12,
+  figure: 12,
+  hr: 6,
+};
 /** Letters that Unicode does not decompose into a WinAnsi letter and an accent. */
 const FOLD: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', ĸ: 'k', Ŧ: 'T', ŧ: 't' };
-const KIND_SIZE: Record<string, [number, number]> = { sig: [180, 45], ini: [60, 36], chk: [11, 11], txt: [220, 45], dat: [100, 18] };
+const KIND_SIZE: Record<string, [number, number]> = {
+  sig: [180, 45],
+  ini: [60, 36],
+  chk: [11, 11],
+  txt: [220, 45],
+  dat: [100, 18],
+};
 
-export async function renderBuiltin(doc: Doc, sources: FieldSource[], opts: { timeoutMs: number }): Promise<RenderResult> {
+export async function renderBuiltin(
+  doc: Doc,
+  sources: FieldSource[],
+  opts: { timeoutMs: number },
+): Promise<RenderResult> {
   const lib = await loadPdfLib();
   const pdf = await lib.PDFDocument.create();
   const S = lib.StandardFonts;
-  const names: Record<FontKey, string> = { R: S.Helvetica, B: S.HelveticaBold, I: S.HelveticaOblique, BI: S.HelveticaBoldOblique, M: S.Courier, MB: S.CourierBold };
+  const names: Record<FontKey, string> = {
+    R: S.Helvetica,
+    B: S.HelveticaBold,
+    I: S.HelveticaOblique,
+    BI: S.HelveticaBoldOblique,
+    M: S.Courier,
+    MB: S.CourierBold,
+  };
   const fonts = {} as Record<FontKey, PDFFont>;
   for (const k of Object.keys(names) as FontKey[]) fonts[k] = await pdf.embedFont(names[k]);
   const images = await embedImages(pdf, doc);
-  const layout = new Layout(fonts, images, new Map(sources.map((s, i) => [s.el, i])), Date.now() + opts.timeoutMs, opts.timeoutMs);
+  const layout = new Layout(
+    fonts,
+    images,
+    new Map(sources.map((s, i) => [s.el, i])),
+    Date.now() + opts.timeoutMs,
+    opts.timeoutMs,
+  );
   const rows = layout.block(doc.childNodes, CONTENT_W, BASE);
 
   // Pagination: rows go down the page; one that does not fit starts the next page.
@@ -89,12 +192,41 @@ export async function renderBuiltin(doc: Doc, sources: FieldSource[], opts: { ti
     const Y = (top: number) => PAGE.height - PAGE.margin - top; // top-left flow position to PDF y
     for (const { row, top } of placed)
       for (const d of row.draws) {
-        if (d.t === 'text') page.drawText(d.text, { x: X(d.x), y: Y(top + d.y), size: d.size, font: fonts[d.font], color: lib.grayscale(d.gray) });
+        if (d.t === 'text')
+          page.drawText(d.text, {
+            x: X(d.x),
+            y: Y(top + d.y),
+            size: d.size,
+            font: fonts[d.font],
+            color: lib.grayscale(d.gray),
+          });
         else if (d.t === 'rect' && d.round)
-          page.drawEllipse({ x: X(d.x + d.w / 2), y: Y(top + d.y + d.h / 2), xScale: d.w / 2, yScale: d.h / 2, borderColor: black, borderWidth: 0.75 });
-        else if (d.t === 'rect') page.drawRectangle({ x: X(d.x), y: Y(top + d.y + d.h), width: d.w, height: d.h, borderColor: black, borderWidth: 0.75 });
-        else if (d.t === 'line') page.drawLine({ start: { x: X(d.x), y: Y(top + d.y) }, end: { x: X(d.x2), y: Y(top + d.y2) }, thickness: 0.75, color: black });
-        else if (d.t === 'image') page.drawImage(d.image, { x: X(d.x), y: Y(top + d.y + d.h), width: d.w, height: d.h });
+          page.drawEllipse({
+            x: X(d.x + d.w / 2),
+            y: Y(top + d.y + d.h / 2),
+            xScale: d.w / 2,
+            yScale: d.h / 2,
+            borderColor: black,
+            borderWidth: 0.75,
+          });
+        else if (d.t === 'rect')
+          page.drawRectangle({
+            x: X(d.x),
+            y: Y(top + d.y + d.h),
+            width: d.w,
+            height: d.h,
+            borderColor: black,
+            borderWidth: 0.75,
+          });
+        else if (d.t === 'line')
+          page.drawLine({
+            start: { x: X(d.x), y: Y(top + d.y) },
+            end: { x: X(d.x2), y: Y(top + d.y2) },
+            thickness: 0.75,
+            color: black,
+          });
+        else if (d.t === 'image')
+          page.drawImage(d.image, { x: X(d.x), y: Y(top + d.y + d.h), width: d.w, height: d.h });
         else if (d.t === 'field') {
           const r = (n: number) => Math.round(n * 100) / 100;
           boxes[d.i] = { page: index + 1, x: r(X(d.x)), y: r(PAGE.margin + top + d.y), w: r(d.w), h: r(d.h) };
@@ -131,7 +263,9 @@ class Layout {
     private readonly deadline: number,
     private readonly timeoutMs: number,
   ) {
-    this.charsets = Object.fromEntries(Object.entries(fonts).map(([k, f]) => [k, new Set(f.getCharacterSet())])) as Record<FontKey, Set<number>>;
+    this.charsets = Object.fromEntries(
+      Object.entries(fonts).map(([k, f]) => [k, new Set(f.getCharacterSet())]),
+    ) as Record<FontKey, Set<number>>;
   }
 
   private fontOf(s: Style): FontKey {
@@ -187,7 +321,8 @@ class Layout {
     const nested = (children: Row[], dx: number) => rows.push(...children.map((r) => shift(r, dx)));
 
     const walk = (node: ChildNode, s: Style, inPre: boolean) => {
-      if (Date.now() > this.deadline) throw new Error(`Rendering the HTML took longer than ${duration(this.timeoutMs)}.`);
+      if (Date.now() > this.deadline)
+        throw new Error(`Rendering the HTML took longer than ${duration(this.timeoutMs)}.`);
       if (isText(node)) return this.words(node.value, s, inPre, atoms);
       if (!isElement(node) || SKIP.has(node.tagName) || isHidden(node)) return;
       const el = node;
@@ -206,16 +341,23 @@ class Layout {
         bold: s.bold || /^(b|strong|th|h[1-6]|dt)$/.test(tag),
         italic: s.italic || /^(i|em|cite|var|dfn|address)$/.test(tag),
         mono: s.mono || /^(code|kbd|samp|tt|pre)$/.test(tag),
-        size: HEADING_SIZE[tag] ?? (/^(small|sub|sup)$/.test(tag) ? s.size * 0.83 : tag === 'big' ? s.size * 1.2 : s.size),
+        size:
+          HEADING_SIZE[tag] ?? (/^(small|sub|sup)$/.test(tag) ? s.size * 0.83 : tag === 'big' ? s.size * 1.2 : s.size),
       };
       if (!BLOCKS.has(tag)) return el.childNodes.forEach((c) => walk(c, inner, inPre));
       flush();
-      const margin = tag === 'ul' || tag === 'ol' ? (el.parentNode && isElement(el.parentNode) && el.parentNode.tagName === 'li' ? 0 : 12) : (MARGIN[tag] ?? 0);
+      const margin =
+        tag === 'ul' || tag === 'ol'
+          ? el.parentNode && isElement(el.parentNode) && el.parentNode.tagName === 'li'
+            ? 0
+            : 12
+          : (MARGIN[tag] ?? 0);
       gap(margin);
       if (tag === 'ul' || tag === 'ol') rows.push(...this.list(el, width, inner));
       else if (tag === 'table') rows.push(...this.table(el, width, inner));
       else if (tag === 'hr') rows.push({ h: 1, draws: [{ t: 'line', x: 0, y: 0.5, x2: width, y2: 0.5 }] });
-      else if (tag === 'blockquote' || tag === 'dd' || tag === 'figure') nested(this.block(el.childNodes, width - 2 * INDENT, inner, inPre), INDENT);
+      else if (tag === 'blockquote' || tag === 'dd' || tag === 'figure')
+        nested(this.block(el.childNodes, width - 2 * INDENT, inner, inPre), INDENT);
       else el.childNodes.forEach((c) => walk(c, inner, inPre || tag === 'pre'));
       flush();
       gap(margin);
@@ -297,7 +439,12 @@ class Layout {
               end();
               continue;
             }
-            line.push({ atom: { ...a, text: rest.slice(0, n) }, x, w: this.width(rest.slice(0, n), a.s), spaceBefore: false });
+            line.push({
+              atom: { ...a, text: rest.slice(0, n) },
+              x,
+              w: this.width(rest.slice(0, n), a.s),
+              spaceBefore: false,
+            });
             rest = rest.slice(n);
             lastStyle = a.s;
             end();
@@ -322,7 +469,10 @@ class Layout {
   }
 
   /** One line: height from its tallest text and boxes; words of one style merged into one text run. */
-  private row(line: { atom: Exclude<Atom, { t: 'space' | 'br' }>; x: number; w: number; spaceBefore: boolean }[], fallback: Style): Row {
+  private row(
+    line: { atom: Exclude<Atom, { t: 'space' | 'br' }>; x: number; w: number; spaceBefore: boolean }[],
+    fallback: Style,
+  ): Row {
     let ascent = 0;
     let descent = 0;
     const texts = line.filter((p) => p.atom.t === 'word');
@@ -379,7 +529,8 @@ class Layout {
     const kind = attr(el, 'data-esign-kind')?.trim().toLowerCase();
     const tag = el.tagName;
     const type = (attr(el, 'type') ?? 'text').trim().toLowerCase();
-    if (field === undefined && kind === undefined && !['input', 'textarea', 'select', 'button'].includes(tag)) return undefined;
+    if (field === undefined && kind === undefined && !['input', 'textarea', 'select', 'button'].includes(tag))
+      return undefined;
     let [w, h] = KIND_SIZE[kind ?? ''] ?? [150, 18];
     let text = '';
     let gray = 0;
@@ -394,7 +545,10 @@ class Layout {
       const opts = [...elements(el)].filter((o) => o.tagName === 'option');
       const shown = opts.find((o) => attr(o, 'selected') !== undefined) ?? opts[0];
       text = shown ? textOf(shown) : '';
-      w = Math.min(300, Math.max(60, ...opts.map((o) => this.width(this.clean(textOf(o), 'R'), { ...BASE, size: 10 }) + 24)));
+      w = Math.min(
+        300,
+        Math.max(60, ...opts.map((o) => this.width(this.clean(textOf(o), 'R'), { ...BASE, size: 10 }) + 24)),
+      );
     } else if (tag === 'button' || ['submit', 'reset', 'button'].includes(type)) {
       text = tag === 'button' ? textOf(el) : (attr(el, 'value') ?? (type === 'reset' ? 'Reset' : 'Submit'));
       w = this.width(this.clean(text, 'R'), { ...BASE, size: 10 }) + 16;
@@ -412,7 +566,8 @@ class Layout {
     h = Math.min(styleLength(el, 'height') ?? h, CONTENT_H / 2);
     const round = !kind && type === 'radio' && tag === 'input';
     const draws: Draw[] = [{ t: 'rect', x: 0, y: 0, w, h, round }];
-    if (mark === 'check') draws.push({ t: 'line', x: 2, y: 2, x2: w - 2, y2: h - 2 }, { t: 'line', x: 2, y: h - 2, x2: w - 2, y2: 2 });
+    if (mark === 'check')
+      draws.push({ t: 'line', x: 2, y: 2, x2: w - 2, y2: h - 2 }, { t: 'line', x: 2, y: h - 2, x2: w - 2, y2: 2 });
     if (mark === 'radio') draws.push({ t: 'rect', x: w / 3, y: h / 3, w: w / 3, h: h / 3, round: true });
     // What the element shows: its value, options or content, in small type, cut to fit.
     const size = Math.min(10, h - 4);
@@ -422,10 +577,24 @@ class Layout {
         while (t && this.width(t, { ...BASE, size }) > w - 6) t = t.slice(0, -1);
         return t;
       };
-      const lines = text.split('\n').map(fit).filter(Boolean).slice(0, Math.max(1, Math.floor((h - 4) / (size * 1.2))));
+      const lines = text
+        .split('\n')
+        .map(fit)
+        .filter(Boolean)
+        .slice(0, Math.max(1, Math.floor((h - 4) / (size * 1.2))));
       // One line in a one-line box sits in the middle; more start at the top.
       const first = lines.length === 1 && h < 3 * size ? (h + 0.7 * size) / 2 : 2 + 0.9 * size;
-      lines.forEach((line, k) => draws.push({ t: 'text', x: 3, y: first + 1.2 * size * k, text: line, font: 'R', size, gray: kind ? 0.45 : gray }));
+      lines.forEach((line, k) =>
+        draws.push({
+          t: 'text',
+          x: 3,
+          y: first + 1.2 * size * k,
+          text: line,
+          font: 'R',
+          size,
+          gray: kind ? 0.45 : gray,
+        }),
+      );
     }
     if (field !== undefined) draws.push({ t: 'field', i: field, x: 0, y: 0, w, h });
     return { t: 'box', w, h, s, draws };
@@ -444,9 +613,18 @@ class Layout {
           first = { h: (ASCENT + DESCENT) * s.size, draws: [], baseline: ASCENT * s.size };
           items.unshift(first);
         }
-        first.draws.unshift({ t: 'text', x: INDENT - 5 - this.width(marker, s), y: first.baseline!, text: marker, font: this.fontOf(s), size: s.size, gray: 0 });
+        first.draws.unshift({
+          t: 'text',
+          x: INDENT - 5 - this.width(marker, s),
+          y: first.baseline!,
+          text: marker,
+          font: this.fontOf(s),
+          size: s.size,
+          gray: 0,
+        });
         const field = this.fieldIndex.get(child);
-        if (field !== undefined) first.draws.push({ t: 'field', i: field, x: INDENT, y: 0, w: width - INDENT, h: first.h });
+        if (field !== undefined)
+          first.draws.push({ t: 'field', i: field, x: INDENT, y: 0, w: width - INDENT, h: first.h });
         rows.push(...items);
       } else if (isElement(child) || (isText(child) && child.value.trim())) rows.push(...this.block([child], width, s));
     }
@@ -459,9 +637,11 @@ class Layout {
     for (const c of el.childNodes) {
       if (!isElement(c) || isHidden(c)) continue;
       if (c.tagName === 'tr') trs.push(c);
-      else if (/^(thead|tbody|tfoot)$/.test(c.tagName)) for (const r of c.childNodes) if (isElement(r) && r.tagName === 'tr' && !isHidden(r)) trs.push(r);
+      else if (/^(thead|tbody|tfoot)$/.test(c.tagName))
+        for (const r of c.childNodes) if (isElement(r) && r.tagName === 'tr' && !isHidden(r)) trs.push(r);
     }
-    const cellsOf = (tr: El) => tr.childNodes.filter((c): c is El => isElement(c) && (c.tagName === 'td' || c.tagName === 'th') && !isHidden(c));
+    const cellsOf = (tr: El) =>
+      tr.childNodes.filter((c): c is El => isElement(c) && (c.tagName === 'td' || c.tagName === 'th') && !isHidden(c));
     const span = (c: El) => Math.max(1, Math.floor(Number(attr(c, 'colspan')) || 1));
     const cols = Math.max(1, ...trs.map((tr) => cellsOf(tr).reduce((n, c) => n + span(c), 0)));
     const colW = width / cols;
@@ -472,7 +652,9 @@ class Layout {
         const x = col * colW;
         const w = Math.min(span(c), cols - col) * colW;
         col += span(c);
-        const content = trimGaps(this.block(c.childNodes, Math.max(1, w - 2 * CELL_PAD), c.tagName === 'th' ? { ...s, bold: true } : s));
+        const content = trimGaps(
+          this.block(c.childNodes, Math.max(1, w - 2 * CELL_PAD), c.tagName === 'th' ? { ...s, bold: true } : s),
+        );
         return { el: c, x, w, content, h: content.reduce((sum, r) => sum + r.h, 0) + 2 * CELL_PAD };
       });
       if (!cells.length) continue;
@@ -499,7 +681,9 @@ class Layout {
 }
 
 function move(d: Draw, dx: number, dy: number): Draw {
-  return d.t === 'line' ? { ...d, x: d.x + dx, y: d.y + dy, x2: d.x2 + dx, y2: d.y2 + dy } : { ...d, x: d.x + dx, y: d.y + dy };
+  return d.t === 'line'
+    ? { ...d, x: d.x + dx, y: d.y + dy, x2: d.x2 + dx, y2: d.y2 + dy }
+    : { ...d, x: d.x + dx, y: d.y + dy };
 }
 
 const shift = (r: Row, dx: number): Row => ({ ...r, draws: r.draws.map((d) => move(d, dx, 0)) });

@@ -19,10 +19,62 @@ const PX = 0.75; // points per CSS pixel in Chromium's PDF output
 const CONTENT_W_PX = (PAGE.width - 2 * PAGE.margin) / PX;
 const CONTENT_H_PT = PAGE.height - 2 * PAGE.margin;
 
-const NO_WRAP_SELF = new Set(['td', 'th', 'tr', 'thead', 'tbody', 'tfoot', 'caption', 'col', 'colgroup', 'li', 'dt', 'dd', 'option', 'optgroup', 'summary', 'legend', 'html', 'body', 'head']);
-const NO_WRAP_IN = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'colgroup', 'select', 'optgroup', 'datalist', 'html', 'head']);
+const NO_WRAP_SELF = new Set([
+  'td',
+  'th',
+  'tr',
+  'thead',
+  'tbody',
+  'tfoot',
+  'caption',
+  'col',
+  'colgroup',
+  'li',
+  'dt',
+  'dd',
+  'option',
+  'optgroup',
+  'summary',
+  'legend',
+  'html',
+  'body',
+  'head',
+]);
+const NO_WRAP_IN = new Set([
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'colgroup',
+  'select',
+  'optgroup',
+  'datalist',
+  'html',
+  'head',
+]);
 /** Elements whose content is not markup, or that have none. */
-const NO_CONTENT = new Set(['input', 'textarea', 'select', 'img', 'br', 'hr', 'wbr', 'col', 'area', 'embed', 'source', 'track', 'iframe', 'object', 'video', 'audio', 'canvas', 'svg', 'math']);
+const NO_CONTENT = new Set([
+  'input',
+  'textarea',
+  'select',
+  'img',
+  'br',
+  'hr',
+  'wbr',
+  'col',
+  'area',
+  'embed',
+  'source',
+  'track',
+  'iframe',
+  'object',
+  'video',
+  'audio',
+  'canvas',
+  'svg',
+  'math',
+]);
 
 // Sizes for empty field annotations; inside :where() they weigh nothing, so any size the document sets wins.
 const STYLE = `
@@ -58,7 +110,11 @@ function prepare(parse5: Parse5, doc: Doc, sources: FieldSource[], prefix: strin
   const { defaultTreeAdapter: tree, html } = parse5;
   // `all: unset` keeps a marker out of the layout: an inline box with inherited text properties.
   const marker = (href: string, extra: { name: string; value: string }[] = []) =>
-    tree.createElement('a', html.NS.HTML, [{ name: 'href', value: href }, { name: 'style', value: 'all: unset !important' }, ...extra]);
+    tree.createElement('a', html.NS.HTML, [
+      { name: 'href', value: href },
+      { name: 'style', value: 'all: unset !important' },
+      ...extra,
+    ]);
   sources.forEach(({ el }, i) => {
     setAttr(el, 'data-esign-field', String(i));
     const parent = el.parentNode;
@@ -104,7 +160,12 @@ export async function renderWithChromium(
     timeout: opts.timeoutMs,
     // Requests are answered or refused in the route below; these stop whatever would get past it
     // (preconnects, browser-level fetches): no name resolves, and every connection goes to a dead proxy.
-    args: ['--host-resolver-rules=MAP * ~NOTFOUND', '--proxy-server=http://127.0.0.1:1', '--proxy-bypass-list=<-loopback>', '--disable-dev-shm-usage'],
+    args: [
+      '--host-resolver-rules=MAP * ~NOTFOUND',
+      '--proxy-server=http://127.0.0.1:1',
+      '--proxy-bypass-list=<-loopback>',
+      '--disable-dev-shm-usage',
+    ],
   });
   let browser: Awaited<typeof launching> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -127,25 +188,44 @@ export async function renderWithChromium(
           return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
         }
         // "No content" keeps the document in place when it tries to navigate away (meta refresh).
-        if (req.isNavigationRequest() && req.frame() === page.mainFrame()) return route.fulfill({ status: 204, body: '' });
+        if (req.isNavigationRequest() && req.frame() === page.mainFrame())
+          return route.fulfill({ status: 204, body: '' });
         return route.abort('blockedbyclient');
       });
       await page.goto(docUrl, { waitUntil: 'load' });
       await page.emulateMedia({ media: 'print' });
       const dom: DomBox[] = await page.evaluate(() => {
-        const rect = (r: DOMRect) => ({ x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height });
+        const rect = (r: DOMRect) => ({
+          x: r.left + window.scrollX,
+          y: r.top + window.scrollY,
+          w: r.width,
+          h: r.height,
+        });
         return Array.from(document.querySelectorAll('[data-esign-field]'), (el) => {
           const inner = el.querySelector(':scope > [data-esign-inner]')?.getClientRects()[0];
-          return { i: Number(el.getAttribute('data-esign-field')), shown: el.getClientRects().length > 0, ...rect(el.getBoundingClientRect()), ...(inner && { inner: rect(inner) }) };
+          return {
+            i: Number(el.getAttribute('data-esign-field')),
+            shown: el.getClientRects().length > 0,
+            ...rect(el.getBoundingClientRect()),
+            ...(inner && { inner: rect(inner) }),
+          };
         });
       });
       const margin = `${PAGE.margin / 72}in`;
-      const pdf = await page.pdf({ format: 'Letter', margin: { top: margin, right: margin, bottom: margin, left: margin }, printBackground: true, preferCSSPageSize: false });
+      const pdf = await page.pdf({
+        format: 'Letter',
+        margin: { top: margin, right: margin, bottom: margin, left: margin },
+        printBackground: true,
+        preferCSSPageSize: false,
+      });
       return { pdf, dom };
     })();
     work.catch(() => {}); // it may fail after the deadline has already decided
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Rendering the HTML took longer than ${duration(opts.timeoutMs)}.`)), opts.timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`Rendering the HTML took longer than ${duration(opts.timeoutMs)}.`)),
+        opts.timeoutMs,
+      );
     });
     const { pdf, dom } = await Promise.race([work, deadline]);
     return await place(pdf, dom, prefix, new URL(docUrl).origin + '/', sources.length);
@@ -155,17 +235,35 @@ export async function renderWithChromium(
   } finally {
     clearTimeout(timer);
     if (browser) await browser.close().catch(() => {});
-    else launching.then((b) => b.close(), () => {}).catch(() => {});
+    else
+      launching
+        .then(
+          (b) => b.close(),
+          () => {},
+        )
+        .catch(() => {});
   }
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
-const geometry = (page: number, r: Rect): Geometry => ({ page, x: round(r.x), y: round(r.y), w: round(r.w), h: round(r.h) });
+const geometry = (page: number, r: Rect): Geometry => ({
+  page,
+  x: round(r.x),
+  y: round(r.y),
+  w: round(r.w),
+  h: round(r.h),
+});
 /** Position in the pages laid end to end (content areas only), in points. */
 const flowY = (g: Geometry) => (g.page - 1) * CONTENT_H_PT + g.y - PAGE.margin;
 
 /** Reads and removes the marker links (and the document's relative links, dead outside the browser), and places each field. */
-async function place(pdf: Buffer, dom: DomBox[], prefix: string, docOrigin: string, count: number): Promise<RenderResult> {
+async function place(
+  pdf: Buffer,
+  dom: DomBox[],
+  prefix: string,
+  docOrigin: string,
+  count: number,
+): Promise<RenderResult> {
   const lib = await loadPdfLib();
   const out = await lib.PDFDocument.load(pdf, { updateMetadata: false });
   const marks = new Map<string, Geometry[]>();
@@ -187,9 +285,23 @@ async function place(pdf: Buffer, dom: DomBox[], prefix: string, docOrigin: stri
         if (!uri?.startsWith(docOrigin)) keep.push(entry);
         continue;
       }
-      const [x0, y0, x1, y1] = rect.asArray().map((n) => (n instanceof lib.PDFNumber ? n.asNumber() : 0)) as [number, number, number, number];
+      const [x0, y0, x1, y1] = rect.asArray().map((n) => (n instanceof lib.PDFNumber ? n.asNumber() : 0)) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       const key = uri!.slice(prefix.length);
-      marks.set(key, [...(marks.get(key) ?? []), { page: index + 1, x: Math.min(x0, x1), y: page.getHeight() - Math.max(y0, y1), w: Math.abs(x1 - x0), h: Math.abs(y1 - y0) }]);
+      marks.set(key, [
+        ...(marks.get(key) ?? []),
+        {
+          page: index + 1,
+          x: Math.min(x0, x1),
+          y: page.getHeight() - Math.max(y0, y1),
+          w: Math.abs(x1 - x0),
+          h: Math.abs(y1 - y0),
+        },
+      ]);
     }
     if (keep.length !== annots.size()) page.node.set(lib.PDFName.of('Annots'), out.context.obj(keep));
   });
@@ -200,7 +312,10 @@ async function place(pdf: Buffer, dom: DomBox[], prefix: string, docOrigin: stri
   const outer = new Map<number, Geometry>();
   const scales: number[] = [];
   for (const d of dom) {
-    const best = d.w > 0 && d.h > 0 ? (marks.get(String(d.i)) ?? []).sort((a, b) => skew(a, d) - skew(b, d) || b.w * b.h - a.w * a.h)[0] : undefined;
+    const best =
+      d.w > 0 && d.h > 0
+        ? (marks.get(String(d.i)) ?? []).sort((a, b) => skew(a, d) - skew(b, d) || b.w * b.h - a.w * a.h)[0]
+        : undefined;
     if (!best) continue;
     outer.set(d.i, best);
     scales.push(best.w / (d.w * PX));
@@ -220,11 +335,19 @@ async function place(pdf: Buffer, dom: DomBox[], prefix: string, docOrigin: stri
     const inner = (marks.get(`in/${i}`) ?? []).sort((a, b) => a.page - b.page || a.y - b.y)[0];
     let box: Geometry;
     if (outer.has(i)) box = geometry(outer.get(i)!.page, outer.get(i)!);
-    else if (inner && d.inner) box = geometry(inner.page, { x: inner.x + (d.x - d.inner.x) * pt, y: inner.y + (d.y - d.inner.y) * pt, w: own.w, h: own.h });
+    else if (inner && d.inner)
+      box = geometry(inner.page, {
+        x: inner.x + (d.x - d.inner.x) * pt,
+        y: inner.y + (d.y - d.inner.y) * pt,
+        w: own.w,
+        h: own.h,
+      });
     else {
       const flow = own.y + shift;
       const page = Math.floor(flow / CONTENT_H_PT);
-      boxes.push(geometry(page + 1, { x: PAGE.margin + own.x, y: PAGE.margin + flow - page * CONTENT_H_PT, w: own.w, h: own.h }));
+      boxes.push(
+        geometry(page + 1, { x: PAGE.margin + own.x, y: PAGE.margin + flow - page * CONTENT_H_PT, w: own.w, h: own.h }),
+      );
       continue;
     }
     shift = flowY(box) - own.y;

@@ -55,11 +55,24 @@ export function isHidden(el: El): boolean {
 
 /** A length from the element's inline style (px, pt, em or in), in points; undefined when absent or relative. */
 export function styleLength(el: El, prop: 'width' | 'height', em = 12): number | undefined {
-  const m = new RegExp(`(?:^|;)\\s*${prop}\\s*:\\s*([\\d.]+)\\s*(px|pt|em|rem|in|cm|mm)\\b`, 'i').exec(attr(el, 'style') ?? '');
+  const m = new RegExp(`(?:^|;)\\s*${prop}\\s*:\\s*([\\d.]+)\\s*(px|pt|em|rem|in|cm|mm)\\b`, 'i').exec(
+    attr(el, 'style') ?? '',
+  );
   if (!m) return undefined;
   const n = Number(m[1]);
   const unit = m[2]!.toLowerCase();
-  const pt = unit === 'px' ? n * 0.75 : unit === 'pt' ? n : unit === 'in' ? n * 72 : unit === 'cm' ? (n * 72) / 2.54 : unit === 'mm' ? (n * 72) / 25.4 : n * em;
+  const pt =
+    unit === 'px'
+      ? n * 0.75
+      : unit === 'pt'
+        ? n
+        : unit === 'in'
+          ? n * 72
+          : unit === 'cm'
+            ? (n * 72) / 2.54
+            : unit === 'mm'
+              ? (n * 72) / 25.4
+              : n * em;
   return Number.isFinite(pt) && pt > 0 ? pt : undefined;
 }
 

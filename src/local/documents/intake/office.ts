@@ -23,14 +23,21 @@ const lastWords = (out: string) =>
     .slice(-2)
     .join(' ');
 
-export async function convertOfficeToPdf(data: Buffer, ext: string, opts: { sofficePath?: string; timeoutMs?: number } = {}): Promise<Buffer> {
+export async function convertOfficeToPdf(
+  data: Buffer,
+  ext: string,
+  opts: { sofficePath?: string; timeoutMs?: number } = {},
+): Promise<Buffer> {
   const type = ext.replace(/^\./, '').toLowerCase();
-  if (!(OFFICE_EXTENSIONS as readonly string[]).includes(type)) throw new Error(`Cannot convert ".${type}" files: the office formats are ${OFFICE_EXTENSIONS.join(', ')}.`);
+  if (!(OFFICE_EXTENSIONS as readonly string[]).includes(type))
+    throw new Error(`Cannot convert ".${type}" files: the office formats are ${OFFICE_EXTENSIONS.join(', ')}.`);
   if (!data.length) throw new Error('The office document is empty.');
   // LibreOffice reads what it does not recognise as plain text: a wrong file would "convert".
-  if (type.endsWith('x') && !data.subarray(0, 4).equals(ZIP)) throw new Error(`The .${type} file is not an Office Open XML document (not a ZIP archive).`);
+  if (type.endsWith('x') && !data.subarray(0, 4).equals(ZIP))
+    throw new Error(`The .${type} file is not an Office Open XML document (not a ZIP archive).`);
   const soffice = opts.sofficePath ?? findSoffice();
-  if (!soffice) throw new Error('LibreOffice is not installed: no soffice or libreoffice on PATH (set ESIGN_SOFFICE to its path).');
+  if (!soffice)
+    throw new Error('LibreOffice is not installed: no soffice or libreoffice on PATH (set ESIGN_SOFFICE to its path).');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_OFFICE_TIMEOUT_MS;
 
   const dir = await mkdtemp(join(tmpdir(), 'esign-office-'));
@@ -39,11 +46,20 @@ export async function convertOfficeToPdf(data: Buffer, ext: string, opts: { soff
     const outDir = join(dir, 'out');
     await writeFile(input, data);
     const args = [
-      '--headless', '--invisible', '--norestore', '--nolockcheck', '--nodefault', '--nologo',
+      '--headless',
+      '--invisible',
+      '--norestore',
+      '--nolockcheck',
+      '--nodefault',
+      '--nologo',
       // Its own profile: LibreOffice runs one instance per profile, so concurrent conversions sharing
       // one would hand their work to each other or fail.
       `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
-      '--convert-to', 'pdf', '--outdir', outDir, input,
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      outDir,
+      input,
     ];
     const output = await run(soffice, args, dir, timeoutMs);
     let pdf: Buffer;
@@ -51,9 +67,12 @@ export async function convertOfficeToPdf(data: Buffer, ext: string, opts: { soff
       pdf = await readFile(join(outDir, 'document.pdf'));
     } catch {
       // soffice exits 0 even when it cannot load the file; it only says so.
-      throw new Error(`LibreOffice could not convert the .${type} document to PDF${lastWords(output) ? `: ${lastWords(output)}` : '.'}`);
+      throw new Error(
+        `LibreOffice could not convert the .${type} document to PDF${lastWords(output) ? `: ${lastWords(output)}` : '.'}`,
+      );
     }
-    if (!pdf.subarray(0, 1024).toString('latin1').includes('%PDF-')) throw new Error(`LibreOffice produced no valid PDF from the .${type} document.`);
+    if (!pdf.subarray(0, 1024).toString('latin1').includes('%PDF-'))
+      throw new Error(`LibreOffice produced no valid PDF from the .${type} document.`);
     return pdf;
   } finally {
     await rm(dir, { recursive: true, force: true, maxRetries: 3 });
@@ -94,9 +113,19 @@ function run(cmd: string, args: string[], home: string, timeoutMs: number): Prom
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) reject(new Error(`LibreOffice did not convert the document within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 100) / 10} s`} and was stopped.`));
+      if (timedOut)
+        reject(
+          new Error(
+            `LibreOffice did not convert the document within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 100) / 10} s`} and was stopped.`,
+          ),
+        );
       else if (code === 0) resolve(output);
-      else reject(new Error(`LibreOffice failed (${signal ?? `exit code ${code}`})${lastWords(output) ? `: ${lastWords(output)}` : '.'}`));
+      else
+        reject(
+          new Error(
+            `LibreOffice failed (${signal ?? `exit code ${code}`})${lastWords(output) ? `: ${lastWords(output)}` : '.'}`,
+          ),
+        );
     });
   });
 }

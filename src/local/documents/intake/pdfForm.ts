@@ -28,7 +28,11 @@ async function open(pdf: Buffer): Promise<{ lib: PdfLib; doc: PDFDocument }> {
     return { lib, doc };
   } catch (e) {
     const err = e as Error;
-    throw new Error(err instanceof lib.EncryptedPDFError ? 'The PDF is encrypted.' : `The PDF is corrupt or unreadable: ${err.message.split('\n')[0]}`);
+    throw new Error(
+      err instanceof lib.EncryptedPDFError
+        ? 'The PDF is encrypted.'
+        : `The PDF is corrupt or unreadable: ${err.message.split('\n')[0]}`,
+    );
   }
 }
 
@@ -137,7 +141,12 @@ export async function flattenForm(pdf: Buffer): Promise<Buffer> {
       if (!m) continue;
       if (!stream.dict.has(PDFName.of('Subtype'))) stream.dict.set(PDFName.of('Subtype'), PDFName.of('Form'));
       const name = page.node.newXObject('FlatWidget', ref);
-      page.pushOperators(lib.pushGraphicsState(), lib.concatTransformationMatrix(...m), lib.drawObject(name), lib.popGraphicsState());
+      page.pushOperators(
+        lib.pushGraphicsState(),
+        lib.concatTransformationMatrix(...m),
+        lib.drawObject(name),
+        lib.popGraphicsState(),
+      );
     }
     page.node.set(PDFName.of('Annots'), ctx.obj(keep));
   }
@@ -149,7 +158,11 @@ export async function flattenForm(pdf: Buffer): Promise<Buffer> {
  * The matrix that puts an appearance stream into its annotation rectangle (PDF 32000-1, 12.5.5):
  * its BBox, transformed by its Matrix, is scaled and moved onto Rect.
  */
-function placement(lib: PdfLib, stream: PDFStream, rect: PDFArray): [number, number, number, number, number, number] | undefined {
+function placement(
+  lib: PdfLib,
+  stream: PDFStream,
+  rect: PDFArray,
+): [number, number, number, number, number, number] | undefined {
   const nums = (v: unknown, len: number) => {
     if (!(v instanceof lib.PDFArray) || v.size() !== len) return undefined;
     const a = v.asArray().map((x) => (x instanceof lib.PDFNumber ? x.asNumber() : NaN));
@@ -168,7 +181,12 @@ function placement(lib: PdfLib, stream: PDFStream, rect: PDFArray): [number, num
   const xs = corners.map((p) => p[0]!);
   const ys = corners.map((p) => p[1]!);
   const [bx0, bx1, by0, by1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const [rx0, rx1, ry0, ry1] = [Math.min(r[0]!, r[2]!), Math.max(r[0]!, r[2]!), Math.min(r[1]!, r[3]!), Math.max(r[1]!, r[3]!)];
+  const [rx0, rx1, ry0, ry1] = [
+    Math.min(r[0]!, r[2]!),
+    Math.max(r[0]!, r[2]!),
+    Math.min(r[1]!, r[3]!),
+    Math.max(r[1]!, r[3]!),
+  ];
   if (bx1 === bx0 || by1 === by0) return undefined;
   const sx = (rx1 - rx0) / (bx1 - bx0);
   const sy = (ry1 - ry0) / (by1 - by0);

@@ -26,14 +26,24 @@ export async function loadPdfjs(): Promise<Pdfjs> {
 /** Opens `pdf` with pdfjs (on a copy: pdfjs may detach the buffer it gets) and always destroys it. */
 export async function withPdfjsDocument<T>(pdf: Buffer, use: (doc: PdfDoc) => Promise<T>): Promise<T> {
   const pdfjs = await loadPdfjs();
-  const task = pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0, isEvalSupported: false, useSystemFonts: false, disableFontFace: true });
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(pdf),
+    verbosity: 0,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+  });
   let doc: PdfDoc;
   try {
     doc = await task.promise;
   } catch (e) {
     await task.destroy();
     const err = e as Error;
-    throw new Error(err.name === 'PasswordException' ? 'The PDF is encrypted.' : `The PDF is corrupt or unreadable: ${err.message.split('\n')[0]}`);
+    throw new Error(
+      err.name === 'PasswordException'
+        ? 'The PDF is encrypted.'
+        : `The PDF is corrupt or unreadable: ${err.message.split('\n')[0]}`,
+    );
   }
   try {
     return await use(doc);
@@ -54,7 +64,9 @@ class Widths {
   static async create(): Promise<Widths> {
     const { PDFDocument, StandardFonts } = await loadPdfLib();
     const doc = await PDFDocument.create();
-    const [sans, serif, mono] = await Promise.all([StandardFonts.Helvetica, StandardFonts.TimesRoman, StandardFonts.Courier].map((f) => doc.embedFont(f)));
+    const [sans, serif, mono] = await Promise.all(
+      [StandardFonts.Helvetica, StandardFonts.TimesRoman, StandardFonts.Courier].map((f) => doc.embedFont(f)),
+    );
     return new Widths({ 'sans-serif': sans!, serif: serif!, monospace: mono! });
   }
 
@@ -115,7 +127,8 @@ async function linesOf(page: PdfPage): Promise<Item[][]> {
     if (!along || !size) continue;
     const u: [number, number] = [a! / along, b! / along];
     const style = content.styles[raw.fontName];
-    const family: Family = style?.fontFamily === 'serif' || style?.fontFamily === 'monospace' ? style.fontFamily : 'sans-serif';
+    const family: Family =
+      style?.fontFamily === 'serif' || style?.fontFamily === 'monospace' ? style.fontFamily : 'sans-serif';
     items.push({
       str: raw.str,
       o: [e!, f!],
@@ -136,7 +149,13 @@ async function linesOf(page: PdfPage): Promise<Item[][]> {
   for (const it of items) {
     const line = lines.at(-1);
     const last = line?.at(-1);
-    if (line && last && last.angle === it.angle && Math.abs(it.p - last.p) <= Math.max(1, 0.2 * Math.min(it.size, last.size))) line.push(it);
+    if (
+      line &&
+      last &&
+      last.angle === it.angle &&
+      Math.abs(it.p - last.p) <= Math.max(1, 0.2 * Math.min(it.size, last.size))
+    )
+      line.push(it);
     else lines.push([it]);
   }
   for (const line of lines) line.sort((x, y) => x.t - y.t);
@@ -168,7 +187,8 @@ function findInLine(line: Item[], search: string, page: number, viewport: Viewpo
     const first = src[at]!;
     const last = src[at + search.length - 1]!;
     // A match that begins or ends on an inserted space spans the gap up to the next or previous item.
-    const start = 'item' in first ? offset(first.item, first.index, widths) : { item: first.gapAfter, t: first.gapAfter.width };
+    const start =
+      'item' in first ? offset(first.item, first.index, widths) : { item: first.gapAfter, t: first.gapAfter.width };
     const end = 'item' in last ? offset(last.item, last.index + 1, widths) : { item: last.gapBefore, t: 0 };
     hits.push(box(start, end, page, viewport));
   }
@@ -187,7 +207,12 @@ function offset(item: Item, index: number, widths: Widths): { item: Item; t: num
   return { item, t: total ? (item.width * before) / total : (item.width * index) / item.str.length };
 }
 
-function box(start: { item: Item; t: number }, end: { item: Item; t: number }, page: number, viewport: Viewport): TextHit {
+function box(
+  start: { item: Item; t: number },
+  end: { item: Item; t: number },
+  page: number,
+  viewport: Viewport,
+): TextHit {
   const xs: number[] = [];
   const ys: number[] = [];
   for (const { item, t } of [start, end])

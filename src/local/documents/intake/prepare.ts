@@ -15,7 +15,11 @@ export interface PreparedSpec extends DocumentSpec {
   [more: string]: unknown;
 }
 
-const fieldKey = (name: string) => name.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 100) || 'field';
+const fieldKey = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 100) || 'field';
 
 function uniqueKey(wanted: string, taken: Set<string>): string {
   let key = wanted;
@@ -25,7 +29,11 @@ function uniqueKey(wanted: string, taken: Set<string>): string {
 }
 
 /** Adds converted form fields and places auto-placements; problems name the request field at fault. */
-export async function deriveFields(pdf: Buffer, spec: PreparedSpec, index: number): Promise<{ spec: PreparedSpec; problems: Problem[] }> {
+export async function deriveFields(
+  pdf: Buffer,
+  spec: PreparedSpec,
+  index: number,
+): Promise<{ spec: PreparedSpec; problems: Problem[] }> {
   const problems: Problem[] = [];
   const fields = [...(spec.fields ?? [])];
   const taken = new Set([...fields, ...(spec.auto_placements ?? [])].map((f) => f.key));
@@ -38,14 +46,26 @@ export async function deriveFields(pdf: Buffer, spec: PreparedSpec, index: numbe
     for (const name of Object.keys(assigned)) {
       if (names.has(name)) continue;
       const known = [...names].slice(0, 20).join(', ');
-      problems.push({ field: `documents[${index}].adobe_field_assignments.${name}`, message: `The PDF has no form field "${name}" (its fields: ${known || 'none'}).` });
+      problems.push({
+        field: `documents[${index}].adobe_field_assignments.${name}`,
+        message: `The PDF has no form field "${name}" (its fields: ${known || 'none'}).`,
+      });
     }
     for (const f of form) {
       const signer = Object.hasOwn(assigned, f.name) ? assigned[f.name] : spec.converted_pdf_fields_to;
       if (!signer) continue;
       fields.push({
-        key: uniqueKey(fieldKey(f.name), taken), kind: f.kind, label: f.name, page: f.page, x: f.x, y: f.y, w: f.w, h: f.h,
-        editors: [signer], ...(f.required ? { required: true } : {}), ...(f.value ? { initial_value: f.value } : {}),
+        key: uniqueKey(fieldKey(f.name), taken),
+        kind: f.kind,
+        label: f.name,
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        w: f.w,
+        h: f.h,
+        editors: [signer],
+        ...(f.required ? { required: true } : {}),
+        ...(f.value ? { initial_value: f.value } : {}),
       });
     }
   }
@@ -58,14 +78,22 @@ export async function deriveFields(pdf: Buffer, spec: PreparedSpec, index: numbe
       const search = String(ap.search ?? '');
       const hits = search ? await findTextInPdf(pdf, search) : [];
       if (!hits.length) {
-        problems.push({ field: `documents[${index}].auto_placements[${j}].search`, message: `"${search}" was not found in the text of the document.` });
+        problems.push({
+          field: `documents[${index}].auto_placements[${j}].search`,
+          message: `"${search}" was not found in the text of the document.`,
+        });
         continue;
       }
       const { offset_x, offset_y, ...rest } = ap as StoredField & { offset_x?: number; offset_y?: number };
       hits.forEach((hit, k) => {
         placed.push({
-          ...rest, key: k === 0 ? ap.key : uniqueKey(`${ap.key}-${k + 1}`, taken), page: hit.page,
-          x: hit.x + (offset_x ?? 0), y: hit.y + (offset_y ?? 0), w: ap.w ?? 150, h: ap.h ?? 20,
+          ...rest,
+          key: k === 0 ? ap.key : uniqueKey(`${ap.key}-${k + 1}`, taken),
+          page: hit.page,
+          x: hit.x + (offset_x ?? 0),
+          y: hit.y + (offset_y ?? 0),
+          w: ap.w ?? 150,
+          h: ap.h ?? 20,
         });
       });
     }

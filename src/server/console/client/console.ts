@@ -89,9 +89,7 @@ async function preview(src: string, name: string): Promise<void> {
   caption.dataset.name = name;
   caption.textContent = `Loading ${name}…`;
   try {
-    doc = await (
-      await pdfjs()
-    ).getDocument({
+    doc = await (await pdfjs()).getDocument({
       url: src,
       isEvalSupported: false,
       useWasm: false,
@@ -113,10 +111,10 @@ function bindStory(): void {
     .querySelectorAll<HTMLButtonElement>('button.preview')
     .forEach((b) => b.addEventListener('click', () => void preview(b.dataset.src!, b.dataset.name ?? 'PDF')));
   byId('preview-prev')?.addEventListener('click', () => {
-    if (doc && pageNo > 1) (pageNo--, void drawPage());
+    if (doc && pageNo > 1) pageNo--, void drawPage();
   });
   byId('preview-next')?.addEventListener('click', () => {
-    if (doc && pageNo < doc.numPages) (pageNo++, void drawPage());
+    if (doc && pageNo < doc.numPages) pageNo++, void drawPage();
   });
   document.querySelectorAll<HTMLButtonElement>('button.copy').forEach((b) =>
     b.addEventListener('click', async () => {

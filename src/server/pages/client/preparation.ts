@@ -22,13 +22,26 @@ const data = JSON.parse(main?.dataset.prep ?? '{"mode":"draft","session":"","fie
 const form = document.getElementById('prep-form') as HTMLFormElement | null;
 
 const SIZES: Record<string, [number, number]> = {
-  sig: [160, 30], ini: [60, 30], snm: [160, 20], inp: [160, 20], txt: [220, 60], dat: [100, 20], tms: [140, 20], chk: [14, 14], att: [160, 20], stp: [120, 60],
+  sig: [160, 30],
+  ini: [60, 30],
+  snm: [160, 20],
+  inp: [160, 20],
+  txt: [220, 60],
+  dat: [100, 20],
+  tms: [140, 20],
+  chk: [14, 14],
+  att: [160, 20],
+  stp: [120, 60],
 };
 const KIND_NAMES = data.kinds ?? {};
 const ASSIGN = data.assign ?? 'editors';
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | undefined> = {}, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | undefined> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
@@ -64,7 +77,10 @@ document.addEventListener('click', (ev) => {
 });
 
 // ---- Who fields and template roles can be given to: role keys, or signer keys. ----
-interface Assignee { key: string; label: string }
+interface Assignee {
+  key: string;
+  label: string;
+}
 function assignees(): Assignee[] {
   const out: Assignee[] = [];
   const keyName = data.mode === 'template' ? 'role_key' : 'signer_key';
@@ -79,17 +95,25 @@ function assignees(): Assignee[] {
 function fillSelect(sel: HTMLSelectElement, list: Assignee[], value: string | null, emptyText: string | null): void {
   sel.textContent = '';
   if (emptyText !== null) sel.appendChild(el('option', { value: '' }, emptyText));
-  for (const a of list) sel.appendChild(el('option', { value: a.key }, a.label === a.key ? a.key : `${a.label} (${a.key})`));
-  if (value && !list.some((a) => a.key === value)) sel.appendChild(el('option', { value }, `${value} (not in the list)`));
+  for (const a of list)
+    sel.appendChild(el('option', { value: a.key }, a.label === a.key ? a.key : `${a.label} (${a.key})`));
+  if (value && !list.some((a) => a.key === value))
+    sel.appendChild(el('option', { value }, `${value} (not in the list)`));
   sel.value = value || '';
 }
 function refreshAssignees(): void {
   const list = assignees();
-  document.querySelectorAll<HTMLSelectElement>('select[data-assign]').forEach((sel) => fillSelect(sel, list, sel.value || sel.getAttribute('data-value'), 'Choose a signer'));
+  document
+    .querySelectorAll<HTMLSelectElement>('select[data-assign]')
+    .forEach((sel) => fillSelect(sel, list, sel.value || sel.getAttribute('data-value'), 'Choose a signer'));
   renderList();
 }
 document.addEventListener('input', (ev) => {
-  if (ev.target instanceof Element && ev.target.matches('input[name=role_key],input[name=role_label],input[name=signer_key],input[name=signer_name]')) refreshAssignees();
+  if (
+    ev.target instanceof Element &&
+    ev.target.matches('input[name=role_key],input[name=role_label],input[name=signer_key],input[name=signer_name]')
+  )
+    refreshAssignees();
 });
 
 // ---- Signer search (Bundle sessions with allow_search_signers). ----
@@ -105,7 +129,9 @@ if (search && results) {
         results.textContent = '';
         return;
       }
-      const r = await fetch(`${data.session}/persons?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' } });
+      const r = await fetch(`${data.session}/persons?q=${encodeURIComponent(q)}`, {
+        headers: { accept: 'application/json' },
+      });
       const list = (r.ok ? await r.json() : []) as { name: string; email: string }[];
       results.textContent = '';
       if (!list.length) results.appendChild(el('li', { class: 'hint' }, 'No saved person matches.'));
@@ -126,7 +152,9 @@ if (search && results) {
 function addSigner(name: string, email: string): void {
   const box = byId('signers')!;
   const input = (row: Element, n: string) => row.querySelector<HTMLInputElement>(`input[name=${n}]`)!;
-  let row = [...box.querySelectorAll('.row')].find((r) => !input(r, 'signer_name').value && !input(r, 'signer_email').value);
+  let row = [...box.querySelectorAll('.row')].find(
+    (r) => !input(r, 'signer_name').value && !input(r, 'signer_email').value,
+  );
   if (!row) {
     document.querySelector<HTMLElement>('[data-add-row=signers]')!.click();
     row = box.lastElementChild!;
@@ -143,14 +171,22 @@ function syncTemplates(): void {
     const assign = byId(`assign-${box.value}`);
     if (!assign) return;
     assign.hidden = !box.checked;
-    assign.querySelectorAll('select').forEach((s) => { s.disabled = !box.checked; });
+    assign.querySelectorAll('select').forEach((s) => {
+      s.disabled = !box.checked;
+    });
   });
 }
 templateBoxes.forEach((b) => b.addEventListener('change', syncTemplates));
 syncTemplates();
 
 // ---- The field placer. ----
-interface PageInfo { n: number; scale: number; w: number; h: number; overlay: HTMLElement }
+interface PageInfo {
+  n: number;
+  scale: number;
+  w: number;
+  h: number;
+  overlay: HTMLElement;
+}
 const fields: PlacedField[] = data.fields ?? [];
 let pages: PageInfo[] = [];
 let selected = -1;
@@ -167,7 +203,12 @@ async function renderPdf(src: { url: string } | { data: Uint8Array }): Promise<v
   status.textContent = 'Loading the PDF…';
   try {
     const pdf = await pdfjs.getDocument({
-      isEvalSupported: false, useWasm: false, standardFontDataUrl: `${ASSETS}standard_fonts/`, cMapUrl: `${ASSETS}cmaps/`, cMapPacked: true, ...src,
+      isEvalSupported: false,
+      useWasm: false,
+      standardFontDataUrl: `${ASSETS}standard_fonts/`,
+      cMapUrl: `${ASSETS}cmaps/`,
+      cMapPacked: true,
+      ...src,
     }).promise;
     for (let i = 1; i <= pdf.numPages; i++) await renderPage(pdf, i, box);
     status.textContent = `${pdf.numPages}${pdf.numPages === 1 ? ' page' : ' pages'}. Click on a page to place a field.`;
@@ -217,7 +258,16 @@ const round = (v: number) => Math.round(v * 10) / 10;
 function place(info: PageInfo, x: number, y: number): void {
   const kind = byId<HTMLSelectElement>('tool-kind')!.value;
   const [w, h] = SIZES[kind] ?? [160, 20];
-  const f: PlacedField = { key: uniqueKey(kind), kind, page: info.n, x: round(clamp(x, 0, info.w - w)), y: round(clamp(y, 0, info.h - h)), w, h, required: kind === 'sig' || kind === 'ini' };
+  const f: PlacedField = {
+    key: uniqueKey(kind),
+    kind,
+    page: info.n,
+    x: round(clamp(x, 0, info.w - w)),
+    y: round(clamp(y, 0, info.h - h)),
+    w,
+    h,
+    required: kind === 'sig' || kind === 'ini',
+  };
   const who = assignees();
   if (who.length) f[ASSIGN] = [who[0]!.key];
   if (data.mode === 'bundle') f.doc = 0;
@@ -232,10 +282,16 @@ function drawFields(): void {
   fields.forEach((f, i) => {
     const p = pages.find((x) => x.n === f.page);
     if (!p) return;
-    const b = el('div', {
-      class: `box${i === selected ? ' selected' : ''}${fieldErrors[i] ? ' invalid' : ''}`, 'data-index': String(i), 'data-field': f.key,
-      title: `${f.label || f.key} (${KIND_NAMES[f.kind] || f.kind})`,
-    }, f.label || f.key);
+    const b = el(
+      'div',
+      {
+        class: `box${i === selected ? ' selected' : ''}${fieldErrors[i] ? ' invalid' : ''}`,
+        'data-index': String(i),
+        'data-field': f.key,
+        title: `${f.label || f.key} (${KIND_NAMES[f.kind] || f.kind})`,
+      },
+      f.label || f.key,
+    );
     b.style.left = `${(f.x || 0) * p.scale}px`;
     b.style.top = `${(f.y || 0) * p.scale}px`;
     b.style.width = `${(f.w || 160) * p.scale}px`;
@@ -250,7 +306,10 @@ function drag(b: HTMLElement, f: PlacedField, p: PageInfo): void {
   b.addEventListener('pointerdown', (ev) => {
     ev.preventDefault();
     selected = Number(b.getAttribute('data-index'));
-    const sx = ev.clientX, sy = ev.clientY, ox = f.x || 0, oy = f.y || 0;
+    const sx = ev.clientX,
+      sy = ev.clientY,
+      ox = f.x || 0,
+      oy = f.y || 0;
     b.setPointerCapture(ev.pointerId);
     const move = (e: PointerEvent) => {
       f.x = round(clamp(ox + (e.clientX - sx) / p.scale, 0, p.w - (f.w || 0)));
@@ -279,7 +338,10 @@ function renderList(): void {
   const who = assignees();
   const template = data.mode === 'template';
   fields.forEach((f, i) => {
-    const row = el('div', { class: `field-row${i === selected ? ' selected' : ''}${fieldErrors[i] ? ' invalid' : ''}`, 'data-index': String(i) });
+    const row = el('div', {
+      class: `field-row${i === selected ? ' selected' : ''}${fieldErrors[i] ? ' invalid' : ''}`,
+      'data-index': String(i),
+    });
     const head = el('div', { class: 'field-head' });
     head.appendChild(el('strong', {}, `${f.label || f.key} `));
     head.appendChild(el('span', { class: 'hint' }, `page ${f.page}, x ${Math.round(f.x)}, y ${Math.round(f.y)}`));
@@ -305,7 +367,9 @@ function renderList(): void {
     row.appendChild(labelled('Label', input(f, 'label')));
     const req = el('input', { type: 'checkbox', 'data-prop': 'required' });
     req.checked = f.required === true;
-    req.addEventListener('change', () => { f.required = req.checked; });
+    req.addEventListener('change', () => {
+      f.required = req.checked;
+    });
     row.appendChild(labelled('Required', req));
     const role = el('select', { 'data-prop': 'assignee', 'aria-label': template ? 'Role' : 'Signer' });
     fillSelect(role, who, assigneeOf(f), template ? 'Any role' : 'Any signer');
@@ -326,7 +390,9 @@ function renderList(): void {
   });
 }
 function highlight(): void {
-  document.querySelectorAll('.box, .field-row').forEach((e) => e.classList.toggle('selected', Number(e.getAttribute('data-index')) === selected));
+  document
+    .querySelectorAll('.box, .field-row')
+    .forEach((e) => e.classList.toggle('selected', Number(e.getAttribute('data-index')) === selected));
 }
 function input(f: PlacedField, prop: 'key' | 'label' | 'data_flow_tag', placeholder?: string): HTMLInputElement {
   const i = el('input', { type: 'text', 'data-prop': prop, placeholder });
@@ -367,7 +433,9 @@ form?.addEventListener('submit', (ev) => {
   const btn = ev.submitter;
   // After the submission has started: a disabled button would not submit.
   setTimeout(() => {
-    form.querySelectorAll<HTMLButtonElement>('button[type=submit]').forEach((b) => { b.disabled = true; });
+    form.querySelectorAll<HTMLButtonElement>('button[type=submit]').forEach((b) => {
+      b.disabled = true;
+    });
     if (btn) btn.textContent = 'Working…';
   }, 0);
 });

@@ -11,7 +11,8 @@ function empty(box: Element): boolean {
   const el = box.querySelector<HTMLInputElement | HTMLTextAreaElement>('input,textarea');
   if (!el) return false;
   if (el instanceof HTMLInputElement && el.type === 'checkbox') return !el.checked;
-  if (el instanceof HTMLInputElement && el.type === 'file') return (el.files?.length ?? 0) === 0 && !box.hasAttribute('data-attached');
+  if (el instanceof HTMLInputElement && el.type === 'file')
+    return (el.files?.length ?? 0) === 0 && !box.hasAttribute('data-attached');
   return el.value.trim() === '';
 }
 

@@ -28,7 +28,13 @@ export interface BundleFormState {
 }
 
 export const initialBundleState = (): BundleFormState => ({
-  label: '', signers: [{ key: 'signer-1', name: '', email: '' }], templates: [], assignments: {}, fields: [], uploaded: false, errors: [],
+  label: '',
+  signers: [{ key: 'signer-1', name: '', email: '' }],
+  templates: [],
+  assignments: {},
+  fields: [],
+  uploaded: false,
+  errors: [],
 });
 
 const draftTitle = (b: Bundle) => (b.label ? `Draft: ${b.label}` : 'Draft Bundle');
@@ -37,10 +43,18 @@ export const bundleTitle = (v: BundleView) => (v.draft ? draftTitle(v.draft) : '
 function SignerRow({ s, invalid }: { s: Signer; invalid: boolean }) {
   return (
     <div class={invalid ? 'row signer invalid' : 'row signer'}>
-      <label class="hint">Name <input type="text" name="signer_name" value={s.name} required /></label>
-      <label class="hint">Email <input type="email" name="signer_email" value={s.email} required /></label>
-      <label class="hint">Key <input type="text" name="signer_key" value={s.key} data-default="signer-#" size={10} /></label>
-      <button type="button" class="link remove-row">Remove</button>
+      <label class="hint">
+        Name <input type="text" name="signer_name" value={s.name} required />
+      </label>
+      <label class="hint">
+        Email <input type="email" name="signer_email" value={s.email} required />
+      </label>
+      <label class="hint">
+        Key <input type="text" name="signer_key" value={s.key} data-default="signer-#" size={10} />
+      </label>
+      <button type="button" class="link remove-row">
+        Remove
+      </button>
     </div>
   );
 }
@@ -49,7 +63,16 @@ function TemplateChoice({ t, state }: { t: TemplateSummary; state: BundleFormSta
   const signers = state.signers.filter((s) => s.key);
   return (
     <div class="template-choice">
-      <label><input type="checkbox" name="template" value={t.id} checked={state.templates.includes(t.id)} data-template-name={t.name} /> {t.name}</label>
+      <label>
+        <input
+          type="checkbox"
+          name="template"
+          value={t.id}
+          checked={state.templates.includes(t.id)}
+          data-template-name={t.name}
+        />{' '}
+        {t.name}
+      </label>
       <div class="assign" id={`assign-${t.id}`}>
         {t.roles.length ? <p class="hint">Who signs as:</p> : <p class="hint">This template has no roles.</p>}
         {t.roles.map((r) => {
@@ -59,7 +82,11 @@ function TemplateChoice({ t, state }: { t: TemplateSummary; state: BundleFormSta
               {r.label || r.key}{' '}
               <select name={`assign:${t.id}:${r.key}`} data-assign data-value={value ?? ''} data-role={r.key}>
                 <option value="">Choose a signer</option>
-                {signers.map((s) => <option value={s.key} selected={s.key === value}>{s.name ? `${s.name} (${s.key})` : s.key}</option>)}
+                {signers.map((s) => (
+                  <option value={s.key} selected={s.key === value}>
+                    {s.name ? `${s.name} (${s.key})` : s.key}
+                  </option>
+                ))}
               </select>
             </label>
           );
@@ -88,10 +115,20 @@ function describer(v: BundleView, state: BundleFormState) {
 
 export function BundlePage({ base, v, state }: { base: string; v: BundleView; state: BundleFormState }) {
   if (v.draft) return <DraftPage base={base} b={v.draft} errors={state.errors} />;
-  const badSigners = new Set(state.errors.map((e) => /^packets\[(\d+)\]/.exec(e.field)?.[1]).filter((x) => x !== undefined).map(Number));
+  const badSigners = new Set(
+    state.errors
+      .map((e) => /^packets\[(\d+)\]/.exec(e.field)?.[1])
+      .filter((x) => x !== undefined)
+      .map(Number),
+  );
   const data = {
-    mode: 'bundle' as const, session: base, assign: 'editors' as const, kinds: PLACER_KINDS, pdfUrl: null,
-    fields: state.fields as PlacedField[], fieldErrors: state.uploaded ? placedFieldErrors(state.errors, 'documents[0].') : {},
+    mode: 'bundle' as const,
+    session: base,
+    assign: 'editors' as const,
+    kinds: PLACER_KINDS,
+    pdfUrl: null,
+    fields: state.fields as PlacedField[],
+    fieldErrors: state.uploaded ? placedFieldErrors(state.errors, 'documents[0].') : {},
   };
   return (
     <>
@@ -104,32 +141,64 @@ export function BundlePage({ base, v, state }: { base: string; v: BundleView; st
         <form id="prep-form" method="post" action={`${base}/bundle`} enctype="multipart/form-data" novalidate>
           <section class="stack">
             <h2>Title</h2>
-            <label for="label">Title of the Bundle (optional) <input type="text" id="label" name="label" value={state.label} /></label>
+            <label for="label">
+              Title of the Bundle (optional) <input type="text" id="label" name="label" value={state.label} />
+            </label>
           </section>
           <section class="stack" id="documents">
             <h2>Documents</h2>
-            {v.spec.upload_pdf && <label for="pdf">Upload a PDF <input type="file" id="pdf" name="pdf" accept="application/pdf,.pdf" /></label>}
-            {v.spec.upload_pdf && state.uploaded && state.errors.length > 0 && <p class="error">Choose the PDF again: files are not kept when a form is refused.</p>}
-            {v.templates.length
-              ? <fieldset id="templates"><legend>Templates</legend>{v.templates.map((t) => <TemplateChoice t={t} state={state} />)}</fieldset>
-              : !v.spec.upload_pdf && <p class="error">No template is available to this session.</p>}
+            {v.spec.upload_pdf && (
+              <label for="pdf">
+                Upload a PDF <input type="file" id="pdf" name="pdf" accept="application/pdf,.pdf" />
+              </label>
+            )}
+            {v.spec.upload_pdf && state.uploaded && state.errors.length > 0 && (
+              <p class="error">Choose the PDF again: files are not kept when a form is refused.</p>
+            )}
+            {v.templates.length ? (
+              <fieldset id="templates">
+                <legend>Templates</legend>
+                {v.templates.map((t) => (
+                  <TemplateChoice t={t} state={state} />
+                ))}
+              </fieldset>
+            ) : (
+              !v.spec.upload_pdf && <p class="error">No template is available to this session.</p>
+            )}
           </section>
           <section>
             <h2>Signers</h2>
             {v.spec.allow_search_signers && (
               <>
-                <div class="row"><label for="signer-search">Find a saved person</label> <input type="search" id="signer-search" placeholder="Name or email" autocomplete="off" /></div>
+                <div class="row">
+                  <label for="signer-search">Find a saved person</label>{' '}
+                  <input type="search" id="signer-search" placeholder="Name or email" autocomplete="off" />
+                </div>
                 <ul class="plain" id="signer-results" aria-live="polite" />
               </>
             )}
-            <div id="signers">{state.signers.map((s, i) => <SignerRow s={s} invalid={badSigners.has(i)} />)}</div>
-            <template id="signers-template"><SignerRow s={{ key: '', name: '', email: '' }} invalid={false} /></template>
-            <button type="button" class="secondary" data-add-row="signers" id="add-signer">Add signer</button>
+            <div id="signers">
+              {state.signers.map((s, i) => (
+                <SignerRow s={s} invalid={badSigners.has(i)} />
+              ))}
+            </div>
+            <template id="signers-template">
+              <SignerRow s={{ key: '', name: '', email: '' }} invalid={false} />
+            </template>
+            <button type="button" class="secondary" data-add-row="signers" id="add-signer">
+              Add signer
+            </button>
           </section>
-          {v.spec.upload_pdf && <Placer intro="Fields on the uploaded PDF: choose the kind, click where it goes, and pick the signer who fills it in." />}
+          {v.spec.upload_pdf && (
+            <Placer intro="Fields on the uploaded PDF: choose the kind, click where it goes, and pick the signer who fills it in." />
+          )}
           <div class="actions">
-            <button type="submit" name="action" value="send" id="send">Send</button>
-            <button type="submit" name="action" value="draft" class="secondary" id="save-draft">Save as draft</button>
+            <button type="submit" name="action" value="send" id="send">
+              Send
+            </button>
+            <button type="submit" name="action" value="draft" class="secondary" id="save-draft">
+              Save as draft
+            </button>
           </div>
         </form>
       </PrepMain>
@@ -146,16 +215,41 @@ function DraftPage({ base, b, errors }: { base: string; b: Bundle; errors: Field
       </header>
       <PrepMain data={{ mode: 'draft', session: base, fields: [] }}>
         <Problems items={problemsOf(errors)} />
-        <section><h2>Documents</h2><ul id="draft-documents">{b.documents.map((d) => <li data-document={d.key}>{d.name || d.key}</li>)}</ul></section>
+        <section>
+          <h2>Documents</h2>
+          <ul id="draft-documents">
+            {b.documents.map((d) => (
+              <li data-document={d.key}>{d.name || d.key}</li>
+            ))}
+          </ul>
+        </section>
         <section>
           <h2>Signers</h2>
           <table id="draft-signers">
-            <thead><tr><th>Name</th><th>Email or phone</th><th>Delivery</th></tr></thead>
-            <tbody>{b.packets.map((p) => <tr data-signer={p.id}><td>{p.name}</td><td>{p.email ?? p.phone ?? ''}</td><td>{p.deliver_via ?? ''}</td></tr>)}</tbody>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Email or phone</th>
+                <th>Delivery</th>
+              </tr>
+            </thead>
+            <tbody>
+              {b.packets.map((p) => (
+                <tr data-signer={p.id}>
+                  <td>{p.name}</td>
+                  <td>{p.email ?? p.phone ?? ''}</td>
+                  <td>{p.deliver_via ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         </section>
         <form id="prep-form" method="post" action={`${base}/bundle`} enctype="multipart/form-data">
-          <div class="actions"><button type="submit" name="action" value="send" id="send">Send</button></div>
+          <div class="actions">
+            <button type="submit" name="action" value="send" id="send">
+              Send
+            </button>
+          </div>
         </form>
       </PrepMain>
     </>

@@ -19,16 +19,28 @@ export const sessionBase = (token: string) => linkPath('prepare_session', encode
 
 /** Field kinds the placer offers, with their names. */
 export const PLACER_KINDS: Record<string, string> = {
-  sig: 'Signature', ini: 'Initials', snm: 'Signer name', inp: 'Text', txt: 'Multi-line text', dat: 'Date',
-  tms: 'Signing timestamp', chk: 'Checkbox', att: 'Attachment', stp: 'Stamp',
+  sig: 'Signature',
+  ini: 'Initials',
+  snm: 'Signer name',
+  inp: 'Text',
+  txt: 'Multi-line text',
+  dat: 'Date',
+  tms: 'Signing timestamp',
+  chk: 'Checkbox',
+  att: 'Attachment',
+  stp: 'Stamp',
 };
 
 /** The field errors of a refusal, or its message alone. */
-export const errorsOf = (e: { errors: FieldError[]; message: string }): FieldError[] => (e.errors.length ? e.errors : [{ field: '', message: e.message }]);
+export const errorsOf = (e: { errors: FieldError[]; message: string }): FieldError[] =>
+  e.errors.length ? e.errors : [{ field: '', message: e.message }];
 
 /** A refusal's errors for the list above the form, each said where it is when the page can. */
 export const problemsOf = (errors: FieldError[], describe: (field: string) => string = (f) => f): Problem[] =>
-  errors.map((e) => ({ where: e.field && e.field !== 'non_field_errors' ? describe(e.field) : undefined, message: e.message }));
+  errors.map((e) => ({
+    where: e.field && e.field !== 'non_field_errors' ? describe(e.field) : undefined,
+    message: e.message,
+  }));
 
 /** Messages for placed fields by index, from errors named `<prefix>fields[3].kind`. */
 export function placedFieldErrors(errors: FieldError[], prefix: string): Record<number, string[]> {
@@ -49,7 +61,11 @@ export function describeField(field: string): string | undefined {
 
 /** The page's `<main>`: its session URL, and the data its script reads (JSON in an attribute, escaped like any other). */
 export function PrepMain({ data, children }: { data: PrepData; children: ComponentChildren }) {
-  return <main data-session-url={data.session} data-prep={JSON.stringify(data)}>{children}</main>;
+  return (
+    <main data-session-url={data.session} data-prep={JSON.stringify(data)}>
+      {children}
+    </main>
+  );
 }
 
 /** The placer block: the pages with their fields, and the list of fields beside them. */
@@ -60,10 +76,21 @@ export function Placer({ intro }: { intro: string }) {
       <p class="hint">{intro}</p>
       <div class="row">
         <label for="tool-kind">Kind of field to place</label>{' '}
-        <select id="tool-kind">{Object.entries(PLACER_KINDS).map(([k, n]) => <option value={k} selected={k === 'sig'}>{n}</option>)}</select>{' '}
-        <span class="hint" id="pdf-status" aria-live="polite">Choose a PDF to see its pages.</span>
+        <select id="tool-kind">
+          {Object.entries(PLACER_KINDS).map(([k, n]) => (
+            <option value={k} selected={k === 'sig'}>
+              {n}
+            </option>
+          ))}
+        </select>{' '}
+        <span class="hint" id="pdf-status" aria-live="polite">
+          Choose a PDF to see its pages.
+        </span>
       </div>
-      <div class="placer"><div id="pages" /><div id="field-list" aria-label="Placed fields" /></div>
+      <div class="placer">
+        <div id="pages" />
+        <div id="field-list" aria-label="Placed fields" />
+      </div>
       <input type="hidden" name="fields" id="fields-json" value="[]" />
     </section>
   );

@@ -27,7 +27,8 @@ function jsonList(text: string, problems: FieldError[]): Record<string, unknown>
   if (!text.trim()) return [];
   try {
     const v = JSON.parse(text) as unknown;
-    if (Array.isArray(v) && v.every((x) => x && typeof x === 'object' && !Array.isArray(x))) return v as Record<string, unknown>[];
+    if (Array.isArray(v) && v.every((x) => x && typeof x === 'object' && !Array.isArray(x)))
+      return v as Record<string, unknown>[];
   } catch {
     // reported below
   }
@@ -39,7 +40,8 @@ export function templateForm(p: FormParts): ReadForm<TemplateDraft, TemplateForm
   const problems: FieldError[] = [];
   const keys = all(p, 'role_key');
   const labels = all(p, 'role_label');
-  const roles = keys.map((k, i) => ({ key: k.trim(), label: (labels[i] ?? '').trim() }))
+  const roles = keys
+    .map((k, i) => ({ key: k.trim(), label: (labels[i] ?? '').trim() }))
     .filter((r) => r.key || r.label)
     .map((r) => (r.label ? r : { key: r.key }));
   const fields = jsonList(one(p, 'fields'), problems);
@@ -58,7 +60,8 @@ export function bundleForm(p: FormParts): ReadForm<BundleDraft, BundleFormState>
   const emails = all(p, 'signer_email');
   const keys = all(p, 'signer_key');
   const used = new Set<string>();
-  const signers: Signer[] = names.map((n, i) => ({ name: n.trim(), email: (emails[i] ?? '').trim(), key: (keys[i] ?? '').trim() }))
+  const signers: Signer[] = names
+    .map((n, i) => ({ name: n.trim(), email: (emails[i] ?? '').trim(), key: (keys[i] ?? '').trim() }))
     .filter((s) => s.name || s.email || s.key)
     .map((s, i) => {
       let key = s.key;
@@ -81,9 +84,14 @@ export function bundleForm(p: FormParts): ReadForm<BundleDraft, BundleFormState>
       action: one(p, 'action') === 'draft' ? 'draft' : 'send',
       label: label || undefined,
       signers: signers.map((s) => ({ key: s.key, name: s.name, ...(s.email ? { email: s.email } : {}) })),
-      uploads: file ? [{ filename: file.filename || 'document.pdf', data: file.data, contentType: file.contentType }] : [],
+      uploads: file
+        ? [{ filename: file.filename || 'document.pdf', data: file.data, contentType: file.contentType }]
+        : [],
       fields,
-      templates: templates.map((id) => ({ template_id: id, assignments: Object.entries(assignments[id] ?? {}).map(([role, signer]) => ({ role, signer })) })),
+      templates: templates.map((id) => ({
+        template_id: id,
+        assignments: Object.entries(assignments[id] ?? {}).map(([role, signer]) => ({ role, signer })),
+      })),
     },
     state: { label, signers, templates, assignments, fields: placed, uploaded: !!file, errors: [] },
     problems,

@@ -24,7 +24,8 @@ const pagesOf = (engine: PreparationHost): Promise<PreparationPages> => engine.p
 /** A file input left empty still sends a part, with no name and no bytes. */
 const chosen = (f: { filename: string; size: number }) => f.filename !== '' || f.size > 0;
 
-const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(PREPARATION, run);
+const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
+  pageHandler(PREPARATION, run);
 
 export function registerPreparationPages(app: FastifyInstance, engine: PreparationHost): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
@@ -32,36 +33,65 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
   const live = {
     onRequest: pageGate(PREPARATION, async (req) => {
       (await pagesOf(engine)).session(sessionOf(req));
-      if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError(415, 'unsupported_media_type', 'Submit the form of the preparation page.');
+      if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
+        throw new ApiError(415, 'unsupported_media_type', 'Submit the form of the preparation page.');
     }),
   };
 
-  async function render(reply: FastifyReply, s: PrepSession, status = 200, state?: TemplateFormState | BundleFormState): Promise<FastifyReply> {
+  async function render(
+    reply: FastifyReply,
+    s: PrepSession,
+    status = 200,
+    state?: TemplateFormState | BundleFormState,
+  ): Promise<FastifyReply> {
     const pages = await pagesOf(engine);
     const base = sessionBase(s.token);
     if (s.spec.type === 'template') {
       const editing = await pages.template(s.token);
       const st = (state as TemplateFormState | undefined) ?? initialTemplateState(editing);
-      return sendPage(reply, PREPARATION, status, templateTitle(editing), <TemplatePage base={base} editing={editing} state={st} />);
+      return sendPage(
+        reply,
+        PREPARATION,
+        status,
+        templateTitle(editing),
+        <TemplatePage base={base} editing={editing} state={st} />,
+      );
     }
     const view = await pages.bundleView(s.token);
     const st = (state as BundleFormState | undefined) ?? initialBundleState();
-    return sendPage(reply, PREPARATION, status, bundleTitle(view), <BundlePage base={base} v={view} state={st} />, httpUrl(s.spec.redirect_url));
+    return sendPage(
+      reply,
+      PREPARATION,
+      status,
+      bundleTitle(view),
+      <BundlePage base={base} v={view} state={st} />,
+      httpUrl(s.spec.redirect_url),
+    );
   }
 
   // No automatic HEAD route: a link checker's HEAD must not spend a single-use URL.
-  app.get(linkRoute('prepare', 'token'), { exposeHeadRoute: false }, page(async (req, reply) => {
-    const s = (await pagesOf(engine)).open((req.params as { token: string }).token);
-    return render(reply, s);
-  }));
+  app.get(
+    linkRoute('prepare', 'token'),
+    { exposeHeadRoute: false },
+    page(async (req, reply) => {
+      const s = (await pagesOf(engine)).open((req.params as { token: string }).token);
+      return render(reply, s);
+    }),
+  );
 
-  app.get(linkRoute('prepare_session', 'session'), page(async (req, reply) => render(reply, (await pagesOf(engine)).session(sessionOf(req)))));
+  app.get(
+    linkRoute('prepare_session', 'session'),
+    page(async (req, reply) => render(reply, (await pagesOf(engine)).session(sessionOf(req)))),
+  );
 
-  app.get(`${linkRoute('prepare_session', 'session')}/template.pdf`, page(async (req, reply) => {
-    const pdf = await (await pagesOf(engine)).templatePdf(sessionOf(req));
-    if (!existsSync(pdf.path)) throw new ApiError(404, 'not_found', 'The template file is missing.');
-    return sendPdf(reply, pdf.path, pdf.filename);
-  }));
+  app.get(
+    `${linkRoute('prepare_session', 'session')}/template.pdf`,
+    page(async (req, reply) => {
+      const pdf = await (await pagesOf(engine)).templatePdf(sessionOf(req));
+      if (!existsSync(pdf.path)) throw new ApiError(404, 'not_found', 'The template file is missing.');
+      return sendPdf(reply, pdf.path, pdf.filename);
+    }),
+  );
 
   app.get(`${linkRoute('prepare_session', 'session')}/persons`, async (req, reply) => {
     const q = String((req.query as { q?: unknown }).q ?? '').trim();
@@ -71,7 +101,10 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
 
   /** Save or Send: on a 400 the page comes back with the problems listed and the user's input kept. */
   async function submit<D, S extends TemplateFormState | BundleFormState>(
-    req: FastifyRequest, reply: FastifyReply, read: (parts: FormParts) => ReadForm<D, S>, run: (p: PreparationPages, token: string, d: D) => Promise<FastifyReply>,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    read: (parts: FormParts) => ReadForm<D, S>,
+    run: (p: PreparationPages, token: string, d: D) => Promise<FastifyReply>,
   ): Promise<FastifyReply> {
     const token = sessionOf(req);
     const pages = await pagesOf(engine);
@@ -91,22 +124,50 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     }
   }
 
-  app.post(`${linkRoute('prepare_session', 'session')}/template`, live, page((req, reply) => submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
-    const t = await p.saveTemplate(token, d);
-    return donePage(reply, PREPARATION, 'Template saved', <>
-      <p>The template <strong id="template-name">{t.name}</strong> is saved.</p>
-      <p class="hint">Template id: <code id="template-id">{t.id}</code></p>
-    </>);
-  })));
+  app.post(
+    `${linkRoute('prepare_session', 'session')}/template`,
+    live,
+    page((req, reply) =>
+      submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
+        const t = await p.saveTemplate(token, d);
+        return donePage(
+          reply,
+          PREPARATION,
+          'Template saved',
+          <>
+            <p>
+              The template <strong id="template-name">{t.name}</strong> is saved.
+            </p>
+            <p class="hint">
+              Template id: <code id="template-id">{t.id}</code>
+            </p>
+          </>,
+        );
+      }),
+    ),
+  );
 
-  app.post(`${linkRoute('prepare_session', 'session')}/bundle`, live, page((req, reply) => submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
-    const { bundle, redirect } = await p.submitBundle(token, d);
-    const to = httpUrl(redirect);
-    if (to) return redirectTo(reply, to);
-    const draft = bundle.status === 'dr';
-    return donePage(reply, PREPARATION, draft ? 'Draft saved' : 'Sent', <>
-      <p>The Bundle is {draft ? 'saved as a draft' : 'sent for signature'}.</p>
-      <p>Bundle id: <code id="bundle-id">{bundle.id}</code></p>
-    </>);
-  })));
+  app.post(
+    `${linkRoute('prepare_session', 'session')}/bundle`,
+    live,
+    page((req, reply) =>
+      submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
+        const { bundle, redirect } = await p.submitBundle(token, d);
+        const to = httpUrl(redirect);
+        if (to) return redirectTo(reply, to);
+        const draft = bundle.status === 'dr';
+        return donePage(
+          reply,
+          PREPARATION,
+          draft ? 'Draft saved' : 'Sent',
+          <>
+            <p>The Bundle is {draft ? 'saved as a draft' : 'sent for signature'}.</p>
+            <p>
+              Bundle id: <code id="bundle-id">{bundle.id}</code>
+            </p>
+          </>,
+        );
+      }),
+    ),
+  );
 }

@@ -20,14 +20,21 @@ export const initialTemplateState = (t: TemplateSummary | undefined): TemplateFo
   errors: [],
 });
 
-export const templateTitle = (editing: TemplateSummary | undefined) => (editing ? `Edit template: ${editing.name}` : 'New template');
+export const templateTitle = (editing: TemplateSummary | undefined) =>
+  editing ? `Edit template: ${editing.name}` : 'New template';
 
 function RoleRow({ role, invalid }: { role: { key: string; label?: string }; invalid: boolean }) {
   return (
     <div class={invalid ? 'row role invalid' : 'row role'}>
-      <label class="hint">Key <input type="text" name="role_key" value={role.key} required /></label>
-      <label class="hint">Label <input type="text" name="role_label" value={role.label ?? ''} /></label>
-      <button type="button" class="link remove-row">Remove</button>
+      <label class="hint">
+        Key <input type="text" name="role_key" value={role.key} required />
+      </label>
+      <label class="hint">
+        Label <input type="text" name="role_label" value={role.label ?? ''} />
+      </label>
+      <button type="button" class="link remove-row">
+        Remove
+      </button>
     </div>
   );
 }
@@ -35,14 +42,36 @@ function RoleRow({ role, invalid }: { role: { key: string; label?: string }; inv
 function describe(field: string): string {
   const r = /^roles\[(\d+)\]\.?(.*)$/.exec(field);
   if (r) return `Role ${Number(r[1]) + 1}${r[2] ? ` (${r[2]})` : ''}`;
-  return describeField(field) ?? { name: 'Name', pdf: 'PDF', roles: 'Roles', fields: 'Fields', filename: 'PDF' }[field] ?? field;
+  return (
+    describeField(field) ??
+    { name: 'Name', pdf: 'PDF', roles: 'Roles', fields: 'Fields', filename: 'PDF' }[field] ??
+    field
+  );
 }
 
-export function TemplatePage({ base, editing, state }: { base: string; editing: TemplateSummary | undefined; state: TemplateFormState }) {
-  const badRoles = new Set(state.errors.map((e) => /^roles\[(\d+)\]/.exec(e.field)?.[1]).filter((x) => x !== undefined).map(Number));
+export function TemplatePage({
+  base,
+  editing,
+  state,
+}: {
+  base: string;
+  editing: TemplateSummary | undefined;
+  state: TemplateFormState;
+}) {
+  const badRoles = new Set(
+    state.errors
+      .map((e) => /^roles\[(\d+)\]/.exec(e.field)?.[1])
+      .filter((x) => x !== undefined)
+      .map(Number),
+  );
   const data = {
-    mode: 'template' as const, session: base, assign: 'editor_roles' as const, kinds: PLACER_KINDS,
-    pdfUrl: editing ? `${base}/template.pdf` : null, fields: state.fields as PlacedField[], fieldErrors: placedFieldErrors(state.errors, ''),
+    mode: 'template' as const,
+    session: base,
+    assign: 'editor_roles' as const,
+    kinds: PLACER_KINDS,
+    pdfUrl: editing ? `${base}/template.pdf` : null,
+    fields: state.fields as PlacedField[],
+    fieldErrors: placedFieldErrors(state.errors, ''),
   };
   return (
     <>
@@ -55,19 +84,38 @@ export function TemplatePage({ base, editing, state }: { base: string; editing: 
         <form id="prep-form" method="post" action={`${base}/template`} enctype="multipart/form-data" novalidate>
           <section class="stack">
             <h2>Template</h2>
-            <label for="name">Name <input type="text" id="name" name="name" value={state.name} required /></label>
-            <label for="pdf">{editing ? 'Replace the PDF (optional)' : 'PDF'} <input type="file" id="pdf" name="pdf" accept="application/pdf,.pdf" /></label>
+            <label for="name">
+              Name <input type="text" id="name" name="name" value={state.name} required />
+            </label>
+            <label for="pdf">
+              {editing ? 'Replace the PDF (optional)' : 'PDF'}{' '}
+              <input type="file" id="pdf" name="pdf" accept="application/pdf,.pdf" />
+            </label>
             {editing && <p class="hint">Without a new PDF, the template keeps its current one (shown below).</p>}
           </section>
           <section>
             <h2>Roles</h2>
-            <p class="hint">The signers this template is written for, e.g. key <code>client</code>, label "Client".</p>
-            <div id="roles">{state.roles.map((r, i) => <RoleRow role={r} invalid={badRoles.has(i)} />)}</div>
-            <template id="roles-template"><RoleRow role={{ key: '', label: '' }} invalid={false} /></template>
-            <button type="button" class="secondary" data-add-row="roles" id="add-role">Add role</button>
+            <p class="hint">
+              The signers this template is written for, e.g. key <code>client</code>, label "Client".
+            </p>
+            <div id="roles">
+              {state.roles.map((r, i) => (
+                <RoleRow role={r} invalid={badRoles.has(i)} />
+              ))}
+            </div>
+            <template id="roles-template">
+              <RoleRow role={{ key: '', label: '' }} invalid={false} />
+            </template>
+            <button type="button" class="secondary" data-add-row="roles" id="add-role">
+              Add role
+            </button>
           </section>
           <Placer intro="Choose the kind of field, then click on a page where it goes (its top-left corner). Drag a field to move it; set its details in the list." />
-          <div class="actions"><button type="submit" id="save">Save template</button></div>
+          <div class="actions">
+            <button type="submit" id="save">
+              Save template
+            </button>
+          </div>
         </form>
       </PrepMain>
     </>

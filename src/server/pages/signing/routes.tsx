@@ -40,7 +40,12 @@ async function multipartInput(req: FastifyRequest, view: SigningView): Promise<S
   const attachments: Record<string, SignerAttachment[]> = Object.create(null);
   for (const f of form.files) {
     if (!f.filename && !f.size) continue;
-    (attachments[f.field.slice(5)] ??= []).push({ name: f.filename, get data() { return f.data; } });
+    (attachments[f.field.slice(5)] ??= []).push({
+      name: f.filename,
+      get data() {
+        return f.data;
+      },
+    });
   }
   for (const [name, value] of form.fields) if (name.startsWith('value:')) values[name.slice(6)] = value;
   for (const f of view.fields) if (f.kind === 'chk' && values[f.ref] === undefined) values[f.ref] = 'false';
@@ -68,7 +73,8 @@ function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, stri
   return { errors, general };
 }
 
-const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => pageHandler(SIGNING, run, true);
+const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
+  pageHandler(SIGNING, run, true);
 
 export function registerSigningPage(app: FastifyInstance, engine: SigningPages): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
@@ -77,77 +83,106 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
 
   /** A session whose signer has finished shows how it ended instead of the form. */
   const finishedPage = (reply: FastifyReply, v: SigningView): FastifyReply | undefined => {
-    if (v.signer.status === 'co') return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
-    if (v.signer.status === 'ca' && v.bundle.status === 'de') return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
-    if (v.signer.status === 'ra') return done(reply, 'Handed on', `You asked someone else to sign "${v.bundle.label || 'the documents'}".`);
-    if (!isInProgress(v.bundle.status)) return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
+    if (v.signer.status === 'co')
+      return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
+    if (v.signer.status === 'ca' && v.bundle.status === 'de')
+      return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
+    if (v.signer.status === 'ra')
+      return done(reply, 'Handed on', `You asked someone else to sign "${v.bundle.label || 'the documents'}".`);
+    if (!isInProgress(v.bundle.status))
+      return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
     return undefined;
   };
 
   // No automatic HEAD route: a link checker's HEAD must not spend a single-use embedded URL.
-  app.get(linkRoute('sign', 'token'), { exposeHeadRoute: false }, page(async (req, reply) => {
-    const v = await engine.openSigningLink((req.params as { token: string }).token);
-    return showPage(reply, 200, v);
-  }));
+  app.get(
+    linkRoute('sign', 'token'),
+    { exposeHeadRoute: false },
+    page(async (req, reply) => {
+      const v = await engine.openSigningLink((req.params as { token: string }).token);
+      return showPage(reply, 200, v);
+    }),
+  );
 
-  app.get(linkRoute('session', 'session'), page(async (req, reply) => {
-    const v = await engine.signingSessionView(sessionOf(req));
-    return finishedPage(reply, v) ?? showPage(reply, 200, v);
-  }));
+  app.get(
+    linkRoute('session', 'session'),
+    page(async (req, reply) => {
+      const v = await engine.signingSessionView(sessionOf(req));
+      return finishedPage(reply, v) ?? showPage(reply, 200, v);
+    }),
+  );
 
-  app.get(`${linkRoute('session', 'session')}/documents/:docKey`, page(async (req, reply) => {
-    const d = await engine.signingSessionDocument(sessionOf(req), (req.params as { docKey: string }).docKey);
-    if (!existsSync(d.path)) throw new ApiError(404, 'not_found', 'The document file is missing.');
-    return sendPdf(reply, d.path, d.name);
-  }));
+  app.get(
+    `${linkRoute('session', 'session')}/documents/:docKey`,
+    page(async (req, reply) => {
+      const d = await engine.signingSessionDocument(sessionOf(req), (req.params as { docKey: string }).docKey);
+      if (!existsSync(d.path)) throw new ApiError(404, 'not_found', 'The document file is missing.');
+      return sendPdf(reply, d.path, d.name);
+    }),
+  );
 
-  app.post(`${linkRoute('session', 'session')}/sign`, live, page(async (req, reply) => {
-    const session = sessionOf(req);
-    const id = await engine.resolveSigningSession(session);
-    if (!req.isMultipart()) {
-      // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
-      const { signInputOf } = await import('../../../service/schemas.js');
-      const packet = await engine.signPacket(id, signInputOf(req.body));
-      return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
-    }
-    const view = await engine.signingSessionView(session);
-    const { input, submitted, cleanup } = await multipartInput(req, view);
-    try {
-      await engine.signPacket(id, input);
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 400) throw e;
-      const fresh = await engine.signingSessionView(session);
-      return showPage(reply, 400, fresh, { values: submitted, ...placeErrors(fresh, e) });
-    } finally {
-      await cleanup();
-    }
-    const redirect = httpUrl(view.redirect);
-    if (redirect) return redirectTo(reply, redirect);
-    return done(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
-  }));
+  app.post(
+    `${linkRoute('session', 'session')}/sign`,
+    live,
+    page(async (req, reply) => {
+      const session = sessionOf(req);
+      const id = await engine.resolveSigningSession(session);
+      if (!req.isMultipart()) {
+        // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
+        const { signInputOf } = await import('../../../service/schemas.js');
+        const packet = await engine.signPacket(id, signInputOf(req.body));
+        return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
+      }
+      const view = await engine.signingSessionView(session);
+      const { input, submitted, cleanup } = await multipartInput(req, view);
+      try {
+        await engine.signPacket(id, input);
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 400) throw e;
+        const fresh = await engine.signingSessionView(session);
+        return showPage(reply, 400, fresh, { values: submitted, ...placeErrors(fresh, e) });
+      } finally {
+        await cleanup();
+      }
+      const redirect = httpUrl(view.redirect);
+      if (redirect) return redirectTo(reply, redirect);
+      return done(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
+    }),
+  );
 
-  app.post(`${linkRoute('session', 'session')}/decline`, live, page(async (req, reply) => {
-    const id = await engine.resolveSigningSession(sessionOf(req));
-    let reason = '';
-    if (req.isMultipart()) {
-      const form = await receiveForm(req, SMALL_FORM);
-      reason = form.fields.find(([name]) => name === 'reason')?.[1] ?? '';
-    } else reason = String((req.body as { reason?: unknown } | undefined)?.reason ?? '');
-    const packet = await engine.declinePacket(id, reason);
-    if (!req.isMultipart()) return reply.send({ packet });
-    return done(reply, 'You declined', 'You declined to sign. The sender has been told.');
-  }));
+  app.post(
+    `${linkRoute('session', 'session')}/decline`,
+    live,
+    page(async (req, reply) => {
+      const id = await engine.resolveSigningSession(sessionOf(req));
+      let reason = '';
+      if (req.isMultipart()) {
+        const form = await receiveForm(req, SMALL_FORM);
+        reason = form.fields.find(([name]) => name === 'reason')?.[1] ?? '';
+      } else reason = String((req.body as { reason?: unknown } | undefined)?.reason ?? '');
+      const packet = await engine.declinePacket(id, reason);
+      if (!req.isMultipart()) return reply.send({ packet });
+      return done(reply, 'You declined', 'You declined to sign. The sender has been told.');
+    }),
+  );
 
   // Form fields (name, email, reason) or JSON with the same members; answered in kind.
-  app.post(`${linkRoute('session', 'session')}/reassign`, live, page(async (req, reply) => {
-    const id = await engine.resolveSigningSession(sessionOf(req));
-    const body: Record<string, string> = {};
-    if (req.isMultipart()) {
-      for (const [name, value] of (await receiveForm(req, SMALL_FORM)).fields)
-        if (['name', 'email', 'reason'].includes(name) && value.trim()) body[name] = value.trim();
-    }
-    const packet = await engine.reassignPacket(id, req.isMultipart() ? body : ((req.body ?? {}) as Record<string, unknown>));
-    if (!req.isMultipart()) return reply.send({ packet });
-    return done(reply, 'Handed on', `${packet.name} has been asked to sign. You have nothing more to do.`);
-  }));
+  app.post(
+    `${linkRoute('session', 'session')}/reassign`,
+    live,
+    page(async (req, reply) => {
+      const id = await engine.resolveSigningSession(sessionOf(req));
+      const body: Record<string, string> = {};
+      if (req.isMultipart()) {
+        for (const [name, value] of (await receiveForm(req, SMALL_FORM)).fields)
+          if (['name', 'email', 'reason'].includes(name) && value.trim()) body[name] = value.trim();
+      }
+      const packet = await engine.reassignPacket(
+        id,
+        req.isMultipart() ? body : ((req.body ?? {}) as Record<string, unknown>),
+      );
+      if (!req.isMultipart()) return reply.send({ packet });
+      return done(reply, 'Handed on', `${packet.name} has been asked to sign. You have nothing more to do.`);
+    }),
+  );
 }
