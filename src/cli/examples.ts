@@ -260,6 +260,7 @@ export const EXAMPLES: Record<string, string[]> = {
   ],
   completion: [
     'esign completion bash > ~/.local/share/bash-completion/completions/esign',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh parameter, shown as typed
     'esign completion zsh > "${fpath[1]}/_esign"',
     'esign completion fish > ~/.config/fish/completions/esign.fish',
   ],

@@ -104,7 +104,10 @@ export class ProfileStore {
 
   /** Makes a profile current; undefined goes back to the default local engine. */
   use(name: string | undefined): void {
-    if (name === undefined) return this.conf.delete('current');
+    if (name === undefined) {
+      this.conf.delete('current');
+      return;
+    }
     this.get(name);
     this.conf.set('current', name);
   }

@@ -18,5 +18,5 @@ export function toolTable(tools: readonly ToolDef[]): string {
   const rows = tools.map(
     (t) => `| \`${t.name}\` | ${marks(t)} | ${t.description.split(/(?<=\.)\s/)[0]!.replace(/\|/g, '\\|')} |`,
   );
-  return ['| Tool | Marks | What it does |', '| --- | --- | --- |', ...rows].join('\n') + '\n';
+  return `${['| Tool | Marks | What it does |', '| --- | --- | --- |', ...rows].join('\n')}\n`;
 }

@@ -60,11 +60,9 @@ const fieldKind = z.string().superRefine((v, ctx) => {
     ctx.addIssue({ code: 'custom', message: `"${v}" is not a valid kind. Valid kinds: ${FIELD_KINDS.join(', ')}.` });
 });
 
-const dataFlowTag = z
-  .string()
-  .regex(/^[a-z0-9_]{1,40}$/, {
-    error: 'A Data Flow Tag name: lowercase letters, digits and underscores, at most 40.',
-  });
+const dataFlowTag = z.string().regex(/^[a-z0-9_]{1,40}$/, {
+  error: 'A Data Flow Tag name: lowercase letters, digits and underscores, at most 40.',
+});
 
 const fieldCommon = {
   label: str().optional(),

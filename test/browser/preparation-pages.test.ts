@@ -1,10 +1,10 @@
 // The preparation pages (template authoring, Bundle preparation) in real headless Chromium (Debian's
 // /usr/bin/chromium driven by playwright-core), against `esign serve`'s fastify app started
 // in-process on the embedded engine.
-import { type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PageHarness, startPageHarness } from './harness.js';
-import { CONTRACT_PDF, bundleRequest, fixture, newEngine } from '../helpers.js';
+import { CONTRACT_PDF, bundleRequest, fixture } from '../helpers.js';
 
 let h: PageHarness;
 let engine: PageHarness['engine'];

@@ -1,10 +1,10 @@
 // The signing page in real headless Chromium (Debian's /usr/bin/chromium driven by playwright-core),
 // against `esign serve`'s fastify app started in-process on the embedded engine.
 import { createHash } from 'node:crypto';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PageHarness, startPageHarness } from './harness.js';
-import { CONTRACT_B64, bundleRequest, newEngine } from '../helpers.js';
+import { CONTRACT_B64, bundleRequest } from '../helpers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -233,13 +233,11 @@ describe('the signing page', () => {
     await page.goto(emailedLink(b.id, 'bob@example.com'));
     expect(await fieldRefs()).toEqual(['sig-bob', 'id-scan']);
     expect(await page.locator('[data-field="sig-bob"] input').inputValue()).toBe('Bob Example');
-    await page
-      .locator('[data-field="id-scan"] input')
-      .setInputFiles({
-        name: 'id.png',
-        mimeType: 'image/png',
-        buffer: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */,
-      });
+    await page.locator('[data-field="id-scan"] input').setInputFiles({
+      name: 'id.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('\x89PNG\r\n\x1a\n!', 'latin1') /* a PNG's signature: 9 bytes */,
+    });
     await page.locator('#sign').click();
     await page.getByText('Thank you, you have signed').waitFor();
 

@@ -72,12 +72,20 @@ describe('inGroupedTransaction', () => {
     const put = (k: string) => c.db.prepare(`INSERT INTO meta (key, value) VALUES (?, '1')`).run(k);
     const inside: boolean[] = [];
     const results = await Promise.allSettled([
-      inGroupedTransaction(c, () => (put('g-a'), inside.push(c.db.inTransaction), 'a')),
+      inGroupedTransaction(c, () => {
+        put('g-a');
+        inside.push(c.db.inTransaction);
+        return 'a';
+      }),
       inGroupedTransaction(c, () => {
         put('g-b');
         throw new Error('no');
       }),
-      inGroupedTransaction(c, () => (put('g-c'), inside.push(c.db.inTransaction), 'c')),
+      inGroupedTransaction(c, () => {
+        put('g-c');
+        inside.push(c.db.inTransaction);
+        return 'c';
+      }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(results[0]).toMatchObject({ value: 'a' });

@@ -651,8 +651,7 @@ describe('Persons search through its index', () => {
               const fields = [p.name, ...p.channels.map((c) => c.email ?? c.phone ?? '')];
               return (
                 fields.some((f) => f.toLowerCase().includes(l)) ||
-                (digits(s) !== '' &&
-                  p.channels.some((c) => c.phone && c.phone.replace(/[ \-.()]/g, '').includes(digits(s))))
+                (digits(s) !== '' && p.channels.some((c) => c.phone?.replace(/[ \-.()]/g, '').includes(digits(s))))
               );
             })
             .map((p) => p.id);

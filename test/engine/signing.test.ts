@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LocalEngine } from '../../src/local/engine.js';
+import type { LocalEngine } from '../../src/local/engine.js';
 import { CONTRACT_B64, bundleRequest, expectApiError } from '../helpers.js';
 import { eventKinds, outboxOf, useEngine, withField } from './support.js';
 

@@ -146,11 +146,10 @@ describe('the Host it answers', () => {
     origin = await a.listen({ host: '127.0.0.1', port: 0 });
     const status = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = request(
-          `${origin}${h.signInPath()}`,
-          { headers: { host } },
-          (res) => (res.resume(), resolve(res.statusCode!)),
-        );
+        const req = request(`${origin}${h.signInPath()}`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
         req.on('error', reject).end();
       });
     try {

@@ -21,12 +21,11 @@ async function raised(files: number, limits: { files?: number; fileSize?: number
     return {};
   });
   const boundary = 'b0undary';
-  const body =
-    Array.from(
-      { length: files },
-      (_, i) =>
-        `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"; filename="f${i}.pdf"\r\nContent-Type: application/pdf\r\n\r\n${'x'.repeat(64)}\r\n`,
-    ).join('') + `--${boundary}--\r\n`;
+  const body = `${Array.from(
+    { length: files },
+    (_, i) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"; filename="f${i}.pdf"\r\nContent-Type: application/pdf\r\n\r\n${'x'.repeat(64)}\r\n`,
+  ).join('')}--${boundary}--\r\n`;
   await app.inject({
     method: 'POST',
     url: '/',

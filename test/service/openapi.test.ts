@@ -68,6 +68,7 @@ describe('OpenAPI document', () => {
   });
 
   test('bodies, responses, errors and the pagination header come from the schemas', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the test walks the document freely
     const doc = openApiDocument() as any;
     const create = doc.paths['/bundles/'].post;
     expect(create.requestBody.content['application/json'].schema.oneOf).toEqual([
@@ -96,6 +97,7 @@ describe('OpenAPI document', () => {
   });
 
   test('one request type as a standalone JSON Schema', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the test walks the schema freely
     const s = requestJsonSchema('WebhookRequest') as any;
     expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(s.required).toEqual(['name', 'url', 'event_types']);

@@ -184,7 +184,7 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
     const now = sql(db, 'SELECT status, doc_status FROM bundles WHERE seq = ?').get(b.seq) as
       | { status: string; doc_status: string }
       | undefined;
-    if (!now || now.status !== 'co' || now.doc_status !== 'pe') return;
+    if (now?.status !== 'co' || now.doc_status !== 'pe') return;
     const at = ctx.clock.now();
     recordProduced(
       ctx,

@@ -48,7 +48,7 @@ const normalisedPhoneSql = (col: string) =>
   `replace(replace(replace(replace(replace(${col}, ' ', ''), '-', ''), '.', ''), '(', ''), ')', '')`;
 
 const column = (kind: Kind) => (kind === 'em' ? 'email' : 'phone');
-const valueOf = (c: ChannelRow): string => (c.kind === 'em' ? c.email : c.phone) ?? '';
+const addressOf = (c: ChannelRow): string => (c.kind === 'em' ? c.email : c.phone) ?? '';
 const toInput = (c: RequestChannel): ChannelInput =>
   c.email !== undefined ? { id: c.id, kind: 'em', value: c.email } : { id: c.id, kind: 'mp', value: c.phone ?? '' };
 
@@ -212,7 +212,7 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
 
 /** Adds the channel unless the Person already has an equal one (same kind and address). */
 function addChannelUnlessPresent(db: Db, personId: string, c: Omit<ChannelInput, 'id'>): void {
-  if (channelRowsOf(db, personId).some((x) => x.kind === c.kind && sameAddress(c.kind, valueOf(x), c.value))) return;
+  if (channelRowsOf(db, personId).some((x) => x.kind === c.kind && sameAddress(c.kind, addressOf(x), c.value))) return;
   sql(db, `INSERT INTO person_channels (id, person_id, kind, ${column(c.kind)}) VALUES (?, ?, ?, ?)`).run(
     uuid(),
     personId,
@@ -320,7 +320,7 @@ export async function updatePerson(ctx: EngineContext, id: string, body: unknown
       const row = named.get(i);
       if (!row) return addChannelUnlessPresent(ctx.db, id, c);
       setChannel(ctx.db, row.id, c);
-      if (valueOf(row) !== c.value) retargetLivePackets(ctx, id, row, c.value, `channels[${i}].`, errs);
+      if (addressOf(row) !== c.value) retargetLivePackets(ctx, id, row, c.value, `channels[${i}].`, errs);
     });
     errs.throwIfAny(); // rolls the whole PATCH back
     return getPerson(ctx, id);
@@ -350,7 +350,7 @@ function livePacketsAt(db: Db, personId: string, old: ChannelRow): PacketRow[] {
     `SELECT p.* FROM packets p JOIN bundles b ON b.seq = p.bundle_seq
     WHERE p.person_id = ? AND b.status NOT IN ${ENDED_BUNDLE} AND p.status IN ${OPEN_PACKETS_SQL} AND ${match}
     ORDER BY p.bundle_seq, p.idx`,
-  ).all(personId, old.kind === 'em' ? valueOf(old) : normalisePhone(valueOf(old))) as PacketRow[];
+  ).all(personId, old.kind === 'em' ? addressOf(old) : normalisePhone(addressOf(old))) as PacketRow[];
 }
 
 /**

@@ -3,7 +3,7 @@
 // page's view of the signer's documents and fields.
 import { reassignRefusal } from './signing.js';
 import { ApiError } from '../../service/errors.js';
-import type { SigningDocument, SigningField, SigningView } from '../../service/hosting.js';
+import type { SigningField, SigningView } from '../../service/hosting.js';
 import {
   type PacketRow,
   bundleRowBySeq,
@@ -14,7 +14,7 @@ import {
 } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { type StoredField, canEdit, documentSpec, fieldsOfDocument } from '../bundles/fields.js';
+import { canEdit, documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from '../bundles/links.js';
 import { viewPacket } from './signing.js';
 
@@ -124,7 +124,7 @@ export function openSigningLink(ctx: EngineContext, token: string): SigningView 
 /** The packet id behind a live session token, or a 404 (unknown) or 410 (expired). */
 export function resolveSession(ctx: EngineContext, token: string): string {
   const link = findLink(ctx, token);
-  if (!link || link.kind !== 'session')
+  if (link?.kind !== 'session')
     throw new ApiError(404, 'not_found', 'This signing session is not valid. Open the signing link again.');
   if (linkExpired(ctx, link)) throw gone('This signing session has expired. Open the signing link again.');
   return link.target;

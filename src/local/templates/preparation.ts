@@ -14,7 +14,7 @@ import type {
   TemplatePrep,
   TemplateSummary,
 } from '../../service/hosting.js';
-import type { AttachedFile, Bundle, DocumentTemplate, EmbedUrl } from '../../service/types.js';
+import type { Bundle, DocumentTemplate, EmbedUrl } from '../../service/types.js';
 import { loadBundle } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
@@ -95,7 +95,7 @@ const gone = (message: string) => new ApiError(410, 'gone', message);
 export function openPreparationLink(ctx: EngineContext, token: string): PrepSession {
   return inTransaction(ctx, () => {
     const link = findLink(ctx, token);
-    if (!link || link.kind !== 'prepare')
+    if (link?.kind !== 'prepare')
       throw new ApiError(
         404,
         'not_found',
@@ -116,7 +116,7 @@ const prepSpecOf = (link: { target: string }): PrepSpec => JSON.parse(link.targe
 /** The live session behind a page token: 404 unknown, 410 expired or already finished. */
 export function preparationSession(ctx: EngineContext, token: string): PrepSession {
   const link = findLink(ctx, token);
-  if (!link || link.kind !== 'prepare_session')
+  if (link?.kind !== 'prepare_session')
     throw new ApiError(404, 'not_found', 'This preparation session is not valid. Open the preparation link again.');
   if (link.used_at) throw gone('This preparation session is finished. Ask for a new preparation link to start again.');
   if (linkExpired(ctx, link)) throw gone('This preparation session has expired. Ask for a new preparation link.');

@@ -70,6 +70,7 @@ export function FindPage({ f, page, now, notes }: { f: FindQuery; page: Page<Bun
   return (
     <>
       <h1>Find a Bundle</h1>
+      {/* biome-ignore lint/a11y/useSemanticElements: a form with role search is the landmark every browser knows */}
       <form role="search" method="get" action={`${CONSOLE_PREFIX}/`} class="find">
         <p class="wide">
           <label for="q">Search</label>

@@ -330,7 +330,10 @@ export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): 
             text: `Cancel "${b.label || b.id}"? Its signers can no longer sign, and this cannot be undone.`,
           };
         },
-        async (req) => (await s.cancelBundle(param(req, 'slug')), 'cancelled'),
+        async (req) => {
+          await s.cancelBundle(param(req, 'slug'));
+          return 'cancelled';
+        },
       );
       action(
         '/bundles/:slug/packets/:packet/remind',

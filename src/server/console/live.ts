@@ -99,7 +99,11 @@ export class LiveStreams {
     let stop: () => void;
     if (watch) {
       const unwatch = watch(() => {
-        if (!timer) timer = setTimeout(() => ((timer = undefined), void check()), SETTLE_MS);
+        if (!timer)
+          timer = setTimeout(() => {
+            timer = undefined;
+            void check();
+          }, SETTLE_MS);
       });
       stop = () => {
         unwatch();

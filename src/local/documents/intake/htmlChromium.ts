@@ -228,7 +228,7 @@ export async function renderWithChromium(
       );
     });
     const { pdf, dom } = await Promise.race([work, deadline]);
-    return await place(pdf, dom, prefix, new URL(docUrl).origin + '/', sources.length);
+    return await place(pdf, dom, prefix, `${new URL(docUrl).origin}/`, sources.length);
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0]!;
     throw new Error(msg.startsWith('Rendering the HTML') ? msg : `Chromium could not render the HTML: ${msg}`);

@@ -111,10 +111,14 @@ function bindStory(): void {
     .querySelectorAll<HTMLButtonElement>('button.preview')
     .forEach((b) => b.addEventListener('click', () => void preview(b.dataset.src!, b.dataset.name ?? 'PDF')));
   byId('preview-prev')?.addEventListener('click', () => {
-    if (doc && pageNo > 1) pageNo--, void drawPage();
+    if (!doc || pageNo <= 1) return;
+    pageNo--;
+    void drawPage();
   });
   byId('preview-next')?.addEventListener('click', () => {
-    if (doc && pageNo < doc.numPages) pageNo++, void drawPage();
+    if (!doc || pageNo >= doc.numPages) return;
+    pageNo++;
+    void drawPage();
   });
   document.querySelectorAll<HTMLButtonElement>('button.copy').forEach((b) =>
     b.addEventListener('click', async () => {

@@ -88,7 +88,7 @@ function assignees(): Assignee[] {
   document.querySelectorAll('.row').forEach((row) => {
     const k = row.querySelector<HTMLInputElement>(`input[name="${keyName}"]`);
     const l = row.querySelector<HTMLInputElement>(`input[name="${labelName}"]`);
-    if (k && k.value.trim()) out.push({ key: k.value.trim(), label: l?.value.trim() || k.value.trim() });
+    if (k?.value.trim()) out.push({ key: k.value.trim(), label: l?.value.trim() || k.value.trim() });
   });
   return out;
 }

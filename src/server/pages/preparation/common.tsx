@@ -89,7 +89,7 @@ export function Placer({ intro }: { intro: string }) {
       </div>
       <div class="placer">
         <div id="pages" />
-        <div id="field-list" aria-label="Placed fields" />
+        <section id="field-list" aria-label="Placed fields" />
       </div>
       <input type="hidden" name="fields" id="fields-json" value="[]" />
     </section>

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
 import { linkRoute } from '../../../service/linkPaths.js';
-import { type SigningPages, type SigningView } from '../../../service/hosting.js';
+import type { SigningPages, SigningView } from '../../../service/hosting.js';
 import type { SignInput, SignerAttachment } from '../../../service/service.js';
 import { isInProgress } from '../../../service/states.js';
 import { SIGNING_FORM, SMALL_FORM } from '../../limits.js';
