@@ -16,6 +16,7 @@ import type {
 import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
 import { findByCustomKey } from '../service/customKey.js';
 import { createWithKey } from './retryPolicy.js';
+import { ofBundle } from '../service/webhookEvents.js';
 
 type Query = RequestSpec['query'];
 
@@ -70,19 +71,6 @@ function wireQuery(op: OperationRow, q: Record<string, unknown>): NonNullable<Qu
     else out[k] = v as string | number | boolean | undefined;
   }
   return out;
-}
-
-/** Keeps the items whose payload names the Bundle (the payload is a JSON string on the wire). */
-function ofBundle<T extends { payload: string }>(page: Page<T>, bundle: string | undefined): Page<T> {
-  if (!bundle) return page;
-  const mine = (item: T) => {
-    try {
-      return (JSON.parse(item.payload) as { payload?: { bundle_id?: unknown } }).payload?.bundle_id === bundle;
-    } catch {
-      return false;
-    }
-  };
-  return { ...page, items: page.items.filter(mine) };
 }
 
 export class RemoteService implements EsignService {

@@ -6,6 +6,7 @@ import type { EsignService } from './service.js';
 import { eventWord } from './states.js';
 import type { Bundle, BundleMessage, FileObject, WebhookEvent } from './types.js';
 import { deliveryOutcome } from './deliveryOutcome.js';
+import { packetOfPayload } from './webhookEvents.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
 import { safeUrl } from '../cli/sanitize.js';
 
@@ -50,31 +51,18 @@ export interface Inspection {
 
 const WEBHOOK_PAGES = 5;
 
-/** The Bundle's webhook events: by the `bundle` filter where the server has it, and by payload in any case. */
+/** The Bundle's webhook events (the port filters them by Bundle: the `bundle` query). */
 async function webhookEventsOf(service: EsignService, slug: string): Promise<WebhookEvent[]> {
-  const mine = (e: WebhookEvent) => {
-    try {
-      return (JSON.parse(e.payload) as { payload?: { bundle_id?: string } }).payload?.bundle_id === slug;
-    } catch {
-      return false;
-    }
-  };
   const out: WebhookEvent[] = [];
   for (let page = 1; page <= WEBHOOK_PAGES; page++) {
     const p = await service.listWebhookEvents({ bundle: slug, page, per_page: 100 });
-    out.push(...p.items.filter(mine));
+    out.push(...p.items);
     if (page >= p.total_pages) break;
   }
   return out;
 }
 
-const packetOf = (e: WebhookEvent): string | undefined => {
-  try {
-    return (JSON.parse(e.payload) as { payload?: { packet_id?: string } }).payload?.packet_id;
-  } catch {
-    return undefined;
-  }
-};
+const packetOf = (e: WebhookEvent): string | undefined => packetOfPayload(e.payload);
 
 /** Links in a message body, moved onto the running server (the token path is what matters). */
 const relink = (body: string, base: string | undefined) =>

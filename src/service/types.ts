@@ -284,7 +284,7 @@ export interface WebhookHeaderListQuery extends PageQuery {
 
 export interface WebhookEventListQuery extends PageQuery {
   webhook?: string;
-  /** esign addition: events of this Bundle (slug). Servers without it ignore it; the remote adapter filters too. */
+  /** esign addition: events of this Bundle (slug). Servers without it ignore it; the remote adapter filters too (service/webhookEvents.ts). */
   bundle?: string;
   event_type?: string;
   status?: number;

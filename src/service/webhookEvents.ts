@@ -1,0 +1,27 @@
+// Which Bundle and packet a webhook event or delivery is about: read from its payload (a JSON
+// string on the wire), the one place that knows the payload's shape.
+import type { Page } from './types.js';
+
+interface Payload {
+  payload?: { bundle_id?: unknown; packet_id?: unknown };
+}
+
+function parsed(payload: string): Payload | undefined {
+  try {
+    return JSON.parse(payload) as Payload;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The packet an event's payload names, if any. */
+export function packetOfPayload(payload: string): string | undefined {
+  const id = parsed(payload)?.payload?.packet_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Keeps the items whose payload names the Bundle (all of them when no Bundle is asked for). */
+export function ofBundle<T extends { payload: string }>(page: Page<T>, bundle: string | undefined): Page<T> {
+  if (!bundle) return page;
+  return { ...page, items: page.items.filter((item) => parsed(item.payload)?.payload?.bundle_id === bundle) };
+}
