@@ -14,6 +14,12 @@ function parsed(payload: string): Payload | undefined {
   }
 }
 
+/** The Bundle an event's payload names, if any. */
+export function bundleOfPayload(payload: string): string | undefined {
+  const id = parsed(payload)?.payload?.bundle_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** The packet an event's payload names, if any. */
 export function packetOfPayload(payload: string): string | undefined {
   const id = parsed(payload)?.payload?.packet_id;
