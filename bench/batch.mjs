@@ -2,6 +2,7 @@
 // create` (run on 50 rows, scaled per row); (2) against `esign serve` with 50 creates per 10 s:
 // share of the allowed rate reached, duplicates, rows failed by 429; (3) `batch check` of a
 // 100,000-row CSV: peak RSS. Needs dist/ (npm run build). Usage: node bench/batch.mjs [--quick]
+// `--local [runs]`: part (1) only, each run in a fresh data directory, beside `node -e 0` in the same run.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,39 @@ writeFileSync(
 const rows = (n) => `n\n${Array.from({ length: n }, (_, i) => i + 1).join('\n')}\n`;
 const esign = (args, env, opts = {}) =>
   execFileSync('node', [BIN, ...args], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', ...opts });
+
+/** ms for `node -e 0`, the floor of any process's start. */
+const nodeStart = () => {
+  const t = performance.now();
+  execFileSync('node', ['-e', '0']);
+  return performance.now() - t;
+};
+
+if (process.argv.includes('--local')) {
+  const runs = Number(process.argv[process.argv.indexOf('--local') + 1]) || 5;
+  const N = 1000;
+  writeFileSync(join(dir, 'rows.csv'), rows(N));
+  const rates = [];
+  for (let i = 0; i < runs; i++) {
+    const env = { ESIGN_DATA_DIR: join(dir, `local${i}`) };
+    const t = performance.now();
+    const s = JSON.parse(
+      esign(['batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--json', '--concurrency', '8'], env),
+    );
+    const seconds = (performance.now() - t) / 1000;
+    if (s.created !== N) throw new Error(`run ${i}: ${s.created} of ${N} created`);
+    rates.push(N / seconds);
+    console.log(`run ${i + 1}: ${N} rows in ${seconds.toFixed(3)} s = ${(N / seconds).toFixed(0)} rows/s`);
+  }
+  const starts = Array.from({ length: 5 }, nodeStart).sort((a, b) => a - b);
+  const median = [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)];
+  console.log(
+    `local batch send, ${N} rows, start-up included: median ${median.toFixed(0)} rows/s ` +
+      `(min ${Math.min(...rates).toFixed(0)}, max ${Math.max(...rates).toFixed(0)}); node -e 0: ${starts[2].toFixed(1)} ms`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 try {
   // 1. Local engine.

@@ -29,7 +29,7 @@ import type {
 import { AccountStore } from './account/account.js';
 import { ApiKeyStore } from './account/apiKeys.js';
 import { BlobStore } from './store/blobs.js';
-import { findPacketRow, loadBundle, toPacket } from './bundles/read.js';
+import { findBundlesByCustomKeys, findPacketRow, loadBundle, toPacket } from './bundles/read.js';
 import { queryBundles } from './bundles/list.js';
 import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
@@ -206,6 +206,9 @@ export class LocalEngine implements LocalBackend {
       ? (plan: object) => this.ctx.report(`esign: sql list plan ${JSON.stringify(plan)} for ${JSON.stringify(filter)}`)
       : undefined;
     return queryBundles(this.db, filter, explain);
+  }
+  async findBundlesByCustomKeys(keys: readonly string[]): Promise<Map<string, Bundle>> {
+    return findBundlesByCustomKeys(this.db, keys);
   }
   async getBundle(slug: string, include?: string): Promise<Bundle> {
     if (!include) return this.bundleReads.get(slug, () => loadBundle(this.db, slug));

@@ -199,6 +199,11 @@ export interface InsightOperations {
   watchBundles?(onChange: () => void): () => void;
   /** The messages sent for a Bundle (email and SMS), oldest first. */
   listBundleMessages?(slug: string): Promise<BundleMessage[]>;
+  /**
+   * The Bundles whose custom_key is exactly one of `keys`, by key, in one indexed read; a
+   * backend without it is asked by search, one key at a time (customKey.ts findByCustomKey).
+   */
+  findBundlesByCustomKeys?(keys: readonly string[]): Promise<Map<string, Bundle>>;
   /** The Bundle a packet belongs to (404 when no such packet). */
   bundleOfPacket?(packetId: string): Promise<string>;
   /** The public URL of a running `esign serve` for this data, when one runs (links open there). */

@@ -69,6 +69,9 @@ export interface RunOptions {
   crashWindowMs?: number;
 }
 
+/** Rows whose custom_keys are looked up together, on a backend that finds many in one read. */
+const LOOKUP_CHUNK = 100;
+
 /** The Bundle whose custom_key is exactly `key` (every page of the search; `beforeCall` paces each call). */
 export const findByKey = (
   service: EsignService,
@@ -178,9 +181,10 @@ export async function runBatch(
     }
   };
 
-  const handle = async (row: number, req: RowRequest): Promise<void> => {
+  /** `known`: the chunk's lookup answered for this row (null: no such Bundle); undefined: look it up now. */
+  const handle = async (row: number, req: RowRequest, known?: Bundle | null): Promise<void> => {
     const prior = journal.rows.get(row);
-    const found = await lookup(req.key);
+    const found = known === undefined ? await lookup(req.key) : (known ?? undefined);
     if (found) {
       // Interrupted mid-create, this batch made it; otherwise it was there before this row.
       if (prior && prior.key === req.key && (prior.s === 'begin' || prior.s === 'unknown')) {
@@ -192,38 +196,59 @@ export async function runBatch(
     await send(row, req);
   };
 
+  // Rows go in order through chunks: a backend that finds many custom_keys in one read is asked once
+  // per chunk; any other looks each row's key up in its own turn (the chunk is one row).
+  const findMany = service.findBundlesByCustomKeys?.bind(service);
+  const chunkSize = findMany ? LOOKUP_CHUNK : 1;
+  type Entry = { row: number; req: RowRequest } | { row: number; now: () => void };
+  const inflight = new Set<Promise<void>>();
+  const dispatch = async (row: number, req: RowRequest, known?: Bundle | null) => {
+    const p = handle(row, req, known).catch((e) => {
+      finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e) });
+    });
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+    if (inflight.size >= o.concurrency) await Promise.race(inflight);
+  };
+  const flush = async (chunk: Entry[]) => {
+    const keys = chunk.flatMap((e) => ('req' in e ? [e.req.key] : []));
+    // A failed chunk read is not a failed row: each row then looks its key up itself.
+    const found = findMany && keys.length ? await findMany(keys).catch(() => undefined) : undefined;
+    for (const e of chunk) {
+      if (!('req' in e)) e.now();
+      else if (o.signal?.aborted) return;
+      else await dispatch(e.row, e.req, found ? (found.get(e.req.key) ?? null) : undefined);
+    }
+  };
+
   try {
     const checker = new RowChecker(source, { batchId: o.batchId, readFiles: true, files: new FileCache() });
-    const inflight = new Set<Promise<void>>();
+    let chunk: Entry[] = [];
     for await (const csvRow of readRows(o.csv, o.header)) {
       if (o.signal?.aborted) break;
-      const prior = journal.rows.get(csvRow.row);
+      const row = csvRow.row;
+      const prior = journal.rows.get(row);
       if (prior?.s === 'sent') {
-        checker.claim(csvRow.row, prior.key);
-        finish({ row: csvRow.row, custom_key: prior.key, bundle_id: prior.id ?? '', status: 'skipped', error: '' });
-        continue;
+        checker.claim(row, prior.key);
+        const now = () =>
+          finish({ row, custom_key: prior.key, bundle_id: prior.id ?? '', status: 'skipped', error: '' });
+        chunk.push({ row, now });
+      } else {
+        const built = await checker.check(csvRow);
+        if (built.request) chunk.push({ row, req: built.request });
+        else {
+          const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
+          const key = built.key ?? '';
+          journal.record({ row, key, s: 'failed', error });
+          chunk.push({ row, now: () => finish({ row, custom_key: key, bundle_id: '', status: 'failed', error }) });
+        }
       }
-      const built = await checker.check(csvRow);
-      if (!built.request) {
-        const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
-        const key = built.key ?? '';
-        journal.record({ row: csvRow.row, key, s: 'failed', error });
-        finish({ row: csvRow.row, custom_key: key, bundle_id: '', status: 'failed', error });
-        continue;
+      if (chunk.length >= chunkSize) {
+        await flush(chunk);
+        chunk = [];
       }
-      const p = handle(csvRow.row, built.request).catch((e) => {
-        finish({
-          row: csvRow.row,
-          custom_key: built.request!.key,
-          bundle_id: '',
-          status: 'failed',
-          error: errorText(e),
-        });
-      });
-      inflight.add(p);
-      void p.finally(() => inflight.delete(p));
-      if (inflight.size >= o.concurrency) await Promise.race(inflight);
     }
+    await flush(chunk);
     await Promise.all(inflight);
   } finally {
     unsubscribe?.();

@@ -221,6 +221,24 @@ export function loadBundle(db: Db, slug: string): Bundle {
   return db.transaction(() => loadBundles(db, [findBundleRow(db, slug)])[0])();
 }
 
+/**
+ * The Bundles whose custom_key is exactly one of `keys`, by key: one query over bundles_custom_key for
+ * them all. A key that older databases hold twice answers with its oldest Bundle, the one a create
+ * names when it refuses the key (create.ts checkKeyFree).
+ */
+export function findBundlesByCustomKeys(db: Db, keys: readonly string[]): Map<string, Bundle> {
+  if (!keys.length) return new Map();
+  return db.transaction(() => {
+    const rows = sql(db, 'SELECT * FROM bundles WHERE custom_key IN (SELECT value FROM json_each(?)) ORDER BY seq').all(
+      JSON.stringify(keys),
+    ) as BundleRow[];
+    const oldest = new Map<string, BundleRow>();
+    for (const r of rows) if (r.custom_key !== null && !oldest.has(r.custom_key)) oldest.set(r.custom_key, r);
+    const bundles = loadBundles(db, [...oldest.values()]);
+    return new Map(bundles.map((b) => [b.custom_key as string, b]));
+  })();
+}
+
 /** The API object of a Bundle from its rows (a read, or a create's rows as written). */
 export function bundleFromRows(
   r: BundleRow,
