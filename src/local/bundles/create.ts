@@ -99,6 +99,67 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     errs.add('payment.billed_to', `"${req.payment.billed_to}" is not the key of a signer in this Bundle.`);
 
   const docs = req.documents ?? [];
+  const fromTemplates = await checkDocuments(ctx, req, files, signerKeys, has, errs);
+  errs.throwIfAny();
+
+  // Bytes in hand are checked now, so a bad upload is a 400 that names its field.
+  const planned: PlannedDocument[] = [];
+  for (const [i, doc] of docs.entries()) {
+    const d = isTemplateDoc(doc) ? fromTemplates.get(i)! : await planDocument(ctx, doc, i, files, errs);
+    if (d) planned.push(d);
+  }
+  errs.throwIfAny();
+
+  const draft = req.status === 'dr' || req.is_draft === true;
+  const pending = planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template');
+  const template = planned.find((d) => d.source.kind === 'template')?.source as { templateId: string } | undefined;
+  const id = slug();
+  const attrs = bundleAttrs(req, team, account, has);
+  // Members of PATCH sent at creation (published clients do): the same rules, gates and errors.
+  const cols: { signing_brand?: string | null; expires?: string | null } = {};
+  // `expires` as for a draft: a date is the end of that day, a date-time is kept (nothing sent yet whose time to keep).
+  applyBundleSettings(
+    ctx,
+    req,
+    { status: 'dr', expires: null, sent: null, is_test: req.is_test ? 1 : 0 },
+    attrs,
+    cols,
+    errs,
+  );
+  errs.throwIfAny();
+  for (const d of planned)
+    if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
+
+  const bundle = await inGroupedTransaction(ctx, () =>
+    writeBundle(ctx, {
+      req,
+      id,
+      draft,
+      pending,
+      templateId: template?.templateId ?? null,
+      attrs,
+      cols,
+      packets,
+      planned,
+    }),
+  );
+  if (pending) ctx.kick();
+  return bundle;
+}
+
+type Account = ReturnType<EngineContext['account']['settings']>;
+type Has = (f: Account['features'][number]) => boolean;
+
+/** Checks each document of the request; returns the ones made from Document Templates, by index. */
+async function checkDocuments(
+  ctx: EngineContext,
+  req: BundleRequestT,
+  files: AttachedFile[],
+  signerKeys: Set<string>,
+  has: Has,
+  errs: FieldErrors,
+): Promise<Map<number, PlannedDocument>> {
+  const docs = req.documents ?? [];
   const checkRegex = await regexCheck(
     ctx.account,
     docs.some(
@@ -125,73 +186,66 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     }
     checkDocumentRequest(d, i, files, signerKeys, has, checkRegex, errs);
   });
-  errs.throwIfAny();
+  return fromTemplates;
+}
 
-  // Bytes in hand are checked now, so a bad upload is a 400 that names its field.
-  const planned: PlannedDocument[] = [];
-  for (const [i, doc] of docs.entries()) {
-    if (isTemplateDoc(doc)) {
-      planned.push(fromTemplates.get(i)!);
-      continue;
-    }
-    const d = doc;
-    const key = d.key ?? `doc-${i + 1}`;
-    const spec = {
-      ...keyedFields(d),
-      converted_pdf_fields_to: d.converted_pdf_fields_to ?? null,
-      ...(d.adobe_field_assignments ? { adobe_field_assignments: d.adobe_field_assignments } : {}),
-      html_fields_mode: d.html_fields_mode ?? null,
-    };
-    if (d.file_url !== undefined) {
-      planned.push({
-        key,
-        name: d.filename ?? nameFromUrl(d.file_url, key),
-        source: { kind: 'url', url: d.file_url },
-        spec,
-      });
-      continue;
-    }
-    if (d.file_html !== undefined) {
-      planned.push({ key, name: d.filename ?? `${key}.pdf`, source: { kind: 'html', html: d.file_html }, spec });
-      continue;
-    }
-    const ext = d.file_index !== undefined ? extname(files[d.file_index].filename).slice(1).toLowerCase() : '';
-    if ((OFFICE_EXTENSIONS as readonly string[]).includes(ext)) {
-      const f = files[d.file_index!];
-      const name = d.filename ?? fitFilename(`${basename(f.filename, extname(f.filename))}.pdf`);
-      planned.push({ key, name, source: { kind: 'office', data: f.data, hash: sha256(f.data), ext }, spec });
-      continue;
-    }
-    const field = d.file_b64 !== undefined ? `documents[${i}].file_b64` : `documents[${i}].file_index`;
-    const data = d.file_b64 !== undefined ? decodeBase64(d.file_b64) : files[d.file_index!].data;
-    if (!data) {
-      errs.add(field, 'Invalid base64: the value is not base64-encoded data.');
-      continue;
-    }
-    const hash = sha256(data);
-    const known = knownPdfPages(ctx.db, hash);
-    const info = known !== undefined ? { pages: known } : await inspectPdf(data);
-    if ('problem' in info) {
-      errs.add(field, info.problem);
-      continue;
-    }
-    const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
-    const derived = await deriveFields(data, spec, i);
-    for (const p of derived.problems) errs.add(p.field, p.message);
-    planned.push({
-      key,
-      name,
-      source: { kind: 'ready', data, hash, pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' },
-      spec: derived.spec,
-    });
+/** Where a checked document's bytes come from; undefined (with a field error) when the bytes in hand are bad. */
+async function planDocument(
+  ctx: EngineContext,
+  d: DocumentRequestT,
+  i: number,
+  files: AttachedFile[],
+  errs: FieldErrors,
+): Promise<PlannedDocument | undefined> {
+  const key = d.key ?? `doc-${i + 1}`;
+  const spec = {
+    ...keyedFields(d),
+    converted_pdf_fields_to: d.converted_pdf_fields_to ?? null,
+    ...(d.adobe_field_assignments ? { adobe_field_assignments: d.adobe_field_assignments } : {}),
+    html_fields_mode: d.html_fields_mode ?? null,
+  };
+  if (d.file_url !== undefined)
+    return { key, name: d.filename ?? nameFromUrl(d.file_url, key), source: { kind: 'url', url: d.file_url }, spec };
+  if (d.file_html !== undefined)
+    return { key, name: d.filename ?? `${key}.pdf`, source: { kind: 'html', html: d.file_html }, spec };
+  const ext = d.file_index !== undefined ? extname(files[d.file_index].filename).slice(1).toLowerCase() : '';
+  if ((OFFICE_EXTENSIONS as readonly string[]).includes(ext)) {
+    const f = files[d.file_index!];
+    const name = d.filename ?? fitFilename(`${basename(f.filename, extname(f.filename))}.pdf`);
+    return { key, name, source: { kind: 'office', data: f.data, hash: sha256(f.data), ext }, spec };
   }
-  errs.throwIfAny();
+  const field = d.file_b64 !== undefined ? `documents[${i}].file_b64` : `documents[${i}].file_index`;
+  const data = d.file_b64 !== undefined ? decodeBase64(d.file_b64) : files[d.file_index!].data;
+  if (!data) {
+    errs.add(field, 'Invalid base64: the value is not base64-encoded data.');
+    return undefined;
+  }
+  const hash = sha256(data);
+  const known = knownPdfPages(ctx.db, hash);
+  const info = known !== undefined ? { pages: known } : await inspectPdf(data);
+  if ('problem' in info) {
+    errs.add(field, info.problem);
+    return undefined;
+  }
+  const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
+  const derived = await deriveFields(data, spec, i);
+  for (const p of derived.problems) errs.add(p.field, p.message);
+  return {
+    key,
+    name,
+    source: { kind: 'ready', data, hash, pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' },
+    spec: derived.spec,
+  };
+}
 
-  const draft = req.status === 'dr' || req.is_draft === true;
-  const pending = planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template');
-  const template = planned.find((d) => d.source.kind === 'template')?.source as { templateId: string } | undefined;
-  const id = slug();
-  const attrs: BundleAttrs = {
+/** The Bundle's attributes at creation: the request's, else the team's or the account's defaults. */
+function bundleAttrs(
+  req: BundleRequestT,
+  team: { requester_name?: string | null; requester_email?: string | null } | null,
+  account: Account,
+  has: Has,
+): BundleAttrs {
+  return {
     email_subject: req.email_subject ?? '',
     email_message: req.email_message ?? '',
     sms_message: req.sms_message ?? '',
@@ -206,172 +260,149 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     reminder_interval: null,
     reminder_expires: null,
   };
-  // Members of PATCH sent at creation (published clients do): the same rules, gates and errors.
-  const cols: { signing_brand?: string | null; expires?: string | null } = {};
-  // `expires` as for a draft: a date is the end of that day, a date-time is kept (nothing sent yet whose time to keep).
-  applyBundleSettings(
-    ctx,
-    req,
-    { status: 'dr', expires: null, sent: null, is_test: req.is_test ? 1 : 0 },
-    attrs,
-    cols,
-    errs,
-  );
-  errs.throwIfAny();
-  for (const d of planned)
-    if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
+}
 
-  const bundle = await inGroupedTransaction(ctx, () => {
-    const at = ctx.clock.now();
-    const { db } = ctx;
-    // Again inside the (immediate) transaction: another process may have taken the key meanwhile.
-    if (req.custom_key) {
-      const taken = new FieldErrors();
-      checkKeyFree(db, req.custom_key, taken);
-      taken.throwIfAny();
-    }
-    const status = statusAtCreation(draft, pending);
-    const row: Omit<BundleRow, 'seq'> = {
-      id,
-      status,
-      doc_status: 'no',
-      label: req.label ?? '',
-      custom_key: req.custom_key ?? null,
-      is_test: req.is_test ? 1 : 0,
-      in_order: req.in_order ? 1 : 0,
-      team: req.team ?? null,
-      owner: null,
-      signing_brand: cols.signing_brand ?? null,
-      template: template?.templateId ?? null,
-      created: at,
-      sent: status === 'se' ? at : null,
+/** A checked Bundle, ready to write. */
+interface PlannedBundle {
+  req: BundleRequestT;
+  id: string;
+  draft: boolean;
+  pending: boolean;
+  templateId: string | null;
+  attrs: BundleAttrs;
+  cols: { signing_brand?: string | null; expires?: string | null };
+  packets: PlannedPacket[];
+  planned: PlannedDocument[];
+}
+
+/** Writes the Bundle, its packets and documents (inside the transaction); returns the API object. */
+function writeBundle(ctx: EngineContext, plan: PlannedBundle): Bundle {
+  const { req, draft, pending, planned } = plan;
+  const at = ctx.clock.now();
+  const { db } = ctx;
+  // Again inside the (immediate) transaction: another process may have taken the key meanwhile.
+  if (req.custom_key) {
+    const taken = new FieldErrors();
+    checkKeyFree(db, req.custom_key, taken);
+    taken.throwIfAny();
+  }
+  const status = statusAtCreation(draft, pending);
+  const b = insertBundleRow(db, plan, status, at);
+  // The rows as written, launch included (`launchedPackets`): a launch writes each packet once, and the
+  // answer is made from them instead of read back.
+  const newPackets = packetRows(plan.packets, b.seq);
+  const launched = status === 'se' ? launchedPackets(ctx, b, newPackets, at) : { rows: newPackets, asked: [] };
+  const insertPacket = sql(
+    db,
+    `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, notified_at, next_reminder_at, attrs)
+     VALUES (@id, @bundle_seq, @idx, @key, @name, @email, @phone, @person_id, @deliver_via, @ord, @status, @notified_at, @next_reminder_at, @attrs)`,
+  );
+  for (const p of launched.rows) insertPacket.run(p);
+  indexBundleForSearch(db, b.seq);
+  insertDocuments(db, b.seq, planned, at);
+  recordEvent(db, { bundleSeq: b.seq, kind: 'bc', at });
+  if (draft) recordEvent(db, { bundleSeq: b.seq, kind: 'bd', at });
+  else if (status === 'se') announceLaunch(ctx, b, launched.asked, at);
+  return bundleFromRows(
+    b,
+    launched.rows,
+    planned.map((d) => ({
+      key: d.key,
+      name: d.name,
+      template_id: d.source.kind === 'template' ? d.source.templateId : null,
+    })),
+    [],
+    ownerContacts(db, [null])(null),
+  );
+}
+
+function insertBundleRow(db: EngineContext['db'], plan: PlannedBundle, status: BundleRow['status'], at: string) {
+  const { req, cols } = plan;
+  const row: Omit<BundleRow, 'seq'> = {
+    id: plan.id,
+    status,
+    doc_status: 'no',
+    label: req.label ?? '',
+    custom_key: req.custom_key ?? null,
+    is_test: req.is_test ? 1 : 0,
+    in_order: req.in_order ? 1 : 0,
+    team: req.team ?? null,
+    owner: null,
+    signing_brand: cols.signing_brand ?? null,
+    template: plan.templateId,
+    created: at,
+    sent: status === 'se' ? at : null,
+    completed_at: null,
+    expires: cols.expires ?? null,
+    attrs: JSON.stringify(plan.attrs),
+    errors: '[]',
+    evidence_lease: null,
+  };
+  const seq = Number(
+    sql(
+      db,
+      `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, sent, attrs, expires, signing_brand)
+       VALUES (@id, @status, @doc_status, @label, @custom_key, @is_test, @in_order, @team, @owner, @template, @created, @sent, @attrs, @expires, @signing_brand)`,
+    ).run(row).lastInsertRowid,
+  );
+  const written: BundleRow = { seq, ...row };
+  return written;
+}
+
+const packetRows = (packets: PlannedPacket[], seq: number) =>
+  packets.map(
+    (p, i): PacketRow => ({
+      id: slug(),
+      bundle_seq: seq,
+      idx: i,
+      key: p.key,
+      name: p.name,
+      email: p.email,
+      phone: p.phone,
+      person_id: p.person_id,
+      deliver_via: p.deliver_via,
+      ord: p.ord,
+      status: 'ne',
       completed_at: null,
-      expires: cols.expires ?? null,
-      attrs: JSON.stringify(attrs),
-      errors: '[]',
-      evidence_lease: null,
-    };
-    const seq = Number(
-      sql(
-        db,
-        `INSERT INTO bundles (id, status, doc_status, label, custom_key, is_test, in_order, team, owner, template, created, sent, attrs, expires, signing_brand)
-         VALUES (@id, @status, @doc_status, @label, @custom_key, @is_test, @in_order, @team, @owner, @template, @created, @sent, @attrs, @expires, @signing_brand)`,
-      ).run(row).lastInsertRowid,
-    );
-    const b: BundleRow = { seq, ...row };
-    // The rows as written, launch included (`launchedPackets`): a launch writes each packet once, and the
-    // answer is made from them instead of read back.
-    const newPackets = packets.map(
-      (p, i): PacketRow => ({
-        id: slug(),
-        bundle_seq: seq,
-        idx: i,
-        key: p.key,
-        name: p.name,
-        email: p.email,
-        phone: p.phone,
-        person_id: p.person_id,
-        deliver_via: p.deliver_via,
-        ord: p.ord,
-        status: 'ne',
-        completed_at: null,
-        last_accessed_at: null,
-        last_reminded_at: null,
-        notified_at: null,
-        auto_reminders: 0,
-        next_reminder_at: null,
-        attrs: JSON.stringify(p.attrs),
-      }),
-    );
-    const launched = status === 'se' ? launchedPackets(ctx, b, newPackets, at) : { rows: newPackets, asked: [] };
-    const insertPacket = sql(
-      db,
-      `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, notified_at, next_reminder_at, attrs)
-       VALUES (@id, @bundle_seq, @idx, @key, @name, @email, @phone, @person_id, @deliver_via, @ord, @status, @notified_at, @next_reminder_at, @attrs)`,
-    );
-    for (const p of launched.rows) insertPacket.run(p);
-    indexBundleForSearch(db, seq);
-    const insertDoc = sql(
-      db,
-      `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    planned.forEach((d, i) => {
-      if (d.source.kind === 'ready') {
-        recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
-        insertDoc.run(
-          seq,
-          i,
-          d.key,
-          d.name,
-          d.source.source,
-          null,
-          d.source.hash,
-          'ready',
-          JSON.stringify({ ...d.spec, pages: d.source.pages }),
-          null,
-        );
-      } else if (d.source.kind === 'template') {
-        insertDoc.run(
-          seq,
-          i,
-          d.key,
-          d.name,
-          'template',
-          null,
-          d.source.hash,
-          'ready',
-          JSON.stringify({ ...d.spec, pages: d.source.pages }),
-          d.source.templateId,
-        );
-      } else if (d.source.kind === 'url') {
-        insertDoc.run(seq, i, d.key, d.name, 'url', d.source.url, null, 'pending', JSON.stringify(d.spec), null);
-      } else if (d.source.kind === 'html') {
-        insertDoc.run(
-          seq,
-          i,
-          d.key,
-          d.name,
-          'html',
-          null,
-          null,
-          'pending',
-          JSON.stringify({ ...d.spec, html: d.source.html }),
-          null,
-        );
-      } else {
-        // The office original is kept (content-addressed) until it is converted.
-        recordBlob(db, d.source.hash, d.source.data.length, 0, at);
-        insertDoc.run(
-          seq,
-          i,
-          d.key,
-          d.name,
-          'office',
-          null,
-          null,
-          'pending',
-          JSON.stringify({ ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } }),
-          null,
-        );
-      }
-    });
-    recordEvent(db, { bundleSeq: seq, kind: 'bc', at });
-    if (draft) recordEvent(db, { bundleSeq: seq, kind: 'bd', at });
-    else if (status === 'se') announceLaunch(ctx, b, launched.asked, at);
-    return bundleFromRows(
-      b,
-      launched.rows,
-      planned.map((d) => ({
-        key: d.key,
-        name: d.name,
-        template_id: d.source.kind === 'template' ? d.source.templateId : null,
-      })),
-      [],
-      ownerContacts(db, [null])(null),
-    );
+      last_accessed_at: null,
+      last_reminded_at: null,
+      notified_at: null,
+      auto_reminders: 0,
+      next_reminder_at: null,
+      attrs: JSON.stringify(p.attrs),
+    }),
+  );
+
+/** One row a document: ready (bytes recorded), or pending until fetched, rendered or converted. */
+function insertDocuments(db: EngineContext['db'], seq: number, planned: PlannedDocument[], at: string) {
+  const insertDoc = sql(
+    db,
+    `INSERT INTO documents (bundle_seq, idx, key, name, source, source_url, sha256, state, spec, template_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  planned.forEach((d, i) => {
+    const row = (
+      source: string,
+      url: string | null,
+      hash: string | null,
+      state: string,
+      spec: object,
+      t = null as string | null,
+    ) => insertDoc.run(seq, i, d.key, d.name, source, url, hash, state, JSON.stringify(spec), t);
+    if (d.source.kind === 'ready') {
+      recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
+      row(d.source.source, null, d.source.hash, 'ready', { ...d.spec, pages: d.source.pages });
+    } else if (d.source.kind === 'template') {
+      row('template', null, d.source.hash, 'ready', { ...d.spec, pages: d.source.pages }, d.source.templateId);
+    } else if (d.source.kind === 'url') {
+      row('url', d.source.url, null, 'pending', d.spec);
+    } else if (d.source.kind === 'html') {
+      row('html', null, null, 'pending', { ...d.spec, html: d.source.html });
+    } else {
+      // The office original is kept (content-addressed) until it is converted.
+      recordBlob(db, d.source.hash, d.source.data.length, 0, at);
+      row('office', null, null, 'pending', { ...d.spec, office: { sha256: d.source.hash, ext: d.source.ext } });
+    }
   });
-  if (pending) ctx.kick();
-  return bundle;
 }
 
 /**
