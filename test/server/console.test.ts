@@ -270,6 +270,13 @@ describe('pages', () => {
     expect(html).toMatch(/data-code="co">Complete</);
     expect(html).toContain('Ada Lovelace');
     expect(html).toMatch(/Open the documents/);
+    // The timeline reads clock times (every step of this busy second would be "just now"), and a
+    // document is named, never with a code or "None" before it.
+    const timeline = html.slice(html.indexOf('Timeline'));
+    expect(timeline).toMatch(/<time[^>]*>(\d{4}-\d\d-\d\d |[A-Z][a-z]{2} \d\d )?\d\d:\d\d:\d\d<\/time>/);
+    expect(timeline.slice(0, 2000)).not.toContain('just now');
+    expect(html).not.toMatch(/None:/);
+    expect(html).toMatch(/contract\.pdf(<!-- -->)?<span class="hint"> · signed files: Final<\/span>/);
     const files = await engine.getBundleFiles(b.id);
     expect(files.length).toBeGreaterThan(0);
     expect(html).toContain(files[0].sha256!);

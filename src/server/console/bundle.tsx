@@ -75,7 +75,8 @@ export function Story({ r, now, readOnly, data }: BundleView) {
           </dd>
           <dt>Documents</dt>
           <dd>
-            {docStateWord(b.doc_status)}: {b.documents.map((d) => d.name).join(', ') || '—'}
+            {b.documents.map((d) => d.name).join(', ') || '—'}
+            <span class="hint"> · signed files: {docStateWord(b.doc_status)}</span>
           </dd>
           <dt>Created</dt>
           <dd>
@@ -184,7 +185,7 @@ export function Story({ r, now, readOnly, data }: BundleView) {
         <ol class="timeline" id="timeline" data-count={r.timeline.length}>
           {r.timeline.map((t) => (
             <li class={`t-${t.source}`}>
-              <When iso={t.at} now={now} /> <span class="source">{SOURCE_WORDS[t.source]}</span>{' '}
+              <When iso={t.at} now={now} clock /> <span class="source">{SOURCE_WORDS[t.source]}</span>{' '}
               <span class="what">{t.what}</span>
               {t.signer && <span class="hint"> · {t.signer}</span>}
             </li>
@@ -333,7 +334,7 @@ export function HookEvent({
     <li class={`hook ${e.success ? 'ok' : 'failing'}`}>
       <p>
         <strong>{e.event_type}</strong> <span class={`state ${e.success ? 's-co' : 's-fa'}`}>{state}</span>{' '}
-        <When iso={e.created} now={now} />{' '}
+        <When iso={e.created} now={now} clock />{' '}
         <span class="hint">
           event <code>{e.pk}</code>
         </span>
@@ -348,7 +349,7 @@ export function HookEvent({
         <ol class="attempts">
           {e.deliveries.map((d, i) => (
             <li>
-              Attempt {i + 1}: <When iso={d.timestamp} now={now} /> HTTP {d.status || 'none'}
+              Attempt {i + 1}: <When iso={d.timestamp} now={now} clock /> HTTP {d.status || 'none'}
               {d.message && <span class="reason"> — {d.message}</span>}
             </li>
           ))}

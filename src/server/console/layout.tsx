@@ -4,7 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { shortTime } from '../../service/timeWords.js';
+import { clockTime, shortTime } from '../../service/timeWords.js';
 
 export const CONSOLE_PREFIX = '/console';
 export const CONSOLE_ASSETS = `${CONSOLE_PREFIX}/assets`;
@@ -135,12 +135,15 @@ export function State({ word, code }: { word: string; code: string }) {
   );
 }
 
-/** A time in words ("5m ago") with the exact time on hover and for machines. */
-export function When({ iso, now }: { iso: string | null | undefined; now: number }) {
+/**
+ * A time in words ("5m ago"), or with `clock` to the second ("10:42:05": on a timeline, words would
+ * call every step of a busy minute "just now"); the exact time on hover and for machines.
+ */
+export function When({ iso, now, clock }: { iso: string | null | undefined; now: number; clock?: boolean }) {
   if (!iso) return <span class="none">—</span>;
   return (
     <time dateTime={iso} title={iso}>
-      {shortTime(iso, now)}
+      {clock ? clockTime(iso, now) : shortTime(iso, now)}
     </time>
   );
 }
