@@ -219,157 +219,205 @@ export async function signPacket(
     const errs = new FieldErrors();
     const docs = documentRowsOf(ctx.db, b.seq);
     const all: Target[] = docs.flatMap((doc) => fieldsOfDocument(doc).map((field) => ({ doc, field })));
-    const existing = new Map(
-      (
-        sql(ctx.db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
-          doc_key: string;
-          field_key: string;
-          value: string;
-        }[]
-      ).map((v) => [`${v.doc_key}/${v.field_key}`, v.value]),
-    );
-    const values = new Map<string, { t: Target; value: string }>();
-    const attachments = new Map<string, { t: Target; files: SignerAttachment[] }>();
-
-    for (const [ref, raw] of Object.entries(input.values ?? {})) {
-      const t = resolveField(all, ref);
-      if (typeof t === 'string') {
-        errs.add(`values.${ref}`, t);
-        continue;
-      }
-      if (!canEdit(t.field, p.key)) {
-        errs.add(`values.${ref}`, `Field "${ref}" is for ${t.field.editors!.join(', ')}, not for signer "${p.key}".`);
-        continue;
-      }
-      if (t.field.kind === 'att') {
-        errs.add(`values.${ref}`, `Field "${ref}" takes attachments, not a value.`);
-        continue;
-      }
-      if (t.field.kind === 'tms') {
-        errs.add(`values.${ref}`, `Field "${ref}" is the signing timestamp; it fills itself.`);
-        continue;
-      }
-      try {
-        values.set(`${t.doc.key}/${t.field.key}`, { t, value: checkValue(t.field, String(raw), regex) });
-      } catch (e) {
-        errs.add(`values.${ref}`, (e as Error).message);
-      }
-    }
-    for (const [ref, files] of Object.entries(input.attachments ?? {})) {
-      const t = resolveField(all, ref);
-      if (typeof t === 'string') {
-        errs.add(`attachments.${ref}`, t);
-        continue;
-      }
-      if (t.field.kind !== 'att' || !canEdit(t.field, p.key)) {
-        errs.add(
-          `attachments.${ref}`,
-          t.field.kind !== 'att'
-            ? `Field "${ref}" is not an attachment field.`
-            : `Field "${ref}" is for ${t.field.editors!.join(', ')}, not for signer "${p.key}".`,
-        );
-        continue;
-      }
-      const allowed = t.field.v_attachment_types;
-      files.forEach((f, i) => {
-        const ext = extname(f.name).slice(1).toLowerCase();
-        if (f.data.length > MAX_ATTACHMENT_BYTES)
-          errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is larger than ${MAX_ATTACHMENT_BYTES / 1048576} MB.`);
-        else if (allowed?.length && !allowed.includes(ext))
-          errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is not one of the allowed types: ${allowed.join(', ')}.`);
-        else if (!f.data.length) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is empty.`);
-        else if (!bytesMatchExtension(ext, f.data))
-          errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is not a .${ext} file: its contents are of another type.`);
-      });
-      attachments.set(`${t.doc.key}/${t.field.key}`, { t, files });
-    }
-
-    // How a field is named in errors: by its key when no other document uses it.
-    const refOf = (t: Target) =>
-      all.filter((x) => x.field.key === t.field.key).length > 1 ? `${t.doc.key}/${t.field.key}` : t.field.key;
-    // The signer's own fields: fill the automatic ones, then every required one must have a value.
-    const attachedCount = (key: string) =>
-      (attachments.get(key)?.files.length ?? 0) +
-      (
-        sql(
-          ctx.db,
-          "SELECT count(*) AS n FROM field_attachments WHERE bundle_seq = ? AND doc_key || '/' || field_key = ?",
-        ).get(b.seq, key) as { n: number }
-      ).n;
-    for (const t of all) {
-      if (!canEdit(t.field, p.key)) continue;
-      const key = `${t.doc.key}/${t.field.key}`;
-      if (!values.has(key) && AUTO_FILLED.has(t.field.kind) && !existing.has(key)) {
-        const auto =
-          t.field.kind === 'sig' || t.field.kind === 'snm' ? p.name : t.field.kind === 'ini' ? initials(p.name) : at;
-        values.set(key, { t, value: auto });
-      }
-      if (!t.field.required) continue;
-      const filled =
-        t.field.kind === 'att'
-          ? attachedCount(key) > 0
-          : isFilled(
-              t.field,
-              values.get(key)?.value ??
-                existing.get(key) ??
-                (t.field.initial_value === undefined ? undefined : String(t.field.initial_value)),
-            );
-      if (!filled)
-        errs.add(
-          `${t.field.kind === 'att' ? 'attachments' : 'values'}.${refOf(t)}`,
-          `Required field "${t.field.label || t.field.key}" of document "${t.doc.key}" needs ${t.field.kind === 'att' ? 'an attachment' : t.field.kind === 'chk' ? 'to be ticked' : 'a value'}.`,
-        );
-    }
+    const values = checkValues(all, input.values ?? {}, p, regex, errs);
+    const attachments = checkAttachments(all, input.attachments ?? {}, p, errs);
+    const signing: Signing = { b, p, at, all, values, attachments };
+    fillAndRequire(ctx, signing, errs);
     errs.throwIfAny();
-
-    const upsert = sql(
-      ctx.db,
-      `INSERT INTO field_values (bundle_seq, doc_key, field_key, value, filled_by, packet_id) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (bundle_seq, doc_key, field_key) DO UPDATE SET value = excluded.value, filled_by = excluded.filled_by, packet_id = excluded.packet_id`,
-    );
-    for (const { t, value } of values.values()) upsert.run(b.seq, t.doc.key, t.field.key, value, p.name, p.id);
-    const insertAttachment = sql(
-      ctx.db,
-      `INSERT INTO field_attachments (bundle_seq, doc_key, field_key, num, name, ext, size, sha256)
-      VALUES (?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM field_attachments WHERE bundle_seq = ? AND doc_key = ? AND field_key = ?), ?, ?, ?, ?)`,
-    );
-    // Attachments reach the file store only once everything is valid: a refused attempt stores nothing.
-    for (const { t, files } of attachments.values())
-      for (const f of files) {
-        const hash = ctx.blobs.put(f.data);
-        recordBlob(ctx.db, hash, f.data.length, 0, at);
-        insertAttachment.run(
-          b.seq,
-          t.doc.key,
-          t.field.key,
-          b.seq,
-          t.doc.key,
-          t.field.key,
-          f.name,
-          extname(f.name).slice(1).toLowerCase(),
-          f.data.length,
-          hash,
-        );
-        upsert.run(b.seq, t.doc.key, t.field.key, f.name, p.name, p.id);
-      }
-
-    if (p.status !== 'st') markPacketViewed(ctx.db, b, p.id, at);
-    // Interim copies made before this signature no longer show every value.
-    sql(ctx.db, `UPDATE bundles SET doc_status = 'di' WHERE seq = ? AND doc_status = 'in'`).run(b.seq);
-    markPacketSigned(ctx.db, b.seq, p.id, at);
-
-    const packets = packetRowsOf(ctx.db, b.seq);
-    if (packets.every((x) => x.status === 'co' || x.status === 'ra')) {
-      markComplete(ctx.db, b.seq, at);
-      return { completedBundle: true };
-    }
-    // In order: the next signers get their request now.
-    for (const next of packetsWhoseTurnItIs(b, packets))
-      if (next.status === 'ne') {
-        markPacketAsked(ctx.db, next.id, at);
-        notify(ctx, b, next, 'signing_request');
-      }
-    scheduleReminders(ctx, b.seq);
-    return { completedBundle: false };
+    storeSigned(ctx, signing);
+    return finishPacket(ctx, b, p, at);
   });
+}
+
+type Values = Map<string, { t: Target; value: string }>;
+type Attachments = Map<string, { t: Target; files: SignerAttachment[] }>;
+
+/** One signing attempt, checked: the packet, its Bundle, every field and what the signer gave. */
+interface Signing {
+  b: BundleRow;
+  p: PacketRow;
+  at: string;
+  all: Target[];
+  values: Values;
+  attachments: Attachments;
+}
+
+/** The values given, checked against their fields (an error each for what is not the signer's to fill). */
+function checkValues(
+  all: Target[],
+  given: NonNullable<SignInput['values']>,
+  p: PacketRow,
+  regex: (pattern: string, value: string) => boolean,
+  errs: FieldErrors,
+): Values {
+  const values: Values = new Map();
+  for (const [ref, raw] of Object.entries(given)) {
+    const t = resolveField(all, ref);
+    if (typeof t === 'string') {
+      errs.add(`values.${ref}`, t);
+      continue;
+    }
+    if (!canEdit(t.field, p.key)) {
+      errs.add(`values.${ref}`, `Field "${ref}" is for ${t.field.editors!.join(', ')}, not for signer "${p.key}".`);
+      continue;
+    }
+    if (t.field.kind === 'att') {
+      errs.add(`values.${ref}`, `Field "${ref}" takes attachments, not a value.`);
+      continue;
+    }
+    if (t.field.kind === 'tms') {
+      errs.add(`values.${ref}`, `Field "${ref}" is the signing timestamp; it fills itself.`);
+      continue;
+    }
+    try {
+      values.set(`${t.doc.key}/${t.field.key}`, { t, value: checkValue(t.field, String(raw), regex) });
+    } catch (e) {
+      errs.add(`values.${ref}`, (e as Error).message);
+    }
+  }
+  return values;
+}
+
+/** The attachments given, checked: the field's, within the size, of an allowed type, and what they claim to be. */
+function checkAttachments(
+  all: Target[],
+  given: NonNullable<SignInput['attachments']>,
+  p: PacketRow,
+  errs: FieldErrors,
+): Attachments {
+  const attachments: Attachments = new Map();
+  for (const [ref, files] of Object.entries(given)) {
+    const t = resolveField(all, ref);
+    if (typeof t === 'string') {
+      errs.add(`attachments.${ref}`, t);
+      continue;
+    }
+    if (t.field.kind !== 'att' || !canEdit(t.field, p.key)) {
+      errs.add(
+        `attachments.${ref}`,
+        t.field.kind !== 'att'
+          ? `Field "${ref}" is not an attachment field.`
+          : `Field "${ref}" is for ${t.field.editors!.join(', ')}, not for signer "${p.key}".`,
+      );
+      continue;
+    }
+    const allowed = t.field.v_attachment_types;
+    files.forEach((f, i) => {
+      const ext = extname(f.name).slice(1).toLowerCase();
+      if (f.data.length > MAX_ATTACHMENT_BYTES)
+        errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is larger than ${MAX_ATTACHMENT_BYTES / 1048576} MB.`);
+      else if (allowed?.length && !allowed.includes(ext))
+        errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is not one of the allowed types: ${allowed.join(', ')}.`);
+      else if (!f.data.length) errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is empty.`);
+      else if (!bytesMatchExtension(ext, f.data))
+        errs.add(`attachments.${ref}[${i}]`, `"${f.name}" is not a .${ext} file: its contents are of another type.`);
+    });
+    attachments.set(`${t.doc.key}/${t.field.key}`, { t, files });
+  }
+
+  return attachments;
+}
+
+/** The signer's own fields: fill the automatic ones, then every required one must have a value. */
+function fillAndRequire(ctx: EngineContext, s: Signing, errs: FieldErrors) {
+  const { b, p, at, all, values, attachments } = s;
+  const existing = new Map(
+    (
+      sql(ctx.db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
+        doc_key: string;
+        field_key: string;
+        value: string;
+      }[]
+    ).map((v) => [`${v.doc_key}/${v.field_key}`, v.value]),
+  );
+  // How a field is named in errors: by its key when no other document uses it.
+  const refOf = (t: Target) =>
+    all.filter((x) => x.field.key === t.field.key).length > 1 ? `${t.doc.key}/${t.field.key}` : t.field.key;
+  const attachedCount = (key: string) =>
+    (attachments.get(key)?.files.length ?? 0) +
+    (
+      sql(
+        ctx.db,
+        "SELECT count(*) AS n FROM field_attachments WHERE bundle_seq = ? AND doc_key || '/' || field_key = ?",
+      ).get(b.seq, key) as { n: number }
+    ).n;
+  for (const t of all) {
+    if (!canEdit(t.field, p.key)) continue;
+    const key = `${t.doc.key}/${t.field.key}`;
+    if (!values.has(key) && AUTO_FILLED.has(t.field.kind) && !existing.has(key)) {
+      const auto =
+        t.field.kind === 'sig' || t.field.kind === 'snm' ? p.name : t.field.kind === 'ini' ? initials(p.name) : at;
+      values.set(key, { t, value: auto });
+    }
+    if (!t.field.required) continue;
+    const filled =
+      t.field.kind === 'att'
+        ? attachedCount(key) > 0
+        : isFilled(
+            t.field,
+            values.get(key)?.value ??
+              existing.get(key) ??
+              (t.field.initial_value === undefined ? undefined : String(t.field.initial_value)),
+          );
+    if (!filled)
+      errs.add(
+        `${t.field.kind === 'att' ? 'attachments' : 'values'}.${refOf(t)}`,
+        `Required field "${t.field.label || t.field.key}" of document "${t.doc.key}" needs ${t.field.kind === 'att' ? 'an attachment' : t.field.kind === 'chk' ? 'to be ticked' : 'a value'}.`,
+      );
+  }
+}
+
+/** Stores the values, then the attachments: they reach the file store only once everything is valid. */
+function storeSigned(ctx: EngineContext, { b, p, at, values, attachments }: Signing) {
+  const upsert = sql(
+    ctx.db,
+    `INSERT INTO field_values (bundle_seq, doc_key, field_key, value, filled_by, packet_id) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (bundle_seq, doc_key, field_key) DO UPDATE SET value = excluded.value, filled_by = excluded.filled_by, packet_id = excluded.packet_id`,
+  );
+  for (const { t, value } of values.values()) upsert.run(b.seq, t.doc.key, t.field.key, value, p.name, p.id);
+  const insertAttachment = sql(
+    ctx.db,
+    `INSERT INTO field_attachments (bundle_seq, doc_key, field_key, num, name, ext, size, sha256)
+    VALUES (?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM field_attachments WHERE bundle_seq = ? AND doc_key = ? AND field_key = ?), ?, ?, ?, ?)`,
+  );
+  for (const { t, files } of attachments.values())
+    for (const f of files) {
+      const hash = ctx.blobs.put(f.data);
+      recordBlob(ctx.db, hash, f.data.length, 0, at);
+      insertAttachment.run(
+        b.seq,
+        t.doc.key,
+        t.field.key,
+        b.seq,
+        t.doc.key,
+        t.field.key,
+        f.name,
+        extname(f.name).slice(1).toLowerCase(),
+        f.data.length,
+        hash,
+      );
+      upsert.run(b.seq, t.doc.key, t.field.key, f.name, p.name, p.id);
+    }
+}
+
+/** Completes the packet, then the Bundle after the last signer, or hands the turn on. */
+function finishPacket(ctx: EngineContext, b: BundleRow, p: PacketRow, at: string): { completedBundle: boolean } {
+  if (p.status !== 'st') markPacketViewed(ctx.db, b, p.id, at);
+  // Interim copies made before this signature no longer show every value.
+  sql(ctx.db, `UPDATE bundles SET doc_status = 'di' WHERE seq = ? AND doc_status = 'in'`).run(b.seq);
+  markPacketSigned(ctx.db, b.seq, p.id, at);
+
+  const packets = packetRowsOf(ctx.db, b.seq);
+  if (packets.every((x) => x.status === 'co' || x.status === 'ra')) {
+    markComplete(ctx.db, b.seq, at);
+    return { completedBundle: true };
+  }
+  // In order: the next signers get their request now.
+  for (const next of packetsWhoseTurnItIs(b, packets))
+    if (next.status === 'ne') {
+      markPacketAsked(ctx.db, next.id, at);
+      notify(ctx, b, next, 'signing_request');
+    }
+  scheduleReminders(ctx, b.seq);
+  return { completedBundle: false };
 }
