@@ -3,7 +3,10 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Source } from '../../src/cli/batch/mapping.js';
+import { RowChecker } from '../../src/cli/batch/rows.js';
 import { LocalEngine } from '../../src/local/engine.js';
+import { UNSTATED_TEXT_MAX } from '../../src/service/schemas.js';
 import { bundleRequest, fixture, newEngine, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
@@ -28,6 +31,29 @@ describe('LocalEngine.findBundlesByCustomKeys', () => {
     } finally {
       await engine.dispose();
     }
+  });
+});
+
+describe('RowChecker schemaPassed', () => {
+  it('does not parse again a row the counting pass found valid, and checks every other row whole', async () => {
+    const source: Source = {
+      kind: 'spec',
+      spec: {
+        label: '{{label}}',
+        documents: [{ key: 'o', file_path: 'contract.pdf' }],
+        packets: [{ key: 'p', name: 'P', email: 'p@example.com' }],
+      },
+      baseDir: data.dir,
+    };
+    // A label past the schema's bound (UNSTATED_TEXT_MAX): only the schema check refuses it.
+    const row = (n: number) => ({ row: n, values: { label: 'x'.repeat(UNSTATED_TEXT_MAX + 1) } });
+    const checker = new RowChecker(source, { batchId: 'b', readFiles: false, schemaPassed: (n) => n === 1 });
+    expect((await checker.check(row(1))).request?.body.label).toHaveLength(UNSTATED_TEXT_MAX + 1);
+    const full = await checker.check(row(2));
+    expect(full.request).toBeUndefined();
+    expect(full.problems).toEqual([
+      expect.objectContaining({ column: 'label', message: expect.stringMatching(/no more than/) }),
+    ]);
   });
 });
 

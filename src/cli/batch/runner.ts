@@ -58,6 +58,8 @@ export interface RunOptions {
   calls?: Pacer;
   /** Stop taking new rows (Ctrl-C); rows in flight finish and are journaled. */
   signal?: AbortSignal;
+  /** Rows the counting pass built and found valid (their schema check is not repeated). */
+  schemaPassed?: (row: number) => boolean;
   /** Rows counted beforehand, for progress. */
   total: number;
   /** Subscribes to the backend's waits on a 429 (Factory.onThrottle): every row pauses with the one waiting. */
@@ -222,7 +224,13 @@ export async function runBatch(
   };
 
   try {
-    const checker = new RowChecker(source, { batchId: o.batchId, readFiles: true, files: new FileCache() });
+    const files = new FileCache();
+    const checker = new RowChecker(source, {
+      batchId: o.batchId,
+      readFiles: true,
+      files,
+      schemaPassed: o.schemaPassed,
+    });
     let chunk: Entry[] = [];
     for await (const csvRow of readRows(o.csv, o.header)) {
       if (o.signal?.aborted) break;

@@ -41,6 +41,9 @@ export function register(batch: Command, action: Action): void {
     .action(action(async (f, o: Omit<SendOptions, 'csv'>, csv: string) => run(f, { ...o, csv })));
 }
 
+/** Invalid row numbers kept from the counting pass; past this many every row is checked again whole. */
+const MAX_INVALID_KEPT = 10_000;
+
 export async function run(f: Factory, o: SendOptions): Promise<void> {
   if (o.dryRun) return (await import('./check.js')).run(f, o);
   const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
@@ -94,6 +97,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     let allTest = true;
     let allDraft = true;
     let invalid = 0;
+    const invalidRows = new Set<number>();
     const files = new (await import('../../batch/fileCache.js')).FileCache();
     const checker = new RowChecker(source, { batchId, readFiles: false, files });
     for await (const r of readRows(o.csv, header)) {
@@ -108,6 +112,7 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
       const body = built.request?.body;
       if (!body) {
         invalid++;
+        if (invalidRows.size < MAX_INVALID_KEPT) invalidRows.add(r.row);
         continue;
       }
       signers += built.request!.signers;
@@ -169,6 +174,8 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
           calls,
           signal: abort.signal,
           total,
+          // Rows of this file as counted, valid then: checked again whole only if invalid or new.
+          schemaPassed: (row) => invalid < MAX_INVALID_KEPT && row <= total && !invalidRows.has(row),
           crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
           throttle: (l) => f.onThrottle(l),
         },
