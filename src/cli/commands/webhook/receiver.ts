@@ -1,7 +1,7 @@
 // esign webhook listen: a local receiver for webhook deliveries. Each delivery is verified with the
 // raw body, printed as one line (or one JSON object) on stdout, answered 200 (401 when the signature
 // fails, so the sender records the failure and retries) and, with --forward-to, POSTed on unchanged.
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadUndici } from '../../../lazyImport.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../../service/webhookSignature.js';
@@ -95,16 +95,7 @@ const field = (o: unknown, key: string) =>
   isObject(o) && o[key] !== undefined && o[key] !== null ? safeLine(o[key]) : '';
 
 export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<void> {
-  const port = intArg(o.port, '--port', 0);
-  if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}.`, EXIT.USAGE);
-  const toleranceS = intArg(o.tolerance, '--tolerance', 0);
-  const count = o.count !== undefined ? intArg(o.count, '--count', 1) : undefined;
-  const only = o.events ? new Set(commaList(o.events)) : undefined;
-  const path = o.path.startsWith('/') ? o.path : `/${o.path}`;
-  if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo))
-    throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`, EXIT.USAGE);
-  if (o.secret === '')
-    throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).', EXIT.USAGE);
+  const { port, toleranceS, count, only, path } = listenSettings(o);
   // An empty ESIGN_WEBHOOK_SECRET is unset (as for webhook verify), not a secret no delivery matches.
   const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
   const undici = o.forwardTo ? await loadUndici() : undefined;
@@ -127,50 +118,9 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     };
   });
 
-  const print = (r: Received) => {
-    if (json) return void ctx.io.out.write(`${safeJson(r)}\n`);
-    // -q: the ids of the verified events, one per line (for `esign webhook event ID`, say).
-    if (ctx.options.quiet)
-      return void (
-        r.verified &&
-        r.event &&
-        field(r.event, 'event_id') &&
-        ctx.io.out.write(`${field(r.event, 'event_id')}\n`)
-      );
-    const outcome = r.verified && !r.reason ? 'verified' : (r.reason ?? 'failed');
-    const fwd = r.forward ? ('status' in r.forward ? `forwarded ${r.forward.status}` : 'forward failed') : undefined;
-    const cells = [
-      r.received,
-      field(r.event, 'event_type'),
-      field(r.event?.payload, 'bundle_id'),
-      field(r.event?.payload, 'packet_id'),
-      field(r.event, 'event_id'),
-      chalk ? (outcome === 'verified' ? chalk.green(outcome) : chalk.red(outcome)) : outcome,
-      ...(fwd ? [fwd] : []),
-    ];
-    ctx.io.out.write(`${cells.join(chalk ? '  ' : '\t')}\n`);
-  };
+  const print = printer(ctx, chalk);
 
-  const forward = async (req: IncomingMessage, raw: Buffer): Promise<Received['forward']> => {
-    const headers: string[] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2)
-      if (!HOP_HEADERS.has(req.rawHeaders[i].toLowerCase())) headers.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    try {
-      const r = await undici!.request(o.forwardTo!, {
-        method: 'POST',
-        headers,
-        body: raw,
-        signal: AbortSignal.timeout(10_000),
-      });
-      await r.body.dump();
-      return { status: r.statusCode };
-    } catch (e) {
-      const err = e as Error & { code?: string; cause?: { code?: string } };
-      const message = `${err.message}${(err.code ?? err.cause?.code) ? ` (${err.code ?? err.cause?.code})` : ''}`;
-      note(ctx, `esign: forwarding to ${o.forwardTo} failed: ${message}`);
-      return { error: message };
-    }
-  };
+  const forward = undici ? forwarder(ctx, undici, o.forwardTo!) : undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const reply = (status: number, text: string) =>
@@ -202,21 +152,14 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     else {
       verified++;
       if (o.forwardTo) {
-        const f = await forward(req, raw);
+        const f = await forward!(req, raw);
         r.forward = f;
         r.status = f && 'status' in f ? f.status : 502;
       }
     }
     print(r);
     if (count !== undefined && counted() >= count) res.once('finish', stop);
-    reply(
-      r.status,
-      r.status === 401
-        ? (r.message ?? 'Bad signature')
-        : r.status < 300
-          ? 'OK'
-          : (r.message ?? `Forward answered ${r.status}`),
-    );
+    reply(r.status, answerText(r));
   };
 
   /** Deliveries being handled: stopping waits for them, so none is cut off after it was forwarded. */
@@ -233,17 +176,7 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
       .finally(() => inFlight.delete(done));
     inFlight.add(done);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(
-        new CliError(
-          `Cannot listen on ${o.host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`,
-          1,
-        ),
-      ),
-    );
-    server.listen(port, o.host, resolve);
-  });
+  await listenOn(server, o.host, port);
   const a = server.address() as AddressInfo;
   const host = a.family === 'IPv6' || a.address.includes(':') ? `[${a.address}]` : a.address;
   note(ctx, `Listening on http://${host}:${a.port}${path}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
@@ -253,7 +186,104 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   await stopped;
   process.removeListener('SIGINT', stop);
   process.removeListener('SIGTERM', stop);
-  // No new connections; deliveries under way finish (a forward gives up after 10 s), then the rest is closed.
+  await drain(server, inFlight);
+  note(ctx, `Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
+}
+
+type Chalk = Awaited<ReturnType<typeof import('../../output/colour.js')['colourFor']>>;
+type Undici = Awaited<ReturnType<typeof loadUndici>>;
+
+/** The text of the answer to the sender. */
+const answerText = (r: Received) =>
+  r.status === 401
+    ? (r.message ?? 'Bad signature')
+    : r.status < 300
+      ? 'OK'
+      : (r.message ?? `Forward answered ${r.status}`);
+
+/** The flags, checked. */
+function listenSettings(o: ListenOptions) {
+  const port = intArg(o.port, '--port', 0);
+  if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}.`, EXIT.USAGE);
+  const toleranceS = intArg(o.tolerance, '--tolerance', 0);
+  const count = o.count !== undefined ? intArg(o.count, '--count', 1) : undefined;
+  const only = o.events ? new Set(commaList(o.events)) : undefined;
+  const path = o.path.startsWith('/') ? o.path : `/${o.path}`;
+  if (o.forwardTo !== undefined && !/^https?:\/\/[^/]/.test(o.forwardTo))
+    throw new CliError(`--forward-to expects an http or https URL, got "${o.forwardTo}".`, EXIT.USAGE);
+  if (o.secret === '')
+    throw new CliError('--secret is empty: give the webhook secret (esign webhook secret shows it).', EXIT.USAGE);
+  return { port, toleranceS, count, only, path };
+}
+
+/** How one delivery is printed: a JSON object, an event id (-q), or a line of cells. */
+function printer(ctx: Factory, chalk: Chalk | undefined) {
+  const json = ctx.options.json === true;
+  return (r: Received) => {
+    if (json) return void ctx.io.out.write(`${safeJson(r)}\n`);
+    // -q: the ids of the verified events, one per line (for `esign webhook event ID`, say).
+    if (ctx.options.quiet)
+      return void (
+        r.verified &&
+        r.event &&
+        field(r.event, 'event_id') &&
+        ctx.io.out.write(`${field(r.event, 'event_id')}\n`)
+      );
+    const outcome = r.verified && !r.reason ? 'verified' : (r.reason ?? 'failed');
+    const fwd = r.forward ? ('status' in r.forward ? `forwarded ${r.forward.status}` : 'forward failed') : undefined;
+    const cells = [
+      r.received,
+      field(r.event, 'event_type'),
+      field(r.event?.payload, 'bundle_id'),
+      field(r.event?.payload, 'packet_id'),
+      field(r.event, 'event_id'),
+      chalk ? (outcome === 'verified' ? chalk.green(outcome) : chalk.red(outcome)) : outcome,
+      ...(fwd ? [fwd] : []),
+    ];
+    ctx.io.out.write(`${cells.join(chalk ? '  ' : '\t')}\n`);
+  };
+}
+
+/** POSTs a delivery on unchanged (but for the connection's own headers): the answer's status, or why it failed. */
+function forwarder(ctx: Factory, undici: Undici, to: string) {
+  return async (req: IncomingMessage, raw: Buffer): Promise<Received['forward']> => {
+    const headers: string[] = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      if (!HOP_HEADERS.has(req.rawHeaders[i].toLowerCase())) headers.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+    try {
+      const r = await undici.request(to, {
+        method: 'POST',
+        headers,
+        body: raw,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await r.body.dump();
+      return { status: r.statusCode };
+    } catch (e) {
+      const err = e as Error & { code?: string; cause?: { code?: string } };
+      const message = `${err.message}${(err.code ?? err.cause?.code) ? ` (${err.code ?? err.cause?.code})` : ''}`;
+      note(ctx, `esign: forwarding to ${to} failed: ${message}`);
+      return { error: message };
+    }
+  };
+}
+
+function listenOn(server: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new CliError(
+          `Cannot listen on ${host}:${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`,
+          1,
+        ),
+      ),
+    );
+    server.listen(port, host, resolve);
+  });
+}
+
+/** No new connections; deliveries under way finish (a forward gives up after 10 s), then the rest is closed. */
+async function drain(server: Server, inFlight: Set<Promise<void>>) {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   let waited: ReturnType<typeof setTimeout> | undefined;
@@ -264,5 +294,4 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   clearTimeout(waited);
   server.closeAllConnections();
   await closed;
-  note(ctx, `Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
 }
