@@ -68,6 +68,35 @@ const packetOf = (e: WebhookEvent): string | undefined => packetOfPayload(e.payl
 const relink = (body: string, base: string | undefined) =>
   base ? body.replace(/https?:\/\/[^\s/]+(\/[^\s]*)/g, (_m, path: string) => `${base}${path}`) : body;
 
+/** A webhook event on the timeline: its state, then each delivery attempt. */
+function webhookEntries(e: WebhookEvent, hook: string, signer: string | null): TimelineEntry[] {
+  const state = e.success
+    ? `delivered (HTTP ${e.status})`
+    : e.deliveries.length
+      ? `failing (last HTTP ${e.status || 'none'})`
+      : 'queued';
+  const retry = !e.success && e.next_attempt_at ? `, next retry ${e.next_attempt_at}` : '';
+  const attempts = `${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}`;
+  return [
+    {
+      at: e.created,
+      source: 'webhook',
+      code: e.event_type,
+      signer,
+      what: `${e.event_type} to webhook ${hook}: ${state}, ${attempts}${retry} [event ${e.pk}]`,
+    },
+    ...e.deliveries.map(
+      (d, i): TimelineEntry => ({
+        at: d.timestamp,
+        source: 'attempt',
+        code: String(d.status),
+        signer,
+        what: `attempt ${i + 1} of ${e.event_type}: ${deliveryOutcome(d)}`,
+      }),
+    ),
+  ];
+}
+
 export async function inspectBundle(service: EsignService, bundle: Bundle): Promise<Inspection> {
   const slug = bundle.id;
   const unavailable: string[] = [];
@@ -101,30 +130,8 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   try {
     const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
     hookEvents.push(...(await webhookEventsOf(service, slug)));
-    for (const e of hookEvents) {
-      const state = e.success
-        ? `delivered (HTTP ${e.status})`
-        : e.deliveries.length
-          ? `failing (last HTTP ${e.status || 'none'})`
-          : 'queued';
-      const retry = !e.success && e.next_attempt_at ? `, next retry ${e.next_attempt_at}` : '';
-      timeline.push({
-        at: e.created,
-        source: 'webhook',
-        code: e.event_type,
-        signer: name(packetOf(e)),
-        what: `${e.event_type} to webhook ${hooks.get(e.webhook) ?? e.webhook}: ${state}, ${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}${retry} [event ${e.pk}]`,
-      });
-      e.deliveries.forEach((d, i) =>
-        timeline.push({
-          at: d.timestamp,
-          source: 'attempt',
-          code: String(d.status),
-          signer: name(packetOf(e)),
-          what: `attempt ${i + 1} of ${e.event_type}: ${deliveryOutcome(d)}`,
-        }),
-      );
-    }
+    for (const e of hookEvents)
+      timeline.push(...webhookEntries(e, hooks.get(e.webhook) ?? e.webhook, name(packetOf(e))));
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     unavailable.push(`webhook events (${e.message})`);

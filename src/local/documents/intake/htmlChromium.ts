@@ -10,6 +10,7 @@
 // nearest field placed before them.
 import { randomUUID } from 'node:crypto';
 import type { PDFDict, PDFObject } from 'pdf-lib';
+import type { Page } from 'playwright-core';
 import { loadPdfLib } from '../../../lazyImport.js';
 import type { FieldSource, Geometry, RenderResult } from './renderTypes.js';
 import { type Doc, type El, PAGE, duration, elements, isElement, setAttr } from './htmlDom.js';
@@ -143,6 +144,26 @@ function prepare(parse5: Parse5, doc: Doc, sources: FieldSource[], prefix: strin
   return parse5.serialize(doc);
 }
 
+/** Where each field's box landed in the rendered page (its inner box too, where it has one). */
+const fieldBoxes = (page: Page): Promise<DomBox[]> =>
+  page.evaluate((): DomBox[] => {
+    const rect = (r: DOMRect) => ({
+      x: r.left + window.scrollX,
+      y: r.top + window.scrollY,
+      w: r.width,
+      h: r.height,
+    });
+    return Array.from(document.querySelectorAll('[data-esign-field]'), (el) => {
+      const inner = el.querySelector(':scope > [data-esign-inner]')?.getClientRects()[0];
+      return {
+        i: Number(el.getAttribute('data-esign-field')),
+        shown: el.getClientRects().length > 0,
+        ...rect(el.getBoundingClientRect()),
+        ...(inner && { inner: rect(inner) }),
+      };
+    });
+  });
+
 export async function renderWithChromium(
   parse5: Parse5,
   doc: Doc,
@@ -194,23 +215,7 @@ export async function renderWithChromium(
       });
       await page.goto(docUrl, { waitUntil: 'load' });
       await page.emulateMedia({ media: 'print' });
-      const dom: DomBox[] = await page.evaluate(() => {
-        const rect = (r: DOMRect) => ({
-          x: r.left + window.scrollX,
-          y: r.top + window.scrollY,
-          w: r.width,
-          h: r.height,
-        });
-        return Array.from(document.querySelectorAll('[data-esign-field]'), (el) => {
-          const inner = el.querySelector(':scope > [data-esign-inner]')?.getClientRects()[0];
-          return {
-            i: Number(el.getAttribute('data-esign-field')),
-            shown: el.getClientRects().length > 0,
-            ...rect(el.getBoundingClientRect()),
-            ...(inner && { inner: rect(inner) }),
-          };
-        });
-      });
+      const dom = await fieldBoxes(page);
       const margin = `${PAGE.margin / 72}in`;
       const pdf = await page.pdf({
         format: 'Letter',
