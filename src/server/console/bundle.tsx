@@ -59,140 +59,15 @@ export function BundlePage(v: BundleView) {
 /** Everything that changes as the Bundle moves on. */
 export function Story({ r, now, readOnly, data }: BundleView) {
   const b = r.bundle;
-  const canCancel = !readOnly && (isInProgress(b.status) || b.status === 'dr');
   return (
     <>
       <h1>
         {b.label || '(no label)'} <State word={bundleStateWord(b.status)} code={b.status} />
         {b.is_test && <span class="tag">test</span>}
       </h1>
-      <section aria-labelledby="summary-h">
-        <h2 id="summary-h">Summary</h2>
-        <dl class="kv">
-          <dt>Slug</dt>
-          <dd>
-            <code>{b.id}</code>
-          </dd>
-          <dt>Documents</dt>
-          <dd>
-            {b.documents.map((d) => d.name).join(', ') || '—'}
-            <span class="hint"> · signed files: {docStateWord(b.doc_status)}</span>
-          </dd>
-          <dt>Created</dt>
-          <dd>
-            <When iso={b.created} now={now} />
-          </dd>
-          <dt>Sent</dt>
-          <dd>
-            <When iso={b.sent} now={now} />
-          </dd>
-          <dt>Completed</dt>
-          <dd>
-            <When iso={b.completed_at} now={now} />
-          </dd>
-          <dt>Expires</dt>
-          <dd>
-            <When iso={b.expires} now={now} />
-          </dd>
-          <dt>Requester</dt>
-          <dd>
-            {b.requester_name} {b.requester_email && <span class="hint">&lt;{b.requester_email}&gt;</span>}
-          </dd>
-          {b.custom_key && (
-            <>
-              <dt>custom_key</dt>
-              <dd>
-                <code>{b.custom_key}</code>
-              </dd>
-            </>
-          )}
-          {b.tags.length > 0 && (
-            <>
-              <dt>Tags</dt>
-              <dd>
-                {b.tags.map((t) => (
-                  <span class="tag">{t}</span>
-                ))}
-              </dd>
-            </>
-          )}
-          {b.errors.map((e, i) => (
-            <>
-              <dt>Error {i + 1}</dt>
-              <dd class="error">{e.message}</dd>
-            </>
-          ))}
-        </dl>
-        {canCancel && (
-          <p class="actions">
-            <a class="button danger" href={cancelUrl(b.id)}>
-              Cancel this Bundle…
-            </a>
-          </p>
-        )}
-      </section>
-
-      <section aria-labelledby="signers-h">
-        <h2 id="signers-h">Signers</h2>
-        <table class="list">
-          <thead>
-            <tr>
-              <th scope="col">Signer</th>
-              <th scope="col">Delivery</th>
-              <th scope="col">State</th>
-              <th scope="col">Last viewed</th>
-              <th scope="col">Completed</th>
-              {!readOnly && <th scope="col">Action</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {r.signers.map((s) => (
-              <tr>
-                <td>
-                  {s.name}
-                  <br />
-                  <code class="hint">{s.id}</code>
-                </td>
-                <td>
-                  {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
-                </td>
-                <td>
-                  <State word={signerStateWord(s.status, b.status)} code={s.status} />
-                </td>
-                <td>
-                  <When iso={s.last_viewed} now={now} />
-                </td>
-                <td>
-                  <When iso={s.completed_at} now={now} />
-                </td>
-                {!readOnly && (
-                  <td>
-                    {isInProgress(b.status) && !isPacketDone(s.status) && s.status !== 'ne' ? (
-                      <a href={remindUrl(b.id, s.id)}>Remind {s.name}…</a>
-                    ) : (
-                      <span class="none">—</span>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-
-      <section aria-labelledby="timeline-h">
-        <h2 id="timeline-h">Timeline</h2>
-        <ol class="timeline" id="timeline" data-count={r.timeline.length}>
-          {r.timeline.map((t) => (
-            <li class={`t-${t.source}`}>
-              <When iso={t.at} now={now} clock /> <span class="source">{SOURCE_WORDS[t.source]}</span>{' '}
-              <span class="what">{t.what}</span>
-              {t.signer && <span class="hint"> · {t.signer}</span>}
-            </li>
-          ))}
-        </ol>
-      </section>
-
+      <Summary r={r} now={now} readOnly={readOnly} />
+      <Signers r={r} now={now} readOnly={readOnly} />
+      <Timeline r={r} now={now} />
       <FieldValues data={data} />
       <Messages r={r} now={now} />
       <Webhooks r={r} now={now} readOnly={readOnly} />
@@ -209,6 +84,148 @@ export function Story({ r, now, readOnly, data }: BundleView) {
         </section>
       )}
     </>
+  );
+}
+
+function Summary({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'>) {
+  const b = r.bundle;
+  const canCancel = !readOnly && (isInProgress(b.status) || b.status === 'dr');
+  return (
+    <section aria-labelledby="summary-h">
+      <h2 id="summary-h">Summary</h2>
+      <dl class="kv">
+        <dt>Slug</dt>
+        <dd>
+          <code>{b.id}</code>
+        </dd>
+        <dt>Documents</dt>
+        <dd>
+          {b.documents.map((d) => d.name).join(', ') || '—'}
+          <span class="hint"> · signed files: {docStateWord(b.doc_status)}</span>
+        </dd>
+        <dt>Created</dt>
+        <dd>
+          <When iso={b.created} now={now} />
+        </dd>
+        <dt>Sent</dt>
+        <dd>
+          <When iso={b.sent} now={now} />
+        </dd>
+        <dt>Completed</dt>
+        <dd>
+          <When iso={b.completed_at} now={now} />
+        </dd>
+        <dt>Expires</dt>
+        <dd>
+          <When iso={b.expires} now={now} />
+        </dd>
+        <dt>Requester</dt>
+        <dd>
+          {b.requester_name} {b.requester_email && <span class="hint">&lt;{b.requester_email}&gt;</span>}
+        </dd>
+        {b.custom_key && (
+          <>
+            <dt>custom_key</dt>
+            <dd>
+              <code>{b.custom_key}</code>
+            </dd>
+          </>
+        )}
+        {b.tags.length > 0 && (
+          <>
+            <dt>Tags</dt>
+            <dd>
+              {b.tags.map((t) => (
+                <span class="tag">{t}</span>
+              ))}
+            </dd>
+          </>
+        )}
+        {b.errors.map((e, i) => (
+          <>
+            <dt>Error {i + 1}</dt>
+            <dd class="error">{e.message}</dd>
+          </>
+        ))}
+      </dl>
+      {canCancel && (
+        <p class="actions">
+          <a class="button danger" href={cancelUrl(b.id)}>
+            Cancel this Bundle…
+          </a>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'>) {
+  const b = r.bundle;
+  return (
+    <section aria-labelledby="signers-h">
+      <h2 id="signers-h">Signers</h2>
+      <table class="list">
+        <thead>
+          <tr>
+            <th scope="col">Signer</th>
+            <th scope="col">Delivery</th>
+            <th scope="col">State</th>
+            <th scope="col">Last viewed</th>
+            <th scope="col">Completed</th>
+            {!readOnly && <th scope="col">Action</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {r.signers.map((s) => (
+            <tr>
+              <td>
+                {s.name}
+                <br />
+                <code class="hint">{s.id}</code>
+              </td>
+              <td>
+                {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
+              </td>
+              <td>
+                <State word={signerStateWord(s.status, b.status)} code={s.status} />
+              </td>
+              <td>
+                <When iso={s.last_viewed} now={now} />
+              </td>
+              <td>
+                <When iso={s.completed_at} now={now} />
+              </td>
+              {!readOnly && (
+                <td>
+                  {isInProgress(b.status) && !isPacketDone(s.status) && s.status !== 'ne' ? (
+                    <a href={remindUrl(b.id, s.id)}>Remind {s.name}…</a>
+                  ) : (
+                    <span class="none">—</span>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Timeline({ r, now }: Pick<BundleView, 'r' | 'now'>) {
+  return (
+    <section aria-labelledby="timeline-h">
+      <h2 id="timeline-h">Timeline</h2>
+      <ol class="timeline" id="timeline" data-count={r.timeline.length}>
+        {r.timeline.map((t) => (
+          <li class={`t-${t.source}`}>
+            <When iso={t.at} now={now} clock /> <span class="source">{SOURCE_WORDS[t.source]}</span>{' '}
+            <span class="what">{t.what}</span>
+            {t.signer && <span class="hint"> · {t.signer}</span>}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

@@ -70,60 +70,7 @@ export function FindPage({ f, page, now, notes }: { f: FindQuery; page: Page<Bun
   return (
     <>
       <h1>Find a Bundle</h1>
-      {/* biome-ignore lint/a11y/useSemanticElements: a form with role search is the landmark every browser knows */}
-      <form role="search" method="get" action={`${CONSOLE_PREFIX}/`} class="find">
-        <p class="wide">
-          <label for="q">Search</label>
-          <input
-            type="search"
-            id="q"
-            name="q"
-            value={f.q}
-            maxLength={MAX_SEARCH}
-            autoComplete="off"
-            aria-describedby="q-hint"
-          />
-          <span class="hint" id="q-hint">
-            A slug, packet id, signer email or name, custom_key or label.
-          </span>
-        </p>
-        <p>
-          <label for="status">Status</label>
-          <select id="status" name="status">
-            <option value="">Any</option>
-            {(Object.keys(BUNDLE_STATE_WORDS) as BundleStatus[]).map((code) => (
-              <option value={code} selected={f.status === code}>
-                {bundleStateWord(code)}
-              </option>
-            ))}
-          </select>
-        </p>
-        <p>
-          <label for="tag">Tag</label>
-          <input type="text" id="tag" name="tag" value={f.tag} maxLength={100} />
-        </p>
-        <p>
-          <label for="dates">Dates</label>
-          <select id="dates" name="dates">
-            {(Object.keys(DATE_KINDS) as DateKind[]).map((k) => (
-              <option value={k} selected={f.dates === k}>
-                {DATE_KINDS[k]}
-              </option>
-            ))}
-          </select>
-        </p>
-        <p>
-          <label for="after">After</label>
-          <input type="date" id="after" name="after" value={f.after} />
-        </p>
-        <p>
-          <label for="before">Before</label>
-          <input type="date" id="before" name="before" value={f.before} />
-        </p>
-        <p class="go">
-          <button type="submit">Find</button>
-        </p>
-      </form>
+      <FindForm f={f} />
       {notes.map((n) => (
         <p class="note">{n}</p>
       ))}
@@ -132,52 +79,113 @@ export function FindPage({ f, page, now, notes }: { f: FindQuery; page: Page<Bun
           {page.total === 1 ? '1 Bundle' : `${page.total.toLocaleString('en')} Bundles`}
           {searched ? ' found' : ''}
         </h2>
-        {page.items.length === 0 ? (
-          <p>No Bundle matches.</p>
-        ) : (
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">Bundle</th>
-                <th scope="col">State</th>
-                <th scope="col">Signers</th>
-                <th scope="col">Created</th>
-                <th scope="col">Sent</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((b) => (
-                <tr>
-                  <td>
-                    <a href={bundleUrl(b.id)}>{b.label || '(no label)'}</a>
-                    <br />
-                    <code>{b.id}</code>
-                    {b.is_test && <span class="tag">test</span>}
-                  </td>
-                  <td>
-                    <State word={bundleStateWord(b.status)} code={b.status} />
-                  </td>
-                  <td>
-                    {b.packets.map((p) => (
-                      <span class="signer">
-                        {p.name} <span class="hint">{p.email ?? p.phone ?? ''}</span>
-                      </span>
-                    ))}
-                  </td>
-                  <td>
-                    <When iso={b.created} now={now} />
-                  </td>
-                  <td>
-                    <When iso={b.sent} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        {page.items.length === 0 ? <p>No Bundle matches.</p> : <Results page={page} now={now} />}
         <Pager f={f} page={page} />
       </section>
     </>
+  );
+}
+
+function FindForm({ f }: { f: FindQuery }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a form with role search is the landmark every browser knows
+    <form role="search" method="get" action={`${CONSOLE_PREFIX}/`} class="find">
+      <p class="wide">
+        <label for="q">Search</label>
+        <input
+          type="search"
+          id="q"
+          name="q"
+          value={f.q}
+          maxLength={MAX_SEARCH}
+          autoComplete="off"
+          aria-describedby="q-hint"
+        />
+        <span class="hint" id="q-hint">
+          A slug, packet id, signer email or name, custom_key or label.
+        </span>
+      </p>
+      <p>
+        <label for="status">Status</label>
+        <select id="status" name="status">
+          <option value="">Any</option>
+          {(Object.keys(BUNDLE_STATE_WORDS) as BundleStatus[]).map((code) => (
+            <option value={code} selected={f.status === code}>
+              {bundleStateWord(code)}
+            </option>
+          ))}
+        </select>
+      </p>
+      <p>
+        <label for="tag">Tag</label>
+        <input type="text" id="tag" name="tag" value={f.tag} maxLength={100} />
+      </p>
+      <p>
+        <label for="dates">Dates</label>
+        <select id="dates" name="dates">
+          {(Object.keys(DATE_KINDS) as DateKind[]).map((k) => (
+            <option value={k} selected={f.dates === k}>
+              {DATE_KINDS[k]}
+            </option>
+          ))}
+        </select>
+      </p>
+      <p>
+        <label for="after">After</label>
+        <input type="date" id="after" name="after" value={f.after} />
+      </p>
+      <p>
+        <label for="before">Before</label>
+        <input type="date" id="before" name="before" value={f.before} />
+      </p>
+      <p class="go">
+        <button type="submit">Find</button>
+      </p>
+    </form>
+  );
+}
+
+function Results({ page, now }: { page: Page<Bundle>; now: number }) {
+  return (
+    <table class="list">
+      <thead>
+        <tr>
+          <th scope="col">Bundle</th>
+          <th scope="col">State</th>
+          <th scope="col">Signers</th>
+          <th scope="col">Created</th>
+          <th scope="col">Sent</th>
+        </tr>
+      </thead>
+      <tbody>
+        {page.items.map((b) => (
+          <tr>
+            <td>
+              <a href={bundleUrl(b.id)}>{b.label || '(no label)'}</a>
+              <br />
+              <code>{b.id}</code>
+              {b.is_test && <span class="tag">test</span>}
+            </td>
+            <td>
+              <State word={bundleStateWord(b.status)} code={b.status} />
+            </td>
+            <td>
+              {b.packets.map((p) => (
+                <span class="signer">
+                  {p.name} <span class="hint">{p.email ?? p.phone ?? ''}</span>
+                </span>
+              ))}
+            </td>
+            <td>
+              <When iso={b.created} now={now} />
+            </td>
+            <td>
+              <When iso={b.sent} now={now} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
