@@ -76,23 +76,53 @@ function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, stri
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
   pageHandler(SIGNING, run, true);
 
+/** A session whose signer has finished shows how it ended instead of the form. */
+function finishedPage(reply: FastifyReply, v: SigningView): FastifyReply | undefined {
+  if (v.signer.status === 'co')
+    return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
+  if (v.signer.status === 'ca' && v.bundle.status === 'de')
+    return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
+  if (v.signer.status === 'ra')
+    return done(reply, 'Handed on', `You asked someone else to sign "${v.bundle.label || 'the documents'}".`);
+  if (!isInProgress(v.bundle.status))
+    return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
+  return undefined;
+}
+
+/** A signature sent: JSON answered in JSON; a form answered with the form again (400) or a thank-you. */
+async function signSubmitted(
+  engine: SigningPages,
+  session: string,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const id = await engine.resolveSigningSession(session);
+  if (!req.isMultipart()) {
+    // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
+    const { signInputOf } = await import('../../../service/schemas.js');
+    const packet = await engine.signPacket(id, signInputOf(req.body));
+    return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
+  }
+  const view = await engine.signingSessionView(session);
+  const { input, submitted, cleanup } = await multipartInput(req, view);
+  try {
+    await engine.signPacket(id, input);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 400) throw e;
+    const fresh = await engine.signingSessionView(session);
+    return showPage(reply, 400, fresh, { values: submitted, ...placeErrors(fresh, e) });
+  } finally {
+    await cleanup();
+  }
+  const redirect = httpUrl(view.redirect);
+  if (redirect) return redirectTo(reply, redirect);
+  return done(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
+}
+
 export function registerSigningPage(app: FastifyInstance, engine: SigningPages): void {
   const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
   /** The session is checked before a byte of the body is read. */
   const live = { onRequest: pageGate(SIGNING, (req) => engine.resolveSigningSession(sessionOf(req)), true) };
-
-  /** A session whose signer has finished shows how it ended instead of the form. */
-  const finishedPage = (reply: FastifyReply, v: SigningView): FastifyReply | undefined => {
-    if (v.signer.status === 'co')
-      return done(reply, 'You have signed', `Thank you, you have signed "${v.bundle.label || 'the documents'}".`);
-    if (v.signer.status === 'ca' && v.bundle.status === 'de')
-      return done(reply, 'You declined', `You declined to sign "${v.bundle.label || 'the documents'}".`);
-    if (v.signer.status === 'ra')
-      return done(reply, 'Handed on', `You asked someone else to sign "${v.bundle.label || 'the documents'}".`);
-    if (!isInProgress(v.bundle.status))
-      return errorPage(reply, SIGNING, new ApiError(409, 'conflict', 'These documents can no longer be signed.'));
-    return undefined;
-  };
 
   // No automatic HEAD route: a link checker's HEAD must not spend a single-use embedded URL.
   app.get(
@@ -124,30 +154,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
   app.post(
     `${linkRoute('session', 'session')}/sign`,
     live,
-    page(async (req, reply) => {
-      const session = sessionOf(req);
-      const id = await engine.resolveSigningSession(session);
-      if (!req.isMultipart()) {
-        // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
-        const { signInputOf } = await import('../../../service/schemas.js');
-        const packet = await engine.signPacket(id, signInputOf(req.body));
-        return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
-      }
-      const view = await engine.signingSessionView(session);
-      const { input, submitted, cleanup } = await multipartInput(req, view);
-      try {
-        await engine.signPacket(id, input);
-      } catch (e) {
-        if (!(e instanceof ApiError) || e.status !== 400) throw e;
-        const fresh = await engine.signingSessionView(session);
-        return showPage(reply, 400, fresh, { values: submitted, ...placeErrors(fresh, e) });
-      } finally {
-        await cleanup();
-      }
-      const redirect = httpUrl(view.redirect);
-      if (redirect) return redirectTo(reply, redirect);
-      return done(reply, 'Thank you', `Thank you, you have signed "${view.bundle.label || 'the documents'}".`);
-    }),
+    page((req, reply) => signSubmitted(engine, sessionOf(req), req, reply)),
   );
 
   app.post(
