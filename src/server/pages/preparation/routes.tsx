@@ -27,8 +27,68 @@ const chosen = (f: { filename: string; size: number }) => f.filename !== '' || f
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
   pageHandler(PREPARATION, run);
 
+const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
+
+/** The preparation page of a session: the template editor or the Bundle form, with the user's input where given. */
+async function render(
+  engine: PreparationHost,
+  reply: FastifyReply,
+  s: PrepSession,
+  status = 200,
+  state?: TemplateFormState | BundleFormState,
+): Promise<FastifyReply> {
+  const pages = await pagesOf(engine);
+  const base = sessionBase(s.token);
+  if (s.spec.type === 'template') {
+    const editing = await pages.template(s.token);
+    const st = (state as TemplateFormState | undefined) ?? initialTemplateState(editing);
+    return sendPage(
+      reply,
+      PREPARATION,
+      status,
+      templateTitle(editing),
+      <TemplatePage base={base} editing={editing} state={st} />,
+    );
+  }
+  const view = await pages.bundleView(s.token);
+  const st = (state as BundleFormState | undefined) ?? initialBundleState();
+  return sendPage(
+    reply,
+    PREPARATION,
+    status,
+    bundleTitle(view),
+    <BundlePage base={base} v={view} state={st} />,
+    httpUrl(s.spec.redirect_url),
+  );
+}
+
+/** Save or Send: on a 400 the page comes back with the problems listed and the user's input kept. */
+async function submit<D, S extends TemplateFormState | BundleFormState>(
+  engine: PreparationHost,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  read: (parts: FormParts) => ReadForm<D, S>,
+  run: (p: PreparationPages, token: string, d: D) => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  const token = sessionOf(req);
+  const pages = await pagesOf(engine);
+  const s = pages.session(token);
+  const form = await receiveForm(req, PREPARATION_FORM, { keepFile: (field) => field === 'pdf' });
+  try {
+    const { draft, state, problems } = read({ values: form.fields, files: form.files.filter(chosen) });
+    if (problems.length) return render(engine, reply, s, 400, { ...state, errors: problems });
+    try {
+      return await run(pages, token, draft);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 400) throw e;
+      return render(engine, reply, s, 400, { ...state, errors: errorsOf(e) });
+    }
+  } finally {
+    await form.cleanup();
+  }
+}
+
 export function registerPreparationPages(app: FastifyInstance, engine: PreparationHost): void {
-  const sessionOf = (req: FastifyRequest) => (req.params as { session: string }).session;
   /** The session and the form's type are checked before a byte of the body is read. */
   const live = {
     onRequest: pageGate(PREPARATION, async (req) => {
@@ -38,50 +98,19 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     }),
   };
 
-  async function render(
-    reply: FastifyReply,
-    s: PrepSession,
-    status = 200,
-    state?: TemplateFormState | BundleFormState,
-  ): Promise<FastifyReply> {
-    const pages = await pagesOf(engine);
-    const base = sessionBase(s.token);
-    if (s.spec.type === 'template') {
-      const editing = await pages.template(s.token);
-      const st = (state as TemplateFormState | undefined) ?? initialTemplateState(editing);
-      return sendPage(
-        reply,
-        PREPARATION,
-        status,
-        templateTitle(editing),
-        <TemplatePage base={base} editing={editing} state={st} />,
-      );
-    }
-    const view = await pages.bundleView(s.token);
-    const st = (state as BundleFormState | undefined) ?? initialBundleState();
-    return sendPage(
-      reply,
-      PREPARATION,
-      status,
-      bundleTitle(view),
-      <BundlePage base={base} v={view} state={st} />,
-      httpUrl(s.spec.redirect_url),
-    );
-  }
-
   // No automatic HEAD route: a link checker's HEAD must not spend a single-use URL.
   app.get(
     linkRoute('prepare', 'token'),
     { exposeHeadRoute: false },
     page(async (req, reply) => {
       const s = (await pagesOf(engine)).open((req.params as { token: string }).token);
-      return render(reply, s);
+      return render(engine, reply, s);
     }),
   );
 
   app.get(
     linkRoute('prepare_session', 'session'),
-    page(async (req, reply) => render(reply, (await pagesOf(engine)).session(sessionOf(req)))),
+    page(async (req, reply) => render(engine, reply, (await pagesOf(engine)).session(sessionOf(req)))),
   );
 
   app.get(
@@ -99,36 +128,11 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     return reply.header('Cache-Control', 'private, no-store').send(found);
   });
 
-  /** Save or Send: on a 400 the page comes back with the problems listed and the user's input kept. */
-  async function submit<D, S extends TemplateFormState | BundleFormState>(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    read: (parts: FormParts) => ReadForm<D, S>,
-    run: (p: PreparationPages, token: string, d: D) => Promise<FastifyReply>,
-  ): Promise<FastifyReply> {
-    const token = sessionOf(req);
-    const pages = await pagesOf(engine);
-    const s = pages.session(token);
-    const form = await receiveForm(req, PREPARATION_FORM, { keepFile: (field) => field === 'pdf' });
-    try {
-      const { draft, state, problems } = read({ values: form.fields, files: form.files.filter(chosen) });
-      if (problems.length) return render(reply, s, 400, { ...state, errors: problems });
-      try {
-        return await run(pages, token, draft);
-      } catch (e) {
-        if (!(e instanceof ApiError) || e.status !== 400) throw e;
-        return render(reply, s, 400, { ...state, errors: errorsOf(e) });
-      }
-    } finally {
-      await form.cleanup();
-    }
-  }
-
   app.post(
     `${linkRoute('prepare_session', 'session')}/template`,
     live,
     page((req, reply) =>
-      submit<TemplateDraft, TemplateFormState>(req, reply, templateForm, async (p, token, d) => {
+      submit<TemplateDraft, TemplateFormState>(engine, req, reply, templateForm, async (p, token, d) => {
         const t = await p.saveTemplate(token, d);
         return donePage(
           reply,
@@ -151,7 +155,7 @@ export function registerPreparationPages(app: FastifyInstance, engine: Preparati
     `${linkRoute('prepare_session', 'session')}/bundle`,
     live,
     page((req, reply) =>
-      submit<BundleDraft, BundleFormState>(req, reply, bundleForm, async (p, token, d) => {
+      submit<BundleDraft, BundleFormState>(engine, req, reply, bundleForm, async (p, token, d) => {
         const { bundle, redirect } = await p.submitBundle(token, d);
         const to = httpUrl(redirect);
         if (to) return redirectTo(reply, to);
