@@ -205,6 +205,53 @@ async function registerApi(
   (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
 }
 
+/**
+ * Authenticates and counts the request; `/verify/` is public and limited per client address, and
+ * the rate-limit status itself uses no request.
+ */
+function requestGuard(
+  opts: ServerOptions,
+  limiter: RateLimiter,
+  connections: ReturnType<typeof guardConnections>,
+): Guard {
+  return (req, reply, kind) => {
+    let who: string;
+    if (kind === 'public') who = `ip:${req.ip}`;
+    else {
+      const header = req.headers.authorization;
+      const m = header ? /^Token\s+(\S+)\s*$/i.exec(header) : null;
+      if (!header) throw new ApiError(401, 'not_authenticated', 'Authentication credentials were not provided.');
+      const id = m ? opts.authenticate(m[1]) : undefined;
+      if (!id) throw new ApiError(401, 'authentication_failed', 'Invalid token.');
+      connections.trust(req.raw.socket);
+      who = `key:${id}`;
+    }
+    if (kind === 'status') return who;
+    const taken = limiter.take(who, kind === 'create' ? 'create' : 'call');
+    if (!taken.ok) {
+      reply.header('Retry-After', String(taken.retryAfter));
+      throw new ApiError(429, 'throttled', `Request was throttled. Expected available in ${taken.retryAfter} seconds.`);
+    }
+    return who;
+  };
+}
+
+function registerBodyParsers(app: FastifyInstance, limits: ServerLimits) {
+  // An empty JSON body is no body (clients send Content-Type on PUT .../cancel/); bad JSON is a parse_error.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
+    if (!String(text).trim()) return done(null, undefined);
+    try {
+      done(null, parseJson(String(text), limits.maxDepth));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) =>
+    done(null, parseForm(String(text))),
+  );
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const limits: ServerLimits = {
     ...DEFAULT_LIMITS,
@@ -246,19 +293,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     done();
   });
 
-  // An empty JSON body is no body (clients send Content-Type on PUT .../cancel/); bad JSON is a parse_error.
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
-    if (!String(text).trim()) return done(null, undefined);
-    try {
-      done(null, parseJson(String(text), limits.maxDepth));
-    } catch (e) {
-      done(e as Error, undefined);
-    }
-  });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) =>
-    done(null, parseForm(String(text))),
-  );
+  registerBodyParsers(app, limits);
 
   app.addHook('onResponse', (req, reply, done) => {
     connections.idle(req.raw.socket);
@@ -266,30 +301,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     done();
   });
 
-  /**
-   * Authenticates and counts the request; `/verify/` is public and limited per client address, and
-   * the rate-limit status itself uses no request.
-   */
-  const guard: Guard = (req, reply, kind) => {
-    let who: string;
-    if (kind === 'public') who = `ip:${req.ip}`;
-    else {
-      const header = req.headers.authorization;
-      const m = header ? /^Token\s+(\S+)\s*$/i.exec(header) : null;
-      if (!header) throw new ApiError(401, 'not_authenticated', 'Authentication credentials were not provided.');
-      const id = m ? opts.authenticate(m[1]) : undefined;
-      if (!id) throw new ApiError(401, 'authentication_failed', 'Invalid token.');
-      connections.trust(req.raw.socket);
-      who = `key:${id}`;
-    }
-    if (kind === 'status') return who;
-    const taken = limiter.take(who, kind === 'create' ? 'create' : 'call');
-    if (!taken.ok) {
-      reply.header('Retry-After', String(taken.retryAfter));
-      throw new ApiError(429, 'throttled', `Request was throttled. Expected available in ${taken.retryAfter} seconds.`);
-    }
-    return who;
-  };
+  const guard = requestGuard(opts, limiter, connections);
 
   await registerApi(app, opts, limits, guard, limiter);
 
