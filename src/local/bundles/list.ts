@@ -387,8 +387,8 @@ function slice(keys: Int32Array, f: BundleFilter, drive: string): Found {
   return { total: keys.length, seqs: Array.from(keys.subarray(from, from + f.perPage)), plan };
 }
 
-/** Every other list: the filters as conditions on `bundles`, and a walk of the order's index or a sort of the matches. */
-function walkPage(db: Db, f: BundleFilter): Found {
+/** The filters as conditions on `bundles`, with what may count them without visiting the Bundles. */
+function listConditions(db: Db, f: BundleFilter) {
   const c = new Conditions();
   // A condition that is the only one may be counted from its own index, without the Bundles.
   const soleCounts = new Map<Condition, { text: string; total: ListPlan['total'] }>();
@@ -471,6 +471,12 @@ function walkPage(db: Db, f: BundleFilter): Found {
     const kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE ${where}), 0)`;
     soleCounts.set(c.set('documents', where), { text: kept, total: 'kept' });
   }
+  return { c, soleCounts, byDays, statusesOnly, statusKind };
+}
+
+/** Every other list: the filters as conditions on `bundles`, and a walk of the order's index or a sort of the matches. */
+function walkPage(db: Db, f: BundleFilter): Found {
+  const { c, soleCounts, byDays, statusesOnly, statusKind } = listConditions(db, f);
 
   const countReading: Reading = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'count' : 'drive';
   const count = (extra?: string) =>
