@@ -243,78 +243,67 @@ export interface BuildOptions {
   schemaPassed?: (row: number) => boolean;
 }
 
-/** Builds and validates one row against the same schemas as a real create. */
-export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Promise<BuiltRow> {
-  const problems: Problem[] = [];
-  const prov: Provenance = [];
-  const columnOf = (field: string) => columnFor(prov, field);
-  if (row.problem)
-    return { problems: [{ message: row.problem }], key: row.values.custom_key?.trim() || undefined, columnOf };
-  const { values } = row;
-  let body: Record<string, unknown>;
-  let endpoint: RowRequest['endpoint'] = 'bundle';
-  const files: AttachedFile[] = [];
-
-  if (source.kind === 'spec') {
-    body = fill(structuredClone(source.spec), values, '', prov) as Record<string, unknown>;
-  } else {
-    const packets: Record<string, unknown>[] = [];
-    const fieldValues: { key: string; initial_value: string }[] = [];
-    const roles =
-      source.kind === 'template'
-        ? source.template.roles.map((r) => r.key)
-        : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
-    for (const role of roles) {
-      const p = signerCells(values, role, prov, `packets[${packets.length}]`);
-      if (p) packets.push(p);
+/** The request of a row made from a template or an envelope template: its signers, field values and tag values. */
+function templateBody(
+  source: Exclude<Source, { kind: 'spec' }>,
+  values: CsvRow['values'],
+  prov: Provenance,
+  problems: Problem[],
+): { body: Record<string, unknown>; endpoint: RowRequest['endpoint'] } {
+  const packets: Record<string, unknown>[] = [];
+  const fieldValues: { key: string; initial_value: string }[] = [];
+  const roles =
+    source.kind === 'template'
+      ? source.template.roles.map((r) => r.key)
+      : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
+  for (const role of roles) {
+    const p = signerCells(values, role, prov, `packets[${packets.length}]`);
+    if (p) packets.push(p);
+  }
+  const tagValues: Record<string, string> = {};
+  for (const [c, v] of Object.entries(values)) {
+    if (v === '') continue;
+    if (c.startsWith('field.')) {
+      const base = source.kind === 'template' ? 'documents[0].field_values' : 'envelope_template.field_values';
+      prov.push([`${base}[${fieldValues.length}]`, c]);
+      fieldValues.push({ key: c.slice(6), initial_value: v });
+    } else if (c.startsWith('tag.')) {
+      prov.push([`tag_values.${c.slice(4)}`, c]);
+      tagValues[c.slice(4)] = v;
     }
-    const tagValues: Record<string, string> = {};
-    for (const [c, v] of Object.entries(values)) {
-      if (v === '') continue;
-      if (c.startsWith('field.')) {
-        const base = source.kind === 'template' ? 'documents[0].field_values' : 'envelope_template.field_values';
-        prov.push([`${base}[${fieldValues.length}]`, c]);
-        fieldValues.push({ key: c.slice(6), initial_value: v });
-      } else if (c.startsWith('tag.')) {
-        prov.push([`tag_values.${c.slice(4)}`, c]);
-        tagValues[c.slice(4)] = v;
-      }
-    }
-    body = { packets };
-    if (Object.keys(tagValues).length) body.tag_values = tagValues;
-    if (source.kind === 'template') {
-      body.documents = [
-        {
-          template_id: source.template.id,
-          assignments: packets.map((p) => ({ role: p.key, signer: p.key })),
-          ...(fieldValues.length ? { field_values: fieldValues } : {}),
-        },
-      ];
-    } else {
-      endpoint = 'envelope';
-      body.envelope_template = {
+  }
+  const body: Record<string, unknown> = { packets };
+  if (Object.keys(tagValues).length) body.tag_values = tagValues;
+  if (source.kind === 'template') {
+    body.documents = [
+      {
         template_id: source.template.id,
+        assignments: packets.map((p) => ({ role: p.key, signer: p.key })),
         ...(fieldValues.length ? { field_values: fieldValues } : {}),
-      };
-    }
-    if (!packets.length)
-      problems.push({
-        message: `no signer: fill at least one of the ${roles.map((r) => `${r}.email`).join(', ')} columns`,
-      });
+      },
+    ];
+  } else {
+    body.envelope_template = {
+      template_id: source.template.id,
+      ...(fieldValues.length ? { field_values: fieldValues } : {}),
+    };
   }
+  if (!packets.length)
+    problems.push({
+      message: `no signer: fill at least one of the ${roles.map((r) => `${r}.email`).join(', ')} columns`,
+    });
+  return { body, endpoint: source.kind === 'template' ? ('bundle' as const) : ('envelope' as const) };
+}
 
-  for (const [c, kind] of Object.entries(MEMBER_COLUMNS)) {
-    const cell = values[c];
-    if (cell === undefined || cell.trim() === '') continue;
-    const m = member(kind, cell);
-    if (m.problem) problems.push({ column: c, message: m.problem });
-    else {
-      body[c] = m.value;
-      prov.push([c, c]);
-    }
-  }
-
-  // Documents naming a local file carry it as an attached file (file_index), as bundle create does.
+/** Documents naming a local file carry it as an attached file (file_index), as bundle create does. */
+async function attachDocumentFiles(
+  source: Source,
+  body: Record<string, unknown>,
+  o: BuildOptions,
+  prov: Provenance,
+  problems: Problem[],
+  files: AttachedFile[],
+) {
   const documents = Array.isArray(body.documents) ? (body.documents as Record<string, unknown>[]) : [];
   for (const [i, d] of documents.entries()) {
     if (typeof d?.file_path !== 'string' || source.kind !== 'spec') continue;
@@ -339,6 +328,37 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
     }
     delete d.file_path;
   }
+}
+
+/** Builds and validates one row against the same schemas as a real create. */
+export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Promise<BuiltRow> {
+  const problems: Problem[] = [];
+  const prov: Provenance = [];
+  const columnOf = (field: string) => columnFor(prov, field);
+  if (row.problem)
+    return { problems: [{ message: row.problem }], key: row.values.custom_key?.trim() || undefined, columnOf };
+  const { values } = row;
+  const files: AttachedFile[] = [];
+  const { body, endpoint } =
+    source.kind === 'spec'
+      ? {
+          body: fill(structuredClone(source.spec), values, '', prov) as Record<string, unknown>,
+          endpoint: 'bundle' as const,
+        }
+      : templateBody(source, values, prov, problems);
+
+  for (const [c, kind] of Object.entries(MEMBER_COLUMNS)) {
+    const cell = values[c];
+    if (cell === undefined || cell.trim() === '') continue;
+    const m = member(kind, cell);
+    if (m.problem) problems.push({ column: c, message: m.problem });
+    else {
+      body[c] = m.value;
+      prov.push([c, c]);
+    }
+  }
+
+  await attachDocumentFiles(source, body, o, prov, problems, files);
 
   const key =
     typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key.trim() : `${o.batchId}-${row.row}`;
