@@ -279,7 +279,7 @@ function registerBundle(scope: FastifyInstance, { s, page, now, readOnly, live, 
   const liveWords = async () =>
     s.watchBundles
       ? 'Live: this page updates itself when the Bundle changes.'
-      : `Live: checked every ${Math.round((await paceMs()) / 1000)} s, ` + `a pace the backend's rate limit allows.`;
+      : `Live: checked every ${Math.round((await paceMs()) / 1000)} s, a pace the backend's rate limit allows.`;
   scope.get('/bundles/:slug', async (req, reply) => {
     const slug = param(req, 'slug');
     const bundle = await getBundleOrPacketsBundle(s, slug);

@@ -4,9 +4,10 @@ import { basename, dirname, resolve } from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
 import { BundlePatchRequest, BundleRequest, BundleTemplateRequest } from '../../../service/schemas.js';
 import type { AttachedFile } from '../../../service/types.js';
+import { applySettingsFlags } from './settingsFlags.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { IO } from '../../io.js';
-import { intArg, readInputFile, readJsonInput } from '../../run.js';
+import { readInputFile, readJsonInput } from '../../run.js';
 import { type TemplateFlags, applyTemplateFlags } from './templateFlags.js';
 
 export interface CreateFlags extends TemplateFlags {
@@ -125,14 +126,7 @@ export async function buildCreateRequest(io: IO, o: CreateFlags): Promise<Create
   if (o.inOrder) body.in_order = true;
   if (o.test) body.is_test = true;
   if (o.expires !== undefined) body.expires = o.expires;
-  if (o.ccSender !== undefined) body.cc_sender = o.ccSender;
-  if (o.sendReminders !== undefined) body.send_reminders = o.sendReminders;
-  for (const [flag, key] of [
-    ['reminderOffset', 'reminder_offset'],
-    ['reminderInterval', 'reminder_interval'],
-    ['reminderExpires', 'reminder_expires'],
-  ] as const)
-    if (o[flag] !== undefined) body[key] = intArg(o[flag], `--${key.replace('_', '-')}`);
+  applySettingsFlags(o, body);
   if (!body.packets && !body.documents && !body.envelope_template)
     throw new CliError(
       'Nothing to send: give --file (or --template) and --signer, or a JSON spec with -f spec.json (-f - for stdin).',

@@ -1,9 +1,10 @@
 // esign bundle update SLUG: expiry, reminders, cc, owner, team, brand of a draft or sent Bundle.
 import type { Command } from 'commander';
 import { isUpdatable } from '../../../service/states.js';
+import { applySettingsFlags } from './settingsFlags.js';
 import { CliError, EXIT, rethrowAsStateConflict } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { type Action, collect, intArg, readJsonInput } from '../../run.js';
+import { type Action, collect, readJsonInput } from '../../run.js';
 import { showBundle } from './show.js';
 
 export interface UpdateOptions {
@@ -47,14 +48,7 @@ export async function run(f: Factory, o: UpdateOptions): Promise<void> {
   const body: Record<string, unknown> = o.spec ? await readJsonInput(f.io, o.spec, '--spec') : {};
   if (o.expires !== undefined) body.expires = o.expires;
   if (o.cc !== undefined) body.cc_emails = o.cc;
-  if (o.ccSender !== undefined) body.cc_sender = o.ccSender;
-  if (o.sendReminders !== undefined) body.send_reminders = o.sendReminders;
-  for (const [flag, key] of [
-    ['reminderOffset', 'reminder_offset'],
-    ['reminderInterval', 'reminder_interval'],
-    ['reminderExpires', 'reminder_expires'],
-  ] as const)
-    if (o[flag] !== undefined) body[key] = intArg(o[flag], `--${key.replace('_', '-')}`);
+  applySettingsFlags(o, body);
   if (o.owner !== undefined) body.owner = nullable(o.owner);
   if (o.team !== undefined) body.team = nullable(o.team);
   if (o.signingBrand !== undefined) body.signing_brand = nullable(o.signingBrand);
