@@ -1,5 +1,6 @@
 // The fields of a stored document and who may fill them, and the signer-side checks of one value.
 import type { FieldPlacement } from '../../service/hosting.js';
+import { type Db, sql } from '../store/db.js';
 import type { DocumentRow } from './read.js';
 
 export interface StoredField extends FieldPlacement {
@@ -96,3 +97,13 @@ export function checkValue(f: StoredField, raw: string, regex: (pattern: string,
 /** Whether a stored value counts as filled for a required field (an unticked box does not). */
 export const isFilled = (f: StoredField, value: string | undefined) =>
   value !== undefined && value !== '' && !(f.kind === 'chk' && value !== 'true');
+
+/** The values stored for a Bundle's fields, by `doc_key/field_key`. */
+export function storedFieldValues(db: Db, bundleSeq: number): Map<string, string> {
+  const rows = sql(db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(bundleSeq) as {
+    doc_key: string;
+    field_key: string;
+    value: string;
+  }[];
+  return new Map(rows.map((v) => [`${v.doc_key}/${v.field_key}`, v.value]));
+}

@@ -14,7 +14,7 @@ import {
 } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { canEdit, documentSpec, fieldsOfDocument } from '../bundles/fields.js';
+import { canEdit, documentSpec, fieldsOfDocument, storedFieldValues } from '../bundles/fields.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from '../bundles/links.js';
 import { viewPacket } from './signing.js';
 
@@ -44,15 +44,7 @@ function buildView(ctx: EngineContext, packetId: string, session: { token: strin
   const pa = packetAttrs(p);
   const docs = documentRowsOf(ctx.db, b.seq);
   const all = docs.flatMap((d) => fieldsOfDocument(d).map((f) => ({ d, f })));
-  const stored = new Map(
-    (
-      sql(ctx.db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
-        doc_key: string;
-        field_key: string;
-        value: string;
-      }[]
-    ).map((v) => [`${v.doc_key}/${v.field_key}`, v.value]),
-  );
+  const stored = storedFieldValues(ctx.db, b.seq);
   const attached = sql(
     ctx.db,
     'SELECT doc_key, field_key, name FROM field_attachments WHERE bundle_seq = ? ORDER BY num',

@@ -26,7 +26,15 @@ import { checkDelivery } from '../bundles/reachability.js';
 import { slug } from '../store/ids.js';
 import { scheduleReminders } from '../bundles/due.js';
 import { recordEvent } from '../bundles/events.js';
-import { AUTO_FILLED, type StoredField, canEdit, checkValue, fieldsOfDocument, isFilled } from '../bundles/fields.js';
+import {
+  AUTO_FILLED,
+  type StoredField,
+  canEdit,
+  checkValue,
+  fieldsOfDocument,
+  isFilled,
+  storedFieldValues,
+} from '../bundles/fields.js';
 import { endedAs, isOpenPacket, packetsWhoseTurnItIs } from '../bundles/turns.js';
 import { notify } from '../messages/notify.js';
 import { describeStatus } from '../bundles/lifecycle.js';
@@ -321,15 +329,7 @@ function checkAttachments(
 /** The signer's own fields: fill the automatic ones, then every required one must have a value. */
 function fillAndRequire(ctx: EngineContext, s: Signing, errs: FieldErrors) {
   const { b, p, at, all, values, attachments } = s;
-  const existing = new Map(
-    (
-      sql(ctx.db, 'SELECT doc_key, field_key, value FROM field_values WHERE bundle_seq = ?').all(b.seq) as {
-        doc_key: string;
-        field_key: string;
-        value: string;
-      }[]
-    ).map((v) => [`${v.doc_key}/${v.field_key}`, v.value]),
-  );
+  const existing = storedFieldValues(ctx.db, b.seq);
   // How a field is named in errors: by its key when no other document uses it.
   const refOf = (t: Target) =>
     all.filter((x) => x.field.key === t.field.key).length > 1 ? `${t.doc.key}/${t.field.key}` : t.field.key;
