@@ -1,5 +1,5 @@
 // Shared test helpers: a fresh engine in a temporary data directory, fixture documents, request builders.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,21 @@ import { ApiError } from '../src/service/errors.js';
 
 export const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
 export const CONTRACT_PDF = readFileSync(fixture('contract.pdf'));
+/** `esign local template import` of the lease: contract.pdf, a tenant and a landlord, and their fields. */
+export const leaseImportArgs = () => [
+  'local',
+  'template',
+  'import',
+  fixture('contract.pdf'),
+  '--name',
+  'Lease',
+  '--role',
+  'tenant:Tenant',
+  '--role',
+  'landlord',
+  '--fields',
+  fixture('cli/lease-fields.json'),
+];
 export const CONTRACT_B64 = CONTRACT_PDF.toString('base64');
 
 export function tempDir(prefix = 'esign-test-'): { dir: string; cleanup: () => void } {
@@ -89,4 +104,24 @@ export async function fileServer(
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A one-signer batch spec naming `file_path` (a signature field for `p`, a label and an email from `{{n}}`). */
+export const oneSignerBatchSpec = (label: string, file_path: string) => ({
+  label: `${label} {{n}}`,
+  documents: [
+    {
+      key: 'w',
+      file_path,
+      fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+    },
+  ],
+  packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+});
+
+/** In `dir`: contract.pdf, spec.json (one signer a row) and rows.csv with the column `n` from 1 to `rows`. */
+export function writeBatchFiles(dir: string, label: string, rows: number): void {
+  copyFileSync(fixture('contract.pdf'), join(dir, 'contract.pdf'));
+  writeFileSync(join(dir, 'spec.json'), JSON.stringify(oneSignerBatchSpec(label, 'contract.pdf')));
+  writeFileSync(join(dir, 'rows.csv'), `n\n${Array.from({ length: rows }, (_, i) => i + 1).join('\n')}\n`);
 }

@@ -1,10 +1,9 @@
 // A batch killed with SIGKILL at random points, several times, then resumed: exactly one Bundle per
 // row. Real processes (bin/esign.js on dist/: npm run build first) on one data directory.
 import { spawn } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { tempDir, writeBatchFiles } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
 
@@ -15,22 +14,7 @@ let env: Record<string, string>;
 beforeAll(() => {
   data = tempDir('esign-batch-kill-');
   env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
-  copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
-  writeFileSync(
-    join(data.dir, 'spec.json'),
-    JSON.stringify({
-      label: 'Waiver {{n}}',
-      documents: [
-        {
-          key: 'w',
-          file_path: 'contract.pdf',
-          fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
-        },
-      ],
-      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-    }),
-  );
-  writeFileSync(join(data.dir, 'rows.csv'), `n\n${Array.from({ length: ROWS }, (_, i) => i + 1).join('\n')}\n`);
+  writeBatchFiles(data.dir, 'Waiver', ROWS);
 });
 afterAll(() => data.cleanup());
 

@@ -2,14 +2,14 @@
 // never given to a second sender because of what a lock file reads as (empty, torn, a recycled pid).
 // The spawned runs use bin/esign.js on dist/ (npm run build first).
 import { spawn } from 'node:child_process';
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs bench module (bench/security.mjs calls it too)
 import { doubleResumeTrials } from '../../bench/batch-resume-race.mjs';
 import { BatchLock } from '../../src/cli/batch/lock.js';
 import { CliError, EXIT } from '../../src/cli/exitCodes.js';
-import { fixture, tempDir } from '../helpers.js';
+import { tempDir, writeBatchFiles } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
 
@@ -51,22 +51,7 @@ let env: Record<string, string>;
 beforeAll(() => {
   data = tempDir('esign-batch-lock-run-');
   env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
-  copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
-  writeFileSync(
-    join(data.dir, 'spec.json'),
-    JSON.stringify({
-      label: 'Lock {{n}}',
-      documents: [
-        {
-          key: 'w',
-          file_path: 'contract.pdf',
-          fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
-        },
-      ],
-      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-    }),
-  );
-  writeFileSync(join(data.dir, 'rows.csv'), `n\n${Array.from({ length: ROWS }, (_, i) => i + 1).join('\n')}\n`);
+  writeBatchFiles(data.dir, 'Lock', ROWS);
 });
 afterAll(() => data.cleanup());
 

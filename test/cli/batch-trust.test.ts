@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
 import type { Bundle } from '../../src/service/types.js';
-import { fixture, newEngine, tempDir } from '../helpers.js';
+import { fixture, leaseImportArgs, newEngine, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 type Engine = ReturnType<typeof newEngine>;
@@ -222,26 +222,7 @@ describe.each([
   it('tags Bundles of a Document Template and an Envelope Template batch', async () => {
     // The templates are made on the engine itself (esign local), whichever backend the batch talks to.
     const engineEnv = { ESIGN_DATA_DIR: side.engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' };
-    const template = (
-      await esignIn(
-        [
-          'local',
-          'template',
-          'import',
-          fixture('contract.pdf'),
-          '--name',
-          'Lease',
-          '--role',
-          'tenant:Tenant',
-          '--role',
-          'landlord',
-          '--fields',
-          fixture('cli/lease-fields.json'),
-          '-q',
-        ],
-        { env: engineEnv },
-      )
-    ).stdout.trim();
+    const template = (await esignIn([...leaseImportArgs(), '-q'], { env: engineEnv })).stdout.trim();
     const envelope = (
       await esignIn(['local', 'envelope-template', 'create', fixture('cli/envelope-spec.json'), '-q'], {
         env: engineEnv,

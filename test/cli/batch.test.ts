@@ -3,7 +3,7 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { fixture, leaseImportArgs, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -192,21 +192,7 @@ describe('esign batch with templates', () => {
   let template = '';
   let envelope = '';
   beforeAll(async () => {
-    const t = await esign([
-      'local',
-      'template',
-      'import',
-      fixture('contract.pdf'),
-      '--name',
-      'Lease',
-      '--role',
-      'tenant:Tenant',
-      '--role',
-      'landlord',
-      '--fields',
-      fixture('cli/lease-fields.json'),
-      '-q',
-    ]);
+    const t = await esign([...leaseImportArgs(), '-q']);
     expect(t.exitCode, t.stderr).toBe(0);
     template = t.stdout.trim();
     const e = await esign(['local', 'envelope-template', 'create', fixture('cli/envelope-spec.json'), '-q']);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIO } from '../../src/cli/io.js';
 import { printList, printObject } from '../../src/cli/output.js';
 import { safeJson, safeLine, safeUrl } from '../../src/cli/sanitize.js';
-import { bundleRequest, fixture, newEngine, tempDir } from '../helpers.js';
+import { bundleRequest, fixture, newEngine, oneSignerBatchSpec, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 // Retitles the window, clears the screen, homes the cursor; a C1 CSI; a bidi override.
@@ -95,20 +95,7 @@ describe('batch check and send with a hostile CSV header', () => {
   let data: ReturnType<typeof tempDir>;
   beforeAll(() => {
     data = tempDir('esign-hostile-csv-');
-    writeFileSync(
-      join(data.dir, 'spec.json'),
-      JSON.stringify({
-        label: 'Waiver {{n}}',
-        documents: [
-          {
-            key: 'w',
-            file_path: fixture('contract.pdf'),
-            fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
-          },
-        ],
-        packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-      }),
-    );
+    writeFileSync(join(data.dir, 'spec.json'), JSON.stringify(oneSignerBatchSpec('Waiver', fixture('contract.pdf'))));
     writeFileSync(join(data.dir, 'rows.csv'), `n,${HOSTILE}\n1,x\n`);
   });
   afterAll(() => data.cleanup());

@@ -1,6 +1,6 @@
 // Document Templates, Envelope Templates and Persons through the CLI, run in-process on a real engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { fixture, leaseImportArgs, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -27,25 +27,7 @@ describe('esign template', () => {
   let id = '';
 
   it('imports a PDF as a template with roles, fields and metadata (local template import)', async () => {
-    const r = await esign([
-      'local',
-      'template',
-      'import',
-      fixture('contract.pdf'),
-      '--name',
-      'Lease',
-      '--role',
-      'tenant:Tenant',
-      '--role',
-      'landlord',
-      '--fields',
-      fixture('cli/lease-fields.json'),
-      '--metadata',
-      'dept=sales',
-      '--metadata',
-      'kind=lease',
-      '--json',
-    ]);
+    const r = await esign([...leaseImportArgs(), '--metadata', 'dept=sales', '--metadata', 'kind=lease', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const t = JSON.parse(r.stdout);
     id = t.id;
