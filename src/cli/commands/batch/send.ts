@@ -6,6 +6,13 @@ import { note, printObject } from '../../output.js';
 import { type Action, confirm, intArg } from '../../run.js';
 import type { SourceFlags } from '../../batch/source.js';
 import { safeLine } from '../../sanitize.js';
+import type { CsvRow } from '../../batch/csv.js';
+import type { Journal } from '../../batch/journal.js';
+import type { RowChecker } from '../../batch/rows.js';
+import type { Counts } from '../../batch/runner.js';
+import type { Allowance, Pacer } from '../../batch/pacer.js';
+import type { ResultsFile } from '../../batch/results.js';
+import type { EsignService } from '../../../service/service.js';
 
 export interface SendOptions extends SourceFlags {
   csv: string;
@@ -53,7 +60,6 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     src,
     { Journal, journalDir },
     { runBatch },
-    pacing,
     { sha256File },
     { RowChecker },
   ] = await Promise.all([
@@ -62,20 +68,12 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     import('../../batch/source.js'),
     import('../../batch/journal.js'),
     import('../../batch/runner.js'),
-    import('../../batch/pacer.js'),
     import('../../hashFile.js'),
     import('../../batch/rows.js'),
   ]);
   const header = await readHeader(o.csv);
   const { source, descriptor } = await src.loadSource(f, o);
-  const plan = mapping.planColumns(source, header);
-  if (plan.problems.length) {
-    for (const p of plan.problems) f.io.err.write(`esign: ${mapping.describeProblem(undefined, p)}\n`);
-    throw new CliError(
-      'The CSV header does not fit the source: nothing was sent (see esign batch check).',
-      EXIT.INVALID,
-    );
-  }
+  refuseUnfitHeader(f, mapping, mapping.planColumns(source, header));
   if (o.batchId !== undefined && !src.BATCH_ID.test(o.batchId))
     throw new CliError(`--batch-id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
   const batchId = o.batchId ?? src.batchIdOf(await sha256File(o.csv), descriptor);
@@ -88,78 +86,26 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     backend: await f.backendLabel(),
     started: new Date().toISOString(),
   });
-  let results: import('../../batch/results.js').ResultsFile | undefined;
+  let results: ResultsFile | undefined;
   try {
     // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
-    let total = 0;
-    let pending = 0;
-    let signers = 0;
-    let allTest = true;
-    let allDraft = true;
-    let invalid = 0;
-    const invalidRows = new Set<number>();
     const files = new (await import('../../batch/fileCache.js')).FileCache();
     const checker = new RowChecker(source, { batchId, readFiles: false, files });
-    for await (const r of readRows(o.csv, header)) {
-      total++;
-      const prior = journal.rows.get(r.row);
-      if (prior?.s === 'sent') {
-        checker.claim(r.row, prior.key);
-        continue;
-      }
-      pending++;
-      const built = await checker.check(r);
-      const body = built.request?.body;
-      if (!body) {
-        invalid++;
-        if (invalidRows.size < MAX_INVALID_KEPT) invalidRows.add(r.row);
-        continue;
-      }
-      signers += built.request!.signers;
-      if (body.is_test !== true) allTest = false;
-      if (body.status !== 'dr') allDraft = false;
-    }
-    // The rows that will be sent: invalid ones (the same check as batch check) are said, not counted.
-    const sending = pending - invalid;
-    const besides = [
-      total > pending ? `${total - pending} already sent` : '',
-      invalid ? `${invalid} invalid, not sent: see esign batch check` : '',
-    ]
-      .filter(Boolean)
-      .join('; ');
-    if (sending && !allDraft) await f.requireLive(allTest, o.live, 'create');
-    if (sending)
-      await confirm(
-        f,
-        `${allDraft ? 'Save' : 'Send'} ${sending} Bundle${sending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${besides ? ` (${besides})` : ''}?`,
-        o.yes,
-      );
+    const c = await countRows(readRows(o.csv, header), journal, checker);
+    const { total, pending, invalid, invalidRows } = c;
+    await confirmSend(f, o, c);
 
-    let pacer: import('../../batch/pacer.js').Pacer | undefined;
-    let calls: import('../../batch/pacer.js').Pacer | undefined;
-    let allowance: import('../../batch/pacer.js').Allowance | undefined;
-    if (service.capabilities.rateLimited && pending) {
-      // The call budget is read even with --rate: every row costs a lookup by custom_key.
-      const told = o.rate
-        ? await pacing.readAllowance(service).catch(() => undefined)
-        : await pacing.readAllowance(service);
-      allowance = o.rate ? pacing.parseRate(o.rate) : told!;
-      pacer = pacing.Pacer.forCreates(allowance);
-      if (told) calls = pacing.Pacer.forCalls(told);
-    }
-    if (o.results) {
-      const { ResultsFile } = await import('../../batch/results.js');
-      results = new ResultsFile(o.results);
-    }
+    const { pacer, calls, allowance, describe } = await pacingFor(service, o, pending);
+    if (o.results) results = new (await import('../../batch/results.js')).ResultsFile(o.results);
     const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
     const bar = showBar ? await (await import('../../batch/progress.js')).startProgress(f.io.err, total) : undefined;
-    const failures: { row: number; custom_key: string; error: string }[] = [];
+    const failures: Failure[] = [];
     const created: string[] = [];
     const abort = new AbortController();
     const onSigint = () => abort.abort();
     process.once('SIGINT', onSigint);
     const started = Date.now();
-    let counts: import('../../batch/runner.js').Counts;
+    let counts: Counts;
     try {
       counts = await runBatch(
         service,
@@ -179,69 +125,14 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
           crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
           throttle: (l) => f.onThrottle(l),
         },
-        {
-          onResult(r, c) {
-            results?.write(r);
-            if (r.status === 'created' || r.status === 'incomplete') {
-              created.push(r.bundle_id);
-              if (f.options.quiet && !f.options.json) f.io.out.write(`${safeLine(r.bundle_id)}\n`);
-            }
-            if (r.status === 'failed' || r.status === 'incomplete')
-              failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
-            else if (r.status === 'exists' && !showBar && !f.options.quiet && !f.options.json)
-              note(f, `row ${r.row} (${r.custom_key}): exists as Bundle ${r.bundle_id}, not sent again`);
-            const next =
-              pacer && pacer.nextSlotAt() > Date.now() + 1000
-                ? `next slot in ${Math.ceil((pacer.nextSlotAt() - Date.now()) / 1000)} s`
-                : undefined;
-            bar?.update(c, next);
-          },
-          onPause(until) {
-            if (!showBar && !f.options.quiet && !f.options.json)
-              note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
-          },
-        },
+        handlersFor(f, { results, created, failures, showBar, bar, pacer }),
       );
     } finally {
       process.removeListener('SIGINT', onSigint);
       bar?.stop();
     }
-    const seconds = (Date.now() - started) / 1000;
-    const summary = {
-      batch: batchId,
-      rows: total,
-      created: counts.created,
-      skipped: counts.skipped,
-      exists: counts.exists,
-      incomplete: counts.incomplete,
-      failed: counts.failed,
-      not_started: total - counts.done,
-      seconds: Number(seconds.toFixed(2)),
-      rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
-      pacing: allowance ? pacing.describeAllowance(allowance) : null,
-      journal: journal.path,
-      failures,
-    };
-    if (!f.options.quiet) {
-      await printObject(f, summary, [
-        ['batch', batchId],
-        ['rows', total],
-        ['created', counts.created],
-        ['skipped', `${counts.skipped} (already sent)`],
-        ['exists', `${counts.exists} (custom_key already on the backend: not sent)`],
-        ...(counts.incomplete
-          ? [['incomplete', `${counts.incomplete} (created, tags not added)`] as [string, unknown]]
-          : []),
-        ['failed', counts.failed],
-        ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
-        ['rate', `${summary.rate_per_second} Bundles/s`],
-        ['journal', journal.path],
-      ]);
-    }
-    if (!f.options.json)
-      for (const x of failures.slice(0, 50))
-        note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
-    if (failures.length > 50) note(f, `... and ${failures.length - 50} more (esign batch status ${batchId}).`);
+    const summary = summaryOf(batchId, total, counts, started, journal.path, failures, { allowance, describe });
+    await printSummary(f, summary, counts, failures);
     if (abort.signal.aborted)
       throw new CliError(
         `Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`,
@@ -256,4 +147,191 @@ export async function run(f: Factory, o: SendOptions): Promise<void> {
     await results?.close();
     journal.close();
   }
+}
+
+/** The counting pass: how many rows are left, to how many signers, whether all are tests or drafts, which are invalid. */
+async function countRows(rows: AsyncIterable<CsvRow>, journal: Journal, checker: RowChecker) {
+  let total = 0;
+  let pending = 0;
+  let signers = 0;
+  let allTest = true;
+  let allDraft = true;
+  let invalid = 0;
+  const invalidRows = new Set<number>();
+  for await (const r of rows) {
+    total++;
+    const prior = journal.rows.get(r.row);
+    if (prior?.s === 'sent') {
+      checker.claim(r.row, prior.key);
+      continue;
+    }
+    pending++;
+    const built = await checker.check(r);
+    const body = built.request?.body;
+    if (!body) {
+      invalid++;
+      if (invalidRows.size < MAX_INVALID_KEPT) invalidRows.add(r.row);
+      continue;
+    }
+    signers += built.request!.signers;
+    if (body.is_test !== true) allTest = false;
+    if (body.status !== 'dr') allDraft = false;
+  }
+  return { total, pending, signers, allTest, allDraft, invalid, invalidRows };
+}
+
+interface Summary {
+  batch: string;
+  rows: number;
+  not_started: number;
+  rate_per_second: number;
+  journal: string;
+}
+
+/** The summary (unless -q) and the first failures, on stderr. */
+async function printSummary(
+  f: Factory,
+  summary: Summary,
+  counts: Counts,
+  failures: { row: number; custom_key: string; error: string }[],
+) {
+  if (!f.options.quiet) {
+    await printObject(f, summary, [
+      ['batch', summary.batch],
+      ['rows', summary.rows],
+      ['created', counts.created],
+      ['skipped', `${counts.skipped} (already sent)`],
+      ['exists', `${counts.exists} (custom_key already on the backend: not sent)`],
+      ...(counts.incomplete
+        ? [['incomplete', `${counts.incomplete} (created, tags not added)`] as [string, unknown]]
+        : []),
+      ['failed', counts.failed],
+      ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
+      ['rate', `${summary.rate_per_second} Bundles/s`],
+      ['journal', summary.journal],
+    ]);
+  }
+  if (!f.options.json)
+    for (const x of failures.slice(0, 50))
+      note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
+  if (failures.length > 50) note(f, `... and ${failures.length - 50} more (esign batch status ${summary.batch}).`);
+}
+
+type Mapping = typeof import('../../batch/mapping.js');
+
+/** A header that does not fit the source: each problem said, and nothing sent. */
+function refuseUnfitHeader(f: Factory, mapping: Mapping, plan: ReturnType<Mapping['planColumns']>) {
+  if (!plan.problems.length) return;
+  for (const p of plan.problems) f.io.err.write(`esign: ${mapping.describeProblem(undefined, p)}\n`);
+  throw new CliError('The CSV header does not fit the source: nothing was sent (see esign batch check).', EXIT.INVALID);
+}
+
+type CountedRows = Awaited<ReturnType<typeof countRows>>;
+
+/** Live use is allowed (or the rows are tests or drafts), then the person confirms what is about to go. */
+async function confirmSend(f: Factory, o: SendOptions, c: CountedRows) {
+  // The rows that will be sent: invalid ones (the same check as batch check) are said, not counted.
+  const { total, pending, invalid, signers, allDraft, allTest } = c;
+  const sending = pending - invalid;
+  const besides = [
+    total > pending ? `${total - pending} already sent` : '',
+    invalid ? `${invalid} invalid, not sent: see esign batch check` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  if (sending && !allDraft) await f.requireLive(allTest, o.live, 'create');
+  if (sending)
+    await confirm(
+      f,
+      `${allDraft ? 'Save' : 'Send'} ${sending} Bundle${sending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${besides ? ` (${besides})` : ''}?`,
+      o.yes,
+    );
+}
+
+type Pacing = typeof import('../../batch/pacer.js');
+
+/** The pace of creates and calls on a rate-limited backend: --rate, or the allowance the backend tells. */
+async function pacingFor(service: EsignService, o: SendOptions, pending: number) {
+  const pacing: Pacing = await import('../../batch/pacer.js');
+  let pacer: Pacer | undefined;
+  let calls: Pacer | undefined;
+  let allowance: Allowance | undefined;
+  if (service.capabilities.rateLimited && pending) {
+    // The call budget is read even with --rate: every row costs a lookup by custom_key.
+    const told = o.rate
+      ? await pacing.readAllowance(service).catch(() => undefined)
+      : await pacing.readAllowance(service);
+    allowance = o.rate ? pacing.parseRate(o.rate) : told!;
+    pacer = pacing.Pacer.forCreates(allowance);
+    if (told) calls = pacing.Pacer.forCalls(told);
+  }
+  return { pacer, calls, allowance, describe: pacing.describeAllowance };
+}
+
+type Failure = { row: number; custom_key: string; error: string };
+type Handlers = Parameters<typeof import('../../batch/runner.js').runBatch>[4];
+
+/** What each row's result and each pause show: the results file, -q ids, failures kept, the bar. */
+function handlersFor(
+  f: Factory,
+  s: {
+    results: ResultsFile | undefined;
+    created: string[];
+    failures: Failure[];
+    showBar: boolean;
+    bar: Awaited<ReturnType<typeof import('../../batch/progress.js').startProgress>> | undefined;
+    pacer: Pacer | undefined;
+  },
+): Handlers {
+  const { results, created, failures, showBar, bar, pacer } = s;
+  return {
+    onResult(r, c) {
+      results?.write(r);
+      if (r.status === 'created' || r.status === 'incomplete') {
+        created.push(r.bundle_id);
+        if (f.options.quiet && !f.options.json) f.io.out.write(`${safeLine(r.bundle_id)}\n`);
+      }
+      if (r.status === 'failed' || r.status === 'incomplete')
+        failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
+      else if (r.status === 'exists' && !showBar && !f.options.quiet && !f.options.json)
+        note(f, `row ${r.row} (${r.custom_key}): exists as Bundle ${r.bundle_id}, not sent again`);
+      const next =
+        pacer && pacer.nextSlotAt() > Date.now() + 1000
+          ? `next slot in ${Math.ceil((pacer.nextSlotAt() - Date.now()) / 1000)} s`
+          : undefined;
+      bar?.update(c, next);
+    },
+    onPause(until) {
+      if (!showBar && !f.options.quiet && !f.options.json)
+        note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
+    },
+  };
+}
+
+/** The batch's summary, as printed and as JSON. */
+function summaryOf(
+  batchId: string,
+  total: number,
+  counts: Counts,
+  started: number,
+  journal: string,
+  failures: Failure[],
+  allowance: { allowance: Allowance | undefined; describe: Pacing['describeAllowance'] },
+) {
+  const seconds = (Date.now() - started) / 1000;
+  return {
+    batch: batchId,
+    rows: total,
+    created: counts.created,
+    skipped: counts.skipped,
+    exists: counts.exists,
+    incomplete: counts.incomplete,
+    failed: counts.failed,
+    not_started: total - counts.done,
+    seconds: Number(seconds.toFixed(2)),
+    rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
+    pacing: allowance.allowance ? allowance.describe(allowance.allowance) : null,
+    journal,
+    failures,
+  };
 }
