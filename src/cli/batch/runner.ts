@@ -92,34 +92,20 @@ function errorText(e: unknown, req?: RowRequest): string {
     .join('; ');
 }
 
-export async function runBatch(
-  service: EsignService,
-  source: Source,
-  journal: Journal,
-  o: RunOptions,
-  hooks: RunHooks,
-): Promise<Counts> {
-  const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 };
-  const finish = (r: RowResult) => {
-    counts.done++;
-    if (r.status === 'created') counts.created++;
-    else if (r.status === 'incomplete') counts.incomplete++;
-    else if (r.status === 'failed') counts.failed++;
-    else if (r.status === 'exists') counts.exists++;
-    else counts.skipped++;
-    hooks.onResult(r, counts);
-  };
-  // A 429 is waited out by the backend's retry policy; meanwhile no other row starts a call.
-  const unsubscribe = o.throttle?.((until) => {
-    o.pacer?.pause(until);
-    o.calls?.pause(until);
-    hooks.onPause?.(until);
-  });
-  const call = async () => {
-    await o.calls?.slot();
-  };
-  const lookup = (key: string) => findByKey(service, key, call);
+/** What sending one row needs from the run: the backend, the journal, the options, and the run's own steps. */
+interface RowContext {
+  service: EsignService;
+  journal: Journal;
+  o: RunOptions;
+  /** Counts a row's result and reports it. */
+  finish: (r: RowResult) => void;
+  /** Waits for a call's slot in the pace. */
+  call: () => Promise<void>;
+  lookup: (key: string) => Promise<Bundle | undefined>;
+}
 
+/** How one row goes: found by its custom_key (exists, or made by an interrupted run), else created and tagged. */
+function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
   const create = async (req: RowRequest): Promise<Bundle> => {
     await call();
     return req.endpoint === 'envelope'
@@ -184,7 +170,7 @@ export async function runBatch(
   };
 
   /** `known`: the chunk's lookup answered for this row (null: no such Bundle); undefined: look it up now. */
-  const handle = async (row: number, req: RowRequest, known?: Bundle | null): Promise<void> => {
+  return async (row: number, req: RowRequest, known?: Bundle | null): Promise<void> => {
     const prior = journal.rows.get(row);
     const found = known === undefined ? await lookup(req.key) : (known ?? undefined);
     if (found) {
@@ -197,6 +183,37 @@ export async function runBatch(
     }
     await send(row, req);
   };
+}
+
+export async function runBatch(
+  service: EsignService,
+  source: Source,
+  journal: Journal,
+  o: RunOptions,
+  hooks: RunHooks,
+): Promise<Counts> {
+  const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 };
+  const finish = (r: RowResult) => {
+    counts.done++;
+    if (r.status === 'created') counts.created++;
+    else if (r.status === 'incomplete') counts.incomplete++;
+    else if (r.status === 'failed') counts.failed++;
+    else if (r.status === 'exists') counts.exists++;
+    else counts.skipped++;
+    hooks.onResult(r, counts);
+  };
+  // A 429 is waited out by the backend's retry policy; meanwhile no other row starts a call.
+  const unsubscribe = o.throttle?.((until) => {
+    o.pacer?.pause(until);
+    o.calls?.pause(until);
+    hooks.onPause?.(until);
+  });
+  const call = async () => {
+    await o.calls?.slot();
+  };
+  const lookup = (key: string) => findByKey(service, key, call);
+
+  const handle = rowHandler({ service, journal, o, finish, call, lookup });
 
   // Rows go in order through chunks: a backend that finds many custom_keys in one read is asked once
   // per chunk; any other looks each row's key up in its own turn (the chunk is one row).
