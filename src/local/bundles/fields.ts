@@ -107,3 +107,11 @@ export function storedFieldValues(db: Db, bundleSeq: number): Map<string, string
   }[];
   return new Map(rows.map((v) => [`${v.doc_key}/${v.field_key}`, v.value]));
 }
+
+/** A signer's initials, as the initials field fills itself: the first letter of each word, upper case. */
+export const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => [...w][0]!.toUpperCase())
+    .join('');

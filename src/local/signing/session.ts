@@ -14,7 +14,7 @@ import {
 } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { canEdit, documentSpec, fieldsOfDocument, storedFieldValues } from '../bundles/fields.js';
+import { canEdit, documentSpec, fieldsOfDocument, initials, storedFieldValues } from '../bundles/fields.js';
 import { createLink, findLink, linkExpired, markLinkUsed } from '../bundles/links.js';
 import { viewPacket } from './signing.js';
 
@@ -23,13 +23,6 @@ export const SESSION_TTL_MS = 60 * 60 * 1000;
 const gone = (message: string) => new ApiError(410, 'gone', message);
 const unknownLink = () =>
   new ApiError(404, 'not_found', 'This signing link is not valid. Check that you copied the whole address.');
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => [...w][0]!.toUpperCase())
-    .join('');
 
 function suggested(kind: string, p: PacketRow): string {
   if (kind === 'sig') return p.name;

@@ -33,6 +33,7 @@ import {
   checkValue,
   fieldsOfDocument,
   isFilled,
+  initials,
   storedFieldValues,
 } from '../bundles/fields.js';
 import { endedAs, isOpenPacket, packetsWhoseTurnItIs } from '../bundles/turns.js';
@@ -198,13 +199,6 @@ function resolveField(all: Target[], ref: string): Target | string {
     return `Field "${ref}" is in several documents: write it as ${found.map((t) => `${t.doc.key}/${ref}`).join(' or ')}.`;
   return found[0]!;
 }
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => [...w][0]!.toUpperCase())
-    .join('');
 
 /**
  * Signs for a packet: checks every value and attachment (all problems at once, as a 400 naming
