@@ -9,22 +9,40 @@ import { LocalEngine, type LocalEngineOptions } from '../src/local/engine.js';
 import { ApiError } from '../src/service/errors.js';
 
 export const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
+
+/**
+ * A command line as an argument list: the literal text is split on whitespace and each `${value}` is
+ * one argument as it is (spaces and all), or glued to the text it touches: argv`--label ${name} -q`.
+ */
+export function argv(text: TemplateStringsArray, ...values: unknown[]): string[] {
+  const out: string[] = [];
+  let word: string | undefined;
+  text.forEach((t, i) => {
+    t.split(/\s+/).forEach((part, j) => {
+      if (j > 0 && word !== undefined) {
+        out.push(word);
+        word = undefined;
+      }
+      if (part) word = (word ?? '') + part;
+    });
+    if (i < values.length) word = (word ?? '') + String(values[i]);
+  });
+  if (word !== undefined) out.push(word);
+  return out;
+}
+
+/** Tab-separated key/value output (a piped key/value view) as an object. */
+export const kv = (stdout: string): Record<string, string> =>
+  Object.fromEntries(
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')),
+  );
 export const CONTRACT_PDF = readFileSync(fixture('contract.pdf'));
 /** `esign local template import` of the lease: contract.pdf, a tenant and a landlord, and their fields. */
-export const leaseImportArgs = () => [
-  'local',
-  'template',
-  'import',
-  fixture('contract.pdf'),
-  '--name',
-  'Lease',
-  '--role',
-  'tenant:Tenant',
-  '--role',
-  'landlord',
-  '--fields',
-  fixture('cli/lease-fields.json'),
-];
+export const leaseImportArgs = () =>
+  argv`local template import ${fixture('contract.pdf')} --name Lease --role tenant:Tenant --role landlord --fields ${fixture('cli/lease-fields.json')}`;
 export const CONTRACT_B64 = CONTRACT_PDF.toString('base64');
 
 export function tempDir(prefix = 'esign-test-'): { dir: string; cleanup: () => void } {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
 import type { Bundle } from '../../src/service/types.js';
-import { fixture, leaseImportArgs, newEngine, tempDir } from '../helpers.js';
+import { fixture, leaseImportArgs, newEngine, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 type Engine = ReturnType<typeof newEngine>;
@@ -107,18 +107,7 @@ describe.each([
       'name,email,region,custom_key\nAda,ada@example.com,n,E0001\nBob,bob@,n,E0002\nCy,cy@example.com,n,E0003\n',
     );
     const results1 = join(data.dir, 'run1.csv.results.csv');
-    const r1 = await esign([
-      'batch',
-      'send',
-      first,
-      '--spec',
-      spec,
-      '--yes',
-      '--live',
-      '--json',
-      '--results',
-      results1,
-    ]);
+    const r1 = await esign(argv`batch send ${first} --spec ${spec} --yes --live --json --results ${results1}`);
     expect(r1.exitCode).toBe(12);
     expect(JSON.parse(r1.stdout)).toMatchObject({ created: 2, failed: 1 });
     // The failed row keeps its custom_key in the results.
@@ -132,18 +121,7 @@ describe.each([
       'name,email,region,custom_key\nAda,ada@example.com,n,E0001\nBob,bob@example.com,n,E0002\nCy,cy@example.com,n,E0003\n',
     );
     const results2 = join(data.dir, 'run2.results.jsonl');
-    const r2 = await esign([
-      'batch',
-      'send',
-      second,
-      '--spec',
-      spec,
-      '--yes',
-      '--live',
-      '--json',
-      '--results',
-      results2,
-    ]);
+    const r2 = await esign(argv`batch send ${second} --spec ${spec} --yes --live --json --results ${results2}`);
     expect(r2.exitCode, r2.stderr).toBe(0);
     expect(JSON.parse(r2.stdout)).toMatchObject({ rows: 3, created: 1, exists: 2, failed: 0 });
     const rows = readFileSync(results2, 'utf8')
@@ -346,17 +324,8 @@ describe('batch send resuming a row whose create was in flight (local engine)', 
       writeFileSync(csv, 'name,email\nOne,one@example.com\n');
       // A run killed after row 1's create reached the engine, before its journal said so or its tags went.
       const made = await esignIn(
-        [
-          'bundle',
-          'create',
-          '--file',
-          join(data.dir, 'contract.pdf'),
-          '--signer',
-          'One <one@example.com>',
-          '--custom-key',
-          'fl-1',
-          '-q',
-        ],
+        argv`bundle create --file ${join(data.dir, 'contract.pdf')} --signer ${'One <one@example.com>'}
+          --custom-key fl-1 -q`,
         { env: side.env },
       );
       expect(made.exitCode, made.stderr).toBe(0);

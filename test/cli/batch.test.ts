@@ -3,7 +3,7 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, leaseImportArgs, tempDir } from '../helpers.js';
+import { fixture, leaseImportArgs, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -124,17 +124,8 @@ describe('esign batch send --spec', () => {
       'name,email,file,phone\nOne,one@example.com,contract.pdf,\nTwo,two@example.com,contract.pdf,\n',
     );
     // A run killed after row 1's create reached the engine, and before row 2's did.
-    const made = await esign([
-      'bundle',
-      'create',
-      '--file',
-      join(data.dir, 'contract.pdf'),
-      '--signer',
-      'One <one@example.com>',
-      '--custom-key',
-      'flight-1',
-      '-q',
-    ]);
+    const made = await esign(argv`bundle create --file ${join(data.dir, 'contract.pdf')}
+      --signer ${'One <one@example.com>'} --custom-key flight-1 -q`);
     expect(made.exitCode, made.stderr).toBe(0);
     const journal = join(env.ESIGN_DATA_DIR, 'batches', 'flight.jsonl');
     const first = await esign(['batch', 'status']);
@@ -224,13 +215,9 @@ describe('esign batch with templates', () => {
     expect(b.label).toBe('Lease 1');
     expect(b.packets.map((p: { name: string }) => p.name).sort()).toEqual(['Lou', 'Tia']);
     expect(b.documents[0].template_id).toBe(template);
-    const bad = await esign([
-      'batch',
-      'check',
-      write('tpl-bad.csv', 'tenant.name,tenant.email,owner.email,field.nope\nT,t@example.com,o@example.com,1\n'),
-      '--template',
-      template,
-    ]);
+    const bad =
+      await esign(argv`batch check ${write('tpl-bad.csv', 'tenant.name,tenant.email,owner.email,field.nope\nT,t@example.com,o@example.com,1\n')}
+      --template ${template}`);
     expect(bad.exitCode).toBe(3);
     expect(bad.stdout).toMatch(
       /column owner\.email: Document Template .* has no role "owner" \(roles: tenant, landlord\)/,

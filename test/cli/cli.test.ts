@@ -3,7 +3,7 @@
 // run with execa on the built binary.
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { fixture, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
@@ -35,16 +35,8 @@ describe('esign CLI', () => {
   });
 
   it('creates a Bundle from flags and prints tab-separated key/values when piped', async () => {
-    const r = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('contract.pdf'),
-      '--signer',
-      'Ada Lovelace <ada@example.com>',
-      '--label',
-      'CLI test',
-    ]);
+    const r = await esign(argv`bundle create --file ${fixture('contract.pdf')}
+      --signer ${'Ada Lovelace <ada@example.com>'} --label ${'CLI test'}`);
     expect(r.exitCode, r.stderr).toBe(0);
     const kv = Object.fromEntries(r.stdout.split('\n').map((l) => l.split('\t')));
     expect(kv.status).toBe('se');
@@ -97,16 +89,8 @@ describe('esign CLI', () => {
 
   it('runs the draft lifecycle: validate, send, tags, events, cancel', async () => {
     const slug = (
-      await esign([
-        'bundle',
-        'create',
-        '--file',
-        fixture('contract.pdf'),
-        '--signer',
-        'Bo <bo@example.com>',
-        '--draft',
-        '-q',
-      ])
+      await esign(argv`bundle create --file ${fixture('contract.pdf')} --signer ${'Bo <bo@example.com>'}
+        --draft -q`)
     ).stdout.trim();
     const v = JSON.parse((await esign(['bundle', 'validate', slug, '--json'])).stdout);
     expect(v).toEqual({ can_send: true, msg: expect.any(String), n_docs: 1 });
@@ -135,14 +119,8 @@ describe('esign CLI', () => {
     const notFound = await esign(['bundle', 'get', 'nope']);
     expect(notFound.exitCode).toBe(6);
     expect(notFound.stderr.trim().split('\n')).toHaveLength(1);
-    const invalid = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('not-a-pdf.txt'),
-      '--signer',
-      'A <a@example.com>',
-    ]);
+    const invalid = await esign(argv`bundle create --file ${fixture('not-a-pdf.txt')}
+      --signer ${'A <a@example.com>'}`);
     expect(invalid.exitCode).toBe(3);
     expect(invalid.stderr).toMatch(/documents\[0\]\.file_index: The file is not a PDF/);
     const conflict = await esign([
@@ -154,15 +132,8 @@ describe('esign CLI', () => {
   });
 
   it('reports the wire error object on stderr with --json', async () => {
-    const r = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('contract.pdf'),
-      '--signer',
-      'A <not-an-email>',
-      '--json',
-    ]);
+    const r = await esign(argv`bundle create --file ${fixture('contract.pdf')} --signer ${'A <not-an-email>'}
+      --json`);
     expect(r.exitCode).toBe(2);
     const r2 = await esign(['bundle', 'create', '-f', '-', '--json'], {
       input: JSON.stringify({
@@ -195,29 +166,15 @@ describe('esign CLI', () => {
   it('manages the local account: features, users, outbox, clock', async () => {
     expect((await esign(['local', 'features', 'enable', 'teams', '--json'])).stdout).toMatch(/teams/);
     expect((await esign(['local', 'features', 'enable', 'nonsense'])).exitCode).toBe(3);
-    const test = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('contract.pdf'),
-      '--signer',
-      'Zed <zed@example.com>',
-      '--test',
-    ]);
+    const test = await esign(argv`bundle create --file ${fixture('contract.pdf')}
+      --signer ${'Zed <zed@example.com>'} --test`);
     expect(test.exitCode).toBe(3);
     expect(test.stderr).toMatch(/verified email addresses/);
     expect((await esign(['local', 'users', 'add', 'zed@example.com'])).exitCode).toBe(0);
     expect(
       (
-        await esign([
-          'bundle',
-          'create',
-          '--file',
-          fixture('contract.pdf'),
-          '--signer',
-          'Zed <zed@example.com>',
-          '--test',
-        ])
+        await esign(argv`bundle create --file ${fixture('contract.pdf')} --signer ${'Zed <zed@example.com>'}
+          --test`)
       ).exitCode,
     ).toBe(0);
     const outbox = (await esign(['local', 'outbox', '--to', 'zed@example.com'])).stdout.trim().split('\n');
@@ -231,15 +188,8 @@ describe('esign CLI', () => {
   it('reminds a signer once per hour of engine time', async () => {
     const b = JSON.parse(
       (
-        await esign([
-          'bundle',
-          'create',
-          '--file',
-          fixture('contract.pdf'),
-          '--signer',
-          'Rae <rae@example.com>',
-          '--json',
-        ])
+        await esign(argv`bundle create --file ${fixture('contract.pdf')} --signer ${'Rae <rae@example.com>'}
+          --json`)
       ).stdout,
     );
     const packet = b.packets[0].id;
@@ -307,16 +257,8 @@ describe('esign bundle create --wait with documents by URL', () => {
 describe('esign CLI: arguments are checked before anything is sent', () => {
   it('refuses a bad --wait without creating a Bundle', async () => {
     const before = (await esign(['bundle', 'list', '-q', '--all'])).stdout;
-    const r = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('contract.pdf'),
-      '--signer',
-      'A <a@example.com>',
-      '--wait',
-      'abc',
-    ]);
+    const r = await esign(argv`bundle create --file ${fixture('contract.pdf')} --signer ${'A <a@example.com>'}
+      --wait abc`);
     expect(r.exitCode).toBe(2);
     expect((await esign(['bundle', 'list', '-q', '--all'])).stdout).toBe(before);
   });

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { fixture, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -49,16 +49,8 @@ describe('bundle create -f spec.json', () => {
   });
 
   it('checks the reminder flags as whole numbers before anything is sent', async () => {
-    const r = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('contract.pdf'),
-      '--signer',
-      'A <a@example.com>',
-      '--reminder-offset',
-      'soon',
-    ]);
+    const r = await esign(argv`bundle create --file ${fixture('contract.pdf')} --signer ${'A <a@example.com>'}
+      --reminder-offset soon`);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe('esign: --reminder-offset expects a whole number, got "soon".');
   });

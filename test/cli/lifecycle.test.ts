@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { fixture, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -87,25 +87,13 @@ describe('esign lifecycle from the shell', () => {
   });
 
   it('expires a Bundle when the clock is moved past its expiry', async () => {
-    const created = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('contract.pdf'),
-      '--signer',
-      'Cy <cy@example.com>',
-      '-q',
-    ]);
+    const created = await esign(argv`bundle create --file ${fixture('contract.pdf')}
+      --signer ${'Cy <cy@example.com>'} -q`);
     const slug = created.stdout.trim();
     expect(
       (
-        await esign([
-          'bundle',
-          'update',
-          slug,
-          '--expires',
-          new Date(Date.now() + 2 * 86400e3).toISOString().slice(0, 10),
-        ])
+        await esign(argv`bundle update ${slug}
+          --expires ${new Date(Date.now() + 2 * 86400e3).toISOString().slice(0, 10)}`)
       ).exitCode,
     ).toBe(0);
     const moved = await esign(['local', 'clock', 'advance', '4d', '--json']);

@@ -1,6 +1,6 @@
 // Document Templates, Envelope Templates and Persons through the CLI, run in-process on a real engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, leaseImportArgs, tempDir } from '../helpers.js';
+import { fixture, leaseImportArgs, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -100,26 +100,9 @@ describe('esign template', () => {
   });
 
   it('creates a Bundle from the template: roles assigned by email and number, field and tag values', async () => {
-    const r = await esign([
-      'bundle',
-      'create',
-      '--template',
-      id,
-      '--signer',
-      'Ann Tenant <ann@example.com>',
-      '--signer',
-      'Lee Landlord <lee@example.com>',
-      '--assign',
-      'tenant=ann@example.com',
-      '--assign',
-      'landlord=2',
-      '--value',
-      'rent=1200',
-      '--tag-value',
-      'unit_no=4B',
-      '--wait',
-      '--json',
-    ]);
+    const r = await esign(argv`bundle create --template ${id} --signer ${'Ann Tenant <ann@example.com>'}
+      --signer ${'Lee Landlord <lee@example.com>'} --assign tenant=ann@example.com --assign landlord=2
+      --value rent=1200 --tag-value unit_no=4B --wait --json`);
     expect(r.exitCode, r.stderr).toBe(0);
     const b = JSON.parse(r.stdout);
     expect(b.documents).toEqual([expect.objectContaining({ template_id: id })]);
@@ -129,28 +112,12 @@ describe('esign template', () => {
   });
 
   it('reports a role given to no signer as invalid (exit 3), and --value without a template as usage (exit 2)', async () => {
-    const bad = await esign([
-      'bundle',
-      'create',
-      '--template',
-      id,
-      '--signer',
-      'Ann <ann@example.com>',
-      '--assign',
-      'janitor=1',
-    ]);
+    const bad = await esign(argv`bundle create --template ${id} --signer ${'Ann <ann@example.com>'}
+      --assign janitor=1`);
     expect(bad.exitCode).toBe(3);
     expect(bad.stderr).toContain('janitor');
-    const usage = await esign([
-      'bundle',
-      'create',
-      '--file',
-      fixture('contract.pdf'),
-      '--signer',
-      'Ann <ann@example.com>',
-      '--value',
-      'a=b',
-    ]);
+    const usage = await esign(argv`bundle create --file ${fixture('contract.pdf')}
+      --signer ${'Ann <ann@example.com>'} --value a=b`);
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).toContain('--value needs --template or --envelope-template');
   });
@@ -207,22 +174,8 @@ describe('esign envelope-template', () => {
   });
 
   it('makes a Bundle: signers take the roles in order, field values fill the documents', async () => {
-    const r = await esign([
-      'bundle',
-      'create',
-      '--envelope-template',
-      id,
-      '--signer',
-      'Ann <ann@example.com>',
-      '--signer',
-      'Lee <lee@example.com>',
-      '--value',
-      'unit=4B',
-      '--label',
-      'Lease 4B',
-      '--wait',
-      '--json',
-    ]);
+    const r = await esign(argv`bundle create --envelope-template ${id} --signer ${'Ann <ann@example.com>'}
+      --signer ${'Lee <lee@example.com>'} --value unit=4B --label ${'Lease 4B'} --wait --json`);
     expect(r.exitCode, r.stderr).toBe(0);
     const b = JSON.parse(r.stdout);
     expect(b.label).toBe('Lease 4B');
@@ -231,17 +184,8 @@ describe('esign envelope-template', () => {
   });
 
   it('takes explicit roles (ROLE=Name <email>), and names the roles when the count does not match', async () => {
-    const r = await esign([
-      'bundle',
-      'create',
-      '--envelope-template',
-      id,
-      '--signer',
-      'landlord=Lee <lee@example.com>',
-      '--signer',
-      'tenant=Ann <ann@example.com>',
-      '--json',
-    ]);
+    const r = await esign(argv`bundle create --envelope-template ${id}
+      --signer ${'landlord=Lee <lee@example.com>'} --signer ${'tenant=Ann <ann@example.com>'} --json`);
     expect(r.exitCode, r.stderr).toBe(0);
     const b = JSON.parse(r.stdout);
     // Each packet takes its role's order: the tenant signs first.
@@ -258,21 +202,8 @@ describe('esign person', () => {
   let id = '';
 
   it('creates a Person with emails, a phone and metadata; a name is required', async () => {
-    const r = await esign([
-      'person',
-      'create',
-      '--name',
-      'Grace Hopper',
-      '--email',
-      'grace@example.com',
-      '--email',
-      'gh@example.org',
-      '--phone',
-      '+15551234567',
-      '--metadata',
-      'crm=42',
-      '--json',
-    ]);
+    const r = await esign(argv`person create --name ${'Grace Hopper'} --email grace@example.com
+      --email gh@example.org --phone +15551234567 --metadata crm=42 --json`);
     expect(r.exitCode, r.stderr).toBe(0);
     const p = JSON.parse(r.stdout);
     id = p.id;
@@ -304,18 +235,8 @@ describe('esign person', () => {
   });
 
   it('updates: rename, add an email, set metadata keeping the other keys', async () => {
-    const r = await esign([
-      'person',
-      'update',
-      id,
-      '--name',
-      'Grace B. Hopper',
-      '--add-email',
-      'amazing@example.com',
-      '--metadata',
-      'team=navy',
-      '--json',
-    ]);
+    const r = await esign(argv`person update ${id} --name ${'Grace B. Hopper'} --add-email amazing@example.com
+      --metadata team=navy --json`);
     expect(r.exitCode, r.stderr).toBe(0);
     const p = JSON.parse(r.stdout);
     expect(p.name).toBe('Grace B. Hopper');

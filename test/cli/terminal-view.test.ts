@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { barLine } from '../../src/cli/batch/progress.js';
-import { fixture, tempDir } from '../helpers.js';
+import { fixture, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { runCli } from '../../src/cli/main.js';
 import { captureIO } from '../../src/cli/io.js';
@@ -22,19 +22,9 @@ beforeAll(async () => {
   const b = JSON.parse(
     (
       await esignIn(
-        [
-          'bundle',
-          'create',
-          '--file',
-          fixture('contract.pdf'),
-          '--signer',
-          'Ada Lovelace <ada@example.com>',
-          '--signer',
-          'Bob Example <bob@example.com>',
-          '--label',
-          'A rather long label for the services agreement of the northern region',
-          '--json',
-        ],
+        argv`bundle create --file ${fixture('contract.pdf')} --signer ${'Ada Lovelace <ada@example.com>'}
+          --signer ${'Bob Example <bob@example.com>'}
+          --label ${'A rather long label for the services agreement of the northern region'} --json`,
         { env },
       )
     ).stdout,
@@ -50,32 +40,16 @@ describe('tables at 80 columns', () => {
     const long = 'https://crm.example.com/a/very/long/path/that/does/not/fit/in/eighty/columns/at/all/hooks';
     const hook = (
       await esignIn(
-        [
-          'webhook',
-          'create',
-          '--name',
-          'A webhook with a long name for its purpose',
-          '--url',
-          long,
-          '--events',
-          'bundle_sent,bundle_complete,packet_viewed,packet_declined',
-          '-q',
-        ],
+        argv`webhook create --name ${'A webhook with a long name for its purpose'} --url ${long}
+          --events bundle_sent,bundle_complete,packet_viewed,packet_declined -q`,
         { env },
       )
     ).stdout;
     await esignIn(['webhook', 'trigger', 'bundle_sent'], { env });
     const person = (
       await esignIn(
-        [
-          'person',
-          'create',
-          '--name',
-          'Someone With A Remarkably Long Name Indeed, Esq.',
-          '--email',
-          'someone.with.a.remarkably.long.address@example.com',
-          '-q',
-        ],
+        argv`person create --name ${'Someone With A Remarkably Long Name Indeed, Esq.'}
+          --email someone.with.a.remarkably.long.address@example.com -q`,
         { env },
       )
     ).stdout;

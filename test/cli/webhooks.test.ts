@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const SECRET = 'whsec_test_secret';
@@ -57,17 +57,8 @@ describe('esign webhook (subscriptions, headers, secret)', () => {
   let id = '';
 
   it('creates webhooks (JSON by default; --form, --disabled)', async () => {
-    const r = await esign([
-      'webhook',
-      'create',
-      '--name',
-      'CRM',
-      '--url',
-      'https://crm.example.com/hooks',
-      '--events',
-      'bundle_sent,bundle_complete',
-      '--json',
-    ]);
+    const r = await esign(argv`webhook create --name CRM --url https://crm.example.com/hooks
+      --events bundle_sent,bundle_complete --json`);
     expect(r.exitCode, r.stderr).toBe(0);
     const w = JSON.parse(r.stdout);
     id = w.id;
@@ -78,18 +69,8 @@ describe('esign webhook (subscriptions, headers, secret)', () => {
       json: true,
       event_types: ['bundle_sent', 'bundle_complete'],
     });
-    const form = await esign([
-      'webhook',
-      'create',
-      '--name',
-      'Old',
-      '--url',
-      'http://old.example.com/',
-      '--events',
-      'packet_viewed',
-      '--form',
-      '--disabled',
-    ]);
+    const form = await esign(argv`webhook create --name Old --url http://old.example.com/
+      --events packet_viewed --form --disabled`);
     expect(form.exitCode, form.stderr).toBe(0);
     expect(kv(form.stdout)).toMatchObject({ enabled: 'false', format: 'form', event_types: 'packet_viewed' });
   });
@@ -98,16 +79,7 @@ describe('esign webhook (subscriptions, headers, secret)', () => {
     const missing = await esign(['webhook', 'create', '--name', 'X', '--url', 'https://x.example.com/']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('--events');
-    const bad = await esign([
-      'webhook',
-      'create',
-      '--name',
-      'X',
-      '--url',
-      'https://x.example.com/',
-      '--events',
-      'bundle_exploded',
-    ]);
+    const bad = await esign(argv`webhook create --name X --url https://x.example.com/ --events bundle_exploded`);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^esign: option '--events <types>' argument 'bundle_exploded' is invalid/);
   });
@@ -193,18 +165,8 @@ describe('esign webhook verify', () => {
   it('accepts a good signature (exit 0), from --payload, stdin or a file, secret from the environment', async () => {
     const ts = now();
     const sig = signature(SECRET, ts, body);
-    const r = await esign([
-      'webhook',
-      'verify',
-      '--secret',
-      SECRET,
-      '--signature',
-      sig,
-      '--timestamp',
-      String(ts),
-      '--payload',
-      body,
-    ]);
+    const r = await esign(argv`webhook verify --secret ${SECRET} --signature ${sig} --timestamp ${String(ts)}
+      --payload ${body}`);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(kv(r.stdout)).toMatchObject({ verified: 'true', timestamp: String(ts) });
     const stdin = await esign(['webhook', 'verify', '--signature', sig, '--timestamp', String(ts)], {
@@ -214,71 +176,30 @@ describe('esign webhook verify', () => {
     expect(stdin.exitCode, stdin.stderr).toBe(0);
     const file = join(data.dir, 'body.json');
     writeFileSync(file, body);
-    const fromFile = await esign([
-      'webhook',
-      'verify',
-      '--secret',
-      SECRET,
-      '--signature',
-      sig,
-      '--timestamp',
-      String(ts),
-      '--payload-file',
-      file,
-      '--json',
-    ]);
+    const fromFile = await esign(argv`webhook verify --secret ${SECRET} --signature ${sig}
+      --timestamp ${String(ts)} --payload-file ${file} --json`);
     expect(fromFile.exitCode, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout)).toMatchObject({ verified: true, timestamp: ts });
   });
 
   it('a wrong secret or a changed body is exit 9 with a one-line message', async () => {
     const ts = now();
-    const wrong = await esign([
-      'webhook',
-      'verify',
-      '--secret',
-      SECRET,
-      '--signature',
-      signature('other', ts, body),
-      '--timestamp',
-      String(ts),
-      '--payload',
-      body,
-    ]);
+    const wrong = await esign(argv`webhook verify --secret ${SECRET}
+      --signature ${signature('other', ts, body)} --timestamp ${String(ts)} --payload ${body}`);
     expect(wrong.exitCode).toBe(9);
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr.trim().split('\n')).toEqual([
       'esign: The signature does not match: wrong secret, or the body was changed.',
     ]);
-    const changed = await esign([
-      'webhook',
-      'verify',
-      '--secret',
-      SECRET,
-      '--signature',
-      signature(SECRET, ts, body),
-      '--timestamp',
-      String(ts),
-      '--payload',
-      `${body} `,
-    ]);
+    const changed = await esign(argv`webhook verify --secret ${SECRET}
+      --signature ${signature(SECRET, ts, body)} --timestamp ${String(ts)} --payload ${`${body} `}`);
     expect(changed.exitCode).toBe(9);
   });
 
   it('a good signature with an old timestamp is exit 11 (stale), unless the tolerance allows it', async () => {
     const ts = now() - 600;
-    const args = [
-      'webhook',
-      'verify',
-      '--secret',
-      SECRET,
-      '--signature',
-      signature(SECRET, ts, body),
-      '--timestamp',
-      String(ts),
-      '--payload',
-      body,
-    ];
+    const args = argv`webhook verify --secret ${SECRET} --signature ${signature(SECRET, ts, body)}
+      --timestamp ${String(ts)} --payload ${body}`;
     const stale = await esign(args);
     expect(stale.exitCode).toBe(11);
     expect(stale.stderr).toMatch(/^esign: The signature is valid but its timestamp is 6\d\d s away from now/);
@@ -296,33 +217,11 @@ describe('esign webhook verify', () => {
     const noSecret = await esign(['webhook', 'verify', '--signature', 'v0=00', '--timestamp', ts, '--payload', body]);
     expect(noSecret.exitCode).toBe(2);
     expect(noSecret.stderr).toContain('ESIGN_WEBHOOK_SECRET');
-    const badTs = await esign([
-      'webhook',
-      'verify',
-      '--secret',
-      SECRET,
-      '--signature',
-      'v0=00',
-      '--timestamp',
-      'yesterday',
-      '--payload',
-      body,
-    ]);
+    const badTs = await esign(argv`webhook verify --secret ${SECRET} --signature v0=00 --timestamp yesterday
+      --payload ${body}`);
     expect(badTs.exitCode).toBe(2);
-    const both = await esign([
-      'webhook',
-      'verify',
-      '--secret',
-      SECRET,
-      '--signature',
-      'v0=00',
-      '--timestamp',
-      ts,
-      '--payload',
-      body,
-      '--payload-file',
-      'x',
-    ]);
+    const both = await esign(argv`webhook verify --secret ${SECRET} --signature v0=00 --timestamp ${ts}
+      --payload ${body} --payload-file x`);
     expect(both.exitCode).toBe(2);
   });
 });
@@ -432,17 +331,7 @@ describe('esign webhook listen', () => {
   it('receives what the engine delivers: trigger, then events, the event with its attempt, deliveries and resend', async () => {
     // No --secret: listen asks the service for it, as the engine signs with it.
     const { p, url } = await listen(['--count', '1', '--json']);
-    const create = await esign([
-      'webhook',
-      'create',
-      '--name',
-      'Listener',
-      '--url',
-      url,
-      '--events',
-      'bundle_sent',
-      '-q',
-    ]);
+    const create = await esign(argv`webhook create --name Listener --url ${url} --events bundle_sent -q`);
     expect(create.exitCode, create.stderr).toBe(0);
     const hook = create.stdout.trim();
     const trig = await esign(['webhook', 'trigger', 'bundle_sent', '--json']);
