@@ -5,7 +5,7 @@ import { ApiError } from '../service/errors.js';
 import { CliError, EXIT, StateConflict } from './exitCodes.js';
 import type { Factory } from './factory.js';
 import { readAll } from './io.js';
-import { note, printList } from './output.js';
+import { note, printList } from './output/print.js';
 
 export async function readIds(f: Factory, args: string[]): Promise<string[]> {
   const ids: string[] = [];

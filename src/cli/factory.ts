@@ -1,13 +1,13 @@
 // The Factory: what every command gets, created lazily. Commands take everything from it (io,
 // service, prompter, settings), so a test runs a command in-process with a captured IO and a real
 // engine on a temp directory.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { LocalEngineOptions } from '../local/engine.js';
 import type { LocalBackend } from '../service/localAdmin.js';
 import type { EsignService } from '../service/service.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
-import type { OutputOptions } from './output.js';
+import type { OutputOptions } from './output/print.js';
 import { stripControl } from './sanitize.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
 import { dirname } from 'node:path';
@@ -86,6 +86,7 @@ export type MakeFactory = (options: GlobalOptions) => Factory;
 export class Factory {
   private engine: LocalBackend | undefined;
   private remote: EsignService | undefined;
+  private injected: EsignService | undefined;
   private resolved: Promise<Settings> | undefined;
   private readonly throttleListeners = new Set<(untilMs: number) => void>();
   constructor(
@@ -97,6 +98,13 @@ export class Factory {
 
   static from(cmd: Command, io: IO, prompter?: Prompter): Factory {
     return new Factory(cmd.optsWithGlobals() as GlobalOptions, io, prompter);
+  }
+
+  /** A Factory whose commands talk to `service` (a test's, or a host's, which closes it). */
+  static withService(service: EsignService, io: IO, options: GlobalOptions = {}, prompter?: Prompter): Factory {
+    const f = new Factory(options, io, prompter);
+    f.injected = service;
+    return f;
   }
 
   get env(): NodeJS.ProcessEnv {
@@ -143,6 +151,7 @@ export class Factory {
 
   /** The backend every command talks to: a remote API v2 server when a base URL is set, else the embedded engine. */
   async service(): Promise<EsignService> {
+    if (this.injected) return this.injected;
     const s = await this.settings();
     if (!s.baseUrl) return this.local();
     if (!this.remote) {
@@ -219,16 +228,16 @@ export class Factory {
     );
   }
 
-  /**
-   * The embedded engine itself, for `esign local ...` administration and `esign serve` (which
-   * passes its options on first use). This is the one place the CLI constructs the engine.
-   */
   /** Whether the embedded engine has a database yet (so asking it something creates nothing). */
   async hasLocalData(): Promise<boolean> {
     const [{ existsSync }, { databasePath }] = await Promise.all([import('node:fs'), import('../local/store/db.js')]);
     return existsSync(databasePath(await this.dataDir()));
   }
 
+  /**
+   * The embedded engine itself, for `esign local ...` administration and `esign serve` (which
+   * passes its options on first use). This is the one place the CLI constructs the engine.
+   */
   async local(o: EngineOptions = {}): Promise<LocalBackend> {
     if (!this.engine) {
       const [{ LocalEngine }, { databasePath }, { engineTuning }] = await Promise.all([

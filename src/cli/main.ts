@@ -1,5 +1,5 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
-import { Command, CommanderError } from 'commander';
+import { Command, type CommandUnknownOpts, CommanderError } from '@commander-js/extra-typings';
 import * as api from './commands/api/api.js';
 import * as batch from './commands/batch/batch.js';
 import * as bundle from './commands/bundle/index.js';
@@ -16,7 +16,7 @@ import * as serve from './commands/serve/serve.js';
 import * as template from './commands/template/index.js';
 import * as verify from './commands/verify/verify.js';
 import * as webhook from './commands/webhook/index.js';
-import { EXAMPLES, examplesHelp } from './examples.js';
+import { addExamples } from './examples.js';
 import { EXIT, EXIT_TABLE } from './exitCodes.js';
 import { type CliTiming, Factory, type MakeFactory, type Prompter } from './factory.js';
 import { type IO, processIO } from './io.js';
@@ -85,7 +85,7 @@ export function buildProgram(
     .action(async (topic: string[] = []) => {
       if (topic[0] === 'exit-codes') return printExitCodes(io);
       if (topic[0] === 'states') return (await import('./commands/help/states.js')).printStates(io);
-      const target = topic.reduce<Command | undefined>(
+      const target = topic.reduce<CommandUnknownOpts | undefined>(
         (c, name) => c?.commands.find((x) => x.name() === name),
         program,
       );
@@ -97,16 +97,6 @@ export function buildProgram(
       target.outputHelp();
     });
   return program;
-}
-
-/** Ends every command's help with its examples (src/cli/examples.ts). */
-function addExamples(cmd: Command, path: string[] = []): void {
-  for (const c of cmd.commands) {
-    const p = [...path, c.name()];
-    const list = EXAMPLES[p.join(' ')];
-    if (list) c.addHelpText('after', examplesHelp(list));
-    addExamples(c, p);
-  }
 }
 
 function usageLine(message: string, json: boolean): string {

@@ -1,7 +1,7 @@
 // List paging flags shared by the list commands: --page, --per-page, --limit, --all.
-import type { Command } from 'commander';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Page, PageQuery } from '../service/types.js';
-import { type Out, note } from './output.js';
+import { type Out, note } from './output/print.js';
 import { intArg } from './run.js';
 
 export interface PageFlags {
@@ -11,7 +11,9 @@ export interface PageFlags {
   all?: boolean;
 }
 
-export function addPageOptions(cmd: Command): Command {
+export function addPageOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) {
   return cmd
     .option('--page <n>', 'page number (from 1)')
     .option('--per-page <n>', 'page size (at most 100)')

@@ -1,6 +1,6 @@
 // The action wrapper every command uses: a Factory in, errors out as one line and an exit code.
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { ApiError } from '../service/errors.js';
 import { CliError, EXIT, type ExitCode, StateConflict, exitCodeForStatus } from './exitCodes.js';
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
@@ -13,7 +13,7 @@ import { stripControl } from './sanitize.js';
  */
 export type Action = <O extends object, A extends unknown[] = []>(
   fn: (f: Factory, opts: O, ...args: A) => Promise<void>,
-) => (...args: unknown[]) => Promise<void>;
+) => (...args: [...A, O, unknown]) => Promise<void>;
 
 /** Where a program run records its exit code (the process's, or an in-process test's). */
 export interface ExitSink {
@@ -26,12 +26,12 @@ export interface ExitSink {
  */
 export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
   return <O extends object, A extends unknown[]>(fn: (f: Factory, opts: O, ...args: A) => Promise<void>) =>
-    async (...args: unknown[]) => {
+    async (...args: [...A, O, unknown]) => {
       // commander calls back with the positional arguments, the command's options, then the command.
-      const cmd = args[args.length - 1] as Command;
-      const f = makeFactory(cmd.optsWithGlobals<GlobalOptions>());
+      const cmd = args[args.length - 1] as CommandUnknownOpts;
+      const f = makeFactory(cmd.optsWithGlobals() as GlobalOptions);
       try {
-        await fn(f, cmd.opts() as O, ...(args.slice(0, -2) as A));
+        await fn(f, args[args.length - 2] as O, ...(args.slice(0, -2) as A));
       } catch (e) {
         exit.code = reportError(f.io, e, f.options.json === true);
       } finally {

@@ -1,13 +1,13 @@
-// Every command's help ends with real examples (one table, src/cli/examples.ts), and subcommand
-// help shows the global options.
-import type { Command } from 'commander';
+// Every command's help ends with real examples (declared beside each verb), and subcommand help
+// shows the global options.
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLES } from '../../src/cli/examples.js';
+import { examplesByPath } from '../../src/cli/examples.js';
 import { captureIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { esignIn } from './inProcess.js';
 
-function leaves(cmd: Command, prefix: string[] = []): string[] {
+function leaves(cmd: CommandUnknownOpts, prefix: string[] = []): string[] {
   return cmd.commands.flatMap((c) => {
     if ((c as unknown as { _hidden?: boolean })._hidden) return [];
     const path = [...prefix, c.name()];
@@ -24,6 +24,8 @@ const program = () =>
     },
     { code: 0 },
   );
+
+const EXAMPLES = examplesByPath(program());
 
 describe('help', () => {
   it('every leaf command has two or three examples, and every example names a real command', () => {

@@ -4,7 +4,7 @@
 // A command may fail as documented; it may not crash, print a stack trace or a TypeError.
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exitCodes.js';
@@ -136,10 +136,10 @@ const RUNS: Record<string, Run> = {
 /** The leaf commands of the built program, by their words. */
 async function leaves(): Promise<string[]> {
   const { buildProgram } = (await import(new URL('../../dist/cli.js', import.meta.url).href)) as {
-    buildProgram: (v: string, io: unknown, mf: unknown, exit: unknown) => Command;
+    buildProgram: (v: string, io: unknown, mf: unknown, exit: unknown) => CommandUnknownOpts;
   };
   const program = buildProgram('0', captureIO(), () => undefined, { code: 0 });
-  const walk = (c: Command, path: string[]): string[] =>
+  const walk = (c: CommandUnknownOpts, path: string[]): string[] =>
     c.commands.length ? c.commands.flatMap((x) => walk(x, [...path, x.name()])) : [path.join(' ')];
   return walk(program, []);
 }

@@ -1,7 +1,7 @@
 // esign api METHOD PATH: a raw API v2 call, like `gh api`, on whichever backend is configured.
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { ApiError } from '../../../service/errors.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';

@@ -1,5 +1,5 @@
 // esign batch: many Bundles from a CSV, one per row (send, check, csv-template, status).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import { register as registerCheck } from './check.js';
 import { register as registerCsvTemplate } from './csvTemplate.js';

@@ -1,9 +1,9 @@
 // esign batch check ROWS.csv (and batch send --dry-run): builds and validates every row as a real
 // create would, sends nothing, and reports each problem as `row 17, column ada.email: ...`; exit 3.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { note, writeJson } from '../../output.js';
+import { note, writeJson } from '../../output/print.js';
 import type { Action } from '../../run.js';
 import type { SourceFlags } from '../../batch/source.js';
 import type { RowProblem } from '../../batch/checkRows.js';

@@ -1,5 +1,5 @@
 // esign batch csv-template: the header row (and one example row) a source needs.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import type { SourceFlags } from '../../batch/source.js';

@@ -1,8 +1,8 @@
 // esign batch send ROWS.csv: one Bundle per row, journaled, resumable, paced by the server.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { note, printObject } from '../../output.js';
+import { note, printObject } from '../../output/print.js';
 import { type Action, confirm, intArg } from '../../run.js';
 import type { SourceFlags } from '../../batch/source.js';
 import { safeLine } from '../../sanitize.js';

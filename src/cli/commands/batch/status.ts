@@ -1,8 +1,8 @@
 // esign batch status [BATCH_ID]: the batches in the journal, or one batch's counts and failed rows.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { note, printList, printObject, writeJson } from '../../output.js';
+import { note, printList, printObject, writeJson } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export function register(batch: Command, action: Action): void {

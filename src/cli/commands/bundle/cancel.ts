@@ -1,6 +1,6 @@
 // esign bundle cancel SLUG...: cancel Bundles that are not complete (asks first, or --yes);
 // several ids, or - for ids from stdin.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { forEachId, readIds } from '../../bulk.js';
 import type { Factory } from '../../factory.js';
 import { type Action, confirm } from '../../run.js';

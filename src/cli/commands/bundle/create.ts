@@ -1,6 +1,6 @@
 // esign bundle create: a Bundle from flags and/or a JSON spec, sent (or saved as a draft), its tags
 // added right after, optionally waiting while its documents are processed.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Bundle } from '../../../service/types.js';
 import { durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';

@@ -1,7 +1,7 @@
 // esign bundle data SLUG: the field values of a Bundle.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface DataOptions {

@@ -1,10 +1,10 @@
 // esign bundle files SLUG [--download DIR]: links to a Bundle's files, or the files saved.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
-import { note, printList } from '../../output.js';
+import { note, printList } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface FilesOptions {

@@ -1,7 +1,7 @@
 // esign bundle get SLUG: one Bundle.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { note } from '../../output.js';
+import { note } from '../../output/print.js';
 import type { Action } from '../../run.js';
 import { showBundle } from './show.js';
 

@@ -1,5 +1,5 @@
 // esign bundle: create, send, track and cancel signature Bundles.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import * as cancel from './cancel.js';
 import * as create from './create.js';

@@ -1,9 +1,9 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { Factory } from '../../factory.js';
-import { note, printList, printObject, writeJson } from '../../output.js';
+import { note, printList, printObject, writeJson } from '../../output/print.js';
 import type { Action } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
 

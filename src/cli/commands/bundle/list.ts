@@ -1,10 +1,10 @@
 // esign bundle list: Bundles, newest first, filtered and paged.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { BUNDLE_ORDERINGS, BUNDLE_STATUSES } from '../../../service/enums.js';
 import type { BundleListQuery } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 import { choiceListOption, choiceOption, dayArg } from '../../flags.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../../paging.js';
 import type { Action } from '../../run.js';
 import { BUNDLE_COLUMNS } from './show.js';

@@ -1,8 +1,8 @@
 // esign bundle prepare: a single-use URL where a person prepares and sends a Bundle in the browser.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import { type Action, collect } from '../../run.js';
 
 export interface PrepareOptions {

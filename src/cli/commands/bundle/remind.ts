@@ -1,5 +1,5 @@
 // esign bundle remind ID... | -: remind every signer whose turn it is, on each Bundle.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';

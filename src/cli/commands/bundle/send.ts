@@ -1,5 +1,5 @@
 // esign bundle send SLUG...: send draft (or pending) Bundles; several ids, or - for ids from stdin.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { isSendable } from '../../../service/states.js';
 import { forEachId, readIds } from '../../bulk.js';
 import { rethrowAsStateConflict } from '../../exitCodes.js';

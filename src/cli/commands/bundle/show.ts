@@ -1,7 +1,7 @@
 // How a Bundle is shown: the list columns and the key/value view every bundle verb prints.
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
-import { type Column, type Out, printObject } from '../../output.js';
+import { type Column, type Out, printObject } from '../../output/print.js';
 
 export const BUNDLE_COLUMNS: Column<Bundle>[] = [
   { header: 'ID', value: (b) => b.id, kind: 'id' },

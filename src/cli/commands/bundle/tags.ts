@@ -1,6 +1,6 @@
 // esign bundle tags add|remove SLUG TAG...: SLUG may be ID,ID,... or - for ids from stdin (the tags
 // take the trailing arguments, so the ids cannot).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Bundle } from '../../../service/types.js';
 import { forEachId, readIds } from '../../bulk.js';
 import type { Factory } from '../../factory.js';

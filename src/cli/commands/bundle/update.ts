@@ -1,5 +1,5 @@
 // esign bundle update SLUG: expiry, reminders, cc, owner, team, brand of a draft or sent Bundle.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { isUpdatable } from '../../../service/states.js';
 import { applySettingsFlags } from './settingsFlags.js';
 import { CliError, EXIT, rethrowAsStateConflict } from '../../exitCodes.js';

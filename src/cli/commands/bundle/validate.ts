@@ -1,8 +1,8 @@
 // esign bundle validate SLUG: whether a draft can be sent.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface ValidateOptions {

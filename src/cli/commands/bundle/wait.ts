@@ -1,12 +1,12 @@
 // esign bundle wait ID... [--until STATE] [--timeout DURATION]: wait, as a CI job does, for
 // Bundles to be sent, started, complete, complete with final files, or ended.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
 import { DURATION_EXAMPLES, durationArg } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { note, writeJson } from '../../output.js';
+import { note, writeJson } from '../../output/print.js';
 import type { Action } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
 import { choiceOption } from '../../flags.js';

@@ -1,6 +1,6 @@
 // What the shell should offer for the word under the cursor: nouns, verbs and flags from commander's
 // own metadata, option choices, and ids of the local engine where an argument names one.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { LIST_OPTIONS } from '../../flags.js';
 
@@ -10,21 +10,22 @@ export interface Candidate {
   description?: string;
 }
 
-const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+const visible = (cmd: CommandUnknownOpts) =>
+  cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
 const takesValue = (o: Option) => o.required || o.optional;
 
-function optionsOf(cmd: Command): Option[] {
+function optionsOf(cmd: CommandUnknownOpts): Option[] {
   const all: Option[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) all.push(...c.options.filter((o) => !o.hidden));
+  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent) all.push(...c.options.filter((o) => !o.hidden));
   return all;
 }
 
-function findOption(cmd: Command, flag: string): Option | undefined {
+function findOption(cmd: CommandUnknownOpts, flag: string): Option | undefined {
   return optionsOf(cmd).find((o) => o.long === flag || o.short === flag);
 }
 
 /** Candidates for the last of `words` (the words after `esign`, the last one possibly empty). */
-export async function complete(f: Factory, program: Command, words: string[]): Promise<Candidate[]> {
+export async function complete(f: Factory, program: CommandUnknownOpts, words: string[]): Promise<Candidate[]> {
   const current = words.at(-1) ?? '';
   let cmd = program;
   let args = 0;
@@ -81,7 +82,7 @@ async function apiPaths(method: string | undefined): Promise<Candidate[]> {
   return out;
 }
 
-const commandPath = (cmd: Command): string[] => (cmd.parent ? [...commandPath(cmd.parent), cmd.name()] : []);
+const commandPath = (cmd: CommandUnknownOpts): string[] => (cmd.parent ? [...commandPath(cmd.parent), cmd.name()] : []);
 
 /**
  * Ids from the local engine for the argument of a command, when it is cheap: no remote backend,

@@ -1,10 +1,10 @@
 // esign completion bash|zsh|fish: a completion script; the hidden `esign __complete` answers it.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
-import { Argument } from 'commander';
+import { Argument } from '@commander-js/extra-typings';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 

@@ -1,7 +1,7 @@
 // esign console: the support console on 127.0.0.1 over the backend the profile or environment
 // selects (the embedded engine, or a remote server through the remote adapter). It prints a
 // one-time sign-in URL on stderr (its address on stdout) and, with --open, opens the browser there.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, intArg } from '../../run.js';

@@ -1,5 +1,5 @@
 // esign envelope-template: Envelope Templates (reusable Bundles: documents and signer roles).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import * as get from './get.js';
 import * as list from './list.js';

@@ -1,6 +1,6 @@
 // How an Envelope Template is shown.
 import type { EnvelopeTemplate } from '../../../service/types.js';
-import { type Out, printObject } from '../../output.js';
+import { type Out, printObject } from '../../output/print.js';
 
 export const byOrder = <T extends { order: number }>(list: T[]) => [...list].sort((a, b) => a.order - b.order);
 

@@ -1,7 +1,7 @@
 // esign local account show|set: requester defaults and links of the local account.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface SetOptions {

@@ -1,9 +1,9 @@
 // esign local clock show|advance|reset: the engine's clock, which tests can move forward.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { DURATION_EXAMPLES, parseDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface AdvanceOptions {

@@ -1,6 +1,6 @@
 // esign local ...: the embedded engine's own account, outbox, clock, keys, signer actions and
 // template authoring (not part of API v2).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import * as account from './account.js';
 import * as clock from './clock.js';

@@ -1,7 +1,7 @@
 // esign local info: where the local data lives, and what it holds.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export function register(local: Command, action: Action): void {

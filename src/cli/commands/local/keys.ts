@@ -1,7 +1,7 @@
 // esign local keys list|create|revoke: API keys for esign serve (stored hashed; a key is shown once).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printList, printObject } from '../../output.js';
+import { printList, printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface CreateOptions {

@@ -1,7 +1,7 @@
 // esign local outbox: the emails and SMS the engine would have sent.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import type { Action } from '../../run.js';
 import type { MessageKind } from '../../../local/messages/outbox.js';
 import { choiceOption } from '../../flags.js';

@@ -1,7 +1,7 @@
 // esign local run-due: apply what is due now (expiry, reminders, work a stopped process left).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export function register(local: Command, action: Action): void {

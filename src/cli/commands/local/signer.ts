@@ -1,10 +1,10 @@
 // esign local view|sign|decline|reassign: signer activity on the embedded engine, where no real person signs.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory, LocalBackend } from '../../factory.js';
 import { type Action, collect, keyValues as pairs, unreadable } from '../../run.js';
-import { showPacket } from '../packet/show.js';
+import { showPacket } from '../packet/shared/display.js';
 import { choiceOption } from '../../flags.js';
 
 type SignInput = Parameters<LocalBackend['signPacket']>[1];

@@ -1,7 +1,7 @@
 // esign local teams list|add and local brands list|add: teams and signing brands of the account.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printList, printObject } from '../../output.js';
+import { printList, printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface AddTeamOptions {

@@ -2,7 +2,7 @@
 // engine (the hosted service makes them in its web app; API v2 has no create operation for them).
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { LocalBackend } from '../../factory.js';
 import { type Action, collect, readInputFile, readJsonInput, unreadable } from '../../run.js';

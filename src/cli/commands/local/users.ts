@@ -1,8 +1,8 @@
 // esign local users list|add|verify|unverify|remove: users of the account (test Bundles go only to
 // their verified addresses).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printList, printObject } from '../../output.js';
+import { printList, printObject } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface AddOptions {

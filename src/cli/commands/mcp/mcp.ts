@@ -1,6 +1,6 @@
 // esign mcp: an MCP server on stdio over the backend the profile or environment selects, for an AI
 // assistant's MCP client to start. `--tools` prints the tool list instead (the README's is made by it).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
@@ -22,7 +22,7 @@ export async function run(f: Factory, o: McpCommandOptions): Promise<void> {
     const [{ allTools }, { toolTable }, { writeJson }] = await Promise.all([
       import('../../../mcp/server.js'),
       import('../../../mcp/toolList.js'),
-      import('../../output.js'),
+      import('../../output/print.js'),
     ]);
     if (f.options.json)
       return writeJson(

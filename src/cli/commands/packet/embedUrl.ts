@@ -1,29 +1,11 @@
 // esign packet embed-url ID: a single-use, expiring URL for embedded signing.
-import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
-import type { Action } from '../../run.js';
+import { fieldsOf, printObject } from '../../output/print.js';
+import { idVerb } from '../../verb.js';
 
-export interface EmbedUrlOptions {
-  id: string;
-}
-
-export function register(packet: Command, action: Action): void {
-  packet
-    .command('embed-url <id>')
-    .description('A single-use, expiring URL for embedded signing')
-    .action(action(async (f, _o: object, id: string) => run(f, { id })));
-}
-
-export async function run(f: Factory, o: EmbedUrlOptions): Promise<void> {
-  const u = await (await f.service()).createEmbedUrl(o.id);
-  await printObject(
-    f,
-    u,
-    [
-      ['url', u.url],
-      ['expires', u.expires],
-    ],
-    u.url,
-  );
-}
+export const embedUrl = idVerb({
+  name: 'embed-url',
+  description: 'A single-use, expiring URL for embedded signing',
+  examples: ['esign packet embed-url Rw3pLk8sQe', 'esign packet embed-url Rw3pLk8sQe -q'],
+  fetch: (s, id) => s.createEmbedUrl(id),
+  show: (f, u) => printObject(f, u, fieldsOf(u, ['url', 'expires']), u.url),
+});

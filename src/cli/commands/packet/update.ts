@@ -1,56 +1,47 @@
 // esign packet update ID: a signer's details, delivery, authentication and notifications.
-import type { Command } from 'commander';
 import { CliError, EXIT } from '../../exitCodes.js';
-import type { Factory } from '../../factory.js';
-import { type Action, readJsonInput } from '../../run.js';
-import { showPacket } from './show.js';
-import { choiceOption } from '../../flags.js';
+import { choiceOption, toggled, toggles } from '../../flags.js';
+import { readJsonInput } from '../../run.js';
+import { type Parent, defineVerb } from '../../verb.js';
+import { showPacket } from './shared/display.js';
 
-const BOOLEAN_FLAGS = [
-  'authSms',
-  'authSelfie',
-  'authId',
-  'suppressAll',
-  'suppressSigning',
-  'suppressReminder',
-  'suppressDocsReady',
+/** Each a pair of flags, `--auth-sms` and `--no-auth-sms`, for a boolean of the packet. */
+const BOOLEAN_FIELDS = [
+  'auth_sms',
+  'auth_selfie',
+  'auth_id',
+  'suppress_all',
+  'suppress_signing',
+  'suppress_reminder',
+  'suppress_docs_ready',
 ] as const;
-const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-export type UpdateOptions = {
-  id: string;
-  spec?: string;
-  name?: string;
-  email?: string;
-  phone?: string;
-  deliverVia?: string;
-  redirect?: string;
-} & Partial<Record<(typeof BOOLEAN_FLAGS)[number], boolean>>;
-
-export function register(packet: Command, action: Action): void {
-  const update = packet
-    .command('update <id>')
-    .description("Change a signer's details or delivery")
-    .option('-f, --spec <file>', 'packet PATCH JSON (- for stdin)')
-    .option('--name <name>')
-    .option('--email <email>')
-    .option('--phone <phone>')
-    .addOption(choiceOption('--deliver-via <channel>', 'email or phone', ['email', 'phone']))
-    .option('--redirect <url>', 'signing_complete_redirect (Signing Brands feature)');
-  for (const f of BOOLEAN_FLAGS) {
-    const flag = snake(f).replace(/_/g, '-');
-    update.option(`--${flag}`).option(`--no-${flag}`);
-  }
-  update.action(action(async (f, o: Omit<UpdateOptions, 'id'>, id: string) => run(f, { ...o, id })));
-}
-
-export async function run(f: Factory, o: UpdateOptions): Promise<void> {
-  const body: Record<string, unknown> = o.spec ? await readJsonInput(f.io, o.spec, '--spec') : {};
-  for (const k of ['name', 'email', 'phone'] as const) if (o[k] !== undefined) body[k] = o[k];
-  if (o.deliverVia !== undefined) body.deliver_via = o.deliverVia;
-  if (o.redirect !== undefined) body.signing_complete_redirect = o.redirect;
-  for (const flag of BOOLEAN_FLAGS) if (o[flag] !== undefined) body[snake(flag)] = o[flag];
-  if (!Object.keys(body).length)
-    throw new CliError('Nothing to change: give at least one option (see esign packet update --help).', EXIT.USAGE);
-  await showPacket(f, await (await f.service()).updatePacket(o.id, body));
-}
+export const update = defineVerb({
+  command: (packet: Parent) =>
+    toggles(
+      packet
+        .command('update <id>')
+        .description("Change a signer's details or delivery")
+        .option('-f, --spec <file>', 'packet PATCH JSON (- for stdin)')
+        .option('--name <name>')
+        .option('--email <email>')
+        .option('--phone <phone>')
+        .addOption(choiceOption('--deliver-via <channel>', 'email or phone', ['email', 'phone']))
+        .option('--redirect <url>', 'signing_complete_redirect (Signing Brands feature)'),
+      BOOLEAN_FIELDS,
+    ),
+  examples: [
+    'esign packet update Rw3pLk8sQe --email ada@example.org',
+    'esign packet update Rw3pLk8sQe --deliver-via phone --phone +15551234567',
+  ],
+  async run(f, o, id) {
+    const body: Record<string, unknown> = o.spec ? await readJsonInput(f.io, o.spec, '--spec') : {};
+    for (const k of ['name', 'email', 'phone'] as const) if (o[k] !== undefined) body[k] = o[k];
+    if (o.deliverVia !== undefined) body.deliver_via = o.deliverVia;
+    if (o.redirect !== undefined) body.signing_complete_redirect = o.redirect;
+    Object.assign(body, toggled(o, BOOLEAN_FIELDS));
+    if (!Object.keys(body).length)
+      throw new CliError('Nothing to change: give at least one option (see esign packet update --help).', EXIT.USAGE);
+    await showPacket(f, await (await f.service()).updatePacket(id, body));
+  },
+});

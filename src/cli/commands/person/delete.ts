@@ -1,7 +1,7 @@
 // esign person delete ID (asks first, or --yes).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printDeleted } from '../../output.js';
+import { printDeleted } from '../../output/print.js';
 import { type Action, confirm } from '../../run.js';
 
 export interface DeleteOptions {

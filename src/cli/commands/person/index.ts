@@ -1,5 +1,5 @@
 // esign person: Persons (saved signers with their email addresses and phones).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import * as create from './create.js';
 import * as del from './delete.js';

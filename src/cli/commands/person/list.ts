@@ -1,7 +1,7 @@
 // esign person list
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../../paging.js';
 import type { Action } from '../../run.js';
 import { emails, phones } from './show.js';

@@ -1,6 +1,6 @@
 // How a Person is shown, and Person bodies from --email/--phone/--metadata flags.
 import type { Person } from '../../../service/types.js';
-import { type Out, keyValueItems, printObject } from '../../output.js';
+import { type Out, keyValueItems, printObject } from '../../output/print.js';
 import { keyValues } from '../../run.js';
 
 export const emails = (p: Person) => p.channels.filter((c) => c.kind === 'em').map((c) => c.email ?? '');

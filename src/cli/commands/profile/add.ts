@@ -1,7 +1,7 @@
 // esign profile add NAME: a remote profile (--base-url, key from stdin or a hidden prompt, checked
 // against the server) or a local one (the global --data-dir).
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT, exitCodeForStatus } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { readAll } from '../../io.js';

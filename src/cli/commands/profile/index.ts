@@ -1,5 +1,5 @@
 // esign profile ...: named connections (a remote API v2 server with its key, or a local data directory).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import * as add from './add.js';
 import * as list from './list.js';

@@ -1,7 +1,7 @@
 // esign profile list (the default verb): every profile, * marking the current one; keys redacted.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import { openProfilesIfAny, redactKey } from '../../profiles.js';
 import type { Action } from '../../run.js';
 import { backend } from './view.js';

@@ -1,5 +1,5 @@
 // esign profile remove NAME (asks first, or --yes): the profile and its key.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { openProfiles } from '../../profiles.js';
 import { type Action, confirm } from '../../run.js';

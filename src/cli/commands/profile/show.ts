@@ -1,7 +1,7 @@
 // esign profile show [NAME]: a stored profile, or what commands use now; a remote key is checked.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import { configDir, openProfiles, redactKey } from '../../profiles.js';
 import type { Action } from '../../run.js';
 import { keyWorks, showProfile } from './view.js';

@@ -1,5 +1,5 @@
 // esign profile use NAME | --none: the profile commands use when no flag or environment says otherwise.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { openProfiles } from '../../profiles.js';

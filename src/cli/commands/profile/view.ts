@@ -1,6 +1,6 @@
 // What the profile verbs share: how a profile is shown, and whether its key still works.
-import type { Out } from '../../output.js';
-import { printObject } from '../../output.js';
+import type { Out } from '../../output/print.js';
+import { printObject } from '../../output/print.js';
 import { type Profile, redactKey } from '../../profiles.js';
 
 export const backend = (p: Profile) => (p.baseUrl ? 'remote' : 'local');

@@ -1,8 +1,8 @@
 // esign schema [NAME]: the OpenAPI 3.1 document of API v2, or one request type's JSON Schema.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { writeJson } from '../../output.js';
+import { writeJson } from '../../output/print.js';
 import type { Action } from '../../run.js';
 
 export interface SchemaOptions {

@@ -1,5 +1,5 @@
 // esign serve: the embedded engine behind the API v2 wire.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, intArg } from '../../run.js';

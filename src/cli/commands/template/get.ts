@@ -1,5 +1,5 @@
 // esign template get ID
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import { showTemplate } from './show.js';

@@ -1,5 +1,5 @@
 // esign template: Document Templates (reusable PDFs with signer roles and fields).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import * as del from './delete.js';
 import * as get from './get.js';

@@ -1,7 +1,7 @@
 // esign template list: Document Templates, optionally by metadata.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { keyValueItems, printList } from '../../output.js';
+import { keyValueItems, printList } from '../../output/print.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../../paging.js';
 import { type Action, collect, keyValues } from '../../run.js';
 

@@ -1,5 +1,5 @@
 // esign template metadata set|unset|clear: a template's metadata (its only writable member).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { type Action, confirm } from '../../run.js';
 import { metadataFlags, showTemplate } from './show.js';

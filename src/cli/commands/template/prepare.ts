@@ -1,5 +1,5 @@
 // esign template prepare: a single-use URL where a person creates or edits a template.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { type Action, collect } from '../../run.js';
 import { metadataFlags, showSession } from './show.js';

@@ -1,7 +1,7 @@
 // How Document Templates and preparation sessions are shown, and the --metadata flags they take.
 import type { DocumentTemplate, EmbedUrl } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
-import { type Out, keyValueItems, printObject } from '../../output.js';
+import { type Out, keyValueItems, printObject } from '../../output/print.js';
 import { keyValues } from '../../run.js';
 
 export async function showTemplate(o: Out, t: DocumentTemplate): Promise<void> {

@@ -1,10 +1,10 @@
 // esign verify FILE... | --hash HEX: is this the signed PDF, combined PDF or Certificate of
 // Evidence of a completed Bundle? Files are hashed here; only the hash is sent.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { VerifyResult } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import { sha256Arg } from '../../flags.js';
 import { type Action, unreadable } from '../../run.js';
 

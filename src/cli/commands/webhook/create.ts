@@ -1,5 +1,5 @@
 // esign webhook create: subscribe a URL to event types.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { type Action, commaList } from '../../run.js';
 import { showWebhook } from './show.js';

@@ -1,8 +1,8 @@
 // esign webhook events | event ID | deliveries: what was sent, and each attempt.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import { fetchPages } from '../../paging.js';
 import type { Action } from '../../run.js';
 import { EVENT_COLUMNS, type FilterFlags, addEventFilters, eventFilters, showEvent } from './show.js';

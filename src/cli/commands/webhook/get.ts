@@ -1,5 +1,5 @@
 // esign webhook get ID
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import { showWebhook } from './show.js';

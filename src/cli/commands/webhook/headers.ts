@@ -1,8 +1,8 @@
 // esign webhook headers list|add|update|remove: extra headers sent with a webhook's deliveries.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { printDeleted, printList } from '../../output.js';
+import { printDeleted, printList } from '../../output/print.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../../paging.js';
 import { type Action, confirm, intArg } from '../../run.js';
 import { showHeader } from './show.js';

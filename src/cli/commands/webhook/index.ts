@@ -1,5 +1,5 @@
 // esign webhook: event subscriptions, their deliveries, and tools for receivers.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
 import * as create from './create.js';
 import * as del from './delete.js';

@@ -1,8 +1,8 @@
 // esign webhook list
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { printList } from '../../output.js';
+import { printList } from '../../output/print.js';
 import { type PageFlags, addPageOptions, fetchPages } from '../../paging.js';
 import type { Action } from '../../run.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';

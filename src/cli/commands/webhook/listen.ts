@@ -1,5 +1,5 @@
 // esign webhook listen: receive deliveries here (the receiver loads only when it runs).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import type { ListenOptions } from './receiver.js';

@@ -7,7 +7,7 @@ import { loadUndici } from '../../../lazyImport.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
 import { CliError, EXIT } from '../../exitCodes.js';
-import { note } from '../../output.js';
+import { note } from '../../output/print.js';
 import { commaList, intArg } from '../../run.js';
 import { safeJson, safeLine } from '../../sanitize.js';
 

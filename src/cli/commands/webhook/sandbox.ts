@@ -1,9 +1,9 @@
 // esign webhook trigger TYPE | resend ID: the sandbox's test tools for webhook receivers.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { deliveryOutcome } from '../../../service/deliveryOutcome.js';
-import { note, printList } from '../../output.js';
+import { note, printList } from '../../output/print.js';
 import type { Action } from '../../run.js';
 import { showEvent } from './show.js';
 

@@ -1,7 +1,7 @@
 // esign webhook secret [--regenerate]: the secret deliveries are signed with.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { printObject } from '../../output/print.js';
 import { type Action, confirm } from '../../run.js';
 
 export interface SecretOptions {

@@ -1,10 +1,10 @@
 // How webhooks, their headers and events are shown, and the filters of the event and delivery lists.
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
 import type { Webhook, WebhookEvent, WebhookExtraHeader } from '../../../service/types.js';
 import { choiceOption, dayArg } from '../../flags.js';
 import { deliveryOutcome } from '../../../service/deliveryOutcome.js';
-import { type Column, type Out, printObject } from '../../output.js';
+import { type Column, type Out, printObject } from '../../output/print.js';
 import { type PageFlags, addPageOptions } from '../../paging.js';
 import { intArg } from '../../run.js';
 

@@ -1,5 +1,5 @@
 // esign webhook update ID
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { type Action, commaList } from '../../run.js';

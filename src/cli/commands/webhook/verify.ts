@@ -1,5 +1,5 @@
 // esign webhook verify: check one delivery's signature (the checker loads only when it runs).
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import type { VerifyOptions } from './verifyDelivery.js';

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
 import { CliError, EXIT } from '../../exitCodes.js';
-import { printObject, writeJson } from '../../output.js';
+import { printObject, writeJson } from '../../output/print.js';
 import { intArg, unreadable } from '../../run.js';
 
 /** The flags of `esign webhook verify` (its verb module registers them). */

@@ -1,8 +1,8 @@
 // How a packet (one signer's part of a Bundle) is shown, with its Bundle where the backend can tell.
-import { packetStateWord } from '../../../service/states.js';
-import type { Packet } from '../../../service/types.js';
-import type { Factory } from '../../factory.js';
-import { printObject } from '../../output.js';
+import { packetStateWord } from '../../../../service/states.js';
+import type { Packet } from '../../../../service/types.js';
+import type { Factory } from '../../../factory.js';
+import { printObject } from '../../../output/print.js';
 
 export async function showPacket(f: Factory, p: Packet): Promise<void> {
   const service = await f.service();

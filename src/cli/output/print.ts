@@ -1,8 +1,8 @@
 // Output as GUIDE.md sets it: data on stdout only; a table or key/value view on a TTY, tab-separated
 // rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
-import { bundleStateWord, docStateWord, packetStateWord } from '../service/states.js';
-import { type IO, pagerCommand } from './io.js';
-import { safeJson, stripControl } from './sanitize.js';
+import { bundleStateWord, docStateWord, packetStateWord } from '../../service/states.js';
+import { type IO, pagerCommand } from '../io.js';
+import { safeJson, stripControl } from '../sanitize.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -78,8 +78,8 @@ export async function printList<T>(
     return;
   }
   const [{ fitWidths, shortTime, clockTime, cutLeft }, chalk, { default: Table }] = await Promise.all([
-    import('./output/fit.js'),
-    import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)),
+    import('./fit.js'),
+    import('./colour.js').then((c) => c.colourFor(o.io.env, out)),
     import('cli-table3'),
   ]);
   const shown = rows.map((r) =>
@@ -159,8 +159,8 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
     return;
   }
   const [chalk, { isIsoTime, shortTime }] = await Promise.all([
-    import('./output/colour.js').then((c) => c.colourFor(o.io.env, out)),
-    import('./output/fit.js'),
+    import('./colour.js').then((c) => c.colourFor(o.io.env, out)),
+    import('./fit.js'),
   ]);
   const width = Math.max(...pairs.map(([k]) => k.length));
   const shown = (v: unknown) => (isIsoTime(v) ? shortTime(v) : text(v));
@@ -217,3 +217,11 @@ export function printDeleted(o: Out, what: string, id: string): void {
   }
   note(o, `Deleted ${what} ${id}.`);
 }
+
+/** Key/value pairs for `printObject`: the named fields of `obj`, in order, under their own names. */
+export const fieldsOf = <T extends object>(obj: T, keys: (keyof T & string)[]): [string, unknown][] =>
+  keys.map((k) => [k, obj[k]]);
+
+/** Columns for `printList` showing fields as they are, headed by their names in capitals. */
+export const fieldColumns = <T extends object>(keys: (keyof T & string)[], kind?: ColumnKind): Column<T>[] =>
+  keys.map((k) => ({ header: k.toUpperCase(), value: (row: T) => row[k], kind }));
