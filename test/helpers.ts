@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { LocalEngine, type LocalEngineOptions } from '../src/local/engine.js';
 import { ApiError } from '../src/service/errors.js';
 
@@ -48,6 +48,21 @@ export const CONTRACT_B64 = CONTRACT_PDF.toString('base64');
 export function tempDir(prefix = 'esign-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A temporary directory for the tests of one file: made before them, removed after them. */
+export function useTempDir(prefix: string): { readonly dir: string } {
+  let made: ReturnType<typeof tempDir> | undefined;
+  beforeAll(() => {
+    made = tempDir(prefix);
+  });
+  afterAll(() => made?.cleanup());
+  return {
+    get dir() {
+      if (!made) throw new Error('useTempDir: the directory is made in beforeAll');
+      return made.dir;
+    },
+  };
 }
 
 /** A fresh engine on its own data directory; close() also removes the directory. */

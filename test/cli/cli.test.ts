@@ -2,12 +2,12 @@
 // temp dir); what needs a real process (version fast path, a closed pipe, concurrent processes) is
 // run with execa on the built binary.
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir, argv } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, argv, useTempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
-let data: ReturnType<typeof tempDir>;
+const data = useTempDir('esign-cli-');
 
 function esign(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
   return esignIn(args, { input: opts.input, env: { ESIGN_DATA_DIR: data.dir, ...opts.env } });
@@ -21,11 +21,6 @@ function spawned(args: string[], opts: { input?: string; env?: Record<string, st
     extendEnv: true,
   });
 }
-
-beforeAll(() => {
-  data = tempDir('esign-cli-');
-});
-afterAll(() => data.cleanup());
 
 describe('esign CLI', () => {
   it('prints its version', async () => {

@@ -3,16 +3,12 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, useTempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
 
-let data: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  data = tempDir('esign-datadir-');
-});
-afterAll(() => data.cleanup());
+const data = useTempDir('esign-datadir-');
 
 describe('--data-dir that cannot be a directory', () => {
   it('naming a regular file: a usage error, and the file keeps its mode and bytes', async () => {

@@ -1,11 +1,11 @@
 // What a user typed is never dropped silently, and bad input gets one plain line (in-process).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir, argv } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, tempDir, argv, useTempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
-let data: ReturnType<typeof tempDir>;
+const data = useTempDir('esign-input-');
 const esign = (args: string[], o: Parameters<typeof esignIn>[1] = {}) =>
   esignIn(args, { ...o, env: { ESIGN_DATA_DIR: data.dir, ...o.env } });
 const spec = (body: object) =>
@@ -14,11 +14,6 @@ const spec = (body: object) =>
     documents: [{ file_b64: Buffer.from('x').toString('base64') }],
     ...body,
   });
-
-beforeAll(() => {
-  data = tempDir('esign-input-');
-});
-afterAll(() => data.cleanup());
 
 describe('bundle create -f spec.json', () => {
   it('refuses an unknown member, naming it and the close match, and creates nothing', async () => {

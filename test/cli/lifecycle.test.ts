@@ -2,17 +2,12 @@
 // command runs in-process as the binary would (its own Factory and engine on the data directory).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir, argv } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, argv, useTempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
-let data: ReturnType<typeof tempDir>;
+const data = useTempDir('esign-cli-lifecycle-');
 const esign = (args: string[]) => esignIn(args, { env: { ESIGN_DATA_DIR: join(data.dir, 'db') } });
-
-beforeAll(() => {
-  data = tempDir('esign-cli-lifecycle-');
-});
-afterAll(() => data.cleanup());
 
 describe('esign lifecycle from the shell', () => {
   it('signs, downloads the files, and verifies them (exit 0), and a changed file (exit 9)', async () => {

@@ -4,17 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
 import { startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 const SECRET = 'whsec_review_secret';
-let data: ReturnType<typeof tempDir>;
-
-beforeAll(() => {
-  data = tempDir('esign-cli-review-hooks-');
-});
-afterAll(() => data.cleanup());
+const data = useTempDir('esign-cli-review-hooks-');
 
 const now = () => Math.floor(Date.now() / 1000);
 const signed = (body: string, secret = SECRET, ts = now()) => ({

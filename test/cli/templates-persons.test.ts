@@ -1,27 +1,13 @@
 // Document Templates, Envelope Templates and Persons through the CLI, run in-process on a real engine.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, leaseImportArgs, tempDir, argv } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fixture, leaseImportArgs, argv, useTempDir, kv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
-let data: ReturnType<typeof tempDir>;
+const data = useTempDir('esign-cli-tpl-');
 
 function esign(args: string[], opts: { input?: string } = {}) {
   return esignIn(args, { input: opts.input ?? '', env: { ESIGN_DATA_DIR: data.dir, CI: '1' } });
 }
-
-/** Tab-separated key/value output as an object. */
-const kv = (stdout: string) =>
-  Object.fromEntries(
-    stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.split('\t')),
-  );
-
-beforeAll(() => {
-  data = tempDir('esign-cli-tpl-');
-});
-afterAll(() => data.cleanup());
 
 describe('esign template', () => {
   let id = '';

@@ -1,15 +1,11 @@
 // The verb shape: `esign verify` run in-process with a captured IO and a real engine on a temp dir.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
-let data: ReturnType<typeof tempDir>;
-beforeAll(() => {
-  data = tempDir('esign-verify-');
-});
-afterAll(() => data.cleanup());
+const data = useTempDir('esign-verify-');
 
 describe('esign verify (in-process)', () => {
   it('exits 9 for a file that matches no completed Bundle, with one row per input', async () => {

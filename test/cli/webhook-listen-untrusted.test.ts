@@ -1,18 +1,13 @@
 // esign webhook listen (built binary) facing a stranger: a forged delivery never ends a --count wait,
 // and nothing in any delivery's body reaches the terminal as an escape sequence.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers.js';
 import { startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
 
 const SECRET = 'whsec_untrusted_secret';
 const HOSTILE = 'bundle_sent\x1b]0;pwned\x07\x1b[2J\u009b31m';
-let data: ReturnType<typeof tempDir>;
-
-beforeAll(() => {
-  data = tempDir('esign-listen-untrusted-');
-});
-afterAll(() => data.cleanup());
+const data = useTempDir('esign-listen-untrusted-');
 
 const signed = (body: string, secret = SECRET) => {
   const ts = String(Math.floor(Date.now() / 1000));

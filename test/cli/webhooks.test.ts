@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, argv } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { argv, useTempDir, kv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const SECRET = 'whsec_test_secret';
-let data: ReturnType<typeof tempDir>;
+const data = useTempDir('esign-cli-hooks-');
 
 /** In-process; the receiver (webhook listen) runs as its own process (startListen). */
 function esign(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
@@ -20,13 +20,6 @@ function esign(args: string[], opts: { input?: string; env?: Record<string, stri
 /** The receiver's side of the signature, computed independently of the source (test/webhooks/receiver.ts). */
 const signature = (secret: string, ts: number, body: string) => expectedSignature(secret, String(ts), body);
 const now = () => Math.floor(Date.now() / 1000);
-const kv = (stdout: string) =>
-  Object.fromEntries(
-    stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.split('\t')),
-  );
 
 const eventBody = (type = 'bundle_sent', id = 'evt-1') =>
   JSON.stringify({
@@ -47,11 +40,6 @@ const signed = (body: string, secret = SECRET, ts = now()) => ({
   'X-Blueink-Signature': signature(secret, ts, body),
   'X-Blueink-Request-Timestamp': String(ts),
 });
-
-beforeAll(() => {
-  data = tempDir('esign-cli-hooks-');
-});
-afterAll(() => data.cleanup());
 
 describe('esign webhook (subscriptions, headers, secret)', () => {
   let id = '';
