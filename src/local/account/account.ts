@@ -3,6 +3,7 @@ import { ACCOUNT_FEATURES, type AccountFeature } from '../../service/enums.js';
 import { ApiError } from '../../service/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
+import { Steady } from '../store/steady.js';
 import type { AccountAdmin, AccountSettings, SigningBrand, Team, User } from '../../service/localAdmin.js';
 
 export type { AccountSettings, SigningBrand, Team, User };
@@ -12,10 +13,15 @@ export const DEFAULT_FEATURES: AccountFeature[] = ['reminders'];
 export const DEFAULT_OWNER_EMAIL = 'owner@esign.local';
 
 export class AccountStore implements AccountAdmin {
+  /** Read once per write transaction (store/steady.ts): a create asks several times. */
+  private readonly steady: Steady<AccountSettings>;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => string,
-  ) {}
+  ) {
+    this.steady = new Steady(db, () => this.read());
+  }
 
   /** Creates the account and its first (admin, verified) user on a new database. */
   ensure(): void {
@@ -39,6 +45,10 @@ export class AccountStore implements AccountAdmin {
   }
 
   settings(): AccountSettings {
+    return this.steady.get();
+  }
+
+  private read(): AccountSettings {
     const row = sql(
       this.db,
       'SELECT name, requester_name, requester_email, features, public_url, allow_private_urls FROM account WHERE id = 1',
@@ -46,7 +56,8 @@ export class AccountStore implements AccountAdmin {
       | (Omit<AccountSettings, 'features' | 'allow_private_urls'> & { features: string; allow_private_urls: number })
       | undefined;
     if (!row) throw new Error('The local account is missing: the database was not initialised.');
-    return { ...row, features: JSON.parse(row.features), allow_private_urls: row.allow_private_urls === 1 };
+    const features = Object.freeze(JSON.parse(row.features)) as AccountSettings['features'];
+    return Object.freeze({ ...row, features, allow_private_urls: row.allow_private_urls === 1 });
   }
 
   update(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
@@ -55,6 +66,7 @@ export class AccountStore implements AccountAdmin {
 
   private updateIn(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
     const cur = this.settings();
+    this.steady.forget();
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     sql(
       this.db,
@@ -80,6 +92,7 @@ export class AccountStore implements AccountAdmin {
         const set = new Set(this.settings().features);
         for (const n of names as AccountFeature[]) on ? set.add(n) : set.delete(n);
         const features = ACCOUNT_FEATURES.filter((f) => set.has(f));
+        this.steady.forget();
         sql(this.db, 'UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
         return features;
       })

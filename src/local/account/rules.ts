@@ -33,8 +33,9 @@ export type RegexCheck = (pattern: string, field: string, errs: FieldErrors) => 
  * signing page matches with RE2). re2js is loaded only when the feature is on and some field has one.
  */
 export async function regexCheck(account: AccountStore, anyRegex: boolean): Promise<RegexCheck> {
-  const allowed = account.has('regex_validation');
-  const re2 = allowed && anyRegex ? (await import('re2js')).RE2JS : undefined;
+  // The check is only called for a v_regex, so without one the feature is not read.
+  const allowed = anyRegex && account.has('regex_validation');
+  const re2 = allowed ? (await import('re2js')).RE2JS : undefined;
   return (pattern, field, errs) => {
     if (!allowed) return errs.add(field, 'v_regex requires the field regex validation account feature.');
     try {

@@ -41,7 +41,8 @@ import { deliverVia } from '../../service/delivery.js';
 
 /** Where a document's bytes come from once the request is checked. */
 type Source =
-  | { kind: 'ready'; data: Buffer; hash: string; pages: number; source: 'b64' | 'index' }
+  /** `stored`: the file store and its `blobs` row already hold these bytes (sent before). */
+  | { kind: 'ready'; data: Buffer; hash: string; pages: number; source: 'b64' | 'index'; stored: boolean }
   | { kind: 'url'; url: string }
   /** A Document Template's PDF, already in the file store. */
   | { kind: 'template'; templateId: string; hash: string; pages: number }
@@ -127,8 +128,8 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     errs,
   );
   errs.throwIfAny();
-  for (const d of planned)
-    if (d.source.kind === 'ready' || d.source.kind === 'office') ctx.blobs.put(d.source.data, d.source.hash);
+  for (const { source: s } of planned)
+    if ((s.kind === 'ready' && !s.stored) || s.kind === 'office') ctx.blobs.put(s.data, s.hash);
 
   const bundle = await inGroupedTransaction(ctx, () =>
     writeBundle(ctx, {
@@ -233,7 +234,14 @@ async function planDocument(
   return {
     key,
     name,
-    source: { kind: 'ready', data, hash, pages: info.pages, source: d.file_b64 !== undefined ? 'b64' : 'index' },
+    source: {
+      kind: 'ready',
+      data,
+      hash,
+      pages: info.pages,
+      source: d.file_b64 !== undefined ? 'b64' : 'index',
+      stored: known !== undefined,
+    },
     spec: derived.spec,
   };
 }
@@ -389,7 +397,7 @@ function insertDocuments(db: EngineContext['db'], seq: number, planned: PlannedD
       t = null as string | null,
     ) => insertDoc.run(seq, i, d.key, d.name, source, url, hash, state, JSON.stringify(spec), t);
     if (d.source.kind === 'ready') {
-      recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
+      if (!d.source.stored) recordBlob(db, d.source.hash, d.source.data.length, d.source.pages, at);
       row(d.source.source, null, d.source.hash, 'ready', { ...d.spec, pages: d.source.pages });
     } else if (d.source.kind === 'template') {
       row('template', null, d.source.hash, 'ready', { ...d.spec, pages: d.source.pages }, d.source.templateId);

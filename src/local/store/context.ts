@@ -2,7 +2,9 @@ import type { AccountStore } from '../account/account.js';
 import type { BlobStore } from './blobs.js';
 import type { Clock } from './clock.js';
 import type { Db, Report } from './db.js';
+import type { Transaction } from 'better-sqlite3';
 import { whileWriting } from './readCache.js';
+import { holdingSteady } from './steady.js';
 
 /** What the engine's modules share: the database, the clock, the account and the file store. */
 export interface EngineContext {
@@ -22,8 +24,17 @@ export interface EngineContext {
 
 /**
  * One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock.
- * The read caches keep nothing read inside it (it may roll back).
+ * The read caches keep nothing read inside it (it may roll back); steady values are read once in it.
  */
 export function inTransaction<T>(ctx: EngineContext, fn: () => T): T {
-  return whileWriting(ctx.db, () => ctx.db.transaction(fn).immediate());
+  return whileWriting(ctx.db, () => transactionOf(ctx.db).immediate(fn) as T);
 }
+
+/** Runs its argument in a transaction (a savepoint when nested): made once per connection. */
+export function transactionOf(db: Db): Transaction<(fn: () => unknown) => unknown> {
+  let t = runners.get(db);
+  if (!t) runners.set(db, (t = db.transaction((fn: () => unknown) => holdingSteady(db, fn))));
+  return t;
+}
+
+const runners = new WeakMap<Db, Transaction<(fn: () => unknown) => unknown>>();

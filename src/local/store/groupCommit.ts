@@ -4,8 +4,9 @@
 // answered after the commit: nothing is reported written before it is. A lone write (one create at
 // a time) is a transaction of its own as before; creates in flight together (a batch, a server under
 // load) share one commit, which is most of what a small write costs.
-import { type EngineContext, inTransaction } from './context.js';
+import { type EngineContext, inTransaction, transactionOf } from './context.js';
 import type { Db } from './db.js';
+import { renewHold } from './steady.js';
 
 interface Queued {
   body: () => unknown;
@@ -52,8 +53,9 @@ function commitGroup(ctx: EngineContext, group: Queued[]): void {
       for (const q of group) {
         try {
           // Nested: a savepoint, released into the group's transaction or rolled back alone.
-          outcomes.push({ ok: true, value: ctx.db.transaction(q.body)() });
+          outcomes.push({ ok: true, value: transactionOf(ctx.db)(q.body) });
         } catch (error) {
+          renewHold(ctx.db);
           outcomes.push({ ok: false, error });
         }
       }

@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync, randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
@@ -25,5 +25,9 @@ function randomByte(): number {
 
 export const uuid = (): string => randomUUID();
 
-/** A secret token for single-use URLs; only its hash is stored. */
-export const token = (): string => randomBytes(24).toString('base64url');
+/** A secret token for single-use URLs (192 random bits); only its hash is stored. */
+export const token = (): string => {
+  const bytes = Buffer.allocUnsafe(24);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = randomByte();
+  return bytes.toString('base64url');
+};

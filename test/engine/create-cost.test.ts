@@ -1,0 +1,89 @@
+// What a create costs, and the values it reads once per write transaction (store/steady.ts: the clock's
+// offset, the account's settings) without missing another process's change.
+import type { Statement } from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../src/local/engine.js';
+import { AccountStore } from '../../src/local/account/account.js';
+import { Clock } from '../../src/local/store/clock.js';
+import type { EngineContext } from '../../src/local/store/context.js';
+import { inGroupedTransaction } from '../../src/local/store/groupCommit.js';
+import { bundleRequest } from '../helpers.js';
+import { useEngine, withField } from './support.js';
+
+const DAY = 86_400_000;
+const ctx = useEngine();
+
+/** Runs `fn`, counting the SQL statements stepped on any connection meanwhile. */
+async function statementsOf(fn: () => Promise<unknown>): Promise<number> {
+  const proto = Object.getPrototypeOf(ctx.e.db.prepare('SELECT 1')) as Record<string, unknown>;
+  const methods = ['run', 'get', 'all', 'iterate'] as const;
+  const saved = methods.map((m) => proto[m] as (this: Statement, ...a: unknown[]) => unknown);
+  let n = 0;
+  methods.forEach((m, i) => {
+    proto[m] = function (this: Statement, ...args: unknown[]) {
+      n++;
+      return saved[i].apply(this, args);
+    };
+  });
+  try {
+    await fn();
+  } finally {
+    methods.forEach((m, i) => {
+      proto[m] = saved[i];
+    });
+  }
+  return n;
+}
+
+describe('a create', () => {
+  it('runs 24 statements or fewer: two signers asked, a PDF the store holds (37 before issue 26)', async () => {
+    await ctx.e.createBundle(bundleRequest());
+    const n = await statementsOf(() => ctx.e.createBundle(bundleRequest({ custom_key: 'k-1' })));
+    expect(n).toBeLessThanOrEqual(24);
+  });
+});
+
+describe('values read once per write', () => {
+  const other = () => new LocalEngine({ dataDir: ctx.e.dataDir });
+
+  it("follow another process's clock advance at the next create", async () => {
+    const before = await ctx.e.createBundle(bundleRequest());
+    const o = other();
+    o.clock.advance(3 * DAY);
+    await o.close();
+    const after = await ctx.e.createBundle(bundleRequest());
+    expect(Date.parse(after.created) - Date.parse(before.created)).toBeGreaterThanOrEqual(3 * DAY);
+  });
+
+  it("follow another process's account change at the next create", async () => {
+    const regex = withField({ v_regex: '^[0-9]+$' });
+    await expect(ctx.e.createBundle(regex)).rejects.toMatchObject({ status: 400 });
+    const o = other();
+    o.account.setFeatures(['regex_validation'], true);
+    o.account.update({ requester_name: 'Changed Elsewhere' });
+    await o.close();
+    const b = await ctx.e.createBundle(regex);
+    expect(b.requester_name).toBe('Changed Elsewhere');
+  });
+
+  it('are read again after a write rolled back inside a group commit', async () => {
+    const clock = new Clock(ctx.e.db);
+    const c = { db: ctx.e.db, clock, account: new AccountStore(ctx.e.db, () => clock.now()) } as EngineContext;
+    const seen: number[] = [];
+    const results = await Promise.allSettled([
+      inGroupedTransaction(c, () => {
+        seen.push(clock.offset());
+        clock.advance(DAY);
+        seen.push(clock.offset());
+        c.account.setFeatures(['teams'], true);
+        seen.push(c.account.settings().features.includes('teams') ? 1 : 0);
+        throw new Error('rolled back');
+      }),
+      inGroupedTransaction(c, () => {
+        seen.push(clock.offset(), c.account.settings().features.includes('teams') ? 1 : 0);
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect(seen).toEqual([0, DAY, 1, 0, 0]);
+  });
+});
