@@ -139,6 +139,17 @@ export async function fileServer(
   };
 }
 
+/** Runs `use` with the CLI's environment for a remote backend at `server`, listening on 127.0.0.1 meanwhile. */
+export async function withRemoteServer(server: Server, use: (env: Record<string, string>) => Promise<void>) {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    await use({ ESIGN_BASE_URL: `http://127.0.0.1:${port}/api/v2`, ESIGN_API_KEY: 'k', ESIGN_DATA_DIR: '' });
+  } finally {
+    server.close();
+  }
+}
+
 /** A one-signer batch spec naming `file_path` (a signature field for `p`, a label and an email from `{{n}}`). */
 export const oneSignerBatchSpec = (label: string, file_path: string) => ({
   label: `${label} {{n}}`,

@@ -8,55 +8,21 @@ import { type Server, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/server/app.js';
 import type { Bundle } from '../../src/service/types.js';
-import { fixture, leaseImportArgs, newEngine, tempDir, argv } from '../helpers.js';
+import { fixture, leaseImportArgs, tempDir, argv } from '../helpers.js';
+import { type CliBackend, localBackend, serveBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
 
-type Engine = ReturnType<typeof newEngine>;
-
-interface Side {
-  engine: Engine;
-  env: Record<string, string>;
-  close(): Promise<void>;
-}
-
-async function local(): Promise<Side> {
-  const engine = newEngine();
-  return {
-    engine,
-    env: { ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' },
-    close: () => engine.dispose(),
-  };
-}
-
 /** esign serve with the hosted service's documented quota (2000 calls, 200 creations an hour). */
-async function serve(): Promise<Side> {
-  const engine = newEngine();
-  const client = tempDir('esign-batch-trust-client-');
-  const key = engine.keys.create('batch').key;
-  const app = await buildServer({ service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k) });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  engine.setPublicUrl(origin);
-  return {
-    engine,
-    env: { ESIGN_BASE_URL: `${origin}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: client.dir },
-    close: async () => {
-      await app.close();
-      await engine.dispose();
-      client.cleanup();
-    },
-  };
-}
+const serve = () => serveBackend({}, { keyName: 'batch', clientDir: 'esign-batch-trust-client-' });
 
 const SIG = { kind: 'sig', key: 's1', editors: ['signer'], page: 1, x: 10, y: 10, w: 100, h: 30 };
 
 describe.each([
-  ['local engine', local],
+  ['local engine', localBackend],
   ['esign serve', serve],
 ] as const)('batch send on %s', (_name, make) => {
-  let side: Side;
+  let side: CliBackend;
   let data: ReturnType<typeof tempDir>;
   let spec = '';
   const esign = (args: string[]) => esignIn(args, { env: side.env });
@@ -243,7 +209,7 @@ describe.each([
 });
 
 describe('batch send when a tags call fails after the create (esign serve behind a proxy that fails add_tags)', () => {
-  let side: Side;
+  let side: CliBackend;
   let proxy: Server;
   let data: ReturnType<typeof tempDir>;
   beforeAll(async () => {
@@ -307,7 +273,7 @@ describe('batch send when a tags call fails after the create (esign serve behind
 
 describe('batch send resuming a row whose create was in flight (local engine)', () => {
   it('reports it found and adds its tags (a union: safe if the killed run had added them)', async () => {
-    const side = await local();
+    const side = await localBackend();
     const data = tempDir('esign-batch-trust-found-');
     try {
       copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));

@@ -3,58 +3,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/server/app.js';
 import type { Bundle } from '../../src/service/types.js';
-import { bundleRequest, newEngine } from '../helpers.js';
+import { bundleRequest, withRemoteServer } from '../helpers.js';
+import { type CliBackend, type Engine, localBackend, serveBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
-
-type Engine = ReturnType<typeof newEngine>;
-
-interface CliBackend {
-  engine: Engine;
-  env: Record<string, string>;
-  origin?: string;
-  key?: string;
-  close(): Promise<void>;
-}
-
-async function localBackend(): Promise<CliBackend> {
-  const engine = newEngine();
-  return {
-    engine,
-    env: { ESIGN_DATA_DIR: engine.dataDir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' },
-    close: () => engine.dispose(),
-  };
-}
-
-async function serveBackend(rateLimits?: { limit: number; windowSeconds: number }): Promise<CliBackend> {
-  const engine = newEngine();
-  const key = engine.keys.create('wait').key;
-  const app = await buildServer({
-    service: engine,
-    local: engine,
-    authenticate: (k) => engine.keys.authenticate(k),
-    rateLimits,
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  engine.setPublicUrl(origin);
-  return {
-    engine,
-    origin,
-    key,
-    env: { ESIGN_BASE_URL: `${origin}/api/v2`, ESIGN_API_KEY: key, ESIGN_DATA_DIR: '' },
-    close: async () => {
-      await app.close();
-      await engine.dispose();
-    },
-  };
-}
 
 // A generous limit: these waits are paced by their backoff, not by the quota (tested on its own below).
 const BACKENDS: [string, () => Promise<CliBackend>][] = [
   ['local engine', localBackend],
-  ['esign serve', () => serveBackend({ limit: 100_000, windowSeconds: 3600 })],
+  ['esign serve', () => serveBackend({ rateLimits: { limit: 100_000, windowSeconds: 3600 } }, { keyName: 'wait' })],
 ];
 
 async function sentBundle(engine: Engine, over: Record<string, unknown> = {}): Promise<Bundle> {
@@ -177,7 +134,7 @@ describe.each(BACKENDS)('bundle wait on %s', (_name, make) => {
 
 describe('bundle wait on esign serve with a small rate limit', () => {
   it('keeps its polling to a small share of the limit', async () => {
-    const be = await serveBackend({ limit: 20, windowSeconds: 60 });
+    const be = await serveBackend({ rateLimits: { limit: 20, windowSeconds: 60 } }, { keyName: 'wait' });
     try {
       const b = await sentBundle(be.engine);
       const r = await esignIn(['bundle', 'wait', b.id, '--timeout', '1s'], { env: be.env, timing });
@@ -375,18 +332,10 @@ describe('webhook events by Bundle on a server without the filter', () => {
       res.setHeader('x-blueink-pagination', '1,1,50,3');
       res.end(JSON.stringify([event('e1', 'AAA'), event('e2', 'BBB'), event('e3', 'AAA')]));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    try {
-      const env = {
-        ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
-        ESIGN_API_KEY: 'k',
-        ESIGN_DATA_DIR: '',
-      };
+    await withRemoteServer(server, async (env) => {
       const r = await esignIn(['webhook', 'events', '--bundle', 'AAA', '-q'], { env });
       expect(r.exitCode).toBe(0);
       expect(r.stdout.split('\n')).toEqual(['e1', 'e3']);
-    } finally {
-      server.close();
-    }
+    });
   });
 });

@@ -2,13 +2,12 @@
 // reaches the terminal only through the one sanitiser: no escape sequence from it is ever printed.
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIO } from '../../src/cli/io.js';
 import { printList, printObject } from '../../src/cli/output/print.js';
 import { safeJson, safeLine, safeUrl } from '../../src/cli/sanitize.js';
-import { bundleRequest, fixture, newEngine, oneSignerBatchSpec, tempDir } from '../helpers.js';
+import { bundleRequest, fixture, newEngine, oneSignerBatchSpec, tempDir, withRemoteServer } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 // Retitles the window, clears the screen, homes the cursor; a C1 CSI; a bidi override.
@@ -74,20 +73,12 @@ describe('bundle wait against a hostile server', () => {
       res.statusCode = 404;
       res.end(JSON.stringify({ message: 'no' }));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    try {
-      const env = {
-        ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
-        ESIGN_API_KEY: 'k',
-        ESIGN_DATA_DIR: '',
-      };
+    await withRemoteServer(server, async (env) => {
       const r = await esignIn(['bundle', 'wait', 'B1', '--until', 'sent', '--timeout', '5s'], { env });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toBe('B1Evil31mend\tse');
       expect(foreignEscapes(r.stdout + r.stderr)).toEqual([]);
-    } finally {
-      server.close();
-    }
+    });
   });
 });
 
@@ -148,13 +139,7 @@ describe('esign api against a hostile server', () => {
       res.setHeader('x-evil', 'a\u009b31m');
       res.end(JSON.stringify({ label: HOSTILE }));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    try {
-      const env = {
-        ESIGN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
-        ESIGN_API_KEY: 'k',
-        ESIGN_DATA_DIR: '',
-      };
+    await withRemoteServer(server, async (env) => {
       const json = await esignIn(['api', 'GET', '/bundles/x/', '-i'], { env, tty: true });
       expect(json.exitCode, json.stderr).toBe(0);
       expect(foreignEscapes(json.stdout)).toEqual([]);
@@ -163,9 +148,7 @@ describe('esign api against a hostile server', () => {
       expect(text.stdout).toBe('plain Evil31mend');
       const piped = await esignIn(['api', 'GET', '/text/'], { env });
       expect(piped.stdout).toBe(`plain ${HOSTILE}`);
-    } finally {
-      server.close();
-    }
+    });
   });
 });
 

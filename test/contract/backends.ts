@@ -1,11 +1,10 @@
 // The backends the contract suite runs on: the engine in-process, and the remote adapter talking
 // to `esign serve` (the same engine behind fastify) over real HTTP on 127.0.0.1.
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { LocalEngine } from '../../src/local/engine.js';
 import { RemoteService } from '../../src/remote/remote.js';
-import { buildServer } from '../../src/server/app.js';
 import type { EsignService } from '../../src/service/service.js';
+import { serveEngine } from '../engineServer.js';
 import { newEngine } from '../helpers.js';
 
 export interface Backend {
@@ -36,16 +35,7 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
     name: 'remote adapter over HTTP to esign serve',
     make: async () => {
       const engine = newEngine();
-      const key = engine.keys.create('contract').key;
-      const app = await buildServer({
-        service: engine,
-        local: engine,
-        authenticate: (k) => engine.keys.authenticate(k),
-      });
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      const port = (app.server.address() as AddressInfo).port;
-      const origin = `http://127.0.0.1:${port}`;
-      engine.setPublicUrl(origin);
+      const { key, origin, close } = await serveEngine(engine, {}, 'contract');
       const service = new RemoteService({ baseUrl: `${origin}/api/v2`, apiKey: key, maxRetries: 0 });
       const download = async (url: string) => {
         const r = await fetch(url);
@@ -59,7 +49,7 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
         download,
         close: async () => {
           await service.close();
-          await app.close();
+          await close();
           await engine.dispose();
         },
       };

@@ -1,9 +1,10 @@
 // esign serve in-process on 127.0.0.1 for the security tests: the engine with the outbound-address
 // policy on (as `esign serve` runs it), a key, and raw sockets for what fetch cannot send.
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { LocalEngine } from '../../src/local/engine.js';
-import { buildServer, type ServerOptions } from '../../src/server/app.js';
+import type { ServerOptions } from '../../src/server/app.js';
+import { apiCaller, serveEngine } from '../engineServer.js';
 import { tempDir } from '../helpers.js';
 
 export interface SecureServer {
@@ -19,37 +20,14 @@ export interface SecureServer {
 export async function startServer(opts: Partial<ServerOptions> & { guardUrls?: boolean } = {}): Promise<SecureServer> {
   const { dir, cleanup } = tempDir();
   const engine = new LocalEngine({ dataDir: dir, guardUrls: opts.guardUrls ?? true });
-  const key = engine.keys.create('security').key;
-  const app = await buildServer({
-    service: engine,
-    local: engine,
-    authenticate: (k) => engine.keys.authenticate(k),
-    ...opts,
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const port = (app.server.address() as AddressInfo).port;
-  const origin = `http://127.0.0.1:${port}`;
-  engine.setPublicUrl(origin);
-  const call = (path: string, init: RequestInit & { json?: unknown; auth?: string | null } = {}) => {
-    const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-    if (init.auth !== null) headers.authorization = `Token ${init.auth ?? key}`;
-    if (init.json !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${origin}${path}`, {
-      ...init,
-      headers,
-      body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
-    });
-  };
+  const served = await serveEngine(engine, opts, 'security');
   return {
     engine,
-    app,
-    origin,
-    port,
-    key,
-    call,
+    ...served,
+    call: apiCaller(served.origin, served.key),
     close: async () => {
-      app.server.closeAllConnections();
-      await app.close();
+      served.app.server.closeAllConnections();
+      await served.close();
       await engine.close();
       cleanup();
     },

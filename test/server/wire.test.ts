@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
+import { apiCaller } from '../engineServer.js';
 import { CONTRACT_PDF, bundleRequest, newEngine } from '../helpers.js';
 
 let engine: ReturnType<typeof newEngine>;
@@ -24,16 +25,7 @@ async function start(rateLimits?: { limit?: number; createLimit?: number; window
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2`;
 }
 
-const call = (path: string, init: RequestInit & { json?: unknown; auth?: string | null } = {}) => {
-  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-  if (init.auth !== null) headers.authorization = `Token ${init.auth ?? key}`;
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  return fetch(`${base}${path}`, {
-    ...init,
-    headers,
-    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
-  });
-};
+const call: ReturnType<typeof apiCaller> = (path, init) => apiCaller(base, key)(path, init);
 
 beforeEach(async () => {
   logLines.length = 0;
