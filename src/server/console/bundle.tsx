@@ -1,11 +1,12 @@
 // A Bundle's whole story on one page: state, signers, one timeline, messages as their recipients
 // saw them, webhook events with each attempt, files with their SHA-256 and a preview, and actions
 // (each behind a confirmation page). The part inside #story is what a live update replaces.
+import type { ComponentChildren } from 'preact';
 import type { Inspection, TimelineEntry } from '../../service/inspection.js';
 import { bundleStateWord, docStateWord, isInProgress, isPacketDone, signerStateWord } from '../../service/states.js';
 import type { BundleDataItem, BundleMessage, WebhookEvent } from '../../service/types.js';
 import { bundleUrl } from './find.js';
-import { CONSOLE_PREFIX, State, When } from './layout.js';
+import { CONSOLE_PREFIX, ListTable, State, StateCell, When, WhenCell } from './layout.js';
 import { type Command, commandsFor } from './commands.js';
 
 export interface BundleView {
@@ -87,6 +88,21 @@ export function Story({ r, now, readOnly, data }: BundleView) {
   );
 }
 
+/** One term of a `<dl>` and what it says. */
+const Kv = ({ term, children }: { term: string; children: ComponentChildren }) => (
+  <>
+    <dt>{term}</dt>
+    <dd>{children}</dd>
+  </>
+);
+
+const SUMMARY_TIMES = [
+  ['Created', 'created'],
+  ['Sent', 'sent'],
+  ['Completed', 'completed_at'],
+  ['Expires', 'expires'],
+] as const;
+
 function Summary({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'>) {
   const b = r.bundle;
   const canCancel = !readOnly && (isInProgress(b.status) || b.status === 'dr');
@@ -94,52 +110,32 @@ function Summary({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
     <section aria-labelledby="summary-h">
       <h2 id="summary-h">Summary</h2>
       <dl class="kv">
-        <dt>Slug</dt>
-        <dd>
+        <Kv term="Slug">
           <code>{b.id}</code>
-        </dd>
-        <dt>Documents</dt>
-        <dd>
+        </Kv>
+        <Kv term="Documents">
           {b.documents.map((d) => d.name).join(', ') || '—'}
           <span class="hint"> · signed files: {docStateWord(b.doc_status)}</span>
-        </dd>
-        <dt>Created</dt>
-        <dd>
-          <When iso={b.created} now={now} />
-        </dd>
-        <dt>Sent</dt>
-        <dd>
-          <When iso={b.sent} now={now} />
-        </dd>
-        <dt>Completed</dt>
-        <dd>
-          <When iso={b.completed_at} now={now} />
-        </dd>
-        <dt>Expires</dt>
-        <dd>
-          <When iso={b.expires} now={now} />
-        </dd>
-        <dt>Requester</dt>
-        <dd>
+        </Kv>
+        {SUMMARY_TIMES.map(([term, key]) => (
+          <Kv term={term}>
+            <When iso={b[key]} now={now} />
+          </Kv>
+        ))}
+        <Kv term="Requester">
           {b.requester_name} {b.requester_email && <span class="hint">&lt;{b.requester_email}&gt;</span>}
-        </dd>
+        </Kv>
         {b.custom_key && (
-          <>
-            <dt>custom_key</dt>
-            <dd>
-              <code>{b.custom_key}</code>
-            </dd>
-          </>
+          <Kv term="custom_key">
+            <code>{b.custom_key}</code>
+          </Kv>
         )}
         {b.tags.length > 0 && (
-          <>
-            <dt>Tags</dt>
-            <dd>
-              {b.tags.map((t) => (
-                <span class="tag">{t}</span>
-              ))}
-            </dd>
-          </>
+          <Kv term="Tags">
+            {b.tags.map((t) => (
+              <span class="tag">{t}</span>
+            ))}
+          </Kv>
         )}
         {b.errors.map((e, i) => (
           <>
@@ -164,50 +160,32 @@ function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
   return (
     <section aria-labelledby="signers-h">
       <h2 id="signers-h">Signers</h2>
-      <table class="list">
-        <thead>
+      <ListTable heads={['Signer', 'Delivery', 'State', 'Last viewed', 'Completed', !readOnly && 'Action']}>
+        {r.signers.map((s) => (
           <tr>
-            <th scope="col">Signer</th>
-            <th scope="col">Delivery</th>
-            <th scope="col">State</th>
-            <th scope="col">Last viewed</th>
-            <th scope="col">Completed</th>
-            {!readOnly && <th scope="col">Action</th>}
+            <td>
+              {s.name}
+              <br />
+              <code class="hint">{s.id}</code>
+            </td>
+            <td>
+              {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
+            </td>
+            <StateCell word={signerStateWord(s.status, b.status)} code={s.status} />
+            <WhenCell iso={s.last_viewed} now={now} />
+            <WhenCell iso={s.completed_at} now={now} />
+            {!readOnly && (
+              <td>
+                {isInProgress(b.status) && !isPacketDone(s.status) && s.status !== 'ne' ? (
+                  <a href={remindUrl(b.id, s.id)}>Remind {s.name}…</a>
+                ) : (
+                  <span class="none">—</span>
+                )}
+              </td>
+            )}
           </tr>
-        </thead>
-        <tbody>
-          {r.signers.map((s) => (
-            <tr>
-              <td>
-                {s.name}
-                <br />
-                <code class="hint">{s.id}</code>
-              </td>
-              <td>
-                {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
-              </td>
-              <td>
-                <State word={signerStateWord(s.status, b.status)} code={s.status} />
-              </td>
-              <td>
-                <When iso={s.last_viewed} now={now} />
-              </td>
-              <td>
-                <When iso={s.completed_at} now={now} />
-              </td>
-              {!readOnly && (
-                <td>
-                  {isInProgress(b.status) && !isPacketDone(s.status) && s.status !== 'ne' ? (
-                    <a href={remindUrl(b.id, s.id)}>Remind {s.name}…</a>
-                  ) : (
-                    <span class="none">—</span>
-                  )}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </ListTable>
     </section>
   );
 }
@@ -238,33 +216,23 @@ function FieldValues({ data }: { data: BundleDataItem[] | string }) {
       ) : data.length === 0 ? (
         <p>No field.</p>
       ) : (
-        <table class="list">
-          <thead>
+        <ListTable heads={['Document', 'Field', 'Value', 'Filled by']}>
+          {data.map((d) => (
             <tr>
-              <th scope="col">Document</th>
-              <th scope="col">Field</th>
-              <th scope="col">Value</th>
-              <th scope="col">Filled by</th>
+              <td>
+                <code>{d.doc_key}</code>
+              </td>
+              <td>{d.label || d.field_key}</td>
+              <td>
+                {d.value}
+                {d.attachments.map((a) => (
+                  <span class="tag">{a.name}</span>
+                ))}
+              </td>
+              <td>{d.filled_by || '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {data.map((d) => (
-              <tr>
-                <td>
-                  <code>{d.doc_key}</code>
-                </td>
-                <td>{d.label || d.field_key}</td>
-                <td>
-                  {d.value}
-                  {d.attachments.map((a) => (
-                    <span class="tag">{a.name}</span>
-                  ))}
-                </td>
-                <td>{d.filled_by || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       )}
     </section>
   );
@@ -392,43 +360,32 @@ function Files({ r }: { r: Inspection }) {
         <p>No file yet.</p>
       ) : (
         <>
-          <table class="list files">
-            <thead>
+          <ListTable heads={['File', 'Kind', 'Bytes', 'SHA-256', 'Open']} extra="files">
+            {r.files.map((f, i) => (
               <tr>
-                <th scope="col">File</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Bytes</th>
-                <th scope="col">SHA-256</th>
-                <th scope="col">Open</th>
+                <td>{f.name ?? '—'}</td>
+                <td>{(f.kind ?? 'file').replace(/_/g, ' ')}</td>
+                <td>{f.size?.toLocaleString('en') ?? '—'}</td>
+                <td>
+                  <code class="sha">{f.sha256 ?? '—'}</code>
+                </td>
+                <td>
+                  <a href={fileUrl(slug, i)} download={f.name ?? `file-${i}.pdf`}>
+                    Download
+                  </a>{' '}
+                  <button
+                    type="button"
+                    class="link preview"
+                    data-src={fileUrl(slug, i)}
+                    data-name={f.name ?? `file ${i + 1}`}
+                    aria-controls="preview"
+                  >
+                    Preview
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {r.files.map((f, i) => (
-                <tr>
-                  <td>{f.name ?? '—'}</td>
-                  <td>{(f.kind ?? 'file').replace(/_/g, ' ')}</td>
-                  <td>{f.size?.toLocaleString('en') ?? '—'}</td>
-                  <td>
-                    <code class="sha">{f.sha256 ?? '—'}</code>
-                  </td>
-                  <td>
-                    <a href={fileUrl(slug, i)} download={f.name ?? `file-${i}.pdf`}>
-                      Download
-                    </a>{' '}
-                    <button
-                      type="button"
-                      class="link preview"
-                      data-src={fileUrl(slug, i)}
-                      data-name={f.name ?? `file ${i + 1}`}
-                      aria-controls="preview"
-                    >
-                      Preview
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
           <figure id="preview" class="preview-box" hidden>
             <figcaption id="preview-caption" aria-live="polite" />
             <div class="preview-nav">

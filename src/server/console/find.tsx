@@ -3,7 +3,7 @@
 import { BUNDLE_STATE_WORDS, bundleStateWord } from '../../service/states.js';
 import type { BundleStatus } from '../../service/enums.js';
 import type { Bundle, BundleListQuery, Page } from '../../service/types.js';
-import { CONSOLE_PREFIX, State, When } from './layout.js';
+import { CONSOLE_PREFIX, ListTable, StateCell, WhenCell } from './layout.js';
 
 export const PER_PAGE = 25;
 const MAX_SEARCH = 200;
@@ -147,45 +147,28 @@ function FindForm({ f }: { f: FindQuery }) {
 
 function Results({ page, now }: { page: Page<Bundle>; now: number }) {
   return (
-    <table class="list">
-      <thead>
+    <ListTable heads={['Bundle', 'State', 'Signers', 'Created', 'Sent']}>
+      {page.items.map((b) => (
         <tr>
-          <th scope="col">Bundle</th>
-          <th scope="col">State</th>
-          <th scope="col">Signers</th>
-          <th scope="col">Created</th>
-          <th scope="col">Sent</th>
+          <td>
+            <a href={bundleUrl(b.id)}>{b.label || '(no label)'}</a>
+            <br />
+            <code>{b.id}</code>
+            {b.is_test && <span class="tag">test</span>}
+          </td>
+          <StateCell word={bundleStateWord(b.status)} code={b.status} />
+          <td>
+            {b.packets.map((p) => (
+              <span class="signer">
+                {p.name} <span class="hint">{p.email ?? p.phone ?? ''}</span>
+              </span>
+            ))}
+          </td>
+          <WhenCell iso={b.created} now={now} />
+          <WhenCell iso={b.sent} now={now} />
         </tr>
-      </thead>
-      <tbody>
-        {page.items.map((b) => (
-          <tr>
-            <td>
-              <a href={bundleUrl(b.id)}>{b.label || '(no label)'}</a>
-              <br />
-              <code>{b.id}</code>
-              {b.is_test && <span class="tag">test</span>}
-            </td>
-            <td>
-              <State word={bundleStateWord(b.status)} code={b.status} />
-            </td>
-            <td>
-              {b.packets.map((p) => (
-                <span class="signer">
-                  {p.name} <span class="hint">{p.email ?? p.phone ?? ''}</span>
-                </span>
-              ))}
-            </td>
-            <td>
-              <When iso={b.created} now={now} />
-            </td>
-            <td>
-              <When iso={b.sent} now={now} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </ListTable>
   );
 }
 

@@ -3,18 +3,14 @@
 // escaped by the renderer, so a hostile label or file name is only ever text.
 import type { FastifyReply } from 'fastify';
 import type { ComponentChildren } from 'preact';
-import { renderToString } from 'preact-render-to-string';
 import { clockTime, shortTime } from '../../service/timeWords.js';
+import { BASE_CSP, Head, pageHeaders, sendHtml } from '../pages/kit.js';
 
 export const CONSOLE_PREFIX = '/console';
 export const CONSOLE_ASSETS = `${CONSOLE_PREFIX}/assets`;
 
 const CSP = [
-  `default-src 'self'`,
-  `script-src 'self'`,
-  `style-src 'self'`,
-  `img-src 'self' data: blob:`,
-  `font-src 'self' data:`,
+  ...BASE_CSP,
   `connect-src 'self'`,
   `worker-src 'self'`,
   `object-src 'none'`,
@@ -43,16 +39,14 @@ const NAV: [NonNullable<Frame['current']>, string, string][] = [
 function Layout({ title, frame, children }: { title: string; frame: Frame; children: ComponentChildren }) {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <meta name="referrer" content="same-origin" />
+      <Head
+        title={`${title} · esign console`}
+        referrer="same-origin"
+        stylesheet={`${CONSOLE_ASSETS}/console.css`}
+        script={`${CONSOLE_ASSETS}/console.js`}
+      >
         {frame.csrf && <meta name="csrf-token" content={frame.csrf} />}
-        <link rel="icon" href="data:," />
-        <title>{`${title} · esign console`}</title>
-        <link rel="stylesheet" href={`${CONSOLE_ASSETS}/console.css`} />
-        <script type="module" src={`${CONSOLE_ASSETS}/console.js`} />
-      </head>
+      </Head>
       <body>
         <a class="skip" href="#main">
           Skip to content
@@ -108,21 +102,12 @@ export function sendConsolePage(
   body: ComponentChildren,
   startedAt?: number,
 ): FastifyReply {
-  const html = `<!doctype html>${renderToString(
-    <Layout title={title} frame={frame}>
-      {body}
-    </Layout>,
-  )}`;
   if (startedAt !== undefined) reply.header('Server-Timing', `page;dur=${(performance.now() - startedAt).toFixed(2)}`);
-  return securePage(reply.code(status).type('text/html; charset=utf-8')).send(html);
+  return sendHtml(securePage(reply), status, <Layout title={title} frame={frame} children={body} />);
 }
 
 export const securePage = (reply: FastifyReply): FastifyReply =>
-  reply
-    .header('Content-Security-Policy', CSP)
-    .header('Cache-Control', 'private, no-store')
-    .header('Referrer-Policy', 'same-origin')
-    .header('X-Content-Type-Options', 'nosniff')
+  pageHeaders(reply, CSP, 'same-origin')
     .header('X-Frame-Options', 'DENY')
     .header('Cross-Origin-Opener-Policy', 'same-origin');
 
@@ -147,3 +132,29 @@ export function When({ iso, now, clock }: { iso: string | null | undefined; now:
     </time>
   );
 }
+
+/** A table of rows under a row of column names (a `false` name: a column left out). */
+export function ListTable(p: { heads: (string | false)[]; extra?: string; children: ComponentChildren }) {
+  return (
+    <table class={p.extra ? `list ${p.extra}` : 'list'}>
+      <thead>
+        <tr>{p.heads.map((h) => h !== false && <th scope="col">{h}</th>)}</tr>
+      </thead>
+      <tbody>{p.children}</tbody>
+    </table>
+  );
+}
+
+/** A table cell of one time (see When). */
+export const WhenCell = (p: { iso: string | null | undefined; now: number }) => (
+  <td>
+    <When {...p} />
+  </td>
+);
+
+/** A table cell of one state (see State). */
+export const StateCell = (p: { word: string; code: string }) => (
+  <td>
+    <State {...p} />
+  </td>
+);

@@ -3,7 +3,7 @@ import { bundleStateWord } from '../../service/states.js';
 import type { BundleMessage, VerifyResult, Webhook, WebhookEvent } from '../../service/types.js';
 import { HookEvent, Message } from './bundle.js';
 import { bundleUrl } from './find.js';
-import { CONSOLE_PREFIX, State } from './layout.js';
+import { CONSOLE_PREFIX, ListTable, State } from './layout.js';
 
 export function SignInPage({ keyForm, message }: { keyForm: boolean; message?: string }) {
   return (
@@ -133,32 +133,22 @@ export function WebhooksPage({
         {hooks.length === 0 ? (
           <p>No webhook.</p>
         ) : (
-          <table class="list">
-            <thead>
+          <ListTable heads={['Name', 'URL', 'Enabled', 'Events']}>
+            {hooks.map((h) => (
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">URL</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Events</th>
+                <td>
+                  {h.name}
+                  <br />
+                  <code class="hint">{h.id}</code>
+                </td>
+                <td>
+                  <code>{h.url}</code>
+                </td>
+                <td>{h.enabled ? 'Yes' : 'No'}</td>
+                <td>{h.event_types.join(', ')}</td>
               </tr>
-            </thead>
-            <tbody>
-              {hooks.map((h) => (
-                <tr>
-                  <td>
-                    {h.name}
-                    <br />
-                    <code class="hint">{h.id}</code>
-                  </td>
-                  <td>
-                    <code>{h.url}</code>
-                  </td>
-                  <td>{h.enabled ? 'Yes' : 'No'}</td>
-                  <td>{h.event_types.join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         )}
       </section>
       <section aria-labelledby="fail-h">

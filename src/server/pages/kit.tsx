@@ -4,7 +4,7 @@
 // attribute it is given: no page builds HTML by hand.
 import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { ApiError } from '../../service/errors.js';
 import { refusalOf } from '../refusals.js';
@@ -42,30 +42,59 @@ export const asApiError = (e: unknown): ApiError | undefined => refusalOf(e, {})
  */
 function csp(family: PageFamily, redirect?: URL): string {
   const formAction = redirect && redirect.origin !== 'null' ? `'self' ${redirect.origin}` : `'self'`;
-  return [
-    `default-src 'self'`,
-    `script-src 'self'`,
-    `style-src 'self'`,
-    `img-src 'self' data: blob:`,
-    `font-src 'self' data:`,
-    ...family.csp,
-    `base-uri 'none'`,
-    `form-action ${formAction}`,
-  ].join('; ');
+  return [...BASE_CSP, ...family.csp, `base-uri 'none'`, `form-action ${formAction}`].join('; ');
 }
+
+/** The CSP directives every page of esign serve starts from (the support console's too). */
+export const BASE_CSP = [
+  `default-src 'self'`,
+  `script-src 'self'`,
+  `style-src 'self'`,
+  `img-src 'self' data: blob:`,
+  `font-src 'self' data:`,
+];
+
+/** What every page's head holds; `children` (more meta) go before the title. */
+export function Head(p: {
+  title: string;
+  referrer: string;
+  stylesheet: string;
+  script: string;
+  children?: ComponentChildren;
+}) {
+  return (
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width,initial-scale=1" />
+      <meta name="referrer" content={p.referrer} />
+      {p.children}
+      <link rel="icon" href="data:," />
+      <title>{p.title}</title>
+      <link rel="stylesheet" href={p.stylesheet} />
+      <script type="module" src={p.script} />
+    </head>
+  );
+}
+
+/** A page as sent: the doctype, then the markup the renderer escaped. */
+export const sendHtml = (reply: FastifyReply, status: number, page: VNode): FastifyReply =>
+  reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html>${renderToString(page)}`);
+
+/** The headers of every page: its CSP, never cached or sniffed, and how far its URL goes as a referrer. */
+export const pageHeaders = (reply: FastifyReply, csp: string, referrer: 'no-referrer' | 'same-origin'): FastifyReply =>
+  reply
+    .header('Content-Security-Policy', csp)
+    .header('Cache-Control', 'private, no-store')
+    .header('Referrer-Policy', referrer)
+    .header('X-Content-Type-Options', 'nosniff');
 
 function Layout({ family, title, children }: { family: PageFamily; title: string; children: ComponentChildren }) {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <link rel="icon" href="data:," />
-        <title>{title}</title>
-        <link rel="stylesheet" href={`${PAGE_ASSETS}/page.css`} />
-        <script type="module" src={family.script} />
-      </head>
+      <Head title={title} referrer="no-referrer" stylesheet={`${PAGE_ASSETS}/page.css`} script={family.script} />
       <body class={family.name}>{children}</body>
     </html>
   );
@@ -80,19 +109,8 @@ export function sendPage(
   body: ComponentChildren,
   redirect?: URL,
 ): FastifyReply {
-  const html = `<!doctype html>${renderToString(
-    <Layout family={family} title={title}>
-      {body}
-    </Layout>,
-  )}`;
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Content-Security-Policy', csp(family, redirect))
-    .header('Cache-Control', 'private, no-store')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(html);
+  pageHeaders(reply, csp(family, redirect), 'no-referrer');
+  return sendHtml(reply, status, <Layout family={family} title={title} children={body} />);
 }
 
 const TITLES: Record<number, string> = {
