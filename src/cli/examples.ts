@@ -2,37 +2,7 @@
 // table below holds those of verbs not yet declared that way, by command path. Each starts with
 // `esign <path>`; a test checks every leaf command has two or three.
 export const EXAMPLES: Record<string, string[]> = {
-  'bundle create': [
-    'esign bundle create --file contract.pdf --signer "Ada Lovelace <ada@example.com>" --label "Services agreement" --test',
-    'esign bundle create -f fixtures/bundle-spec.json --draft',
-    'esign bundle create --file nda.pdf --signer "Ada <ada@example.com>" --signer "Bob <+15551234567>" --in-order --live',
-  ],
-  'bundle prepare': [
-    'esign bundle prepare --upload-pdf',
-    'esign bundle prepare --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --search-signers',
-  ],
-  'bundle list': [
-    'esign bundle list --status se --limit 20',
-    'esign bundle list --tag-in legal,hr --created-after 2025-01-01 --all --json',
-    'esign bundle list -q --status co',
-  ],
-  'bundle get': ['esign bundle get 9KwSrpJdyp', 'esign bundle get 9KwSrpJdyp --include data,files --json'],
-  'bundle update': [
-    'esign bundle update 9KwSrpJdyp --expires 2025-12-31',
-    'esign bundle update 9KwSrpJdyp --send-reminders --reminder-interval 3',
-  ],
-  'bundle remind': ['esign bundle remind 9KwSrpJdyp', 'esign bundle list -q --status se | esign bundle remind -'],
-  'bundle wait': [
-    'esign bundle wait 9KwSrpJdyp --until docs-ready --timeout 30m',
-    'esign bundle wait 9KwSrpJdyp Q4mT2vXbLc --until ended --json',
-    'esign bundle wait 9KwSrpJdyp --until sent --timeout 90s',
-  ],
   console: ['esign console', 'esign console --read-only --port 8080 --open'],
-  'bundle inspect': [
-    'esign bundle inspect 9KwSrpJdyp',
-    'esign bundle inspect Rw3pLk8sQe',
-    'esign bundle inspect 9KwSrpJdyp --json',
-  ],
   'local reassign': [
     'esign local reassign Rw3pLk8sQe --name "Cy Newman" --email cy@example.com',
     'esign local reassign Rw3pLk8sQe --name Cy --phone +15551234567 --deliver-via phone --reason "on leave"',
@@ -51,18 +21,6 @@ export const EXAMPLES: Record<string, string[]> = {
     'esign batch csv-template --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
   ],
   'batch status': ['esign batch status', 'esign batch status nda-2026-11 --json'],
-  'bundle send': [
-    'esign bundle send 9KwSrpJdyp',
-    'esign bundle send 9KwSrpJdyp Q4mT2vXbLc --live',
-    'esign bundle list -q --status dr | esign bundle send -',
-  ],
-  'bundle cancel': ['esign bundle cancel 9KwSrpJdyp', 'esign bundle cancel 9KwSrpJdyp --yes'],
-  'bundle validate': ['esign bundle validate 9KwSrpJdyp', 'esign bundle validate 9KwSrpJdyp --json'],
-  'bundle events': ['esign bundle events 9KwSrpJdyp', 'esign bundle events 9KwSrpJdyp --json'],
-  'bundle files': ['esign bundle files 9KwSrpJdyp', 'esign bundle files 9KwSrpJdyp --download ./signed'],
-  'bundle data': ['esign bundle data 9KwSrpJdyp', 'esign bundle data 9KwSrpJdyp --json'],
-  'bundle tags add': ['esign bundle tags add 9KwSrpJdyp legal renewal', 'esign bundle tags add 9KwSrpJdyp q4 --json'],
-  'bundle tags remove': ['esign bundle tags remove 9KwSrpJdyp renewal', 'esign bundle tags remove 9KwSrpJdyp legal q4'],
   'template list': ['esign template list', 'esign template list --metadata region=emea --all --json'],
   'template get': [
     'esign template get 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',

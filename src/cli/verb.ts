@@ -50,6 +50,8 @@ export function registerVerbs(noun: Parent, action: Action, verbs: Verb<any, any
 /** A verb `<name> <id>` that asks the service for one object by its id and shows it. */
 export function idVerb<T>(spec: {
   name: string;
+  /** What the argument is called in the help (`id` unless told). */
+  arg?: string;
   description: string;
   examples: string[];
   fetch: (service: EsignService, id: string) => Promise<T>;
@@ -58,7 +60,7 @@ export function idVerb<T>(spec: {
   return defineVerb({
     // A name known only at run time hides the argument from the type inference: it is one id.
     command: (parent) =>
-      parent.command(`${spec.name} <id>`).description(spec.description) as Command<
+      parent.command(`${spec.name} <${spec.arg ?? 'id'}>`).description(spec.description) as Command<
         [string],
         OptionValues,
         OptionValues

@@ -1,103 +1,108 @@
 // esign bundle create: a Bundle from flags and/or a JSON spec, sent (or saved as a draft), its tags
 // added right after, optionally waiting while its documents are processed.
-import type { Command } from '@commander-js/extra-typings';
 import type { Bundle } from '../../../service/types.js';
 import { durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
-import { type Action, collect } from '../../run.js';
+import { collect } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
-import type { CreateFlags } from './request.js';
-import { showBundle } from './show.js';
-
-export interface CreateOptions extends CreateFlags {
-  wait?: string | boolean;
-  live?: boolean;
-}
-
-export function register(bundle: Command, action: Action): void {
-  bundle
-    .command('create')
-    .description('Create a Bundle and send it (or save it as a draft)')
-    .option(
-      '-f, --spec <file>',
-      'BundleRequest JSON (- for stdin); documents may use "file_path"; "tags" are added after creation',
-    )
-    .option('--file <path>', 'a PDF to sign (repeatable)', collect)
-    .option(
-      '--signer <"Name <email>">',
-      'a signer (repeatable); "Name <+phone>" for SMS; "KEY=Name <email>" sets its key',
-      collect,
-    )
-    .option('--label <text>', 'label of the Bundle')
-    .option('--subject <text>', 'email subject')
-    .option('--message <text>', 'email message')
-    .option('--custom-key <key>', 'your own key to find the Bundle by')
-    .option('--cc <email>', 'copy on completion (repeatable)', collect)
-    .option('--cc-sender', 'copy the sender on completion')
-    .option('--tag <tag>', 'a tag (repeatable; added right after creation)', collect)
-    .option('--expires <date>', 'YYYY-MM-DD or an ISO date-time, in the future')
-    .option('--send-reminders', 'send reminders (Reminders feature)')
-    .option('--reminder-offset <days>', 'days after sending before the first reminder (0-30)')
-    .option('--reminder-interval <days>', 'days between reminders (0-30)')
-    .option('--reminder-expires <days>', 'days after sending when reminders stop (0-30)')
-    .option('--draft', 'save as a draft instead of sending')
-    .option('--in-order', 'signers sign one after the other')
-    .option('--test', 'a test Bundle (delivered only to verified account addresses)')
-    .option('--embed', 'signers from --signer sign through embedded URLs')
-    .option('--wait [duration]', 'wait while documents are processed: 90, 90s, 2m (default 60 s)')
-    .option('--live', 'on a remote server, really send a non-test Bundle')
-    .option('--template <uuid>', 'add a document from this Document Template')
-    .option(
-      '--assign <role=signer>',
-      'give a template role to a signer (key, number, email or name; repeatable)',
-      collect,
-    )
-    .option('--value <key=value>', 'a template field value, or an Envelope Template field value (repeatable)', collect)
-    .option('--tag-value <name=value>', 'a Data Flow tag value (repeatable)', collect)
-    .option(
-      '--envelope-template <id>',
-      'make the Bundle from an Envelope Template (signers take its roles in order, or --signer "ROLE=Name <email>")',
-    )
-    .action(action(run));
-}
+import { type OptionsOf, type Parent, defineVerb } from '../../verb.js';
+import { showBundle } from './shared/display.js';
 
 /** `--wait` alone is a minute; `--wait 90`, `--wait 2m` (the one duration grammar). */
 const waitMs = (w: string | boolean | undefined) =>
   w === undefined || w === false ? undefined : w === true ? 60_000 : durationArg(w, '--wait');
 
-export async function run(f: Factory, o: CreateOptions): Promise<void> {
-  const wait = waitMs(o.wait);
-  const [{ buildCreateRequest }, { assignRolesInOrder }] = await Promise.all([
-    import('./request.js'),
-    import('./templateFlags.js'),
-  ]);
-  const { body, files, tags } = await buildCreateRequest(f.io, o);
-  if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
-  if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
-  // Tags are checked before anything is created: a bad one must not leave a sent Bundle behind.
-  if (tags.length) {
-    const S = await import('../../../service/schemas.js');
-    S.parseOr400(S.TagsRequest, { tags });
-  }
-  const service = await f.service();
-  let b = o.envelopeTemplate
-    ? await service.createBundleFromEnvelopeTemplate(body)
-    : await service.createBundle(body, files);
-  if (tags.length) {
-    const tagged = await addTags(f, b, tags);
-    if (typeof tagged === 'string') {
-      // Created (and maybe sent): its id goes to stdout as on success, so a retry never creates it again.
-      await showBundle(f, b);
-      throw new CliError(tagged, EXIT.INCOMPLETE);
+export const create = defineVerb({
+  command: (bundle: Parent) =>
+    bundle
+      .command('create')
+      .description('Create a Bundle and send it (or save it as a draft)')
+      .option(
+        '-f, --spec <file>',
+        'BundleRequest JSON (- for stdin); documents may use "file_path"; "tags" are added after creation',
+      )
+      .option('--file <path>', 'a PDF to sign (repeatable)', collect)
+      .option(
+        '--signer <"Name <email>">',
+        'a signer (repeatable); "Name <+phone>" for SMS; "KEY=Name <email>" sets its key',
+        collect,
+      )
+      .option('--label <text>', 'label of the Bundle')
+      .option('--subject <text>', 'email subject')
+      .option('--message <text>', 'email message')
+      .option('--custom-key <key>', 'your own key to find the Bundle by')
+      .option('--cc <email>', 'copy on completion (repeatable)', collect)
+      .option('--cc-sender', 'copy the sender on completion')
+      .option('--tag <tag>', 'a tag (repeatable; added right after creation)', collect)
+      .option('--expires <date>', 'YYYY-MM-DD or an ISO date-time, in the future')
+      .option('--send-reminders', 'send reminders (Reminders feature)')
+      .option('--reminder-offset <days>', 'days after sending before the first reminder (0-30)')
+      .option('--reminder-interval <days>', 'days between reminders (0-30)')
+      .option('--reminder-expires <days>', 'days after sending when reminders stop (0-30)')
+      .option('--draft', 'save as a draft instead of sending')
+      .option('--in-order', 'signers sign one after the other')
+      .option('--test', 'a test Bundle (delivered only to verified account addresses)')
+      .option('--embed', 'signers from --signer sign through embedded URLs')
+      .option('--wait [duration]', 'wait while documents are processed: 90, 90s, 2m (default 60 s)')
+      .option('--live', 'on a remote server, really send a non-test Bundle')
+      .option('--template <uuid>', 'add a document from this Document Template')
+      .option(
+        '--assign <role=signer>',
+        'give a template role to a signer (key, number, email or name; repeatable)',
+        collect,
+      )
+      .option(
+        '--value <key=value>',
+        'a template field value, or an Envelope Template field value (repeatable)',
+        collect,
+      )
+      .option('--tag-value <name=value>', 'a Data Flow tag value (repeatable)', collect)
+      .option(
+        '--envelope-template <id>',
+        'make the Bundle from an Envelope Template (signers take its roles in order, or --signer "ROLE=Name <email>")',
+      ),
+  examples: [
+    'esign bundle create --file contract.pdf --signer "Ada Lovelace <ada@example.com>" --label "Services agreement" --test',
+    'esign bundle create -f fixtures/bundle-spec.json --draft',
+    'esign bundle create --file nda.pdf --signer "Ada <ada@example.com>" --signer "Bob <+15551234567>" --in-order --live',
+  ],
+  async run(f, o) {
+    const wait = waitMs(o.wait);
+    const [{ buildCreateRequest }, { assignRolesInOrder }] = await Promise.all([
+      import('./request.js'),
+      import('./templateFlags.js'),
+    ]);
+    const { body, files, tags } = await buildCreateRequest(f.io, o);
+    if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
+    if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
+    // Tags are checked before anything is created: a bad one must not leave a sent Bundle behind.
+    if (tags.length) {
+      const S = await import('../../../service/schemas.js');
+      S.parseOr400(S.TagsRequest, { tags });
     }
-    b = tagged;
-  }
-  if (wait !== undefined) b = await waitForLaunch(f, b, wait);
-  await showBundle(f, b);
-  if (wait !== undefined && b.status === 'fa')
-    throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.UNREACHABLE);
-}
+    const service = await f.service();
+    let b = o.envelopeTemplate
+      ? await service.createBundleFromEnvelopeTemplate(body)
+      : await service.createBundle(body, files);
+    if (tags.length) {
+      const tagged = await addTags(f, b, tags);
+      if (typeof tagged === 'string') {
+        // Created (and maybe sent): its id goes to stdout as on success, so a retry never creates it again.
+        await showBundle(f, b);
+        throw new CliError(tagged, EXIT.INCOMPLETE);
+      }
+      b = tagged;
+    }
+    if (wait !== undefined) b = await waitForLaunch(f, b, wait);
+    await showBundle(f, b);
+    if (wait !== undefined && b.status === 'fa')
+      throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.UNREACHABLE);
+  },
+});
+
+/** What `bundle create`'s flags give, as its declaration types them. */
+export type CreateOptions = OptionsOf<typeof create>;
 
 /** The Bundle exists by now: a failure is returned as the message to give (exit INCOMPLETE), never thrown. */
 async function addTags(f: Factory, b: Bundle, tags: string[]): Promise<Bundle | string> {

@@ -1,29 +1,19 @@
 // esign bundle get SLUG: one Bundle.
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
 import { note } from '../../output/print.js';
-import type { Action } from '../../run.js';
-import { showBundle } from './show.js';
+import { type Parent, defineVerb } from '../../verb.js';
+import { showBundle } from './shared/display.js';
 
-export interface GetOptions {
-  slug: string;
-  include?: string;
-}
-
-export function register(bundle: Command, action: Action): void {
-  bundle
-    .command('get <slug>')
-    .description('Show a Bundle')
-    .option('--include <members>', 'comma-separated: data, events, files')
-    .action(action(async (f, o: Omit<GetOptions, 'slug'>, slug: string) => run(f, { ...o, slug })));
-}
-
-export async function run(f: Factory, o: GetOptions): Promise<void> {
-  const b = await (await import('../../../service/bundleRef.js')).getBundleOrPacketsBundle(
-    await f.service(),
-    o.slug,
-    o.include,
-  );
-  if (o.include && !f.options.json && !f.options.quiet) note(f, '(included members are shown with --json)');
-  await showBundle(f, b);
-}
+export const get = defineVerb({
+  command: (bundle: Parent) =>
+    bundle
+      .command('get <slug>')
+      .description('Show a Bundle')
+      .option('--include <members>', 'comma-separated: data, events, files'),
+  examples: ['esign bundle get 9KwSrpJdyp', 'esign bundle get 9KwSrpJdyp --include data,files --json'],
+  async run(f, o, slug) {
+    const { getBundleOrPacketsBundle } = await import('../../../service/bundleRef.js');
+    const b = await getBundleOrPacketsBundle(await f.service(), slug, o.include);
+    if (o.include && !f.options.json && !f.options.quiet) note(f, '(included members are shown with --json)');
+    await showBundle(f, b);
+  },
+});

@@ -1,40 +1,26 @@
 // esign bundle: create, send, track and cancel signature Bundles.
 import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
-import * as cancel from './cancel.js';
-import * as create from './create.js';
-import * as data from './data.js';
-import * as events from './events.js';
-import * as files from './files.js';
-import * as get from './get.js';
-import * as inspect from './inspect.js';
-import * as list from './list.js';
-import * as prepare from './prepare.js';
-import * as remind from './remind.js';
-import * as send from './send.js';
-import * as tags from './tags.js';
-import * as update from './update.js';
-import * as validate from './validate.js';
-import * as wait from './wait.js';
+import { registerVerbs } from '../../verb.js';
+import { cancel } from './cancel.js';
+import { create } from './create.js';
+import { data } from './data.js';
+import { events } from './events.js';
+import { files } from './files.js';
+import { get } from './get.js';
+import { inspect } from './inspect.js';
+import { list } from './list.js';
+import { prepare } from './prepare.js';
+import { remind } from './remind.js';
+import { send } from './send.js';
+import { registerTags } from './tags.js';
+import { update } from './update.js';
+import { validate } from './validate.js';
+import { wait } from './wait.js';
 
 export function register(program: Command, action: Action): void {
   const bundle = program.command('bundle').description('Create, send, track and cancel signature Bundles');
-  for (const verb of [
-    create,
-    prepare,
-    list,
-    get,
-    update,
-    send,
-    cancel,
-    validate,
-    events,
-    files,
-    data,
-    tags,
-    remind,
-    wait,
-    inspect,
-  ])
-    verb.register(bundle, action);
+  registerVerbs(bundle, action, [create, prepare, list, get, update, send, cancel, validate, events, files, data]);
+  registerTags(bundle, action);
+  registerVerbs(bundle, action, [remind, wait, inspect]);
 }

@@ -1,47 +1,47 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
-import type { Command } from '@commander-js/extra-typings';
+import type { Inspection, TimelineEntry } from '../../../service/inspection.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
+import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
-import { note, printList, printObject, writeJson } from '../../output/print.js';
-import type { Action } from '../../run.js';
+import { fieldColumns, fieldsOf, note, printList, printObject, writeJson } from '../../output/print.js';
 import { safeLine } from '../../sanitize.js';
+import { idVerb } from '../../verb.js';
 
-export interface InspectOptions {
-  id: string;
-}
+export const inspect = idVerb({
+  name: 'inspect',
+  description:
+    'The Bundle in words, its signers, one timeline (events, messages, webhooks) and its files; a packet id works too',
+  examples: [
+    'esign bundle inspect 9KwSrpJdyp',
+    'esign bundle inspect Rw3pLk8sQe',
+    'esign bundle inspect 9KwSrpJdyp --json',
+  ],
+  async fetch(service, id) {
+    const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([
+      import('../../../service/bundleRef.js'),
+      import('../../../service/inspection.js'),
+    ]);
+    return inspectBundle(service, await getBundleOrPacketsBundle(service, id));
+  },
+  show: showInspection,
+});
 
-export function register(parent: Command, action: Action): void {
-  parent
-    .command('inspect <id>')
-    .description(
-      'The Bundle in words, its signers, one timeline (events, messages, webhooks) and its files; a packet id works too',
-    )
-    .action(action(async (f, _o: object, id: string) => run(f, { id })));
-}
+type Signer = Inspection['signers'][number];
 
-export async function run(f: Factory, o: InspectOptions): Promise<void> {
-  const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([
-    import('../../../service/bundleRef.js'),
-    import('../../../service/inspection.js'),
-  ]);
-  const service = await f.service();
-  const bundle = await getBundleOrPacketsBundle(service, o.id);
-  const r = await inspectBundle(service, bundle);
+async function showInspection(f: Factory, r: Inspection): Promise<void> {
   if (f.options.json) return writeJson(f, r);
-  if (f.options.quiet) return void f.io.out.write(`${safeLine(bundle.id)}\n`);
+  if (f.options.quiet) return void f.io.out.write(`${safeLine(r.bundle.id)}\n`);
   const tty = f.io.out.isTTY;
   const word = (w: (c: string) => string, code: string) => (tty ? w(code) : code);
   const b = r.bundle;
   const section = (title: string) => f.io.out.write(`\n${tty ? title : `# ${title}`}\n`);
   await printObject(f, b, [
-    ['id', b.id],
-    ['label', b.label],
+    ...fieldsOf(b, ['id', 'label']),
     ['status', word(bundleStateWord, b.status)],
     ['documents', b.documents.map((d) => d.name).join(', ')],
     ['signed files', word(docStateWord, b.doc_status)],
-    ['created', b.created],
-    ['sent', b.sent],
+    ...fieldsOf(b, ['created', 'sent']),
     ['completed', b.completed_at],
     ['expires', b.expires],
     ['reminders', reminders(b)],
@@ -54,8 +54,7 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
     f,
     r.signers,
     [
-      { header: 'NAME', value: (s) => s.name },
-      { header: 'ADDRESS', value: (s) => s.address },
+      ...fieldColumns<Signer>(['name', 'address']),
       { header: 'VIA', value: (s) => s.deliver_via },
       { header: 'STATUS', value: (s) => (tty ? signerStateWord(s.status, b.status) : s.status) },
       { header: 'LAST VIEWED', value: (s) => s.last_viewed, kind: 'time' },
@@ -70,10 +69,7 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
     r.timeline,
     [
       { header: 'TIME', value: (t) => t.at, kind: 'clock' },
-      { header: 'SOURCE', value: (t) => t.source },
-      { header: 'CODE', value: (t) => t.code },
-      { header: 'SIGNER', value: (t) => t.signer },
-      { header: 'WHAT', value: (t) => t.what },
+      ...fieldColumns<TimelineEntry>(['source', 'code', 'signer', 'what']),
     ],
     (t) => t.at,
   );
@@ -83,8 +79,7 @@ export async function run(f: Factory, o: InspectOptions): Promise<void> {
       f,
       r.files,
       [
-        { header: 'KIND', value: (x) => x.kind },
-        { header: 'NAME', value: (x) => x.name },
+        ...fieldColumns<FileObject>(['kind', 'name']),
         { header: 'BYTES', value: (x) => x.size },
         { header: 'SHA256', value: (x) => x.sha256, kind: 'id' },
         { header: 'URL', value: (x) => x.file_url },

@@ -8,29 +8,8 @@ import { applySettingsFlags } from './settingsFlags.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { IO } from '../../io.js';
 import { readInputFile, readJsonInput } from '../../run.js';
-import { type TemplateFlags, applyTemplateFlags } from './templateFlags.js';
-
-export interface CreateFlags extends TemplateFlags {
-  file?: string[];
-  signer?: string[];
-  spec?: string;
-  label?: string;
-  subject?: string;
-  message?: string;
-  customKey?: string;
-  cc?: string[];
-  draft?: boolean;
-  inOrder?: boolean;
-  test?: boolean;
-  embed?: boolean;
-  tag?: string[];
-  expires?: string;
-  sendReminders?: boolean;
-  reminderOffset?: string;
-  reminderInterval?: string;
-  reminderExpires?: string;
-  ccSender?: boolean;
-}
+import type { CreateOptions } from './create.js';
+import { applyTemplateFlags } from './templateFlags.js';
 
 /**
  * What a spec may hold at its top level: the members of a BundleRequest (or, with an Envelope
@@ -87,7 +66,7 @@ export interface CreateRequest {
 }
 
 /** Turns flags and an optional JSON spec into a BundleRequest plus the attached files it refers to. */
-export async function buildCreateRequest(io: IO, o: CreateFlags): Promise<CreateRequest> {
+export async function buildCreateRequest(io: IO, o: CreateOptions): Promise<CreateRequest> {
   const body: Record<string, unknown> = o.spec ? await readJsonInput(io, o.spec, '--spec') : {};
   if (o.spec) checkSpecMembers(body, o.spec);
   // Tags are not a creation member: they are added by the tags operation once the Bundle exists.

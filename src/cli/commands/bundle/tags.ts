@@ -1,46 +1,46 @@
 // esign bundle tags add|remove SLUG TAG...: SLUG may be ID,ID,... or - for ids from stdin (the tags
 // take the trailing arguments, so the ids cannot).
-import type { Command } from '@commander-js/extra-typings';
+import type { OptionValues } from '@commander-js/extra-typings';
+import type { EsignService } from '../../../service/service.js';
 import type { Bundle } from '../../../service/types.js';
-import { forEachId, readIds } from '../../bulk.js';
 import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
-import { showBundle } from './show.js';
+import { type Parent, defineVerb, registerVerbs } from '../../verb.js';
+import { eachBundle } from './shared/display.js';
 
-export interface TagsOptions {
-  slug: string;
-  tags: string[];
-}
+type Change = (service: EsignService, id: string, tags: string[]) => Promise<Bundle>;
 
-export function register(bundle: Command, action: Action): void {
-  const tags = bundle.command('tags').description('Add or remove tags');
-  tags
-    .command('add <slug> <tags...>')
-    .description('Add tags (duplicates are ignored); SLUG may be ID,ID,... or - for ids from stdin')
-    .action(action(async (f, _o: object, slug: string, list: string[]) => runAdd(f, { slug, tags: list })));
-  tags
-    .command('remove <slug> <tags...>')
-    .description('Remove tags (absent tags are ignored); SLUG may be ID,ID,... or - for ids from stdin')
-    .action(action(async (f, _o: object, slug: string, list: string[]) => runRemove(f, { slug, tags: list })));
-}
-
-async function eachBundle(f: Factory, slug: string, fn: (id: string) => Promise<Bundle>): Promise<void> {
-  const ids = await readIds(f, slug === '-' ? ['-'] : slug.split(',').filter(Boolean));
-  await forEachId(
+/** The body of both verbs: `change` on every Bundle named, each shown by its tags. */
+const changeTags = (change: Change) => async (f: Factory, _o: OptionValues, slug: string, tags: string[]) => {
+  const service = await f.service();
+  const ids = slug === '-' ? ['-'] : slug.split(',').filter(Boolean);
+  await eachBundle(
     f,
     ids,
-    fn,
+    (id) => change(service, id, tags),
     (b) => b.tags.join(' '),
-    (b) => showBundle(f, b),
   );
-}
+};
 
-export async function runAdd(f: Factory, o: TagsOptions): Promise<void> {
-  const service = await f.service();
-  await eachBundle(f, o.slug, (id) => service.addBundleTags(id, o.tags));
-}
+export const add = defineVerb({
+  command: (tags: Parent) =>
+    tags
+      .command('add <slug> <tags...>')
+      .description('Add tags (duplicates are ignored); SLUG may be ID,ID,... or - for ids from stdin'),
+  examples: ['esign bundle tags add 9KwSrpJdyp legal renewal', 'esign bundle tags add 9KwSrpJdyp q4 --json'],
+  run: changeTags((s, id, tags) => s.addBundleTags(id, tags)),
+});
 
-export async function runRemove(f: Factory, o: TagsOptions): Promise<void> {
-  const service = await f.service();
-  await eachBundle(f, o.slug, (id) => service.removeBundleTags(id, o.tags));
+export const remove = defineVerb({
+  command: (tags: Parent) =>
+    tags
+      .command('remove <slug> <tags...>')
+      .description('Remove tags (absent tags are ignored); SLUG may be ID,ID,... or - for ids from stdin'),
+  examples: ['esign bundle tags remove 9KwSrpJdyp renewal', 'esign bundle tags remove 9KwSrpJdyp legal q4'],
+  run: changeTags((s, id, tags) => s.removeBundleTags(id, tags)),
+});
+
+/** `esign bundle tags`: a noun of its own under bundle. */
+export function registerTags(bundle: Parent, action: Action): void {
+  registerVerbs(bundle.command('tags').description('Add or remove tags'), action, [add, remove]);
 }

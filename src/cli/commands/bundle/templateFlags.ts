@@ -3,14 +3,9 @@
 import type { Factory } from '../../factory.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { keyValues } from '../../run.js';
+import type { CreateOptions } from './create.js';
 
-export interface TemplateFlags {
-  template?: string;
-  envelopeTemplate?: string;
-  assign?: string[];
-  value?: string[];
-  tagValue?: string[];
-}
+export type TemplateFlags = Pick<CreateOptions, 'template' | 'envelopeTemplate' | 'assign' | 'value' | 'tagValue'>;
 
 type Packets = Record<string, unknown>[];
 
