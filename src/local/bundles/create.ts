@@ -131,7 +131,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   for (const { source: s } of planned)
     if ((s.kind === 'ready' && !s.stored) || s.kind === 'office') ctx.blobs.put(s.data, s.hash);
 
-  const bundle = await inGroupedTransaction(ctx, () =>
+  const written = await inGroupedTransaction(ctx, () =>
     writeBundle(ctx, {
       req,
       id,
@@ -145,7 +145,18 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     }),
   );
   if (pending) ctx.kick();
-  return bundle;
+  // The answer is made once the write lock is let go: from the rows as written, not read back.
+  return bundleFromRows(
+    written.bundle,
+    written.packets,
+    planned.map((d) => ({
+      key: d.key,
+      name: d.name,
+      template_id: d.source.kind === 'template' ? d.source.templateId : null,
+    })),
+    [],
+    ownerContacts(ctx.db, [null])(null),
+  );
 }
 
 type Account = ReturnType<EngineContext['account']['settings']>;
@@ -283,8 +294,8 @@ interface PlannedBundle {
   planned: PlannedDocument[];
 }
 
-/** Writes the Bundle, its packets and documents (inside the transaction); returns the API object. */
-function writeBundle(ctx: EngineContext, plan: PlannedBundle): Bundle {
+/** Writes the Bundle, its packets and documents (inside the transaction); returns the rows as written. */
+function writeBundle(ctx: EngineContext, plan: PlannedBundle): { bundle: BundleRow; packets: PacketRow[] } {
   const { req, draft, pending, planned } = plan;
   const at = ctx.clock.now();
   const { db } = ctx;
@@ -311,17 +322,7 @@ function writeBundle(ctx: EngineContext, plan: PlannedBundle): Bundle {
   recordEvent(db, { bundleSeq: b.seq, kind: 'bc', at });
   if (draft) recordEvent(db, { bundleSeq: b.seq, kind: 'bd', at });
   else if (status === 'se') announceLaunch(ctx, b, launched.asked, at);
-  return bundleFromRows(
-    b,
-    launched.rows,
-    planned.map((d) => ({
-      key: d.key,
-      name: d.name,
-      template_id: d.source.kind === 'template' ? d.source.templateId : null,
-    })),
-    [],
-    ownerContacts(db, [null])(null),
-  );
+  return { bundle: b, packets: launched.rows };
 }
 
 function insertBundleRow(db: EngineContext['db'], plan: PlannedBundle, status: BundleRow['status'], at: string) {
