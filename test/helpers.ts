@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { LocalEngine, type LocalEngineOptions } from '../src/local/engine.js';
 import { ApiError } from '../src/service/errors.js';
 
@@ -150,6 +150,36 @@ export async function withRemoteServer(server: Server, use: (env: Record<string,
   }
 }
 
+/** A fileServer() for every test of the calling file, closed after each. */
+export function useFileServer(routes: Parameters<typeof fileServer>[0]): { url: (path: string) => string } {
+  let server: Awaited<ReturnType<typeof fileServer>> | undefined;
+  beforeEach(async () => {
+    server = await fileServer(routes);
+  });
+  afterEach(async () => server?.close());
+  return { url: (path) => server!.url(path) };
+}
+
+/** A field placed on page 1 for the signer `ada` (an input unless `over` says otherwise). */
+export const field = (key: string, over: Record<string, unknown> = {}) => ({
+  key,
+  kind: 'inp',
+  page: 1,
+  x: 72,
+  y: 560,
+  w: 180,
+  h: 20,
+  editors: ['ada'],
+  ...over,
+});
+
+/** Piped rows (tab-separated) as arrays of cells. */
+export const tsvRows = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
+
 /** A one-signer batch spec naming `file_path` (a signature field for `p`, a label and an email from `{{n}}`). */
 export const oneSignerBatchSpec = (label: string, file_path: string) => ({
   label: `${label} {{n}}`,
@@ -168,4 +198,16 @@ export function writeBatchFiles(dir: string, label: string, rows: number): void 
   copyFileSync(fixture('contract.pdf'), join(dir, 'contract.pdf'));
   writeFileSync(join(dir, 'spec.json'), JSON.stringify(oneSignerBatchSpec(label, 'contract.pdf')));
   writeFileSync(join(dir, 'rows.csv'), `n\n${Array.from({ length: rows }, (_, i) => i + 1).join('\n')}\n`);
+}
+
+/** For one file's tests: a directory holding writeBatchFiles(), and the environment of an engine below it. */
+export function useBatchDir(prefix: string, label: string, rows: number) {
+  const data = useTempDir(prefix);
+  beforeAll(() => writeBatchFiles(data.dir, label, rows));
+  const env = {
+    get ESIGN_DATA_DIR() {
+      return join(data.dir, 'engine');
+    },
+  };
+  return { data, env };
 }

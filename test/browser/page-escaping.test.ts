@@ -3,7 +3,7 @@
 // script or style at all, without a single violation.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CONTRACT_B64, CONTRACT_PDF, bundleRequest } from '../helpers.js';
+import { CONTRACT_B64, CONTRACT_PDF, bundleRequest, field } from '../helpers.js';
 import { type PageHarness, startPageHarness } from './harness.js';
 
 const EVIL = `"><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> 'quoted' & <b>bold</b>`;
@@ -54,20 +54,7 @@ describe('pages escape what people typed', () => {
             key: 'contract',
             file_b64: CONTRACT_B64,
             filename: 'contract.pdf',
-            fields: [
-              {
-                key: 'title',
-                kind: 'inp',
-                label: EVIL,
-                page: 1,
-                x: 72,
-                y: 560,
-                w: 180,
-                h: 20,
-                editors: ['ada'],
-                v_pattern: 'email',
-              },
-            ],
+            fields: [field('title', { label: EVIL, v_pattern: 'email' })],
           },
         ],
       }),

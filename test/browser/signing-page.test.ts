@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PageHarness, startPageHarness } from './harness.js';
-import { CONTRACT_B64, bundleRequest } from '../helpers.js';
+import { CONTRACT_B64, bundleRequest, field } from '../helpers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -29,17 +29,6 @@ beforeEach(async () => {
 afterEach(async () => context?.close());
 
 const doc = (fields: Obj[]) => ({ key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf', fields });
-const field = (key: string, over: Obj = {}) => ({
-  key,
-  kind: 'inp',
-  page: 1,
-  x: 72,
-  y: 560,
-  w: 180,
-  h: 20,
-  editors: ['ada'],
-  ...over,
-});
 const ADA = { key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
 const BOB = { key: 'bob', name: 'Bob Example', email: 'bob@example.com' };
 

@@ -1,22 +1,13 @@
 // A batch killed with SIGKILL at random points, several times, then resumed: exactly one Bundle per
 // row. Real processes (bin/esign.js on dist/: npm run build first) on one data directory.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, writeBatchFiles } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useBatchDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
 
 const ROWS = 40;
-let data: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
-
-beforeAll(() => {
-  data = tempDir('esign-batch-kill-');
-  env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
-  writeBatchFiles(data.dir, 'Waiver', ROWS);
-});
-afterAll(() => data.cleanup());
+const { data, env } = useBatchDir('esign-batch-kill-', 'Waiver', ROWS);
 
 /** Runs the batch; with `afterIds`, SIGKILLs it a random few ms after it has printed that many created ids. */
 function sendAndKill(afterIds: number | undefined): Promise<{ code: number | null; signal: string | null }> {

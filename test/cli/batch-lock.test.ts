@@ -4,12 +4,12 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs bench module (bench/security.mjs calls it too)
 import { doubleResumeTrials } from '../../bench/batch-resume-race.mjs';
 import { BatchLock } from '../../src/cli/batch/lock.js';
 import { CliError, EXIT } from '../../src/cli/exitCodes.js';
-import { tempDir, writeBatchFiles } from '../helpers.js';
+import { tempDir, useBatchDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
 
@@ -45,15 +45,7 @@ describe('BatchLock', () => {
 });
 
 const ROWS = 30;
-let data: ReturnType<typeof tempDir>;
-let env: Record<string, string>;
-
-beforeAll(() => {
-  data = tempDir('esign-batch-lock-run-');
-  env = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
-  writeBatchFiles(data.dir, 'Lock', ROWS);
-});
-afterAll(() => data.cleanup());
+const { data, env } = useBatchDir('esign-batch-lock-run-', 'Lock', ROWS);
 
 /** `batch send` as a process; `onId` sees each created id as it is printed. */
 function send(

@@ -6,6 +6,8 @@ export const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 export interface ServeProcess {
   address: string;
   process: ResultPromise<{ env: Record<string, string>; reject: false }>;
+  /** Ends it with SIGTERM and waits for it to exit. */
+  stop(): Promise<void>;
 }
 
 /** Starts `esign serve --port 0` (and `args`) on the data directory in env and resolves once it prints its address. */
@@ -15,5 +17,9 @@ export async function startServe(env: Record<string, string>, args: string[] = [
     server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
     server.once('exit', () => reject(new Error('serve exited early')));
   });
-  return { address, process: server };
+  const stop = async () => {
+    server.kill('SIGTERM');
+    await server;
+  };
+  return { address, process: server, stop };
 }

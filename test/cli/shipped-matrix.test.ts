@@ -343,8 +343,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  serve?.process.kill('SIGTERM');
-  await serve?.process;
+  await serve?.stop();
   work.cleanup();
 });
 

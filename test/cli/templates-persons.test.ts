@@ -1,6 +1,6 @@
 // Document Templates, Envelope Templates and Persons through the CLI, run in-process on a real engine.
 import { describe, expect, it } from 'vitest';
-import { fixture, leaseImportArgs, argv, useTempDir, kv } from '../helpers.js';
+import { fixture, leaseImportArgs, argv, useTempDir, kv, tsvRows } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const data = useTempDir('esign-cli-tpl-');
@@ -33,10 +33,7 @@ describe('esign template', () => {
   });
 
   it('lists templates piped, by metadata filter, with -q; an empty result is success', async () => {
-    const rows = (await esign(['template', 'list'])).stdout
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t'));
+    const rows = tsvRows((await esign(['template', 'list'])).stdout);
     expect(rows).toHaveLength(1);
     expect(rows[0].slice(0, 3)).toEqual([id, 'Lease', 'tenant, landlord']);
     expect(

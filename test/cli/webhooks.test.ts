@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
 import { describe, expect, it } from 'vitest';
-import { argv, useTempDir, kv } from '../helpers.js';
+import { argv, useTempDir, kv, tsvRows } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const SECRET = 'whsec_test_secret';
@@ -73,10 +73,7 @@ describe('esign webhook (subscriptions, headers, secret)', () => {
   });
 
   it('lists piped, filtered by state and event type', async () => {
-    const rows = (await esign(['webhook', 'list'])).stdout
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t'));
+    const rows = tsvRows((await esign(['webhook', 'list'])).stdout);
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r[0] === id)).toEqual([
       id,
@@ -333,10 +330,7 @@ describe('esign webhook listen', () => {
     expect(line).toMatchObject({ verified: true, event: { event_type: 'bundle_sent', event_id: events[0].pk } });
 
     const pk = events[0].pk;
-    const rows = (await esign(['webhook', 'events', '--webhook', hook])).stdout
-      .trim()
-      .split('\n')
-      .map((l) => l.split('\t'));
+    const rows = tsvRows((await esign(['webhook', 'events', '--webhook', hook])).stdout);
     expect(rows).toEqual([[pk, 'bundle_sent', expect.any(String), '200', 'true', '1']]);
     expect((await esign(['webhook', 'events', '-q', '--failed', '--webhook', hook])).stdout).toBe('');
     const shown = kv((await esign(['webhook', 'event', pk])).stdout);

@@ -1,10 +1,10 @@
 // API 2.19 on the wire (wire-facts.md, from the published clients): the Bundle carries owner_name,
 // owner_email and max_reminders; a document's adobe_field_assignments gives the PDF's own form
 // fields to signers. (bundle_signer_reassigned: test/contract/wire-fidelity.test.ts, item 5.)
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadPdfLib } from '../../src/lazyImport.js';
 import { bundleRequest, expectApiError } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 /** A PDF with two required text form fields of its own, `company` and `title`. */
 async function formPdf(): Promise<string> {
@@ -23,11 +23,7 @@ async function formPdf(): Promise<string> {
 }
 
 describe.each(BACKENDS)('API 2.19: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('a Bundle carries owner_name, owner_email (its owner, else the account owner) and max_reminders', async () => {
     const created = await b.service.createBundle(bundleRequest());

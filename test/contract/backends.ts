@@ -1,6 +1,7 @@
 // The backends the contract suite runs on: the engine in-process, and the remote adapter talking
 // to `esign serve` (the same engine behind fastify) over real HTTP on 127.0.0.1.
 import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
 import type { LocalEngine } from '../../src/local/engine.js';
 import { RemoteService } from '../../src/remote/remote.js';
 import type { EsignService } from '../../src/service/service.js';
@@ -56,3 +57,27 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
     },
   },
 ];
+
+/** The backend `make` gives, fresh for every test of the calling suite and closed after each. */
+export function useBackend(make: () => Promise<Backend>): Backend {
+  let current: Backend | undefined;
+  beforeEach(async () => {
+    current = await make();
+  });
+  afterEach(async () => current?.close());
+  const now = () => {
+    if (!current) throw new Error('useBackend: the backend is made in beforeEach');
+    return current;
+  };
+  return {
+    get service() {
+      return now().service;
+    },
+    get engine() {
+      return now().engine;
+    },
+    settle: () => now().settle(),
+    download: (url) => now().download(url),
+    close: () => now().close(),
+  };
+}

@@ -1,14 +1,10 @@
 // One suite, every backend: a behaviour that passes one and fails the other is a bug in the wire.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTRACT_PDF, bundleRequest, expectApiError } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 describe.each(BACKENDS)('contract: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('creates and launches a Bundle from JSON, with its audit trail', async () => {
     const created = await b.service.createBundle(bundleRequest({ label: 'contract', custom_key: 'k-1' }));

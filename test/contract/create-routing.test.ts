@@ -2,10 +2,10 @@
 // and the engine's createBundle: the same body gets the same answer whichever way it arrives.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isEnvelopeTemplateRequest } from '../../src/service/createRouting.js';
 import { CONTRACT_B64, expectApiError, fixture } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 const SPEC_PATH = fixture('templates/envelope-template.json');
 const SPEC = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Record<string, unknown>;
@@ -22,11 +22,7 @@ describe('isEnvelopeTemplateRequest', () => {
 });
 
 describe.each(BACKENDS)('envelope_template routing: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('reads a packet without a key the same with documents absent or empty, through either create', async () => {
     const et = await b.engine.createEnvelopeTemplate(SPEC, dirname(SPEC_PATH));
@@ -60,11 +56,7 @@ describe.each(BACKENDS)('envelope_template routing: $name', ({ make }) => {
 });
 
 describe.each(BACKENDS)('tags and sign bodies, one schema each: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it("a tags member that is not a list is the TagsRequest schema's 400, on the engine and through esign serve", async () => {
     const created = await b.service.createBundle({

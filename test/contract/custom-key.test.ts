@@ -3,19 +3,15 @@
 // comes through, and nothing of the refused Bundle is stored.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundleRequest, expectApiError, fixture } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 const SPEC_PATH = fixture('templates/envelope-template.json');
 const SPEC = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Record<string, unknown>;
 
 describe.each(BACKENDS)('custom_key is unique: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('refuses a second Bundle with the same custom_key, naming the first', async () => {
     const first = await b.service.createBundle(bundleRequest({ custom_key: 'E0001' }));

@@ -1,9 +1,9 @@
 // The whole lifecycle on every backend: create, view, sign in order, complete, files, data, coe,
 // then verify: the downloaded signed PDF matches and the same file with one byte changed does not.
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTRACT_B64, expectApiError } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -53,11 +53,7 @@ const REQUEST = {
 };
 
 describe.each(BACKENDS)('lifecycle: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('signs in order, completes with evidence, and verifies what it produced', async () => {
     const created = await b.service.createBundle(REQUEST);

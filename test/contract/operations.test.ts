@@ -3,19 +3,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { RemoteService } from '../../src/remote/remote.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/service/rateLimits.js';
 import { bundleRequest, expectApiError } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 describe.each(BACKENDS)('contract operations: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('deletes drafts only', async () => {
     const draft = await b.service.createBundle(bundleRequest({ status: 'dr' }));

@@ -1,15 +1,11 @@
 // Persons on every backend: the same CRUD scenarios in-process and over HTTP to esign serve.
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundleRequest, expectApiError } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   const ada = {
     name: 'Ada Lovelace',

@@ -2,9 +2,9 @@
 // import locally), then driven through the service as a client would.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectApiError, fixture } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 const NDA = readFileSync(fixture('nda.pdf'));
 const SPEC_PATH = fixture('templates/envelope-template.json');
@@ -17,11 +17,7 @@ const CLIENT = { key: 'client', name: 'Cleo Client', email: 'cleo@example.com', 
 const PROVIDER = { key: 'provider', name: 'Pat Provider', email: 'pat@example.com' };
 
 describe.each(BACKENDS)('contract templates: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   const importSale = (name: string, metadata: Record<string, string>) =>
     b.engine.importTemplate({

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleRequest } from '../helpers.js';
 import { type Receiver, expectedSignature, startReceiver } from '../webhooks/receiver.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, type Backend, useBackend } from './backends.js';
 
 describe.each(BACKENDS)('contract webhook delivery: $name', ({ make }) => {
   let b: Backend;
@@ -52,11 +52,7 @@ describe.each(BACKENDS)('contract webhook delivery: $name', ({ make }) => {
 });
 
 describe.each(BACKENDS)('contract preparation sessions: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('gates template preparation on the account feature and returns single-use expiring URLs', async () => {
     const t = (await b.service.createTemplatePreparationSession({}).catch((e) => e)) as {

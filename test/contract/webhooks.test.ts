@@ -1,8 +1,8 @@
 // Webhooks, extra headers, events, deliveries and the secret: the same scenarios on every backend.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueOccurrence } from '../../src/local/webhooks/queue.js';
 import { expectApiError } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 // Port 1 refuses at once: nothing leaves the machine if the dispatcher tries these at close.
 const URL_A = 'http://127.0.0.1:1/a';
@@ -15,11 +15,7 @@ const hook = (over: Record<string, unknown> = {}) => ({
 });
 
 describe.each(BACKENDS)('contract webhooks: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('creates, reads, lists, replaces, updates and deletes a webhook', async () => {
     const w = await b.service.createWebhook(hook({ event_types: ['bundle_sent', 'packet_viewed', 'bundle_sent'] }));

@@ -2,9 +2,9 @@
 // DRF-style numbers and booleans; the wire's event types and packet states; reassignment.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTRACT_B64, bundleRequest, expectApiError, fixture } from '../helpers.js';
-import { BACKENDS, type Backend } from './backends.js';
+import { BACKENDS, useBackend } from './backends.js';
 
 const DAY = 86400e3;
 const URL_A = 'http://127.0.0.1:1/a';
@@ -12,11 +12,7 @@ const SPEC_PATH = fixture('templates/envelope-template.json');
 const SPEC = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Record<string, unknown>;
 
 describe.each(BACKENDS)('contract wire fidelity: $name', ({ make }) => {
-  let b: Backend;
-  beforeEach(async () => {
-    b = await make();
-  });
-  afterEach(async () => b.close());
+  const b = useBackend(make);
 
   it('applies PATCH members sent at creation, with the same gates and errors as PATCH (item 1)', async () => {
     const expires = new Date(b.engine.clock.nowMs() + 10 * DAY).toISOString();

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_B64, expectApiError, fixture } from '../helpers.js';
-import { type TestEngine, useEngine } from './support.js';
+import { type TestEngine, useEngine, storedFields } from './support.js';
 
 const t = useEngine();
 const SPEC_PATH = fixture('templates/envelope-template.json');
@@ -22,13 +22,6 @@ const fileDoc = (over: Record<string, unknown> = {}) => ({
   fields: [{ key: 'ini', kind: 'ini', page: 2, editors: ['provider'] }],
   ...over,
 });
-
-const storedFields = (e: TestEngine, slug: string, key: string) => {
-  const row = e.db
-    .prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.key = ?')
-    .get(slug, key) as { spec: string };
-  return JSON.parse(row.spec).fields as Record<string, unknown>[];
-};
 
 async function saleTemplate(e: TestEngine) {
   return e.importTemplate({

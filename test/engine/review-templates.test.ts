@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectApiError, fixture } from '../helpers.js';
-import { type TestEngine, useEngine } from './support.js';
+import { type TestEngine, useEngine, storedFields } from './support.js';
 
 const t = useEngine();
 const NDA = readFileSync(fixture('nda.pdf'));
@@ -12,13 +12,6 @@ const PACKETS = [
   { key: 'client', name: 'Cleo Client', email: 'cleo@example.com' },
   { key: 'provider', name: 'Pat Provider', email: 'pat@example.com' },
 ];
-
-const storedFields = (e: TestEngine, slug: string, key: string) => {
-  const row = e.db
-    .prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.key = ?')
-    .get(slug, key) as { spec: string };
-  return JSON.parse(row.spec).fields as Record<string, unknown>[];
-};
 
 async function saleTemplate(e: TestEngine, fields?: unknown[]) {
   return e.importTemplate({

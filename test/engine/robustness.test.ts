@@ -1,22 +1,18 @@
 // Failures around document processing and shared state: nothing crashes, nothing is lost or stuck.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/local/store/blobs.js';
-import { CONTRACT_PDF, bundleRequest, fileServer } from '../helpers.js';
+import { CONTRACT_PDF, bundleRequest, useFileServer } from '../helpers.js';
 import { eventKinds, useEngine } from './support.js';
 
 const ctx = useEngine();
-let server: Awaited<ReturnType<typeof fileServer>>;
-beforeEach(async () => {
-  server = await fileServer({
-    '/contract.pdf': { body: CONTRACT_PDF },
-    '/slow.pdf': { body: CONTRACT_PDF, delayMs: 300 },
-    '/a.pdf': { status: 404, body: '' },
-    '/b.pdf': { status: 500, body: '' },
-  });
+const server = useFileServer({
+  '/contract.pdf': { body: CONTRACT_PDF },
+  '/slow.pdf': { body: CONTRACT_PDF, delayMs: 300 },
+  '/a.pdf': { status: 404, body: '' },
+  '/b.pdf': { status: 500, body: '' },
 });
-afterEach(async () => server.close());
 
 const urlDocs = (...paths: string[]) =>
   bundleRequest({ documents: paths.map((p, i) => ({ key: `d${i}`, file_url: server.url(p) })) });

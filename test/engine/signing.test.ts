@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { LocalEngine } from '../../src/local/engine.js';
-import { CONTRACT_B64, bundleRequest, expectApiError } from '../helpers.js';
+import { CONTRACT_B64, bundleRequest, expectApiError, field } from '../helpers.js';
 import { eventKinds, outboxOf, useEngine, withField } from './support.js';
 
 const t = useEngine();
@@ -20,18 +20,7 @@ function fileOf(e: LocalEngine, url: string): Buffer {
 
 const FIELDS = [
   { key: 'sig-ada', kind: 'sig', page: 1, x: 72, y: 600, w: 180, h: 30, editors: ['ada'], required: true },
-  {
-    key: 'title',
-    kind: 'inp',
-    label: 'Title',
-    page: 1,
-    x: 72,
-    y: 560,
-    w: 180,
-    h: 20,
-    editors: ['ada'],
-    required: true,
-  },
+  field('title', { label: 'Title', required: true }),
   { key: 'agree', kind: 'chk', page: 1, x: 300, y: 560, w: 14, h: 14, editors: ['ada'] },
   { key: 'sig-bob', kind: 'sig', page: 1, x: 300, y: 600, w: 180, h: 30, editors: ['bob'], required: true },
   {

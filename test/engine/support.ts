@@ -32,6 +32,14 @@ export function withField(field: Obj): Obj {
   return withDocument({ fields: [{ kind: 'inp', page: 1, x: 10, y: 10, w: 100, h: 20, editors: ['ada'], ...field }] });
 }
 
+/** The fields stored with document `key` of Bundle `slug` (as the engine wrote them, before any view). */
+export const storedFields = (e: TestEngine, slug: string, key: string) => {
+  const row = e.db
+    .prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.key = ?')
+    .get(slug, key) as { spec: string };
+  return JSON.parse(row.spec).fields as Record<string, unknown>[];
+};
+
 export const eventKinds = async (e: TestEngine, slug: string) => (await e.listBundleEvents(slug)).map((x) => x.kind);
 
 export const outboxOf = (e: TestEngine, slug: string) => e.outbox({ bundle: slug });

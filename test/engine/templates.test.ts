@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TemplateImport } from '../../src/local/templates/templates.js';
 import { CONTRACT_B64, expectApiError, fixture } from '../helpers.js';
-import { type TestEngine, chars, useEngine } from './support.js';
+import { chars, useEngine, storedFields } from './support.js';
 
 const t = useEngine();
 const NDA = readFileSync(fixture('nda.pdf')); // two pages
@@ -76,13 +76,6 @@ function fromTemplate(templateId: string, doc: Record<string, unknown> = {}, ove
     ...over,
   };
 }
-
-const storedFields = (e: TestEngine, slug: string, key: string) => {
-  const row = e.db
-    .prepare('SELECT d.spec FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ? AND d.key = ?')
-    .get(slug, key) as { spec: string };
-  return JSON.parse(row.spec).fields as Record<string, unknown>[];
-};
 
 describe('template import', () => {
   it('stores the PDF, roles, fields and metadata, and serves them in the API shape', async () => {

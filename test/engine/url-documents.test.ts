@@ -2,23 +2,26 @@
 // (event dp) or `fa` (errors naming the document, event bf, nothing sent).
 import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTRACT_B64, CONTRACT_PDF, bundleRequest, expectApiError, fileServer, fixture } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import {
+  CONTRACT_B64,
+  CONTRACT_PDF,
+  bundleRequest,
+  expectApiError,
+  fileServer,
+  fixture,
+  useFileServer,
+} from '../helpers.js';
 import { eventKinds, outboxOf, useEngine } from './support.js';
 
 const ctx = useEngine();
-let server: Awaited<ReturnType<typeof fileServer>>;
-
-beforeEach(async () => {
-  server = await fileServer({
-    '/contract.pdf': { body: CONTRACT_PDF },
-    '/slow.pdf': { body: CONTRACT_PDF, delayMs: 150 },
-    '/notes.txt': { body: readFileSync(fixture('not-a-pdf.txt')) },
-    '/corrupt.pdf': { body: readFileSync(fixture('corrupt.pdf')) },
-    '/gone.pdf': { status: 410, body: 'gone' },
-  });
+const server = useFileServer({
+  '/contract.pdf': { body: CONTRACT_PDF },
+  '/slow.pdf': { body: CONTRACT_PDF, delayMs: 150 },
+  '/notes.txt': { body: readFileSync(fixture('not-a-pdf.txt')) },
+  '/corrupt.pdf': { body: readFileSync(fixture('corrupt.pdf')) },
+  '/gone.pdf': { status: 410, body: 'gone' },
 });
-afterEach(async () => server.close());
 
 /** A URL on a port that nothing listens on (bound, then released). */
 async function closedPortUrl(): Promise<string> {

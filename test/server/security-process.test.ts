@@ -95,8 +95,7 @@ beforeAll(async () => {
   serve = await startServe(env, ['--max-upload-mb', '20']);
 }, 30_000);
 afterAll(async () => {
-  serve?.process.kill('SIGTERM');
-  await serve?.process;
+  await serve?.stop();
   data.cleanup();
 });
 
