@@ -14,18 +14,24 @@ import { request } from './seed.mjs';
 
 const N = Number(process.env.BENCH_CREATES ?? 5_000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
+/** Engine and raw take turns, N / ROUNDS creates each, so that a busy moment of the machine hits both. */
+const ROUNDS = 5;
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-create-'));
 const engine = new LocalEngine({ dataDir: dir });
 let next = 0;
 try {
   for (; next < 200; next++) await engine.createBundle(request(next)); // warm-up
   for (const inFlight of [1, IN_FLIGHT]) {
-    const { seconds, raw, perCreate } = await timed(inFlight);
+    const { seconds, raw, ratios, perCreate, cpu } = await timed(inFlight);
     const how = inFlight === 1 ? 'one at a time' : `${inFlight} in flight`;
-    console.log(`engine createBundle, ${how}: ${N} in ${fmt(seconds, 2)} s = ${fmt(N / seconds, 0)} creates/s`);
+    console.log(
+      `engine createBundle, ${how}: ${N} in ${fmt(seconds, 2)} s = ${fmt(N / seconds, 0)} creates/s ` +
+        `(${fmt(cpu.engine, 0)} µs CPU each)`,
+    );
     console.log(
       `  raw better-sqlite3, the same ${fmt(perCreate, 1)} rows a create writes, ${inFlight} create(s) a ` +
-        `transaction: ${fmt(N / raw, 0)} creates/s; engine / raw time = ${fmt(seconds / raw, 2)}`,
+        `transaction: ${fmt(N / raw, 0)} creates/s (${fmt(cpu.raw, 0)} µs CPU each); engine / raw time = ` +
+        `${fmt(seconds / raw, 2)} (rounds: ${ratios.map((r) => fmt(r, 2)).join(' ')}; CPU ${fmt(cpu.engine / cpu.raw, 2)})`,
     );
   }
   console.log(`targets: >= 2500 creates/s with ${IN_FLIGHT} in flight, engine / raw time <= 4`);
@@ -34,23 +40,44 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** N creates, `inFlight` at a time, then the raw replay of the rows they wrote, committed alike. */
+/** N creates, `inFlight` at a time, each round followed by the raw replay of the rows it wrote, committed alike. */
 async function timed(inFlight) {
   const baselinePath = join(dir, `baseline-${inFlight}.db`);
   engine.db.prepare('VACUUM INTO ?').run(baselinePath);
   const tables = plainTables(engine.db);
-  const before = new Map(tables.map((t) => [t, maxRowid(engine.db, t)]));
-  const end = next + N;
-  const t0 = process.hrtime.bigint();
-  const worker = async () => {
-    while (next < end) await engine.createBundle(request(next++));
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const written = (t) => engine.db.prepare(`SELECT * FROM "${t}" WHERE rowid > ? ORDER BY rowid`).all(before.get(t));
-  const rows = tables.map((t) => ({ table: t, rows: written(t) }));
-  const raw = replay(baselinePath, rows, N, inFlight);
-  return { seconds, raw, perCreate: rows.reduce((n, t) => n + t.rows.length, 0) / N };
+  const rawDb = openRaw(baselinePath);
+  const sum = { seconds: 0, raw: 0, rows: 0, cpuEngine: 0, cpuRaw: 0 };
+  const ratios = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const n = Math.floor((N * (r + 1)) / ROUNDS) - Math.floor((N * r) / ROUNDS);
+    const before = new Map(tables.map((t) => [t, maxRowid(engine.db, t)]));
+    const end = next + n;
+    const c0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    const worker = async () => {
+      while (next < end) await engine.createBundle(request(next++));
+    };
+    await Promise.all(Array.from({ length: inFlight }, worker));
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    sum.cpuEngine += cpuOf(process.cpuUsage(c0));
+    const written = (t) => engine.db.prepare(`SELECT * FROM "${t}" WHERE rowid > ? ORDER BY rowid`).all(before.get(t));
+    const rows = tables.map((t) => ({ table: t, rows: written(t) }));
+    const c1 = process.cpuUsage();
+    const raw = replay(rawDb, rows, n, inFlight);
+    sum.cpuRaw += cpuOf(process.cpuUsage(c1));
+    sum.seconds += seconds;
+    sum.raw += raw;
+    sum.rows += rows.reduce((k, t) => k + t.rows.length, 0);
+    ratios.push(seconds / raw);
+  }
+  rawDb.close();
+  const cpu = { engine: sum.cpuEngine / N, raw: sum.cpuRaw / N };
+  return { seconds: sum.seconds, raw: sum.raw, ratios, perCreate: sum.rows / N, cpu };
+}
+
+/** µs of CPU, user and system. */
+function cpuOf(u) {
+  return u.user + u.system;
 }
 
 /** Tables a create writes itself: not SQLite's, not a search index's, not one kept by a trigger. */
@@ -72,12 +99,8 @@ function maxRowid(db, table) {
   return db.prepare(`SELECT coalesce(max(rowid), 0) FROM "${table}"`).pluck().get();
 }
 
-/**
- * Inserts each create's share of the rows (in rowid order, create k gets rows k*n/N.. of a table)
- * into a copy of the database as it was before the timed creates, without its triggers, `perCommit`
- * creates a transaction. Seconds.
- */
-function replay(path, tables, n, perCommit) {
+/** A copy of the database as it was before the timed creates, without its triggers, same pragmas. */
+function openRaw(path) {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -85,6 +108,14 @@ function replay(path, tables, n, perCommit) {
   db.pragma('foreign_keys = ON');
   const triggers = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`).pluck().all();
   for (const name of triggers) db.exec(`DROP TRIGGER "${name}"`);
+  return db;
+}
+
+/**
+ * Inserts each create's share of the rows (in rowid order, create k gets rows k*n/N.. of a table),
+ * `perCommit` creates a transaction. Seconds.
+ */
+function replay(db, tables, n, perCommit) {
   const plans = tables
     .filter((t) => t.rows.length)
     .map(({ table, rows }) => {
@@ -103,7 +134,5 @@ function replay(path, tables, n, perCommit) {
   });
   const t0 = process.hrtime.bigint();
   for (let k = 0; k < n; k += perCommit) creates.immediate(k, Math.min(n, k + perCommit));
-  const s = Number(process.hrtime.bigint() - t0) / 1e9;
-  db.close();
-  return s;
+  return Number(process.hrtime.bigint() - t0) / 1e9;
 }
