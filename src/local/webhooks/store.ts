@@ -4,18 +4,9 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../service/enums.js';
 import { FieldErrors, badRequest, notFound } from '../../service/errors.js';
 import { type PageSpec, isDay, nextDay, parsePage } from '../../service/listQuery.js';
-import type {
-  Page,
-  Webhook,
-  WebhookDelivery,
-  WebhookDeliveryListQuery,
-  WebhookDeliveryRecord,
-  WebhookEvent,
-  WebhookEventListQuery,
-  WebhookExtraHeader,
-  WebhookHeaderListQuery,
-  WebhookListQuery,
-} from '../../service/types.js';
+import type { Page, Webhook, WebhookDelivery, WebhookDeliveryListQuery } from '../../service/types.js';
+import type { WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery } from '../../service/types.js';
+import type { WebhookExtraHeader, WebhookHeaderListQuery, WebhookListQuery } from '../../service/types.js';
 import { refusedHost } from '../net/addressPolicy.js';
 import { inTransaction, type EngineContext } from '../store/context.js';
 import { type Db, sql } from '../store/db.js';
@@ -144,13 +135,18 @@ class ListQuery {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Where a list reads its rows from, which columns, and in what order. */
+interface Listing {
+  from: string;
+  select: string;
+  order: string;
+}
+
 /** One page of `SELECT {select} FROM {from}` under the query's filters; 404 past the last page. */
 function pageOf<R, T>(
   db: Db,
   q: ListQuery,
-  from: string,
-  select: string,
-  order: string,
+  { from, select, order }: Listing,
   map: (rows: R[]) => T[],
   plan: Pick<PageSelect, 'count' | 'keys'> = {},
 ): Page<T> {
@@ -210,14 +206,18 @@ const toWebhook = (db: Db, w: WebhookRow): Webhook => ({
   extra_headers: headersOf(db, w.id),
 });
 
-const webhookRow = (db: Db, id: string) =>
-  sql(db, 'SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
-
-function requireWebhook(db: Db, id: string): WebhookRow {
-  const w = webhookRow(db, id);
-  if (!w) throw notFound('Webhook', id);
-  return w;
+/** A row of `table` by its id: or undefined, or a 404 naming `what`. */
+function byId<R>(table: string, what: string) {
+  const find = (db: Db, id: string) => sql(db, `SELECT * FROM ${table} WHERE id = ?`).get(id) as R | undefined;
+  const require = (db: Db, id: string): R => {
+    const row = find(db, id);
+    if (!row) throw notFound(what, id);
+    return row;
+  };
+  return [find, require] as const;
 }
+
+const [webhookRow, requireWebhook] = byId<WebhookRow>('webhooks', 'Webhook');
 
 export function listWebhooks(ctx: EngineContext, query: WebhookListQuery): Page<Webhook> {
   const q = new ListQuery(query as Record<string, unknown>);
@@ -225,9 +225,8 @@ export function listWebhooks(ctx: EngineContext, query: WebhookListQuery): Page<
   const type = q.eventType('event_type');
   if (enabled !== undefined) q.add('enabled = ?', enabled ? 1 : 0);
   if (type) q.add('EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)', type);
-  return pageOf<WebhookRow, Webhook>(ctx.db, q, 'webhooks', '*', 'created DESC, seq DESC', (rows) =>
-    rows.map((w) => toWebhook(ctx.db, w)),
-  );
+  const listing = { from: 'webhooks', select: '*', order: 'created DESC, seq DESC' };
+  return pageOf(ctx.db, q, listing, (rows: WebhookRow[]) => rows.map((w) => toWebhook(ctx.db, w)));
 }
 
 export function getWebhook(ctx: EngineContext, id: string): Webhook {
@@ -336,18 +335,22 @@ function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhoo
  * PUT: `name`, `url` and `event_types` are required as on create. `enabled` and `json` left out
  * keep their values (a full update of a Django REST serializer does the same for members with defaults).
  */
-export async function replaceWebhook(ctx: EngineContext, id: string, body: unknown): Promise<Webhook> {
-  requireWebhook(ctx.db, id);
-  const S = await schemas();
-  const change = S.parseOr400(S.WebhookRequest, body);
-  await checkDeliverable(ctx, change.url);
-  return changeWebhook(ctx, id, change);
-}
+export const replaceWebhook = (ctx: EngineContext, id: string, body: unknown): Promise<Webhook> =>
+  checkedChange(ctx, id, body, 'WebhookRequest');
 
-export async function updateWebhook(ctx: EngineContext, id: string, body: unknown): Promise<Webhook> {
+export const updateWebhook = (ctx: EngineContext, id: string, body: unknown): Promise<Webhook> =>
+  checkedChange(ctx, id, body, 'WebhookPatchRequest');
+
+/** A PUT or a PATCH of a webhook that exists, checked by its schema, to a URL that may be delivered to. */
+async function checkedChange(
+  ctx: EngineContext,
+  id: string,
+  body: unknown,
+  schema: 'WebhookRequest' | 'WebhookPatchRequest',
+) {
   requireWebhook(ctx.db, id);
   const S = await schemas();
-  const change = S.parseOr400(S.WebhookPatchRequest, body);
+  const change = S.parseOr400(S[schema], body);
   await checkDeliverable(ctx, change.url);
   return changeWebhook(ctx, id, change);
 }
@@ -362,14 +365,7 @@ export function deleteWebhook(ctx: EngineContext, id: string): void {
 // ---------------------------------------------------------------------------------------------
 // Extra headers
 
-const headerRow = (db: Db, id: string) =>
-  sql(db, 'SELECT * FROM webhook_headers WHERE id = ?').get(id) as HeaderRow | undefined;
-
-function requireHeader(db: Db, id: string): HeaderRow {
-  const h = headerRow(db, id);
-  if (!h) throw notFound('Webhook extra header', id);
-  return h;
-}
+const [, requireHeader] = byId<HeaderRow>('webhook_headers', 'Webhook extra header');
 
 /** A header names an existing webhook: a 400 on `webhook` otherwise (it is a member of the body). */
 function requireWebhookMember(db: Db, id: string): void {
@@ -386,13 +382,9 @@ export function listWebhookHeaders(ctx: EngineContext, query: WebhookHeaderListQ
   if (webhook) q.add('h.webhook_id = ?', webhook);
   if (type) q.add('EXISTS (SELECT 1 FROM json_each(w.event_types) WHERE value = ?)', type);
   // Newest webhook first; within a webhook, the order its deliveries send them in.
-  return pageOf<HeaderRow, WebhookExtraHeader>(
-    ctx.db,
-    q,
-    'webhook_headers h JOIN webhooks w ON w.id = h.webhook_id',
-    'h.*',
-    'w.seq DESC, h.ord, h.seq',
-    (rows) => rows.map(toHeader),
+  const from = 'webhook_headers h JOIN webhooks w ON w.id = h.webhook_id';
+  return pageOf(ctx.db, q, { from, select: 'h.*', order: 'w.seq DESC, h.ord, h.seq' }, (rows: HeaderRow[]) =>
+    rows.map(toHeader),
   );
 }
 
@@ -498,15 +490,27 @@ function toWebhookEvents(db: Db, rows: EventRow[]): WebhookEvent[] {
   }));
 }
 
-export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQuery): Page<WebhookEvent> {
-  const q = new ListQuery(query as Record<string, unknown>);
+/**
+ * The filters events and their delivery attempts share, on the event's columns (`e`: its table's prefix):
+ * webhook, Bundle, the event itself (deliveries only) and event type. `status` is parsed here and applied
+ * by the caller, as it is the event's status in one list and the attempt's in the other.
+ */
+function eventFilters(q: ListQuery, query: { bundle?: unknown }, e: '' | 'e.') {
   const webhook = q.uuid('webhook');
+  const event = e ? q.uuid('webhook_event') : undefined;
   const type = q.eventType('event_type');
   const status = q.int('status');
+  if (webhook) q.add(`${e}webhook_id = ?`, webhook);
+  if (query.bundle) q.add(`${e}bundle_id = ?`, String(query.bundle));
+  if (event) q.add(`${e}pk = ?`, event);
+  if (type) q.add(`${e}event_type = ?`, type);
+  return { webhook, type, status };
+}
+
+export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQuery): Page<WebhookEvent> {
+  const q = new ListQuery(query as Record<string, unknown>);
+  const { webhook, type, status } = eventFilters(q, query, '');
   const success = q.bool('success');
-  if (webhook) q.add('webhook_id = ?', webhook);
-  if (query.bundle) q.add('bundle_id = ?', String(query.bundle));
-  if (type) q.add('event_type = ?', type);
   if (status !== undefined) q.add('status = ?', status);
   if (success !== undefined) q.add('success = ?', success ? 1 : 0);
   const [after, before] = q.dateRange('created');
@@ -525,15 +529,8 @@ export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQue
           .get({ webhook, success: success ? 1 : 0, after, end: before && nextDay(before) }) as number;
       }
     : countedBy(ctx.db, q, 'webhook_event_counts', 'success', success === undefined ? undefined : success ? 1 : 0);
-  return pageOf<EventRow, WebhookEvent>(
-    ctx.db,
-    q,
-    'webhook_events',
-    '*',
-    'created DESC, seq DESC',
-    (rows) => toWebhookEvents(ctx.db, rows),
-    { count },
-  );
+  const listing = { from: 'webhook_events', select: '*', order: 'created DESC, seq DESC' };
+  return pageOf(ctx.db, q, listing, (rows: EventRow[]) => toWebhookEvents(ctx.db, rows), { count });
 }
 
 /** One event with its attempts; the dispatcher returns these after a trigger or a resend. */
@@ -566,25 +563,17 @@ export function listWebhookDeliveries(
   query: WebhookDeliveryListQuery,
 ): Page<WebhookDeliveryRecord> {
   const q = new ListQuery(query as Record<string, unknown>);
-  const webhook = q.uuid('webhook');
-  const event = q.uuid('webhook_event');
-  const type = q.eventType('event_type');
-  const status = q.int('status');
-  if (webhook) q.add('e.webhook_id = ?', webhook);
-  if (query.bundle) q.add('e.bundle_id = ?', String(query.bundle));
-  if (event) q.add('e.pk = ?', event);
-  if (type) q.add('e.event_type = ?', type);
+  const { status } = eventFilters(q, query, 'e.');
   // Filters of the attempts alone: the page is found in the attempts' own indexes (every attempt has its event).
   const ofAttempts = q.where.clauses.length === 0;
   if (status !== undefined) q.add('d.status = ?', status);
   q.dateRange('d.timestamp');
-  return pageOf<DeliveryJoinRow, WebhookDeliveryRecord>(
+  const listing = { from: DELIVERY_FROM, select: DELIVERY_SELECT, order: 'd.timestamp DESC, d.seq DESC' };
+  return pageOf(
     ctx.db,
     q,
-    DELIVERY_FROM,
-    DELIVERY_SELECT,
-    'd.timestamp DESC, d.seq DESC',
-    (rows) => rows.map(toDeliveryRecord),
+    listing,
+    (rows: DeliveryJoinRow[]) => rows.map(toDeliveryRecord),
     ofAttempts
       ? {
           count: countedBy(ctx.db, q, 'webhook_delivery_counts', 'status', status),
