@@ -3,10 +3,6 @@
 // `esign <path>`; a test checks every leaf command has two or three.
 export const EXAMPLES: Record<string, string[]> = {
   console: ['esign console', 'esign console --read-only --port 8080 --open'],
-  'local reassign': [
-    'esign local reassign Rw3pLk8sQe --name "Cy Newman" --email cy@example.com',
-    'esign local reassign Rw3pLk8sQe --name Cy --phone +15551234567 --deliver-via phone --reason "on leave"',
-  ],
   'batch send': [
     'esign batch send rows.csv --spec nda.json --yes',
     'esign batch send offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --results results.csv',
@@ -124,67 +120,6 @@ export const EXAMPLES: Record<string, string[]> = {
     'esign webhook listen --port 9000',
     'esign webhook listen --forward-to http://127.0.0.1:3000/hooks --events bundle_complete --count 1',
   ],
-  'local view': ['esign local view Rw3pLk8sQe', 'esign local view Rw3pLk8sQe --json'],
-  'local sign': [
-    'esign local sign Rw3pLk8sQe',
-    'esign local sign Rw3pLk8sQe --value signer_name="Ada Lovelace" --attach id_scan=id.png',
-  ],
-  'local decline': ['esign local decline Rw3pLk8sQe', 'esign local decline Rw3pLk8sQe --reason "Wrong amount"'],
-  'local template import': [
-    'esign local template import nda.pdf --name NDA --role signer:Signer',
-    'esign local template import contract.pdf --name Contract --role client:Client --fields fields.json --metadata region=emea',
-  ],
-  'local envelope-template create': [
-    'esign local envelope-template create onboarding.json',
-    'esign local envelope-template create onboarding.json --json',
-  ],
-  'local info': ['esign local info', 'esign local info --json'],
-  'local account show': ['esign local account show', 'esign local account show --json'],
-  'local account set': [
-    'esign local account set --name "Acme Ltd" --requester-email legal@acme.example',
-    'esign local account set --public-url https://sign.acme.example',
-  ],
-  'local features list': ['esign local features list', 'esign local features list --json'],
-  'local features enable': [
-    'esign local features enable reminders',
-    'esign local features enable teams signing_brands',
-  ],
-  'local features disable': [
-    'esign local features disable early_files',
-    'esign local features disable teams reminders',
-  ],
-  'local users list': ['esign local users list', 'esign local users list --json'],
-  'local users add': [
-    'esign local users add ada@example.com --name "Ada Lovelace"',
-    'esign local users add ops@example.com --admin --unverified',
-  ],
-  'local users verify': ['esign local users verify ops@example.com', 'esign local users verify ada@example.com --json'],
-  'local users unverify': [
-    'esign local users unverify ops@example.com',
-    'esign local users unverify ada@example.com --json',
-  ],
-  'local users remove': ['esign local users remove ops@example.com', 'esign local users remove ada@example.com --json'],
-  'local teams list': ['esign local teams list', 'esign local teams list --json'],
-  'local teams add': [
-    'esign local teams add Legal',
-    'esign local teams add Sales --requester-name "Sales desk" --requester-email sales@acme.example',
-  ],
-  'local brands list': ['esign local brands list', 'esign local brands list --json'],
-  'local brands add': [
-    'esign local brands add Acme',
-    'esign local brands add Acme --redirect-url https://acme.example/thanks',
-  ],
-  'local run-due': ['esign local run-due', 'esign local run-due --json'],
-  'local outbox': ['esign local outbox', 'esign local outbox --bundle 9KwSrpJdyp --to ada@example.com'],
-  'local keys list': ['esign local keys list', 'esign local keys list --json'],
-  'local keys create': ['esign local keys create --name ci', 'esign local keys create --name ci -q'],
-  'local keys revoke': [
-    'esign local keys revoke esk_AbC123',
-    'esign local keys revoke 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
-  ],
-  'local clock show': ['esign local clock show', 'esign local clock show --json'],
-  'local clock advance': ['esign local clock advance 3d', 'esign local clock advance 12h'],
-  'local clock reset': ['esign local clock reset', 'esign local clock reset --json'],
   'profile add': [
     'printenv ESIGN_KEY | esign profile add prod --base-url https://api.example.com/api/v2 --api-key-stdin --use',
     'esign profile add sandbox --data-dir ./sandbox-data',

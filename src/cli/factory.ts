@@ -107,6 +107,13 @@ export class Factory {
     return f;
   }
 
+  /** A Factory whose commands, `esign local ...` included, use `engine` (a test's, which closes it). */
+  static withEngine(engine: LocalBackend, io: IO, options: GlobalOptions = {}, prompter?: Prompter): Factory {
+    const f = Factory.withService(engine, io, options, prompter);
+    f.engine = engine;
+    return f;
+  }
+
   get env(): NodeJS.ProcessEnv {
     return this.io.env;
   }

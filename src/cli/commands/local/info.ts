@@ -1,14 +1,12 @@
 // esign local info: where the local data lives, and what it holds.
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
 import { printObject } from '../../output/print.js';
-import type { Action } from '../../run.js';
+import { type Parent, defineVerb } from '../../verb.js';
 
-export function register(local: Command, action: Action): void {
-  local.command('info').description('Where the local data lives, and what it holds').action(action(run));
-}
-
-export async function run(f: Factory): Promise<void> {
-  const info = (await f.local()).info();
-  await printObject(f, info, Object.entries(info), info.data_dir);
-}
+export const info = defineVerb({
+  command: (local: Parent) => local.command('info').description('Where the local data lives, and what it holds'),
+  examples: ['esign local info', 'esign local info --json'],
+  async run(f) {
+    const info = (await f.local()).info();
+    await printObject(f, info, Object.entries(info), info.data_dir);
+  },
+});

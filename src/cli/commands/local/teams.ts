@@ -1,76 +1,54 @@
 // esign local teams list|add and local brands list|add: teams and signing brands of the account.
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import { printList, printObject } from '../../output/print.js';
-import type { Action } from '../../run.js';
+import { fieldColumns, printList, printObject } from '../../output/print.js';
+import { type Parent, defineVerb } from '../../verb.js';
 
-export interface AddTeamOptions {
-  name: string;
-  requesterName?: string;
-  requesterEmail?: string;
-}
-export interface AddBrandOptions {
-  name: string;
-  redirectUrl?: string;
-}
+export const listTeams = defineVerb({
+  command: (teams: Parent) => teams.command('list', { isDefault: true }),
+  examples: ['esign local teams list', 'esign local teams list --json'],
+  async run(f) {
+    const list = (await f.local()).account.teams();
+    const columns = fieldColumns<(typeof list)[number]>(['id', 'name']);
+    await printList(f, list, [...columns, { header: 'REQUESTER', value: (t) => t.requester_email }], (t) => t.id);
+  },
+});
 
-export function register(local: Command, action: Action): void {
-  const teams = local.command('teams').description('Teams of the account');
-  teams.command('list', { isDefault: true }).action(action(runListTeams));
-  teams
-    .command('add <name>')
-    .description('Add a team')
-    .option('--requester-name <name>')
-    .option('--requester-email <email>')
-    .action(action(async (f, o: Omit<AddTeamOptions, 'name'>, name: string) => runAddTeam(f, { ...o, name })));
+export const addTeam = defineVerb({
+  command: (teams: Parent) =>
+    teams
+      .command('add <name>')
+      .description('Add a team')
+      .option('--requester-name <name>')
+      .option('--requester-email <email>'),
+  examples: [
+    'esign local teams add Legal',
+    'esign local teams add Sales --requester-name "Sales desk" --requester-email sales@acme.example',
+  ],
+  async run(f, o, name) {
+    const t = (await f.local()).account.addTeam({
+      name,
+      requester_name: o.requesterName,
+      requester_email: o.requesterEmail,
+    });
+    await printObject(f, t, Object.entries(t), t.id);
+  },
+});
 
-  const brands = local.command('brands').description('Signing brands of the account');
-  brands.command('list', { isDefault: true }).action(action(runListBrands));
-  brands
-    .command('add <name>')
-    .description('Add a signing brand')
-    .option('--redirect-url <url>')
-    .action(action(async (f, o: Omit<AddBrandOptions, 'name'>, name: string) => runAddBrand(f, { ...o, name })));
-}
+export const listBrands = defineVerb({
+  command: (brands: Parent) => brands.command('list', { isDefault: true }),
+  examples: ['esign local brands list', 'esign local brands list --json'],
+  async run(f) {
+    const list = (await f.local()).account.brands();
+    const columns = fieldColumns<(typeof list)[number]>(['id', 'name']);
+    await printList(f, list, [...columns, { header: 'REDIRECT', value: (b) => b.redirect_url }], (b) => b.id);
+  },
+});
 
-export async function runListTeams(f: Factory): Promise<void> {
-  const list = (await f.local()).account.teams();
-  await printList(
-    f,
-    list,
-    [
-      { header: 'ID', value: (t) => t.id },
-      { header: 'NAME', value: (t) => t.name },
-      { header: 'REQUESTER', value: (t) => t.requester_email ?? '' },
-    ],
-    (t) => t.id,
-  );
-}
-
-export async function runAddTeam(f: Factory, o: AddTeamOptions): Promise<void> {
-  const t = (await f.local()).account.addTeam({
-    name: o.name,
-    requester_name: o.requesterName,
-    requester_email: o.requesterEmail,
-  });
-  await printObject(f, t, Object.entries(t), t.id);
-}
-
-export async function runListBrands(f: Factory): Promise<void> {
-  const list = (await f.local()).account.brands();
-  await printList(
-    f,
-    list,
-    [
-      { header: 'ID', value: (b) => b.id },
-      { header: 'NAME', value: (b) => b.name },
-      { header: 'REDIRECT', value: (b) => b.redirect_url ?? '' },
-    ],
-    (b) => b.id,
-  );
-}
-
-export async function runAddBrand(f: Factory, o: AddBrandOptions): Promise<void> {
-  const b = (await f.local()).account.addBrand({ name: o.name, redirect_url: o.redirectUrl });
-  await printObject(f, b, Object.entries(b), b.id);
-}
+export const addBrand = defineVerb({
+  command: (brands: Parent) =>
+    brands.command('add <name>').description('Add a signing brand').option('--redirect-url <url>'),
+  examples: ['esign local brands add Acme', 'esign local brands add Acme --redirect-url https://acme.example/thanks'],
+  async run(f, o, name) {
+    const b = (await f.local()).account.addBrand({ name, redirect_url: o.redirectUrl });
+    await printObject(f, b, Object.entries(b), b.id);
+  },
+});

@@ -2,10 +2,10 @@
 // engine (the hosted service makes them in its web app; API v2 has no create operation for them).
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { LocalBackend } from '../../factory.js';
-import { type Action, collect, readInputFile, readJsonInput, unreadable } from '../../run.js';
+import { collect, readInputFile, readJsonInput, unreadable } from '../../run.js';
+import { type Parent, defineVerb } from '../../verb.js';
 import { showEnvelopeTemplate } from '../envelope-template/show.js';
 import { metadataFlags, showTemplate } from '../template/show.js';
 
@@ -37,62 +37,53 @@ async function readFields(path: string): Promise<unknown[]> {
   return list;
 }
 
-interface ImportFlags {
-  name: string;
-  role?: string[];
-  fields?: string;
-  metadata?: string[];
-  shared?: boolean;
-  team?: string[];
-  library?: string;
-}
+export const importTemplate = defineVerb({
+  command: (template: Parent) =>
+    template
+      .command('import <pdf>')
+      .description('Make a Document Template from a PDF, its signer roles and fields')
+      .requiredOption('--name <name>', 'name of the template')
+      .option('--role <key:label>', 'a signer role (repeatable; at least one)', collect)
+      .option('--fields <file>', 'JSON array of template fields (FieldRequest members, default_value, editor_roles)')
+      .option('--metadata <key=value>', 'a metadata value (repeatable)', collect)
+      .option('--shared', 'shared with the whole account')
+      .option('--team <uuid>', 'assign to a team (repeatable)', collect)
+      .option('--library <name>', 'folder the template sits in'),
+  examples: [
+    'esign local template import nda.pdf --name NDA --role signer:Signer',
+    'esign local template import contract.pdf --name Contract --role client:Client --fields fields.json --metadata region=emea',
+  ],
+  async run(f, o, pdfPath) {
+    if (!o.role?.length)
+      throw new CliError('Give at least one signer role: --role KEY:LABEL (e.g. --role tenant:Tenant).', EXIT.USAGE);
+    const input: TemplateImport = {
+      name: o.name,
+      pdf: await readInputFile(pdfPath, 'PDF'),
+      filename: basename(pdfPath),
+      roles: o.role.map(parseRole),
+    };
+    if (o.fields) input.fields = await readFields(o.fields);
+    const metadata = metadataFlags(o.metadata);
+    if (metadata) input.metadata = metadata;
+    if (o.shared) input.is_shared = true;
+    if (o.team?.length) input.teams = o.team;
+    if (o.library) input.library = o.library;
+    await showTemplate(f, await (await f.local()).importTemplate(input));
+  },
+});
 
-export function register(local: Command, action: Action): void {
-  local
-    .command('template')
-    .description('Document Templates of the local engine')
-    .command('import <pdf>')
-    .description('Make a Document Template from a PDF, its signer roles and fields')
-    .requiredOption('--name <name>', 'name of the template')
-    .option('--role <key:label>', 'a signer role (repeatable; at least one)', collect)
-    .option('--fields <file>', 'JSON array of template fields (FieldRequest members, default_value, editor_roles)')
-    .option('--metadata <key=value>', 'a metadata value (repeatable)', collect)
-    .option('--shared', 'shared with the whole account')
-    .option('--team <uuid>', 'assign to a team (repeatable)', collect)
-    .option('--library <name>', 'folder the template sits in')
-    .action(
-      action(async (ctx, o: ImportFlags, pdfPath: string) => {
-        if (!o.role?.length)
-          throw new CliError(
-            'Give at least one signer role: --role KEY:LABEL (e.g. --role tenant:Tenant).',
-            EXIT.USAGE,
-          );
-        const input: TemplateImport = {
-          name: o.name,
-          pdf: await readInputFile(pdfPath, 'PDF'),
-          filename: basename(pdfPath),
-          roles: o.role.map(parseRole),
-        };
-        if (o.fields) input.fields = await readFields(o.fields);
-        const metadata = metadataFlags(o.metadata);
-        if (metadata) input.metadata = metadata;
-        if (o.shared) input.is_shared = true;
-        if (o.team?.length) input.teams = o.team;
-        if (o.library) input.library = o.library;
-        await showTemplate(ctx, await (await ctx.local()).importTemplate(input));
-      }),
-    );
-
-  local
-    .command('envelope-template')
-    .description('Envelope Templates of the local engine')
-    .command('create <spec>')
-    .description('Make an Envelope Template from a JSON spec (- for stdin); its files are read relative to the spec')
-    .action(
-      action(async (ctx, _o, spec: string) => {
-        const body = await readJsonInput(ctx.io, spec, 'spec');
-        const baseDir = spec === '-' ? process.cwd() : dirname(resolve(spec));
-        await showEnvelopeTemplate(ctx, await (await ctx.local()).createEnvelopeTemplate(body, baseDir));
-      }),
-    );
-}
+export const createEnvelopeTemplate = defineVerb({
+  command: (envelopeTemplate: Parent) =>
+    envelopeTemplate
+      .command('create <spec>')
+      .description('Make an Envelope Template from a JSON spec (- for stdin); its files are read relative to the spec'),
+  examples: [
+    'esign local envelope-template create onboarding.json',
+    'esign local envelope-template create onboarding.json --json',
+  ],
+  async run(f, _o, spec) {
+    const body = await readJsonInput(f.io, spec, 'spec');
+    const baseDir = spec === '-' ? process.cwd() : dirname(resolve(spec));
+    await showEnvelopeTemplate(f, await (await f.local()).createEnvelopeTemplate(body, baseDir));
+  },
+});

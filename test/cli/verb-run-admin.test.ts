@@ -1,0 +1,41 @@
+// The verbs of the embedded engine's administration and of the commands that stand alone run
+// without a command line: `verb.run(f, opts, ...args)` on a Factory holding a real engine on a temp
+// directory; what the verb changed is read back from the engine.
+import { afterAll, describe, expect, it } from 'vitest';
+import { Factory } from '../../src/cli/factory.js';
+import { captureIO } from '../../src/cli/io.js';
+import * as clock from '../../src/cli/commands/local/clock.js';
+import * as users from '../../src/cli/commands/local/users.js';
+import { newEngine } from '../helpers.js';
+
+const engine = newEngine();
+afterAll(() => engine.dispose());
+
+const factory = (options = {}) => {
+  const io = captureIO({ env: { NO_COLOR: '1' } });
+  return { f: Factory.withEngine(engine, io, options), io };
+};
+
+describe('local verbs run in-process on an injected engine', () => {
+  it('local users add and unverify change the account the engine holds', async () => {
+    const { f, io } = factory({ json: true });
+    await users.add.run(f, { name: 'Ops', admin: true }, 'ops@example.com');
+    expect(JSON.parse(io.stdout())).toMatchObject({ email: 'ops@example.com', verified: true, is_admin: true });
+    await users.unverify.run(factory().f, {}, 'ops@example.com');
+    const stored = engine.account.users().find((u) => u.email === 'ops@example.com');
+    expect(stored).toMatchObject({ name: 'Ops', verified: false });
+  });
+
+  it('local clock advance moves the engine clock by the duration given', async () => {
+    const { f } = factory();
+    await clock.advance.run(f, {}, '1d12h');
+    expect(engine.clock.offset()).toBe(36 * 3_600_000);
+    await clock.reset.run(f, {});
+    expect(engine.clock.offset()).toBe(0);
+  });
+
+  it('local clock advance of a bad duration is a usage error and leaves the clock', async () => {
+    await expect(clock.advance.run(factory().f, {}, 'soon')).rejects.toMatchObject({ exitCode: 2 });
+    expect(engine.clock.offset()).toBe(0);
+  });
+});
