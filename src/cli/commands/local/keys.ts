@@ -1,22 +1,14 @@
 // esign local keys list|create|revoke: API keys for esign serve (stored hashed; a key is shown once).
-import { fieldColumns, printList, printObject } from '../../output/print.js';
+import { fieldColumns, printObject } from '../../output/print.js';
 import { type Parent, defineVerb } from '../../verb.js';
+import { listVerb } from './shared/verbs.js';
 
-export const list = defineVerb({
-  command: (keys: Parent) => keys.command('list', { isDefault: true }).description('List keys'),
+export const list = listVerb({
+  description: 'List keys',
   examples: ['esign local keys list', 'esign local keys list --json'],
-  async run(f) {
-    const list = (await f.local()).keys.list();
-    await printList(
-      f,
-      list,
-      [
-        ...fieldColumns<(typeof list)[number]>(['id', 'name', 'prefix', 'created']),
-        { header: 'REVOKED', value: (k) => k.revoked_at },
-      ],
-      (k) => k.id,
-    );
-  },
+  rows: (engine) => engine.keys.list(),
+  columns: [...fieldColumns(['id', 'name', 'prefix', 'created']), { header: 'REVOKED', value: (k) => k.revoked_at }],
+  id: (k) => k.id,
 });
 
 export const create = defineVerb({

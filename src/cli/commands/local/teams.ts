@@ -1,15 +1,13 @@
 // esign local teams list|add and local brands list|add: teams and signing brands of the account.
-import { fieldColumns, printList, printObject } from '../../output/print.js';
+import { fieldColumns, printObject } from '../../output/print.js';
 import { type Parent, defineVerb } from '../../verb.js';
+import { listVerb } from './shared/verbs.js';
 
-export const listTeams = defineVerb({
-  command: (teams: Parent) => teams.command('list', { isDefault: true }),
+export const listTeams = listVerb({
   examples: ['esign local teams list', 'esign local teams list --json'],
-  async run(f) {
-    const list = (await f.local()).account.teams();
-    const columns = fieldColumns<(typeof list)[number]>(['id', 'name']);
-    await printList(f, list, [...columns, { header: 'REQUESTER', value: (t) => t.requester_email }], (t) => t.id);
-  },
+  rows: (engine) => engine.account.teams(),
+  columns: [...fieldColumns(['id', 'name']), { header: 'REQUESTER', value: (t) => t.requester_email }],
+  id: (t) => t.id,
 });
 
 export const addTeam = defineVerb({
@@ -33,14 +31,11 @@ export const addTeam = defineVerb({
   },
 });
 
-export const listBrands = defineVerb({
-  command: (brands: Parent) => brands.command('list', { isDefault: true }),
+export const listBrands = listVerb({
   examples: ['esign local brands list', 'esign local brands list --json'],
-  async run(f) {
-    const list = (await f.local()).account.brands();
-    const columns = fieldColumns<(typeof list)[number]>(['id', 'name']);
-    await printList(f, list, [...columns, { header: 'REDIRECT', value: (b) => b.redirect_url }], (b) => b.id);
-  },
+  rows: (engine) => engine.account.brands(),
+  columns: [...fieldColumns(['id', 'name']), { header: 'REDIRECT', value: (b) => b.redirect_url }],
+  id: (b) => b.id,
 });
 
 export const addBrand = defineVerb({

@@ -1,23 +1,15 @@
 // esign local users list|add|verify|unverify|remove: users of the account (test Bundles go only to
 // their verified addresses).
-import { fieldColumns, printList, printObject } from '../../output/print.js';
+import { fieldColumns, printObject } from '../../output/print.js';
 import { type Parent, defineVerb } from '../../verb.js';
+import { listVerb, switchVerbs } from './shared/verbs.js';
 
-export const list = defineVerb({
-  command: (users: Parent) => users.command('list', { isDefault: true }).description('List users'),
+export const list = listVerb({
+  description: 'List users',
   examples: ['esign local users list', 'esign local users list --json'],
-  async run(f) {
-    const list = (await f.local()).account.users();
-    await printList(
-      f,
-      list,
-      [
-        ...fieldColumns<(typeof list)[number]>(['id', 'email', 'name', 'verified']),
-        { header: 'ADMIN', value: (u) => u.is_admin },
-      ],
-      (u) => u.id,
-    );
-  },
+  rows: (engine) => engine.account.users(),
+  columns: [...fieldColumns(['id', 'email', 'name', 'verified']), { header: 'ADMIN', value: (u) => u.is_admin }],
+  id: (u) => u.id,
 });
 
 export const add = defineVerb({
@@ -38,29 +30,19 @@ export const add = defineVerb({
   },
 });
 
-/** `verify` or `unverify`: marks a user's address verified or not. */
-const verifyVerb = (verified: boolean, examples: string[]) =>
-  defineVerb({
-    command: (users: Parent) =>
-      users
-        .command(verified ? 'verify' : 'unverify')
-        .argument('<email>')
-        .description(verified ? 'Mark the address verified' : 'Mark the address unverified'),
-    examples,
-    async run(f, _o, email) {
-      const u = (await f.local()).account.setUserVerified(email, verified);
-      await printObject(f, u, Object.entries(u), u.id);
-    },
-  });
-
-export const verify = verifyVerb(true, [
-  'esign local users verify ops@example.com',
-  'esign local users verify ada@example.com --json',
-]);
-export const unverify = verifyVerb(false, [
-  'esign local users unverify ops@example.com',
-  'esign local users unverify ada@example.com --json',
-]);
+export const [verify, unverify] = switchVerbs({
+  names: ['verify', 'unverify'],
+  descriptions: ['Mark the address verified', 'Mark the address unverified'],
+  examples: [
+    ['esign local users verify ops@example.com', 'esign local users verify ada@example.com --json'],
+    ['esign local users unverify ops@example.com', 'esign local users unverify ada@example.com --json'],
+  ],
+  command: (users: Parent, name: string) => users.command(name).argument('<email>'),
+  async run(f, verified, _o, email) {
+    const u = (await f.local()).account.setUserVerified(email, verified);
+    await printObject(f, u, Object.entries(u), u.id);
+  },
+});
 
 export const remove = defineVerb({
   command: (users: Parent) => users.command('remove <email>').description('Remove a user'),
