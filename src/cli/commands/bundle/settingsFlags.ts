@@ -1,13 +1,13 @@
 // The Bundle settings flags that bundle create and bundle update share, as members of the request body.
 import { intArg } from '../../run.js';
+import type { OptionsOf } from '../../verb.js';
+import type { update } from './update.js';
 
-export interface SettingsFlags {
-  ccSender?: boolean;
-  sendReminders?: boolean;
-  reminderOffset?: string;
-  reminderInterval?: string;
-  reminderExpires?: string;
-}
+/** The settings flags as `bundle update` declares them (create's are the same flags, without the --no- ones). */
+export type SettingsFlags = Pick<
+  OptionsOf<typeof update>,
+  'ccSender' | 'sendReminders' | 'reminderOffset' | 'reminderInterval' | 'reminderExpires'
+>;
 
 /** Sets the members the settings flags give (a flag not given leaves its member as it is). */
 export function applySettingsFlags(o: SettingsFlags, body: Record<string, unknown>): void {
