@@ -8,24 +8,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { BIN } from '../cli/serveProcess.js';
+import { launchChromium } from './harness.js';
 import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'docs', 'console');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface Door {
   origin: string;
@@ -133,10 +124,7 @@ beforeAll(async () => {
     url: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`,
     event_types: ['bundle_sent'],
   });
-  [browser, serve] = await Promise.all([
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS }),
-    startServe(),
-  ]);
+  [browser, serve] = await Promise.all([launchChromium(), startServe()]);
 });
 
 afterAll(async () => {

@@ -8,6 +8,22 @@ import { buildServer } from '../../src/server/app.js';
 import type { AccountFeature } from '../../src/service/enums.js';
 import { newEngine } from '../helpers.js';
 
+/** Headless Debian Chromium with the flags every browser test runs with (nothing reaching out). */
+export const launchChromium = () =>
+  chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
 export interface PageHarness {
   engine: ReturnType<typeof newEngine>;
   app: FastifyInstance;
@@ -46,7 +62,7 @@ export async function startPageHarness(o: {
     } else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => outer.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   return {
     engine,
     app,
