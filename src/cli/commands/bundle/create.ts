@@ -110,7 +110,8 @@ async function addTags(f: Factory, b: Bundle, tags: string[]): Promise<Bundle | 
     return await (await f.service()).addBundleTags(b.id, tags);
   } catch (e) {
     return (
-      `Bundle ${b.id} was created${b.status === 'dr' ? ' as a draft' : ''}, but its tags were not added: ${(e as Error).message}. ` +
+      `Bundle ${b.id} was created${b.status === 'dr' ? ' as a draft' : ''}, ` +
+      `but its tags were not added: ${(e as Error).message}. ` +
       `Add them with: esign bundle tags add ${b.id} ${tags.map(shellWord).join(' ')}`
     );
   }

@@ -83,7 +83,8 @@ export async function assignRolesInOrder(
   const roles = [...t.signers].sort((a, b) => a.order - b.order);
   if (roles.length !== packets.length)
     throw new CliError(
-      `Envelope Template ${t.id} has ${roles.length} signer role${roles.length === 1 ? '' : 's'} (${roles.map((r) => r.key).join(', ')}): ` +
+      `Envelope Template ${t.id} has ${roles.length} signer role${roles.length === 1 ? '' : 's'} ` +
+        `(${roles.map((r) => r.key).join(', ')}): ` +
         'give one --signer per role, in order, or name the role: --signer "ROLE=Name <email>".',
       EXIT.USAGE,
     );

@@ -16,7 +16,8 @@ export const wait = defineVerb({
     bundle
       .command('wait <ids...>')
       .description(
-        `Wait until every Bundle reaches a state; exit ${EXIT.TIMEOUT} on timeout, ${EXIT.UNREACHABLE} when one ended where it cannot`,
+        `Wait until every Bundle reaches a state; exit ${EXIT.TIMEOUT} on timeout, ` +
+          `${EXIT.UNREACHABLE} when one ended where it cannot`,
       )
       .addOption(
         choiceOption('--until <state>', 'docs-ready: complete with the final files', WAIT_TARGETS).default('complete'),
