@@ -120,15 +120,6 @@ export const EXAMPLES: Record<string, string[]> = {
     'esign webhook listen --port 9000',
     'esign webhook listen --forward-to http://127.0.0.1:3000/hooks --events bundle_complete --count 1',
   ],
-  'profile add': [
-    'printenv ESIGN_KEY | esign profile add prod --base-url https://api.example.com/api/v2 --api-key-stdin --use',
-    'esign profile add sandbox --data-dir ./sandbox-data',
-    'printenv KEY | esign profile add staging --base-url https://staging.example.com/api/v2 --api-key-stdin --no-verify',
-  ],
-  'profile list': ['esign profile list', 'esign profile list --json'],
-  'profile use': ['esign profile use prod', 'esign profile use --none'],
-  'profile show': ['esign profile show', 'esign profile show prod --json'],
-  'profile remove': ['esign profile remove staging', 'esign profile remove staging --yes'],
   mcp: ['esign mcp', 'esign mcp --data-dir ./esign-data', 'esign mcp --tools'],
   serve: [
     'esign serve',

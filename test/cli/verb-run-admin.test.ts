@@ -6,13 +6,17 @@ import { Factory } from '../../src/cli/factory.js';
 import { captureIO } from '../../src/cli/io.js';
 import * as clock from '../../src/cli/commands/local/clock.js';
 import * as users from '../../src/cli/commands/local/users.js';
-import { newEngine } from '../helpers.js';
+import { add as addProfile } from '../../src/cli/commands/profile/add.js';
+import { remove as removeProfile } from '../../src/cli/commands/profile/remove.js';
+import { openProfiles } from '../../src/cli/profiles.js';
+import { newEngine, useTempDir } from '../helpers.js';
 
 const engine = newEngine();
 afterAll(() => engine.dispose());
 
-const factory = (options = {}) => {
-  const io = captureIO({ env: { NO_COLOR: '1' } });
+const config = useTempDir('esign-verb-run-');
+const factory = (options = {}, stdin?: string) => {
+  const io = captureIO({ env: { NO_COLOR: '1', ESIGN_CONFIG_DIR: config.dir }, stdin });
   return { f: Factory.withEngine(engine, io, options), io };
 };
 
@@ -37,5 +41,23 @@ describe('local verbs run in-process on an injected engine', () => {
   it('local clock advance of a bad duration is a usage error and leaves the clock', async () => {
     await expect(clock.advance.run(factory().f, {}, 'soon')).rejects.toMatchObject({ exitCode: 2 });
     expect(engine.clock.offset()).toBe(0);
+  });
+});
+
+describe('profile verbs run in-process', () => {
+  it('profile add keeps the key it read from stdin, trimmed; profile remove --yes drops it', async () => {
+    const { f } = factory({}, 'k_secret \n');
+    const url = 'http://127.0.0.1:9/api/v2';
+    await addProfile.run(f, { baseUrl: `${url}/`, apiKeyStdin: true, verify: false, use: true }, 'stage');
+    const store = await openProfiles(f.env);
+    expect(store.get('stage')).toEqual({ baseUrl: url, apiKey: 'k_secret' });
+    expect(store.current()).toBe('stage');
+    await removeProfile.run(factory().f, { yes: true }, 'stage');
+    expect((await openProfiles(f.env)).has('stage')).toBe(false);
+  });
+
+  it('profile add of a name that exists is a usage error without --force', async () => {
+    await addProfile.run(factory().f, {}, 'here');
+    await expect(addProfile.run(factory().f, {}, 'here')).rejects.toMatchObject({ exitCode: 2 });
   });
 });

@@ -1,37 +1,31 @@
 // esign profile list (the default verb): every profile, * marking the current one; keys redacted.
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
 import { printList } from '../../output/print.js';
 import { openProfilesIfAny, redactKey } from '../../profiles.js';
-import type { Action } from '../../run.js';
-import { backend } from './view.js';
+import { type Parent, defineVerb } from '../../verb.js';
+import { backend } from './shared/display.js';
 
-export type ListOptions = Record<string, never>;
-
-export function register(profile: Command, action: Action): void {
-  profile
-    .command('list', { isDefault: true })
-    .description('List profiles (* marks the current one)')
-    .action(action(async (f) => run(f, {})));
-}
-
-export async function run(f: Factory, _o: ListOptions): Promise<void> {
-  const store = await openProfilesIfAny(f.env);
-  const current = store?.current();
-  const rows = Object.entries(store?.all() ?? {}).map(([name, p]) => ({ name, ...p }));
-  await printList(
-    f,
-    rows,
-    [
-      { header: 'CURRENT', value: (r) => (r.name === current ? '*' : '') },
-      { header: 'NAME', value: (r) => r.name },
-      { header: 'BACKEND', value: backend },
-      { header: 'BASE_URL', value: (r) => r.baseUrl ?? '' },
-      { header: 'KEY', value: (r) => redactKey(r.apiKey) },
-      { header: 'LIVE', value: (r) => Boolean(r.live) },
-      { header: 'DATA_DIR', value: (r) => r.dataDir ?? '' },
-    ],
-    (r) => r.name,
-    rows.map(({ apiKey, ...r }) => ({ ...r, current: r.name === current, api_key: redactKey(apiKey) })),
-  );
-}
+export const list = defineVerb({
+  command: (profile: Parent) =>
+    profile.command('list', { isDefault: true }).description('List profiles (* marks the current one)'),
+  examples: ['esign profile list', 'esign profile list --json'],
+  async run(f) {
+    const store = await openProfilesIfAny(f.env);
+    const current = store?.current();
+    const rows = Object.entries(store?.all() ?? {}).map(([name, p]) => ({ name, ...p }));
+    await printList(
+      f,
+      rows,
+      [
+        { header: 'CURRENT', value: (r) => (r.name === current ? '*' : '') },
+        { header: 'NAME', value: (r) => r.name },
+        { header: 'BACKEND', value: backend },
+        { header: 'BASE_URL', value: (r) => r.baseUrl },
+        { header: 'KEY', value: (r) => redactKey(r.apiKey) },
+        { header: 'LIVE', value: (r) => Boolean(r.live) },
+        { header: 'DATA_DIR', value: (r) => r.dataDir },
+      ],
+      (r) => r.name,
+      rows.map(({ apiKey, ...r }) => ({ ...r, current: r.name === current, api_key: redactKey(apiKey) })),
+    );
+  },
+});

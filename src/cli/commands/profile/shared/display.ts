@@ -1,7 +1,7 @@
 // What the profile verbs share: how a profile is shown, and whether its key still works.
-import type { Out } from '../../output/print.js';
-import { printObject } from '../../output/print.js';
-import { type Profile, redactKey } from '../../profiles.js';
+import type { Out } from '../../../output/print.js';
+import { printObject } from '../../../output/print.js';
+import { type Profile, redactKey } from '../../../profiles.js';
 
 export const backend = (p: Profile) => (p.baseUrl ? 'remote' : 'local');
 
@@ -11,7 +11,7 @@ export async function keyWorks(
   apiKey: string | undefined,
 ): Promise<{ key_works: boolean | null; key_check?: string }> {
   if (!baseUrl) return { key_works: null };
-  const { checkKey } = await import('./check.js');
+  const { checkKey } = await import('../check.js');
   const c = await checkKey(baseUrl, apiKey);
   return c.ok ? { key_works: true } : { key_works: false, key_check: c.detail };
 }
