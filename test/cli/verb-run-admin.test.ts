@@ -57,7 +57,7 @@ describe('profile verbs run in-process', () => {
   });
 
   it('profile add of a name that exists is a usage error without --force', async () => {
-    await addProfile.run(factory().f, {}, 'here');
-    await expect(addProfile.run(factory().f, {}, 'here')).rejects.toMatchObject({ exitCode: 2 });
+    await addProfile.run(factory().f, { verify: true }, 'here');
+    await expect(addProfile.run(factory().f, { verify: true }, 'here')).rejects.toMatchObject({ exitCode: 2 });
   });
 });
