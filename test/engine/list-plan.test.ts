@@ -46,7 +46,22 @@ describe('the list planner', () => {
       total: 'kept',
     });
     expect(planOf({ tag: 'ci', ordering: '-sent' })).toMatchObject({ strategy: 'walk', total: 'kept' });
-    expect(planOf({ status: 'se', sent_after: '2000-01-01' })).toMatchObject({ total: 'days' });
+    // Statuses and dates are counted in the order indexes, which hold them (migration 16 dropped their counts per day).
+    expect(planOf({ status: 'se', sent_after: '2000-01-01' })).toMatchObject({ total: 'index' });
+    expect(planOf({ status: 'se', created_after: '2000-01-01' })).toEqual({
+      strategy: 'statuses',
+      drive: 'bundles (status, created)',
+      total: 'index',
+      page: 'offset',
+    });
+    // A tag with a range of a date: summed from the tag's counts per day, which migration 16 keeps.
+    expect(planOf({ tag: 'ci', ordering: '-sent', sent_after: '2000-01-01' })).toMatchObject({ total: 'days' });
+    expect(planOf({ tag__in: 'ci,dev' })).toEqual({
+      strategy: 'set',
+      drive: 'bundle_tags (tag, bundle_seq)',
+      total: 'index',
+      page: 'slice',
+    });
     // A set with another filter is counted by visiting its matches, which reads the list whole.
     expect(planOf({ tag: 'ci', search: 'lease' })).toMatchObject({
       strategy: 'whole',

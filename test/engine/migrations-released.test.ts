@@ -21,6 +21,7 @@ const RELEASED: readonly string[] = [
   'b54e9e07bd4eebb3e0184f355aa306a378016c81657d7d4e72cc368a9f00ab05', // 12
   'ea2da5605bd11039310fbe640d4c90d72317015acfff51e1077ea745e9d64979', // 13
   'e31ec099d05950d1358ca45c7b2d55f4d16cfcc30876f74e6bbdb5345c6db7bf', // 14
+  '75d58575f89078fff01e8c3155d489350ee94299b6b831bfdce78384ebebefea', // 15
 ];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,22 +1,22 @@
 // GET /bundles/: the list filters as SQL, the exact total and one page, from one snapshot.
 //
 // A request becomes a plan (`ListPlan`): which strategy answers it, which index drives the read, how
-// the total is had and how the page is reached. The strategies, tried in this order:
-//   none      filters no Bundle can meet (statuses that share none, a tag set of commas).
-//   set       one set alone (a search, a tag, a tag set, a template) in `created` order: the set's own
-//             index is in seq order, which is `created` order, so the page is a slice of it.
-//   statuses  statuses (perhaps a `created` range) in `created` order: a merge of each status's
-//             (status, created) index, totals from the counts per status or per day.
-//   walk      many matches: the order's index (it covers the filter columns) walked, each Bundle tested
-//             against the other filters, stopping at the page.
-//   sort      few matches: found by their own index, then sorted.
-//   whole     a list whose count visits every match anyway (or whose walk would read far more than
-//             the list): read whole once, kept while the database is unchanged, and sliced.
+// the total is had and how the page is reached. The strategies, tried in this order (each function
+// below says when it is chosen and why it is fast):
+//   none      `nonePage`: filters no Bundle can meet (statuses that share none, a tag set of commas).
+//   set       `setPage`: one set alone (a search, a tag, a tag set, a template) in `created` order.
+//   statuses  `statusPage`: statuses (perhaps a `created` range) in `created` order.
+//   walk      `walkPage`, many matches: the order's index walked, each Bundle tested, stopping at the page.
+//   sort      `walkPage`, few matches: found by their own index, then sorted.
+//   whole     `walkPage`, a list whose count visits every match anyway (or whose walk would read far
+//             more than the list): read whole once, kept while the database is unchanged, and sliced.
+// Totals are kept by triggers (per status, tag, template, a tag's per day), counted in an index, or
+// counted by visiting every match and kept while the database is unchanged (`store/readCache.ts`).
 // `ESIGN_DEBUG=sql` prints each plan on stderr (LocalEngineOptions.explainLists).
 import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
-import { datedAfterCreated, madeInCreatedOrder, tagPairsKept } from '../store/meta.js';
+import { datedAfterCreated, madeInCreatedOrder } from '../store/meta.js';
 import { checkPage, nearerEnd, pageCount, setKeysPage } from '../store/paging.js';
 import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from '../store/readCache.js';
 import { type BundleRow, loadBundles } from './read.js';
@@ -30,15 +30,16 @@ export interface ListPlan {
   /** The index that drives the read (the order's, a status's, a set's). */
   drive: string;
   /**
-   * How the total was had: `kept` counts kept by triggers (per status, tag, pair of tags, template),
-   * `days` summed from the counts per day, `index` counted in a set's own index, `visited` by visiting
-   * every match (kept while the database is unchanged), `none` when no Bundle can match.
+   * How the total was had: `kept` counts kept by triggers (per status, tag, template), `days` summed
+   * from a tag's counts per day, `index` counted in an index that holds every filter (a set's own, a
+   * status's, a date's), `visited` by visiting every match (kept while the database is unchanged),
+   * `none` when no Bundle can match.
    */
   total: 'kept' | 'days' | 'index' | 'visited' | 'none';
   /**
    * How the page was reached: `slice` of a set's index or of a whole list, `offset` from the start,
-   * `from-end` backwards from the end (a page in the second half of a list of known length),
-   * `days` from the counts per day of the days wholly before it.
+   * `from-end` backwards from the end (a page in the second half of a list of known length), `days`
+   * from a tag's counts per day of the days wholly before it.
    */
   page: 'slice' | 'offset' | 'from-end' | 'days' | 'none';
 }
@@ -74,31 +75,21 @@ interface Found {
   plan: ListPlan;
 }
 
-/** `status` and `status__in` that share no status, or a `status__in` or `tag__in` of commas alone: no Bundle. */
+/**
+ * `none`: `status` and `status__in` that share no status, or a `status__in` or `tag__in` of commas
+ * alone. No Bundle can match, so nothing is read.
+ */
 function nonePage(f: BundleFilter): Found | undefined {
   if (!(f.statuses && !f.statuses.length) && !(f.tagsAny && !f.tagsAny.length)) return undefined;
   checkPage(0, f);
   return { total: 0, seqs: [], plan: { strategy: 'none', drive: 'none', total: 'none', page: 'none' } };
 }
 
-type DateField = 'created' | 'sent' | 'completed_at';
-type DayRange = [string | undefined, string | undefined];
-const hasRange = ([a, b]: DayRange) => Boolean(a || b);
-
-class Params {
-  readonly values: Record<string, unknown> = {};
-  bind = (v: unknown): string => {
-    const name = `p${Object.keys(this.values).length}`;
-    this.values[name] = v;
-    return `@${name}`;
-  };
-}
-
 /**
- * One set alone (a search, perhaps with statuses, a tag, a tag set or a template) in `created` order:
- * the set's own index gives its Bundles in seq order, which is `created` order, so the page is a slice
- * of it, without reading a Bundle; the total is kept by triggers (a tag, a template) or counted in
- * that index (the search index holds the statuses).
+ * `set`: one set alone (a search, perhaps with statuses, a tag, a tag set or a template) in `created`
+ * order, while seq order is `created` order. Fast because the set's own index gives its Bundles in seq
+ * order, so the page is a slice of it, without reading a Bundle; the total is kept by triggers (a tag,
+ * a template) or counted in that index (a tag set; the search index holds the statuses).
  */
 function setPage(db: Db, f: BundleFilter): Found | undefined {
   const sets = [f.search, f.tag, f.tagsAny, f.template].filter((x) => x !== undefined).length;
@@ -125,18 +116,18 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
       f.descending,
     );
     return { total, seqs: keys, plan: { strategy: 'set', drive: 'bundle_search', total: 'index', page: 'slice' } };
-  } else if (f.tag !== undefined) {
-    members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(f.tag)}`;
-    kept = taggedTotal(db, [f.tag], p.bind);
+  } else if (f.tag !== undefined || f.tagsAny?.length === 1) {
+    const tag = f.tag ?? f.tagsAny![0];
+    members = `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(tag)}`;
+    kept = tagTotal(tag, p.bind);
   } else if (f.tagsAny) {
     // A merge of each tag's index, in seq order (UNION drops the Bundles with more than one of them).
     members = f.tagsAny
       .map((t) => `SELECT bundle_seq AS seq FROM bundle_tags WHERE tag = ${p.bind(t)}`)
       .join(' UNION ');
-    kept = taggedTotal(db, f.tagsAny, p.bind);
   } else {
     members = `SELECT DISTINCT bundle_seq AS seq FROM documents WHERE template_id = ${p.bind(f.template)}`;
-    kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${p.bind(f.template)}), 0)`;
+    kept = templateTotal(f.template!, p.bind);
   }
   const total = kept
     ? (sql(db, kept).pluck().get(p.values) as number)
@@ -158,73 +149,10 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
   return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
 }
 
-/** The Bundles of these statuses (of any, without), kept by triggers (migration 7). */
-function statusTotal(db: Db, statuses?: string[]): number {
-  return sql(
-    db,
-    `SELECT coalesce(sum(n), 0) FROM bundle_counts ${statuses ? 'WHERE status IN (SELECT value FROM json_each(?))' : ''}`,
-  )
-    .pluck()
-    .get(...(statuses ? [JSON.stringify(statuses)] : [])) as number;
-}
-
 /**
- * A SELECT of the number of Bundles with any of one or two tags, from the counts per tag and per pair
- * of tags (migration 11); undefined for more tags, or two while the pairs are not kept.
- */
-function taggedTotal(db: Db, tags: string[], bind: (v: unknown) => string): string | undefined {
-  const [a, b, ...more] = tags;
-  if (more.length || (b !== undefined && !tagPairsKept(db))) return undefined;
-  const n = (t: string) => `coalesce((SELECT n FROM bundle_tag_counts WHERE tag = ${bind(t)}), 0)`;
-  if (b === undefined) return `SELECT ${n(a)}`;
-  const [x, y] = [bind(a), bind(b)];
-  return `SELECT ${n(a)} + ${n(b)} - coalesce((SELECT n FROM bundle_tag_pairs WHERE tag = min(${x}, ${y}) AND other = max(${x}, ${y})), 0)`;
-}
-
-/** Whose counts per day: the Bundles of some statuses (of any, without), or of one tag. */
-type DayScope = { statuses?: string[]; tag?: undefined } | { tag: string; statuses?: undefined };
-
-/**
- * The total of Bundles with one date in a range, of a scope, from the counts per day (migrations 11
- * and 12): the range's ends are whole days, so a stored date is in it exactly when its day is.
- */
-function rangeTotal(db: Db, scope: DayScope, field: DateField, range: DayRange): number {
-  const p = new Params();
-  return sql(db, `SELECT coalesce(sum(n), 0) ${daysOf(p, scope, field, range)}`)
-    .pluck()
-    .get(p.values) as number;
-}
-
-/**
- * FROM and WHERE of the counts per day of a scope, for a date in a range; `pairs`: of the counts per
- * pair of that date's day and `created`'s day (migration 14; statuses only).
- */
-function daysOf(p: Params, scope: DayScope, field: DateField, [after, before]: DayRange, pairs = false): string {
-  const where = [`field = ${p.bind(field)}`];
-  if (after) where.push(`day >= ${p.bind(after)}`);
-  if (before) where.push(`day < ${p.bind(nextDay(before))}`);
-  if (scope.tag !== undefined)
-    return `FROM bundle_tag_day_counts WHERE tag = ${p.bind(scope.tag)} AND ${where.join(' AND ')}`;
-  if (scope.statuses) where.push(`status IN (SELECT value FROM json_each(${p.bind(JSON.stringify(scope.statuses))}))`);
-  return `FROM ${pairs ? 'bundle_date_pairs' : 'bundle_day_counts'} WHERE ${where.join(' AND ')}`;
-}
-
-/**
- * Where a list's counts per day of its order's date come from: the Bundles of a scope with `field` in
- * a range, counted per day of that field (`field` is the order's), or, in `created` order with a range
- * of another date (`byCreated`), per day of `created`.
- */
-interface DaySource {
-  scope: DayScope;
-  field: DateField;
-  range: DayRange;
-  byCreated?: boolean;
-}
-
-/**
- * Statuses, perhaps with a `created` range, in `created` order: each status's index
- * (status, created) is in that order already, so the page is a merge of them and the total the sum
- * of their counts.
+ * `statuses`: statuses, perhaps with a `created` range, in `created` order. Fast because each status's
+ * index (status, created) is in that order already: the page is a merge of them, read from the nearer
+ * end, and the total is the kept count per status, or, with a range, counted in those indexes.
  */
 function statusPage(db: Db, f: BundleFilter): Found | undefined {
   if (!f.statuses || f.orderBy !== 'created') return undefined;
@@ -232,63 +160,203 @@ function statusPage(db: Db, f: BundleFilter): Found | undefined {
     return undefined;
   const p = new Params();
   const [after, before] = f.created;
-  const range = `${after ? ` AND created >= ${p.bind(after)}` : ''}${before ? ` AND created < ${p.bind(nextDay(before))}` : ''}`;
-  const total = range ? rangeTotal(db, { statuses: f.statuses }, 'created', f.created) : statusTotal(db, f.statuses);
+  const range =
+    (after ? ` AND created >= ${p.bind(after)}` : '') + (before ? ` AND created < ${p.bind(nextDay(before))}` : '');
+  const arms = f.statuses.map((s) => `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}`);
+  const total = range
+    ? countOnce(db, `SELECT ${arms.map((a) => `(SELECT count(*) FROM (${a}))`).join(' + ')}`, p.values)
+    : statusTotal(db, f.statuses);
   checkPage(total, f);
   const { skip, limit, readDescending, reversed } = nearerEnd(total, f, f.descending);
   const dir = readDescending ? 'DESC' : 'ASC';
-  const days = daysBefore(
-    db,
-    { scope: { statuses: f.statuses }, field: 'created', range: f.created },
-    skip,
-    readDescending,
-  );
-  const arms = f.statuses.map(
-    (s) =>
-      `SELECT seq, created FROM bundles WHERE status = ${p.bind(s)}${range}${days ? ` AND created ${days.from(p.bind)}` : ''}`,
-  );
   const seqs = sql(
     db,
-    `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir}) LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip - (days?.skipped ?? 0))}`,
+    `SELECT seq FROM (${arms.join(' UNION ALL ')} ORDER BY created ${dir}, seq ${dir})
+    LIMIT ${p.bind(limit)} OFFSET ${p.bind(skip)}`,
   )
     .pluck()
     .all(p.values) as number[];
   const plan: ListPlan = {
     strategy: 'statuses',
     drive: 'bundles (status, created)',
-    total: range ? 'days' : 'kept',
-    page: days ? 'days' : reversed ? 'from-end' : 'offset',
+    total: range ? 'index' : 'kept',
+    page: reversed ? 'from-end' : 'offset',
   };
   return { total, seqs: reversed ? seqs.reverse() : seqs, plan };
+}
+
+/**
+ * `walk`, `sort` or `whole`: every other list, its filters as conditions on `bundles`. With many
+ * matches the order's index (it covers the filter columns) is walked and each Bundle tested, stopping
+ * at the page; with few, the matches are found by their own index and sorted; a list whose count had
+ * to visit every match, or whose walk would read far more than the list, is read whole once and sliced.
+ */
+function walkPage(db: Db, f: BundleFilter): Found {
+  const { c, soleCounts, statusesOnly, statusKind, indexOnly, tagDays } = listConditions(db, f);
+
+  const countReading: Reading = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'count' : 'drive';
+  const count = (extra?: string) =>
+    countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countReading)}`, c.values);
+  // The whole list's FROM and WHERE: the text of `count()`'s, so that a list counted as too long to
+  // keep is known as such.
+  const filtered = `FROM bundles b ${c.sql(undefined, countReading)}`;
+  // The index a walk reads: the order's (covering the filter columns), or one status's (status, created).
+  const order = statusKind === 'fixed' ? 'bundles (status, created)' : `bundles (${f.orderBy}, seq, ...)`;
+  const sole = c.where.length === 1 ? soleCounts.get(c.where[0]) : undefined;
+  let total: number;
+  let totalBy: ListPlan['total'];
+  if (statusesOnly) [total, totalBy] = [statusTotal(db, f.statuses), 'kept'];
+  else if (sole) [total, totalBy] = [countOnce(db, sole.text, c.values), sole.total];
+  else if (tagDays?.field) [total, totalBy] = [tagRangeTotal(db, { ...tagDays, field: tagDays.field }), 'days'];
+  else if (indexOnly) [total, totalBy] = [count(), 'index'];
+  else {
+    // Counted by visiting every match: the same visit gives the whole list, kept for its next pages.
+    const whole = wholeList(db, filtered, c.values, f);
+    if (whole) return slice(whole, f, order);
+    [total, totalBy] = [count(), 'visited'];
+  }
+  checkPage(total, f);
+
+  const offset = (f.page - 1) * f.perPage;
+  // The list is its dated Bundles in order, then those without the date (none in `created` order, or
+  // with a range of the order's date), newest-made last, in either direction; each part is one walk of
+  // an index. When their number is known without a walk, a page nearer the end is read from the end.
+  const allDated = f.orderBy === 'created' || hasRange(f.orderBy === 'sent' ? f.sent : f.completed);
+  // One tag, alone or with a range of the order's date: its counts per day of that date say how many
+  // of its Bundles have the date, and where a deep page starts.
+  const orderDays: TagDays | undefined =
+    tagDays && (!tagDays.field || tagDays.field === f.orderBy)
+      ? { tag: tagDays.tag, field: f.orderBy, range: tagDays.range }
+      : undefined;
+  const datedTotal = allDated ? total : orderDays && tagRangeTotal(db, orderDays);
+  const near = datedTotal !== undefined ? nearerEnd(total, f, f.descending) : undefined;
+  // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
+  // at the page; few: find the matches by their own index and sort them. The walk reads about
+  // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
+  // each some twenty times dearer. With one status in `created` order the walk is of that status's own index.
+  const all = statusTotal(db, f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined);
+  const walked = total && Math.min(all, ((Math.min(offset, total - offset) + f.perPage) * all) / total);
+  const walk: Reading = c.where.length > 0 && walked <= 20 * total ? 'walk' : 'drive';
+  // A walk that would read far more than the list has (a deep page of a filter the order's index does
+  // not lead with): the list is read whole instead, once while the database is unchanged.
+  if (!orderDays && walked > 4 * total && total <= MAX_LIST_KEYS) {
+    const whole = wholeList(db, filtered, c.values, f, total);
+    if (whole) return slice(whole, f, order);
+  }
+  const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
+    limit <= 0
+      ? []
+      : (sql(
+          db,
+          `SELECT b.seq FROM bundles b ${c.sql(extra, walk)}
+          ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`,
+        )
+          .pluck()
+          .all(c.values) as number[]);
+  const col = `b.${f.orderBy}`;
+  let fromDays = false;
+  const dated = (at: number, limit: number, descending: boolean) => {
+    const d = descending ? 'DESC' : 'ASC';
+    const skip = orderDays && daysBefore(db, orderDays, at, descending);
+    if (skip) fromDays = true;
+    const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : '']
+      .filter(Boolean)
+      .join(' AND ');
+    return seqs(where || undefined, `${col} ${d}, b.seq ${d}`, limit, at - (skip ? skip.skipped : 0));
+  };
+  const undated = (at: number, limit: number, descending: boolean) =>
+    allDated ? [] : seqs(`${col} IS NULL`, `b.seq ${descending ? 'DESC' : 'ASC'}`, limit, at);
+  let page: number[];
+  if (!total) page = [];
+  else if (near?.reversed) {
+    // Backwards, the list is the undated Bundles, then the dated ones, each in the other direction.
+    const { skip, limit, readDescending } = near;
+    const none = total - datedTotal!;
+    const back = undated(skip, Math.min(limit, none - skip), readDescending);
+    page = back.concat(dated(Math.max(0, skip - none), limit - back.length, readDescending)).reverse();
+  } else {
+    page = dated(offset, f.perPage, f.descending);
+    if (page.length < f.perPage) {
+      const before = page.length ? offset + page.length : (datedTotal ?? count(`${col} IS NOT NULL`));
+      page = page.concat(undated(Math.max(0, offset - before), f.perPage - page.length, f.descending));
+    }
+  }
+  const plan: ListPlan = {
+    strategy: walk === 'walk' || !c.where.length ? 'walk' : 'sort',
+    drive: walk === 'walk' || !c.where.length ? order : "the filters' own indexes",
+    total: totalBy,
+    page: fromDays ? 'days' : near?.reversed ? 'from-end' : 'offset',
+  };
+  return { total, seqs: page, plan };
+}
+
+// Totals kept by triggers.
+
+/** The Bundles of these statuses (of any, without), kept by triggers (migration 7). */
+function statusTotal(db: Db, statuses?: string[]): number {
+  const which = statuses ? 'WHERE status IN (SELECT value FROM json_each(?))' : '';
+  return sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${which}`)
+    .pluck()
+    .get(...(statuses ? [JSON.stringify(statuses)] : [])) as number;
+}
+
+/** A SELECT of the number of Bundles with a tag, kept by triggers (migration 11). */
+const tagTotal = (tag: string, bind: (v: unknown) => string) =>
+  `SELECT coalesce((SELECT n FROM bundle_tag_counts WHERE tag = ${bind(tag)}), 0)`;
+
+/** A SELECT of the number of Bundles with a document from a template, kept by triggers (migration 11). */
+const templateTotal = (template: string, bind: (v: unknown) => string) =>
+  `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${bind(template)}), 0)`;
+
+/** One tag's Bundles with a date (`field`) in a range (either end open). */
+interface TagDays {
+  tag: string;
+  field: DateField;
+  range: DateRange;
+}
+
+/**
+ * FROM and WHERE of a tag's counts per day of a date in a range (migration 12): the list's date
+ * filters are whole days, so a stored date is in a range exactly when its day is.
+ */
+function tagDaysOf(p: Params, { tag, field, range: [after, before] }: TagDays): string {
+  const where = [`tag = ${p.bind(tag)}`, `field = ${p.bind(field)}`];
+  if (after) where.push(`day >= ${p.bind(after)}`);
+  if (before) where.push(`day < ${p.bind(nextDay(before))}`);
+  return `FROM bundle_tag_day_counts WHERE ${where.join(' AND ')}`;
+}
+
+/** The number of a tag's Bundles with a date in a range, summed from its counts per day. */
+function tagRangeTotal(db: Db, days: TagDays): number {
+  const p = new Params();
+  return sql(db, `SELECT coalesce(sum(n), 0) ${tagDaysOf(p, days)}`)
+    .pluck()
+    .get(p.values) as number;
 }
 
 /** Pages from this offset on start from the counts per day (`daysBefore`; tests lower it to take that way). */
 export const deepPages = { from: 2000 };
 
 /**
- * A deep page of a list that the counts per day describe (statuses or a tag, and a range of the
- * order's own date at most): how many of the list's Bundles lie in the days wholly before the page,
- * in the list's direction, and the condition on the date that leaves them out. The page is then read
- * with what offset is left, instead of walking every Bundle before it.
+ * A deep page of a tag in a date's order: how many of the list's Bundles lie in the days wholly before
+ * the page, in the list's direction, and the condition on the date that leaves them out. The page is
+ * then read with what offset is left, instead of walking (and looking up the tag of) every Bundle before it.
  */
 function daysBefore(
   db: Db,
-  { scope, field, range, byCreated }: DaySource,
+  days: TagDays,
   offset: number,
   descending: boolean,
 ): { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {
   if (offset < deepPages.from) return undefined;
   const p = new Params();
-  const dir = descending ? 'DESC' : 'ASC';
   // The days in the list's direction, until the one the page starts in: a few dozen rows for a page 500.
-  const day = byCreated ? 'created_day' : 'day';
-  const days = sql(
-    db,
-    `SELECT ${day} AS day, sum(n) AS n ${daysOf(p, scope, field, range, byCreated)} GROUP BY 1 ORDER BY 1 ${dir}`,
-  ).iterate(p.values) as IterableIterator<{ day: string; n: number }>;
+  const rows = sql(db, `SELECT day, n ${tagDaysOf(p, days)} ORDER BY day ${descending ? 'DESC' : 'ASC'}`).iterate(
+    p.values,
+  ) as IterableIterator<{ day: string; n: number }>;
   let skipped = 0;
   let last: string | undefined;
-  for (const { day, n } of days) {
+  for (const { day, n } of rows) {
     if (skipped + n > offset) break;
     skipped += n;
     last = day;
@@ -296,6 +364,21 @@ function daysBefore(
   if (!last || !skipped) return undefined;
   const bound = last;
   return { skipped, from: (bind) => (descending ? `< ${bind(bound)}` : `>= ${bind(nextDay(bound))}`) };
+}
+
+// The parts of the general way (`walkPage`): its conditions, written for the way they are read, and whole lists.
+
+type DateField = 'created' | 'sent' | 'completed_at';
+type DateRange = [string | undefined, string | undefined];
+const hasRange = ([a, b]: DateRange) => Boolean(a || b);
+
+class Params {
+  readonly values: Record<string, unknown> = {};
+  bind = (v: unknown): string => {
+    const name = `p${Object.keys(this.values).length}`;
+    this.values[name] = v;
+    return `@${name}`;
+  };
 }
 
 /**
@@ -368,7 +451,8 @@ function wholeList(
   const d = f.descending ? 'DESC' : 'ASC';
   // Dated Bundles in order, then those without the date, as the walks give them.
   const col = `b.${f.orderBy}`;
-  const text = `SELECT b.seq ${from} ORDER BY ${f.orderBy === 'created' ? '' : `${col} IS NULL, `}${col} ${d}, b.seq ${d}`;
+  const nullsLast = f.orderBy === 'created' ? '' : `${col} IS NULL, `;
+  const text = `SELECT b.seq ${from} ORDER BY ${nullsLast}${col} ${d}, b.seq ${d}`;
   return listOnce(db, text, params, () => {
     // Of known length, it is read without a LIMIT, which would lead SQLite to walk the order's index
     // rather than find the matches by their own and sort them.
@@ -403,7 +487,8 @@ function listConditions(db: Db, f: BundleFilter) {
       c.add({
         kind: 'fixed',
         text: `(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
-        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))`,
+        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq
+        AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))`,
       });
     }
   }
@@ -415,18 +500,13 @@ function listConditions(db: Db, f: BundleFilter) {
     ] as const
   ).filter(([, r]) => hasRange(r));
   const noSets = f.search === undefined && !f.tag && !f.tagsAny && !f.template;
-  const soleTag = f.tag !== undefined && f.search === undefined && !f.tagsAny && !f.template && !f.statuses;
-  // Statuses or one tag, and one date range at most: the counts per day say the total, and where a deep
-  // page starts when the range is of the order's own date.
-  const byDays: { scope: DayScope; field?: DateField; range: DayRange } | undefined =
-    (noSets || soleTag) && ranges.length <= 1
-      ? {
-          scope: soleTag ? { tag: f.tag! } : { statuses: f.statuses },
-          field: ranges[0]?.[0],
-          range: ranges[0]?.[1] ?? [undefined, undefined],
-        }
-      : undefined;
   const statusesOnly = noSets && !ranges.length;
+  const soleTag = f.tag !== undefined && f.search === undefined && !f.tagsAny && !f.template && !f.statuses;
+  // One tag, and one date range at most: its counts per day say the total, and where a deep page starts.
+  const tagDays: { tag: string; field?: DateField; range: DateRange } | undefined =
+    soleTag && ranges.length <= 1
+      ? { tag: f.tag!, field: ranges[0]?.[0], range: ranges[0]?.[1] ?? [undefined, undefined] }
+      : undefined;
   // One status in `created` order has its own index (status, created); other orders walk theirs.
   const statusKind = f.statuses?.length === 1 && f.orderBy === 'created' ? 'fixed' : 'column';
   if (f.statuses) {
@@ -435,19 +515,14 @@ function listConditions(db: Db, f: BundleFilter) {
       text: `b.status IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.statuses))}))`,
     });
   }
-  if (f.tag) {
-    soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), {
-      text: taggedTotal(db, [f.tag], c.bind)!,
-      total: 'kept',
-    });
-  }
+  if (f.tag)
+    soleCounts.set(c.set('bundle_tags', `tag = ${c.bind(f.tag)}`), { text: tagTotal(f.tag, c.bind), total: 'kept' });
   if (f.tagsAny) {
     const where = `tag IN (SELECT value FROM json_each(${c.bind(JSON.stringify(f.tagsAny))}))`;
-    const kept = taggedTotal(db, f.tagsAny, c.bind);
     soleCounts.set(
       c.set('bundle_tags', where),
-      kept
-        ? { text: kept, total: 'kept' }
+      f.tagsAny.length === 1
+        ? { text: tagTotal(f.tagsAny[0], c.bind), total: 'kept' }
         : { text: `SELECT count(DISTINCT bundle_seq) FROM bundle_tags WHERE ${where}`, total: 'index' },
     );
   }
@@ -467,109 +542,12 @@ function listConditions(db: Db, f: BundleFilter) {
   }
   // Any template document counts, not only the first (bundles.template).
   if (f.template) {
-    const where = `template_id = ${c.bind(f.template)}`;
-    const kept = `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE ${where}), 0)`;
-    soleCounts.set(c.set('documents', where), { text: kept, total: 'kept' });
+    const members = c.set('documents', `template_id = ${c.bind(f.template)}`);
+    soleCounts.set(members, { text: templateTotal(f.template, c.bind), total: 'kept' });
   }
-  return { c, soleCounts, byDays, statusesOnly, statusKind };
-}
-
-/** Every other list: the filters as conditions on `bundles`, and a walk of the order's index or a sort of the matches. */
-function walkPage(db: Db, f: BundleFilter): Found {
-  const { c, soleCounts, byDays, statusesOnly, statusKind } = listConditions(db, f);
-
-  const countReading: Reading = c.filtersSet && (c.filtersColumn || f.statuses?.length === 1) ? 'count' : 'drive';
-  const count = (extra?: string) =>
-    countOnce(db, `SELECT count(*) FROM bundles b ${c.sql(extra, countReading)}`, c.values);
-  // The whole list's FROM and WHERE: the text of `count()`'s, so that a list counted as too long to keep is known as such.
-  const filtered = `FROM bundles b ${c.sql(undefined, countReading)}`;
-  // The index a walk reads: the order's (covering the filter columns), or one status's (status, created).
-  const order = statusKind === 'fixed' ? 'bundles (status, created)' : `bundles (${f.orderBy}, seq, ...)`;
-  const sole = c.where.length === 1 ? soleCounts.get(c.where[0]) : undefined;
-  let total: number;
-  let totalBy: ListPlan['total'];
-  if (statusesOnly) [total, totalBy] = [statusTotal(db, f.statuses), 'kept'];
-  else if (sole) [total, totalBy] = [countOnce(db, sole.text, c.values), sole.total];
-  else if (byDays?.field) [total, totalBy] = [rangeTotal(db, byDays.scope, byDays.field, byDays.range), 'days'];
-  else {
-    // Counted by visiting every match: the same visit gives the whole list, kept for its next pages.
-    const whole = wholeList(db, filtered, c.values, f);
-    if (whole) return slice(whole, f, order);
-    [total, totalBy] = [count(), 'visited'];
-  }
-  checkPage(total, f);
-
-  const offset = (f.page - 1) * f.perPage;
-  // The list is its dated Bundles in order, then those without the date (none in `created` order),
-  // newest-made last, in either direction; each part is one walk of an index. When their number is
-  // known without a walk, a page nearer the end is read backwards from the end.
-  const orderRange = byDays && (!byDays.field || byDays.field === f.orderBy) ? byDays.range : undefined;
-  const datedTotal =
-    f.orderBy === 'created' ? total : orderRange ? rangeTotal(db, byDays!.scope, f.orderBy, orderRange) : undefined;
-  const near = datedTotal !== undefined ? nearerEnd(total, f, f.descending) : undefined;
-  // Where a deep page starts: from the counts per day of the order's own date, or of `created` among
-  // the Bundles in a range of another date.
-  const skipDays: DaySource | undefined = orderRange
-    ? { scope: byDays!.scope, field: f.orderBy, range: orderRange }
-    : f.orderBy === 'created' && byDays?.field && byDays.scope.tag === undefined
-      ? { scope: byDays.scope, field: byDays.field, range: byDays.range, byCreated: true }
-      : undefined;
-  // Many matches: walk the order index (it covers the filter columns) and test each Bundle, stopping
-  // at the page; few: find the matches by their own index and sort them. The walk reads about
-  // (offset + page) * all / total index entries, at most all; the other way reads total table rows,
-  // each some twenty times dearer. With one status in `created` order the walk is of that status's own index.
-  const all = statusTotal(db, f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined);
-  const walked = total && Math.min(all, ((Math.min(offset, total - offset) + f.perPage) * all) / total);
-  const walk: Reading = c.where.length > 0 && walked <= 20 * total ? 'walk' : 'drive';
-  // A walk that would read far more than the list has (a deep page of a filter the order's index does
-  // not lead with, and no counts per day to start from): the list is read whole instead, once while
-  // the database is unchanged.
-  if (!skipDays && walked > 4 * total && total <= MAX_LIST_KEYS) {
-    const whole = wholeList(db, filtered, c.values, f, total);
-    if (whole) return slice(whole, f, order);
-  }
-  const seqs = (extra: string | undefined, order: string, limit: number, skip: number) =>
-    limit <= 0
-      ? []
-      : (sql(
-          db,
-          `SELECT b.seq FROM bundles b ${c.sql(extra, walk)} ORDER BY ${order} LIMIT ${c.bind(limit)} OFFSET ${c.bind(skip)}`,
-        )
-          .pluck()
-          .all(c.values) as number[]);
-  const col = `b.${f.orderBy}`;
-  let fromDays = false;
-  const dated = (at: number, limit: number, descending: boolean) => {
-    const d = descending ? 'DESC' : 'ASC';
-    const skip = skipDays && daysBefore(db, skipDays, at, descending);
-    if (skip) fromDays = true;
-    const where = [f.orderBy === 'created' ? '' : `${col} IS NOT NULL`, skip ? `${col} ${skip.from(c.bind)}` : '']
-      .filter(Boolean)
-      .join(' AND ');
-    return seqs(where || undefined, `${col} ${d}, b.seq ${d}`, limit, at - (skip ? skip.skipped : 0));
-  };
-  const undated = (at: number, limit: number, descending: boolean) =>
-    f.orderBy === 'created' ? [] : seqs(`${col} IS NULL`, `b.seq ${descending ? 'DESC' : 'ASC'}`, limit, at);
-  let page: number[];
-  if (!total) page = [];
-  else if (near?.reversed) {
-    // Backwards, the list is the undated Bundles, then the dated ones, each in the other direction.
-    const { skip, limit, readDescending } = near;
-    const none = total - datedTotal!;
-    const back = undated(skip, Math.min(limit, none - skip), readDescending);
-    page = back.concat(dated(Math.max(0, skip - none), limit - back.length, readDescending)).reverse();
-  } else {
-    page = dated(offset, f.perPage, f.descending);
-    if (page.length < f.perPage) {
-      const before = page.length ? offset + page.length : (datedTotal ?? count(`${col} IS NOT NULL`));
-      page = page.concat(undated(Math.max(0, offset - before), f.perPage - page.length, f.descending));
-    }
-  }
-  const plan: ListPlan = {
-    strategy: walk === 'walk' || !c.where.length ? 'walk' : 'sort',
-    drive: walk === 'walk' || !c.where.length ? order : "the filters' own indexes",
-    total: totalBy,
-    page: fromDays ? 'days' : near?.reversed ? 'from-end' : 'offset',
-  };
-  return { total, seqs: page, plan };
+  // Filters that their indexes hold whole (statuses and dates: the order indexes cover them) are
+  // counted there, a few million entries a second; a set or a search without its index is counted by
+  // visiting each Bundle.
+  const indexOnly = !c.filtersSet && f.search === undefined;
+  return { c, soleCounts, statusesOnly, statusKind, indexOnly, tagDays };
 }

@@ -16,6 +16,3 @@ export const madeInCreatedOrder = (db: Db, table: 'bundles' | 'persons'): boolea
  * only a clock set back can do it): then a Bundle sent or completed before a day was made before it.
  */
 export const datedAfterCreated = (db: Db): boolean => metaValue(db, 'bundles_dated_before_created') === '0';
-
-/** Whether `bundle_tag_pairs` is kept: while no Bundle has had more than 16 tags (migration 11). */
-export const tagPairsKept = (db: Db): boolean => metaValue(db, 'bundle_tag_pairs_off') === '0';

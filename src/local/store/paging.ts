@@ -1,4 +1,4 @@
-// Count/offset paging for the engine's lists (Bundles have their own walk in bundles/read.ts):
+// Count/offset paging for the engine's lists (Bundles have their own planner in bundles/list.ts):
 // the count and the rows read together, 404 past the last page. Callers run it in their read
 // transaction, so both see the same state.
 import { notFound } from '../../service/errors.js';
