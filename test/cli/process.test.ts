@@ -1,7 +1,8 @@
 // What only a real process shows: a reader that closes the pipe early, and Ctrl-C.
+import { once } from 'node:events';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { argv, fixture, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
@@ -30,12 +31,18 @@ describe('esign as a process', () => {
   });
 
   it('exits 130 on Ctrl-C (SIGINT)', async () => {
-    // webhook verify waits for the body on stdin, which stays open.
-    const p = execa('node', [BIN, 'webhook', 'verify', '--secret', 's', '--signature', 'v0=00', '--timestamp', '1'], {
-      env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1' },
-      reject: false,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // webhook verify waits for the body on stdin, which stays open; the signal comes once esign listens for it.
+    const ready = new URL('./sigintReady.cjs', import.meta.url).pathname;
+    const p = execa(
+      'node',
+      ['--require', ready, BIN, ...argv`webhook verify --secret s --signature v0=00 --timestamp 1`],
+      {
+        env: { ESIGN_DATA_DIR: data.dir, NO_COLOR: '1' },
+        reject: false,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      },
+    );
+    await once(p.stdio[3]!, 'data');
     p.kill('SIGINT');
     const r = await p;
     expect(r.exitCode).toBe(130);
