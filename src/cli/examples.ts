@@ -44,23 +44,6 @@ export const EXAMPLES: Record<string, string[]> = {
     'esign envelope-template get 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
     'esign envelope-template get 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f --json',
   ],
-  'person list': ['esign person list', 'esign person list --search ada --json'],
-  'person create': [
-    'esign person create --name "Ada Lovelace" --email ada@example.com',
-    'esign person create --name "Bob" --phone +15551234567 --metadata team=sales',
-  ],
-  'person get': [
-    'esign person get 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
-    'esign person get 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --json',
-  ],
-  'person update': [
-    'esign person update 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --add-email ada@work.example',
-    'esign person update 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --name "Ada King"',
-  ],
-  'person delete': [
-    'esign person delete 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
-    'esign person delete 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --yes',
-  ],
   'webhook list': ['esign webhook list', 'esign webhook list --enabled --event-type bundle_complete'],
   'webhook create': [
     'esign webhook create --name crm --url https://crm.example.com/hooks/esign --events bundle_sent,bundle_complete',

@@ -5,8 +5,11 @@
 import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { setExamples } from './examples.js';
 import type { EsignService } from '../service/service.js';
+import type { Page, PageQuery } from '../service/types.js';
 import type { Factory } from './factory.js';
-import type { Action } from './run.js';
+import { type Column, printDeleted, printList } from './output/print.js';
+import { addPageOptions, fetchPages } from './paging.js';
+import { type Action, confirm } from './run.js';
 
 /** What a verb hangs under: a noun, or the program itself. */
 export type Parent = CommandUnknownOpts;
@@ -67,5 +70,64 @@ export function idVerb<T>(spec: {
       >,
     examples: spec.examples,
     run: async (f, _o, id) => spec.show(f, await spec.fetch(await f.service(), id)),
+  });
+}
+
+/**
+ * A verb `delete <id>` (or `remove <headerId>`, ...): asks first (or takes -y/--yes), deletes, and
+ * says so (`printDeleted`). The question reads "Delete person ID?".
+ */
+export function deleteVerb(spec: {
+  /** The verb's name, also the question's first word (default `delete`). */
+  name?: string;
+  /** The argument's name in the help (default `id`). */
+  arg?: string;
+  /** What is deleted, as the question and the note name it: `person`, `webhook header`. */
+  what: string;
+  description: string;
+  examples: string[];
+  remove: (service: EsignService, id: string) => Promise<unknown>;
+}): Verb<[string], { yes?: true }> {
+  const name = spec.name ?? 'delete';
+  return defineVerb({
+    command: (parent) =>
+      parent
+        .command(`${name} <${spec.arg ?? 'id'}>`)
+        .description(spec.description)
+        .option('-y, --yes', 'do not ask for confirmation') as Command<[string], { yes?: true }, OptionValues>,
+    examples: spec.examples,
+    async run(f, o, id) {
+      await confirm(f, `${name[0]!.toUpperCase()}${name.slice(1)} ${spec.what} ${id}?`, o.yes);
+      await spec.remove(await f.service(), id);
+      printDeleted(f, spec.what, id);
+    },
+  });
+}
+
+/** The flags `addPageOptions` declares, as commander types them. */
+type PageOptions = { page?: string; perPage?: string; limit?: string; all?: true };
+
+/**
+ * A verb listing objects a page at a time: the flags `command` declares, then the paging flags
+ * (--page, --per-page, --limit, --all); the rows shown as `columns`, or their ids with -q.
+ */
+export function listVerb<O extends OptionValues, T>(spec: {
+  /** Declares the command and its filters (write the parent's type, as for `defineVerb`). */
+  command: (parent: Parent) => Command<[], O, OptionValues>;
+  examples: string[];
+  /** Checks the flags, before the service is asked for, and says how one page is fetched. */
+  pages: (o: O) => (service: EsignService, q: PageQuery) => Promise<Page<T>>;
+  columns: Column<T>[];
+  id: (row: T) => string;
+}): Verb<[], O & PageOptions> {
+  return defineVerb({
+    // The paging flags' types, merged into a generic O, are written out once here.
+    command: (parent) => addPageOptions(spec.command(parent)) as unknown as Command<[], O & PageOptions, OptionValues>,
+    examples: spec.examples,
+    async run(f, o) {
+      const page = spec.pages(o);
+      const service = await f.service();
+      await printList(f, await fetchPages(f, (q) => page(service, q), o), spec.columns, spec.id);
+    },
   });
 }

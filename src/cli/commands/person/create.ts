@@ -1,38 +1,28 @@
 // esign person create
-import type { Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
-import type { Factory } from '../../factory.js';
-import { type Action, collect, readJsonInput } from '../../run.js';
-import { channels, metadata, showPerson } from './show.js';
+import { collect } from '../../run.js';
+import { type Parent, defineVerb } from '../../verb.js';
+import { personBody } from './shared/body.js';
+import { showPerson } from './shared/display.js';
 
-export interface CreateOptions {
-  spec?: string;
-  name?: string;
-  email?: string[];
-  phone?: string[];
-  metadata?: string[];
-}
-
-export function register(person: Command, action: Action): void {
-  person
-    .command('create')
-    .description('Create a Person')
-    .option('-f, --spec <file>', 'PersonRequest JSON (- for stdin)')
-    .option('--name <name>', 'full name (required unless in the spec)')
-    .option('--email <email>', 'an email address (repeatable)', collect)
-    .option('--phone <phone>', 'a mobile phone number (repeatable)', collect)
-    .option('--metadata <key=value>', 'a metadata value (repeatable)', collect)
-    .action(action(run));
-}
-
-export async function run(f: Factory, o: CreateOptions): Promise<void> {
-  const body: Record<string, unknown> = o.spec ? await readJsonInput(f.io, o.spec, '--spec') : {};
-  if (o.name !== undefined) body.name = o.name;
-  const added = channels(o.email, o.phone);
-  if (added.length) body.channels = [...(Array.isArray(body.channels) ? body.channels : []), ...added];
-  const md = metadata(o.metadata);
-  if (md) body.metadata = { ...(body.metadata as object), ...md };
-  if (body.name === undefined)
-    throw new CliError('A Person needs a name: give --name, or a spec with -f spec.json.', EXIT.USAGE);
-  await showPerson(f, await (await f.service()).createPerson(body));
-}
+export const create = defineVerb({
+  command: (person: Parent) =>
+    person
+      .command('create')
+      .description('Create a Person')
+      .option('-f, --spec <file>', 'PersonRequest JSON (- for stdin)')
+      .option('--name <name>', 'full name (required unless in the spec)')
+      .option('--email <email>', 'an email address (repeatable)', collect)
+      .option('--phone <phone>', 'a mobile phone number (repeatable)', collect)
+      .option('--metadata <key=value>', 'a metadata value (repeatable)', collect),
+  examples: [
+    'esign person create --name "Ada Lovelace" --email ada@example.com',
+    'esign person create --name "Bob" --phone +15551234567 --metadata team=sales',
+  ],
+  async run(f, o) {
+    const body = await personBody(f, o, o.email, o.phone);
+    if (body.name === undefined)
+      throw new CliError('A Person needs a name: give --name, or a spec with -f spec.json.', EXIT.USAGE);
+    await showPerson(f, await (await f.service()).createPerson(body));
+  },
+});

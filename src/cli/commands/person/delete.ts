@@ -1,24 +1,12 @@
 // esign person delete ID (asks first, or --yes).
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import { printDeleted } from '../../output/print.js';
-import { type Action, confirm } from '../../run.js';
+import { deleteVerb } from '../../verb.js';
 
-export interface DeleteOptions {
-  id: string;
-  yes?: boolean;
-}
-
-export function register(person: Command, action: Action): void {
-  person
-    .command('delete <id>')
-    .description('Delete a Person')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .action(action(async (f, o: Omit<DeleteOptions, 'id'>, id: string) => run(f, { ...o, id })));
-}
-
-export async function run(f: Factory, o: DeleteOptions): Promise<void> {
-  await confirm(f, `Delete person ${o.id}?`, o.yes);
-  await (await f.service()).deletePerson(o.id);
-  printDeleted(f, 'person', o.id);
-}
+export const del = deleteVerb({
+  what: 'person',
+  description: 'Delete a Person',
+  examples: [
+    'esign person delete 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+    'esign person delete 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --yes',
+  ],
+  remove: (s, id) => s.deletePerson(id),
+});

@@ -1,20 +1,14 @@
 // esign person get ID
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import type { Action } from '../../run.js';
-import { showPerson } from './show.js';
+import { idVerb } from '../../verb.js';
+import { showPerson } from './shared/display.js';
 
-export interface GetOptions {
-  id: string;
-}
-
-export function register(person: Command, action: Action): void {
-  person
-    .command('get <id>')
-    .description('Show a Person')
-    .action(action(async (f, _o: object, id: string) => run(f, { id })));
-}
-
-export async function run(f: Factory, o: GetOptions): Promise<void> {
-  await showPerson(f, await (await f.service()).getPerson(o.id));
-}
+export const get = idVerb({
+  name: 'get',
+  description: 'Show a Person',
+  examples: [
+    'esign person get 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+    'esign person get 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --json',
+  ],
+  fetch: (s, id) => s.getPerson(id),
+  show: showPerson,
+});
