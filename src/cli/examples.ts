@@ -17,33 +17,6 @@ export const EXAMPLES: Record<string, string[]> = {
     'esign batch csv-template --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
   ],
   'batch status': ['esign batch status', 'esign batch status nda-2026-11 --json'],
-  'template list': ['esign template list', 'esign template list --metadata region=emea --all --json'],
-  'template get': [
-    'esign template get 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
-    'esign template get 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --json',
-  ],
-  'template metadata set': [
-    'esign template metadata set 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c region=emea',
-    'esign template metadata set 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c owner=legal tier=gold',
-  ],
-  'template metadata unset': [
-    'esign template metadata unset 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c region',
-    'esign template metadata unset 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c owner tier',
-  ],
-  'template metadata clear': [
-    'esign template metadata clear 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
-    'esign template metadata clear 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --yes',
-  ],
-  'template delete': [
-    'esign template delete 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
-    'esign template delete 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --yes',
-  ],
-  'template prepare': ['esign template prepare', 'esign template prepare --library Sales --metadata region=emea'],
-  'envelope-template list': ['esign envelope-template list', 'esign envelope-template list --all --json'],
-  'envelope-template get': [
-    'esign envelope-template get 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
-    'esign envelope-template get 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f --json',
-  ],
   'webhook list': ['esign webhook list', 'esign webhook list --enabled --event-type bundle_complete'],
   'webhook create': [
     'esign webhook create --name crm --url https://crm.example.com/hooks/esign --events bundle_sent,bundle_complete',

@@ -1,12 +1,23 @@
 // A verb's body runs without a command line: `verb.run(f, opts, ...args)` with a Factory over an
 // injected service (here a real engine on a temp dir), its option types those its flags declare.
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Factory } from '../../src/cli/factory.js';
 import { captureIO } from '../../src/cli/io.js';
 import { coe } from '../../src/cli/commands/packet/coe.js';
 import { get } from '../../src/cli/commands/packet/get.js';
 import { update } from '../../src/cli/commands/packet/update.js';
-import { bundleRequest, newEngine } from '../helpers.js';
+import { create as createPerson } from '../../src/cli/commands/person/create.js';
+import { del as deletePerson } from '../../src/cli/commands/person/delete.js';
+import { list as listPersons } from '../../src/cli/commands/person/list.js';
+import { update as updatePerson } from '../../src/cli/commands/person/update.js';
+import { del as deleteTemplate } from '../../src/cli/commands/template/delete.js';
+import { list as listTemplates } from '../../src/cli/commands/template/list.js';
+import { set as setMetadata, unset as unsetMetadata } from '../../src/cli/commands/template/metadata.js';
+import { get as getEnvelopeTemplate } from '../../src/cli/commands/envelope-template/get.js';
+import { list as listEnvelopeTemplates } from '../../src/cli/commands/envelope-template/list.js';
+import { CONTRACT_PDF, bundleRequest, fixture, newEngine } from '../helpers.js';
 
 const engine = newEngine();
 let packet = '';
@@ -60,5 +71,63 @@ describe('verbs run in-process on an injected service', () => {
         .map((l) => l.split('\t')),
     );
     expect(shown.sha256).toBe((await engine.getPacketCoe(cy)).sha256);
+  });
+});
+
+describe('person verbs run in-process', () => {
+  it('create, update and delete change what the service holds; list finds it', async () => {
+    const made = factory({ quiet: true });
+    await createPerson.run(made.f, { name: 'Ada', email: ['ada@example.com'], metadata: ['team=sales'] });
+    const id = made.io.stdout().trim();
+    expect((await engine.getPerson(id)).metadata).toEqual({ team: 'sales' });
+
+    await updatePerson.run(factory().f, { addPhone: ['+15551234567'], metadata: ['tier=gold'] }, id);
+    const p = await engine.getPerson(id);
+    expect([p.metadata, p.channels.map((c) => c.email ?? c.phone)]).toEqual([
+      { team: 'sales', tier: 'gold' },
+      ['ada@example.com', '+15551234567'],
+    ]);
+
+    const listed = factory({ quiet: true });
+    await listPersons.run(listed.f, { search: 'ada' });
+    expect(listed.io.stdout().trim()).toBe(id);
+
+    await deletePerson.run(factory().f, { yes: true }, id);
+    await expect(engine.getPerson(id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('delete without --yes off a terminal is a usage error and deletes nothing', async () => {
+    const made = factory({ quiet: true });
+    await createPerson.run(made.f, { name: 'Bob' });
+    const id = made.io.stdout().trim();
+    await expect(deletePerson.run(factory().f, {}, id)).rejects.toMatchObject({ exitCode: 2 });
+    expect((await engine.getPerson(id)).name).toBe('Bob');
+  });
+});
+
+describe('template verbs run in-process', () => {
+  it('metadata set and unset change what the service holds; list filters by it; delete removes it', async () => {
+    const { id } = await engine.importTemplate({ name: 'T', pdf: CONTRACT_PDF, roles: [{ key: 'buyer' }], fields: [] });
+    await setMetadata.run(factory().f, {}, id, ['region=emea', 'tier=gold']);
+    await unsetMetadata.run(factory().f, {}, id, ['tier']);
+    expect((await engine.getTemplate(id)).metadata).toEqual({ region: 'emea' });
+
+    const listed = factory({ quiet: true });
+    await listTemplates.run(listed.f, { metadata: ['region=emea'] });
+    expect(listed.io.stdout().trim()).toBe(id);
+
+    await deleteTemplate.run(factory().f, { yes: true }, id);
+    await expect(engine.getTemplate(id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('envelope-template list and get show what the service holds', async () => {
+    const path = fixture('templates/envelope-template.json');
+    const et = await engine.createEnvelopeTemplate(JSON.parse(readFileSync(path, 'utf8')), dirname(path));
+    const listed = factory({ quiet: true });
+    await listEnvelopeTemplates.run(listed.f, { all: true });
+    expect(listed.io.stdout().trim().split('\n')).toContain(et.id);
+    const shown = factory();
+    await getEnvelopeTemplate.run(shown.f, {}, et.id);
+    expect(shown.io.stdout()).toContain('signer 1\tclient (Client) auth: sms');
   });
 });

@@ -1,19 +1,14 @@
 // esign envelope-template get ID
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import type { Action } from '../../run.js';
-import { showEnvelopeTemplate } from './show.js';
+import { idVerb } from '../../verb.js';
+import { showEnvelopeTemplate } from './shared/display.js';
 
-export interface GetOptions {
-  id: string;
-}
-
-export function register(et: Command, action: Action): void {
-  et.command('get <id>')
-    .description('Show an Envelope Template')
-    .action(action(async (f, _o: object, id: string) => run(f, { id })));
-}
-
-export async function run(f: Factory, o: GetOptions): Promise<void> {
-  await showEnvelopeTemplate(f, await (await f.service()).getEnvelopeTemplate(o.id));
-}
+export const get = idVerb({
+  name: 'get',
+  description: 'Show an Envelope Template',
+  examples: [
+    'esign envelope-template get 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+    'esign envelope-template get 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f --json',
+  ],
+  fetch: (s, id) => s.getEnvelopeTemplate(id),
+  show: showEnvelopeTemplate,
+});

@@ -6,8 +6,9 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { LocalBackend } from '../../factory.js';
 import { collect, readInputFile, readJsonInput, unreadable } from '../../run.js';
 import { type Parent, defineVerb } from '../../verb.js';
-import { showEnvelopeTemplate } from '../envelope-template/show.js';
-import { metadataFlags, showTemplate } from '../template/show.js';
+import { showEnvelopeTemplate } from '../envelope-template/shared/display.js';
+import { showTemplate } from '../template/shared/display.js';
+import { metadataFlags } from '../template/shared/metadata.js';
 
 type TemplateImport = Parameters<LocalBackend['importTemplate']>[0];
 

@@ -1,24 +1,12 @@
 // esign template delete ID (asks first, or --yes).
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import { printDeleted } from '../../output/print.js';
-import { type Action, confirm } from '../../run.js';
+import { deleteVerb } from '../../verb.js';
 
-export interface DeleteOptions {
-  id: string;
-  yes?: boolean;
-}
-
-export function register(template: Command, action: Action): void {
-  template
-    .command('delete <id>')
-    .description('Delete a Document Template')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .action(action(async (f, o: Omit<DeleteOptions, 'id'>, id: string) => run(f, { ...o, id })));
-}
-
-export async function run(f: Factory, o: DeleteOptions): Promise<void> {
-  await confirm(f, `Delete template ${o.id}?`, o.yes);
-  await (await f.service()).deleteTemplate(o.id);
-  printDeleted(f, 'template', o.id);
-}
+export const del = deleteVerb({
+  what: 'template',
+  description: 'Delete a Document Template',
+  examples: [
+    'esign template delete 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
+    'esign template delete 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --yes',
+  ],
+  remove: (s, id) => s.deleteTemplate(id),
+});

@@ -1,20 +1,14 @@
 // esign template get ID
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import type { Action } from '../../run.js';
-import { showTemplate } from './show.js';
+import { idVerb } from '../../verb.js';
+import { showTemplate } from './shared/display.js';
 
-export interface GetOptions {
-  id: string;
-}
-
-export function register(template: Command, action: Action): void {
-  template
-    .command('get <id>')
-    .description('Show a Document Template')
-    .action(action(async (f, _o: object, id: string) => run(f, { id })));
-}
-
-export async function run(f: Factory, o: GetOptions): Promise<void> {
-  await showTemplate(f, await (await f.service()).getTemplate(o.id));
-}
+export const get = idVerb({
+  name: 'get',
+  description: 'Show a Document Template',
+  examples: [
+    'esign template get 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
+    'esign template get 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --json',
+  ],
+  fetch: (s, id) => s.getTemplate(id),
+  show: showTemplate,
+});

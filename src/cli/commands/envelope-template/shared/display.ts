@@ -1,6 +1,6 @@
 // How an Envelope Template is shown.
-import type { EnvelopeTemplate } from '../../../service/types.js';
-import { type Out, printObject } from '../../output/print.js';
+import type { EnvelopeTemplate } from '../../../../service/types.js';
+import { type Out, fieldsOf, printObject } from '../../../output/print.js';
 
 export const byOrder = <T extends { order: number }>(list: T[]) => [...list].sort((a, b) => a.order - b.order);
 
@@ -9,13 +9,7 @@ export async function showEnvelopeTemplate(o: Out, t: EnvelopeTemplate): Promise
     o,
     t,
     [
-      ['id', t.id],
-      ['name', t.name],
-      ['description', t.description],
-      ['created', t.created],
-      ['is_shared', t.is_shared],
-      ['is_portal', t.is_portal],
-      ['allow_direct_signing', t.allow_direct_signing],
+      ...fieldsOf(t, ['id', 'name', 'description', 'created', 'is_shared', 'is_portal', 'allow_direct_signing']),
       ['documents', byOrder(t.documents).map((d) => `${d.key} (${d.name})`)],
       ...byOrder(t.signers).map((s, i): [string, unknown] => {
         const auth = ['sms', 'selfie', 'id'].filter((k) => s[`auth_${k}` as 'auth_sms']);
