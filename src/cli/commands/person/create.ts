@@ -2,19 +2,19 @@
 import { CliError, EXIT } from '../../exitCodes.js';
 import { collect } from '../../run.js';
 import { type Parent, defineVerb } from '../../verb.js';
-import { personBody } from './shared/body.js';
+import { channelFlags, personBody } from './shared/body.js';
 import { showPerson } from './shared/display.js';
 
 export const create = defineVerb({
   command: (person: Parent) =>
-    person
-      .command('create')
-      .description('Create a Person')
-      .option('-f, --spec <file>', 'PersonRequest JSON (- for stdin)')
-      .option('--name <name>', 'full name (required unless in the spec)')
-      .option('--email <email>', 'an email address (repeatable)', collect)
-      .option('--phone <phone>', 'a mobile phone number (repeatable)', collect)
-      .option('--metadata <key=value>', 'a metadata value (repeatable)', collect),
+    channelFlags(
+      person
+        .command('create')
+        .description('Create a Person')
+        .option('-f, --spec <file>', 'PersonRequest JSON (- for stdin)')
+        .option('--name <name>', 'full name (required unless in the spec)'),
+      '',
+    ).option('--metadata <key=value>', 'a metadata value (repeatable)', collect),
   examples: [
     'esign person create --name "Ada Lovelace" --email ada@example.com',
     'esign person create --name "Bob" --phone +15551234567 --metadata team=sales',

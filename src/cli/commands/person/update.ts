@@ -2,20 +2,20 @@
 import { CliError, EXIT } from '../../exitCodes.js';
 import { collect, readJsonInput } from '../../run.js';
 import { type Parent, defineVerb } from '../../verb.js';
-import { personBody } from './shared/body.js';
+import { channelFlags, personBody } from './shared/body.js';
 import { showPerson } from './shared/display.js';
 
 export const update = defineVerb({
   command: (person: Parent) =>
-    person
-      .command('update <id>')
-      .description('Change a Person: rename, add channels, set metadata (or replace it all with --replace)')
-      .option('-f, --spec <file>', 'PersonPatchRequest JSON, or with --replace a full PersonRequest (- for stdin)')
-      .option('--replace', 'replace the whole Person with the spec (channels left out are deleted)')
-      .option('--name <name>')
-      .option('--add-email <email>', 'add an email address (repeatable)', collect)
-      .option('--add-phone <phone>', 'add a mobile phone number (repeatable)', collect)
-      .option('--metadata <key=value>', 'set a metadata value, keeping the others (repeatable)', collect),
+    channelFlags(
+      person
+        .command('update <id>')
+        .description('Change a Person: rename, add channels, set metadata (or replace it all with --replace)')
+        .option('-f, --spec <file>', 'PersonPatchRequest JSON, or with --replace a full PersonRequest (- for stdin)')
+        .option('--replace', 'replace the whole Person with the spec (channels left out are deleted)')
+        .option('--name <name>'),
+      'add-',
+    ).option('--metadata <key=value>', 'set a metadata value, keeping the others (repeatable)', collect),
   examples: [
     'esign person update 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --add-email ada@work.example',
     'esign person update 2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d --name "Ada King"',

@@ -4,30 +4,44 @@ import { type Parent, defineVerb } from '../../verb.js';
 import { showTemplate } from './shared/display.js';
 import { metadataFlags } from './shared/metadata.js';
 
-export const set = defineVerb({
-  command: (metadata: Parent) =>
-    metadata.command('set <id> <pairs...>').description('Set or change keys: KEY=VALUE ... (other keys are kept)'),
+/** `set` and `unset`: a template's id and a list, sent as a change of its metadata. */
+const change = (spec: {
+  name: string;
+  /** What the list holds, as the help names it. */
+  list: string;
+  description: string;
+  examples: string[];
+  metadata: (list: string[]) => Record<string, string>;
+}) =>
+  defineVerb({
+    command: (metadata: Parent) =>
+      metadata.command(spec.name).argument('<id>').argument(`<${spec.list}...>`).description(spec.description),
+    examples: spec.examples,
+    run: async (f, _o, id, list) =>
+      showTemplate(f, await (await f.service()).updateTemplate(id, { metadata: spec.metadata(list) })),
+  });
+
+export const set = change({
+  name: 'set',
+  list: 'pairs',
+  description: 'Set or change keys: KEY=VALUE ... (other keys are kept)',
   examples: [
     'esign template metadata set 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c region=emea',
     'esign template metadata set 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c owner=legal tier=gold',
   ],
-  async run(f, _o, id, pairs) {
-    const values = metadataFlags(pairs, 'metadata set')!;
-    await showTemplate(f, await (await f.service()).updateTemplate(id, { metadata: values }));
-  },
+  metadata: (pairs) => metadataFlags(pairs, 'metadata set')!,
 });
 
-export const unset = defineVerb({
-  command: (metadata: Parent) =>
-    metadata.command('unset <id> <keys...>').description('Remove keys (absent keys are ignored)'),
+export const unset = change({
+  name: 'unset',
+  list: 'keys',
+  description: 'Remove keys (absent keys are ignored)',
   examples: [
     'esign template metadata unset 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c region',
     'esign template metadata unset 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c owner tier',
   ],
-  async run(f, _o, id, keys) {
-    const body = { metadata: Object.fromEntries(keys.map((k) => [k, ''])) };
-    await showTemplate(f, await (await f.service()).updateTemplate(id, body));
-  },
+  // An empty value deletes a key.
+  metadata: (keys) => Object.fromEntries(keys.map((k) => [k, ''])),
 });
 
 export const clear = defineVerb({

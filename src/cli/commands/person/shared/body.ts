@@ -1,6 +1,18 @@
 // A Person body from a spec file and the --name, email, phone and --metadata flags.
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Factory } from '../../../factory.js';
-import { keyValues, readJsonInput } from '../../../run.js';
+import { collect, keyValues, readJsonInput } from '../../../run.js';
+
+/** The repeatable channel flags: `--email` and `--phone` of a new Person, `--add-email` and `--add-phone`. */
+export function channelFlags<A extends unknown[], O extends OptionValues, const P extends '' | 'add-'>(
+  cmd: Command<A, O, OptionValues>,
+  prefix: P,
+) {
+  const add = prefix ? 'add ' : '';
+  return cmd
+    .option(`--${prefix}email <email>`, `${add}an email address (repeatable)`, collect)
+    .option(`--${prefix}phone <phone>`, `${add}a mobile phone number (repeatable)`, collect);
+}
 
 /**
  * The spec (or `{}`) with the flags laid over it: new channels (no id) appended to the spec's,
