@@ -44,27 +44,15 @@ export const describeStatus = (s: BundleStatus) => `${STATUS_NAMES[s]} (${s})`;
 function readiness(ctx: EngineContext, b: BundleRow): ValidateResult {
   const docs = documentRowsOf(ctx.db, b.seq);
   const n_docs = docs.length;
+  const refused = (msg: string) => ({ can_send: false, msg, n_docs });
   if (b.status !== 'dr' && b.status !== 'pe')
-    return {
-      can_send: false,
-      msg: `The Bundle is ${describeStatus(b.status)}; only drafts and pending Bundles can be sent.`,
-      n_docs,
-    };
-  if (!n_docs) return { can_send: false, msg: 'The Bundle has no documents.', n_docs };
-  const failed = docs.filter((d) => d.state === 'failed');
-  if (failed.length)
-    return {
-      can_send: false,
-      msg: `Document(s) ${failed.map((d) => d.key).join(', ')} could not be processed.`,
-      n_docs,
-    };
-  const pending = docs.filter((d) => d.state === 'pending');
-  if (pending.length)
-    return {
-      can_send: false,
-      msg: `Document(s) ${pending.map((d) => d.key).join(', ')} are still being processed.`,
-      n_docs,
-    };
+    return refused(`The Bundle is ${describeStatus(b.status)}; only drafts and pending Bundles can be sent.`);
+  if (!n_docs) return refused('The Bundle has no documents.');
+  const keysIn = (state: string) => docs.filter((d) => d.state === state).map((d) => d.key);
+  const failed = keysIn('failed');
+  if (failed.length) return refused(`Document(s) ${failed.join(', ')} could not be processed.`);
+  const pending = keysIn('pending');
+  if (pending.length) return refused(`Document(s) ${pending.join(', ')} are still being processed.`);
   return { can_send: true, msg: 'The Bundle is ready to send.', n_docs };
 }
 
@@ -277,16 +265,24 @@ function fileObjects(ctx: EngineContext, b: BundleRow): FileObject[] {
     }));
 }
 
-export function getFiles(ctx: EngineContext, slug: string): FileObject[] {
+/** What `make` reads of a Bundle, in one transaction, once `available` says so: a 409 with `notYet` before. */
+function whenAvailable<T>(
+  ctx: EngineContext,
+  slug: string,
+  available: (ctx: EngineContext, b: BundleRow) => boolean,
+  make: (ctx: EngineContext, b: BundleRow) => T,
+  notYet: string,
+): T {
   return inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (!filesAvailable(ctx, b))
-      throw conflict(
-        'Files are not ready: they are available once the Bundle is complete (or earlier with the early file access feature).',
-      );
-    return fileObjects(ctx, b);
+    if (!available(ctx, b)) throw conflict(notYet);
+    return make(ctx, b);
   });
 }
+
+const LATER = 'available once the Bundle is complete (or earlier with the early';
+export const getFiles = (ctx: EngineContext, slug: string): FileObject[] =>
+  whenAvailable(ctx, slug, filesAvailable, fileObjects, `Files are not ready: they are ${LATER} file access feature).`);
 
 function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   const values = new Map(
@@ -345,16 +341,8 @@ function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   return items;
 }
 
-export function getData(ctx: EngineContext, slug: string): BundleDataItem[] {
-  return inTransaction(ctx, () => {
-    const b = findBundleRow(ctx.db, slug);
-    if (!dataAvailable(ctx, b))
-      throw conflict(
-        'Data is not ready: it is available once the Bundle is complete (or earlier with the early data access feature).',
-      );
-    return dataItems(ctx, b);
-  });
-}
+export const getData = (ctx: EngineContext, slug: string): BundleDataItem[] =>
+  whenAvailable(ctx, slug, dataAvailable, dataItems, `Data is not ready: it is ${LATER} data access feature).`);
 
 /** `GET /bundles/{slug}/?include=data,events,files`: unavailable members are null. */
 export function getBundleWithIncludes(ctx: EngineContext, slug: string, include?: string): Bundle {

@@ -244,6 +244,15 @@ interface Signing {
   attachments: Attachments;
 }
 
+/** Each entry given with the field its name resolves to; a name that resolves to none is an error at `what.name`. */
+function* namedFields<V>(all: Target[], given: Record<string, V>, what: 'values' | 'attachments', errs: FieldErrors) {
+  for (const [ref, v] of Object.entries(given)) {
+    const t = resolveField(all, ref);
+    if (typeof t === 'string') errs.add(`${what}.${ref}`, t);
+    else yield [ref, t, v] as const;
+  }
+}
+
 /** The values given, checked against their fields (an error each for what is not the signer's to fill). */
 function checkValues(
   all: Target[],
@@ -253,12 +262,7 @@ function checkValues(
   errs: FieldErrors,
 ): Values {
   const values: Values = new Map();
-  for (const [ref, raw] of Object.entries(given)) {
-    const t = resolveField(all, ref);
-    if (typeof t === 'string') {
-      errs.add(`values.${ref}`, t);
-      continue;
-    }
+  for (const [ref, t, raw] of namedFields(all, given, 'values', errs)) {
     if (!canEdit(t.field, p.key)) {
       errs.add(`values.${ref}`, `Field "${ref}" is for ${t.field.editors!.join(', ')}, not for signer "${p.key}".`);
       continue;
@@ -288,12 +292,7 @@ function checkAttachments(
   errs: FieldErrors,
 ): Attachments {
   const attachments: Attachments = new Map();
-  for (const [ref, files] of Object.entries(given)) {
-    const t = resolveField(all, ref);
-    if (typeof t === 'string') {
-      errs.add(`attachments.${ref}`, t);
-      continue;
-    }
+  for (const [ref, t, files] of namedFields(all, given, 'attachments', errs)) {
     if (t.field.kind !== 'att' || !canEdit(t.field, p.key)) {
       errs.add(
         `attachments.${ref}`,

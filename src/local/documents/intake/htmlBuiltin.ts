@@ -136,13 +136,9 @@ const MARGIN: Record<string, number> = {
 };
 /** Letters that Unicode does not decompose into a WinAnsi letter and an accent. */
 const FOLD: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', ĸ: 'k', Ŧ: 'T', ŧ: 't' };
-const KIND_SIZE: Record<string, [number, number]> = {
-  sig: [180, 45],
-  ini: [60, 36],
-  chk: [11, 11],
-  txt: [220, 45],
-  dat: [100, 18],
-};
+/** Width and height in points, by field kind. */
+type Sizes = Record<string, [number, number]>;
+const KIND_SIZE: Sizes = { sig: [180, 45], ini: [60, 36], chk: [11, 11], txt: [220, 45], dat: [100, 18] };
 
 export async function renderBuiltin(
   doc: Doc,

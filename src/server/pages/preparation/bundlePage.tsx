@@ -5,8 +5,16 @@ import type { BundleView, TemplateSummary } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
 import type { Bundle } from '../../../service/types.js';
 import { Problems } from '../kit.js';
-import { PLACER_KINDS, Placer, PrepMain, describeField, placedFieldErrors, problemsOf } from './common.js';
-import type { PlacedField } from './data.js';
+import {
+  ListRow,
+  Placer,
+  RowInput,
+  PrepMain,
+  describeField,
+  itemsWithErrors,
+  placerData,
+  problemsOf,
+} from './common.js';
 
 export interface Signer {
   key: string;
@@ -42,20 +50,11 @@ export const bundleTitle = (v: BundleView) => (v.draft ? draftTitle(v.draft) : '
 
 function SignerRow({ s, invalid }: { s: Signer; invalid: boolean }) {
   return (
-    <div class={invalid ? 'row signer invalid' : 'row signer'}>
-      <label class="hint">
-        Name <input type="text" name="signer_name" value={s.name} required />
-      </label>
-      <label class="hint">
-        Email <input type="email" name="signer_email" value={s.email} required />
-      </label>
-      <label class="hint">
-        Key <input type="text" name="signer_key" value={s.key} data-default="signer-#" size={10} />
-      </label>
-      <button type="button" class="link remove-row">
-        Remove
-      </button>
-    </div>
+    <ListRow kind="signer" invalid={invalid}>
+      <RowInput label="Name" name="signer_name" value={s.name} required />
+      <RowInput label="Email" type="email" name="signer_email" value={s.email} required />
+      <RowInput label="Key" name="signer_key" value={s.key} data-default="signer-#" size={10} />
+    </ListRow>
   );
 }
 
@@ -115,21 +114,8 @@ function describer(v: BundleView, state: BundleFormState) {
 
 export function BundlePage({ base, v, state }: { base: string; v: BundleView; state: BundleFormState }) {
   if (v.draft) return <DraftPage base={base} b={v.draft} errors={state.errors} />;
-  const badSigners = new Set(
-    state.errors
-      .map((e) => /^packets\[(\d+)\]/.exec(e.field)?.[1])
-      .filter((x) => x !== undefined)
-      .map(Number),
-  );
-  const data = {
-    mode: 'bundle' as const,
-    session: base,
-    assign: 'editors' as const,
-    kinds: PLACER_KINDS,
-    pdfUrl: null,
-    fields: state.fields as PlacedField[],
-    fieldErrors: state.uploaded ? placedFieldErrors(state.errors, 'documents[0].') : {},
-  };
+  const badSigners = itemsWithErrors(state.errors, 'packets');
+  const data = placerData('bundle', base, null, state, state.uploaded ? 'documents[0].' : undefined);
   return (
     <>
       <header>

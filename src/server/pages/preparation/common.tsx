@@ -1,10 +1,10 @@
 // What the preparation pages share beyond the page kit: their family (script, CSP, titles), the
 // field placer, and how a refusal's errors are listed.
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import type { FieldError } from '../../../service/errors.js';
 import { PREP_ASSETS } from '../assets.js';
 import type { PageFamily, Problem } from '../kit.js';
-import type { PrepData } from './data.js';
+import type { PlacedField, PrepData } from './data.js';
 import { linkPath } from '../../../service/linkPaths.js';
 
 /** The script renders PDFs with PDF.js, whose worker and font data come from this server too. */
@@ -43,7 +43,7 @@ export const problemsOf = (errors: FieldError[], describe: (field: string) => st
   }));
 
 /** Messages for placed fields by index, from errors named `<prefix>fields[3].kind`. */
-export function placedFieldErrors(errors: FieldError[], prefix: string): Record<number, string[]> {
+function placedFieldErrors(errors: FieldError[], prefix: string): Record<number, string[]> {
   const out: Record<number, string[]> = {};
   for (const e of errors) {
     if (!e.field.startsWith(prefix)) continue;
@@ -53,10 +53,57 @@ export function placedFieldErrors(errors: FieldError[], prefix: string): Record<
   return out;
 }
 
+/** The indexes of the items of `list` that an error names: `packets[2].email` -> 2. */
+export function itemsWithErrors(errors: FieldError[], list: 'packets' | 'roles'): Set<number> {
+  const item = new RegExp(`^${list}\\[(\\d+)\\]`);
+  return new Set(errors.flatMap((e) => item.exec(e.field)?.slice(1, 2).map(Number) ?? []));
+}
+
+/**
+ * What the placer is handed: the kinds it offers, who a field is given to (roles or signers), the fields
+ * placed so far and their errors, named under `prefix` (none: no field placed on a PDF yet).
+ */
+export const placerData = (
+  mode: 'template' | 'bundle',
+  session: string,
+  pdfUrl: string | null,
+  state: { fields: unknown[]; errors: FieldError[] },
+  prefix: string | undefined,
+): PrepData => ({
+  mode,
+  session,
+  assign: mode === 'template' ? 'editor_roles' : 'editors',
+  kinds: PLACER_KINDS,
+  pdfUrl,
+  fields: state.fields as PlacedField[],
+  fieldErrors: prefix === undefined ? {} : placedFieldErrors(state.errors, prefix),
+});
+
 /** `fields[3].kind` -> "Field 4 (kind)". */
 export function describeField(field: string): string | undefined {
   const f = /^fields\[(\d+)\]\.?(.*)$/.exec(field);
   return f ? `Field ${Number(f[1]) + 1}${f[2] ? ` (${f[2]})` : ''}` : undefined;
+}
+
+/** One row of a list the user grows and shrinks (signers, roles), with its Remove button. */
+export function ListRow({ kind, invalid, children }: { kind: string; invalid: boolean; children: ComponentChildren }) {
+  return (
+    <div class={invalid ? `row ${kind} invalid` : `row ${kind}`}>
+      {children}
+      <button type="button" class="link remove-row">
+        Remove
+      </button>
+    </div>
+  );
+}
+
+/** A labelled input of such a row (text unless `type` says otherwise). */
+export function RowInput({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label class="hint">
+      {label} <input type="text" {...input} />
+    </label>
+  );
 }
 
 /** The page's `<main>`: its session URL, and the data its script reads (JSON in an attribute, escaped like any other). */

@@ -3,6 +3,7 @@
 // session token in its own URL (no cookie, so it works in a cross-origin iframe) that expires
 // with the URL. HEAD never spends a URL. A refusal of the engine is shown next to the form.
 import { existsSync } from 'node:fs';
+import type { VNode } from 'preact';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
 import { linkRoute } from '../../../service/linkPaths.js';
@@ -39,27 +40,16 @@ async function render(
 ): Promise<FastifyReply> {
   const pages = await pagesOf(engine);
   const base = sessionBase(s.token);
+  const send = (title: string, page: VNode, redirect?: URL) =>
+    sendPage(reply, PREPARATION, status, title, page, redirect);
   if (s.spec.type === 'template') {
     const editing = await pages.template(s.token);
     const st = (state as TemplateFormState | undefined) ?? initialTemplateState(editing);
-    return sendPage(
-      reply,
-      PREPARATION,
-      status,
-      templateTitle(editing),
-      <TemplatePage base={base} editing={editing} state={st} />,
-    );
+    return send(templateTitle(editing), <TemplatePage base={base} editing={editing} state={st} />);
   }
   const view = await pages.bundleView(s.token);
   const st = (state as BundleFormState | undefined) ?? initialBundleState();
-  return sendPage(
-    reply,
-    PREPARATION,
-    status,
-    bundleTitle(view),
-    <BundlePage base={base} v={view} state={st} />,
-    httpUrl(s.spec.redirect_url),
-  );
+  return send(bundleTitle(view), <BundlePage base={base} v={view} state={st} />, httpUrl(s.spec.redirect_url));
 }
 
 /** Save or Send: on a 400 the page comes back with the problems listed and the user's input kept. */

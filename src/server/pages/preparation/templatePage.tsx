@@ -3,8 +3,16 @@
 import type { TemplateSummary } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
 import { Problems } from '../kit.js';
-import { PLACER_KINDS, Placer, PrepMain, describeField, placedFieldErrors, problemsOf } from './common.js';
-import type { PlacedField } from './data.js';
+import {
+  ListRow,
+  Placer,
+  RowInput,
+  PrepMain,
+  describeField,
+  itemsWithErrors,
+  placerData,
+  problemsOf,
+} from './common.js';
 
 export interface TemplateFormState {
   name: string;
@@ -25,17 +33,10 @@ export const templateTitle = (editing: TemplateSummary | undefined) =>
 
 function RoleRow({ role, invalid }: { role: { key: string; label?: string }; invalid: boolean }) {
   return (
-    <div class={invalid ? 'row role invalid' : 'row role'}>
-      <label class="hint">
-        Key <input type="text" name="role_key" value={role.key} required />
-      </label>
-      <label class="hint">
-        Label <input type="text" name="role_label" value={role.label ?? ''} />
-      </label>
-      <button type="button" class="link remove-row">
-        Remove
-      </button>
-    </div>
+    <ListRow kind="role" invalid={invalid}>
+      <RowInput label="Key" name="role_key" value={role.key} required />
+      <RowInput label="Label" name="role_label" value={role.label ?? ''} />
+    </ListRow>
   );
 }
 
@@ -58,21 +59,9 @@ export function TemplatePage({
   editing: TemplateSummary | undefined;
   state: TemplateFormState;
 }) {
-  const badRoles = new Set(
-    state.errors
-      .map((e) => /^roles\[(\d+)\]/.exec(e.field)?.[1])
-      .filter((x) => x !== undefined)
-      .map(Number),
-  );
-  const data = {
-    mode: 'template' as const,
-    session: base,
-    assign: 'editor_roles' as const,
-    kinds: PLACER_KINDS,
-    pdfUrl: editing ? `${base}/template.pdf` : null,
-    fields: state.fields as PlacedField[],
-    fieldErrors: placedFieldErrors(state.errors, ''),
-  };
+  const badRoles = itemsWithErrors(state.errors, 'roles');
+  const pdfUrl = editing ? `${base}/template.pdf` : null;
+  const data = placerData('template', base, pdfUrl, state, '');
   return (
     <>
       <header>
