@@ -5,16 +5,8 @@ import type { BundleView, TemplateSummary } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
 import type { Bundle } from '../../../service/types.js';
 import { Problems } from '../kit.js';
-import {
-  ListRow,
-  Placer,
-  RowInput,
-  PrepMain,
-  describeField,
-  itemsWithErrors,
-  placerData,
-  problemsOf,
-} from './common.js';
+import { Placer, PrepMain, describeField, itemsWithErrors, placerData, problemsOf } from './common.js';
+import { ListRow, RowInput } from './listRow.js';
 
 export interface Signer {
   key: string;

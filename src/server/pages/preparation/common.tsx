@@ -1,6 +1,6 @@
 // What the preparation pages share beyond the page kit: their family (script, CSP, titles), the
 // field placer, and how a refusal's errors are listed.
-import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import type { ComponentChildren } from 'preact';
 import type { FieldError } from '../../../service/errors.js';
 import { PREP_ASSETS } from '../assets.js';
 import type { PageFamily, Problem } from '../kit.js';
@@ -83,27 +83,6 @@ export const placerData = (
 export function describeField(field: string): string | undefined {
   const f = /^fields\[(\d+)\]\.?(.*)$/.exec(field);
   return f ? `Field ${Number(f[1]) + 1}${f[2] ? ` (${f[2]})` : ''}` : undefined;
-}
-
-/** One row of a list the user grows and shrinks (signers, roles), with its Remove button. */
-export function ListRow({ kind, invalid, children }: { kind: string; invalid: boolean; children: ComponentChildren }) {
-  return (
-    <div class={invalid ? `row ${kind} invalid` : `row ${kind}`}>
-      {children}
-      <button type="button" class="link remove-row">
-        Remove
-      </button>
-    </div>
-  );
-}
-
-/** A labelled input of such a row (text unless `type` says otherwise). */
-export function RowInput({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <label class="hint">
-      {label} <input type="text" {...input} />
-    </label>
-  );
 }
 
 /** The page's `<main>`: its session URL, and the data its script reads (JSON in an attribute, escaped like any other). */

@@ -3,16 +3,8 @@
 import type { TemplateSummary } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
 import { Problems } from '../kit.js';
-import {
-  ListRow,
-  Placer,
-  RowInput,
-  PrepMain,
-  describeField,
-  itemsWithErrors,
-  placerData,
-  problemsOf,
-} from './common.js';
+import { Placer, PrepMain, describeField, itemsWithErrors, placerData, problemsOf } from './common.js';
+import { ListRow, RowInput } from './listRow.js';
 
 export interface TemplateFormState {
   name: string;
