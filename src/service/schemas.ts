@@ -90,19 +90,19 @@ function fieldRules(f: { kind: string; format?: string; v_pattern?: string; v_re
     ctx.addIssue({ code: 'custom', path: ['v_pattern'], message: 'v_pattern cannot be combined with v_regex.' });
 }
 
+/** A field placed by page and position: its key, a kind other than `apr` (`instead` says what to do), its box. */
+const placed = (instead: string) => ({
+  key: text().optional(),
+  kind: fieldKind.refine((k) => k !== 'apr', { error: `"apr" is the auto-placement kind; ${instead}` }),
+  page: integer(z.int().min(1)).optional(),
+  x: number().optional(),
+  y: number().optional(),
+  w: number().optional(),
+  h: number().optional(),
+});
+
 export const FieldRequest = z
-  .object({
-    key: text().optional(),
-    kind: fieldKind.refine((k) => k !== 'apr', {
-      error: '"apr" is the auto-placement kind; place it through auto_placements.',
-    }),
-    page: integer(z.int().min(1)).optional(),
-    x: number().optional(),
-    y: number().optional(),
-    w: number().optional(),
-    h: number().optional(),
-    ...fieldCommon,
-  })
+  .object({ ...placed('place it through auto_placements.'), ...fieldCommon })
   .superRefine(fieldRules);
 
 export const AutoPlacementRequest = z
@@ -315,15 +315,7 @@ const templateMetadata = z.record(z.string(), z.string().max(500));
 /** A Document Template field: FieldRequest with `default_value`, `editor_roles` and `data_flow_tag`. */
 export const TemplateField = z
   .strictObject({
-    key: text().optional(),
-    kind: fieldKind.refine((k) => k !== 'apr', {
-      error: '"apr" is the auto-placement kind; a template field is placed by page and position.',
-    }),
-    page: integer(z.int().min(1)).optional(),
-    x: number().optional(),
-    y: number().optional(),
-    w: number().optional(),
-    h: number().optional(),
+    ...placed('a template field is placed by page and position.'),
     ...templateFieldCommon,
     default_value: value.optional(),
     editor_roles: z.array(z.string()).optional(),
