@@ -2,7 +2,6 @@
 // table below holds those of verbs not yet declared that way, by command path. Each starts with
 // `esign <path>`; a test checks every leaf command has two or three.
 export const EXAMPLES: Record<string, string[]> = {
-  console: ['esign console', 'esign console --read-only --port 8080 --open'],
   'batch send': [
     'esign batch send rows.csv --spec nda.json --yes',
     'esign batch send offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --results results.csv',
@@ -76,28 +75,6 @@ export const EXAMPLES: Record<string, string[]> = {
     'esign webhook listen --port 9000',
     'esign webhook listen --forward-to http://127.0.0.1:3000/hooks --events bundle_complete --count 1',
   ],
-  mcp: ['esign mcp', 'esign mcp --data-dir ./esign-data', 'esign mcp --tools'],
-  serve: [
-    'esign serve',
-    'esign serve --port 8787 --public-url https://sign.example.com',
-    'esign serve --port 0 --rate-limit 100',
-  ],
-  verify: [
-    'esign verify signed.pdf',
-    'esign verify --hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
-  ],
-  api: [
-    'esign api GET /bundles/ -F per_page=100 --paginate',
-    'esign api POST /persons/ -f name="Ada Lovelace" -f "channels[][email]=ada@example.com"',
-    'esign api PUT /bundles/9KwSrpJdyp/add_tags/ --input tags.json -i',
-  ],
-  completion: [
-    'esign completion bash > ~/.local/share/bash-completion/completions/esign',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh parameter, shown as typed
-    'esign completion zsh > "${fpath[1]}/_esign"',
-    'esign completion fish > ~/.config/fish/completions/esign.fish',
-  ],
-  schema: ['esign schema > openapi.json', 'esign schema BundleRequest', 'esign schema --list'],
 };
 
 const declared = new WeakMap<object, string[]>();

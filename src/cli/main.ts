@@ -1,23 +1,24 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
-import { Command, type CommandUnknownOpts, CommanderError } from '@commander-js/extra-typings';
-import * as api from './commands/api/api.js';
+import { Command, CommanderError } from '@commander-js/extra-typings';
+import { api } from './commands/api/api.js';
 import * as batch from './commands/batch/batch.js';
 import * as bundle from './commands/bundle/index.js';
 import * as completion from './commands/completion/completion.js';
-import * as consoleCmd from './commands/console/console.js';
+import { supportConsole } from './commands/console/console.js';
 import * as envelopeTemplate from './commands/envelope-template/index.js';
+import * as help from './commands/help/help.js';
 import * as local from './commands/local/index.js';
-import * as mcp from './commands/mcp/mcp.js';
+import { mcp } from './commands/mcp/mcp.js';
 import * as packet from './commands/packet/index.js';
 import * as person from './commands/person/index.js';
 import * as profile from './commands/profile/index.js';
-import * as schema from './commands/schema/schema.js';
-import * as serve from './commands/serve/serve.js';
+import { schema } from './commands/schema/schema.js';
+import { serve } from './commands/serve/serve.js';
 import * as template from './commands/template/index.js';
-import * as verify from './commands/verify/verify.js';
+import { verify } from './commands/verify/verify.js';
 import * as webhook from './commands/webhook/index.js';
 import { addExamples } from './examples.js';
-import { EXIT, EXIT_TABLE } from './exitCodes.js';
+import { EXIT } from './exitCodes.js';
 import { type CliTiming, Factory, type MakeFactory, type Prompter } from './factory.js';
 import { type IO, processIO } from './io.js';
 import { type ExitSink, makeAction } from './run.js';
@@ -65,7 +66,7 @@ export function buildProgram(
     local,
     profile,
     serve,
-    consoleCmd,
+    supportConsole,
     mcp,
     verify,
     batch,
@@ -74,37 +75,13 @@ export function buildProgram(
     completion,
   ])
     noun.register(program, action);
-
+  help.register(program, action);
   addExamples(program);
-
-  program.command('help-exit-codes', { hidden: true }).action(() => printExitCodes(io));
-  program.addHelpCommand(false);
-  program
-    .command('help [topic...]')
-    .description('Help on a command, or "exit-codes", or "states" (every status and event code in words)')
-    .action(async (topic: string[] = []) => {
-      if (topic[0] === 'exit-codes') return printExitCodes(io);
-      if (topic[0] === 'states') return (await import('./commands/help/states.js')).printStates(io);
-      const target = topic.reduce<CommandUnknownOpts | undefined>(
-        (c, name) => c?.commands.find((x) => x.name() === name),
-        program,
-      );
-      if (!target) {
-        io.err.write(`esign: no help on "${topic.join(' ')}": not a command (try esign --help).\n`);
-        exit.code = EXIT.USAGE;
-        return;
-      }
-      target.outputHelp();
-    });
   return program;
 }
 
 function usageLine(message: string, json: boolean): string {
   return json ? `${JSON.stringify({ code: 'usage', message })}\n` : `esign: ${message}\n`;
-}
-
-function printExitCodes(io: IO): void {
-  io.out.write(EXIT_TABLE.map(([code, text]) => `${String(code).padStart(2)}  ${text}\n`).join(''));
 }
 
 export interface RunOptions {

@@ -6,6 +6,10 @@ import { Factory } from '../../src/cli/factory.js';
 import { captureIO } from '../../src/cli/io.js';
 import * as clock from '../../src/cli/commands/local/clock.js';
 import * as users from '../../src/cli/commands/local/users.js';
+import { api } from '../../src/cli/commands/api/api.js';
+import { completion } from '../../src/cli/commands/completion/completion.js';
+import { schema } from '../../src/cli/commands/schema/schema.js';
+import { verify } from '../../src/cli/commands/verify/verify.js';
 import { add as addProfile } from '../../src/cli/commands/profile/add.js';
 import { remove as removeProfile } from '../../src/cli/commands/profile/remove.js';
 import { openProfiles } from '../../src/cli/profiles.js';
@@ -59,5 +63,30 @@ describe('profile verbs run in-process', () => {
   it('profile add of a name that exists is a usage error without --force', async () => {
     await addProfile.run(factory().f, { verify: true }, 'here');
     await expect(addProfile.run(factory().f, { verify: true }, 'here')).rejects.toMatchObject({ exitCode: 2 });
+  });
+});
+
+describe('verbs that stand alone run in-process on an injected engine', () => {
+  it('api POST creates what the body says in the engine, and prints its answer', async () => {
+    const { f, io } = factory();
+    const fields = ['name=Ada Lovelace', 'channels[][email]=ada@api.example'];
+    await api.run(f, { rawField: fields }, 'post', '/persons/');
+    const made = JSON.parse(io.stdout());
+    expect((await engine.getPerson(made.id)).name).toBe('Ada Lovelace');
+  });
+
+  it('verify of a hash no completed Bundle has is a mismatch (exit 9), one row per input', async () => {
+    const { f, io } = factory();
+    await expect(verify.run(f, { hash: ['a'.repeat(64)] }, [])).rejects.toMatchObject({ exitCode: 9 });
+    expect(io.stdout().split('\t').slice(0, 2)).toEqual(['hash', 'no_match']);
+  });
+
+  it('schema names a request type by its typed argument; completion prints the script of its shell', async () => {
+    const { f, io } = factory();
+    await schema.run(f, {}, 'BundleRequest');
+    expect(JSON.parse(io.stdout()).type).toBe('object');
+    const c = factory();
+    await completion.run(c.f, {}, 'fish');
+    expect(c.io.stdout()).toContain('complete -c esign');
   });
 });

@@ -1,20 +1,41 @@
 // esign completion bash|zsh|fish: a completion script; the hidden `esign __complete` answers it.
-import type { Command } from '@commander-js/extra-typings';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
-import type { Factory } from '../../factory.js';
 import type { Action } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
-import { Argument } from '@commander-js/extra-typings';
+import { type Parent, defineVerb } from '../../verb.js';
 
-const SHELLS = ['bash', 'zsh', 'fish'];
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+// Kept here (not in scripts.ts) so that `--help` costs no import.
+const INSTALL_TEXT = `
+Install:
+  bash  echo 'source <(esign completion bash)' >> ~/.bashrc
+  zsh   esign completion zsh > "\${fpath[1]}/_esign"   (then restart zsh; needs compinit)
+  fish  esign completion fish > ~/.config/fish/completions/esign.fish`;
+
+export const completion = defineVerb({
+  command: (program: Parent) =>
+    program
+      .command('completion')
+      .addArgument(new Argument('<shell>').choices(SHELLS))
+      .description('Print the shell completion script for bash, zsh or fish')
+      .addHelpText('after', () => INSTALL_TEXT),
+  examples: [
+    'esign completion bash > ~/.local/share/bash-completion/completions/esign',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh parameter, shown as typed
+    'esign completion zsh > "${fpath[1]}/_esign"',
+    'esign completion fish > ~/.config/fish/completions/esign.fish',
+  ],
+  async run(f, _o, shell) {
+    const { SCRIPTS } = await import('./scripts.js');
+    if (!(shell in SCRIPTS)) throw new CliError(`No completion for "${shell}": bash, zsh or fish.`, EXIT.USAGE);
+    f.io.out.write(SCRIPTS[shell]);
+  },
+});
 
 export function register(program: Command, action: Action): void {
-  program
-    .command('completion')
-    .addArgument(new Argument('<shell>').choices(SHELLS))
-    .description('Print the shell completion script for bash, zsh or fish')
-    .addHelpText('after', () => INSTALL_TEXT)
-    .action(action(async (f, _o, shell: string) => run(f, { shell })));
+  completion.register(program, action);
   program
     .command('__complete', { hidden: true })
     .argument('[words...]')
@@ -29,17 +50,4 @@ export function register(program: Command, action: Action): void {
           );
       }),
     );
-}
-
-// Kept here (not in scripts.ts) so that `--help` costs no import.
-const INSTALL_TEXT = `
-Install:
-  bash  echo 'source <(esign completion bash)' >> ~/.bashrc
-  zsh   esign completion zsh > "\${fpath[1]}/_esign"   (then restart zsh; needs compinit)
-  fish  esign completion fish > ~/.config/fish/completions/esign.fish`;
-
-export async function run(f: Factory, o: { shell: string }): Promise<void> {
-  const { SCRIPTS } = await import('./scripts.js');
-  if (!(o.shell in SCRIPTS)) throw new CliError(`No completion for "${o.shell}": bash, zsh or fish.`, EXIT.USAGE);
-  f.io.out.write(SCRIPTS[o.shell as keyof typeof SCRIPTS]);
 }
