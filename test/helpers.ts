@@ -157,6 +157,36 @@ export async function fileServer(
   };
 }
 
+/** A webhook URL on port 1, which refuses at once: nothing leaves the machine if a dispatcher tries it. */
+export const HOOK_URL = 'http://127.0.0.1:1/a';
+/** A webhook request ('hook', bundle_sent, HOOK_URL); override any member. */
+export const hookRequest = (over: Record<string, unknown> = {}) => ({
+  name: 'hook',
+  url: HOOK_URL,
+  event_types: ['bundle_sent'],
+  ...over,
+});
+/** hookRequest() with event types bundle_sent, packet_viewed, bundle_sent, as it reads back once made. */
+export const HOOK_MADE = {
+  name: 'hook',
+  url: HOOK_URL,
+  enabled: true,
+  json: true,
+  event_types: ['bundle_sent', 'packet_viewed'],
+  extra_headers: [],
+};
+
+/** How a Person made of Ada's name, metadata {dept: maths}, her email and the mobile `phone` reads back. */
+export const adaPersonMade = (phone: string) => ({
+  name: 'Ada Lovelace',
+  metadata: { dept: 'maths' },
+  is_user: false,
+  channels: [
+    { kind: 'em', email: 'ada@example.com' },
+    { kind: 'mp', phone },
+  ],
+});
+
 /** Runs `use` with the CLI's environment for a remote backend at `server`, listening on 127.0.0.1 meanwhile. */
 export async function withRemoteServer(server: Server, use: (env: Record<string, string>) => Promise<void>) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -1,11 +1,11 @@
 // The list planner says how it answered: each kind of request takes its named strategy, and
 // ESIGN_DEBUG=sql prints the plan.
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { explainBundles } from '../../src/local/bundles/list.js';
 import { parseBundleListQuery } from '../../src/service/listQuery.js';
 import type { BundleListQuery } from '../../src/service/types.js';
-import { bundleRequest, fixture, tempDir } from '../helpers.js';
+import { esignIn } from '../cli/inProcess.js';
+import { argv, bundleRequest, fixture, tempDir } from '../helpers.js';
 import { useEngine } from './support.js';
 
 const ctx = useEngine();
@@ -78,16 +78,10 @@ describe('the list planner', () => {
   it('prints each plan on stderr under ESIGN_DEBUG=sql, and nothing without it', async () => {
     const data = tempDir('esign-plan-');
     try {
-      const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
       const env = { ESIGN_DATA_DIR: data.dir };
-      await execa(
-        'node',
-        [BIN, 'bundle', 'create', '--file', fixture('contract.pdf'), '--signer', 'Ada <ada@example.com>', '-q'],
-        { env },
-      );
-      const debug = await execa('node', [BIN, 'bundle', 'list', '--status', 'se', '--json'], {
-        env: { ...env, ESIGN_DEBUG: 'sql' },
-      });
+      const args = argv`bundle create --file ${fixture('contract.pdf')} --signer ${'Ada <ada@example.com>'} -q`;
+      expect((await esignIn(args, { env })).exitCode).toBe(0);
+      const debug = await esignIn(argv`bundle list --status se --json`, { env: { ...env, ESIGN_DEBUG: 'sql' } });
       const line = debug.stderr.split('\n').find((l) => l.startsWith('esign: sql list plan '));
       expect(line).toBeDefined();
       expect(JSON.parse(line!.slice('esign: sql list plan '.length, line!.indexOf(' for ')))).toEqual({
@@ -97,7 +91,7 @@ describe('the list planner', () => {
         page: 'offset',
       });
       expect(JSON.parse(debug.stdout)).toHaveLength(1);
-      const quiet = await execa('node', [BIN, 'bundle', 'list', '--json'], { env });
+      const quiet = await esignIn(argv`bundle list --json`, { env });
       expect(quiet.stderr).not.toContain('sql list plan');
     } finally {
       data.cleanup();

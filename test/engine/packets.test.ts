@@ -12,6 +12,25 @@ const advance = (e: TestEngine, ms: number) => e.clock.setOffset(e.clock.offset(
 const signingRequestsTo = (e: TestEngine, to: string) => e.outbox({ to, kind: 'signing_request' });
 
 /** A saved Person with one email channel, written directly (the Persons API arrives later). */
+/** A cancelled Bundle's first packet and a draft's are refused with 409 (remind, embed_url). */
+function refusesCancelledAndDrafts(
+  make: (e: TestEngine, over?: Record<string, unknown>) => Promise<{ id: string; packets: { id: string }[] }>,
+  act: (e: TestEngine, packet: string) => Promise<unknown>,
+) {
+  it('a cancelled Bundle → 409', async () => {
+    const { e } = ctx;
+    const b = await make(e);
+    await e.cancelBundle(b.id);
+    await expectApiError(act(e, b.packets[0]!.id), 409, { code: 'conflict' });
+  });
+
+  it('a draft → 409', async () => {
+    const { e } = ctx;
+    const b = await make(e, { status: 'dr' });
+    await expectApiError(act(e, b.packets[0]!.id), 409);
+  });
+}
+
 function insertPerson(e: TestEngine, name: string, email: string): string {
   const id = randomUUID();
   e.db
@@ -236,18 +255,7 @@ describe('remind', () => {
     expect(e.outbox({ kind: 'reminder' }).map((m) => [m.channel, m.recipient])).toEqual([['sms', '+15550100']]);
   });
 
-  it('a cancelled Bundle → 409', async () => {
-    const { e } = ctx;
-    const b = await sent(e);
-    await e.cancelBundle(b.id);
-    await expectApiError(e.remindPacket(b.packets[0].id), 409, { code: 'conflict' });
-  });
-
-  it('a draft → 409', async () => {
-    const { e } = ctx;
-    const b = await sent(e, { status: 'dr' });
-    await expectApiError(e.remindPacket(b.packets[0].id), 409);
-  });
+  refusesCancelledAndDrafts(sent, (e, packet) => e.remindPacket(packet));
 
   it('a signer who completed → 409', async () => {
     const { e } = ctx;
@@ -296,18 +304,7 @@ describe('embed_url', () => {
     await expectApiError(e.createEmbedUrl(b.packets[1].id), 400, { code: 'invalid' });
   });
 
-  it('a cancelled Bundle → 409', async () => {
-    const { e } = ctx;
-    const b = await embedded(e);
-    await e.cancelBundle(b.id);
-    await expectApiError(e.createEmbedUrl(b.packets[0].id), 409, { code: 'conflict' });
-  });
-
-  it('a draft → 409', async () => {
-    const { e } = ctx;
-    const b = await embedded(e, { status: 'dr' });
-    await expectApiError(e.createEmbedUrl(b.packets[0].id), 409);
-  });
+  refusesCancelledAndDrafts(embedded, (e, packet) => e.createEmbedUrl(packet));
 
   it('a signer whose turn has not come → 409', async () => {
     const { e } = ctx;

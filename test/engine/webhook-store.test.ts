@@ -2,17 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { enqueueOccurrence } from '../../src/local/webhooks/queue.js';
 import type { Webhook } from '../../src/service/types.js';
-import { expectApiError } from '../helpers.js';
+import { HOOK_MADE, HOOK_URL as URL_A, expectApiError, hookRequest as hook } from '../helpers.js';
 import { DAY_MS, type TestEngine, chars, useEngine } from './support.js';
 
-// Port 1 refuses at once: nothing leaves the machine if the dispatcher tries these at close.
-const URL_A = 'http://127.0.0.1:1/a';
-const hook = (over: Record<string, unknown> = {}) => ({
-  name: 'hook',
-  url: URL_A,
-  event_types: ['bundle_sent'],
-  ...over,
-});
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('webhooks', () => {
@@ -20,15 +12,7 @@ describe('webhooks', () => {
 
   it('creates with defaults, collapsing duplicate event types', async () => {
     const w = await t.e.createWebhook(hook({ event_types: ['bundle_sent', 'packet_viewed', 'bundle_sent'] }));
-    expect(w).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      name: 'hook',
-      url: URL_A,
-      enabled: true,
-      json: true,
-      event_types: ['bundle_sent', 'packet_viewed'],
-      extra_headers: [],
-    });
+    expect(w).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), ...HOOK_MADE });
     expect(await t.e.getWebhook(w.id)).toEqual(w);
     const off = await t.e.createWebhook(hook({ enabled: false, json: false }));
     expect(off).toMatchObject({ enabled: false, json: false });
