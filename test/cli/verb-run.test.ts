@@ -17,6 +17,11 @@ import { list as listTemplates } from '../../src/cli/commands/template/list.js';
 import { set as setMetadata, unset as unsetMetadata } from '../../src/cli/commands/template/metadata.js';
 import { get as getEnvelopeTemplate } from '../../src/cli/commands/envelope-template/get.js';
 import { list as listEnvelopeTemplates } from '../../src/cli/commands/envelope-template/list.js';
+import { create as createWebhook } from '../../src/cli/commands/webhook/create.js';
+import { del as deleteWebhook } from '../../src/cli/commands/webhook/delete.js';
+import { add as addHeader, remove as removeHeader } from '../../src/cli/commands/webhook/headers.js';
+import { list as listWebhooks } from '../../src/cli/commands/webhook/list.js';
+import { update as updateWebhook } from '../../src/cli/commands/webhook/update.js';
 import { CONTRACT_PDF, bundleRequest, fixture, newEngine } from '../helpers.js';
 
 const engine = newEngine();
@@ -129,5 +134,37 @@ describe('template verbs run in-process', () => {
     const shown = factory();
     await getEnvelopeTemplate.run(shown.f, {}, et.id);
     expect(shown.io.stdout()).toContain('signer 1\tclient (Client) auth: sms');
+  });
+});
+
+describe('webhook verbs run in-process', () => {
+  it('create, update, headers add/remove and delete change what the service holds', async () => {
+    const made = factory({ quiet: true });
+    const url = 'http://127.0.0.1:9/hooks';
+    await createWebhook.run(made.f, { name: 'crm', url, events: 'bundle_sent,bundle_complete' });
+    const id = made.io.stdout().trim();
+    expect((await engine.getWebhook(id)).event_types).toEqual(['bundle_sent', 'bundle_complete']);
+
+    await updateWebhook.run(factory().f, { disable: true, form: true }, id);
+    expect(await engine.getWebhook(id)).toMatchObject({ enabled: false, json: false });
+    const disabled = factory({ quiet: true });
+    await listWebhooks.run(disabled.f, { disabled: true });
+    expect(disabled.io.stdout().trim()).toBe(id);
+
+    const added = factory({ quiet: true });
+    await addHeader.run(added.f, { order: '2' }, id, 'X-Tenant', 'acme');
+    const header = added.io.stdout().trim();
+    expect((await engine.getWebhook(id)).extra_headers).toMatchObject([{ name: 'X-Tenant', value: 'acme', order: 2 }]);
+    await removeHeader.run(factory().f, { yes: true }, header);
+    expect((await engine.getWebhook(id)).extra_headers).toEqual([]);
+
+    await deleteWebhook.run(factory().f, { yes: true }, id);
+    await expect(engine.getWebhook(id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('list with --enabled and --disabled is a usage error', async () => {
+    await expect(listWebhooks.run(factory().f, { enabled: true, disabled: true })).rejects.toMatchObject({
+      exitCode: 2,
+    });
   });
 });

@@ -1,71 +1,67 @@
 // esign webhook events | event ID | deliveries: what was sent, and each attempt.
-import type { Command } from '@commander-js/extra-typings';
+import type { WebhookDeliveryRecord } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
-import type { Factory } from '../../factory.js';
-import { printList } from '../../output/print.js';
-import { fetchPages } from '../../paging.js';
-import type { Action } from '../../run.js';
-import { EVENT_COLUMNS, type FilterFlags, addEventFilters, eventFilters, showEvent } from './show.js';
+import { fieldColumns } from '../../output/print.js';
+import { type Parent, idVerb, listVerb } from '../../verb.js';
+import { EVENT_COLUMNS, showEvent } from './shared/display.js';
+import { eventFilterFlags, eventFilters } from './shared/filters.js';
 
-export interface EventsOptions extends FilterFlags {
-  success?: boolean;
-  failed?: boolean;
-}
-export interface EventOptions {
-  id: string;
-}
-export interface DeliveriesOptions extends FilterFlags {
-  event?: string;
-}
+export const events = listVerb({
+  command: (webhook: Parent) =>
+    eventFilterFlags(
+      webhook
+        .command('events')
+        .description('Webhook events (one per webhook and occurrence), newest first')
+        .option('--success', 'only delivered events')
+        .option('--failed', 'only events not delivered (yet)'),
+    ),
+  examples: [
+    'esign webhook events --failed',
+    'esign webhook events --event-type bundle_complete --after 2025-01-01 --json',
+  ],
+  pages: (o) => {
+    if (o.success && o.failed) throw new CliError('Give --success or --failed, not both.', EXIT.USAGE);
+    const success = o.success ? true : o.failed ? false : undefined;
+    const filters = { webhook: o.webhook, success, ...eventFilters(o) };
+    return (s, q) => s.listWebhookEvents({ ...q, ...filters });
+  },
+  columns: EVENT_COLUMNS,
+  id: (e) => e.pk,
+});
 
-export function register(webhook: Command, action: Action): void {
-  addEventFilters(
-    webhook
-      .command('events')
-      .description('Webhook events (one per webhook and occurrence), newest first')
-      .option('--success', 'only delivered events')
-      .option('--failed', 'only events not delivered (yet)'),
-  ).action(action(runEvents));
-  webhook
-    .command('event <id>')
-    .description('One webhook event with its delivery attempts')
-    .action(action(async (f, _o: object, id: string) => runEvent(f, { id })));
-  addEventFilters(
-    webhook
-      .command('deliveries')
-      .description('Delivery attempts, newest first')
-      .option('--event <id>', 'of this webhook event'),
-  ).action(action(runDeliveries));
-}
+export const event = idVerb({
+  name: 'event',
+  description: 'One webhook event with its delivery attempts',
+  examples: [
+    'esign webhook event 6f7a8b9c-0d1e-4f2a-8b3c-4d5e6f7a8b9c',
+    'esign webhook event 6f7a8b9c-0d1e-4f2a-8b3c-4d5e6f7a8b9c --json',
+  ],
+  fetch: (s, id) => s.getWebhookEvent(id),
+  show: showEvent,
+});
 
-export async function runEvents(f: Factory, o: EventsOptions): Promise<void> {
-  if (o.success && o.failed) throw new CliError('Give --success or --failed, not both.', EXIT.USAGE);
-  const service = await f.service();
-  const success = o.success ? true : o.failed ? false : undefined;
-  const filters = { webhook: o.webhook, success, ...eventFilters(o) };
-  const items = await fetchPages(f, (q) => service.listWebhookEvents({ ...q, ...filters }), o);
-  await printList(f, items, EVENT_COLUMNS, (e) => e.pk);
-}
-
-export async function runEvent(f: Factory, o: EventOptions): Promise<void> {
-  await showEvent(f, await (await f.service()).getWebhookEvent(o.id));
-}
-
-export async function runDeliveries(f: Factory, o: DeliveriesOptions): Promise<void> {
-  const service = await f.service();
-  const filters = { webhook: o.webhook, webhook_event: o.event, ...eventFilters(o) };
-  const items = await fetchPages(f, (q) => service.listWebhookDeliveries({ ...q, ...filters }), o);
-  await printList(
-    f,
-    items,
-    [
-      { header: 'ID', value: (d) => d.pk },
-      { header: 'EVENT', value: (d) => d.webhook_event },
-      { header: 'EVENT_TYPE', value: (d) => d.event_type },
-      { header: 'TIME', value: (d) => d.created },
-      { header: 'STATUS', value: (d) => d.status },
-      { header: 'SUCCESS', value: (d) => d.success },
-    ],
-    (d) => d.pk,
-  );
-}
+export const deliveries = listVerb({
+  command: (webhook: Parent) =>
+    eventFilterFlags(
+      webhook
+        .command('deliveries')
+        .description('Delivery attempts, newest first')
+        .option('--event <id>', 'of this webhook event'),
+    ),
+  examples: [
+    'esign webhook deliveries --event 6f7a8b9c-0d1e-4f2a-8b3c-4d5e6f7a8b9c',
+    'esign webhook deliveries --status 500 --limit 10',
+  ],
+  pages: (o) => {
+    const filters = { webhook: o.webhook, webhook_event: o.event, ...eventFilters(o) };
+    return (s, q) => s.listWebhookDeliveries({ ...q, ...filters });
+  },
+  columns: [
+    { header: 'ID', value: (d) => d.pk },
+    { header: 'EVENT', value: (d) => d.webhook_event },
+    ...fieldColumns<WebhookDeliveryRecord>(['event_type']),
+    { header: 'TIME', value: (d) => d.created },
+    ...fieldColumns<WebhookDeliveryRecord>(['status', 'success']),
+  ],
+  id: (d) => d.pk,
+});

@@ -1,20 +1,14 @@
 // esign webhook get ID
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import type { Action } from '../../run.js';
-import { showWebhook } from './show.js';
+import { idVerb } from '../../verb.js';
+import { showWebhook } from './shared/display.js';
 
-export interface GetOptions {
-  id: string;
-}
-
-export function register(webhook: Command, action: Action): void {
-  webhook
-    .command('get <id>')
-    .description('Show a webhook and its extra headers')
-    .action(action(async (f, _o: object, id: string) => run(f, { id })));
-}
-
-export async function run(f: Factory, o: GetOptions): Promise<void> {
-  await showWebhook(f, await (await f.service()).getWebhook(o.id));
-}
+export const get = idVerb({
+  name: 'get',
+  description: 'Show a webhook and its extra headers',
+  examples: [
+    'esign webhook get 8d9e0f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a',
+    'esign webhook get 8d9e0f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a --json',
+  ],
+  fetch: (s, id) => s.getWebhook(id),
+  show: showWebhook,
+});

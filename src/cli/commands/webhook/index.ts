@@ -1,22 +1,25 @@
 // esign webhook: event subscriptions, their deliveries, and tools for receivers.
 import type { Command } from '@commander-js/extra-typings';
 import type { Action } from '../../run.js';
-import * as create from './create.js';
-import * as del from './delete.js';
-import * as events from './events.js';
-import * as get from './get.js';
+import { registerVerbs } from '../../verb.js';
+import { create } from './create.js';
+import { del } from './delete.js';
+import { deliveries, event, events } from './events.js';
+import { get } from './get.js';
 import * as headers from './headers.js';
-import * as list from './list.js';
-import * as listen from './listen.js';
-import * as sandbox from './sandbox.js';
-import * as secret from './secret.js';
-import * as update from './update.js';
-import * as verify from './verify.js';
+import { list } from './list.js';
+import { listen } from './listen.js';
+import { resend, trigger } from './sandbox.js';
+import { secret } from './secret.js';
+import { update } from './update.js';
+import { verify } from './verify.js';
 
 export function register(program: Command, action: Action): void {
   const webhook = program
     .command('webhook')
     .description('Webhooks: event subscriptions, their deliveries, and tools for receivers');
-  for (const verb of [list, create, get, update, del, headers, events, secret, sandbox, verify, listen])
-    verb.register(webhook, action);
+  registerVerbs(webhook, action, [list, create, get, update, del]);
+  const extra = webhook.command('headers').description("Extra headers sent with a webhook's deliveries");
+  registerVerbs(extra, action, [headers.list, headers.add, headers.update, headers.remove]);
+  registerVerbs(webhook, action, [events, event, deliveries, secret, trigger, resend, verify, listen]);
 }

@@ -6,24 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { loadUndici } from '../../../lazyImport.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
+import type { OptionsOf } from '../../verb.js';
+import type { listen } from './listen.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { note } from '../../output/print.js';
 import { commaList, intArg } from '../../run.js';
 import { safeJson, safeLine } from '../../sanitize.js';
 
-/** The flags of `esign webhook listen` (its verb module registers them). */
-export interface ListenOptions {
-  port: string;
-  host: string;
-  path: string;
-  forwardTo?: string;
-  events?: string;
-  secret?: string;
-  tolerance: string;
-  count?: string;
-  /** --count counts every delivery, forged or unparseable ones too (by default only verified ones). */
-  countAll?: boolean;
-}
+/** The flags of `esign webhook listen`, as its verb declares them (a type only: nothing is loaded back). */
+type ListenOptions = OptionsOf<typeof listen>;
 
 /** What one delivery printed as JSON looks like. */
 interface Received {

@@ -3,19 +3,14 @@
 import { readFile } from 'node:fs/promises';
 import { verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
+import type { OptionsOf } from '../../verb.js';
+import type { verify } from './verify.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { printObject, writeJson } from '../../output/print.js';
 import { intArg, unreadable } from '../../run.js';
 
-/** The flags of `esign webhook verify` (its verb module registers them). */
-export interface VerifyOptions {
-  secret?: string;
-  signature?: string;
-  timestamp?: string;
-  payload?: string;
-  payloadFile?: string;
-  tolerance: string;
-}
+/** The flags of `esign webhook verify`, as its verb declares them (a type only: nothing is loaded back). */
+type VerifyOptions = OptionsOf<typeof verify>;
 
 async function readBody(ctx: Factory, o: VerifyOptions): Promise<Buffer> {
   if (o.payload !== undefined && o.payloadFile !== undefined)

@@ -1,0 +1,42 @@
+// How webhooks, their headers and events are shown.
+import { deliveryOutcome } from '../../../../service/deliveryOutcome.js';
+import type { Webhook, WebhookEvent, WebhookExtraHeader } from '../../../../service/types.js';
+import { type Column, type Out, fieldColumns, fieldsOf, printObject } from '../../../output/print.js';
+
+export async function showWebhook(o: Out, w: Webhook): Promise<void> {
+  await printObject(
+    o,
+    w,
+    [
+      ...fieldsOf(w, ['id', 'name', 'url', 'enabled']),
+      ['format', w.json ? 'json' : 'form'],
+      ...fieldsOf(w, ['event_types']),
+      ...[...w.extra_headers]
+        .sort((a, b) => a.order - b.order)
+        .map((h): [string, unknown] => [`header ${h.order}`, `${h.name}: ${h.value} (${h.id})`]),
+    ],
+    w.id,
+  );
+}
+
+export const showHeader = (o: Out, h: WebhookExtraHeader) =>
+  printObject(o, h, fieldsOf(h, ['id', 'webhook', 'name', 'value', 'order']), h.id);
+
+/** One event with every delivery attempt. */
+export async function showEvent(o: Out, e: WebhookEvent): Promise<void> {
+  await printObject(
+    o,
+    e,
+    [
+      ...fieldsOf(e, ['pk', 'webhook', 'event_type', 'created', 'status', 'success', 'payload']),
+      ...e.deliveries.map((d, i): [string, unknown] => [`attempt ${i + 1}`, `${d.timestamp} ${deliveryOutcome(d)}`]),
+    ],
+    e.pk,
+  );
+}
+
+export const EVENT_COLUMNS: Column<WebhookEvent>[] = [
+  { header: 'ID', value: (e) => e.pk },
+  ...fieldColumns<WebhookEvent>(['event_type', 'created', 'status', 'success']),
+  { header: 'ATTEMPTS', value: (e) => e.deliveries.length },
+];
