@@ -50,7 +50,6 @@ import { slug } from '../store/ids.js';
 import { inspectPdf } from '../documents/pdf.js';
 import { assignRoles, findStoredTemplate, fitFilename } from './templates.js';
 import { mapPage, selectPage } from '../store/paging.js';
-import { pick } from '../pick.js';
 
 type SignerRole = EnvelopeTemplate['signers'][number];
 type FieldRequest = S.FieldRequestT;
@@ -87,8 +86,12 @@ const storedSpec = (r: Pick<EnvelopeRow, 'spec'>): StoredSpec => JSON.parse(r.sp
 
 function toEnvelopeTemplate(ctx: EngineContext, r: EnvelopeRow): EnvelopeTemplate {
   const spec = storedSpec(r);
+  const { id, created, name, description } = r;
   return {
-    ...pick(r, 'id', 'created', 'name', 'description'),
+    id,
+    created,
+    name,
+    description,
     is_shared: r.is_shared === 1,
     is_portal: r.is_portal === 1,
     allow_direct_signing: r.allow_direct_signing === 1,
