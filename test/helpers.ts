@@ -242,9 +242,14 @@ export const oneSignerBatchSpec = (label: string, file_path: string) => ({
 });
 
 /** In `dir`: contract.pdf, spec.json (one signer a row) and rows.csv with the column `n` from 1 to `rows`. */
-export function writeBatchFiles(dir: string, label: string, rows: number): void {
+export function writeBatchFiles(
+  dir: string,
+  label: string,
+  rows: number,
+  specOver: Record<string, unknown> = {},
+): void {
   copyFileSync(fixture('contract.pdf'), join(dir, 'contract.pdf'));
-  writeFileSync(join(dir, 'spec.json'), JSON.stringify(oneSignerBatchSpec(label, 'contract.pdf')));
+  writeFileSync(join(dir, 'spec.json'), JSON.stringify({ ...specOver, ...oneSignerBatchSpec(label, 'contract.pdf') }));
   writeFileSync(join(dir, 'rows.csv'), `n\n${Array.from({ length: rows }, (_, i) => i + 1).join('\n')}\n`);
 }
 

@@ -1,13 +1,9 @@
-// batch send against a real `esign serve` with a small create limit, through a proxy that cuts the
-// connection after some creates reached the server: paced by GET /rate_limit/, 429s honoured,
-// exactly one Bundle per row, no row failed.
-import { copyFileSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, tempDir } from '../helpers.js';
+import { tempDir, writeBatchFiles } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
 
@@ -25,23 +21,7 @@ let proxyUrl = '';
 beforeAll(async () => {
   data = tempDir('esign-batch-serve-');
   engineEnv = { ESIGN_DATA_DIR: join(data.dir, 'engine') };
-  copyFileSync(fixture('contract.pdf'), join(data.dir, 'contract.pdf'));
-  writeFileSync(
-    join(data.dir, 'spec.json'),
-    JSON.stringify({
-      is_test: false,
-      label: 'Offer {{n}}',
-      documents: [
-        {
-          key: 'o',
-          file_path: 'contract.pdf',
-          fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
-        },
-      ],
-      packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-    }),
-  );
-  writeFileSync(join(data.dir, 'rows.csv'), `n\n${Array.from({ length: ROWS }, (_, i) => i + 1).join('\n')}\n`);
+  writeBatchFiles(data.dir, 'Offer', ROWS, { is_test: false });
   key = (await execa('node', [BIN, 'local', 'keys', 'create', '-q'], { env: engineEnv })).stdout.trim();
   // 100 calls and 10 creations per 2 s window.
   serve = execa(

@@ -11,6 +11,9 @@ import { useEngine } from './support.js';
 const ctx = useEngine();
 const planOf = (q: BundleListQuery) => explainBundles(ctx.e.db, parseBundleListQuery(q)).plan;
 
+/** A plan: how the rows are found, the index that drives it, how the total is counted, how the page is cut. */
+const plan = (strategy: string, drive: string, total: string, page: string) => ({ strategy, drive, total, page });
+
 async function seed(): Promise<void> {
   for (let i = 0; i < 6; i++) {
     const b = await ctx.e.createBundle(bundleRequest({ label: `Lease ${i}`, ...(i % 2 ? { is_draft: true } : {}) }));
@@ -22,24 +25,9 @@ describe('the list planner', () => {
   it('names the strategy, the driving index, the total and the page of each kind of request', async () => {
     await seed();
     expect(planOf({ status__in: ',' })).toEqual({ strategy: 'none', drive: 'none', total: 'none', page: 'none' });
-    expect(planOf({ search: 'lease' })).toEqual({
-      strategy: 'set',
-      drive: 'bundle_search',
-      total: 'index',
-      page: 'slice',
-    });
-    expect(planOf({ tag: 'ci' })).toEqual({
-      strategy: 'set',
-      drive: 'bundle_tags (tag, bundle_seq)',
-      total: 'kept',
-      page: 'slice',
-    });
-    expect(planOf({ status: 'se' })).toEqual({
-      strategy: 'statuses',
-      drive: 'bundles (status, created)',
-      total: 'kept',
-      page: 'offset',
-    });
+    expect(planOf({ search: 'lease' })).toEqual(plan('set', 'bundle_search', 'index', 'slice'));
+    expect(planOf({ tag: 'ci' })).toEqual(plan('set', 'bundle_tags (tag, bundle_seq)', 'kept', 'slice'));
+    expect(planOf({ status: 'se' })).toEqual(plan('statuses', 'bundles (status, created)', 'kept', 'offset'));
     expect(planOf({ ordering: '-sent' })).toMatchObject({
       strategy: 'walk',
       drive: 'bundles (sent, seq, ...)',
@@ -48,20 +36,12 @@ describe('the list planner', () => {
     expect(planOf({ tag: 'ci', ordering: '-sent' })).toMatchObject({ strategy: 'walk', total: 'kept' });
     // Statuses and dates are counted in the order indexes, which hold them (migration 16 dropped their counts per day).
     expect(planOf({ status: 'se', sent_after: '2000-01-01' })).toMatchObject({ total: 'index' });
-    expect(planOf({ status: 'se', created_after: '2000-01-01' })).toEqual({
-      strategy: 'statuses',
-      drive: 'bundles (status, created)',
-      total: 'index',
-      page: 'offset',
-    });
+    expect(planOf({ status: 'se', created_after: '2000-01-01' })).toEqual(
+      plan('statuses', 'bundles (status, created)', 'index', 'offset'),
+    );
     // A tag with a range of a date: summed from the tag's counts per day, which migration 16 keeps.
     expect(planOf({ tag: 'ci', ordering: '-sent', sent_after: '2000-01-01' })).toMatchObject({ total: 'days' });
-    expect(planOf({ tag__in: 'ci,dev' })).toEqual({
-      strategy: 'set',
-      drive: 'bundle_tags (tag, bundle_seq)',
-      total: 'index',
-      page: 'slice',
-    });
+    expect(planOf({ tag__in: 'ci,dev' })).toEqual(plan('set', 'bundle_tags (tag, bundle_seq)', 'index', 'slice'));
     // A set with another filter is counted by visiting its matches, which reads the list whole.
     expect(planOf({ tag: 'ci', search: 'lease' })).toMatchObject({
       strategy: 'whole',
@@ -84,12 +64,9 @@ describe('the list planner', () => {
       const debug = await esignIn(argv`bundle list --status se --json`, { env: { ...env, ESIGN_DEBUG: 'sql' } });
       const line = debug.stderr.split('\n').find((l) => l.startsWith('esign: sql list plan '));
       expect(line).toBeDefined();
-      expect(JSON.parse(line!.slice('esign: sql list plan '.length, line!.indexOf(' for ')))).toEqual({
-        strategy: 'statuses',
-        drive: 'bundles (status, created)',
-        total: 'kept',
-        page: 'offset',
-      });
+      expect(JSON.parse(line!.slice('esign: sql list plan '.length, line!.indexOf(' for ')))).toEqual(
+        plan('statuses', 'bundles (status, created)', 'kept', 'offset'),
+      );
       expect(JSON.parse(debug.stdout)).toHaveLength(1);
       const quiet = await esignIn(argv`bundle list --json`, { env });
       expect(quiet.stderr).not.toContain('sql list plan');

@@ -75,22 +75,16 @@ describe('update', () => {
     const { e } = ctx;
     e.account.setFeatures(['signing_brands'], true);
     const b = await sent(e);
-    const p = await e.updatePacket(b.packets[0].id, {
+    const change = {
       name: 'Ada King',
       phone: '+15550100',
       auth_sms: true,
       auth_id: true,
       suppress_reminder: true,
       signing_complete_redirect: 'https://example.com/x',
-    });
-    expect(p).toMatchObject({
-      name: 'Ada King',
-      phone: '+15550100',
-      auth_sms: true,
-      auth_id: true,
-      suppress_reminder: true,
-      signing_complete_redirect: 'https://example.com/x',
-    });
+    };
+    const p = await e.updatePacket(b.packets[0].id, change);
+    expect(p).toMatchObject(change);
     expect(await e.getPacket(p.id)).toEqual(p);
     expect((await eventKinds(e, b.id)).at(-1)).toBe('pu');
   });

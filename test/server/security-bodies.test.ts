@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { rawSocket, type SecureServer, startServer } from './securityServer.js';
 
 let srv: SecureServer | undefined;
+/** A POST of `body` as it is, with this content type. */
+const postRaw = (path: string, type: string, body: string) =>
+  srv!.call(path, { method: 'POST', headers: { 'content-type': type }, body });
 afterEach(async () => {
   await srv?.close();
   srv = undefined;
@@ -49,11 +52,7 @@ describe('bodies before and after authentication', () => {
 
   it('refuses prototype keys', async () => {
     srv = await startServer();
-    const res = await srv.call('/api/v2/persons/', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"name":"P","__proto__":{"admin":true}}',
-    });
+    const res = await postRaw('/api/v2/persons/', 'application/json', '{"name":"P","__proto__":{"admin":true}}');
     expect(res.status).toBe(400);
   });
 });
@@ -61,17 +60,13 @@ describe('bodies before and after authentication', () => {
 describe('inputs that reached a 500', () => {
   it('multipart with no boundary, and one cut off before its closing boundary, are 400s', async () => {
     srv = await startServer();
-    const noBoundary = await srv.call('/api/v2/bundles/', {
-      method: 'POST',
-      headers: { 'content-type': 'multipart/form-data' },
-      body: 'whatever',
-    });
+    const noBoundary = await postRaw('/api/v2/bundles/', 'multipart/form-data', 'whatever');
     expect(noBoundary.status).toBe(400);
-    const cut = await srv.call('/api/v2/bundles/', {
-      method: 'POST',
-      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
-      body: '--XyZ\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 trunc',
-    });
+    const cut = await postRaw(
+      '/api/v2/bundles/',
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 trunc',
+    );
     expect(cut.status).toBe(400);
     expect(((await cut.json()) as { code: string }).code).toBe('parse_error');
   });

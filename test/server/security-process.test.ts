@@ -11,6 +11,7 @@ import { CONTRACT_PDF, tempDir } from '../helpers.js';
 
 const MB = 1024 * 1024;
 const data = tempDir('esign-sec-');
+afterAll(() => data.cleanup());
 const dataDir = join(data.dir, 'esign');
 const env = { ESIGN_DATA_DIR: dataDir };
 let serve: ServeProcess;
@@ -94,10 +95,7 @@ beforeAll(async () => {
   keyStderr = made.stderr;
   serve = await startServe(env, ['--max-upload-mb', '20']);
 }, 30_000);
-afterAll(async () => {
-  await serve?.stop();
-  data.cleanup();
-});
+afterAll(() => serve?.stop());
 
 describe('esign serve: uploads and the data directory', () => {
   it('refuses an upload past the per-request limit while streaming it, with flat memory, naming the limit', async () => {
