@@ -1,22 +1,7 @@
 // The examples at the end of every command's help. A verb declares its own (src/cli/verb.ts); the
 // table below holds those of verbs not yet declared that way, by command path. Each starts with
 // `esign <path>`; a test checks every leaf command has two or three.
-export const EXAMPLES: Record<string, string[]> = {
-  'batch send': [
-    'esign batch send rows.csv --spec nda.json --yes',
-    'esign batch send offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --results results.csv',
-    'esign batch send rows.csv --spec nda.json --batch-id nda-2026-11 --yes -q',
-  ],
-  'batch check': [
-    'esign batch check rows.csv --spec nda.json',
-    'esign batch check offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --json',
-  ],
-  'batch csv-template': [
-    'esign batch csv-template --spec nda.json > rows.csv',
-    'esign batch csv-template --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
-  ],
-  'batch status': ['esign batch status', 'esign batch status nda-2026-11 --json'],
-};
+export const EXAMPLES: Record<string, string[]> = {};
 
 const declared = new WeakMap<object, string[]>();
 

@@ -1,11 +1,14 @@
 // The verbs of the embedded engine's administration and of the commands that stand alone run
 // without a command line: `verb.run(f, opts, ...args)` on a Factory holding a real engine on a temp
 // directory; what the verb changed is read back from the engine.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Factory } from '../../src/cli/factory.js';
 import { captureIO } from '../../src/cli/io.js';
 import * as clock from '../../src/cli/commands/local/clock.js';
 import * as users from '../../src/cli/commands/local/users.js';
+import { send } from '../../src/cli/commands/batch/send.js';
 import { api } from '../../src/cli/commands/api/api.js';
 import { completion } from '../../src/cli/commands/completion/completion.js';
 import { schema } from '../../src/cli/commands/schema/schema.js';
@@ -13,7 +16,7 @@ import { verify } from '../../src/cli/commands/verify/verify.js';
 import { add as addProfile } from '../../src/cli/commands/profile/add.js';
 import { remove as removeProfile } from '../../src/cli/commands/profile/remove.js';
 import { openProfiles } from '../../src/cli/profiles.js';
-import { newEngine, useTempDir } from '../helpers.js';
+import { fixture, newEngine, useTempDir } from '../helpers.js';
 
 const engine = newEngine();
 afterAll(() => engine.dispose());
@@ -88,5 +91,24 @@ describe('verbs that stand alone run in-process on an injected engine', () => {
     const c = factory();
     await completion.run(c.f, {}, 'fish');
     expect(c.io.stdout()).toContain('complete -c esign');
+  });
+});
+
+describe('batch verbs run in-process on an injected engine', () => {
+  it('batch send creates one Bundle per row in the engine, under the row custom_key', async () => {
+    const dir = config.dir;
+    copyFileSync(fixture('contract.pdf'), join(dir, 'contract.pdf'));
+    const spec = join(dir, 'spec.json');
+    const sig = { kind: 'sig', key: 's1', editors: ['signer'], page: 1, x: 10, y: 10, w: 100, h: 30 };
+    const documents = [{ key: 'nda', file_path: 'contract.pdf', fields: [sig] }];
+    const packets = [{ key: 'signer', name: '{{name}}', email: '{{email}}' }];
+    writeFileSync(spec, JSON.stringify({ label: 'NDA', documents, packets }));
+    const csv = join(dir, 'rows.csv');
+    writeFileSync(csv, 'name,email,custom_key\nJane,jane@example.com,run-1\n');
+    const { f, io } = factory({ json: true, dataDir: dir });
+    await send.run(f, { spec, yes: true }, csv);
+    expect(JSON.parse(io.stdout())).toMatchObject({ rows: 1, created: 1, failed: 0 });
+    const made = (await engine.listBundles({ per_page: 100 })).items.filter((b) => b.custom_key === 'run-1');
+    expect(made.map((b) => b.packets[0]?.name)).toEqual(['Jane']);
   });
 });

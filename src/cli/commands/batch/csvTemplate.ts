@@ -1,26 +1,26 @@
 // esign batch csv-template: the header row (and one example row) a source needs.
-import type { Command } from '@commander-js/extra-typings';
-import type { Factory } from '../../factory.js';
-import type { Action } from '../../run.js';
-import type { SourceFlags } from '../../batch/source.js';
+import { type Parent, defineVerb } from '../../verb.js';
+import { addSourceOptions } from './shared/flags.js';
 
-export function register(batch: Command, action: Action): void {
-  batch
-    .command('csv-template')
-    .description('Print the CSV header (and an example row) that --spec, --template or --envelope-template needs')
-    .option('-f, --spec <file>', 'a BundleRequest JSON whose strings may hold {{column}} placeholders')
-    .option('--template <id>', 'a Document Template')
-    .option('--envelope-template <id>', 'an Envelope Template')
-    .option('--no-example', 'the header row only')
-    .action(action(async (f, o: SourceFlags & { example: boolean }) => run(f, o)));
-}
-
-export async function run(f: Factory, o: SourceFlags & { example?: boolean }): Promise<void> {
-  const [{ loadSource }, { templateColumns }, { csvRecords }] = await Promise.all([
-    import('../../batch/source.js'),
-    import('../../batch/mapping.js'),
-    import('../../csvOut.js'),
-  ]);
-  const { header, example } = templateColumns((await loadSource(f, o)).source);
-  f.io.out.write(csvRecords(o.example === false ? [header] : [header, example]));
-}
+export const csvTemplate = defineVerb({
+  command: (batch: Parent) =>
+    addSourceOptions(
+      batch
+        .command('csv-template')
+        .description('Print the CSV header (and an example row) that --spec, --template or --envelope-template needs'),
+      false,
+    ).option('--no-example', 'the header row only'),
+  examples: [
+    'esign batch csv-template --spec nda.json > rows.csv',
+    'esign batch csv-template --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
+  ],
+  async run(f, o) {
+    const [{ loadSource }, { templateColumns }, { csvRecords }] = await Promise.all([
+      import('../../batch/source.js'),
+      import('../../batch/mapping.js'),
+      import('../../csvOut.js'),
+    ]);
+    const { header, example } = templateColumns((await loadSource(f, o)).source);
+    f.io.out.write(csvRecords(o.example === false ? [header] : [header, example]));
+  },
+});
