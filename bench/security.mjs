@@ -128,6 +128,18 @@ function* file(name, filename, mb) {
   yield Buffer.from('\r\n');
 }
 
+/** Streams the multipart parts `parts()` yields, then the closing boundary, to `path` on the server. */
+const sessionPost = (s, path, parts) =>
+  streamUntilAnswered(
+    s.port,
+    path,
+    MULTIPART,
+    (function* () {
+      yield* parts();
+      yield Buffer.from(`--${B}--\r\n`);
+    })(),
+  );
+
 async function signingSession(s) {
   const b = await s.api('/api/v2/bundles/', {
     method: 'POST',
@@ -222,56 +234,27 @@ if (wanted('uploads')) {
   });
   await hostileUpload(
     '594 MB signing-page post (20 x 9 MB attachments, then 400 x 1 MB fields), live session',
-    async (s) => {
-      const session = await signingSession(s);
-      return streamUntilAnswered(
-        s.port,
-        `/sign/session/${session}/sign`,
-        MULTIPART,
-        (function* () {
-          for (let i = 0; i < 20; i++) yield* file('file:f', `a${i}.pdf`, 9);
-          for (let i = 0; i < 400; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
-          yield Buffer.from(`--${B}--\r\n`);
-        })(),
-      );
-    },
+    async (s) =>
+      sessionPost(s, `/sign/session/${await signingSession(s)}/sign`, function* () {
+        for (let i = 0; i < 20; i++) yield* file('file:f', `a${i}.pdf`, 9);
+        for (let i = 0; i < 400; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
+      }),
   );
-  await hostileUpload('594 MB signing-page post of fields only (594 x 1 MB), live session', async (s) => {
-    const session = await signingSession(s);
-    return streamUntilAnswered(
-      s.port,
-      `/sign/session/${session}/sign`,
-      MULTIPART,
-      (function* () {
-        for (let i = 0; i < 594; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
-        yield Buffer.from(`--${B}--\r\n`);
-      })(),
-    );
-  });
-  await hostileUpload('1.2 GB preparation-page post (2,000 x 600 KB fields), live session', async (s) => {
-    const session = await preparationSession(s);
-    return streamUntilAnswered(
-      s.port,
-      `/prepare/session/${session}/bundle`,
-      MULTIPART,
-      (function* () {
-        for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(600 * 1024));
-        yield Buffer.from(`--${B}--\r\n`);
-      })(),
-    );
-  });
-  await hostileUpload('1.2 GB preparation-page post (5 x 240 MB files), live session', async (s) => {
-    const session = await preparationSession(s);
-    return streamUntilAnswered(
-      s.port,
-      `/prepare/session/${session}/bundle`,
-      MULTIPART,
-      (function* () {
-        for (let i = 0; i < 5; i++) yield* file(i ? 'extra' : 'pdf', `f${i}.pdf`, 240);
-        yield Buffer.from(`--${B}--\r\n`);
-      })(),
-    );
-  });
+  await hostileUpload('594 MB signing-page post of fields only (594 x 1 MB), live session', async (s) =>
+    sessionPost(s, `/sign/session/${await signingSession(s)}/sign`, function* () {
+      for (let i = 0; i < 594; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
+    }),
+  );
+  await hostileUpload('1.2 GB preparation-page post (2,000 x 600 KB fields), live session', async (s) =>
+    sessionPost(s, `/prepare/session/${await preparationSession(s)}/bundle`, function* () {
+      for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(600 * 1024));
+    }),
+  );
+  await hostileUpload('1.2 GB preparation-page post (5 x 240 MB files), live session', async (s) =>
+    sessionPost(s, `/prepare/session/${await preparationSession(s)}/bundle`, function* () {
+      for (let i = 0; i < 5; i++) yield* file(i ? 'extra' : 'pdf', `f${i}.pdf`, 240);
+    }),
+  );
   {
     const s = await serve(['--max-upload-mb', '300']);
     const before = s.mem();

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_B64, bundleRequest, expectApiError, fixture } from '../helpers.js';
+import { CONTRACT_B64, bundleRequest, expectApiError, fixture, hookRequest } from '../helpers.js';
 import { BACKENDS, useBackend } from './backends.js';
 
 const DAY = 86400e3;
@@ -150,22 +150,12 @@ describe.each(BACKENDS)('contract wire fidelity: $name', ({ make }) => {
     ]);
     expect((await b.service.listWebhookHeaders({ webhook: w.id })).total).toBe(2);
     await expectApiError(
-      b.service.createWebhook({
-        name: 'h',
-        url: URL_A,
-        event_types: ['bundle_sent'],
-        extra_headers: [{ name: 'Host', value: 'x' }],
-      }),
+      b.service.createWebhook(hookRequest({ name: 'h', extra_headers: [{ name: 'Host', value: 'x' }] })),
       400,
       { field: 'extra_headers[0].name' },
     );
     await expectApiError(
-      b.service.createWebhook({
-        name: 'h',
-        url: URL_A,
-        event_types: ['bundle_sent'],
-        extra_headers: [{ name: 'X-A', value: ' lead' }],
-      }),
+      b.service.createWebhook(hookRequest({ name: 'h', extra_headers: [{ name: 'X-A', value: ' lead' }] })),
       400,
       { field: 'extra_headers[0].value' },
     );

@@ -206,18 +206,12 @@ describe('data: field keys', () => {
     const { e } = ctx;
     e.account.setFeatures(['early_data'], true);
     const b = await e.createBundle(
-      bundleRequest({
-        documents: [
-          {
-            key: 'contract',
-            file_b64: CONTRACT_B64,
-            fields: [
-              { kind: 'sig', page: 1, x: 1, y: 1, w: 10, h: 10 },
-              { key: 'named', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10 },
-            ],
-            auto_placements: [{ kind: 'dat', search: 'Date:' }],
-          },
+      withDocument({
+        fields: [
+          { kind: 'sig', page: 1, x: 1, y: 1, w: 10, h: 10 },
+          { key: 'named', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10 },
         ],
+        auto_placements: [{ kind: 'dat', search: 'Date:' }],
       }),
     );
     expect((await e.getBundleData(b.id)).map((d) => d.field_key)).toEqual(['sig-1', 'named', 'dat-3']);

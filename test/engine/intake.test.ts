@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { findTextInPdf } from '../../src/local/documents/intake/pdfText.js';
 import { loadPdfLib } from '../../src/lazyImport.js';
 import { CONTRACT_B64, bundleRequest, expectApiError, fixture } from '../helpers.js';
-import { useEngine } from './support.js';
+import { useEngine, withDocument } from './support.js';
 
 const t = useEngine();
 
@@ -61,14 +61,8 @@ describe('auto-placements', () => {
   it('refuse a pattern found nowhere with a 400 naming it', async () => {
     await expectApiError(
       t.e.createBundle(
-        bundleRequest({
-          documents: [
-            {
-              key: 'contract',
-              file_b64: CONTRACT_B64,
-              auto_placements: [{ kind: 'sig', search: 'No such words', editors: ['ada'] }],
-            },
-          ],
+        withDocument({
+          auto_placements: [{ kind: 'sig', search: 'No such words', editors: ['ada'] }],
         }),
       ),
       400,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { LocalEngine } from '../../src/local/engine.js';
 import { CONTRACT_B64, bundleRequest, expectApiError, field } from '../helpers.js';
-import { eventKinds, outboxOf, useEngine, withField } from './support.js';
+import { eventKinds, outboxOf, useEngine, withDocument, withField } from './support.js';
 
 const t = useEngine();
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -204,17 +204,11 @@ describe('signer-side validation', () => {
   it('refuses values for fields of another signer, unknown fields and the timestamp', async () => {
     const e = t.e;
     const b = await e.createBundle(
-      bundleRequest({
-        documents: [
-          {
-            key: 'contract',
-            file_b64: CONTRACT_B64,
-            fields: [
-              { key: 'mine', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
-              { key: 'theirs', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['bob'] },
-              { key: 'when', kind: 'tms', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
-            ],
-          },
+      withDocument({
+        fields: [
+          { key: 'mine', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
+          { key: 'theirs', kind: 'inp', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['bob'] },
+          { key: 'when', kind: 'tms', page: 1, x: 1, y: 1, w: 10, h: 10, editors: ['ada'] },
         ],
       }),
     );
