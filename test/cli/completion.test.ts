@@ -17,10 +17,12 @@ const env = {
   ESIGN_PROFILE: undefined,
 };
 let bundleId: string;
+let personId: string;
 
 beforeAll(async () => {
   const engine = new LocalEngine({ dataDir: data.dir });
   bundleId = (await engine.createBundle(bundleRequest({ label: 'Lease' }))).id;
+  personId = (await engine.createPerson({ name: 'Ada Lovelace', channels: [{ email: 'ada@example.com' }] })).id;
   await engine.close();
   // `esign` on PATH, as an installed one would be.
   const shim = join(data.dir, 'esign');
@@ -84,6 +86,12 @@ describe('esign __complete', () => {
       '/rate_limit/\tRate-limit status of the key (uses no request)',
     ]);
   });
+  it('completes ids of the local engine with what names them: a Bundle by its label, a person by name', async () => {
+    expect(await complete('bundle', 'get', '')).toContain(`${bundleId}\tLease`);
+    expect(await complete('person', 'get', '')).toContain(`${personId}\tAda Lovelace`);
+    expect(await complete('packet', 'get', '')).toEqual(['']);
+  });
+
   it('never creates a data directory and offers nothing for unknown words', async () => {
     const r = await esignIn(['__complete', '--', 'bundle', 'get', ''], {
       env: { ...env, ESIGN_DATA_DIR: join(data.dir, 'absent') },

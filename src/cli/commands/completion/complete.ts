@@ -1,6 +1,7 @@
 // What the shell should offer for the word under the cursor: nouns, verbs and flags from commander's
 // own metadata, option choices, and ids of the local engine where an argument names one.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import type { EsignService } from '../../../service/service.js';
 import type { Factory } from '../../factory.js';
 import { LIST_OPTIONS } from '../../flags.js';
 
@@ -84,37 +85,50 @@ async function apiPaths(method: string | undefined): Promise<Candidate[]> {
 
 const commandPath = (cmd: CommandUnknownOpts): string[] => (cmd.parent ? [...commandPath(cmd.parent), cmd.name()] : []);
 
+type ListMethod =
+  | 'listBundles'
+  | 'listPersons'
+  | 'listWebhooks'
+  | 'listTemplates'
+  | 'listEnvelopeTemplates'
+  | 'listWebhookHeaders';
+type Item<K extends ListMethod> = Awaited<ReturnType<EsignService[K]>>['items'][number];
+
+/** A list of the service's, as candidates: each item's id, described by its field `label`. */
+const ids =
+  <K extends ListMethod>(list: K, label: keyof Item<K> & string) =>
+  async (s: EsignService): Promise<Candidate[]> =>
+    (await s[list]({ per_page: 100 })).items.map((t: Item<K>) => ({ value: t.id, description: String(t[label]) }));
+
+/** Where the ids of each kind of object come from. */
+const ID_SOURCES = {
+  bundle: ids('listBundles', 'label'),
+  person: ids('listPersons', 'name'),
+  webhook: ids('listWebhooks', 'name'),
+  template: ids('listTemplates', 'name'),
+  'envelope-template': ids('listEnvelopeTemplates', 'name'),
+  header: ids('listWebhookHeaders', 'name'),
+};
+
+type IdKind = keyof typeof ID_SOURCES;
+/** Which kind of object an argument names: `slug` a Bundle, `headerId` a webhook header, `id` the noun's own. */
+const idKind = (noun: string, arg: string): IdKind | undefined =>
+  arg === 'slug'
+    ? 'bundle'
+    : arg === 'headerId'
+      ? 'header'
+      : arg === 'id'
+        ? ID_KINDS.find((k) => k === noun)
+        : undefined;
+const ID_KINDS = Object.keys(ID_SOURCES) as IdKind[];
+
 /**
  * Ids from the local engine for the argument of a command, when it is cheap: no remote backend,
  * and a database already there (completion never creates a data directory).
  */
 async function localIds(f: Factory, path: string[], arg: string): Promise<Candidate[]> {
-  const noun = path[0];
-  const wanted =
-    arg === 'slug'
-      ? 'bundle'
-      : arg === 'id' && ['person', 'webhook', 'template', 'envelope-template'].includes(noun)
-        ? noun
-        : arg === 'headerId'
-          ? 'header'
-          : undefined;
+  const wanted = idKind(path[0] ?? '', arg);
   if (!wanted) return [];
   const s = await f.serviceIfCheap();
-  if (!s) return [];
-  const per = { per_page: 100 };
-  switch (wanted) {
-    case 'bundle':
-      return (await s.listBundles(per)).items.map((b) => ({ value: b.id, description: b.label }));
-    case 'person':
-      return (await s.listPersons(per)).items.map((p) => ({ value: p.id, description: p.name }));
-    case 'webhook':
-      return (await s.listWebhooks(per)).items.map((w) => ({ value: w.id, description: w.name }));
-    case 'template':
-      return (await s.listTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
-    case 'envelope-template':
-      return (await s.listEnvelopeTemplates(per)).items.map((t) => ({ value: t.id, description: t.name }));
-    case 'header':
-      return (await s.listWebhookHeaders(per)).items.map((h) => ({ value: h.id, description: h.name }));
-  }
-  return [];
+  return s ? ID_SOURCES[wanted](s) : [];
 }
