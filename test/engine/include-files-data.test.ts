@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_B64, CONTRACT_PDF, bundleRequest, expectApiError } from '../helpers.js';
-import { type TestEngine, useEngine, withDocument } from './support.js';
+import { type TestEngine, useEngine, withDocument, withDocuments } from './support.js';
 
 const ctx = useEngine();
 
@@ -165,12 +165,7 @@ describe('files and data endpoints', () => {
   it('ready once complete with final documents', async () => {
     const { e } = ctx;
     const b = await e.createBundle(
-      bundleRequest({
-        documents: [
-          { key: 'a', file_b64: CONTRACT_B64 },
-          { key: 'b', file_b64: CONTRACT_B64, filename: 'copy.pdf' },
-        ],
-      }),
+      withDocuments({ key: 'a', file_b64: CONTRACT_B64 }, { key: 'b', file_b64: CONTRACT_B64, filename: 'copy.pdf' }),
     );
     for (const p of b.packets) await e.signPacket(p.id, {});
     await expectApiError(e.getBundleFiles(b.id), 409);

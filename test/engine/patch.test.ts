@@ -184,6 +184,12 @@ describe('patch: expires', () => {
   });
 });
 
+/** PATCH sets `member` to `value`, then null clears it; each answer shows it. */
+async function setsThenClears(e: TestEngine, id: string, member: 'owner' | 'team' | 'signing_brand', value: string) {
+  expect((await e.updateBundle(id, { [member]: value }))[member]).toBe(value);
+  expect((await e.updateBundle(id, { [member]: null }))[member]).toBeNull();
+}
+
 describe('patch: owner, team and signing brand', () => {
   it('owner must be a user of the account; null clears', async () => {
     const { e } = ctx;
@@ -191,8 +197,7 @@ describe('patch: owner, team and signing brand', () => {
     await expectApiError(e.updateBundle(b.id, { owner: UNKNOWN_UUID }), 400, { code: 'invalid', field: 'owner' });
     await expectApiError(e.updateBundle(b.id, { owner: 'owner@esign.local' }), 400, { field: 'owner' });
     const user = e.account.addUser({ email: 'pat@example.com' });
-    expect((await e.updateBundle(b.id, { owner: user.id })).owner).toBe(user.id);
-    expect((await e.updateBundle(b.id, { owner: null })).owner).toBeNull();
+    await setsThenClears(e, b.id, 'owner', user.id);
   });
 
   it('team requires the teams feature, an existing team; null clears', async () => {
@@ -203,8 +208,7 @@ describe('patch: owner, team and signing brand', () => {
     e.account.setFeatures(['teams'], true);
     await expectApiError(e.updateBundle(b.id, { team: UNKNOWN_UUID }), 400, { field: 'team' });
     await expectApiError(e.updateBundle(b.id, { team: 'sales' }), 400, { field: 'team' });
-    expect((await e.updateBundle(b.id, { team: team.id })).team).toBe(team.id);
-    expect((await e.updateBundle(b.id, { team: null })).team).toBeNull();
+    await setsThenClears(e, b.id, 'team', team.id);
   });
 
   it('signing_brand must belong to the account; null clears', async () => {
@@ -215,8 +219,7 @@ describe('patch: owner, team and signing brand', () => {
       field: 'signing_brand',
     });
     const brand = e.account.addBrand({ name: 'Acme' });
-    expect((await e.updateBundle(b.id, { signing_brand: brand.id })).signing_brand).toBe(brand.id);
-    expect((await e.updateBundle(b.id, { signing_brand: null })).signing_brand).toBeNull();
+    await setsThenClears(e, b.id, 'signing_brand', brand.id);
   });
 
   it('reports every bad member at once', async () => {

@@ -2,9 +2,10 @@
 // deleted while its event is in flight, and extra headers that no delivery could ever send.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { bundleRequest, expectApiError, newEngine } from '../helpers.js';
+import { eachEngineAndReceiver } from './support.js';
 
 type Engine = ReturnType<typeof newEngine>;
 
@@ -50,14 +51,7 @@ async function gatedReceiver() {
 
 let engine: Engine;
 let rx: Awaited<ReturnType<typeof gatedReceiver>>;
-beforeEach(async () => {
-  engine = newEngine();
-  rx = await gatedReceiver();
-});
-afterEach(async () => {
-  await rx.close();
-  await engine.dispose();
-});
+eachEngineAndReceiver(gatedReceiver, (e, r) => ([engine, rx] = [e, r]), 'receiver');
 
 describe('webhook delivery under review', () => {
   it('does not deliver an event twice at once when the engine clock is moved while it is in flight', async () => {

@@ -14,6 +14,27 @@ export function useEngine(): { readonly e: TestEngine } {
   return box;
 }
 
+/**
+ * Before each test of the calling file: a fresh engine and a receiver from `start`, handed to `use`;
+ * after it, both closed, the one named by `closeFirst` first.
+ */
+export function eachEngineAndReceiver<R extends { close(): Promise<void> }>(
+  start: () => Promise<R>,
+  use: (e: TestEngine, r: R) => void,
+  closeFirst: 'engine' | 'receiver',
+): void {
+  let made: { e: TestEngine; r: R } | undefined;
+  beforeEach(async () => {
+    made = { e: newEngine(), r: await start() };
+    use(made.e, made.r);
+  });
+  afterEach(async () => {
+    if (!made) return;
+    const closes = [() => made!.e.dispose(), () => made!.r.close()];
+    for (const close of closeFirst === 'engine' ? closes : closes.reverse()) await close();
+  });
+}
+
 type Obj = Record<string, unknown>;
 
 /** bundleRequest() with packet `i` merged with `over`. */
@@ -26,6 +47,9 @@ export function withPacket(i: number, over: Obj, base: Obj = bundleRequest()): O
 export function withDocument(over: Obj, base: Obj = bundleRequest()): Obj {
   return { ...base, documents: [{ key: 'contract', file_b64: CONTRACT_B64, ...over }] };
 }
+
+/** bundleRequest() with these documents. */
+export const withDocuments = (...documents: Obj[]): Obj => bundleRequest({ documents });
 
 /** bundleRequest() whose single document carries one placed field. */
 export function withField(field: Obj): Obj {

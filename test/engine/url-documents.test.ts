@@ -12,7 +12,7 @@ import {
   fixture,
   useFileServer,
 } from '../helpers.js';
-import { eventKinds, outboxOf, useEngine } from './support.js';
+import { eventKinds, outboxOf, useEngine, withDocuments } from './support.js';
 
 const ctx = useEngine();
 const server = useFileServer({
@@ -57,12 +57,7 @@ describe('file_url documents that download', () => {
   it('wait for every document: a Bundle mixing base64 and URL documents launches after the download', async () => {
     const { e } = ctx;
     const created = await e.createBundle(
-      bundleRequest({
-        documents: [
-          { key: 'a', file_b64: CONTRACT_B64 },
-          { key: 'b', file_url: server.url('/contract.pdf') },
-        ],
-      }),
+      withDocuments({ key: 'a', file_b64: CONTRACT_B64 }, { key: 'b', file_url: server.url('/contract.pdf') }),
     );
     expect(created.status).toBe('pe');
     await e.settle();

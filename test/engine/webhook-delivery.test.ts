@@ -1,22 +1,16 @@
 // Real webhook delivery from the engine to a receiver on 127.0.0.1: body, headers in order,
 // signature, retries on the documented schedule by the engine's clock, giving up, disabling.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DISABLE_AFTER_FAILED_EVENTS, RETRY_DELAYS_MIN } from '../../src/local/webhooks/dispatcher.js';
 import { bundleRequest, expectApiError, newEngine } from '../helpers.js';
+import { eachEngineAndReceiver } from './support.js';
 import { type Receiver, expectedSignature, headerOrder, startReceiver } from '../webhooks/receiver.js';
 
 type Engine = ReturnType<typeof newEngine>;
 let engine: Engine;
 let rx: Receiver;
 
-beforeEach(async () => {
-  engine = newEngine();
-  rx = await startReceiver();
-});
-afterEach(async () => {
-  await engine.dispose();
-  await rx.close();
-});
+eachEngineAndReceiver(startReceiver, (e, r) => ([engine, rx] = [e, r]), 'engine');
 
 const hook = (over: Record<string, unknown> = {}) =>
   engine.createWebhook({
