@@ -4,7 +4,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { bundleRequest, expectApiError, newEngine } from '../helpers.js';
+import { bundleRequest, expectApiError, type newEngine } from '../helpers.js';
 import { eachEngineAndReceiver } from './support.js';
 
 type Engine = ReturnType<typeof newEngine>;

@@ -2,7 +2,7 @@
 // signature, retries on the documented schedule by the engine's clock, giving up, disabling.
 import { describe, expect, it } from 'vitest';
 import { DISABLE_AFTER_FAILED_EVENTS, RETRY_DELAYS_MIN } from '../../src/local/webhooks/dispatcher.js';
-import { bundleRequest, expectApiError, newEngine } from '../helpers.js';
+import { bundleRequest, expectApiError, type newEngine } from '../helpers.js';
 import { eachEngineAndReceiver } from './support.js';
 import { type Receiver, expectedSignature, headerOrder, startReceiver } from '../webhooks/receiver.js';
 
