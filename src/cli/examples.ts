@@ -1,7 +1,5 @@
-// The examples at the end of every command's help. A verb declares its own (src/cli/verb.ts); the
-// table below holds those of verbs not yet declared that way, by command path. Each starts with
-// `esign <path>`; a test checks every leaf command has two or three.
-export const EXAMPLES: Record<string, string[]> = {};
+// The examples at the end of every command's help, declared beside each verb (src/cli/verb.ts).
+// Each starts with `esign <its command path>`; a test checks every leaf command has two or three.
 
 const declared = new WeakMap<object, string[]>();
 
@@ -24,11 +22,11 @@ function* descendants(cmd: Named, path: string[] = []): Generator<[string, Named
   }
 }
 
-/** Every command's examples by command path, from its verb or the table. */
+/** Every command's examples by command path. */
 export function examplesByPath(program: Named): Record<string, string[]> {
   const all: Record<string, string[]> = {};
   for (const [path, c] of descendants(program)) {
-    const list = declared.get(c) ?? EXAMPLES[path];
+    const list = declared.get(c);
     if (list) all[path] = list;
   }
   return all;
@@ -36,8 +34,8 @@ export function examplesByPath(program: Named): Record<string, string[]> {
 
 /** Ends every command's help with its examples. */
 export function addExamples(program: Named): void {
-  for (const [path, c] of descendants(program)) {
-    const list = declared.get(c) ?? EXAMPLES[path];
+  for (const [, c] of descendants(program)) {
+    const list = declared.get(c);
     if (list) c.addHelpText('after', examplesHelp(list));
   }
 }

@@ -1,9 +1,9 @@
 // esign local features list|enable|disable: account features (teams, reminders, signing_brands, ...).
 import { fieldColumns, printObject } from '../../output/print.js';
 import type { Parent } from '../../verb.js';
-import { listVerb, switchVerbs } from './shared/verbs.js';
+import { engineList, switchVerbs } from './shared/verbs.js';
 
-export const list = listVerb<{ feature: string; enabled: boolean }>({
+export const list = engineList<{ feature: string; enabled: boolean }>({
   description: 'Every feature and whether it is on',
   examples: ['esign local features list', 'esign local features list --json'],
   async rows(engine) {

@@ -1,9 +1,9 @@
 // esign local keys list|create|revoke: API keys for esign serve (stored hashed; a key is shown once).
 import { fieldColumns, printObject } from '../../output/print.js';
 import { type Parent, defineVerb } from '../../verb.js';
-import { listVerb } from './shared/verbs.js';
+import { engineList } from './shared/verbs.js';
 
-export const list = listVerb({
+export const list = engineList({
   description: 'List keys',
   examples: ['esign local keys list', 'esign local keys list --json'],
   rows: (engine) => engine.keys.list(),

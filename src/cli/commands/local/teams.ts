@@ -1,9 +1,9 @@
 // esign local teams list|add and local brands list|add: teams and signing brands of the account.
 import { fieldColumns, printObject } from '../../output/print.js';
 import { type Parent, defineVerb } from '../../verb.js';
-import { listVerb } from './shared/verbs.js';
+import { engineList } from './shared/verbs.js';
 
-export const listTeams = listVerb({
+export const listTeams = engineList({
   examples: ['esign local teams list', 'esign local teams list --json'],
   rows: (engine) => engine.account.teams(),
   columns: [...fieldColumns(['id', 'name']), { header: 'REQUESTER', value: (t) => t.requester_email }],
@@ -31,7 +31,7 @@ export const addTeam = defineVerb({
   },
 });
 
-export const listBrands = listVerb({
+export const listBrands = engineList({
   examples: ['esign local brands list', 'esign local brands list --json'],
   rows: (engine) => engine.account.brands(),
   columns: [...fieldColumns(['id', 'name']), { header: 'REDIRECT', value: (b) => b.redirect_url }],

@@ -2,9 +2,9 @@
 // their verified addresses).
 import { fieldColumns, printObject } from '../../output/print.js';
 import { type Parent, defineVerb } from '../../verb.js';
-import { listVerb, switchVerbs } from './shared/verbs.js';
+import { engineList, switchVerbs } from './shared/verbs.js';
 
-export const list = listVerb({
+export const list = engineList({
   description: 'List users',
   examples: ['esign local users list', 'esign local users list --json'],
   rows: (engine) => engine.account.users(),

@@ -1,4 +1,5 @@
-// Verb makers for the shapes the `local` groups repeat: a default `list` of what the engine holds,
+// Verb makers for the shapes the `local` groups repeat: a default `list` of what the engine holds
+// (unpaged; `listVerb` in verb.ts pages through the service),
 // and a pair of verbs that switch something on and off.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Factory, LocalBackend } from '../../../factory.js';
@@ -6,7 +7,7 @@ import { type Column, printList } from '../../../output/print.js';
 import { type Parent, type Verb, defineVerb } from '../../../verb.js';
 
 /** `list`, the group's default verb: rows the engine holds, as a table. */
-export function listVerb<T>(spec: {
+export function engineList<T>(spec: {
   description?: string;
   examples: string[];
   rows: (engine: LocalBackend) => T[] | Promise<T[]>;
