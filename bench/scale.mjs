@@ -552,6 +552,9 @@ for (const [k, n] of SIZES.entries()) {
     const raw = new Database(join(dir, 'esign.db'));
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = OFF');
+    // A page cache that holds the indexes being filled (SQLite's default is 2 MB): at 1M the copy and
+    // the upgrade otherwise read most of their pages back from the OS for each insert.
+    raw.pragma(`cache_size = ${-2 * 2 ** 20}`);
     downgrade(raw);
     let t0 = Date.now();
     replicate(raw, kinds, n);
