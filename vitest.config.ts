@@ -1,4 +1,32 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// The files that take longest start first, so that none of them starts last and holds the whole run
+// while the other workers are idle (a fresh clone has no timings cache to order by).
+const LONGEST = [
+  'test/cli/shipped-matrix.test.ts',
+  'test/browser/console.test.ts',
+  'test/browser/signing-page.test.ts',
+  'test/mcp/stdio.test.ts',
+  'test/browser/preparation-pages.test.ts',
+  'test/cli/batch-lock.test.ts',
+  'test/cli/bundle-wait-inspect.test.ts',
+  'test/cli/batch-serve.test.ts',
+  'test/server/security-fuzz.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST.findIndex((p) => f.moduleId.endsWith(p));
+      return i < 0 ? LONGEST.length : i;
+    };
+    return (await super.sort(files))
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -14,5 +42,6 @@ export default defineConfig({
     isolate: false,
     // Many tests wait on processes, servers and browsers: more workers than this machine's 2 cores.
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
   },
 });
