@@ -2,7 +2,13 @@
 // The option and argument types of `run` are inferred from the declaration (commander's
 // extra-typings), so flags and types cannot drift; a test calls `verb.run(f, opts, ...args)`
 // with a Factory of its own, without parsing a command line.
-import type { Command, CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
+import type {
+  Command,
+  CommandOptions,
+  CommandUnknownOpts,
+  InferCommandArguments,
+  OptionValues,
+} from '@commander-js/extra-typings';
 import { setExamples } from './examples.js';
 import type { EsignService } from '../service/service.js';
 import type { Page, PageQuery } from '../service/types.js';
@@ -14,11 +20,8 @@ import { type Action, confirm } from './run.js';
 /** What a verb hangs under: a noun, or the program itself. */
 export type Parent = CommandUnknownOpts;
 
+/** A verb's body and its examples, with how its command is declared under a parent (`customVerb`). */
 export interface VerbSpec<A extends unknown[], O extends OptionValues> {
-  /**
-   * Declares the command under `parent`: name, arguments, description, flags. Write the parent's
-   * type (`(packet: Parent) => ...`): TypeScript infers `run`'s types from here only then.
-   */
   command: (parent: Parent) => Command<A, O, OptionValues>;
   /** Two or three lines, each starting `esign <its command path>`, ending its help. */
   examples: string[];
@@ -29,7 +32,45 @@ export interface Verb<A extends unknown[], O extends OptionValues> extends VerbS
   register(parent: Parent, action: Action): void;
 }
 
-export function defineVerb<A extends unknown[], O extends OptionValues>(spec: VerbSpec<A, O>): Verb<A, O> {
+/** A command before its flags, as commander's types write it. */
+// biome-ignore lint/complexity/noBannedTypes: extra-typings' own type for "no options yet"
+type NoOptions = {};
+
+/** The positional arguments a usage such as `get <slug> [more...]` declares, as commander types them. */
+type ArgsOf<U extends string> = [...InferCommandArguments<U>];
+
+/**
+ * A verb: its usage (`cancel <slugs...>`: name and arguments), description, flags, examples and body.
+ * `flags` adds the options to the declared command (`(c) => c.option('-y, --yes', '...')`); `run`'s
+ * argument and option types are inferred from the usage and the flags.
+ */
+export function defineVerb<const U extends string, O extends OptionValues = NoOptions>(
+  usage: U,
+  description: string,
+  spec: {
+    flags?: (command: Command<ArgsOf<U>, NoOptions, OptionValues>) => Command<ArgsOf<U>, O, OptionValues>;
+    /** Commander's settings of the command itself (`isDefault`, `hidden`). */
+    commandOptions?: CommandOptions;
+    examples: string[];
+    run: (f: Factory, opts: O, ...args: ArgsOf<U>) => Promise<void>;
+  },
+): Verb<ArgsOf<U>, O> {
+  return customVerb({
+    command: (parent) => {
+      const declared = parent.command(usage, spec.commandOptions).description(description) as unknown as Command<
+        ArgsOf<U>,
+        NoOptions,
+        OptionValues
+      >;
+      return spec.flags ? spec.flags(declared) : (declared as unknown as Command<ArgsOf<U>, O, OptionValues>);
+    },
+    examples: spec.examples,
+    run: spec.run,
+  });
+}
+
+/** A verb whose command is declared at run time (a maker's name): its types are the caller's word. */
+export function customVerb<A extends unknown[], O extends OptionValues>(spec: VerbSpec<A, O>): Verb<A, O> {
   return {
     ...spec,
     register(parent, action) {
@@ -60,7 +101,7 @@ export function idVerb<T>(spec: {
   fetch: (service: EsignService, id: string) => Promise<T>;
   show: (f: Factory, item: T) => Promise<void>;
 }): Verb<[string], OptionValues> {
-  return defineVerb({
+  return customVerb({
     // A name known only at run time hides the argument from the type inference: it is one id.
     command: (parent) =>
       parent.command(`${spec.name} <${spec.arg ?? 'id'}>`).description(spec.description) as Command<
@@ -89,7 +130,7 @@ export function deleteVerb(spec: {
   remove: (service: EsignService, id: string) => Promise<unknown>;
 }): Verb<[string], { yes?: true }> {
   const name = spec.name ?? 'delete';
-  return defineVerb({
+  return customVerb({
     command: (parent) =>
       parent
         .command(`${name} <${spec.arg ?? 'id'}>`)
@@ -111,18 +152,26 @@ type PageOptions = { page?: string; perPage?: string; limit?: string; all?: true
  * A verb listing objects a page at a time: the flags `command` declares, then the paging flags
  * (--page, --per-page, --limit, --all); the rows shown as `columns`, or their ids with -q.
  */
-export function listVerb<O extends OptionValues, T>(spec: {
-  /** Declares the command and its filters (write the parent's type, as for `defineVerb`). */
-  command: (parent: Parent) => Command<[], O, OptionValues>;
-  examples: string[];
-  /** Checks the flags, before the service is asked for, and says how one page is fetched. */
-  pages: (o: O) => (service: EsignService, q: PageQuery) => Promise<Page<T>>;
-  columns: Column<T>[];
-  id: (row: T) => string;
-}): Verb<[], O & PageOptions> {
-  return defineVerb({
-    // The paging flags' types, merged into a generic O, are written out once here.
-    command: (parent) => addPageOptions(spec.command(parent)) as unknown as Command<[], O & PageOptions, OptionValues>,
+export function listVerb<O extends OptionValues, T>(
+  name: string,
+  description: string,
+  spec: {
+    /** The filters (the paging flags are added after them). */
+    flags?: (command: Command<[], NoOptions, OptionValues>) => Command<[], O, OptionValues>;
+    examples: string[];
+    /** Checks the flags, before the service is asked for, and says how one page is fetched. */
+    pages: (o: O) => (service: EsignService, q: PageQuery) => Promise<Page<T>>;
+    columns: Column<T>[];
+    id: (row: T) => string;
+  },
+): Verb<[], O & PageOptions> {
+  return customVerb({
+    command: (parent) => {
+      const declared = parent.command(name).description(description) as unknown as Command<[], NoOptions, OptionValues>;
+      const filtered = spec.flags ? spec.flags(declared) : (declared as unknown as Command<[], O, OptionValues>);
+      // The paging flags' types, merged into a generic O, are written out once here.
+      return addPageOptions(filtered) as unknown as Command<[], O & PageOptions, OptionValues>;
+    },
     examples: spec.examples,
     async run(f, o) {
       const page = spec.pages(o);

@@ -6,91 +6,102 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import { readAll } from '../../io.js';
 import { collect } from '../../run.js';
 import { safeJson, stripControl } from '../../sanitize.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import type { Factory } from '../../factory.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
-export const api = defineVerb({
-  command: (program: Parent) =>
-    program
-      .command('api <method> <path>')
-      .description('Call API v2 directly (remote server, or the local engine in-process) and print the JSON answer')
-      .option('-f, --raw-field <key=value>', 'a string field (repeatable; name[sub] and name[] nest)', collect)
-      .option(
-        '-F, --field <key=value>',
-        'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)',
-        collect,
-      )
-      .option('--input <file>', 'the raw request body from a file, or - for stdin (fields then go to the query string)')
-      .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
-      .option('--paginate', 'follow X-Blueink-Pagination and print every page as one JSON array')
-      .option('-i, --include', 'print the status line and response headers before the body'),
-  examples: [
-    'esign api GET /bundles/ -F per_page=100 --paginate',
-    'esign api POST /persons/ -f name="Ada Lovelace" -f "channels[][email]=ada@example.com"',
-    'esign api PUT /bundles/9KwSrpJdyp/add_tags/ --input tags.json -i',
-  ],
-  async run(f, o, methodName, path) {
-    const method = methodName.toUpperCase();
-    if (!METHODS.includes(method))
-      throw new CliError(`Unknown method "${methodName}": one of ${METHODS.join(', ')}.`, EXIT.USAGE);
-    const { parseField, setField, toQuery, typedValue } = await import('./fields.js');
-    const fields: Record<string, unknown> = {};
-    for (const item of o.rawField ?? []) setField(fields, ...parseField(item, '-f'));
-    for (const item of o.field ?? []) {
-      const [k, v] = parseField(item, '-F');
-      setField(fields, k, await typedValue(f.io, v));
-    }
-    const headers: Record<string, string> = {};
-    for (const h of o.header ?? []) {
-      const i = h.indexOf(':');
-      if (i < 1) throw new CliError(`-H expects "Name: value", got "${h}".`, EXIT.USAGE);
-      headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-    }
-
-    const { pathname, fromRoot, query } = target(path);
-    let body: Buffer | undefined;
-    const hasFields = Object.keys(fields).length > 0;
-    if (o.input !== undefined) {
-      body = await readInput(f, o.input);
-      toQuery(fields, query);
-    } else if (hasFields && method !== 'GET' && method !== 'HEAD') body = Buffer.from(JSON.stringify(fields));
-    else toQuery(fields, query);
-    if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
-      headers['Content-Type'] = 'application/json';
-    if (o.paginate && method !== 'GET') throw new CliError('--paginate applies to GET lists.', EXIT.USAGE);
-
-    const transport = await f.apiTransport();
-    // What the server sent, as it sent it when piped (a script's data); on a terminal without controls.
-    const onTerminal = (t: string) => (f.io.out.isTTY ? stripControl(t) : t);
-    try {
-      const items: unknown[] = [];
-      for (let page = Number(query.get('page') ?? 1); ; page++) {
-        if (o.paginate) query.set('page', String(page));
-        const qs = query.toString();
-        const res = await transport.send({ method, path: `${pathname}${qs ? `?${qs}` : ''}`, fromRoot, headers, body });
-        if (o.include) f.io.out.write(onTerminal(statusBlock(res.status, res.headers)));
-        const text = res.body.toString('utf8');
-        const parsed = parseJson(text, res.headers['content-type']);
-        if (res.status >= 400) {
-          f.io.out.write(onTerminal(show(parsed, text)));
-          throw ApiError.fromWire(res.status, parsed);
-        }
-        if (!o.paginate) return void f.io.out.write(onTerminal(show(parsed, text)));
-        if (!Array.isArray(parsed)) throw new CliError(`--paginate: ${path} did not answer a list.`, EXIT.FAILURE);
-        items.push(...parsed);
-        const [current, totalPages] = String(res.headers['x-blueink-pagination'] ?? '')
-          .split(',')
-          .map(Number);
-        if (!(current < totalPages)) break;
+export const api = defineVerb(
+  'api <method> <path>',
+  'Call API v2 directly (remote server, or the local engine in-process) and print the JSON answer',
+  {
+    flags: (c) =>
+      c
+        .option('-f, --raw-field <key=value>', 'a string field (repeatable; name[sub] and name[] nest)', collect)
+        .option(
+          '-F, --field <key=value>',
+          'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)',
+          collect,
+        )
+        .option(
+          '--input <file>',
+          'the raw request body from a file, or - for stdin (fields then go to the query string)',
+        )
+        .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
+        .option('--paginate', 'follow X-Blueink-Pagination and print every page as one JSON array')
+        .option('-i, --include', 'print the status line and response headers before the body'),
+    examples: [
+      'esign api GET /bundles/ -F per_page=100 --paginate',
+      'esign api POST /persons/ -f name="Ada Lovelace" -f "channels[][email]=ada@example.com"',
+      'esign api PUT /bundles/9KwSrpJdyp/add_tags/ --input tags.json -i',
+    ],
+    async run(f, o, methodName, path) {
+      const method = methodName.toUpperCase();
+      if (!METHODS.includes(method))
+        throw new CliError(`Unknown method "${methodName}": one of ${METHODS.join(', ')}.`, EXIT.USAGE);
+      const { parseField, setField, toQuery, typedValue } = await import('./fields.js');
+      const fields: Record<string, unknown> = {};
+      for (const item of o.rawField ?? []) setField(fields, ...parseField(item, '-f'));
+      for (const item of o.field ?? []) {
+        const [k, v] = parseField(item, '-F');
+        setField(fields, k, await typedValue(f.io, v));
       }
-      f.io.out.write(`${safeJson(items, 2)}\n`);
-    } finally {
-      await transport.close();
-    }
+      const headers: Record<string, string> = {};
+      for (const h of o.header ?? []) {
+        const i = h.indexOf(':');
+        if (i < 1) throw new CliError(`-H expects "Name: value", got "${h}".`, EXIT.USAGE);
+        headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+      }
+
+      const { pathname, fromRoot, query } = target(path);
+      let body: Buffer | undefined;
+      const hasFields = Object.keys(fields).length > 0;
+      if (o.input !== undefined) {
+        body = await readInput(f, o.input);
+        toQuery(fields, query);
+      } else if (hasFields && method !== 'GET' && method !== 'HEAD') body = Buffer.from(JSON.stringify(fields));
+      else toQuery(fields, query);
+      if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+        headers['Content-Type'] = 'application/json';
+      if (o.paginate && method !== 'GET') throw new CliError('--paginate applies to GET lists.', EXIT.USAGE);
+
+      const transport = await f.apiTransport();
+      // What the server sent, as it sent it when piped (a script's data); on a terminal without controls.
+      const onTerminal = (t: string) => (f.io.out.isTTY ? stripControl(t) : t);
+      try {
+        const items: unknown[] = [];
+        for (let page = Number(query.get('page') ?? 1); ; page++) {
+          if (o.paginate) query.set('page', String(page));
+          const qs = query.toString();
+          const res = await transport.send({
+            method,
+            path: `${pathname}${qs ? `?${qs}` : ''}`,
+            fromRoot,
+            headers,
+            body,
+          });
+          if (o.include) f.io.out.write(onTerminal(statusBlock(res.status, res.headers)));
+          const text = res.body.toString('utf8');
+          const parsed = parseJson(text, res.headers['content-type']);
+          if (res.status >= 400) {
+            f.io.out.write(onTerminal(show(parsed, text)));
+            throw ApiError.fromWire(res.status, parsed);
+          }
+          if (!o.paginate) return void f.io.out.write(onTerminal(show(parsed, text)));
+          if (!Array.isArray(parsed)) throw new CliError(`--paginate: ${path} did not answer a list.`, EXIT.FAILURE);
+          items.push(...parsed);
+          const [current, totalPages] = String(res.headers['x-blueink-pagination'] ?? '')
+            .split(',')
+            .map(Number);
+          if (!(current < totalPages)) break;
+        }
+        f.io.out.write(`${safeJson(items, 2)}\n`);
+      } finally {
+        await transport.close();
+      }
+    },
   },
-});
+);
 
 /** `bundles/`, `/bundles/?page=2`, `/api/v2/bundles/` are the API's; `/sandbox/...` and `/files/...` the server root's. */
 function target(path: string): { pathname: string; fromRoot: boolean; query: URLSearchParams } {

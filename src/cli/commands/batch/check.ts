@@ -3,49 +3,47 @@
 import type { RowProblem } from '../../batch/checkRows.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { note, writeJson } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { addSourceOptions } from './shared/flags.js';
 
-export const check = defineVerb({
-  command: (batch: Parent) =>
-    addSourceOptions(
-      batch
-        .command('check <rows.csv>')
-        .description('Validate every row as a real send would, sending nothing; exit 3 when any row is invalid'),
-      true,
-    ),
-  examples: [
-    'esign batch check rows.csv --spec nda.json',
-    'esign batch check offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --json',
-  ],
-  async run(f, o, csv) {
-    const [{ checkRows }, { describeProblem }, { loadSource }] = await Promise.all([
-      import('../../batch/checkRows.js'),
-      import('../../batch/mapping.js'),
-      import('../../batch/source.js'),
-    ]);
-    const problems: RowProblem[] = [];
-    const r = await checkRows(
-      csv,
-      async () => (await loadSource(f, o)).source,
-      (p) => {
-        if (f.options.json) problems.push(p);
-        else f.io.out.write(`${describeProblem(p.row, p)}\n`);
-      },
-    );
-    const { rows, invalid, ok } = r;
-    if (f.options.json) writeJson(f, { rows, valid: r.valid, invalid, ok, problems });
-    else if (!f.options.quiet)
-      note(
-        f,
-        !r.header_fits
-          ? `The header does not fit the source: no row was checked.`
-          : `Checked ${rows} row${rows === 1 ? '' : 's'}: ${rows - invalid} valid, ${invalid} invalid.`,
+export const check = defineVerb(
+  'check <rows.csv>',
+  'Validate every row as a real send would, sending nothing; exit 3 when any row is invalid',
+  {
+    flags: (c) => addSourceOptions(c, true),
+    examples: [
+      'esign batch check rows.csv --spec nda.json',
+      'esign batch check offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --json',
+    ],
+    async run(f, o, csv) {
+      const [{ checkRows }, { describeProblem }, { loadSource }] = await Promise.all([
+        import('../../batch/checkRows.js'),
+        import('../../batch/mapping.js'),
+        import('../../batch/source.js'),
+      ]);
+      const problems: RowProblem[] = [];
+      const r = await checkRows(
+        csv,
+        async () => (await loadSource(f, o)).source,
+        (p) => {
+          if (f.options.json) problems.push(p);
+          else f.io.out.write(`${describeProblem(p.row, p)}\n`);
+        },
       );
-    if (!ok)
-      throw new CliError(
-        !r.header_fits ? 'The CSV header does not fit the source.' : `${invalid} of ${rows} rows are invalid.`,
-        EXIT.INVALID,
-      );
+      const { rows, invalid, ok } = r;
+      if (f.options.json) writeJson(f, { rows, valid: r.valid, invalid, ok, problems });
+      else if (!f.options.quiet)
+        note(
+          f,
+          !r.header_fits
+            ? `The header does not fit the source: no row was checked.`
+            : `Checked ${rows} row${rows === 1 ? '' : 's'}: ${rows - invalid} valid, ${invalid} invalid.`,
+        );
+      if (!ok)
+        throw new CliError(
+          !r.header_fits ? 'The CSV header does not fit the source.' : `${invalid} of ${rows} rows are invalid.`,
+          EXIT.INVALID,
+        );
+    },
   },
-});
+);

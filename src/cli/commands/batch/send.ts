@@ -11,133 +11,137 @@ import type { Counts } from '../../batch/runner.js';
 import type { Allowance, Pacer } from '../../batch/pacer.js';
 import type { ResultsFile } from '../../batch/results.js';
 import type { EsignService } from '../../../service/service.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { addSourceOptions } from './shared/flags.js';
 
 /** Invalid row numbers kept from the counting pass; past this many every row is checked again whole. */
 const MAX_INVALID_KEPT = 10_000;
 
-export const send = defineVerb({
-  command: (batch: Parent) =>
-    addSourceOptions(
-      batch
-        .command('send <rows.csv>')
-        .description('Create one Bundle per CSV row; safe to run again: rows already sent are skipped'),
-      true,
-    )
-      .option(
-        '--batch-id <id>',
-        'name the batch (default: a hash of the CSV and the source); row keys are <batch-id>-<row>',
-      )
-      .option('--concurrency <n>', 'creates at a time (default 4)')
-      .option('--rate <creates/seconds>', 'on a remote server, the create allowance (default: from GET /rate_limit/)')
-      .option('--dry-run', 'validate every row (as batch check) and send nothing')
-      .option('--results <file>', 'per-row results: CSV when the name ends in .csv, else JSON Lines')
-      .option('--live', 'on a remote server, really send non-test Bundles')
-      .option('-y, --yes', 'do not ask for confirmation'),
-  examples: [
-    'esign batch send rows.csv --spec nda.json --yes',
-    'esign batch send offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --results results.csv',
-    'esign batch send rows.csv --spec nda.json --batch-id nda-2026-11 --yes -q',
-  ],
-  async run(f, o, csv) {
-    if (o.dryRun) return (await import('./check.js')).check.run(f, o, csv);
-    const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
-    const [
-      { readHeader, readRows },
-      mapping,
-      src,
-      { Journal, journalDir },
-      { runBatch },
-      { sha256File },
-      { RowChecker },
-    ] = await Promise.all([
-      import('../../batch/csv.js'),
-      import('../../batch/mapping.js'),
-      import('../../batch/source.js'),
-      import('../../batch/journal.js'),
-      import('../../batch/runner.js'),
-      import('../../hashFile.js'),
-      import('../../batch/rows.js'),
-    ]);
-    const header = await readHeader(csv);
-    const { source, descriptor } = await src.loadSource(f, o);
-    refuseUnfitHeader(f, mapping, mapping.planColumns(source, header));
-    if (o.batchId !== undefined && !src.BATCH_ID.test(o.batchId))
-      throw new CliError(`--batch-id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
-    const batchId = o.batchId ?? src.batchIdOf(await sha256File(csv), descriptor);
-    const service = await f.service();
-    const dir = await journalDir(f);
-    const journal = Journal.open(dir, {
-      batch: batchId,
-      csv: csv,
-      source: descriptor.slice(0, 200),
-      backend: await f.backendLabel(),
-      started: new Date().toISOString(),
-    });
-    let results: ResultsFile | undefined;
-    try {
-      // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
-      const files = new (await import('../../batch/fileCache.js')).FileCache();
-      const checker = new RowChecker(source, { batchId, readFiles: false, files });
-      const c = await countRows(readRows(csv, header), journal, checker);
-      const { total, pending, invalid, invalidRows } = c;
-      await confirmSend(f, o, c);
-
-      const { pacer, calls, allowance, describe } = await pacingFor(service, o, pending);
-      if (o.results) results = new (await import('../../batch/results.js')).ResultsFile(o.results);
-      const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
-      const bar = showBar ? await (await import('../../batch/progress.js')).startProgress(f.io.err, total) : undefined;
-      const failures: Failure[] = [];
-      const created: string[] = [];
-      const abort = new AbortController();
-      const onSigint = () => abort.abort();
-      process.once('SIGINT', onSigint);
-      const started = Date.now();
-      let counts: Counts;
+export const send = defineVerb(
+  'send <rows.csv>',
+  'Create one Bundle per CSV row; safe to run again: rows already sent are skipped',
+  {
+    flags: (c) =>
+      addSourceOptions(c, true)
+        .option(
+          '--batch-id <id>',
+          'name the batch (default: a hash of the CSV and the source); row keys are <batch-id>-<row>',
+        )
+        .option('--concurrency <n>', 'creates at a time (default 4)')
+        .option('--rate <creates/seconds>', 'on a remote server, the create allowance (default: from GET /rate_limit/)')
+        .option('--dry-run', 'validate every row (as batch check) and send nothing')
+        .option('--results <file>', 'per-row results: CSV when the name ends in .csv, else JSON Lines')
+        .option('--live', 'on a remote server, really send non-test Bundles')
+        .option('-y, --yes', 'do not ask for confirmation'),
+    examples: [
+      'esign batch send rows.csv --spec nda.json --yes',
+      'esign batch send offers.csv --template 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --results results.csv',
+      'esign batch send rows.csv --spec nda.json --batch-id nda-2026-11 --yes -q',
+    ],
+    async run(f, o, csv) {
+      if (o.dryRun) return (await import('./check.js')).check.run(f, o, csv);
+      const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
+      const [
+        { readHeader, readRows },
+        mapping,
+        src,
+        { Journal, journalDir },
+        { runBatch },
+        { sha256File },
+        { RowChecker },
+      ] = await Promise.all([
+        import('../../batch/csv.js'),
+        import('../../batch/mapping.js'),
+        import('../../batch/source.js'),
+        import('../../batch/journal.js'),
+        import('../../batch/runner.js'),
+        import('../../hashFile.js'),
+        import('../../batch/rows.js'),
+      ]);
+      const header = await readHeader(csv);
+      const { source, descriptor } = await src.loadSource(f, o);
+      refuseUnfitHeader(f, mapping, mapping.planColumns(source, header));
+      if (o.batchId !== undefined && !src.BATCH_ID.test(o.batchId))
+        throw new CliError(
+          `--batch-id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`,
+          EXIT.USAGE,
+        );
+      const batchId = o.batchId ?? src.batchIdOf(await sha256File(csv), descriptor);
+      const service = await f.service();
+      const dir = await journalDir(f);
+      const journal = Journal.open(dir, {
+        batch: batchId,
+        csv: csv,
+        source: descriptor.slice(0, 200),
+        backend: await f.backendLabel(),
+        started: new Date().toISOString(),
+      });
+      let results: ResultsFile | undefined;
       try {
-        counts = await runBatch(
-          service,
-          source,
-          journal,
-          {
-            csv: csv,
-            header,
-            batchId,
-            concurrency,
-            pacer,
-            calls,
-            signal: abort.signal,
-            total,
-            // Rows of this file as counted, valid then: checked again whole only if invalid or new.
-            schemaPassed: (row) => invalid < MAX_INVALID_KEPT && row <= total && !invalidRows.has(row),
-            crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
-            throttle: (l) => f.onThrottle(l),
-          },
-          handlersFor(f, { results, created, failures, showBar, bar, pacer }),
-        );
+        // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
+        const files = new (await import('../../batch/fileCache.js')).FileCache();
+        const checker = new RowChecker(source, { batchId, readFiles: false, files });
+        const c = await countRows(readRows(csv, header), journal, checker);
+        const { total, pending, invalid, invalidRows } = c;
+        await confirmSend(f, o, c);
+
+        const { pacer, calls, allowance, describe } = await pacingFor(service, o, pending);
+        if (o.results) results = new (await import('../../batch/results.js')).ResultsFile(o.results);
+        const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
+        const bar = showBar
+          ? await (await import('../../batch/progress.js')).startProgress(f.io.err, total)
+          : undefined;
+        const failures: Failure[] = [];
+        const created: string[] = [];
+        const abort = new AbortController();
+        const onSigint = () => abort.abort();
+        process.once('SIGINT', onSigint);
+        const started = Date.now();
+        let counts: Counts;
+        try {
+          counts = await runBatch(
+            service,
+            source,
+            journal,
+            {
+              csv: csv,
+              header,
+              batchId,
+              concurrency,
+              pacer,
+              calls,
+              signal: abort.signal,
+              total,
+              // Rows of this file as counted, valid then: checked again whole only if invalid or new.
+              schemaPassed: (row) => invalid < MAX_INVALID_KEPT && row <= total && !invalidRows.has(row),
+              crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
+              throttle: (l) => f.onThrottle(l),
+            },
+            handlersFor(f, { results, created, failures, showBar, bar, pacer }),
+          );
+        } finally {
+          process.removeListener('SIGINT', onSigint);
+          bar?.stop();
+        }
+        const summary = summaryOf(batchId, total, counts, started, journal.path, failures, { allowance, describe });
+        await printSummary(f, summary, counts, failures);
+        if (abort.signal.aborted)
+          throw new CliError(
+            `Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`,
+            EXIT.INTERRUPTED,
+          );
+        if (counts.failed || counts.incomplete)
+          throw new CliError(
+            `${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`,
+            EXIT.PARTIAL,
+          );
       } finally {
-        process.removeListener('SIGINT', onSigint);
-        bar?.stop();
+        await results?.close();
+        journal.close();
       }
-      const summary = summaryOf(batchId, total, counts, started, journal.path, failures, { allowance, describe });
-      await printSummary(f, summary, counts, failures);
-      if (abort.signal.aborted)
-        throw new CliError(
-          `Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`,
-          EXIT.INTERRUPTED,
-        );
-      if (counts.failed || counts.incomplete)
-        throw new CliError(
-          `${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`,
-          EXIT.PARTIAL,
-        );
-    } finally {
-      await results?.close();
-      journal.close();
-    }
+    },
   },
-});
+);
 
 /** The counting pass: how many rows are left, to how many signers, whether all are tests or drafts, which are invalid. */
 async function countRows(rows: AsyncIterable<CsvRow>, journal: Journal, checker: RowChecker) {

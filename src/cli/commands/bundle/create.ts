@@ -6,18 +6,16 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { collect } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
-import { type OptionsOf, type Parent, defineVerb } from '../../verb.js';
+import { type OptionsOf, defineVerb } from '../../verb.js';
 import { showBundle } from './shared/display.js';
 
 /** `--wait` alone is a minute; `--wait 90`, `--wait 2m` (the one duration grammar). */
 const waitMs = (w: string | boolean | undefined) =>
   w === undefined || w === false ? undefined : w === true ? 60_000 : durationArg(w, '--wait');
 
-export const create = defineVerb({
-  command: (bundle: Parent) =>
-    bundle
-      .command('create')
-      .description('Create a Bundle and send it (or save it as a draft)')
+export const create = defineVerb('create', 'Create a Bundle and send it (or save it as a draft)', {
+  flags: (c) =>
+    c
       .option(
         '-f, --spec <file>',
         'BundleRequest JSON (- for stdin); documents may use "file_path"; "tags" are added after creation',

@@ -4,32 +4,34 @@ import { join } from 'node:path';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 import { fieldColumns, note, printList } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const files = defineVerb({
-  command: (bundle: Parent) =>
-    bundle
-      .command('files <slug>')
-      .description("Links to the Bundle's files (expiring), or save them with --download")
-      .option('--download <dir>', 'save every file into this directory (created if needed)')
-      .option('--clobber', 'replace files that already exist in the directory'),
-  examples: ['esign bundle files 9KwSrpJdyp', 'esign bundle files 9KwSrpJdyp --download ./signed'],
-  async run(f, o, slug) {
-    const list = await (await f.service()).getBundleFiles(slug);
-    if (o.download) return downloadAll(f, list, o.download, o.clobber);
-    await printList(
-      f,
-      list,
-      [
-        ...fieldColumns<FileObject>(['kind', 'name']),
-        { header: 'SHA256', value: (x) => x.sha256 ?? '', priority: -1 },
-        { header: 'EXPIRES', value: (x) => x.expires, kind: 'time', priority: 1 },
-        { header: 'URL', value: (x) => x.file_url },
-      ],
-      (x) => x.file_url,
-    );
+export const files = defineVerb(
+  'files <slug>',
+  "Links to the Bundle's files (expiring), or save them with --download",
+  {
+    flags: (c) =>
+      c
+        .option('--download <dir>', 'save every file into this directory (created if needed)')
+        .option('--clobber', 'replace files that already exist in the directory'),
+    examples: ['esign bundle files 9KwSrpJdyp', 'esign bundle files 9KwSrpJdyp --download ./signed'],
+    async run(f, o, slug) {
+      const list = await (await f.service()).getBundleFiles(slug);
+      if (o.download) return downloadAll(f, list, o.download, o.clobber);
+      await printList(
+        f,
+        list,
+        [
+          ...fieldColumns<FileObject>(['kind', 'name']),
+          { header: 'SHA256', value: (x) => x.sha256 ?? '', priority: -1 },
+          { header: 'EXPIRES', value: (x) => x.expires, kind: 'time', priority: 1 },
+          { header: 'URL', value: (x) => x.file_url },
+        ],
+        (x) => x.file_url,
+      );
+    },
   },
-});
+);
 
 interface Saved {
   path: string;

@@ -1,14 +1,10 @@
 // esign bundle get SLUG: one Bundle.
 import { note } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { showBundle } from './shared/display.js';
 
-export const get = defineVerb({
-  command: (bundle: Parent) =>
-    bundle
-      .command('get <slug>')
-      .description('Show a Bundle')
-      .option('--include <members>', 'comma-separated: data, events, files'),
+export const get = defineVerb('get <slug>', 'Show a Bundle', {
+  flags: (c) => c.option('--include <members>', 'comma-separated: data, events, files'),
   examples: ['esign bundle get 9KwSrpJdyp', 'esign bundle get 9KwSrpJdyp --include data,files --json'],
   async run(f, o, slug) {
     const { getBundleOrPacketsBundle } = await import('../../../service/bundleRef.js');

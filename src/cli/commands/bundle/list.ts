@@ -4,17 +4,15 @@ import type { BundleListQuery } from '../../../service/types.js';
 import { choiceListOption, choiceOption, dayArg } from '../../flags.js';
 import { printList } from '../../output/print.js';
 import { addPageOptions, fetchPages } from '../../paging.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { BUNDLE_COLUMNS } from './shared/display.js';
 
 const ORDERINGS = BUNDLE_ORDERINGS.flatMap((o) => [o, `-${o}`]);
 
-export const list = defineVerb({
-  command: (bundle: Parent) =>
+export const list = defineVerb('list', 'List Bundles, newest first', {
+  flags: (c) =>
     addPageOptions(
-      bundle
-        .command('list')
-        .description('List Bundles, newest first')
+      c
         .option('--search <text>', 'slug, label, custom key, signer name, email or phone')
         .addOption(choiceOption('--status <code>', 'one status code', BUNDLE_STATUSES))
         .addOption(choiceListOption('--status-in <codes>', 'comma-separated status codes', BUNDLE_STATUSES))

@@ -4,14 +4,14 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { EsignService } from '../../../service/service.js';
 import type { Bundle } from '../../../service/types.js';
 import type { Action } from '../../run.js';
-import { type Parent, defineVerb, registerVerbs } from '../../verb.js';
+import { type Parent, customVerb, registerVerbs } from '../../verb.js';
 import { eachBundle } from './shared/display.js';
 
 type Change = (service: EsignService, id: string, tags: string[]) => Promise<Bundle>;
 
 /** `tags <name> <slug> <tags...>`: `change` on every Bundle named, each shown by its tags. */
 const tagsVerb = (name: string, description: string, examples: string[], change: Change) =>
-  defineVerb({
+  customVerb({
     // A name known only at run time hides the arguments from the type inference: a slug, then tags.
     command: (tags: Parent) =>
       tags

@@ -1,10 +1,9 @@
 // esign bundle validate SLUG: whether a draft can be sent.
 import { CliError, EXIT } from '../../exitCodes.js';
 import { fieldsOf, printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const validate = defineVerb({
-  command: (bundle: Parent) => bundle.command('validate <slug>').description('Check whether a draft can be sent'),
+export const validate = defineVerb('validate <slug>', 'Check whether a draft can be sent', {
   examples: ['esign bundle validate 9KwSrpJdyp', 'esign bundle validate 9KwSrpJdyp --json'],
   async run(f, _o, slug) {
     const r = await (await f.service()).validateBundle(slug);

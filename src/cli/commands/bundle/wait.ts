@@ -7,79 +7,81 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceOption } from '../../flags.js';
 import { note, writeJson } from '../../output/print.js';
 import { safeLine } from '../../sanitize.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
 const DEFAULT_TIMEOUT = '1h';
 
-export const wait = defineVerb({
-  command: (bundle: Parent) =>
-    bundle
-      .command('wait <ids...>')
-      .description(
-        `Wait until every Bundle reaches a state; exit ${EXIT.TIMEOUT} on timeout, ` +
-          `${EXIT.UNREACHABLE} when one ended where it cannot`,
-      )
-      .addOption(
-        choiceOption('--until <state>', 'docs-ready: complete with the final files', WAIT_TARGETS).default('complete'),
-      )
-      .option('--timeout <duration>', `give up after this long: ${DURATION_EXAMPLES}`, DEFAULT_TIMEOUT),
-  examples: [
-    'esign bundle wait 9KwSrpJdyp --until docs-ready --timeout 30m',
-    'esign bundle wait 9KwSrpJdyp Q4mT2vXbLc --until ended --json',
-    'esign bundle wait 9KwSrpJdyp --until sent --timeout 90s',
-  ],
-  async run(f, o, given) {
-    const target = o.until as WaitTarget;
-    if (!WAIT_TARGETS.includes(target))
-      throw new CliError(`--until expects one of ${WAIT_TARGETS.join(', ')}, got "${o.until}".`, EXIT.USAGE);
-    const timeoutMs = durationArg(o.timeout, '--timeout');
-    const ids = [...new Set(given)];
-    const [{ waitForBundles }, { explainEnd }, { liveLines }] = await Promise.all([
-      import('../../wait/waiter.js'),
-      import('../../wait/why.js'),
-      import('../../wait/live.js'),
-    ]);
-    const service = await f.service();
-    const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
-    let r: Awaited<ReturnType<typeof waitForBundles>>;
-    try {
-      r = await waitForBundles(service, ids, {
-        target,
-        timeoutMs,
-        onUpdate: live?.update,
-        firstStepMs: f.timing.waitFirstStepMs,
-      });
-    } finally {
-      live?.done();
-    }
-    if (f.options.json) writeJson(f, r.bundles);
-    else if (f.options.quiet)
-      f.io.out.write(
-        r.bundles
-          .filter((b) => !r.pending.includes(b))
-          .map((b) => `${safeLine(b.id)}\n`)
-          .join(''),
-      );
-    else if (!live) for (const b of r.bundles) f.io.out.write(`${safeLine(b.id)}\t${safeLine(b.status)}\n`);
-    const where = (b: Bundle) => `${b.id} is ${bundleStateWord(b.status)}`;
-    switch (r.outcome) {
-      case 'reached':
-        if (!f.options.json && !f.options.quiet)
-          note(f, `${ids.length === 1 ? 'The Bundle' : `All ${ids.length} Bundles`} reached ${target}.`);
-        return;
-      case 'interrupted':
-        throw new CliError(`Interrupted: ${r.pending.map(where).join(', ')}.`, EXIT.INTERRUPTED);
-      case 'timeout':
-        throw new CliError(
-          `Timed out after ${o.timeout} waiting for ${target}: ${r.pending.map(where).join(', ')}.`,
-          EXIT.TIMEOUT,
-        );
-      case 'unreachable': {
-        const reasons = await Promise.all(
-          r.unreachable.map(async (b) => `${b.id} cannot reach ${target}: ${await explainEnd(service, b)}`),
-        );
-        throw new CliError(reasons.join('; '), EXIT.UNREACHABLE);
+export const wait = defineVerb(
+  'wait <ids...>',
+  `Wait until every Bundle reaches a state; exit ${EXIT.TIMEOUT} on timeout, ` +
+    `${EXIT.UNREACHABLE} when one ended where it cannot`,
+  {
+    flags: (c) =>
+      c
+        .addOption(
+          choiceOption('--until <state>', 'docs-ready: complete with the final files', WAIT_TARGETS).default(
+            'complete',
+          ),
+        )
+        .option('--timeout <duration>', `give up after this long: ${DURATION_EXAMPLES}`, DEFAULT_TIMEOUT),
+    examples: [
+      'esign bundle wait 9KwSrpJdyp --until docs-ready --timeout 30m',
+      'esign bundle wait 9KwSrpJdyp Q4mT2vXbLc --until ended --json',
+      'esign bundle wait 9KwSrpJdyp --until sent --timeout 90s',
+    ],
+    async run(f, o, given) {
+      const target = o.until as WaitTarget;
+      if (!WAIT_TARGETS.includes(target))
+        throw new CliError(`--until expects one of ${WAIT_TARGETS.join(', ')}, got "${o.until}".`, EXIT.USAGE);
+      const timeoutMs = durationArg(o.timeout, '--timeout');
+      const ids = [...new Set(given)];
+      const [{ waitForBundles }, { explainEnd }, { liveLines }] = await Promise.all([
+        import('../../wait/waiter.js'),
+        import('../../wait/why.js'),
+        import('../../wait/live.js'),
+      ]);
+      const service = await f.service();
+      const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
+      let r: Awaited<ReturnType<typeof waitForBundles>>;
+      try {
+        r = await waitForBundles(service, ids, {
+          target,
+          timeoutMs,
+          onUpdate: live?.update,
+          firstStepMs: f.timing.waitFirstStepMs,
+        });
+      } finally {
+        live?.done();
       }
-    }
+      if (f.options.json) writeJson(f, r.bundles);
+      else if (f.options.quiet)
+        f.io.out.write(
+          r.bundles
+            .filter((b) => !r.pending.includes(b))
+            .map((b) => `${safeLine(b.id)}\n`)
+            .join(''),
+        );
+      else if (!live) for (const b of r.bundles) f.io.out.write(`${safeLine(b.id)}\t${safeLine(b.status)}\n`);
+      const where = (b: Bundle) => `${b.id} is ${bundleStateWord(b.status)}`;
+      switch (r.outcome) {
+        case 'reached':
+          if (!f.options.json && !f.options.quiet)
+            note(f, `${ids.length === 1 ? 'The Bundle' : `All ${ids.length} Bundles`} reached ${target}.`);
+          return;
+        case 'interrupted':
+          throw new CliError(`Interrupted: ${r.pending.map(where).join(', ')}.`, EXIT.INTERRUPTED);
+        case 'timeout':
+          throw new CliError(
+            `Timed out after ${o.timeout} waiting for ${target}: ${r.pending.map(where).join(', ')}.`,
+            EXIT.TIMEOUT,
+          );
+        case 'unreachable': {
+          const reasons = await Promise.all(
+            r.unreachable.map(async (b) => `${b.id} cannot reach ${target}: ${await explainEnd(service, b)}`),
+          );
+          throw new CliError(reasons.join('; '), EXIT.UNREACHABLE);
+        }
+      }
+    },
   },
-});
+);

@@ -3,7 +3,7 @@ import { Argument, type Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Action } from '../../run.js';
 import { safeLine } from '../../sanitize.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { type Parent, customVerb } from '../../verb.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -14,7 +14,7 @@ Install:
   zsh   esign completion zsh > "\${fpath[1]}/_esign"   (then restart zsh; needs compinit)
   fish  esign completion fish > ~/.config/fish/completions/esign.fish`;
 
-export const completion = defineVerb({
+export const completion = customVerb({
   command: (program: Parent) =>
     program
       .command('completion')

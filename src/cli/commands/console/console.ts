@@ -3,69 +3,69 @@
 // one-time sign-in URL on stderr (its address on stdout) and, with --open, opens the browser there.
 import { CliError, EXIT } from '../../exitCodes.js';
 import { intArg } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const supportConsole = defineVerb({
-  command: (program: Parent) =>
-    program
-      .command('console')
-      .description(
-        'The support console in a browser: find Bundles, read their story, verify PDFs (on 127.0.0.1, over the current backend)',
-      )
-      .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
-      .option('--open', 'open the sign-in URL in the browser')
-      .option('--read-only', 'a console that can only look: no cancel, remind or resend')
-      .option('--session-hours <n>', 'how long a sign-in lasts', '8')
-      .option(
-        '--poll-seconds <n>',
-        'a remote backend: the shortest pause between checks of an open Bundle (the rate limit may ask for longer)',
-        '5',
-      ),
-  examples: ['esign console', 'esign console --read-only --port 8080 --open'],
-  async run(f, o) {
-    const port = intArg(o.port, '--port', 0);
-    if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
-    const hours = intArg(o.sessionHours, '--session-hours', 1);
-    const [{ default: Fastify }, { registerConsole }] = await Promise.all([
-      import('fastify'),
-      import('../../../server/console/index.js'),
-    ]);
-    const service = await f.service();
-    const settings = await f.settings();
-    const log = (line: string) => f.io.err.write(`${line}\n`);
-    const app = Fastify({ logger: false, requestTimeout: 30_000, connectionTimeout: 60_000, bodyLimit: 64 * 1024 });
-    let origin = '';
-    const handle = await registerConsole(app, {
-      service,
-      readOnly: o.readOnly === true,
-      backend: settings.baseUrl ? new URL(settings.baseUrl).host : 'the local engine',
-      timing: { sessionTtlMs: hours * 3_600_000 },
-      live: { minPollMs: intArg(o.pollSeconds, '--poll-seconds', 1) * 1000 },
-      // A page of another site that points a name of its own at 127.0.0.1 (DNS rebinding) is refused.
-      allowedHost: (host) => host === new URL(origin).host || host === `localhost:${new URL(origin).port}`,
-    });
-    app.get('/', async (_req, reply) => reply.code(303).header('Location', '/console/').send());
-    origin = await app.listen({ host: '127.0.0.1', port });
-    const url = `${origin}${handle.signInPath()}`;
-    f.io.out.write(`${origin}/console/\n`);
-    log(`esign console: over ${settings.baseUrl ?? 'the local engine'}${o.readOnly ? ' (read-only)' : ''}`);
-    log(`Sign in (this link works once): ${url}`);
-    if (o.open) {
-      const { default: open } = await import('open');
-      await open(url).catch((e: unknown) =>
-        log(`esign: could not open a browser (${(e as Error).message}); open the link above.`),
-      );
-    }
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        log(`${signal}: closing the console`);
-        app.close().then(
-          () => resolve(),
-          () => resolve(),
+export const supportConsole = defineVerb(
+  'console',
+  'The support console in a browser: find Bundles, read their story, verify PDFs (on 127.0.0.1, over the current backend)',
+  {
+    flags: (c) =>
+      c
+        .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
+        .option('--open', 'open the sign-in URL in the browser')
+        .option('--read-only', 'a console that can only look: no cancel, remind or resend')
+        .option('--session-hours <n>', 'how long a sign-in lasts', '8')
+        .option(
+          '--poll-seconds <n>',
+          'a remote backend: the shortest pause between checks of an open Bundle (the rate limit may ask for longer)',
+          '5',
+        ),
+    examples: ['esign console', 'esign console --read-only --port 8080 --open'],
+    async run(f, o) {
+      const port = intArg(o.port, '--port', 0);
+      if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
+      const hours = intArg(o.sessionHours, '--session-hours', 1);
+      const [{ default: Fastify }, { registerConsole }] = await Promise.all([
+        import('fastify'),
+        import('../../../server/console/index.js'),
+      ]);
+      const service = await f.service();
+      const settings = await f.settings();
+      const log = (line: string) => f.io.err.write(`${line}\n`);
+      const app = Fastify({ logger: false, requestTimeout: 30_000, connectionTimeout: 60_000, bodyLimit: 64 * 1024 });
+      let origin = '';
+      const handle = await registerConsole(app, {
+        service,
+        readOnly: o.readOnly === true,
+        backend: settings.baseUrl ? new URL(settings.baseUrl).host : 'the local engine',
+        timing: { sessionTtlMs: hours * 3_600_000 },
+        live: { minPollMs: intArg(o.pollSeconds, '--poll-seconds', 1) * 1000 },
+        // A page of another site that points a name of its own at 127.0.0.1 (DNS rebinding) is refused.
+        allowedHost: (host) => host === new URL(origin).host || host === `localhost:${new URL(origin).port}`,
+      });
+      app.get('/', async (_req, reply) => reply.code(303).header('Location', '/console/').send());
+      origin = await app.listen({ host: '127.0.0.1', port });
+      const url = `${origin}${handle.signInPath()}`;
+      f.io.out.write(`${origin}/console/\n`);
+      log(`esign console: over ${settings.baseUrl ?? 'the local engine'}${o.readOnly ? ' (read-only)' : ''}`);
+      log(`Sign in (this link works once): ${url}`);
+      if (o.open) {
+        const { default: open } = await import('open');
+        await open(url).catch((e: unknown) =>
+          log(`esign: could not open a browser (${(e as Error).message}); open the link above.`),
         );
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+      }
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          log(`${signal}: closing the console`);
+          app.close().then(
+            () => resolve(),
+            () => resolve(),
+          );
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      });
+    },
   },
-});
+);

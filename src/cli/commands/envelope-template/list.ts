@@ -1,11 +1,10 @@
 // esign envelope-template list
 import type { EnvelopeTemplate } from '../../../service/types.js';
 import { fieldColumns } from '../../output/print.js';
-import { type Parent, listVerb } from '../../verb.js';
+import { listVerb } from '../../verb.js';
 import { byOrder } from './shared/display.js';
 
-export const list = listVerb({
-  command: (et: Parent) => et.command('list').description('List enabled Envelope Templates, newest first'),
+export const list = listVerb('list', 'List enabled Envelope Templates, newest first', {
   examples: ['esign envelope-template list', 'esign envelope-template list --all --json'],
   pages: () => (s, q) => s.listEnvelopeTemplates(q),
   columns: [

@@ -11,23 +11,24 @@ function printExitCodes(io: IO): void {
 
 /** `help` answers about the commands of `program`, which it hangs under. */
 const helpVerb = (program: Parent) =>
-  defineVerb({
-    command: (parent: Parent) =>
-      parent
-        .command('help [topic...]')
-        .description('Help on a command, or "exit-codes", or "states" (every status and event code in words)'),
-    examples: ['esign help bundle create', 'esign help states', 'esign help exit-codes'],
-    async run(f, _o, topic = []) {
-      if (topic[0] === 'exit-codes') return printExitCodes(f.io);
-      if (topic[0] === 'states') return (await import('./states.js')).printStates(f.io);
-      const target = topic.reduce<CommandUnknownOpts | undefined>(
-        (c, name) => c?.commands.find((x) => x.name() === name),
-        program,
-      );
-      if (!target) throw new CliError(`no help on "${topic.join(' ')}": not a command (try esign --help).`, EXIT.USAGE);
-      target.outputHelp();
+  defineVerb(
+    'help [topic...]',
+    'Help on a command, or "exit-codes", or "states" (every status and event code in words)',
+    {
+      examples: ['esign help bundle create', 'esign help states', 'esign help exit-codes'],
+      async run(f, _o, topic = []) {
+        if (topic[0] === 'exit-codes') return printExitCodes(f.io);
+        if (topic[0] === 'states') return (await import('./states.js')).printStates(f.io);
+        const target = topic.reduce<CommandUnknownOpts | undefined>(
+          (c, name) => c?.commands.find((x) => x.name() === name),
+          program,
+        );
+        if (!target)
+          throw new CliError(`no help on "${topic.join(' ')}": not a command (try esign --help).`, EXIT.USAGE);
+        target.outputHelp();
+      },
     },
-  });
+  );
 
 export function register(program: Command, action: Action): void {
   program.command('help-exit-codes', { hidden: true }).action(action(async (f) => printExitCodes(f.io)));

@@ -1,9 +1,9 @@
 // esign local account show|set: requester defaults and links of the local account.
 import { printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const show = defineVerb({
-  command: (account: Parent) => account.command('show', { isDefault: true }).description('Show the account'),
+export const show = defineVerb('show', 'Show the account', {
+  commandOptions: { isDefault: true },
   examples: ['esign local account show', 'esign local account show --json'],
   async run(f) {
     const s = (await f.local()).account.settings();
@@ -11,11 +11,9 @@ export const show = defineVerb({
   },
 });
 
-export const set = defineVerb({
-  command: (account: Parent) =>
-    account
-      .command('set')
-      .description('Change account settings')
+export const set = defineVerb('set', 'Change account settings', {
+  flags: (c) =>
+    c
       .option('--name <name>')
       .option('--requester-name <name>')
       .option('--requester-email <email>')

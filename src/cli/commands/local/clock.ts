@@ -2,10 +2,10 @@
 import { DURATION_EXAMPLES, parseDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const show = defineVerb({
-  command: (clock: Parent) => clock.command('show', { isDefault: true }),
+export const show = defineVerb('show', '', {
+  commandOptions: { isDefault: true },
   examples: ['esign local clock show', 'esign local clock show --json'],
   async run(f) {
     const c = (await f.local()).clock;
@@ -14,8 +14,7 @@ export const show = defineVerb({
   },
 });
 
-export const advance = defineVerb({
-  command: (clock: Parent) => clock.command('advance <duration>').description('Move time forward, e.g. 90m, 3d, 1d12h'),
+export const advance = defineVerb('advance <duration>', 'Move time forward, e.g. 90m, 3d, 1d12h', {
   examples: ['esign local clock advance 3d', 'esign local clock advance 12h'],
   async run(f, _o, duration) {
     const ms = parseDuration(duration);
@@ -30,8 +29,7 @@ export const advance = defineVerb({
   },
 });
 
-export const reset = defineVerb({
-  command: (clock: Parent) => clock.command('reset').description('Back to wall-clock time'),
+export const reset = defineVerb('reset', 'Back to wall-clock time', {
   examples: ['esign local clock reset', 'esign local clock reset --json'],
   async run(f) {
     const c = (await f.local()).clock;

@@ -1,9 +1,8 @@
 // esign local info: where the local data lives, and what it holds.
 import { printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const info = defineVerb({
-  command: (local: Parent) => local.command('info').description('Where the local data lives, and what it holds'),
+export const info = defineVerb('info', 'Where the local data lives, and what it holds', {
   examples: ['esign local info', 'esign local info --json'],
   async run(f) {
     const info = (await f.local()).info();

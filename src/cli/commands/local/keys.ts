@@ -1,6 +1,6 @@
 // esign local keys list|create|revoke: API keys for esign serve (stored hashed; a key is shown once).
 import { fieldColumns, printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { engineList } from './shared/verbs.js';
 
 export const list = engineList({
@@ -11,12 +11,8 @@ export const list = engineList({
   id: (k) => k.id,
 });
 
-export const create = defineVerb({
-  command: (keys: Parent) =>
-    keys
-      .command('create')
-      .description('Create a key and print it (only this once)')
-      .option('--name <name>', 'what the key is for', 'default'),
+export const create = defineVerb('create', 'Create a key and print it (only this once)', {
+  flags: (c) => c.option('--name <name>', 'what the key is for', 'default'),
   examples: ['esign local keys create --name ci', 'esign local keys create --name ci -q'],
   async run(f, o) {
     const { record, key } = (await f.local()).keys.create(o.name);
@@ -26,8 +22,7 @@ export const create = defineVerb({
   },
 });
 
-export const revoke = defineVerb({
-  command: (keys: Parent) => keys.command('revoke <id>').description('Revoke a key by id or prefix'),
+export const revoke = defineVerb('revoke <id>', 'Revoke a key by id or prefix', {
   examples: ['esign local keys revoke esk_AbC123', 'esign local keys revoke 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
   async run(f, _o, id) {
     const k = (await f.local()).keys.revoke(id);

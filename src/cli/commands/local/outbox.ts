@@ -2,15 +2,13 @@
 import type { MessageKind } from '../../../local/messages/outbox.js';
 import { choiceOption } from '../../flags.js';
 import { fieldColumns, printList } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
 const MESSAGE_KINDS = ['signing_request', 'reminder', 'docs_ready', 'declined', 'reassigned'] satisfies MessageKind[];
 
-export const outbox = defineVerb({
-  command: (local: Parent) =>
-    local
-      .command('outbox')
-      .description('Emails and SMS the engine would have sent')
+export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have sent', {
+  flags: (c) =>
+    c
       .option('--bundle <slug>')
       .option('--packet <id>')
       .option('--to <address>')

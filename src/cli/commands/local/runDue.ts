@@ -1,20 +1,18 @@
 // esign local run-due: apply what is due now (expiry, reminders, work a stopped process left).
 import { printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const runDue = defineVerb({
-  command: (local: Parent) =>
-    local
-      .command('run-due')
-      .description(
-        'Apply what is due now: expiry, reminders, and documents or evidence a stopped process left pending',
-      ),
-  examples: ['esign local run-due', 'esign local run-due --json'],
-  async run(f) {
-    const e = await f.local();
-    const done = e.runDue();
-    await e.settle();
-    const r = { ...done, ...e.pendingWork() };
-    await printObject(f, r, Object.entries(r), String(r.expired + r.reminded));
+export const runDue = defineVerb(
+  'run-due',
+  'Apply what is due now: expiry, reminders, and documents or evidence a stopped process left pending',
+  {
+    examples: ['esign local run-due', 'esign local run-due --json'],
+    async run(f) {
+      const e = await f.local();
+      const done = e.runDue();
+      await e.settle();
+      const r = { ...done, ...e.pendingWork() };
+      await printObject(f, r, Object.entries(r), String(r.expired + r.reminded));
+    },
   },
-});
+);

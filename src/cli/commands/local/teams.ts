@@ -1,6 +1,6 @@
 // esign local teams list|add and local brands list|add: teams and signing brands of the account.
 import { fieldColumns, printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { engineList } from './shared/verbs.js';
 
 export const listTeams = engineList({
@@ -10,13 +10,8 @@ export const listTeams = engineList({
   id: (t) => t.id,
 });
 
-export const addTeam = defineVerb({
-  command: (teams: Parent) =>
-    teams
-      .command('add <name>')
-      .description('Add a team')
-      .option('--requester-name <name>')
-      .option('--requester-email <email>'),
+export const addTeam = defineVerb('add <name>', 'Add a team', {
+  flags: (c) => c.option('--requester-name <name>').option('--requester-email <email>'),
   examples: [
     'esign local teams add Legal',
     'esign local teams add Sales --requester-name "Sales desk" --requester-email sales@acme.example',
@@ -38,9 +33,8 @@ export const listBrands = engineList({
   id: (b) => b.id,
 });
 
-export const addBrand = defineVerb({
-  command: (brands: Parent) =>
-    brands.command('add <name>').description('Add a signing brand').option('--redirect-url <url>'),
+export const addBrand = defineVerb('add <name>', 'Add a signing brand', {
+  flags: (c) => c.option('--redirect-url <url>'),
   examples: ['esign local brands add Acme', 'esign local brands add Acme --redirect-url https://acme.example/thanks'],
   async run(f, o, name) {
     const b = (await f.local()).account.addBrand({ name, redirect_url: o.redirectUrl });

@@ -12,14 +12,8 @@ export const list = engineList({
   id: (u) => u.id,
 });
 
-export const add = defineVerb({
-  command: (users: Parent) =>
-    users
-      .command('add <email>')
-      .description('Add a user (verified unless --unverified)')
-      .option('--name <name>')
-      .option('--admin')
-      .option('--unverified'),
+export const add = defineVerb('add <email>', 'Add a user (verified unless --unverified)', {
+  flags: (c) => c.option('--name <name>').option('--admin').option('--unverified'),
   examples: [
     'esign local users add ada@example.com --name "Ada Lovelace"',
     'esign local users add ops@example.com --admin --unverified',
@@ -44,8 +38,7 @@ export const [verify, unverify] = switchVerbs({
   },
 });
 
-export const remove = defineVerb({
-  command: (users: Parent) => users.command('remove <email>').description('Remove a user'),
+export const remove = defineVerb('remove <email>', 'Remove a user', {
   examples: ['esign local users remove ops@example.com', 'esign local users remove ada@example.com --json'],
   async run(f, _o, email) {
     (await f.local()).account.removeUser(email);

@@ -1,14 +1,9 @@
 // esign packet coe ID [--download FILE]: the signer's Certificate of Evidence.
 import { fieldsOf, printObject } from '../../output/print.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const coe = defineVerb({
-  command: (packet: Parent) =>
-    packet
-      .command('coe <id>')
-      .description("The signer's Certificate of Evidence (a link, or the PDF with --download)")
-      .option('--download <file>', 'save the PDF here')
-      .option('--clobber', 'replace the file if it exists'),
+export const coe = defineVerb('coe <id>', "The signer's Certificate of Evidence (a link, or the PDF with --download)", {
+  flags: (c) => c.option('--download <file>', 'save the PDF here').option('--clobber', 'replace the file if it exists'),
   examples: ['esign packet coe Rw3pLk8sQe', 'esign packet coe Rw3pLk8sQe --download coe.pdf'],
   async run(f, o, id) {
     const c = await (await f.service()).getPacketCoe(id);

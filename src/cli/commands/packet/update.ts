@@ -2,7 +2,7 @@
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceOption, toggled, toggles } from '../../flags.js';
 import { readJsonInput } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { showPacket } from './shared/display.js';
 
 /** Each a pair of flags, `--auth-sms` and `--no-auth-sms`, for a boolean of the packet. */
@@ -16,12 +16,10 @@ const BOOLEAN_FIELDS = [
   'suppress_docs_ready',
 ] as const;
 
-export const update = defineVerb({
-  command: (packet: Parent) =>
+export const update = defineVerb('update <id>', "Change a signer's details or delivery", {
+  flags: (c) =>
     toggles(
-      packet
-        .command('update <id>')
-        .description("Change a signer's details or delivery")
+      c
         .option('-f, --spec <file>', 'packet PATCH JSON (- for stdin)')
         .option('--name <name>')
         .option('--email <email>')

@@ -1,16 +1,14 @@
 // esign person create
 import { CliError, EXIT } from '../../exitCodes.js';
 import { collect } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { channelFlags, personBody } from './shared/body.js';
 import { showPerson } from './shared/display.js';
 
-export const create = defineVerb({
-  command: (person: Parent) =>
+export const create = defineVerb('create', 'Create a Person', {
+  flags: (c) =>
     channelFlags(
-      person
-        .command('create')
-        .description('Create a Person')
+      c
         .option('-f, --spec <file>', 'PersonRequest JSON (- for stdin)')
         .option('--name <name>', 'full name (required unless in the spec)'),
       '',

@@ -1,14 +1,12 @@
 // esign person list
 import type { Person } from '../../../service/types.js';
 import { fieldColumns } from '../../output/print.js';
-import { type Parent, listVerb } from '../../verb.js';
+import { listVerb } from '../../verb.js';
 import { emails, phones } from './shared/display.js';
 
-export const list = listVerb({
-  command: (person: Parent) =>
-    person
-      .command('list')
-      .description('List Persons')
+export const list = listVerb('list', 'List Persons', {
+  flags: (c) =>
+    c
       .option('--search <text>', 'name, email or phone contains')
       .option('--email <email>', 'has this email address')
       .option('--phone <phone>', 'has this phone number'),

@@ -5,48 +5,54 @@ import { CliError, EXIT, exitCodeForStatus } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { readAll } from '../../io.js';
 import { type Profile, openProfiles } from '../../profiles.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { showProfile } from './shared/display.js';
 
-export const add = defineVerb({
-  command: (profile: Parent) =>
-    profile
-      .command('add <name>')
-      .description('Add a profile (remote with --base-url, else local; the global --data-dir sets its data directory)')
-      .option('--base-url <url>', 'API v2 base URL, e.g. https://api.example.com/api/v2')
-      .option('--api-key-stdin', 'read the API key from stdin (otherwise a hidden prompt)')
-      .option('--live', 'non-test Bundles may be created and sent without --live')
-      .option('--use', 'make it the current profile')
-      .option('--force', 'replace a profile of that name')
-      .option('--no-verify', 'save without checking the key against the server first'),
-  examples: [
-    'printenv ESIGN_KEY | esign profile add prod --base-url https://api.example.com/api/v2 --api-key-stdin --use',
-    'esign profile add sandbox --data-dir ./sandbox-data',
-    'printenv KEY | esign profile add staging --base-url https://staging.example.com/api/v2 --api-key-stdin --no-verify',
-  ],
-  async run(f, o, name) {
-    const store = await openProfiles(f.env);
-    if (store.has(name) && !o.force)
-      throw new CliError(`Profile "${name}" exists; pass --force to replace it.`, EXIT.USAGE);
-    if (!o.baseUrl && (o.apiKeyStdin || o.live))
-      throw new CliError('--api-key-stdin and --live apply to remote profiles: give --base-url too.', EXIT.USAGE);
-    const p: Profile = o.baseUrl
-      ? { baseUrl: checkBaseUrl(o.baseUrl), apiKey: await readKey(f, o.apiKeyStdin), ...(o.live ? { live: true } : {}) }
-      : { ...(f.options.dataDir ? { dataDir: resolve(f.options.dataDir) } : {}) };
-    if (p.baseUrl && o.verify !== false) {
-      const { checkKey } = await import('./check.js');
-      const c = await checkKey(p.baseUrl, p.apiKey);
-      if (!c.ok)
-        throw new CliError(
-          `Not saved: ${p.baseUrl} did not accept the key (${c.detail}). Pass --no-verify to save it anyway.`,
-          c.status ? exitCodeForStatus(c.status) : EXIT.FAILURE,
-        );
-    }
-    store.set(name, p);
-    if (o.use) store.use(name);
-    await showProfile(f, name, p, store.current() === name);
+export const add = defineVerb(
+  'add <name>',
+  'Add a profile (remote with --base-url, else local; the global --data-dir sets its data directory)',
+  {
+    flags: (c) =>
+      c
+        .option('--base-url <url>', 'API v2 base URL, e.g. https://api.example.com/api/v2')
+        .option('--api-key-stdin', 'read the API key from stdin (otherwise a hidden prompt)')
+        .option('--live', 'non-test Bundles may be created and sent without --live')
+        .option('--use', 'make it the current profile')
+        .option('--force', 'replace a profile of that name')
+        .option('--no-verify', 'save without checking the key against the server first'),
+    examples: [
+      'printenv ESIGN_KEY | esign profile add prod --base-url https://api.example.com/api/v2 --api-key-stdin --use',
+      'esign profile add sandbox --data-dir ./sandbox-data',
+      'printenv KEY | esign profile add staging --base-url https://staging.example.com/api/v2 --api-key-stdin --no-verify',
+    ],
+    async run(f, o, name) {
+      const store = await openProfiles(f.env);
+      if (store.has(name) && !o.force)
+        throw new CliError(`Profile "${name}" exists; pass --force to replace it.`, EXIT.USAGE);
+      if (!o.baseUrl && (o.apiKeyStdin || o.live))
+        throw new CliError('--api-key-stdin and --live apply to remote profiles: give --base-url too.', EXIT.USAGE);
+      const p: Profile = o.baseUrl
+        ? {
+            baseUrl: checkBaseUrl(o.baseUrl),
+            apiKey: await readKey(f, o.apiKeyStdin),
+            ...(o.live ? { live: true } : {}),
+          }
+        : { ...(f.options.dataDir ? { dataDir: resolve(f.options.dataDir) } : {}) };
+      if (p.baseUrl && o.verify !== false) {
+        const { checkKey } = await import('./check.js');
+        const c = await checkKey(p.baseUrl, p.apiKey);
+        if (!c.ok)
+          throw new CliError(
+            `Not saved: ${p.baseUrl} did not accept the key (${c.detail}). Pass --no-verify to save it anyway.`,
+            c.status ? exitCodeForStatus(c.status) : EXIT.FAILURE,
+          );
+      }
+      store.set(name, p);
+      if (o.use) store.use(name);
+      await showProfile(f, name, p, store.current() === name);
+    },
   },
-});
+);
 
 function checkBaseUrl(value: string): string {
   let u: URL;

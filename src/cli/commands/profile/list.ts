@@ -1,12 +1,11 @@
 // esign profile list (the default verb): every profile, * marking the current one; keys redacted.
 import { printList } from '../../output/print.js';
 import { openProfilesIfAny, redactKey } from '../../profiles.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { backend } from './shared/display.js';
 
-export const list = defineVerb({
-  command: (profile: Parent) =>
-    profile.command('list', { isDefault: true }).description('List profiles (* marks the current one)'),
+export const list = defineVerb('list', 'List profiles (* marks the current one)', {
+  commandOptions: { isDefault: true },
   examples: ['esign profile list', 'esign profile list --json'],
   async run(f) {
     const store = await openProfilesIfAny(f.env);

@@ -1,14 +1,10 @@
 // esign profile remove NAME (asks first, or --yes): the profile and its key.
 import { openProfiles } from '../../profiles.js';
 import { confirm } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const remove = defineVerb({
-  command: (profile: Parent) =>
-    profile
-      .command('remove <name>')
-      .description('Remove a profile and its key')
-      .option('-y, --yes', 'do not ask for confirmation'),
+export const remove = defineVerb('remove <name>', 'Remove a profile and its key', {
+  flags: (c) => c.option('-y, --yes', 'do not ask for confirmation'),
   examples: ['esign profile remove staging', 'esign profile remove staging --yes'],
   async run(f, o, name) {
     const store = await openProfiles(f.env);

@@ -2,18 +2,15 @@
 import type { DocumentTemplate } from '../../../service/types.js';
 import { fieldColumns, keyValueItems } from '../../output/print.js';
 import { collect, keyValues } from '../../run.js';
-import { type Parent, listVerb } from '../../verb.js';
+import { listVerb } from '../../verb.js';
 
-export const list = listVerb({
-  command: (template: Parent) =>
-    template
-      .command('list')
-      .description('List Document Templates')
-      .option(
-        '--metadata <key=value>',
-        'only templates whose metadata has this value (repeatable; all must match)',
-        collect,
-      ),
+export const list = listVerb('list', 'List Document Templates', {
+  flags: (c) =>
+    c.option(
+      '--metadata <key=value>',
+      'only templates whose metadata has this value (repeatable; all must match)',
+      collect,
+    ),
   examples: ['esign template list', 'esign template list --metadata region=emea --all --json'],
   pages: (o) => {
     const metadata = o.metadata?.length ? Object.fromEntries(keyValues(o.metadata, '--metadata')) : undefined;

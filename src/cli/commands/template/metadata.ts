@@ -1,6 +1,6 @@
 // esign template metadata set|unset|clear: a template's metadata (its only writable member).
 import { confirm } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { type Parent, customVerb, defineVerb } from '../../verb.js';
 import { showTemplate } from './shared/display.js';
 import { metadataFlags } from './shared/metadata.js';
 
@@ -13,7 +13,7 @@ const change = (spec: {
   examples: string[];
   metadata: (list: string[]) => Record<string, string>;
 }) =>
-  defineVerb({
+  customVerb({
     command: (metadata: Parent) =>
       metadata.command(spec.name).argument('<id>').argument(`<${spec.list}...>`).description(spec.description),
     examples: spec.examples,
@@ -44,9 +44,8 @@ export const unset = change({
   metadata: (keys) => Object.fromEntries(keys.map((k) => [k, ''])),
 });
 
-export const clear = defineVerb({
-  command: (metadata: Parent) =>
-    metadata.command('clear <id>').description('Remove every key').option('-y, --yes', 'do not ask for confirmation'),
+export const clear = defineVerb('clear <id>', 'Remove every key', {
+  flags: (c) => c.option('-y, --yes', 'do not ask for confirmation'),
   examples: [
     'esign template metadata clear 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c',
     'esign template metadata clear 3f2b0c1e-8a4d-4e6b-9c1a-2d5e7f9a0b1c --yes',

@@ -1,14 +1,12 @@
 // esign template prepare: a single-use URL where a person creates or edits a template.
 import { collect } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { showSession } from './shared/display.js';
 import { metadataFlags } from './shared/metadata.js';
 
-export const prepare = defineVerb({
-  command: (template: Parent) =>
-    template
-      .command('prepare')
-      .description('A single-use URL where a person creates or edits a template')
+export const prepare = defineVerb('prepare', 'A single-use URL where a person creates or edits a template', {
+  flags: (c) =>
+    c
       .option('--template <id>', 'edit this template (omit to create one)')
       .option('--team <uuid>', 'team of a new template')
       .option('--library <name>', 'folder of a new template')

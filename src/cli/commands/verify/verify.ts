@@ -5,58 +5,58 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import { printList } from '../../output/print.js';
 import { sha256Arg } from '../../flags.js';
 import { unreadable } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const verify = defineVerb({
-  command: (program: Parent) =>
-    program
-      .command('verify [files...]')
-      .description('Check files (or SHA-256 hashes) against completed Bundles; exit 9 when any does not match')
-      .option('--hash <hex>', 'a SHA-256 to check instead of a file (repeatable)', sha256Arg),
-  examples: [
-    'esign verify signed.pdf',
-    'esign verify --hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
-  ],
-  async run(f, o, files = []) {
-    if (!files.length && !o.hash?.length) throw new CliError('Give one or more files, or --hash HEX.', EXIT.USAGE);
-    const { sha256File } = await import('../../hashFile.js');
-    const { err } = f.io;
-    const showProgress = err.isTTY && !f.options.json;
-    const inputs: { source: string; hash: string }[] = (o.hash ?? []).map((h) => ({ source: 'hash', hash: h }));
-    for (const file of files) {
-      let last = -1;
-      const hash = await sha256File(
-        file,
-        showProgress
-          ? (done, total) => {
-              const pct = total ? Math.floor((done / total) * 100) : 100;
-              if (pct !== last) err.write(`\rHashing ${file}: ${(last = pct)}%\x1b[K`);
-            }
-          : undefined,
-      ).catch((e: unknown) => {
-        throw unreadable('', file, e);
-      });
-      if (showProgress) err.write('\r\x1b[K');
-      inputs.push({ source: file, hash });
-    }
-    const service = await f.service();
-    const results: (VerifyResult & { file: string })[] = [];
-    for (const i of inputs) results.push({ file: i.source, ...(await service.verify(i.hash)) });
-    await printList(
-      f,
-      results,
-      [
-        { header: 'FILE', value: (r) => r.file, kind: 'path', priority: 1 },
-        { header: 'RESULT', value: (r) => r.status, priority: 2 },
-        { header: 'TYPE', value: (r) => r.document_type ?? '' },
-        { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '', kind: 'id' },
-        { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '', kind: 'time' },
-        { header: 'SHA256', value: (r) => r.sha256, priority: -1 },
-      ],
-      (r) => r.sha256,
-    );
-    const misses = results.filter((r) => r.status !== 'match');
-    if (misses.length)
-      throw new CliError(`${misses.length} of ${results.length} did not match a completed Bundle.`, EXIT.MISMATCH);
+export const verify = defineVerb(
+  'verify [files...]',
+  'Check files (or SHA-256 hashes) against completed Bundles; exit 9 when any does not match',
+  {
+    flags: (c) => c.option('--hash <hex>', 'a SHA-256 to check instead of a file (repeatable)', sha256Arg),
+    examples: [
+      'esign verify signed.pdf',
+      'esign verify --hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    ],
+    async run(f, o, files = []) {
+      if (!files.length && !o.hash?.length) throw new CliError('Give one or more files, or --hash HEX.', EXIT.USAGE);
+      const { sha256File } = await import('../../hashFile.js');
+      const { err } = f.io;
+      const showProgress = err.isTTY && !f.options.json;
+      const inputs: { source: string; hash: string }[] = (o.hash ?? []).map((h) => ({ source: 'hash', hash: h }));
+      for (const file of files) {
+        let last = -1;
+        const hash = await sha256File(
+          file,
+          showProgress
+            ? (done, total) => {
+                const pct = total ? Math.floor((done / total) * 100) : 100;
+                if (pct !== last) err.write(`\rHashing ${file}: ${(last = pct)}%\x1b[K`);
+              }
+            : undefined,
+        ).catch((e: unknown) => {
+          throw unreadable('', file, e);
+        });
+        if (showProgress) err.write('\r\x1b[K');
+        inputs.push({ source: file, hash });
+      }
+      const service = await f.service();
+      const results: (VerifyResult & { file: string })[] = [];
+      for (const i of inputs) results.push({ file: i.source, ...(await service.verify(i.hash)) });
+      await printList(
+        f,
+        results,
+        [
+          { header: 'FILE', value: (r) => r.file, kind: 'path', priority: 1 },
+          { header: 'RESULT', value: (r) => r.status, priority: 2 },
+          { header: 'TYPE', value: (r) => r.document_type ?? '' },
+          { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '', kind: 'id' },
+          { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '', kind: 'time' },
+          { header: 'SHA256', value: (r) => r.sha256, priority: -1 },
+        ],
+        (r) => r.sha256,
+      );
+      const misses = results.filter((r) => r.status !== 'match');
+      if (misses.length)
+        throw new CliError(`${misses.length} of ${results.length} did not match a completed Bundle.`, EXIT.MISMATCH);
+    },
   },
-});
+);

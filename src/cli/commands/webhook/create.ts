@@ -2,14 +2,12 @@
 import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
 import { choiceListOption } from '../../flags.js';
 import { commaList } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { showWebhook } from './shared/display.js';
 
-export const create = defineVerb({
-  command: (webhook: Parent) =>
-    webhook
-      .command('create')
-      .description('Subscribe a URL to event types')
+export const create = defineVerb('create', 'Subscribe a URL to event types', {
+  flags: (c) =>
+    c
       .requiredOption('--name <name>', 'what the webhook is for')
       .requiredOption('--url <url>', 'where deliveries are POSTed (http or https)')
       .addOption(

@@ -2,18 +2,14 @@
 import type { WebhookDeliveryRecord } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { fieldColumns } from '../../output/print.js';
-import { type Parent, idVerb, listVerb } from '../../verb.js';
+import { idVerb, listVerb } from '../../verb.js';
 import { EVENT_COLUMNS, showEvent } from './shared/display.js';
 import { eventFilterFlags, eventFilters } from './shared/filters.js';
 
-export const events = listVerb({
-  command: (webhook: Parent) =>
+export const events = listVerb('events', 'Webhook events (one per webhook and occurrence), newest first', {
+  flags: (c) =>
     eventFilterFlags(
-      webhook
-        .command('events')
-        .description('Webhook events (one per webhook and occurrence), newest first')
-        .option('--success', 'only delivered events')
-        .option('--failed', 'only events not delivered (yet)'),
+      c.option('--success', 'only delivered events').option('--failed', 'only events not delivered (yet)'),
     ),
   examples: [
     'esign webhook events --failed',
@@ -40,14 +36,8 @@ export const event = idVerb({
   show: showEvent,
 });
 
-export const deliveries = listVerb({
-  command: (webhook: Parent) =>
-    eventFilterFlags(
-      webhook
-        .command('deliveries')
-        .description('Delivery attempts, newest first')
-        .option('--event <id>', 'of this webhook event'),
-    ),
+export const deliveries = listVerb('deliveries', 'Delivery attempts, newest first', {
+  flags: (c) => eventFilterFlags(c.option('--event <id>', 'of this webhook event')),
   examples: [
     'esign webhook deliveries --event 6f7a8b9c-0d1e-4f2a-8b3c-4d5e6f7a8b9c',
     'esign webhook deliveries --status 500 --limit 10',

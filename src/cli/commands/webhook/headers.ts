@@ -3,24 +3,19 @@ import type { WebhookExtraHeader } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { fieldColumns } from '../../output/print.js';
 import { intArg } from '../../run.js';
-import { type Parent, defineVerb, deleteVerb, listVerb } from '../../verb.js';
+import { defineVerb, deleteVerb, listVerb } from '../../verb.js';
 import { showHeader } from './shared/display.js';
 
-export const list = listVerb({
-  command: (headers: Parent) =>
-    headers.command('list').description('List extra headers').option('--webhook <id>', 'of this webhook'),
+export const list = listVerb('list', 'List extra headers', {
+  flags: (c) => c.option('--webhook <id>', 'of this webhook'),
   examples: ['esign webhook headers list', 'esign webhook headers list --webhook 8d9e0f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a'],
   pages: (o) => (s, q) => s.listWebhookHeaders({ ...q, webhook: o.webhook }),
   columns: fieldColumns<WebhookExtraHeader>(['id', 'webhook', 'order', 'name', 'value']),
   id: (h) => h.id,
 });
 
-export const add = defineVerb({
-  command: (headers: Parent) =>
-    headers
-      .command('add <webhookId> <name> <value>')
-      .description("Add a header to a webhook's deliveries")
-      .option('--order <n>', "position among the webhook's headers (default 1)"),
+export const add = defineVerb('add <webhookId> <name> <value>', "Add a header to a webhook's deliveries", {
+  flags: (c) => c.option('--order <n>', "position among the webhook's headers (default 1)"),
   examples: [
     'esign webhook headers add 8d9e0f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a X-Tenant acme',
     'esign webhook headers add 8d9e0f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a X-Env prod --order 2',
@@ -32,14 +27,8 @@ export const add = defineVerb({
   },
 });
 
-export const update = defineVerb({
-  command: (headers: Parent) =>
-    headers
-      .command('update <headerId>')
-      .description('Change an extra header')
-      .option('--name <name>')
-      .option('--value <value>')
-      .option('--order <n>'),
+export const update = defineVerb('update <headerId>', 'Change an extra header', {
+  flags: (c) => c.option('--name <name>').option('--value <value>').option('--order <n>'),
   examples: [
     'esign webhook headers update 4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b --value beta',
     'esign webhook headers update 4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b --name X-Stage --order 1',

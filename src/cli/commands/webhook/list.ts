@@ -4,13 +4,11 @@ import type { Webhook } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceOption } from '../../flags.js';
 import { fieldColumns } from '../../output/print.js';
-import { type Parent, listVerb } from '../../verb.js';
+import { listVerb } from '../../verb.js';
 
-export const list = listVerb({
-  command: (webhook: Parent) =>
-    webhook
-      .command('list')
-      .description('List webhooks')
+export const list = listVerb('list', 'List webhooks', {
+  flags: (c) =>
+    c
       .option('--enabled', 'only enabled webhooks')
       .option('--disabled', 'only disabled webhooks')
       .addOption(

@@ -1,13 +1,11 @@
 // esign webhook secret [--regenerate]: the secret deliveries are signed with.
 import { fieldsOf, printObject } from '../../output/print.js';
 import { confirm } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const secret = defineVerb({
-  command: (webhook: Parent) =>
-    webhook
-      .command('secret')
-      .description('The secret deliveries are signed with (X-Blueink-Signature)')
+export const secret = defineVerb('secret', 'The secret deliveries are signed with (X-Blueink-Signature)', {
+  flags: (c) =>
+    c
       .option('--regenerate', 'make a new secret (receivers must be told)')
       .option('-y, --yes', 'do not ask for confirmation'),
   examples: ['esign webhook secret', 'esign webhook secret --regenerate --yes'],

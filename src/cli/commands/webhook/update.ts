@@ -3,14 +3,12 @@ import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceListOption } from '../../flags.js';
 import { commaList } from '../../run.js';
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 import { showWebhook } from './shared/display.js';
 
-export const update = defineVerb({
-  command: (webhook: Parent) =>
-    webhook
-      .command('update <id>')
-      .description('Change a webhook')
+export const update = defineVerb('update <id>', 'Change a webhook', {
+  flags: (c) =>
+    c
       .option('--name <name>')
       .option('--url <url>')
       .addOption(

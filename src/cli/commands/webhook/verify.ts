@@ -1,22 +1,24 @@
 // esign webhook verify: check one delivery's signature (the checker loads only when it runs).
-import { type Parent, defineVerb } from '../../verb.js';
+import { defineVerb } from '../../verb.js';
 
-export const verify = defineVerb({
-  command: (webhook: Parent) =>
-    webhook
-      .command('verify')
-      .description("Check a delivery's signature: exit 0 if good, 9 if it does not match, 11 if its timestamp is stale")
-      .option('--secret <secret>', 'the webhook secret (env ESIGN_WEBHOOK_SECRET)')
-      .option('--signature <sig>', 'the X-Blueink-Signature header (v0=HEX)')
-      .option('--timestamp <ts>', 'the X-Blueink-Request-Timestamp header (UNIX seconds)')
-      .option('--payload <text>', 'the raw body (else --payload-file, else stdin)')
-      .option('--payload-file <file>', 'a file holding the raw body, byte for byte')
-      .option('--tolerance <seconds>', 'largest accepted age of the timestamp', '300'),
-  examples: [
-    'esign webhook verify --secret "$SECRET" --signature "$SIG" --timestamp "$TS" --payload-file body.json',
-    'esign webhook verify --secret "$SECRET" --signature "$SIG" --timestamp "$TS" --payload \'{"event":"bundle_sent"}\' --tolerance 600',
-  ],
-  async run(f, o): Promise<void> {
-    await (await import('./verifyDelivery.js')).verifyCommand(f, o);
+export const verify = defineVerb(
+  'verify',
+  "Check a delivery's signature: exit 0 if good, 9 if it does not match, 11 if its timestamp is stale",
+  {
+    flags: (c) =>
+      c
+        .option('--secret <secret>', 'the webhook secret (env ESIGN_WEBHOOK_SECRET)')
+        .option('--signature <sig>', 'the X-Blueink-Signature header (v0=HEX)')
+        .option('--timestamp <ts>', 'the X-Blueink-Request-Timestamp header (UNIX seconds)')
+        .option('--payload <text>', 'the raw body (else --payload-file, else stdin)')
+        .option('--payload-file <file>', 'a file holding the raw body, byte for byte')
+        .option('--tolerance <seconds>', 'largest accepted age of the timestamp', '300'),
+    examples: [
+      'esign webhook verify --secret "$SECRET" --signature "$SIG" --timestamp "$TS" --payload-file body.json',
+      'esign webhook verify --secret "$SECRET" --signature "$SIG" --timestamp "$TS" --payload \'{"event":"bundle_sent"}\' --tolerance 600',
+    ],
+    async run(f, o): Promise<void> {
+      await (await import('./verifyDelivery.js')).verifyCommand(f, o);
+    },
   },
-});
+);

@@ -4,7 +4,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Factory, LocalBackend } from '../../../factory.js';
 import { type Column, printList } from '../../../output/print.js';
-import { type Parent, type Verb, defineVerb } from '../../../verb.js';
+import { type Parent, type Verb, customVerb, defineVerb } from '../../../verb.js';
 
 /** `list`, the group's default verb: rows the engine holds, as a table. */
 export function engineList<T>(spec: {
@@ -14,11 +14,8 @@ export function engineList<T>(spec: {
   columns: Column<T>[];
   id: (row: T) => string;
 }) {
-  return defineVerb({
-    command: (group: Parent) => {
-      const list = group.command('list', { isDefault: true });
-      return spec.description ? list.description(spec.description) : list;
-    },
+  return defineVerb('list', spec.description ?? '', {
+    commandOptions: { isDefault: true },
     examples: spec.examples,
     run: async (f) => printList(f, await spec.rows(await f.local()), spec.columns, spec.id),
   });
@@ -34,7 +31,7 @@ export function switchVerbs<A extends unknown[], O extends OptionValues>(spec: {
   run: (f: Factory, on: boolean, opts: O, ...args: A) => Promise<void>;
 }): [on: Verb<A, O>, off: Verb<A, O>] {
   const make = (i: 0 | 1) =>
-    defineVerb({
+    customVerb({
       command: (parent: Parent) => spec.command(parent, spec.names[i]).description(spec.descriptions[i]),
       examples: spec.examples[i],
       run: (f, o, ...args) => spec.run(f, i === 0, o, ...args),
