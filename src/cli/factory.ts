@@ -1,7 +1,6 @@
 // The Factory: what every command gets, created lazily. Commands take everything from it (io,
 // service, prompter, settings), so a test runs a command in-process with a captured IO and a real
 // engine on a temp directory.
-import type { Command } from '@commander-js/extra-typings';
 import type { LocalEngineOptions } from '../local/engine.js';
 import type { LocalBackend } from '../service/localAdmin.js';
 import type { EsignService } from '../service/service.js';
@@ -95,10 +94,6 @@ export class Factory {
     readonly prompter: Prompter = inquirerPrompter,
     readonly timing: CliTiming = {},
   ) {}
-
-  static from(cmd: Command, io: IO, prompter?: Prompter): Factory {
-    return new Factory(cmd.optsWithGlobals() as GlobalOptions, io, prompter);
-  }
 
   /** A Factory whose commands talk to `service` (a test's, or a host's, which closes it). */
   static withService(service: EsignService, io: IO, options: GlobalOptions = {}, prompter?: Prompter): Factory {
@@ -264,7 +259,8 @@ export class Factory {
   }
 
   async close(): Promise<void> {
-    await this.engine?.close();
+    // An injected backend is its owner's to close.
+    if (this.engine !== this.injected) await this.engine?.close();
     await this.remote?.close();
   }
 }

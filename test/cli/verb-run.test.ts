@@ -59,6 +59,13 @@ describe('verbs run in-process on an injected service', () => {
     await expect(update.run(f, {}, packet)).rejects.toMatchObject({ exitCode: 2 });
   });
 
+  it('closing a Factory over an injected engine leaves the engine to its owner', async () => {
+    const f = Factory.withEngine(engine, captureIO());
+    await get.run(f, {}, packet);
+    await f.close();
+    expect((await engine.getPacket(packet)).id).toBe(packet);
+  });
+
   it('packet coe shows the certificate of a signed packet, with its hash', async () => {
     const b = await engine.createBundle(
       bundleRequest({ packets: [{ key: 'cy', name: 'Cy', email: 'cy@example.com' }] }),
