@@ -3,6 +3,7 @@
 // fails keeps its own error and exit code, as before.
 import { ApiError } from '../service/errors.js';
 import { CliError, EXIT, StateConflict } from './exitCodes.js';
+import { UseCaseError } from '../app/failure.js';
 import type { Factory } from './factory.js';
 import { readAll } from './io.js';
 import { note, printList } from './output/print.js';
@@ -41,7 +42,9 @@ export async function forEachId<T>(
       rows.push({ id, result: 'ok', detail: describe(await fn(id)) });
     } catch (e) {
       if (ids.length === 1) throw e;
-      if (!(e instanceof ApiError) && !(e instanceof CliError) && !(e instanceof StateConflict)) throw e;
+      const known =
+        e instanceof ApiError || e instanceof CliError || e instanceof StateConflict || e instanceof UseCaseError;
+      if (!known) throw e;
       rows.push({ id, result: 'failed', detail: e.message });
     }
   }

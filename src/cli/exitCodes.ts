@@ -1,4 +1,5 @@
 // The documented exit codes (`esign help exit-codes`, README). Scripts depend on them: never renumber.
+import type { FailureKind } from '../app/failure.js';
 import { ApiError } from '../service/errors.js';
 
 export const EXIT = {
@@ -22,6 +23,15 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** The code of each kind of use-case refusal (src/app/failure.ts). */
+export const EXIT_FOR_FAILURE: Record<FailureKind, ExitCode> = {
+  failure: EXIT.FAILURE,
+  usage: EXIT.USAGE,
+  invalid: EXIT.INVALID,
+  conflict: EXIT.CONFLICT,
+  mismatch: EXIT.MISMATCH,
+};
 
 /** The one table: `esign help exit-codes` prints it and the README's "Exit codes" holds it word for word (a test checks). */
 export const EXIT_TABLE: [number, string][] = [

@@ -7,7 +7,7 @@ import type { EsignService } from '../service/service.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
 import type { OutputOptions } from './output/print.js';
-import { stripControl } from './sanitize.js';
+import { stripControl } from '../app/sanitize.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
 import { dirname } from 'node:path';
 

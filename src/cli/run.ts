@@ -1,11 +1,12 @@
 // The action wrapper every command uses: a Factory in, errors out as one line and an exit code.
 import { readFile } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { UseCaseError } from '../app/failure.js';
+import { stripControl } from '../app/sanitize.js';
 import { ApiError } from '../service/errors.js';
-import { CliError, EXIT, type ExitCode, StateConflict, exitCodeForStatus } from './exitCodes.js';
+import { CliError, EXIT, EXIT_FOR_FAILURE, type ExitCode, StateConflict, exitCodeForStatus } from './exitCodes.js';
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
 import { type IO, readAll } from './io.js';
-import { stripControl } from './sanitize.js';
 
 /**
  * Wraps a verb's body for commander: `opts` is the verb's options interface and `args` its
@@ -59,6 +60,7 @@ export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
     }
     return exitCodeForStatus(e.status);
   }
+  if (e instanceof UseCaseError) return reportError(io, new CliError(e.message, EXIT_FOR_FAILURE[e.kind]), json);
   if (e instanceof CliError) {
     write(
       json

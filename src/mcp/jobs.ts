@@ -1,13 +1,14 @@
 // The job tools: work an agent asks for that takes more than one operation (a Bundle's whole story,
 // waiting for a state, verifying files, checking a batch, saving a Bundle's files). Each is the
-// CLI's own logic over the port (src/cli/wait, src/cli/batch, src/cli/download), not a copy.
+// use cases every door shares (src/app: wait, batch, download, verify), not a copy.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { UseCaseError } from '../app/failure.js';
 import { parseOr400 } from '../service/schemas.js';
 import { WAIT_TARGETS, type WaitTarget } from '../service/states.js';
-import type { Source } from '../cli/batch/mapping.js';
+import type { Source } from '../app/batch/mapping.js';
 import { type Annotations, type Json, Refusal, type ToolContext, type ToolDef } from './tool.js';
 
 /** Bounds on what one call may ask for. */
@@ -68,8 +69,8 @@ const inspect = job(
   z.strictObject({ id: id.describe('A Bundle slug, or the id of one of its packets') }),
   async (a, { service }) => {
     const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([
-      import('../service/bundleRef.js'),
-      import('../service/inspection.js'),
+      import('../app/bundleRef.js'),
+      import('../app/inspection.js'),
     ]);
     return inspectBundle(service, await getBundleOrPacketsBundle(service, a.id as string));
   },
@@ -89,8 +90,8 @@ const wait = job(
   }),
   async (a, { service, signal }) => {
     const [{ waitForBundles }, { explainEnd }] = await Promise.all([
-      import('../cli/wait/waiter.js'),
-      import('../cli/wait/why.js'),
+      import('../app/wait/waiter.js'),
+      import('../app/wait/why.js'),
     ]);
     const ids = [...new Set(a.ids as string[])];
     const r = await waitForBundles(service, ids, {
@@ -139,7 +140,7 @@ const verify = job(
     const inputs = ((a.hashes ?? []) as string[]).map((h) => ({ file: 'hash', hash: h.toLowerCase() }));
     const paths = (a.paths ?? []) as string[];
     if (paths.length) requireFileAccess(ctx, 'paths');
-    const { sha256File } = await import('../cli/hashFile.js');
+    const { sha256File } = await import('../app/hashFile.js');
     for (const p of paths)
       inputs.push({
         file: p,
@@ -147,8 +148,8 @@ const verify = job(
           throw new Refusal(`${p}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
         }),
       });
-    const results = [];
-    for (const i of inputs) results.push({ file: i.file, ...(await ctx.service.verify(i.hash)) });
+    const { verifyHashes } = await import('../app/verify.js');
+    const results = await verifyHashes(ctx.service, inputs);
     return { all_match: results.every((r) => r.status === 'match'), results };
   },
 );
@@ -177,8 +178,8 @@ const check = job(
     }),
   async (a, ctx) => {
     const [{ checkRows }, { describeProblem }] = await Promise.all([
-      import('../cli/batch/checkRows.js'),
-      import('../cli/batch/mapping.js'),
+      import('../app/batch/checkRows.js'),
+      import('../app/batch/mapping.js'),
     ]);
     const load = async (): Promise<Source> => {
       if (a.spec) return { kind: 'spec', spec: a.spec as Json, baseDir: process.cwd() };
@@ -202,7 +203,7 @@ const check = job(
       return { ...r, problems, ...(more ? { problems_not_shown: more } : {}) };
     } catch (e) {
       // The CSV's own failures (unreadable, not CSV, a bad header) are the caller's to fix.
-      if ((e as Error).name === 'CliError') throw new Refusal((e as Error).message);
+      if (e instanceof UseCaseError) throw new Refusal(e.message);
       throw e;
     } finally {
       if (dir) await rm(dir, { recursive: true, force: true });
@@ -225,7 +226,7 @@ const save = job(
   z.strictObject({ id, dir: z.string().min(1).max(4096).describe('Directory (created if needed)') }),
   async (a, ctx) => {
     requireFileAccess(ctx, 'dir');
-    const { download, safeFileName } = await import('../cli/download.js');
+    const { download, safeFileName } = await import('../app/download.js');
     const files = await ctx.service.getBundleFiles(a.id as string);
     const dir = resolve(a.dir as string);
     await mkdir(dir, { recursive: true });
@@ -235,7 +236,7 @@ const save = job(
     for (const [i, f] of files.entries()) {
       const r = await download(source, f.file_url, join(dir, safeFileName(f.name, i, used)), f.sha256).catch(
         (e: Error) => {
-          throw e.name === 'CliError' ? new Refusal(e.message) : e;
+          throw e instanceof UseCaseError ? new Refusal(e.message) : e;
         },
       );
       saved.push({ kind: f.kind, ...r });

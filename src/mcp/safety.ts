@@ -2,7 +2,7 @@
 // destructive tools, and the custom_key every create carries so that a retried call finds the
 // Bundle the first one made instead of making (and sending) a second.
 import { createHash } from 'node:crypto';
-import { findByKey } from '../cli/batch/runner.js';
+import { findByKey } from '../app/customKey.js';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';

@@ -5,7 +5,7 @@ import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'nod
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSV_LIMITS } from '../../src/cli/batch/csvGuard.js';
+import { CSV_LIMITS } from '../../src/app/batch/csvGuard.js';
 import { fixture, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';

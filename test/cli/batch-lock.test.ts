@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs bench module (bench/security.mjs calls it too)
 import { doubleResumeTrials } from '../../bench/batch-resume-race.mjs';
-import { BatchLock } from '../../src/cli/batch/lock.js';
-import { CliError, EXIT } from '../../src/cli/exitCodes.js';
+import { BatchLock } from '../../src/app/batch/lock.js';
+import { UseCaseError } from '../../src/app/failure.js';
+import { EXIT, EXIT_FOR_FAILURE } from '../../src/cli/exitCodes.js';
 import { tempDir, useBatchDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
@@ -24,9 +25,9 @@ describe('BatchLock', () => {
       } catch (e) {
         err = e;
       }
-      expect(err).toBeInstanceOf(CliError);
-      expect((err as CliError).exitCode).toBe(EXIT.CONFLICT);
-      expect((err as CliError).message).toBe(
+      expect(err).toBeInstanceOf(UseCaseError);
+      expect(EXIT_FOR_FAILURE[(err as UseCaseError).kind]).toBe(EXIT.CONFLICT);
+      expect((err as UseCaseError).message).toBe(
         `Batch b1 is being sent by process ${process.pid}; wait for it, or stop it first.`,
       );
       // What the holder file reads as decides nothing: empty (a claim half-written), or a dead pid.

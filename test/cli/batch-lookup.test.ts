@@ -3,8 +3,8 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Source } from '../../src/cli/batch/mapping.js';
-import { RowChecker } from '../../src/cli/batch/rows.js';
+import type { Source } from '../../src/app/batch/mapping.js';
+import { RowChecker } from '../../src/app/batch/rows.js';
 import { LocalEngine } from '../../src/local/engine.js';
 import { UNSTATED_TEXT_MAX } from '../../src/service/schemas.js';
 import { bundleRequest, fixture, newEngine, tempDir } from '../helpers.js';

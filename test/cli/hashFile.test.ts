@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sha256File } from '../../src/cli/hashFile.js';
+import { sha256File } from '../../src/app/hashFile.js';
 import { tempDir } from '../helpers.js';
 
 const dir = tempDir('esign-hash-');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIO } from '../../src/cli/io.js';
 import { printList, printObject } from '../../src/cli/output/print.js';
-import { safeJson, safeLine, safeUrl } from '../../src/cli/sanitize.js';
+import { safeJson, safeLine, safeUrl } from '../../src/app/sanitize.js';
 import { bundleRequest, fixture, newEngine, oneSignerBatchSpec, tempDir, withRemoteServer } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 

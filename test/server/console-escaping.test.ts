@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import type { Inspection } from '../../src/service/inspection.js';
+import type { Inspection } from '../../src/app/inspection.js';
 import type { Bundle, BundleDataItem } from '../../src/service/types.js';
 import { BundlePage } from '../../src/server/console/bundle.js';
 import { FindPage, findQuery } from '../../src/server/console/find.js';

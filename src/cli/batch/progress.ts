@@ -3,7 +3,7 @@
 // ends (Ctrl-C twice, an exit on the way) the cursor and line wrap come back and the counts are said.
 import type { OutStream } from '../io.js';
 import { fitLine } from '../output/fit.js';
-import type { Counts } from './runner.js';
+import type { Counts } from '../../app/batch/runner.js';
 
 export interface Progress {
   update(c: Counts, next?: string): void;

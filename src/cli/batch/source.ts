@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { CliError, EXIT } from '../exitCodes.js';
 import type { Factory } from '../factory.js';
 import { readJsonInput } from '../run.js';
-import type { Source } from './mapping.js';
+import type { Source } from '../../app/batch/mapping.js';
 
 export interface SourceFlags {
   spec?: string;

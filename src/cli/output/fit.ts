@@ -55,7 +55,7 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
   return widths;
 }
 
-export { clockTime, isIsoTime, shortTime } from '../../service/timeWords.js';
+export { clockTime, isIsoTime, shortTime } from '../../app/timeWords.js';
 
 /** A path cut from the left to `w` characters, so that its file name stays: "…/signed/contract.pdf". */
 export function cutLeft(s: string, w: number): string {

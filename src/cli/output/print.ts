@@ -2,7 +2,7 @@
 // rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../../service/states.js';
 import { type IO, pagerCommand } from '../io.js';
-import { safeJson, stripControl } from '../sanitize.js';
+import { safeJson, stripControl } from '../../app/sanitize.js';
 
 export interface OutputOptions {
   json?: boolean;

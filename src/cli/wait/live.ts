@@ -3,7 +3,7 @@ import { bundleStateWord, docStateWord } from '../../service/states.js';
 import type { Bundle } from '../../service/types.js';
 import type { IO } from '../io.js';
 import { fitLine } from '../output/fit.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../app/sanitize.js';
 
 export function describe(b: Bundle): string {
   const signed = b.packets.filter((p) => p.status === 'co').length;

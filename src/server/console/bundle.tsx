@@ -2,7 +2,7 @@
 // saw them, webhook events with each attempt, files with their SHA-256 and a preview, and actions
 // (each behind a confirmation page). The part inside #story is what a live update replaces.
 import type { ComponentChildren } from 'preact';
-import type { Inspection, TimelineEntry } from '../../service/inspection.js';
+import type { Inspection, TimelineEntry } from '../../app/inspection.js';
 import { bundleStateWord, docStateWord, isInProgress, isPacketDone, signerStateWord } from '../../service/states.js';
 import type { BundleDataItem, BundleMessage, WebhookEvent } from '../../service/types.js';
 import { bundleUrl } from './find.js';

@@ -1,5 +1,5 @@
 // "Copy as esign command": what the page shows, as the CLI lines that do or show the same.
-import type { Inspection } from '../../service/inspection.js';
+import type { Inspection } from '../../app/inspection.js';
 import { isInProgress, isPacketDone } from '../../service/states.js';
 
 export interface Command {

@@ -5,9 +5,9 @@
 import { parse as parseCookies, serialize as cookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren } from 'preact';
-import { getBundleOrPacketsBundle } from '../../service/bundleRef.js';
+import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
 import { ApiError } from '../../service/errors.js';
-import { inspectBundle } from '../../service/inspection.js';
+import { inspectBundle } from '../../app/inspection.js';
 import { bundleOfPayload } from '../../service/webhookEvents.js';
 import { operationNamed } from '../../service/operations.js';
 import type { EsignService } from '../../service/service.js';

@@ -3,7 +3,7 @@
 // escaped by the renderer, so a hostile label or file name is only ever text.
 import type { FastifyReply } from 'fastify';
 import type { ComponentChildren } from 'preact';
-import { clockTime, shortTime } from '../../service/timeWords.js';
+import { clockTime, shortTime } from '../../app/timeWords.js';
 import { BASE_CSP, Head, pageHeaders, sendHtml } from '../pages/kit.js';
 
 export const CONSOLE_PREFIX = '/console';

@@ -2,7 +2,7 @@
 // that can watch its data (the local engine: its change watch sees other processes' writes too)
 // drives it; any other is polled at a pace its rate limit allows. The page then fetches itself.
 import type { FastifyReply } from 'fastify';
-import { inspectBundle } from '../../service/inspection.js';
+import { inspectBundle } from '../../app/inspection.js';
 import type { EsignService } from '../../service/service.js';
 
 export interface LiveOptions {

@@ -5,7 +5,7 @@ import { ApiError } from '../../../service/errors.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { readAll } from '../../io.js';
 import { collect } from '../../run.js';
-import { safeJson, stripControl } from '../../sanitize.js';
+import { safeJson, stripControl } from '../../../app/sanitize.js';
 import { defineVerb } from '../../verb.js';
 import type { Factory } from '../../factory.js';
 

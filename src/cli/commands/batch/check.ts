@@ -1,6 +1,6 @@
 // esign batch check ROWS.csv (and batch send --dry-run): builds and validates every row as a real
 // create would, sends nothing, and reports each problem as `row 17, column ada.email: ...`; exit 3.
-import type { RowProblem } from '../../batch/checkRows.js';
+import type { RowProblem } from '../../../app/batch/checkRows.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { note, writeJson } from '../../output/print.js';
 import { defineVerb } from '../../verb.js';
@@ -17,8 +17,8 @@ export const check = defineVerb(
     ],
     async run(f, o, csv) {
       const [{ checkRows }, { describeProblem }, { loadSource }] = await Promise.all([
-        import('../../batch/checkRows.js'),
-        import('../../batch/mapping.js'),
+        import('../../../app/batch/checkRows.js'),
+        import('../../../app/batch/mapping.js'),
         import('../../batch/source.js'),
       ]);
       const problems: RowProblem[] = [];

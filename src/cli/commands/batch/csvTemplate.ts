@@ -14,8 +14,8 @@ export const csvTemplate = defineVerb(
     async run(f, o) {
       const [{ loadSource }, { templateColumns }, { csvRecords }] = await Promise.all([
         import('../../batch/source.js'),
-        import('../../batch/mapping.js'),
-        import('../../csvOut.js'),
+        import('../../../app/batch/mapping.js'),
+        import('../../../app/csvOut.js'),
       ]);
       const { header, example } = templateColumns((await loadSource(f, o)).source);
       f.io.out.write(csvRecords(o.example === false ? [header] : [header, example]));

@@ -3,13 +3,13 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { note, printObject } from '../../output/print.js';
 import { confirm, intArg } from '../../run.js';
-import { safeLine } from '../../sanitize.js';
-import type { CsvRow } from '../../batch/csv.js';
-import type { Journal } from '../../batch/journal.js';
-import type { RowChecker } from '../../batch/rows.js';
-import type { Counts } from '../../batch/runner.js';
-import type { Allowance, Pacer } from '../../batch/pacer.js';
-import type { ResultsFile } from '../../batch/results.js';
+import { safeLine } from '../../../app/sanitize.js';
+import type { CsvRow } from '../../../app/batch/csv.js';
+import type { Journal } from '../../../app/batch/journal.js';
+import type { RowChecker } from '../../../app/batch/rows.js';
+import type { Counts } from '../../../app/batch/runner.js';
+import type { Allowance, Pacer } from '../../../app/batch/pacer.js';
+import type { ResultsFile } from '../../../app/batch/results.js';
 import type { EsignService } from '../../../service/service.js';
 import { defineVerb } from '../../verb.js';
 import { addSourceOptions } from './shared/flags.js';
@@ -41,23 +41,16 @@ export const send = defineVerb(
     async run(f, o, csv) {
       if (o.dryRun) return (await import('./check.js')).check.run(f, o, csv);
       const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
-      const [
-        { readHeader, readRows },
-        mapping,
-        src,
-        { Journal, journalDir },
-        { runBatch },
-        { sha256File },
-        { RowChecker },
-      ] = await Promise.all([
-        import('../../batch/csv.js'),
-        import('../../batch/mapping.js'),
-        import('../../batch/source.js'),
-        import('../../batch/journal.js'),
-        import('../../batch/runner.js'),
-        import('../../hashFile.js'),
-        import('../../batch/rows.js'),
-      ]);
+      const [{ readHeader, readRows }, mapping, src, { Journal }, { runBatch }, { sha256File }, { RowChecker }] =
+        await Promise.all([
+          import('../../../app/batch/csv.js'),
+          import('../../../app/batch/mapping.js'),
+          import('../../batch/source.js'),
+          import('../../../app/batch/journal.js'),
+          import('../../../app/batch/runner.js'),
+          import('../../../app/hashFile.js'),
+          import('../../../app/batch/rows.js'),
+        ]);
       const header = await readHeader(csv);
       const { source, descriptor } = await src.loadSource(f, o);
       refuseUnfitHeader(f, mapping, mapping.planColumns(source, header));
@@ -68,7 +61,7 @@ export const send = defineVerb(
         );
       const batchId = o.batchId ?? src.batchIdOf(await sha256File(csv), descriptor);
       const service = await f.service();
-      const dir = await journalDir(f);
+      const dir = await f.journalDir();
       const journal = Journal.open(dir, {
         batch: batchId,
         csv: csv,
@@ -79,14 +72,14 @@ export const send = defineVerb(
       let results: ResultsFile | undefined;
       try {
         // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
-        const files = new (await import('../../batch/fileCache.js')).FileCache();
+        const files = new (await import('../../../app/batch/fileCache.js')).FileCache();
         const checker = new RowChecker(source, { batchId, readFiles: false, files });
         const c = await countRows(readRows(csv, header), journal, checker);
         const { total, pending, invalid, invalidRows } = c;
         await confirmSend(f, o, c);
 
         const { pacer, calls, allowance, describe } = await pacingFor(service, o, pending);
-        if (o.results) results = new (await import('../../batch/results.js')).ResultsFile(o.results);
+        if (o.results) results = new (await import('../../../app/batch/results.js')).ResultsFile(o.results);
         const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
         const bar = showBar
           ? await (await import('../../batch/progress.js')).startProgress(f.io.err, total)
@@ -211,7 +204,7 @@ async function printSummary(
   if (failures.length > 50) note(f, `... and ${failures.length - 50} more (esign batch status ${summary.batch}).`);
 }
 
-type Mapping = typeof import('../../batch/mapping.js');
+type Mapping = typeof import('../../../app/batch/mapping.js');
 
 /** A header that does not fit the source: each problem said, and nothing sent. */
 function refuseUnfitHeader(f: Factory, mapping: Mapping, plan: ReturnType<Mapping['planColumns']>) {
@@ -242,11 +235,11 @@ async function confirmSend(f: Factory, o: { live?: boolean; yes?: boolean }, c: 
     );
 }
 
-type Pacing = typeof import('../../batch/pacer.js');
+type Pacing = typeof import('../../../app/batch/pacer.js');
 
 /** The pace of creates and calls on a rate-limited backend: --rate, or the allowance the backend tells. */
 async function pacingFor(service: EsignService, o: { rate?: string }, pending: number) {
-  const pacing: Pacing = await import('../../batch/pacer.js');
+  const pacing: Pacing = await import('../../../app/batch/pacer.js');
   let pacer: Pacer | undefined;
   let calls: Pacer | undefined;
   let allowance: Allowance | undefined;
@@ -263,7 +256,7 @@ async function pacingFor(service: EsignService, o: { rate?: string }, pending: n
 }
 
 type Failure = { row: number; custom_key: string; error: string };
-type Handlers = Parameters<typeof import('../../batch/runner.js').runBatch>[4];
+type Handlers = Parameters<typeof import('../../../app/batch/runner.js').runBatch>[4];
 
 /** What each row's result and each pause show: the results file, -q ids, failures kept, the bar. */
 function handlersFor(

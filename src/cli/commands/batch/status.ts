@@ -9,8 +9,8 @@ export const status = defineVerb(
   {
     examples: ['esign batch status', 'esign batch status nda-2026-11 --json'],
     async run(f, _o, id) {
-      const { journalDir, listJournals, readJournal } = await import('../../batch/journal.js');
-      const dir = await journalDir(f);
+      const { listJournals, readJournal } = await import('../../../app/batch/journal.js');
+      const dir = await f.journalDir();
       const summarise = (batch: string, path: string) => {
         const { meta, rows } = readJournal(path);
         const c = { sent: 0, failed: 0, in_flight: 0 };

@@ -5,7 +5,7 @@ import { durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { collect } from '../../run.js';
-import { safeLine } from '../../sanitize.js';
+import { safeLine } from '../../../app/sanitize.js';
 import { type OptionsOf, defineVerb } from '../../verb.js';
 import { showBundle } from './shared/display.js';
 
@@ -124,7 +124,7 @@ const shellWord = (t: string) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(t) ? t : `'${t
  */
 async function waitForLaunch(f: Factory, b: Bundle, timeoutMs: number): Promise<Bundle> {
   if (b.status !== 'pe') return b;
-  const [service, { waitForBundles }] = await Promise.all([f.service(), import('../../wait/waiter.js')]);
+  const [service, { waitForBundles }] = await Promise.all([f.service(), import('../../../app/wait/waiter.js')]);
   const spinner =
     f.io.err.isTTY && !f.options.json
       ? (await import('ora'))

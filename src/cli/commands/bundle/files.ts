@@ -42,7 +42,7 @@ interface Saved {
 
 /** Saves every file, with a counter on a terminal and one line per file (the path) on stdout. */
 async function downloadAll(ctx: Factory, list: FileObject[], dir: string, clobber = false): Promise<void> {
-  const { download, safeFileName } = await import('../../download.js');
+  const { download, safeFileName } = await import('../../../app/download.js');
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
   const saved: Saved[] = [];

@@ -1,11 +1,11 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
-import type { Inspection, TimelineEntry } from '../../../service/inspection.js';
+import type { Inspection, TimelineEntry } from '../../../app/inspection.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 import { fieldColumns, fieldsOf, note, printList, printObject, writeJson } from '../../output/print.js';
-import { safeLine } from '../../sanitize.js';
+import { safeLine } from '../../../app/sanitize.js';
 import { idVerb } from '../../verb.js';
 
 export const inspect = idVerb({
@@ -19,8 +19,8 @@ export const inspect = idVerb({
   ],
   async fetch(service, id) {
     const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([
-      import('../../../service/bundleRef.js'),
-      import('../../../service/inspection.js'),
+      import('../../../app/bundleRef.js'),
+      import('../../../app/inspection.js'),
     ]);
     return inspectBundle(service, await getBundleOrPacketsBundle(service, id));
   },

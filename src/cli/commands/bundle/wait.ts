@@ -6,7 +6,7 @@ import { DURATION_EXAMPLES, durationArg } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceOption } from '../../flags.js';
 import { note, writeJson } from '../../output/print.js';
-import { safeLine } from '../../sanitize.js';
+import { safeLine } from '../../../app/sanitize.js';
 import { defineVerb } from '../../verb.js';
 
 const DEFAULT_TIMEOUT = '1h';
@@ -36,8 +36,8 @@ export const wait = defineVerb(
       const timeoutMs = durationArg(o.timeout, '--timeout');
       const ids = [...new Set(given)];
       const [{ waitForBundles }, { explainEnd }, { liveLines }] = await Promise.all([
-        import('../../wait/waiter.js'),
-        import('../../wait/why.js'),
+        import('../../../app/wait/waiter.js'),
+        import('../../../app/wait/why.js'),
         import('../../wait/live.js'),
       ]);
       const service = await f.service();

@@ -2,7 +2,7 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Action } from '../../run.js';
-import { safeLine } from '../../sanitize.js';
+import { safeLine } from '../../../app/sanitize.js';
 import { type Parent, customVerb } from '../../verb.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;

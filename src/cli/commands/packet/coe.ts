@@ -8,7 +8,7 @@ export const coe = defineVerb('coe <id>', "The signer's Certificate of Evidence 
   async run(f, o, id) {
     const c = await (await f.service()).getPacketCoe(id);
     if (!o.download) return printObject(f, c, fieldsOf(c, ['file_url', 'expires', 'sha256']), c.file_url);
-    const { download } = await import('../../download.js');
+    const { download } = await import('../../../app/download.js');
     const saved = await download(f, c.file_url, o.download, c.sha256, { clobber: o.clobber });
     await printObject(
       f,

@@ -1,7 +1,7 @@
 // esign serve: the embedded engine behind the API v2 wire.
 import { CliError, EXIT } from '../../exitCodes.js';
 import { intArg } from '../../run.js';
-import { stripControl } from '../../sanitize.js';
+import { stripControl } from '../../../app/sanitize.js';
 import { defineVerb } from '../../verb.js';
 
 const DUE_WORK_INTERVAL_MS = 5_000;

@@ -1,6 +1,6 @@
 // esign verify FILE... | --hash HEX: is this the signed PDF, combined PDF or Certificate of
 // Evidence of a completed Bundle? Files are hashed here; only the hash is sent.
-import type { VerifyResult } from '../../../service/types.js';
+import { type HashToVerify, verifyHashes } from '../../../app/verify.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { printList } from '../../output/print.js';
 import { sha256Arg } from '../../flags.js';
@@ -18,10 +18,10 @@ export const verify = defineVerb(
     ],
     async run(f, o, files = []) {
       if (!files.length && !o.hash?.length) throw new CliError('Give one or more files, or --hash HEX.', EXIT.USAGE);
-      const { sha256File } = await import('../../hashFile.js');
+      const { sha256File } = await import('../../../app/hashFile.js');
       const { err } = f.io;
       const showProgress = err.isTTY && !f.options.json;
-      const inputs: { source: string; hash: string }[] = (o.hash ?? []).map((h) => ({ source: 'hash', hash: h }));
+      const inputs: HashToVerify[] = (o.hash ?? []).map((h) => ({ file: 'hash', hash: h }));
       for (const file of files) {
         let last = -1;
         const hash = await sha256File(
@@ -36,11 +36,9 @@ export const verify = defineVerb(
           throw unreadable('', file, e);
         });
         if (showProgress) err.write('\r\x1b[K');
-        inputs.push({ source: file, hash });
+        inputs.push({ file, hash });
       }
-      const service = await f.service();
-      const results: (VerifyResult & { file: string })[] = [];
-      for (const i of inputs) results.push({ file: i.source, ...(await service.verify(i.hash)) });
+      const results = await verifyHashes(await f.service(), inputs);
       await printList(
         f,
         results,

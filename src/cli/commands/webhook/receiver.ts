@@ -11,7 +11,7 @@ import type { listen } from './listen.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { note } from '../../output/print.js';
 import { commaList, intArg } from '../../run.js';
-import { safeJson, safeLine } from '../../sanitize.js';
+import { safeJson, safeLine } from '../../../app/sanitize.js';
 
 /** The flags of `esign webhook listen`, as its verb declares them (a type only: nothing is loaded back). */
 type ListenOptions = OptionsOf<typeof listen>;

@@ -1,5 +1,5 @@
 // esign webhook trigger TYPE | resend ID: the sandbox's test tools for webhook receivers.
-import { deliveryOutcome } from '../../../service/deliveryOutcome.js';
+import { deliveryOutcome } from '../../../app/deliveryOutcome.js';
 import type { WebhookEvent } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { fieldColumns, note, printList } from '../../output/print.js';

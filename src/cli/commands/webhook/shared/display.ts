@@ -1,5 +1,5 @@
 // How webhooks, their headers and events are shown.
-import { deliveryOutcome } from '../../../../service/deliveryOutcome.js';
+import { deliveryOutcome } from '../../../../app/deliveryOutcome.js';
 import type { Webhook, WebhookEvent, WebhookExtraHeader } from '../../../../service/types.js';
 import { type Column, type Out, fieldColumns, fieldsOf, printObject } from '../../../output/print.js';
 

@@ -1,6 +1,6 @@
 // One webhook delivery attempt in words: "HTTP 200", "HTTP 500: Internal error",
 // "no answer: Connection refused (ECONNREFUSED)"; a message that already says the status is not repeated.
-import type { WebhookDelivery } from './types.js';
+import type { WebhookDelivery } from '../service/types.js';
 
 export function deliveryOutcome(d: Pick<WebhookDelivery, 'status' | 'message'>): string {
   const status = d.status ? `HTTP ${d.status}` : 'no answer';

@@ -4,7 +4,7 @@
 // its Retry-After. Two budgets: Bundle creations, and calls (lookups by custom_key and the creates
 // themselves), of which a share is left for other clients of the same key.
 import type { EsignService } from '../../service/service.js';
-import { CliError, EXIT } from '../exitCodes.js';
+import { UseCaseError } from '../failure.js';
 
 /** wire-facts.md: 200 Bundle creations and 2000 other calls per hour per key; creations are a tenth. */
 export const DOCUMENTED_CREATE_SHARE = 200 / 2000;
@@ -29,7 +29,7 @@ export interface Allowance {
 export function parseRate(text: string): Allowance {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*(s)?\s*$/.exec(text);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1)
-    throw new CliError(`--rate expects CREATES/SECONDS (e.g. 200/3600), got "${text}".`, EXIT.USAGE);
+    throw new UseCaseError(`--rate expects CREATES/SECONDS (e.g. 200/3600), got "${text}".`, 'usage');
   return { creates: Number(m[1]), windowSeconds: Number(m[2]), from: '--rate' };
 }
 

@@ -1,14 +1,14 @@
 // Everything support needs about one Bundle, gathered through the port: the Bundle, its signers,
 // one timeline (audit events, messages sent, webhook events and their attempts) and its files.
 // Both front doors tell a Bundle's story from it: `esign bundle inspect` and the support console.
-import { ApiError } from './errors.js';
-import type { EsignService } from './service.js';
-import { eventWord } from './states.js';
-import type { Bundle, BundleMessage, FileObject, WebhookEvent } from './types.js';
+import { ApiError } from '../service/errors.js';
+import type { EsignService } from '../service/service.js';
+import { eventWord } from '../service/states.js';
+import type { Bundle, BundleMessage, FileObject, WebhookEvent } from '../service/types.js';
 import { deliveryOutcome } from './deliveryOutcome.js';
-import { packetOfPayload } from './webhookEvents.js';
+import { packetOfPayload } from '../service/webhookEvents.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
-import { safeUrl } from '../cli/sanitize.js';
+import { safeUrl } from './sanitize.js';
 
 /** The signer's name for a packet id, or the id when it is not one of the Bundle's. */
 export const signerName = (b: Bundle, packetId: string | undefined | null): string =>

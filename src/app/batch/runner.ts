@@ -2,7 +2,7 @@
 // and after, paced on a remote server. No row is sent twice: rows the journal calls sent are
 // skipped without a call; every other row is looked up by custom_key first (a Bundle made by an
 // earlier run, of any batch, or by anyone) and reported `exists` instead of being sent again.
-import { findByCustomKey } from '../../service/customKey.js';
+import { findByKey } from '../customKey.js';
 import { ApiError } from '../../service/errors.js';
 import type { EsignService } from '../../service/service.js';
 import type { Bundle } from '../../service/types.js';
@@ -73,13 +73,6 @@ export interface RunOptions {
 
 /** Rows whose custom_keys are looked up together, on a backend that finds many in one read. */
 const LOOKUP_CHUNK = 100;
-
-/** The Bundle whose custom_key is exactly `key` (every page of the search; `beforeCall` paces each call). */
-export const findByKey = (
-  service: EsignService,
-  key: string,
-  beforeCall?: () => Promise<void>,
-): Promise<Bundle | undefined> => findByCustomKey((q) => service.listBundles(q), key, beforeCall);
 
 /** A server's field errors named by the row's columns where they came from one. */
 function errorText(e: unknown, req?: RowRequest): string {

@@ -9,7 +9,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CliError, EXIT } from '../exitCodes.js';
+import { UseCaseError } from '../failure.js';
 
 export class BatchLock {
   private constructor(
@@ -30,7 +30,7 @@ export class BatchLock {
       if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
       const holder = readHolder(join(dir, `${batch}.lock`));
       const who = holder ? `process ${holder}` : 'another process';
-      throw new CliError(`Batch ${batch} is being sent by ${who}; wait for it, or stop it first.`, EXIT.CONFLICT);
+      throw new UseCaseError(`Batch ${batch} is being sent by ${who}; wait for it, or stop it first.`, 'conflict');
     }
     const holderPath = join(dir, `${batch}.lock`);
     writeFileSync(holderPath, String(process.pid), { mode: 0o600 });

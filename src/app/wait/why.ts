@@ -1,7 +1,7 @@
 // Why a Bundle ended where it did, in one line, from its audit events (signer names, not packet ids).
 import type { EsignService } from '../../service/service.js';
 import { bundleStateWord, eventWord } from '../../service/states.js';
-import { signerName } from '../../service/inspection.js';
+import { signerName } from '../inspection.js';
 import type { Bundle, BundleEvent } from '../../service/types.js';
 
 const ENDING_EVENTS: Record<string, string> = { de: 'pd', ca: 'bx', ex: 'be', fa: 'bf' };

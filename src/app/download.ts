@@ -11,7 +11,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { EsignService } from '../service/service.js';
-import { CliError, EXIT } from './exitCodes.js';
+import { UseCaseError } from './failure.js';
 import { stripControl } from './sanitize.js';
 
 const MAX_NAME_BYTES = 200;
@@ -52,7 +52,7 @@ export async function download(
   sha256?: string,
   opts: { clobber?: boolean } = {},
 ): Promise<{ path: string; size: number; sha256: string }> {
-  if (typeof url !== 'string') throw new CliError(`${path}: the server gave no link to download.`, EXIT.FAILURE);
+  if (typeof url !== 'string') throw new UseCaseError(`${path}: the server gave no link to download.`, 'failure');
   const hash = createHash('sha256');
   let size = 0;
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.part`);
@@ -67,22 +67,22 @@ export async function download(
     await pipeline(await source(ctx, url), tap, createWriteStream(tmp, { flags: 'wx' }));
     const got = hash.digest('hex');
     if (sha256 && got !== sha256)
-      throw new CliError(
+      throw new UseCaseError(
         `${path}: the downloaded file's SHA-256 is ${got}, not ${stripControl(String(sha256))} as the API said.`,
-        EXIT.MISMATCH,
+        'mismatch',
       );
     if (opts.clobber) await rename(tmp, path);
     else {
       // A hard link fails when the name is taken, so even a file that appeared meanwhile is kept.
       await link(tmp, path).catch((e: NodeJS.ErrnoException) => {
-        if (e.code === 'EEXIST') throw new CliError(`${path} exists; pass --clobber to replace it.`, EXIT.FAILURE);
+        if (e.code === 'EEXIST') throw new UseCaseError(`${path} exists; pass --clobber to replace it.`, 'failure');
         throw e;
       });
     }
     return { path, size, sha256: got };
   } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw new CliError(`Downloading to ${path} failed: ${(e as Error).message}`, EXIT.FAILURE);
+    if (e instanceof UseCaseError) throw e;
+    throw new UseCaseError(`Downloading to ${path} failed: ${(e as Error).message}`, 'failure');
   } finally {
     await rm(tmp, { force: true });
   }

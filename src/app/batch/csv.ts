@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import { restoreCell } from '../csvOut.js';
-import { CliError, EXIT } from '../exitCodes.js';
+import { UseCaseError } from '../failure.js';
 import { CsvGuard, CsvTooLarge } from './csvGuard.js';
 
 export interface CsvRow {
@@ -20,12 +20,12 @@ export interface CsvRow {
 async function checkReadable(path: string): Promise<void> {
   try {
     const s = await stat(path);
-    if (!s.isFile()) throw new CliError(`${path}: not a file.`, EXIT.USAGE);
+    if (!s.isFile()) throw new UseCaseError(`${path}: not a file.`, 'usage');
   } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw new CliError(
+    if (e instanceof UseCaseError) throw e;
+    throw new UseCaseError(
       `${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-      EXIT.USAGE,
+      'usage',
     );
   }
 }
@@ -47,8 +47,8 @@ export async function readHeader(path: string): Promise<string[]> {
       const header = (rec as string[]).map((h) => restoreCell(h).trim());
       const seen = new Set<string>();
       header.forEach((h, i) => {
-        if (!h) throw new CliError(`${path}: column ${i + 1} of the header row has no name.`, EXIT.INVALID);
-        if (seen.has(h)) throw new CliError(`${path}: column "${h}" appears twice in the header row.`, EXIT.INVALID);
+        if (!h) throw new UseCaseError(`${path}: column ${i + 1} of the header row has no name.`, 'invalid');
+        if (seen.has(h)) throw new UseCaseError(`${path}: column "${h}" appears twice in the header row.`, 'invalid');
         seen.add(h);
       });
       return header;
@@ -58,16 +58,16 @@ export async function readHeader(path: string): Promise<string[]> {
   } finally {
     p.destroy();
   }
-  throw new CliError(`${path}: the file is empty (expected a header row).`, EXIT.INVALID);
+  throw new UseCaseError(`${path}: the file is empty (expected a header row).`, 'invalid');
 }
 
 function csvError(path: string, e: unknown): Error {
-  if (e instanceof CliError) return e;
+  if (e instanceof UseCaseError) return e;
   const err = e as Error & { code?: string; lines?: number };
-  if (e instanceof CsvTooLarge) return new CliError(`${path}: ${err.message}`, EXIT.INVALID);
-  return new CliError(
+  if (e instanceof CsvTooLarge) return new UseCaseError(`${path}: ${err.message}`, 'invalid');
+  return new UseCaseError(
     `${path}: not valid CSV${err.lines ? ` near line ${err.lines}` : ''}: ${err.message}`,
-    EXIT.INVALID,
+    'invalid',
   );
 }
 

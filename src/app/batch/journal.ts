@@ -4,7 +4,6 @@
 // looked up by custom_key before sending again) and which never started. Files 0600, dirs 0700.
 import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Factory } from '../factory.js';
 import { BatchLock } from './lock.js';
 
 export type RowState = 'begin' | 'sent' | 'failed' | 'unknown';
@@ -30,9 +29,6 @@ export interface BatchMeta {
   started: string;
   total?: number;
 }
-
-/** Where journals live (the Factory knows: the engine's data directory, or one per remote profile). */
-export const journalDir = (f: Factory): Promise<string> => f.journalDir();
 
 /** Reads a journal: its header and each row's last entry. A torn last line (a kill mid-write) is ignored. */
 export function readJournal(path: string): { meta?: BatchMeta; rows: Map<number, JournalEntry> } {

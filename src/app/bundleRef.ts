@@ -1,7 +1,7 @@
 // A Bundle named by its slug, or by one of its packets' ids where the backend can tell.
-import { ApiError } from './errors.js';
-import type { EsignService } from './service.js';
-import type { Bundle } from './types.js';
+import { ApiError } from '../service/errors.js';
+import type { EsignService } from '../service/service.js';
+import type { Bundle } from '../service/types.js';
 
 export async function getBundleOrPacketsBundle(service: EsignService, id: string, include?: string): Promise<Bundle> {
   try {
