@@ -3,9 +3,9 @@
 // Both front doors tell a Bundle's story from it: `esign bundle inspect` and the support console.
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
-import { eventWord } from '../service/states.js';
+import { eventWord, webhookEventStateWord } from '../service/states.js';
 import type { Bundle, BundleMessage, FileObject, WebhookEvent } from '../service/types.js';
-import { deliveryOutcome } from './deliveryOutcome.js';
+import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
 import { packetOfPayload } from '../service/webhookEvents.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
 import { safeUrl } from './sanitize.js';
@@ -14,13 +14,40 @@ import { safeUrl } from './sanitize.js';
 export const signerName = (b: Bundle, packetId: string | undefined | null): string =>
   (packetId && b.packets.find((p) => p.id === packetId)?.name) || (packetId ?? '');
 
+/** A fact of an entry a person needs whole (a reason, an id, a link), on a line of its own when the entry does not fit. */
+export interface TimelineFact {
+  label: string;
+  value: string;
+  /** The value is an ISO time (shown in words by a terminal or a page). */
+  time?: boolean;
+}
+
 export interface TimelineEntry {
   at: string;
   source: 'event' | 'message' | 'webhook' | 'attempt';
   code: string;
   signer: string | null;
+  /** The whole entry in one line (piped output and --json keep it). */
   what: string;
+  /** The entry without its facts. */
+  head: string;
+  facts: TimelineFact[];
 }
+
+/** An entry's text from its head and facts: "head: reason, next retry 2026-... [event ID]" as before. */
+const entry = (
+  e: Omit<TimelineEntry, 'what'>,
+  what = [e.head, ...e.facts.map((f) => `${f.label} ${f.value}`)].join(', '),
+): TimelineEntry => ({ ...e, what });
+
+/** What an audit event says after its own words ("Signer declined: wrong unit" -> "wrong unit"). */
+export function eventDetail(e: { kind: string; description: string }): string {
+  const word = eventWord(e.kind);
+  return e.description.startsWith(`${word}: `) ? e.description.slice(word.length + 2) : '';
+}
+
+/** The reason an event of this kind carries, as a person calls it. */
+const DETAIL_LABELS: Record<string, string> = { pd: 'reason', bx: 'reason', bf: 'error', be: 'reason' };
 
 export interface Inspection {
   bundle: Bundle;
@@ -45,21 +72,25 @@ export interface Inspection {
   unavailable: string[];
   /** The messages sent (email and SMS), oldest first: empty when the backend does not offer them. */
   messages: BundleMessage[];
-  /** The Bundle's webhook events, each with its delivery attempts. */
+  /** The Bundle's webhook events, each with its delivery attempts (the first WEBHOOK_PAGES pages of them). */
   webhook_events: WebhookEvent[];
+  /** How many webhook events the Bundle has: more than `webhook_events` holds when the list stopped. */
+  webhook_events_total: number;
 }
 
-const WEBHOOK_PAGES = 5;
+export const WEBHOOK_PAGES = 5;
 
-/** The Bundle's webhook events (the port filters them by Bundle: the `bundle` query). */
-async function webhookEventsOf(service: EsignService, slug: string): Promise<WebhookEvent[]> {
-  const out: WebhookEvent[] = [];
+/** The Bundle's webhook events (the port filters them by Bundle: the `bundle` query), and how many there are. */
+async function webhookEventsOf(service: EsignService, slug: string): Promise<{ items: WebhookEvent[]; total: number }> {
+  const items: WebhookEvent[] = [];
+  let total = 0;
   for (let page = 1; page <= WEBHOOK_PAGES; page++) {
     const p = await service.listWebhookEvents({ bundle: slug, page, per_page: 100 });
-    out.push(...p.items);
+    items.push(...p.items);
+    total = p.total;
     if (page >= p.total_pages) break;
   }
-  return out;
+  return { items, total };
 }
 
 const packetOf = (e: WebhookEvent): string | undefined => packetOfPayload(e.payload);
@@ -70,30 +101,36 @@ const relink = (body: string, base: string | undefined) =>
 
 /** A webhook event on the timeline: its state, then each delivery attempt. */
 function webhookEntries(e: WebhookEvent, hook: string, signer: string | null): TimelineEntry[] {
+  const word = webhookEventStateWord(e).toLowerCase();
   const state = e.success
-    ? `delivered (HTTP ${e.status})`
+    ? `${word} (HTTP ${e.status})`
     : e.deliveries.length
-      ? `failing (last HTTP ${e.status || 'none'})`
-      : 'queued';
-  const retry = !e.success && e.next_attempt_at ? `, next retry ${e.next_attempt_at}` : '';
+      ? `${word} (last HTTP ${e.status || 'none'})`
+      : word;
   const attempts = `${e.deliveries.length} attempt${e.deliveries.length === 1 ? '' : 's'}`;
+  const head = `${e.event_type} to webhook ${hook}: ${state}, ${attempts}`;
+  const retry: TimelineFact[] =
+    !e.success && e.next_attempt_at ? [{ label: 'next retry', value: e.next_attempt_at, time: true }] : [];
+  const facts = [...retry, { label: 'event', value: e.pk }];
   return [
-    {
-      at: e.created,
-      source: 'webhook',
-      code: e.event_type,
-      signer,
-      what: `${e.event_type} to webhook ${hook}: ${state}, ${attempts}${retry} [event ${e.pk}]`,
-    },
-    ...e.deliveries.map(
-      (d, i): TimelineEntry => ({
-        at: d.timestamp,
-        source: 'attempt',
-        code: String(d.status),
-        signer,
-        what: `attempt ${i + 1} of ${e.event_type}: ${deliveryOutcome(d)}`,
-      }),
+    entry(
+      { at: e.created, source: 'webhook', code: e.event_type, signer, head, facts },
+      `${head}${retry.length ? `, next retry ${e.next_attempt_at}` : ''} [event ${e.pk}]`,
     ),
+    ...e.deliveries.map((d, i): TimelineEntry => {
+      const { status, reason } = deliveryParts(d);
+      return entry(
+        {
+          at: d.timestamp,
+          source: 'attempt',
+          code: String(d.status),
+          signer,
+          head: `attempt ${i + 1} of ${e.event_type}: ${status}`,
+          facts: reason ? [{ label: 'reason', value: reason }] : [],
+        },
+        `attempt ${i + 1} of ${e.event_type}: ${deliveryOutcome(d)}`,
+      );
+    }),
   ];
 }
 
@@ -102,13 +139,20 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   const unavailable: string[] = [];
   const name = (packetId: string | null | undefined) => (packetId ? signerName(bundle, packetId) : null);
   const events = await service.listBundleEvents(slug);
-  const timeline: TimelineEntry[] = events.map((e) => ({
-    at: e.timestamp,
-    source: 'event',
-    code: e.kind,
-    signer: name(e.packet_id),
-    what: e.description || eventWord(e.kind),
-  }));
+  const timeline: TimelineEntry[] = events.map((e) => {
+    const detail = e.kind in DETAIL_LABELS ? eventDetail(e) : '';
+    return entry(
+      {
+        at: e.timestamp,
+        source: 'event',
+        code: e.kind,
+        signer: name(e.packet_id),
+        head: detail ? eventWord(e.kind) : e.description || eventWord(e.kind),
+        facts: detail ? [{ label: DETAIL_LABELS[e.kind]!, value: detail }] : [],
+      },
+      e.description || eventWord(e.kind),
+    );
+  });
 
   // serve.json is a file on disk: only an http(s) URL from it is used or shown.
   const serving = service.servingUrl ? safeUrl(service.servingUrl()) : undefined;
@@ -117,19 +161,29 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   else unavailable.push("messages sent (the outbox is the local engine's)");
   for (const m of messages) {
     const link = /https?:\/\/\S+/.exec(relink(m.body, serving))?.[0];
-    timeline.push({
-      at: m.created,
-      source: 'message',
-      code: m.kind,
-      signer: name(m.packet_id),
-      what: `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}`,
-    });
+    const head = `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}`;
+    timeline.push(
+      entry(
+        {
+          at: m.created,
+          source: 'message',
+          code: m.kind,
+          signer: name(m.packet_id),
+          head,
+          facts: link ? [{ label: 'link', value: link }] : [],
+        },
+        `${head}${link ? ` <${link}>` : ''}`,
+      ),
+    );
   }
 
   const hookEvents: WebhookEvent[] = [];
+  let hookTotal = 0;
   try {
     const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
-    hookEvents.push(...(await webhookEventsOf(service, slug)));
+    const found = await webhookEventsOf(service, slug);
+    hookEvents.push(...found.items);
+    hookTotal = found.total;
     for (const e of hookEvents)
       timeline.push(...webhookEntries(e, hooks.get(e.webhook) ?? e.webhook, name(packetOf(e))));
   } catch (e) {
@@ -175,5 +229,6 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     unavailable,
     messages,
     webhook_events: hookEvents,
+    webhook_events_total: Math.max(hookTotal, hookEvents.length),
   };
 }

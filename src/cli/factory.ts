@@ -169,6 +169,12 @@ export class Factory {
     return this.remote;
   }
 
+  /** The backend's clock, that times in words are read against (this machine's until a backend is made). */
+  now(): number {
+    const s = this.injected ?? this.engine ?? this.remote;
+    return s?.clockMs ? s.clockMs() : Date.now();
+  }
+
   /** Calls `listener` whenever the backend waits out a 429, with when it sends again; returns the unsubscribe. */
   onThrottle(listener: (untilMs: number) => void): () => void {
     this.throttleListeners.add(listener);

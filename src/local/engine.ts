@@ -1,6 +1,6 @@
 // ADAPTER 2: EsignService as an embedded engine on SQLite.
 import { join } from 'node:path';
-import { parseBundleListQuery } from '../service/listQuery.js';
+import { parseBundleListQuery, parsePage } from '../service/listQuery.js';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { PreparationPages, SigningView } from '../service/hosting.js';
@@ -14,6 +14,7 @@ import type {
   DocumentTemplate,
   EnvelopeTemplate,
   Packet,
+  Page,
   PageQuery,
   PersonListQuery,
   RateLimit,
@@ -29,7 +30,7 @@ import type {
 import { AccountStore } from './account/account.js';
 import { ApiKeyStore } from './account/apiKeys.js';
 import { BlobStore } from './store/blobs.js';
-import { findBundlesByCustomKeys, findPacketRow, loadBundle, toPacket } from './bundles/read.js';
+import { bundleIdsByPrefix, findBundlesByCustomKeys, findPacketRow, loadBundle, toPacket } from './bundles/read.js';
 import { queryBundles } from './bundles/list.js';
 import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
@@ -40,7 +41,7 @@ import { removeServeState, runningServeUrl, serveProof, writeServeState } from '
 import { applyDue } from './bundles/due.js';
 import * as life from './bundles/lifecycle.js';
 import { type LinkKind, fileLinkToken, resolveLink } from './bundles/links.js';
-import { type OutboxQuery, listMessages } from './messages/outbox.js';
+import { type OutboxQuery, countMessages, listMessages, messagesPage } from './messages/outbox.js';
 import * as packets from './bundles/packets.js';
 import { ReadCache } from './store/readCache.js';
 import { localInfo, pendingWork } from './store/admin.js';
@@ -53,7 +54,10 @@ export interface LocalEngineOptions {
   dataDir: string;
   /** Overrides the account's `public_url` for links (set by `esign serve` to its own address). */
   publicUrl?: string;
-  /** Refuse `file_url` addresses in private ranges unless the account allows them (esign serve). */
+  /**
+   * Refuse `file_url` and webhook addresses in private ranges unless the account allows them (esign
+   * serve: true, or false with --allow-private-urls; left out, the engine of the machine's own user).
+   */
   guardUrls?: boolean;
   /** How long a webhook event being delivered stays claimed by this process (default LEASE_MS). */
   webhookLeaseMs?: number;
@@ -119,6 +123,7 @@ export class LocalEngine implements LocalBackend {
       kick: () => this.background.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.servingUrl() ?? this.account.settings().public_url,
       refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
+      keepWebhookReplies: () => opts.guardUrls === undefined || this.ctx.refusePrivateUrls(),
       report,
     };
     applyDue(this.ctx);
@@ -490,6 +495,16 @@ export class LocalEngine implements LocalBackend {
   async bundleOfPacket(packetId: string): Promise<string> {
     return packets.bundleSlugOfPacket(this.db, packetId);
   }
+  async listMessages(q: PageQuery = {}): Promise<Page<BundleMessage>> {
+    const spec = parsePage(q);
+    return this.db.transaction(() => messagesPage(this.db, spec))();
+  }
+  async bundleIdsByPrefix(prefix: string, limit: number): Promise<{ id: string; label: string }[]> {
+    return bundleIdsByPrefix(this.db, prefix, limit);
+  }
+  clockMs(): number {
+    return this.clock.nowMs();
+  }
   /** The running `esign serve` for this directory (looked up at most once a second). */
   servingUrl(): string | undefined {
     const now = Date.now();
@@ -508,5 +523,8 @@ export class LocalEngine implements LocalBackend {
 
   outbox(q: OutboxQuery = {}) {
     return listMessages(this.db, q);
+  }
+  outboxCount(q: OutboxQuery = {}) {
+    return countMessages(this.db, q);
   }
 }

@@ -105,7 +105,8 @@ export interface OutboxQuery {
   packet?: string;
   to?: string;
   kind?: string;
-  limit?: number;
+  /** The newest this many (default 1000); null: every message. */
+  limit?: number | null;
 }
 
 /** A Document Template from a PDF and its roles and fields (`esign local template import`). */
@@ -132,6 +133,8 @@ export interface LocalAdmin {
   readonly clock: ClockAdmin;
   /** Messages recorded for people (never sent), oldest first. */
   outbox(q?: OutboxQuery): BundleMessage[];
+  /** How many messages of the outbox match (the filters of `outbox`, without its limit). */
+  outboxCount(q?: OutboxQuery): number;
   /** Applies what is due by the engine's clock: expiry and reminders. */
   runDue(): { expired: number; reminded: number };
   /** Finishes background work under way (document processing, evidence). */

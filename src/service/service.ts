@@ -199,6 +199,10 @@ export interface InsightOperations {
   watchBundles?(onChange: () => void): () => void;
   /** The messages sent for a Bundle (email and SMS), oldest first. */
   listBundleMessages?(slug: string): Promise<BundleMessage[]>;
+  /** Every message sent (email and SMS), newest first, a page at a time. */
+  listMessages?(q?: PageQuery): Promise<Page<BundleMessage>>;
+  /** Bundles whose slug starts with `prefix` (from an index, however many Bundles), in slug order. */
+  bundleIdsByPrefix?(prefix: string, limit: number): Promise<{ id: string; label: string }[]>;
   /**
    * The Bundles whose custom_key is exactly one of `keys`, by key, in one indexed read; a
    * backend without it is asked by search, one key at a time (customKey.ts findByCustomKey).
@@ -208,6 +212,11 @@ export interface InsightOperations {
   bundleOfPacket?(packetId: string): Promise<string>;
   /** The public URL of a running `esign serve` for this data, when one runs (links open there). */
   servingUrl?(): string | undefined;
+  /**
+   * The backend's clock in epoch ms, which times in words are measured against (the engine's moves
+   * with `esign local clock advance`); a backend without it is read against this machine's clock.
+   */
+  clockMs?(): number;
 }
 
 export interface EsignService

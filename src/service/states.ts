@@ -117,6 +117,20 @@ export const EVENT_WORDS = {
   pa: 'Signer reassigned',
 } as const;
 
+/**
+ * A webhook event's state in one word, the same in every door: Delivered, Queued (no attempt yet),
+ * Failing (a retry is due, or the backend does not say), Failed (no retry left).
+ */
+export function webhookEventStateWord(e: {
+  success: boolean;
+  deliveries: readonly unknown[];
+  next_attempt_at?: string | null;
+}): 'Delivered' | 'Queued' | 'Failing' | 'Failed' {
+  if (e.success) return 'Delivered';
+  if (!e.deliveries.length) return 'Queued';
+  return e.next_attempt_at === null ? 'Failed' : 'Failing';
+}
+
 export const eventWord = (code: string | null | undefined): string =>
   code && code in EVENT_WORDS ? EVENT_WORDS[code as keyof typeof EVENT_WORDS] : (code ?? '');
 

@@ -106,3 +106,15 @@ describe('esign __complete', () => {
     expect((await esignIn(['completion', '--help'])).stdout).toContain('source <(esign completion bash)');
   });
 });
+
+describe('Bundle ids by the prefix typed', () => {
+  it('finds any Bundle, not only the newest hundred', async () => {
+    const engine = new LocalEngine({ dataDir: data.dir });
+    for (let i = 0; i < 120; i++) await engine.createBundle(bundleRequest({ label: `Newer ${i}` }));
+    await engine.close();
+    const found = (await esignIn(['__complete', '--', 'bundle', 'get', bundleId.slice(0, 4)], { env })).stdout;
+    expect(found.split('\n')).toContain(`${bundleId}\tLease`);
+    const whole = (await esignIn(['__complete', '--', 'bundle', 'inspect', bundleId], { env })).stdout;
+    expect(whole).toBe(`${bundleId}\tLease`);
+  });
+});

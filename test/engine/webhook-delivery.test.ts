@@ -110,10 +110,23 @@ describe('webhook delivery', () => {
     const [event] = (await engine.listWebhookEvents()).items;
     expect(event).toMatchObject({ status: 200, success: true });
     expect(event!.deliveries.map((d) => d.status)).toEqual([500, 500, 200]);
-    // The record keeps the status, never the receiver's reply.
-    expect(event!.deliveries[0]!.message).toBe('HTTP 500');
+    // The record keeps the status and how the receiver's reply began (support reads why it failed).
+    expect(event!.deliveries[0]!.message).toBe('HTTP 500: receiver says no');
     // Every attempt carried the same event.
     expect(new Set(rx.received.map((r) => JSON.parse(r.body).event_id)).size).toBe(1);
+  });
+
+  it("keeps the start of a receiver's reply on one line, bounded however long the reply", async () => {
+    await hook();
+    const long = `Service Unavailable\n\n${'maintenance until 18:00, '.repeat(2000)}`;
+    rx.respond = () => ({ status: 503, body: long });
+    await engine.createBundle(bundleRequest());
+    expect(await engine.deliverWebhooks()).toEqual({ delivered: 0, failed: 1 });
+    const [d] = (await engine.listWebhookEvents()).items[0]!.deliveries;
+    expect(d!.message).toMatch(/^HTTP 503: Service Unavailable maintenance until 18:00, maintenance/);
+    expect(d!.message).not.toContain('\n');
+    expect([...d!.message.slice('HTTP 503: '.length)]).toHaveLength(200);
+    expect(d!.message.endsWith('…')).toBe(true);
   });
 
   it('records an unreachable receiver as status 0 with the reason', async () => {

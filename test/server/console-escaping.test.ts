@@ -69,7 +69,15 @@ const inspection: Inspection = {
     },
   ],
   timeline: [
-    { at: '2026-11-25T10:00:00Z', source: 'event', code: X('code'), signer: X('timeline signer'), what: X('what') },
+    {
+      at: '2026-11-25T10:00:00Z',
+      source: 'event',
+      code: X('code'),
+      signer: X('timeline signer'),
+      what: X('what'),
+      head: X('head'),
+      facts: [{ label: X('fact label'), value: X('fact value') }],
+    },
   ],
   files: [
     {
@@ -99,6 +107,7 @@ const inspection: Inspection = {
     },
   ],
   webhook_events: [hookEvent],
+  webhook_events_total: 1,
 };
 
 const data: BundleDataItem[] = [

@@ -13,8 +13,8 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Decides the answer to the next request (status, or 'hang' to never answer). */
-  respond: (r: Received, n: number) => number | 'hang';
+  /** Decides the answer to the next request (status, status and body, or 'hang' to never answer). */
+  respond: (r: Received, n: number) => number | { status: number; body: string } | 'hang';
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
@@ -60,7 +60,9 @@ export async function startReceiver(): Promise<Receiver> {
         hanging.add(res);
         return;
       }
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'receiver says no');
+      const { status, body } =
+        typeof answer === 'number' ? { status: answer, body: answer < 300 ? 'ok' : 'receiver says no' } : answer;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
     });
   });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));

@@ -7,7 +7,7 @@ export interface FitColumn {
   header: string;
   /** Ids are never truncated. */
   fixed: boolean;
-  /** Higher keeps its width longer; default 0. */
+  /** Higher keeps its width longer; default 0. -2 or less: left out before others are cut. */
   priority: number;
 }
 
@@ -36,15 +36,22 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
       const [a, b] = [columns[i], columns[pick]];
       if (a.priority < b.priority || (a.priority === b.priority && widths[i] >= widths[pick])) pick = i;
     }
-    if (pick >= 0) {
+    // A column of priority -2 or less is left out before any column of priority 0 or more is cut.
+    const expendable = shown()
+      .map(([, i]) => i)
+      .filter((i) => columns[i].priority <= -2);
+    if (pick >= 0 && (columns[pick].priority < 0 || !expendable.length)) {
       widths[pick]--;
       continue;
     }
-    // Nothing left to cut: leave out the least important column that is not the first, and give the
-    // others their natural width back before cutting again (what was cut for it is not lost).
-    const candidates = shown()
-      .map(([, i]) => i)
-      .filter((i) => i > 0);
+    // Nothing left to cut: leave out the least important column that is not the first (unless the
+    // first is marked less important than the rest), and give the others their natural width back
+    // before cutting again (what was cut for it is not lost).
+    const candidates = expendable.length
+      ? expendable
+      : shown()
+          .map(([, i]) => i)
+          .filter((i) => i > 0 || columns[i].priority < 0);
     if (!candidates.length) break;
     const drop = candidates.reduce((d, i) => (columns[i].priority <= columns[d].priority ? i : d));
     widths.forEach((w, i) => {
@@ -55,7 +62,7 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
   return widths;
 }
 
-export { clockTime, isIsoTime, shortTime } from '../../app/timeWords.js';
+export { clockTime, isIsoTime, shortTime, timeIn } from '../../app/timeWords.js';
 
 /** A path cut from the left to `w` characters, so that its file name stays: "…/signed/contract.pdf". */
 export function cutLeft(s: string, w: number): string {

@@ -15,13 +15,29 @@ export interface OutputOptions {
 export interface Out {
   io: IO;
   options: OutputOptions;
+  /** The backend's clock in epoch ms: relative times are measured against it (default: this machine's). */
+  now?(): number;
 }
 
 /**
  * What a column holds, for how a terminal shows it (piped output always shows the raw value):
- * ids are never truncated, times are short, states are words ("Sent", "Complete").
+ * ids are never truncated, states are words ("Sent", "Complete"), times are relative or short
+ * (`time`, and any ISO time in a column of no kind: "2h ago", "Nov 21 09:42") or, on a timeline
+ * where many rows share a minute, to the second (`clock`: "10:42:05"; `log` in a table of log rows:
+ * "Nov 21 10:42" on another day), in the local zone; `http` is an HTTP status (0: "none"), `yes-no` a boolean.
  */
-export type ColumnKind = 'text' | 'id' | 'time' | 'clock' | 'path' | 'bundle-status' | 'packet-status' | 'doc-status';
+export type ColumnKind =
+  | 'text'
+  | 'id'
+  | 'time'
+  | 'clock'
+  | 'log'
+  | 'path'
+  | 'bundle-status'
+  | 'packet-status'
+  | 'doc-status'
+  | 'http'
+  | 'yes-no';
 
 export interface Column<T> {
   header: string;
@@ -29,6 +45,11 @@ export interface Column<T> {
   kind?: ColumnKind;
   /** On a terminal too narrow for the table, higher keeps its width longer (default 0). */
   priority?: number;
+  /**
+   * A cell wider than its column on a terminal shows `head` instead, and `lines` go under its row,
+   * each whole (wrapped at spaces, never cut): the facts a person needs, such as a reason or an id.
+   */
+  overflow?: (row: T) => { head: string; lines: string[] };
 }
 
 /** A cell as a person at a terminal reads it. */
@@ -40,6 +61,10 @@ export function forTerminal(kind: ColumnKind | undefined, v: unknown): string {
       return packetStateWord(text(v));
     case 'doc-status':
       return docStateWord(text(v));
+    case 'http':
+      return v ? text(v) : 'none';
+    case 'yes-no':
+      return v === true ? 'yes' : v === false ? 'no' : text(v);
     default:
       return text(v);
   }
@@ -77,16 +102,22 @@ export async function printList<T>(
     err.write('No results.\n');
     return;
   }
-  const [{ fitWidths, shortTime, clockTime, cutLeft }, chalk, { default: Table }] = await Promise.all([
+  const [{ fitWidths, timeIn, isIsoTime, cutLeft }, chalk, { default: Table }] = await Promise.all([
     import('./fit.js'),
     import('./colour.js').then((c) => c.colourFor(o.io.env, out)),
     import('cli-table3'),
   ]);
+  const now = o.now?.() ?? Date.now();
   const shown = rows.map((r) =>
     columns.map((c) => {
       const v = c.value(r);
-      const t =
-        c.kind === 'time' ? shortTime(text(v)) : c.kind === 'clock' ? clockTime(text(v)) : forTerminal(c.kind, v);
+      const time =
+        c.kind === 'clock' || c.kind === 'log'
+          ? c.kind
+          : c.kind === 'time' || (!c.kind && isIsoTime(v))
+            ? 'relative'
+            : undefined;
+      const t = time && v ? timeIn(time, text(v), now) : forTerminal(c.kind, v);
       return t.replace(/[\t\r\n]+/g, ' ');
     }),
   );
@@ -99,6 +130,7 @@ export async function printList<T>(
   columns.forEach((c, i) => {
     if (c.kind === 'path' && widths[i]! > 0) for (const r of shown) r[i] = cutLeft(r[i]!, widths[i]!);
   });
+  const under = overflowLines(columns, rows, shown, widths, out.columns);
   // cli-table3 pads and cuts (with an ellipsis, colours kept) to the fitted widths; no borders, two spaces between columns.
   const kept = widths
     .map((w, i) => [w, i] as const)
@@ -114,17 +146,39 @@ export async function printList<T>(
   rows.forEach((r, ri) =>
     table.push(kept.map((i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), shown[ri][i]))),
   );
-  await writePaged(
-    o,
-    `${table
-      .toString()
-      .split('\n')
-      .map((l) => l.trimEnd())
-      .join('\n')}\n`,
-  );
+  const lines = table
+    .toString()
+    .split('\n')
+    .map((l, li) => [l.trimEnd(), ...(li > 0 ? (under[li - 1] ?? []) : [])].join('\n'));
+  await writePaged(o, `${lines.join('\n')}\n`);
   const hidden = columns.filter((_, i) => widths[i] === 0).map((c) => c.header);
   if (hidden.length)
     err.write(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)\n`);
+}
+
+const FACT_INDENT = '    ';
+
+/** The lines under each row whose overflowing cell gave way to its head (see Column.overflow). */
+function overflowLines<T>(
+  columns: Column<T>[],
+  rows: T[],
+  shown: string[][],
+  widths: number[],
+  total: number,
+): string[][] {
+  const at = columns.findIndex((c) => c.overflow);
+  const w = widths[at] ?? 0;
+  if (at < 0 || !w) return [];
+  // Where the column starts: its head goes on under itself.
+  const start = ' '.repeat(widths.slice(0, at).reduce((n, x) => n + (x > 0 ? x + 2 : 0), 0));
+  const oneLine = (s: string) => text(s).replace(/[\t\r\n]+/g, ' ');
+  return rows.map((r, ri) => {
+    if ([...shown[ri]![at]!].length <= w) return [];
+    const { head, lines } = columns[at]!.overflow!(r);
+    const [first = '', ...rest] = wrapWords(oneLine(head), w).split('\n');
+    shown[ri]![at] = first;
+    return [...rest.map((l) => start + l), ...lines.map((l) => wrapWords(oneLine(l), total, FACT_INDENT))];
+  });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -163,7 +217,8 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
     import('./fit.js'),
   ]);
   const width = Math.max(...pairs.map(([k]) => k.length));
-  const shown = (v: unknown) => (isIsoTime(v) ? shortTime(v) : text(v));
+  const now = o.now?.() ?? Date.now();
+  const shown = (v: unknown) => (isIsoTime(v) ? shortTime(v, now) : text(v));
   out.write(
     pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v), shown(v))}\n`).join(''),
   );
@@ -198,8 +253,40 @@ function colourStatus(chalk: Chalk, header: string, value: string, shown = value
   return chalk.cyan(shown);
 }
 
-/** A message for the person at the terminal: stderr, never stdout (what it quotes from outside is sanitised). */
-export const note = (o: Out, message: string) => o.io.err.write(`${stripControl(message)}\n`);
+/**
+ * A message for the person at the terminal: stderr, never stdout (what it quotes from outside is
+ * sanitised), wrapped at spaces to a terminal's width so that no word is cut in two.
+ */
+export const note = (o: Out, message: string) => {
+  const { err } = o.io;
+  const text = stripControl(message);
+  err.write(`${err.isTTY ? wrapWords(text, err.columns) : text}\n`);
+};
+
+/**
+ * Lines of at most `width` characters (code points, as tables measure them), each starting with
+ * `indent`, broken at spaces; a word longer than the width (a URL, an id) keeps a line of its own,
+ * whole. Hand-written: it runs on every command's messages, and a library would load with each.
+ */
+export function wrapWords(text: string, width: number, indent = ''): string {
+  const size = (s: string) => [...s].length;
+  return text
+    .split('\n')
+    .map((paragraph) => {
+      const lines: string[] = [];
+      let line = '';
+      for (const word of paragraph.split(/ +/).filter(Boolean)) {
+        if (line && size(line) + 1 + size(word) > width) {
+          lines.push(line);
+          line = '';
+        }
+        line = line ? `${line} ${word}` : indent + word;
+      }
+      lines.push(line);
+      return lines.join('\n');
+    })
+    .join('\n');
+}
 
 /** An object of metadata as `key=value` items (shown joined by commas). */
 export const keyValueItems = (o: Record<string, unknown> | null | undefined) =>

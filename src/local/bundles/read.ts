@@ -295,3 +295,15 @@ export function bundleFromRows(
     template: r.template,
   };
 }
+
+/**
+ * Bundles whose slug starts with `prefix`, in slug order (`id`'s unique index: a range read,
+ * however many Bundles). Slugs are ASCII, and U+10FFFF sorts after any character in UTF-8.
+ */
+export function bundleIdsByPrefix(db: Db, prefix: string, limit: number): { id: string; label: string }[] {
+  return sql(db, 'SELECT id, label FROM bundles WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').all(
+    prefix,
+    `${prefix}\u{10FFFF}`,
+    limit,
+  ) as { id: string; label: string }[];
+}

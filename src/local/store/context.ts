@@ -18,6 +18,13 @@ export interface EngineContext {
   kick(): void;
   /** `file_url` downloads must not reach private addresses (esign serve, unless the account allows them). */
   refusePrivateUrls(): boolean;
+  /**
+   * A delivery record keeps the start of the receiver's reply: on the engine of the machine's own
+   * user (no `guardUrls` given), and on a server whose deliveries reach public addresses only. A
+   * server that lets API key holders reach private addresses keeps the status alone, so that a
+   * webhook never reads an internal service for them.
+   */
+  keepWebhookReplies(): boolean;
   /** A line for the person running the host (background failures, slow upgrades): where, the host chooses. */
   report: Report;
 }

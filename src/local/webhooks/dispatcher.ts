@@ -230,10 +230,14 @@ export class Dispatcher {
         headersTimeout: ATTEMPT_TIMEOUT_MS,
         bodyTimeout: ATTEMPT_TIMEOUT_MS,
       });
-      // The receiver's reply is not esign's to keep: a delivery record holds the status only.
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
+      const answer = this.ctx.keepWebhookReplies()
+        ? await answerStart(res.body)
+        : await res.body.dump({ limit: DRAIN_BYTES }).then(
+            () => '',
+            () => '',
+          );
       const success = SUCCESS_STATUSES.has(res.statusCode);
-      return { status: res.statusCode, success, message: `HTTP ${res.statusCode}` };
+      return { status: res.statusCode, success, message: `HTTP ${res.statusCode}${answer ? `: ${answer}` : ''}` };
     } catch (err) {
       const x = err as Error & { code?: string; cause?: { code?: string } };
       const timedOut =
@@ -399,6 +403,32 @@ const NETWORK_REASONS: Record<string, string> = {
   UND_ERR_SOCKET: 'Connection closed',
   ERR_INVALID_URL: 'Invalid URL',
 };
+
+/** Of a receiver's answer, the bytes read to find its start, the characters kept, and the bytes read at most. */
+const ANSWER_BYTES = 2048;
+const ANSWER_CHARS = 200;
+const DRAIN_BYTES = 64 * 1024;
+
+/**
+ * The start of a receiver's answer, on one line: support reads why a delivery failed ("HTTP 503:
+ * down for maintenance"). Bounded: 200 characters kept, at most 64 KiB read (the rest is left,
+ * and the connection with it). Every door shows it escaped or sanitised, as any text from outside.
+ */
+async function answerStart(body: AsyncIterable<Buffer>): Promise<string> {
+  const kept: Buffer[] = [];
+  let seen = 0;
+  try {
+    for await (const chunk of body) {
+      if (seen < ANSWER_BYTES) kept.push(chunk.subarray(0, ANSWER_BYTES - seen));
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) break;
+    }
+  } catch {
+    // An answer cut short: what came is kept.
+  }
+  const chars = [...Buffer.concat(kept).toString('utf8').replace(/\s+/g, ' ').trim()];
+  return chars.length > ANSWER_CHARS ? `${chars.slice(0, ANSWER_CHARS - 1).join('')}…` : chars.join('');
+}
 
 /** esign's own short reason for a failed attempt: a code and what it means, never text from elsewhere. */
 function failureReason(err: unknown): string {

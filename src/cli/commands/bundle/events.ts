@@ -15,7 +15,7 @@ export const events = idVerb({
       f,
       list,
       [
-        { header: 'TIME', value: (e) => e.timestamp, kind: 'time' },
+        { header: 'TIME', value: (e) => e.timestamp, kind: 'clock' },
         ...fieldColumns<BundleEvent>(['kind', 'description']),
         { header: 'PACKET', value: (e) => e.packet_id ?? '', kind: 'id' },
         { header: 'SIGNER', value: (e) => signer(e.packet_id) },

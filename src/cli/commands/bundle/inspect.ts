@@ -1,6 +1,7 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
-import type { Inspection, TimelineEntry } from '../../../app/inspection.js';
+import type { Inspection, TimelineFact } from '../../../app/inspection.js';
+import { clockTime } from '../../../app/timeWords.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
@@ -64,12 +65,24 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
     (s) => s.id,
   );
   section('Timeline');
+  // On a terminal the facts (a reason, the event id for `webhook resend`, a link) follow the entry's
+  // words, or go on lines of their own, whole, when the entry does not fit.
+  const now = f.now();
+  const fact = (x: TimelineFact) => `${x.label}: ${x.time ? clockTime(x.value, now) : x.value}`;
   await printList(
     f,
     r.timeline,
     [
-      { header: 'TIME', value: (t) => t.at, kind: 'clock' },
-      ...fieldColumns<TimelineEntry>(['source', 'code', 'signer', 'what']),
+      { header: 'TIME', value: (t) => t.at, kind: 'clock', priority: 2 },
+      { header: 'SOURCE', value: (t) => t.source, priority: 1 },
+      // The code repeats what the words say: on a narrow terminal it goes first.
+      { header: 'CODE', value: (t) => t.code, priority: -2 },
+      { header: 'SIGNER', value: (t) => t.signer },
+      {
+        header: 'WHAT',
+        value: (t) => (tty ? [t.head, ...t.facts.map(fact)].join(' · ') : t.what),
+        overflow: (t) => ({ head: t.head, lines: t.facts.map(fact) }),
+      },
     ],
     (t) => t.at,
   );
@@ -87,6 +100,11 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
       (x) => x.file_url,
     );
   } else f.io.out.write(`${safeLine(r.files_note)}\n`);
+  if (r.webhook_events_total > r.webhook_events.length)
+    note(
+      f,
+      `The timeline holds the first ${r.webhook_events.length} of ${r.webhook_events_total} webhook events: esign webhook events --bundle ${b.id} --all lists every one.`,
+    );
   if (r.links_note) note(f, r.links_note);
   else if (r.serving_url) note(f, `Links open on the running esign serve at ${r.serving_url}.`);
   for (const u of r.unavailable) note(f, `Not offered by this backend: ${u}.`);

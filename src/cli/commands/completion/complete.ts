@@ -63,7 +63,7 @@ export async function complete(f: Factory, program: CommandUnknownOpts, words: s
   if (arg?.argChoices) return matching(arg.argChoices.map((value) => ({ value })));
   const argName = cmd.registeredArguments[args]?.name();
   if (commandPath(cmd).join(' ') === 'api' && argName === 'path') return matching(await apiPaths(positional[0]));
-  return argName ? matching(await localIds(f, commandPath(cmd), argName)) : [];
+  return argName ? matching(await localIds(f, commandPath(cmd), argName, current)) : [];
 }
 
 /** `esign api METHOD <TAB>`: the paths of the operations table (for that method, when given), with their summaries. */
@@ -97,12 +97,24 @@ type Item<K extends ListMethod> = Awaited<ReturnType<EsignService[K]>>['items'][
 /** A list of the service's, as candidates: each item's id, described by its field `label`. */
 const ids =
   <K extends ListMethod>(list: K, label: keyof Item<K> & string) =>
-  async (s: EsignService): Promise<Candidate[]> =>
+  async (s: EsignService, _prefix: string): Promise<Candidate[]> =>
     (await s[list]({ per_page: 100 })).items.map((t: Item<K>) => ({ value: t.id, description: String(t[label]) }));
+
+/** Candidates shown at most for one word. */
+const MAX_CANDIDATES = 100;
+
+/**
+ * Bundles by the prefix typed, from the slug index where the backend has one (any Bundle, not only
+ * the newest); nothing typed yet, the newest.
+ */
+const bundleIds = async (s: EsignService, prefix: string): Promise<Candidate[]> =>
+  prefix && s.bundleIdsByPrefix
+    ? (await s.bundleIdsByPrefix(prefix, MAX_CANDIDATES)).map((b) => ({ value: b.id, description: b.label }))
+    : ids('listBundles', 'label')(s, prefix);
 
 /** Where the ids of each kind of object come from. */
 const ID_SOURCES = {
-  bundle: ids('listBundles', 'label'),
+  bundle: bundleIds,
   person: ids('listPersons', 'name'),
   webhook: ids('listWebhooks', 'name'),
   template: ids('listTemplates', 'name'),
@@ -126,9 +138,9 @@ const ID_KINDS = Object.keys(ID_SOURCES) as IdKind[];
  * Ids from the local engine for the argument of a command, when it is cheap: no remote backend,
  * and a database already there (completion never creates a data directory).
  */
-async function localIds(f: Factory, path: string[], arg: string): Promise<Candidate[]> {
+async function localIds(f: Factory, path: string[], arg: string, prefix: string): Promise<Candidate[]> {
   const wanted = idKind(path[0] ?? '', arg);
   if (!wanted) return [];
   const s = await f.serviceIfCheap();
-  return s ? ID_SOURCES[wanted](s) : [];
+  return s ? ID_SOURCES[wanted](s, prefix) : [];
 }

@@ -1,10 +1,14 @@
-// esign local outbox: the emails and SMS the engine would have sent.
+// esign local outbox: the emails and SMS the engine would have sent (the newest thousand unless
+// told otherwise; a list that stops says so).
 import type { MessageKind } from '../../../local/messages/outbox.js';
 import { choiceOption } from '../../flags.js';
-import { fieldColumns, printList } from '../../output/print.js';
+import { fieldColumns, note, printList } from '../../output/print.js';
+import { intArg } from '../../run.js';
+import { CliError, EXIT } from '../../exitCodes.js';
 import { defineVerb } from '../../verb.js';
 
 const MESSAGE_KINDS = ['signing_request', 'reminder', 'docs_ready', 'declined', 'reassigned'] satisfies MessageKind[];
+const DEFAULT_LIMIT = 1000;
 
 export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have sent', {
   flags: (c) =>
@@ -12,15 +16,21 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
       .option('--bundle <slug>')
       .option('--packet <id>')
       .option('--to <address>')
-      .addOption(choiceOption('--kind <kind>', 'what the message was', MESSAGE_KINDS)),
+      .addOption(choiceOption('--kind <kind>', 'what the message was', MESSAGE_KINDS))
+      .option('--limit <n>', `the newest N messages (default ${DEFAULT_LIMIT})`)
+      .option('--all', 'every message'),
   examples: ['esign local outbox', 'esign local outbox --bundle 9KwSrpJdyp --to ada@example.com'],
   async run(f, o) {
-    const list = (await f.local()).outbox(o);
+    if (o.all && o.limit !== undefined) throw new CliError('Give --limit or --all, not both.', EXIT.USAGE);
+    const limit = o.all ? null : o.limit !== undefined ? intArg(o.limit, '--limit', 1) : DEFAULT_LIMIT;
+    const engine = await f.local();
+    const q = { bundle: o.bundle, packet: o.packet, to: o.to, kind: o.kind };
+    const list = engine.outbox({ ...q, limit });
     await printList(
       f,
       list,
       [
-        { header: 'TIME', value: (m) => m.created },
+        { header: 'TIME', value: (m) => m.created, kind: 'log' },
         ...fieldColumns<(typeof list)[number]>(['kind', 'channel']),
         { header: 'TO', value: (m) => m.recipient },
         { header: 'SUBJECT', value: (m) => m.subject },
@@ -28,5 +38,13 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
       ],
       (m) => String(m.id),
     );
+    if (limit !== null && list.length === limit && f.io.err.isTTY) {
+      const total = engine.outboxCount(q);
+      if (total > list.length)
+        note(
+          f,
+          `The newest ${list.length.toLocaleString('en')} of ${total.toLocaleString('en')} messages: --limit N for more, --all for every one.`,
+        );
+    }
   },
 });

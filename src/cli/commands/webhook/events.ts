@@ -1,9 +1,8 @@
 // esign webhook events | event ID | deliveries: what was sent, and each attempt.
 import type { WebhookDeliveryRecord } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
-import { fieldColumns } from '../../output/print.js';
 import { idVerb, listVerb } from '../../verb.js';
-import { EVENT_COLUMNS, showEvent } from './shared/display.js';
+import { deliveryColumns, EVENT_COLUMNS, showEvent } from './shared/display.js';
 import { eventFilterFlags, eventFilters } from './shared/filters.js';
 
 export const events = listVerb('events', 'Webhook events (one per webhook and occurrence), newest first', {
@@ -46,12 +45,11 @@ export const deliveries = listVerb('deliveries', 'Delivery attempts, newest firs
     const filters = { webhook: o.webhook, webhook_event: o.event, ...eventFilters(o) };
     return (s, q) => s.listWebhookDeliveries({ ...q, ...filters });
   },
+  // The event's id is what `webhook resend` takes: the delivery's own is left out first.
   columns: [
-    { header: 'ID', value: (d) => d.pk },
+    { header: 'ID', value: (d) => d.pk, priority: -2 },
     { header: 'EVENT', value: (d) => d.webhook_event },
-    ...fieldColumns<WebhookDeliveryRecord>(['event_type']),
-    { header: 'TIME', value: (d) => d.created },
-    ...fieldColumns<WebhookDeliveryRecord>(['status', 'success']),
+    ...deliveryColumns<WebhookDeliveryRecord>((d) => d.created),
   ],
   id: (d) => d.pk,
 });
