@@ -87,7 +87,7 @@ describe('state conflicts and failures', () => {
       const event = (await esign(['webhook', 'trigger', 'bundle_sent', '-q'])).stdout.split('\n')[0]!;
       const ok = await esign(['webhook', 'resend', event]);
       expect(ok.exitCode, ok.stderr).toBe(0);
-      expect(ok.stdout).toMatch(/attempt 2\t\S+ HTTP 200$/m);
+      expect(ok.stdout).toMatch(/attempt 2\t\S+ HTTP 200: ok$/m);
       expect(ok.stdout).not.toContain('HTTP 200 HTTP 200');
       await esign(['webhook', 'update', hook.stdout, '--url', 'http://127.0.0.1:9/closed']);
       const failed = await esign(['webhook', 'resend', event]);

@@ -334,7 +334,7 @@ describe('esign webhook listen', () => {
     expect(rows).toEqual([[pk, 'bundle_sent', expect.any(String), '200', 'true', '1']]);
     expect((await esign(['webhook', 'events', '-q', '--failed', '--webhook', hook])).stdout).toBe('');
     const shown = kv((await esign(['webhook', 'event', pk])).stdout);
-    expect(shown['attempt 1']).toMatch(/ HTTP 200$/);
+    expect(shown['attempt 1']).toMatch(/ HTTP 200: OK$/);
     expect((await esign(['webhook', 'deliveries', '--json', '--event', pk])).stdout).toContain(pk);
 
     // Nobody listens now: a resend is recorded as a failed attempt, and the command fails (exit 1).
