@@ -21,10 +21,12 @@ export async function serveEngine(
   keyName = 'test',
 ): Promise<ServedEngine> {
   const key = engine.keys.create(keyName).key;
+  // As esign serve makes it by default: every door open, the support console too.
   const app = await buildServer({
     service: engine,
     local: engine,
     authenticate: (k) => engine.keys.authenticate(k),
+    console: {},
     ...opts,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

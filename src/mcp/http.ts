@@ -7,6 +7,18 @@ import type { EsignService } from '../service/service.js';
 
 export const MCP_PATH = '/mcp';
 
+/**
+ * A refusal before any JSON-RPC exchange (no key, a body that is not JSON, a wrong method) as
+ * JSON-RPC answers it: id null, since the request was not read; -32700 for a body that does not
+ * parse, else -32000 (the server-error range the MCP SDK's transport uses for the same refusals),
+ * and the API's Error object as `data`.
+ */
+export const jsonRpcError = (e: ApiError) => ({
+  jsonrpc: '2.0' as const,
+  id: null,
+  error: { code: e.code === 'parse_error' ? -32700 : -32000, message: e.message, data: e.toWire() },
+});
+
 export interface McpHttpOptions {
   service: EsignService;
   /** Authenticates and counts the request before its body is read (the API's own guard). */
@@ -47,7 +59,7 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
         if (!reply.raw.headersSent)
           reply.raw
             .writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
-            .end(JSON.stringify(new ApiError(500, 'error', 'Internal server error.').toWire()));
+            .end(JSON.stringify(jsonRpcError(new ApiError(500, 'error', 'Internal server error.'))));
         else reply.raw.destroy();
       }
     },

@@ -1,6 +1,6 @@
 // `esign serve`: any EsignService as API v2 over HTTP, the wire of the hosted service.
 // A thin translation: HTTP in, one service call, HTTP out. Validation and rules live in the service.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from '../service/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
@@ -13,7 +13,8 @@ import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js
 import { bodyOf, parseForm } from './formBody.js';
 import { guardConnections } from './connections.js';
 import { receiveForm } from './multipartForm.js';
-import { apiRefusalLimits, refusalOf } from './refusals.js';
+import { apiRefusalLimits } from './refusals.js';
+import { type Door, errorObject, newServer, openDoors } from './doors.js';
 
 export const API_PREFIX = '/api/v2';
 
@@ -135,74 +136,115 @@ function parseQuery(text: string): Record<string, string> {
 type GuardKind = 'call' | 'create' | 'public' | 'status';
 type Guard = (req: FastifyRequest, reply: FastifyReply, kind: GuardKind) => string;
 
-/**
- * The routes of the operations table (API v2, and the sandbox when the engine is the service), the
- * rate-limit status, the OpenAPI document, and a 405 naming the allowed methods on every API path.
- */
-async function registerApi(
+/** A route of the operations table: the guard as soon as the headers are in, then the one call. */
+function tableRoute(
   app: FastifyInstance,
-  opts: ServerOptions,
+  { op, url, handler }: Route,
   limits: ServerLimits,
   guard: Guard,
-  limiter: RateLimiter,
+  linkBase: () => string | undefined,
 ) {
-  const table = routes(opts.service, limits, opts.local);
-  const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
-  const methodsByPath = new Map<string, string[]>();
-  for (const { op, url, handler } of table) {
-    // The sandbox is outside /api/v2 and has no 405 fallbacks.
-    if (!op.fromRoot) methodsByPath.set(url, [...(methodsByPath.get(url) ?? []), op.method]);
-    const kind = op.public ? 'public' : (op.throttle ?? 'call');
-    app.route({
-      method: op.method,
-      url: op.fromRoot ? url : `${API_PREFIX}${url}`,
-      ...(op.documentBody ? { bodyLimit: limits.documentJsonBytes } : {}),
-      // The key is checked as soon as the headers are in: a body is read only for a key holder.
-      onRequest: async (req, reply) => void guard(req, reply, kind),
-      handler: async (req, reply) => {
-        const r = await handler(req);
-        if (r.page) {
-          paginationHeaders(req, reply, r.page, linkBase());
-          return reply.code(200).send(r.page.items);
-        }
-        if (r.status === 204) return reply.code(204).send();
-        const json = frozenJson(r.body);
-        if (json !== undefined)
-          return reply
-            .code(r.status ?? 200)
-            .type('application/json; charset=utf-8')
-            .send(json);
-        return reply.code(r.status ?? 200).send(r.body);
-      },
-    });
-  }
-  const rateLimit = routePattern(operationRow('getRateLimit')!.path);
+  const kind = op.public ? 'public' : (op.throttle ?? 'call');
   app.route({
-    method: 'GET',
-    url: `${API_PREFIX}${rateLimit}`,
-    onRequest: async (req, reply) => void guard(req, reply, 'status'),
+    method: op.method,
+    url: op.fromRoot ? url : `${API_PREFIX}${url}`,
+    ...(op.documentBody ? { bodyLimit: limits.documentJsonBytes } : {}),
+    // The key is checked as soon as the headers are in: a body is read only for a key holder.
+    onRequest: async (req, reply) => void guard(req, reply, kind),
     handler: async (req, reply) => {
-      return limiter.peek(guard(req, reply, 'status'));
+      const r = await handler(req);
+      if (r.page) {
+        paginationHeaders(req, reply, r.page, linkBase());
+        return reply.code(200).send(r.page.items);
+      }
+      if (r.status === 204) return reply.code(204).send();
+      const json = frozenJson(r.body);
+      if (json !== undefined)
+        return reply
+          .code(r.status ?? 200)
+          .type('application/json; charset=utf-8')
+          .send(json);
+      return reply.code(r.status ?? 200).send(r.body);
     },
   });
-  methodsByPath.set(rateLimit, ['GET']);
-  // The other methods of every known path are a 405 that names the allowed ones.
-  for (const [path, allowed] of methodsByPath) {
-    const others = METHODS.filter((m) => !allowed.includes(m));
-    if (others.length)
-      app.route({
-        method: others,
-        url: `${API_PREFIX}${path}`,
-        // Refused as soon as the headers are in: a body sent with it is never read.
-        onRequest: async (req, reply) => {
-          reply.header('Allow', allowed.join(', '));
-          throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed.`);
-        },
-        handler: async () => undefined,
-      });
-  }
+}
 
-  (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
+interface DoorContext {
+  opts: ServerOptions;
+  limits: ServerLimits;
+  guard: Guard;
+  limiter: RateLimiter;
+  /** Base of the Link headers: the configured address, else the listening one. */
+  linkBase: () => string | undefined;
+}
+
+/**
+ * API v2: the routes of the operations table, the rate-limit status, the OpenAPI document, and a
+ * 405 naming the allowed methods on every API path.
+ */
+function apiDoor(c: DoorContext): Door {
+  const { opts, limits, guard, limiter } = c;
+  const register = async (app: FastifyInstance) => {
+    const methodsByPath = new Map<string, string[]>();
+    for (const route of routes(opts.service, limits, opts.local)) {
+      if (route.op.fromRoot) continue;
+      methodsByPath.set(route.url, [...(methodsByPath.get(route.url) ?? []), route.op.method]);
+      tableRoute(app, route, limits, guard, c.linkBase);
+    }
+    const rateLimit = routePattern(operationRow('getRateLimit')!.path);
+    app.route({
+      method: 'GET',
+      url: `${API_PREFIX}${rateLimit}`,
+      onRequest: async (req, reply) => void guard(req, reply, 'status'),
+      handler: async (req, reply) => {
+        return limiter.peek(guard(req, reply, 'status'));
+      },
+    });
+    methodsByPath.set(rateLimit, ['GET']);
+    // The other methods of every known path are a 405 that names the allowed ones.
+    for (const [path, allowed] of methodsByPath) {
+      const others = METHODS.filter((m) => !allowed.includes(m));
+      if (others.length)
+        app.route({
+          method: others,
+          url: `${API_PREFIX}${path}`,
+          // Refused as soon as the headers are in: a body sent with it is never read.
+          onRequest: async (req, reply) => {
+            reply.header('Allow', allowed.join(', '));
+            throw new ApiError(405, 'method_not_allowed', `Method "${req.method}" not allowed.`);
+          },
+          handler: async () => undefined,
+        });
+    }
+    (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
+  };
+  return { name: 'api', paths: [API_PREFIX], answer: errorObject, refusals: apiRefusalLimits(limits), register };
+}
+
+/** The sandbox's operations (signer activity, webhook test tools), outside /api/v2, when the engine is the service. */
+function sandboxDoor(c: DoorContext): Door {
+  const register = (app: FastifyInstance) => {
+    for (const route of routes(c.opts.service, c.limits, c.opts.local))
+      if (route.op.fromRoot) tableRoute(app, route, c.limits, c.guard, c.linkBase);
+  };
+  return { name: 'sandbox', paths: ['/sandbox'], answer: errorObject, refusals: apiRefusalLimits(c.limits), register };
+}
+
+async function mcpDoor({ opts, limits, guard }: DoorContext): Promise<Door> {
+  const { registerMcp, jsonRpcError, MCP_PATH } = await import('../mcp/http.js');
+  return {
+    name: 'mcp',
+    paths: [MCP_PATH],
+    // Agents read JSON-RPC: a refusal before the exchange is a JSON-RPC error carrying the Error object.
+    answer: (_req, reply, e) => reply.type('application/json; charset=utf-8').send(jsonRpcError(e)),
+    register: (app) =>
+      registerMcp(app, {
+        service: opts.service,
+        authorize: async (req, reply) => void guard(req, reply, 'call'),
+        bodyLimit: limits.documentJsonBytes,
+        countCreate: (req, reply) => void guard(req, reply, 'create'),
+      }),
+  };
 }
 
 /**
@@ -220,9 +262,15 @@ function requestGuard(
     else {
       const header = req.headers.authorization;
       const m = header ? /^Token\s+(\S+)\s*$/i.exec(header) : null;
-      if (!header) throw new ApiError(401, 'not_authenticated', 'Authentication credentials were not provided.');
+      if (!header) {
+        reply.header('WWW-Authenticate', 'Token');
+        throw new ApiError(401, 'not_authenticated', 'Authentication credentials were not provided.');
+      }
       const id = m ? opts.authenticate(m[1]) : undefined;
-      if (!id) throw new ApiError(401, 'authentication_failed', 'Invalid token.');
+      if (!id) {
+        reply.header('WWW-Authenticate', 'Token');
+        throw new ApiError(401, 'authentication_failed', 'Invalid token.');
+      }
       connections.trust(req.raw.socket);
       who = `key:${id}`;
     }
@@ -252,29 +300,58 @@ function registerBodyParsers(app: FastifyInstance, limits: ServerLimits) {
   );
 }
 
-export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+/** The doors this server opens, in the order given to fastify (any order answers alike). */
+async function doorsOf(c: DoorContext): Promise<Door[]> {
+  const doors = [apiDoor(c), await mcpDoor(c)];
+  if (c.opts.local) {
+    const { filesDoor, pagesDoor } = await import('./localRoutes.js');
+    doors.push(sandboxDoor(c), filesDoor(c.opts.local), pagesDoor(c.opts.local));
+  }
+  if (c.opts.console)
+    doors.push(
+      (await import('./console/index.js')).consoleDoor({
+        service: c.opts.service,
+        authenticateKey: c.opts.authenticate,
+        backend: 'this server',
+        ...c.opts.console,
+      }).door,
+    );
+  return doors;
+}
+
+/**
+ * `esign serve`'s app. `arrange` orders the doors (a test opens them in another order: the
+ * answers must not change).
+ */
+export async function buildServer(
+  opts: ServerOptions,
+  arrange: (doors: Door[]) => Door[] = (doors) => doors,
+): Promise<FastifyInstance> {
   const limits: ServerLimits = {
     ...DEFAULT_LIMITS,
     ...(opts.maxUploadBytes ? { uploadFileBytes: opts.maxUploadBytes } : {}),
     ...opts.limits,
   };
-  const app = Fastify({
-    logger: false,
-    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
-    bodyLimit: limits.jsonBytes,
-    requestTimeout: limits.requestTimeoutMs,
-    connectionTimeout: limits.idleTimeoutMs,
-    http: {
-      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
-      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+  const log = opts.log ?? (() => {});
+  const app = newServer(
+    {
+      logger: false,
+      routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
+      bodyLimit: limits.jsonBytes,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionTimeout: limits.idleTimeoutMs,
+      http: {
+        headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+        connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+      },
     },
-  });
+    log,
+  );
   const connections = guardConnections(app.server, {
     perAddress: limits.connectionsPerAddress,
     max: limits.maxConnections,
   });
   const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...opts.rateLimits });
-  const log = opts.log ?? (() => {});
   await app.register((await import('@fastify/multipart')).default, {
     limits: {
       fileSize: limits.uploadFileBytes,
@@ -302,48 +379,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
 
   const guard = requestGuard(opts, limiter, connections);
-
-  await registerApi(app, opts, limits, guard, limiter);
-
-  (await import('../mcp/http.js')).registerMcp(app, {
-    service: opts.service,
-    authorize: async (req, reply) => void guard(req, reply, 'call'),
-    bodyLimit: limits.documentJsonBytes,
-    countCreate: (req, reply) => void guard(req, reply, 'create'),
-  });
-
-  if (opts.local) {
-    const { registerLocalRoutes } = await import('./localRoutes.js');
-    registerLocalRoutes(app, opts.local);
-  }
-
-  if (opts.console)
-    await (await import('./console/index.js')).registerConsole(app, {
-      service: opts.service,
-      authenticateKey: opts.authenticate,
-      backend: 'this server',
-      ...opts.console,
-    });
-
-  // No route: refused before its body is read (fastify would parse it for the not-found handler).
-  app.addHook('onRequest', async (req) => {
-    if (req.is404) throw notFound(req);
-  });
-  app.setNotFoundHandler(async (req) => {
-    throw notFound(req);
-  });
-  app.setErrorHandler(async (error, req, reply) => {
-    const e = toApiError(error, limits);
-    // The body was not read (refused before it, or cut short): the connection cannot carry another request.
-    if (!req.raw.complete) reply.header('Connection', 'close');
-    if (e.status >= 500 && e.status !== 501) log(`error: ${(error as Error).stack ?? String(error)}`);
-    return reply.code(e.status).send(e.toWire());
-  });
+  const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
+  await openDoors(app, arrange(await doorsOf({ opts, limits, guard, limiter, linkBase })));
   return app;
 }
-
-const notFound = (req: FastifyRequest) =>
-  new ApiError(404, 'not_found', `No such endpoint: ${req.method} ${req.url.split('?')[0]}`);
 
 const serializedFrozen = new WeakMap<object, string>();
 
@@ -354,7 +393,3 @@ function frozenJson(body: unknown): string | undefined {
   if (json === undefined) serializedFrozen.set(body, (json = JSON.stringify(body)));
   return json;
 }
-
-/** Everything that leaves the server is the wire Error object, whatever raised it. */
-const toApiError = (error: unknown, limits: ServerLimits): ApiError =>
-  refusalOf(error, apiRefusalLimits(limits)) ?? new ApiError(500, 'error', 'Internal server error.');

@@ -1,13 +1,17 @@
-// Routes that only the embedded engine has, outside /api/v2/: the files behind expiring links and
-// the signing and preparation pages (the sandbox's routes come from the operations table, in app.ts).
+// The doors that only the embedded engine has, outside /api/v2/: the files behind expiring links,
+// and the signing and preparation pages (the sandbox's routes come from the operations table, in app.ts).
 import { createReadStream, existsSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import { type HostedEngine, SERVE_PROOF_PATH } from '../service/hosting.js';
-import { linkRoute } from '../service/linkPaths.js';
-import { registerPageAssets } from './pages/assets.js';
+import { LINK_BASES, linkRoute } from '../service/linkPaths.js';
+import { type Door, errorObject } from './doors.js';
+import { PAGE_ASSETS, registerPageAssets } from './pages/assets.js';
+import { errorPage } from './pages/kit.js';
+import { PREPARATION } from './pages/preparation/common.js';
 import { registerPreparationPages } from './pages/preparation/routes.js';
+import { SIGNING } from './pages/signing/page.js';
 import { registerSigningPage } from './pages/signing/routes.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -27,7 +31,39 @@ const CONTENT_TYPES: Record<string, string> = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 };
 
-export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine): void {
+/** The files behind expiring links and the serve proof: fetched by programs, refused with the Error object. */
+export function filesDoor(engine: HostedEngine): Door {
+  return {
+    name: 'files',
+    paths: [LINK_BASES.file, SERVE_PROOF_PATH],
+    answer: errorObject,
+    register: (app) => registerFiles(app, engine),
+  };
+}
+
+/** A caller that sent JSON, or asks for JSON and not for a page: a program (the pages' own scripts). */
+const wantsJson = (req: FastifyRequest) =>
+  /^application\/json/i.test(req.headers['content-type'] ?? '') ||
+  (/application\/json/i.test(req.headers.accept ?? '') && !/text\/html/i.test(req.headers.accept ?? ''));
+
+/** The signing and preparation pages: people get an error page of the family, programs the Error object. */
+export function pagesDoor(engine: HostedEngine): Door {
+  return {
+    name: 'pages',
+    paths: [LINK_BASES.sign, LINK_BASES.prepare, PAGE_ASSETS],
+    answer: (req, reply, e) => {
+      if (wantsJson(req)) return errorObject(req, reply, e);
+      return errorPage(reply, req.url.startsWith(LINK_BASES.prepare) ? PREPARATION : SIGNING, e);
+    },
+    register: (app) => {
+      registerPageAssets(app);
+      registerSigningPage(app, engine);
+      registerPreparationPages(app, engine);
+    },
+  };
+}
+
+function registerFiles(app: FastifyInstance, engine: HostedEngine): void {
   // An expiring file link: anyone holding the URL may download until it expires (like the hosted service's).
   app.get(`${linkRoute('file', 'token')}/:name`, async (req, reply) => {
     const { token, name } = req.params as { token: string; name: string };
@@ -52,8 +88,4 @@ export function registerLocalRoutes(app: FastifyInstance, engine: HostedEngine):
     if (!proof) throw new ApiError(404, 'not_found', 'This server announced no data directory.');
     return reply.type('text/plain').header('Cache-Control', 'no-store').send(proof);
   });
-
-  registerPageAssets(app);
-  registerSigningPage(app, engine);
-  registerPreparationPages(app, engine);
 }

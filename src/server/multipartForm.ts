@@ -72,6 +72,35 @@ const cutShort = () =>
     'Malformed multipart body: it ends inside a file part, before the closing boundary.',
   );
 
+const malformed = (what: string) => new ApiError(400, 'parse_error', `Malformed multipart body: ${what}.`);
+
+/**
+ * Counts the delimiters of the body as it streams past: busboy (through @fastify/multipart) drops a
+ * part whose headers are broken and ends quietly at a body cut short, which would leave a form
+ * that merely looks incomplete. A boundary never occurs inside a part, so the count is exact.
+ */
+function watchDelimiters(req: FastifyRequest): (parts: number) => ApiError | undefined {
+  const m = /boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(req.headers['content-type'] ?? '');
+  if (!m) return () => undefined;
+  const delimiter = Buffer.from(`--${m[1] ?? m[2]}`);
+  const closing = `${delimiter.toString('latin1')}--`;
+  let count = 0;
+  // Too few bytes to hold a whole delimiter, so none is counted twice.
+  let carry = Buffer.alloc(0);
+  let last = '';
+  req.raw.on('data', (chunk: Buffer) => {
+    const text = Buffer.concat([carry, chunk]);
+    for (let i = text.indexOf(delimiter); i >= 0; i = text.indexOf(delimiter, i + delimiter.length)) count++;
+    carry = text.subarray(Math.max(0, text.length - delimiter.length + 1));
+    last = (last + chunk.toString('latin1')).slice(-(closing.length + 4));
+  });
+  return (parts) => {
+    if (!last.trimEnd().endsWith(closing)) return malformed('it ends before its closing boundary');
+    if (parts < count - 1) return malformed('a part without a form-data Content-Disposition naming it');
+    return undefined;
+  };
+}
+
 /** Receives the multipart body of `req` within `limits`; on any refusal the temporary files are gone. */
 export async function receiveForm(
   req: FastifyRequest,
@@ -88,8 +117,10 @@ export async function receiveForm(
   const tooMuch = () =>
     new ApiError(413, 'invalid', `The files of one request may total at most ${megabytes(limits.totalFileBytes)}.`);
   const tooLarge = (name: string) => fileTooLarge({ ...opts.refusal, fileBytes: limits.fileBytes }, name);
+  const delimiters = watchDelimiters(req);
+  let parts = 0;
   try {
-    const parts = req.parts({
+    const iterator = req.parts({
       limits: {
         fileSize: limits.fileBytes,
         files: limits.files,
@@ -98,7 +129,8 @@ export async function receiveForm(
         parts: limits.files + limits.fields,
       },
     });
-    for await (const part of parts) {
+    for await (const part of iterator) {
+      parts++;
       if (part.type === 'field') {
         const value = String(part.value);
         fieldBytes += Buffer.byteLength(value) + Buffer.byteLength(part.fieldname);
@@ -138,6 +170,10 @@ export async function receiveForm(
       if (part.file.truncated) throw tooLarge(part.filename);
       if (keep) files.push(storedFile(part.fieldname, part.filename, part.mimetype, size, path));
     }
+    // The whole body is in before its delimiters are judged.
+    await received;
+    const broken = delimiters(parts);
+    if (broken) throw broken;
   } catch (e) {
     await cleanup();
     throw e;

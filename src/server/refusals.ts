@@ -26,13 +26,28 @@ export const fileTooLarge = (limits: RefusalLimits, name?: string) =>
     `${name ? `${name}: an` : 'An'} uploaded file ${limits.fileBytes ? `may be at most ${megabytes(limits.fileBytes)}` : 'is too large'}.`,
   );
 
-/** The API error behind a refusal of fastify or its plugins, or undefined when it is none (a bug: 500). */
-export function refusalOf(error: unknown, limits: RefusalLimits): ApiError | undefined {
+/** A media type as a refusal quotes it: its type and subtype only, bounded. */
+const mediaType = (contentType: string | undefined) =>
+  (contentType ?? '')
+    .split(';')[0]!
+    .trim()
+    .slice(0, 100)
+    .replace(/[^\x21-\x7e]/g, '?');
+
+/**
+ * The API error behind a refusal of fastify or its plugins, or undefined when it is none (a bug: 500).
+ * `contentType`: the request's, which a refusal of its media type names.
+ */
+export function refusalOf(error: unknown, limits: RefusalLimits, contentType?: string): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const e = (error ?? {}) as { statusCode?: number; code?: string; message?: string; name?: string };
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported media type.');
+      return new ApiError(
+        415,
+        'unsupported_media_type',
+        `Unsupported media type "${mediaType(contentType)}" in request.`,
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(
         413,
@@ -57,7 +72,7 @@ export function refusalOf(error: unknown, limits: RefusalLimits): ApiError | und
   }
   // busboy's own errors: no boundary, a part cut short, a form that ends before its closing boundary.
   if (/boundary|Unexpected end of (form|file)|Malformed part header|Multipart: /i.test(e.message ?? ''))
-    return new ApiError(400, 'parse_error', `Malformed multipart body: ${e.message}.`);
+    return new ApiError(400, 'parse_error', `Malformed multipart body: ${e.message?.replace(/^Multipart: /, '')}.`);
   if (e.name === 'URIError') return new ApiError(400, 'parse_error', 'Malformed URL encoding.');
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)
     return new ApiError(e.statusCode, e.statusCode === 400 ? 'parse_error' : 'error', e.message ?? 'Bad request.');

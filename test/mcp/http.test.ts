@@ -39,12 +39,20 @@ afterAll(async () => {
 });
 
 describe('esign serve at /mcp', () => {
-  it("refuses a request without a valid key with the API's Error object, before reading it", async () => {
+  it('refuses a request without a valid key with a JSON-RPC error (the Error object as its data), before reading it', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const none = await fetch(`${serve.address}/mcp`, { method: 'POST', headers, body });
     expect(none.status).toBe(401);
-    expect(await none.json()).toMatchObject({ code: 'not_authenticated' });
+    expect(await none.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message: 'Authentication credentials were not provided.',
+        data: expect.objectContaining({ code: 'not_authenticated' }),
+      },
+    });
     const wrong = await fetch(`${serve.address}/mcp`, {
       method: 'POST',
       headers: { ...headers, authorization: 'Token esk_wrong' },

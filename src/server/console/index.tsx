@@ -13,7 +13,7 @@ import { operationNamed } from '../../service/operations.js';
 import type { EsignService } from '../../service/service.js';
 import type { BundleMessage, WebhookEvent } from '../../service/types.js';
 import { builtFile, cached, registerPdfJs } from '../pages/assets.js';
-import { asApiError } from '../pages/kit.js';
+import { type Door, openDoors } from '../doors.js';
 import { BundlePage } from './bundle.js';
 import { bundleUrl, FindPage, findQuery, listQueryOf } from './find.js';
 import { CONSOLE_PREFIX, type Frame, securePage, sendConsolePage } from './layout.js';
@@ -78,7 +78,8 @@ interface Console {
   problem: (req: FastifyRequest, reply: FastifyReply, status: number, title: string, message: string) => FastifyReply;
 }
 
-export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): Promise<ConsoleHandle> {
+/** The console as a door of a server (esign serve's), and the handle to its sign-in. */
+export function consoleDoor(o: ConsoleOptions): { door: Door; handle: ConsoleHandle } {
   const sessions = new ConsoleSessions(o.timing);
   const liveOptions = { ...DEFAULT_LIVE, ...o.live };
   let pace: Promise<number> | undefined;
@@ -106,22 +107,51 @@ export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): 
       page(req, reply, status, title, <ErrorPage title={title} message={message} back={`${CONSOLE_PREFIX}/`} />),
   };
 
-  app.addHook('preClose', async () => live.closeAll());
-  await app.register(
-    async (scope) => {
-      registerFormParser(scope);
-      registerGuards(scope, c);
-      registerAssets(scope);
-      registerSignIn(scope, c);
-      registerFind(scope, c);
-      registerBundle(scope, c);
-      registerActions(scope, c);
-      registerLists(scope, c);
+  const door: Door = {
+    name: 'console',
+    paths: [CONSOLE_PREFIX],
+    notFound: 'There is no such page in the console.',
+    answer: (req, reply, e) => answerProblem(c, req, reply, e),
+    register: async (app) => {
+      app.addHook('preClose', async () => live.closeAll());
+      await app.register(
+        async (scope) => {
+          registerFormParser(scope);
+          registerGuards(scope, c);
+          registerAssets(scope);
+          registerSignIn(scope, c);
+          registerFind(scope, c);
+          registerBundle(scope, c);
+          registerActions(scope, c);
+          registerLists(scope, c);
+        },
+        { prefix: CONSOLE_PREFIX },
+      );
     },
-    { prefix: CONSOLE_PREFIX },
-  );
+  };
+  return { door, handle: { sessions, signInPath: () => `${CONSOLE_PREFIX}/login?token=${sessions.issueToken()}` } };
+}
 
-  return { sessions, signInPath: () => `${CONSOLE_PREFIX}/login?token=${sessions.issueToken()}` };
+/** The console alone on `app` (esign console): its one door. */
+export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): Promise<ConsoleHandle> {
+  const { door, handle } = consoleDoor(o);
+  await openDoors(app, [door]);
+  return handle;
+}
+
+/** What went wrong, as a page for people (the Error object for a caller that asks for JSON). */
+function answerProblem(c: Console, req: FastifyRequest, reply: FastifyReply, e: ApiError): FastifyReply {
+  if ((req.headers.accept ?? '').includes('application/json'))
+    return reply.type('application/json; charset=utf-8').send(e.toWire());
+  const title =
+    e.status === 404
+      ? 'Not found'
+      : e.status === 409
+        ? 'Not possible now'
+        : e.status === 403
+          ? 'Not allowed'
+          : 'Something went wrong';
+  return c.problem(req, reply, e.status, title, e.message);
 }
 
 /** Forms of this scope only: small, urlencoded, every member a string. */
@@ -166,23 +196,6 @@ function registerGuards(scope: FastifyInstance, c: Console) {
         'Not allowed',
         'This form has expired or did not come from this console: go back and try again.',
       );
-  });
-  scope.setNotFoundHandler(async (req, reply) =>
-    problem(req, reply, 404, 'Not found', 'There is no such page in the console.'),
-  );
-  scope.setErrorHandler(async (error, req, reply) => {
-    const e = asApiError(error) ?? new ApiError(500, 'error', 'Something went wrong on the server.');
-    if (e.status >= 500) req.log.error(error);
-    if ((req.headers.accept ?? '').includes('application/json')) return reply.code(e.status).send(e.toWire());
-    const title =
-      e.status === 404
-        ? 'Not found'
-        : e.status === 409
-          ? 'Not possible now'
-          : e.status === 403
-            ? 'Not allowed'
-            : 'Something went wrong';
-    return problem(req, reply, e.status, title, e.message);
   });
 }
 

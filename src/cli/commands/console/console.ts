@@ -25,14 +25,14 @@ export const supportConsole = defineVerb(
       const port = intArg(o.port, '--port', 0);
       if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
       const hours = intArg(o.sessionHours, '--session-hours', 1);
-      const [{ default: Fastify }, { registerConsole }] = await Promise.all([
-        import('fastify'),
+      const [{ newServer }, { registerConsole }] = await Promise.all([
+        import('../../../server/doors.js'),
         import('../../../server/console/index.js'),
       ]);
       const service = await f.service();
       const settings = await f.settings();
       const log = (line: string) => f.io.err.write(`${line}\n`);
-      const app = Fastify({ logger: false, requestTimeout: 30_000, connectionTimeout: 60_000, bodyLimit: 64 * 1024 });
+      const app = newServer({ logger: false, requestTimeout: 30_000, connectionTimeout: 60_000, bodyLimit: 64 * 1024 });
       let origin = '';
       const handle = await registerConsole(app, {
         service,
