@@ -92,7 +92,7 @@ export function errorProblems(r: WireResponse): string[] {
   if (!asString) {
     problems.push(...schemaProblems(STRICT_ERROR, body));
     const e = body as { message?: unknown; detail?: unknown; errors?: { messsage?: unknown; message?: unknown }[] };
-    if (e.detail !== e.message) problems.push('body.detail differs from body.message');
+    if (typeof e.detail === 'string' && e.detail !== e.message) problems.push('body.detail differs from body.message');
     for (const [i, f] of (Array.isArray(e.errors) ? e.errors : []).entries())
       if (f?.messsage !== f?.message) problems.push(`body.errors[${i}]: messsage and message differ`);
   }

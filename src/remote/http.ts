@@ -1,6 +1,6 @@
 // HTTP for the remote backend: one undici keep-alive pool per base URL, Token auth, timeouts, and
 // the one retry policy (retryPolicy.ts) for every request.
-import { Agent, FormData, request } from 'undici';
+import { Agent, type Dispatcher, FormData, request } from 'undici';
 import { ApiError } from '../service/errors.js';
 import { DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy, nextWait } from './retryPolicy.js';
 
@@ -25,6 +25,8 @@ export interface HttpOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Told when a 429 is being waited out, and until when (retryPolicy.ts). */
   onThrottle?: (untilMs: number) => void;
+  /** Carries the requests instead of a keep-alive pool of its own (a proxy, a test reading every response); its owner closes it. */
+  dispatcher?: Dispatcher;
 }
 
 export interface HttpResponse {
@@ -64,7 +66,8 @@ export interface RequestSpec {
 }
 
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
+  private readonly ownAgent?: Agent;
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly debug: boolean;
@@ -88,7 +91,8 @@ export class HttpClient {
       note: opts.note,
       onThrottle: opts.onThrottle,
     };
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.ownAgent = opts.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.agent = opts.dispatcher ?? this.ownAgent!;
   }
 
   url(spec: Pick<RequestSpec, 'path' | 'query' | 'fromRoot'>): string {
@@ -165,7 +169,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.ownAgent?.close();
   }
 }
 

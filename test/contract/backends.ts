@@ -1,5 +1,7 @@
 // The backends the contract suite runs on: the engine in-process, and the remote adapter talking
-// to `esign serve` (the same engine behind fastify) over real HTTP on 127.0.0.1.
+// to `esign serve` (the same engine behind fastify) over real HTTP on 127.0.0.1, every response of
+// which is checked against the operations table as it arrives (wireHook.ts): a scenario whose wire
+// differs fails when its backend closes.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach } from 'vitest';
 import type { LocalEngine } from '../../src/local/engine.js';
@@ -7,6 +9,7 @@ import { RemoteService } from '../../src/remote/remote.js';
 import type { EsignService } from '../../src/service/service.js';
 import { serveEngine } from '../engineServer.js';
 import { newEngine } from '../helpers.js';
+import { watchWire } from './wireHook.js';
 
 export interface Backend {
   service: EsignService;
@@ -37,7 +40,14 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
     make: async () => {
       const engine = newEngine();
       const { key, origin, close } = await serveEngine(engine, {}, 'contract');
-      const service = new RemoteService({ baseUrl: `${origin}/api/v2`, apiKey: key, maxRetries: 0 });
+      // Every response the adapter receives is read raw and held to the operations table.
+      const wire = watchWire();
+      const service = new RemoteService({
+        baseUrl: `${origin}/api/v2`,
+        apiKey: key,
+        maxRetries: 0,
+        dispatcher: wire.dispatcher,
+      });
       const download = async (url: string) => {
         const r = await fetch(url);
         if (r.status !== 200) throw new Error(`GET ${url}: ${r.status}`);
@@ -50,8 +60,10 @@ export const BACKENDS: { name: string; make: () => Promise<Backend> }[] = [
         download,
         close: async () => {
           await service.close();
+          await wire.dispatcher.close();
           await close();
           await engine.dispose();
+          wire.assertClean();
         },
       };
     },
