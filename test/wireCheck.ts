@@ -4,7 +4,7 @@
 // Retry-After on a 429, Allow on a 405. `wireProblems` lists what is wrong; empty, the wire is right.
 import { z } from 'zod';
 import { ERROR_CODES } from '../src/service/enums.js';
-import { OPERATION_TABLE, type OperationRow } from '../src/service/operationTable.js';
+import { type OperationRow, operationAt } from '../src/service/operationTable.js';
 import { RESPONSE_SCHEMAS } from '../src/service/responseSchemas.js';
 
 export interface WireResponse {
@@ -29,25 +29,12 @@ const ERROR_STRING = z.strictObject({ error: z.string().min(1) });
 
 const API = '/api/v2';
 
-interface Route {
-  op: OperationRow;
-  pattern: RegExp;
-  params: number;
-}
-
-/** Every path of the table (aliases too) as a pattern; static paths first, as the router prefers them. */
-const ROUTES: Route[] = OPERATION_TABLE.flatMap((op) =>
-  [op.path, ...(op.aliases ?? [])].map((path) => {
-    const full = `${op.fromRoot ? '' : API}${path}`;
-    const source = full.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-    return { op, pattern: new RegExp(`^${source.replace(/\/$/, '')}/?$`), params: (path.match(/\{/g) ?? []).length };
-  }),
-).sort((a, b) => a.params - b.params);
-
-/** The operation that answers `method path`, as esign serve routes it. */
+/** The operation that answers `method url`, as esign serve routes it (the API's under /api/v2, the sandbox's from the root). */
 export function operationOf(method: string, url: string): OperationRow | undefined {
   const path = url.split('?')[0]!;
-  return ROUTES.find((r) => r.op.method === method && r.pattern.test(path))?.op;
+  const inApi = path.startsWith(`${API}/`);
+  const found = operationAt(method, inApi ? path.slice(API.length) : path)?.row;
+  return found && Boolean(found.fromRoot) !== inApi ? found : undefined;
 }
 
 const header = (r: WireResponse, name: string): string | undefined => {

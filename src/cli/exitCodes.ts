@@ -1,6 +1,7 @@
 // The documented exit codes (`esign help exit-codes`, README). Scripts depend on them: never renumber.
 import type { FailureKind } from '../app/failure.js';
 import { ApiError } from '../service/errors.js';
+import { isSendable, isUpdatable } from '../service/states.js';
 
 export const EXIT = {
   OK: 0,
@@ -108,15 +109,26 @@ export class StateConflict extends Error {
 }
 
 /**
+ * The operations whose 400 may be about the Bundle's state, not the input (sending a Bundle already
+ * sent, updating one that has ended), and the states that take them: one rule for the verbs and
+ * for `esign api`, so the same failure exits 7 from both.
+ */
+export const STATE_GATED: Partial<Record<string, (status: string) => boolean>> = {
+  sendBundle: isSendable,
+  updateBundle: isUpdatable,
+};
+
+/**
  * Rethrows `e`, as a StateConflict when it is a 400 with no field error and the Bundle's state, read
- * again, refuses the operation (`allowed` says which states take it): the same code on both backends.
+ * again, refuses the operation (`STATE_GATED` says which states take it): the same code on both backends.
  */
 export async function rethrowAsStateConflict(
   e: unknown,
+  operation: string,
   status: () => Promise<string>,
-  allowed: (s: string) => boolean,
 ): Promise<never> {
-  if (e instanceof ApiError && e.status === 400 && !e.errors.length && !allowed(await status()))
+  const allowed = STATE_GATED[operation];
+  if (allowed && e instanceof ApiError && e.status === 400 && !e.errors.length && !allowed(await status()))
     throw new StateConflict(e);
   throw e;
 }

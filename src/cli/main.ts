@@ -81,7 +81,7 @@ export function buildProgram(
 }
 
 function usageLine(message: string, json: boolean): string {
-  return json ? `${JSON.stringify({ code: 'usage', message })}\n` : `esign: ${message}\n`;
+  return json ? `${JSON.stringify({ code: 'usage', message, exit_code: EXIT.USAGE })}\n` : `esign: ${message}\n`;
 }
 
 export interface RunOptions {

@@ -45,33 +45,39 @@ export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
     };
 }
 
-/** Prints an error on stderr (one line, then one line per extra field error) and returns its exit code. */
+/**
+ * Prints an error on stderr (one line, then one line per extra field error; with --json one JSON
+ * object carrying the exit code beside the HTTP status) and returns its exit code.
+ */
 export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   const write = (line: string) => io.err.write(`${line}\n`);
-  if (e instanceof StateConflict) {
-    reportError(io, e.apiError, json);
-    return EXIT.CONFLICT;
-  }
-  if (e instanceof ApiError) {
-    if (json) write(JSON.stringify({ status: e.status, ...e.toWire() }));
+  const api = e instanceof StateConflict ? e.apiError : e;
+  if (api instanceof ApiError) {
+    const exitCode = e instanceof StateConflict ? EXIT.CONFLICT : exitCodeForStatus(api.status);
+    if (json) write(JSON.stringify({ status: api.status, exit_code: exitCode, ...api.toWire() }));
     else {
-      write(`esign: ${stripControl(e.message)}`);
-      if (e.errors.length > 1) for (const fe of e.errors) write(`  ${stripControl(`${fe.field}: ${fe.message}`)}`);
+      write(`esign: ${stripControl(api.message)}`);
+      if (api.errors.length > 1) for (const fe of api.errors) write(`  ${stripControl(`${fe.field}: ${fe.message}`)}`);
     }
-    return exitCodeForStatus(e.status);
+    return exitCode;
   }
+  if (e instanceof StateConflict) return reportError(io, new CliError(e.message, EXIT.CONFLICT), json);
   if (e instanceof UseCaseError) return reportError(io, new CliError(e.message, EXIT_FOR_FAILURE[e.kind]), json);
   if (e instanceof CliError) {
     write(
       json
-        ? JSON.stringify({ code: e.exitCode === EXIT.USAGE ? 'usage' : 'error', message: e.message })
+        ? JSON.stringify({
+            code: e.exitCode === EXIT.USAGE ? 'usage' : 'error',
+            message: e.message,
+            exit_code: e.exitCode,
+          })
         : `esign: ${stripControl(e.message)}`,
     );
     return e.exitCode;
   }
   const err = e as NodeJS.ErrnoException;
   const message = err?.message ?? String(e);
-  write(json ? JSON.stringify({ code: 'error', message }) : `esign: ${stripControl(message)}`);
+  write(json ? JSON.stringify({ code: 'error', message, exit_code: EXIT.FAILURE }) : `esign: ${stripControl(message)}`);
   if (io.env.ESIGN_DEBUG) write(err?.stack ?? '');
   return EXIT.FAILURE;
 }

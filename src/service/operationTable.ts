@@ -474,3 +474,51 @@ const byName = new Map(OPERATION_TABLE.map((op) => [op.name as string, op]));
 export function operationRow(name: string): OperationRow | undefined {
   return byName.get(name);
 }
+
+const decoded = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+interface PathMatcher {
+  row: OperationRow;
+  pattern: RegExp;
+  names: string[];
+  params: number;
+}
+
+let matchers: PathMatcher[] | undefined;
+
+/** Every path of the table (aliases too) as a pattern; fixed paths first, as a router prefers them. */
+function pathMatchers(): PathMatcher[] {
+  matchers ??= OPERATION_TABLE.flatMap((row) =>
+    [row.path, ...(row.aliases ?? [])].map((path) => {
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const source = path
+        .replace(/\/$/, '')
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\\?\{\w+\\?\}/g, '([^/]+)');
+      return { row, pattern: new RegExp(`^${source}/?$`), names, params: names.length };
+    }),
+  ).sort((a, b) => a.params - b.params);
+  return matchers;
+}
+
+/**
+ * The operation a request stands for, and its path parameters: `path` as the row writes it,
+ * relative to /api/v2 (or to the server's root for a `fromRoot` row), with or without the last `/`.
+ */
+export function operationAt(
+  method: string,
+  path: string,
+): { row: OperationRow; params: Record<string, string> } | undefined {
+  for (const m of pathMatchers()) {
+    if (m.row.method !== method.toUpperCase()) continue;
+    const found = m.pattern.exec(path);
+    if (found) return { row: m.row, params: Object.fromEntries(m.names.map((n, i) => [n, decoded(found[i + 1]!)])) };
+  }
+  return undefined;
+}

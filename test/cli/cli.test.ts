@@ -279,7 +279,7 @@ describe('esign CLI: arguments are checked before anything is sent', () => {
   it('with --json, usage errors are JSON on stderr too', async () => {
     const r = await esign(['bundle', 'list', '--limit', 'x', '--json']);
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stderr)).toEqual({ code: 'usage', message: expect.stringMatching(/--limit/) });
+    expect(JSON.parse(r.stderr)).toEqual({ code: 'usage', message: expect.stringMatching(/--limit/), exit_code: 2 });
   });
 
   it('concurrent feature switches all take effect', async () => {

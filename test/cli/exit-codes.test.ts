@@ -47,7 +47,7 @@ describe('usage errors name the flag (exit 2), before any request', () => {
     expect(plain.stderr.split('\n')[0]).toBe("esign: unknown option '--bogus'");
     const json = await esign(['bundle', 'list', '--bogus', '--json']);
     expect(json.exitCode).toBe(2);
-    expect(JSON.parse(json.stderr)).toEqual({ code: 'usage', message: "unknown option '--bogus'" });
+    expect(JSON.parse(json.stderr)).toEqual({ code: 'usage', message: "unknown option '--bogus'", exit_code: 2 });
   });
 
   it('refuses a base URL that is not one (ESIGN_BASE_URL=notaurl) as a usage error', async () => {

@@ -5,6 +5,7 @@ import { join, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { RemoteService } from '../../src/remote/remote.js';
 import { OPENAPI_PATH, OPERATIONS, operationNamed, requestSchemas } from '../../src/service/operations.js';
+import { operationAt } from '../../src/service/operationTable.js';
 import { RESPONSE_SCHEMAS } from '../../src/service/responseSchemas.js';
 
 /** Port members that are not API operations: the backend's own plumbing. */
@@ -157,5 +158,21 @@ describe('route paths live in one file', () => {
     expect(pathPattern('/bundles/').test('`${CONSOLE_PREFIX}/bundles/${slug}`')).toBe(false);
     expect(p.test(withoutComments("/** `/bundles/:slug/cancel/` */\n// '/bundles/:slug/cancel/'"))).toBe(false);
     expect(p.test(withoutComments("const u = 'http://x' + '/bundles/:slug/cancel/';"))).toBe(true);
+  });
+});
+
+describe('operationAt: the operation a request stands for', () => {
+  test('fixed paths before parameters, aliases, the sandbox from the root, parameters decoded', () => {
+    const at = (method: string, path: string) => {
+      const found = operationAt(method, path);
+      return found && [found.row.name, found.params];
+    };
+    expect(at('GET', '/webhooks/events/')).toEqual(['listWebhookEvents', {}]);
+    expect(at('GET', '/webhooks/w1/')).toEqual(['getWebhook', { id: 'w1' }]);
+    expect(at('post', '/bundles/create_preparation_session')).toEqual(['createBundlePreparationSession', {}]);
+    expect(at('POST', '/bundles/a%20b/send/')).toEqual(['sendBundle', { slug: 'a b' }]);
+    expect(at('POST', '/sandbox/packets/p1/sign/')).toEqual(['signPacket', { id: 'p1' }]);
+    expect(at('PUT', '/bundles/x/send/')).toBeUndefined();
+    expect(at('GET', '/no/such/')).toBeUndefined();
   });
 });

@@ -2,12 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { ApiError } from '../../../service/errors.js';
-import { CliError, EXIT } from '../../exitCodes.js';
+import { fillPath, operationAt, operationRow } from '../../../service/operationTable.js';
+import { CliError, EXIT, rethrowAsStateConflict, STATE_GATED } from '../../exitCodes.js';
 import { readAll } from '../../io.js';
 import { collect } from '../../run.js';
 import { safeJson, stripControl } from '../../../app/sanitize.js';
 import { defineVerb } from '../../verb.js';
 import type { Factory } from '../../factory.js';
+import type { Transport } from './transport.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -85,7 +87,7 @@ export const api = defineVerb(
           const parsed = parseJson(text, res.headers['content-type']);
           if (res.status >= 400) {
             f.io.out.write(onTerminal(show(parsed, text)));
-            throw ApiError.fromWire(res.status, parsed);
+            throw await refusal(transport, method, pathname, ApiError.fromWire(res.status, parsed));
           }
           if (!o.paginate) return void f.io.out.write(onTerminal(show(parsed, text)));
           if (!Array.isArray(parsed)) throw new CliError(`--paginate: ${path} did not answer a list.`, EXIT.FAILURE);
@@ -102,6 +104,25 @@ export const api = defineVerb(
     },
   },
 );
+
+/**
+ * The error of a refused call as the verb for the same operation would have it: a send or an update
+ * refused by the Bundle's state (read again) is a state conflict, exit 7 (exitCodes.ts STATE_GATED).
+ */
+async function refusal(transport: Transport, method: string, path: string, e: ApiError): Promise<unknown> {
+  const at = operationAt(method, path);
+  if (!at || !STATE_GATED[at.row.name]) return e;
+  const statusOf = async () => {
+    const res = await transport.send({
+      method: 'GET',
+      path: fillPath(operationRow('getBundle')!.path, { slug: at.params.slug ?? '' }),
+      fromRoot: false,
+      headers: {},
+    });
+    return String((parseJson(res.body.toString('utf8'), res.headers['content-type']) as { status?: unknown })?.status);
+  };
+  return rethrowAsStateConflict(e, at.row.name, statusOf).catch((refused: unknown) => refused);
+}
 
 /** `bundles/`, `/bundles/?page=2`, `/api/v2/bundles/` are the API's; `/sandbox/...` and `/files/...` the server root's. */
 function target(path: string): { pathname: string; fromRoot: boolean; query: URLSearchParams } {

@@ -1,5 +1,4 @@
 // esign bundle send SLUG...: send draft (or pending) Bundles; several ids, or - for ids from stdin.
-import { isSendable } from '../../../service/states.js';
 import { rethrowAsStateConflict } from '../../exitCodes.js';
 import { defineVerb } from '../../verb.js';
 import { eachBundle } from './shared/display.js';
@@ -23,7 +22,7 @@ export const send = defineVerb(
         return service
           .sendBundle(slug)
           .catch((e: unknown) =>
-            rethrowAsStateConflict(e, async () => (await service.getBundle(slug)).status, isSendable),
+            rethrowAsStateConflict(e, 'sendBundle', async () => (await service.getBundle(slug)).status),
           );
       });
     },

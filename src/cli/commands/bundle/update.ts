@@ -1,5 +1,4 @@
 // esign bundle update SLUG: expiry, reminders, cc, owner, team, brand of a draft or sent Bundle.
-import { isUpdatable } from '../../../service/states.js';
 import { CliError, EXIT, rethrowAsStateConflict } from '../../exitCodes.js';
 import { collect, readJsonInput } from '../../run.js';
 import { defineVerb } from '../../verb.js';
@@ -46,7 +45,7 @@ export const update = defineVerb(
       const b = await service
         .updateBundle(slug, body)
         .catch((e: unknown) =>
-          rethrowAsStateConflict(e, async () => (await service.getBundle(slug)).status, isUpdatable),
+          rethrowAsStateConflict(e, 'updateBundle', async () => (await service.getBundle(slug)).status),
         );
       await showBundle(f, b);
     },
