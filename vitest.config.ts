@@ -5,6 +5,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // while the other workers are idle (a fresh clone has no timings cache to order by).
 const LONGEST = [
   'test/cli/shipped-matrix.test.ts',
+  'test/bench/smoke.test.ts',
   'test/browser/console.test.ts',
   'test/browser/signing-page.test.ts',
   'test/mcp/stdio.test.ts',

@@ -8,6 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { size } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/contract.pdf', import.meta.url).pathname;
@@ -103,8 +104,8 @@ export async function doubleResumeTrials({ trials = 50, rows = 30, onTrial } = {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const trials = Number(process.argv[2] ?? 50);
-  const rows = Number(process.argv[3] ?? 30);
+  const trials = Number(process.argv[2] ?? size('BENCH_TRIALS', 50, 1));
+  const rows = Number(process.argv[3] ?? size('BENCH_ROWS', 30, 6));
   const r = await doubleResumeTrials({
     trials,
     rows,

@@ -7,6 +7,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { size } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/contract.pdf', import.meta.url).pathname;
@@ -66,7 +67,7 @@ if (process.argv.includes('--local')) {
 
 try {
   // 1. Local engine.
-  const N = quick ? 200 : 1000;
+  const N = size('BENCH_BATCH_ROWS', quick ? 200 : 1000, 5);
   writeFileSync(join(dir, 'rows.csv'), rows(N));
   const localEnv = { ESIGN_DATA_DIR: join(dir, 'local') };
   let t = performance.now();
@@ -75,7 +76,7 @@ try {
   );
   const batchSeconds = (performance.now() - t) / 1000;
   const batchRate = s.created / batchSeconds;
-  const LOOP = quick ? 10 : 50;
+  const LOOP = size('BENCH_LOOP_ROWS', quick ? 10 : 50, 1);
   const loopEnv = { ESIGN_DATA_DIR: join(dir, 'loop') };
   t = performance.now();
   execFileSync(
@@ -95,7 +96,7 @@ try {
   );
 
   // 2. esign serve with 50 creates per 10 s.
-  const R = quick ? 60 : 150;
+  const R = size('BENCH_SERVE_ROWS', quick ? 60 : 150, 3);
   writeFileSync(join(dir, 'serve.csv'), rows(R));
   const serveEnv = { ESIGN_DATA_DIR: join(dir, 'served') };
   const key = esign(['local', 'keys', 'create', '-q'], serveEnv).trim();
@@ -125,7 +126,7 @@ try {
   );
 
   // 3. check of a 100,000-row CSV: peak RSS.
-  const C = quick ? 20000 : 100000;
+  const C = size('BENCH_CHECK_ROWS', quick ? 20000 : 100000, 100);
   await new Promise((res) => {
     const w = createWriteStream(join(dir, 'big.csv'));
     w.write('n,custom_key\n');

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LocalEngine } from '../dist/engine.js';
-import { fmt } from './lib.mjs';
+import { fmt, size } from './lib.mjs';
 import { request } from './seed.mjs';
 
-const N = Number(process.env.BENCH_CREATES ?? 5_000);
+const N = size('BENCH_CREATES', 5_000, 10);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
 /** Engine and raw take turns, N / ROUNDS creates each, so that a busy moment of the machine hits both. */
 const ROUNDS = 5;
@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'esign-bench-create-'));
 const engine = new LocalEngine({ dataDir: dir });
 let next = 0;
 try {
-  for (; next < 200; next++) await engine.createBundle(request(next)); // warm-up
+  for (const warm = size('BENCH_WARMUP', 200, 2); next < warm; next++) await engine.createBundle(request(next));
   for (const inFlight of [1, IN_FLIGHT]) {
     const { seconds, raw, ratios, perCreate, cpu } = await timed(inFlight);
     const how = inFlight === 1 ? 'one at a time' : `${inFlight} in flight`;

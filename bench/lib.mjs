@@ -1,5 +1,5 @@
 // Shared benchmark helpers: timing child processes against a baseline in the same run.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -22,3 +22,34 @@ export function timeCommands(commands, { runs = 21, env = process.env, okStatus 
 }
 
 export const fmt = (n, digits = 1) => n.toFixed(digits);
+
+/**
+ * BENCH_SMOKE=1 runs a benchmark at a tiny size, to show that it still runs end to end: npm test
+ * runs every file of bench/ so (test/bench/smoke.test.ts). Its figures then mean nothing.
+ */
+export const SMOKE = process.env.BENCH_SMOKE === '1';
+
+/**
+ * A data directory of `n` Bundles seeded by bench/scale.mjs's fast path and kept (the caller removes
+ * it), for the benchmarks that read a large store without measuring its making.
+ */
+export function keptScaleDir(n) {
+  console.log(`seeding ${n.toLocaleString('en')} Bundles with bench/scale.mjs ...`);
+  const out = execFileSync(process.execPath, [new URL('./scale.mjs', import.meta.url).pathname], {
+    env: {
+      ...process.env,
+      BENCH_SCALE_SIZES: String(n),
+      BENCH_SCALE_KEEP: '1',
+      BENCH_SCALE_RUNS: '1',
+      BENCH_SCALE_CREATES: '0',
+    },
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  const dir = /kept (\S+)/.exec(out)?.[1];
+  if (!dir) throw new Error(`bench/scale.mjs kept no directory:\n${out}`);
+  return dir;
+}
+
+/** A size or count: from the environment variable `name` when set, else the full run's, or the smoke run's. */
+export const size = (name, full, smoke) => Number(process.env[name] ?? (SMOKE ? smoke : full));

@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEngine } from '../dist/engine.js';
-import { fmt } from './lib.mjs';
+import { fmt, size } from './lib.mjs';
 import { request } from './seed.mjs';
 
-const N = Number(process.env.BENCH_LIFECYCLES ?? 300);
+const N = size('BENCH_LIFECYCLES', 300, 2);
+const WARM_UP = size('BENCH_WARMUP', 30, 1);
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-lifecycle-'));
 const engine = new LocalEngine({ dataDir: dir });
 const fields = [
@@ -23,12 +24,13 @@ async function lifecycle(i) {
   await engine.settle();
 }
 try {
-  for (let i = 0; i < 30; i++) await lifecycle(i); // warm-up
+  for (let i = 0; i < WARM_UP; i++) await lifecycle(i);
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) await lifecycle(i);
+  // Each its own custom_key: the engine refuses a second Bundle with one already taken.
+  for (let i = WARM_UP; i < WARM_UP + N; i++) await lifecycle(i);
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   const done = engine.db.prepare(`SELECT count(*) AS n FROM bundles WHERE doc_status = 'fi'`).get().n;
-  if (done !== N + 30) throw new Error(`only ${done} Bundles have their files`);
+  if (done !== N + WARM_UP) throw new Error(`only ${done} Bundles have their files`);
   console.log(`full lifecycles (create, 2 signatures, evidence): ${N} in ${fmt(s, 2)} s = ${fmt(N / s, 1)} per second`);
 } finally {
   await engine.close();

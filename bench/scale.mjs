@@ -22,12 +22,17 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { transform } from 'esbuild';
 import { LocalEngine } from '../dist/engine.js';
-import { fmt } from './lib.mjs';
+import { fmt, SMOKE, size } from './lib.mjs';
 import { PDF_B64 } from './seed.mjs';
 
-const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100000,1000000').split(',').map(Number).filter(Boolean);
-const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 21);
-const CREATES = Number(process.env.BENCH_SCALE_CREATES ?? 1500);
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? (SMOKE ? '200' : '100000,1000000'))
+  .split(',')
+  .map(Number)
+  .filter(Boolean);
+const RUNS = size('BENCH_SCALE_RUNS', 21, 1);
+const CREATES = size('BENCH_SCALE_CREATES', 1500, 2);
+const WARM_UP = size('BENCH_WARMUP', 200, 1);
+const ROUNDS = size('BENCH_ROUNDS', 5, 1);
 const { MIGRATIONS } = await import(
   `data:text/javascript,${encodeURIComponent((await transform(readFileSync(new URL('../src/local/store/migrations.ts', import.meta.url), 'utf8'), { loader: 'ts', format: 'esm' })).code)}`
 );
@@ -472,8 +477,8 @@ async function createsPerSecond() {
   });
   let i = 0;
   try {
-    for (const r of runs) for (let w = 0; w < 200; w++) await r.engine.createBundle(request(i++));
-    for (let round = 0; round < 5; round++)
+    for (const r of runs) for (let w = 0; w < WARM_UP; w++) await r.engine.createBundle(request(i++));
+    for (let round = 0; round < ROUNDS; round++)
       for (const r of runs) {
         const t0 = process.hrtime.bigint();
         for (let c = 0; c < CREATES; c++) await r.engine.createBundle(request(i++));
@@ -524,12 +529,12 @@ async function measureKept(dir, n) {
 
 // How fast this machine is now: its speed moves from run to run, and these figures are not ratios.
 const nodeStart = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < size('BENCH_RUNS', 5, 1); i++) {
   const t0 = process.hrtime.bigint();
   execFileSync(process.execPath, ['-e', '0']);
   nodeStart.push(Number(process.hrtime.bigint() - t0) / 1e6);
 }
-console.log(`node -e 0: ${fmt(pct(nodeStart, 50), 1)} ms (median of 5)`);
+console.log(`node -e 0: ${fmt(pct(nodeStart, 50), 1)} ms (median of ${nodeStart.length})`);
 
 const results = new Map();
 const REUSE = process.env.BENCH_SCALE_REUSE ? process.env.BENCH_SCALE_REUSE.split(',') : [];

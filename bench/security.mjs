@@ -14,11 +14,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { doubleResumeTrials } from './batch-resume-race.mjs';
-import { median } from './lib.mjs';
+import { median, SMOKE, size } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const PDF = readFileSync(new URL('../fixtures/contract.pdf', import.meta.url));
-const MB = 1024 * 1024;
+// A smoke run (BENCH_SMOKE=1) sends every hostile body at a thousandth of its size.
+const MB = SMOKE ? 1024 : 1024 * 1024;
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -26,7 +27,15 @@ const arg = (name, fallback) => {
 const only = arg('only');
 const wanted = (part) => !only || only === part;
 
+/** A smoke run shows that each case runs, not what it costs: one server serves them all. */
+let shared;
 async function serve(args = []) {
+  if (!SMOKE) return start(args);
+  shared ??= await start(args);
+  return { ...shared, stop: async () => {} };
+}
+
+async function start(args) {
   const dir = mkdtempSync(join(tmpdir(), 'esign-secbench-'));
   const env = { ...process.env, ESIGN_DATA_DIR: dir };
   const key = execFileSync('node', [BIN, 'local', 'keys', 'create', '--name', 'b', '-q'], { env }).toString().trim();
@@ -105,7 +114,8 @@ async function streamUntilAnswered(port, path, type, chunks) {
     if (!s.write('\r\n')) await Promise.race([new Promise((r) => s.once('drain', r)), done]);
   }
   if (!answered) s.write('0\r\n\r\n');
-  await Promise.race([done, new Promise((r) => setTimeout(r, 60_000))]);
+  // unref: a pending timer would hold the process for its minute after the last case.
+  await Promise.race([done, new Promise((r) => setTimeout(r, 60_000).unref())]);
   const ms = performance.now() - t0;
   s.destroy();
   return {
@@ -247,7 +257,7 @@ if (wanted('uploads')) {
   );
   await hostileUpload('1.2 GB preparation-page post (2,000 x 600 KB fields), live session', async (s) =>
     sessionPost(s, `/prepare/session/${await preparationSession(s)}/bundle`, function* () {
-      for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(600 * 1024));
+      for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(Math.round(0.6 * MB)));
     }),
   );
   await hostileUpload('1.2 GB preparation-page post (5 x 240 MB files), live session', async (s) =>
@@ -297,10 +307,10 @@ if (wanted('slots')) {
   for (const [title, count, addressOf] of [
     [
       '4,200 half-sent requests from 4,200 addresses',
-      4200,
+      size('BENCH_SLOTS', 4200, 40),
       (i) => `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255 || 1}`,
     ],
-    ['2,000 half-sent requests from one address', 2000, () => undefined],
+    ['2,000 half-sent requests from one address', size('BENCH_SLOTS_ONE', 2000, 20), () => undefined],
   ]) {
     const s = await serve();
     const socks = [];
@@ -313,7 +323,7 @@ if (wanted('slots')) {
     // Until the server has accepted them all (its backlog drained): its socket count stops moving.
     let held = s.sockets();
     for (let i = 0; i < 20; i++) {
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, SMOKE ? 50 : 500));
       const now = s.sockets();
       if (now === held) break;
       held = now;
@@ -328,11 +338,14 @@ if (wanted('slots')) {
 }
 
 if (wanted('resume')) {
-  const trials = Number(arg('trials', 50));
-  const r = await doubleResumeTrials({ trials, rows: 30 });
+  const trials = Number(arg('trials', size('BENCH_TRIALS', 50, 1)));
+  const rows = size('BENCH_ROWS', 30, 6);
+  const r = await doubleResumeTrials({ trials, rows });
   console.log(
-    `Kill-and-double-resume (batch send of 30 rows, kill -9, two resumers at once), ${trials} trials: ` +
+    `Kill-and-double-resume (batch send of ${rows} rows, kill -9, two resumers at once), ${trials} trials: ` +
       `${r.duplicates} rows sent twice, ${r.missing} never sent; one resumer refused (exit 7) in ${r.oneRefused}, ` +
       `other exits: ${r.otherExits.length ? r.otherExits.join(',') : 'none'}`,
   );
 }
+
+await shared?.stop();

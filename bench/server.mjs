@@ -10,19 +10,25 @@ import { request } from 'undici';
 import { LocalEngine } from '../dist/engine.js';
 import { RemoteService } from '../dist/remote.js';
 import { buildServer } from '../dist/server.js';
-import { fmt, median } from './lib.mjs';
+import { fmt, median, SMOKE, size } from './lib.mjs';
 import { request as bundleRequest } from './seed.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = size('BENCH_SECONDS', 5, 1);
+const BUNDLES = size('BENCH_SERVER_BUNDLES', 1000, 20);
+const ROUNDS = size('BENCH_ROUNDS', 9, 1);
+// A smoke run sends a few requests instead of loading the servers for a while.
 const load = (url, headers) =>
   new Promise((resolve, reject) =>
-    autocannon({ url, headers, connections: 16, duration: SECONDS }, (err, r) => (err ? reject(err) : resolve(r))),
+    autocannon(
+      { url, headers, connections: SMOKE ? 2 : 16, ...(SMOKE ? { amount: 20 } : { duration: SECONDS }) },
+      (err, r) => (err ? reject(err) : resolve(r)),
+    ),
   );
 
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-server-'));
 const engine = new LocalEngine({ dataDir: dir });
 try {
-  for (let i = 0; i < 1000; i++) await engine.createBundle(bundleRequest(i));
+  for (let i = 0; i < BUNDLES; i++) await engine.createBundle(bundleRequest(i));
   const key = engine.keys.create('bench').key;
   // Rate limits would turn most of the load into 429s: lifted, so both servers answer every request.
   const app = await buildServer({
@@ -60,26 +66,26 @@ try {
       pages = p.total_pages;
       n += p.items.length;
     }
-    if (n !== 1000) throw new Error(`adapter saw ${n} Bundles`);
+    if (n !== BUNDLES) throw new Error(`adapter saw ${n} Bundles`);
     return performance.now() - t0;
   };
   const plainRun = async () => {
     const t0 = performance.now();
     let n = 0;
-    for (let page = 1; page <= 10; page++) {
+    for (let page = 1; page <= Math.ceil(BUNDLES / 100); page++) {
       const res = await request(`${base}/bundles/?page=${page}&per_page=100`, {
         headers: { ...headers, accept: 'application/json' },
       });
       n += (await res.body.json()).length;
     }
-    if (n !== 1000) throw new Error(`plain loop saw ${n} Bundles`);
+    if (n !== BUNDLES) throw new Error(`plain loop saw ${n} Bundles`);
     return performance.now() - t0;
   };
   await adapterRun();
   await plainRun();
   const a = [];
   const p = [];
-  for (let i = 0; i < 9; i++) {
+  for (let i = 0; i < ROUNDS; i++) {
     a.push(await adapterRun());
     p.push(await plainRun());
   }

@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, timeCommands } from './lib.mjs';
+import { fmt, size, timeCommands } from './lib.mjs';
 import { seed } from './seed.mjs';
 
-const N = Number(process.env.BENCH_BUNDLES ?? 10_000);
+const N = size('BENCH_BUNDLES', 10_000, 20);
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-startup-'));
 try {
   const t0 = Date.now();
@@ -20,7 +20,7 @@ try {
       ['node', [bin, '--version']],
       ['node', [bin, 'bundle', 'list', '--json']],
     ],
-    { env },
+    { env, runs: size('BENCH_RUNS', 21, 1) },
   );
   console.log(`node -e 0                         ${fmt(base)} ms`);
   console.log(`esign --version                   ${fmt(version)} ms  ratio ${fmt(version / base, 2)} (target <= 1.3)`);

@@ -4,9 +4,9 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, timeCommands } from './lib.mjs';
+import { fmt, size, timeCommands } from './lib.mjs';
 
-const MB = Number(process.env.BENCH_VERIFY_MB ?? 512);
+const MB = size('BENCH_VERIFY_MB', 512, 1);
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-verify-'));
 try {
   const file = join(dir, 'big.bin');
@@ -21,7 +21,7 @@ try {
       ['openssl', ['dgst', '-sha256', file]],
       ['node', [bin, 'verify', file, '--json']],
     ],
-    { runs: 5, env, okStatus: [0, 9] },
+    { runs: size('BENCH_RUNS', 5, 1), env, okStatus: [0, 9] },
   );
   console.log(`openssl dgst -sha256 (${MB} MB)          ${fmt(openssl)} ms`);
   console.log(

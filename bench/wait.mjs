@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEngine } from '../dist/engine.js';
-import { fmt, median } from './lib.mjs';
+import { fmt, median, size } from './lib.mjs';
 import { request } from './seed.mjs';
 
-const RUNS = Number(process.env.BENCH_WAIT_RUNS ?? 15);
+const RUNS = size('BENCH_WAIT_RUNS', 15, 1);
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-wait-'));
 const engine = new LocalEngine({ dataDir: dir });

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request as undiciRequest } from 'undici';
 import { LocalEngine } from '../dist/engine.js';
-import { fmt, median } from './lib.mjs';
+import { fmt, median, size } from './lib.mjs';
 import { request } from './seed.mjs';
 
-const N = Number(process.env.BENCH_WEBHOOKS ?? 2000);
-const LATENCY_RUNS = 200;
+const N = size('BENCH_WEBHOOKS', 2000, 10);
+const LATENCY_RUNS = Math.min(N, size('BENCH_LATENCY_RUNS', 200, 3));
 const CONCURRENCY = 32;
 
 let onReceipt = () => {};

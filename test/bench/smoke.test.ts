@@ -1,0 +1,80 @@
+// Benchmarks never rot: every file of bench/ runs end to end at a tiny size (BENCH_SMOKE=1), from
+// the build (dist/) as `npm run bench` runs them, so a benchmark that breaks fails the suite. What
+// they print then means nothing; only whether they run is checked.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BENCH = join(import.meta.dirname, '..', '..', 'bench');
+const run = promisify(execFile);
+const scratch = mkdtempSync(join(tmpdir(), 'esign-bench-smoke-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** One benchmark file at the smoke size; its output (a failure throws with its stderr). */
+async function bench(file: string, args: string[] = [], env: Record<string, string> = {}): Promise<string> {
+  const r = await run(process.execPath, [join(BENCH, file), ...args], {
+    env: { ...process.env, BENCH_SMOKE: '1', TMPDIR: scratch, ...env },
+    timeout: 150_000,
+    maxBuffer: 16 * 2 ** 20,
+  });
+  return r.stdout;
+}
+
+/** The files a file imports from bench/ (`./x.mjs`). */
+const importsOf = (file: string) =>
+  [...readFileSync(join(BENCH, file), 'utf8').matchAll(/from '\.\/([\w-]+\.mjs)'|import\('\.\/([\w-]+\.mjs)'\)/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
+
+/** Run below, each on its own; bench/run.mjs runs the others (what `npm run bench` runs). */
+const ALONE = ['scale.mjs', 'mmap.mjs', 'console.mjs', 'batch.mjs', 'batch-resume-race.mjs', 'security.mjs'];
+
+describe('every benchmark runs end to end at a tiny size', () => {
+  it('each file of bench/ is run here, by bench/run.mjs, or imported by one that is', () => {
+    const files = readdirSync(BENCH).filter((f) => f.endsWith('.mjs'));
+    const covered = new Set(['run.mjs', ...ALONE, ...importsOf('run.mjs')]);
+    for (const f of [...covered]) for (const i of importsOf(f)) covered.add(i);
+    expect(files.filter((f) => !covered.has(f))).toEqual([]);
+  });
+
+  it('npm run bench: bench/run.mjs and every benchmark it runs', { timeout: 300_000 }, async () => {
+    const out = await bench('run.mjs');
+    for (const line of [
+      /^esign --version /m,
+      /^engine createBundle, one at a time: /m,
+      /^esign serve GET \/bundles\/\{slug\}\/ /m,
+      /^esign verify /m,
+      /^full lifecycles /m,
+      /^webhook dispatcher: /m,
+      /^bundle wait notices completion /m,
+    ])
+      expect(out).toMatch(line);
+  });
+
+  it('lists at scale, the memory map and the console on a seeded store', { timeout: 300_000 }, async () => {
+    const scale = await bench('scale.mjs', [], { BENCH_SCALE_KEEP: '1' });
+    expect(scale).toMatch(/^creates\/s /m);
+    const kept = /^kept (\S+)/m.exec(scale)![1]!;
+    // The console reads the kept store; the memory map seeds its own (the path `node bench/mmap.mjs` takes alone).
+    const [consolePages, mmap] = await Promise.all([
+      bench('console.mjs', [], { BENCH_CONSOLE_DIR: kept }),
+      bench('mmap.mjs'),
+    ]);
+    expect(consolePages).toMatch(/^worst server p95 /m);
+    expect(mmap).toMatch(/^mmap_size 0: /m);
+  });
+
+  it('bulk send, the kill-and-resume race and the hostile strangers', { timeout: 300_000 }, async () => {
+    const [batch, race, security] = await Promise.all([
+      bench('batch.mjs'),
+      bench('batch-resume-race.mjs'),
+      bench('security.mjs'),
+    ]);
+    expect(batch).toMatch(/^check: /m);
+    expect(JSON.parse(race)).toMatchObject({ duplicates: 0, missing: 0 });
+    expect(security).toMatch(/^Kill-and-double-resume /m);
+  });
+});
