@@ -196,7 +196,8 @@ describe('the pages: a page for people', () => {
     htmlPage(await raw(served.origin, '/sign/no-such-token'), 404, /not valid/);
   });
 
-  it('an unknown route: 404', async () => {
+  it('an unknown route, or a method a page does not take: 404', async () => {
+    htmlPage(await raw(served.origin, '/sign/x', { method: 'PUT' }), 404, /No such endpoint/);
     htmlPage(await raw(served.origin, '/sign/no/such/page'), 404, /No such endpoint/);
     htmlPage(await raw(served.origin, '/prepare/no/such/page'), 404, /No such endpoint/);
   });
@@ -289,7 +290,8 @@ describe('the console: a page for people', () => {
     htmlPage(await inConsole('/console/bundles/nope'), 404, /not found/i);
   });
 
-  it('an unknown route: 404, signed in or not', async () => {
+  it('an unknown route, or a method the console does not take: 404, signed in or not', async () => {
+    htmlPage(await inConsole('/console/', { method: 'PUT' }), 404, /There is no such page in the console/);
     htmlPage(await inConsole('/console/no/such/page'), 404, /There is no such page in the console/);
     htmlPage(await raw(served.origin, '/console/no/such/page'), 404, /There is no such page in the console/);
   });
@@ -343,6 +345,21 @@ describe('MCP: a JSON-RPC error carrying the Error object', () => {
 
   it('an unknown route: 404', async () => {
     rpcError(await call('/mcp/no/such'), 404, -32000, 'not_found');
+  });
+
+  it('an unknown object, inside the exchange: a tool result with isError carrying the Error object (HTTP 200)', async () => {
+    const r = await mcp({
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'get_bundle', arguments: { slug: 'nope' } },
+      }),
+    });
+    expect(r.status).toBe(200);
+    const body = r.json() as { id: number; result: { isError: boolean; structuredContent: { error: unknown } } };
+    expect([body.id, body.result.isError]).toEqual([7, true]);
+    expect(body.result.structuredContent.error).toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('a wrong method: 405 with Allow', async () => {
