@@ -136,8 +136,18 @@ async function plainScan(e: LocalEngine, q: Query): Promise<string[]> {
   const seq = new Map(
     (e.db.prepare('SELECT id, seq FROM bundles').all() as { id: string; seq: number }[]).map((r) => [r.id, r.seq]),
   );
-  const s = q.search === undefined ? undefined : String(q.search).toLowerCase();
-  const hit = (v: string | null) => v !== null && s !== undefined && v.toLowerCase().includes(s);
+  // Every word of the search in some field, letters compared without case or accents.
+  const fold = (v: string) =>
+    v
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase();
+  const words = q.search === undefined ? undefined : String(q.search).split(/\s+/).filter(Boolean).map(fold);
+  const s = words && (words.length ? words : [fold(String(q.search))]);
+  const has = (b: Bundle, w: string) =>
+    [b.id, b.label, b.custom_key, ...b.packets.flatMap((p) => [p.name, p.email, p.phone])].some(
+      (v) => v !== null && v !== undefined && fold(v).includes(w),
+    );
   const day = (v: string | null) => (v ? v.slice(0, 10) : null);
   const inRange = (v: string | null, after?: string | number, before?: string | number) =>
     (after === undefined || (v !== null && day(v)! >= String(after))) &&
@@ -145,9 +155,7 @@ async function plainScan(e: LocalEngine, q: Query): Promise<string[]> {
   const statuses = q.status__in ? String(q.status__in).split(',') : undefined;
   const kept = all.filter(
     (b) =>
-      (s === undefined ||
-        [b.id, b.label, b.custom_key].some(hit) ||
-        b.packets.some((p) => [p.name, p.email, p.phone].some(hit))) &&
+      (s === undefined || s.every((w) => has(b, w))) &&
       (q.status === undefined || b.status === q.status) &&
       (!statuses || statuses.includes(b.status)) &&
       (q.tag === undefined || b.tags.includes(String(q.tag))) &&
@@ -185,6 +193,10 @@ async function listed(e: LocalEngine, q: Query, perPage = 4): Promise<{ ids: str
 }
 
 const SEARCHES = [
+  // Without accents, and words in any order (every word must match).
+  'jose',
+  'ecole',
+  'lease ada',
   'josé',
   'JOSÉ',
   'é',

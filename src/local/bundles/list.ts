@@ -15,12 +15,12 @@
 // `ESIGN_DEBUG=sql` prints each plan on stderr (LocalEngineOptions.explainLists).
 import { type BundleFilter, nextDay } from '../../service/listQuery.js';
 import type { Bundle, Page } from '../../service/types.js';
-import { type Db, sql } from '../store/db.js';
+import { type Db, foldForSearch, sql } from '../store/db.js';
 import { datedAfterCreated, madeInCreatedOrder } from '../store/meta.js';
 import { checkPage, nearerEnd, pageCount, setKeysPage } from '../store/paging.js';
 import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from '../store/readCache.js';
 import { type BundleRow, loadBundles } from './read.js';
-import { planSearch } from './search.js';
+import { planSearch, searchWords } from './search.js';
 
 export type Strategy = 'none' | 'set' | 'statuses' | 'walk' | 'sort' | 'whole';
 
@@ -481,15 +481,17 @@ function listConditions(db: Db, f: BundleFilter) {
     if (plan.kind === 'index') {
       soleCounts.set(c.add({ kind: 'set', members: plan.matches }), { text: plan.count, total: 'index' });
     } else {
-      // instr, not LIKE: it folds every letter (by the engine's function) and reads past a NUL.
-      const p = c.bind(f.search.toLowerCase());
-      const has = (col: string) => `instr(esign_lower(${col}), ${p}) > 0`;
-      c.add({
-        kind: 'fixed',
-        text: `(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
-        SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq
-        AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))`,
-      });
+      // instr, not LIKE: it folds every letter and accent (by the engine's function) and reads past a NUL.
+      for (const word of searchWords(f.search)) {
+        const p = c.bind(foldForSearch(word));
+        const has = (col: string) => `instr(esign_fold(${col}), ${p}) > 0`;
+        c.add({
+          kind: 'fixed',
+          text: `(${has('b.id')} OR ${has('b.label')} OR ${has('b.custom_key')} OR EXISTS (
+          SELECT 1 FROM packets p WHERE p.bundle_seq = b.seq
+          AND (${has('p.name')} OR ${has('p.email')} OR ${has('p.phone')})))`,
+        });
+      }
     }
   }
   const ranges = (

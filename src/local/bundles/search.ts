@@ -1,6 +1,6 @@
 // The search index (migration 10): one row per Bundle in `bundle_search`, rowid = the Bundle's seq;
 // new Bundles wait in `bundle_search_pending` until a batch of them is written.
-import { type Db, sql } from '../store/db.js';
+import { type Db, foldForSearch, sql } from '../store/db.js';
 
 /** Ends each field in a search row; a search containing it cannot use the index. */
 export const FIELD_SEPARATOR = '\u001f';
@@ -23,8 +23,6 @@ export function writePendingSearchRows(db: Db): void {
   sql(db, 'DELETE FROM bundle_search_pending').run();
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** Two-character searches read the index's terms when they start with it in at most this many rows. */
 const SHORT_SEARCH_MAX_ROWS = 20_000;
 const SHORT_SEARCH_MAX_TERMS = 200;
@@ -35,50 +33,76 @@ const SHORT_SEARCH_MAX_TERMS = 200;
  * and `count` a SELECT of their number. `columns`: the search text holds the separator or a NUL, so
  * only the tables can say.
  *
- * `search` is a case-insensitive substring of the slug, label, custom_key, or a signer's name, email
- * or phone. Three characters or more are a phrase of trigrams (trigrams at consecutive offsets are
- * exactly a substring). Every character of a field starts a trigram (each field ends with the
- * separator), so two ASCII characters are exactly the trigrams that start with them: when those are
- * few, any of them is looked up. Other short searches scan the index's text, which is far smaller
- * than the tables. SQLite's LIKE folds ASCII letters only; other letters are folded by the engine's
- * own function, as for the waiting Bundles.
+ * `search` is words, each a case- and accent-insensitive substring of the slug, label, custom_key,
+ * or a signer's name, email or phone; a Bundle matches when every word does ("falcon jane"). A word
+ * of three characters or more is a phrase of trigrams (trigrams at consecutive offsets are exactly a
+ * substring; the index makes them without accents, migration 17). Every character of a field starts
+ * a trigram (each field ends with the separator), so two ASCII characters are exactly the trigrams
+ * that start with them: when those are few, any of them is looked up. Other short words scan the
+ * index's text (far smaller than the tables), folded by the engine's function as the trigrams are.
  */
 export type SearchPlan = { kind: 'index'; matches: string; count: string; parts: string[] } | { kind: 'columns' };
+
+/** The words of a search (all of them must match); a search of spaces alone is itself. */
+export const searchWords = (search: string): string[] => {
+  const words = search.split(/\s+/).filter(Boolean);
+  return words.length ? words : [search];
+};
+
+const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
+// eslint-disable-next-line no-control-regex
+const isAscii = (s: string) => /^[\x00-\x7f]*$/.test(s);
+
+/** A short word: the index terms it starts (an FTS5 expression), none (`false`: nothing matches), or a scan. */
+function shortWord(db: Db, word: string): string | false | undefined {
+  if (!isAscii(word) || word.length !== 2) return undefined;
+  const from = word.toLowerCase();
+  const to = from[0] + String.fromCharCode(from.charCodeAt(1) + 1);
+  const terms = sql(db, `SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ? AND col = 'text'`).all(
+    from,
+    to,
+  ) as { term: string; doc: number }[];
+  if (!terms.length) return false;
+  if (terms.length <= SHORT_SEARCH_MAX_TERMS && terms.reduce((n, t) => n + t.doc, 0) <= SHORT_SEARCH_MAX_ROWS)
+    return `(${terms.map((t) => phrase(t.term)).join(' OR ')})`;
+  return undefined;
+}
 
 export function planSearch(db: Db, search: string, bind: (v: unknown) => string, statuses?: string[]): SearchPlan {
   // The separator is in every row; a NUL would end the FTS5 query text.
   if (search.includes(FIELD_SEPARATOR) || search.includes('\u0000')) return { kind: 'columns' };
-  const phrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const words = searchWords(search);
+  const folded = (w: string) => `instr(esign_fold(text), ${bind(foldForSearch(w))}) > 0`;
   // Statuses are the index's second column (migration 13): `_` and the status, one trigram each.
   const inStatuses = statuses
     ? ` AND status IN (SELECT '_' || value FROM json_each(${bind(JSON.stringify(statuses))}))`
     : '';
   const matchStatuses = statuses ? ` AND status : (${statuses.map((s) => phrase(`_${s}`)).join(' OR ')})` : '';
-  const waiting = `SELECT seq FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) AND instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0${inStatuses}`;
-  // Counted apart: an FTS5 count read through the UNION costs a third more.
-  const index = (where: string): SearchPlan => ({
-    kind: 'index',
-    matches: `SELECT rowid AS seq FROM bundle_search WHERE ${where} UNION ALL ${waiting}`,
-    count: `SELECT (SELECT count(*) FROM bundle_search WHERE ${where}) + (SELECT count(*) FROM (${waiting}))`,
-    parts: [`SELECT rowid FROM bundle_search WHERE ${where}`, waiting],
-  });
-  const match = (expr: string) => index(`bundle_search MATCH ${bind(`text : (${expr})${matchStatuses}`)}`);
-  if ([...search].length >= 3) return match(phrase(search));
-  // eslint-disable-next-line no-control-regex
-  const ascii = /^[\x00-\x7f]*$/.test(search);
-  if (ascii && search.length === 2) {
-    const from = search.toLowerCase();
-    const to = from[0] + String.fromCharCode(from.charCodeAt(1) + 1);
-    const terms = sql(
-      db,
-      `SELECT term, doc FROM bundle_search_terms WHERE term >= ? AND term < ? AND col = 'text'`,
-    ).all(from, to) as { term: string; doc: number }[];
-    if (!terms.length)
-      return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})`, parts: [waiting] };
-    if (terms.length <= SHORT_SEARCH_MAX_TERMS && terms.reduce((n, t) => n + t.doc, 0) <= SHORT_SEARCH_MAX_ROWS)
-      return match(terms.map((t) => phrase(t.term)).join(' OR '));
+  const waiting = `SELECT seq FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) AND ${words.map(folded).join(' AND ')}${inStatuses}`;
+  const expressions: string[] = [];
+  const scans: string[] = [];
+  let none = false;
+  for (const w of words) {
+    if ([...w].length >= 3) expressions.push(phrase(w));
+    else {
+      const terms = shortWord(db, w);
+      if (terms === false) none = true;
+      else if (terms) expressions.push(terms);
+      else scans.push(folded(w));
+    }
   }
-  return index(
-    `${ascii ? `text LIKE ${bind(`%${escapeLike(search)}%`)} ESCAPE '\\'` : `instr(esign_lower(text), ${bind(search.toLowerCase())}) > 0`}${inStatuses}`,
-  );
+  if (none) return { kind: 'index', matches: waiting, count: `SELECT count(*) FROM (${waiting})`, parts: [waiting] };
+  const where = [
+    ...(expressions.length
+      ? [`bundle_search MATCH ${bind(`text : (${expressions.join(' AND ')})${matchStatuses}`)}`]
+      : []),
+    ...scans,
+  ].join(' AND ');
+  // Counted apart: an FTS5 count read through the UNION costs a third more.
+  return {
+    kind: 'index',
+    matches: `SELECT rowid AS seq FROM bundle_search WHERE ${where}${expressions.length ? '' : inStatuses} UNION ALL ${waiting}`,
+    count: `SELECT (SELECT count(*) FROM bundle_search WHERE ${where}${expressions.length ? '' : inStatuses}) + (SELECT count(*) FROM (${waiting}))`,
+    parts: [`SELECT rowid FROM bundle_search WHERE ${where}${expressions.length ? '' : inStatuses}`, waiting],
+  };
 }

@@ -30,6 +30,13 @@ const PAGE_CACHE_KB = 64 * 1024;
  * Opens (creating when needed) the engine's database: WAL so readers never block the writer,
  * a busy timeout so concurrent CLI processes queue instead of failing, then pending migrations.
  */
+/** A text as a search compares it: lower case, accents dropped ("José" -> "jose"). */
+export const foldForSearch = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+
 export function openDatabase(dataDir: string, report: Report = () => {}): Db {
   ensurePrivateDir(dataDir, report);
   privateFile(databasePath(dataDir));
@@ -49,6 +56,8 @@ export function openDatabase(dataDir: string, report: Report = () => {}): Db {
   db.pragma('foreign_keys = ON');
   // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
   db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
+  // Lower case without accents, as the search index's trigrams are made (migration 17).
+  db.function('esign_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? foldForSearch(s) : s));
   try {
     migrate(db, report);
   } catch (e) {

@@ -942,4 +942,16 @@ export const MIGRATIONS: readonly string[] = [
   COUNTS_TRIGGERS,
   // 16: the counts per day and status, per pair of days and per pair of tags dropped (above).
   DAY_COUNTS_DROPPED,
+  // 17: a search finds letters with or without their accents ("jose" finds "José"): the index's
+  // trigrams are made without diacritics (FTS5's remove_diacritics), and the index is built again.
+  `
+  DROP TABLE bundle_search_terms;
+  DROP TABLE bundle_search;
+  CREATE VIRTUAL TABLE bundle_search USING fts5(text, status, tokenize = 'trigram case_sensitive 0 remove_diacritics 1', columnsize = 0);
+  CREATE VIRTUAL TABLE bundle_search_terms USING fts5vocab(bundle_search, col);
+  INSERT INTO bundle_search (bundle_search, rank) VALUES ('automerge', 2);
+  INSERT INTO bundle_search (rowid, text, status)
+    SELECT seq, text, status FROM bundle_search_rows WHERE seq NOT IN (SELECT seq FROM bundle_search_pending) ORDER BY seq;
+  INSERT INTO bundle_search (bundle_search) VALUES ('optimize');
+  `,
 ];
