@@ -26,6 +26,7 @@ export async function serveEngine(
     service: engine,
     local: engine,
     authenticate: (k) => engine.keys.authenticate(k),
+    keyIsLive: (id) => engine.keys.isLive(id),
     console: {},
     ...opts,
   });

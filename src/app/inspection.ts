@@ -3,7 +3,7 @@
 // Both front doors tell a Bundle's story from it: `esign bundle inspect` and the support console.
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
-import { eventWord, webhookEventStateWord } from '../service/states.js';
+import { eventDetail, eventWord, webhookEventStateWord } from '../service/states.js';
 import type { Bundle, BundleMessage, FileObject, WebhookEvent } from '../service/types.js';
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
 import { packetOfPayload } from '../service/webhookEvents.js';
@@ -39,12 +39,6 @@ const entry = (
   e: Omit<TimelineEntry, 'what'>,
   what = [e.head, ...e.facts.map((f) => `${f.label} ${f.value}`)].join(', '),
 ): TimelineEntry => ({ ...e, what });
-
-/** What an audit event says after its own words ("Signer declined: wrong unit" -> "wrong unit"). */
-export function eventDetail(e: { kind: string; description: string }): string {
-  const word = eventWord(e.kind);
-  return e.description.startsWith(`${word}: `) ? e.description.slice(word.length + 2) : '';
-}
 
 /** The reason an event of this kind carries, as a person calls it. */
 const DETAIL_LABELS: Record<string, string> = { pd: 'reason', bx: 'reason', bf: 'error', be: 'reason' };

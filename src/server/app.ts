@@ -22,6 +22,8 @@ export interface ServerOptions {
   service: EsignService;
   /** Returns the id of the live API key, or undefined. */
   authenticate: (key: string) => string | undefined;
+  /** Whether the key of this id is still live: a console session signed in with it ends when it is not. */
+  keyIsLive?: (id: string) => boolean;
   rateLimits?: Partial<RateLimitConfig>;
   /** One line per request (method, path, status, ms); never the key. */
   log?: (line: string) => void;
@@ -312,6 +314,7 @@ async function doorsOf(c: DoorContext): Promise<Door[]> {
       (await import('./console/index.js')).consoleDoor({
         service: c.opts.service,
         authenticateKey: c.opts.authenticate,
+        keyIsLive: c.opts.keyIsLive,
         backend: 'this server',
         ...c.opts.console,
       }).door,

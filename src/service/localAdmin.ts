@@ -90,6 +90,8 @@ export interface KeyAdmin {
   revoke(idOrPrefix: string): ApiKey;
   /** The id of the live key, or undefined. */
   authenticate(key: string): string | undefined;
+  /** Whether the key of this id is still live (not revoked). */
+  isLive(id: string): boolean;
 }
 
 /** The engine's clock: wall time plus an offset that `local clock` moves. */

@@ -134,6 +134,12 @@ export function webhookEventStateWord(e: {
 export const eventWord = (code: string | null | undefined): string =>
   code && code in EVENT_WORDS ? EVENT_WORDS[code as keyof typeof EVENT_WORDS] : (code ?? '');
 
+/** What an audit event says after its own words ("Signer declined: wrong unit" -> "wrong unit"). */
+export function eventDetail(e: { kind: string; description: string }): string {
+  const word = eventWord(e.kind);
+  return e.description.startsWith(`${word}: `) ? e.description.slice(word.length + 2) : '';
+}
+
 /** The states `esign bundle wait --until` knows. */
 export const WAIT_TARGETS = ['sent', 'started', 'complete', 'docs-ready', 'ended'] as const;
 export type WaitTarget = (typeof WAIT_TARGETS)[number];

@@ -31,3 +31,7 @@ export function ofBundle<T extends { payload: string }>(page: Page<T>, bundle: s
   if (!bundle) return page;
   return { ...page, items: page.items.filter((item) => parsed(item.payload)?.payload?.bundle_id === bundle) };
 }
+
+/** A receiver took a delivery when it answered one of these within the time allowed (the hosted service's rule). */
+export const DELIVERED_STATUSES: readonly number[] = [200, 201, 202, 204];
+export const isDeliveredStatus = (status: number): boolean => DELIVERED_STATUSES.includes(status);

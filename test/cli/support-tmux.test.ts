@@ -16,6 +16,7 @@ let slug = '';
 let declined = '';
 let sentAt = '';
 let eventIds: string[] = [];
+let hookId = '';
 
 /** A time as a clock in `zone`, worked out here apart from the code under test. */
 const clockIn = (iso: string, zone: string) =>
@@ -34,11 +35,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const engine = new LocalEngine({ dataDir: data.dir });
-  await engine.createWebhook({
-    name: 'crm',
-    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-    event_types: ['bundle_sent', 'packet_declined'],
-  });
+  hookId = (
+    await engine.createWebhook({
+      name: 'crm',
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+      event_types: ['bundle_sent', 'packet_declined'],
+    })
+  ).id;
   const b = await engine.createBundle(
     bundleRequest({
       label: 'Lease 12B',
@@ -104,12 +107,30 @@ describe.skipIf(skipTmux)('support staff at an 80-column terminal', () => {
     expect(text).toMatch(/^Start one: esign serve \(with the same --data-dir\)\.$/m);
   }, 60_000);
 
+  it('bundle events gives a decline reason whole, under its row, when the row does not fit', async () => {
+    const lines = await tty(`bundle events ${slug}`);
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
+    const row = lines.findIndex((l) => / pd +Signer declined /.test(l));
+    expect(row).toBeGreaterThan(0);
+    expect(`${lines[row + 1]!.trim()} ${lines[row + 2]!.trim()}`).toBe(REASON);
+  }, 60_000);
+
   it('webhook deliveries keeps type, time, status and success at 80 columns', async () => {
     const lines = await tty('webhook deliveries');
     expect(lines[0]).toMatch(/^EVENT +TYPE +TIME +HTTP +OK$/);
     const row = lines.find((l) => l.startsWith(eventIds[0]!))!;
     expect(row).toMatch(/ (bundle_sent|packet_declined) +(\d\d:\d\d:\d\d|[A-Z][a-z]{2} \d\d \d\d:\d\d) +503 +no$/);
     expect(lines.at(-1)).toBe('(ID left out to fit 80 columns; --json or a pipe shows all)');
+  }, 60_000);
+
+  it("webhook get tells the webhook's health: share delivered, last failure with the reply, next retry", async () => {
+    const text = (await tty(`webhook get ${hookId}`)).join('\n');
+    expect(text).toMatch(/^delivered +0% \(0 of 2\)$/m);
+    // Wrapped at a space, under its value: the event id whole.
+    expect(text).toMatch(
+      /^last failure +([A-Z][a-z]{2} \d\d )?\d\d:\d\d:\d\d HTTP 503: down for maintenance( \[event)?\n {14}(\[event )?[0-9a-f-]{36}\]$/m,
+    );
+    expect(text).toMatch(/^next retry +in \d+[mhd]$/m);
   }, 60_000);
 
   it('packet get calls a signer who declined Declined, as inspect does', async () => {

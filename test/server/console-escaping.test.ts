@@ -143,7 +143,9 @@ describe('the console renders hostile strings as text', () => {
         'body',
         'subject',
         'webhook reason',
-        'what',
+        'head',
+        'fact label',
+        'fact value',
         'attachment',
       ])
         expect(html).toContain(`alert(&quot;${where}&quot;)`);
@@ -160,9 +162,10 @@ describe('the console renders hostile strings as text', () => {
       }),
     );
     expectInert(find);
+    const page = <T>(items: T[]) => ({ items, page: 1, per_page: 25, total: items.length, total_pages: 1 });
     const hooks = renderToString(
       h(WebhooksPage, {
-        hooks: [
+        hooks: page([
           {
             id: X('hook id'),
             name: X('hook name'),
@@ -172,14 +175,25 @@ describe('the console renders hostile strings as text', () => {
             event_types: [],
             extra_headers: [],
           },
+        ]),
+        health: [
+          {
+            events: 2,
+            failing: 1,
+            successRate: 0.5,
+            lastFailure: { event: hookEvent, attempt: hookEvent.deliveries[0] },
+            nextRetry: null,
+          },
         ],
-        failing: [hookEvent],
-        recent: [],
+        failing: page([hookEvent]),
+        recent: page([hookEvent]),
+        urls: { hooks: () => '/h', failing: () => '/f', recent: () => '/r' },
         now: NOW,
         readOnly: false,
       }),
     );
     expectInert(hooks);
+    expect(hooks).toContain('alert(&quot;webhook reason&quot;)');
     const verify = renderToString(
       h(VerifyAnswer, {
         r: {
@@ -190,6 +204,7 @@ describe('the console renders hostile strings as text', () => {
           signed_at: X('signed at'),
           envelope: { bundle_slug: X('slug'), status: 'co', sent: null, completed_at: null },
         },
+        now: NOW,
       }),
     );
     expectInert(verify);

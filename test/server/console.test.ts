@@ -203,7 +203,11 @@ describe('changes', () => {
     const wrong = await post(`/console/bundles/${a.id}/packets/${other.packets[0].id}/remind`, cookie, { csrf });
     expect(wrong.status).toBe(404);
     const ok = await post(`/console/bundles/${a.id}/packets/${a.packets[0].id}/remind`, cookie, { csrf });
-    expect(ok.headers.get('location')).toBe(`/console/bundles/${a.id}?done=reminded`);
+    expect(ok.headers.get('location')).toBe(`/console/bundles/${a.id}`);
+    // The Bundle's page says what happened, once.
+    const after = await (await get(`/console/bundles/${a.id}`, cookie)).text();
+    expect(after).toContain('A reminder went to Ada Lovelace by email to ada@example.com.');
+    expect(await (await get(`/console/bundles/${a.id}`, cookie)).text()).not.toContain('A reminder went to');
     const reminders = engine.outbox({ bundle: a.id }).filter((m) => m.kind === 'reminder');
     expect(reminders.map((m) => m.recipient)).toEqual([a.packets[0].email]);
     expect(engine.outbox({ bundle: other.id }).filter((m) => m.kind === 'reminder')).toEqual([]);

@@ -1,6 +1,6 @@
 // Why a Bundle ended where it did, in one line, from its audit events (signer names, not packet ids).
 import type { EsignService } from '../../service/service.js';
-import { bundleStateWord, eventWord } from '../../service/states.js';
+import { bundleStateWord, eventDetail, eventWord } from '../../service/states.js';
 import { signerName } from '../inspection.js';
 import type { Bundle, BundleEvent } from '../../service/types.js';
 
@@ -12,9 +12,7 @@ export function whyEnded(b: Bundle, events: BundleEvent[]): string {
   const e = kind ? [...events].reverse().find((x) => x.kind === kind) : undefined;
   const parts: string[] = [bundleStateWord(b.status)];
   if (e) {
-    const detail = e.description.startsWith(`${eventWord(e.kind)}: `)
-      ? e.description.slice(eventWord(e.kind).length + 2)
-      : '';
+    const detail = eventDetail(e);
     const who = e.packet_id ? `${signerName(b, e.packet_id)} ` : '';
     parts.push(
       `${who}${e.kind === 'pd' ? 'declined' : eventWord(e.kind).toLowerCase()} at ${e.timestamp}${detail ? `: ${detail}` : ''}`,

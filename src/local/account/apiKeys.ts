@@ -83,6 +83,10 @@ export class ApiKeyStore implements KeyAdmin {
     return entry.id;
   }
 
+  isLive(id: string): boolean {
+    return sql(this.db, 'SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL').get(id) !== undefined;
+  }
+
   private readonly live = new Map<string, { id: string; checked: number; version: string; recorded: number }>();
 
   /** Changes when anything is written to the database, by this connection or any other. */

@@ -16,6 +16,7 @@ import { enqueueOccurrence } from './queue.js';
 import { webhookSecret } from './secret.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sign } from '../../service/webhookSignature.js';
 import { getWebhookEvent } from './store.js';
+import { isDeliveredStatus } from '../../service/webhookEvents.js';
 
 /** Minutes after a failed attempt before the next one (wire-facts.md); then the event is given up. */
 export const RETRY_DELAYS_MIN = [4, 12, 36, 108, 324] as const;
@@ -30,7 +31,6 @@ export const ONE_SHOT_BUDGET_MS = 5_000;
  * run on wall-clock time (as document leases do): moving the engine clock must not free a row in flight.
  */
 export const LEASE_MS = 15_000;
-const SUCCESS_STATUSES = new Set([200, 201, 202, 204]);
 const CONCURRENCY = 32;
 const POLL_MS = 1_000;
 const USER_AGENT = 'esign-webhooks/1';
@@ -236,7 +236,7 @@ export class Dispatcher {
             () => '',
             () => '',
           );
-      const success = SUCCESS_STATUSES.has(res.statusCode);
+      const success = isDeliveredStatus(res.statusCode);
       return { status: res.statusCode, success, message: `HTTP ${res.statusCode}${answer ? `: ${answer}` : ''}` };
     } catch (err) {
       const x = err as Error & { code?: string; cause?: { code?: string } };

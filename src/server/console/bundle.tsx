@@ -2,12 +2,23 @@
 // saw them, webhook events with each attempt, files with their SHA-256 and a preview, and actions
 // (each behind a confirmation page). The part inside #story is what a live update replaces.
 import type { ComponentChildren } from 'preact';
+import { deliveryParts } from '../../app/deliveryOutcome.js';
 import type { Inspection, TimelineEntry } from '../../app/inspection.js';
-import { bundleStateWord, docStateWord, isInProgress, isPacketDone, signerStateWord } from '../../service/states.js';
+import { redactSecretLinks, signingLinkIn } from '../../app/secretLinks.js';
+import {
+  bundleStateWord,
+  docStateWord,
+  isInProgress,
+  isPacketDone,
+  signerStateWord,
+  webhookEventStateWord,
+} from '../../service/states.js';
+import { isDeliveredStatus } from '../../service/webhookEvents.js';
 import type { BundleDataItem, BundleMessage, WebhookEvent } from '../../service/types.js';
 import { bundleUrl } from './find.js';
 import { CONSOLE_PREFIX, ListTable, State, StateCell, When, WhenCell } from './layout.js';
 import { type Command, commandsFor } from './commands.js';
+import type { Flash } from './sessions.js';
 
 export interface BundleView {
   r: Inspection;
@@ -15,8 +26,8 @@ export interface BundleView {
   readOnly: boolean;
   /** How the page keeps itself current, in words. */
   live: string;
-  /** A finished action to confirm at the top ("Reminder sent."). */
-  done?: string;
+  /** What the last action's backend answered, shown at the top once. */
+  flash?: Flash;
   /** The values signers filled in, or why there are none to show yet. */
   data: BundleDataItem[] | string;
 }
@@ -34,6 +45,20 @@ export const remindUrl = (slug: string, packet: string) =>
 export const resendUrl = (slug: string, event: string) =>
   `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
 export const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
+export const signingLinkUrl = (slug: string, message: number) => `${bundleUrl(slug)}/messages/${message}/signing-link`;
+
+/** An action's outcome: a success is a status, a failure an alert, each styled as what it is. */
+export function Banner({ flash }: { flash: Flash }) {
+  return flash.ok ? (
+    <p class="done-note" role="status">
+      {flash.text}
+    </p>
+  ) : (
+    <p class="failed-note" role="alert">
+      {flash.text}
+    </p>
+  );
+}
 
 export function BundlePage(v: BundleView) {
   const b = v.r.bundle;
@@ -42,11 +67,7 @@ export function BundlePage(v: BundleView) {
       <p class="crumbs">
         <a href={`${CONSOLE_PREFIX}/`}>Find</a> › <code>{b.id}</code>
       </p>
-      {v.done && (
-        <p class="done-note" role="status">
-          {v.done}
-        </p>
-      )}
+      {v.flash && <Banner flash={v.flash} />}
       <p id="live-status" class="hint" role="status" aria-live="polite">
         {v.live}
       </p>
@@ -67,12 +88,12 @@ export function Story({ r, now, readOnly, data }: BundleView) {
         {b.is_test && <span class="tag">test</span>}
       </h1>
       <Summary r={r} now={now} readOnly={readOnly} />
+      <Files r={r} />
       <Signers r={r} now={now} readOnly={readOnly} />
       <Timeline r={r} now={now} />
       <FieldValues data={data} />
-      <Messages r={r} now={now} />
+      <Messages r={r} now={now} readOnly={readOnly} />
       <Webhooks r={r} now={now} readOnly={readOnly} />
-      <Files r={r} />
       <Commands list={commandsFor(r, readOnly)} />
       {r.unavailable.length > 0 && (
         <section aria-labelledby="missing-h">
@@ -137,6 +158,7 @@ function Summary({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
             ))}
           </Kv>
         )}
+        <Ending r={r} now={now} />
         {b.errors.map((e, i) => (
           <>
             <dt>Error {i + 1}</dt>
@@ -152,6 +174,27 @@ function Summary({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
         </p>
       )}
     </section>
+  );
+}
+
+/** The audit events that end a Bundle, and what the summary calls them. */
+const ENDINGS: Record<string, string> = { pd: 'Declined', bx: 'Cancelled', be: 'Expired', bf: 'Failed' };
+
+/** Why the Bundle ended, near the top: who declined and their reason, when. */
+function Ending({ r, now }: { r: Inspection; now: number }) {
+  const e = [...r.timeline].reverse().find((t) => t.source === 'event' && t.code in ENDINGS);
+  if (!e) return null;
+  const reason = e.facts[0]?.value;
+  return (
+    <Kv term={ENDINGS[e.code]!}>
+      {e.signer ? `by ${e.signer}, ` : ''}
+      <When iso={e.at} now={now} />
+      {reason && (
+        <>
+          : <q class="reason">{reason}</q>
+        </>
+      )}
+    </Kv>
   );
 }
 
@@ -198,8 +241,18 @@ function Timeline({ r, now }: Pick<BundleView, 'r' | 'now'>) {
         {r.timeline.map((t) => (
           <li class={`t-${t.source}`}>
             <When iso={t.at} now={now} clock /> <span class="source">{SOURCE_WORDS[t.source]}</span>{' '}
-            <span class="what">{t.what}</span>
+            <span class="what">{redactSecretLinks(t.head)}</span>
             {t.signer && <span class="hint"> · {t.signer}</span>}
+            {t.facts.length > 0 && (
+              <ul class="facts">
+                {t.facts.map((f) => (
+                  <li>
+                    <span class="label">{f.label}</span>{' '}
+                    {f.time ? <When iso={f.value} now={now} /> : <code>{redactSecretLinks(f.value)}</code>}
+                  </li>
+                ))}
+              </ul>
+            )}
           </li>
         ))}
       </ol>
@@ -238,7 +291,7 @@ function FieldValues({ data }: { data: BundleDataItem[] | string }) {
   );
 }
 
-function Messages({ r, now }: { r: Inspection; now: number }) {
+function Messages({ r, now, readOnly }: { r: Inspection; now: number; readOnly: boolean }) {
   return (
     <section aria-labelledby="messages-h">
       <h2 id="messages-h">Messages sent</h2>
@@ -249,14 +302,17 @@ function Messages({ r, now }: { r: Inspection; now: number }) {
             : 'No message sent yet.'}
         </p>
       ) : (
-        r.messages.map((m) => <Message m={m} now={now} />)
+        r.messages.map((m) => <Message m={m} now={now} copy={!readOnly && r.bundle.id} />)
       )}
     </section>
   );
 }
 
-/** One message as its recipient would see it (Mailpit-style): who, subject, the text itself. */
-export function Message({ m, now }: { m: BundleMessage; now: number }) {
+/**
+ * One message as its recipient would see it (Mailpit-style): who, subject, the text itself, with its
+ * secret links cut short. With `copy` (a console that may act), a signing link can be asked for whole.
+ */
+export function Message({ m, now, copy }: { m: BundleMessage; now: number; copy?: string | false }) {
   return (
     <article class="message" aria-label={`${m.channel === 'sms' ? 'SMS' : 'Email'} to ${m.recipient}`}>
       <dl class="kv">
@@ -278,7 +334,12 @@ export function Message({ m, now }: { m: BundleMessage; now: number }) {
           </>
         )}
       </dl>
-      <pre class="body">{m.body}</pre>
+      <pre class="body">{redactSecretLinks(m.body)}</pre>
+      {copy && signingLinkIn(m.body) && (
+        <p>
+          <a href={signingLinkUrl(copy, m.id)}>Copy signing link…</a>
+        </p>
+      )}
     </article>
   );
 }
@@ -290,6 +351,12 @@ function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: 
   return (
     <section aria-labelledby="hooks-h">
       <h2 id="hooks-h">Webhook deliveries</h2>
+      {r.webhook_events_total > events.length && (
+        <p class="note">
+          The first {events.length} of {r.webhook_events_total.toLocaleString('en')} webhook events are shown: esign
+          webhook events --bundle {r.bundle.id} --all lists every one.
+        </p>
+      )}
       {events.length === 0 ? (
         <p>No webhook event for this Bundle.</p>
       ) : (
@@ -314,7 +381,7 @@ export function HookEvent({
   readOnly: boolean;
   slug: string;
 }) {
-  const state = e.success ? 'Delivered' : e.deliveries.length ? 'Failing' : 'Queued';
+  const state = webhookEventStateWord(e);
   return (
     <li class={`hook ${e.success ? 'ok' : 'failing'}`}>
       <p>
@@ -332,12 +399,17 @@ export function HookEvent({
       </p>
       {e.deliveries.length > 0 && (
         <ol class="attempts">
-          {e.deliveries.map((d, i) => (
-            <li>
-              Attempt {i + 1}: <When iso={d.timestamp} now={now} clock /> HTTP {d.status || 'none'}
-              {d.message && <span class="reason"> — {d.message}</span>}
-            </li>
-          ))}
+          {e.deliveries.map((d, i) => {
+            const { status, reason } = deliveryParts(d);
+            const ok = isDeliveredStatus(d.status);
+            return (
+              <li class={ok ? 'ok' : 'failed'}>
+                Attempt {i + 1}: <When iso={d.timestamp} now={now} clock /> <strong>{status}</strong>{' '}
+                <span class="outcome">{ok ? 'delivered' : 'failed'}</span>
+                {reason && <span class="reason"> — {reason}</span>}
+              </li>
+            );
+          })}
         </ol>
       )}
       {!readOnly && !e.success && (

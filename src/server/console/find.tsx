@@ -3,7 +3,7 @@
 import { BUNDLE_STATE_WORDS, bundleStateWord } from '../../service/states.js';
 import type { BundleStatus } from '../../service/enums.js';
 import type { Bundle, BundleListQuery, Page } from '../../service/types.js';
-import { CONSOLE_PREFIX, ListTable, StateCell, WhenCell } from './layout.js';
+import { CONSOLE_PREFIX, countOf, ListTable, Pager, StateCell, WhenCell } from './layout.js';
 
 export const PER_PAGE = 25;
 const MAX_SEARCH = 200;
@@ -76,71 +76,92 @@ export function FindPage({ f, page, now, notes }: { f: FindQuery; page: Page<Bun
       ))}
       <section aria-labelledby="results-h">
         <h2 id="results-h">
-          {page.total === 1 ? '1 Bundle' : `${page.total.toLocaleString('en')} Bundles`}
+          {countOf(page.total, 'Bundle', 'Bundles')}
           {searched ? ' found' : ''}
         </h2>
-        {page.items.length === 0 ? <p>No Bundle matches.</p> : <Results page={page} now={now} />}
-        <Pager f={f} page={page} />
+        {page.items.length === 0 ? (
+          <p>{page.total ? 'None on this page.' : 'No Bundle matches.'}</p>
+        ) : (
+          <Results page={page} now={now} />
+        )}
+        <Pager page={page} url={(n) => findUrl(f, n)} label="Pages of Bundles" />
       </section>
     </>
   );
 }
 
+/**
+ * The search box, its button, then the other filters folded away (open when one is set): from the
+ * box, the first result is three Tab presses away.
+ */
 function FindForm({ f }: { f: FindQuery }) {
+  const filtered = Boolean(f.status || f.tag || f.after || f.before);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a form with role search is the landmark every browser knows
     <form role="search" method="get" action={`${CONSOLE_PREFIX}/`} class="find">
       <p class="wide">
         <label for="q">Search</label>
-        <input
-          type="search"
-          id="q"
-          name="q"
-          value={f.q}
-          maxLength={MAX_SEARCH}
-          autoComplete="off"
-          aria-describedby="q-hint"
-        />
+        <span class="search-row">
+          <input
+            type="search"
+            id="q"
+            name="q"
+            value={f.q}
+            maxLength={MAX_SEARCH}
+            autoComplete="off"
+            aria-describedby="q-hint"
+            aria-keyshortcuts="/"
+          />
+          <button type="submit">Find</button>
+        </span>
         <span class="hint" id="q-hint">
-          A slug, packet id, signer email or name, custom_key or label.
+          Words of a slug, packet id, signer email or name, custom_key or label: every word must match, accents or not.
+          Press / to come back here.
         </span>
       </p>
-      <p>
-        <label for="status">Status</label>
-        <select id="status" name="status">
-          <option value="">Any</option>
-          {(Object.keys(BUNDLE_STATE_WORDS) as BundleStatus[]).map((code) => (
-            <option value={code} selected={f.status === code}>
-              {bundleStateWord(code)}
-            </option>
-          ))}
-        </select>
-      </p>
-      <p>
-        <label for="tag">Tag</label>
-        <input type="text" id="tag" name="tag" value={f.tag} maxLength={100} />
-      </p>
-      <p>
-        <label for="dates">Dates</label>
-        <select id="dates" name="dates">
-          {(Object.keys(DATE_KINDS) as DateKind[]).map((k) => (
-            <option value={k} selected={f.dates === k}>
-              {DATE_KINDS[k]}
-            </option>
-          ))}
-        </select>
-      </p>
-      <p>
-        <label for="after">After</label>
-        <input type="date" id="after" name="after" value={f.after} />
-      </p>
-      <p>
-        <label for="before">Before</label>
-        <input type="date" id="before" name="before" value={f.before} />
-      </p>
-      <p class="go">
-        <button type="submit">Find</button>
-      </p>
+      <details class="filters" open={filtered}>
+        <summary>Filters: status, tag, dates</summary>
+        <div class="filter-row">
+          <p>
+            <label for="status">Status</label>
+            <select id="status" name="status">
+              <option value="">Any</option>
+              {(Object.keys(BUNDLE_STATE_WORDS) as BundleStatus[]).map((code) => (
+                <option value={code} selected={f.status === code}>
+                  {bundleStateWord(code)}
+                </option>
+              ))}
+            </select>
+          </p>
+          <p>
+            <label for="tag">Tag</label>
+            <input type="text" id="tag" name="tag" value={f.tag} maxLength={100} />
+          </p>
+          <p>
+            <label for="dates">Dates</label>
+            <select id="dates" name="dates">
+              {(Object.keys(DATE_KINDS) as DateKind[]).map((k) => (
+                <option value={k} selected={f.dates === k}>
+                  {DATE_KINDS[k]}
+                </option>
+              ))}
+            </select>
+          </p>
+          <p>
+            <label for="after">After</label>
+            <input type="date" id="after" name="after" value={f.after} />
+          </p>
+          <p>
+            <label for="before">Before</label>
+            <input type="date" id="before" name="before" value={f.before} />
+          </p>
+          <p class="go">
+            <button type="submit" class="secondary">
+              Apply filters
+            </button>
+          </p>
+        </div>
+      </details>
     </form>
   );
 }
@@ -169,30 +190,5 @@ function Results({ page, now }: { page: Page<Bundle>; now: number }) {
         </tr>
       ))}
     </ListTable>
-  );
-}
-
-function Pager({ f, page }: { f: FindQuery; page: Page<Bundle> }) {
-  if (page.total_pages <= 1) return null;
-  return (
-    <nav class="pager" aria-label="Pages">
-      {page.page > 1 ? (
-        <a href={findUrl(f, page.page - 1)} rel="prev">
-          Previous page
-        </a>
-      ) : (
-        <span />
-      )}
-      <span>
-        Page {page.page} of {page.total_pages.toLocaleString('en')}
-      </span>
-      {page.page < page.total_pages ? (
-        <a href={findUrl(f, page.page + 1)} rel="next">
-          Next page
-        </a>
-      ) : (
-        <span />
-      )}
-    </nav>
   );
 }

@@ -3,7 +3,8 @@
 // escaped by the renderer, so a hostile label or file name is only ever text.
 import type { FastifyReply } from 'fastify';
 import type { ComponentChildren } from 'preact';
-import { clockTime, shortTime } from '../../app/timeWords.js';
+import { exactTime, type TimeStyle, timeIn } from '../../app/timeWords.js';
+import type { Page } from '../../service/types.js';
 import { BASE_CSP, Head, pageHeaders, sendHtml } from '../pages/kit.js';
 
 export const CONSOLE_PREFIX = '/console';
@@ -27,7 +28,15 @@ export interface Frame {
   backend?: string;
   /** Which nav item is current. */
   current?: 'find' | 'outbox' | 'webhooks' | 'verify';
+  /** The backend's clock when the page was made: the page's script measures relative times against it. */
+  now: number;
 }
+
+/**
+ * Times are rendered in UTC, named so; the page's script draws them again in the viewer's zone (or
+ * UTC, as they choose: the switch in the header) with the one rule of app/timeWords.ts.
+ */
+export const RENDER_ZONE = 'UTC';
 
 const NAV: [NonNullable<Frame['current']>, string, string][] = [
   ['find', 'Find', `${CONSOLE_PREFIX}/`],
@@ -47,12 +56,18 @@ function Layout({ title, frame, children }: { title: string; frame: Frame; child
       >
         {frame.csrf && <meta name="csrf-token" content={frame.csrf} />}
       </Head>
-      <body>
+      <body data-now={String(frame.now)}>
         <a class="skip" href="#main">
           Skip to content
         </a>
         <header>
           <p class="brand">esign support console</p>
+          <p class="zone">
+            <span id="zone-name">Times in UTC</span>{' '}
+            <button type="button" id="zone-switch" class="secondary" hidden>
+              Show UTC
+            </button>
+          </p>
           {frame.csrf && (
             <nav aria-label="Console">
               <ul>
@@ -90,6 +105,16 @@ function Layout({ title, frame, children }: { title: string; frame: Frame; child
 }
 
 /**
+ * When a request arrived, and the process's CPU time then: a page says how long it took to make,
+ * in wall time and in CPU time (which other work on a shared machine does not lengthen; the
+ * process's, so it counts other requests served meanwhile too).
+ */
+export interface PageStart {
+  at: number;
+  cpu: NodeJS.CpuUsage;
+}
+
+/**
  * A page under the console's CSP, never cached, with how long the server took to make it. Referrers
  * go to this origin only: with none at all, browsers send `Origin: null` on a form POST, and the
  * console checks the Origin of every change.
@@ -100,9 +125,15 @@ export function sendConsolePage(
   title: string,
   frame: Frame,
   body: ComponentChildren,
-  startedAt?: number,
+  started?: PageStart,
 ): FastifyReply {
-  if (startedAt !== undefined) reply.header('Server-Timing', `page;dur=${(performance.now() - startedAt).toFixed(2)}`);
+  if (started) {
+    const cpu = process.cpuUsage(started.cpu);
+    reply.header(
+      'Server-Timing',
+      `page;dur=${(performance.now() - started.at).toFixed(2)}, cpu;dur=${((cpu.user + cpu.system) / 1000).toFixed(2)}`,
+    );
+  }
   return sendHtml(securePage(reply), status, <Layout title={title} frame={frame} children={body} />);
 }
 
@@ -122,13 +153,14 @@ export function State({ word, code }: { word: string; code: string }) {
 
 /**
  * A time in words ("5m ago"), or with `clock` to the second ("10:42:05": on a timeline, words would
- * call every step of a busy minute "just now"); the exact time on hover and for machines.
+ * call every step of a busy minute "just now"); the exact time on hover, the ISO time for machines.
  */
 export function When({ iso, now, clock }: { iso: string | null | undefined; now: number; clock?: boolean }) {
   if (!iso) return <span class="none">—</span>;
+  const style: TimeStyle = clock ? 'clock' : 'relative';
   return (
-    <time dateTime={iso} title={iso}>
-      {clock ? clockTime(iso, now) : shortTime(iso, now)}
+    <time dateTime={iso} data-style={style} title={exactTime(iso, RENDER_ZONE)}>
+      {timeIn(style, iso, now, RENDER_ZONE)}
     </time>
   );
 }
@@ -158,3 +190,40 @@ export const StateCell = (p: { word: string; code: string }) => (
     <State {...p} />
   </td>
 );
+
+/**
+ * A list's count and its pages: "Page 2 of 40", the pages either side, and past the end the way
+ * back to the last page.
+ */
+export function Pager({ page, url, label }: { page: Page<unknown>; url: (n: number) => string; label: string }) {
+  const past = page.page > page.total_pages;
+  if (page.total_pages <= 1 && !past) return null;
+  return (
+    <nav class="pager" aria-label={label}>
+      {page.page > 1 && !past ? (
+        <a href={url(page.page - 1)} rel="prev">
+          Previous page
+        </a>
+      ) : (
+        <span />
+      )}
+      <span>
+        {past
+          ? `Page ${page.page.toLocaleString('en')} is past the end: there ${page.total_pages === 1 ? 'is 1 page' : `are ${page.total_pages.toLocaleString('en')} pages`}.`
+          : `Page ${page.page.toLocaleString('en')} of ${page.total_pages.toLocaleString('en')}`}
+      </span>
+      {past ? (
+        <a href={url(page.total_pages)}>Last page</a>
+      ) : page.page < page.total_pages ? (
+        <a href={url(page.page + 1)} rel="next">
+          Next page
+        </a>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/** "1 Bundle", "2,345 Bundles". */
+export const countOf = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;

@@ -1,9 +1,12 @@
 // The console's smaller pages: sign-in, confirmations, errors, webhooks, the outbox and verify.
+import { deliveryOutcome } from '../../app/deliveryOutcome.js';
+import type { WebhookHealth } from '../../app/webhookHealth.js';
 import { bundleStateWord } from '../../service/states.js';
-import type { BundleMessage, VerifyResult, Webhook, WebhookEvent } from '../../service/types.js';
+import type { BundleMessage, Page, VerifyResult, Webhook, WebhookEvent } from '../../service/types.js';
+import { bundleOfPayload } from '../../service/webhookEvents.js';
 import { HookEvent, Message } from './bundle.js';
 import { bundleUrl } from './find.js';
-import { CONSOLE_PREFIX, ListTable, State } from './layout.js';
+import { CONSOLE_PREFIX, ListTable, Pager, State, When, countOf } from './layout.js';
 
 export function SignInPage({ keyForm, message }: { keyForm: boolean; message?: string }) {
   return (
@@ -83,58 +86,54 @@ export function ErrorPage({ title, message, back }: { title: string; message: st
 
 export function WebhooksPage({
   hooks,
+  health,
   failing,
   recent,
+  urls,
   now,
   readOnly,
-  unavailable,
 }: {
-  hooks: Webhook[];
-  failing: WebhookEvent[];
-  recent: WebhookEvent[];
+  hooks: Page<Webhook>;
+  health: WebhookHealth[];
+  failing: Page<WebhookEvent>;
+  recent: Page<WebhookEvent>;
+  urls: { hooks: (n: number) => string; failing: (n: number) => string; recent: (n: number) => string };
   now: number;
   readOnly: boolean;
-  unavailable?: string;
 }) {
-  const names = new Map(hooks.map((h) => [h.id, h.name]));
-  const hookName = (e: WebhookEvent) => names.get(e.webhook) ?? e.webhook;
-  const slugOf = (e: WebhookEvent) => {
-    try {
-      return (JSON.parse(e.payload) as { payload?: { bundle_id?: string } }).payload?.bundle_id;
-    } catch {
-      return undefined;
-    }
+  const names = new Map(hooks.items.map((h) => [h.id, h.name]));
+  const item = (e: WebhookEvent) => {
+    const slug = bundleOfPayload(e.payload);
+    return (
+      <div class="hook-item">
+        <p class="hint">
+          To {names.get(e.webhook) ?? e.webhook}
+          {slug && (
+            <>
+              {' '}
+              · Bundle{' '}
+              <a href={bundleUrl(slug)}>
+                <code>{slug}</code>
+              </a>
+            </>
+          )}
+        </p>
+        <ul class="hooks">
+          <HookEvent e={e} now={now} readOnly={readOnly || !slug} slug={slug ?? ''} />
+        </ul>
+      </div>
+    );
   };
-  const item = (e: WebhookEvent) => (
-    <div class="hook-item">
-      <p class="hint">
-        To {hookName(e)}
-        {slugOf(e) && (
-          <>
-            {' '}
-            · Bundle{' '}
-            <a href={bundleUrl(slugOf(e)!)}>
-              <code>{slugOf(e)}</code>
-            </a>
-          </>
-        )}
-      </p>
-      <ul class="hooks">
-        <HookEvent e={e} now={now} readOnly={readOnly || !slugOf(e)} slug={slugOf(e) ?? ''} />
-      </ul>
-    </div>
-  );
   return (
     <>
       <h1>Webhooks</h1>
-      {unavailable && <p class="note">{unavailable}</p>}
       <section aria-labelledby="wh-h">
-        <h2 id="wh-h">Subscriptions</h2>
-        {hooks.length === 0 ? (
-          <p>No webhook.</p>
+        <h2 id="wh-h">Subscriptions: {countOf(hooks.total, 'webhook', 'webhooks')}</h2>
+        {hooks.items.length === 0 ? (
+          <p>No webhook{hooks.total ? ' on this page' : ''}.</p>
         ) : (
-          <ListTable heads={['Name', 'URL', 'Enabled', 'Events']}>
-            {hooks.map((h) => (
+          <ListTable heads={['Name', 'URL', 'Enabled', 'Events', 'Health']}>
+            {hooks.items.map((h, i) => (
               <tr>
                 <td>
                   {h.name}
@@ -146,46 +145,94 @@ export function WebhooksPage({
                 </td>
                 <td>{h.enabled ? 'Yes' : 'No'}</td>
                 <td>{h.event_types.join(', ')}</td>
+                <td>
+                  <Health h={health[i]!} now={now} />
+                </td>
               </tr>
             ))}
           </ListTable>
         )}
+        <Pager page={hooks} url={urls.hooks} label="Pages of webhooks" />
       </section>
       <section aria-labelledby="fail-h">
-        <h2 id="fail-h">Failing deliveries</h2>
-        {failing.length === 0 ? <p>None failing.</p> : failing.map(item)}
+        <h2 id="fail-h">Failing deliveries: {countOf(failing.total, 'event', 'events')} not delivered</h2>
+        {failing.items.length === 0 ? (
+          <p>{failing.total ? 'None on this page.' : 'None failing.'}</p>
+        ) : (
+          failing.items.map(item)
+        )}
+        <Pager page={failing} url={urls.failing} label="Pages of failing deliveries" />
       </section>
       <section aria-labelledby="recent-h">
-        <h2 id="recent-h">Recent events</h2>
-        {recent.length === 0 ? <p>No event yet.</p> : recent.map(item)}
+        <h2 id="recent-h">Every event, newest first: {countOf(recent.total, 'event', 'events')}</h2>
+        {recent.items.length === 0 ? (
+          <p>{recent.total ? 'None on this page.' : 'No event yet.'}</p>
+        ) : (
+          recent.items.map(item)
+        )}
+        <Pager page={recent} url={urls.recent} label="Pages of events" />
       </section>
     </>
   );
 }
 
+/** A webhook's health in a few words: how many of its events were delivered, its latest failure, its next retry. */
+function Health({ h, now }: { h: WebhookHealth; now: number }) {
+  if (!h.events) return <span class="none">No event yet</span>;
+  const rate = Math.floor((h.successRate ?? 0) * 1000) / 10;
+  const last = h.lastFailure;
+  return (
+    <dl class="kv health">
+      <dt>Delivered</dt>
+      <dd>
+        {rate}%{' '}
+        <span class="hint">
+          ({(h.events - h.failing).toLocaleString('en')} of {h.events.toLocaleString('en')})
+        </span>
+      </dd>
+      <dt>Last failure</dt>
+      <dd>
+        {last ? (
+          <>
+            <When iso={last.attempt?.timestamp ?? last.event.created} now={now} />{' '}
+            <span class="reason">{last.attempt ? deliveryOutcome(last.attempt) : 'not attempted yet'}</span>
+          </>
+        ) : (
+          'none'
+        )}
+      </dd>
+      <dt>Next retry</dt>
+      <dd>{h.nextRetry ? <When iso={h.nextRetry} now={now} /> : 'none due'}</dd>
+    </dl>
+  );
+}
+
 export function OutboxPage({
   messages,
+  url,
   now,
+  readOnly,
   unavailable,
 }: {
-  messages: BundleMessage[];
+  messages: Page<BundleMessage> | undefined;
+  url: (n: number) => string;
   now: number;
+  readOnly: boolean;
   unavailable?: string;
 }) {
   return (
     <>
       <h1>Outbox</h1>
-      {unavailable ? (
+      {unavailable || !messages ? (
         <p class="note">{unavailable}</p>
       ) : (
-        <>
-          <p class="hint">
-            The messages of the most recently created Bundles, newest first, as their recipients see them.
-          </p>
-          {messages.length === 0 ? (
-            <p>No message sent yet.</p>
+        <section aria-labelledby="outbox-h">
+          <h2 id="outbox-h">{countOf(messages.total, 'message', 'messages')}, newest first</h2>
+          <p class="hint">As their recipients see them; links that act as a signer are cut short.</p>
+          {messages.items.length === 0 ? (
+            <p>{messages.total ? 'None on this page.' : 'No message sent yet.'}</p>
           ) : (
-            messages.map((m) => (
+            messages.items.map((m) => (
               <div>
                 {m.bundle_id && (
                   <p class="hint">
@@ -195,17 +242,48 @@ export function OutboxPage({
                     </a>
                   </p>
                 )}
-                <Message m={m} now={now} />
+                <Message m={m} now={now} copy={!readOnly && (m.bundle_id ?? false)} />
               </div>
             ))
           )}
-        </>
+          <Pager page={messages} url={url} label="Pages of messages" />
+        </section>
       )}
     </>
   );
 }
 
-export function VerifyPage({ result, hash, csrf }: { result?: VerifyResult; hash?: string; csrf: string }) {
+/** A signing link, whole, after it was asked for: whose it is, and a copy button. */
+export function SigningLinkPage({ link, who, back }: { link: string; who: string; back: string }) {
+  return (
+    <section class="confirm" aria-labelledby="link-h">
+      <h1 id="link-h">Signing link of {who}</h1>
+      <p class="failed-note">Whoever opens this link signs as {who}. Send it only to them, by a channel you trust.</p>
+      <p>
+        <label for="signing-link">Signing link</label>
+        <input type="text" id="signing-link" value={link} readOnly class="wide" spellcheck={false} />
+      </p>
+      <p class="actions">
+        <button type="button" class="copy" data-copy="signing-link">
+          Copy
+        </button>
+        <a href={back}>Back to the Bundle</a>
+      </p>
+    </section>
+  );
+}
+
+export function VerifyPage({
+  result,
+  hash,
+  csrf,
+  now,
+}: {
+  result?: VerifyResult;
+  hash?: string;
+  csrf: string;
+  now: number;
+}) {
   return (
     <>
       <h1>Verify a PDF</h1>
@@ -237,13 +315,13 @@ export function VerifyPage({ result, hash, csrf }: { result?: VerifyResult; hash
         </p>
       </form>
       <div id="verify-result" role="status" aria-live="polite">
-        {result && <VerifyAnswer r={result} />}
+        {result && <VerifyAnswer r={result} now={now} />}
       </div>
     </>
   );
 }
 
-export function VerifyAnswer({ r }: { r: VerifyResult }) {
+export function VerifyAnswer({ r, now }: { r: VerifyResult; now: number }) {
   const match = r.status === 'match';
   return (
     <section class={`verdict ${match ? 'match' : 'no-match'}`} data-status={r.status}>
@@ -266,7 +344,7 @@ export function VerifyAnswer({ r }: { r: VerifyResult }) {
           <>
             <dt>Signed</dt>
             <dd>
-              <time dateTime={r.signed_at}>{r.signed_at}</time>
+              <When iso={r.signed_at} now={now} clock />
             </dd>
           </>
         )}

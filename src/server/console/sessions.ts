@@ -3,10 +3,20 @@
 // Held in memory: a console restart signs everyone out, which is what a local tool should do.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** What an action's page says at the top of the next page: what the backend answered, good or not. */
+export interface Flash {
+  ok: boolean;
+  text: string;
+}
+
 export interface Session {
   id: string;
   csrf: string;
   expires: number;
+  /** The API key that signed in (the serve door): the session ends once the key is no longer live. */
+  keyId?: string;
+  /** The outcome of the last action, shown once. */
+  flash?: Flash;
 }
 
 export interface SessionTiming {
@@ -58,12 +68,12 @@ export class ConsoleSessions {
     return this.open();
   }
 
-  /** A new session (after a token or an API key was accepted). */
-  open(): Session {
+  /** A new session (after a token, or the API key `keyId`, was accepted). */
+  open(keyId?: string): Session {
     this.sweep();
     while (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
     const id = secret();
-    const s: Session = { id, csrf: secret(), expires: this.timing.now() + this.timing.sessionTtlMs };
+    const s: Session = { id, csrf: secret(), expires: this.timing.now() + this.timing.sessionTtlMs, keyId };
     this.sessions.set(digest(id), s);
     return s;
   }

@@ -1,4 +1,5 @@
 // esign bundle events SLUG: the audit trail of a Bundle.
+import { eventDetail, eventWord } from '../../../service/states.js';
 import type { BundleEvent } from '../../../service/types.js';
 import { fieldColumns, printList } from '../../output/print.js';
 import { idVerb } from '../../verb.js';
@@ -16,7 +17,16 @@ export const events = idVerb({
       list,
       [
         { header: 'TIME', value: (e) => e.timestamp, kind: 'clock' },
-        ...fieldColumns<BundleEvent>(['kind', 'description']),
+        ...fieldColumns<BundleEvent>(['kind']),
+        {
+          header: 'DESCRIPTION',
+          value: (e) => e.description,
+          // A reason (a decline's, a cancel's) goes whole on a line of its own when the row does not fit.
+          overflow: (e) => {
+            const detail = eventDetail(e);
+            return detail ? { head: eventWord(e.kind), lines: [detail] } : { head: e.description, lines: [] };
+          },
+        },
         { header: 'PACKET', value: (e) => e.packet_id ?? '', kind: 'id' },
         { header: 'SIGNER', value: (e) => signer(e.packet_id) },
       ],

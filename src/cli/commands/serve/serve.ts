@@ -44,6 +44,7 @@ export const serve = defineVerb(
         service: engine,
         local: engine,
         authenticate: (key) => engine.keys.authenticate(key),
+        keyIsLive: (id) => engine.keys.isLive(id),
         rateLimits: {
           limit: intArg(o.rateLimit, '--rate-limit', 1),
           createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1),

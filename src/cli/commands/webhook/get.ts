@@ -1,4 +1,8 @@
-// esign webhook get ID
+// esign webhook get ID: the webhook, its extra headers, and how it is doing (the console's health:
+// the share of its events delivered, its last failure with the receiver's reply, its next retry).
+import { webhookHealth } from '../../../app/webhookHealth.js';
+import { deliveryOutcome } from '../../../app/deliveryOutcome.js';
+import { clockTime } from '../../../app/timeWords.js';
 import { idVerb } from '../../verb.js';
 import { showWebhook } from './shared/display.js';
 
@@ -9,6 +13,27 @@ export const get = idVerb({
     'esign webhook get 8d9e0f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a',
     'esign webhook get 8d9e0f1a-2b3c-4d5e-8f6a-7b8c9d0e1f2a --json',
   ],
-  fetch: (s, id) => s.getWebhook(id),
-  show: showWebhook,
+  fetch: async (s, id) => {
+    const w = await s.getWebhook(id);
+    return { w, health: await webhookHealth(s, w.id) };
+  },
+  show: (f, { w, health: h }) => {
+    const last = h.lastFailure;
+    const when = (iso: string) => (f.io.out.isTTY ? clockTime(iso, f.now()) : iso);
+    return showWebhook(f, w, [
+      [
+        'delivered',
+        h.events
+          ? `${Math.floor((h.successRate ?? 0) * 1000) / 10}% (${h.events - h.failing} of ${h.events})`
+          : 'no event yet',
+      ],
+      [
+        'last failure',
+        last
+          ? `${when(last.attempt?.timestamp ?? last.event.created)} ${last.attempt ? deliveryOutcome(last.attempt) : 'not attempted yet'} [event ${last.event.pk}]`
+          : 'none',
+      ],
+      ['next retry', h.nextRetry ?? 'none due'],
+    ]);
+  },
 });

@@ -2,6 +2,7 @@
 // it; it adds the live Bundle page, the PDF preview, in-browser hashing for verify and copy buttons.
 // Every piece of HTML it puts in the page was rendered (and escaped) by the server.
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { clockTime, exactTime, type TimeStyle, timeIn, zoneName } from '../../../app/timeWords.js';
 
 const ASSETS = new URL('./', import.meta.url).href;
 
@@ -13,6 +14,65 @@ async function pdfjs() {
 }
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
+
+// ---- Times: the one rule of the terminal too, in the viewer's zone or UTC, against the backend's clock ----
+const ZONE_KEY = 'esign-console-zone';
+/** undefined: this browser's zone. */
+let zone: string | undefined = localStorage.getItem(ZONE_KEY) === 'UTC' ? 'UTC' : undefined;
+/** The backend's clock when the page was made, and this browser's then: relative times move on with both. */
+const renderedAt = Number(document.body.dataset.now) || Date.now();
+const loadedAt = Date.now();
+const backendNow = () => renderedAt + (Date.now() - loadedAt);
+
+/** Draws every time in `root` again: words or a clock in the zone chosen, the exact time on hover. */
+function drawTimes(root: ParentNode = document): void {
+  const at = backendNow();
+  for (const t of root.querySelectorAll<HTMLTimeElement>('time[data-style]')) {
+    const iso = t.dateTime;
+    t.textContent = timeIn(t.dataset.style as TimeStyle, iso, at, zone);
+    t.title = `${exactTime(iso, zone)} · ${iso}`;
+  }
+  const name = byId('zone-name');
+  if (name) name.textContent = `Times in ${zoneName(zone, at)}`;
+  const button = byId<HTMLButtonElement>('zone-switch');
+  if (button) {
+    // A browser whose own zone is UTC has nothing to switch to.
+    button.hidden = zone !== 'UTC' && zoneName(undefined, at) === 'UTC';
+    button.textContent = zone === 'UTC' ? 'Show my time zone' : 'Show UTC';
+  }
+}
+
+function startTimes(): void {
+  drawTimes();
+  byId('zone-switch')?.addEventListener('click', () => {
+    zone = zone === 'UTC' ? undefined : 'UTC';
+    if (zone) localStorage.setItem(ZONE_KEY, zone);
+    else localStorage.removeItem(ZONE_KEY);
+    drawTimes();
+  });
+  // "5m ago" stays true while the page is open.
+  setInterval(() => drawTimes(), 30_000);
+}
+
+// ---- Keys: / goes to the search box; the find page starts there -------------------------------------
+function startKeys(): void {
+  const q = byId<HTMLInputElement>('q');
+  if (q) {
+    q.focus();
+    q.setSelectionRange(q.value.length, q.value.length);
+  }
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key !== '/' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const target = ev.target as HTMLElement | null;
+    if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+    const box = byId<HTMLInputElement>('q');
+    ev.preventDefault();
+    if (box) {
+      box.focus();
+      box.select();
+    } else location.assign(new URL('../', ASSETS).href);
+  });
+}
 
 /** Fetches a page of this console and returns the element `id` from it. */
 async function partOf(url: string, id: string, init?: RequestInit): Promise<HTMLElement | null> {
@@ -42,7 +102,8 @@ function startLive(): void {
         const newPreview = byId('preview');
         if (preview && newPreview && !preview.hidden) newPreview.replaceWith(preview);
         bindStory();
-        status.textContent = `Live: updated at ${new Date().toLocaleTimeString()}.`;
+        drawTimes(story);
+        status.textContent = `Live: updated at ${clockTime(new Date(backendNow()).toISOString(), backendNow(), zone)} (${zoneName(zone, backendNow())}).`;
       }
     } catch (e) {
       status.textContent = `Live: could not update (${e instanceof Error ? e.message : String(e)}).`;
@@ -122,7 +183,8 @@ function bindStory(): void {
   });
   document.querySelectorAll<HTMLButtonElement>('button.copy').forEach((b) =>
     b.addEventListener('click', async () => {
-      const text = byId(b.dataset.copy!)?.textContent ?? '';
+      const source = byId(b.dataset.copy!);
+      const text = (source instanceof HTMLInputElement ? source.value : source?.textContent) ?? '';
       try {
         await navigator.clipboard.writeText(text);
         b.textContent = 'Copied';
@@ -152,6 +214,7 @@ function startVerify(): void {
     const body = new URLSearchParams(new FormData(form) as unknown as Record<string, string>);
     const answer = await partOf(form.action, 'verify-result', { method: 'POST', body });
     result.replaceChildren(...Array.from(answer?.childNodes ?? []).map((n) => document.importNode(n, true)));
+    drawTimes(result);
     result.dataset.file = file.name;
   };
   const run = (file: File | undefined) =>
@@ -172,6 +235,8 @@ function startVerify(): void {
   });
 }
 
+startTimes();
+startKeys();
 startLive();
 bindStory();
 startVerify();

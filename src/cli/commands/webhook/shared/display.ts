@@ -1,9 +1,10 @@
 // How webhooks, their headers and events are shown.
 import { deliveryOutcome } from '../../../../app/deliveryOutcome.js';
+import { clockTime } from '../../../../app/timeWords.js';
 import type { Webhook, WebhookEvent, WebhookExtraHeader } from '../../../../service/types.js';
 import { type Column, type Out, fieldsOf, printObject } from '../../../output/print.js';
 
-export async function showWebhook(o: Out, w: Webhook): Promise<void> {
+export async function showWebhook(o: Out, w: Webhook, more: [string, unknown][] = []): Promise<void> {
   await printObject(
     o,
     w,
@@ -14,6 +15,7 @@ export async function showWebhook(o: Out, w: Webhook): Promise<void> {
       ...[...w.extra_headers]
         .sort((a, b) => a.order - b.order)
         .map((h): [string, unknown] => [`header ${h.order}`, `${h.name}: ${h.value} (${h.id})`]),
+      ...more,
     ],
     w.id,
   );
@@ -22,14 +24,19 @@ export async function showWebhook(o: Out, w: Webhook): Promise<void> {
 export const showHeader = (o: Out, h: WebhookExtraHeader) =>
   printObject(o, h, fieldsOf(h, ['id', 'webhook', 'name', 'value', 'order']), h.id);
 
-/** One event with every delivery attempt. */
+/** One event with every delivery attempt (on a terminal, each attempt's time to the second, in words of the one rule). */
 export async function showEvent(o: Out, e: WebhookEvent): Promise<void> {
+  const now = o.now?.() ?? Date.now();
+  const when = (iso: string) => (o.io.out.isTTY ? clockTime(iso, now) : iso);
   await printObject(
     o,
     e,
     [
       ...fieldsOf(e, ['pk', 'webhook', 'event_type', 'created', 'status', 'success', 'payload']),
-      ...e.deliveries.map((d, i): [string, unknown] => [`attempt ${i + 1}`, `${d.timestamp} ${deliveryOutcome(d)}`]),
+      ...e.deliveries.map((d, i): [string, unknown] => [
+        `attempt ${i + 1}`,
+        `${when(d.timestamp)} ${deliveryOutcome(d)}`,
+      ]),
     ],
     e.pk,
   );

@@ -1,0 +1,106 @@
+// Webhooks (failures first, each webhook's health), the outbox and verify: every list with its
+// total and pages, a page past the end an empty page that says so.
+import type { FastifyInstance } from 'fastify';
+import { webhookHealth } from '../../app/webhookHealth.js';
+import { ApiError } from '../../service/errors.js';
+import type { Page } from '../../service/types.js';
+import { CONSOLE_PREFIX } from './layout.js';
+import { OutboxPage, VerifyPage, WebhooksPage } from './pages.js';
+import { type Console, field, pageNumber, queryOf, sessionOf } from './scope.js';
+
+export const LIST_PAGE = 25;
+
+/**
+ * Page `page` of a list, or, past its end, an empty page that still says how long the list is (the
+ * API answers 404 there; a person who followed an old link gets a page that says so).
+ */
+export async function pageOrEmpty<T>(fetch: (page: number) => Promise<Page<T>>, page: number): Promise<Page<T>> {
+  try {
+    return await fetch(page);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404 && page > 1)) throw e;
+    const first = await fetch(1);
+    return { ...first, items: [], page };
+  }
+}
+
+/** A list page's URL with one of its page numbers changed. */
+export const withPage = (path: string, query: Record<string, unknown>, key: string) => (n: number) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (typeof v === 'string' && k !== key) p.set(k, v);
+  if (n > 1) p.set(key, String(n));
+  const s = p.toString();
+  return `${path}${s ? `?${s}` : ''}`;
+};
+
+export function registerLists(scope: FastifyInstance, { s, page, now, readOnly }: Console) {
+  scope.get('/webhooks', async (req, reply) => {
+    const q = queryOf(req);
+    const [hooks, failing, recent] = await Promise.all([
+      pageOrEmpty((n) => s.listWebhooks({ page: n, per_page: LIST_PAGE }), pageNumber(q.hooks)),
+      pageOrEmpty((n) => s.listWebhookEvents({ success: false, page: n, per_page: LIST_PAGE }), pageNumber(q.failing)),
+      pageOrEmpty((n) => s.listWebhookEvents({ page: n, per_page: LIST_PAGE }), pageNumber(q.page)),
+    ]);
+    const health = await Promise.all(hooks.items.map((h) => webhookHealth(s, h.id)));
+    const url = (key: string) => withPage(`${CONSOLE_PREFIX}/webhooks`, q, key);
+    return page(
+      req,
+      reply,
+      200,
+      'Webhooks',
+      <WebhooksPage
+        hooks={hooks}
+        health={health}
+        failing={failing}
+        recent={recent}
+        urls={{ hooks: url('hooks'), failing: url('failing'), recent: url('page') }}
+        now={now()}
+        readOnly={readOnly}
+      />,
+      'webhooks',
+    );
+  });
+
+  // The outbox: where the backend shows the messages it sends.
+  scope.get('/outbox', async (req, reply) => {
+    const q = queryOf(req);
+    const list = s.listMessages?.bind(s);
+    const messages = list
+      ? await pageOrEmpty((n) => list({ page: n, per_page: LIST_PAGE }), pageNumber(q.page))
+      : undefined;
+    return page(
+      req,
+      reply,
+      200,
+      'Outbox',
+      <OutboxPage
+        messages={messages}
+        url={withPage(`${CONSOLE_PREFIX}/outbox`, q, 'page')}
+        now={now()}
+        readOnly={readOnly}
+        unavailable={
+          messages ? undefined : "This backend does not show the messages it sends: the outbox is the local engine's."
+        }
+      />,
+      'outbox',
+    );
+  });
+
+  // Verify: the browser sends only the SHA-256 it computed.
+  scope.get('/verify', async (req, reply) =>
+    page(req, reply, 200, 'Verify', <VerifyPage csrf={sessionOf.get(req)!.csrf} now={now()} />, 'verify'),
+  );
+  scope.post('/verify', async (req, reply) => {
+    const hash = field(req, 'hash').trim().slice(0, 200);
+    const result = await s.verify(hash);
+    if ((req.headers.accept ?? '').includes('application/json')) return reply.send(result);
+    return page(
+      req,
+      reply,
+      200,
+      'Verify',
+      <VerifyPage csrf={sessionOf.get(req)!.csrf} hash={hash} result={result} now={now()} />,
+      'verify',
+    );
+  });
+}

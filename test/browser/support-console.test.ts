@@ -1,0 +1,364 @@
+// Support staff in real Chromium, through both doors of the console (`esign console` and `esign
+// serve`'s /console/, spawned from the built binary on one data directory): times in the viewer's
+// zone, outcomes as the backend answered them, every list counted and paged, signing links kept
+// secret, sessions that end with their key, and daily use (dark mode, `/`, few Tab presses, search
+// by words without accents, the decline reason and the files near the top). Axe in both schemes.
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalEngine } from '../../src/local/engine.js';
+import type { Bundle } from '../../src/service/types.js';
+import { CONTRACT_B64, tempDir } from '../helpers.js';
+import {
+  axeBothSchemes,
+  consoleDoor,
+  type Door,
+  SHOTS,
+  seen,
+  serveDoor,
+  shot,
+  stopDoors,
+  textOf,
+} from './consoleDoors.js';
+import { launchChromium } from './harness.js';
+
+const REASON = 'the company name on page 2 is wrong';
+const work = tempDir('esign-support-console-');
+let engine: LocalEngine;
+let browser: Browser;
+let receiver: Server;
+/** What the webhook receiver answers: down (503 with a reason) or up. */
+let receiverUp = false;
+let key = '';
+const doors: Record<Door['name'], Door> = {} as Record<Door['name'], Door>;
+let readOnly: Door;
+let falcon: Bundle;
+let lease: Bundle;
+
+const env = () => ({
+  PATH: process.env.PATH ?? '',
+  HOME: join(work.dir, 'home'),
+  ESIGN_DATA_DIR: join(work.dir, 'data'),
+  XDG_CONFIG_HOME: join(work.dir, 'config'),
+});
+
+async function newBundle(label: string, signers: { name: string; email: string }[]): Promise<Bundle> {
+  const b = await engine.createBundle({
+    label,
+    packets: signers.map((s, i) => ({ key: `s${i}`, ...s })),
+    documents: [{ key: 'contract', file_b64: CONTRACT_B64, filename: 'contract.pdf' }],
+  });
+  await engine.settle();
+  return engine.getBundle(b.id);
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  engine = new LocalEngine({ dataDir: env().ESIGN_DATA_DIR });
+  key = engine.keys.create('support console test').key;
+  receiver = createServer((req, res) => {
+    req.resume();
+    res.writeHead(receiverUp ? 200 : 503).end(receiverUp ? 'ok' : 'down for maintenance');
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  await engine.createWebhook({
+    name: 'CRM sync',
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    event_types: ['bundle_sent', 'packet_declined'],
+  });
+  falcon = await newBundle('Falcon NDA', [
+    { name: 'Jane Roe', email: 'jane.roe@example.com' },
+    { name: 'José Núñez', email: 'jose.nunez@example.com' },
+  ]);
+  await engine.declinePacket(falcon.packets[1]!.id, REASON);
+  lease = await newBundle('Lease 12B', [{ name: 'Dana Reed', email: 'dana.reed@example.com' }]);
+  // Enough failing deliveries and messages for more than one page of each.
+  for (let i = 0; i < 26; i++) await newBundle(`Filler ${i}`, [{ name: `Filler ${i}`, email: `f${i}@example.com` }]);
+  await engine.deliverWebhooks();
+  [browser, doors['esign console'], doors['esign serve'], readOnly] = await Promise.all([
+    launchChromium(),
+    consoleDoor(env()),
+    // Its receiver is on 127.0.0.1. A server that lets key holders reach private addresses keeps the
+    // status of its own deliveries, not the reply (the deliveries made here keep both).
+    serveDoor(env(), () => key, ['--allow-private-urls']),
+    consoleDoor(env(), ['--read-only']),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stopDoors([...Object.values(doors), readOnly]);
+  await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
+  await engine?.close();
+  work.cleanup();
+});
+
+/** The clock `zone` shows for `iso`, and its offset, worked out here apart from the code under test. */
+const clockIn = (iso: string, zone: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
+const offsetIn = (zone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    .formatToParts(new Date())
+    .find((p) => p.type === 'timeZoneName')!
+    .value.replace('GMT', 'UTC');
+
+const bundlePage = async (door: Door, page: Page, slug: string) => {
+  await page.goto(`${door.origin}/console/bundles/${slug}`);
+  await seen(page.locator('#story h1'));
+};
+
+describe.each(['esign console', 'esign serve'] as const)('%s', (name) => {
+  it("shows times in the viewer's zone, named, exact on hover, with a switch to UTC", async () => {
+    const declined = (await engine.listBundleEvents(falcon.id)).find((e) => e.kind === 'pd')!;
+    for (const zone of ['Asia/Tokyo', 'America/Los_Angeles']) {
+      const page = await doors[name].signIn(browser, { timezoneId: zone });
+      await bundlePage(doors[name], page, falcon.id);
+      await textOf(page.locator('#zone-name'), `Times in ${zone} (${offsetIn(zone)})`);
+      const time = page.locator('#timeline li', { hasText: 'Signer declined' }).locator('time').first();
+      expect(await time.textContent()).toMatch(new RegExp(`${clockIn(declined.timestamp, zone)}$`));
+      const title = (await time.getAttribute('title')) ?? '';
+      expect(title).toContain(offsetIn(zone).replace(/^UTC$/, 'UTC'));
+      expect(title).toContain(declined.timestamp);
+      // The switch: UTC, named, kept across pages, and back.
+      await page.getByRole('button', { name: 'Show UTC' }).click();
+      await textOf(page.locator('#zone-name'), 'Times in UTC');
+      expect(await time.textContent()).toMatch(new RegExp(`${clockIn(declined.timestamp, 'UTC')}$`));
+      await page.reload();
+      await textOf(page.locator('#zone-name'), 'Times in UTC');
+      await page.getByRole('button', { name: 'Show my time zone' }).click();
+      await textOf(page.locator('#zone-name'), zone);
+      await page.context().close();
+    }
+  }, 90_000);
+
+  it('says what the backend answered: a failed resend with its status and reply, a delivery as a success', async () => {
+    const b = await newBundle(`Resend through ${name}`, [{ name: 'Rex Send', email: 'rex.send@example.com' }]);
+    await engine.deliverWebhooks();
+    const page = await doors[name].signIn(browser);
+    await bundlePage(doors[name], page, b.id);
+    const failing = page.locator('li.hook.failing').first();
+    await textOf(failing, 'HTTP 503');
+    await textOf(failing.locator('ol.attempts li.failed .reason'), 'down for maintenance');
+    receiverUp = false;
+    await failing.getByRole('link', { name: 'Resend this delivery…' }).click();
+    await page.getByRole('button', { name: 'Resend the delivery' }).click();
+    await textOf(
+      page.getByRole('alert'),
+      name === 'esign console'
+        ? 'The delivery failed again: HTTP 503: down for maintenance.'
+        : 'The delivery failed again: HTTP 503.',
+    );
+    expect(await page.locator('.done-note').count()).toBe(0);
+    receiverUp = true;
+    try {
+      await page.locator('li.hook.failing').first().getByRole('link', { name: 'Resend this delivery…' }).click();
+      await page.getByRole('button', { name: 'Resend the delivery' }).click();
+      await textOf(
+        page.getByRole('status').filter({ hasText: 'Delivered' }),
+        name === 'esign console'
+          ? 'Delivered: the receiver answered HTTP 200: ok.'
+          : 'Delivered: the receiver answered HTTP 200.',
+      );
+    } finally {
+      receiverUp = false;
+    }
+    // The success is styled as one: not in the failure's colour.
+    const ok = page.locator('li.hook.ok ol.attempts li.ok').last();
+    await textOf(ok, 'delivered');
+    const colour = (l: ReturnType<Page['locator']>) => l.evaluate((e) => getComputedStyle(e).color);
+    const failed = page.locator('ol.attempts li.failed .outcome').first();
+    expect(await colour(ok.locator('.outcome'))).not.toBe(await colour(failed));
+    // Shown once: a reload does not say it again.
+    await page.reload();
+    expect(await page.getByRole('status').filter({ hasText: 'Delivered:' }).count()).toBe(0);
+    await page.context().close();
+  }, 90_000);
+
+  it("counts and pages every list, keeps pages past the end, and shows each webhook's health and replies", async () => {
+    const door = doors[name];
+    const page = await door.signIn(browser);
+    await page.goto(`${door.origin}/console/webhooks`);
+    const failingTotal = (await engine.listWebhookEvents({ success: false, per_page: 1 })).total;
+    expect(failingTotal).toBeGreaterThan(25);
+    await textOf(page.locator('#fail-h'), `${failingTotal} events not delivered`);
+    const pager = page.getByRole('navigation', { name: 'Pages of failing deliveries' });
+    await textOf(pager, 'Page 1 of 2');
+    await textOf(page.locator('section', { has: page.locator('#fail-h') }), 'down for maintenance');
+    // Health: delivered share, the last failure with the receiver's reply, the next retry.
+    const health = page.locator('dl.health').first();
+    await textOf(health, /Delivered\s*\d+(\.\d)?%/);
+    await textOf(health, /Last failure.*HTTP 503: down for maintenance/s);
+    await textOf(health, /Next retry\s*in \d+m/);
+    expect(await axeBothSchemes(page)).toEqual([]);
+    await pager.getByRole('link', { name: 'Next page' }).click();
+    await textOf(page.getByRole('navigation', { name: 'Pages of failing deliveries' }), 'Page 2 of 2');
+    // The outbox: counted, paged.
+    await page.goto(`${door.origin}/console/outbox`);
+    const messages = engine.outboxCount();
+    await textOf(page.locator('#outbox-h'), `${messages} messages, newest first`);
+    await textOf(page.getByRole('navigation', { name: 'Pages of messages' }), `Page 1 of ${Math.ceil(messages / 25)}`);
+    if (name === 'esign console') for (const scheme of ['light', 'dark'] as const) await shot(page, 'outbox', scheme);
+    expect(await axeBothSchemes(page)).toEqual([]);
+    // A page past the end is an empty page that says so, never an error.
+    for (const path of ['/console/?page=99', '/console/outbox?page=99', '/console/webhooks?failing=99']) {
+      const res = await page.goto(`${door.origin}${path}`);
+      expect(res?.status(), path).toBe(200);
+      await textOf(page.locator('main'), 'Page 99 is past the end');
+      await seen(page.getByRole('link', { name: 'Last page' }));
+    }
+    await page.context().close();
+  }, 90_000);
+
+  it('cuts signing links short; showing one whole is a deliberate act that says whose it is', async () => {
+    const door = doors[name];
+    const tokensOf = (bundle?: string) =>
+      engine
+        .outbox({ bundle, limit: null })
+        .flatMap((m) => [...m.body.matchAll(/\/sign\/([A-Za-z0-9_-]{8,})/g)].map((x) => x[1]!));
+    const tokens = tokensOf();
+    expect(tokensOf(lease.id).length).toBeGreaterThan(0);
+    const page = await door.signIn(browser);
+    for (const path of [`/console/bundles/${lease.id}`, '/console/outbox']) {
+      await page.goto(`${door.origin}${path}`);
+      const html = await page.content();
+      for (const t of tokens) expect(html, path).not.toContain(t);
+    }
+    await bundlePage(door, page, lease.id);
+    await textOf(page.locator('.message pre.body').first(), /\/sign\/\w{4}…/);
+    await page.getByRole('link', { name: 'Copy signing link…' }).first().click();
+    await textOf(page.locator('main'), 'This link acts as Dana Reed <dana.reed@example.com>');
+    await page.getByRole('button', { name: 'Show the signing link' }).click();
+    const shown = await page.getByLabel('Signing link', { exact: true }).inputValue();
+    expect(tokensOf(lease.id).some((t) => shown.endsWith(`/sign/${t}`))).toBe(true);
+    await textOf(page.locator('main'), 'Whoever opens this link signs as Dana Reed');
+    expect(new URL(page.url()).search).toBe('');
+    expect(await axeBothSchemes(page)).toEqual([]);
+    await page.context().close();
+  }, 90_000);
+
+  it('daily use: / goes to search, results a few Tabs away, words without accents, the decline reason and files near the top', async () => {
+    const door = doors[name];
+    const page = await door.signIn(browser, { timezoneId: 'Europe/Paris' });
+    // The find page starts in the search box.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+    await page.keyboard.type('falcon jane');
+    await page.keyboard.press('Enter');
+    await seen(page.getByRole('heading', { name: '1 Bundle found' }));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+    let tabs = 0;
+    while ((await page.evaluate(() => document.activeElement?.textContent)) !== 'Falcon NDA' && tabs < 10) {
+      await page.keyboard.press('Tab');
+      tabs++;
+    }
+    expect(tabs).toBeLessThanOrEqual(3);
+    for (const search of ['jose', 'JOSE NUNEZ', 'núñez falcon'])
+      expect(
+        (await engine.listBundles({ search })).items.map((b) => b.id),
+        search,
+      ).toEqual([falcon.id]);
+    await page.keyboard.press('Enter');
+    await seen(page.locator('#story h1'));
+    // The reason and the files come before the timeline.
+    const order = await page.evaluate(() =>
+      ['#summary-h', '#files-h', '#signers-h', '#timeline-h'].map((s) =>
+        document.querySelector(s)!.compareDocumentPosition(document.querySelector('#timeline-h')!),
+      ),
+    );
+    const FOLLOWING = 4; // Node.DOCUMENT_POSITION_FOLLOWING
+    expect(order.slice(0, 3).every((p) => p & FOLLOWING)).toBe(true);
+    await textOf(page.locator('section', { has: page.locator('#summary-h') }), `by José Núñez`);
+    await textOf(page.locator('section', { has: page.locator('#summary-h') }), REASON);
+    // `/` from anywhere: back to the search box.
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('q');
+    await page.goto(`${door.origin}/console/bundles/${falcon.id}`);
+    expect(await axeBothSchemes(page)).toEqual([]);
+    // Dark mode follows the system.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(dark).not.toBe(light);
+    const lum = (rgb: string) =>
+      rgb
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .reduce((n, x) => n + Number(x), 0);
+    expect(lum(dark)).toBeLessThan(lum(light));
+    if (name === 'esign console') {
+      await shot(page, 'bundle-top', 'light');
+      await shot(page, 'bundle-top', 'dark');
+    }
+    await page.context().close();
+  }, 90_000);
+});
+
+describe('sessions and read-only', () => {
+  it('esign serve: a session ends at its next request once its API key is revoked', async () => {
+    const own = engine.keys.create('to be revoked');
+    const door = await serveDoor(env(), () => own.key);
+    try {
+      const page = await door.signIn(browser);
+      await bundlePage(door, page, falcon.id);
+      engine.keys.revoke(own.record.id);
+      await page.goto(`${door.origin}/console/bundles/${falcon.id}`);
+      await seen(page.getByRole('heading', { name: 'Sign in to the support console' }));
+      await page.context().close();
+    } finally {
+      await stopDoors([door]);
+    }
+  }, 60_000);
+
+  it('esign console over a remote server: when the server refuses its key, the session ends', async () => {
+    const own = engine.keys.create('remote console');
+    const door = await consoleDoor(
+      { ...env(), ESIGN_BASE_URL: `${doors['esign serve'].origin}/api/v2`, ESIGN_API_KEY: own.key },
+      [],
+    );
+    try {
+      const page = await door.signIn(browser);
+      await bundlePage(door, page, falcon.id);
+      engine.keys.revoke(own.record.id);
+      await page.goto(`${door.origin}/console/bundles/${falcon.id}`);
+      await textOf(page.getByRole('alert'), "The backend refused this console's API key");
+      await page.goto(`${door.origin}/console/`);
+      await seen(page.getByRole('heading', { name: 'Sign in to the support console' }));
+      await page.context().close();
+    } finally {
+      await stopDoors([door]);
+    }
+  }, 60_000);
+
+  it('a read-only console offers no signing link and refuses one asked for', async () => {
+    const page = await readOnly.signIn(browser);
+    await bundlePage(readOnly, page, lease.id);
+    expect(await page.getByRole('link', { name: 'Copy signing link…' }).count()).toBe(0);
+    const id = engine.outbox({ bundle: lease.id })[0]!.id;
+    await page.goto(`${readOnly.origin}/console/bundles/${lease.id}/messages/${id}/signing-link`);
+    await textOf(page.getByRole('alert'), 'read-only');
+    await page.context().close();
+  }, 60_000);
+
+  it("measures relative times against the engine's clock (local clock advance) in both doors", async () => {
+    engine.clock.advance(3 * 86_400_000);
+    try {
+      for (const name of ['esign console', 'esign serve'] as const) {
+        const page = await doors[name].signIn(browser);
+        await page.goto(`${doors[name].origin}/console/?q=${falcon.id}`);
+        await textOf(page.locator('table.list tbody tr').first(), '3d ago');
+        await page.context().close();
+      }
+    } finally {
+      engine.clock.setOffset(0);
+    }
+  }, 60_000);
+});
