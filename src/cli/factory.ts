@@ -65,6 +65,11 @@ function openFailure(e: unknown, file: string): unknown {
       `Data directory ${dirname(file)}: a file is in the way (it, or a folder above it, is not a directory); nothing was changed.`,
       EXIT.USAGE,
     );
+  if (code === 'ENOTESIGN')
+    return new CliError(
+      `Data directory ${dirname(file)} is not esign's: ${(e as Error).message}; nothing was changed. Give a new or empty directory, or one that holds an esign database.`,
+      EXIT.USAGE,
+    );
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
     return new CliError(
       `${file} is damaged or not an esign database (${(e as Error).message}): restore it from a backup, or use another --data-dir.`,
@@ -195,6 +200,12 @@ export class Factory {
     const [{ join }, { createHash }] = await Promise.all([import('node:path'), import('node:crypto')]);
     const s = await this.settings();
     const base = await this.dataDir();
+    // Journals are not written into someone else's directory either.
+    try {
+      (await import('../local/store/dataDir.js')).refuseForeignDir(base);
+    } catch (e) {
+      throw openFailure(e, join(base, 'esign.db'));
+    }
     if (!s.baseUrl) return join(base, 'batches');
     const who = s.profile ?? createHash('sha256').update(s.baseUrl).digest('hex').slice(0, 12);
     return join(base, 'remote', who.replace(/[^A-Za-z0-9_.-]/g, '_'), 'batches');

@@ -1,6 +1,8 @@
 // List paging flags shared by the list commands: --page, --per-page, --limit, --all.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { MAX_PER_PAGE } from '../service/enums.js';
 import type { Page, PageQuery } from '../service/types.js';
+import { CliError, EXIT } from './exitCodes.js';
 import { type Out, note } from './output/print.js';
 import { intArg } from './run.js';
 
@@ -21,16 +23,23 @@ export function addPageOptions<A extends unknown[], O extends OptionValues, G ex
     .option('--all', 'every page');
 }
 
+/** A page holds at most MAX_PER_PAGE items on every backend: a larger page is refused, never cut short unsaid. */
+function perPageArg(value: string): number {
+  const n = intArg(value, '--per-page', 1);
+  if (n > MAX_PER_PAGE)
+    throw new CliError(
+      `--per-page is at most ${MAX_PER_PAGE}, got ${n}: for more items give --limit ${n} (fetched page by page) or --all.`,
+      EXIT.USAGE,
+    );
+  return n;
+}
+
 /** Fetches the page asked for, or every page (--all), or pages until --limit items. */
 export async function fetchPages<T>(out: Out, fetch: (q: PageQuery) => Promise<Page<T>>, o: PageFlags): Promise<T[]> {
   const limit = o.limit !== undefined ? intArg(o.limit, '--limit', 1) : undefined;
   let page = o.page !== undefined ? intArg(o.page, '--page', 1) : 1;
   const perPage =
-    o.perPage !== undefined
-      ? intArg(o.perPage, '--per-page', 1)
-      : limit !== undefined
-        ? Math.min(limit, 100)
-        : undefined;
+    o.perPage !== undefined ? perPageArg(o.perPage) : limit !== undefined ? Math.min(limit, MAX_PER_PAGE) : undefined;
   const items: T[] = [];
   for (;;) {
     const p = await fetch({ page, per_page: perPage });

@@ -11,6 +11,7 @@ import {
   WEBHOOK_EVENT_TYPES,
 } from './enums.js';
 import { ApiError, type FieldError, FieldErrors } from './errors.js';
+import { PHONE_RULE, isPhoneNumber } from './phone.js';
 
 const str = (max?: number) => (max ? z.string().max(max) : z.string());
 
@@ -43,6 +44,9 @@ const fromNumberString = (v: unknown) =>
 export const bool = () => z.preprocess(fromBoolString, z.boolean());
 export const integer = (s: z.ZodInt = z.int()) => z.preprocess(fromIntString, s);
 const number = () => z.preprocess(fromNumberString, z.number());
+/** The spec's 128-character bound, then E.164 (phone.ts: the one rule for a phone number). */
+const phone = z.string().max(128).refine(isPhoneNumber, { error: PHONE_RULE });
+
 const email = z
   .string()
   .max(254)
@@ -52,6 +56,15 @@ const day = z.iso.date({ error: 'Must be a date in the form YYYY-MM-DD.' });
 const dateTimeOrDay = z.union([z.iso.datetime({ offset: true }), day], {
   error: 'Must be a date-time (ISO 8601) or a date (YYYY-MM-DD).',
 });
+
+/**
+ * An expiry not yet past by this machine's clock (a date alone ends at 23:59:59 UTC), so a request
+ * whose expiry has gone is refused wherever it is checked; the engine checks again by its own clock,
+ * which `local clock advance` may have moved ahead.
+ */
+function notPast(v: string): boolean {
+  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T23:59:59.999Z` : v) > Date.now();
+}
 
 /** `kind` is checked against the enum, with a dedicated message for the retired `sdt`. */
 const fieldKind = z.string().superRefine((v, ctx) => {
@@ -150,7 +163,7 @@ export const PacketRequest = z.object({
   key: text().optional(),
   name: text().optional(),
   email: email.optional(),
-  phone: z.string().min(1).max(128).optional(),
+  phone: phone.optional(),
   person_id: uuid.optional(),
   deliver_via: z.enum(DELIVER_VIA).optional(),
   order: integer(z.int().min(0)).optional(),
@@ -174,7 +187,7 @@ export const PacketRequest = z.object({
 const days = integer(z.int().min(0).max(30));
 /** Members of Bundle PATCH that published clients also send at creation: applied there with the same rules. */
 const BundleSettings = {
-  expires: dateTimeOrDay.optional(),
+  expires: dateTimeOrDay.refine(notPast, { error: 'Must be in the future.' }).optional(),
   cc_sender: bool().optional(),
   send_reminders: bool().optional(),
   reminder_offset: days.optional(),
@@ -241,7 +254,7 @@ export const BundleTemplateRequest = z.object({
         key: z.string(),
         name: text().optional(),
         email: email.optional(),
-        phone: str(128).optional(),
+        phone: phone.optional(),
         deliver_via: z.enum(DELIVER_VIA).optional(),
       }),
     )
@@ -279,7 +292,7 @@ export const PacketPatchRequest = PacketRequest.pick({
 export const ReassignRequest = z.strictObject({
   name: text().refine((v) => v.trim() !== '', { error: 'This field may not be blank.' }),
   email: email.optional(),
-  phone: z.string().min(1).max(128).optional(),
+  phone: phone.optional(),
   deliver_via: z.enum(['email', 'phone'], { error: 'deliver_via must be "email" or "phone".' }).optional(),
   reason: text().optional(),
 });
@@ -413,7 +426,7 @@ const Channel = z
     id: uuid.optional(),
     kind: z.enum(CHANNEL_KINDS).optional(),
     email: email.optional(),
-    phone: str(128).regex(/\d/, { error: 'A phone number must contain digits.' }).optional(),
+    phone: phone.optional(),
   })
   .superRefine((c, ctx) => {
     const has = { em: c.email !== undefined, mp: c.phone !== undefined };

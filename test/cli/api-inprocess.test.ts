@@ -46,7 +46,7 @@ describe.each(['local', 'remote'] as const)('esign api (%s backend)', (backend) 
   const run = (args: string[], input?: string) => esignIn(['api', ...args], { env: env[backend], input });
 
   it('POSTs typed and raw fields and GETs the object back', async () => {
-    const nameFile = join(localDir.dir, 'name.txt');
+    const nameFile = join(config.dir, 'name.txt');
     writeFileSync(nameFile, 'Ada Lovelace\n');
     const created = await run([
       'POST',

@@ -35,19 +35,19 @@ async function screen(until: (s: string) => boolean): Promise<string> {
 
 describe.skipIf(!hasTmux && !process.env.CI)('batch send in a real terminal', () => {
   it('Ctrl-C during batch send shows the cursor again, turns line wrap back on and prints a summary; the bar fits 80 columns', async () => {
-    const rows = join(data.dir, 'rows.csv');
+    const rows = join(sockets.dir, 'rows.csv');
     writeFileSync(
       rows,
       `label,custom_key\n${Array.from({ length: 4000 }, (_, i) => `Row ${i},ctrl-c-${i}`).join('\n')}\n`,
     );
     writeFileSync(
-      join(data.dir, 'spec.json'),
+      join(sockets.dir, 'spec.json'),
       JSON.stringify({
         packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }],
         documents: [{ key: 'c', file_path: fixture('contract.pdf') }],
       }),
     );
-    const cmd = `env NO_COLOR=1 ESIGN_DATA_DIR=${sh(data.dir)} ${sh(process.execPath)} ${sh(BIN)} batch send ${sh(rows)} --spec ${sh(join(data.dir, 'spec.json'))} --yes`;
+    const cmd = `env NO_COLOR=1 ESIGN_DATA_DIR=${sh(data.dir)} ${sh(process.execPath)} ${sh(BIN)} batch send ${sh(rows)} --spec ${sh(join(sockets.dir, 'spec.json'))} --yes`;
     const script = join(sockets.dir, 'run.sh');
     // The shell outlives the Ctrl-Cs (a trap, not an ignore: esign still gets SIGINT) to show what is left.
     writeFileSync(script, `trap true INT; ${cmd}; echo __done__; while :; do sleep 1; done\n`);

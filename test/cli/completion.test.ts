@@ -10,9 +10,11 @@ import { esignIn } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 const data = tempDir('esign-completion-');
+const bin = tempDir('esign-completion-bin-');
+const config = tempDir('esign-completion-config-');
 const env = {
   ESIGN_DATA_DIR: data.dir,
-  ESIGN_CONFIG_DIR: data.dir,
+  ESIGN_CONFIG_DIR: config.dir,
   ESIGN_BASE_URL: undefined,
   ESIGN_PROFILE: undefined,
 };
@@ -25,11 +27,13 @@ beforeAll(async () => {
   personId = (await engine.createPerson({ name: 'Ada Lovelace', channels: [{ email: 'ada@example.com' }] })).id;
   await engine.close();
   // `esign` on PATH, as an installed one would be.
-  const shim = join(data.dir, 'esign');
+  const shim = join(bin.dir, 'esign');
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(shim, 0o755);
 });
-afterAll(() => data.cleanup());
+afterAll(() => {
+  for (const d of [data, bin, config]) d.cleanup();
+});
 
 /** Completes `line` (the cursor at its end) in bash with the script esign prints. */
 async function bashComplete(words: string[]): Promise<string[]> {
@@ -37,7 +41,7 @@ async function bashComplete(words: string[]): Promise<string[]> {
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
 _esign_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
   const r = await execa('bash', ['--norc', '--noprofile', '-c', script], {
-    env: { ...process.env, ...env, PATH: `${data.dir}:${process.env.PATH}` },
+    env: { ...process.env, ...env, PATH: `${bin.dir}:${process.env.PATH}` },
     extendEnv: false,
   });
   return r.stdout.split('\n').filter(Boolean);

@@ -11,7 +11,9 @@ describe('esign verify (in-process)', () => {
   it('exits 9 for a file that matches no completed Bundle, with one row per input', async () => {
     const file = join(data.dir, 'other.pdf');
     writeFileSync(file, 'not a signed document');
-    const r = await esignIn(['verify', file, '--hash', 'a'.repeat(64)], { env: { ESIGN_DATA_DIR: data.dir } });
+    const r = await esignIn(['verify', file, '--hash', 'a'.repeat(64)], {
+      env: { ESIGN_DATA_DIR: join(data.dir, 'data') },
+    });
     expect(r.exitCode).toBe(9);
     const rows = r.stdout.split('\n').map((l) => l.split('\t'));
     expect(rows.map((c) => c[0])).toEqual(['hash', file]);
@@ -20,7 +22,7 @@ describe('esign verify (in-process)', () => {
   });
 
   it('is a usage error (2) with nothing to check', async () => {
-    const r = await esignIn(['verify'], { env: { ESIGN_DATA_DIR: data.dir } });
+    const r = await esignIn(['verify'], { env: { ESIGN_DATA_DIR: join(data.dir, 'data') } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/Give one or more files/);
   });

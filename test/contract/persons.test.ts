@@ -33,10 +33,10 @@ describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
 
     const patched = await s.updatePerson(p.id, {
       metadata: { a: 1 },
-      channels: [{ email: 'ADA@king.example' }, { phone: '555 0200' }],
+      channels: [{ email: 'ADA@king.example' }, { phone: '+1 555 0200' }],
     });
     expect(patched.metadata).toEqual({ a: 1 });
-    expect(patched.channels.map((c) => c.email ?? c.phone)).toEqual(['ada@king.example', '555 0200']);
+    expect(patched.channels.map((c) => c.email ?? c.phone)).toEqual(['ada@king.example', '+1 555 0200']);
 
     await s.deletePerson(p.id);
     await expectApiError(s.getPerson(p.id), 404, { code: 'not_found' });
@@ -55,7 +55,11 @@ describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
     const e = await expectApiError(
       b.service.createPerson({
         name: '',
-        channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '555' }, { kind: 'em', phone: '555' }],
+        channels: [
+          { email: 'a@example.com' },
+          { email: 'b@example.com', phone: '+15550100' },
+          { kind: 'em', phone: '+15550100' },
+        ],
       }),
       400,
       { code: 'invalid' },
@@ -72,13 +76,16 @@ describe.each(BACKENDS)('contract persons: $name', ({ make }) => {
   it('lists newest first with ANDed filters and pages', async () => {
     const s = b.service;
     await s.createPerson(ada);
-    await s.createPerson({ name: 'Bob Byron', channels: [{ email: 'bob@example.com' }, { phone: '(555) 020-0200' }] });
+    await s.createPerson({
+      name: 'Bob Byron',
+      channels: [{ email: 'bob@example.com' }, { phone: '+1 (555) 020-0200' }],
+    });
     await s.createPerson({ name: 'Carol Ada', channels: [{ email: 'carol@example.com' }] });
     const names = async (q: Record<string, unknown>) => (await s.listPersons(q)).items.map((p) => p.name);
     expect(await names({})).toEqual(['Carol Ada', 'Bob Byron', 'Ada Lovelace']);
     expect(await names({ search: 'ada' })).toEqual(['Carol Ada', 'Ada Lovelace']);
     expect(await names({ email: 'BOB@example.com' })).toEqual(['Bob Byron']);
-    expect(await names({ phone: '555.020.0200' })).toEqual(['Bob Byron']);
+    expect(await names({ phone: '+1.555.020.0200' })).toEqual(['Bob Byron']);
     expect(await names({ search: 'ada', email: 'bob@example.com' })).toEqual([]);
     const page = await s.listPersons({ page: 2, per_page: 2 });
     expect([page.page, page.total_pages, page.per_page, page.total, page.items.map((p) => p.name)]).toEqual([

@@ -80,6 +80,10 @@ const rejected: Case[] = [
     field: 'packets[0].signing_complete_redirect',
   },
   { name: 'an empty phone', body: withPacket(0, { phone: '' }), field: 'packets[0].phone' },
+  { name: 'a phone without its country code', body: withPacket(0, { phone: '555 0100' }), field: 'packets[0].phone' },
+  { name: 'a phone of 16 digits', body: withPacket(0, { phone: '+4420794600181234' }), field: 'packets[0].phone' },
+  { name: 'a phone of two digits', body: withPacket(0, { phone: '+12' }), field: 'packets[0].phone' },
+  { name: 'a phone in letters', body: withPacket(0, { phone: '1-800-FLOWERS' }), field: 'packets[0].phone' },
   {
     name: 'signing_complete_redirect that is not http(s)',
     features: ['signing_brands'],
@@ -320,7 +324,10 @@ const accepted: {
   },
   { name: 'packet email of exactly 254 characters', body: withPacket(0, { email: emailOf(254) }) },
   { name: 'custom_key of exactly 200 characters', body: bundleRequest({ custom_key: chars(200) }) },
-  { name: 'phone of exactly 128 characters', body: withPacket(0, { phone: chars(128, '1') }) },
+  {
+    name: 'a phone of 15 digits (E.164: the most), written with separators',
+    body: withPacket(0, { phone: '+44 (20) 7946-0018.123' }),
+  },
   { name: 'filename of exactly 50 characters', body: withDocument({ filename: `${chars(46)}.pdf` }) },
   {
     name: 'signing_complete_redirect with the signing_brands feature',

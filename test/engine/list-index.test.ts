@@ -23,7 +23,7 @@ const DEEP_FROM_DEFAULT = deepPages.from;
 const SIGNERS = [
   { name: 'José Ñúñez', email: 'jose@ecoles.test', phone: '+1 (555) 010-2030' },
   { name: 'RENÉE Zoë', email: 'renee_z@example.com' },
-  { name: 'Ada 50% Lovelace', email: 'ada+x@example.com', phone: '555.010.9999' },
+  { name: 'Ada 50% Lovelace', email: 'ada+x@example.com', phone: '+1 555.010.9999' },
   { name: 'Bob a_b', email: 'bob@example.com' },
 ];
 const LABELS = ['Lease ÉCOLE', 'lease école 50%', 'NDA a_b', 'Offer', '%_\\', 'Straße', 'quote "x"', ''];
@@ -614,12 +614,12 @@ describe('Persons search through its index', () => {
       const people = [
         { name: 'José Ñúñez', channels: [{ email: 'jose@ecoles.test' }, { phone: '+1 (555) 010-2030' }] },
         { name: 'RENÉE Zoë', channels: [{ email: 'renee_z@example.com' }] },
-        { name: 'Ada 50% Lovelace', channels: [{ phone: '555.010.9999' }, { email: 'ada+x@example.com' }] },
+        { name: 'Ada 50% Lovelace', channels: [{ phone: '+1 555.010.9999' }, { email: 'ada+x@example.com' }] },
         { name: 'Bob "Q" Byron', channels: [] },
       ];
       const made = [];
       for (const p of people) made.push(await e.createPerson(p));
-      await e.updatePerson(made[3].id, { channels: [{ phone: '020 7946 0018' }] });
+      await e.updatePerson(made[3].id, { channels: [{ phone: '+44 20 7946 0018' }] });
       await e.updatePerson(made[1].id, { name: 'Renée Moved' });
       const gone = await e.createPerson({ name: 'Gone Person', channels: [{ email: 'gone@example.com' }] });
       await e.deletePerson(gone.id);
@@ -682,7 +682,7 @@ describe('Persons search through its index', () => {
             }
       }
       expect((await e.listPersons({})).total).toBe(e.db.prepare('SELECT count(*) FROM persons').pluck().get());
-      expect((await e.listPersons({ phone: '02079460018' })).items.map((p) => p.id)).toEqual([made[3].id]);
+      expect((await e.listPersons({ phone: '+442079460018' })).items.map((p) => p.id)).toEqual([made[3].id]);
       expect((await e.listPersons({ email: 'JOSE@ecoles.test' })).items.map((p) => p.id)).toEqual([made[0].id]);
     } finally {
       fewKeys.max = FEW_KEYS_DEFAULT;

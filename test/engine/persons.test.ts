@@ -38,12 +38,12 @@ describe('create and get', () => {
         channels: [
           { email: 'ada@example.com' },
           { email: 'ADA@Example.com' },
-          { phone: '555-0100' },
-          { phone: '555 0100' },
+          { phone: '+1 555-0100' },
+          { phone: '+1 555 0100' },
         ],
       }),
     );
-    expect(addresses(p)).toEqual(['em:ada@example.com', 'mp:555-0100']);
+    expect(addresses(p)).toEqual(['em:ada@example.com', 'mp:+1 555-0100']);
   });
 
   it('an unknown Person → 404', async () => {
@@ -57,7 +57,7 @@ describe('create and get', () => {
     ['metadata that is not an object', { name: 'A', metadata: 'x' }, 'metadata'],
     [
       'a channel with both email and phone',
-      { name: 'A', channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '555' }] },
+      { name: 'A', channels: [{ email: 'a@example.com' }, { email: 'b@example.com', phone: '+15550100' }] },
       'channels[1]',
     ],
     ['a channel with neither', { name: 'A', channels: [{ kind: 'em' }] }, 'channels[0]'],
@@ -66,9 +66,12 @@ describe('create and get', () => {
       { name: 'A', channels: [{ kind: 'mp', email: 'a@example.com' }] },
       'channels[0].kind',
     ],
-    ['an unknown kind', { name: 'A', channels: [{ kind: 'fax', phone: '555' }] }, 'channels[0].kind'],
+    ['an unknown kind', { name: 'A', channels: [{ kind: 'fax', phone: '+15550100' }] }, 'channels[0].kind'],
     ['an invalid email', { name: 'A', channels: [{ email: 'ada-at-example' }] }, 'channels[0].email'],
     ['a phone without digits', { name: 'A', channels: [{ phone: 'call me' }] }, 'channels[0].phone'],
+    ['a phone without its country code', { name: 'A', channels: [{ phone: '555 0100' }] }, 'channels[0].phone'],
+    ['a phone of two digits', { name: 'A', channels: [{ phone: '+12' }] }, 'channels[0].phone'],
+    ['a phone spelt in letters', { name: 'A', channels: [{ phone: '+1-800-FLOWERS' }] }, 'channels[0].phone'],
     ['a phone over 128 characters', { name: 'A', channels: [{ phone: '1'.repeat(129) }] }, 'channels[0].phone'],
     [
       'a channel id on create',
@@ -89,7 +92,10 @@ describe('list', () => {
       name: 'Ada Lovelace',
       channels: [{ email: 'ada@example.com' }, { phone: '+1 555 010 0100' }],
     });
-    await e.createPerson({ name: 'Bob Byron', channels: [{ email: 'bob@work.example' }, { phone: '(555) 020-0200' }] });
+    await e.createPerson({
+      name: 'Bob Byron',
+      channels: [{ email: 'bob@work.example' }, { phone: '+1 (555) 020-0200' }],
+    });
     await e.createPerson({ name: 'Carol Ada', channels: [{ email: 'carol@example.com' }] });
   }
 
@@ -123,7 +129,7 @@ describe('list', () => {
     await three(e);
     expect(await names(e, { email: 'BOB@work.example' })).toEqual(['Bob Byron']);
     expect(await names(e, { email: 'bob@work' })).toEqual([]);
-    expect(await names(e, { phone: '555.020.0200' })).toEqual(['Bob Byron']);
+    expect(await names(e, { phone: '+1.555.020.0200' })).toEqual(['Bob Byron']);
     expect(await names(e, { phone: '+15550100100' })).toEqual(['Ada Lovelace']);
     expect(await names(e, { phone: '555' })).toEqual([]);
   });
@@ -132,7 +138,7 @@ describe('list', () => {
     const { e } = ctx;
     await three(e);
     expect(await names(e, { search: 'ada', email: 'carol@example.com' })).toEqual(['Carol Ada']);
-    expect(await names(e, { search: 'ada', phone: '5550200200' })).toEqual([]);
+    expect(await names(e, { search: 'ada', phone: '+15550200200' })).toEqual([]);
     expect(await names(e, { email: 'ada@example.com', phone: '+1 555 010 0100' })).toEqual(['Ada Lovelace']);
   });
 });
@@ -141,13 +147,13 @@ describe('replace (PUT)', () => {
   it('updates named channels, adds new ones and deletes every omitted one', async () => {
     const { e } = ctx;
     const p = await e.createPerson(
-      ada({ channels: [{ email: 'ada@example.com' }, { email: 'old@example.com' }, { phone: '555 0100' }] }),
+      ada({ channels: [{ email: 'ada@example.com' }, { email: 'old@example.com' }, { phone: '+1 555 0100' }] }),
     );
     const [mail, , phone] = p.channels;
     const r = await e.replacePerson(p.id, {
       name: 'Ada King',
       channels: [
-        { id: phone.id, phone: '555 0199' },
+        { id: phone.id, phone: '+1 555 0199' },
         { email: 'new@example.com' },
         { id: mail.id, kind: 'em', email: 'ada@king.example' },
       ],
@@ -155,7 +161,7 @@ describe('replace (PUT)', () => {
     expect(r).toMatchObject({ name: 'Ada King', metadata: {} });
     expect(r.channels).toEqual([
       { id: mail.id, kind: 'em', email: 'ada@king.example' },
-      { id: phone.id, kind: 'mp', phone: '555 0199' },
+      { id: phone.id, kind: 'mp', phone: '+1 555 0199' },
       { id: expect.any(String), kind: 'em', email: 'new@example.com' },
     ]);
     expect(await e.getPerson(p.id)).toEqual(r);
@@ -181,7 +187,7 @@ describe('replace (PUT)', () => {
       { field: 'channels[1].id' },
     );
     await expectApiError(
-      e.replacePerson(p.id, { name: 'A', channels: [{ id: p.channels[0].id, phone: '555 0101' }] }),
+      e.replacePerson(p.id, { name: 'A', channels: [{ id: p.channels[0].id, phone: '+1 555 0101' }] }),
       400,
       { field: 'channels[0]', message: /email channel/ },
     );
@@ -214,18 +220,23 @@ describe('update (PATCH)', () => {
         { email: 'ADA@example.COM' },
         { phone: '+15550100100' },
         { email: 'ada@home.example' },
-        { phone: '555 0200' },
+        { phone: '+1 555 0200' },
       ],
     });
     expect(r.channels.slice(0, 2)).toEqual(p.channels);
-    expect(addresses(r)).toEqual(['em:ada@example.com', 'mp:+1 (555) 010-0100', 'em:ada@home.example', 'mp:555 0200']);
+    expect(addresses(r)).toEqual([
+      'em:ada@example.com',
+      'mp:+1 (555) 010-0100',
+      'em:ada@home.example',
+      'mp:+1 555 0200',
+    ]);
   });
 
   it('updates a channel by id, keeping the others', async () => {
     const { e } = ctx;
     const p = await e.createPerson(ada());
-    const r = await e.updatePerson(p.id, { channels: [{ id: p.channels[1].id, phone: '555 0300' }] });
-    expect(r.channels).toEqual([p.channels[0], { id: p.channels[1].id, kind: 'mp', phone: '555 0300' }]);
+    const r = await e.updatePerson(p.id, { channels: [{ id: p.channels[1].id, phone: '+1 555 0300' }] });
+    expect(r.channels).toEqual([p.channels[0], { id: p.channels[1].id, kind: 'mp', phone: '+1 555 0300' }]);
   });
 
   it('refuses a channel id of another Person, and changes nothing', async () => {
@@ -339,7 +350,7 @@ describe('delete', () => {
 describe('is_user', () => {
   it('is true while one of the email channels is an account user', async () => {
     const { e } = ctx;
-    const p = await e.createPerson(ada({ channels: [{ phone: '555 0100' }, { email: 'ada@example.com' }] }));
+    const p = await e.createPerson(ada({ channels: [{ phone: '+1 555 0100' }, { email: 'ada@example.com' }] }));
     expect(p.is_user).toBe(false);
     e.account.addUser({ email: 'Ada@Example.com' });
     expect((await e.getPerson(p.id)).is_user).toBe(true);

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { refuseForeignDir } from './dataDir.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -38,6 +39,7 @@ export const foldForSearch = (s: string): string =>
     .toLowerCase();
 
 export function openDatabase(dataDir: string, report: Report = () => {}): Db {
+  refuseForeignDir(dataDir);
   ensurePrivateDir(dataDir, report);
   privateFile(databasePath(dataDir));
   const db = new Database(databasePath(dataDir));

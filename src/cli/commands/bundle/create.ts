@@ -4,10 +4,20 @@ import type { Bundle } from '../../../service/types.js';
 import { durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
+import { SETTINGS_FLAGS, checkFlagMembers, givenFlags } from '../../flagMembers.js';
 import { collect } from '../../run.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { type OptionsOf, defineVerb } from '../../verb.js';
 import { showBundle } from './shared/display.js';
+
+/** The flags that set a member of the request, checked by its schema before anything is sent. */
+const CREATE_FLAGS = [
+  ...SETTINGS_FLAGS,
+  ['label', 'label', '--label'],
+  ['subject', 'email_subject', '--subject'],
+  ['message', 'email_message', '--message'],
+  ['customKey', 'custom_key', '--custom-key'],
+] as const;
 
 /** `--wait` alone is a minute; `--wait 90`, `--wait 2m` (the one duration grammar). */
 const waitMs = (w: string | boolean | undefined) =>
@@ -72,6 +82,7 @@ export const create = defineVerb('create', 'Create a Bundle and send it (or save
       import('./templateFlags.js'),
     ]);
     const { body, files, tags } = await buildCreateRequest(f.io, o);
+    await checkFlagMembers('BundleRequest', body, givenFlags(o, CREATE_FLAGS));
     if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
     if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
     // Tags are checked before anything is created: a bad one must not leave a sent Bundle behind.

@@ -3,6 +3,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
 import { BundlePatchRequest, BundleRequest, BundleTemplateRequest } from '../../../service/schemas.js';
+import { PHONE_RULE, isPhoneNumber } from '../../../service/phone.js';
 import type { AttachedFile } from '../../../service/types.js';
 import { applySettingsFlags } from './settingsFlags.js';
 import { CliError, EXIT } from '../../exitCodes.js';
@@ -51,8 +52,11 @@ export function parseSigner(text: string, i: number): Record<string, unknown> {
   const name = m ? m[1] : '';
   const address = (m ? m[2] : text).trim();
   const key = keyed ? keyed[1] : `signer-${i + 1}`;
-  if (/^\+?[0-9][0-9 ().-]{5,}$/.test(address))
+  if (/^[+(0-9]/.test(address)) {
+    if (!isPhoneNumber(address))
+      throw new CliError(`--signer "${text}": ${address} is not a phone number. ${PHONE_RULE}`, EXIT.USAGE);
     return { key, name: name || address, phone: address, deliver_via: 'phone' };
+  }
   if (!address.includes('@'))
     throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`, EXIT.USAGE);
   return { key, name: name || address.split('@')[0], email: address };

@@ -1,11 +1,20 @@
 // esign bundle update SLUG: expiry, reminders, cc, owner, team, brand of a draft or sent Bundle.
 import { CliError, EXIT, rethrowAsStateConflict } from '../../exitCodes.js';
+import { SETTINGS_FLAGS, checkFlagMembers, givenFlags } from '../../flagMembers.js';
 import { collect, readJsonInput } from '../../run.js';
 import { defineVerb } from '../../verb.js';
 import { applySettingsFlags } from './settingsFlags.js';
 import { showBundle } from './shared/display.js';
 
 const nullable = (v: string) => (v === 'none' ? null : v);
+
+/** The flags that set a member of the PATCH, checked by its schema before anything is sent. */
+const UPDATE_FLAGS = [
+  ...SETTINGS_FLAGS,
+  ['owner', 'owner', '--owner'],
+  ['team', 'team', '--team'],
+  ['signingBrand', 'signing_brand', '--signing-brand'],
+] as const;
 
 export const update = defineVerb(
   'update <slug>',
@@ -40,6 +49,7 @@ export const update = defineVerb(
       if (o.signingBrand !== undefined) body.signing_brand = nullable(o.signingBrand);
       if (!Object.keys(body).length)
         throw new CliError('Nothing to change: give at least one option (see esign bundle update --help).', EXIT.USAGE);
+      await checkFlagMembers('BundlePatchRequest', body, givenFlags(o, UPDATE_FLAGS));
       const service = await f.service();
       // Complete, cancelled, expired: the Bundle's state refuses any change (a 400 on the wire), exit 7.
       const b = await service

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { LocalBackend } from '../../factory.js';
 import { choiceOption } from '../../flags.js';
+import { checkFlagMembers, givenFlags } from '../../flagMembers.js';
 import { collect, keyValues as pairs, unreadable } from '../../run.js';
 import { defineVerb } from '../../verb.js';
 import { showPacket } from '../packet/shared/display.js';
@@ -48,6 +49,13 @@ export const sign = defineVerb(
   },
 );
 
+/** The flags that set a member of the reassignment, checked by its schema before anything is sent. */
+const REASSIGN_FLAGS = [
+  ['name', 'name', '--name'],
+  ['email', 'email', '--email'],
+  ['phone', 'phone', '--phone'],
+] as const;
+
 export const reassign = defineVerb(
   'reassign <packetId>',
   'Act as the signer: hand your turn to another person (when the Bundle allows reassignment); prints the new packet',
@@ -66,6 +74,7 @@ export const reassign = defineVerb(
     async run(f, o, id) {
       const { name, email, phone, reason } = o;
       const body = { name, email, phone, deliver_via: o.deliverVia, reason };
+      await checkFlagMembers('ReassignRequest', body, givenFlags(o, REASSIGN_FLAGS));
       await showPacket(f, await (await f.service()).reassignPacket(id, body));
     },
   },

@@ -1,6 +1,7 @@
 // esign packet update ID: a signer's details, delivery, authentication and notifications.
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceOption, toggled, toggles } from '../../flags.js';
+import { checkFlagMembers, givenFlags } from '../../flagMembers.js';
 import { readJsonInput } from '../../run.js';
 import { defineVerb } from '../../verb.js';
 import { showPacket } from './shared/display.js';
@@ -14,6 +15,14 @@ const BOOLEAN_FIELDS = [
   'suppress_signing',
   'suppress_reminder',
   'suppress_docs_ready',
+] as const;
+
+/** The flags that set a member of the PATCH, checked by its schema before anything is sent. */
+const PACKET_FLAGS = [
+  ['name', 'name', '--name'],
+  ['email', 'email', '--email'],
+  ['phone', 'phone', '--phone'],
+  ['redirect', 'signing_complete_redirect', '--redirect'],
 ] as const;
 
 export const update = defineVerb('update <id>', "Change a signer's details or delivery", {
@@ -40,6 +49,7 @@ export const update = defineVerb('update <id>', "Change a signer's details or de
     Object.assign(body, toggled(o, BOOLEAN_FIELDS));
     if (!Object.keys(body).length)
       throw new CliError('Nothing to change: give at least one option (see esign packet update --help).', EXIT.USAGE);
+    await checkFlagMembers('PacketPatchRequest', body, givenFlags(o, PACKET_FLAGS));
     await showPacket(f, await (await f.service()).updatePacket(id, body));
   },
 });

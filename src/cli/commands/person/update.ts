@@ -31,7 +31,7 @@ export const update = defineVerb(
           );
         return showPerson(f, await service.replacePerson(id, await readJsonInput(f.io, o.spec, '--spec')));
       }
-      const body = await personBody(f, o, o.addEmail, o.addPhone);
+      const body = await personBody(f, o, o.addEmail, o.addPhone, '--add-phone');
       // Metadata is one object: the Person's current keys are kept, the given ones set.
       if (o.metadata?.length)
         body.metadata = { ...(await service.getPerson(id)).metadata, ...(body.metadata as object) };

@@ -1,6 +1,8 @@
 // A Person body from a spec file and the --name, email, phone and --metadata flags.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Factory } from '../../../factory.js';
+import { PHONE_RULE, isPhoneNumber } from '../../../../service/phone.js';
+import { CliError, EXIT } from '../../../exitCodes.js';
 import { collect, keyValues, readJsonInput } from '../../../run.js';
 
 /** The repeatable channel flags: `--email` and `--phone` of a new Person, `--add-email` and `--add-phone`. */
@@ -23,7 +25,10 @@ export async function personBody(
   o: { spec?: string; name?: string; metadata?: string[] },
   email: string[] = [],
   phone: string[] = [],
+  phoneFlag = '--phone',
 ): Promise<Record<string, unknown>> {
+  const bad = phone.find((p) => !isPhoneNumber(p));
+  if (bad !== undefined) throw new CliError(`${phoneFlag} ${JSON.stringify(bad)}: ${PHONE_RULE}`, EXIT.USAGE);
   const body: Record<string, unknown> = o.spec ? await readJsonInput(f.io, o.spec, '--spec') : {};
   if (o.name !== undefined) body.name = o.name;
   const added = [...email.map((e) => ({ kind: 'em', email: e })), ...phone.map((p) => ({ kind: 'mp', phone: p }))];
