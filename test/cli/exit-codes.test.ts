@@ -74,9 +74,11 @@ describe('state conflicts and failures', () => {
     const r = await esign(['bundle', 'update', slug, '--reminder-interval', '3']);
     expect(r.exitCode, r.stderr).toBe(7);
     expect(r.stderr).toMatch(/^esign: The Bundle is cancelled \(ca\); only drafts and sent Bundles can be updated/);
-    // A bad value on an updatable Bundle is still invalid input (3), not a conflict.
+    // A bad flag value is a usage error naming the flag (2), checked before any request: not a conflict.
     const open = (await esign(['bundle', 'create', ...signer, '-q'])).stdout;
-    expect((await esign(['bundle', 'update', open, '--reminder-interval', '45'])).exitCode).toBe(3);
+    const bad = await esign(['bundle', 'update', open, '--reminder-interval', '45']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/^esign: --reminder-interval 45: /);
   });
 
   it('exits non-zero when webhook resend could not deliver, and says it once (not "HTTP 200 HTTP 200")', async () => {

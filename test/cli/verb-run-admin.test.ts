@@ -105,7 +105,7 @@ describe('batch verbs run in-process on an injected engine', () => {
     writeFileSync(spec, JSON.stringify({ label: 'NDA', documents, packets }));
     const csv = join(dir, 'rows.csv');
     writeFileSync(csv, 'name,email,custom_key\nJane,jane@example.com,run-1\n');
-    const { f, io } = factory({ json: true, dataDir: dir });
+    const { f, io } = factory({ json: true, dataDir: join(dir, 'data') });
     await send.run(f, { spec, yes: true }, csv);
     expect(JSON.parse(io.stdout())).toMatchObject({ rows: 1, created: 1, failed: 0 });
     const made = (await engine.listBundles({ per_page: 100 })).items.filter((b) => b.custom_key === 'run-1');
