@@ -60,13 +60,16 @@ describe.each([
     expect([api.exitCode, JSON.parse(api.stderr)]).toEqual([7, expect.objectContaining({ status: 400, exit_code: 7 })]);
   });
 
-  it('an update refused by the state: 7 from both; a bad value on an open Bundle: 3 from both', async () => {
+  it('an update refused by the state: 7 from both; a bad value on an open Bundle: 3 from the API, 2 naming the flag from bundle update', async () => {
     const slug = await sentBundle();
     await b.engine.cancelBundle(slug);
     expect((await esign('bundle', 'update', slug, '--reminder-interval', '3')).exitCode).toBe(7);
     expect((await esign('api', 'PATCH', `/bundles/${slug}/`, '-F', 'reminder_interval=3')).exitCode).toBe(7);
     const open = await sentBundle();
-    expect((await esign('bundle', 'update', open, '--reminder-interval', '45')).exitCode).toBe(3);
+    // A flag's value is checked before any request (issue 38): a usage error naming the flag.
+    const flag = await esign('bundle', 'update', open, '--reminder-interval', '45');
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toMatch(/^esign: --reminder-interval 45: /);
     expect((await esign('api', 'PATCH', `/bundles/${open}/`, '-F', 'reminder_interval=45')).exitCode).toBe(3);
   });
 
