@@ -1,8 +1,11 @@
-// Figures for the README's security section (issue 24), on `esign serve` as a process; npm run build first.
-//   node bench/security.mjs [--trials 50] [--only uploads|slots|resume]
+// Figures for the README's security section (issues 24 and 36), on `esign serve` as a process; npm run build first.
+//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|resume] [--door <part of a door's name>]
 // 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing
 //    route (one, then eight at once, with keyed latency meanwhile), a 594 MB signing-page post, a
 //    1.2 GB preparation-page post, and a 1 GB API multipart upload (accepted, and refused).
+//    Six at once on every door (API multipart and JSON, signing page, preparation page, console, /mcp),
+//    each client sending on after the answer as a hostile one does: the peak, and what the server
+//    took after answering.
 // 2. Keyed request latency while 4,200 half-sent requests from 4,200 addresses (127/8) hold every slot,
 //    and while one address holds 2,000.
 // 3. Rows sent twice in kill-and-double-resume trials of `esign batch send` (bench/batch-resume-race.mjs).
@@ -39,7 +42,10 @@ async function start(args) {
   const dir = mkdtempSync(join(tmpdir(), 'esign-secbench-'));
   const env = { ...process.env, ESIGN_DATA_DIR: dir };
   const key = execFileSync('node', [BIN, 'local', 'keys', 'create', '--name', 'b', '-q'], { env }).toString().trim();
-  const p = spawn('node', [BIN, 'serve', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const p = spawn('node', [BIN, 'serve', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'],
+  });
   const address = await new Promise((r) => p.stdout.once('data', (d) => r(d.toString().trim().split('\n')[0])));
   const mem = () => {
     const s = readFileSync(`/proc/${p.pid}/status`, 'utf8');
@@ -88,8 +94,11 @@ async function keyedTimes(s, n = 20) {
 }
 const said = (t) => (t.failed ? t.failed : `median ${t.median.toFixed(1)} ms, max ${t.max.toFixed(0)} ms`);
 
-/** Streams `chunks` as a chunked body until the server answers; its status and the MB sent by then. */
-async function streamUntilAnswered(port, path, type, chunks) {
+/**
+ * Streams `chunks` as a chunked body until the server answers (or, `keepSending`, until it closes or
+ * stops taking them for 5 s); its status, the MB sent by then and the MB it took after answering.
+ */
+async function streamUntilAnswered(port, path, type, chunks, { headers = '', keepSending = false } = {}) {
   const s = connect({ host: '127.0.0.1', port });
   s.on('error', () => {});
   await new Promise((r) => s.once('connect', r));
@@ -102,25 +111,39 @@ async function streamUntilAnswered(port, path, type, chunks) {
     s.once('close', r);
   });
   let answered = false;
-  void done.then(() => (answered = true));
-  s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  let closed = false;
+  let atAnswer;
+  void done.then(() => {
+    answered = true;
+    atAnswer ??= sent;
+  });
+  s.once('close', () => (closed = true));
+  s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
   let sent = 0;
   const t0 = performance.now();
   for (const c of chunks) {
-    if (answered || s.destroyed) break;
+    if ((answered && !keepSending) || closed) break;
     sent += c.length;
     s.write(`${c.length.toString(16)}\r\n`);
     s.write(c);
-    if (!s.write('\r\n')) await Promise.race([new Promise((r) => s.once('drain', r)), done]);
+    if (s.write('\r\n')) continue;
+    const stalled = new Promise((r) => setTimeout(() => r('stalled'), 5_000));
+    const race = [new Promise((r) => s.once('drain', r)), stalled];
+    if (!keepSending) race.push(done);
+    if ((await Promise.race(race)) === 'stalled' && answered) break;
   }
   if (!answered) s.write('0\r\n\r\n');
   // unref: a pending timer would hold the process for its minute after the last case.
   await Promise.race([done, new Promise((r) => setTimeout(r, 60_000).unref())]);
   const ms = performance.now() - t0;
+  if (keepSending)
+    await Promise.race([new Promise((r) => s.once('close', r)), new Promise((r) => setTimeout(r, 5_000))]);
   s.destroy();
   return {
     status: /^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 'closed unanswered',
+    keepAlive: !/\r\nconnection: close/i.test(got),
     sentMb: Math.round(sent / MB),
+    afterMb: atAnswer === undefined ? undefined : Math.round((sent - atAnswer) / MB),
     ms: Math.round(ms),
   };
 }
@@ -280,6 +303,98 @@ if (wanted('uploads')) {
     const r = await apiUpload(s, 4, 256);
     console.log(
       `1 GB API upload, default limits: ${r.status} in ${r.ms} ms; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`,
+    );
+    await s.stop();
+  }
+}
+
+/** A JSON body of `mb` MB that never passes validation: one long string. */
+function* jsonBody(mb) {
+  yield Buffer.from('{"values":{"a":"');
+  const chunk = Buffer.alloc(MB, 0x41);
+  for (let i = 0; i < mb; i++) yield chunk;
+  yield Buffer.from('"}}');
+}
+
+/** Each door's hostile upload: [path, content type, body, headers], made for one server `s`. */
+const DOORS = {
+  'API multipart, keyed (4 x 256 MB files)': async (s) => [
+    '/api/v2/bundles/',
+    MULTIPART,
+    function* () {
+      yield field('bundle_request', '{}');
+      for (let i = 0; i < 4; i++) yield* file('files', `j${i}.pdf`, 256);
+    },
+    `Authorization: Token ${s.key}\r\n`,
+  ],
+  'API JSON, keyed (1 GB)': async (s) => [
+    '/api/v2/bundles/',
+    'application/json',
+    () => jsonBody(1000),
+    `Authorization: Token ${s.key}\r\n`,
+  ],
+  'signing page form (594 x 1 MB fields)': async (s) => [
+    `/sign/session/${await signingSession(s)}/sign`,
+    MULTIPART,
+    function* () {
+      for (let i = 0; i < 594; i++) yield field(`value:v${i}`, 'x'.repeat(MB - 100));
+    },
+  ],
+  'signing page JSON (1 GB)': async (s) => [
+    `/sign/session/${await signingSession(s)}/sign`,
+    'application/json',
+    () => jsonBody(1000),
+  ],
+  'preparation page form (2,000 x 600 KB fields)': async (s) => [
+    `/prepare/session/${await preparationSession(s)}/bundle`,
+    MULTIPART,
+    function* () {
+      for (let i = 0; i < 2000; i++) yield field('signer_name', 'x'.repeat(600 * 1024));
+    },
+  ],
+  'preparation page form (5 x 240 MB files)': async (s) => [
+    `/prepare/session/${await preparationSession(s)}/bundle`,
+    MULTIPART,
+    function* () {
+      for (let i = 0; i < 5; i++) yield* file(i ? 'extra' : 'pdf', `f${i}.pdf`, 240);
+    },
+  ],
+  'console sign-in form (1 GB)': async () => [
+    '/console/login',
+    'application/x-www-form-urlencoded',
+    function* () {
+      yield Buffer.from('key=');
+      const chunk = Buffer.alloc(MB, 0x41);
+      for (let i = 0; i < 1000; i++) yield chunk;
+    },
+  ],
+  '/mcp, keyed (1 GB)': async (s) => [
+    '/mcp',
+    'application/json',
+    () => jsonBody(1000),
+    `Authorization: Token ${s.key}\r\nAccept: application/json, text/event-stream\r\n`,
+  ],
+};
+
+if (wanted('six')) {
+  console.log('Six hostile uploads at once on each door (a fresh esign serve each; clients send on after the answer):');
+  for (const [door, make] of Object.entries(DOORS).filter(([d]) => d.includes(arg('door', '')))) {
+    const s = await serve();
+    const uploads = [];
+    for (let i = 0; i < 6; i++) uploads.push(await make(s));
+    const before = s.mem();
+    const rs = await Promise.all(
+      uploads.map(([path, type, body, headers]) =>
+        streamUntilAnswered(s.port, path, type, body(), { headers, keepSending: true }),
+      ),
+    );
+    const statuses = [
+      ...new Set(rs.map((r) => r.status + (r.keepAlive && r.status !== 'closed unanswered' ? ' keep-alive' : ''))),
+    ];
+    const after = rs.map((r) => r.afterMb).filter((n) => n !== undefined);
+    console.log(
+      `${door}: ${statuses.join(', ')}; sent ${Math.min(...rs.map((r) => r.sentMb))}-${Math.max(...rs.map((r) => r.sentMb))} MB each, ` +
+        `taken after the answer at most ${Math.max(...after)} MB; RSS before ${before.rss} MB, peak ${s.mem().peak} MB`,
     );
     await s.stop();
   }

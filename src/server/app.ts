@@ -11,6 +11,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLi
 import { operationRow, routePattern } from '../service/operationTable.js';
 import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';
 import { bodyOf, parseForm } from './formBody.js';
+import { BodyBudget, bodyIntake } from './bodyIntake.js';
 import { guardConnections } from './connections.js';
 import { receiveForm } from './multipartForm.js';
 import { apiRefusalLimits } from './refusals.js';
@@ -353,6 +354,13 @@ export async function buildServer(
   const connections = guardConnections(app.server, {
     perAddress: limits.connectionsPerAddress,
     max: limits.maxConnections,
+  });
+  const keyedBodies = new BodyBudget(limits.keyedBodyMemoryBytes);
+  const publicBodies = new BodyBudget(limits.publicBodyMemoryBytes);
+  bodyIntake(app, {
+    freeBytes: limits.jsonBytes,
+    budgetOf: (req) => (connections.trusted(req.raw.socket) ? keyedBodies : publicBodies),
+    lingerMs: limits.unreadLingerMs,
   });
   const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...opts.rateLimits });
   await app.register((await import('@fastify/multipart')).default, {

@@ -13,6 +13,8 @@ import type { Socket } from 'node:net';
 export interface ConnectionGuard {
   /** The request on this connection showed a live key. */
   trust(socket: Socket): void;
+  /** Whether a request on this connection showed a live key. */
+  trusted(socket: Socket): boolean;
   /** Its request is being answered (its body is in). */
   busy(socket: Socket): void;
   /** Its answer is out. */
@@ -73,6 +75,7 @@ export function guardConnections(server: Server, opts: { perAddress: number; max
 
   return {
     trust: (s) => void keyed.add(s),
+    trusted: (s) => keyed.has(s),
     busy: (s) => void answering.add(s),
     idle: (s) => {
       answering.delete(s);

@@ -26,6 +26,12 @@ export interface ServerLimits {
   uploadFiles: number;
   /** Nesting of arrays and objects in a JSON body (the API itself never goes past 6). */
   maxDepth: number;
+  /** JSON and form bodies past `jsonBytes` held in memory at once, of key holders (bodyIntake.ts). */
+  keyedBodyMemoryBytes: number;
+  /** The same for everyone else: link holders and the public. */
+  publicBodyMemoryBytes: number;
+  /** How long a connection whose body was refused unread stays open after the answer, unread. */
+  unreadLingerMs: number;
 }
 
 const MB = 1024 * 1024;
@@ -42,6 +48,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   uploadRequestBytes: 200 * MB,
   uploadFiles: 100,
   maxDepth: 32,
+  keyedBodyMemoryBytes: 64 * MB,
+  publicBodyMemoryBytes: 64 * MB,
+  unreadLingerMs: 2_000,
 };
 
 /** The signing page's form: a signer's attachments (the engine names one past its limit) and values. */

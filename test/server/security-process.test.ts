@@ -1,7 +1,10 @@
 // Items 4 and 6 on `esign serve` as a process: uploads are streamed to disk within their limits
 // (the server's peak RSS stays flat), unused parts are dropped, and the data directory is private.
+// Issue 36 item 1: six hostile uploads at once, sent on after the answer, leave the peak bounded
+// (bench/security.mjs --only six does it on every door at full size).
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { execa } from 'execa';
@@ -82,6 +85,36 @@ const upload = (parts: Parameters<typeof multipart>[0]): Promise<{ status: numbe
   });
 };
 
+/**
+ * Sends a chunked body of `chunk` repeated (at most `maxMb`), going on after the answer as a
+ * hostile client does, until the server closes or stops taking it; resolves with the status.
+ */
+async function sendOn(port: number, path: string, type: string, headers: string, chunk: Buffer, maxMb: number) {
+  const s = connect({ host: '127.0.0.1', port });
+  s.on('error', () => {});
+  await new Promise((r) => s.once('connect', r));
+  let got = '';
+  let closed = false;
+  s.on('data', (d) => (got += d.toString('latin1')));
+  // Before the answer a body may wait its turn (one large body at a time) on a loaded machine.
+  const patience = () => (got ? 1_000 : 20_000);
+  const gone = new Promise<void>((r) => s.once('close', () => r(void (closed = true))));
+  s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  for (let i = 0; i < maxMb && !closed; i++) {
+    s.write(`${chunk.length.toString(16)}\r\n`);
+    s.write(chunk);
+    if (s.write('\r\n')) continue;
+    const stalled = new Promise<boolean>((r) => setTimeout(() => r(true), patience()));
+    if (
+      await Promise.race([new Promise<boolean>((r) => s.once('drain', () => r(false))), gone.then(() => true), stalled])
+    )
+      break;
+  }
+  await Promise.race([gone, new Promise((r) => setTimeout(r, 3_000))]);
+  s.destroy();
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 0);
+}
+
 const bundleRequest = JSON.stringify({
   label: 'Upload',
   packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }],
@@ -125,6 +158,42 @@ describe('esign serve: uploads and the data directory', () => {
     ]);
     expect(r.status).toBe(413);
     expect(r.text).toContain('20 MB');
+  }, 60_000);
+
+  it('six hostile uploads at once, to /mcp and to the signing page, sent on after the answer: the peak stays bounded', async () => {
+    const api = async (path: string, body: unknown) =>
+      (
+        await fetch(`${serve.address}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<Record<string, unknown> & { packets: { id: string }[]; url: string }>;
+    const sessions: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const b = await api('/api/v2/bundles/', {
+        documents: [{ key: 'd', file_b64: CONTRACT_PDF.toString('base64') }],
+        packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com', deliver_via: 'embed' }],
+      });
+      const { url } = await api(`/api/v2/packets/${b.packets[0]!.id}/embed_url/`, {});
+      sessions.push(/action="\/sign\/session\/([^/"]+)\/sign"/.exec(await (await fetch(url)).text())![1]!);
+    }
+    const before = memory();
+    const port = Number(new URL(serve.address).port);
+    const field = Buffer.from(
+      `--b\r\nContent-Disposition: form-data; name="value:v"\r\n\r\n${'x'.repeat(MB - 80)}\r\n`,
+    );
+    const statuses = await Promise.all([
+      ...sessions.map((s) =>
+        sendOn(port, `/sign/session/${s}/sign`, 'multipart/form-data; boundary=b', '', field, 200),
+      ),
+      ...sessions.map(() =>
+        sendOn(port, '/mcp', 'application/json', `Authorization: Token ${key}\r\n`, Buffer.alloc(MB, 0x20), 200),
+      ),
+    ]);
+    expect(statuses).toEqual([413, 413, 413, 413, 413, 413]);
+    // 3 x 64 MB of JSON were read (one at a time), and the forms' 2 MB: on fbda499, 375 MB and more.
+    expect(memory().peak - before.peak).toBeLessThan(150);
   }, 60_000);
 
   it('stores only the parts a document refers to, and keeps the data directory private', async () => {
