@@ -6,7 +6,8 @@
 //
 // The proof is an HMAC of a fresh challenge (GET /_esign/serve-proof?challenge=...), so the answer
 // never reveals the token. Callers ask synchronously (link building is synchronous), so the request
-// runs in a worker thread while this one waits, bounded by PROOF_TIMEOUT_MS.
+// runs in a worker thread while this one waits, bounded by PROOF_TIMEOUT_MS: a stale file whose port
+// accepts but never answers costs that once, and its server is not asked again for SILENT_FOR_MS.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,13 @@ import { Worker } from 'node:worker_threads';
 import { SERVE_PROOF_PATH } from '../../service/hosting.js';
 
 const FILE = 'serve.json';
-const PROOF_TIMEOUT_MS = 1500;
+/** From the moment it is asked: a server that answers later than this is taken as not running. */
+const PROOF_TIMEOUT_MS = 300;
+/** The worker's own start (a busy machine is slow to start a thread); past it, nothing was asked. */
+const WORKER_START_MS = 2_000;
+/** A server that did not answer in time is taken as not running for this long (by url and pid). */
+const SILENT_FOR_MS = 10_000;
+const silentUntil = new Map<string, number>();
 
 export interface ServeState {
   url: string;
@@ -73,13 +80,19 @@ export function runningServeUrl(dataDir: string): string | undefined {
   const s = readServeState(dataDir);
   if (!s || !alive(s.pid)) return undefined;
   if (s.pid === process.pid) return s.token === ownToken ? s.url : undefined;
+  const who = `${s.pid} ${s.url}`;
+  if ((silentUntil.get(who) ?? 0) > Date.now()) return undefined;
   const challenge = randomBytes(16).toString('hex');
   const answer = askSync(`${s.url}${SERVE_PROOF_PATH}?challenge=${challenge}`);
+  if (answer === 'silent') {
+    silentUntil.set(who, Date.now() + SILENT_FOR_MS);
+    return undefined;
+  }
   const expected = Buffer.from(proofOf(s.token, challenge));
   return answer && answer.length === expected.length && timingSafeEqual(answer, expected) ? s.url : undefined;
 }
 
-/** The worker: one GET, its body (at most 64 bytes) written into the shared buffer. */
+/** The worker: one GET, its body (at most 64 bytes) written into the shared buffer; state 2: asked, 1: done. */
 const ASK = `
 const { workerData: { url, shared, timeout } } = require('node:worker_threads');
 const state = new Int32Array(shared, 0, 2);
@@ -92,6 +105,8 @@ const finish = (body) => {
 };
 try {
   const mod = url.startsWith('https:') ? require('node:https') : require('node:http');
+  Atomics.store(state, 0, 2);
+  Atomics.notify(state, 0);
   const req = mod.get(url, { timeout, headers: { accept: 'text/plain' } }, (res) => {
     if (res.statusCode !== 200) return finish();
     const chunks = [];
@@ -105,17 +120,22 @@ try {
 } catch { finish(); }
 `;
 
-/** GETs `url` and returns its body, blocking this thread until it is in or the time is up. */
-function askSync(url: string): Buffer | undefined {
+/**
+ * GETs `url` and returns its body (undefined: refused, not 200, or not asked at all), blocking this
+ * thread until it is in; 'silent' when the server took longer than PROOF_TIMEOUT_MS to answer.
+ */
+function askSync(url: string): Buffer | undefined | 'silent' {
   const shared = new SharedArrayBuffer(8 + 64);
   const state = new Int32Array(shared, 0, 2);
-  const worker = new Worker(ASK, { eval: true, workerData: { url, shared, timeout: PROOF_TIMEOUT_MS } });
+  const worker = new Worker(ASK, { eval: true, workerData: { url, shared, timeout: 2 * PROOF_TIMEOUT_MS } });
   worker.unref();
   worker.on('error', () => {});
-  const waited = Atomics.wait(state, 0, 0, PROOF_TIMEOUT_MS + 500);
-  if (waited === 'timed-out' || Atomics.load(state, 0) !== 1) {
+  Atomics.wait(state, 0, 0, WORKER_START_MS);
+  if (Atomics.load(state, 0) === 2) Atomics.wait(state, 0, 2, PROOF_TIMEOUT_MS);
+  const done = Atomics.load(state, 0);
+  if (done !== 1) {
     void worker.terminate();
-    return undefined;
+    return done === 2 ? 'silent' : undefined;
   }
   return Buffer.from(new Uint8Array(shared, 8, state[1]));
 }
