@@ -80,13 +80,17 @@ describe('serve.json', () => {
     await inspect();
     const usual = await inspect();
 
-    // One check of a program that answers at once (wrongly), and one of a silent one: the silent
-    // one costs its 300 ms more (a thread's start is the rest, and varies with the machine's load).
+    // Checks of a program that answers at once (wrongly), and one of a silent one: the silent one
+    // costs its 300 ms more (a thread's start is the rest, and varies with the machine's load: the
+    // slowest of three answered checks stands for it).
     const answering = await foreignServer();
     writeFileSync(join(dir, 'serve.json'), JSON.stringify({ url: answering.url, pid: answering.pid, token: 'x' }));
-    const t0 = performance.now();
-    expect(runningServeUrl(dir)).toBeUndefined();
-    const prompt = performance.now() - t0;
+    let prompt = 0;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      expect(runningServeUrl(dir)).toBeUndefined();
+      prompt = Math.max(prompt, performance.now() - t0);
+    }
     const silent = await foreignServer(true);
     writeFileSync(join(dir, 'serve.json'), JSON.stringify({ url: silent.url, pid: silent.pid, token: 'stale' }));
     const t1 = performance.now();
