@@ -1,5 +1,6 @@
 // Figures for the README's security section (issues 24 and 36), on `esign serve` as a process; npm run build first.
-//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|resume] [--door <part of a door's name>]
+//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|resume] [--door <part of a door's name>]
+//     [--readers 4200] [--seconds 60]
 // 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing
 //    route (one, then eight at once, with keyed latency meanwhile), a 594 MB signing-page post, a
 //    1.2 GB preparation-page post, and a 1 GB API multipart upload (accepted, and refused).
@@ -8,6 +9,8 @@
 //    took after answering.
 // 2. Keyed request latency while 4,200 half-sent requests from 4,200 addresses (127/8) hold every slot,
 //    and while one address holds 2,000.
+//    And keyed requests (kept alive, and a new connection each) while 4,200 slow readers of a 30 MB
+//    /files/ link (1 KB per 10 s, coming back when cut) crowd the server.
 // 3. Rows sent twice in kill-and-double-resume trials of `esign batch send` (bench/batch-resume-race.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
@@ -450,6 +453,122 @@ if (wanted('slots')) {
     socks.forEach((c) => c.destroy());
     await s.stop();
   }
+}
+
+/** A completed Bundle whose signed document is `mb` MB: the path of its /files/ link. */
+async function bigFileLink(s, mb) {
+  const { PDFDocument } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  doc.addPage([600, 800]);
+  const pad = Buffer.alloc(mb * MB);
+  for (let i = 0; i < pad.length; i += 4) pad.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
+  await doc.attach(pad, 'pad.bin', { mimeType: 'application/octet-stream' });
+  const pdf = Buffer.from(await doc.save()).toString('base64');
+  const b = await s.api('/api/v2/bundles/', {
+    method: 'POST',
+    body: JSON.stringify({
+      label: 'big',
+      documents: [{ key: 'd', file_b64: pdf }],
+      packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }],
+    }),
+  });
+  await s.api(`/sandbox/packets/${b.packets[0].id}/sign/`, { method: 'POST', body: '{}' });
+  for (let i = 0; i < 100; i++) {
+    const files = await s.api(`/api/v2/bundles/${b.id}/files/`);
+    const big = Array.isArray(files) && files.find((f) => f.file_url.endsWith('-signed.pdf'));
+    if (big) return new URL(big.file_url).pathname;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the signed file never came');
+}
+
+/**
+ * A reader of `path` that takes 1 KB every 10 s, from its own address; when the server cuts it, it
+ * comes back (a stubborn one). Returns a stop function.
+ */
+function slowReader(port, path, localAddress, counts) {
+  let stopped = false;
+  let sock;
+  const open = () => {
+    if (stopped) return;
+    const c = connect({ host: '127.0.0.1', port, localAddress });
+    sock = c;
+    c.on('error', () => {});
+    c.once('connect', () => {
+      c.pause();
+      c.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    });
+    const timer = setInterval(() => c.read(Math.min(1024, c.readableLength)), 10_000);
+    c.once('close', () => {
+      clearInterval(timer);
+      counts.cut++;
+      setTimeout(open, 1_000 + Math.random() * 1_000);
+    });
+  };
+  open();
+  return () => {
+    stopped = true;
+    sock?.destroy();
+  };
+}
+
+/** Keyed GET /bundles/ for `ms`: one keep-alive client and one that opens a connection each time. */
+async function keyedFor(s, ms) {
+  const out = { keepAlive: [], fresh: [], failures: [] };
+  const until = performance.now() + ms;
+  const run = async (kind, headers) => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      try {
+        const res = await request(`${s.address}/api/v2/bundles/`, {
+          headers: { authorization: `Token ${s.key}`, ...headers },
+          headersTimeout: 10_000,
+          bodyTimeout: 10_000,
+        });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+        out[kind].push(performance.now() - t0);
+      } catch (e) {
+        out.failures.push(`${kind}: ${e.code ?? e.message}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  await Promise.all([run('keepAlive', {}), run('fresh', { connection: 'close' })]);
+  return out;
+}
+
+if (wanted('readers')) {
+  const count = Number(arg('readers', 4200));
+  const s = await serve();
+  const path = await bigFileLink(s, 30);
+  const counts = { cut: 0 };
+  const stops = [];
+  for (let i = 0; i < count; i += 200) {
+    for (let j = i; j < Math.min(count, i + 200); j++)
+      stops.push(slowReader(s.port, path, `127.${1 + (j >> 16)}.${(j >> 8) & 255}.${j & 255 || 1}`, counts));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Until the server has taken them in: its socket count stops moving.
+  let held = s.sockets();
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = s.sockets();
+    if (now === held) break;
+    held = now;
+  }
+  const seconds = Number(arg('seconds', 60));
+  const k = await keyedFor(s, seconds * 1000);
+  const all = [...k.keepAlive, ...k.fresh];
+  console.log(
+    `${count} slow readers (1 KB per 10 s) of a 30 MB /files/ link, ${seconds} s: the server held ${held} sockets, ` +
+      `cut readers ${counts.cut} times (they came back); keyed GET /bundles/: ${all.length} answered, ${k.failures.length} failed` +
+      `${k.failures.length ? ` (${[...new Set(k.failures)].join(', ')})` : ''}, median ${median(all).toFixed(1)} ms ` +
+      `(kept alive ${median(k.keepAlive).toFixed(1)}, new connection each ${median(k.fresh).toFixed(1)}), max ${Math.max(...all).toFixed(0)} ms; ` +
+      `server RSS ${s.mem().rss} MB, peak ${s.mem().peak} MB`,
+  );
+  for (const stop of stops) stop();
+  await s.stop();
 }
 
 if (wanted('resume')) {

@@ -354,7 +354,10 @@ export async function buildServer(
   const connections = guardConnections(app.server, {
     perAddress: limits.connectionsPerAddress,
     max: limits.maxConnections,
+    readFloorBytes: limits.readFloorBytes,
+    readWindowMs: limits.readWindowMs,
   });
+  app.addHook('onClose', async () => connections.stop());
   const keyedBodies = new BodyBudget(limits.keyedBodyMemoryBytes);
   const publicBodies = new BodyBudget(limits.publicBodyMemoryBytes);
   bodyIntake(app, {

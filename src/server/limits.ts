@@ -14,6 +14,9 @@ export interface ServerLimits {
   connectionsPerAddress: number;
   /** Open connections in all; a new one beyond it closes the oldest that showed no key (connections.ts). */
   maxConnections: number;
+  /** An answer read slower than this (bytes per second over `readWindowMs`) is cut; 0: never. */
+  readFloorBytes: number;
+  readWindowMs: number;
   /** JSON and form bodies of every route but those below. */
   jsonBytes: number;
   /** JSON bodies that may carry documents or attachments as base64 (Bundle creation, signing). */
@@ -42,6 +45,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   idleTimeoutMs: 30_000,
   connectionsPerAddress: 32,
   maxConnections: 4096,
+  readFloorBytes: 4096,
+  readWindowMs: 10_000,
   jsonBytes: 1 * MB,
   documentJsonBytes: 64 * MB,
   uploadFileBytes: 50 * MB,

@@ -78,7 +78,8 @@ function registerFiles(app: FastifyInstance, engine: HostedEngine): void {
       )
       .header('Cache-Control', 'private, no-store')
       .header('X-Content-Type-Options', 'nosniff')
-      .send(createReadStream(path));
+      // Small reads: a download its reader stalls holds one chunk here and one in the socket's queue.
+      .send(createReadStream(path, { highWaterMark: 16 * 1024 }));
   });
 
   // serve.json is trusted by other processes only when this answers with the HMAC of their challenge.
