@@ -42,6 +42,14 @@ export function sha256Arg(v: string, previous: string[] = []): string[] {
   return [...previous, v.trim().toLowerCase()];
 }
 
+/** A host name as a Host header carries it (a name or address, and a port or not); repeatable. */
+export function hostArg(v: string, previous: string[] = []): string[] {
+  const host = v.trim().toLowerCase();
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(host))
+    throw new InvalidArgumentError('Expected a host name, with a port or not (for example sign.example.com:8443).');
+  return [...previous, host];
+}
+
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 const optionKey = (field: string) => field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 

@@ -13,6 +13,7 @@ import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js
 import { bodyOf, parseForm } from './formBody.js';
 import { BodyBudget, bodyIntake } from './bodyIntake.js';
 import { guardConnections } from './connections.js';
+import { hostCheck } from './hostNames.js';
 import { receiveForm } from './multipartForm.js';
 import { apiRefusalLimits } from './refusals.js';
 import { type Door, errorObject, newServer, openDoors } from './doors.js';
@@ -35,8 +36,11 @@ export interface ServerOptions {
   publicUrl?: string;
   /** The embedded engine, when it is the service: adds file links, the sandbox and the signing page. */
   local?: HostedEngine;
-  /** The support console at /console/ over the same service (signed in with an API key). */
-  console?: { readOnly?: boolean };
+  /**
+   * The support console at /console/ over the same service (signed in with an API key); it answers
+   * the server's own names only, and `hosts` (DNS rebinding).
+   */
+  console?: { readOnly?: boolean; hosts?: string[] };
 }
 
 const ok = (body: unknown, status = 200): Result => ({ status, body });
@@ -179,6 +183,8 @@ interface DoorContext {
   limiter: RateLimiter;
   /** Base of the Link headers: the configured address, else the listening one. */
   linkBase: () => string | undefined;
+  /** The Host names the console answers (hostNames.ts). */
+  consoleHost: (host: string) => boolean;
 }
 
 /**
@@ -317,7 +323,8 @@ async function doorsOf(c: DoorContext): Promise<Door[]> {
         authenticateKey: c.opts.authenticate,
         keyIsLive: c.opts.keyIsLive,
         backend: 'this server',
-        ...c.opts.console,
+        readOnly: c.opts.console.readOnly,
+        allowedHost: c.consoleHost,
       }).door,
     );
   return doors;
@@ -394,7 +401,11 @@ export async function buildServer(
 
   const guard = requestGuard(opts, limiter, connections);
   const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
-  await openDoors(app, arrange(await doorsOf({ opts, limits, guard, limiter, linkBase })));
+  const consoleHost = hostCheck(() => {
+    const listening = app.addresses().filter((a) => typeof a !== 'string');
+    return { port: listening[0]?.port ?? 0, addresses: listening.map((a) => a.address), publicUrl: opts.publicUrl };
+  }, opts.console?.hosts);
+  await openDoors(app, arrange(await doorsOf({ opts, limits, guard, limiter, linkBase, consoleHost })));
   return app;
 }
 

@@ -49,7 +49,7 @@ export function guardConnections(server: Server, opts: ConnectionBounds): Connec
   const addressOf = new WeakMap<Socket, string>();
 
   const oldest = (among: Iterable<Socket>, ...fits: ((s: Socket) => boolean)[]): Socket | undefined => {
-    for (const fit of fits) for (const s of among) if (fit(s)) return s;
+    for (const wanted of fits) for (const s of among) if (wanted(s)) return s;
     return undefined;
   };
   const free = (s: Socket) => !answering.has(s);

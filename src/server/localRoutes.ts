@@ -70,16 +70,18 @@ function registerFiles(app: FastifyInstance, engine: HostedEngine): void {
     const path = engine.fileForLink(token);
     if (!path || !existsSync(path)) throw new ApiError(404, 'not_found', 'No such file, or its link has expired.');
     const ext = extname(name).slice(1).toLowerCase();
-    return reply
-      .type(CONTENT_TYPES[ext] ?? 'application/octet-stream')
-      .header(
-        'Content-Disposition',
-        `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
-      )
-      .header('Cache-Control', 'private, no-store')
-      .header('X-Content-Type-Options', 'nosniff')
-      // Small reads: a download its reader stalls holds one chunk here and one in the socket's queue.
-      .send(createReadStream(path, { highWaterMark: 16 * 1024 }));
+    return (
+      reply
+        .type(CONTENT_TYPES[ext] ?? 'application/octet-stream')
+        .header(
+          'Content-Disposition',
+          `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
+        .header('Cache-Control', 'private, no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        // Small reads: a download its reader stalls holds one chunk here and one in the socket's queue.
+        .send(createReadStream(path, { highWaterMark: 16 * 1024 }))
+    );
   });
 
   // serve.json is trusted by other processes only when this answers with the HMAC of their challenge.

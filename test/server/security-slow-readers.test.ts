@@ -3,10 +3,10 @@
 // an answer read slower than the floor is cut. The test runs 300 readers against 256 slots;
 // bench/security.mjs --only readers runs 4,200 against 4,096 (fbda499: 97 of 199 keyed requests failed).
 import { connect, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadPdfLib } from '../../src/lazyImport.js';
 import type { LocalEngine } from '../../src/local/engine.js';
-import { bundleRequest, tempDir } from '../helpers.js';
+import { bundleRequest } from '../helpers.js';
 import { type SecureServer, startServer } from './securityServer.js';
 
 const MB = 1024 * 1024;

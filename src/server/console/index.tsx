@@ -17,7 +17,7 @@ import { pageOrEmpty, registerLists } from './lists.js';
 import { DEFAULT_LIVE, LiveStreams, pollPaceMs } from './live.js';
 import { ErrorPage, SignInPage } from './pages.js';
 import { type Console, type ConsoleOptions, field, param, sessionOf } from './scope.js';
-import { ConsoleSessions, csrfMatches, type Session } from './sessions.js';
+import { ConsoleSessions, csrfMatches, type Session, SignInThrottle } from './sessions.js';
 
 export { CONSOLE_PREFIX } from './layout.js';
 
@@ -55,6 +55,7 @@ export function consoleDoor(o: ConsoleOptions): { door: Door; handle: ConsoleHan
     o,
     s: o.service,
     sessions,
+    signIns: new SignInThrottle(),
     live,
     readOnly,
     now,
@@ -194,11 +195,26 @@ function registerSignIn(scope: FastifyInstance, c: Console) {
       .header('Location', `${CONSOLE_PREFIX}/`)
       .header('Referrer-Policy', 'no-referrer')
       .send();
+  /** A sign-in refused for a while (too many failures from this address, or for this key prefix). */
+  const throttled = (req: FastifyRequest, reply: FastifyReply, wait: number) =>
+    page(
+      req,
+      reply.header('Retry-After', String(wait)),
+      429,
+      'Sign in',
+      <SignInPage
+        keyForm={Boolean(o.authenticateKey)}
+        message={`Too many failed sign-ins: try again in ${wait} seconds.`}
+      />,
+    );
   scope.get('/login', async (req, reply) => {
     const token = (req.query as Record<string, unknown>).token;
     if (typeof token === 'string' && token) {
+      const wait = c.signIns.waitSeconds(req.ip);
+      if (wait) return throttled(req, reply, wait);
       const session = sessions.redeem(token.slice(0, 100));
       if (session) return startSession(reply, session);
+      c.signIns.failed(req.ip);
       return page(
         req,
         reply,
@@ -214,8 +230,11 @@ function registerSignIn(scope: FastifyInstance, c: Console) {
   });
   scope.post('/login', async (req, reply) => {
     const key = field(req, 'key').trim().slice(0, 200);
+    const wait = c.signIns.waitSeconds(req.ip, key);
+    if (wait) return throttled(req, reply, wait);
     const keyId = o.authenticateKey && key ? o.authenticateKey(key) : undefined;
     if (keyId) return startSession(reply, sessions.open(keyId));
+    c.signIns.failed(req.ip, key);
     return page(
       req,
       reply,
@@ -283,7 +302,9 @@ function registerBundle(scope: FastifyInstance, { s, page, now, readOnly, live, 
       <BundlePage r={r} data={data} now={now()} readOnly={readOnly} live={await liveWords()} flash={flash} />,
     );
   });
-  scope.get('/bundles/:slug/live', async (_req, reply) => live.stream(reply, param(_req, 'slug')));
+  scope.get('/bundles/:slug/live', async (req, reply) =>
+    live.stream(reply, param(req, 'slug'), sessionOf.get(req)?.id ?? ''),
+  );
   scope.get('/bundles/:slug/files/:n', async (req, reply) => {
     const files = await s.getBundleFiles(param(req, 'slug'));
     const f = files[Number(param(req, 'n'))];

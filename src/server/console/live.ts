@@ -12,9 +12,16 @@ export interface LiveOptions {
   heartbeatMs: number;
   /** Open streams at most, over all sessions. */
   maxStreams: number;
+  /** Open streams at most of one session (its browser's tabs), so one session cannot take them all. */
+  maxStreamsPerSession: number;
 }
 
-export const DEFAULT_LIVE: LiveOptions = { minPollMs: 5_000, heartbeatMs: 20_000, maxStreams: 64 };
+export const DEFAULT_LIVE: LiveOptions = {
+  minPollMs: 5_000,
+  heartbeatMs: 20_000,
+  maxStreams: 64,
+  maxStreamsPerSession: 8,
+};
 
 /** The share of the remote rate limit the console's checks may use. */
 const POLL_SHARE = 0.1;
@@ -47,6 +54,7 @@ async function fingerprint(service: EsignService, slug: string, full: boolean): 
 
 export class LiveStreams {
   private open = 0;
+  private readonly bySession = new Map<string, number>();
   private readonly ends = new Set<() => void>();
   constructor(
     private readonly service: EsignService,
@@ -55,14 +63,30 @@ export class LiveStreams {
   ) {}
 
   /** Answers with an event stream that sends `change` each time the Bundle's fingerprint moves. */
-  async stream(reply: FastifyReply, slug: string): Promise<void> {
+  async stream(reply: FastifyReply, slug: string, session: string): Promise<void> {
     const watch = this.service.watchBundles?.bind(this.service);
-    if (this.open >= this.o.maxStreams) {
-      reply.code(429).header('Retry-After', '30').type('text/plain').send('Too many live pages open.');
+    const mine = this.bySession.get(session) ?? 0;
+    if (this.open >= this.o.maxStreams || mine >= this.o.maxStreamsPerSession) {
+      const why = mine >= this.o.maxStreamsPerSession ? ' in this session' : '';
+      reply.code(429).header('Retry-After', '30').type('text/plain').send(`Too many live pages open${why}.`);
       return;
     }
-    let last = await fingerprint(this.service, slug, Boolean(watch));
+    // Counted before the first await: streams opened at once are all counted.
     this.open++;
+    this.bySession.set(session, mine + 1);
+    const release = () => {
+      this.open--;
+      const left = (this.bySession.get(session) ?? 1) - 1;
+      if (left) this.bySession.set(session, left);
+      else this.bySession.delete(session);
+    };
+    let last: string;
+    try {
+      last = await fingerprint(this.service, slug, Boolean(watch));
+    } catch (e) {
+      release();
+      throw e;
+    }
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -118,7 +142,7 @@ export class LiveStreams {
     this.ends.add(end);
     res.once('close', () => {
       closed = true;
-      this.open--;
+      release();
       this.ends.delete(end);
       clearInterval(heartbeat);
       stop();

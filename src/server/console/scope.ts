@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import type { EsignService } from '../../service/service.js';
 import type { Frame } from './layout.js';
 import type { LiveOptions, LiveStreams } from './live.js';
-import type { ConsoleSessions, Session, SessionTiming } from './sessions.js';
+import type { ConsoleSessions, Session, SessionTiming, SignInThrottle } from './sessions.js';
 
 export interface ConsoleOptions {
   service: EsignService;
@@ -27,6 +27,7 @@ export interface Console {
   o: ConsoleOptions;
   s: EsignService;
   sessions: ConsoleSessions;
+  signIns: SignInThrottle;
   live: LiveStreams;
   readOnly: boolean;
   /** The backend's clock (the engine's moves with `local clock advance`): times in words are read against it. */

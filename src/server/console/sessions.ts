@@ -2,6 +2,7 @@
 // HttpOnly, SameSite=Strict cookie with an expiry, and a CSRF token per session for every POST.
 // Held in memory: a console restart signs everyone out, which is what a local tool should do.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { RateLimiter } from '../rateLimit.js';
 
 /** What an action's page says at the top of the next page: what the backend answered, good or not. */
 export interface Flash {
@@ -106,4 +107,40 @@ export function csrfMatches(session: Session, given: unknown): boolean {
   const a = Buffer.from(digest(given));
   const b = Buffer.from(digest(session.csrf));
   return timingSafeEqual(a, b);
+}
+
+/** Failed sign-ins allowed per client address, and per key prefix (the first 10 characters typed), in a window. */
+export const SIGN_IN_LIMITS = { perAddress: 10, perKeyPrefix: 5, windowSeconds: 60 };
+
+/**
+ * Failed sign-in attempts, by client address and by key prefix: past either bound, sign-in is
+ * refused (429) until the window ends, whatever is typed, so keys cannot be tried at speed from one
+ * address, nor one key's endings from many. Only failures count: a person who signs in is not slowed.
+ */
+export class SignInThrottle {
+  private readonly byAddress: RateLimiter;
+  private readonly byPrefix: RateLimiter;
+  constructor(
+    limits = SIGN_IN_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
+    const window = { createLimit: 0, windowSeconds: limits.windowSeconds };
+    this.byAddress = new RateLimiter({ ...window, limit: limits.perAddress }, now);
+    this.byPrefix = new RateLimiter({ ...window, limit: limits.perKeyPrefix }, now);
+  }
+
+  /** Seconds to wait before another attempt from `address` (with `key`) is heard, or 0. */
+  waitSeconds(address: string, key = ''): number {
+    const states = [this.byAddress.peek(`ip:${address}`)];
+    if (key) states.push(this.byPrefix.peek(`prefix:${key.slice(0, 10)}`));
+    const full = states.filter((s) => s.remaining === 0);
+    if (!full.length) return 0;
+    return Math.max(1, ...full.map((s) => s.reset - Math.floor(this.now() / 1000)));
+  }
+
+  /** Counts a failed attempt. */
+  failed(address: string, key = ''): void {
+    this.byAddress.take(`ip:${address}`, 'call');
+    if (key) this.byPrefix.take(`prefix:${key.slice(0, 10)}`, 'call');
+  }
 }

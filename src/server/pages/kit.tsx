@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { visibleControls } from '../../app/sanitize.js';
 import type { ApiError } from '../../service/errors.js';
 import { refusalOf } from '../refusals.js';
 import { PAGE_ASSETS } from './assets.js';
@@ -76,12 +77,15 @@ export function Head(p: {
   );
 }
 
-/** A page as sent: the doctype, then the markup the renderer escaped. */
+/**
+ * A page as sent: the doctype, then the markup the renderer escaped, with every control character
+ * and bidi override in it shown as a visible mark (the markup itself holds none).
+ */
 export const sendHtml = (reply: FastifyReply, status: number, page: VNode): FastifyReply =>
   reply
     .code(status)
     .type('text/html; charset=utf-8')
-    .send(`<!doctype html>${renderToString(page)}`);
+    .send(visibleControls(`<!doctype html>${renderToString(page)}`));
 
 /** The headers of every page: its CSP, never cached or sniffed, and how far its URL goes as a referrer. */
 export const pageHeaders = (reply: FastifyReply, csp: string, referrer: 'no-referrer' | 'same-origin'): FastifyReply =>

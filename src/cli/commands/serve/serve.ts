@@ -1,5 +1,6 @@
 // esign serve: the embedded engine behind the API v2 wire.
 import { CliError, EXIT } from '../../exitCodes.js';
+import { hostArg } from '../../flags.js';
 import { intArg } from '../../run.js';
 import { stripControl } from '../../../app/sanitize.js';
 import { defineVerb } from '../../verb.js';
@@ -26,6 +27,11 @@ export const serve = defineVerb(
         .option('--max-upload-mb <n>', "largest uploaded file (a request's files may total 4 times this)", '50')
         .option('--connections-per-address <n>', 'open connections per client address', '32')
         .option('--no-console', 'do not serve the support console at /console/')
+        .option(
+          '--console-host <name>',
+          "another Host name the console answers to, such as a proxy's (repeatable; its own address and --public-url always are)",
+          hostArg,
+        )
         .option('--console-read-only', 'a support console that can only look'),
     examples: [
       'esign serve',
@@ -52,7 +58,7 @@ export const serve = defineVerb(
         },
         log,
         publicUrl: o.publicUrl,
-        console: o.console ? { readOnly: o.consoleReadOnly === true } : undefined,
+        console: o.console ? { readOnly: o.consoleReadOnly === true, hosts: o.consoleHost } : undefined,
         limits: {
           requestTimeoutMs: intArg(o.requestTimeout, '--request-timeout', 1) * 1000,
           uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,

@@ -9,6 +9,7 @@
 // submit they go in the hidden `fields` input as JSON. The server checks everything; this only helps.
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { visibleControls } from '../../../app/sanitize.js';
 import type { PlacedField, PrepData } from '../preparation/data.js';
 import { moveToSessionUrl } from './session.js';
 
@@ -44,7 +45,7 @@ function el<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
+  if (text !== undefined) e.textContent = visibleControls(text);
   return e;
 }
 
