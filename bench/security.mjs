@@ -1,5 +1,5 @@
 // Figures for the README's security section (issues 24 and 36), on `esign serve` as a process; npm run build first.
-//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|resume] [--door <part of a door's name>]
+//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume] [--door <part of a door's name>]
 //     [--readers 4200] [--seconds 60]
 // 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing
 //    route (one, then eight at once, with keyed latency meanwhile), a 594 MB signing-page post, a
@@ -11,7 +11,8 @@
 //    and while one address holds 2,000.
 //    And keyed requests (kept alive, and a new connection each) while 4,200 slow readers of a 30 MB
 //    /files/ link (1 KB per 10 s, coming back when cut) crowd the server.
-// 3. Rows sent twice in kill-and-double-resume trials of `esign batch send` (bench/batch-resume-race.mjs).
+// 3. Two senders of `esign batch send` started together, and two resumers after a kill -9
+//    (bench/batch-resume-race.mjs): rows sent twice, never sent, and trials where not exactly one sent.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -19,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
-import { doubleResumeTrials } from './batch-resume-race.mjs';
+import { doubleResumeTrials, doubleStartTrials } from './batch-resume-race.mjs';
 import { median, SMOKE, size } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
@@ -571,15 +572,21 @@ if (wanted('readers')) {
   await s.stop();
 }
 
-if (wanted('resume')) {
+if (wanted('resume') || wanted('senders')) {
   const trials = Number(arg('trials', size('BENCH_TRIALS', 50, 1)));
   const rows = size('BENCH_ROWS', 30, 6);
-  const r = await doubleResumeTrials({ trials, rows });
-  console.log(
-    `Kill-and-double-resume (batch send of ${rows} rows, kill -9, two resumers at once), ${trials} trials: ` +
-      `${r.duplicates} rows sent twice, ${r.missing} never sent; one resumer refused (exit 7) in ${r.oneRefused}, ` +
-      `other exits: ${r.otherExits.length ? r.otherExits.join(',') : 'none'}`,
-  );
+  const said = (r) =>
+    `${r.duplicates} rows sent twice, ${r.missing} never sent; not exactly one process sending in ${r.notOneSender}; ` +
+    `one waited and named the sender (exit 7) in ${r.oneRefused}, both exited 0 in ${r.bothRan}, both refused in ${r.allRefused}; ` +
+    `other exits: ${r.otherExits.length ? r.otherExits.join(',') : 'none'}`;
+  if (wanted('senders'))
+    console.log(
+      `Two senders of a fresh batch of ${rows} rows started together, ${trials} trials: ${said(await doubleStartTrials({ trials, rows }))}`,
+    );
+  if (wanted('resume'))
+    console.log(
+      `Kill-and-double-resume (batch send of ${rows} rows, kill -9, two resumers at once), ${trials} trials: ${said(await doubleResumeTrials({ trials, rows }))}`,
+    );
 }
 
 await shared?.stop();

@@ -77,10 +77,10 @@ export class Journal {
    * batch at a time: a second one gets CONFLICT), and reads it only then, so it sees every row the
    * last holder wrote.
    */
-  static open(dir: string, meta: BatchMeta): Journal {
+  static async open(dir: string, meta: BatchMeta): Promise<Journal> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, `${meta.batch}.jsonl`);
-    const lock = BatchLock.claim(dir, meta.batch);
+    const lock = await BatchLock.claim(dir, meta.batch);
     try {
       const { meta: old, rows } = readJournal(path);
       const j = new Journal(path, lock, rows);

@@ -6,10 +6,21 @@
 // `<batch>.lock` beside it only names the holder's pid for the message a second claimant sees.
 // The .lock.db file is never deleted: a claimant that opened it just before would lock a file no one
 // else can see.
+//
+// Taking SQLite's exclusive lock goes through its shared one: two claimants at the same instant can
+// each see the other's shared lock and both be refused, and a reader of the file can refuse a
+// claimant too. So a refusal is an answer only once it has lasted: a claimant tries again, at
+// random short intervals, for PATIENCE_MS, and only a lock still held then is someone sending (one of
+// any number of claimants always gets through; the others wait, then name the holder).
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { UseCaseError } from '../failure.js';
+
+/** How long a claimant tries again before a held lock is taken as someone sending. */
+export const PATIENCE_MS = 3_000;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class BatchLock {
   private constructor(
@@ -17,24 +28,30 @@ export class BatchLock {
     private readonly holderPath: string,
   ) {}
 
-  /** Claims the batch's lock, or throws CONFLICT naming the process that holds it. */
-  static claim(dir: string, batch: string): BatchLock {
+  /** Claims the batch's lock, or throws CONFLICT naming the process that holds it (after PATIENCE_MS of trying). */
+  static async claim(dir: string, batch: string, patienceMs = PATIENCE_MS): Promise<BatchLock> {
     const path = join(dir, `${batch}.lock.db`);
     closeSync(openSync(path, 'a', 0o600));
-    // timeout 0: a held lock is an answer now, not a wait.
-    const db = new Database(path, { timeout: 0 });
-    try {
-      db.exec('BEGIN EXCLUSIVE');
-    } catch (e) {
-      db.close();
-      if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
-      const holder = readHolder(join(dir, `${batch}.lock`));
-      const who = holder ? `process ${holder}` : 'another process';
-      throw new UseCaseError(`Batch ${batch} is being sent by ${who}; wait for it, or stop it first.`, 'conflict');
-    }
     const holderPath = join(dir, `${batch}.lock`);
-    writeFileSync(holderPath, String(process.pid), { mode: 0o600 });
-    return new BatchLock(db, holderPath);
+    const until = Date.now() + patienceMs;
+    for (;;) {
+      // timeout 0: SQLite's own waiting would keep the shared lock that may be what blocks the other claimant.
+      const db = new Database(path, { timeout: 0 });
+      try {
+        db.exec('BEGIN EXCLUSIVE');
+        writeFileSync(holderPath, String(process.pid), { mode: 0o600 });
+        return new BatchLock(db, holderPath);
+      } catch (e) {
+        db.close();
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+      }
+      if (Date.now() >= until) {
+        const holder = readHolder(holderPath);
+        const who = holder ? `process ${holder}` : 'another process';
+        throw new UseCaseError(`Batch ${batch} is being sent by ${who}; wait for it, or stop it first.`, 'conflict');
+      }
+      await pause(10 + Math.random() * 90);
+    }
   }
 
   release(): void {

@@ -62,7 +62,7 @@ export const send = defineVerb(
       const batchId = o.batchId ?? src.batchIdOf(await sha256File(csv), descriptor);
       const service = await f.service();
       const dir = await f.journalDir();
-      const journal = Journal.open(dir, {
+      const journal = await Journal.open(dir, {
         batch: batchId,
         csv: csv,
         source: descriptor.slice(0, 200),
