@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
+import type { RateLimit } from '../service/types.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -27,6 +28,21 @@ export interface McpHttpOptions {
   bodyLimit: number;
   /** Takes one create from the key's create limit, or throws the API's 429 (a Bundle about to be made). */
   countCreate: (req: FastifyRequest, reply: FastifyReply) => void;
+  /** Takes `n` more calls from the key's limit (a JSON-RPC batch: each of its calls counts), or throws the 429. */
+  countCalls: (req: FastifyRequest, reply: FastifyReply, n: number) => void;
+  /** The key's rate-limit status: the counter GET /rate_limit/ reports, so get_rate_limit says the same. */
+  rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
+}
+
+/** The service as this request's tools see it: the rate-limit status is the server's counter for its key. */
+function withRateLimit(service: EsignService, rateLimit: () => RateLimit): EsignService {
+  return new Proxy(service, {
+    get(target, prop) {
+      if (prop === 'getRateLimit') return async () => rateLimit();
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
 }
 
 export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
@@ -36,12 +52,14 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
     bodyLimit: o.bodyLimit,
     onRequest: o.authorize,
     handler: async (req, reply) => {
+      // The first call was counted before the body was read; a batch's others count now, all or none.
+      if (Array.isArray(req.body) && req.body.length > 1) o.countCalls(req, reply, req.body.length - 1);
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
         import('./server.js'),
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       ]);
       const server = createMcpServer({
-        service: o.service,
+        service: withRateLimit(o.service, () => o.rateLimit(req, reply)),
         fileAccess: false,
         beforeCreate: () => o.countCreate(req, reply),
       });

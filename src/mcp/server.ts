@@ -4,7 +4,6 @@
 // API's field messages (the same words `esign` and the wire give), whichever backend answers.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -96,11 +95,15 @@ export function createMcpServer(o: McpOptions): Server {
       annotations: t.annotations,
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const tool = tools.get(req.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool named "${req.params.name}".`);
+  // tools/call is answered from the raw request: the SDK's own check of its params answers a call
+  // without a name with -32603 and a schema dump, where a bad request is -32602 in words.
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+    const params = callParams(request.params);
+    const tool = tools.get(params.name);
+    if (!tool) throw invalidParams(`No tool named "${params.name}" (tools/list names them).`);
     try {
-      const args = parseArgs(tool, req.params.arguments);
+      const args = parseArgs(tool, params.arguments);
       return toolResult(
         await tool.run(args, {
           service: o.service,
@@ -113,7 +116,7 @@ export function createMcpServer(o: McpOptions): Server {
     } catch (e) {
       return toolError(e);
     }
-  });
+  };
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }));
   server.setRequestHandler(ListResourcesRequestSchema, async (req) =>
     resourceCall(() => listBundleResources(o.service, req.params?.cursor)),
@@ -122,6 +125,24 @@ export function createMcpServer(o: McpOptions): Server {
     resourceCall(() => readResource(o.service, req.params.uri)),
   );
   return server;
+}
+
+/** A -32602 whose message is the words alone (McpError would put "MCP error -32602: " before them). */
+const invalidParams = (message: string) => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+
+/** The params of a tools/call, or a -32602 that says what is wrong with them. */
+function callParams(params: unknown): { name: string; arguments?: unknown } {
+  const p = params as { name?: unknown; arguments?: unknown } | undefined;
+  if (!p || typeof p !== 'object' || Array.isArray(p))
+    throw invalidParams('tools/call needs params: {"name": a tool\'s name, "arguments": {...}}.');
+  if (typeof p.name !== 'string' || !p.name)
+    throw invalidParams('tools/call needs params.name: the name of a tool (tools/list names them).');
+  if (
+    p.arguments !== undefined &&
+    (p.arguments === null || typeof p.arguments !== 'object' || Array.isArray(p.arguments))
+  )
+    throw invalidParams(`params.arguments of tools/call must be an object (the arguments of ${p.name}).`);
+  return { name: p.name, arguments: p.arguments };
 }
 
 /** Resource failures are protocol errors: not found as the spec's -32002, others with the API's words. */

@@ -141,7 +141,7 @@ function parseQuery(text: string): Record<string, string> {
 }
 
 type GuardKind = 'call' | 'create' | 'public' | 'status';
-type Guard = (req: FastifyRequest, reply: FastifyReply, kind: GuardKind) => string;
+type Guard = (req: FastifyRequest, reply: FastifyReply, kind: GuardKind, n?: number) => string;
 
 /** A route of the operations table: the guard as soon as the headers are in, then the one call. */
 function tableRoute(
@@ -239,7 +239,7 @@ function sandboxDoor(c: DoorContext): Door {
   return { name: 'sandbox', paths: ['/sandbox'], answer: errorObject, refusals: apiRefusalLimits(c.limits), register };
 }
 
-async function mcpDoor({ opts, limits, guard }: DoorContext): Promise<Door> {
+async function mcpDoor({ opts, limits, guard, limiter }: DoorContext): Promise<Door> {
   const { registerMcp, jsonRpcError, MCP_PATH } = await import('../mcp/http.js');
   return {
     name: 'mcp',
@@ -252,6 +252,8 @@ async function mcpDoor({ opts, limits, guard }: DoorContext): Promise<Door> {
         authorize: async (req, reply) => void guard(req, reply, 'call'),
         bodyLimit: limits.documentJsonBytes,
         countCreate: (req, reply) => void guard(req, reply, 'create'),
+        countCalls: (req, reply, n) => void guard(req, reply, 'call', n),
+        rateLimit: (req, reply) => limiter.peek(guard(req, reply, 'status')),
       }),
   };
 }
@@ -265,7 +267,7 @@ function requestGuard(
   limiter: RateLimiter,
   connections: ReturnType<typeof guardConnections>,
 ): Guard {
-  return (req, reply, kind) => {
+  return (req, reply, kind, n = 1) => {
     let who: string;
     if (kind === 'public') who = `ip:${req.ip}`;
     else {
@@ -284,7 +286,7 @@ function requestGuard(
       who = `key:${id}`;
     }
     if (kind === 'status') return who;
-    const taken = limiter.take(who, kind === 'create' ? 'create' : 'call');
+    const taken = limiter.take(who, kind === 'create' ? 'create' : 'call', n);
     if (!taken.ok) {
       reply.header('Retry-After', String(taken.retryAfter));
       throw new ApiError(429, 'throttled', `Request was throttled. Expected available in ${taken.retryAfter} seconds.`);

@@ -81,19 +81,22 @@ export class RateLimiter {
     };
   }
 
-  /** Counts one request; returns the seconds to wait when the window is used up. */
-  take(who: string, kind: 'call' | 'create'): { ok: true } | { ok: false; retryAfter: number } {
+  /**
+   * Counts `n` requests (the calls of a JSON-RPC batch are each one), all or none; returns the
+   * seconds to wait when the window has fewer left.
+   */
+  take(who: string, kind: 'call' | 'create', n = 1): { ok: true } | { ok: false; retryAfter: number } {
     const buckets: [string, number][] = [[`${who}:call`, this.config.limit]];
     if (kind === 'create') buckets.push([`${who}:create`, this.config.createLimit]);
     for (const [bucket, limit] of buckets) {
       const w = this.current(bucket);
-      if (w.count >= limit)
+      if (w.count + n > limit)
         return {
           ok: false,
           retryAfter: Math.max(1, Math.ceil((w.start + this.config.windowSeconds * 1000 - this.nowMs()) / 1000)),
         };
     }
-    for (const [bucket] of buckets) this.current(bucket).count++;
+    for (const [bucket] of buckets) this.current(bucket).count += n;
     return { ok: true };
   }
 

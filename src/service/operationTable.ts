@@ -433,8 +433,9 @@ export const OPERATION_TABLE: readonly OperationRow[] = [
         'POST /sandbox/packets/{id}/reassign/',
         'reassignPacket',
         'Sandbox: the signer hands their turn to another person',
-        people(CREATES),
-        one('Packet'),
+        // It makes a packet (201) and takes the turn from another: it changes what exists.
+        people(ACTS),
+        { ...one('Packet'), status: 201 },
         { body: 'ReassignRequest' },
       ),
       op(

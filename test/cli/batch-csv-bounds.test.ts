@@ -137,4 +137,21 @@ describe('CSV that esign reads is bounded', () => {
     const peakMb = Number(readFileSync(out, 'utf8')) / 1024;
     expect(peakMb).toBeLessThan(200);
   }, 90_000);
+
+  it('batch send --results refuses the same file as fast, naming the same row (issue 36)', () => {
+    // The file of the test above. The probe of issue 36 saw --results still running after 60 s on
+    // 600 MB where batch send refused at once: not reproduced on fbda499 (header, first row, after
+    // valid rows, across lines; 100-600 MB); this holds the two alike.
+    const csv = join(data.dir, 'unterminated.csv');
+    const results = join(data.dir, 'unterminated-results.csv');
+    const r = spawnSync('node', [BIN, 'batch', 'send', csv, '--spec', spec, '--yes', '--results', results], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(3);
+    expect(r.stderr.trim()).toBe(
+      `esign: ${csv}: row 2 (from line 3): cell 2 is longer than 65,536 bytes (an unterminated quote?).`,
+    );
+  }, 40_000);
 });

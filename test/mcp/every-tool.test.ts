@@ -134,8 +134,14 @@ describe('every tool over stdio', () => {
     await no('create_embed_url', { id: 'nosuch' }, NOSUCH);
     await yes('view_packet', { id: packet, confirm: true });
     await no('view_packet', { id: 'nosuch', confirm: true }, NOSUCH);
-    const handed = await yes('reassign_packet', { id: packet, body: { name: 'Bea Deputy', email: 'bea@example.com' } });
-    await no('reassign_packet', { id: handed.id, body: { email: 'x@example.com' } }, /name: /);
+    // Reassigning replaces a signer: destructive, so it needs confirm (issue 36).
+    await no('reassign_packet', { id: packet, body: { name: 'Bea Deputy', email: 'bea@example.com' } }, /^Not done: /);
+    const handed = await yes('reassign_packet', {
+      id: packet,
+      body: { name: 'Bea Deputy', email: 'bea@example.com' },
+      confirm: true,
+    });
+    await no('reassign_packet', { id: handed.id, body: { email: 'x@example.com' }, confirm: true }, /name: /);
     await no('sign_packet', { id: handed.id, body: { values: 'no' }, confirm: true }, /^400 invalid: values/);
     await yes('sign_packet', { id: handed.id, body: {}, confirm: true });
     const toDecline = await yes('create_bundle', { body: bundle('Declined') });

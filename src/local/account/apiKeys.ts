@@ -41,12 +41,15 @@ export class ApiKeyStore implements KeyAdmin {
     ).all() as ApiKey[];
   }
 
+  /** A key by its id, its prefix, or the whole key (as `esign local keys create` printed it). */
   get(id: string): ApiKey {
     const row = sql(
       this.db,
-      'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys WHERE id = ? OR prefix = ?',
-    ).get(id, id) as ApiKey | undefined;
-    if (!row) throw new ApiError(404, 'not_found', `No API key "${id}".`);
+      'SELECT id, name, prefix, created, last_used_at, revoked_at FROM api_keys WHERE id = ? OR prefix = ? OR hash = ?',
+    ).get(id, id, hash(id)) as ApiKey | undefined;
+    // A whole key given is not repeated (to a terminal's scrollback, a log).
+    const given = id.startsWith('esk_') && id.length > 10 ? 'with that value' : `"${id}"`;
+    if (!row) throw new ApiError(404, 'not_found', `No API key ${given}.`);
     return row;
   }
 

@@ -22,7 +22,7 @@ export const create = defineVerb('create', 'Create a key and print it (only this
   },
 });
 
-export const revoke = defineVerb('revoke <id>', 'Revoke a key by id or prefix', {
+export const revoke = defineVerb('revoke <id>', 'Revoke a key by id, prefix or the whole key', {
   examples: ['esign local keys revoke esk_AbC123', 'esign local keys revoke 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
   async run(f, _o, id) {
     const k = (await f.local()).keys.revoke(id);
