@@ -1,5 +1,5 @@
 // Figures for the README's security section (issues 24 and 36), on `esign serve` as a process; npm run build first.
-//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume] [--door <part of a door's name>]
+//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume|fuzz] [--door <part of a door's name>]
 //     [--readers 4200] [--seconds 60]
 // 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing
 //    route (one, then eight at once, with keyed latency meanwhile), a 594 MB signing-page post, a
@@ -13,6 +13,7 @@
 //    /files/ link (1 KB per 10 s, coming back when cut) crowd the server.
 // 3. Two senders of `esign batch send` started together, and two resumers after a kill -9
 //    (bench/batch-resume-race.mjs): rows sent twice, never sent, and trials where not exactly one sent.
+// 4. (--only fuzz) test/server/security-fuzz.test.ts with 5,000 requests across every door.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -587,6 +588,16 @@ if (wanted('resume') || wanted('senders')) {
     console.log(
       `Kill-and-double-resume (batch send of ${rows} rows, kill -9, two resumers at once), ${trials} trials: ${said(await doubleResumeTrials({ trials, rows }))}`,
     );
+}
+
+if (only === 'fuzz') {
+  // The suite runs it with 3,000; the figure is 5,000.
+  const out = execFileSync('npx', ['vitest', 'run', 'test/server/security-fuzz.test.ts'], {
+    cwd: new URL('..', import.meta.url).pathname,
+    env: { ...process.env, FUZZ_REQUESTS: arg('requests', '5000'), NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+  console.log(/fuzz: .*/.exec(out)?.[0] ?? out, /Tests .*/.exec(out)?.[0] ?? '');
 }
 
 await shared?.stop();
