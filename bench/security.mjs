@@ -459,13 +459,14 @@ if (wanted('slots')) {
 
 /** A completed Bundle whose signed document is `mb` MB: the path of its /files/ link. */
 async function bigFileLink(s, mb) {
-  const { PDFDocument } = await import('pdf-lib');
+  const { PDFDocument, PDFName } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   doc.addPage([600, 800]);
   const pad = Buffer.alloc(mb * MB);
   for (let i = 0; i < pad.length; i += 4) pad.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
-  await doc.attach(pad, 'pad.bin', { mimeType: 'application/octet-stream' });
-  const pdf = Buffer.from(await doc.save()).toString('base64');
+  // A raw stream the catalog points at, stored as it is.
+  doc.catalog.set(PDFName.of('Pad'), doc.context.register(doc.context.stream(pad)));
+  const pdf = Buffer.from(await doc.save({ useObjectStreams: false })).toString('base64');
   const b = await s.api('/api/v2/bundles/', {
     method: 'POST',
     body: JSON.stringify({
@@ -493,14 +494,34 @@ function slowReader(port, path, localAddress, counts) {
   let sock;
   const open = () => {
     if (stopped) return;
-    const c = connect({ host: '127.0.0.1', port, localAddress });
+    // At most 1 KB per read from the kernel (a 1 KB buffer), and one read each 10 s: the callback's
+    // false pauses the socket after each.
+    let first = true;
+    const c = connect({
+      host: '127.0.0.1',
+      port,
+      localAddress,
+      onread: {
+        buffer: Buffer.alloc(1024),
+        callback: (n, buf) => {
+          if (first) {
+            const status = /^HTTP\/1\.1 (\d{3})/.exec(buf.toString('latin1', 0, n))?.[1] ?? 'other';
+            counts[status] = (counts[status] ?? 0) + 1;
+          }
+          first = false;
+          return false;
+        },
+      },
+    });
     sock = c;
     c.on('error', () => {});
-    c.once('connect', () => {
-      c.pause();
-      c.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
-    });
-    const timer = setInterval(() => c.read(Math.min(1024, c.readableLength)), 10_000);
+    c.once('connect', () => c.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    // A cut connection's unread bytes hide the reset from a reader this slow: a CRLF written each
+    // time (allowed between requests) meets it at once.
+    const timer = setInterval(() => {
+      c.resume();
+      c.write('\r\n');
+    }, 10_000);
     c.once('close', () => {
       clearInterval(timer);
       counts.cut++;
@@ -563,8 +584,9 @@ if (wanted('readers')) {
   const k = await keyedFor(s, seconds * 1000);
   const all = [...k.keepAlive, ...k.fresh];
   console.log(
-    `${count} slow readers (1 KB per 10 s) of a 30 MB /files/ link, ${seconds} s: the server held ${held} sockets, ` +
-      `cut readers ${counts.cut} times (they came back); keyed GET /bundles/: ${all.length} answered, ${k.failures.length} failed` +
+    `${count} slow readers (1 KB per 10 s) of a 30 MB /files/ link, ${seconds} s: the server held ${held} sockets; ` +
+      `readers answered 200 ${counts['200'] ?? 0} times, 503 ${counts['503'] ?? 0} times; their connections closed ` +
+      `${counts.cut} times (they came back); keyed GET /bundles/: ${all.length} answered, ${k.failures.length} failed` +
       `${k.failures.length ? ` (${[...new Set(k.failures)].join(', ')})` : ''}, median ${median(all).toFixed(1)} ms ` +
       `(kept alive ${median(k.keepAlive).toFixed(1)}, new connection each ${median(k.fresh).toFixed(1)}), max ${Math.max(...all).toFixed(0)} ms; ` +
       `server RSS ${s.mem().rss} MB, peak ${s.mem().peak} MB`,

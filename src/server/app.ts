@@ -185,6 +185,7 @@ interface DoorContext {
   linkBase: () => string | undefined;
   /** The Host names the console answers (hostNames.ts). */
   consoleHost: (host: string) => boolean;
+  keyed: (req: FastifyRequest) => boolean;
 }
 
 /**
@@ -316,7 +317,11 @@ async function doorsOf(c: DoorContext): Promise<Door[]> {
   const doors = [apiDoor(c), await mcpDoor(c)];
   if (c.opts.local) {
     const { filesDoor, pagesDoor } = await import('./localRoutes.js');
-    doors.push(sandboxDoor(c), filesDoor(c.opts.local), pagesDoor(c.opts.local));
+    doors.push(
+      sandboxDoor(c),
+      filesDoor(c.opts.local, { keyed: c.keyed, maxPublicDownloads: c.limits.publicDownloads }),
+      pagesDoor(c.opts.local),
+    );
   }
   if (c.opts.console)
     doors.push(
@@ -407,7 +412,14 @@ export async function buildServer(
     const listening = app.addresses().filter((a) => typeof a !== 'string');
     return { port: listening[0]?.port ?? 0, addresses: listening.map((a) => a.address), publicUrl: opts.publicUrl };
   }, opts.console?.hosts);
-  await openDoors(app, arrange(await doorsOf({ opts, limits, guard, limiter, linkBase, consoleHost })));
+  /** Whether a request shows a live key, trusting its connection when it does (a file link's download). */
+  const keyed = (req: FastifyRequest) => {
+    const m = /^Token\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!m || !opts.authenticate(m[1]!)) return connections.trusted(req.raw.socket);
+    connections.trust(req.raw.socket);
+    return true;
+  };
+  await openDoors(app, arrange(await doorsOf({ opts, limits, guard, limiter, linkBase, consoleHost, keyed })));
   return app;
 }
 

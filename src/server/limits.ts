@@ -14,6 +14,8 @@ export interface ServerLimits {
   connectionsPerAddress: number;
   /** Open connections in all; a new one beyond it closes the oldest that showed no key (connections.ts). */
   maxConnections: number;
+  /** File-link downloads answered at once to callers that show no key; past it, a 503 (Retry-After). */
+  publicDownloads: number;
   /** An answer read slower than this (bytes per second over `readWindowMs`) is cut; 0: never. */
   readFloorBytes: number;
   readWindowMs: number;
@@ -45,6 +47,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   idleTimeoutMs: 30_000,
   connectionsPerAddress: 32,
   maxConnections: 4096,
+  publicDownloads: 256,
   readFloorBytes: 4096,
   readWindowMs: 10_000,
   jsonBytes: 1 * MB,

@@ -32,12 +32,12 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The files behind expiring links and the serve proof: fetched by programs, refused with the Error object. */
-export function filesDoor(engine: HostedEngine): Door {
+export function filesDoor(engine: HostedEngine, o: FileLinkOptions): Door {
   return {
     name: 'files',
     paths: [LINK_BASES.file, SERVE_PROOF_PATH],
     answer: errorObject,
-    register: (app) => registerFiles(app, engine),
+    register: (app) => registerFiles(app, engine, o),
   };
 }
 
@@ -63,25 +63,41 @@ export function pagesDoor(engine: HostedEngine): Door {
   };
 }
 
-function registerFiles(app: FastifyInstance, engine: HostedEngine): void {
+export interface FileLinkOptions {
+  /** Whether the request shows a live API key (its downloads are never turned away). */
+  keyed: (req: FastifyRequest) => boolean;
+  /** Downloads of file links answered at once to callers without a key; past it, a 503. */
+  maxPublicDownloads: number;
+}
+
+function registerFiles(app: FastifyInstance, engine: HostedEngine, o: FileLinkOptions): void {
+  let publicDownloads = 0;
   // An expiring file link: anyone holding the URL may download until it expires (like the hosted service's).
   app.get(`${linkRoute('file', 'token')}/:name`, async (req, reply) => {
     const { token, name } = req.params as { token: string; name: string };
     const path = engine.fileForLink(token);
     if (!path || !existsSync(path)) throw new ApiError(404, 'not_found', 'No such file, or its link has expired.');
+    // Each download holds a file and its buffers: strangers' are bounded, a flood of them is turned away cheaply.
+    if (!o.keyed(req)) {
+      if (publicDownloads >= o.maxPublicDownloads) {
+        reply.header('Retry-After', '10');
+        throw new ApiError(503, 'unavailable', 'Too many downloads in progress: try again in a few seconds.');
+      }
+      publicDownloads++;
+      reply.raw.once('close', () => publicDownloads--);
+    }
     const ext = extname(name).slice(1).toLowerCase();
-    return (
-      reply
-        .type(CONTENT_TYPES[ext] ?? 'application/octet-stream')
-        .header(
-          'Content-Disposition',
-          `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
-        )
-        .header('Cache-Control', 'private, no-store')
-        .header('X-Content-Type-Options', 'nosniff')
-        // Small reads: a download its reader stalls holds one chunk here and one in the socket's queue.
-        .send(createReadStream(path, { highWaterMark: 16 * 1024 }))
-    );
+    // Small reads: a download its reader stalls holds one chunk here and one in the socket's queue.
+    const file = createReadStream(path, { highWaterMark: 16 * 1024 });
+    return reply
+      .type(CONTENT_TYPES[ext] ?? 'application/octet-stream')
+      .header(
+        'Content-Disposition',
+        `${ext === 'pdf' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
+      )
+      .header('Cache-Control', 'private, no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(file);
   });
 
   // serve.json is trusted by other processes only when this answers with the HMAC of their challenge.
