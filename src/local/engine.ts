@@ -1,6 +1,6 @@
 // ADAPTER 2: EsignService as an embedded engine on SQLite.
 import { join } from 'node:path';
-import { parseBundleListQuery, parsePage } from '../service/listQuery.js';
+import { parseBundleListQuery, parseOutboxQuery, parsePage } from '../service/listQuery.js';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { PreparationPages, SigningView } from '../service/hosting.js';
@@ -26,6 +26,10 @@ import type {
   WebhookHeaderListQuery,
   WebhookListQuery,
   BundleMessage,
+  ClockMove,
+  OutboxQuery as PortOutboxQuery,
+  SandboxClock,
+  SandboxInfo,
 } from '../service/types.js';
 import { AccountStore } from './account/account.js';
 import { ApiKeyStore } from './account/apiKeys.js';
@@ -456,6 +460,28 @@ export class LocalEngine implements LocalBackend {
   }
   async resendWebhookEvent(id: string): Promise<WebhookEvent> {
     return (await this.dispatcher()).resend(id);
+  }
+
+  // The sandbox's clock and outbox (SandboxAdminOperations)
+  async describeSandbox(): Promise<SandboxInfo> {
+    return { signer_actions: true, clock: true, outbox: true, webhook_tools: true, request_log: false };
+  }
+  async getClock(): Promise<SandboxClock> {
+    return { now: this.clock.now(), offset_ms: this.clock.offset() };
+  }
+  async advanceClock(ms: number): Promise<ClockMove> {
+    const { ClockAdvanceRequest, parseOr400 } = await import('../service/schemas.js');
+    this.clock.advance(parseOr400(ClockAdvanceRequest, { ms }).ms);
+    // What the new time makes due happens now: expiry and reminders.
+    const done = this.runDue();
+    return { ...(await this.getClock()), ...done };
+  }
+  async resetClock(): Promise<SandboxClock> {
+    this.clock.setOffset(0);
+    return this.getClock();
+  }
+  async listOutbox(q: PortOutboxQuery = {}): Promise<BundleMessage[]> {
+    return listMessages(this.db, parseOutboxQuery(q));
   }
 
   async verify(hash: string): Promise<VerifyResult> {

@@ -8,6 +8,7 @@ import type {
   Bundle,
   Packet,
   Page,
+  SandboxInfo,
   WebhookDeliveryListQuery,
   WebhookDeliveryRecord,
   WebhookEvent,
@@ -17,6 +18,15 @@ import { FormData, HttpClient, type HttpOptions, type HttpResponse, type Request
 import { findByCustomKey } from '../service/customKey.js';
 import { createWithKey } from './retryPolicy.js';
 import { ofBundle } from '../service/webhookEvents.js';
+import { ApiError } from '../service/errors.js';
+
+const NO_SANDBOX: SandboxInfo = {
+  signer_actions: false,
+  clock: false,
+  outbox: false,
+  webhook_tools: false,
+  request_log: false,
+};
 
 type Query = RequestSpec['query'];
 
@@ -211,6 +221,20 @@ export class RemoteService implements EsignService {
   reassignPacket = this.op('reassignPacket');
   triggerWebhookEvent = this.op('triggerWebhookEvent');
   resendWebhookEvent = this.op('resendWebhookEvent');
+
+  /** A server without a sandbox (the hosted service) answers 404: it offers none of it. */
+  describeSandbox = async (): Promise<SandboxInfo> => {
+    try {
+      return await this.call<SandboxInfo>('describeSandbox');
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return NO_SANDBOX;
+      throw e;
+    }
+  };
+  getClock = this.op('getClock');
+  advanceClock = this.op('advanceClock');
+  resetClock = this.op('resetClock');
+  listOutbox = this.op('listOutbox');
 
   verify = this.op('verify');
   getRateLimit = this.op('getRateLimit');

@@ -40,6 +40,10 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const CHANNEL_KINDS = ['em', 'mp'] as const;
 
+/** What a message in the sandbox's outbox was sent for. */
+export const MESSAGE_KINDS = words('signing_request reminder docs_ready declined reassigned');
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
 export const BUNDLE_INCLUDES = ['data', 'events', 'files'] as const;
 export type BundleInclude = (typeof BUNDLE_INCLUDES)[number];
 

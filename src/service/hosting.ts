@@ -1,7 +1,7 @@
 // What esign serve needs from the engine besides the API v2 port: the files behind expiring links,
 // the signing page and the preparation pages. The server takes these interfaces, never the engine
 // itself, so src/server depends on src/service only; the engine implements them.
-import type { SandboxOperations, SignInput, WebhookSandboxOperations } from './service.js';
+import type { SandboxAdminOperations, SandboxOperations, SignInput, WebhookSandboxOperations } from './service.js';
 import type { AttachedFile, Bundle, DocumentTemplate } from './types.js';
 
 /** The largest file a signer may attach (the signing page refuses larger ones). */
@@ -150,7 +150,12 @@ export interface PreparationPages {
 /** Where esign serve proves it is the server serve.json names (see local/store/serveState.ts). */
 export const SERVE_PROOF_PATH = '/_esign/serve-proof';
 
-export interface HostedEngine extends FileLinks, SigningPages, SandboxOperations, WebhookSandboxOperations {
+export interface HostedEngine
+  extends FileLinks,
+    SigningPages,
+    SandboxOperations,
+    WebhookSandboxOperations,
+    SandboxAdminOperations {
   /** The preparation side, loaded on first use. */
   preparationPages(): Promise<PreparationPages>;
   /** Proof that this process serves the data directory named in its serve.json (undefined: it announced none). */

@@ -1,7 +1,7 @@
 // Parsing of list query strings (zod-free so that list commands start fast).
-import { BUNDLE_ORDERINGS, BUNDLE_STATUSES, DEFAULT_PER_PAGE, MAX_PER_PAGE } from './enums.js';
+import { BUNDLE_ORDERINGS, BUNDLE_STATUSES, DEFAULT_PER_PAGE, MAX_PER_PAGE, MESSAGE_KINDS } from './enums.js';
 import { ApiError, FieldErrors } from './errors.js';
-import type { BundleListQuery } from './types.js';
+import type { BundleListQuery, OutboxQuery } from './types.js';
 
 export interface PageSpec {
   page: number;
@@ -112,4 +112,23 @@ export function parseBundleListQuery(query: BundleListQuery): BundleFilter {
   else if (statusIn) filter.statuses = statusList;
   errs.throwIfAny();
   return filter;
+}
+
+/** The most messages one outbox read returns (and its default). */
+export const MAX_OUTBOX_LIMIT = 1000;
+
+/** The outbox's filters from a query (strings on the wire): `kind` one of the kinds, `limit` 1..1000. */
+export function parseOutboxQuery(query: OutboxQuery): OutboxQuery {
+  const raw = query as Record<string, unknown>;
+  const errs = new FieldErrors();
+  const s = (k: string) => (raw[k] === undefined || raw[k] === null || raw[k] === '' ? undefined : String(raw[k]));
+  const kind = s('kind');
+  if (kind !== undefined && !(MESSAGE_KINDS as readonly string[]).includes(kind))
+    errs.add('kind', `"${kind}" is not a valid kind. Valid: ${MESSAGE_KINDS.join(', ')}.`);
+  const limitText = s('limit');
+  const limit = limitText === undefined ? MAX_OUTBOX_LIMIT : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_OUTBOX_LIMIT)
+    errs.add('limit', `Must be a whole number from 1 to ${MAX_OUTBOX_LIMIT}.`);
+  errs.throwIfAny();
+  return { bundle: s('bundle'), packet: s('packet'), to: s('to'), kind, limit };
 }

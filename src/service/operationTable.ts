@@ -4,7 +4,7 @@
 // from it; no other file in src/ writes a route path (test/service/operations.test.ts holds that).
 // zod-free on purpose, so the remote adapter and the server load it without the schemas;
 // operations.ts adds the request schemas for the OpenAPI document, the console and the MCP tools.
-import { BUNDLE_INCLUDES, BUNDLE_ORDERINGS, BUNDLE_STATUSES, WEBHOOK_EVENT_TYPES } from './enums.js';
+import { BUNDLE_INCLUDES, BUNDLE_ORDERINGS, BUNDLE_STATUSES, MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from './enums.js';
 import type { EsignService } from './service.js';
 
 export type Effect = 'read' | 'create' | 'change' | 'destroy';
@@ -452,6 +452,39 @@ export const OPERATION_TABLE: readonly OperationRow[] = [
         'Sandbox: deliver a webhook event again now',
         ACTS,
         one('WebhookEvent'),
+      ),
+      get('/sandbox/', 'describeSandbox', 'Sandbox: what this server offers of it', one('SandboxInfo')),
+      get('/sandbox/clock/', 'getClock', "Sandbox: the engine's clock", one('SandboxClock')),
+      op(
+        'POST /sandbox/clock/advance/',
+        'advanceClock',
+        'Sandbox: move the clock forward (what that makes due happens at once: expiry, reminders)',
+        people(ACTS),
+        one('ClockMove'),
+        { body: 'ClockAdvanceRequest', args: [member('ms')] },
+      ),
+      op(
+        'POST /sandbox/clock/reset/',
+        'resetClock',
+        'Sandbox: the clock back to wall-clock time',
+        SETS,
+        one('SandboxClock'),
+      ),
+      reads(
+        'GET /sandbox/outbox/',
+        'listOutbox',
+        'Sandbox: the emails and SMS recorded instead of sent, oldest first',
+        many('OutboxMessage'),
+        {
+          query: [
+            q('bundle'),
+            q('packet'),
+            q('to', str('The recipient, case-insensitive.')),
+            q('kind', { type: 'string', enum: [...MESSAGE_KINDS] }),
+            q('limit', { type: 'integer', minimum: 1, maximum: 1000 }, 'The newest N that match (default 1000).'),
+          ],
+          args: [{ in: 'query' }],
+        },
       ),
     ],
     { fromRoot: true },

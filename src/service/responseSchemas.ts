@@ -6,6 +6,7 @@ import {
   CHANNEL_KINDS,
   DELIVER_VIA,
   DOC_STATUSES,
+  MESSAGE_KINDS,
   PACKET_STATUSES,
   WEBHOOK_EVENT_TYPES,
 } from './enums.js';
@@ -238,6 +239,30 @@ export const VerifyResultSchema = z.object({
 
 export const RateLimitSchema = z.object({ limit: z.int(), remaining: z.int(), reset: z.int(), window: z.int() });
 
+export const SandboxInfoSchema = z.object({
+  signer_actions: z.boolean(),
+  clock: z.boolean(),
+  outbox: z.boolean(),
+  webhook_tools: z.boolean(),
+  request_log: z.boolean(),
+});
+
+export const SandboxClockSchema = z.object({ now: dateTime, offset_ms: z.int() });
+
+export const ClockMoveSchema = SandboxClockSchema.extend({ expired: z.int(), reminded: z.int() });
+
+export const OutboxMessageSchema = z.object({
+  id: z.int(),
+  created: dateTime,
+  channel: z.enum(['email', 'sms']),
+  kind: z.enum(MESSAGE_KINDS),
+  recipient: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  bundle_id: nullable(z.string()),
+  packet_id: nullable(z.string()),
+});
+
 /** Every response schema by the name it has in the OpenAPI document. */
 export const RESPONSE_SCHEMAS = {
   Error: WireErrorSchema,
@@ -260,6 +285,10 @@ export const RESPONSE_SCHEMAS = {
   WebhookSecret: WebhookSecretSchema,
   VerifyResult: VerifyResultSchema,
   RateLimit: RateLimitSchema,
+  SandboxInfo: SandboxInfoSchema,
+  SandboxClock: SandboxClockSchema,
+  ClockMove: ClockMoveSchema,
+  OutboxMessage: OutboxMessageSchema,
 } as const;
 
 // Each schema and its interface in types.ts describe the same object, both ways.
@@ -283,3 +312,6 @@ same<Same<Out<typeof WebhookDeliveryRecordSchema>, T.WebhookDeliveryRecord>>();
 same<Same<Out<typeof WebhookSecretSchema>, T.WebhookSecret>>();
 same<Same<Out<typeof VerifyResultSchema>, T.VerifyResult>>();
 same<Same<Out<typeof RateLimitSchema>, T.RateLimit>>();
+same<Same<Out<typeof SandboxInfoSchema>, T.SandboxInfo>>();
+same<Same<Out<typeof SandboxClockSchema>, T.SandboxClock>>();
+same<Same<Out<typeof ClockMoveSchema>, T.ClockMove>>();

@@ -531,6 +531,17 @@ export const signInputOf = (body: unknown) => parseOr400(PacketSignRequest, body
 /** POST /sandbox/packets/{id}/decline/. */
 export const PacketDeclineRequest = z.object({ reason: z.string().optional() });
 
+/** The longest move of the sandbox's clock: ten years. */
+export const MAX_CLOCK_ADVANCE_MS = 10 * 365 * 86_400_000;
+
+/** POST /sandbox/clock/advance/: how far to move the clock, in milliseconds. */
+export const ClockAdvanceRequest = z.strictObject({
+  ms: z
+    .int({ error: 'A whole number of milliseconds is required.' })
+    .min(1, { error: 'Must be at least 1.' })
+    .max(MAX_CLOCK_ADVANCE_MS, { error: `Must be at most ${MAX_CLOCK_ADVANCE_MS} (ten years).` }),
+});
+
 export const VerifyRequest = z.object({
   hash: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'Must be a SHA-256 hash: 64 hexadecimal characters.' }),
 });

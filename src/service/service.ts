@@ -49,6 +49,10 @@ import type {
   WebhookListQuery,
   WebhookSecret,
   BundleMessage,
+  ClockMove,
+  OutboxQuery,
+  SandboxClock,
+  SandboxInfo,
 } from './types.js';
 
 /**
@@ -191,6 +195,22 @@ export interface WebhookSandboxOperations {
 }
 
 /**
+ * The sandbox's clock and outbox: the engine has them, esign serve offers them under /sandbox/ (so a
+ * test runs whole against a remote esign serve), the hosted service has none (404).
+ */
+export interface SandboxAdminOperations {
+  /** What this backend's sandbox offers; a server without one (the hosted service) says: nothing. */
+  describeSandbox(): Promise<SandboxInfo>;
+  getClock(): Promise<SandboxClock>;
+  /** Moves the clock forward by `ms` and applies at once what that makes due (expiry, reminders). */
+  advanceClock(ms: number): Promise<ClockMove>;
+  /** Back to wall-clock time. */
+  resetClock(): Promise<SandboxClock>;
+  /** The messages recorded instead of sent: the newest `limit` that match, oldest first. */
+  listOutbox(query?: OutboxQuery): Promise<BundleMessage[]>;
+}
+
+/**
  * What only some backends can tell (the local engine, sharing the data directory): callers check
  * that an operation exists and fall back (polling, the API's parts) when it does not.
  */
@@ -228,6 +248,7 @@ export interface EsignService
     WebhookOperations,
     SandboxOperations,
     WebhookSandboxOperations,
+    SandboxAdminOperations,
     InsightOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;

@@ -323,3 +323,42 @@ export interface BundleMessage {
   bundle_id: string | null;
   packet_id: string | null;
 }
+
+/** The outbox's filters (GET /sandbox/outbox/): the newest `limit` messages, oldest first. */
+export interface OutboxQuery {
+  bundle?: string;
+  packet?: string;
+  /** The recipient's address, case-insensitive. */
+  to?: string;
+  kind?: string;
+  /** 1..1000, default 1000. */
+  limit?: number;
+}
+
+/** What a backend's sandbox offers (GET /sandbox/): the hosted service has none of it. */
+export interface SandboxInfo {
+  /** View, sign, decline and reassign as the signer (/sandbox/packets/...). */
+  signer_actions: boolean;
+  /** The engine's clock: read, moved forward, reset. */
+  clock: boolean;
+  /** The messages recorded instead of sent. */
+  outbox: boolean;
+  /** Webhook trigger and resend. */
+  webhook_tools: boolean;
+  /** A live log of the server's requests. */
+  request_log: boolean;
+}
+
+/** The sandbox's clock: its time and how far it is ahead of the wall clock. */
+export interface SandboxClock {
+  now: string;
+  offset_ms: number;
+}
+
+/** A move of the clock, and what it made due at once. */
+export interface ClockMove extends SandboxClock {
+  /** Bundles that expired. */
+  expired: number;
+  /** Reminders sent. */
+  reminded: number;
+}

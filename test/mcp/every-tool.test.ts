@@ -285,6 +285,19 @@ describe('every tool over stdio', () => {
     await yes('delete_webhook', { id: hook.id, confirm: true });
     await no('delete_webhook', { id: hook.id, confirm: true }, NOSUCH);
 
+    // The sandbox's clock and outbox
+    await yes('describe_sandbox');
+    await no('describe_sandbox', { verbose: true }, /verbose: This field is not allowed here\./);
+    await yes('get_clock');
+    await no('get_clock', { at: 'now' }, /at: This field is not allowed here\./);
+    await no('advance_clock', { ms: 60_000 }, /Not done: this would act in the sandbox: move the clock forward/);
+    await yes('advance_clock', { ms: 60_000, confirm: true });
+    await no('advance_clock', { ms: -1, confirm: true }, /^400 invalid: ms: /);
+    await no('reset_clock', {}, /Not done: this would act in the sandbox: the clock back to wall-clock time/);
+    await yes('reset_clock', { confirm: true });
+    await yes('list_outbox', { bundle: slug, kind: 'signing_request' });
+    await no('list_outbox', { kind: 'postcard' }, /^400 invalid: kind: /);
+
     // Verification, the rate limit, and the jobs
     await yes('verify', { hash: 'a'.repeat(64) });
     await no('verify', { hash: 'xyz' }, /^400 invalid: hash: A SHA-256 hash written as 64 hexadecimal digits\./);
