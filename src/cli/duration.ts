@@ -1,25 +1,9 @@
-// The one grammar of durations typed on the command line (--timeout, --wait, clock advance):
-// a bare number of seconds (`90`), or amounts with units, alone or together (`500ms`, `90s`,
-// `15m`, `2h`, `3d`, `1w`, `1d12h`, `1h30m`; decimals too: `1.5h`).
+// Durations on the command line: the grammar is the application layer's (app/duration.ts); a flag
+// that is not one is a usage error naming the flag.
+import { DURATION_EXAMPLES, parseDuration } from '../app/duration.js';
 import { CliError, EXIT } from './exitCodes.js';
 
-const UNITS: Record<string, number> = { ms: 1, s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
-
-export const DURATION_EXAMPLES = '90, 90s, 15m, 2h, 1d12h';
-
-/** Milliseconds (rounded), or undefined when the text is not a duration. */
-export function parseDuration(text: string): number | undefined {
-  const t = text.trim();
-  if (/^\d+(?:\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy;
-  let total = 0;
-  let consumed = 0;
-  for (let m = re.exec(t); m; m = re.exec(t)) {
-    total += Number(m[1]) * UNITS[m[2]];
-    consumed = re.lastIndex;
-  }
-  return consumed === t.length && consumed > 0 ? Math.round(total) : undefined;
-}
+export { DURATION_EXAMPLES, formatDuration, parseDuration } from '../app/duration.js';
 
 /** A flag's duration in milliseconds; anything else is a usage error naming the flag. */
 export function durationArg(text: string, flag: string): number {
@@ -28,6 +12,3 @@ export function durationArg(text: string, flag: string): number {
     throw new CliError(`${flag} expects a duration such as ${DURATION_EXAMPLES}, got "${text}".`, EXIT.USAGE);
   return ms;
 }
-
-/** A duration for a message: `1 s`, `90 s`, `2.5 s`, `500 ms`. */
-export const formatDuration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);

@@ -20,6 +20,8 @@ export const EXIT = {
   UNREACHABLE: 13,
   CANNOT_SEND: 14,
   INCOMPLETE: 15,
+  SCENARIO_FAILED: 16,
+  SCENARIO_INVALID: 17,
   INTERRUPTED: 130,
 } as const;
 
@@ -63,6 +65,14 @@ export const EXIT_TABLE: [number, string][] = [
   [
     EXIT.INCOMPLETE,
     'Created, but not all of it was applied (its tags, say): the id is printed, the message says what is missing; do not create it again',
+  ],
+  [
+    EXIT.SCENARIO_FAILED,
+    'A scenario failed (esign scenario run): a step did not hold what it expects, or its request failed; the summary names the step and shows expected, actual and its answer',
+  ],
+  [
+    EXIT.SCENARIO_INVALID,
+    'A scenario file is invalid (its format, a reference to a step that does not come before, an unset variable) or uses what the backend does not offer (signer actions or the clock on the hosted service); nothing was run',
   ],
   [EXIT.INTERRUPTED, 'Interrupted (Ctrl-C)'],
 ];

@@ -275,6 +275,32 @@ export class Factory {
     return this.engine;
   }
 
+  /**
+   * An embedded engine of its own on `dataDir`, which the caller closes (esign scenario run: a fresh
+   * engine for each file). Nothing of the user's own data directory is touched.
+   */
+  async freshEngine(dataDir: string): Promise<LocalBackend> {
+    const [{ LocalEngine }, { engineTuning }] = await Promise.all([
+      import('../local/engine.js'),
+      import('./engineTuning.js'),
+    ]);
+    const report = (line: string) => void this.io.err.write(`${stripControl(line)}\n`);
+    return new LocalEngine({ dataDir, report, ...engineTuning(this.env) });
+  }
+
+  /** A remote API v2 server of the caller's choosing (esign scenario run --backend), which the caller closes. */
+  async remoteService(baseUrl: string, apiKey: string | undefined): Promise<EsignService> {
+    if (!isHttpUrl(baseUrl))
+      throw new CliError(`"${baseUrl}" is not an http(s) URL (for example http://127.0.0.1:8787/api/v2).`, EXIT.USAGE);
+    const { RemoteService } = await import('../remote/remote.js');
+    return new RemoteService({
+      baseUrl,
+      apiKey,
+      note: (line) => this.io.err.write(`${stripControl(line)}\n`),
+      debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
+    });
+  }
+
   async close(): Promise<void> {
     // An injected backend is its owner's to close.
     if (this.engine !== this.injected) await this.engine?.close();

@@ -8,10 +8,12 @@ import { supportConsole } from './commands/console/console.js';
 import * as envelopeTemplate from './commands/envelope-template/index.js';
 import * as help from './commands/help/help.js';
 import * as local from './commands/local/index.js';
+import * as logs from './commands/logs/index.js';
 import { mcp } from './commands/mcp/mcp.js';
 import * as packet from './commands/packet/index.js';
 import * as person from './commands/person/index.js';
 import * as profile from './commands/profile/index.js';
+import * as scenario from './commands/scenario/index.js';
 import { schema } from './commands/schema/schema.js';
 import { serve } from './commands/serve/serve.js';
 import * as template from './commands/template/index.js';
@@ -64,12 +66,14 @@ export function buildProgram(
     person,
     webhook,
     local,
+    logs,
     profile,
     serve,
     supportConsole,
     mcp,
     verify,
     batch,
+    scenario,
     api,
     schema,
     completion,

@@ -27,7 +27,9 @@ import type {
   WebhookListQuery,
   BundleMessage,
   ClockMove,
+  FollowRequests,
   OutboxQuery as PortOutboxQuery,
+  RequestLogEntry,
   SandboxClock,
   SandboxInfo,
 } from '../service/types.js';
@@ -46,6 +48,8 @@ import { applyDue } from './bundles/due.js';
 import * as life from './bundles/lifecycle.js';
 import { type LinkKind, fileLinkToken, resolveLink } from './bundles/links.js';
 import { type OutboxQuery, countMessages, listMessages, messagesPage } from './messages/outbox.js';
+import { RequestLog } from './store/requestLog.js';
+import { backlogOf, parseRequestFilter } from '../service/requestLog.js';
 import * as packets from './bundles/packets.js';
 import { ReadCache } from './store/readCache.js';
 import { localInfo, pendingWork } from './store/admin.js';
@@ -106,9 +110,11 @@ export class LocalEngine implements LocalBackend {
   private readonly bundleReads: ReadCache<Bundle>;
   private readonly changeListeners = new Set<() => void>();
   private serveLookup: { at: number; url: string | undefined } | undefined;
+  private readonly requestLog: RequestLog;
 
   constructor(opts: LocalEngineOptions) {
     this.dataDir = opts.dataDir;
+    this.requestLog = new RequestLog(opts.dataDir);
     this.publicUrlOverride = opts.publicUrl;
     this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
     this.explainLists = opts.explainLists === true;
@@ -193,6 +199,7 @@ export class LocalEngine implements LocalBackend {
   }
 
   async close(): Promise<void> {
+    await this.requestLog.flush();
     await this.settle();
     await this.webhooks.close();
     if (this.db.open) this.db.close();
@@ -464,7 +471,7 @@ export class LocalEngine implements LocalBackend {
 
   // The sandbox's clock and outbox (SandboxAdminOperations)
   async describeSandbox(): Promise<SandboxInfo> {
-    return { signer_actions: true, clock: true, outbox: true, webhook_tools: true, request_log: false };
+    return { signer_actions: true, clock: true, outbox: true, webhook_tools: true, request_log: true };
   }
   async getClock(): Promise<SandboxClock> {
     return { now: this.clock.now(), offset_ms: this.clock.offset() };
@@ -482,6 +489,15 @@ export class LocalEngine implements LocalBackend {
   }
   async listOutbox(q: PortOutboxQuery = {}): Promise<BundleMessage[]> {
     return listMessages(this.db, parseOutboxQuery(q));
+  }
+  recordRequest(e: RequestLogEntry): void {
+    this.requestLog.record(e);
+  }
+  async followRequests(o: FollowRequests, onEntry: (e: RequestLogEntry) => void): Promise<void> {
+    await this.requestLog.follow(
+      { ...o, filter: parseRequestFilter({ ...o.filter }), backlog: backlogOf(o.backlog) },
+      onEntry,
+    );
   }
 
   async verify(hash: string): Promise<VerifyResult> {

@@ -1,5 +1,6 @@
 // HTTP for the remote backend: one undici keep-alive pool per base URL, Token auth, timeouts, and
 // the one retry policy (retryPolicy.ts) for every request.
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, FormData, request } from 'undici';
 import { ApiError } from '../service/errors.js';
 import { DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy, nextWait } from './retryPolicy.js';
@@ -132,6 +133,35 @@ export class HttpClient {
       this.note?.(`esign: ${what} ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (${retry})`);
       await this.policy.sleep(wait);
     }
+  }
+
+  /**
+   * A GET whose answer is read as it comes (a live stream), with no body timeout: the body once the
+   * status is 2xx; else the ApiError. Not retried: the caller decides whether to follow again.
+   */
+  async stream(spec: Pick<RequestSpec, 'path' | 'query' | 'fromRoot'>, signal?: AbortSignal): Promise<Readable> {
+    const headers: Record<string, string> = { accept: 'application/x-ndjson', 'user-agent': 'esign-cli' };
+    if (this.apiKey) headers.authorization = `Token ${this.apiKey}`;
+    const res = await request(this.url(spec), {
+      method: 'GET',
+      headers,
+      dispatcher: this.agent,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: 0,
+      signal,
+    }).catch((e: Error & { code?: string }) => {
+      if (e.name === 'AbortError') throw e;
+      throw new TransportError(`GET ${this.url(spec)} failed: ${e.message}${e.code ? ` (${e.code})` : ''}`, e.code);
+    });
+    if (res.statusCode < 400) return res.body;
+    const text = await res.body.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = { code: 'error', message: `HTTP ${res.statusCode}: ${text.slice(0, 200)}` };
+    }
+    throw ApiError.fromWire(res.statusCode, body);
   }
 
   private async once(spec: RequestSpec): Promise<HttpResponse> {

@@ -7,7 +7,9 @@ import type {
   AttachedFile,
   Bundle,
   Packet,
+  FollowRequests,
   Page,
+  RequestLogEntry,
   SandboxInfo,
   WebhookDeliveryListQuery,
   WebhookDeliveryRecord,
@@ -19,6 +21,7 @@ import { findByCustomKey } from '../service/customKey.js';
 import { createWithKey } from './retryPolicy.js';
 import { ofBundle } from '../service/webhookEvents.js';
 import { ApiError } from '../service/errors.js';
+import { entryOf, REQUEST_LOG_PATH } from '../service/requestLog.js';
 
 const NO_SANDBOX: SandboxInfo = {
   signer_actions: false,
@@ -235,6 +238,32 @@ export class RemoteService implements EsignService {
   advanceClock = this.op('advanceClock');
   resetClock = this.op('resetClock');
   listOutbox = this.op('listOutbox');
+
+  /** The server's request log as a stream of JSON lines (GET /sandbox/requests/), read line by line. */
+  async followRequests(o: FollowRequests, onEntry: (e: RequestLogEntry) => void): Promise<void> {
+    const query = { ...o.filter, backlog: o.backlog, follow: o.follow === false ? 'false' : undefined };
+    let body: Readable;
+    try {
+      body = await this.http.stream({ path: REQUEST_LOG_PATH, query, fromRoot: true }, o.signal);
+    } catch (e) {
+      if ((e as Error).name === 'AbortError') return;
+      throw e;
+    }
+    const { createInterface } = await import('node:readline');
+    const lines = createInterface({ input: body, crlfDelay: Number.POSITIVE_INFINITY });
+    const stop = () => body.destroy();
+    o.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      for await (const line of lines) {
+        const e = line ? entryOf(line) : undefined;
+        if (e) onEntry(e);
+      }
+    } catch (e) {
+      if (!o.signal?.aborted) throw e;
+    } finally {
+      o.signal?.removeEventListener('abort', stop);
+    }
+  }
 
   verify = this.op('verify');
   getRateLimit = this.op('getRateLimit');

@@ -41,6 +41,8 @@ export interface ServerOptions {
    * the server's own names only, and `hosts` (DNS rebinding).
    */
   console?: { readOnly?: boolean; hosts?: string[] };
+  /** Keep each request in the engine's request log (default true when the engine is the service). */
+  requestLog?: boolean;
 }
 
 const ok = (body: unknown, status = 200): Result => ({ status, body });
@@ -141,6 +143,9 @@ function parseQuery(text: string): Record<string, string> {
 }
 
 type GuardKind = 'call' | 'create' | 'public' | 'status';
+
+/** The id of the API key each request was made with (the request log names it, never the key). */
+const keyIds = new WeakMap<FastifyRequest, string>();
 type Guard = (req: FastifyRequest, reply: FastifyReply, kind: GuardKind, n?: number) => string;
 
 /** A route of the operations table: the guard as soon as the headers are in, then the one call. */
@@ -155,6 +160,7 @@ function tableRoute(
   app.route({
     method: op.method,
     url: op.fromRoot ? url : `${API_PREFIX}${url}`,
+    config: { operation: op.name },
     ...(op.documentBody ? { bodyLimit: limits.documentJsonBytes } : {}),
     // The key is checked as soon as the headers are in: a body is read only for a key holder.
     onRequest: async (req, reply) => void guard(req, reply, kind),
@@ -205,6 +211,7 @@ function apiDoor(c: DoorContext): Door {
     app.route({
       method: 'GET',
       url: `${API_PREFIX}${rateLimit}`,
+      config: { operation: 'getRateLimit' },
       onRequest: async (req, reply) => void guard(req, reply, 'status'),
       handler: async (req, reply) => {
         return limiter.peek(guard(req, reply, 'status'));
@@ -231,11 +238,17 @@ function apiDoor(c: DoorContext): Door {
   return { name: 'api', paths: [API_PREFIX], answer: errorObject, refusals: apiRefusalLimits(limits), register };
 }
 
-/** The sandbox's operations (signer activity, webhook test tools), outside /api/v2, when the engine is the service. */
+/**
+ * The sandbox's operations (signer activity, webhook test tools, the clock and the outbox) and the
+ * request log's stream, outside /api/v2, when the engine is the service.
+ */
 function sandboxDoor(c: DoorContext): Door {
-  const register = (app: FastifyInstance) => {
+  const register = async (app: FastifyInstance) => {
     for (const route of routes(c.opts.service, c.limits, c.opts.local))
       if (route.op.fromRoot) tableRoute(app, route, c.limits, c.guard, c.linkBase);
+    (await import('./requestLogRoute.js')).registerRequestLog(app, c.opts.local!, (req, reply) =>
+      c.guard(req, reply, 'call'),
+    );
   };
   return { name: 'sandbox', paths: ['/sandbox'], answer: errorObject, refusals: apiRefusalLimits(c.limits), register };
 }
@@ -284,6 +297,7 @@ function requestGuard(
         throw new ApiError(401, 'authentication_failed', 'Invalid token.');
       }
       connections.trust(req.raw.socket);
+      keyIds.set(req, id);
       who = `key:${id}`;
     }
     if (kind === 'status') return who;
@@ -400,11 +414,7 @@ export async function buildServer(
 
   registerBodyParsers(app, limits);
 
-  app.addHook('onResponse', (req, reply, done) => {
-    connections.idle(req.raw.socket);
-    log(`${req.method} ${req.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
-    done();
-  });
+  app.addHook('onResponse', answered(opts, connections, log));
 
   const guard = requestGuard(opts, limiter, connections);
   const linkBase = () => opts.publicUrl ?? (app.addresses().length ? app.listeningOrigin : undefined);
@@ -421,6 +431,26 @@ export async function buildServer(
   };
   await openDoors(app, arrange(await doorsOf({ opts, limits, guard, limiter, linkBase, consoleHost, keyed })));
   return app;
+}
+
+/** When a request has been answered: its connection is idle again, and it is logged (one line, and the request log). */
+function answered(opts: ServerOptions, connections: ReturnType<typeof guardConnections>, log: (line: string) => void) {
+  const record = opts.requestLog !== false ? opts.local : undefined;
+  return (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    connections.idle(req.raw.socket);
+    const path = req.url.split('?')[0]!;
+    log(`${req.method} ${path} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    record?.recordRequest({
+      time: new Date().toISOString(),
+      method: req.method,
+      path,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      key_id: keyIds.get(req) ?? null,
+      operation: (req.routeOptions.config as { operation?: string } | undefined)?.operation ?? null,
+    });
+    done();
+  };
 }
 
 const serializedFrozen = new WeakMap<object, string>();

@@ -2,7 +2,7 @@
 // the signing page and the preparation pages. The server takes these interfaces, never the engine
 // itself, so src/server depends on src/service only; the engine implements them.
 import type { SandboxAdminOperations, SandboxOperations, SignInput, WebhookSandboxOperations } from './service.js';
-import type { AttachedFile, Bundle, DocumentTemplate } from './types.js';
+import type { AttachedFile, Bundle, DocumentTemplate, RequestLogEntry } from './types.js';
 
 /** The largest file a signer may attach (the signing page refuses larger ones). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
@@ -160,4 +160,6 @@ export interface HostedEngine
   preparationPages(): Promise<PreparationPages>;
   /** Proof that this process serves the data directory named in its serve.json (undefined: it announced none). */
   serveProof?(challenge: string): string | undefined;
+  /** Keeps one answered request in the request log (esign serve, for each request). */
+  recordRequest(e: RequestLogEntry): void;
 }

@@ -50,7 +50,9 @@ import type {
   WebhookSecret,
   BundleMessage,
   ClockMove,
+  FollowRequests,
   OutboxQuery,
+  RequestLogEntry,
   SandboxClock,
   SandboxInfo,
 } from './types.js';
@@ -208,6 +210,13 @@ export interface SandboxAdminOperations {
   resetClock(): Promise<SandboxClock>;
   /** The messages recorded instead of sent: the newest `limit` that match, oldest first. */
   listOutbox(query?: OutboxQuery): Promise<BundleMessage[]>;
+  /**
+   * esign serve's requests (method, path, status, time, key id, operation): the last ones that
+   * match, then each new one as it is answered, until `o.signal` aborts. The engine reads the log
+   * esign serve keeps in its data directory; the remote adapter reads the server's stream (not an
+   * operation of the table: a stream, as file links are).
+   */
+  followRequests(o: FollowRequests, onEntry: (e: RequestLogEntry) => void): Promise<void>;
 }
 
 /**

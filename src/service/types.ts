@@ -362,3 +362,34 @@ export interface ClockMove extends SandboxClock {
   /** Reminders sent. */
   reminded: number;
 }
+
+/** One request esign serve answered, as its request log keeps it (never the key, never the query). */
+export interface RequestLogEntry {
+  time: string;
+  method: string;
+  /** The path, without its query string. */
+  path: string;
+  status: number;
+  ms: number;
+  /** The id of the API key that made it (never the key), or null. */
+  key_id: string | null;
+  /** The operation of the table it was, or null (pages, files, the console, MCP). */
+  operation: string | null;
+}
+
+/** Which requests to show: a status (`404`) or class (`4xx`), a method, a path prefix, an operation. */
+export interface RequestFilter {
+  status?: string;
+  method?: string;
+  path?: string;
+  operation?: string;
+}
+
+export interface FollowRequests {
+  filter?: RequestFilter;
+  /** The last N matching requests first (default 20, at most 1000). */
+  backlog?: number;
+  /** Keep following new requests until `signal` aborts (default true). */
+  follow?: boolean;
+  signal?: AbortSignal;
+}

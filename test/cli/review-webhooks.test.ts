@@ -2,7 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
-import { startListen } from '../webhooks/listen.js';
+import { deliveryLines, startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../helpers.js';
@@ -54,7 +54,7 @@ describe('esign webhook listen (review)', () => {
       expect(await slow).toBe(200);
       const done = await p;
       expect(done.exitCode, done.stderr).toBe(0);
-      const lines = done.stdout
+      const lines = deliveryLines(done.stdout)
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as { event: { event_id: string }; status: number });

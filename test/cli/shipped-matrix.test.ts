@@ -125,6 +125,11 @@ const RUNS: Record<string, Run> = {
   'batch check': r('batch check {csv} --spec {spec}'),
   'batch csv-template': r('batch csv-template --spec {spec}'),
   'batch status': r('batch status'),
+  'scenario run': r('scenario run {scenario} --junit {dir}/junit.xml'),
+  'scenario check': r('scenario check {scenario}'),
+  'scenario init': r('scenario init {dir}/init'),
+  'scenario schema': r('scenario schema'),
+  'logs tail': r('logs tail --no-follow'),
   api: r('api GET /bundles/ -F per_page=2'),
   schema: r('schema BundleRequest'),
   completion: r('completion bash'),
@@ -330,11 +335,16 @@ beforeAll(async () => {
   copyFileSync(fixture('bundle-spec.json'), join(work.dir, 'spec.json'));
   copyFileSync(fixture('contract.pdf'), join(work.dir, 'contract.pdf'));
   writeFileSync(join(work.dir, 'rows.csv'), 'label,custom_key\nAgreement for Ada,m-1\n');
+  writeFileSync(
+    join(work.dir, 'scenario.yaml'),
+    'steps:\n  - call: listBundles\n  - advance: 1m\n  - outbox: {}\n    expect: { length: 0 }\n',
+  );
   const files = {
     pdf: fixture('contract.pdf'),
     spec: join(work.dir, 'spec.json'),
     csv: join(work.dir, 'rows.csv'),
     dir: work.dir,
+    scenario: join(work.dir, 'scenario.yaml'),
     envelopeSpec: fixture('templates/envelope-template.json'),
   };
   [local, remote] = await runAll([await localBackend(files), await remoteBackend(files)]);

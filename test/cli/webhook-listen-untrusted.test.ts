@@ -2,7 +2,7 @@
 // and nothing in any delivery's body reaches the terminal as an escape sequence.
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../helpers.js';
-import { startListen } from '../webhooks/listen.js';
+import { deliveryLines, startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
 
 const SECRET = 'whsec_untrusted_secret';
@@ -65,6 +65,6 @@ describe('esign webhook listen and a hostile body', () => {
     const j = await json.p;
     expect(escapes(j.stdout)).toEqual([]);
     // The same event, only written safely.
-    expect((JSON.parse(j.stdout) as { event: { event_type: string } }).event.event_type).toBe(HOSTILE);
+    expect((JSON.parse(deliveryLines(j.stdout)) as { event: { event_type: string } }).event.event_type).toBe(HOSTILE);
   });
 });

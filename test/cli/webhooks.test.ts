@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { startListen } from '../webhooks/listen.js';
+import { deliveryLines, startListen } from '../webhooks/listen.js';
 import { expectedSignature } from '../webhooks/receiver.js';
 import { describe, expect, it } from 'vitest';
 import { argv, useTempDir, kv, tsvRows } from '../helpers.js';
@@ -227,7 +227,7 @@ describe('esign webhook listen', () => {
     expect(r3.status).toBe(401);
     const done = await p;
     expect(done.exitCode, done.stderr).toBe(0);
-    const lines = done.stdout
+    const lines = deliveryLines(done.stdout)
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -288,7 +288,11 @@ describe('esign webhook listen', () => {
       expect(r.status).toBe(202);
       const done = await p;
       expect(done.exitCode, done.stderr).toBe(0);
-      expect(JSON.parse(done.stdout)).toMatchObject({ verified: true, forward: { status: 202 }, status: 202 });
+      expect(JSON.parse(deliveryLines(done.stdout))).toMatchObject({
+        verified: true,
+        forward: { status: 202 },
+        status: 202,
+      });
       expect(got).toHaveLength(1);
       expect(got[0].body).toBe(body);
       expect(got[0].headers['x-blueink-signature']).toBe(headers['X-Blueink-Signature']);
@@ -326,7 +330,7 @@ describe('esign webhook listen', () => {
     expect(events[0]).toMatchObject({ webhook: hook, event_type: 'bundle_sent', success: true, status: 200 });
     const done = await p;
     expect(done.exitCode, done.stderr).toBe(0);
-    const line = JSON.parse(done.stdout);
+    const line = JSON.parse(deliveryLines(done.stdout));
     expect(line).toMatchObject({ verified: true, event: { event_type: 'bundle_sent', event_id: events[0].pk } });
 
     const pk = events[0].pk;

@@ -20,7 +20,7 @@ describe.each(BACKENDS)('sandbox clock and outbox: $name', ({ make }) => {
       clock: true,
       outbox: true,
       webhook_tools: true,
-      request_log: false,
+      request_log: true,
     });
   });
 

@@ -1,5 +1,7 @@
-// `esign webhook listen` as a child process, once it has printed its ready line on stderr.
+// `esign webhook listen` as a child process, once it has said it is ready: with --json, by the
+// first line on stdout ({"ready": true, "url": ...}); else by its line on stderr.
 import { execa } from 'execa';
+import { expect } from 'vitest';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 
@@ -9,14 +11,23 @@ export async function startListen(dataDir: string, args: string[], env: Record<s
     env: { ESIGN_DATA_DIR: dataDir, NO_COLOR: '1', ...env },
     extendEnv: true,
   });
+  const json = args.includes('--json');
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    p.stderr!.on('data', (d: Buffer) => {
+    const stream = json ? p.stdout! : p.stderr!;
+    stream.on('data', (d: Buffer) => {
       seen += d.toString();
-      const m = /Listening on (\S+)/.exec(seen);
-      if (m) resolve(m[1]!);
+      const m = json ? /^(\{.*\})\n/.exec(seen) : /Listening on (\S+)/.exec(seen);
+      if (m) resolve(json ? (JSON.parse(m[1]!) as { url: string }).url : m[1]!);
     });
     void p.then(() => reject(new Error(`listen ended before it was ready: ${seen}`)));
   });
   return { p, url };
+}
+
+/** The delivery lines of `listen --json` output, after its ready line (which is checked). */
+export function deliveryLines(stdout: string): string {
+  const [first, ...rest] = stdout.split('\n');
+  expect(JSON.parse(first!)).toMatchObject({ ready: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//) });
+  return rest.join('\n');
 }

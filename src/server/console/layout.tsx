@@ -27,7 +27,7 @@ export interface Frame {
   /** The backend in words ("the local engine", "https://api.example.com"). */
   backend?: string;
   /** Which nav item is current. */
-  current?: 'find' | 'outbox' | 'webhooks' | 'verify';
+  current?: 'find' | 'outbox' | 'webhooks' | 'requests' | 'verify';
   /** The backend's clock when the page was made: the page's script measures relative times against it. */
   now: number;
 }
@@ -42,6 +42,7 @@ const NAV: [NonNullable<Frame['current']>, string, string][] = [
   ['find', 'Find', `${CONSOLE_PREFIX}/`],
   ['outbox', 'Outbox', `${CONSOLE_PREFIX}/outbox`],
   ['webhooks', 'Webhooks', `${CONSOLE_PREFIX}/webhooks`],
+  ['requests', 'Requests', `${CONSOLE_PREFIX}/requests`],
   ['verify', 'Verify', `${CONSOLE_PREFIX}/verify`],
 ];
 

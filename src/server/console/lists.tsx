@@ -3,9 +3,11 @@
 import type { FastifyInstance } from 'fastify';
 import { webhookHealth } from '../../app/webhookHealth.js';
 import { ApiError } from '../../service/errors.js';
-import type { Page } from '../../service/types.js';
+import { parseRequestFilter } from '../../service/requestLog.js';
+import type { Page, RequestFilter, RequestLogEntry } from '../../service/types.js';
 import { CONSOLE_PREFIX } from './layout.js';
 import { OutboxPage, VerifyPage, WebhooksPage } from './pages.js';
+import { REQUESTS_SHOWN, RequestsPage } from './requests.js';
 import { type Console, field, pageNumber, queryOf, sessionOf } from './scope.js';
 
 export const LIST_PAGE = 25;
@@ -84,6 +86,31 @@ export function registerLists(scope: FastifyInstance, { s, page, now, readOnly }
       />,
       'outbox',
     );
+  });
+
+  // The request log: what esign serve answered, as `esign logs tail` shows it.
+  scope.get('/requests', async (req, reply) => {
+    const q = req.query as Record<string, string | undefined>;
+    const raw = { status: q.status, method: q.method, path: q.path, operation: q.operation };
+    const show = (body: Parameters<typeof RequestsPage>[0]) =>
+      page(req, reply, 200, 'Requests', <RequestsPage {...body} />, 'requests');
+    if (!(await s.describeSandbox()).request_log)
+      return show({
+        entries: [],
+        filter: {},
+        now: now(),
+        unavailable: 'This backend keeps no request log: esign serve does.',
+      });
+    let filter: RequestFilter;
+    try {
+      filter = parseRequestFilter(raw);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      return show({ entries: [], filter: raw, now: now(), problem: e.message });
+    }
+    const entries: RequestLogEntry[] = [];
+    await s.followRequests({ filter, backlog: REQUESTS_SHOWN, follow: false }, (e) => entries.push(e));
+    return show({ entries: entries.reverse(), filter, now: now() });
   });
 
   // Verify: the browser sends only the SHA-256 it computed.

@@ -5,6 +5,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import { BundlePatchRequest, BundleRequest, BundleTemplateRequest } from '../../../service/schemas.js';
 import { PHONE_RULE, isPhoneNumber } from '../../../service/phone.js';
 import type { AttachedFile } from '../../../service/types.js';
+import { attachSpecFiles } from '../../../app/attachFiles.js';
 import { applySettingsFlags } from './settingsFlags.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { IO } from '../../io.js';
@@ -77,18 +78,13 @@ export async function buildCreateRequest(io: IO, o: CreateOptions): Promise<Crea
   const tags = [...((body.tags as string[] | undefined) ?? []), ...(o.tag ?? [])];
   delete body.tags;
   const baseDir = o.spec && o.spec !== '-' ? dirname(resolve(o.spec)) : process.cwd();
-  const files: AttachedFile[] = [];
+  // A spec may name local files with `file_path`; they travel as attached files (`file_index`).
+  const files = await attachSpecFiles(body, baseDir, (path) => readInputFile(path, 'file_path'));
   const attach = async (path: string, flag: string) => {
     files.push({ filename: basename(path), data: await readInputFile(path, flag) });
     return files.length - 1;
   };
-  // A spec may name local files with `file_path`; they travel as attached files (`file_index`).
   const documents = Array.isArray(body.documents) ? (body.documents as Record<string, unknown>[]) : [];
-  for (const d of documents)
-    if (typeof d?.file_path === 'string') {
-      d.file_index = await attach(resolve(baseDir, d.file_path), 'file_path');
-      delete d.file_path;
-    }
   for (const path of o.file ?? [])
     documents.push({ key: `doc-${documents.length + 1}`, file_index: await attach(path, '--file') });
   if (o.signer?.length) {

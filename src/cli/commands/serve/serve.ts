@@ -32,11 +32,13 @@ export const serve = defineVerb(
           "another Host name the console answers to, such as a proxy's (repeatable; its own address and --public-url always are)",
           hostArg,
         )
-        .option('--console-read-only', 'a support console that can only look'),
+        .option('--console-read-only', 'a support console that can only look')
+        .option('--no-request-log', 'keep no log of requests in the data directory (esign logs tail reads it)')
+        .option('--ready-file <path>', 'once listening, write {"ready": true, "url": ...} there (removed on stop)'),
     examples: [
       'esign serve',
       'esign serve --port 8787 --public-url https://sign.example.com',
-      'esign serve --port 0 --rate-limit 100',
+      'esign serve --port 0 --json --ready-file serve.json',
     ],
     async run(ctx, o) {
       const port = intArg(o.port, '--port', 0);
@@ -59,6 +61,7 @@ export const serve = defineVerb(
         log,
         publicUrl: o.publicUrl,
         console: o.console ? { readOnly: o.consoleReadOnly === true, hosts: o.consoleHost } : undefined,
+        requestLog: o.requestLog,
         limits: {
           requestTimeoutMs: intArg(o.requestTimeout, '--request-timeout', 1) * 1000,
           uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
@@ -74,7 +77,25 @@ export const serve = defineVerb(
         log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
       log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
       if (o.console) log(`esign serve: support console at ${address}/console/ (sign in with an API key)`);
-      ctx.io.out.write(`${address}\n`);
+      // The first line on stdout says it is ready: the address, or with --json the whole object.
+      if (!ctx.options.json) ctx.io.out.write(`${address}\n`);
+      const { announceReady } = await import('../../ready.js');
+      const unannounce = await announceReady(
+        ctx,
+        {
+          url: address,
+          api: `${address}/api/v2`,
+          console: o.console ? `${address}/console/` : null,
+          mcp: `${address}/mcp`,
+          data_dir: dataDir,
+        },
+        o.readyFile,
+      ).catch(async (e: unknown) => {
+        await app.close();
+        engine.stopServing();
+        await engine.close();
+        throw e;
+      });
       await engine.startWebhookDelivery();
       const due = setInterval(() => engine.runDue(), DUE_WORK_INTERVAL_MS);
       engine.runDue();
@@ -91,6 +112,7 @@ export const serve = defineVerb(
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
       engine.stopServing();
+      await unannounce();
       await engine.close();
       log('esign serve: stopped');
     },

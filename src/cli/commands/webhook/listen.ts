@@ -23,7 +23,8 @@ export const listen = defineVerb(
         .option('--secret <secret>', 'the webhook secret (env ESIGN_WEBHOOK_SECRET; else asked of the service)')
         .option('--tolerance <seconds>', "largest accepted age of a delivery's timestamp", '300')
         .option('--count <n>', 'exit after this many verified deliveries')
-        .option('--count-all', 'with --count, count every delivery, forged or unreadable ones too'),
+        .option('--count-all', 'with --count, count every delivery, forged or unreadable ones too')
+        .option('--ready-file <path>', 'once listening, write {"ready": true, "url": ...} there (removed on stop)'),
     examples: [
       'esign webhook listen --port 9000',
       'esign webhook listen --forward-to http://127.0.0.1:3000/hooks --events bundle_complete --count 1',

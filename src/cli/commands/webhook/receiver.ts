@@ -12,6 +12,7 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import { note } from '../../output/print.js';
 import { commaList, intArg } from '../../run.js';
 import { safeJson, safeLine } from '../../../app/sanitize.js';
+import { announceReady } from '../../ready.js';
 
 /** The flags of `esign webhook listen`, as its verb declares them (a type only: nothing is loaded back). */
 type ListenOptions = OptionsOf<typeof listen>;
@@ -168,9 +169,10 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     inFlight.add(done);
   });
   await listenOn(server, o.host, port);
-  const a = server.address() as AddressInfo;
-  const host = a.family === 'IPv6' || a.address.includes(':') ? `[${a.address}]` : a.address;
-  note(ctx, `Listening on http://${host}:${a.port}${path}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
+  const unannounce = await announceListening(ctx, o, server, path).catch(async (e: unknown) => {
+    await drain(server, inFlight);
+    throw e;
+  });
 
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -178,7 +180,17 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
   process.removeListener('SIGINT', stop);
   process.removeListener('SIGTERM', stop);
   await drain(server, inFlight);
+  await unannounce();
   note(ctx, `Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
+}
+
+/** Where it listens, for people (stderr) and for scripts (--json, --ready-file). */
+function announceListening(ctx: Factory, o: ListenOptions, server: Server, path: string) {
+  const a = server.address() as AddressInfo;
+  const host = a.family === 'IPv6' || a.address.includes(':') ? `[${a.address}]` : a.address;
+  const url = `http://${host}:${a.port}${path}`;
+  note(ctx, `Listening on ${url}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
+  return announceReady(ctx, { url, forward_to: o.forwardTo ?? null }, o.readyFile);
 }
 
 type Chalk = Awaited<ReturnType<typeof import('../../output/colour.js')['colourFor']>>;

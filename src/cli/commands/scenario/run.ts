@@ -1,0 +1,164 @@
+// The bodies of esign scenario run, check and init: which backend each file gets (a fresh local
+// engine in a temporary directory, unless a remote server is named), the summary, --json and
+// --junit, and the exit code (0 all passed, 16 a step failed, 17 a file invalid or not runnable).
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { mkdtemp, rm, writeFile, access } from 'node:fs/promises';
+import { examplePdf, EXAMPLE, EXAMPLE_FILE, EXAMPLE_PDF, SCHEMA_FILE } from '../../../scenario/example.js';
+import { scenarioJsonSchema } from '../../../scenario/format.js';
+import { problemLine } from '../../../scenario/load.js';
+import { jsonReport, junitXml, summaryLines, totalsLine } from '../../../scenario/report.js';
+import type { ScenarioBackend } from '../../../scenario/runner.js';
+import { type Backends, type Invalid, loadAll, runSuite } from '../../../scenario/suite.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { Factory } from '../../factory.js';
+import { note } from '../../output/print.js';
+import { intArg } from '../../run.js';
+import type { OptionsOf } from '../../verb.js';
+import type { run } from './verbs.js';
+
+type RunOptions = OptionsOf<typeof run>;
+
+/** A fresh engine in a temporary directory of its own, removed after (unless kept). */
+function freshLocal(f: Factory, keep: boolean, webhooks: boolean): Backends {
+  return {
+    shared: false,
+    async open(): Promise<ScenarioBackend> {
+      const dir = await mkdtemp(join(tmpdir(), 'esign-scenario-'));
+      const engine = await f.freshEngine(join(dir, 'data'));
+      if (webhooks) await engine.startWebhookDelivery();
+      return {
+        service: engine,
+        label: 'a fresh local engine',
+        workDir: join(dir, 'work'),
+        async close() {
+          await engine.close();
+          if (keep) note(f, `Kept: ${join(dir, 'data')} (esign --data-dir ${join(dir, 'data')} bundle list)`);
+          else await rm(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
+/** A remote server every file shares: --backend URL, or a profile or ESIGN_BASE_URL named on purpose. */
+async function remote(f: Factory, o: RunOptions): Promise<(Backends & { live: boolean }) | undefined> {
+  let baseUrl = o.backend;
+  let apiKey = f.env.ESIGN_API_KEY || undefined;
+  let live = false;
+  // The profile made current with `profile use` is not a choice made for this run: a scenario runs
+  // on a fresh local engine unless told otherwise.
+  if (!baseUrl && (f.options.profile || f.env.ESIGN_PROFILE || f.env.ESIGN_BASE_URL)) {
+    const s = await f.settings();
+    baseUrl = s.baseUrl;
+    apiKey = s.apiKey;
+    live = s.live;
+  }
+  if (!baseUrl) return undefined;
+  const url = baseUrl;
+  return {
+    shared: true,
+    live,
+    async open() {
+      const dir = await mkdtemp(join(tmpdir(), 'esign-scenario-'));
+      const service = await f.remoteService(url, apiKey);
+      return {
+        service,
+        label: url,
+        workDir: dir,
+        async close() {
+          await service.close();
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
+function printInvalid(f: Factory, invalid: Invalid[], what: string): never {
+  if (f.options.json) f.io.out.write(`${JSON.stringify({ passed: false, invalid }, null, 2)}\n`);
+  else for (const i of invalid) for (const p of i.problems) f.io.err.write(`${problemLine(i.file, p)}\n`);
+  throw new CliError(
+    `${invalid.length} scenario file${invalid.length === 1 ? '' : 's'} ${what}: ${invalid.map((i) => i.file).join(', ')}. Nothing was run.`,
+    EXIT.SCENARIO_INVALID,
+  );
+}
+
+export async function runFiles(f: Factory, o: RunOptions, files: string[]): Promise<void> {
+  const jobs = o.jobs === undefined ? availableParallelism() : intArg(o.jobs, '--jobs', 1);
+  const started = Date.now();
+  const { valid, invalid } = await loadAll(files, f.env);
+  if (invalid.length) printInvalid(f, invalid, 'invalid');
+  const away = await remote(f, o);
+  const backends =
+    away ??
+    freshLocal(
+      f,
+      o.keep === true,
+      valid.some((s) => s.scenario.receiver !== undefined),
+    );
+  const outcome = await runSuite(valid, backends, {
+    env: f.env,
+    jobs,
+    live: o.live === true || away?.live === true,
+    onFile: (r) => {
+      if (!f.options.json) f.io.out.write(`${summaryLines(r).join('\n')}\n`);
+    },
+  });
+  if ('refused' in outcome) printInvalid(f, outcome.refused, 'cannot run there');
+  const { results } = outcome;
+  const ms = Date.now() - started;
+  if (o.junit) await writeFile(resolve(o.junit), junitXml(results, ms));
+  if (f.options.json) f.io.out.write(`${JSON.stringify(jsonReport(results, ms), null, 2)}\n`);
+  else f.io.out.write(`${totalsLine(results, ms)}\n`);
+  const failed = results.filter((r) => r.status === 'failed');
+  if (failed.length)
+    throw new CliError(
+      `${failed.length} of ${results.length} scenario${results.length === 1 ? '' : 's'} failed: ${failed
+        .map((r) => `${r.file} (${r.steps.find((s) => s.status === 'failed')?.label})`)
+        .join(', ')}.`,
+      EXIT.SCENARIO_FAILED,
+    );
+}
+
+export async function checkFiles(f: Factory, files: string[]): Promise<void> {
+  const { valid, invalid } = await loadAll(files, f.env);
+  if (f.options.json)
+    f.io.out.write(
+      `${JSON.stringify(
+        [
+          ...valid.map((v) => ({ file: v.file, ok: true, steps: v.scenario.steps.length })),
+          ...invalid.map((i) => ({ file: i.file, ok: false, problems: i.problems })),
+        ],
+        null,
+        2,
+      )}\n`,
+    );
+  else for (const v of valid) f.io.out.write(`ok ${v.file} (${v.scenario.steps.length} steps)\n`);
+  if (invalid.length) printInvalid(f, invalid, 'invalid');
+}
+
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+
+export async function initExample(f: Factory, dir: string, force: boolean): Promise<void> {
+  const { mkdir } = await import('node:fs/promises');
+  const files: [string, string | Uint8Array][] = [
+    [EXAMPLE_FILE, EXAMPLE],
+    [EXAMPLE_PDF, await examplePdf()],
+    [SCHEMA_FILE, `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`],
+  ];
+  if (!force)
+    for (const [name] of files)
+      if (await exists(join(dir, name)))
+        throw new CliError(`${join(dir, name)} exists; pass --force to replace it.`, EXIT.USAGE);
+  await mkdir(dir, { recursive: true });
+  for (const [name, data] of files) {
+    await writeFile(join(dir, name), data);
+    f.io.out.write(`${join(dir, name)}\n`);
+  }
+  note(f, `Run it: esign scenario run ${join(dir, EXAMPLE_FILE)}`);
+}

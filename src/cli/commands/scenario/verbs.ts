@@ -1,0 +1,55 @@
+// The verbs of esign scenario; their bodies load only when they run (run.ts beside them).
+import { defineVerb } from '../../verb.js';
+
+export const run = defineVerb(
+  'run <files...>',
+  'Run scenario files, each on a fresh local engine (or a remote esign serve); exit 16 when a step fails',
+  {
+    flags: (c) =>
+      c
+        .option('--backend <url>', "a remote server's API base URL (key: ESIGN_API_KEY); -p PROFILE too")
+        .option('--junit <file>', 'also write the results as JUnit XML')
+        .option('--live', 'let steps email and text real people where the backend sends for real')
+        .option('--jobs <n>', 'files run at once, each on its own engine (default: the CPUs)')
+        .option('--keep', "keep each local engine's data directory, and say where"),
+    examples: [
+      'esign scenario run nda.scenario.yaml',
+      'esign scenario run tests/*.yaml --junit results.xml',
+      'esign scenario run nda.scenario.yaml -p staging --json',
+    ],
+    async run(f, o, files) {
+      await (await import('./run.js')).runFiles(f, o, files);
+    },
+  },
+);
+
+export const check = defineVerb(
+  'check <files...>',
+  'Check scenario files without running them; exit 17 when one is invalid',
+  {
+    examples: ['esign scenario check nda.scenario.yaml', 'esign scenario check tests/*.yaml --json'],
+    async run(f, _o, files) {
+      await (await import('./run.js')).checkFiles(f, files);
+    },
+  },
+);
+
+export const init = defineVerb(
+  'init [dir]',
+  'Write a commented example scenario (and the PDF it sends) to start from',
+  {
+    flags: (c) => c.option('--force', 'replace the files if they exist'),
+    examples: ['esign scenario init', 'esign scenario init tests/esign'],
+    async run(f, o, dir) {
+      await (await import('./run.js')).initExample(f, dir ?? '.', o.force === true);
+    },
+  },
+);
+
+export const schema = defineVerb('schema', "The scenario format's JSON Schema, for editors", {
+  examples: ['esign scenario schema', 'esign scenario schema > scenario.schema.json'],
+  async run(f) {
+    const { scenarioJsonSchema } = await import('../../../scenario/format.js');
+    f.io.out.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
+  },
+});

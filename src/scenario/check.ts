@@ -1,0 +1,95 @@
+// A scenario checked as a whole, beyond its schema: step names are unique, every `${step...}`
+// names a step that comes earlier, every `${env.NAME}` is set or has a default, each call names
+// the operation's own parameters, and each `expect` path can be followed. What `esign scenario
+// check` reports, and what `run` refuses to start with.
+import { operationRow } from '../service/operationTable.js';
+import { actionOf, type Scenario, type Step } from './format.js';
+import { isPath, refsIn } from './refs.js';
+
+export interface Finding {
+  /** Where, as a path into the file. */
+  at: (string | number)[];
+  message: string;
+}
+
+/** The parameters a call may name: the operation's path parameters and query parameters. */
+function paramNames(operation: string): { all: string[]; required: string[] } {
+  const row = operationRow(operation)!;
+  const required: string[] = [];
+  const all: string[] = [];
+  for (const a of row.args) {
+    if (a.in === 'path') required.push(a.name);
+    if (a.in === 'path' || (a.in === 'query' && 'name' in a)) all.push(a.name);
+    if (a.in === 'query' && !('name' in a)) all.push(...(row.query ?? []).map((p) => p.name));
+  }
+  return { all, required };
+}
+
+function checkCall(step: Step, at: (string | number)[], out: Finding[]): void {
+  const operation = step.call!;
+  const row = operationRow(operation)!;
+  const { all, required } = paramNames(operation);
+  for (const name of Object.keys(step.params ?? {}))
+    if (!all.includes(name))
+      out.push({
+        at: [...at, 'params', name],
+        message: `${operation} has no parameter ${name}${all.length ? ` (it takes ${all.join(', ')})` : ''}.`,
+      });
+  for (const name of required)
+    if (step.params?.[name] === undefined)
+      out.push({ at: [...at, 'params'], message: `${operation} needs params.${name}.` });
+  const takesBody = row.args.some((a) => a.in === 'body');
+  if (!takesBody && (step.body !== undefined || step.spec !== undefined))
+    out.push({ at: [...at, step.body !== undefined ? 'body' : 'spec'], message: `${operation} takes no body.` });
+  const bodyRequired = row.args.some((a) => a.in === 'body' && !('name' in a));
+  if (bodyRequired && step.body === undefined && step.spec === undefined)
+    out.push({ at, message: `${operation} needs a body (body, or spec naming a file).` });
+}
+
+/** Problems with the references of one step: unknown forms, steps not (yet) run, env unset. */
+function checkRefs(
+  step: Step,
+  at: (string | number)[],
+  earlier: Set<string>,
+  scenario: Scenario,
+  env: NodeJS.ProcessEnv,
+  out: Finding[],
+): void {
+  const { name: _name, expect: _expect, ...rest } = step;
+  for (const { text, ref } of refsIn([rest, step.expect])) {
+    if (!ref) out.push({ at, message: `${text}: not a reference (write \${step.path} or \${env.NAME:-default}).` });
+    else if (ref.kind === 'env') {
+      if (env[ref.name] === undefined && scenario.env?.[ref.name] === undefined && ref.fallback === undefined)
+        out.push({
+          at,
+          message: `${text}: ${ref.name} is not set and has no default (env: in the file, or :-default).`,
+        });
+    } else if (!earlier.has(ref.step))
+      out.push({
+        at,
+        message:
+          ref.step === step.name
+            ? `${text}: a step cannot refer to its own answer.`
+            : `${text}: no step named ${ref.step} comes before this one.`,
+      });
+  }
+}
+
+export function checkScenario(scenario: Scenario, env: NodeJS.ProcessEnv): Finding[] {
+  const out: Finding[] = [];
+  const earlier = new Set<string>();
+  for (const { text } of refsIn([scenario.receiver, scenario.env]))
+    out.push({ at: [], message: `${text}: references belong in steps.` });
+  scenario.steps.forEach((step, i) => {
+    const at = ['steps', i];
+    if (step.name !== undefined && earlier.has(step.name))
+      out.push({ at: [...at, 'name'], message: `Another step is already named ${step.name}.` });
+    if (actionOf(step) === 'call') checkCall(step, at, out);
+    checkRefs(step, at, earlier, scenario, env, out);
+    for (const path of Object.keys(step.expect ?? {}))
+      if (!isPath(path))
+        out.push({ at: [...at, 'expect', path], message: `"${path}" is not a path (members, [N] and [*]).` });
+    if (step.name !== undefined) earlier.add(step.name);
+  });
+  return out;
+}

@@ -1,0 +1,248 @@
+// The scenario file format: a named list of steps, each one action (an API operation, a signer's
+// action, a clock move, a wait, a look at the webhooks received or the messages sent, a download, a
+// verification...) with what its answer must hold. This zod schema is the one definition: files are
+// validated by it, and `esign scenario schema` publishes it as a JSON Schema for editors.
+import { z } from 'zod';
+import { parseDuration } from '../app/duration.js';
+import { MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from '../service/enums.js';
+import { OPERATIONS } from '../service/operations.js';
+import { WAIT_TARGETS } from '../service/states.js';
+
+/** A step's name, by which later steps refer to its answer: `${create_nda.id}`. */
+export const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const text = (description: string) => z.string().min(1).meta({ description });
+const duration = (description: string) =>
+  z
+    .union([z.string(), z.number().positive()])
+    .refine((v) => typeof v === 'number' || parseDuration(v) !== undefined, {
+      error: 'A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
+    })
+    .meta({ description });
+
+/** Which signer acts: a packet by id, or a signer of a Bundle by key, email or order. */
+const signerTarget = {
+  packet: text('The packet (signer) id.').optional(),
+  bundle: text('The Bundle, with `signer` naming one of its signers.').optional(),
+  signer: z
+    .union([z.string().min(1), z.int().min(1)])
+    .meta({
+      description:
+        "The signer: their key (as the create request named it), their email address, or their order (1 = first). A string holding '@' is an email.",
+    })
+    .optional(),
+};
+const signerRule = (v: { packet?: string; bundle?: string; signer?: unknown }) =>
+  v.packet !== undefined
+    ? v.bundle === undefined && v.signer === undefined
+    : v.bundle !== undefined && v.signer !== undefined;
+const SIGNER_RULE = { error: 'Give either packet, or bundle and signer.' };
+
+const view = z.strictObject(signerTarget).refine(signerRule, SIGNER_RULE);
+const sign = z
+  .strictObject({
+    ...signerTarget,
+    values: z
+      .record(z.string(), z.string())
+      .meta({ description: 'Field values by field key (signatures, names and dates fill themselves).' })
+      .optional(),
+  })
+  .refine(signerRule, SIGNER_RULE);
+const decline = z.strictObject({ ...signerTarget, reason: z.string().optional() }).refine(signerRule, SIGNER_RULE);
+const reassign = z
+  .strictObject({
+    ...signerTarget,
+    name: text('The new signer.'),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+    reason: z.string().optional(),
+  })
+  .refine(signerRule, SIGNER_RULE);
+
+const wait = z
+  .strictObject({
+    bundle: text('The Bundle to wait for.').optional(),
+    bundles: z.array(z.string().min(1)).min(1).optional(),
+    until: z.enum(WAIT_TARGETS).meta({ description: 'The state to reach.' }).optional(),
+    event: text('A Bundle event kind to appear in its events (bk, fr, pr...).').optional(),
+    timeout: duration('How long to wait (default 30s).').optional(),
+  })
+  .refine((w) => (w.bundle === undefined) !== (w.bundles === undefined), {
+    error: 'Give bundle or bundles.',
+  })
+  .refine((w) => (w.until === undefined) !== (w.event === undefined), { error: 'Give until or event.' });
+
+const webhooks = z.strictObject({
+  events: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES))
+    .meta({ description: 'The event types expected, each as often as it is listed (in any order unless ordered).' })
+    .optional(),
+  ordered: z.boolean().meta({ description: 'The events must have arrived in the order listed.' }).optional(),
+  bundle: text("Only deliveries about this Bundle count (the payload's bundle_id).").optional(),
+  count: z.int().min(0).meta({ description: 'How many deliveries are expected.' }).optional(),
+  timeout: duration('How long to wait for them (default 30s).').optional(),
+});
+
+const outbox = z.strictObject({
+  bundle: z.string().min(1).optional(),
+  packet: z.string().min(1).optional(),
+  to: z.string().min(1).optional(),
+  kind: z.enum(MESSAGE_KINDS).optional(),
+});
+
+const events = z.strictObject({
+  bundle: text('The Bundle whose events are read.'),
+  in_order: z
+    .array(z.string().min(1))
+    .meta({ description: 'Event kinds that must appear in this order (others may come between).' })
+    .optional(),
+});
+
+const download = z.strictObject({
+  bundle: text('The Bundle whose files are downloaded, each checked against the SHA-256 the API gives.'),
+  to: text('The folder (default: a temporary folder of the run).').optional(),
+});
+
+const files = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+const verify = z.strictObject({
+  files: files.meta({ description: 'A file or files to verify by their SHA-256.' }),
+  valid: z
+    .boolean()
+    .meta({ description: 'true (default): each must be a document the service produced; false: each must be refused.' })
+    .optional(),
+});
+const tamper = z.strictObject({
+  file: text('The file to copy with one byte changed.'),
+  to: text('Where the copy goes (default: beside it, "tampered-" before its name).').optional(),
+});
+const hash = z.strictObject({ file: text('The file to hash (SHA-256).') });
+
+const OPERATION_NAMES = OPERATIONS.map((o) => o.name as string);
+
+/** Each step does exactly one of these. */
+export const ACTIONS = {
+  call: z
+    .string()
+    .refine((n) => OPERATION_NAMES.includes(n), { error: 'Not an operation of the table (esign api lists them).' })
+    .meta({ description: 'An API operation by its name (createBundle, getBundle, sendBundle...).' }),
+  view: view.meta({ description: 'The signer opens the documents.' }),
+  sign: sign.meta({ description: 'The signer signs.' }),
+  decline: decline.meta({ description: 'The signer declines.' }),
+  reassign: reassign.meta({ description: 'The signer hands their turn to another person.' }),
+  advance: duration("Moves the sandbox's clock forward; what that makes due (reminders, expiry) happens at once."),
+  wait: wait.meta({ description: 'Waits for Bundles to reach a state, or for an event to appear.' }),
+  webhooks: webhooks.meta({ description: "Checks the deliveries the run's receiver got (signature, type, count)." }),
+  outbox: outbox.meta({ description: 'The emails and SMS the sandbox recorded.' }),
+  events: events.meta({ description: "A Bundle's events." }),
+  download: download.meta({ description: "Downloads a Bundle's files." }),
+  verify: verify.meta({ description: 'Verifies files by their SHA-256.' }),
+  tamper: tamper.meta({ description: 'Writes a copy of a file with one byte changed.' }),
+  hash: hash.meta({ description: "A file's SHA-256 and size." }),
+  assert: z.unknown().meta({ description: 'A value (usually `${step.path}`) for `expect` to check.' }),
+} as const;
+export type Action = keyof typeof ACTIONS;
+export const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
+
+const expectedError = z.strictObject({
+  status: z.int().min(400).max(599).optional(),
+  code: z.string().optional(),
+  field: z.string().meta({ description: 'A field error must name this field.' }).optional(),
+  message: z.string().meta({ description: 'A regular expression the message must match.' }).optional(),
+});
+
+/** Members a step may have beside its action. */
+const COMMON = {
+  name: z
+    .string()
+    .regex(STEP_NAME, { error: 'Letters, digits and _, not starting with a digit.' })
+    .meta({ description: 'Names the step, so later steps refer to its answer: ${NAME.id}.' })
+    .optional(),
+  params: z
+    .record(z.string(), z.unknown())
+    .meta({ description: "With call: the operation's path and query parameters by name (slug, id, include...)." })
+    .optional(),
+  body: z.unknown().meta({ description: 'With call: the request body.' }).optional(),
+  spec: text(
+    'With call: a JSON or YAML file holding the request body; documents[].file_path names files beside it.',
+  ).optional(),
+  expect: z
+    .record(z.string(), z.unknown())
+    .meta({
+      description:
+        'What the answer must hold, by path ("status", "packets[0].status", "[*].kind", "" for the whole answer): a value, or a matcher (equals, not, matches, exists, length, contains, in_order, gte, lte, one_of).',
+    })
+    .optional(),
+  expect_error: expectedError
+    .meta({ description: 'The step must fail with this API error (its answer is the Error object).' })
+    .optional(),
+};
+
+const stepShape = {
+  ...COMMON,
+  ...Object.fromEntries(ACTION_NAMES.map((a) => [a, ACTIONS[a].optional()])),
+} as { [K in keyof typeof COMMON]: (typeof COMMON)[K] } & { [A in Action]: z.ZodOptional<(typeof ACTIONS)[A]> };
+
+export const Step = z.strictObject(stepShape).superRefine((step, ctx) => {
+  const given = ACTION_NAMES.filter((a) => (step as Record<string, unknown>)[a] !== undefined);
+  if (given.length !== 1)
+    ctx.addIssue({
+      code: 'custom',
+      message: given.length
+        ? `One action a step: this one has ${given.join(', ')}.`
+        : `No action: give one of ${ACTION_NAMES.join(', ')}.`,
+    });
+  if (given[0] !== 'call')
+    for (const m of ['params', 'body', 'spec'] as const)
+      if (step[m] !== undefined) ctx.addIssue({ code: 'custom', path: [m], message: `${m} goes with call only.` });
+  if (step.body !== undefined && step.spec !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['spec'], message: 'Give body or spec, not both.' });
+  if (given[0] === 'assert' && step.expect === undefined)
+    ctx.addIssue({ code: 'custom', path: ['expect'], message: 'assert needs expect.' });
+  if (step.expect !== undefined && step.expect_error !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['expect_error'], message: 'Give expect or expect_error, not both.' });
+});
+export type Step = z.output<typeof Step>;
+
+export const Scenario = z.strictObject({
+  name: z.string().min(1).meta({ description: 'What the scenario tests (default: the file name).' }).optional(),
+  description: z.string().optional(),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string())
+    .meta({ description: 'Defaults for ${env.NAME}: the environment wins.' })
+    .optional(),
+  receiver: z
+    .strictObject({
+      events: z
+        .array(z.enum(WEBHOOK_EVENT_TYPES))
+        .min(1)
+        .meta({ description: 'The event types it subscribes to (default: all).' })
+        .optional(),
+    })
+    .meta({
+      description:
+        'A webhook receiver the runner starts on 127.0.0.1 and registers before the first step (and removes after the last); webhooks steps check what it got.',
+    })
+    .optional(),
+  steps: z.array(Step).min(1),
+});
+export type Scenario = z.output<typeof Scenario>;
+
+/** The action a (valid) step does. */
+export const actionOf = (step: Step): Action =>
+  ACTION_NAMES.find((a) => (step as Record<string, unknown>)[a] !== undefined)!;
+
+/** The format as a JSON Schema (draft 2020-12) for editors: a step has exactly one action. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(Scenario, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  const steps = (schema.properties as Record<string, { items: Record<string, unknown> }>).steps;
+  steps.items.oneOf = ACTION_NAMES.map((a) => ({ required: [a] }));
+  return {
+    $schema: schema.$schema,
+    $id: 'https://esign.invalid/scenario.schema.json',
+    title: 'esign scenario',
+    ...schema,
+  };
+}

@@ -1,0 +1,299 @@
+// What each kind of step does, over the port and the application layer: its answer (what later
+// steps refer to and `expect` checks) or an AssertionFailed when what the step itself checks does
+// not hold (a wait that times out, webhooks that did not come, a file that does not verify).
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { attachSpecFiles } from '../app/attachFiles.js';
+import { download, safeFileName } from '../app/download.js';
+import { parseDuration } from '../app/duration.js';
+import { sha256File } from '../app/hashFile.js';
+import { verifyHashes } from '../app/verify.js';
+import { waitForBundles } from '../app/wait/waiter.js';
+import { explainEnd } from '../app/wait/why.js';
+import { operationRow } from '../service/operationTable.js';
+import type { EsignService, SignInput } from '../service/service.js';
+import type { Bundle, Packet } from '../service/types.js';
+import { AssertionFailed, mismatch } from './expect.js';
+import type { Action, Step } from './format.js';
+import type { Delivery, Receiver } from './receiver.js';
+
+/** What the steps of one run share. */
+export interface RunContext {
+  service: EsignService;
+  /** The scenario file's folder: relative paths are read from it. */
+  dir: string;
+  /** A folder of this run's own (downloads, tampered copies). */
+  workDir: string;
+  receiver?: Receiver;
+  /** The signer keys of the Bundles this run created, in packet order, by Bundle id. */
+  keys: Map<string, string[]>;
+  /** Shortens waits in tests. */
+  pollMs: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const ms = (d: string | number | undefined) =>
+  d === undefined ? DEFAULT_TIMEOUT_MS : typeof d === 'number' ? d * 1000 : parseDuration(d)!;
+const secs = (n: number) => `${Math.round(n / 100) / 10} s`;
+const path = (ctx: RunContext, p: string) => (isAbsolute(p) ? p : resolve(ctx.dir, p));
+const list = (v: string | string[]) => (Array.isArray(v) ? v : [v]);
+
+// ---- call ---------------------------------------------------------------------------------------
+
+async function readSpec(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8');
+  return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+}
+
+async function call(step: Step, ctx: RunContext): Promise<unknown> {
+  const row = operationRow(step.call!)!;
+  const params = step.params ?? {};
+  let body = step.body;
+  let baseDir = ctx.dir;
+  if (step.spec !== undefined) {
+    const file = path(ctx, step.spec);
+    body = await readSpec(file);
+    baseDir = dirname(file);
+  }
+  const files = body && typeof body === 'object' ? await attachSpecFiles(body as Record<string, unknown>, baseDir) : [];
+  const args = row.args.map((a) => {
+    if (a.in === 'path' || (a.in === 'query' && 'name' in a))
+      return params[a.name] === undefined ? undefined : String(params[a.name]);
+    if (a.in === 'query') return params;
+    if (a.in === 'body' && 'name' in a) return (body as Record<string, unknown> | undefined)?.[a.name];
+    if (a.in === 'body') return body;
+    return files;
+  });
+  const method = ctx.service[row.name] as (...a: unknown[]) => Promise<unknown>;
+  const answer = await method.apply(ctx.service, args);
+  rememberKeys(ctx, body, answer);
+  return answer === undefined ? { done: true } : answer;
+}
+
+/** The create request names each signer's key; the answer's packets come in the same order. */
+function rememberKeys(ctx: RunContext, body: unknown, answer: unknown): void {
+  const packets = (body as { packets?: { key?: unknown }[] } | undefined)?.packets;
+  const made = answer as Partial<Bundle> | undefined;
+  if (!Array.isArray(packets) || typeof made?.id !== 'string' || !Array.isArray(made.packets)) return;
+  ctx.keys.set(
+    made.id,
+    packets.map((p) => String(p?.key ?? '')),
+  );
+}
+
+// ---- signer actions -----------------------------------------------------------------------------
+
+interface SignerStep {
+  packet?: string;
+  bundle?: string;
+  signer?: string | number;
+}
+
+/** The packet a signer step means: by id, or by the signer's key, email or order in a Bundle. */
+async function packetOf(s: SignerStep, ctx: RunContext): Promise<string> {
+  if (s.packet !== undefined) return s.packet;
+  const b = await ctx.service.getBundle(s.bundle!);
+  const who = s.signer!;
+  let found: Packet | undefined;
+  if (typeof who === 'number') found = [...b.packets].sort((x, y) => x.order - y.order)[who - 1];
+  else if (who.includes('@')) found = b.packets.find((p) => p.email?.toLowerCase() === who.toLowerCase());
+  else {
+    const keys = ctx.keys.get(b.id);
+    if (!keys)
+      throw new AssertionFailed(
+        `signer "${who}": a signer key is known only for Bundles this scenario created; give their email or order`,
+        who,
+        b.packets.map((p) => p.email),
+      );
+    found = b.packets[keys.indexOf(who)];
+  }
+  if (!found)
+    throw new AssertionFailed(
+      `Bundle ${b.id} has no signer ${JSON.stringify(who)}`,
+      who,
+      b.packets.map((p) => ({ email: p.email, order: p.order })),
+    );
+  return found.id;
+}
+
+const signerActions = {
+  view: async (s: SignerStep, ctx: RunContext) => ctx.service.viewPacket(await packetOf(s, ctx)),
+  sign: async (s: SignerStep & { values?: Record<string, string> }, ctx: RunContext) =>
+    ctx.service.signPacket(await packetOf(s, ctx), { values: s.values ?? {} } satisfies SignInput),
+  decline: async (s: SignerStep & { reason?: string }, ctx: RunContext) =>
+    ctx.service.declinePacket(await packetOf(s, ctx), s.reason),
+  reassign: async (s: SignerStep & Record<string, unknown>, ctx: RunContext) => {
+    const { packet: _p, bundle: _b, signer: _s, ...body } = s;
+    return ctx.service.reassignPacket(await packetOf(s, ctx), body);
+  },
+};
+
+// ---- waits --------------------------------------------------------------------------------------
+
+async function waitStep(w: NonNullable<Step['wait']>, ctx: RunContext): Promise<unknown> {
+  const slugs = w.bundles ?? [w.bundle!];
+  const timeoutMs = ms(w.timeout);
+  if (w.until) {
+    const r = await waitForBundles(ctx.service, slugs, { target: w.until, timeoutMs, firstStepMs: ctx.pollMs });
+    if (r.outcome === 'reached') return w.bundle ? r.bundles[0] : r.bundles;
+    const late = r.unreachable[0] ?? r.pending[0]!;
+    const why =
+      r.outcome === 'unreachable'
+        ? `it ended: ${await explainEnd(ctx.service, late)}`
+        : `still ${late.status} after ${secs(timeoutMs)}`;
+    throw new AssertionFailed(`Bundle ${late.id} did not reach ${w.until}: ${why}`, w.until, late.status);
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const kinds = await Promise.all(slugs.map(async (s) => (await ctx.service.listBundleEvents(s)).map((e) => e.kind)));
+    if (kinds.every((k) => k.includes(w.event!))) return w.bundle ? kinds[0] : kinds;
+    if (Date.now() >= deadline)
+      throw new AssertionFailed(
+        `no ${w.event} event after ${secs(timeoutMs)}`,
+        w.event,
+        kinds.length === 1 ? kinds[0] : kinds,
+      );
+    await new Promise((r) => setTimeout(r, ctx.pollMs));
+  }
+}
+
+/** A multiset difference, in words: what is missing and what is extra. */
+function setDiff(expected: string[], got: string[]): string | undefined {
+  const left = [...got];
+  const missing: string[] = [];
+  for (const e of expected) {
+    const i = left.indexOf(e);
+    if (i < 0) missing.push(e);
+    else left.splice(i, 1);
+  }
+  if (!missing.length && !left.length) return undefined;
+  return [missing.length ? `missing ${missing.join(', ')}` : '', left.length ? `unexpected ${left.join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
+}
+
+async function webhooksStep(w: NonNullable<Step['webhooks']>, ctx: RunContext): Promise<Delivery[]> {
+  if (!ctx.receiver)
+    throw new AssertionFailed(
+      'no receiver: add "receiver:" to the scenario to receive webhooks',
+      'receiver',
+      undefined,
+    );
+  const mine = (all: readonly Delivery[]) => all.filter((d) => !w.bundle || d.bundle_id === w.bundle);
+  const want = w.count ?? w.events?.length;
+  const enough = (all: readonly Delivery[]) => (want === undefined ? mine(all).length > 0 : mine(all).length >= want);
+  await ctx.receiver.until(enough, ms(w.timeout));
+  const got = mine(ctx.receiver.deliveries()).slice();
+  const types = got.map((d) => d.event_type ?? '?');
+  const forged = got.filter((d) => !d.verified);
+  if (forged.length)
+    throw new AssertionFailed(
+      `${forged.length} deliver${forged.length === 1 ? 'y' : 'ies'} failed the signature check (${forged.map((d) => d.reason).join(', ')})`,
+      'every delivery signed with the webhook secret',
+      forged,
+    );
+  if (want !== undefined && got.length !== want)
+    throw new AssertionFailed(
+      `expected ${want} deliveries, got ${got.length} (${types.join(', ') || 'none'})`,
+      want,
+      types,
+    );
+  if (want === undefined && !got.length)
+    throw new AssertionFailed(`no delivery within ${secs(ms(w.timeout))}`, 'a delivery', []);
+  if (w.events) {
+    const why = w.ordered ? mismatch(w.events, types) : setDiff(w.events, types);
+    if (why) throw new AssertionFailed(`webhook events: ${why}`, w.events, types);
+  }
+  return got;
+}
+
+// ---- files --------------------------------------------------------------------------------------
+
+/** The files a completed Bundle produced, which verify recognises (not the documents as sent). */
+const PRODUCED = new Set(['signed_pdf', 'combined_pdf', 'coe_pdf']);
+
+async function downloadStep(d: NonNullable<Step['download']>, ctx: RunContext) {
+  const dir = d.to === undefined ? join(ctx.workDir, `files-${d.bundle}`) : path(ctx, d.to);
+  await mkdir(dir, { recursive: true });
+  const used = new Set<string>();
+  const files = [];
+  for (const [i, f] of (await ctx.service.getBundleFiles(d.bundle)).entries()) {
+    const name = safeFileName(f.name ?? basename(new URL(f.file_url).pathname), i, used);
+    const saved = await download({ service: async () => ctx.service }, f.file_url, join(dir, name), f.sha256, {
+      clobber: true,
+    });
+    files.push({ name, kind: f.kind ?? null, doc_key: f.doc_key ?? null, ...saved });
+  }
+  return {
+    dir,
+    files,
+    paths: files.map((f) => f.path),
+    signed: files.filter((f) => PRODUCED.has(f.kind ?? '')).map((f) => f.path),
+  };
+}
+
+async function verifyStep(v: NonNullable<Step['verify']>, ctx: RunContext) {
+  const inputs = await Promise.all(list(v.files).map(async (f) => ({ file: f, hash: await sha256File(path(ctx, f)) })));
+  const results = await verifyHashes(ctx.service, inputs);
+  const wantValid = v.valid !== false;
+  const wrong = results.filter((r) => (r.status === 'match') !== wantValid);
+  if (wrong.length)
+    throw new AssertionFailed(
+      `${wrong.map((r) => r.file).join(', ')}: ${wantValid ? 'not verified' : 'verified, though it should be refused'} (${wrong[0]!.message})`,
+      wantValid ? 'match' : 'no_match',
+      wrong.map((r) => r.status),
+    );
+  return results;
+}
+
+async function tamperStep(t: NonNullable<Step['tamper']>, ctx: RunContext) {
+  const from = path(ctx, t.file);
+  const to = t.to === undefined ? join(dirname(from), `tampered-${basename(from)}`) : path(ctx, t.to);
+  const bytes = await readFile(from);
+  if (!bytes.length) throw new AssertionFailed(`${t.file} is empty: nothing to change`, 'a file with content', 0);
+  const at = Math.floor(bytes.length / 2);
+  bytes[at] = bytes[at]! ^ 0xff;
+  await mkdir(dirname(to), { recursive: true });
+  await writeFile(to, bytes);
+  return { path: to, from, changed_byte: at, sha256: await sha256File(to), size: bytes.length };
+}
+
+async function hashStep(h: NonNullable<Step['hash']>, ctx: RunContext) {
+  const file = path(ctx, h.file);
+  return { path: file, sha256: await sha256File(file), size: (await stat(file)).size };
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+
+type Run = (value: never, ctx: RunContext, step: Step) => Promise<unknown>;
+
+export const RUN: Record<Action, Run> = {
+  call: (_v, ctx, step) => call(step, ctx),
+  ...(signerActions as unknown as Record<'view' | 'sign' | 'decline' | 'reassign', Run>),
+  advance: (d: string | number, ctx) => ctx.service.advanceClock(ms(d)),
+  wait: waitStep as Run,
+  webhooks: webhooksStep as Run,
+  outbox: (q: Record<string, string>, ctx) => ctx.service.listOutbox(q),
+  events: async (e: NonNullable<Step['events']>, ctx) => {
+    const events = await ctx.service.listBundleEvents(e.bundle);
+    const why = e.in_order
+      ? mismatch(
+          { in_order: e.in_order },
+          events.map((x) => x.kind),
+        )
+      : undefined;
+    if (why)
+      throw new AssertionFailed(
+        `events of ${e.bundle}: ${why}`,
+        e.in_order,
+        events.map((x) => x.kind),
+      );
+    return events;
+  },
+  download: downloadStep as Run,
+  verify: verifyStep as Run,
+  tamper: tamperStep as Run,
+  hash: hashStep as Run,
+  assert: async (v: unknown) => v,
+};

@@ -1,0 +1,96 @@
+// Several scenario files in one run: all are read and checked first (one invalid file and none
+// runs); on a backend they share, what their steps need of its sandbox is asked once and every
+// file checked before the first request; files with a backend each run side by side.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type LoadedScenario, loadScenario, type Problem } from './load.js';
+import { type FileResult, type RunOptions, runScenario, type ScenarioBackend, unrunnable } from './runner.js';
+
+export interface Backends {
+  /** True: every file runs on the one backend `open` gives, one after the other. */
+  shared: boolean;
+  open(): Promise<ScenarioBackend>;
+}
+
+export type Invalid = { file: string; problems: Problem[] };
+
+/** Reads and checks every file; the valid ones, and the problems of the others. */
+export async function loadAll(files: string[], env: NodeJS.ProcessEnv) {
+  const loaded = await Promise.all(files.map((f) => loadScenario(f, env)));
+  return {
+    valid: loaded.flatMap((l) => (l.ok ? [l.loaded] : [])),
+    invalid: loaded.flatMap((l): Invalid[] => (l.ok ? [] : [{ file: l.file, problems: l.problems }])),
+  };
+}
+
+/** Steps the shared backend cannot run, by file: refused before any request but that one question. */
+async function refusals(scenarios: LoadedScenario[], backend: ScenarioBackend, live: boolean): Promise<Invalid[]> {
+  const sandbox = await backend.service.describeSandbox();
+  return scenarios.flatMap((s) => {
+    const steps = unrunnable(s, sandbox, live);
+    return steps.length
+      ? [{ file: s.file, problems: steps.map((message) => ({ path: '', message: `${message} (${backend.label})` })) }]
+      : [];
+  });
+}
+
+/** Runs `todo` with at most `jobs` at once, keeping the order of the results. */
+async function pool<T, R>(todo: T[], jobs: number, run: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(todo.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const i = next++;
+      out[i] = await run(todo[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, todo.length)) }, worker));
+  return out;
+}
+
+export interface SuiteOptions extends RunOptions {
+  /** Files at once when each has a backend of its own. */
+  jobs: number;
+  /** Called as each file ends. */
+  onFile?: (r: FileResult) => void;
+  /** Steps may reach real people where the backend has no outbox (--live, or a profile marked live). */
+  live: boolean;
+}
+
+export type SuiteOutcome = { refused: Invalid[] } | { results: FileResult[] };
+
+export async function runSuite(
+  scenarios: LoadedScenario[],
+  backends: Backends,
+  o: SuiteOptions,
+): Promise<SuiteOutcome> {
+  const done = (r: FileResult) => {
+    o.onFile?.(r);
+    return r;
+  };
+  if (!backends.shared)
+    return {
+      results: await pool(scenarios, o.jobs, async (s) => {
+        const backend = await backends.open();
+        try {
+          return done(await runScenario(s, backend, o));
+        } finally {
+          await backend.close();
+        }
+      }),
+    };
+  const backend = await backends.open();
+  try {
+    const refused = await refusals(scenarios, backend, o.live);
+    if (refused.length) return { refused };
+    const results: FileResult[] = [];
+    for (const [i, s] of scenarios.entries()) {
+      const workDir = join(backend.workDir, `file-${i + 1}`);
+      await mkdir(workDir, { recursive: true });
+      results.push(done(await runScenario(s, { ...backend, workDir }, o)));
+    }
+    return { results };
+  } finally {
+    await backend.close();
+  }
+}

@@ -1,0 +1,123 @@
+// The scenario format: a file is checked against its schema and as a whole before anything runs,
+// and every problem names its place (file:line:column and the path in the file). The published
+// JSON Schema is the program's (regenerated, compared) and an editor's validator agrees with it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { EXAMPLE } from '../../src/scenario/example.js';
+import { scenarioJsonSchema } from '../../src/scenario/format.js';
+import { loadScenario, problemLine } from '../../src/scenario/load.js';
+import { fixture, useTempDir } from '../helpers.js';
+
+const tmp = useTempDir('esign-scenario-format-');
+
+async function problems(yaml: string, env: NodeJS.ProcessEnv = {}): Promise<string[]> {
+  const file = join(tmp.dir, 's.yaml');
+  writeFileSync(file, yaml);
+  const r = await loadScenario(file, env);
+  return r.ok ? [] : r.problems.map((p) => problemLine('s.yaml', p));
+}
+
+const CREATE = `  - name: nda
+    call: createBundle
+    body: { label: x }
+`;
+
+describe('scenario files are checked before anything runs', () => {
+  it('accepts the example of scenario init and the CI scenario of the fixtures', async () => {
+    expect(await problems(EXAMPLE)).toEqual([]);
+    const ci = await loadScenario(fixture('scenarios/ci-nda.yaml'), {});
+    expect(ci.ok).toBe(true);
+  });
+
+  it('names the place of each schema problem: line, column and path', async () => {
+    const got = await problems(`name: t
+steps:
+${CREATE}  - sgin: { bundle: x, signer: ada }
+  - sign: { bundle: x }
+  - advance: soon
+  - wait: { bundle: x, until: signed }
+  - call: createBundel
+    body: {}
+  - sign: { packet: p }
+    view: { packet: p }
+`);
+    expect(got).toEqual([
+      's.yaml:6:11 steps[1].sgin: sgin: not a member here.',
+      's.yaml:6:5 steps[1]: No action: give one of call, view, sign, decline, reassign, advance, wait, webhooks, outbox, events, download, verify, tamper, hash, assert.',
+      's.yaml:7:11 steps[2].sign: Give either packet, or bundle and signer.',
+      's.yaml:8:14 steps[3].advance: A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
+      expect.stringMatching(/^s\.yaml:9:31 steps\[4\]\.wait\.until: .*"docs-ready"/),
+      's.yaml:10:11 steps[5].call: Not an operation of the table (esign api lists them).',
+      's.yaml:12:5 steps[6]: One action a step: this one has view, sign.',
+    ]);
+  });
+
+  it('refuses references to steps that do not come before (its own answer too), unset variables, and wrong parameters', async () => {
+    const got = await problems(`steps:
+  - sign: { bundle: "\${nda.id}", signer: ada }
+${CREATE}  - name: nda
+    call: getBundle
+    params: { slug: "\${nda.id}", page: 2 }
+  - call: sendBundle
+  - call: getBundle
+    params: { slug: "\${env.NOPE}" }
+    body: {}
+  - assert: "\${nda.packets[0].id}"
+    expect: { "packets[": 1 }
+  - advance: 1d
+    expect: { now: "\${advance.now}" }
+`);
+    expect(got).toEqual([
+      's.yaml:2:5 steps[0]: ${nda.id}: no step named nda comes before this one.',
+      's.yaml:6:11 steps[2].name: Another step is already named nda.',
+      's.yaml:8:40 steps[2].params.page: getBundle has no parameter page (it takes slug, include).',
+      's.yaml:9:5 steps[3].params: sendBundle needs params.slug.',
+      's.yaml:12:11 steps[4].body: getBundle takes no body.',
+      's.yaml:10:5 steps[4]: ${env.NOPE}: NOPE is not set and has no default (env: in the file, or :-default).',
+      's.yaml:14:27 steps[5].expect.packets[: "packets[" is not a path (members, [N] and [*]).',
+      's.yaml:15:5 steps[6]: ${advance.now}: no step named advance comes before this one.',
+    ]);
+    expect(await problems('steps:\n  - name: me\n    assert: "${me.x}"\n    expect: { "": 1 }\n')).toEqual([
+      's.yaml:2:5 steps[0]: ${me.x}: a step cannot refer to its own answer.',
+    ]);
+    // The environment, the file's env and a default in place all satisfy a variable.
+    const env = `env: { FROM_FILE: x }\nsteps:\n  - assert: "\${env.FROM_ENV}\${env.FROM_FILE}\${env.IN_PLACE:-y}"\n    expect: { "": xx }\n`;
+    expect(await problems(env, { FROM_ENV: 'x' })).toEqual([]);
+    expect(await problems(env, {})).toHaveLength(1);
+  });
+
+  it('refuses what is not YAML, a duplicate key, and a file too large to be a scenario', async () => {
+    expect(await problems('steps: [\n')).toEqual([expect.stringMatching(/^s\.yaml:2:1: /)]);
+    expect(await problems('name: a\nname: b\nsteps: [{ advance: 1d }]\n')).toEqual([
+      expect.stringMatching(/^s\.yaml:2:1: Map keys must be unique/),
+    ]);
+    expect(await problems(`steps: [{ advance: 1d }]\n#${'x'.repeat(1024 * 1024)}\n`)).toEqual([
+      's.yaml: Larger than 1024 KB: not a scenario.',
+    ]);
+  });
+});
+
+describe("the format's JSON Schema", () => {
+  const published = join(import.meta.dirname, '..', '..', 'docs', 'scenario.schema.json');
+
+  it('is the one the program makes (regenerate: esign scenario schema > docs/scenario.schema.json)', () => {
+    expect(JSON.parse(readFileSync(published, 'utf8'))).toEqual(scenarioJsonSchema());
+  });
+
+  it("accepts the example and refuses what the program refuses, in an editor's validator", () => {
+    const validate = new Ajv2020({ strict: false }).compile(scenarioJsonSchema());
+    expect(validate(parseYaml(EXAMPLE)), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(parseYaml(readFileSync(fixture('scenarios/ci-nda.yaml'), 'utf8')))).toBe(true);
+    for (const bad of [
+      { steps: [] },
+      { steps: [{ sgin: {} }] },
+      { steps: [{ sign: { packet: 'p' }, view: { packet: 'p' } }] },
+      { steps: [{ advance: '1d', colour: 'red' }] },
+      { steps: [{ webhooks: { events: ['bundle_sent', 'nope'] } }] },
+    ])
+      expect(validate(bad), JSON.stringify(bad)).toBe(false);
+  });
+});
