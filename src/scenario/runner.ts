@@ -176,7 +176,7 @@ export async function runScenario(s: LoadedScenario, backend: ScenarioBackend, o
     if (s.scenario.receiver) {
       ctx.receiver = await startReceiver(() => secret);
       secret = (await service.getWebhookSecret()).secret;
-      hook = (
+      ctx.webhookId = hook = (
         await service.createWebhook({
           name: `esign scenario: ${s.title}`.slice(0, 80),
           url: ctx.receiver.url,

@@ -26,6 +26,8 @@ export interface RunContext {
   /** A folder of this run's own (downloads, tampered copies). */
   workDir: string;
   receiver?: Receiver;
+  /** The webhook the runner registered for its receiver. */
+  webhookId?: string;
   /** The signer keys of the Bundles this run created, in packet order, by Bundle id. */
   keys: Map<string, string[]>;
   /** Shortens waits in tests. */
@@ -173,6 +175,22 @@ function setDiff(expected: string[], got: string[]): string | undefined {
     .join('; ');
 }
 
+/** What the server says of the events it has not delivered: why a delivery did not come. */
+async function serverSide(w: NonNullable<Step['webhooks']>, ctx: RunContext): Promise<string> {
+  if (!ctx.webhookId) return '';
+  const page = await ctx.service
+    .listWebhookEvents({ webhook: ctx.webhookId, ...(w.bundle ? { bundle: w.bundle } : {}), per_page: 100 })
+    .catch(() => undefined);
+  const pending = (page?.items ?? []).filter((e) => !e.success);
+  if (!pending.length) return '';
+  const why = pending.map((e) => {
+    const last = e.deliveries.at(-1);
+    const next = e.next_attempt_at ? `, next attempt ${e.next_attempt_at}` : '';
+    return `${e.event_type}: ${last?.message || (e.status ? `HTTP ${e.status}` : 'not attempted yet')}${next}`;
+  });
+  return `; the server has not delivered ${pending.length}: ${why.join('; ')}`;
+}
+
 async function webhooksStep(w: NonNullable<Step['webhooks']>, ctx: RunContext): Promise<Delivery[]> {
   if (!ctx.receiver)
     throw new AssertionFailed(
@@ -195,7 +213,7 @@ async function webhooksStep(w: NonNullable<Step['webhooks']>, ctx: RunContext): 
     );
   if (want !== undefined && got.length !== want)
     throw new AssertionFailed(
-      `expected ${want} deliveries, got ${got.length} (${types.join(', ') || 'none'})`,
+      `expected ${want} deliveries, got ${got.length} (${types.join(', ') || 'none'})${await serverSide(w, ctx)}`,
       want,
       types,
     );

@@ -95,6 +95,27 @@ describe('esign scenario run', () => {
     expect(cases.slice(0, 3).every((c) => c.children.length === 0)).toBe(true);
   }, 60_000);
 
+  it("checks each webhook's signature: deliveries signed with another secret fail the step", async () => {
+    const file = join(tmp.dir, 'forged.yaml');
+    writeFileSync(
+      file,
+      `receiver: { events: [bundle_sent] }
+steps:
+  - call: regenerateWebhookSecret
+  - name: nda
+    call: createBundle
+    body:
+      label: After the secret changed
+      packets: [{ key: ada, name: Ada, email: ada@example.com }]
+      documents: [{ key: nda, file_path: ${fixture('nda.pdf')} }]
+  - webhooks: { bundle: "\${nda.id}", events: [bundle_sent] }
+`,
+    );
+    const r = await esignIn(['scenario', 'run', file], { env: env() });
+    expect(r.exitCode).toBe(EXIT.SCENARIO_FAILED);
+    expect(r.stdout).toMatch(/^ {9}error: {4}1 delivery failed the signature check \(bad_signature\)$/m);
+  }, 60_000);
+
   it('runs nothing when a file is invalid, and says where (exit 17)', async () => {
     const bad = variant('bad.yaml', (t) => t.replace('signer: ada }', 'signer: ada, values: 3 }'));
     const r = await esignIn(['scenario', 'run', CI, bad, '--json'], { env: env() });
