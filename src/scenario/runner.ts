@@ -2,6 +2,7 @@
 // (its references filled from the answers so far), its answer checked, timed and kept; after the
 // first step that fails, the rest are skipped (a scenario is one story). Nothing here knows which
 // backend it has: what a step needs of the sandbox is asked of the port before the first step.
+import { WEBHOOK_EVENT_TYPES } from '../service/enums.js';
 import { ApiError } from '../service/errors.js';
 import { operationRow } from '../service/operationTable.js';
 import type { EsignService } from '../service/service.js';
@@ -180,7 +181,7 @@ export async function runScenario(s: LoadedScenario, backend: ScenarioBackend, o
         await service.createWebhook({
           name: `esign scenario: ${s.title}`.slice(0, 80),
           url: ctx.receiver.url,
-          event_types: s.scenario.receiver.events ?? [...(await import('../service/enums.js')).WEBHOOK_EVENT_TYPES],
+          event_types: s.scenario.receiver.events ?? [...WEBHOOK_EVENT_TYPES],
           enabled: true,
           json: true,
         })
