@@ -134,6 +134,7 @@ steps:
     expect(JSON.parse(r.stderr)).toEqual({
       code: 'error',
       message: `1 scenario file invalid: ${bad}. Nothing was run.`,
+      exit_code: EXIT.SCENARIO_INVALID,
     });
   });
 

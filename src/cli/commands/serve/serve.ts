@@ -77,40 +77,32 @@ export const serve = defineVerb(
         log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
       log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
       if (o.console) log(`esign serve: support console at ${address}/console/ (sign in with an API key)`);
+      // Stopping is possible from the moment readiness is said: the signals are heard first.
+      const signalled = new Promise<string>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      });
+      await engine.startWebhookDelivery();
+      const due = setInterval(() => engine.runDue(), DUE_WORK_INTERVAL_MS);
+      engine.runDue();
       // The first line on stdout says it is ready: the address, or with --json the whole object.
       if (!ctx.options.json) ctx.io.out.write(`${address}\n`);
       const { announceReady } = await import('../../ready.js');
+      const ready = { url: address, api: `${address}/api/v2`, mcp: `${address}/mcp`, data_dir: dataDir };
       const unannounce = await announceReady(
         ctx,
-        {
-          url: address,
-          api: `${address}/api/v2`,
-          console: o.console ? `${address}/console/` : null,
-          mcp: `${address}/mcp`,
-          data_dir: dataDir,
-        },
+        { ...ready, console: o.console ? `${address}/console/` : null },
         o.readyFile,
       ).catch(async (e: unknown) => {
+        clearInterval(due);
         await app.close();
         engine.stopServing();
         await engine.close();
         throw e;
       });
-      await engine.startWebhookDelivery();
-      const due = setInterval(() => engine.runDue(), DUE_WORK_INTERVAL_MS);
-      engine.runDue();
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          log(`${signal}: finishing requests in flight`);
-          clearInterval(due);
-          app.close().then(
-            () => resolve(),
-            () => resolve(),
-          );
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
+      log(`${await signalled}: finishing requests in flight`);
+      clearInterval(due);
+      await app.close().catch(() => undefined);
       engine.stopServing();
       await unannounce();
       await engine.close();

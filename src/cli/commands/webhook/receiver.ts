@@ -169,13 +169,13 @@ export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<voi
     inFlight.add(done);
   });
   await listenOn(server, o.host, port);
+  // Stopping is possible from the moment readiness is said: the signals are heard first.
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const unannounce = await announceListening(ctx, o, server, path).catch(async (e: unknown) => {
     await drain(server, inFlight);
     throw e;
   });
-
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   await stopped;
   process.removeListener('SIGINT', stop);
   process.removeListener('SIGTERM', stop);
