@@ -2,7 +2,7 @@
 // store; a remote server is asked over HTTP. Each file is hashed on the way and checked against
 // the SHA-256 the API gave, written to a temporary file beside its target and moved into place only
 // when complete. A server chooses the names: they are made safe file names, and an existing file is
-// never replaced without --clobber.
+// never replaced unless the caller says so (`clobber`).
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { link, rename, rm } from 'node:fs/promises';
@@ -44,13 +44,16 @@ async function source(ctx: ServiceSource, url: string): Promise<Readable> {
   return (await ctx.service()).openFileLink(url);
 }
 
-/** Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. */
+/**
+ * Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. A file
+ * already at `path` is kept unless `clobber`; `replaceHint` is the door's words for how to replace it.
+ */
 export async function download(
   ctx: ServiceSource,
   url: string,
   path: string,
   sha256?: string,
-  opts: { clobber?: boolean } = {},
+  opts: { clobber?: boolean; replaceHint?: string } = {},
 ): Promise<{ path: string; size: number; sha256: string }> {
   if (typeof url !== 'string') throw new UseCaseError(`${path}: the server gave no link to download.`, 'failure');
   const hash = createHash('sha256');
@@ -75,7 +78,8 @@ export async function download(
     else {
       // A hard link fails when the name is taken, so even a file that appeared meanwhile is kept.
       await link(tmp, path).catch((e: NodeJS.ErrnoException) => {
-        if (e.code === 'EEXIST') throw new UseCaseError(`${path} exists; pass --clobber to replace it.`, 'failure');
+        if (e.code === 'EEXIST')
+          throw new UseCaseError(`${path} exists; ${opts.replaceHint ?? 'it was kept, not replaced'}.`, 'failure');
         throw e;
       });
     }

@@ -69,3 +69,18 @@ export function safeJson(value: unknown, indent?: number): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+// What could close or open a tag around a tool's answer, or start an entity, in an agent's context.
+const MARKUP = /[<>&\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * JSON for an agent's context: the same value (JSON.parse gives it back), every string one quoted
+ * line, and no character that could read as markup (`</tool_result>` becomes `\u003c/tool_result\u003e`),
+ * break a line or reorder what is shown.
+ */
+export function agentJson(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(
+    MARKUP,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

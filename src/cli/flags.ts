@@ -76,3 +76,6 @@ export function toggled(opts: object, fields: readonly string[]): Record<string,
       .map((f) => [f, given[optionKey(f)] as boolean]),
   );
 }
+
+/** How a download that found its file already there says to replace it. */
+export const CLOBBER = 'pass --clobber to replace it';

@@ -9,7 +9,7 @@ import * as envelopeTemplate from './commands/envelope-template/index.js';
 import * as help from './commands/help/help.js';
 import * as local from './commands/local/index.js';
 import * as logs from './commands/logs/index.js';
-import { mcp } from './commands/mcp/mcp.js';
+import * as mcp from './commands/mcp/mcp.js';
 import * as packet from './commands/packet/index.js';
 import * as person from './commands/person/index.js';
 import * as profile from './commands/profile/index.js';

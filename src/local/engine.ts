@@ -193,6 +193,19 @@ export class LocalEngine implements LocalBackend {
     (await this.dispatcher()).start();
   }
 
+  /**
+   * While a long-running door serves (esign mcp): webhook events delivered as they are queued, and
+   * what is due (expiry, reminders, retries) applied every few seconds, as esign serve does. Returns
+   * the stop function; close() stops the deliveries too.
+   */
+  keepWorking(intervalMs = 5_000): () => void {
+    void this.startWebhookDelivery();
+    const due = setInterval(() => this.runDue(), intervalMs);
+    due.unref?.();
+    this.runDue();
+    return () => clearInterval(due);
+  }
+
   /** Waits for background work started by this process (document downloads, evidence). */
   async settle(): Promise<void> {
     await this.background.settle();

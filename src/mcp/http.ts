@@ -1,6 +1,6 @@
-// `esign serve` at /mcp: the same tools over Streamable HTTP, for key holders. Stateless: each POST
-// is one JSON-RPC exchange answered as JSON, with a server and transport made for it, so nothing
-// is kept between requests and any number of clients may call at once.
+// `esign serve` at /mcp: the same tools over Streamable HTTP, for key holders (/mcp?tools=all: one
+// per operation). Stateless: each POST is one JSON-RPC exchange answered as JSON, with a server and
+// transport made for it, so nothing is kept between requests and any number of clients may call at once.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
@@ -58,9 +58,11 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
         import('./server.js'),
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       ]);
+      // Each request is its own server (stateless): no elicitation, so changes take confirm: true.
       const server = createMcpServer({
         service: withRateLimit(o.service, () => o.rateLimit(req, reply)),
         fileAccess: false,
+        tools: (req.query as { tools?: string } | undefined)?.tools === 'all' ? 'all' : 'default',
         beforeCreate: () => o.countCreate(req, reply),
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

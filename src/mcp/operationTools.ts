@@ -1,30 +1,25 @@
-// Tools made from the operations table (src/service/operations.ts), one per port operation: the name
-// in snake_case, the summary and what the table says about the operation as words an agent can act
-// on, annotations from the table's effect, idempotence and reach, and arguments placed as the table's
-// `args` say. Request bodies go to the backend as given: its schemas (the shared ones) judge them, so
-// a bad body is a tool error with the API's field messages on either backend.
+// Tools made from the operations table (src/service/operations.ts), one per port operation, for
+// `--tools all` and for call_operation: the name in snake_case, the summary and what the table says
+// as words an agent can act on, annotations from the table's effect, idempotence and reach, arguments
+// placed as the table's `args` say, and the answer's schema from the table's response schema. Request
+// bodies go to the backend as given: its schemas (the shared ones) judge them.
 import { z } from 'zod';
 import { OPERATIONS, type OperationDef } from '../service/operations.js';
+import { RESPONSE_SCHEMAS } from '../service/responseSchemas.js';
 import { signInputOf } from '../service/schemas.js';
 import type { EsignService } from '../service/service.js';
-import { bundleStateWord } from '../service/states.js';
 import type { Bundle } from '../service/types.js';
-import { CONFIRM_DESCRIPTION, createOnce, createReachesPeople, requireConfirm, requireLive } from './safety.js';
-import type { Annotations, Json, ToolContext, ToolDef } from './tool.js';
+import { fitItems, isObject } from './answer.js';
+import { BUNDLE_RULES, bundleEffect, packetEffect } from './effects.js';
+import { CONFIRM_DESCRIPTION } from './goAhead.js';
+import { annotationsOf, toolName } from './marks.js';
+import { count, ours, say } from './prose.js';
+import { createOnce, createReachesPeople, requireLive } from './safety.js';
+import { jsonSchema } from './schema.js';
+import type { Answer, Effect, Json, ToolContext, ToolDef } from './tool.js';
 
-/** `listBundles` -> `list_bundles`. */
-export const toolName = (operation: string) => operation.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** The table's marks as MCP annotations: anything that changes or removes what exists is destructive. */
-export function annotationsOf(op: OperationDef): Annotations {
-  return {
-    title: op.summary.split(/[;(]/)[0]!.trim(),
-    readOnlyHint: op.effect === 'read',
-    destructiveHint: op.effect === 'change' || op.effect === 'destroy',
-    idempotentHint: op.idempotent,
-    openWorldHint: op.reachesPeople,
-  };
-}
+/** Items of a list an agent gets when it asks for no per_page (the API's default is 50). */
+export const AGENT_PER_PAGE = 10;
 
 const isCreateOfBundle = (op: OperationDef) =>
   op.effect === 'create' && op.reply && 'one' in op.reply && op.reply.one === 'Bundle';
@@ -46,7 +41,7 @@ const HINTS: Partial<Record<string, string>> = {
 function describe(op: OperationDef): string {
   const parts = [`${op.summary.replace(' (JSON, or multipart with files)', '')}.`];
   if (HINTS[op.name]) parts.push(HINTS[op.name]!);
-  if (op.paged) parts.push('A page of the list: items with page, per_page, total_pages and total.');
+  if (op.paged) parts.push(`A page of the list (per_page ${AGENT_PER_PAGE} unless given).`);
   if (isCreateOfBundle(op))
     parts.push(
       'Carries a custom_key (given, or derived from the arguments): a retried call with the same arguments ' +
@@ -57,28 +52,45 @@ function describe(op: OperationDef): string {
       'May email or text real people; on a backend that sends for real, a non-test Bundle needs a profile marked live.',
     );
   if (annotationsOf(op).destructiveHint)
-    parts.push('Destructive: needs confirm: true, and without it says what it would do.');
+    parts.push('Needs the go-ahead (confirm: true); without it says what it would do.');
   if (op.group === 'sandbox')
-    parts.push('Local engine and esign serve only: acts as the signer, since no real person signs there.');
+    parts.push(
+      op.name.startsWith('trigger') || op.name.startsWith('resend')
+        ? "esign's sandbox (the local engine and esign serve): a webhook test tool."
+        : 'Local engine and esign serve only: acts as the signer, since no real person signs there.',
+    );
   if (op.body) parts.push('body: the API v2 request, as its JSON Schema says.');
   return parts.join(' ');
-}
-
-function jsonSchemaOf(schema: z.ZodType): Json {
-  const s = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
-  delete s.$schema;
-  return s;
 }
 
 const pathArg = z.string().min(1).max(200);
 const queryValue = z.union([z.string().max(10_000), z.number(), z.boolean()]);
 
-function operationTool(op: OperationDef): ToolDef {
-  const annotations = annotationsOf(op);
+/** The answer's schema: the table's response schema, in the shape the tool answers. */
+function outputOf(op: OperationDef): z.ZodType {
+  const reply = op.reply;
+  const of = (name: string) => RESPONSE_SCHEMAS[name as keyof typeof RESPONSE_SCHEMAS] as z.ZodObject;
+  if ('none' in reply) return z.object({ done: z.literal(true), operation: z.string() });
+  if ('array' in reply) return z.object({ result: z.array(of(reply.array)), left_out: z.int().optional() });
+  if ('page' in reply)
+    return z.object({
+      items: z.array(of(reply.page)),
+      page: z.int(),
+      per_page: z.int(),
+      total_pages: z.int(),
+      total: z.int(),
+      left_out: z.int().optional(),
+    });
+  const one = of(reply.one);
+  return isCreateOfBundle(op) ? one.extend({ existing: z.boolean(), custom_key: z.string().nullable() }) : one;
+}
+
+/** The input: path parameters, the list query, body members or the whole body, confirm. */
+function inputOf(op: OperationDef): { schema: Json; check: z.ZodType<Json> } {
   const properties: Json = {};
   const required: string[] = [];
   const check: Record<string, z.ZodType> = {};
-  const bodySchema = op.body ? jsonSchemaOf(op.body) : undefined;
+  const bodySchema = op.body ? jsonSchema(op.body, 'input') : undefined;
   const queryParam = (name: string) => op.query?.find((p) => p.name === name);
   for (const a of op.args) {
     if (a.in === 'path') {
@@ -109,16 +121,28 @@ function operationTool(op: OperationDef): ToolDef {
       check.body = z.record(z.string(), z.unknown(), { error: 'Must be a JSON object: the API v2 request.' });
     }
   }
-  if (annotations.destructiveHint) {
+  if (annotationsOf(op).destructiveHint) {
     properties.confirm = { type: 'boolean', description: CONFIRM_DESCRIPTION };
     check.confirm = z.boolean().optional();
   }
   return {
+    schema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    check: z.strictObject(check) as unknown as z.ZodType<Json>,
+  };
+}
+
+function operationTool(op: OperationDef): ToolDef {
+  const input = inputOf(op);
+  const output = outputOf(op);
+  return {
     name: toolName(op.name),
+    title: op.summary.split(/[;(]/)[0]!.trim(),
     description: describe(op),
-    annotations,
-    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-    input: z.strictObject(check) as unknown as z.ZodType<Json>,
+    annotations: annotationsOf(op),
+    inputSchema: input.schema,
+    outputSchema: jsonSchema(output, 'output'),
+    output,
+    input: input.check,
     operation: op.name,
     run: (args, ctx) => runOperation(op, args, ctx),
   };
@@ -129,10 +153,12 @@ function portArgs(op: OperationDef, args: Json): unknown[] {
   return op.args.map((a) => {
     if (a.in === 'path') return args[a.name];
     if (a.in === 'query' && 'name' in a) return args[a.name] === undefined ? undefined : String(args[a.name]);
-    if (a.in === 'query')
-      return Object.fromEntries(
+    if (a.in === 'query') {
+      const q = Object.fromEntries(
         (op.query ?? []).filter((p) => args[p.name] !== undefined).map((p) => [p.name, args[p.name]]),
       );
+      return op.paged && q.per_page === undefined ? { ...q, per_page: AGENT_PER_PAGE } : q;
+    }
     if (a.in === 'body' && 'name' in a) return args[a.name];
     if (a.in === 'body') return PORT_BODY[op.name] ? PORT_BODY[op.name]!(args.body) : args.body;
     return undefined;
@@ -147,43 +173,89 @@ async function concernsTest(service: EsignService, op: OperationDef, args: Json)
   return false;
 }
 
-function wouldDo(op: OperationDef, args: Json): string {
-  const which = op.args
-    .filter((a) => a.in === 'path')
-    .map((a) => `${(a as { name: string }).name} ${JSON.stringify(args[(a as { name: string }).name])}`);
+/** The operation's summary as a verb phrase ("cancel a Bundle"): the program's words. */
+function verbOf(op: OperationDef) {
   const summary = op.summary.replace(/^Sandbox: /, 'act in the sandbox: ');
-  return `${summary.charAt(0).toLowerCase()}${summary.slice(1)}${which.length ? ` (${which.join(', ')})` : ''}`;
+  return ours(`${summary.charAt(0).toLowerCase()}${summary.slice(1)}`);
 }
 
-/** What a destructive call would do, in words: the operation and, for a Bundle, which one as people know it. */
-async function whatItTouches(service: EsignService, op: OperationDef, args: Json): Promise<string> {
-  const what = wouldDo(op, args);
-  if (typeof args.slug !== 'string') return what;
-  const b = await service.getBundle(args.slug);
-  const signers = b.packets.map((p) => p.name).join(', ');
-  return `${what}: "${b.label || b.id}", ${bundleStateWord(b.status)}, signers ${signers || 'none'}`;
+/** What the operation would do, in prose: its summary and the ids it names. */
+function wouldDo(op: OperationDef, args: Json): string {
+  const words = verbOf(op);
+  const path = op.args.find((a) => a.in === 'path') as { name: string } | undefined;
+  const id = path ? args[path.name] : undefined;
+  return typeof id === 'string' ? say`${words} (${path!.name} ${id})` : say`${words}`;
 }
 
-async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Promise<unknown> {
+/** The effect of a change: on a Bundle or packet, read first (state, whether it can happen). */
+async function effectOf(op: OperationDef, args: Json, service: EsignService): Promise<Effect> {
+  const rule = BUNDLE_RULES[op.name];
+  if (rule && typeof args.slug === 'string') return bundleEffect(service, args.slug, rule);
+  if (
+    (op.group === 'packets' || op.group === 'sandbox') &&
+    op.args.some((a) => a.in === 'path' && a.name === 'id') &&
+    /Packet/.test(op.name)
+  )
+    return packetEffect(service, args.id as string, verbOf(op).text, op.reachesPeople);
+  return { action: wouldDo(op, args), reachesPeople: op.reachesPeople };
+}
+
+/** The answer of an operation: its result as data, and a line of prose. */
+function answerOf(op: OperationDef, result: unknown): Answer {
+  const name = toolName(op.name);
+  if ('none' in op.reply) return { say: say`Done: ${name}.`, data: { done: true, operation: op.name } };
+  if ('array' in op.reply) {
+    const items = (result ?? []) as unknown[];
+    return fitItems(items, (shown, leftOut) => ({
+      say: say`${name}: ${count(items.length, 'item')}${ours(leftOut ? say`, ${leftOut} left out to stay under the answer limit` : '')}.`,
+      data: { result: shown, ...(leftOut ? { left_out: leftOut } : {}) },
+    }));
+  }
+  if ('page' in op.reply) {
+    const p = result as { items: unknown[]; page: number; per_page: number; total_pages: number; total: number };
+    return fitItems(p.items, (shown, leftOut) => ({
+      say: say`${name}: page ${p.page} of ${p.total_pages}, ${count(p.total, 'item')} in all${ours(leftOut ? say`; ${leftOut} of this page left out to stay under the answer limit: ask with a smaller per_page` : '')}.`,
+      data: { ...p, items: shown, ...(leftOut ? { left_out: leftOut } : {}) },
+    }));
+  }
+  const data = isObject(result) ? result : { result };
+  const id = typeof data.id === 'string' ? data.id : typeof data.pk === 'string' ? data.pk : undefined;
+  return { say: id ? say`${name}: ${id}.` : say`${name}: done.`, data };
+}
+
+async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Promise<Answer> {
   const { service } = ctx;
-  if (annotationsOf(op).destructiveHint && args.confirm !== true)
-    requireConfirm(args, await whatItTouches(service, op, args));
   const call = (list: unknown[]) => (service[op.name] as (...a: unknown[]) => Promise<unknown>).apply(service, list);
   if (isCreateOfBundle(op)) {
     const body = args.body as Json;
-    await requireLive(ctx, !createReachesPeople(body), 'create and send this Bundle');
+    const sends = createReachesPeople(body);
+    await requireLive(ctx, !sends, say`create and send this Bundle`);
     const made = await createOnce(service, body, async (b) => {
+      if (sends)
+        await ctx.goAhead(args, {
+          action: say`send a new Bundle`,
+          target: { request: b },
+          reachesPeople: true,
+          askOnly: true,
+        });
       ctx.beforeCreate?.();
       return call(portArgs(op, { ...args, body: b })) as Promise<Bundle>;
     });
-    return { ...made.bundle, existing: made.existing };
+    const a = answerOf(op, { ...made.bundle, existing: made.existing, custom_key: made.custom_key });
+    return made.existing
+      ? {
+          ...a,
+          say: say`Bundle ${made.bundle.id} already exists for this request (the same custom_key): nothing was created or sent now.`,
+        }
+      : a;
   }
   // The sandbox exists only where nobody is emailed for real (the engine's outbox): the hosted service answers 404.
   if (op.reachesPeople && op.group !== 'sandbox')
     await requireLive(ctx, () => concernsTest(service, op, args), wouldDo(op, args));
-  const result = await call(portArgs(op, args));
-  if ('none' in op.reply) return { done: true, operation: op.name };
-  return result;
+  const annotations = annotationsOf(op);
+  if (annotations.destructiveHint) await ctx.goAhead(args, await effectOf(op, args, service));
+  else if (op.reachesPeople) await ctx.goAhead(args, { ...(await effectOf(op, args, service)), askOnly: true });
+  return answerOf(op, await call(portArgs(op, args)));
 }
 
 let made: readonly ToolDef[] | undefined;

@@ -3,6 +3,7 @@
 import type { Readable } from 'node:stream';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
+import { bundleStateWord } from '../service/states.js';
 
 export const BUNDLE_URI = 'esign://bundles/{slug}';
 export const FILE_URI = 'esign://bundles/{slug}/files/{index}';
@@ -26,7 +27,7 @@ export const TEMPLATES = [
     mimeType: 'application/pdf',
     description:
       'The index-th file of the Bundle, in the order of its files (documents, signed PDFs, combined PDF, ' +
-      'Certificates of Evidence); inspect_bundle lists them.',
+      'Certificates of Evidence); download_files and bundle_story list them.',
   },
 ];
 
@@ -36,12 +37,13 @@ export async function listBundleResources(service: EsignService, cursor: string 
     throw new ApiError(400, 'invalid', `Not a cursor of this list: "${cursor}".`);
   const p = await service.listBundles({ page, per_page: PER_PAGE, ordering: '-created' });
   return {
+    // Labels come from outside: they stay in the Bundle's JSON, not in what names a resource.
     resources: p.items.map((b) => ({
       uri: `esign://bundles/${b.id}`,
       name: b.id,
-      title: b.label || b.id,
+      title: `Bundle ${b.id}`,
       mimeType: 'application/json',
-      description: `Bundle ${b.id} (${b.status}), created ${b.created}`,
+      description: `Bundle ${b.id}: ${bundleStateWord(b.status)}, created ${b.created}`,
     })),
     ...(page < p.total_pages ? { nextCursor: String(page + 1) } : {}),
   };
@@ -61,7 +63,7 @@ async function bytesOf(stream: Readable, limit: number): Promise<Buffer> {
       throw new ApiError(
         413,
         'too_large',
-        `The file is larger than ${limit} bytes; save it with download_bundle_files.`,
+        `The file is larger than ${limit} bytes; save it with download_files (dir).`,
       );
     }
     chunks.push(chunk as Buffer);

@@ -6,6 +6,7 @@ import { findByKey } from '../app/customKey.js';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';
+import { ours, say } from './prose.js';
 import { type Json, Refusal, type ToolContext } from './tool.js';
 
 /** JSON with object members in key order, so the same arguments always give the same text. */
@@ -32,16 +33,18 @@ export interface Created {
 }
 
 /**
- * Creates with a custom_key (the given one, or derived from the body). The Bundle with that key is
- * looked up first; a create refused for its custom_key (another call won the race) is looked up again.
+ * Creates with a custom_key (the given one, or derived from `identity`: the body, with attached files
+ * as their hashes). The Bundle with that key is looked up first; a create refused for its custom_key
+ * (another call won the race) is looked up again.
  */
 export async function createOnce(
   service: EsignService,
   body: Json,
   create: (body: Json) => Promise<Bundle>,
+  identity: Json = body,
 ): Promise<Created> {
   const given = typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key : undefined;
-  const custom_key = given ?? derivedCustomKey(body);
+  const custom_key = given ?? derivedCustomKey(identity);
   const found = await findByKey(service, custom_key);
   if (found) return { bundle: found, existing: true, custom_key };
   try {
@@ -69,26 +72,11 @@ export async function requireLive(
   if (!ctx.service.capabilities.sendsForReal || ctx.live) return;
   if (typeof isTest === 'function' ? await isTest() : isTest) return;
   throw new Refusal(
-    `Refused to ${what}: it is not a test Bundle, this backend sends email and SMS to real people, and the profile ` +
-      'is not marked live. Nothing was sent. Use is_test: true, or have the operator mark the profile live ' +
-      '(esign profile add NAME --live ...).',
-    { refused: 'live', what },
+    say`Refused to ${ours(what)}: it is not a test Bundle, this backend sends email and SMS to real people, and the profile is not marked live. Nothing was sent. Use a test Bundle (test: true / is_test: true), or have the operator mark the profile live (esign profile add NAME --live).`,
+    { error: { code: 'refused', refused: 'live', what } },
   );
 }
 
 /** A create body that sends at once a Bundle that is not a test (a draft, either spelling, reaches nobody). */
 export const createReachesPeople = (body: Json) =>
   body.status !== 'dr' && !isTrue(body.is_draft) && !isTrue(body.is_test);
-
-/** The schema member every destructive tool takes. */
-export const CONFIRM_DESCRIPTION =
-  'Must be true to do it. Without it nothing changes and the reply says what the call would do.';
-
-/** Without `confirm: true`, a destructive tool says what it would do and does nothing. */
-export function requireConfirm(args: Json, wouldDo: string): void {
-  if (args.confirm === true) return;
-  throw new Refusal(`Not done: this would ${wouldDo}. Nothing was changed. Call again with confirm: true to do it.`, {
-    refused: 'confirm',
-    would: wouldDo,
-  });
-}

@@ -1,16 +1,33 @@
-// What every MCP tool is, whichever part of esign it comes from (the operations table or a job):
-// a name, words an agent can act on, its annotations, its input (a JSON Schema advertised, a zod
-// schema that checks it), and a run function over the port.
+// What every MCP tool is, whichever part of esign it comes from (a job of the default set, or one
+// operation of the table): a name, words an agent can act on, annotations, its input (a zod schema
+// that checks it and the JSON Schema made from it), the JSON Schema of its answer, and a run
+// function over the port that answers with prose (made by `say`) and structured data.
+import type { ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { EsignService } from '../service/service.js';
 
 /** The MCP tool annotations (ToolAnnotations of the protocol). */
 export interface Annotations {
-  title?: string;
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
   openWorldHint: boolean;
+}
+
+export type Json = Record<string, unknown>;
+
+/** What a change would do, for the go-ahead: in prose (ids only) and as data. */
+export interface Effect {
+  /** "cancel Bundle 3wGyAaoL4d": made by `say`, so it holds no outside text. */
+  action: string;
+  /** What it touches, as data (labels, names: outside text stays here). */
+  target?: Json;
+  /** Why it cannot be done (made by `say`): the preview says so instead of asking. */
+  impossible?: string;
+  /** It reaches people (email or SMS) rather than destroying or changing what exists. */
+  reachesPeople?: boolean;
+  /** Asked of the person where the client can ask, but needs no `confirm: true` elsewhere (a create). */
+  askOnly?: boolean;
 }
 
 /** What a tool call runs with. */
@@ -24,32 +41,47 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Called just before a Bundle is made; throws to refuse (the server's create limit). */
   beforeCreate?: () => void;
+  /**
+   * The go-ahead for a change: asks the person through the client (elicitation) where it can,
+   * else requires `confirm: true` in the arguments; throws a Refusal saying what would happen.
+   */
+  goAhead(args: Json, effect: Effect): Promise<void>;
 }
 
-export type Json = Record<string, unknown>;
+/** A tool's answer: prose for the agent (ids and numbers only) and the structured data. */
+export interface Answer {
+  say: string;
+  data: Json;
+  /** Files found or made, as resource links. */
+  links?: ResourceLink[];
+}
 
 export interface ToolDef {
   name: string;
+  title: string;
   description: string;
   annotations: Annotations;
   /** The JSON Schema an agent sees (`inputSchema` of tools/list). */
   inputSchema: Json;
-  /** The check arguments pass before anything runs; request bodies are left to the backend's schemas. */
-  input: z.ZodType<Record<string, unknown>>;
-  /** Only for a client that shares this machine's files (stdio); not listed otherwise. */
-  needsFiles?: boolean;
+  /** The JSON Schema of `structuredContent` (`outputSchema` of tools/list). */
+  outputSchema: Json;
+  /** The zod schema it is made from: every member, required ones included (tests parse answers with it). */
+  output: z.ZodType;
+  /** The check arguments pass before anything runs. */
+  input: z.ZodType<Json>;
   /** The operation of the table the tool calls, when it is one. */
   operation?: string;
-  run(args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
+  run(args: Json, ctx: ToolContext): Promise<Answer>;
 }
 
-/** A call that did nothing on purpose (no confirm, the live guard): an MCP tool error saying why and what to do. */
+/** A call that did nothing on purpose (no go-ahead, the live guard, an impossible change). */
 export class Refusal extends Error {
   constructor(
-    message: string,
-    readonly detail: Json = {},
+    /** Made by `say`: no outside text. */
+    readonly say: string,
+    readonly data: Json = {},
   ) {
-    super(message);
+    super(say);
     this.name = 'Refusal';
   }
 }

@@ -1,11 +1,12 @@
-// The tool list as Markdown: `esign mcp --tools` prints it, the README holds it, a test compares them.
+// The tool list as Markdown: `esign mcp tools` prints it, the README holds it, a test compares them.
+import { listed } from './server.js';
 import type { ToolDef } from './tool.js';
 
 const marks = (t: ToolDef) => {
   const a = t.annotations;
   return [
     a.readOnlyHint ? 'read-only' : '',
-    a.destructiveHint ? 'destructive (confirm)' : '',
+    a.destructiveHint ? 'destructive (go-ahead)' : '',
     a.idempotentHint ? 'idempotent' : '',
     a.openWorldHint ? 'reaches people' : '',
   ]
@@ -13,10 +14,15 @@ const marks = (t: ToolDef) => {
     .join(', ');
 };
 
-/** One row per tool: name, marks, the first sentence of its description. */
+/** Characters a tool takes in tools/list (its JSON). */
+export const listedSize = (t: ToolDef) => JSON.stringify(listed(t)).length;
+
+/** One row per tool: name, marks, characters in tools/list, the first sentence of its description. */
 export function toolTable(tools: readonly ToolDef[]): string {
   const rows = tools.map(
-    (t) => `| \`${t.name}\` | ${marks(t)} | ${t.description.split(/(?<=\.)\s/)[0]!.replace(/\|/g, '\\|')} |`,
+    (t) =>
+      `| \`${t.name}\` | ${marks(t)} | ${listedSize(t)} | ${t.description.split(/(?<=\.)\s/)[0]!.replace(/\|/g, '\\|')} |`,
   );
-  return `${['| Tool | Marks | What it does |', '| --- | --- | --- |', ...rows].join('\n')}\n`;
+  const total = JSON.stringify(tools.map(listed)).length;
+  return `${['| Tool | Marks | Size | What it does |', '| --- | --- | ---: | --- |', ...rows].join('\n')}\n\n${tools.length} tools, ${total} characters of tools/list.\n`;
 }

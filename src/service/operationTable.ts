@@ -105,9 +105,10 @@ const day = { type: 'string', format: 'date' };
 const statusList = { type: 'string', description: `Comma-separated statuses: ${BUNDLE_STATUSES.join(', ')}.` };
 const eventType = { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] };
 const integer = { type: 'integer' };
+// Both backends filter events and deliveries by day (YYYY-MM-DD), both ends inclusive.
 const DATES = [
-  q('after_date', { type: 'string', format: 'date-time' }),
-  q('before_date', { type: 'string', format: 'date-time' }),
+  q('after_date', day, 'From this day on (YYYY-MM-DD).'),
+  q('before_date', day, 'Up to this day (YYYY-MM-DD).'),
 ];
 const BUNDLE_FILTER = q(
   'bundle',

@@ -246,6 +246,11 @@ export interface InsightOperations {
    * with `esign local clock advance`); a backend without it is read against this machine's clock.
    */
   clockMs?(): number;
+  /**
+   * A backend that does its own background work (the local engine: webhook deliveries, expiry,
+   * reminders) keeps it going while a long-running door serves; returns the stop function.
+   */
+  keepWorking?(): () => void;
 }
 
 export interface EsignService

@@ -59,6 +59,8 @@ export const isSendable = (s: string): boolean => (SENDABLE as readonly string[]
 /** Bundles that `PATCH /bundles/{slug}/` takes: drafts and sent Bundles (a 400 otherwise, as the service answers). */
 export const UPDATABLE: readonly BundleStatus[] = ['dr', 'se'];
 export const isUpdatable = (s: string): boolean => (UPDATABLE as readonly string[]).includes(s);
+/** Bundles that `DELETE /bundles/{slug}/` takes: drafts only (cancel the others). */
+export const isDeletable = (s: string): boolean => s === 'dr';
 export const isInProgress = (s: string): boolean => (IN_PROGRESS as readonly string[]).includes(s);
 export const isTerminal = (s: string): boolean => (TERMINAL as readonly string[]).includes(s);
 export const isEnded = (s: string): boolean => (ENDED as readonly string[]).includes(s);

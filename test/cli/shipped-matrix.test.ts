@@ -118,7 +118,9 @@ const RUNS: Record<string, Run> = {
   'profile remove': r('profile remove spare --yes', { last: true }),
   serve: r('serve --port 0', { interrupt: true }),
   // An MCP client's first message, then stdin ends: the server answers and stops.
-  mcp: r('mcp', { stdin: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n' }),
+  'mcp serve': r('mcp', { stdin: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n' }),
+  'mcp tools': r('mcp tools'),
+  'mcp install': r('mcp install --client cursor --print'),
   console: r('console --port 0', { interrupt: true }),
   verify: r('verify {pdf}'),
   'batch send': r('batch send {csv} --spec {spec} --yes --dry-run'),

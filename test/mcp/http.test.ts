@@ -1,22 +1,30 @@
 // The same tools over Streamable HTTP at esign serve's /mcp (the SDK's client, a real esign serve
 // process, an API key), and esign mcp on stdio over the remote backend (that esign serve), where the
 // live guard holds: a non-test create needs a profile marked live.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_TOOLS } from '../../src/mcp/jobs.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { startServe, type ServeProcess } from '../cli/serveProcess.js';
 import { buildServer } from '../../src/server/app.js';
 import { CONTRACT_B64, newEngine, tempDir } from '../helpers.js';
-import { BIN, call, fails, httpClient, ok, type Seeded, seed, stdioClient } from './support.js';
+import {
+  BIN,
+  type Connected,
+  call,
+  errorOf,
+  fails,
+  httpClient,
+  ok,
+  type Seeded,
+  seed,
+  stdioClient,
+} from './support.js';
 
 const data = tempDir('esign-mcp-http-');
 let serve: ServeProcess;
 let seeded: Seeded;
-let client: Client;
+let client: Connected;
 
 const request = (label: string, over: Record<string, unknown> = {}) => ({
   label,
@@ -32,9 +40,8 @@ beforeAll(async () => {
   client = await httpClient(serve.address, seeded.key);
 }, 30_000);
 afterAll(async () => {
-  await client?.close();
-  serve?.process.kill('SIGTERM');
-  await serve?.process;
+  await client?.client.close();
+  await serve?.stop();
   data.cleanup();
 });
 
@@ -63,45 +70,34 @@ describe('esign serve at /mcp', () => {
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
-  it("offers the tools of the table and the jobs, without the ones that write this machine's files", async () => {
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).not.toContain('download_bundle_files');
-    expect(tools).toHaveLength(OPERATIONS.length + JOB_TOOLS.length - 1);
+  it("offers the default set without a member that names this machine's files, and every operation at ?tools=all", async () => {
+    const schemas = JSON.stringify([...client.tools.values()].map((t) => t.inputSchema));
+    for (const member of ['"path"', '"paths"', '"dir"', '"csv_path"']) expect(schemas).not.toContain(member);
+    const every = await httpClient(serve.address, seeded.key, 'all');
+    try {
+      expect(every.tools.size).toBeGreaterThanOrEqual(OPERATIONS.length);
+      expect(every.tools.has('reassign_packet')).toBe(true);
+    } finally {
+      await every.client.close();
+    }
   });
 
-  it('runs the scenario over HTTP: create, sign, wait, read the signed file, verify its hash', async () => {
-    const b = await ok(client, 'create_bundle', { body: request('Over HTTP') });
-    const again = await ok(client, 'create_bundle', { body: request('Over HTTP') });
-    expect([again.id, again.existing]).toEqual([b.id, true]);
-    const [packet] = b.packets as { id: string }[];
-    await fails(
-      client,
-      'sign_packet',
-      { id: packet!.id, body: {} },
-      /Not done: this would act in the sandbox: the signer signs .*\(id "[^"]+"\)\. Nothing was changed\./,
-    );
-    expect((await ok(client, 'get_packet', { id: packet!.id })).status).not.toBe('co');
-    expect((await ok(client, 'sign_packet', { id: packet!.id, body: {}, confirm: true })).status).toBe('co');
-    expect(
-      (await ok(client, 'wait_for_bundles', { ids: [b.id], until: 'docs-ready', timeout_seconds: 60 })).outcome,
-    ).toBe('reached');
-    const files = (await ok(client, 'get_bundle_files', { slug: b.id })).result as { kind: string; sha256: string }[];
-    const index = files.findIndex((f) => f.kind !== 'document');
-    const read = await client.readResource({ uri: `esign://bundles/${b.id}/files/${index}` });
-    const hash = createHash('sha256')
-      .update(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64'))
-      .digest('hex');
-    expect(hash).toBe(files[index]!.sha256);
-    expect((await ok(client, 'verify_documents', { hashes: [hash] })).all_match).toBe(true);
-    // Paths name the server's files: refused over HTTP.
-    await fails(client, 'verify_documents', { paths: ['/etc/passwd'] }, /names a file on the server's machine/);
-    await fails(
+  it("reads nothing of the server's disk: paths are refused, a spec naming files is refused, no server path is answered", async () => {
+    await fails(client, 'verify_documents', { paths: ['/etc/passwd'] }, /^Refused by the API: 400 invalid/);
+    await fails(client, 'check_batch', { csv_path: '/etc/passwd', template: seeded.templateId }, /400 invalid/);
+    const spec = {
+      packets: [{ key: 's', name: '{{name}}', email: '{{email}}' }],
+      documents: [{ file_path: '{{file}}' }],
+    };
+    const r = await fails(
       client,
       'check_batch',
-      { csv_path: '/etc/passwd', template: seeded.templateId },
-      /names a file on the server's machine/,
+      { csv: 'name,email,file\nAda,ada@example.com,/etc/passwd\n', spec },
+      /^spec\.documents\.file_path names a file on the machine of the server/,
     );
-  }, 60_000);
+    expect(r.text).not.toContain(process.cwd());
+    await fails(client, 'download_files', { id: 'x', dir: '/tmp' }, /400 invalid/);
+  });
 });
 
 describe('/mcp and the create limit', () => {
@@ -115,19 +111,19 @@ describe('/mcp and the create limit', () => {
     });
     const origin = await app.listen({ host: '127.0.0.1', port: 0 });
     const limited = await httpClient(origin, key);
+    const send = (label: string) => ({
+      label,
+      signers: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
+      documents: [{ base64: CONTRACT_B64 }],
+    });
     try {
-      const first = await ok(limited, 'create_bundle', { body: request('One') });
-      expect((await ok(limited, 'create_bundle', { body: request('One') })).id).toBe(first.id);
-      const r = await fails(
-        limited,
-        'create_bundle',
-        { body: request('Two') },
-        /^429 throttled: Request was throttled/,
-      );
-      expect(r.data).toMatchObject({ error: { status: 429 } });
-      expect((await ok(limited, 'list_bundles', {})).total).toBe(1);
+      const first = (await ok(limited, 'send_for_signature', send('One'))).bundle as { id: string };
+      expect(((await ok(limited, 'send_for_signature', send('One'))).bundle as { id: string }).id).toBe(first.id);
+      const r = await fails(limited, 'send_for_signature', send('Two'), /^Refused by the API: 429 throttled\./);
+      expect(errorOf(r)).toMatchObject({ status: 429 });
+      expect((await ok(limited, 'find_bundles', {})).total).toBe(1);
     } finally {
-      await limited.close();
+      await limited.client.close();
       await app.close();
       await engine.dispose();
     }
@@ -139,11 +135,10 @@ describe('esign mcp on stdio over the remote backend', () => {
   const env = () => ({ HOME: home, ESIGN_CONFIG_DIR: join(home, 'config'), ESIGN_DATA_DIR: join(data.dir, 'unused') });
 
   it('holds the live guard (a non-test create is refused, nothing made; a test one goes) and runs the scenario', async () => {
-    const { client: remote } = await stdioClient({
-      ...env(),
-      ESIGN_BASE_URL: `${serve.address}/api/v2`,
-      ESIGN_API_KEY: seeded.key,
-    });
+    const remote = await stdioClient(
+      { ...env(), ESIGN_BASE_URL: `${serve.address}/api/v2`, ESIGN_API_KEY: seeded.key },
+      { set: 'all' },
+    );
     try {
       const before = (await ok(remote, 'list_bundles', {})).total;
       const refused = await fails(
@@ -152,7 +147,7 @@ describe('esign mcp on stdio over the remote backend', () => {
         { body: request('Real people') },
         /Refused to create and send this Bundle: it is not a test Bundle, .*Nothing was sent/,
       );
-      expect(refused.data).toMatchObject({ error: { refused: 'live' } });
+      expect(errorOf(refused)).toMatchObject({ refused: 'live' });
       expect((await ok(remote, 'list_bundles', {})).total).toBe(before);
       const draft = await ok(remote, 'create_bundle', { body: request('A draft reaches nobody', { status: 'dr' }) });
       expect(draft.status).toBe('dr');
@@ -162,7 +157,7 @@ describe('esign mcp on stdio over the remote backend', () => {
         remote,
         'send_bundle',
         { slug: draft.id, confirm: true },
-        /Refused to send a draft Bundle to its signers \(slug "[^"]+"\): it is not a test Bundle/,
+        /^Refused to send a draft Bundle to its signers \(slug \w+\): it is not a test Bundle/,
       );
       expect((await ok(remote, 'get_bundle', { slug: draft.id })).status).toBe('dr');
       // Test Bundles go only to the account's own users.
@@ -179,15 +174,15 @@ describe('esign mcp on stdio over the remote backend', () => {
       const waited = await ok(remote, 'wait_for_bundles', { ids: [test.id], until: 'docs-ready', timeout_seconds: 60 });
       expect(waited.outcome).toBe('reached');
       const dir = join(data.dir, 'remote-files');
-      const saved = (await ok(remote, 'download_bundle_files', { id: test.id, dir })).saved as {
-        kind: string;
-        path: string;
-      }[];
-      const signed = saved.filter((f) => f.kind !== 'document').map((f) => f.path);
+      const got = await ok(remote, 'download_files', { id: test.id, dir });
+      const kinds = (got.files as { kind: string }[]).map((f) => f.kind);
+      const signed = (got.saved as { index: number; path: string }[])
+        .filter((f) => kinds[f.index] !== 'document')
+        .map((f) => f.path);
       expect(signed.length).toBeGreaterThan(0);
       expect((await ok(remote, 'verify_documents', { paths: signed })).all_match).toBe(true);
     } finally {
-      await remote.close();
+      await remote.client.close();
     }
   }, 60_000);
 
@@ -214,13 +209,13 @@ describe('esign mcp on stdio over the remote backend', () => {
       },
     );
     expect(added.exitCode, added.stderr).toBe(0);
-    const { client: live } = await stdioClient(env());
+    const live = await stdioClient(env(), { set: 'all' });
     try {
       expect((await ok(live, 'create_bundle', { body: request('Deliberately live') })).status).toBe('se');
       const r = await call(live, 'get_rate_limit');
       expect(r.isError, r.text).toBe(false);
     } finally {
-      await live.close();
+      await live.client.close();
     }
   }, 30_000);
 });

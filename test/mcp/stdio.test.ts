@@ -1,30 +1,27 @@
 // `esign mcp` as an MCP client starts it: the SDK's Client over stdio against a spawned
-// bin/esign.js (run `npm run build` first), on the local engine. The tool list matches the
-// operations table; an agent's scenario runs end to end; a retried create makes one Bundle; a
-// destructive call without confirm changes nothing.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_TOOLS } from '../../src/mcp/jobs.js';
-import { annotationsOf, toolName } from '../../src/mcp/operationTools.js';
-import { OPERATIONS } from '../../src/service/operations.js';
-import { CONTRACT_B64, tempDir } from '../helpers.js';
+// bin/esign.js (run `npm run build` first), on the local engine. `--tools all` matches the
+// operations table; retried and concurrent creates make one Bundle; errors carry the API's words;
+// resources name Bundles by id. (The agent's scenario: scenario.test.ts.)
 import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { annotationsOf, toolName } from '../../src/mcp/marks.js';
 import { MAX_LINE_BYTES, wholeLines } from '../../src/mcp/stdio.js';
-import { BIN, call, fails, ok, seed, stdioClient } from './support.js';
+import { OPERATIONS } from '../../src/service/operations.js';
+import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
+import { BIN, type Connected, call, errorOf, fails, ok, seed, stdioClient } from './support.js';
 
 const data = tempDir('esign-mcp-');
-let client: Client;
-let stderr: () => string;
+let all: Connected & { stderr: () => string };
+let jobs: Connected;
 
 beforeAll(async () => {
   await seed(data.dir);
-  ({ client, stderr } = await stdioClient({ ESIGN_DATA_DIR: data.dir }));
+  all = await stdioClient({ ESIGN_DATA_DIR: data.dir }, { set: 'all' });
+  jobs = await stdioClient({ ESIGN_DATA_DIR: data.dir });
 }, 30_000);
 afterAll(async () => {
-  await client?.close();
+  await all?.client.close();
+  await jobs?.client.close();
   data.cleanup();
 });
 
@@ -79,10 +76,9 @@ describe('the stdio bound', () => {
   }, 30_000);
 });
 
-describe('esign mcp over stdio', () => {
-  it('lists one tool per operation of the table, annotated as the table says, and the job tools', async () => {
-    const { tools } = await client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
+describe('esign mcp --tools all', () => {
+  it('lists one tool per operation of the table, annotated as the table says, each with an outputSchema', async () => {
+    const byName = all.tools;
     for (const op of OPERATIONS) {
       const tool = byName.get(toolName(op.name));
       expect(tool, op.name).toBeDefined();
@@ -92,122 +88,98 @@ describe('esign mcp over stdio', () => {
       expect(tool!.annotations!.idempotentHint, op.name).toBe(op.idempotent);
       expect(tool!.annotations!.openWorldHint, op.name).toBe(op.reachesPeople);
       expect(tool!.inputSchema.type).toBe('object');
+      expect(tool!.outputSchema?.type, op.name).toBe('object');
       if (tool!.annotations!.destructiveHint)
         expect(Object.keys(tool!.inputSchema.properties ?? {}), op.name).toContain('confirm');
     }
-    for (const j of JOB_TOOLS) expect(byName.get(j.name)?.annotations, j.name).toEqual(j.annotations);
-    expect(tools).toHaveLength(OPERATIONS.length + JOB_TOOLS.length);
+    expect([...byName.values()].every((t) => t.outputSchema)).toBe(true);
+    // The webhook test tools of the sandbox are not a signer's acts.
+    for (const name of ['trigger_webhook_event', 'resend_webhook_event'])
+      expect(byName.get(name)!.description, name).not.toMatch(/acts as the signer/);
+    expect(byName.get('sign_packet')!.description).toMatch(/acts as the signer/);
   });
-
-  it("runs an agent's scenario: create, sign as the signers, wait, download, verify", async () => {
-    const created = await ok(client, 'create_bundle', { body: request('NDA for Ada and Bob') });
-    expect(created).toMatchObject({ status: 'se', existing: false });
-    expect(created.custom_key).toMatch(/^mcp-[0-9a-f]{32}$/);
-    const slug = created.id as string;
-    const packets = created.packets as { id: string; key: string }[];
-    for (const p of packets) {
-      expect((await ok(client, 'view_packet', { id: p.id, confirm: true })).status).toBe('st');
-      expect((await ok(client, 'sign_packet', { id: p.id, body: {}, confirm: true })).status).toBe('co');
-    }
-    const waited = await ok(client, 'wait_for_bundles', { ids: [slug], until: 'docs-ready', timeout_seconds: 60 });
-    expect(waited).toMatchObject({ outcome: 'reached', pending: [] });
-    const dir = join(data.dir, 'downloads');
-    const saved = (await ok(client, 'download_bundle_files', { id: slug, dir })).saved as {
-      kind: string;
-      path: string;
-      sha256: string;
-    }[];
-    const signed = saved.filter((s) => s.kind !== 'document');
-    expect(signed.length).toBeGreaterThan(0);
-    for (const s of saved) expect(createHash('sha256').update(readFileSync(s.path)).digest('hex')).toBe(s.sha256);
-    const combined = saved.find((s) => s.kind === 'combined_pdf') ?? signed[0]!;
-    const index = saved.indexOf(combined);
-    const read = await client.readResource({ uri: `esign://bundles/${slug}/files/${index}` });
-    const blob = Buffer.from((read.contents[0] as { blob: string }).blob, 'base64');
-    expect(createHash('sha256').update(blob).digest('hex')).toBe(combined.sha256);
-    const verified = await ok(client, 'verify_documents', { paths: signed.map((s) => s.path) });
-    expect(verified.all_match).toBe(true);
-    const results = verified.results as { status: string; envelope: { bundle_slug: string } }[];
-    expect(results.every((r) => r.status === 'match' && r.envelope.bundle_slug === slug)).toBe(true);
-    const story = await ok(client, 'inspect_bundle', { id: slug });
-    expect((story.bundle as { status: string }).status).toBe('co');
-    expect((story.timeline as unknown[]).length).toBeGreaterThan(3);
-  }, 60_000);
 
   it('a retried create returns the Bundle already made: one Bundle, one send', async () => {
     const body = request('Retried NDA');
-    const first = await ok(client, 'create_bundle', { body });
-    const again = await ok(client, 'create_bundle', { body });
-    expect(again.id).toBe(first.id);
-    expect([first.existing, again.existing]).toEqual([false, true]);
-    const listed = await ok(client, 'list_bundles', { search: first.custom_key as string });
-    expect(listed.total).toBe(1);
+    const first = await ok(all, 'create_bundle', { body });
+    const again = await call(all, 'create_bundle', { body });
+    expect([again.data.id, first.existing, again.data.existing]).toEqual([first.id, false, true]);
+    expect(again.prose).toBe(
+      `Bundle ${first.id} already exists for this request (the same custom_key): nothing was created or sent now.`,
+    );
+    expect(first.custom_key).toMatch(/^mcp-[0-9a-f]{32}$/);
+    expect((await ok(all, 'list_bundles', { search: first.custom_key as string })).total).toBe(1);
     // A key given by the agent is kept, and finds its Bundle the same way.
-    const keyed = await ok(client, 'create_bundle', { body: { ...body, label: 'Keyed', custom_key: 'order-4711' } });
-    const keyedAgain = await ok(client, 'create_bundle', {
-      body: { ...body, label: 'Keyed', custom_key: 'order-4711' },
-    });
+    const keyed = await ok(all, 'create_bundle', { body: { ...body, label: 'Keyed', custom_key: 'order-4711' } });
+    const keyedAgain = await ok(all, 'create_bundle', { body: { ...body, label: 'Keyed', custom_key: 'order-4711' } });
     expect([keyed.custom_key, keyedAgain.id, keyedAgain.existing]).toEqual(['order-4711', keyed.id, true]);
-    const inspected = await ok(client, 'inspect_bundle', { id: first.id as string });
-    // One signing request per signer was sent: the retry sent nothing.
-    const requests = (inspected.timeline as { source: string; code: string }[]).filter(
+    const story = await ok(all, 'bundle_story', { id: first.id as string });
+    const requests = (story.timeline as { source: string; code: string }[]).filter(
       (t) => t.source === 'message' && t.code === 'signing_request',
     );
     expect(requests).toHaveLength(2);
   });
 
-  it('two creates with the same arguments at once make one Bundle (the second finds the first by its key)', async () => {
-    const body = request('Raced NDA');
-    const [a, b] = await Promise.all([ok(client, 'create_bundle', { body }), ok(client, 'create_bundle', { body })]);
-    expect(a.id).toBe(b.id);
-    expect([a.existing, b.existing].sort()).toEqual([false, true]);
-    expect((await ok(client, 'list_bundles', { search: a.custom_key as string })).total).toBe(1);
-  });
-
-  it('a destructive call without confirm says what it would do and changes nothing', async () => {
-    const b = await ok(client, 'create_bundle', { body: request('Keep me') });
-    const refused = await fails(
-      client,
-      'cancel_bundle',
-      { slug: b.id },
-      /^Not done: this would cancel a Bundle \(slug "[^"]+"\): "Keep me", Sent, signers Ada Lovelace, Bob Example\. Nothing was changed\. .*confirm: true/,
-    );
-    expect(refused.data).toMatchObject({ error: { code: 'refused', refused: 'confirm' } });
-    await fails(client, 'cancel_bundle', { slug: b.id, confirm: false }, /Not done/);
-    expect((await ok(client, 'get_bundle', { slug: b.id })).status).toBe('se');
-    expect((await ok(client, 'cancel_bundle', { slug: b.id, confirm: true })).status).toBe('ca');
-  });
-
-  it("errors are tool errors carrying the API's field messages", async () => {
+  it("errors are tool errors: the prose names the status and code, the data holds the API's field messages", async () => {
     const r = await fails(
-      client,
+      all,
       'create_bundle',
       { body: { label: 'x', packets: [], documents: [] } },
-      /^400 invalid: /,
+      /^Refused by the API: 400 invalid\./,
     );
-    expect(r.text).toMatch(/- packets: At least one packet \(signer\) is required\./);
-    expect((r.data.error as { errors: { field: string }[] }).errors.map((e) => e.field)).toContain('packets');
-    await fails(client, 'get_bundle', { slug: 'nosuchbundle' }, /^404 not_found: /);
-    await fails(client, 'get_bundle', {}, /^400 invalid: slug: /);
-    await fails(client, 'get_bundle', { slug: 'x', extra: 1 }, /extra: This field is not allowed here\./);
-    const unknown = await call(client, 'get_bundle', { slug: 'nosuchbundle' });
-    expect(unknown.data).toMatchObject({ error: { status: 404, code: 'not_found' } });
+    const e = errorOf(r) as { errors: { field: string; message: string }[] };
+    expect(e.errors).toContainEqual({ field: 'packets', message: 'At least one packet (signer) is required.' });
+    await fails(all, 'get_bundle', { slug: 'nosuchbundle' }, /^Refused by the API: 404 not_found\./);
+    const missing = await fails(all, 'get_bundle', {}, /^Refused by the API: 400 invalid\./);
+    expect((errorOf(missing) as { errors: { field: string }[] }).errors.map((x) => x.field)).toEqual(['slug']);
+    const extra = await fails(all, 'get_bundle', { slug: 'x', extra: 1 }, /400 invalid/);
+    expect(errorOf(extra).errors).toEqual([{ field: 'extra', message: 'This field is not allowed here.' }]);
+  });
+});
+
+describe('esign mcp (the default set)', () => {
+  it('five identical sends at once make one Bundle (the others find it by its key)', async () => {
+    const args = {
+      label: 'Raced NDA',
+      signers: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
+      documents: [{ path: fixture('contract.pdf') }],
+    };
+    const replies = await Promise.all([1, 2, 3, 4, 5].map(() => ok(jobs, 'send_for_signature', args)));
+    const ids = new Set(replies.map((r) => (r.bundle as { id: string }).id));
+    expect(ids.size).toBe(1);
+    expect(replies.filter((r) => r.existing === false)).toHaveLength(1);
+    const found = await ok(jobs, 'find_bundles', { search: replies[0]!.custom_key as string });
+    expect(found.total).toBe(1);
   });
 
-  it('serves a Bundle and its files as resources', async () => {
-    const b = await ok(client, 'create_bundle', { body: request('As a resource') });
-    const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toContain(`esign://bundles/${b.id}`);
-    const { resourceTemplates } = await client.listResourceTemplates();
+  it('a document path that is not there is refused, naming the argument; nothing is made', async () => {
+    const before = (await ok(jobs, 'find_bundles', {})).total;
+    const r = await fails(
+      jobs,
+      'send_for_signature',
+      { signers: [{ name: 'Ada', email: 'ada@example.com' }], documents: [{ path: '/nonexistent/nda.pdf' }] },
+      /^Refused \(invalid\): the reason is in the data\./,
+    );
+    expect(errorOf(r).message).toBe('/nonexistent/nda.pdf: no such file');
+    expect((await ok(jobs, 'find_bundles', {})).total).toBe(before);
+  });
+
+  it('serves a Bundle and its files as resources, named by id (a label stays in the JSON)', async () => {
+    const b = await ok(all, 'create_bundle', { body: request('As a resource') });
+    const { resources } = await jobs.client.listResources();
+    const listed = resources.find((r) => r.uri === `esign://bundles/${b.id}`);
+    expect(listed).toMatchObject({ name: b.id, title: `Bundle ${b.id}` });
+    expect(JSON.stringify(resources)).not.toContain('As a resource');
+    const { resourceTemplates } = await jobs.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       'esign://bundles/{slug}',
       'esign://bundles/{slug}/files/{index}',
     ]);
-    const json = await client.readResource({ uri: `esign://bundles/${b.id}` });
-    expect(JSON.parse((json.contents[0] as { text: string }).text).id).toBe(b.id);
-    await expect(client.readResource({ uri: `esign://bundles/${b.id}/files/0` })).rejects.toThrow(/./);
-    await expect(client.readResource({ uri: 'esign://bundles/nosuch' })).rejects.toThrow(/not found/i);
-    await expect(client.readResource({ uri: 'https://example.com/' })).rejects.toThrow(/No such resource/);
-    expect(stderr()).toBe('');
+    const json = await jobs.client.readResource({ uri: `esign://bundles/${b.id}` });
+    expect(JSON.parse((json.contents[0] as { text: string }).text).label).toBe('As a resource');
+    await expect(jobs.client.readResource({ uri: `esign://bundles/${b.id}/files/0` })).rejects.toThrow(/./);
+    await expect(jobs.client.readResource({ uri: 'esign://bundles/nosuch' })).rejects.toThrow(/not found/i);
+    await expect(jobs.client.readResource({ uri: 'https://example.com/' })).rejects.toThrow(/No such resource/);
+    expect(all.stderr()).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 // Bundle operations after creation: send, validate, cancel, patch, tags, events, files and data.
 import { sql } from '../store/db.js';
 import { BUNDLE_INCLUDES, type BundleStatus } from '../../service/enums.js';
-import { isTerminal, isUpdatable } from '../../service/states.js';
+import { isDeletable, isTerminal, isUpdatable } from '../../service/states.js';
 import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
 import {
@@ -88,7 +88,7 @@ export function expireBundle(ctx: EngineContext, slug: string): void {
 export function deleteBundle(ctx: EngineContext, slug: string): void {
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (b.status !== 'dr')
+    if (!isDeletable(b.status))
       throw conflict(`Only drafts can be deleted; the Bundle is ${describeStatus(b.status)}. Cancel it instead.`);
     sql(ctx.db, 'DELETE FROM bundles WHERE seq = ?').run(b.seq);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 import { fieldColumns, note, printList } from '../../output/print.js';
+import { CLOBBER } from '../../flags.js';
 import { defineVerb } from '../../verb.js';
 
 export const files = defineVerb(
@@ -50,7 +51,10 @@ async function downloadAll(ctx: Factory, list: FileObject[], dir: string, clobbe
   for (const [i, f] of list.entries()) {
     const name = safeFileName(f.name, i, used);
     if (counter) ctx.io.err.write(`\rDownloading ${i + 1}/${list.length}: ${name}\x1b[K`);
-    saved.push({ ...(await download(ctx, f.file_url, join(dir, name), f.sha256, { clobber })), kind: f.kind });
+    saved.push({
+      ...(await download(ctx, f.file_url, join(dir, name), f.sha256, { clobber, replaceHint: CLOBBER })),
+      kind: f.kind,
+    });
   }
   if (counter) ctx.io.err.write('\r\x1b[K');
   await printList(

@@ -1,37 +1,64 @@
-// esign mcp: an MCP server on stdio over the backend the profile or environment selects, for an AI
-// assistant's MCP client to start. `--tools` prints the tool list instead (the README's is made by it).
+// esign mcp [serve]: an MCP server on stdio over the backend the profile or environment selects, for
+// an AI assistant's MCP client to start (`serve` is the default, so `esign mcp` is enough); `esign
+// mcp tools` prints the tool list (the README's is made by it), `esign mcp install` writes a
+// client's configuration.
+import { choiceOption } from '../../flags.js';
 import { CliError, EXIT } from '../../exitCodes.js';
-import { defineVerb } from '../../verb.js';
+import type { Action } from '../../run.js';
+import { type Parent, defineVerb, registerVerbs } from '../../verb.js';
+import { install } from './install.js';
+import { TOOL_SET_NAMES } from './toolSets.js';
 
-export const mcp = defineVerb(
-  'mcp',
-  'Serve the esign tools to an MCP client (an AI assistant) on stdin/stdout, over the selected backend',
+export const serveMcp = defineVerb(
+  'serve',
+  'Serve the esign tools to an MCP client (an AI assistant) on stdin/stdout, over the selected backend (the default)',
   {
-    flags: (c) => c.option('--tools', 'print the tool list (name, annotations, summary) instead of serving'),
-    examples: ['esign mcp', 'esign mcp --data-dir ./esign-data', 'esign mcp --tools'],
+    commandOptions: { isDefault: true },
+    flags: (c) =>
+      c.addOption(
+        choiceOption(
+          '--tools <set>',
+          'default: tools shaped like the jobs (few, cheap to carry); all: one tool per API operation',
+          TOOL_SET_NAMES,
+        ).default('default'),
+      ),
+    examples: ['esign mcp serve', 'esign mcp serve --tools all', 'esign mcp serve --data-dir ./esign-data'],
     async run(f, o) {
-      if (o.tools) {
-        const [{ allTools }, { toolTable }, { writeJson }] = await Promise.all([
-          import('../../../mcp/server.js'),
-          import('../../../mcp/toolList.js'),
-          import('../../output/print.js'),
-        ]);
-        if (f.options.json)
-          return writeJson(
-            f,
-            allTools(true).map((t) => ({ name: t.name, description: t.description, annotations: t.annotations })),
-          );
-        return void f.io.out.write(toolTable(allTools(true)));
-      }
       const [{ createMcpServer }, { serveStdio }] = await Promise.all([
         import('../../../mcp/server.js'),
         import('../../../mcp/stdio.js'),
       ]);
       const [service, settings] = await Promise.all([f.service(), f.settings()]);
-      const server = createMcpServer({ service, live: settings.live, fileAccess: true });
-      await serveStdio(server, f.io.stdin, (text) => f.io.out.write(text)).catch((e: Error) => {
-        throw new CliError(`Stopped reading stdin: ${e.message}.`, EXIT.INVALID);
-      });
+      const server = createMcpServer({ service, live: settings.live, fileAccess: true, tools: o.tools });
+      const stop = service.keepWorking?.();
+      await serveStdio(server, f.io.stdin, (text) => f.io.out.write(text))
+        .catch((e: Error) => {
+          throw new CliError(`Stopped reading stdin: ${e.message}.`, EXIT.INVALID);
+        })
+        .finally(stop);
     },
   },
 );
+
+export const tools = defineVerb('tools', 'Print the tool list (name, marks, size in tools/list, summary)', {
+  flags: (c) => c.option('--all', 'the tools of esign mcp --tools all (one per API operation)'),
+  examples: ['esign mcp tools', 'esign mcp tools --all --json'],
+  async run(f, o) {
+    const [{ toolsOf }, { toolTable }, { listed }, { writeJson }] = await Promise.all([
+      import('../../../mcp/toolsets.js'),
+      import('../../../mcp/toolList.js'),
+      import('../../../mcp/server.js'),
+      import('../../output/print.js'),
+    ]);
+    const list = toolsOf(o.all ? 'all' : 'default', true);
+    if (f.options.json) return writeJson(f, list.map(listed));
+    f.io.out.write(toolTable(list));
+  },
+});
+
+export function register(program: Parent, action: Action): void {
+  const mcp = program
+    .command('mcp')
+    .description('An MCP server for AI assistants (esign mcp serves on stdio), its tool list, and client setup');
+  registerVerbs(mcp, action, [serveMcp, tools, install]);
+}

@@ -1,5 +1,6 @@
 // esign packet coe ID [--download FILE]: the signer's Certificate of Evidence.
 import { fieldsOf, printObject } from '../../output/print.js';
+import { CLOBBER } from '../../flags.js';
 import { defineVerb } from '../../verb.js';
 
 export const coe = defineVerb('coe <id>', "The signer's Certificate of Evidence (a link, or the PDF with --download)", {
@@ -9,7 +10,7 @@ export const coe = defineVerb('coe <id>', "The signer's Certificate of Evidence 
     const c = await (await f.service()).getPacketCoe(id);
     if (!o.download) return printObject(f, c, fieldsOf(c, ['file_url', 'expires', 'sha256']), c.file_url);
     const { download } = await import('../../../app/download.js');
-    const saved = await download(f, c.file_url, o.download, c.sha256, { clobber: o.clobber });
+    const saved = await download(f, c.file_url, o.download, c.sha256, { clobber: o.clobber, replaceHint: CLOBBER });
     await printObject(
       f,
       saved,

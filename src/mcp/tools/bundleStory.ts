@@ -1,0 +1,82 @@
+// bundle_story: one Bundle whole, as `esign bundle inspect` tells it (the use case app/inspection):
+// its state, signers, one timeline (events, messages sent, webhook deliveries) a page at a time,
+// and its files as resource links.
+import { z } from 'zod';
+import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
+import { inspectBundle } from '../../app/inspection.js';
+import { bundleStateWord } from '../../service/states.js';
+import { fitItems } from '../answer.js';
+import { cursorArg, nextCursor, offsetOf, pageSizeArg } from '../paging.js';
+import { count, ours, say } from '../prose.js';
+import { ConciseBundle, DetailedBundle, FORMAT, concise } from '../views.js';
+import { FileEntry, fileEntries, fileLinks } from './files.js';
+import { id, job } from './kit.js';
+
+const Entry = z.object({
+  at: z.string(),
+  source: z.string(),
+  code: z.string(),
+  signer: z.string().nullable(),
+  what: z.string(),
+});
+
+export const bundleStory = job({
+  name: 'bundle_story',
+  title: "A Bundle's story",
+  description:
+    'One Bundle whole: state, signers, a timeline (events, email/SMS sent, webhook deliveries) and its files ' +
+    '(resource links, SHA-256). Use it for "why has X not signed?" or before changing a Bundle. id: a slug or a packet id.',
+  uses: ['getBundle', 'listBundleEvents', 'listWebhooks', 'listWebhookEvents', 'getBundleFiles'],
+  input: z.strictObject({
+    id,
+    response_format: FORMAT,
+    page_size: pageSizeArg(40, 200).describe('Timeline entries per answer (default 40)'),
+    cursor: cursorArg,
+  }),
+  output: z.object({
+    bundle: z.union([ConciseBundle.omit({ signers: true }), DetailedBundle]),
+    signers: z.array(z.looseObject({ id: z.string(), name: z.string(), status: z.string() })),
+    signers_left_out: z.int(),
+    timeline: z.array(Entry),
+    timeline_total: z.int(),
+    next_cursor: z.string().nullable(),
+    files: z.array(FileEntry),
+    notes: z.array(z.string()),
+  }),
+  async run(a, { service }) {
+    const story = await inspectBundle(service, await getBundleOrPacketsBundle(service, a.id));
+    const slug = story.bundle.id;
+    const files = fileEntries(slug, story.files ?? []);
+    const notes = [story.files_note, story.links_note, ...story.unavailable.map((u) => `Not available: ${u}`)];
+    const offset = offsetOf(a.cursor);
+    const page = story.timeline.slice(offset, offset + a.page_size);
+    const total = story.timeline.length;
+    const { signers: _all, ...summary } = concise(story.bundle);
+    const bundle = a.response_format === 'detailed' ? story.bundle : summary;
+    // The timeline gives way first; a Bundle with very many signers shows the first of them.
+    return fitItems(story.signers, (signers, signersLeftOut) =>
+      fitItems(page, (shown, leftOut) => {
+        const next = nextCursor(offset, shown.length, total);
+        const more = next ? say` More of the timeline: the same call with cursor: "${next}".` : '';
+        const cut = leftOut ? say` (${leftOut} left out to stay under the answer limit)` : '';
+        const few = signersLeftOut
+          ? say` ${signersLeftOut} signers are left out to stay under the limit: call_operation get_packet reads one.`
+          : '';
+        return {
+          say: say`Bundle ${slug} is ${ours(bundleStateWord(story.bundle.status))} with ${count(story.signers.length, 'signer')} and ${count(files.length, 'file')}; timeline entries ${offset + 1} to ${offset + shown.length} of ${total}${ours(cut)}.${ours(more)}${ours(few)}`,
+          data: {
+            bundle,
+            signers,
+            signers_left_out: signersLeftOut,
+            timeline: shown,
+            timeline_total: total,
+            next_cursor: next,
+            files,
+            notes: notes.filter((n): n is string => Boolean(n)),
+          },
+          links: fileLinks(slug, files),
+        };
+      }),
+    );
+  },
+});

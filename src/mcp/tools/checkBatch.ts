@@ -1,0 +1,99 @@
+// check_batch: `esign batch check` for an agent (the use case app/batch/checkRows): every row of a
+// CSV built and validated as a real create would be; nothing is sent. Over HTTP nothing of the
+// server's disk is read: the CSV comes as text and a spec may not name files (file_path).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { type RowProblem, checkRows } from '../../app/batch/checkRows.js';
+import type { Source } from '../../app/batch/mapping.js';
+import { UseCaseError } from '../../app/failure.js';
+import { count, ours, say } from '../prose.js';
+import { Refusal, type Json } from '../tool.js';
+import { id, job, requireFileAccess } from './kit.js';
+
+export const CHECK_LIMITS = { csvChars: 1_000_000, problems: 100 } as const;
+
+const namesFiles = (spec: Json) =>
+  Array.isArray(spec.documents) && spec.documents.some((d) => d && typeof d === 'object' && 'file_path' in d);
+
+export const checkBatch = (fileAccess: boolean) =>
+  job({
+    name: 'check_batch',
+    title: 'Check a batch CSV',
+    description:
+      'Checks a CSV of Bundles to send (one row each) without sending: every row built and validated as a real create. ' +
+      'The shape: exactly one of spec (a Bundle request whose strings hold {{column}}), template or envelope_template. ' +
+      'Problems name the row and column.',
+    uses: ['getTemplate', 'getEnvelopeTemplate'],
+    input: z.strictObject({
+      ...(fileAccess ? { csv_path: z.string().min(1).max(4096).optional().describe('The CSV on this machine') } : {}),
+      csv: z.string().max(CHECK_LIMITS.csvChars).optional().describe('The CSV text'),
+      spec: z.record(z.string(), z.unknown()).optional(),
+      template: id.optional(),
+      envelope_template: id.optional(),
+    }),
+    output: z.object({
+      rows: z.int(),
+      valid: z.int(),
+      invalid: z.int(),
+      ok: z.boolean(),
+      problems: z.array(z.object({ row: z.int().nullable(), column: z.string().nullable(), message: z.string() })),
+      problems_not_shown: z.int(),
+    }),
+    async run(a, ctx) {
+      const csvPath = (a as { csv_path?: string }).csv_path;
+      const shapes = [a.spec, a.template, a.envelope_template].filter((x) => x !== undefined).length;
+      if ((csvPath === undefined) === (a.csv === undefined) || shapes !== 1)
+        throw new Refusal(
+          say`Give the CSV (${ours(fileAccess ? 'csv_path or ' : '')}csv, one of them) and exactly one of spec, template, envelope_template.`,
+          { error: { code: 'invalid' } },
+        );
+      if (a.spec && namesFiles(a.spec)) requireFileAccess(ctx, 'spec.documents.file_path');
+      const load = async (): Promise<Source> => {
+        if (a.spec) return { kind: 'spec', spec: a.spec, baseDir: process.cwd() };
+        if (a.template) return { kind: 'template', template: await ctx.service.getTemplate(a.template) };
+        return { kind: 'envelope', template: await ctx.service.getEnvelopeTemplate(a.envelope_template!) };
+      };
+      let dir: string | undefined;
+      let path = csvPath;
+      if (!path) {
+        dir = await mkdtemp(join(tmpdir(), 'esign-mcp-'));
+        await writeFile((path = join(dir, 'rows.csv')), a.csv!, { mode: 0o600 });
+      }
+      const problems: RowProblem[] = [];
+      let more = 0;
+      try {
+        const r = await checkRows(path, load, (p) => {
+          if (problems.length < CHECK_LIMITS.problems) problems.push(p);
+          else more++;
+        });
+        return {
+          say: r.ok
+            ? say`All ${count(r.rows, 'row')} are valid: nothing was sent.`
+            : say`${r.invalid} of ${count(r.rows, 'row')} have problems${ours(r.header_fits ? '' : ' (the header does not fit: no row was checked)')}; nothing was sent.`,
+          data: {
+            rows: r.rows,
+            valid: r.valid,
+            invalid: r.invalid,
+            ok: r.ok,
+            problems: problems.map((p) => ({
+              row: p.row ?? null,
+              column: p.column ?? p.field ?? null,
+              message: p.message,
+            })),
+            problems_not_shown: more,
+          },
+        };
+      } catch (e) {
+        // The CSV's own failures (unreadable, not CSV, a bad header) are the caller's to fix.
+        if (e instanceof UseCaseError)
+          throw new Refusal(say`The CSV cannot be checked (see the data).`, {
+            error: { code: 'invalid', message: e.message },
+          });
+        throw e;
+      } finally {
+        if (dir) await rm(dir, { recursive: true, force: true });
+      }
+    },
+  });

@@ -1,0 +1,89 @@
+// Webhook health (the use case app/webhookFailures: why deliveries failed, per webhook) and resending
+// events that were not delivered (esign's sandbox: the local engine and esign serve).
+import { z } from 'zod';
+import { webhookFailures } from '../../app/webhookFailures.js';
+import { CONFIRM_DESCRIPTION } from '../goAhead.js';
+import { count, say } from '../prose.js';
+import { Refusal } from '../tool.js';
+import { day, id, job } from './kit.js';
+
+const Failing = z.object({
+  event: z.string(),
+  event_type: z.string(),
+  bundle: z.string().nullable(),
+  attempts: z.int(),
+  last_status: z.int(),
+  last_attempt_at: z.string().nullable(),
+  last_outcome: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+});
+
+export const webhookHealthTool = job({
+  name: 'webhook_health',
+  title: 'Webhook health',
+  description:
+    'Why webhook deliveries fail: per webhook, events delivered and not, and the latest undelivered ones with the last ' +
+    "attempt's status, the receiver's answer (last_outcome) and the next retry. Use it before resend_webhook_events.",
+  uses: ['listWebhooks', 'getWebhook', 'listWebhookEvents'],
+  input: z.strictObject({
+    webhook: id.optional().describe('One webhook id (default: all)'),
+    since: day.optional(),
+    failures: z.int().min(0).max(20).default(5).describe('Undelivered events shown per webhook'),
+  }),
+  output: z.object({
+    webhooks: z.array(
+      z.object({
+        webhook: z.looseObject({ id: z.string(), name: z.string(), url: z.string(), enabled: z.boolean() }),
+        delivered: z.int(),
+        not_delivered: z.int(),
+        failing: z.array(Failing),
+      }),
+    ),
+  }),
+  async run(a, { service }) {
+    const hooks = await webhookFailures(service, { webhook: a.webhook, since: a.since, failures: a.failures });
+    const failingHooks = hooks.filter((h) => h.not_delivered > 0).length;
+    const undelivered = hooks.reduce((n, h) => n + h.not_delivered, 0);
+    return {
+      say: say`${count(hooks.length, 'webhook')}: ${count(undelivered, 'event')} not delivered, on ${count(failingHooks, 'webhook')}. Each webhook's latest undelivered events are in the data.`,
+      data: { webhooks: hooks },
+    };
+  },
+});
+
+export const resendWebhookEvents = job({
+  name: 'resend_webhook_events',
+  title: 'Resend webhook events',
+  description:
+    'Delivers webhook events again now (after the receiver is fixed): the given event ids, or the latest undelivered ' +
+    "events of one webhook. esign's sandbox: the local engine and esign serve. Needs the go-ahead (confirm: true).",
+  uses: ['listWebhookEvents', 'resendWebhookEvent'],
+  input: z.strictObject({
+    events: z.array(id).max(50).optional(),
+    webhook: id.optional().describe('Resend its undelivered events (at most 50)'),
+    confirm: z.boolean().optional().describe(CONFIRM_DESCRIPTION),
+  }),
+  output: z.object({
+    resent: z.array(z.object({ event: z.string(), success: z.boolean(), status: z.int() })),
+  }),
+  async run(a, ctx) {
+    const { service } = ctx;
+    if ((a.events === undefined) === (a.webhook === undefined))
+      throw new Refusal(say`Give events or webhook (one of them).`, { error: { code: 'invalid' } });
+    const ids =
+      a.events ??
+      (await service.listWebhookEvents({ webhook: a.webhook, success: false, per_page: 50 })).items.map((e) => e.pk);
+    if (!ids.length) return { say: say`No undelivered event to resend.`, data: { resent: [] } };
+    await ctx.goAhead(a, {
+      action: say`deliver ${count(ids.length, 'webhook event')} again now`,
+      target: { events: ids },
+    });
+    const resent = [];
+    for (const e of ids) {
+      const r = await service.resendWebhookEvent(e);
+      resent.push({ event: r.pk, success: r.success, status: r.status });
+    }
+    const ok = resent.filter((r) => r.success).length;
+    return { say: say`Resent ${count(resent.length, 'event')}: ${ok} delivered now.`, data: { resent } };
+  },
+});
