@@ -124,9 +124,37 @@ function successProblems(r: WireResponse, op: OperationRow): string[] {
   return problems;
 }
 
+/** A line of the request log's stream (GET /sandbox/requests/: JSON lines, so not a row of the table). */
+const REQUEST_LOG_LINE = z.strictObject({
+  time: z.iso.datetime(),
+  method: z.string().min(1),
+  path: z.string().startsWith('/'),
+  status: z.int().min(100).max(599),
+  ms: z.number().nonnegative(),
+  key_id: z.string().nullable(),
+  operation: z.string().nullable(),
+});
+
+function requestLogProblems(r: WireResponse): string[] {
+  const type = header(r, 'content-type') ?? '';
+  if (!type.startsWith('application/x-ndjson')) return [`request log stream: content-type ${type}`];
+  return r.body
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((line, i) => {
+      try {
+        return schemaProblems(REQUEST_LOG_LINE, JSON.parse(line), `line ${i + 1}`);
+      } catch {
+        return [`request log stream: line ${i + 1} is not JSON`];
+      }
+    });
+}
+
 /** Everything wrong with one response of esign serve; empty when the wire is as the table says. */
 export function wireProblems(r: WireResponse): string[] {
   if (r.status >= 400) return errorProblems(r);
+  if (r.method === 'GET' && r.url.split('?')[0] === '/sandbox/requests/') return requestLogProblems(r);
   const op = operationOf(r.method, r.url);
   if (!op) return [`no operation of the table answers ${r.method} ${r.url.split('?')[0]}`];
   return successProblems(r, op);

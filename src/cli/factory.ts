@@ -28,6 +28,13 @@ export interface Settings {
   dataDir?: string;
 }
 
+/** A remote server to run against, and what to show it. */
+export interface RemoteChoice {
+  baseUrl: string;
+  apiKey?: string;
+  live: boolean;
+}
+
 /** Questions asked on a terminal. Only called when `io.interactive`; tests supply answers. */
 export interface Prompter {
   confirm(message: string, defaultValue: boolean): Promise<boolean>;
@@ -286,6 +293,23 @@ export class Factory {
     ]);
     const report = (line: string) => void this.io.err.write(`${stripControl(line)}\n`);
     return new LocalEngine({ dataDir, report, ...engineTuning(this.env) });
+  }
+
+  /**
+   * The remote server a run was pointed at on purpose: `url` when given, else a profile or
+   * ESIGN_BASE_URL named for it (not the profile made current with `profile use`). Undefined: the
+   * run is the embedded engine's.
+   */
+  async chosenRemote(url?: string): Promise<RemoteChoice | undefined> {
+    if (url) return { baseUrl: url, apiKey: this.env.ESIGN_API_KEY || undefined, live: false };
+    if (!(this.options.profile || this.env.ESIGN_PROFILE || this.env.ESIGN_BASE_URL)) return undefined;
+    return this.remoteSettings();
+  }
+
+  /** The remote server of the settings (a profile or ESIGN_BASE_URL); undefined with the embedded engine. */
+  async remoteSettings(): Promise<RemoteChoice | undefined> {
+    const s = await this.settings();
+    return s.baseUrl ? { baseUrl: s.baseUrl, apiKey: s.apiKey, live: s.live } : undefined;
   }
 
   /** A remote API v2 server of the caller's choosing (esign scenario run --backend), which the caller closes. */

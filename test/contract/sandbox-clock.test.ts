@@ -50,6 +50,32 @@ describe.each(BACKENDS)('sandbox clock and outbox: $name', ({ make }) => {
     expect((await b.service.getClock()).offset_ms).toBe(0);
   });
 
+  it('reads back the request log, filtered, newest last, and refuses a bad filter', async () => {
+    const entry = (path: string, status: number) => ({
+      time: new Date().toISOString(),
+      method: 'GET',
+      path,
+      status,
+      ms: 1,
+      key_id: null,
+      operation: 'getBundle',
+    });
+    b.engine.recordRequest(entry('/api/v2/bundles/contract-log-a/', 404));
+    b.engine.recordRequest(entry('/api/v2/bundles/contract-log-b/', 200));
+    b.engine.recordRequest(entry('/api/v2/bundles/contract-log-c/', 404));
+    const seen: string[] = [];
+    await b.service.followRequests(
+      { filter: { status: '4xx', path: '/api/v2/bundles/contract-log-' }, backlog: 10, follow: false },
+      (e) => seen.push(e.path),
+    );
+    expect(seen).toEqual(['/api/v2/bundles/contract-log-a/', '/api/v2/bundles/contract-log-c/']);
+    await expectApiError(
+      b.service.followRequests({ filter: { status: 'teapot' }, follow: false }, () => {}),
+      400,
+      { field: 'status' },
+    );
+  });
+
   it('refuses a move that is not a whole positive number of milliseconds, and a bad outbox filter', async () => {
     await expectApiError(b.service.advanceClock(0), 400, { field: 'ms' });
     await expectApiError(b.service.advanceClock(1.5), 400, { field: 'ms' });

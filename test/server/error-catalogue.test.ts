@@ -353,13 +353,15 @@ describe('MCP: a JSON-RPC error carrying the Error object', () => {
         jsonrpc: '2.0',
         id: 7,
         method: 'tools/call',
-        params: { name: 'get_bundle', arguments: { slug: 'nope' } },
+        params: { name: 'bundle_story', arguments: { id: 'nope' } },
       }),
     });
     expect(r.status).toBe(200);
-    const body = r.json() as { id: number; result: { isError: boolean; structuredContent: { error: unknown } } };
+    const body = r.json() as { id: number; result: { isError: boolean; content: { text: string }[] } };
     expect([body.id, body.result.isError]).toEqual([7, true]);
-    expect(body.result.structuredContent.error).toMatchObject({ status: 404, code: 'not_found' });
+    // A tool error carries its data as the last line of its text (structured content describes success).
+    const data = JSON.parse(body.result.content[0]!.text.split('\n').at(-1)!) as { error: unknown };
+    expect(data.error).toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('a wrong method: 405 with Allow', async () => {

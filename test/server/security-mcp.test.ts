@@ -18,9 +18,9 @@ interface RpcAnswer {
   body: unknown;
 }
 
-/** One POST to /mcp: a JSON-RPC message or a batch of them. */
-async function rpc(message: unknown, key = srv.key): Promise<RpcAnswer> {
-  const res = await fetch(`${srv.origin}/mcp`, {
+/** One POST to /mcp: a JSON-RPC message or a batch of them (`path` /mcp?tools=all: a tool per operation). */
+async function rpc(message: unknown, key = srv.key, path = '/mcp'): Promise<RpcAnswer> {
+  const res = await fetch(`${srv.origin}${path}`, {
     method: 'POST',
     headers: {
       authorization: `Token ${key}`,
@@ -32,6 +32,9 @@ async function rpc(message: unknown, key = srv.key): Promise<RpcAnswer> {
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
+
+/** The tool set of one tool per operation, where get_rate_limit and reassign_packet keep their names. */
+const ALL = '/mcp?tools=all';
 
 let id = 0;
 const toolCall = (name: string | undefined, args?: unknown) => ({
@@ -68,7 +71,7 @@ describe('/mcp and the rate limit', () => {
 
   it('get_rate_limit reports the counter GET /rate_limit/ reports', async () => {
     const before = await remaining();
-    const r = (await rpc(toolCall('get_rate_limit', {}))).body as {
+    const r = (await rpc(toolCall('get_rate_limit', {}), srv.key, ALL)).body as {
       result: { structuredContent: { remaining: number; limit: number } };
     };
     // The tools/call itself took one; the GET above took none.
@@ -96,20 +99,22 @@ describe('/mcp refuses bad calls in words', () => {
 
   it('reassign_packet is marked destructive and replaces no signer without confirm', async () => {
     const key = freshKey();
-    const list = (await rpc({ jsonrpc: '2.0', id: ++id, method: 'tools/list' }, key)).body as {
+    const list = (await rpc({ jsonrpc: '2.0', id: ++id, method: 'tools/list' }, key, ALL)).body as {
       result: { tools: { name: string; annotations: { destructiveHint: boolean } }[] };
     };
     expect(list.result.tools.find((t) => t.name === 'reassign_packet')?.annotations.destructiveHint).toBe(true);
     const b = await srv.engine.createBundle(bundleRequest({ allow_signer_reassign: true }));
     const packet = b.packets[0]!.id;
     const args = { id: packet, body: { name: 'Bea Deputy', email: 'bea@example.com' } };
-    const unconfirmed = (await rpc(toolCall('reassign_packet', args), key)).body as {
-      result: { isError: boolean; structuredContent: { error: { refused: string } } };
+    const unconfirmed = (await rpc(toolCall('reassign_packet', args), key, ALL)).body as {
+      result: { isError: boolean; content: { text: string }[] };
     };
     expect(unconfirmed.result.isError).toBe(true);
-    expect(unconfirmed.result.structuredContent.error.refused).toBe('confirm');
+    // A tool error carries its data as the last line of its text.
+    const data = JSON.parse(unconfirmed.result.content[0]!.text.split('\n').at(-1)!) as { error: { refused: string } };
+    expect(data.error.refused).toBe('confirm');
     expect((await srv.engine.getPacket(packet)).status).not.toBe('ra');
-    const confirmed = (await rpc(toolCall('reassign_packet', { ...args, confirm: true }), key)).body as {
+    const confirmed = (await rpc(toolCall('reassign_packet', { ...args, confirm: true }), key, ALL)).body as {
       result: { isError?: boolean };
     };
     expect(confirmed.result.isError).toBeFalsy();

@@ -91,7 +91,8 @@ const fileChunk = (name: string) =>
     Buffer.alloc(MB, 0x41),
   ]);
 const jsonChunk = Buffer.alloc(MB, 0x20);
-const post = (path: string, headers = '') => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}`;
+// The Host a browser sends (the console answers its own names only).
+const post = (path: string, headers = '') => `POST ${path} HTTP/1.1\r\nHost: ${new URL(srv.origin).host}\r\n${headers}`;
 const keyed = () => `Authorization: Token ${srv.key}\r\n`;
 
 async function signingSession(): Promise<string> {

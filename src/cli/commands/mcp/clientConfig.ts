@@ -67,13 +67,14 @@ async function stdioEntry(f: Factory, o: InstallOptions): Promise<Entry> {
 
 /** The remote entry: the profile's esign serve at /mcp, with its key. */
 async function remoteEntry(f: Factory, o: InstallOptions, key: string): Promise<Entry> {
-  const s = await f.settings();
-  if (!s.baseUrl)
+  const remote = await f.remoteSettings();
+  if (!remote)
     throw new CliError(
       '--remote needs a remote backend: a profile with a base URL (esign profile add) or ESIGN_BASE_URL.',
       EXIT.USAGE,
     );
-  const url = `${new URL(s.baseUrl).origin}/mcp${o.toolSet === 'all' ? '?tools=all' : ''}`;
+  const path = o.toolSet === 'all' ? '/mcp?tools=all' : '/mcp';
+  const url = `${new URL(remote.baseUrl).origin}${path}`;
   const headers = { Authorization: `Token ${key}` };
   if (o.client === 'codex') return { url, http_headers: headers };
   if (o.client === 'cursor') return { url, headers };

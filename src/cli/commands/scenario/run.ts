@@ -43,19 +43,9 @@ function freshLocal(f: Factory, keep: boolean, webhooks: boolean): Backends {
 
 /** A remote server every file shares: --backend URL, or a profile or ESIGN_BASE_URL named on purpose. */
 async function remote(f: Factory, o: RunOptions): Promise<(Backends & { live: boolean }) | undefined> {
-  let baseUrl = o.backend;
-  let apiKey = f.env.ESIGN_API_KEY || undefined;
-  let live = false;
-  // The profile made current with `profile use` is not a choice made for this run: a scenario runs
-  // on a fresh local engine unless told otherwise.
-  if (!baseUrl && (f.options.profile || f.env.ESIGN_PROFILE || f.env.ESIGN_BASE_URL)) {
-    const s = await f.settings();
-    baseUrl = s.baseUrl;
-    apiKey = s.apiKey;
-    live = s.live;
-  }
-  if (!baseUrl) return undefined;
-  const url = baseUrl;
+  const chosen = await f.chosenRemote(o.backend);
+  if (!chosen) return undefined;
+  const { baseUrl: url, apiKey, live } = chosen;
   return {
     shared: true,
     live,
