@@ -123,7 +123,9 @@ async function streamUntilAnswered(port, path, type, chunks, { headers = '', kee
     atAnswer ??= sent;
   });
   s.once('close', () => (closed = true));
-  s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  s.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
   let sent = 0;
   const t0 = performance.now();
   for (const c of chunks) {
@@ -562,7 +564,7 @@ async function keyedFor(s, ms) {
 }
 
 if (wanted('readers')) {
-  const count = Number(arg('readers', 4200));
+  const count = Number(arg('readers', size('BENCH_READERS', 4200, 5)));
   const s = await serve();
   const path = await bigFileLink(s, 30);
   const counts = { cut: 0 };
@@ -580,7 +582,7 @@ if (wanted('readers')) {
     if (now === held) break;
     held = now;
   }
-  const seconds = Number(arg('seconds', 60));
+  const seconds = Number(arg('seconds', size('BENCH_SECONDS', 60, 2)));
   const k = await keyedFor(s, seconds * 1000);
   const all = [...k.keepAlive, ...k.fresh];
   console.log(

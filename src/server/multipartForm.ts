@@ -166,7 +166,10 @@ export async function receiveForm(
           if (stalled) part.file.destroy(cutShort());
         }
       });
-      await writing;
+      // A part that closes without its end: the body ended inside it (busboy closes it, or our stall check).
+      await writing.catch((e: unknown) => {
+        throw (e as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE' ? cutShort() : e;
+      });
       if (part.file.truncated) throw tooLarge(part.filename);
       if (keep) files.push(storedFile(part.fieldname, part.filename, part.mimetype, size, path));
     }

@@ -69,6 +69,13 @@ describe('inputs that reached a 500', () => {
     );
     expect(cut.status).toBe(400);
     expect(((await cut.json()) as { code: string }).code).toBe('parse_error');
+    // Whole parts first, then one cut off (issue 36: a 500 "Premature close" on fbda499).
+    let parts = '--XyZ\r\nContent-Disposition: form-data; name="bundle_request"\r\n\r\n{}\r\n';
+    for (let i = 0; i < 3; i++)
+      parts += `--XyZ\r\nContent-Disposition: form-data; name="files"; filename="f${i}.pdf"\r\n\r\n${'A'.repeat(300_000)}\r\n`;
+    const late = await postRaw('/api/v2/bundles/', 'multipart/form-data; boundary=XyZ', parts);
+    expect(late.status).toBe(400);
+    expect(((await late.json()) as { message: string }).message).toMatch(/ends inside a file part/);
   });
 
   it('a repeated include parameter is not a 500', async () => {

@@ -340,6 +340,17 @@ describe('fuzzing esign serve', () => {
           type: `multipart/form-data; boundary=${boundary}`,
           body: `garbage\r\n--${boundary}\r\nContent-Disposition: bogus\r\n\r\n`,
         }),
+        // Whole file parts, then the end of the body before the closing delimiter (security-bodies.test.ts
+        // holds the 500 this was before issue 36, which needs parts too large for the fuzz's pace).
+        () => ({
+          type: `multipart/form-data; boundary=${boundary}`,
+          body: [1, 2, 3]
+            .map(
+              (i) =>
+                `--${boundary}\r\nContent-Disposition: form-data; name="${pick(['files', 'pdf', 'extra', 'file:x'])}"; filename="${i}.pdf"\r\n\r\n${'A'.repeat(Math.floor(r() * 3_000))}\r\n`,
+            )
+            .join(''),
+        }),
         () => ({
           type: 'application/json',
           body: JSON.stringify(
