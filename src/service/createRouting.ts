@@ -4,7 +4,7 @@
 
 /**
  * A BundleTemplateRequest: the body names `envelope_template` and no documents (absent, or the
- * empty list one published client always sends, wire-facts.md). With documents it is a
+ * empty list one published client always sends, docs/wire.md). With documents it is a
  * BundleRequest, which refuses `envelope_template` beside them.
  */
 export function isEnvelopeTemplateRequest(body: unknown): boolean {

@@ -1,4 +1,4 @@
-// Enumerations of API v2 (spec) and of the hosted service's wire (wire-facts.md).
+// Enumerations of API v2 (spec) and of the hosted service's wire (docs/wire.md).
 // Plain arrays so that zod schemas and the zod-free list-query parser share one source.
 
 type Words<S extends string> = S extends `${infer Head} ${infer Tail}` ? [Head, ...Words<Tail>] : [S];
@@ -8,7 +8,7 @@ const words = <S extends string>(list: S): Readonly<Words<S>> => list.split(' ')
 export const BUNDLE_STATUSES = ['ne', 'dr', 'pr', 'pe', 'se', 'st', 'co', 'ca', 'ex', 'fa', 'de'] as const;
 export type BundleStatus = (typeof BUNDLE_STATUSES)[number];
 
-/** The wire's enum (wire-facts.md). A signer who declines ends `ca` (README, "How the embedded engine behaves"). */
+/** The wire's enum (docs/wire.md). A signer who declines ends `ca` (docs/wire.md, "How the embedded engine behaves"). */
 export const PACKET_STATUSES = ['ne', 're', 'se', 'st', 'ca', 'ex', 'co', 'fa', 'ra'] as const;
 export type PacketStatus = (typeof PACKET_STATUSES)[number];
 
@@ -33,7 +33,7 @@ export const HTML_FIELDS_MODES = ['native', 'blueink', 'none'] as const;
 export const WEBHOOK_EVENT_TYPES = [
   ...words('bundle_sent bundle_complete bundle_docs_ready bundle_error bundle_cancelled'),
   ...words('packet_viewed packet_complete packet_declined'),
-  // Seen on the wire beyond the spec (wire-facts.md).
+  // Seen on the wire beyond the spec (docs/wire.md).
   ...words('bundle_signer_reassigned doc_template_created doc_template_updated doc_template_deleted'),
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -17,7 +17,7 @@ const str = (max?: number) => (max ? z.string().max(max) : z.string());
 
 /**
  * A protective bound on a text the spec gives no limit for: far above any real use (a label, a
- * name, a key), so a request the hosted service takes is never refused here (README, "Limits").
+ * name, a key), so a request the hosted service takes is never refused here (docs/wire.md, "Limits").
  */
 export const UNSTATED_TEXT_MAX = 10_000;
 const text = () => z.string().max(UNSTATED_TEXT_MAX);
@@ -194,7 +194,7 @@ const BundleSettings = {
   reminder_interval: days.optional(),
   reminder_expires: days.optional(),
   signing_brand: uuid.nullable().optional(),
-  /** A signer may hand their turn to another person (wire-facts.md: packet status `ra`). */
+  /** A signer may hand their turn to another person (docs/wire.md: packet status `ra`). */
   allow_signer_reassign: bool().optional(),
   /** ...and the person they hand it to may hand it on again. */
   allow_chained_signer_reassign: bool().optional(),
@@ -236,7 +236,7 @@ export const BundleRequest = z
   .object({
     ...BundleCommon,
     packets: z.array(PacketRequest).min(1, { error: 'At least one packet (signer) is required.' }),
-    // Empty is allowed with envelope_template: one published client always sends `documents: []` (wire-facts.md).
+    // Empty is allowed with envelope_template: one published client always sends `documents: []` (docs/wire.md).
     documents: z.array(z.union([TemplateRequest, DocumentRequest])).optional(),
     envelope_template: EnvelopeTemplateRef.optional(),
   })

@@ -93,9 +93,9 @@ export interface BundleOperations {
   getBundleData(slug: string): Promise<BundleDataItem[]>;
   addBundleTags(slug: string, tags: string[]): Promise<Bundle>;
   removeBundleTags(slug: string, tags: string[]): Promise<Bundle>;
-  /** Not in the spec; one published client has it (wire-facts.md). Drafts only. */
+  /** Not in the spec; one published client has it (docs/wire.md). Drafts only. */
   deleteBundle(slug: string): Promise<void>;
-  /** Not in the spec; one published client has it (wire-facts.md). */
+  /** Not in the spec; one published client has it (docs/wire.md). */
   expireBundle(slug: string): Promise<Bundle>;
 }
 
@@ -179,7 +179,7 @@ export interface SandboxOperations {
   declinePacket(id: string, reason?: string): Promise<Packet>;
   /**
    * The signer hands their turn to another person; returns the new packet. Signer reassignment
-   * (wire-facts.md: packet status `ra`, event `bundle_signer_reassigned`) is something a signer
+   * (docs/wire.md: packet status `ra`, event `bundle_signer_reassigned`) is something a signer
    * does, so the API has no operation for it.
    */
   reassignPacket(id: string, body: Body<ReassignRequestT>): Promise<Packet>;

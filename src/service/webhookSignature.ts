@@ -1,5 +1,5 @@
 // Payload signatures of webhook deliveries: X-Blueink-Signature is "v0=" and the hex HMAC-SHA256,
-// with the webhook secret, of "v0:{X-Blueink-Request-Timestamp}:{raw body}" (wire-facts.md).
+// with the webhook secret, of "v0:{X-Blueink-Request-Timestamp}:{raw body}" (docs/wire.md).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-Blueink-Signature';

@@ -1,4 +1,4 @@
-// The CLI never asks which backend it has (GUIDE.md): no command branches on the base URL or on the
+// The CLI never asks which backend it has (docs/design.md): no command branches on the base URL or on the
 // class of its service. What differs is a capability of the port, or a method of the Factory, which
 // builds the backend and is the one place that knows.
 import { readFileSync, readdirSync } from 'node:fs';

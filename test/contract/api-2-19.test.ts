@@ -1,4 +1,4 @@
-// API 2.19 on the wire (wire-facts.md, from the published clients): the Bundle carries owner_name,
+// API 2.19 on the wire (docs/wire.md, from the published clients): the Bundle carries owner_name,
 // owner_email and max_reminders; a document's adobe_field_assignments gives the PDF's own form
 // fields to signers. (bundle_signer_reassigned: test/contract/wire-fidelity.test.ts, item 5.)
 import { describe, expect, it } from 'vitest';

@@ -124,7 +124,7 @@ describe('signing and the lifecycle', () => {
     const e = t.e;
     const b = await e.createBundle(bundleRequest());
     const p = await e.declinePacket(b.packets[1]!.id, 'Wrong amount');
-    expect(p.status).toBe('ca'); // the wire's packet enum has no "de" (README)
+    expect(p.status).toBe('ca'); // the wire's packet enum has no "de" (docs/wire.md)
     expect((await e.getBundle(b.id)).status).toBe('de');
     expect((await e.listBundleEvents(b.id)).at(-1)).toMatchObject({
       kind: 'pd',

@@ -2,7 +2,7 @@
 // status, headers and body a stranger's client reads. The API door answers the Error object (held
 // strictly: code, message, detail, errors[] with field, messsage and message), the pages and the
 // console answer people with an HTML page, the MCP door answers a JSON-RPC error whose data is the
-// Error object. README "Errors, door by door" lists the same catalogue.
+// Error object. docs/wire.md "Errors, door by door" lists the same catalogue.
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@
 import type { EsignService } from '../../service/service.js';
 import { UseCaseError } from '../failure.js';
 
-/** wire-facts.md: 200 Bundle creations and 2000 other calls per hour per key; creations are a tenth. */
+/** docs/wire.md: 200 Bundle creations and 2000 other calls per hour per key; creations are a tenth. */
 export const DOCUMENTED_CREATE_SHARE = 200 / 2000;
 /** The share of the call limit a batch leaves to others (a `bundle wait` beside it, say). */
 export const CALL_RESERVE = 0.1;

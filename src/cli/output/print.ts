@@ -1,5 +1,5 @@
-// Output as GUIDE.md sets it: data on stdout only; a table or key/value view on a TTY, tab-separated
-// rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
+// Output by the rules of the README (Output and scripting): data on stdout only; a table or
+// key/value view on a TTY, tab-separated rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../../service/states.js';
 import { type IO, pagerCommand } from '../io.js';
 import { safeJson, stripControl } from '../../app/sanitize.js';

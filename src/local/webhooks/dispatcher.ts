@@ -18,9 +18,9 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sign } from '../../service/webhookS
 import { getWebhookEvent } from './store.js';
 import { isDeliveredStatus } from '../../service/webhookEvents.js';
 
-/** Minutes after a failed attempt before the next one (wire-facts.md); then the event is given up. */
+/** Minutes after a failed attempt before the next one (docs/wire.md); then the event is given up. */
 export const RETRY_DELAYS_MIN = [4, 12, 36, 108, 324] as const;
-/** A receiver must answer within this (wire-facts.md). */
+/** A receiver must answer within this (docs/wire.md). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** A webhook whose events are given up this many times in a row is disabled. */
 export const DISABLE_AFTER_FAILED_EVENTS = 10;
