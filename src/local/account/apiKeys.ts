@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../../service/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
+import { databaseGeneration } from '../store/readCache.js';
 import type { ApiKey, KeyAdmin } from '../../service/localAdmin.js';
 
 export type { ApiKey };
@@ -67,8 +68,9 @@ export class ApiKeyStore implements KeyAdmin {
    */
   authenticate(key: string): string | undefined {
     const now = this.wallMs(); // wall time: when the key was really used
+    const generation = databaseGeneration(this.db);
     let entry = this.live.get(key);
-    if (!entry || entry.version !== this.version() || now - entry.checked >= RECHECK_MS) {
+    if (!entry || entry.version !== generation || now - entry.checked >= RECHECK_MS) {
       this.live.delete(key);
       const row = sql(this.db, 'SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as
         | { id: string }
@@ -78,11 +80,12 @@ export class ApiKeyStore implements KeyAdmin {
       entry = { id: row.id, checked: now, version: '', recorded: entry?.recorded ?? 0 };
       this.live.set(key, entry);
     }
+    entry.version = generation;
     if (now - entry.recorded >= 60_000) {
       sql(this.db, 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(new Date(now).toISOString(), entry.id);
       entry.recorded = now;
+      entry.version = databaseGeneration(this.db); // this write is not a reason to look the key up again
     }
-    entry.version = this.version();
     return entry.id;
   }
 
@@ -91,9 +94,4 @@ export class ApiKeyStore implements KeyAdmin {
   }
 
   private readonly live = new Map<string, { id: string; checked: number; version: string; recorded: number }>();
-
-  /** Changes when anything is written to the database, by this connection or any other. */
-  private version(): string {
-    return `${sql(this.db, 'SELECT total_changes()').pluck().get() as number}:${sql(this.db, 'PRAGMA data_version').pluck().get() as number}`;
-  }
 }
