@@ -4,10 +4,13 @@
 // loopback, link-local or otherwise internal address, in any of its IPv6 spellings. The address is
 // checked when each connection is made (every redirect hop makes its own), both as DNS answered and
 // as the socket actually connected, so DNS cannot switch it after a check.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import type { buildConnector, Dispatcher } from 'undici';
 import { loadUndici } from '../../lazyImport.js';
+
+/** node:dns when a name is looked up: every engine that never connects would load it at start-up. */
+const dnsLookup = () => process.getBuiltinModule('node:dns').lookup;
 
 /** IPv4 ranges that are not the public internet (RFC 6890 and friends). */
 const V4_RANGES: [number, number][] = (
@@ -109,7 +112,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 
 /** dns.lookup that fails when any answer is private: a name with one internal answer is not trusted with the rest. */
 function publicOnlyLookup(hostname: string, options: object, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+  dnsLookup()(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '');
     const list = addresses as LookupAddress[];
     if (!list.length || list.some((a) => isPrivateAddress(a.address)))
@@ -181,7 +184,7 @@ export async function refusedHost(url: string): Promise<string | undefined> {
   if (host === 'localhost' || host.endsWith('.localhost')) return host;
   const answers = await new Promise<LookupAddress[]>((resolve) => {
     const timer = setTimeout(() => resolve([]), CHECK_DNS_MS);
-    dnsLookup(host, { all: true }, (err, list) => {
+    dnsLookup()(host, { all: true }, (err, list) => {
       clearTimeout(timer);
       resolve(err ? [] : list);
     });

@@ -11,7 +11,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { SERVE_PROOF_PATH } from '../../service/hosting.js';
 
 const FILE = 'serve.json';
@@ -127,6 +126,8 @@ try {
 function askSync(url: string): Buffer | undefined | 'silent' {
   const shared = new SharedArrayBuffer(8 + 64);
   const state = new Int32Array(shared, 0, 2);
+  // Loaded here: every engine that never asks would pay for node:worker_threads (about 2 ms).
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(ASK, { eval: true, workerData: { url, shared, timeout: 2 * PROOF_TIMEOUT_MS } });
   worker.unref();
   worker.on('error', () => {});
