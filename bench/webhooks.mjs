@@ -115,7 +115,7 @@ try {
   const rate = (xs) => fmt(N / med(xs, 'wall'), 0);
   const cpuMs = (xs) => fmt((med(xs, 'cpu') * 1000) / N, 3);
   console.log(
-    `webhook dispatcher, ${N} deliveries, ${ROUNDS} rounds interleaved (medians; CPU ms per delivery, receiver included):`,
+    `webhook dispatcher: ${N} deliveries, ${ROUNDS} rounds interleaved (medians; CPU ms per delivery, receiver included):`,
   );
   console.log(`  plain undici POSTs, nothing recorded  ${rate(plain)}/s  CPU ${cpuMs(plain)} ms`);
   console.log(`  floor: POST + one insert each         ${rate(floor)}/s  CPU ${cpuMs(floor)} ms`);
