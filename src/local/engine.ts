@@ -6,8 +6,9 @@ import type { Readable } from 'node:stream';
 import type { PreparationPages, SigningView } from '../service/hosting.js';
 import type { LocalBackend, LocalInfo, PendingWork } from '../service/localAdmin.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
-import type { BackendCapabilities, Body, SignInput } from '../service/service.js';
+import type { BackendCapabilities, Body, CreateCheck, SignInput } from '../service/service.js';
 import type {
+  AccountFacts,
   AttachedFile,
   Bundle,
   BundleListQuery,
@@ -222,6 +223,17 @@ export class LocalEngine implements LocalBackend {
   async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
     const { createBundle } = await (createModule ??= import('./bundles/create.js'));
     return createBundle(this.ctx, body, files);
+  }
+  async accountFacts(): Promise<AccountFacts> {
+    const verified_addresses = this.account
+      .users()
+      .filter((u) => u.verified)
+      .map((u) => u.email);
+    return { features: [...this.account.settings().features], verified_addresses };
+  }
+  async checkCreateBundle(body: unknown, files: AttachedFile[] = []): Promise<CreateCheck> {
+    const { checkCreateBundle } = await (createModule ??= import('./bundles/create.js'));
+    return checkCreateBundle(this.ctx, body, files);
   }
   async createBundleFromEnvelopeTemplate(body: Body<unknown>): Promise<Bundle> {
     return this.createBundle(await (await envelopeModule()).expandEnvelopeRequest(this.ctx, body));

@@ -223,6 +223,7 @@ export class RemoteService implements EsignService {
   declinePacket = this.op('declinePacket');
   reassignPacket = this.op('reassignPacket');
   triggerWebhookEvent = this.op('triggerWebhookEvent');
+  accountFacts = this.op('accountFacts');
   resendWebhookEvent = this.op('resendWebhookEvent');
 
   /** A server without a sandbox (the hosted service) answers 404: it offers none of it. */

@@ -407,6 +407,12 @@ export const OPERATION_TABLE: readonly OperationRow[] = [
   ...section(
     'sandbox',
     [
+      get(
+        '/sandbox/account/',
+        'accountFacts',
+        "Sandbox: the account's features and its users' verified addresses (what a create's check reads)",
+        one('AccountFacts'),
+      ),
       op(
         'POST /sandbox/packets/{id}/view/',
         'viewPacket',

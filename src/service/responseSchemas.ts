@@ -2,6 +2,7 @@
 // engine, not parsed). The compile-time checks at the end keep them in step with types.ts.
 import { z } from 'zod';
 import {
+  ACCOUNT_FEATURES,
   BUNDLE_STATUSES,
   CHANNEL_KINDS,
   DELIVER_VIA,
@@ -237,6 +238,11 @@ export const VerifyResultSchema = z.object({
   ),
 });
 
+export const AccountFactsSchema = z.object({
+  features: z.array(z.enum(ACCOUNT_FEATURES)),
+  verified_addresses: z.array(z.string()),
+});
+
 export const RateLimitSchema = z.object({ limit: z.int(), remaining: z.int(), reset: z.int(), window: z.int() });
 
 export const SandboxInfoSchema = z.object({
@@ -289,6 +295,7 @@ export const RESPONSE_SCHEMAS = {
   SandboxClock: SandboxClockSchema,
   ClockMove: ClockMoveSchema,
   OutboxMessage: OutboxMessageSchema,
+  AccountFacts: AccountFactsSchema,
 } as const;
 
 // Each schema and its interface in types.ts describe the same object, both ways.
@@ -315,3 +322,4 @@ same<Same<Out<typeof RateLimitSchema>, T.RateLimit>>();
 same<Same<Out<typeof SandboxInfoSchema>, T.SandboxInfo>>();
 same<Same<Out<typeof SandboxClockSchema>, T.SandboxClock>>();
 same<Same<Out<typeof ClockMoveSchema>, T.ClockMove>>();
+same<Same<Out<typeof AccountFactsSchema>, T.AccountFacts>>();

@@ -19,7 +19,9 @@ import type {
   WebhookPatchRequestT,
   WebhookRequestT,
 } from './schemas.js';
+import type { FieldError } from './errors.js';
 import type {
+  AccountFacts,
   AttachedFile,
   Bundle,
   BundleDataItem,
@@ -196,6 +198,26 @@ export interface WebhookSandboxOperations {
   resendWebhookEvent(id: string): Promise<WebhookEvent>;
 }
 
+/** What a create would answer, found without making it. */
+export interface CreateCheck {
+  /** Why the create would be refused (the 400's field errors); empty when it would be accepted. */
+  errors: FieldError[];
+  /** The Bundle that already has the request's custom_key (a create would be refused for it). */
+  existing?: string;
+}
+
+/**
+ * A create's whole validation, without creating: only a backend that owns its store can run it (the
+ * embedded engine: its own create in a transaction that is rolled back). Without it a caller checks
+ * what the request, its files and the account's facts tell (src/app/createCheck.ts).
+ */
+export interface ValidationOperations {
+  /** What `createBundle(body, files)` would answer now, with nothing stored and no one told. */
+  checkCreateBundle?(body: unknown, files?: AttachedFile[]): Promise<CreateCheck>;
+  /** The account's facts the create rules read (esign serve: GET /sandbox/account/; the hosted service: 404). */
+  accountFacts?(): Promise<AccountFacts>;
+}
+
 /**
  * The sandbox's clock and outbox: the engine has them, esign serve offers them under /sandbox/ (so a
  * test runs whole against a remote esign serve), the hosted service has none (404).
@@ -263,6 +285,7 @@ export interface EsignService
     SandboxOperations,
     WebhookSandboxOperations,
     SandboxAdminOperations,
+    ValidationOperations,
     InsightOperations {
   /** Public: needs no API key on the wire. */
   verify(hash: string): Promise<VerifyResult>;

@@ -1,5 +1,5 @@
 // Response and query types of API v2. Request types come from the zod schemas (schemas.ts).
-import type { BundleStatus, DeliverVia, DocStatus, PacketStatus, WebhookEventType } from './enums.js';
+import type { AccountFeature, BundleStatus, DeliverVia, DocStatus, PacketStatus, WebhookEventType } from './enums.js';
 import type { WireError } from './errors.js';
 
 export interface Packet {
@@ -218,6 +218,13 @@ export interface VerifyResult {
   document_type: 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | null;
   signed_at: string | null;
   envelope: { bundle_slug: string; status: BundleStatus; sent: string | null; completed_at: string | null } | null;
+}
+
+/** What the create rules read of the account: its feature switches and its users' verified addresses. */
+export interface AccountFacts {
+  features: AccountFeature[];
+  /** The verified email addresses of the account's users: the only addresses a test Bundle may go to. */
+  verified_addresses: string[];
 }
 
 export interface RateLimit {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { RemoteService } from '../../src/remote/remote.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/service/rateLimits.js';
+import type { ValidationOperations } from '../../src/service/service.js';
 import { bundleRequest, expectApiError } from '../helpers.js';
 import { BACKENDS, useBackend } from './backends.js';
 
@@ -45,6 +46,21 @@ describe.each(BACKENDS)('contract operations: $name', ({ make }) => {
     const files = await b.service.getBundleFiles(created.id);
     expect(files.map((f) => [f.kind, f.doc_key])).toEqual([['interim_pdf', 'contract']]);
     expect((await b.download(files[0]!.file_url)).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it("tells the account's features and verified users (what a create's check reads), as they change", async () => {
+    const service = b.service as Required<ValidationOperations>;
+    const facts = () => service.accountFacts();
+    expect(await facts()).toEqual({
+      features: b.engine.account.settings().features,
+      verified_addresses: ['owner@esign.local'],
+    });
+    b.engine.account.addUser({ email: 'pat@example.com', verified: true });
+    b.engine.account.addUser({ email: 'sam@example.com', verified: false });
+    b.engine.account.setFeatures(['office_upload'], true);
+    const now = await facts();
+    expect(now.verified_addresses.sort()).toEqual(['owner@esign.local', 'pat@example.com']);
+    expect(now.features).toContain('office_upload');
   });
 
   it('reports the rate-limit window: the documented limits, nothing used yet, resetting within the window', async () => {

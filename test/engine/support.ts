@@ -84,3 +84,19 @@ export function forceStatus(e: TestEngine, slug: string, status: string, extra: 
 }
 
 export const DAY_MS = 86_400_000;
+
+/** Runs `fn` with no LibreOffice to be found (PATH and ESIGN_SOFFICE cleared) when `on`, and puts them back. */
+export async function withoutSoffice<T>(on: boolean | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!on) return fn();
+  const saved = { PATH: process.env.PATH, ESIGN_SOFFICE: process.env.ESIGN_SOFFICE };
+  process.env.PATH = '';
+  process.env.ESIGN_SOFFICE = '';
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}

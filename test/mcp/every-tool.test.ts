@@ -317,6 +317,9 @@ describe('every tool over stdio', () => {
     await yes('reset_clock', { confirm: true });
     await yes('list_outbox', { bundle: slug, kind: 'signing_request' });
     await no('list_outbox', { kind: 'postcard' }, /^400 invalid: kind: /);
+    // What a create's check reads of the account
+    await yes('account_facts');
+    await no('account_facts', { verbose: true }, /verbose: This field is not allowed here\./);
 
     // Verification, the rate limit, and the jobs
     await yes('verify', { hash: 'a'.repeat(64) });

@@ -2,6 +2,7 @@
 // PacketDeclineRequest): a malformed member is a 400 naming it, and nothing is recorded.
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
+import { serveEngine } from '../engineServer.js';
 import { bundleRequest, newEngine } from '../helpers.js';
 
 let engine: ReturnType<typeof newEngine>;
@@ -44,5 +45,28 @@ describe('sandbox bodies', () => {
     r = await post(bob!.id, 'decline', { reason: 'Wrong name' });
     expect(r.json()).toMatchObject({ id: bob!.id, status: 'ca' });
     await app.close();
+  });
+});
+
+describe('the sandbox account facts', () => {
+  it('GET /sandbox/account/ answers the features and verified addresses to a key holder only (real HTTP)', async () => {
+    engine = newEngine();
+    engine.account.addUser({ email: 'pat@example.com', verified: false });
+    const served = await serveEngine(engine);
+    try {
+      const url = `${served.origin}/sandbox/account/`;
+      const anonymous = await fetch(url);
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toMatchObject({ code: 'not_authenticated' });
+      const r = await fetch(url, { headers: { authorization: `Token ${served.key}` } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await r.json()).toEqual({
+        features: engine.account.settings().features,
+        verified_addresses: ['owner@esign.local'],
+      });
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -96,6 +96,7 @@ describe('the operations table', () => {
         .map((o) => o.name)
         .sort(),
     ).toEqual([
+      'accountFacts',
       'advanceClock',
       'declinePacket',
       'describeSandbox',

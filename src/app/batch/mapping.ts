@@ -309,6 +309,9 @@ async function attachDocumentFiles(
     if (typeof d?.file_path !== 'string' || source.kind !== 'spec') continue;
     const path = resolve(source.baseDir, d.file_path);
     const at = `documents[${i}].file_path`;
+    // The file travels as an attached file: a problem with its bytes names the column of its path.
+    const column = columnFor(prov, at);
+    if (column) prov.push([`documents[${i}].file_index`, column]);
     try {
       if (o.readFiles) {
         files.push({ filename: basename(path), data: await (o.files ? o.files.read(path) : readFile(path)) });
@@ -321,7 +324,7 @@ async function attachDocumentFiles(
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       problems.push({
-        column: columnFor(prov, at),
+        column,
         field: at,
         message: `${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
       });

@@ -1,6 +1,7 @@
-// Account rules several operations apply alike, each written once: which team a request may name,
-// and whether a field definition may carry `v_regex` (Bundle documents and Document Templates).
+// Account rules several operations apply alike, each written once: which team a request may name
+// (the `v_regex` gate is src/service/featureGates.ts: a client checks it too).
 import type { FieldErrors } from '../../service/errors.js';
+import { teamsGate } from '../../service/featureGates.js';
 import type { AccountStore } from './account.js';
 
 /**
@@ -15,8 +16,9 @@ export function checkTeam(
   errs: FieldErrors,
   gated: boolean,
 ): boolean {
-  if (gated && !account.has('teams')) {
-    errs.add(field, 'Assigning a team requires the Teams account feature.');
+  const gate = gated ? teamsGate((f) => account.has(f)) : undefined;
+  if (gate) {
+    errs.add(field, gate);
     return false;
   }
   if (id !== null && !account.team(id)) {
@@ -24,24 +26,4 @@ export function checkTeam(
     return false;
   }
   return true;
-}
-
-export type RegexCheck = (pattern: string, field: string, errs: FieldErrors) => void;
-
-/**
- * The `v_regex` gate: the field regex validation feature, and an expression RE2 compiles (the
- * signing page matches with RE2). re2js is loaded only when the feature is on and some field has one.
- */
-export async function regexCheck(account: AccountStore, anyRegex: boolean): Promise<RegexCheck> {
-  // The check is only called for a v_regex, so without one the feature is not read.
-  const allowed = anyRegex && account.has('regex_validation');
-  const re2 = allowed ? (await import('re2js')).RE2JS : undefined;
-  return (pattern, field, errs) => {
-    if (!allowed) return errs.add(field, 'v_regex requires the field regex validation account feature.');
-    try {
-      re2!.compile(pattern);
-    } catch (e) {
-      errs.add(field, `Not a valid RE2 expression: ${(e as Error).message}`);
-    }
-  };
 }

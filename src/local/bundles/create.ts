@@ -11,6 +11,7 @@ import type {
   PacketRequestT,
   TemplateRequestT,
 } from '../../service/schemas.js';
+import type { CreateCheck } from '../../service/service.js';
 import type { AttachedFile, Bundle } from '../../service/types.js';
 import { knownPdfPages, recordBlob, sha256 } from '../store/blobs.js';
 import {
@@ -23,7 +24,8 @@ import {
 } from './read.js';
 import type { EngineContext } from '../store/context.js';
 import { inGroupedTransaction } from '../store/groupCommit.js';
-import { checkDelivery, checkTestCopies } from './reachability.js';
+import { triedAndUndone } from '../store/context.js';
+import { checkDelivery, checkTestCopies } from '../../service/reachability.js';
 import { recordEvent } from './events.js';
 import { slug } from '../store/ids.js';
 import { announceLaunch, launchedPackets } from './launch.js';
@@ -32,10 +34,11 @@ import { statusAtCreation } from './transitions.js';
 import { applyBundleSettings } from './lifecycle.js';
 import { deriveFields, type PreparedSpec } from '../documents/intake/prepare.js';
 import { findSoffice } from '../documents/intake/office.js';
-import { inspectPdf } from '../documents/pdf.js';
+import { decodeBase64, inspectPdf, isOfficeFile } from '../../service/documentChecks.js';
+import { type RegexCheck, officeUploadGate, regexCheck } from '../../service/featureGates.js';
 import { findPersonContact } from '../persons/persons.js';
 import { templateDocument } from '../templates/templates.js';
-import { type RegexCheck, checkTeam, regexCheck } from '../account/rules.js';
+import { checkTeam } from '../account/rules.js';
 import { isEnvelopeTemplateRequest } from '../../service/createRouting.js';
 import { deliverVia } from '../../service/delivery.js';
 
@@ -75,23 +78,70 @@ let schemas: Promise<typeof import('../../service/schemas.js')> | undefined;
 
 /** Checks and writes a new Bundle; returns it as written (the API object, not read back). */
 export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<Bundle> {
+  const plan = await planBundle(ctx, input, files, true);
+  for (const { source: s } of plan.planned)
+    if ((s.kind === 'ready' && !s.stored) || s.kind === 'office') ctx.blobs.put(s.data, s.hash);
+  const written = await inGroupedTransaction(ctx, () => writeBundle(ctx, plan));
+  if (plan.pending) ctx.kick();
+  // The answer is made once the write lock is let go: from the rows as written, not read back.
+  return bundleFromRows(
+    written.bundle,
+    written.packets,
+    plan.planned.map((d) => ({
+      key: d.key,
+      name: d.name,
+      template_id: d.source.kind === 'template' ? d.source.templateId : null,
+    })),
+    [],
+    ownerContacts(ctx.db, [null])(null),
+  );
+}
+
+/**
+ * A create tried whole and undone: every check `createBundle` makes, then its writes in a
+ * transaction that is rolled back; nothing is stored and no one is told. A `custom_key` already
+ * taken is not a problem here but `existing` (a batch reports that row as sent before).
+ */
+export async function checkCreateBundle(
+  ctx: EngineContext,
+  input: unknown,
+  files: AttachedFile[] = [],
+): Promise<CreateCheck> {
+  try {
+    const plan = await planBundle(ctx, input, files, false);
+    triedAndUndone(ctx, () => writeBundle(ctx, plan, false));
+    const existing = plan.req.custom_key ? keyHolder(ctx.db, plan.req.custom_key) : undefined;
+    return existing ? { errors: [], existing } : { errors: [] };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return { errors: e.errors.length ? e.errors : [{ field: 'non_field_errors', message: e.message }] };
+  }
+}
+
+/** Every rule of a create, in the order the engine applies them; what to write once all pass. */
+async function planBundle(
+  ctx: EngineContext,
+  input: unknown,
+  files: AttachedFile[],
+  keyMustBeFree: boolean,
+): Promise<PlannedBundle> {
   const S = await (schemas ??= import('../../service/schemas.js'));
   if (isEnvelopeTemplateRequest(input)) {
     const { expandEnvelopeRequest } = await import('../templates/envelopes.js');
-    return createBundle(ctx, await expandEnvelopeRequest(ctx, input), files);
+    return planBundle(ctx, await expandEnvelopeRequest(ctx, input), files, keyMustBeFree);
   }
   const req = S.parseOr400(S.BundleRequest, input);
-  if (req.envelope_template)
-    throw new ApiError(400, 'invalid', 'envelope_template: Give documents or envelope_template, not both.', [
-      { field: 'envelope_template', message: 'Give documents or envelope_template, not both.' },
-    ]);
   const errs = new FieldErrors();
+  if (req.envelope_template) {
+    errs.add('envelope_template', 'Give documents or envelope_template, not both.');
+    errs.throwIfAny();
+  }
   const account = ctx.account.settings();
   const has = (f: (typeof account.features)[number]) => account.features.includes(f);
 
   const team =
     req.team !== undefined && checkTeam(ctx.account, req.team, 'team', errs, true) ? ctx.account.team(req.team)! : null;
-  if (req.custom_key) checkKeyFree(ctx.db, req.custom_key, errs);
+  if (req.custom_key && keyMustBeFree) checkKeyFree(ctx.db, req.custom_key, errs);
 
   const packets = planPackets(ctx, req, errs);
   checkTestCopies(req.cc_emails, req.is_test === true, ctx.account, errs);
@@ -111,10 +161,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
   }
   errs.throwIfAny();
 
-  const draft = req.status === 'dr' || req.is_draft === true;
-  const pending = planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template');
   const template = planned.find((d) => d.source.kind === 'template')?.source as { templateId: string } | undefined;
-  const id = slug();
   const attrs = bundleAttrs(req, team, account, has);
   // Members of PATCH sent at creation (published clients do): the same rules, gates and errors.
   const cols: { signing_brand?: string | null; expires?: string | null } = {};
@@ -128,35 +175,17 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
     errs,
   );
   errs.throwIfAny();
-  for (const { source: s } of planned)
-    if ((s.kind === 'ready' && !s.stored) || s.kind === 'office') ctx.blobs.put(s.data, s.hash);
-
-  const written = await inGroupedTransaction(ctx, () =>
-    writeBundle(ctx, {
-      req,
-      id,
-      draft,
-      pending,
-      templateId: template?.templateId ?? null,
-      attrs,
-      cols,
-      packets,
-      planned,
-    }),
-  );
-  if (pending) ctx.kick();
-  // The answer is made once the write lock is let go: from the rows as written, not read back.
-  return bundleFromRows(
-    written.bundle,
-    written.packets,
-    planned.map((d) => ({
-      key: d.key,
-      name: d.name,
-      template_id: d.source.kind === 'template' ? d.source.templateId : null,
-    })),
-    [],
-    ownerContacts(ctx.db, [null])(null),
-  );
+  return {
+    req,
+    id: slug(),
+    draft: req.status === 'dr' || req.is_draft === true,
+    pending: planned.some((d) => d.source.kind !== 'ready' && d.source.kind !== 'template'),
+    templateId: template?.templateId ?? null,
+    attrs,
+    cols,
+    packets,
+    planned,
+  };
 }
 
 type Account = ReturnType<EngineContext['account']['settings']>;
@@ -173,7 +202,7 @@ async function checkDocuments(
 ): Promise<Map<number, PlannedDocument>> {
   const docs = req.documents ?? [];
   const checkRegex = await regexCheck(
-    ctx.account,
+    has,
     docs.some(
       (d) =>
         !isTemplateDoc(d) && [...(d.fields ?? []), ...(d.auto_placements ?? [])].some((f) => f.v_regex !== undefined),
@@ -234,7 +263,7 @@ async function planDocument(
   }
   const hash = sha256(data);
   const known = knownPdfPages(ctx.db, hash);
-  const info = known !== undefined ? { pages: known } : await inspectPdf(data);
+  const info = known !== undefined ? { pages: known } : await inspectOnce(data, hash);
   if ('problem' in info) {
     errs.add(field, info.problem);
     return undefined;
@@ -255,6 +284,19 @@ async function planDocument(
     },
     spec: derived.spec,
   };
+}
+
+/** The last PDFs opened by this process, by hash: a check stores none, so a batch check would open one PDF per row. */
+const inspected = new Map<string, Awaited<ReturnType<typeof inspectPdf>>>();
+
+async function inspectOnce(data: Buffer, hash: string): ReturnType<typeof inspectPdf> {
+  let info = inspected.get(hash);
+  if (!info) {
+    info = await inspectPdf(data);
+    if (inspected.size >= 64) inspected.delete(inspected.keys().next().value!);
+    inspected.set(hash, info);
+  }
+  return info;
 }
 
 /** The Bundle's attributes at creation: the request's, else the team's or the account's defaults. */
@@ -294,13 +336,20 @@ interface PlannedBundle {
   planned: PlannedDocument[];
 }
 
-/** Writes the Bundle, its packets and documents (inside the transaction); returns the rows as written. */
-function writeBundle(ctx: EngineContext, plan: PlannedBundle): { bundle: BundleRow; packets: PacketRow[] } {
+/**
+ * Writes the Bundle, its packets and documents (inside the transaction); returns the rows as written.
+ * `keyMustBeFree` false: a check, whose custom_key may be taken (and whose writes are undone).
+ */
+function writeBundle(
+  ctx: EngineContext,
+  plan: PlannedBundle,
+  keyMustBeFree = true,
+): { bundle: BundleRow; packets: PacketRow[] } {
   const { req, draft, pending, planned } = plan;
   const at = ctx.clock.now();
   const { db } = ctx;
   // Again inside the (immediate) transaction: another process may have taken the key meanwhile.
-  if (req.custom_key) {
+  if (req.custom_key && keyMustBeFree) {
     const taken = new FieldErrors();
     checkKeyFree(db, req.custom_key, taken);
     taken.throwIfAny();
@@ -422,10 +471,16 @@ function insertDocuments(db: EngineContext['db'], seq: number, planned: PlannedD
  * create's immediate transaction serialises writers, so two processes cannot both pass it.
  */
 function checkKeyFree(db: EngineContext['db'], key: string, errs: FieldErrors): void {
+  const holder = keyHolder(db, key);
+  if (holder) errs.add('custom_key', `A Bundle with this custom_key already exists: ${holder}.`);
+}
+
+/** The first Bundle with this custom_key. */
+function keyHolder(db: EngineContext['db'], key: string): string | undefined {
   const row = sql(db, 'SELECT id FROM bundles WHERE custom_key = ? ORDER BY seq LIMIT 1').get(key) as
     | { id: string }
     | undefined;
-  if (row) errs.add('custom_key', `A Bundle with this custom_key already exists: ${row.id}.`);
+  return row?.id;
 }
 
 function planPackets(ctx: EngineContext, req: BundleRequestT, errs: FieldErrors): PlannedPacket[] {
@@ -486,7 +541,7 @@ function checkDocumentRequest(
   i: number,
   files: AttachedFile[],
   signerKeys: Set<string>,
-  has: (f: 'office_upload') => boolean,
+  has: Has,
   checkRegex: RegexCheck,
   errs: FieldErrors,
 ): void {
@@ -504,12 +559,9 @@ function checkDocumentRequest(
   if (d.file_index !== undefined) {
     const f = files[d.file_index];
     if (!f) errs.add(at('file_index'), `No attached file at index ${d.file_index} (${files.length} attached).`);
-    else if ((OFFICE_EXTENSIONS as readonly string[]).includes(extname(f.filename).slice(1).toLowerCase())) {
-      if (!has('office_upload'))
-        errs.add(
-          at('file_index'),
-          `Uploading office documents (${f.filename}) requires the office-upload account feature.`,
-        );
+    else if (isOfficeFile(f.filename)) {
+      const gate = officeUploadGate(f.filename, has);
+      if (gate) errs.add(at('file_index'), gate);
       else if (!findSoffice())
         errs.add(
           at('file_index'),
@@ -550,13 +602,6 @@ function keyedFields(d: DocumentRequestT) {
     key: f.key ?? `${f.kind}-${fields.length + j + 1}`,
   }));
   return { fields, auto_placements };
-}
-
-/** Strict base64 (standard or URL alphabet, whitespace allowed); undefined when it is not. */
-function decodeBase64(text: string): Buffer | undefined {
-  const compact = text.replace(/\s+/g, '');
-  if (!compact || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length % 4 === 1) return undefined;
-  return Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
 }
 
 function nameFromUrl(url: string, key: string): string {

@@ -16,7 +16,8 @@ import {
 } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import type { BundleSettingsT } from '../../service/schemas.js';
-import { checkTestCopies, checkTestSender } from './reachability.js';
+import { REMINDER_MEMBERS, remindersGate } from '../../service/featureGates.js';
+import { checkTestCopies, checkTestSender } from '../../service/reachability.js';
 import { scheduleReminders } from './due.js';
 import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
@@ -146,9 +147,10 @@ export function applyBundleSettings(
   cols: SettingColumns,
   errs: FieldErrors,
 ): void {
-  for (const k of ['send_reminders', 'reminder_offset', 'reminder_interval', 'reminder_expires'] as const)
+  for (const k of REMINDER_MEMBERS)
     if (s[k] !== undefined) {
-      if (!ctx.account.has('reminders')) errs.add(k, `${k} requires the Reminders account feature.`);
+      const gate = remindersGate(k, (f) => ctx.account.has(f));
+      if (gate) errs.add(k, gate);
       else (attrs as unknown as Record<string, unknown>)[k] = s[k];
     }
   if (s.signing_brand !== undefined) {

@@ -4,7 +4,7 @@ import { FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../../service/types.js';
 import { type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq, packetAttrs } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
-import { checkDelivery } from './reachability.js';
+import { checkDelivery } from '../../service/reachability.js';
 import { recordEvent } from './events.js';
 import { createLink, fileLink } from './links.js';
 import { endedAs, isAskedInLiveBundle, isOpenPacket, packetsWhoseTurnItIs } from './turns.js';

@@ -7,7 +7,7 @@ import { type EngineContext, inTransaction } from '../store/context.js';
 import { recordEvent } from '../bundles/events.js';
 import { launch } from '../bundles/launch.js';
 import { recordBlob } from '../store/blobs.js';
-import { inspectPdf } from './pdf.js';
+import { inspectPdf } from '../../service/documentChecks.js';
 import { downloadDocument } from './urlFetch.js';
 import { deriveFields, type PreparedSpec } from './intake/prepare.js';
 import { markFailed } from '../bundles/transitions.js';

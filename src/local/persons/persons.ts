@@ -7,7 +7,7 @@ import type { ContactChannel, Page, Person, PersonListQuery } from '../../servic
 import { type PacketRow, bundleRowBySeq } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { type Db, sql } from '../store/db.js';
-import { checkDelivery } from '../bundles/reachability.js';
+import { checkDelivery } from '../../service/reachability.js';
 import { recordEvent } from '../bundles/events.js';
 import { uuid } from '../store/ids.js';
 import { notify } from '../messages/notify.js';

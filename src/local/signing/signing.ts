@@ -22,7 +22,7 @@ import {
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { recordBlob } from '../store/blobs.js';
-import { checkDelivery } from '../bundles/reachability.js';
+import { checkDelivery } from '../../service/reachability.js';
 import { slug } from '../store/ids.js';
 import { scheduleReminders } from '../bundles/due.js';
 import { recordEvent } from '../bundles/events.js';

@@ -37,6 +37,25 @@ export function inTransaction<T>(ctx: EngineContext, fn: () => T): T {
   return whileWriting(ctx.db, () => transactionOf(ctx.db).immediate(fn) as T);
 }
 
+const UNDO = Symbol('undo');
+
+/**
+ * Runs `fn` in a write transaction that is always rolled back: what an operation would write,
+ * tried against the database as it is now (its constraints and triggers) and undone.
+ */
+export function triedAndUndone<T>(ctx: EngineContext, fn: () => T): T {
+  let value: T | undefined;
+  try {
+    inTransaction(ctx, () => {
+      value = fn();
+      throw UNDO;
+    });
+  } catch (e) {
+    if (e !== UNDO) throw e;
+  }
+  return value as T;
+}
+
 /** Runs its argument in a transaction (a savepoint when nested): made once per connection. */
 export function transactionOf(db: Db): Transaction<(fn: () => unknown) => unknown> {
   let t = runners.get(db);

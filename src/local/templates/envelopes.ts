@@ -39,7 +39,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ApiError, FieldErrors, notFound } from '../../service/errors.js';
+import { FieldErrors, notFound } from '../../service/errors.js';
 import { parsePage } from '../../service/listQuery.js';
 import type * as S from '../../service/schemas.js';
 import type { EnvelopeTemplate, Page, PageQuery } from '../../service/types.js';
@@ -47,7 +47,7 @@ import { recordBlob, sha256 } from '../store/blobs.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { slug } from '../store/ids.js';
-import { inspectPdf } from '../documents/pdf.js';
+import { inspectPdf } from '../../service/documentChecks.js';
 import { assignRoles, findStoredTemplate, fitFilename } from './templates.js';
 import { mapPage, selectPage } from '../store/paging.js';
 
@@ -271,9 +271,6 @@ function checkFields(
   });
 }
 
-const invalid = (field: string, message: string) =>
-  new ApiError(400, 'invalid', `${field}: ${message}`, [{ field, message }]);
-
 /** A BundleTemplateRequest (or a BundleRequest with `envelope_template`) as the BundleRequest it stands for. */
 export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): Promise<Record<string, unknown>> {
   const { parseOr400, BundleTemplateRequest } = await schemas();
@@ -281,12 +278,13 @@ export async function expandEnvelopeRequest(ctx: EngineContext, body: unknown): 
   const raw = body as Record<string, unknown>;
   const { template_id } = req.envelope_template;
   const row = rowOf(ctx, template_id);
-  if (!row) throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" was not found.`);
-  if (row.enabled !== 1)
-    throw invalid('envelope_template.template_id', `Envelope Template "${template_id}" is disabled.`);
-  const spec = storedSpec(row);
-
   const errs = new FieldErrors();
+  if (!row) errs.add('envelope_template.template_id', `Envelope Template "${template_id}" was not found.`);
+  else if (row.enabled !== 1)
+    errs.add('envelope_template.template_id', `Envelope Template "${template_id}" is disabled.`);
+  errs.throwIfAny();
+  const spec = storedSpec(row!);
+
   const packets = matchPackets(spec.signers, raw.packets as Record<string, unknown>[], errs);
   const values = fieldValues(ctx, spec, req.envelope_template.field_values ?? [], errs);
   errs.throwIfAny();

@@ -11,8 +11,9 @@ import { sql } from '../store/db.js';
 import type { StoredField } from '../bundles/fields.js';
 import { uuid } from '../store/ids.js';
 import { fileLink } from '../bundles/links.js';
-import { inspectPdf } from '../documents/pdf.js';
-import { checkTeam, regexCheck } from '../account/rules.js';
+import { inspectPdf } from '../../service/documentChecks.js';
+import { checkTeam } from '../account/rules.js';
+import { regexCheck } from '../../service/featureGates.js';
 import { mapPage, selectPage } from '../store/paging.js';
 import type { TemplateImport } from '../../service/localAdmin.js';
 
@@ -229,7 +230,7 @@ async function checkFields(
 ): Promise<TemplateField[]> {
   const keys = new Set<string>();
   const checkRegex = await regexCheck(
-    ctx.account,
+    (f) => ctx.account.has(f),
     fields.some((f) => f.v_regex !== undefined),
   );
   return fields.map((f, j) => {

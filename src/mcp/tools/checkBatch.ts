@@ -37,7 +37,10 @@ export const checkBatch = (fileAccess: boolean) =>
       rows: z.int(),
       valid: z.int(),
       invalid: z.int(),
+      exists: z.int(),
       ok: z.boolean(),
+      checked_at_send: z.array(z.string()).describe('rules only the server checks, at send'),
+      after_create: z.array(z.string()).describe('what can still fail a Bundle after its create'),
       problems: z.array(z.object({ row: z.int().nullable(), column: z.string().nullable(), message: z.string() })),
       problems_not_shown: z.int(),
     }),
@@ -64,10 +67,15 @@ export const checkBatch = (fileAccess: boolean) =>
       const problems: RowProblem[] = [];
       let more = 0;
       try {
-        const r = await checkRows(path, load, (p) => {
-          if (problems.length < CHECK_LIMITS.problems) problems.push(p);
-          else more++;
-        });
+        const r = await checkRows(
+          async () => ctx.service,
+          path,
+          load,
+          (p) => {
+            if (problems.length < CHECK_LIMITS.problems) problems.push(p);
+            else more++;
+          },
+        );
         return {
           say: r.ok
             ? say`All ${count(r.rows, 'row')} are valid: nothing was sent.`
@@ -76,7 +84,10 @@ export const checkBatch = (fileAccess: boolean) =>
             rows: r.rows,
             valid: r.valid,
             invalid: r.invalid,
+            exists: r.exists,
             ok: r.ok,
+            checked_at_send: r.checked_at_send,
+            after_create: r.after_create,
             problems: problems.map((p) => ({
               row: p.row ?? null,
               column: p.column ?? p.field ?? null,

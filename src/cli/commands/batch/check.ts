@@ -1,6 +1,7 @@
 // esign batch check ROWS.csv (and batch send --dry-run): builds and validates every row as a real
 // create would, sends nothing, and reports each problem as `row 17, column ada.email: ...`; exit 3.
-import type { RowProblem } from '../../../app/batch/checkRows.js';
+import type { CheckSummary, RowProblem } from '../../../app/batch/checkRows.js';
+import type { Factory } from '../../factory.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { note, writeJson } from '../../output/print.js';
 import { defineVerb } from '../../verb.js';
@@ -23,6 +24,7 @@ export const check = defineVerb(
       ]);
       const problems: RowProblem[] = [];
       const r = await checkRows(
+        () => f.service(),
         csv,
         async () => (await loadSource(f, o)).source,
         (p) => {
@@ -31,14 +33,8 @@ export const check = defineVerb(
         },
       );
       const { rows, invalid, ok } = r;
-      if (f.options.json) writeJson(f, { rows, valid: r.valid, invalid, ok, problems });
-      else if (!f.options.quiet)
-        note(
-          f,
-          !r.header_fits
-            ? `The header does not fit the source: no row was checked.`
-            : `Checked ${rows} row${rows === 1 ? '' : 's'}: ${rows - invalid} valid, ${invalid} invalid.`,
-        );
+      if (f.options.json) writeJson(f, { ...r, problems });
+      else if (!f.options.quiet) sayChecked(f, r);
       if (!ok)
         throw new CliError(
           !r.header_fits ? 'The CSV header does not fit the source.' : `${invalid} of ${rows} rows are invalid.`,
@@ -47,3 +43,19 @@ export const check = defineVerb(
     },
   },
 );
+
+/** What was checked, and what could not be: the server decides that when each Bundle is sent. */
+function sayChecked(f: Factory, r: CheckSummary): void {
+  if (!r.header_fits) {
+    note(f, 'The header does not fit the source: no row was checked.');
+    return;
+  }
+  note(f, `Checked ${r.rows} row${r.rows === 1 ? '' : 's'}: ${r.valid} valid, ${r.invalid} invalid.`);
+  if (r.exists)
+    note(
+      f,
+      `${r.exists} valid row${r.exists === 1 ? ' has' : 's have'} a Bundle with their custom_key already: send skips them.`,
+    );
+  if (r.checked_at_send.length) note(f, `Checked by the server at send: ${r.checked_at_send.join('; ')}.`);
+  if (r.after_create.length) note(f, `After each create: ${r.after_create.join('; ')} (a failure fails that Bundle).`);
+}

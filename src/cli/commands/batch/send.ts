@@ -319,6 +319,7 @@ function summaryOf(
     rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
     pacing: allowance.allowance ? allowance.describe(allowance.allowance) : null,
     journal,
-    failures,
+    // Rows finish in any order (several at a time): said in the CSV's.
+    failures: failures.sort((a, b) => a.row - b.row),
   };
 }

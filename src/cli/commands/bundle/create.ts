@@ -1,5 +1,7 @@
 // esign bundle create: a Bundle from flags and/or a JSON spec, sent (or saved as a draft), its tags
 // added right after, optionally waiting while its documents are processed.
+import type { CreateRequest } from '../../../app/createCheck.js';
+import type { ApiError } from '../../../service/errors.js';
 import type { Bundle } from '../../../service/types.js';
 import { durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
@@ -8,6 +10,7 @@ import { SETTINGS_FLAGS, checkFlagMembers, givenFlags } from '../../flagMembers.
 import { collect } from '../../run.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { type OptionsOf, defineVerb } from '../../verb.js';
+import { note, writeJson } from '../../output/print.js';
 import { showBundle } from './shared/display.js';
 
 /** The flags that set a member of the request, checked by its schema before anything is sent. */
@@ -54,6 +57,7 @@ export const create = defineVerb('create', 'Create a Bundle and send it (or save
       .option('--embed', 'signers from --signer sign through embedded URLs')
       .option('--wait [duration]', 'wait while documents are processed: 90, 90s, 2m (default 60 s)')
       .option('--live', 'on a remote server, really send a non-test Bundle')
+      .option('--dry-run', 'validate as a real create would (documents, features, signers, dates), creating nothing')
       .option('--template <uuid>', 'add a document from this Document Template')
       .option(
         '--assign <role=signer>',
@@ -84,6 +88,7 @@ export const create = defineVerb('create', 'Create a Bundle and send it (or save
     const { body, files, tags } = await buildCreateRequest(f.io, o);
     await checkFlagMembers('BundleRequest', body, givenFlags(o, CREATE_FLAGS));
     if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
+    if (o.dryRun) return dryRun(f, { endpoint: o.envelopeTemplate ? 'envelope' : 'bundle', body, files }, tags);
     if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
     // Tags are checked before anything is created: a bad one must not leave a sent Bundle behind.
     if (tags.length) {
@@ -109,6 +114,48 @@ export const create = defineVerb('create', 'Create a Bundle and send it (or save
       throw new CliError(`Bundle ${b.id} failed: ${b.errors.map((e) => e.message).join('; ')}`, EXIT.UNREACHABLE);
   },
 });
+
+/**
+ * The one validation of a create (src/app/createCheck.ts, as `batch check` runs it), tags included:
+ * each problem on stdout as `field F: why`, and what only the server can check named; exit 3 when invalid.
+ */
+async function dryRun(f: Factory, req: CreateRequest, tags: string[]): Promise<void> {
+  const [{ CreateChecker }, S] = await Promise.all([
+    import('../../../app/createCheck.js'),
+    import('../../../service/schemas.js'),
+  ]);
+  const checker = new CreateChecker(await f.service(), { lookUpKeys: true });
+  const { problems } = await checker.check(req);
+  try {
+    if (tags.length) S.parseOr400(S.TagsRequest, { tags });
+  } catch (e) {
+    problems.push(
+      ...(e as ApiError).errors.map((x) => ({ field: `tags${x.field.replace(/^tags/, '')}`, message: x.message })),
+    );
+  }
+  const result = {
+    ok: !problems.length,
+    problems,
+    checked_at_send: checker.atSend(),
+    after_create: checker.afterCreate(),
+  };
+  if (f.options.json) writeJson(f, result);
+  else {
+    for (const p of problems) f.io.out.write(`${safeLine(`field ${p.field}: ${p.message}`)}\n`);
+    if (!f.options.quiet) {
+      if (result.ok) note(f, 'Valid: the create would be accepted (nothing was created).');
+      if (result.checked_at_send.length)
+        note(f, `Checked by the server at send: ${result.checked_at_send.join('; ')}.`);
+      if (result.after_create.length)
+        note(f, `After the create: ${result.after_create.join('; ')} (a failure fails the Bundle).`);
+    }
+  }
+  if (problems.length)
+    throw new CliError(
+      `The create would be refused: ${problems.length} problem${problems.length === 1 ? '' : 's'}.`,
+      EXIT.INVALID,
+    );
+}
 
 /** What `bundle create`'s flags give, as its declaration types them. */
 export type CreateOptions = OptionsOf<typeof create>;

@@ -1,7 +1,15 @@
-// The rules that make a signer deliverable, shared by Bundle creation and packet PATCH.
-import type { FieldErrors } from '../../service/errors.js';
-import type { AccountStore } from '../account/account.js';
-import { contactProblems } from '../../service/delivery.js';
+// The rules that make a signer deliverable, shared by Bundle creation and packet PATCH: the engine
+// applies them with its account; a client checking a create before sending applies the same ones
+// with the account's facts read once (src/app/createCheck.ts).
+import type { AccountFeature } from './enums.js';
+import type { FieldErrors } from './errors.js';
+import { contactProblems } from './delivery.js';
+
+/** What these rules read of an account: its feature switches and its users' verified addresses. */
+export interface AccountView {
+  has(feature: AccountFeature): boolean;
+  isVerifiedAddress(email: string): boolean;
+}
 
 export interface Delivery {
   deliver_via: 'email' | 'phone' | 'embed';
@@ -19,7 +27,7 @@ const TEST_MESSAGE = (address: string) =>
 export function checkDelivery(
   d: Delivery,
   isTest: boolean,
-  account: AccountStore,
+  account: AccountView,
   errs: FieldErrors,
   prefix = '',
 ): void {
@@ -43,7 +51,7 @@ export function checkDelivery(
 export function checkTestSender(
   requesterEmail: string,
   isTest: boolean,
-  account: AccountStore,
+  account: AccountView,
   errs: FieldErrors,
 ): void {
   if (isTest && !account.isVerifiedAddress(requesterEmail))
@@ -54,7 +62,7 @@ export function checkTestSender(
 export function checkTestCopies(
   cc: string[] | undefined,
   isTest: boolean,
-  account: AccountStore,
+  account: AccountView,
   errs: FieldErrors,
 ): void {
   if (!isTest) return;

@@ -1,5 +1,8 @@
-// PDF checks on intake, with pdf-lib (loaded only when a document arrives).
-import { loadPdfLib } from '../../lazyImport.js';
+// The checks of a document's bytes on intake: strict base64, a readable PDF (pdf-lib, loaded only
+// when a document arrives), the office-upload gate. The engine's create and a client's check before
+// sending (src/app/createCheck.ts) apply the same ones.
+import { extname } from 'node:path';
+import { OFFICE_EXTENSIONS } from './enums.js';
 
 export interface PdfInfo {
   pages: number;
@@ -16,7 +19,7 @@ export async function inspectPdf(data: Buffer): Promise<PdfInfo | { problem: str
       .includes('%%EOF')
   )
     return { problem: 'The PDF is truncated or corrupt (no %%EOF marker).' };
-  const { PDFDocument } = await loadPdfLib();
+  const { PDFDocument } = await import('pdf-lib');
   try {
     const doc = await PDFDocument.load(data, { updateMetadata: false, throwOnInvalidObject: true });
     const pages = doc.getPageCount();
@@ -28,3 +31,14 @@ export async function inspectPdf(data: Buffer): Promise<PdfInfo | { problem: str
     return { problem: /encrypt/i.test(reason) ? 'The PDF is encrypted.' : 'The PDF is corrupt or unreadable.' };
   }
 }
+
+/** Strict base64 (standard or URL alphabet, whitespace allowed); undefined when it is not. */
+export function decodeBase64(text: string): Buffer | undefined {
+  const compact = text.replace(/\s+/g, '');
+  if (!compact || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length % 4 === 1) return undefined;
+  return Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
+}
+
+/** An office document (doc, docx, ppt, pptx, xls, xlsx), converted to PDF after the create. */
+export const isOfficeFile = (filename: string): boolean =>
+  (OFFICE_EXTENSIONS as readonly string[]).includes(extname(filename).slice(1).toLowerCase());
