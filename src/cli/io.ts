@@ -11,6 +11,44 @@ export interface OutStream {
   readonly columns: number;
   /** Terminal height in rows, when known (a list longer than this goes through the pager). */
   readonly rows?: number;
+  /**
+   * Keeps `draw()` as the live last line of a terminal (a progress bar), drawn now and again at each
+   * call: text written meanwhile goes on its own lines above it, and the line is drawn again below.
+   * Without an argument the live line ends where it is. Drawn from its own state, never by moving
+   * the cursor back to a saved place (which points at another row once the screen has scrolled).
+   */
+  live?(draw?: () => string): void;
+}
+
+/** A stream's writes with a live last line kept below them (OutStream.live). */
+function liveLine(raw: (text: string) => void): Pick<OutStream, 'write' | 'live'> {
+  let draw: (() => string) | undefined;
+  // Whether the cursor is on the live line (drawn), and whether other text left it mid-line.
+  let drawn = false;
+  let midLine = false;
+  return {
+    write(text) {
+      if (!draw) return raw(text);
+      const clear = drawn ? '\r\x1b[K' : '';
+      drawn = false;
+      midLine = !text.endsWith('\n') && (midLine || text !== '');
+      if (midLine) return raw(`${clear}${text}`);
+      raw(`${clear}${text}${draw()}\x1b[K`);
+      drawn = true;
+    },
+    live(next) {
+      if (next) {
+        draw = next;
+        raw(`${midLine ? '\n' : '\r'}${next()}\x1b[K`);
+        drawn = true;
+        midLine = false;
+        return;
+      }
+      if (draw && drawn) raw('\n');
+      draw = undefined;
+      drawn = false;
+    },
+  };
 }
 
 export interface IO {
@@ -39,9 +77,9 @@ export function processIO(): IO {
       closed = true;
     });
     return {
-      write: (text) => {
+      ...liveLine((text) => {
         if (!closed) stream.write(text);
-      },
+      }),
       get isTTY() {
         return stream.isTTY === true;
       },
@@ -111,7 +149,7 @@ export function captureIO(
 ): CapturedIO {
   const chunks = { out: [] as string[], err: [] as string[] };
   const stream = (into: string[]): OutStream => ({
-    write: (t) => void into.push(t),
+    ...liveLine((t) => void into.push(t)),
     isTTY: o.tty ?? false,
     columns: o.columns ?? 80,
     rows: o.rows,

@@ -1,6 +1,9 @@
-// The progress bar of batch send, on stderr when it is a terminal (cli-progress). The line is fitted
-// to the terminal's width (the least useful parts go first, never a wrap), and however the process
-// ends (Ctrl-C twice, an exit on the way) the cursor and line wrap come back and the counts are said.
+// The progress bar of batch send, on stderr when it is a terminal: one live line drawn from its own
+// state each time (`\r`, the line, erase to its end), fitted to the terminal's width, never by moving
+// the cursor back to a saved place. Whatever else is written to stderr meanwhile (a retry note, a
+// 429 wait) goes on its own line above it, and the bar is drawn again below (the stream's live line,
+// io.ts). However the process ends (a second Ctrl-C exits at once), the cursor comes back and the
+// rows are counted as the journal holds them.
 import type { OutStream } from '../io.js';
 import { fitLine } from '../output/fit.js';
 import type { Counts } from '../../app/batch/runner.js';
@@ -8,6 +11,13 @@ import type { Counts } from '../../app/batch/runner.js';
 export interface Progress {
   update(c: Counts, next?: string): void;
   stop(): void;
+}
+
+/** What the journal holds of a batch's rows right now: sent (by any run), failed, in flight. */
+export interface JournalCounts {
+  sent: number;
+  failed: number;
+  inFlight: number;
 }
 
 /** The bar's text: parts in order of importance, the bar itself shrunk first. */
@@ -34,53 +44,83 @@ export function barLine(
   return fitLine(`${head} ${tail.join(' | ')}`, max);
 }
 
-export async function startProgress(err: OutStream, total: number): Promise<Progress> {
-  const cliProgress = (await import('cli-progress')).default;
-  let last: Counts = { done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 } as Counts;
-  let stopped = false;
-  const bar = new cliProgress.SingleBar({
-    // cli-progress needs only write, isTTY and columns of its stream.
-    stream: err as unknown as NodeJS.WritableStream,
-    format: (options, params, payload: { counts: string; rate: string; next: string }) =>
-      barLine(
-        {
-          bar: (size) => cliProgress.Format.BarFormat(params.progress, { ...options, barsize: size }),
-          value: params.value,
-          total: params.total,
-          counts: payload.counts,
-          rate: payload.rate,
-          eta: cliProgress.Format.TimeFormat(params.eta, options, 5),
-          next: payload.next,
-        },
-        err.columns,
-      ),
-    hideCursor: true,
-    etaBuffer: 50,
-    fps: 5,
-  });
+const blocks = (done: number, total: number) => (size: number) => {
+  const full = total ? Math.round((size * Math.min(done, total)) / total) : 0;
+  return '\u2588'.repeat(full) + '\u2591'.repeat(size - full);
+};
+
+/** Seconds as people read them: `37s`, `4m05s`, `1h02m`. */
+function eta(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '--';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+// Skipped: not sent because already there (this batch's earlier run, or a Bundle with the key).
+const countsText = (c: Counts) =>
+  `created ${c.created} skipped ${c.skipped + c.exists} failed ${c.failed + c.incomplete}`;
+
+/** The line said when the process ends before the batch does: the journal's counts, not the bar's. */
+export function interruptedLine(total: number, j: JournalCounts): string {
+  const more = [j.failed ? `${j.failed} failed` : '', j.inFlight ? `${j.inFlight} in flight` : '']
+    .filter(Boolean)
+    .join(', ');
+  return `Interrupted: ${j.sent} of ${total} rows sent${more ? ` (${more})` : ''}; run the same command again to resume.`;
+}
+
+export function startProgress(err: OutStream, total: number, journal: () => JournalCounts): Progress {
   const started = Date.now();
-  // Skipped: not sent because already there (this batch's earlier run, or a Bundle with the key).
-  const counts = (c: Counts) =>
-    `created ${c.created} skipped ${c.skipped + c.exists} failed ${c.failed + c.incomplete}`;
-  // A hard exit (a second Ctrl-C exits 130 at once) skips stop(): give the terminal back anyway.
-  const onExit = () => {
-    if (stopped) return;
-    err.write(
-      `\x1b[?25h\x1b[?7h\nInterrupted: ${last.done} of ${total} rows done (${counts(last)}); run the same command again to resume.\n`,
+  let state = { counts: { done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 } as Counts, next: '' };
+  let stopped = false;
+  let drawnAt = 0;
+  const draw = () => {
+    const { counts: c, next } = state;
+    const seconds = (Date.now() - started) / 1000;
+    const rate = c.created / Math.max(0.001, seconds);
+    const perRow = c.done ? seconds / c.done : Number.NaN;
+    return barLine(
+      {
+        bar: blocks(c.done, total),
+        value: c.done,
+        total,
+        counts: countsText(c),
+        rate: rate.toFixed(1),
+        eta: eta(perRow * (total - c.done)),
+        next,
+      },
+      err.columns,
     );
   };
+  // A hard exit (a second Ctrl-C exits 130 at once) skips stop(): give the cursor back and say what the journal holds.
+  const onExit = () => {
+    if (stopped) return;
+    err.live?.();
+    err.write(`\x1b[?25h${interruptedLine(total, journal())}\n`);
+  };
   process.once('exit', onExit);
-  bar.start(total, 0, { counts: counts(last), rate: '0.0', next: '' });
+  err.write('\x1b[?25l');
+  err.live?.(draw);
+  // The rate and the time to go change between rows too (a paced batch may wait minutes for a slot).
+  const tick = setInterval(() => err.live?.(draw), 1000);
+  tick.unref();
   return {
     update(c, next) {
-      last = c;
-      const rate = c.created / Math.max(0.001, (Date.now() - started) / 1000);
-      bar.update(c.done, { counts: counts(c), rate: rate.toFixed(1), next: next ?? '' });
+      state = { counts: { ...c }, next: next ?? '' };
+      // At most ten draws a second (a local batch finishes a thousand rows a second); the tick draws the rest.
+      if (Date.now() - drawnAt < 100) return;
+      drawnAt = Date.now();
+      err.live?.(draw);
     },
     stop: () => {
+      if (stopped) return;
       stopped = true;
+      clearInterval(tick);
       process.removeListener('exit', onExit);
-      bar.stop();
+      err.live?.(draw);
+      err.live?.();
+      err.write('\x1b[?25h');
     },
   };
 }

@@ -82,7 +82,7 @@ export const send = defineVerb(
         if (o.results) results = new (await import('../../../app/batch/results.js')).ResultsFile(o.results);
         const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
         const bar = showBar
-          ? await (await import('../../batch/progress.js')).startProgress(f.io.err, total)
+          ? (await import('../../batch/progress.js')).startProgress(f.io.err, total, () => journalCounts(journal))
           : undefined;
         const failures: Failure[] = [];
         const created: string[] = [];
@@ -135,6 +135,17 @@ export const send = defineVerb(
     },
   },
 );
+
+/** What the journal holds of the batch's rows now (said if the process ends before the batch). */
+function journalCounts(journal: Journal) {
+  const j = { sent: 0, failed: 0, inFlight: 0 };
+  for (const e of journal.rows.values()) {
+    if (e.s === 'sent') j.sent++;
+    else if (e.s === 'failed') j.failed++;
+    else j.inFlight++;
+  }
+  return j;
+}
 
 /** The counting pass: how many rows are left, to how many signers, whether all are tests or drafts, which are invalid. */
 async function countRows(rows: AsyncIterable<CsvRow>, journal: Journal, checker: RowChecker) {
@@ -266,7 +277,7 @@ function handlersFor(
     created: string[];
     failures: Failure[];
     showBar: boolean;
-    bar: Awaited<ReturnType<typeof import('../../batch/progress.js').startProgress>> | undefined;
+    bar: ReturnType<typeof import('../../batch/progress.js').startProgress> | undefined;
     pacer: Pacer | undefined;
   },
 ): Handlers {
