@@ -261,6 +261,41 @@ export class Factory {
   }
 
   /**
+   * The embedded engine for an `esign local` command: only when it is the backend the user selected.
+   * With a remote backend selected the command would act on a data directory the user did not
+   * choose (or make one), so it is refused, naming the backend.
+   */
+  async localEngine(): Promise<LocalBackend> {
+    const s = await this.settings();
+    if (s.baseUrl && !this.engine)
+      throw new CliError(
+        `This esign local command acts on the embedded engine, but the backend selected is ${this.selected(s)}: ` +
+          'nothing was done. Unset ESIGN_BASE_URL or use a profile without a base URL to manage the local engine.',
+        EXIT.USAGE,
+      );
+    return this.local();
+  }
+
+  /**
+   * The selected backend, for an `esign local` command its sandbox serves (the clock, the outbox):
+   * the engine, or a remote server that says it has that part (esign serve); any other (the hosted
+   * service) is refused, naming it, and nothing is done.
+   */
+  async sandbox(part: 'clock' | 'outbox'): Promise<EsignService> {
+    const service = await this.service();
+    if ((await service.describeSandbox())[part]) return service;
+    throw new CliError(
+      `The backend selected, ${this.selected(await this.settings())}, has no sandbox ${part}: nothing was done.`,
+      EXIT.USAGE,
+    );
+  }
+
+  /** The remote backend selected and where it was chosen: `http://... (ESIGN_BASE_URL)`. */
+  private selected(s: Settings): string {
+    return `${s.baseUrl} (${this.env.ESIGN_BASE_URL ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`})`;
+  }
+
+  /**
    * The embedded engine itself, for `esign local ...` administration and `esign serve` (which
    * passes its options on first use). This is the one place the CLI constructs the engine.
    */

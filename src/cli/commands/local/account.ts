@@ -6,7 +6,7 @@ export const show = defineVerb('show', 'Show the account', {
   commandOptions: { isDefault: true },
   examples: ['esign local account show', 'esign local account show --json'],
   async run(f) {
-    const s = (await f.local()).account.settings();
+    const s = (await f.localEngine()).account.settings();
     await printObject(f, s, Object.entries(s), s.name);
   },
 });
@@ -28,7 +28,7 @@ export const set = defineVerb('set', 'Change account settings', {
     'esign local account set --public-url https://sign.acme.example',
   ],
   async run(f, o) {
-    const s = (await f.local()).account.update({
+    const s = (await f.localEngine()).account.update({
       name: o.name,
       requester_name: o.requesterName,
       requester_email: o.requesterEmail,

@@ -1,4 +1,5 @@
-// esign local clock show|advance|reset: the engine's clock, which tests can move forward.
+// esign local clock show|advance|reset: the sandbox's clock, which tests can move forward: the
+// engine's, or esign serve's when it is the backend selected (port operations, /sandbox/clock/).
 import { DURATION_EXAMPLES, parseDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { printObject } from '../../output/print.js';
@@ -8,8 +9,7 @@ export const show = defineVerb('show', '', {
   commandOptions: { isDefault: true },
   examples: ['esign local clock show', 'esign local clock show --json'],
   async run(f) {
-    const c = (await f.local()).clock;
-    const v = { now: c.now(), offset_ms: c.offset() };
+    const v = await (await f.sandbox('clock')).getClock();
     await printObject(f, v, Object.entries(v), v.now);
   },
 });
@@ -20,11 +20,11 @@ export const advance = defineVerb('advance <duration>', 'Move time forward, e.g.
     const ms = parseDuration(duration);
     if (ms === undefined)
       throw new CliError(`"${duration}" is not a duration (examples: ${DURATION_EXAMPLES}).`, EXIT.USAGE);
-    const e = await f.local();
-    e.clock.advance(ms);
-    // What the new time makes due happens now: expiry and reminders.
-    const done = e.runDue();
-    const v = { now: e.clock.now(), offset_ms: e.clock.offset(), ...done };
+    const { MAX_CLOCK_ADVANCE_MS } = await import('../../../service/schemas.js');
+    if (ms < 1 || ms > MAX_CLOCK_ADVANCE_MS)
+      throw new CliError(`"${duration}": the clock moves forward by 1 ms to ten years at a time.`, EXIT.USAGE);
+    // What the new time makes due happens at once: expiry and reminders.
+    const v = await (await f.sandbox('clock')).advanceClock(ms);
     await printObject(f, v, Object.entries(v), v.now);
   },
 });
@@ -32,9 +32,7 @@ export const advance = defineVerb('advance <duration>', 'Move time forward, e.g.
 export const reset = defineVerb('reset', 'Back to wall-clock time', {
   examples: ['esign local clock reset', 'esign local clock reset --json'],
   async run(f) {
-    const c = (await f.local()).clock;
-    c.setOffset(0);
-    const v = { now: c.now(), offset_ms: 0 };
+    const v = await (await f.sandbox('clock')).resetClock();
     await printObject(f, v, Object.entries(v), v.now);
   },
 });

@@ -24,7 +24,7 @@ export const [enable, disable] = switchVerbs({
   ],
   command: (features: Parent, name: string) => features.command(name).argument('<features...>'),
   async run(f, on, _o, names) {
-    const list = (await f.local()).account.setFeatures(names, on);
+    const list = (await f.localEngine()).account.setFeatures(names, on);
     await printObject(f, { features: list }, [['features', list]]);
   },
 });

@@ -5,7 +5,7 @@ import { defineVerb } from '../../verb.js';
 export const info = defineVerb('info', 'Where the local data lives, and what it holds', {
   examples: ['esign local info', 'esign local info --json'],
   async run(f) {
-    const info = (await f.local()).info();
+    const info = (await f.localEngine()).info();
     await printObject(f, info, Object.entries(info), info.data_dir);
   },
 });

@@ -15,7 +15,7 @@ export const create = defineVerb('create', 'Create a key and print it (only this
   flags: (c) => c.option('--name <name>', 'what the key is for', 'default'),
   examples: ['esign local keys create --name ci', 'esign local keys create --name ci -q'],
   async run(f, o) {
-    const { record, key } = (await f.local()).keys.create(o.name);
+    const { record, key } = (await f.localEngine()).keys.create(o.name);
     if (f.options.json) return printObject(f, { ...record, key }, []);
     if (!f.options.quiet) f.io.err.write(`Created API key ${record.id} (${record.name}). It is shown only now:\n`);
     f.io.out.write(`${key}\n`);
@@ -25,7 +25,7 @@ export const create = defineVerb('create', 'Create a key and print it (only this
 export const revoke = defineVerb('revoke <id>', 'Revoke a key by id, prefix or the whole key', {
   examples: ['esign local keys revoke esk_AbC123', 'esign local keys revoke 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
   async run(f, _o, id) {
-    const k = (await f.local()).keys.revoke(id);
+    const k = (await f.localEngine()).keys.revoke(id);
     await printObject(f, k, Object.entries(k), k.id);
   },
 });

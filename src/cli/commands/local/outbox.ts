@@ -23,9 +23,13 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
   async run(f, o) {
     if (o.all && o.limit !== undefined) throw new CliError('Give --limit or --all, not both.', EXIT.USAGE);
     const limit = o.all ? null : o.limit !== undefined ? intArg(o.limit, '--limit', 1) : DEFAULT_LIMIT;
-    const engine = await f.local();
     const q = { bundle: o.bundle, packet: o.packet, to: o.to, kind: o.kind };
-    const list = engine.outbox({ ...q, limit });
+    // A remote backend's sandbox (esign serve) lists the newest thousand at most.
+    const remote = (await f.remoteSettings()) !== undefined;
+    const engine = remote ? undefined : await f.localEngine();
+    const list = engine
+      ? engine.outbox({ ...q, limit })
+      : await (await f.sandbox('outbox')).listOutbox({ ...q, limit: Math.min(limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT) });
     await printList(
       f,
       list,
@@ -38,6 +42,11 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
       ],
       (m) => String(m.id),
     );
+    if (!engine) {
+      if (list.length === DEFAULT_LIMIT && (limit ?? Number.POSITIVE_INFINITY) > DEFAULT_LIMIT)
+        note(f, `The newest ${DEFAULT_LIMIT.toLocaleString('en')} messages: the server lists no more at a time.`);
+      return;
+    }
     if (limit !== null && list.length === limit && f.io.err.isTTY) {
       const total = engine.outboxCount(q);
       if (total > list.length)

@@ -8,7 +8,7 @@ export const runDue = defineVerb(
   {
     examples: ['esign local run-due', 'esign local run-due --json'],
     async run(f) {
-      const e = await f.local();
+      const e = await f.localEngine();
       const done = e.runDue();
       await e.settle();
       const r = { ...done, ...e.pendingWork() };

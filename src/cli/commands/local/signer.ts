@@ -15,7 +15,7 @@ export const view = defineVerb(
   'Act as the signer: open the documents (packet and Bundle become started)',
   {
     examples: ['esign local view Rw3pLk8sQe', 'esign local view Rw3pLk8sQe --json'],
-    run: async (f, _o, id) => showPacket(f, await (await f.local()).viewPacket(id)),
+    run: async (f, _o, id) => showPacket(f, await (await f.service()).viewPacket(id)),
   },
 );
 
@@ -40,11 +40,9 @@ export const sign = defineVerb(
             throw unreadable('', `--attach ${key}=${path}`, e);
           }),
         });
-      const engine = await f.local();
-      const p = await engine.signPacket(id, input);
-      // The last signature completes the Bundle: its signed files are produced before the command ends.
-      await engine.settle();
-      await showPacket(f, p);
+      // On the embedded engine the last signature's signed files are produced before the command ends
+      // (closing the engine finishes its work); esign serve produces them in its own time.
+      await showPacket(f, await (await f.service()).signPacket(id, input));
     },
   },
 );
@@ -86,6 +84,6 @@ export const decline = defineVerb(
   {
     flags: (c) => c.option('--reason <text>', 'why', ''),
     examples: ['esign local decline Rw3pLk8sQe', 'esign local decline Rw3pLk8sQe --reason "Wrong amount"'],
-    run: async (f, o, id) => showPacket(f, await (await f.local()).declinePacket(id, o.reason)),
+    run: async (f, o, id) => showPacket(f, await (await f.service()).declinePacket(id, o.reason)),
   },
 );

@@ -17,7 +17,7 @@ export const addTeam = defineVerb('add <name>', 'Add a team', {
     'esign local teams add Sales --requester-name "Sales desk" --requester-email sales@acme.example',
   ],
   async run(f, o, name) {
-    const t = (await f.local()).account.addTeam({
+    const t = (await f.localEngine()).account.addTeam({
       name,
       requester_name: o.requesterName,
       requester_email: o.requesterEmail,
@@ -37,7 +37,7 @@ export const addBrand = defineVerb('add <name>', 'Add a signing brand', {
   flags: (c) => c.option('--redirect-url <url>'),
   examples: ['esign local brands add Acme', 'esign local brands add Acme --redirect-url https://acme.example/thanks'],
   async run(f, o, name) {
-    const b = (await f.local()).account.addBrand({ name, redirect_url: o.redirectUrl });
+    const b = (await f.localEngine()).account.addBrand({ name, redirect_url: o.redirectUrl });
     await printObject(f, b, Object.entries(b), b.id);
   },
 });

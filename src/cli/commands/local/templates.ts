@@ -70,7 +70,7 @@ export const importTemplate = defineVerb(
       if (o.shared) input.is_shared = true;
       if (o.team?.length) input.teams = o.team;
       if (o.library) input.library = o.library;
-      await showTemplate(f, await (await f.local()).importTemplate(input));
+      await showTemplate(f, await (await f.localEngine()).importTemplate(input));
     },
   },
 );
@@ -86,7 +86,7 @@ export const createEnvelopeTemplate = defineVerb(
     async run(f, _o, spec) {
       const body = await readJsonInput(f.io, spec, 'spec');
       const baseDir = spec === '-' ? process.cwd() : dirname(resolve(spec));
-      await showEnvelopeTemplate(f, await (await f.local()).createEnvelopeTemplate(body, baseDir));
+      await showEnvelopeTemplate(f, await (await f.localEngine()).createEnvelopeTemplate(body, baseDir));
     },
   },
 );

@@ -19,7 +19,7 @@ export const add = defineVerb('add <email>', 'Add a user (verified unless --unve
     'esign local users add ops@example.com --admin --unverified',
   ],
   async run(f, o, email) {
-    const u = (await f.local()).account.addUser({ email, name: o.name, admin: o.admin, verified: !o.unverified });
+    const u = (await f.localEngine()).account.addUser({ email, name: o.name, admin: o.admin, verified: !o.unverified });
     await printObject(f, u, Object.entries(u), u.id);
   },
 });
@@ -33,7 +33,7 @@ export const [verify, unverify] = switchVerbs({
   ],
   command: (users: Parent, name: string) => users.command(name).argument('<email>'),
   async run(f, verified, _o, email) {
-    const u = (await f.local()).account.setUserVerified(email, verified);
+    const u = (await f.localEngine()).account.setUserVerified(email, verified);
     await printObject(f, u, Object.entries(u), u.id);
   },
 });
@@ -41,6 +41,6 @@ export const [verify, unverify] = switchVerbs({
 export const remove = defineVerb('remove <email>', 'Remove a user', {
   examples: ['esign local users remove ops@example.com', 'esign local users remove ada@example.com --json'],
   async run(f, _o, email) {
-    (await f.local()).account.removeUser(email);
+    (await f.localEngine()).account.removeUser(email);
   },
 });

@@ -17,7 +17,7 @@ export function engineList<T>(spec: {
   return defineVerb('list', spec.description ?? '', {
     commandOptions: { isDefault: true },
     examples: spec.examples,
-    run: async (f) => printList(f, await spec.rows(await f.local()), spec.columns, spec.id),
+    run: async (f) => printList(f, await spec.rows(await f.localEngine()), spec.columns, spec.id),
   });
 }
 
