@@ -18,6 +18,12 @@ export interface JournalEntry {
   error?: string;
   /** Found by custom_key after an interrupted run, not created by this entry's run. */
   found?: boolean;
+  /** A Bundle with the row's custom_key was on the backend before this batch: not sent by it. */
+  exists?: boolean;
+  /** Sent by this earlier batch (the same CSV before an edit): carried over, not sent again. */
+  from?: string;
+  /** The row's values, hashed (identity.ts): what an edit of the CSV changes and a move keeps. */
+  fp?: string;
   at: string;
 }
 
@@ -28,6 +34,11 @@ export interface BatchMeta {
   backend: string;
   started: string;
   total?: number;
+  /** The CSV's absolute path and the source's (a spec's absolute path, or the template's id): a batch's identity. */
+  csv_path?: string;
+  source_ref?: string;
+  /** The batch this one continues (its CSV was edited since): rows it sent are carried over. */
+  continues?: string;
 }
 
 /** Reads a journal: its header and each row's last entry. A torn last line (a kill mid-write) is ignored. */

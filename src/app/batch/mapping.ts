@@ -31,6 +31,8 @@ export interface RowRequest {
   signers: number;
   /** Added by the tags operation right after the create, as `bundle create` does (not a creation member). */
   tags: string[];
+  /** The row's values, hashed (identity.ts), journaled with each entry of the row. */
+  fp?: string;
   /** The column a request member (`packets[0].email`) came from, for the server's field errors. */
   columnOf(field: string): string | undefined;
 }
@@ -241,6 +243,8 @@ export interface BuildOptions {
    * The backend still validates every create, so a row changed since is refused there, not sent wrong.
    */
   schemaPassed?: (row: number) => boolean;
+  /** The key of a row whose values an earlier run of the CSV had in flight (identity.ts): looked up before any create. */
+  keyFor?: (row: number) => string | undefined;
 }
 
 /** The request of a row made from a template or an envelope template: its signers, field values and tag values. */
@@ -364,7 +368,9 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
   await attachDocumentFiles(source, body, o, prov, problems, files);
 
   const key =
-    typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key.trim() : `${o.batchId}-${row.row}`;
+    typeof body.custom_key === 'string' && body.custom_key.trim()
+      ? body.custom_key.trim()
+      : (o.keyFor?.(row.row) ?? `${o.batchId}-${row.row}`);
   body.custom_key = key;
   // Tags are not a creation member: taken out here and added right after the create.
   const tags = body.tags;
@@ -449,19 +455,34 @@ export function describeProblem(row: number | undefined | 'none', p: Problem): s
   return safeLine(where ? `${where}: ${p.message}` : p.message);
 }
 
-/** The header (and one example row) a source needs: what `batch csv-template` prints. */
+/** Example signers of an example row, one per role: distinct, so no two roles read as one person. */
+const PEOPLE = [
+  ['Ada Lovelace', 'ada@example.com', '+15551234567'],
+  ['Bob Example', 'bob@example.com', '+15557654321'],
+  ['Cy Newman', 'cy@example.com', '+15550100100'],
+] as const;
+
+/**
+ * The header (and one example row) a source needs: what `batch csv-template` prints. The example
+ * row passes `batch check` itself: a role that signs with an SMS pin gets a phone, and a document's
+ * file placeholder names a PDF.
+ */
 export function templateColumns(source: Source): { header: string[]; example: string[] } {
   const cols: [string, string][] = [];
   if (source.kind === 'spec') {
-    const names = new Set<string>();
-    placeholdersIn(source.spec, names);
-    for (const n of names) cols.push([n, exampleFor(n)]);
+    const where = new Map<string, string>();
+    placeholderPaths(source.spec, '', where);
+    for (const [n, path] of where) cols.push([n, exampleAt(path) ?? exampleFor(n)]);
   } else {
     const roles =
       source.kind === 'template'
-        ? source.template.roles.map((r) => r.key)
-        : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
-    for (const r of roles) cols.push([`${r}.name`, 'Ada Lovelace'], [`${r}.email`, 'ada@example.com']);
+        ? source.template.roles.map((r) => ({ key: r.key, sms: false }))
+        : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => ({ key: s.key, sms: s.auth_sms }));
+    roles.forEach((r, i) => {
+      const [name, email, phone] = PEOPLE[i % PEOPLE.length];
+      cols.push([`${r.key}.name`, name], [`${r.key}.email`, email]);
+      if (r.sms) cols.push([`${r.key}.phone`, phone]);
+    });
     if (source.kind === 'template') for (const k of templateFieldKeys(source.template)) cols.push([`field.${k}`, '']);
   }
   // A member column overrides the source's value on every row: offered only where the source sets none.
@@ -470,6 +491,25 @@ export function templateColumns(source: Source): { header: string[]; example: st
   if (!sets('label')) cols.push(['label', 'Agreement for Ada Lovelace']);
   if (!sets('custom_key')) cols.push(['custom_key', 'row-1']);
   return { header: cols.map(([c]) => c), example: cols.map(([, v]) => v) };
+}
+
+/** Each placeholder of a spec and the member it first fills (`packets[1].email`). */
+function placeholderPaths(v: unknown, path: string, into: Map<string, string>): void {
+  if (typeof v === 'string') for (const m of v.matchAll(PLACEHOLDER)) if (!into.has(m[1])) into.set(m[1], path);
+  if (Array.isArray(v)) v.forEach((x, i) => placeholderPaths(x, `${path}[${i}]`, into));
+  else if (v && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) placeholderPaths(x, path ? `${path}.${k}` : k, into);
+}
+
+/** An example by the member a placeholder fills: signer i's name, email or phone, a document's file. */
+function exampleAt(path: string): string | undefined {
+  const signer = /^packets\[(\d+)\]\.(name|email|phone)$/.exec(path);
+  if (signer) {
+    const [name, email, phone] = PEOPLE[Number(signer[1]) % PEOPLE.length];
+    return { name, email, phone }[signer[2] as 'name' | 'email' | 'phone'];
+  }
+  if (/^documents\[\d+\]\.file_path$/.test(path)) return 'contract.pdf';
+  return undefined;
 }
 
 function exampleFor(column: string): string {

@@ -8,6 +8,7 @@ import type { EsignService } from '../../service/service.js';
 import type { Bundle } from '../../service/types.js';
 import { readRows } from './csv.js';
 import { FileCache } from './fileCache.js';
+import { rowFingerprint } from './identity.js';
 import type { Journal } from './journal.js';
 import { type RowRequest, type Source, describeProblem } from './mapping.js';
 import type { Pacer } from './pacer.js';
@@ -60,6 +61,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Rows the counting pass built and found valid (their schema check is not repeated). */
   schemaPassed?: (row: number) => boolean;
+  /** Keys of rows an earlier run of this CSV had in flight (identity.ts). */
+  keyFor?: (row: number) => string | undefined;
   /** Rows counted beforehand, for progress. */
   total: number;
   /** Subscribes to the backend's waits on a 429 (Factory.onThrottle): every row pauses with the one waiting. */
@@ -128,7 +131,7 @@ function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
 
   /** A Bundle with the row's key is already on the backend: reported, journaled as sent, never sent again. */
   const exists = (row: number, req: RowRequest, b: Bundle) => {
-    journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status, found: true });
+    journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status, found: true, exists: true, fp: req.fp });
     finish({ row, custom_key: req.key, bundle_id: b.id, status: 'exists', error: '' });
   };
 
@@ -138,11 +141,11 @@ function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
    */
   const send = async (row: number, req: RowRequest): Promise<void> => {
     if (o.pacer) await o.pacer.slot();
-    journal.record({ row, key: req.key, s: 'begin' });
+    journal.record({ row, key: req.key, s: 'begin', fp: req.fp });
     try {
       const b = await create(req);
       if (o.crashWindowMs) await new Promise((r) => setTimeout(r, o.crashWindowMs));
-      journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status });
+      journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status, fp: req.fp });
       return await created(row, req, b);
     } catch (e) {
       const status = e instanceof ApiError ? e.status : undefined;
@@ -152,11 +155,11 @@ function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
         if (other) return exists(row, req, other);
       }
       if (status !== undefined && status < 500) {
-        journal.record({ row, key: req.key, s: 'failed', error: errorText(e, req) });
+        journal.record({ row, key: req.key, s: 'failed', error: errorText(e, req), fp: req.fp });
         return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e, req) });
       }
       // Still unknown after the policy's lookups and retries: the next run looks the key up first.
-      journal.record({ row, key: req.key, s: 'unknown', error: errorText(e) });
+      journal.record({ row, key: req.key, s: 'unknown', error: errorText(e), fp: req.fp });
       const error = `${errorText(e)}; not found by custom_key, so the next run looks again before sending it`;
       return finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error });
     }
@@ -169,7 +172,7 @@ function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
     if (found) {
       // Interrupted mid-create, this batch made it; otherwise it was there before this row.
       if (prior && prior.key === req.key && (prior.s === 'begin' || prior.s === 'unknown')) {
-        journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true });
+        journal.record({ row, key: req.key, s: 'sent', id: found.id, status: found.status, found: true, fp: req.fp });
         return await created(row, req, found, 'found');
       }
       return exists(row, req, found);
@@ -240,6 +243,7 @@ export async function runBatch(
       readFiles: true,
       files,
       schemaPassed: o.schemaPassed,
+      keyFor: o.keyFor,
     });
     let chunk: Entry[] = [];
     for await (const csvRow of readRows(o.csv, o.header)) {
@@ -253,11 +257,12 @@ export async function runBatch(
         chunk.push({ row, now });
       } else {
         const built = await checker.check(csvRow);
-        if (built.request) chunk.push({ row, req: built.request });
+        const fp = rowFingerprint(csvRow, o.header);
+        if (built.request) chunk.push({ row, req: { ...built.request, fp } });
         else {
           const error = built.problems.map((p) => describeProblem('none', p)).join('; ');
           const key = built.key ?? '';
-          journal.record({ row, key, s: 'failed', error });
+          journal.record({ row, key, s: 'failed', error, fp });
           chunk.push({ row, now: () => finish({ row, custom_key: key, bundle_id: '', status: 'failed', error }) });
         }
       }

@@ -16,6 +16,8 @@ export interface LoadedSource {
   source: Source;
   /** What the batch id hashes: the spec's content, or the template's id. */
   descriptor: string;
+  /** Which source it is: the spec's absolute path, or the template's id (a batch's identity, with the CSV's path). */
+  ref: string;
 }
 
 export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSource> {
@@ -38,6 +40,7 @@ export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSour
     return {
       source: { kind: 'spec', spec, baseDir: dirname(resolve(o.spec)) },
       descriptor: `spec:${JSON.stringify(spec)}`,
+      ref: `spec:${resolve(o.spec)}`,
     };
   }
   const service = await f.service();
@@ -45,10 +48,12 @@ export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSour
     return {
       source: { kind: 'template', template: await service.getTemplate(o.template) },
       descriptor: `template:${o.template}`,
+      ref: `template:${o.template}`,
     };
   return {
     source: { kind: 'envelope', template: await service.getEnvelopeTemplate(o.envelopeTemplate!) },
     descriptor: `envelope-template:${o.envelopeTemplate}`,
+    ref: `envelope-template:${o.envelopeTemplate}`,
   };
 }
 

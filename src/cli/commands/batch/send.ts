@@ -30,6 +30,7 @@ export const send = defineVerb(
         .option('--concurrency <n>', 'creates at a time (default 4)')
         .option('--rate <creates/seconds>', 'on a remote server, the create allowance (default: from GET /rate_limit/)')
         .option('--dry-run', 'validate every row (as batch check) and send nothing')
+        .option('--new-batch', 'send this CSV as a new batch, even where an earlier run of it sent rows since edited')
         .option('--results <file>', 'per-row results: CSV when the name ends in .csv, else JSON Lines')
         .option('--live', 'on a remote server, really send non-test Bundles')
         .option('-y, --yes', 'do not ask for confirmation'),
@@ -41,39 +42,37 @@ export const send = defineVerb(
     async run(f, o, csv) {
       if (o.dryRun) return (await import('./check.js')).check.run(f, o, csv);
       const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
-      const [{ readHeader, readRows }, mapping, src, { Journal }, { runBatch }, { sha256File }, { RowChecker }] =
+      const [{ readHeader, readRows }, mapping, src, { runBatch }, { RowChecker }, { continueEarlier }] =
         await Promise.all([
           import('../../../app/batch/csv.js'),
           import('../../../app/batch/mapping.js'),
           import('../../batch/source.js'),
-          import('../../../app/batch/journal.js'),
           import('../../../app/batch/runner.js'),
-          import('../../../app/hashFile.js'),
           import('../../../app/batch/rows.js'),
+          import('../../../app/batch/identity.js'),
         ]);
       const header = await readHeader(csv);
-      const { source, descriptor } = await src.loadSource(f, o);
+      const { source, descriptor, ref } = await src.loadSource(f, o);
       refuseUnfitHeader(f, mapping, mapping.planColumns(source, header));
-      if (o.batchId !== undefined && !src.BATCH_ID.test(o.batchId))
-        throw new CliError(
-          `--batch-id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`,
-          EXIT.USAGE,
-        );
-      const batchId = o.batchId ?? src.batchIdOf(await sha256File(csv), descriptor);
-      const service = await f.service();
-      const dir = await f.journalDir();
-      const journal = await Journal.open(dir, {
-        batch: batchId,
-        csv: csv,
-        source: descriptor.slice(0, 200),
-        backend: await f.backendLabel(),
-        started: new Date().toISOString(),
-      });
+      const { batchId, service, dir, csvPath, journal } = await openBatch(f, o.batchId, csv, descriptor, ref);
       let results: ResultsFile | undefined;
       try {
+        // The same CSV sent before and edited since: rows sent are carried over, never sent twice.
+        const keys = await continueEarlier(journal, {
+          dir,
+          csv,
+          header,
+          batchId,
+          csvPath,
+          sourceRef: ref,
+          newBatch: o.newBatch,
+          ownKeys: ownKeys(source, header),
+          explicitId: o.batchId !== undefined,
+        });
+        const keyFor = (row: number) => keys.get(row);
         // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
         const files = new (await import('../../../app/batch/fileCache.js')).FileCache();
-        const checker = new RowChecker(source, { batchId, readFiles: false, files });
+        const checker = new RowChecker(source, { batchId, readFiles: false, files, keyFor });
         const c = await countRows(readRows(csv, header), journal, checker);
         const { total, pending, invalid, invalidRows } = c;
         await confirmSend(f, o, c);
@@ -107,6 +106,7 @@ export const send = defineVerb(
               total,
               // Rows of this file as counted, valid then: checked again whole only if invalid or new.
               schemaPassed: (row) => invalid < MAX_INVALID_KEPT && row <= total && !invalidRows.has(row),
+              keyFor,
               crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
               throttle: (l) => f.onThrottle(l),
             },
@@ -125,7 +125,7 @@ export const send = defineVerb(
           );
         if (counts.failed || counts.incomplete)
           throw new CliError(
-            `${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again${o.batchId ? '' : ` with --batch-id ${batchId}`}: rows already sent are skipped.`,
+            `${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again: rows already sent are skipped.`,
             EXIT.PARTIAL,
           );
       } finally {
@@ -135,6 +135,32 @@ export const send = defineVerb(
     },
   },
 );
+
+/** The batch's name (given, or a hash of the CSV and the source), its backend and its journal, opened. */
+async function openBatch(f: Factory, given: string | undefined, csv: string, descriptor: string, ref: string) {
+  const [src, { Journal }, { sha256File }, { resolve }] = await Promise.all([
+    import('../../batch/source.js'),
+    import('../../../app/batch/journal.js'),
+    import('../../../app/hashFile.js'),
+    import('node:path'),
+  ]);
+  if (given !== undefined && !src.BATCH_ID.test(given))
+    throw new CliError(`--batch-id "${given}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
+  const batchId = given ?? src.batchIdOf(await sha256File(csv), descriptor);
+  const service = await f.service();
+  const dir = await f.journalDir();
+  const csvPath = resolve(csv);
+  const journal = await Journal.open(dir, {
+    batch: batchId,
+    csv: csv,
+    source: descriptor.slice(0, 200),
+    backend: await f.backendLabel(),
+    started: new Date().toISOString(),
+    csv_path: csvPath,
+    source_ref: ref,
+  });
+  return { batchId, service, dir, csvPath, journal };
+}
 
 /** What the journal holds of the batch's rows now (said if the process ends before the batch). */
 function journalCounts(journal: Journal) {
@@ -216,6 +242,12 @@ async function printSummary(
 }
 
 type Mapping = typeof import('../../../app/batch/mapping.js');
+
+/** Whether each row carries its own custom_key (a column, or a spec whose key is a placeholder): rows are then matched by key. */
+function ownKeys(source: import('../../../app/batch/mapping.js').Source, header: string[]): boolean {
+  if (header.includes('custom_key')) return true;
+  return source.kind === 'spec' && typeof source.spec.custom_key === 'string' && source.spec.custom_key.includes('{{');
+}
 
 /** A header that does not fit the source: each problem said, and nothing sent. */
 function refuseUnfitHeader(f: Factory, mapping: Mapping, plan: ReturnType<Mapping['planColumns']>) {

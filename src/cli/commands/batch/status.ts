@@ -13,10 +13,12 @@ export const status = defineVerb(
       const dir = await f.journalDir();
       const summarise = (batch: string, path: string) => {
         const { meta, rows } = readJournal(path);
-        const c = { sent: 0, failed: 0, in_flight: 0 };
+        // A row whose custom_key a Bundle had before this batch was not sent by it: counted apart.
+        const c = { sent: 0, exists: 0, failed: 0, in_flight: 0 };
         const failed: { row: number; custom_key: string; error: string }[] = [];
         for (const e of rows.values()) {
-          if (e.s === 'sent') c.sent++;
+          if (e.s === 'sent' && e.exists) c.exists++;
+          else if (e.s === 'sent') c.sent++;
           else if (e.s === 'failed') {
             c.failed++;
             failed.push({ row: e.row, custom_key: e.key, error: e.error ?? '' });
@@ -40,7 +42,7 @@ export const status = defineVerb(
         return printList(
           f,
           all,
-          fieldColumns(['batch', 'csv', 'started', 'sent', 'failed', 'in_flight']),
+          fieldColumns(['batch', 'csv', 'started', 'sent', 'exists', 'failed', 'in_flight']),
           (b) => b.batch,
         );
       }
@@ -52,7 +54,9 @@ export const status = defineVerb(
         f,
         s,
         [
-          ...fieldsOf(s, ['batch', 'csv', 'started', 'backend', 'sent', 'failed']),
+          ...fieldsOf(s, ['batch', 'csv', 'started', 'backend', 'sent']),
+          ['exists', `${s.exists}${s.exists ? ' (custom_key already on the backend: not sent)' : ''}`],
+          ['failed', s.failed],
           ['in flight', `${s.in_flight}${s.in_flight ? ' (looked up by custom_key on the next run)' : ''}`],
           ['journal', s.journal],
         ],

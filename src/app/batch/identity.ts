@@ -1,0 +1,174 @@
+// A batch knows itself. Its journal names the CSV and the source it was sent from (paths) and each
+// row's fingerprint (its values), so the same command run on an edited CSV finds the earlier
+// journal of that CSV: rows whose values were sent are carried over (never sent again, wherever
+// they moved), new rows are sent, and a row that was sent with other values, which nothing
+// matches any more, is refused until the operator chooses (--new-batch, or a custom_key column).
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UseCaseError } from '../failure.js';
+import { type CsvRow, readRows } from './csv.js';
+import { type BatchMeta, type Journal, type JournalEntry, listJournals, readJournal } from './journal.js';
+
+/** A row's values in header order, hashed: what an edit changes and a move keeps. */
+export function rowFingerprint(row: CsvRow, header: readonly string[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify(header.map((h) => row.values[h] ?? '')))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+/** The first line of a journal (its meta), read without reading the rows of a large file. */
+function metaOf(path: string): BatchMeta | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const line = buf.subarray(0, n).toString('utf8').split('\n')[0];
+    const v = JSON.parse(line) as Partial<BatchMeta>;
+    return typeof v.batch === 'string' ? (v as BatchMeta) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface EarlierBatch {
+  meta: BatchMeta;
+  path: string;
+  rows: Map<number, JournalEntry>;
+}
+
+/** The latest other journal of this CSV (by path) and source: the batch an edited CSV continues. */
+export function findEarlierBatch(
+  dir: string,
+  csvPath: string,
+  sourceRef: string,
+  except: string,
+): EarlierBatch | undefined {
+  let latest: { meta: BatchMeta; path: string } | undefined;
+  for (const j of listJournals(dir)) {
+    if (j.batch === except) continue;
+    const meta = metaOf(j.path);
+    // A journal of an older esign names its CSV as given and not its source: matched by the CSV alone.
+    if (!meta || (meta.csv_path ?? resolve(meta.csv)) !== csvPath) continue;
+    if (meta.source_ref !== undefined && meta.source_ref !== sourceRef) continue;
+    if (!latest || meta.started > latest.meta.started) latest = { meta, path: j.path };
+  }
+  if (!latest) return undefined;
+  return { ...latest, rows: readJournal(latest.path).rows };
+}
+
+/** A row whose create may have happened: sent, or in flight when a run ended. */
+const mayHaveMade = (e: JournalEntry) => e.s === 'sent' || e.s === 'begin' || e.s === 'unknown';
+
+export interface RowMatches {
+  /** Rows whose values an earlier run sent: journaled as sent by it, never sent again. */
+  carried: Map<number, JournalEntry>;
+  /** Rows whose values were in flight in an earlier run: looked up by that run's key before any create. */
+  keys: Map<number, string>;
+  /** Rows sent (or in flight) with other values that no row of this CSV has any more: cannot be matched. */
+  changed: { row: number; was: JournalEntry }[];
+  /** The earlier journal keeps no row values (an older esign): no row can be matched. */
+  unmatchable: boolean;
+}
+
+/**
+ * Matches this CSV's rows (`fingerprints[i]` is row i+1's) to what an earlier run of it did: by
+ * values, one to one, wherever the row now stands.
+ */
+export function matchRows(earlier: Map<number, JournalEntry>, fingerprints: readonly string[]): RowMatches {
+  const made = [...earlier.values()].filter(mayHaveMade);
+  const out: RowMatches = { carried: new Map(), keys: new Map(), changed: [], unmatchable: false };
+  if (made.some((e) => !e.fp)) return { ...out, unmatchable: true };
+  const byFp = new Map<string, JournalEntry[]>();
+  for (const e of made) byFp.set(e.fp!, [...(byFp.get(e.fp!) ?? []), e]);
+  const present = new Set(fingerprints);
+  fingerprints.forEach((fp, i) => {
+    const row = i + 1;
+    const same = byFp.get(fp)?.shift();
+    if (same) {
+      if (same.s === 'sent') out.carried.set(row, same);
+      else out.keys.set(row, same.key);
+      return;
+    }
+    // New values where a row with values no longer in the CSV was sent: an edit, not an insertion.
+    const before = earlier.get(row);
+    if (before && mayHaveMade(before) && !present.has(before.fp!)) out.changed.push({ row, was: before });
+  });
+  return out;
+}
+
+/** Each row's fingerprint, in order (one streamed pass over the CSV). */
+export async function fingerprints(csv: string, header: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for await (const r of readRows(csv, header)) out.push(rowFingerprint(r, header));
+  return out;
+}
+
+const rowList = (rows: { row: number; was: JournalEntry }[]) => {
+  const shown = rows.slice(0, 10).map((c) => `${c.row}${c.was.id ? ` (sent as Bundle ${c.was.id})` : ''}`);
+  return `row${rows.length === 1 ? '' : 's'} ${shown.join(', ')}${rows.length > 10 ? ` and ${rows.length - 10} more` : ''}`;
+};
+
+/**
+ * Before a batch sends: what an earlier run of this CSV did, so no row is sent twice for an edit.
+ * A new journal (`journal` holds no row) of a batch named by its content (no --batch-id) continues
+ * the latest other batch of the same CSV and source: rows it sent are journaled here as sent by it
+ * (carried over), rows it had in flight keep its keys (returned: looked up before any create). A
+ * --batch-id names its batch: a new one starts afresh, one already in use is matched line by line. Rows that were sent with values no row has any more are refused, naming
+ * the choices; nothing is matched with `newBatch`, or when the rows carry their own custom_keys.
+ */
+export async function continueEarlier(
+  journal: Journal,
+  o: {
+    dir: string;
+    csv: string;
+    header: string[];
+    batchId: string;
+    csvPath: string;
+    sourceRef: string;
+    newBatch?: boolean;
+    ownKeys: boolean;
+    explicitId: boolean;
+  },
+): Promise<Map<number, string>> {
+  if (o.newBatch || o.ownKeys) return new Map();
+  const choices = o.explicitId
+    ? 'give this CSV another --batch-id, or a custom_key column (rows are then matched by key)'
+    : 'run the same command with --new-batch (every row of this CSV is then sent as a new batch), or give the CSV a custom_key column (rows are then matched by key)';
+  if (journal.rows.size) {
+    if (!o.explicitId) return new Map();
+    const fps = await fingerprints(o.csv, o.header);
+    const changed = fps.flatMap((fp, i) => {
+      const was = journal.rows.get(i + 1);
+      return was?.fp && was.fp !== fp && mayHaveMade(was) ? [{ row: i + 1, was }] : [];
+    });
+    if (changed.length)
+      throw new UseCaseError(
+        `${o.csv} has changed since batch ${o.batchId} sent from it: ${rowList(changed)} now hold other values, which cannot be matched to what was sent. Nothing was sent. To send them, ${choices}.`,
+        'usage',
+      );
+    return new Map();
+  }
+  // A --batch-id no journal has yet names a new batch: the operator's own choice, as --new-batch.
+  if (o.explicitId) return new Map();
+  const earlier = findEarlierBatch(o.dir, o.csvPath, o.sourceRef, o.batchId);
+  if (!earlier || ![...earlier.rows.values()].some(mayHaveMade)) return new Map();
+  const m = matchRows(earlier.rows, await fingerprints(o.csv, o.header));
+  const from = `batch ${earlier.meta.batch} (journal ${earlier.path})`;
+  if (m.unmatchable)
+    throw new UseCaseError(
+      `${o.csv} was sent from before by ${from}, by an esign that kept no row values, and has changed since: its rows cannot be matched to what was sent. Nothing was sent. To send it, ${choices}.`,
+      'usage',
+    );
+  if (m.changed.length)
+    throw new UseCaseError(
+      `${o.csv} has changed since ${from} sent from it: ${rowList(m.changed)} now hold other values, which cannot be matched to what was sent. Nothing was sent. To send them, ${choices}.`,
+      'usage',
+    );
+  for (const [row, e] of m.carried)
+    journal.record({ row, key: e.key, s: 'sent', id: e.id, status: e.status, from: earlier.meta.batch, fp: e.fp });
+  return m.keys;
+}
