@@ -54,6 +54,10 @@ describe('bash completion (real bash, built binary)', () => {
     expect(await bashComplete(['esign', 'bundle', 'list', '--sta'])).toEqual(['--status', '--status-in']);
     expect(await bashComplete(['esign', 'bundle', 'get', ''])).toEqual([bundleId]);
   });
+  it('completes a value after = (bash splits --status=s into --status, =, s)', async () => {
+    expect(await bashComplete(['esign', 'bundle', 'list', '--status', '=', 's'])).toEqual(['se', 'st']);
+    expect(await bashComplete(['esign', 'bundle', 'list', '--status', '='])).toContain('co');
+  });
 });
 
 describe('esign __complete', () => {
@@ -76,6 +80,20 @@ describe('esign __complete', () => {
     ]);
     expect(await complete('webhook', 'events', '--event-type', 'doc_template_c')).toEqual(['doc_template_created']);
     expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    // zsh and fish keep --status=c one word: the values come with the flag.
+    expect(await complete('bundle', 'list', '--status=c')).toEqual(['--status=co', '--status=ca']);
+    expect(await complete('bundle', 'list', '--status', '=', 'c')).toEqual(['co', 'ca']);
+  });
+  it('completes profile names after -p and --profile, and for profile use, show and remove', async () => {
+    for (const name of ['dev', 'demo'])
+      expect((await esignIn(['--data-dir', join(data.dir, name), 'profile', 'add', name], { env })).exitCode).toBe(0);
+    expect(await complete('-p', 'de')).toEqual(['dev\tlocal', 'demo\tlocal']);
+    expect(await complete('--profile', 'dev', 'bundle', 'list', '-p', 'dem')).toEqual(['demo\tlocal']);
+    expect(await complete('--profile=de')).toEqual(['--profile=dev\tlocal', '--profile=demo\tlocal']);
+    expect(await complete('profile', 'use', '')).toEqual(['dev\tlocal', 'demo\tlocal']);
+    expect(await complete('profile', 'remove', 'dev')).toEqual(['dev\tlocal']);
+    expect(await complete('profile', 'add', 'd')).toEqual(['']);
+    for (const name of ['dev', 'demo']) await esignIn(['profile', 'remove', name], { env });
   });
   it('completes esign api paths from the operations table, for the method typed', async () => {
     expect(await complete('api', 'PUT', '/bundles/{slug}/c')).toEqual(['/bundles/{slug}/cancel/\tCancel a Bundle']);

@@ -1,5 +1,5 @@
 // Small but real: a data directory that cannot be one is refused at once and nothing is touched;
-// a reminder sent on a clock moved forward blocks nothing once the clock is reset; verify DIR.
+// a reminder sent on a clock moved forward blocks nothing once the clock is reset.
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -129,15 +129,5 @@ describe('the engine clock', () => {
     expect(now.exitCode, now.stderr).toBe(0);
     // ...while the once-an-hour rule still holds for one sent just now.
     expect((await esignIn(['packet', 'remind', packet], { env })).exitCode).toBe(3);
-  });
-});
-
-describe('verify DIR', () => {
-  it('says the path is a directory (usage error)', async () => {
-    const dir = join(data.dir, 'pdfs');
-    mkdirSync(dir);
-    const r = await esignIn(['verify', dir], { env: { ESIGN_DATA_DIR: join(data.dir, 'v') } });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`esign: ${dir}: is a directory, not a file`);
   });
 });

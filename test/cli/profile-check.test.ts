@@ -51,6 +51,19 @@ describe('profile key check', () => {
     expect(await show('good')).toMatchObject({ name: 'good', key_works: true });
   });
 
+  it('a base URL without /api/v2 is named as the problem, not the key (exit 2), and nothing is saved', async () => {
+    const origin = base.replace(/\/api\/v2$/, '');
+    const r = await esignIn(['profile', 'add', 'nopath', '--base-url', origin, '--api-key-stdin'], {
+      env,
+      input: `${key.key}\n`,
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      `esign: Not saved: --base-url ${origin} is not an API v2 base URL (an API v2 base URL ends in /api/v2: ${origin}/api/v2?): no API v2 at this URL (HTTP 404 for GET rate_limit/). Pass --no-verify to save it anyway.`,
+    );
+    expect(await names()).not.toContain('nopath');
+  });
+
   it('--no-verify saves a rejected key; show says it does not work and why', async () => {
     expect((await add('unchecked', 'esk_wrong', '--no-verify')).exitCode).toBe(0);
     expect(await show('unchecked')).toMatchObject({ key_works: false, key_check: 'HTTP 401: Invalid token.' });

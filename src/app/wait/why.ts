@@ -11,14 +11,17 @@ export function whyEnded(b: Bundle, events: BundleEvent[]): string {
   const kind = ENDING_EVENTS[b.status];
   const e = kind ? [...events].reverse().find((x) => x.kind === kind) : undefined;
   const parts: string[] = [bundleStateWord(b.status)];
+  let detail = '';
   if (e) {
-    const detail = eventDetail(e);
+    detail = eventDetail(e);
     const who = e.packet_id ? `${signerName(b, e.packet_id)} ` : '';
     parts.push(
       `${who}${e.kind === 'pd' ? 'declined' : eventWord(e.kind).toLowerCase()} at ${e.timestamp}${detail ? `: ${detail}` : ''}`,
     );
   }
-  if (b.errors.length) parts.push(b.errors.map((x) => x.message).join('; '));
+  // A failure's event already tells its errors: each reason is said once.
+  const more = b.errors.map((x) => x.message).filter((m) => !detail.includes(m));
+  if (more.length) parts.push(more.join('; '));
   return parts.join(': ');
 }
 

@@ -2,7 +2,7 @@
 // Bundles to be sent, started, complete, complete with final files, or ended.
 import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
-import { DURATION_EXAMPLES, durationArg } from '../../duration.js';
+import { DURATION_EXAMPLES, durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceOption } from '../../flags.js';
 import { note, writeJson } from '../../output/print.js';
@@ -72,7 +72,7 @@ export const wait = defineVerb(
           throw new CliError(`Interrupted: ${r.pending.map(where).join(', ')}.`, EXIT.INTERRUPTED);
         case 'timeout':
           throw new CliError(
-            `Timed out after ${o.timeout} waiting for ${target}: ${r.pending.map(where).join(', ')}.`,
+            `Timed out after ${formatDuration(timeoutMs)} waiting for ${target}: ${r.pending.map(where).join(', ')}.`,
             EXIT.TIMEOUT,
           );
         case 'unreachable': {

@@ -1,5 +1,6 @@
 // What the shell should offer for the word under the cursor: nouns, verbs and flags from commander's
-// own metadata, option choices, and ids of the local engine where an argument names one.
+// own metadata, option choices (`--status sent` and `--status=sent`), profile names (`-p`, `profile
+// use`), and ids of the local engine where an argument names one.
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { EsignService } from '../../../service/service.js';
 import type { Factory } from '../../factory.js';
@@ -27,12 +28,14 @@ function findOption(cmd: CommandUnknownOpts, flag: string): Option | undefined {
 
 /** Candidates for the last of `words` (the words after `esign`, the last one possibly empty). */
 export async function complete(f: Factory, program: CommandUnknownOpts, words: string[]): Promise<Candidate[]> {
-  const current = words.at(-1) ?? '';
+  let current = words.at(-1) ?? '';
   let cmd = program;
   let args = 0;
   const positional: string[] = [];
   let pendingValue: Option | undefined;
   for (const w of words.slice(0, -1)) {
+    // bash splits `--status=se` at the `=`: `--status`, `=`, `se`; the value is still to come.
+    if (pendingValue && w === '=') continue;
     if (pendingValue) {
       pendingValue = undefined;
       continue;
@@ -51,9 +54,15 @@ export async function complete(f: Factory, program: CommandUnknownOpts, words: s
   }
   const matching = (list: Candidate[]) => list.filter((c) => c.value.startsWith(current));
   if (pendingValue) {
-    // A list (--events a,b): the choices after the last comma, each with what comes before it.
-    const head = LIST_OPTIONS.has(pendingValue) ? current.slice(0, current.lastIndexOf(',') + 1) : '';
-    return matching((pendingValue.argChoices ?? []).map((value) => ({ value: head + value })));
+    if (current === '=') current = '';
+    return matching(await optionValues(f, pendingValue, current));
+  }
+  const inline = /^(--[^=]+)=(.*)$/.exec(current);
+  if (inline) {
+    // zsh and fish keep `--status=se` one word: the values are offered with the flag before them.
+    const o = findOption(cmd, inline[1]);
+    if (!o || !takesValue(o)) return [];
+    return matching((await optionValues(f, o, inline[2])).map((c) => ({ ...c, value: `${inline[1]}=${c.value}` })));
   }
   if (current.startsWith('-'))
     return matching(optionsOf(cmd).flatMap((o) => (o.long ? [{ value: o.long, description: o.description }] : [])));
@@ -62,8 +71,29 @@ export async function complete(f: Factory, program: CommandUnknownOpts, words: s
   const arg = cmd.registeredArguments[Math.min(args, cmd.registeredArguments.length - 1)];
   if (arg?.argChoices) return matching(arg.argChoices.map((value) => ({ value })));
   const argName = cmd.registeredArguments[args]?.name();
-  if (commandPath(cmd).join(' ') === 'api' && argName === 'path') return matching(await apiPaths(positional[0]));
+  const where = commandPath(cmd).join(' ');
+  if (where === 'api' && argName === 'path') return matching(await apiPaths(positional[0]));
+  if (PROFILE_ARGS.has(where) && argName === 'name') return matching(await profileNames(f));
   return argName ? matching(await localIds(f, commandPath(cmd), argName, current)) : [];
+}
+
+/** The profile commands whose argument names an existing profile (not `profile add`, which makes one). */
+const PROFILE_ARGS = new Set(['profile use', 'profile show', 'profile remove']);
+
+/** What an option's value may be: its choices (a list's after its last comma), or a profile's name. */
+async function optionValues(f: Factory, o: Option, typed: string): Promise<Candidate[]> {
+  if (o.long === '--profile') return profileNames(f);
+  // A list (--events a,b): the choices after the last comma, each with what comes before it.
+  const head = LIST_OPTIONS.has(o) ? typed.slice(0, typed.lastIndexOf(',') + 1) : '';
+  return (o.argChoices ?? []).map((value) => ({ value: head + value }));
+}
+
+/** The profiles saved (none when there is no profile file yet: nothing is made). */
+async function profileNames(f: Factory): Promise<Candidate[]> {
+  const { openProfilesIfAny } = await import('../../profiles.js');
+  const store = await openProfilesIfAny(f.env);
+  if (!store) return [];
+  return Object.entries(store.all()).map(([name, p]) => ({ value: name, description: p.baseUrl ?? 'local' }));
 }
 
 /** `esign api METHOD <TAB>`: the paths of the operations table (for that method, when given), with their summaries. */

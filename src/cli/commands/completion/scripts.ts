@@ -6,6 +6,7 @@ _esign_complete() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" IFS=$'\\n'
   local out
   out=$(esign __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null | cut -f1)
+  [[ $cur == = ]] && cur=''
   COMPREPLY=($(compgen -W "$out" -- "$cur"))
 }
 complete -o default -o nosort -F _esign_complete esign 2>/dev/null || complete -o default -F _esign_complete esign

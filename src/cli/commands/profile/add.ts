@@ -41,6 +41,15 @@ export const add = defineVerb(
       if (p.baseUrl && o.verify !== false) {
         const { checkKey } = await import('./check.js');
         const c = await checkKey(p.baseUrl, p.apiKey);
+        if (c.notApi) {
+          const hint = /\/api\/v2$/.test(p.baseUrl)
+            ? ''
+            : ` (an API v2 base URL ends in /api/v2: ${p.baseUrl}/api/v2?)`;
+          throw new CliError(
+            `Not saved: --base-url ${p.baseUrl} is not an API v2 base URL${hint}: ${c.detail}. Pass --no-verify to save it anyway.`,
+            EXIT.USAGE,
+          );
+        }
         if (!c.ok)
           throw new CliError(
             `Not saved: ${p.baseUrl} did not accept the key (${c.detail}). Pass --no-verify to save it anyway.`,

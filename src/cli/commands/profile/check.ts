@@ -8,6 +8,8 @@ export interface KeyCheck {
   detail: string;
   /** The HTTP status when the server answered. */
   status?: number;
+  /** No API v2 answered at the URL (404 for its GET /rate_limit/): the URL is wrong, not the key. */
+  notApi?: boolean;
 }
 
 export async function checkKey(baseUrl: string, apiKey: string | undefined, timeoutMs = 10_000): Promise<KeyCheck> {
@@ -17,6 +19,8 @@ export async function checkKey(baseUrl: string, apiKey: string | undefined, time
     await remote.getRateLimit();
     return { ok: true, detail: 'ok', status: 200 };
   } catch (e) {
+    if (e instanceof ApiError && e.status === 404)
+      return { ok: false, detail: 'no API v2 at this URL (HTTP 404 for GET rate_limit/)', status: 404, notApi: true };
     if (e instanceof ApiError) return { ok: false, detail: `HTTP ${e.status}: ${e.message}`, status: e.status };
     return { ok: false, detail: `unreachable: ${(e as Error).message}` };
   } finally {

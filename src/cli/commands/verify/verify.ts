@@ -5,15 +5,20 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import { printList } from '../../output/print.js';
 import { sha256Arg } from '../../flags.js';
 import { unreadable } from '../../run.js';
+import { createHash } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { defineVerb } from '../../verb.js';
 
 export const verify = defineVerb(
   'verify [files...]',
-  'Check files (or SHA-256 hashes) against completed Bundles; exit 9 when any does not match',
+  'Check files (a directory: each file in it; -: stdin) or SHA-256 hashes against completed Bundles; exit 9 when any does not match',
   {
     flags: (c) => c.option('--hash <hex>', 'a SHA-256 to check instead of a file (repeatable)', sha256Arg),
     examples: [
-      'esign verify signed.pdf',
+      'esign verify signed.pdf downloads/9KwSrpJdyp/',
+      'curl -s "$FILE_URL" | esign verify -',
       'esign verify --hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
     ],
     async run(f, o, files = []) {
@@ -22,7 +27,11 @@ export const verify = defineVerb(
       const { err } = f.io;
       const showProgress = err.isTTY && !f.options.json;
       const inputs: HashToVerify[] = (o.hash ?? []).map((h) => ({ file: 'hash', hash: h }));
-      for (const file of files) {
+      for (const file of await expandFiles(files)) {
+        if (file === '-') {
+          inputs.push({ file: '-', hash: await sha256Stream(f.io.stdin) });
+          continue;
+        }
         let last = -1;
         const hash = await sha256File(
           file,
@@ -58,3 +67,35 @@ export const verify = defineVerb(
     },
   },
 );
+
+/** The files named: a directory stands for each regular file in it (by name); `-` is stdin, once. */
+async function expandFiles(names: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of names) {
+    if (name === '-') {
+      if (out.includes('-')) throw new CliError('verify: stdin (-) can be given once.', EXIT.USAGE);
+      out.push(name);
+      continue;
+    }
+    const s = await stat(name).catch((e: unknown) => {
+      throw unreadable('', name, e);
+    });
+    if (!s.isDirectory()) {
+      out.push(name);
+      continue;
+    }
+    const inside: string[] = [];
+    for (const e of await readdir(name, { withFileTypes: true }))
+      if (e.isFile() && !e.name.startsWith('.')) inside.push(join(name, e.name));
+    if (!inside.length) throw new CliError(`${name}: a directory with no files to verify.`, EXIT.USAGE);
+    out.push(...inside.sort());
+  }
+  return out;
+}
+
+/** SHA-256 of a stream as it passes (stdin of any length is never held whole). */
+async function sha256Stream(input: Readable): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const c of input) hash.update(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return hash.digest('hex');
+}
