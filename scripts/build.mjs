@@ -84,6 +84,8 @@ else {
       engine: 'src/local/engine.ts',
       server: 'src/server/app.ts',
       remote: 'src/remote/remote.ts',
+      // Its own file, so that bin/esign.js can start esign verify's hashing before the CLI loads.
+      hashFile: 'src/app/hashFile.ts',
     },
     outdir: 'dist',
     bundle: true,
