@@ -1,24 +1,46 @@
 // Shared benchmark helpers: timing child processes against a baseline in the same run.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Runs each command `runs` times, interleaved so that machine noise hits all alike; medians in ms. */
+const TIME = '/usr/bin/time';
+const hasTime = (() => {
+  try {
+    return spawnSync(TIME, ['-f', '%U', 'true'], { stdio: 'ignore' }).status === 0;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Runs each command `runs` times, interleaved so that machine noise hits all alike; medians in ms.
+ * The array also carries `cpu`: each command's median CPU time (user + system, from /usr/bin/time;
+ * NaN where it is missing), which load on a shared machine disturbs less than wall-clock time.
+ */
 export function timeCommands(commands, { runs = 21, env = process.env, okStatus = [0] } = {}) {
   const times = commands.map(() => []);
+  const cpus = commands.map(() => []);
+  const cpuFile = join(tmpdir(), `esign-bench-time-${process.pid}`);
   for (let r = 0; r < runs; r++)
     commands.forEach(([cmd, args], i) => {
+      const [file, argv] = hasTime ? [TIME, ['-f', '%U %S', '-o', cpuFile, cmd, ...args]] : [cmd, args];
       const t0 = process.hrtime.bigint();
-      const res = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const res = spawnSync(file, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (!okStatus.includes(res.status))
         throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
       times[i].push(ms);
+      const [user, sys] = hasTime ? readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').map(Number) : [];
+      cpus[i].push(hasTime ? (user + sys) * 1000 : Number.NaN);
     });
-  return times.map(median);
+  if (hasTime) rmSync(cpuFile, { force: true });
+  return Object.assign(times.map(median), { cpu: cpus.map(median) });
 }
 
 export const fmt = (n, digits = 1) => n.toFixed(digits);
