@@ -1,7 +1,8 @@
-// SHA-256 of a file while reading it, as fast as `openssl dgst -sha256`: two buffers, so the next
-// chunk is read (on libuv's thread pool) while OpenSSL hashes the current one. A large file is
-// hashed on a worker thread: several files hash on several cores at once, and the main thread stays
-// free for the rest of the command (esign verify's launcher starts them before the CLI has loaded).
+// SHA-256 of a file while reading it, as fast as `openssl dgst -sha256`. On the main thread two
+// buffers, so the next chunk is read (on libuv's thread pool) while OpenSSL hashes the current one.
+// A large file is hashed on a worker thread: several files hash on several cores at once, and the
+// main thread stays free for the rest of the command (esign verify's launcher starts them before
+// the CLI has loaded).
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -14,20 +15,12 @@ export const WORKER_MIN_BYTES = 32 * 1024 * 1024;
 
 type Progress = (done: number, total: number) => void;
 
-/**
- * The one hashing loop, run here or as the source of a worker: it uses nothing but its arguments.
- * `deps` is node:crypto's createHash and node:fs/promises' open.
- */
-async function hashLoop(
-  deps: { createHash: typeof createHash; open: typeof open },
-  path: string,
-  chunk: number,
-  progress?: Progress,
-): Promise<string> {
-  const file = await deps.open(path, 'r');
+/** Hashing on this thread: reads on the thread pool, so that the event loop is never held. */
+async function hashLoop(path: string, chunk: number, progress?: Progress): Promise<string> {
+  const file = await open(path, 'r');
   try {
     const total = (await file.stat()).size;
-    const hash = deps.createHash('sha256');
+    const hash = createHash('sha256');
     const buffers = [Buffer.allocUnsafe(chunk), Buffer.allocUnsafe(chunk)];
     let turn = 0;
     let done = 0;
@@ -47,15 +40,34 @@ async function hashLoop(
   }
 }
 
+/**
+ * A worker does nothing else, so it reads synchronously, 64 KB at a time: the bytes it copies stay
+ * in the CPU's cache for the hash, as openssl's do (4 MB reads took twice openssl's system time).
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const { open } = require('node:fs/promises');
-const hashLoop = ${hashLoop.toString()};
-hashLoop({ createHash, open }, workerData.path, workerData.chunk, (done, total) => parentPort.postMessage({ done, total })).then(
-  (hex) => parentPort.postMessage({ hex }),
-  (e) => parentPort.postMessage({ error: { message: String(e && e.message), code: e && e.code } }),
-);
+const { openSync, fstatSync, readSync, closeSync } = require('node:fs');
+try {
+  const fd = openSync(workerData.path, 'r');
+  try {
+    const total = fstatSync(fd).size;
+    const hash = createHash('sha256');
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    let done = 0;
+    let shown = 0;
+    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+      hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
+      done += n;
+      if (done - shown >= ${CHUNK} || done === total) parentPort.postMessage({ done: (shown = done), total });
+    }
+    parentPort.postMessage({ hex: hash.digest('hex') });
+  } finally {
+    closeSync(fd);
+  }
+} catch (e) {
+  parentPort.postMessage({ error: { message: String(e && e.message), code: e && e.code } });
+}
 `;
 
 /** A hash under way on a worker, and who follows its progress. */
@@ -147,7 +159,7 @@ export function prefetchHashes(paths: readonly string[]): void {
 export async function sha256File(path: string, progress?: Progress): Promise<string> {
   const abs = resolve(path);
   const identity = largeFile(abs);
-  if (!identity) return hashLoop({ createHash, open }, path, CHUNK, progress);
+  if (!identity) return hashLoop(path, CHUNK, progress);
   const ahead = started.get(abs);
   started.delete(abs);
   const running = ahead && ahead.identity === identity ? ahead.running : hashOnWorker(abs, true);
