@@ -282,6 +282,14 @@ describe('the console: a page for people', () => {
       body: `csrf=${encodeURIComponent(csrf)}&${body}`,
     });
 
+  it('a Host not its own (DNS rebinding): 421, a page like every other', async () => {
+    htmlPage(
+      await inConsole('/console/', { headers: { host: 'rebind.example' } }),
+      421,
+      /answers its own address only/,
+    );
+  });
+
   it('validation (a hash that is not one): 400', async () => {
     htmlPage(await form('/console/verify', 'hash=nope'), 400, /hash/);
   });

@@ -137,7 +137,13 @@ function registerGuards(scope: FastifyInstance, c: Console) {
   scope.addHook('onRequest', async (req, reply) => {
     (req as Timed).started = { at: performance.now(), cpu: process.cpuUsage() };
     if (o.allowedHost && !o.allowedHost(req.headers.host ?? ''))
-      return reply.code(421).type('text/plain').send('Misdirected request.');
+      return problem(
+        req,
+        reply,
+        421,
+        'Misdirected request',
+        'This console answers its own address only (esign serve --console-host names others).',
+      );
     const path = req.url.split('?')[0];
     if (path.startsWith(`${CONSOLE_PREFIX}/assets/`) || path === `${CONSOLE_PREFIX}/login`) return;
     const id = parseCookies(req.headers.cookie ?? '')[COOKIE];
