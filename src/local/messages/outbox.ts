@@ -60,5 +60,5 @@ export function countMessages(db: Db, q: OutboxQuery = {}): number {
 
 /** One page of every message, newest first (the console's outbox). */
 export function messagesPage(db: Db, spec: PageSpec): Page<OutboxMessage> {
-  return selectPage<OutboxMessage>(db, spec, { from: 'outbox', order: 'id DESC' });
+  return selectPage<OutboxMessage>(db, spec, { from: 'outbox', order: 'id DESC', keys: { from: 'outbox', key: 'id' } });
 }
