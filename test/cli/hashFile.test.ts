@@ -2,7 +2,7 @@
 // thread and on a worker (large files, issue 37), for several files at once and for a hash started
 // ahead of its caller.
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ describe('sha256File', () => {
     );
   });
 
-  it('esign verify hashes a large file started by the launcher, and a usage error does not wait for it', () => {
+  it('esign verify hashes a large file started by the launcher and the files of a directory together; a usage error does not wait', () => {
     const f = made('verified', WORKER_MIN_BYTES + 1);
     const esign = (...args: string[]) =>
       spawnSync(process.execPath, [BIN, 'verify', ...args], {
@@ -77,6 +77,14 @@ describe('sha256File', () => {
     const r = esign(f.path, '--json');
     expect(r.status, r.stderr).toBe(9);
     expect(JSON.parse(r.stdout)[0]).toMatchObject({ file: f.path, status: 'no_match', sha256: f.hex });
+    const folder = join(dir.dir, 'folder');
+    mkdirSync(folder);
+    const inside = [made('folder/x', WORKER_MIN_BYTES + 2), made('folder/y', WORKER_MIN_BYTES + 3)];
+    const all = esign(folder, '--json');
+    expect(all.status, all.stderr).toBe(9);
+    expect(JSON.parse(all.stdout).map((v: { file: string; sha256: string }) => [v.file, v.sha256])).toEqual(
+      inside.map((i) => [i.path, i.hex]),
+    );
     const bad = esign(f.path, '--no-such-flag');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--no-such-flag');

@@ -23,11 +23,14 @@ export const verify = defineVerb(
     ],
     async run(f, o, files = []) {
       if (!files.length && !o.hash?.length) throw new CliError('Give one or more files, or --hash HEX.', EXIT.USAGE);
-      const { sha256File } = await import('../../../app/hashFile.js');
+      const { prefetchHashes, sha256File } = await import('../../../app/hashFile.js');
       const { err } = f.io;
       const showProgress = err.isTTY && !f.options.json;
       const inputs: HashToVerify[] = (o.hash ?? []).map((h) => ({ file: 'hash', hash: h }));
-      for (const file of await expandFiles(files)) {
+      const names = await expandFiles(files);
+      // A directory's large files hash on every core at once; the loop takes each answer in turn.
+      prefetchHashes(names.filter((n) => n !== '-'));
+      for (const file of names) {
         if (file === '-') {
           inputs.push({ file: '-', hash: await sha256Stream(f.io.stdin) });
           continue;
