@@ -80,7 +80,7 @@ else {
   rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
   await build({
     entryPoints: {
-      cli: 'src/cli/main.ts',
+      cli: 'src/wiring/main.ts',
       engine: 'src/local/engine.ts',
       server: 'src/server/app.ts',
       remote: 'src/remote/remote.ts',

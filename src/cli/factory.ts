@@ -1,9 +1,9 @@
 // The Factory: what every command gets, created lazily. Commands take everything from it (io,
 // service, prompter, settings), so a test runs a command in-process with a captured IO and a real
 // engine on a temp directory.
-import type { LocalEngineOptions } from '../local/engine.js';
 import type { LocalBackend } from '../service/localAdmin.js';
 import type { EsignService } from '../service/service.js';
+import type { Backends, EngineOptions, RemoteSettings } from './backends.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
 import type { OutputOptions } from './output/print.js';
@@ -60,7 +60,6 @@ function interrupted(e: unknown): never {
 
 /** The embedded engine as `esign local ...` and `esign serve` see it: interfaces, never the class. */
 export type { LocalBackend };
-export type EngineOptions = Omit<LocalEngineOptions, 'dataDir'>;
 
 /** A database that cannot be opened names its file and says what to do. */
 function openFailure(e: unknown, file: string): unknown {
@@ -105,6 +104,7 @@ export class Factory {
     readonly io: IO,
     readonly prompter: Prompter = inquirerPrompter,
     readonly timing: CliTiming = {},
+    private readonly backends?: Backends,
   ) {}
 
   /** A Factory whose commands talk to `service` (a test's, or a host's, which closes it). */
@@ -119,6 +119,12 @@ export class Factory {
     const f = Factory.withService(engine, io, options, prompter);
     f.engine = engine;
     return f;
+  }
+
+  /** What builds the backends (src/wiring); a Factory made around a test's service has none. */
+  private wired(): Backends {
+    if (!this.backends) throw new Error('This Factory was given a service, not the means to open a backend.');
+    return this.backends;
   }
 
   get env(): NodeJS.ProcessEnv {
@@ -169,8 +175,7 @@ export class Factory {
     const s = await this.settings();
     if (!s.baseUrl) return this.local();
     if (!this.remote) {
-      const { RemoteService } = await import('../remote/remote.js');
-      this.remote = new RemoteService({
+      this.remote = await this.wired().remote({
         baseUrl: s.baseUrl,
         apiKey: s.apiKey,
         note: (line) => this.io.err.write(`${stripControl(line)}\n`),
@@ -185,6 +190,11 @@ export class Factory {
   now(): number {
     const s = this.injected ?? this.engine ?? this.remote;
     return s?.clockMs ? s.clockMs() : Date.now();
+  }
+
+  /** A remote backend of its own (a profile's key checked), which the caller closes. */
+  remoteFor(o: RemoteSettings): Promise<EsignService> {
+    return this.wired().remote(o);
   }
 
   /** Calls `listener` whenever the backend waits out a 429, with when it sends again; returns the unsubscribe. */
@@ -209,7 +219,7 @@ export class Factory {
     const base = await this.dataDir();
     // Journals are not written into someone else's directory either.
     try {
-      (await import('../local/store/dataDir.js')).refuseForeignDir(base);
+      await this.wired().refuseForeignDir(base);
     } catch (e) {
       throw openFailure(e, join(base, 'esign.db'));
     }
@@ -221,8 +231,8 @@ export class Factory {
   /** How `esign api` reaches API v2: HTTP to the remote server, or esign serve's routes in-process. */
   async apiTransport(): Promise<import('./commands/api/transport.js').Transport> {
     const s = await this.settings();
-    const t = await import('./commands/api/transport.js');
-    return s.baseUrl ? t.remoteTransport(s.baseUrl, s.apiKey) : t.inProcessTransport(await this.local());
+    if (!s.baseUrl) return this.wired().inProcessApi(await this.local());
+    return (await import('./commands/api/transport.js')).remoteTransport(s.baseUrl, s.apiKey);
   }
 
   /**
@@ -256,8 +266,8 @@ export class Factory {
 
   /** Whether the embedded engine has a database yet (so asking it something creates nothing). */
   async hasLocalData(): Promise<boolean> {
-    const [{ existsSync }, { databasePath }] = await Promise.all([import('node:fs'), import('../local/store/db.js')]);
-    return existsSync(databasePath(await this.dataDir()));
+    const { existsSync } = await import('node:fs');
+    return existsSync(await this.wired().databasePath(await this.dataDir()));
   }
 
   /**
@@ -301,17 +311,13 @@ export class Factory {
    */
   async local(o: EngineOptions = {}): Promise<LocalBackend> {
     if (!this.engine) {
-      const [{ LocalEngine }, { databasePath }, { engineTuning }] = await Promise.all([
-        import('../local/engine.js'),
-        import('../local/store/db.js'),
-        import('./engineTuning.js'),
-      ]);
+      const backends = this.wired();
       const dataDir = await this.dataDir();
       try {
         const report = (line: string) => void this.io.err.write(`${line}\n`);
-        this.engine = new LocalEngine({ dataDir, report, ...engineTuning(this.env), ...o });
+        this.engine = await backends.engine({ dataDir, report, env: this.env, ...o });
       } catch (e) {
-        throw openFailure(e, databasePath(dataDir));
+        throw openFailure(e, await backends.databasePath(dataDir));
       }
     }
     return this.engine;
@@ -322,12 +328,8 @@ export class Factory {
    * engine for each file). Nothing of the user's own data directory is touched.
    */
   async freshEngine(dataDir: string): Promise<LocalBackend> {
-    const [{ LocalEngine }, { engineTuning }] = await Promise.all([
-      import('../local/engine.js'),
-      import('./engineTuning.js'),
-    ]);
     const report = (line: string) => void this.io.err.write(`${stripControl(line)}\n`);
-    return new LocalEngine({ dataDir, report, ...engineTuning(this.env) });
+    return this.wired().engine({ dataDir, report, env: this.env });
   }
 
   /**
@@ -351,8 +353,7 @@ export class Factory {
   async remoteService(baseUrl: string, apiKey: string | undefined): Promise<EsignService> {
     if (!isHttpUrl(baseUrl))
       throw new CliError(`"${baseUrl}" is not an http(s) URL (for example http://127.0.0.1:8787/api/v2).`, EXIT.USAGE);
-    const { RemoteService } = await import('../remote/remote.js');
-    return new RemoteService({
+    return this.wired().remote({
       baseUrl,
       apiKey,
       note: (line) => this.io.err.write(`${stripControl(line)}\n`),

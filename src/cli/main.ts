@@ -1,29 +1,47 @@
 // The esign program: commander with every noun registered; command bodies load what they need lazily.
+// src/wiring/main.ts runs it with the backends and the commands that start another door (serve, console, mcp, scenario).
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { api } from './commands/api/api.js';
 import * as batch from './commands/batch/batch.js';
 import * as bundle from './commands/bundle/index.js';
 import * as completion from './commands/completion/completion.js';
-import { supportConsole } from './commands/console/console.js';
 import * as envelopeTemplate from './commands/envelope-template/index.js';
 import * as help from './commands/help/help.js';
 import * as local from './commands/local/index.js';
 import * as logs from './commands/logs/index.js';
-import * as mcp from './commands/mcp/mcp.js';
 import * as packet from './commands/packet/index.js';
 import * as person from './commands/person/index.js';
 import * as profile from './commands/profile/index.js';
-import * as scenario from './commands/scenario/index.js';
 import { schema } from './commands/schema/schema.js';
-import { serve } from './commands/serve/serve.js';
 import * as template from './commands/template/index.js';
 import { verify } from './commands/verify/verify.js';
 import * as webhook from './commands/webhook/index.js';
 import { addExamples } from './examples.js';
 import { EXIT } from './exitCodes.js';
+import type { Backends } from './backends.js';
 import { type CliTiming, Factory, type MakeFactory, type Prompter } from './factory.js';
-import { type IO, processIO } from './io.js';
-import { type ExitSink, makeAction } from './run.js';
+import type { IO } from './io.js';
+import { type Action, type ExitSink, makeAction } from './run.js';
+import type { Parent } from './verb.js';
+
+/** A noun or verb the program registers. */
+export interface Registrable {
+  register(parent: Parent, action: Action): void;
+}
+
+/** The commands that start another door (src/wiring declares them), each at its place in the help. */
+export interface DoorVerbs {
+  serve: Registrable;
+  console: Registrable;
+  mcp: Registrable;
+  scenario: Registrable;
+}
+
+/** What src/wiring hands the program: the backends, and the commands that start another door. */
+export interface Wiring {
+  backends: Backends;
+  doorVerbs: DoorVerbs;
+}
 
 /**
  * The program. `args` (the command line, when known) only decides how a usage error is written:
@@ -35,6 +53,7 @@ export function buildProgram(
   makeFactory: MakeFactory,
   exit: ExitSink,
   args: string[] = [],
+  doorVerbs?: DoorVerbs,
 ): Command {
   const action = makeAction(makeFactory, exit);
   const end = args.indexOf('--');
@@ -68,17 +87,17 @@ export function buildProgram(
     local,
     logs,
     profile,
-    serve,
-    supportConsole,
-    mcp,
+    doorVerbs?.serve,
+    doorVerbs?.console,
+    doorVerbs?.mcp,
     verify,
     batch,
-    scenario,
+    doorVerbs?.scenario,
     api,
     schema,
     completion,
   ])
-    noun.register(program, action);
+    noun?.register(program, action);
   help.register(program, action);
   addExamples(program);
   return program;
@@ -93,20 +112,22 @@ export interface RunOptions {
   prompter?: Prompter;
   version?: string;
   timing?: CliTiming;
+  wiring: Wiring;
 }
 
 /**
  * Runs one command line (argv without the node and script names) and returns its exit code.
- * Tests call this in-process with a captured IO; `main` calls it with the process's streams.
+ * Tests call this in-process with a captured IO; `main` (src/wiring/main.ts) with the process's streams.
  */
 export async function runCli(args: string[], o: RunOptions): Promise<number> {
   const exit: ExitSink = { code: EXIT.OK };
   const program = buildProgram(
     o.version ?? '0.0.0',
     o.io,
-    (options) => new Factory(options, o.io, o.prompter, o.timing),
+    (options) => new Factory(options, o.io, o.prompter, o.timing, o.wiring.backends),
     exit,
     args,
+    o.wiring.doorVerbs,
   );
   try {
     await program.parseAsync(args, { from: 'user' });
@@ -119,13 +140,4 @@ export async function runCli(args: string[], o: RunOptions): Promise<number> {
     throw e;
   }
   return exit.code;
-}
-
-export async function main(argv: string[], version: string): Promise<void> {
-  // Ctrl-C ends the command with 130, unless the command stops gracefully itself (serve, webhook listen).
-  process.on('SIGINT', function interrupted() {
-    if (process.listenerCount('SIGINT') > 1) return;
-    process.exit(EXIT.INTERRUPTED);
-  });
-  process.exitCode = await runCli(argv.slice(2), { io: processIO(), version });
 }

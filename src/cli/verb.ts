@@ -69,6 +69,35 @@ export function defineVerb<const U extends string, O extends OptionValues = NoOp
   });
 }
 
+/** A verb's body, as the module holding it exports it: typed by the verb's declaration. */
+export type Run<V> = V extends Declared<infer A, infer O> ? (f: Factory, opts: O, ...args: A) => Promise<void> : never;
+
+/** A verb declared without its body: the body's module imports its types from here, and nothing back. */
+export interface Declared<A extends unknown[], O extends OptionValues> {
+  command: (parent: Parent) => Command<A, O, OptionValues>;
+  examples: string[];
+  /**
+   * The verb, its body loaded from `load` when it runs (the noun's index holds the `import()`, so the
+   * body's module has its imports at its top and loads only for its own command).
+   */
+  loads(load: () => Promise<{ run: (f: Factory, opts: O, ...args: A) => Promise<void> }>): Verb<A, O>;
+}
+
+/** A verb's usage, description, flags and examples, its body in a module of its own (`Declared.loads`). */
+export function declareVerb<const U extends string, O extends OptionValues = NoOptions>(
+  usage: U,
+  description: string,
+  spec: Omit<Parameters<typeof defineVerb<U, O>>[2], 'run'>,
+): Declared<ArgsOf<U>, O> {
+  const { command, examples } = defineVerb<U, O>(usage, description, { ...spec, run: async () => {} });
+  return {
+    command,
+    examples,
+    loads: (load) =>
+      customVerb({ command, examples, run: async (f, opts, ...args) => (await load()).run(f, opts, ...args) }),
+  };
+}
+
 /** A verb whose command is declared at run time (a maker's name): its types are the caller's word. */
 export function customVerb<A extends unknown[], O extends OptionValues>(spec: VerbSpec<A, O>): Verb<A, O> {
   return {
@@ -82,8 +111,8 @@ export function customVerb<A extends unknown[], O extends OptionValues>(spec: Ve
 }
 
 /** The options a verb's `run` takes, as its flags declare them. */
-// biome-ignore lint/suspicious/noExplicitAny: matches a verb whatever its arguments
-export type OptionsOf<V> = V extends Verb<any, infer O> ? O : never;
+// biome-ignore lint/suspicious/noExplicitAny: matches a verb (or a declaration) whatever its arguments
+export type OptionsOf<V> = V extends { command: (parent: Parent) => Command<any, infer O, OptionValues> } ? O : never;
 
 /** Registers a noun's verbs under it. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of verbs of different shapes

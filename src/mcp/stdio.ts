@@ -2,10 +2,6 @@
 import { Transform, Writable, type Readable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { DEFAULT_LIMITS } from '../server/limits.js';
-
-/** The longest message, as esign serve's largest JSON body: a Bundle with its documents in base64 fits. */
-export const MAX_LINE_BYTES = DEFAULT_LIMITS.documentJsonBytes;
 
 /**
  * Whole lines out, each in one chunk (the SDK's read buffer concatenates every chunk it gets, which
@@ -35,9 +31,17 @@ export function wholeLines(max: number): Transform {
   });
 }
 
-/** Serves until stdin ends (resolves) or a message breaks the bound (rejects); the server is closed either way. */
-export async function serveStdio(server: Server, stdin: Readable, write: (text: string) => void): Promise<void> {
-  const input = stdin.pipe(wholeLines(MAX_LINE_BYTES));
+/**
+ * Serves until stdin ends (resolves) or a message longer than `maxLineBytes` breaks the bound
+ * (rejects); the server is closed either way.
+ */
+export async function serveStdio(
+  server: Server,
+  stdin: Readable,
+  write: (text: string) => void,
+  maxLineBytes: number,
+): Promise<void> {
+  const input = stdin.pipe(wholeLines(maxLineBytes));
   const output = new Writable({
     write(chunk: Buffer, _enc, done) {
       write(chunk.toString('utf8'));
@@ -48,7 +52,7 @@ export async function serveStdio(server: Server, stdin: Readable, write: (text: 
     input.once('end', () => resolve(undefined));
     input.once('error', resolve);
   });
-  await server.connect(new StdioServerTransport(input, output, { maxBufferSize: MAX_LINE_BYTES + 1 }));
+  await server.connect(new StdioServerTransport(input, output, { maxBufferSize: maxLineBytes + 1 }));
   const broken = await ended;
   stdin.unpipe(input);
   stdin.destroy();

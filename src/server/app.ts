@@ -5,7 +5,7 @@ import secureJson from 'secure-json-parse';
 import { ApiError } from '../service/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import type { EsignService } from '../service/service.js';
-import type { AttachedFile, Page } from '../service/types.js';
+import type { AttachedFile, Page, RateLimit } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
 import { operationRow, routePattern } from '../service/operationTable.js';
@@ -43,7 +43,27 @@ export interface ServerOptions {
   console?: { readOnly?: boolean; hosts?: string[] };
   /** Keep each request in the engine's request log (default true when the engine is the service). */
   requestLog?: boolean;
+  /** Other doors served beside the API (esign serve: MCP at /mcp), each behind the API's own guard. */
+  doors?: readonly DoorMount[];
 }
+
+/** What the server lends a door it hosts: the service, and the API's key check and rate counting. */
+export interface DoorHost {
+  service: EsignService;
+  /** Authenticates and counts the request before its body is read (the API's own guard). */
+  authorize: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The largest request body (a create with documents in base64). */
+  bodyLimit: number;
+  /** Takes one create from the key's create limit, or throws the API's 429 (a Bundle about to be made). */
+  countCreate: (req: FastifyRequest, reply: FastifyReply) => void;
+  /** Takes `n` calls from the key's limit at once, or throws the API's 429 (a batch of calls). */
+  countCalls: (req: FastifyRequest, reply: FastifyReply, n: number) => void;
+  /** The key's rate limit as GET /rate_limit/ answers it: the server's one counter. */
+  rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
+}
+
+/** A door the server hosts (src/wiring names them: the server imports no other door). */
+export type DoorMount = (host: DoorHost) => Door | Promise<Door>;
 
 const ok = (body: unknown, status = 200): Result => ({ status, body });
 
@@ -253,22 +273,15 @@ function sandboxDoor(c: DoorContext): Door {
   return { name: 'sandbox', paths: ['/sandbox'], answer: errorObject, refusals: apiRefusalLimits(c.limits), register };
 }
 
-async function mcpDoor({ opts, limits, guard, limiter }: DoorContext): Promise<Door> {
-  const { registerMcp, jsonRpcError, MCP_PATH } = await import('../mcp/http.js');
+/** What a hosted door may use of the server. */
+function hostOf({ opts, limits, guard, limiter }: DoorContext): DoorHost {
   return {
-    name: 'mcp',
-    paths: [MCP_PATH],
-    // Agents read JSON-RPC: a refusal before the exchange is a JSON-RPC error carrying the Error object.
-    answer: (_req, reply, e) => reply.type('application/json; charset=utf-8').send(jsonRpcError(e)),
-    register: (app) =>
-      registerMcp(app, {
-        service: opts.service,
-        authorize: async (req, reply) => void guard(req, reply, 'call'),
-        bodyLimit: limits.documentJsonBytes,
-        countCreate: (req, reply) => void guard(req, reply, 'create'),
-        countCalls: (req, reply, n) => void guard(req, reply, 'call', n),
-        rateLimit: (req, reply) => limiter.peek(guard(req, reply, 'status')),
-      }),
+    service: opts.service,
+    authorize: async (req, reply) => void guard(req, reply, 'call'),
+    bodyLimit: limits.documentJsonBytes,
+    countCreate: (req, reply) => void guard(req, reply, 'create'),
+    countCalls: (req, reply, n) => void guard(req, reply, 'call', n),
+    rateLimit: (req, reply) => limiter.peek(guard(req, reply, 'status')),
   };
 }
 
@@ -328,7 +341,7 @@ function registerBodyParsers(app: FastifyInstance, limits: ServerLimits) {
 
 /** The doors this server opens, in the order given to fastify (any order answers alike). */
 async function doorsOf(c: DoorContext): Promise<Door[]> {
-  const doors = [apiDoor(c), await mcpDoor(c)];
+  const doors = [apiDoor(c), ...(await Promise.all((c.opts.doors ?? []).map((mount) => mount(hostOf(c)))))];
   if (c.opts.local) {
     const { filesDoor, pagesDoor } = await import('./localRoutes.js');
     doors.push(

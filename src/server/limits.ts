@@ -1,7 +1,6 @@
 // What one client may take from esign serve: time to send a request, open connections, body sizes
 // and nesting. Every limit is here, with its default, and `esign serve` flags change them.
 import { MAX_ATTACHMENT_BYTES } from '../service/hosting.js';
-import type { FormLimits } from './multipartForm.js';
 
 export interface ServerLimits {
   /** Time to receive a request's headers. */
@@ -37,6 +36,20 @@ export interface ServerLimits {
   publicBodyMemoryBytes: number;
   /** How long a connection whose body was refused unread stays open after the answer, unread. */
   unreadLingerMs: number;
+}
+
+/** What one multipart form may hold (multipartForm.ts receives it within these). */
+export interface FormLimits {
+  files: number;
+  /** One file; a larger one is a 413 naming it. */
+  fileBytes: number;
+  /** All files of the request. */
+  totalFileBytes: number;
+  fields: number;
+  /** One text field's value. */
+  fieldBytes: number;
+  /** All text fields' values. */
+  totalFieldBytes: number;
 }
 
 const MB = 1024 * 1024;

@@ -10,21 +10,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
-import { megabytes } from './limits.js';
+import { type FormLimits, megabytes } from './limits.js';
 import { fileTooLarge, type RefusalLimits } from './refusals.js';
-
-export interface FormLimits {
-  files: number;
-  /** One file; a larger one is a 413 naming it. */
-  fileBytes: number;
-  /** All files of the request. */
-  totalFileBytes: number;
-  fields: number;
-  /** One text field's value. */
-  fieldBytes: number;
-  /** All text fields' values. */
-  totalFieldBytes: number;
-}
 
 /** A file part saved on disk: `data` reads it only when asked for, so unused files never reach memory. */
 export interface ReceivedFile {

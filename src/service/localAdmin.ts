@@ -102,6 +102,9 @@ export interface ClockAdmin {
   advance(ms: number): void;
 }
 
+/** Why a message went to a person (the outbox's `kind`). */
+export type MessageKind = 'signing_request' | 'reminder' | 'docs_ready' | 'declined' | 'reassigned';
+
 export interface OutboxQuery {
   bundle?: string;
   packet?: string;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { examplesByPath } from '../../src/cli/examples.js';
 import { captureIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/main.js';
+import { wiring } from '../../src/wiring/wiring.js';
 import { esignIn } from './inProcess.js';
 
 function leaves(cmd: CommandUnknownOpts, prefix: string[] = []): string[] {
@@ -23,6 +24,8 @@ const program = () =>
       throw new Error('unused');
     },
     { code: 0 },
+    [],
+    wiring.doorVerbs,
   );
 
 const EXAMPLES = examplesByPath(program());

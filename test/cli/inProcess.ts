@@ -2,6 +2,7 @@
 // (runCli) with a captured IO: the result looks like execa's (exitCode, stdout, stderr with the
 // final newline stripped), so a test reads the same either way.
 import { runCli } from '../../src/cli/main.js';
+import { wiring } from '../../src/wiring/wiring.js';
 import type { CliTiming, Prompter } from '../../src/cli/factory.js';
 import { captureIO } from '../../src/cli/io.js';
 
@@ -46,6 +47,6 @@ export async function esignIn(args: string[], o: InProcessOptions = {}): Promise
       return a;
     },
   };
-  const exitCode = await runCli(args, { io, prompter, version: '0.0.0-test', timing: o.timing });
+  const exitCode = await runCli(args, { io, prompter, version: '0.0.0-test', timing: o.timing, wiring });
   return { exitCode, stdout: stripFinalNewline(io.stdout()), stderr: stripFinalNewline(io.stderr()) };
 }

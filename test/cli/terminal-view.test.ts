@@ -8,6 +8,7 @@ import { barLine } from '../../src/cli/batch/progress.js';
 import { fixture, tempDir, argv } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { runCli } from '../../src/cli/main.js';
+import { wiring } from '../../src/wiring/wiring.js';
 import { captureIO } from '../../src/cli/io.js';
 
 let data: ReturnType<typeof tempDir>;
@@ -150,7 +151,7 @@ describe('the pager', () => {
       env: { ...process.env, NO_COLOR: '1', ...env, ...o.env },
       page: async (text, command) => void paged.push({ text, command }),
     });
-    const code = await runCli(args, { io });
+    const code = await runCli(args, { io, wiring });
     return { code, paged, stdout: io.stdout() };
   };
 

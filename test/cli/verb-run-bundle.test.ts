@@ -2,9 +2,9 @@
 // over an injected service (a real engine on a temp dir), options typed as the flags declare them.
 import { afterAll, describe, expect, it } from 'vitest';
 import { cancel } from '../../src/cli/commands/bundle/cancel.js';
-import { create } from '../../src/cli/commands/bundle/create.js';
+import * as create from '../../src/cli/commands/bundle/create.run.js';
 import { remove } from '../../src/cli/commands/bundle/tags.js';
-import { update } from '../../src/cli/commands/bundle/update.js';
+import * as update from '../../src/cli/commands/bundle/update.run.js';
 import { validate } from '../../src/cli/commands/bundle/validate.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { Factory } from '../../src/cli/factory.js';

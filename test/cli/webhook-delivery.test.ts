@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { engineTuning } from '../../src/cli/engineTuning.js';
+import { engineTuning } from '../../src/wiring/engineTuning.js';
 import { CONTRACT_B64, tempDir } from '../helpers.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 import { BIN, startServe } from './serveProcess.js';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { startServe, type ServeProcess } from '../cli/serveProcess.js';
 import { buildServer } from '../../src/server/app.js';
+import { serverDoors } from '../../src/wiring/doors.js';
 import { CONTRACT_B64, newEngine, tempDir } from '../helpers.js';
 import {
   BIN,
@@ -108,6 +109,7 @@ describe('/mcp and the create limit', () => {
       service: engine,
       authenticate: (k) => engine.keys.authenticate(k),
       rateLimits: { createLimit: 1 },
+      doors: serverDoors,
     });
     const origin = await app.listen({ host: '127.0.0.1', port: 0 });
     const limited = await httpClient(origin, key);

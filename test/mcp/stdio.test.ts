@@ -5,11 +5,13 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotationsOf, toolName } from '../../src/mcp/marks.js';
-import { MAX_LINE_BYTES, wholeLines } from '../../src/mcp/stdio.js';
+import { wholeLines } from '../../src/mcp/stdio.js';
+import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { OPERATIONS } from '../../src/service/operations.js';
 import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
 import { BIN, type Connected, call, errorOf, fails, ok, seed, stdioClient } from './support.js';
 
+const MAX_LINE_BYTES = DEFAULT_LIMITS.documentJsonBytes;
 const data = tempDir('esign-mcp-');
 let all: Connected & { stderr: () => string };
 let jobs: Connected;

@@ -3,9 +3,9 @@ import type { PageSpec } from '../../service/listQuery.js';
 import type { Page } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 import { selectPage } from '../store/paging.js';
-import type { OutboxQuery } from '../../service/localAdmin.js';
+import type { MessageKind, OutboxQuery } from '../../service/localAdmin.js';
 
-export type MessageKind = 'signing_request' | 'reminder' | 'docs_ready' | 'declined' | 'reassigned';
+export type { MessageKind };
 
 export interface OutboxMessage {
   id: number;

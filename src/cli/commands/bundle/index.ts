@@ -20,7 +20,19 @@ import { wait } from './wait.js';
 
 export function register(program: Command, action: Action): void {
   const bundle = program.command('bundle').description('Create, send, track and cancel signature Bundles');
-  registerVerbs(bundle, action, [create, prepare, list, get, update, send, cancel, validate, events, files, data]);
+  registerVerbs(bundle, action, [
+    create.loads(() => import('./create.run.js')),
+    prepare,
+    list,
+    get,
+    update.loads(() => import('./update.run.js')),
+    send,
+    cancel,
+    validate,
+    events,
+    files,
+    data,
+  ]);
   registerTags(bundle, action);
   registerVerbs(bundle, action, [remind, wait, inspect]);
 }

@@ -40,7 +40,7 @@ export const add = defineVerb(
         : { ...(f.options.dataDir ? { dataDir: resolve(f.options.dataDir) } : {}) };
       if (p.baseUrl && o.verify !== false) {
         const { checkKey } = await import('./check.js');
-        const c = await checkKey(p.baseUrl, p.apiKey);
+        const c = await checkKey(f, p.baseUrl, p.apiKey);
         if (c.notApi) {
           const hint = /\/api\/v2$/.test(p.baseUrl)
             ? ''

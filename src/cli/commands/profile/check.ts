@@ -1,6 +1,7 @@
 // Does a remote profile's key still work? One call of the port's getRateLimit (it uses none of the
 // key's requests), no retries, a short timeout: an answer for a person waiting at the terminal.
 import { ApiError } from '../../../service/errors.js';
+import type { Factory } from '../../factory.js';
 
 export interface KeyCheck {
   ok: boolean;
@@ -12,9 +13,13 @@ export interface KeyCheck {
   notApi?: boolean;
 }
 
-export async function checkKey(baseUrl: string, apiKey: string | undefined, timeoutMs = 10_000): Promise<KeyCheck> {
-  const { RemoteService } = await import('../../../remote/remote.js');
-  const remote = new RemoteService({ baseUrl, apiKey, maxRetries: 0, timeoutMs });
+export async function checkKey(
+  f: Factory,
+  baseUrl: string,
+  apiKey: string | undefined,
+  timeoutMs = 10_000,
+): Promise<KeyCheck> {
+  const remote = await f.remoteFor({ baseUrl, apiKey, maxRetries: 0, timeoutMs });
   try {
     await remote.getRateLimit();
     return { ok: true, detail: 'ok', status: 200 };

@@ -14,7 +14,7 @@ export const show = defineVerb(
       if (name) {
         const store = await openProfiles(f.env);
         const p = store.get(name);
-        const check = o.check === false ? undefined : await keyWorks(p.baseUrl, p.apiKey);
+        const check = o.check === false ? undefined : await keyWorks(f, p.baseUrl, p.apiKey);
         return showProfile(f, name, p, store.current() === name, check);
       }
       const s = await f.settings();
@@ -26,7 +26,7 @@ export const show = defineVerb(
         live: s.live,
         data_dir: s.baseUrl ? null : await f.dataDir(),
         config_dir: await configDir(f.env),
-        ...(o.check === false ? {} : await keyWorks(s.baseUrl, s.apiKey)),
+        ...(o.check === false ? {} : await keyWorks(f, s.baseUrl, s.apiKey)),
       };
       await printObject(f, shown, Object.entries(shown), s.profile ?? '');
     },

@@ -21,5 +21,14 @@ export function register(program: Command, action: Action): void {
   registerVerbs(webhook, action, [list, create, get, update, del]);
   const extra = webhook.command('headers').description("Extra headers sent with a webhook's deliveries");
   registerVerbs(extra, action, [headers.list, headers.add, headers.update, headers.remove]);
-  registerVerbs(webhook, action, [events, event, deliveries, secret, trigger, resend, verify, listen]);
+  registerVerbs(webhook, action, [
+    events,
+    event,
+    deliveries,
+    secret,
+    trigger,
+    resend,
+    verify.loads(() => import('./verifyDelivery.js')),
+    listen.loads(() => import('./receiver.js')),
+  ]);
 }

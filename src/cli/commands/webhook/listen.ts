@@ -1,9 +1,9 @@
-// esign webhook listen: receive deliveries here (the receiver loads only when it runs).
+// esign webhook listen: receive deliveries here (its body, receiver.ts, loads only when it runs).
 import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
 import { choiceListOption } from '../../flags.js';
-import { defineVerb } from '../../verb.js';
+import { declareVerb } from '../../verb.js';
 
-export const listen = defineVerb(
+export const listen = declareVerb(
   'listen',
   'Receive deliveries here: verify, print one line per event, optionally forward',
   {
@@ -29,8 +29,5 @@ export const listen = defineVerb(
       'esign webhook listen --port 9000',
       'esign webhook listen --forward-to http://127.0.0.1:3000/hooks --events bundle_complete --count 1',
     ],
-    async run(f, o): Promise<void> {
-      await (await import('./receiver.js')).listenCommand(f, o);
-    },
   },
 );

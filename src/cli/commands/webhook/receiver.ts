@@ -86,7 +86,7 @@ export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknow
 const field = (o: unknown, key: string) =>
   isObject(o) && o[key] !== undefined && o[key] !== null ? safeLine(o[key]) : '';
 
-export async function listenCommand(ctx: Factory, o: ListenOptions): Promise<void> {
+export async function run(ctx: Factory, o: ListenOptions): Promise<void> {
   const { port, toleranceS, count, only, path } = listenSettings(o);
   // An empty ESIGN_WEBHOOK_SECRET is unset (as for webhook verify), not a secret no delivery matches.
   const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);

@@ -1,7 +1,7 @@
-// esign webhook verify: check one delivery's signature (the checker loads only when it runs).
-import { defineVerb } from '../../verb.js';
+// esign webhook verify: check one delivery's signature (its body, verifyDelivery.ts, loads only when it runs).
+import { declareVerb } from '../../verb.js';
 
-export const verify = defineVerb(
+export const verify = declareVerb(
   'verify',
   "Check a delivery's signature: exit 0 if good, 9 if it does not match, 11 if its timestamp is stale",
   {
@@ -17,8 +17,5 @@ export const verify = defineVerb(
       'esign webhook verify --secret "$SECRET" --signature "$SIG" --timestamp "$TS" --payload-file body.json',
       'esign webhook verify --secret "$SECRET" --signature "$SIG" --timestamp "$TS" --payload \'{"event":"bundle_sent"}\' --tolerance 600',
     ],
-    async run(f, o): Promise<void> {
-      await (await import('./verifyDelivery.js')).verifyCommand(f, o);
-    },
   },
 );

@@ -30,7 +30,7 @@ async function readBody(ctx: Factory, o: VerifyOptions): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function verifyCommand(ctx: Factory, o: VerifyOptions): Promise<void> {
+export async function run(ctx: Factory, o: VerifyOptions): Promise<void> {
   const secret = o.secret ?? ctx.env.ESIGN_WEBHOOK_SECRET;
   if (!secret)
     throw new CliError(

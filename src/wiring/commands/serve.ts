@@ -1,9 +1,9 @@
 // esign serve: the embedded engine behind the API v2 wire.
-import { CliError, EXIT } from '../../exitCodes.js';
-import { hostArg } from '../../flags.js';
-import { intArg } from '../../run.js';
-import { stripControl } from '../../../app/sanitize.js';
-import { defineVerb } from '../../verb.js';
+import { CliError, EXIT } from '../../cli/exitCodes.js';
+import { hostArg } from '../../cli/flags.js';
+import { intArg } from '../../cli/run.js';
+import { stripControl } from '../../app/sanitize.js';
+import { defineVerb } from '../../cli/verb.js';
 
 const DUE_WORK_INTERVAL_MS = 5_000;
 
@@ -43,7 +43,10 @@ export const serve = defineVerb(
     async run(ctx, o) {
       const port = intArg(o.port, '--port', 0);
       if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
-      const { buildServer } = await import('../../../server/app.js');
+      const [{ buildServer }, { serverDoors }] = await Promise.all([
+        import('../../server/app.js'),
+        import('../doors.js'),
+      ]);
       const dataDir = await ctx.dataDir();
       const engine = await ctx.local({ publicUrl: o.publicUrl, guardUrls: o.allowPrivateUrls !== true });
       // Log lines quote what strangers sent (paths, names): no control characters reach the terminal.
@@ -62,6 +65,7 @@ export const serve = defineVerb(
         publicUrl: o.publicUrl,
         console: o.console ? { readOnly: o.consoleReadOnly === true, hosts: o.consoleHost } : undefined,
         requestLog: o.requestLog,
+        doors: serverDoors,
         limits: {
           requestTimeoutMs: intArg(o.requestTimeout, '--request-timeout', 1) * 1000,
           uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
@@ -87,7 +91,7 @@ export const serve = defineVerb(
       engine.runDue();
       // The first line on stdout says it is ready: the address, or with --json the whole object.
       if (!ctx.options.json) ctx.io.out.write(`${address}\n`);
-      const { announceReady } = await import('../../ready.js');
+      const { announceReady } = await import('../../cli/ready.js');
       const ready = { url: address, api: `${address}/api/v2`, mcp: `${address}/mcp`, data_dir: dataDir };
       const unannounce = await announceReady(
         ctx,

@@ -1,9 +1,9 @@
 // esign console: the support console on 127.0.0.1 over the backend the profile or environment
 // selects (the embedded engine, or a remote server through the remote adapter). It prints a
 // one-time sign-in URL on stderr (its address on stdout) and, with --open, opens the browser there.
-import { CliError, EXIT } from '../../exitCodes.js';
-import { intArg } from '../../run.js';
-import { defineVerb } from '../../verb.js';
+import { CliError, EXIT } from '../../cli/exitCodes.js';
+import { intArg } from '../../cli/run.js';
+import { defineVerb } from '../../cli/verb.js';
 
 export const supportConsole = defineVerb(
   'console',
@@ -26,8 +26,8 @@ export const supportConsole = defineVerb(
       if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
       const hours = intArg(o.sessionHours, '--session-hours', 1);
       const [{ newServer }, { registerConsole }] = await Promise.all([
-        import('../../../server/doors.js'),
-        import('../../../server/console/index.js'),
+        import('../../server/doors.js'),
+        import('../../server/console/index.js'),
       ]);
       const service = await f.service();
       const settings = await f.settings();

@@ -1,7 +1,8 @@
-// The verbs of esign scenario; their bodies load only when they run (run.ts beside them).
-import { defineVerb } from '../../verb.js';
+// The verbs of esign scenario; their bodies (run.ts beside them) load only when they run: index.ts
+// loads them (run.ts takes its types from here, and nothing here imports it).
+import { declareVerb, defineVerb } from '../../../cli/verb.js';
 
-export const run = defineVerb(
+export const run = declareVerb(
   'run <files...>',
   'Run scenario files, each on a fresh local engine (or a remote esign serve); exit 16 when a step fails',
   {
@@ -17,32 +18,23 @@ export const run = defineVerb(
       'esign scenario run tests/*.yaml --junit results.xml',
       'esign scenario run nda.scenario.yaml -p staging --json',
     ],
-    async run(f, o, files) {
-      await (await import('./run.js')).runFiles(f, o, files);
-    },
   },
 );
 
-export const check = defineVerb(
+export const check = declareVerb(
   'check <files...>',
   'Check scenario files without running them; exit 17 when one is invalid',
   {
     examples: ['esign scenario check nda.scenario.yaml', 'esign scenario check tests/*.yaml --json'],
-    async run(f, _o, files) {
-      await (await import('./run.js')).checkFiles(f, files);
-    },
   },
 );
 
-export const init = defineVerb(
+export const init = declareVerb(
   'init [dir]',
   'Write a commented example scenario (and the PDF it sends) to start from',
   {
     flags: (c) => c.option('--force', 'replace the files if they exist'),
     examples: ['esign scenario init', 'esign scenario init tests/esign'],
-    async run(f, o, dir) {
-      await (await import('./run.js')).initExample(f, dir ?? '.', o.force === true);
-    },
   },
 );
 

@@ -1,13 +1,13 @@
 // esign mcp [serve]: an MCP server on stdio over the backend the profile or environment selects, for
 // an AI assistant's MCP client to start (`serve` is the default, so `esign mcp` is enough); `esign
 // mcp tools` prints the tool list (the README's is made by it), `esign mcp install` writes a
-// client's configuration.
-import { choiceOption } from '../../flags.js';
-import { CliError, EXIT } from '../../exitCodes.js';
-import type { Action } from '../../run.js';
-import { type Parent, defineVerb, registerVerbs } from '../../verb.js';
-import { install } from './install.js';
-import { TOOL_SET_NAMES } from './toolSets.js';
+// client's configuration (a CLI verb: it starts no door).
+import { install } from '../../cli/commands/mcp/install.js';
+import { TOOL_SET_NAMES } from '../../cli/commands/mcp/toolSets.js';
+import { CliError, EXIT } from '../../cli/exitCodes.js';
+import { choiceOption } from '../../cli/flags.js';
+import type { Action } from '../../cli/run.js';
+import { type Parent, defineVerb, registerVerbs } from '../../cli/verb.js';
 
 export const serveMcp = defineVerb(
   'serve',
@@ -24,14 +24,17 @@ export const serveMcp = defineVerb(
       ),
     examples: ['esign mcp serve', 'esign mcp serve --tools all', 'esign mcp serve --data-dir ./esign-data'],
     async run(f, o) {
-      const [{ createMcpServer }, { serveStdio }] = await Promise.all([
-        import('../../../mcp/server.js'),
-        import('../../../mcp/stdio.js'),
+      const [{ createMcpServer }, { serveStdio }, { DEFAULT_LIMITS }] = await Promise.all([
+        import('../../mcp/server.js'),
+        import('../../mcp/stdio.js'),
+        import('../../server/limits.js'),
       ]);
       const [service, settings] = await Promise.all([f.service(), f.settings()]);
       const server = createMcpServer({ service, live: settings.live, fileAccess: true, tools: o.tools });
       const stop = service.keepWorking?.();
-      await serveStdio(server, f.io.stdin, (text) => f.io.out.write(text))
+      // The longest message is esign serve's largest JSON body: a Bundle with its documents in base64 fits.
+      const maxLine = DEFAULT_LIMITS.documentJsonBytes;
+      await serveStdio(server, f.io.stdin, (text) => f.io.out.write(text), maxLine)
         .catch((e: Error) => {
           throw new CliError(`Stopped reading stdin: ${e.message}.`, EXIT.INVALID);
         })
@@ -45,10 +48,10 @@ export const tools = defineVerb('tools', 'Print the tool list (name, marks, size
   examples: ['esign mcp tools', 'esign mcp tools --all --json'],
   async run(f, o) {
     const [{ toolsOf }, { toolTable }, { listed }, { writeJson }] = await Promise.all([
-      import('../../../mcp/toolsets.js'),
-      import('../../../mcp/toolList.js'),
-      import('../../../mcp/server.js'),
-      import('../../output/print.js'),
+      import('../../mcp/toolsets.js'),
+      import('../../mcp/toolList.js'),
+      import('../../mcp/server.js'),
+      import('../../cli/output/print.js'),
     ]);
     const list = toolsOf(o.all ? 'all' : 'default', true);
     if (f.options.json) return writeJson(f, list.map(listed));

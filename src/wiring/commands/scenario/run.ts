@@ -10,12 +10,12 @@ import { problemLine } from '../../../scenario/load.js';
 import { jsonReport, junitXml, summaryLines, totalsLine } from '../../../scenario/report.js';
 import type { ScenarioBackend } from '../../../scenario/runner.js';
 import { type Backends, type Invalid, loadAll, runSuite } from '../../../scenario/suite.js';
-import { CliError, EXIT } from '../../exitCodes.js';
-import type { Factory } from '../../factory.js';
-import { note } from '../../output/print.js';
-import { intArg } from '../../run.js';
-import type { OptionsOf } from '../../verb.js';
-import type { run } from './verbs.js';
+import { CliError, EXIT } from '../../../cli/exitCodes.js';
+import type { Factory } from '../../../cli/factory.js';
+import { note } from '../../../cli/output/print.js';
+import { intArg } from '../../../cli/run.js';
+import type { OptionsOf } from '../../../cli/verb.js';
+import type { init, run } from './verbs.js';
 
 type RunOptions = OptionsOf<typeof run>;
 
@@ -111,7 +111,7 @@ export async function runFiles(f: Factory, o: RunOptions, files: string[]): Prom
     );
 }
 
-export async function checkFiles(f: Factory, files: string[]): Promise<void> {
+export async function checkFiles(f: Factory, _o: unknown, files: string[]): Promise<void> {
   const { valid, invalid } = await loadAll(files, f.env);
   if (f.options.json)
     f.io.out.write(
@@ -134,7 +134,9 @@ const exists = (p: string) =>
     () => false,
   );
 
-export async function initExample(f: Factory, dir: string, force: boolean): Promise<void> {
+export async function initExample(f: Factory, o: OptionsOf<typeof init>, into?: string): Promise<void> {
+  const dir = into ?? '.';
+  const force = o.force === true;
   const { mkdir } = await import('node:fs/promises');
   const files: [string, string | Uint8Array][] = [
     [EXAMPLE_FILE, EXAMPLE],

@@ -1,0 +1,82 @@
+// The layers of src/ (README, Design): the front doors call app (the use cases) or the port;
+// app calls the port (service); the adapters (local, remote) implement it; src/wiring, above them
+// all, builds the backend and hands each door what it starts. Type imports and import() count.
+// `npm run layers` prints what breaks a rule; test/layers.test.ts runs it in `npm test`.
+const DOORS = 'cli|server|mcp|scenario';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'A cycle (type imports and import() included): move what both sides need into a module of its own.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'door-to-door',
+      comment: 'A front door never imports another door: what two doors share belongs in src/app or the port.',
+      severity: 'error',
+      from: { path: `^src/(${DOORS})/` },
+      to: { path: `^src/(${DOORS})/`, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'door-to-adapter',
+      comment: 'A door reaches a backend through the port only: src/wiring builds the backend and hands it over.',
+      severity: 'error',
+      from: { path: `^src/(${DOORS})/` },
+      to: { path: '^src/(local|remote|wiring)/' },
+    },
+    {
+      name: 'app-knows-no-door',
+      comment: 'src/app is called by the doors and calls the port: no door, adapter or wiring in it.',
+      severity: 'error',
+      from: { path: '^src/app/' },
+      to: { path: `^src/(${DOORS}|local|remote|wiring)/` },
+    },
+    {
+      name: 'adapter-knows-no-door',
+      comment: 'local/ and remote/ implement the port: no door, no use case, no wiring, and not each other.',
+      severity: 'error',
+      from: { path: '^src/(local|remote)/' },
+      to: { path: `^src/(${DOORS}|app|wiring)/` },
+    },
+    {
+      name: 'adapters-apart',
+      severity: 'error',
+      from: { path: '^src/(local|remote)/' },
+      to: { path: '^src/(local|remote)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'port-imports-nothing-outside',
+      comment: 'src/service is the port: it imports nothing of src/ outside itself.',
+      severity: 'error',
+      from: { path: '^src/service/' },
+      to: { path: '^src/', pathNot: '^src/service/' },
+    },
+    {
+      name: 'nothing-imports-wiring',
+      comment: 'src/wiring is the top: it builds the rest, and nothing imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/wiring/' },
+      to: { path: '^src/wiring/' },
+    },
+    {
+      name: 'resolvable',
+      comment: 'An import the resolver cannot follow would hide its edge from every rule above.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs'],
+    },
+  },
+};

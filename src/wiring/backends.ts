@@ -1,0 +1,25 @@
+// The backends the CLI asks for by name (src/cli/backends.ts), built here from the adapters: the
+// embedded engine (local/) and API v2 over HTTP (remote/). Each loads when first asked for.
+import type { Backends } from '../cli/backends.js';
+
+export const backends: Backends = {
+  async engine({ env, ...o }) {
+    const [{ LocalEngine }, { engineTuning }] = await Promise.all([
+      import('../local/engine.js'),
+      import('./engineTuning.js'),
+    ]);
+    return new LocalEngine({ ...engineTuning(env), ...o });
+  },
+  async refuseForeignDir(dir) {
+    (await import('../local/store/dataDir.js')).refuseForeignDir(dir);
+  },
+  async databasePath(dataDir) {
+    return (await import('../local/store/db.js')).databasePath(dataDir);
+  },
+  async remote(o) {
+    return new (await import('../remote/remote.js')).RemoteService(o);
+  },
+  async inProcessApi(engine) {
+    return (await import('./inProcessApi.js')).inProcessTransport(engine);
+  },
+};

@@ -1,0 +1,33 @@
+// `esign api` on the embedded engine: the very routes of `esign serve`, injected in-process
+// (fastify inject: no port is opened).
+import { randomBytes } from 'node:crypto';
+import { type Transport, lower } from '../cli/commands/api/transport.js';
+import type { LocalBackend } from '../service/localAdmin.js';
+import { serverDoors } from './doors.js';
+
+/**
+ * The local engine behind the server of `esign serve`, called in-process. The server still checks
+ * a key: this run's own random key, known only to this process, opens it; stored keys work too.
+ */
+export async function inProcessTransport(engine: LocalBackend): Promise<Transport> {
+  const { buildServer, API_PREFIX } = await import('../server/app.js');
+  const inProcessKey = randomBytes(24).toString('base64url');
+  const app = await buildServer({
+    service: engine,
+    local: engine,
+    authenticate: (key) => (key === inProcessKey ? 'in-process' : engine.keys.authenticate(key)),
+    doors: serverDoors,
+  });
+  return {
+    async send(r) {
+      const res = await app.inject({
+        method: r.method as 'GET',
+        url: r.fromRoot ? r.path : `${API_PREFIX}${r.path}`,
+        headers: { authorization: `Token ${inProcessKey}`, ...lower(r.headers) },
+        ...(r.body ? { payload: r.body } : {}),
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,15 @@
+// The program as shipped (dist/cli.js, started by bin/esign.js): the CLI, with the backends and the
+// verbs that start another door wired in. The one module that knows every door and adapter.
+import { EXIT } from '../cli/exitCodes.js';
+import { processIO } from '../cli/io.js';
+import { runCli } from '../cli/main.js';
+import { wiring } from './wiring.js';
+
+export async function main(argv: string[], version: string): Promise<void> {
+  // Ctrl-C ends the command with 130, unless the command stops gracefully itself (serve, webhook listen).
+  process.on('SIGINT', function interrupted() {
+    if (process.listenerCount('SIGINT') > 1) return;
+    process.exit(EXIT.INTERRUPTED);
+  });
+  process.exitCode = await runCli(argv.slice(2), { io: processIO(), version, wiring });
+}
