@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { LocalEngine } from '../src/local/engine.js';
 import { buildServer, type ServerOptions } from '../src/server/app.js';
+import { serverDoors } from '../src/wiring/doors.js';
 
 export interface ServedEngine {
   app: FastifyInstance;
@@ -28,6 +29,7 @@ export async function serveEngine(
     authenticate: (k) => engine.keys.authenticate(k),
     keyIsLive: (id) => engine.keys.isLive(id),
     console: {},
+    doors: serverDoors,
     ...opts,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -107,16 +107,31 @@ export class Factory {
     private readonly backends?: Backends,
   ) {}
 
-  /** A Factory whose commands talk to `service` (a test's, or a host's, which closes it). */
-  static withService(service: EsignService, io: IO, options: GlobalOptions = {}, prompter?: Prompter): Factory {
-    const f = new Factory(options, io, prompter);
+  /**
+   * A Factory whose commands talk to `service` (a test's, or a host's, which closes it); `backends`
+   * only for what opens something more (`esign api` on the engine runs esign serve's routes).
+   */
+  static withService(
+    service: EsignService,
+    io: IO,
+    options: GlobalOptions = {},
+    prompter?: Prompter,
+    backends?: Backends,
+  ): Factory {
+    const f = new Factory(options, io, prompter, {}, backends);
     f.injected = service;
     return f;
   }
 
   /** A Factory whose commands, `esign local ...` included, use `engine` (a test's, which closes it). */
-  static withEngine(engine: LocalBackend, io: IO, options: GlobalOptions = {}, prompter?: Prompter): Factory {
-    const f = Factory.withService(engine, io, options, prompter);
+  static withEngine(
+    engine: LocalBackend,
+    io: IO,
+    options: GlobalOptions = {},
+    prompter?: Prompter,
+    backends?: Backends,
+  ): Factory {
+    const f = Factory.withService(engine, io, options, prompter, backends);
     f.engine = engine;
     return f;
   }

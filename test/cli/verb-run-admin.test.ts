@@ -16,6 +16,7 @@ import { verify } from '../../src/cli/commands/verify/verify.js';
 import { add as addProfile } from '../../src/cli/commands/profile/add.js';
 import { remove as removeProfile } from '../../src/cli/commands/profile/remove.js';
 import { openProfiles } from '../../src/cli/profiles.js';
+import { backends } from '../../src/wiring/backends.js';
 import { fixture, newEngine, useTempDir } from '../helpers.js';
 
 const engine = newEngine();
@@ -24,7 +25,7 @@ afterAll(() => engine.dispose());
 const config = useTempDir('esign-verb-run-');
 const factory = (options = {}, stdin?: string) => {
   const io = captureIO({ env: { NO_COLOR: '1', ESIGN_CONFIG_DIR: config.dir }, stdin });
-  return { f: Factory.withEngine(engine, io, options), io };
+  return { f: Factory.withEngine(engine, io, options, undefined, backends), io };
 };
 
 describe('local verbs run in-process on an injected engine', () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
+import { serverDoors } from '../../src/wiring/doors.js';
 import type { Door } from '../../src/server/doors.js';
 import { bundleRequest, newEngine } from '../helpers.js';
 import { raw } from '../rawHttp.js';
@@ -33,7 +34,13 @@ describe.each(ORDERS)('doors registered %s', (_name, arrange) => {
     engine = newEngine();
     key = engine.keys.create('doors').key;
     app = await buildServer(
-      { service: engine, local: engine, authenticate: (k) => engine.keys.authenticate(k), console: {} },
+      {
+        service: engine,
+        local: engine,
+        authenticate: (k) => engine.keys.authenticate(k),
+        console: {},
+        doors: serverDoors,
+      },
       (doors) => {
         const ordered = arrange(doors);
         opened.splice(0, opened.length, ...ordered.map((d) => d.name));

@@ -5,5 +5,5 @@ import { tail } from './tail.js';
 
 export function register(program: Parent, action: Action): void {
   const logs = program.command('logs').description("esign serve's request log");
-  registerVerbs(logs, action, [tail]);
+  registerVerbs(logs, action, [tail.loads(async () => ({ run: (await import('./follow.js')).followLog }))]);
 }

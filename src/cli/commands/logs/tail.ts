@@ -1,9 +1,9 @@
 // esign logs tail: esign serve's requests as they are answered (method, path, status, time, the
 // key's id, the operation), filtered: from the data directory of the local engine, or over the
-// wire from a remote esign serve (its stream needs the API key).
-import { defineVerb } from '../../verb.js';
+// wire from a remote esign serve (its stream needs the API key). The body: follow.ts (index.ts loads it).
+import { declareVerb } from '../../verb.js';
 
-export const tail = defineVerb('tail', "Follow esign serve's requests (the last ones first), filtered", {
+export const tail = declareVerb('tail', "Follow esign serve's requests (the last ones first), filtered", {
   flags: (c) =>
     c
       .option('--status <code>', 'only this status (404) or class of them (4xx)')
@@ -17,7 +17,4 @@ export const tail = defineVerb('tail', "Follow esign serve's requests (the last 
     'esign logs tail --status 4xx --no-follow',
     'esign logs tail --operation createBundle --json -p staging',
   ],
-  async run(f, o) {
-    await (await import('./follow.js')).followLog(f, o);
-  },
 });

@@ -8,7 +8,7 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { note } from '../../output/print.js';
-import type { Client } from './install.js';
+import type { Client } from './clients.js';
 
 export interface InstallOptions {
   client: Client;

@@ -6,10 +6,8 @@
 // never printed.
 import { choiceOption } from '../../flags.js';
 import { defineVerb } from '../../verb.js';
+import { CLIENTS } from './clients.js';
 import { TOOL_SET_NAMES } from './toolSets.js';
-
-export const CLIENTS = ['claude', 'cursor', 'vscode', 'codex'] as const;
-export type Client = (typeof CLIENTS)[number];
 
 export const install = defineVerb(
   'install',
