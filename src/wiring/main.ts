@@ -2,8 +2,12 @@
 // verbs that start another door wired in. The one module that knows every door and adapter.
 import { EXIT } from '../cli/exitCodes.js';
 import { processIO } from '../cli/io.js';
-import { runCli } from '../cli/main.js';
+import { buildProgram as cliProgram, runCli } from '../cli/main.js';
 import { wiring } from './wiring.js';
+
+/** The program as shipped, every verb registered (test/cli/shipped-matrix.test.ts walks it in dist/). */
+export const buildProgram = (...a: Parameters<typeof cliProgram>) =>
+  cliProgram(a[0], a[1], a[2], a[3], a[4], wiring.doorVerbs);
 
 export async function main(argv: string[], version: string): Promise<void> {
   // Ctrl-C ends the command with 130, unless the command stops gracefully itself (serve, webhook listen).
