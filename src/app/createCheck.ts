@@ -219,7 +219,7 @@ const LENIENT: AccountView = { has: () => true, isVerifiedAddress: () => true };
 async function readFacts(service: EsignService): Promise<AccountView | undefined> {
   let facts: AccountFacts | undefined;
   try {
-    facts = await service.accountFacts?.();
+    facts = await service.accountFacts();
   } catch (e) {
     // A server without esign's sandbox (the hosted service) does not tell them.
     if (e instanceof ApiError && e.status === 404) return undefined;

@@ -225,7 +225,8 @@ function answerOf(op: OperationDef, result: unknown): Answer {
 
 async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Promise<Answer> {
   const { service } = ctx;
-  const call = (list: unknown[]) => (service[op.name] as (...a: unknown[]) => Promise<unknown>).apply(service, list);
+  const method = service[op.name as keyof EsignService] as (...a: unknown[]) => Promise<unknown>;
+  const call = (list: unknown[]) => method.apply(service, list);
   if (isCreateOfBundle(op)) {
     const body = args.body as Json;
     const sends = createReachesPeople(body);

@@ -1,8 +1,8 @@
 // ADAPTER 1: EsignService over HTTP to any API v2 server (the hosted service, or `esign serve`).
 import type { Readable } from 'node:stream';
 import { loadUndici } from '../lazyImport.js';
-import { type OperationRow, fillPath, operationRow } from '../service/operationTable.js';
-import type { BackendCapabilities, Body, EsignService, SignInput } from '../service/service.js';
+import { OPERATION_TABLE, type OperationRow, fillPath, operationRow } from '../service/operationTable.js';
+import type { BackendCapabilities, Body, EsignService, Operations, SignInput } from '../service/service.js';
 import type {
   AttachedFile,
   Bundle,
@@ -86,7 +86,27 @@ function wireQuery(op: OperationRow, q: Record<string, unknown>): NonNullable<Qu
   return out;
 }
 
-export class RemoteService implements EsignService {
+/**
+ * Every operation of the table as a member of the instance, each a call of its row through
+ * `invoke`: an operation added to the table is on the remote adapter with nothing written here.
+ * A member the subclass writes itself (a method, or a field, set after this) wins.
+ */
+abstract class TableCalls {
+  protected abstract invoke(op: OperationRow, args: readonly unknown[]): Promise<unknown>;
+  constructor() {
+    for (const row of OPERATION_TABLE)
+      if (!(row.name in this))
+        Object.defineProperty(this, row.name, {
+          value: (...args: unknown[]) => this.invoke(row, args),
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+  }
+}
+const OperationsOverHttp = TableCalls as unknown as abstract new () => TableCalls & Operations;
+
+export class RemoteService extends OperationsOverHttp implements EsignService {
   readonly http: HttpClient;
   /**
    * A remote server may be the hosted service, whose messages reach real people; its sandbox
@@ -94,6 +114,7 @@ export class RemoteService implements EsignService {
    */
   readonly capabilities: BackendCapabilities = { sandbox: false, sendsForReal: true, rateLimited: true };
   constructor(opts: HttpOptions) {
+    super();
     this.http = new HttpClient(opts);
   }
 
@@ -109,7 +130,7 @@ export class RemoteService implements EsignService {
   }
 
   /** One operation of the table: its arguments placed where the table says, its answer read as it says. */
-  private async invoke(op: OperationRow, args: readonly unknown[]): Promise<unknown> {
+  protected async invoke(op: OperationRow, args: readonly unknown[]): Promise<unknown> {
     const res = await this.http.send(requestOf(op, args));
     if ('page' in op.reply) return toPage(res);
     return 'none' in op.reply ? undefined : res.body;
@@ -119,18 +140,11 @@ export class RemoteService implements EsignService {
     return this.invoke(operationRow(name)!, args) as Promise<T>;
   }
 
-  /** The port method `name`, made from its row of the table. */
-  private op<K extends keyof EsignService & string>(name: K): EsignService[K] {
-    const row = operationRow(name);
-    if (!row) throw new Error(`No operation ${name} in the operations table.`);
-    return ((...args: unknown[]) => this.invoke(row, args)) as EsignService[K];
-  }
-
   /**
    * A create is never sent again blind (retryPolicy.ts): only with a custom_key, and only after one
    * lookup of that key finds no Bundle the failed attempt may have made.
    */
-  async createBundle(body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> {
+  override createBundle = async (body: Body<unknown>, files: AttachedFile[] = []): Promise<Bundle> => {
     const row = operationRow('createBundle')!;
     const b = body as Record<string, unknown>;
     const customKey = typeof b.custom_key === 'string' && b.custom_key ? b.custom_key : undefined;
@@ -146,72 +160,16 @@ export class RemoteService implements EsignService {
     };
     if (!customKey) return post();
     return createWithKey(this.http.policy, post, () => findByCustomKey(this.listBundles, customKey), 'the Bundle');
-  }
+  };
 
-  createBundleFromEnvelopeTemplate = this.op('createBundleFromEnvelopeTemplate');
-  createBundlePreparationSession = this.op('createBundlePreparationSession');
-  listBundles = this.op('listBundles');
-  getBundle = this.op('getBundle');
-  updateBundle = this.op('updateBundle');
-  cancelBundle = this.op('cancelBundle');
-  validateBundle = this.op('validateBundle');
-  sendBundle = this.op('sendBundle');
-  listBundleEvents = this.op('listBundleEvents');
-  getBundleFiles = this.op('getBundleFiles');
-  generateInterimFiles = this.op('generateInterimFiles');
-  getBundleData = this.op('getBundleData');
-  addBundleTags = this.op('addBundleTags');
-  removeBundleTags = this.op('removeBundleTags');
-  deleteBundle = this.op('deleteBundle');
-  expireBundle = this.op('expireBundle');
-
-  getPacket = this.op('getPacket');
-  updatePacket = this.op('updatePacket');
-  remindPacket = this.op('remindPacket');
-  createEmbedUrl = this.op('createEmbedUrl');
-  getPacketCoe = this.op('getPacketCoe');
-
-  listTemplates = this.op('listTemplates');
-  getTemplate = this.op('getTemplate');
-  updateTemplate = this.op('updateTemplate');
-  deleteTemplate = this.op('deleteTemplate');
-  createTemplatePreparationSession = this.op('createTemplatePreparationSession');
-
-  listEnvelopeTemplates = this.op('listEnvelopeTemplates');
-  getEnvelopeTemplate = this.op('getEnvelopeTemplate');
-
-  listPersons = this.op('listPersons');
-  createPerson = this.op('createPerson');
-  getPerson = this.op('getPerson');
-  replacePerson = this.op('replacePerson');
-  updatePerson = this.op('updatePerson');
-  deletePerson = this.op('deletePerson');
-
-  listWebhooks = this.op('listWebhooks');
-  createWebhook = this.op('createWebhook');
-  getWebhook = this.op('getWebhook');
-  replaceWebhook = this.op('replaceWebhook');
-  updateWebhook = this.op('updateWebhook');
-  deleteWebhook = this.op('deleteWebhook');
-  listWebhookHeaders = this.op('listWebhookHeaders');
-  createWebhookHeader = this.op('createWebhookHeader');
-  getWebhookHeader = this.op('getWebhookHeader');
-  replaceWebhookHeader = this.op('replaceWebhookHeader');
-  updateWebhookHeader = this.op('updateWebhookHeader');
-  deleteWebhookHeader = this.op('deleteWebhookHeader');
   /** `bundle` is esign serve's filter; the hosted service ignores it, so items are also filtered here by payload. */
-  listWebhookEvents = async (q: WebhookEventListQuery = {}) =>
+  override listWebhookEvents = async (q: WebhookEventListQuery = {}) =>
     ofBundle(await this.call<Page<WebhookEvent>>('listWebhookEvents', q), q.bundle);
-  getWebhookEvent = this.op('getWebhookEvent');
-  listWebhookDeliveries = async (q: WebhookDeliveryListQuery = {}) =>
+  override listWebhookDeliveries = async (q: WebhookDeliveryListQuery = {}) =>
     ofBundle(await this.call<Page<WebhookDeliveryRecord>>('listWebhookDeliveries', q), q.bundle);
-  getWebhookDelivery = this.op('getWebhookDelivery');
-  getWebhookSecret = this.op('getWebhookSecret');
-  regenerateWebhookSecret = this.op('regenerateWebhookSecret');
 
-  viewPacket = this.op('viewPacket');
   /** The wire form of sign input (`PacketSignRequest`): attachments as base64. */
-  signPacket = (id: string, input: SignInput) => {
+  override signPacket = (id: string, input: SignInput) => {
     const attachments = Object.fromEntries(
       Object.entries(input.attachments ?? {}).map(([k, list]) => [
         k,
@@ -220,14 +178,9 @@ export class RemoteService implements EsignService {
     );
     return this.call<Packet>('signPacket', id, { values: input.values ?? {}, attachments });
   };
-  declinePacket = this.op('declinePacket');
-  reassignPacket = this.op('reassignPacket');
-  triggerWebhookEvent = this.op('triggerWebhookEvent');
-  accountFacts = this.op('accountFacts');
-  resendWebhookEvent = this.op('resendWebhookEvent');
 
   /** A server without a sandbox (the hosted service) answers 404: it offers none of it. */
-  describeSandbox = async (): Promise<SandboxInfo> => {
+  override describeSandbox = async (): Promise<SandboxInfo> => {
     try {
       return await this.call<SandboxInfo>('describeSandbox');
     } catch (e) {
@@ -235,10 +188,6 @@ export class RemoteService implements EsignService {
       throw e;
     }
   };
-  getClock = this.op('getClock');
-  advanceClock = this.op('advanceClock');
-  resetClock = this.op('resetClock');
-  listOutbox = this.op('listOutbox');
 
   /** The server's request log as a stream of JSON lines (GET /sandbox/requests/), read line by line. */
   async followRequests(o: FollowRequests, onEntry: (e: RequestLogEntry) => void): Promise<void> {
@@ -265,9 +214,6 @@ export class RemoteService implements EsignService {
       o.signal?.removeEventListener('abort', stop);
     }
   }
-
-  verify = this.op('verify');
-  getRateLimit = this.op('getRateLimit');
 
   async close(): Promise<void> {
     await this.http.close();

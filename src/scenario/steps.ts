@@ -67,7 +67,7 @@ async function call(step: Step, ctx: RunContext): Promise<unknown> {
     if (a.in === 'body') return body;
     return files;
   });
-  const method = ctx.service[row.name] as (...a: unknown[]) => Promise<unknown>;
+  const method = ctx.service[row.name as keyof EsignService] as (...a: unknown[]) => Promise<unknown>;
   const answer = await method.apply(ctx.service, args);
   rememberKeys(ctx, body, answer);
   return answer === undefined ? { done: true } : answer;

@@ -1,7 +1,13 @@
 // What esign serve needs from the engine besides the API v2 port: the files behind expiring links,
 // the signing page and the preparation pages. The server takes these interfaces, never the engine
 // itself, so src/server depends on src/service only; the engine implements them.
-import type { SandboxAdminOperations, SandboxOperations, SignInput, WebhookSandboxOperations } from './service.js';
+import type {
+  EsignService,
+  SandboxAdminOperations,
+  SandboxOperations,
+  SignInput,
+  WebhookSandboxOperations,
+} from './service.js';
 import type { AttachedFile, Bundle, DocumentTemplate, RequestLogEntry } from './types.js';
 
 /** The largest file a signer may attach (the signing page refuses larger ones). */
@@ -155,7 +161,8 @@ export interface HostedEngine
     SigningPages,
     SandboxOperations,
     WebhookSandboxOperations,
-    SandboxAdminOperations {
+    SandboxAdminOperations,
+    Pick<EsignService, 'followRequests'> {
   /** The preparation side, loaded on first use. */
   preparationPages(): Promise<PreparationPages>;
   /** Proof that this process serves the data directory named in its serve.json (undefined: it announced none). */

@@ -5,7 +5,6 @@
 // zod-free on purpose, so the remote adapter and the server load it without the schemas;
 // operations.ts adds the request schemas for the OpenAPI document, the console and the MCP tools.
 import { BUNDLE_INCLUDES, BUNDLE_ORDERINGS, BUNDLE_STATUSES, MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from './enums.js';
-import type { EsignService } from './service.js';
 
 export type Effect = 'read' | 'create' | 'change' | 'destroy';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -53,8 +52,8 @@ export type WireArg =
 
 /** A row of the table, without the request schemas (operations.ts adds them as `body`). */
 export interface OperationRow {
-  /** The port's method name. */
-  name: keyof EsignService & string;
+  /** The port's method name (service.ts makes the method's type from the row: TableOperations). */
+  name: string;
   method: HttpMethod;
   /** Relative to /api/v2 (or to the server's root when `fromRoot`), OpenAPI style: '/bundles/{slug}/'. */
   path: string;
@@ -138,9 +137,9 @@ const METADATA: QueryParam = {
 
 // ---- Rows ----------------------------------------------------------------------------------------
 
-const SLUG: WireArg = { in: 'path', name: 'slug' };
-const ID: WireArg = { in: 'path', name: 'id' };
-const member = (name: string): WireArg => ({ in: 'body', name });
+const SLUG = { in: 'path', name: 'slug' } as const;
+const ID = { in: 'path', name: 'id' } as const;
+const member = <const N extends string>(name: N) => ({ in: 'body', name }) as const;
 
 /** What an operation does to the world. */
 type Marks = Pick<OperationRow, 'effect' | 'idempotent' | 'reachesPeople'>;
@@ -153,54 +152,102 @@ const CREATES: Marks = { effect: 'create', idempotent: false, reachesPeople: fal
 const DESTROYS: Marks = { effect: 'destroy', idempotent: true, reachesPeople: false };
 const people = (m: Marks): Marks => ({ ...m, reachesPeople: true });
 
-const one = (schema: string): Reply => ({ one: schema });
-const many = (schema: string): Reply => ({ array: schema });
-const NONE: Reply = { none: true };
+const one = <const S extends string>(schema: S) => ({ one: schema }) as const;
+const many = <const S extends string>(schema: S) => ({ array: schema }) as const;
+const NONE = { none: true } as const;
 
 type Route = `${HttpMethod} ${string}`;
+/** A row that adds nothing. */
+type NoMore = Record<never, never>;
 type Section = Omit<OperationRow, 'group'>;
 /** What a row may add; `body` names its request schema(s); `args` defaults to the path's parameters, then the body. */
 type More = Partial<Omit<Section, 'name' | 'method' | 'path' | 'summary' | 'bodyNames' | keyof Marks>> & {
   body?: string | readonly string[];
 };
 
+/** The path parameters of `/bundles/{slug}/...`, in order, as the arguments they are. */
+type PathArgs<P extends string> = P extends `${string}{${infer N}}${infer Rest}`
+  ? [{ in: 'path'; name: N }, ...PathArgs<Rest>]
+  : [];
+type BodyNames<B> = B extends string ? readonly [B] : B extends readonly string[] ? B : undefined;
+type ArgsOfRow<R extends string, M> = M extends { args: infer A extends readonly WireArg[] }
+  ? A
+  : [...PathArgs<R>, ...(M extends { body: string | readonly string[] } ? [{ in: 'body' }] : [])];
+
+/**
+ * A row whose port method, arguments, answer and request schemas keep their literal types: service.ts
+ * makes the port method's type from them (TableOperations).
+ */
+export interface TypedRow<
+  N extends string,
+  A extends readonly WireArg[],
+  R extends Reply,
+  B extends readonly string[] | undefined,
+> extends Section {
+  name: N;
+  args: A;
+  reply: R;
+  bodyNames?: B;
+}
+
 /**
  * One row: `'PATCH /bundles/{slug}/'`, the port method, a summary, its marks, its answer, and what else it has.
  * A create answers 201.
  */
-function op(
-  route: Route,
-  name: OperationRow['name'],
+function op<const N extends string, const Rt extends Route, const R extends Reply, const M extends More = NoMore>(
+  route: Rt,
+  name: N,
   summary: string,
   marks: Marks,
-  reply: Reply,
-  more: More = {},
-): Section {
+  reply: R,
+  more: M = {} as M,
+): TypedRow<N, ArgsOfRow<Rt, M>, R, BodyNames<M['body']>> {
   const [method, path] = route.split(' ') as [HttpMethod, string];
   const { body, ...rest } = more;
   const bodyNames = body === undefined ? undefined : typeof body === 'string' ? [body] : body;
   const params = [...path.matchAll(/\{(\w+)\}/g)].map((m): WireArg => ({ in: 'path', name: m[1] as string }));
   const args = [...params, ...(bodyNames ? [{ in: 'body' } as const] : [])];
   const answer = marks.effect === 'create' ? { ...reply, status: 201 } : reply;
-  return { name, method, path, summary, ...marks, ...(bodyNames ? { bodyNames } : {}), args, reply: answer, ...rest };
+  const row = { name, method, path, summary, ...marks, ...(bodyNames ? { bodyNames } : {}), args, reply: answer };
+  return { ...row, ...rest } as unknown as TypedRow<N, ArgsOfRow<Rt, M>, R, BodyNames<M['body']>>;
 }
 /** A paged list: GET, page/per_page first in `query`, the list query as its one argument. */
-const list = (path: string, name: OperationRow['name'], summary: string, page: string, query: QueryParam[]) =>
-  op(`GET ${path}`, name, summary, READS, { page }, { paged: true, query, args: [{ in: 'query' }] });
-const reads = (route: Route, name: OperationRow['name'], summary: string, reply: Reply, more?: More) =>
-  op(route, name, summary, READS, reply, more);
-const get = (path: string, name: OperationRow['name'], summary: string, reply: Reply, more?: More) =>
-  reads(`GET ${path}`, name, summary, reply, more);
+const list = <const N extends string, const S extends string>(
+  path: string,
+  name: N,
+  summary: string,
+  page: S,
+  query: QueryParam[],
+) => op(`GET ${path}`, name, summary, READS, { page }, { paged: true, query, args: [{ in: 'query' }] });
+const reads = <const N extends string, const Rt extends Route, const R extends Reply, const M extends More = NoMore>(
+  route: Rt,
+  name: N,
+  summary: string,
+  reply: R,
+  more?: M,
+) => op(route, name, summary, READS, reply, more);
+const get = <const N extends string, const P extends string, const R extends Reply, const M extends More = NoMore>(
+  path: P,
+  name: N,
+  summary: string,
+  reply: R,
+  more?: M,
+) => reads(`GET ${path}`, name, summary, reply, more);
 
-const section = (group: OperationGroup, rows: Section[], common: Partial<OperationRow> = {}): OperationRow[] =>
-  rows.map((r) => ({ ...r, group, ...common }));
+/** The rows of one group, their literal types kept. */
+const section = <const S extends readonly Section[]>(
+  group: OperationGroup,
+  rows: S,
+  common: Partial<OperationRow> = {},
+): { [K in keyof S]: S[K] & { group: OperationGroup } } =>
+  rows.map((r) => ({ ...r, group, ...common })) as { [K in keyof S]: S[K] & { group: OperationGroup } };
 
 const WEBHOOK_FORM = { form: { typed: ['event_types', 'enabled', 'json'] } } as const;
 const HEADER_FORM = { form: { typed: ['order'] } } as const;
 const PERSON_CHANGE = 'a moved contact of a live Bundle is asked again';
 
 /** Every operation, in the order the OpenAPI document lists them. */
-export const OPERATION_TABLE: readonly OperationRow[] = [
+export const OPERATION_TABLE = [
   ...section('bundles', [
     list('/bundles/', 'listBundles', 'List Bundles', 'Bundle', BUNDLE_LIST),
     op(
@@ -496,7 +543,10 @@ export const OPERATION_TABLE: readonly OperationRow[] = [
     ],
     { fromRoot: true },
   ),
-];
+] as const satisfies readonly OperationRow[];
+
+/** A row of the table, as its literal type. */
+export type TableRow = (typeof OPERATION_TABLE)[number];
 
 /** The OpenAPI document itself (not an operation of the port), relative to /api/v2. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -509,7 +559,7 @@ export function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''));
 }
 
-const byName = new Map(OPERATION_TABLE.map((op) => [op.name as string, op]));
+const byName = new Map<string, OperationRow>(OPERATION_TABLE.map((op) => [op.name, op]));
 
 /** The row of one port method. */
 export function operationRow(name: string): OperationRow | undefined {

@@ -1,5 +1,5 @@
-// Response shapes of API v2 as zod schemas, for the OpenAPI document only (responses are built by the
-// engine, not parsed). The compile-time checks at the end keep them in step with types.ts.
+// Response shapes of API v2 as zod schemas: the OpenAPI document is made from them, and so are the
+// answer types (types.ts: z.output of each). Responses are built by the engine, not parsed.
 import { z } from 'zod';
 import {
   ACCOUNT_FEATURES,
@@ -11,7 +11,6 @@ import {
   PACKET_STATUSES,
   WEBHOOK_EVENT_TYPES,
 } from './enums.js';
-import type * as T from './types.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 const nullable = <S extends z.ZodType>(s: S) => s.nullable();
@@ -61,6 +60,7 @@ export const BundleEventSchema = z.object({
 export const FileObjectSchema = z.object({
   file_url: z.string(),
   expires: dateTime,
+  /** esign additions (the spec does not show the container's shape): what the file is. */
   kind: z.enum(['document', 'signed_pdf', 'combined_pdf', 'coe_pdf', 'interim_pdf']).optional(),
   name: z.string().optional(),
   doc_key: z.string().optional(),
@@ -126,6 +126,7 @@ export const BundleSchema = z.object({
   reminder_interval: nullable(z.int()),
   reminder_expires: nullable(z.int()),
   owner: nullable(z.string()),
+  /** API 2.19: the owner's name and address, and a cap on reminders (null: none). */
   owner_name: z.string(),
   owner_email: z.string(),
   max_reminders: nullable(z.int()),
@@ -297,29 +298,3 @@ export const RESPONSE_SCHEMAS = {
   OutboxMessage: OutboxMessageSchema,
   AccountFacts: AccountFactsSchema,
 } as const;
-
-// Each schema and its interface in types.ts describe the same object, both ways.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Out<S extends z.ZodType> = z.output<S>;
-const same = <_ extends true>() => undefined;
-same<Same<Out<typeof BundleSchema>, T.Bundle>>();
-same<Same<Out<typeof PacketSchema>, T.Packet>>();
-same<Same<Out<typeof FileObjectSchema>, T.FileObject>>();
-same<Same<Out<typeof BundleEventSchema>, T.BundleEvent>>();
-same<Same<Out<typeof BundleDataItemSchema>, T.BundleDataItem>>();
-same<Same<Out<typeof ValidateResultSchema>, T.ValidateResult>>();
-same<Same<Out<typeof EmbedUrlSchema>, T.EmbedUrl>>();
-same<Same<Out<typeof CoeFileSchema>, T.CoeFile>>();
-same<Same<Out<typeof DocumentTemplateSchema>, T.DocumentTemplate>>();
-same<Same<Out<typeof EnvelopeTemplateSchema>, T.EnvelopeTemplate>>();
-same<Same<Out<typeof PersonSchema>, T.Person>>();
-same<Same<Out<typeof WebhookSchema>, T.Webhook>>();
-same<Same<Out<typeof WebhookEventSchema>, T.WebhookEvent>>();
-same<Same<Out<typeof WebhookDeliveryRecordSchema>, T.WebhookDeliveryRecord>>();
-same<Same<Out<typeof WebhookSecretSchema>, T.WebhookSecret>>();
-same<Same<Out<typeof VerifyResultSchema>, T.VerifyResult>>();
-same<Same<Out<typeof RateLimitSchema>, T.RateLimit>>();
-same<Same<Out<typeof SandboxInfoSchema>, T.SandboxInfo>>();
-same<Same<Out<typeof SandboxClockSchema>, T.SandboxClock>>();
-same<Same<Out<typeof ClockMoveSchema>, T.ClockMove>>();
-same<Same<Out<typeof AccountFactsSchema>, T.AccountFacts>>();

@@ -3,44 +3,25 @@
 // engine with the shared schemas, the hosted service by itself), so bad input meets the same rules
 // whichever backend the CLI talks to. The schema types document what a valid body looks like.
 import type { Readable } from 'node:stream';
-import type {
-  BundlePatchRequestT,
-  BundlePreparationSessionRequestT,
-  BundleRequestT,
-  BundleTemplateRequestT,
-  PacketPatchRequestT,
-  PersonPatchRequestT,
-  ReassignRequestT,
-  PersonRequestT,
-  TemplatePatchRequestT,
-  TemplatePreparationSessionRequestT,
-  WebhookHeaderPatchRequestT,
-  WebhookHeaderRequestT,
-  WebhookPatchRequestT,
-  WebhookRequestT,
-} from './schemas.js';
+import type { z } from 'zod';
 import type { FieldError } from './errors.js';
+import type { TableRow } from './operationTable.js';
+import type { RESPONSE_SCHEMAS } from './responseSchemas.js';
+import type * as Requests from './schemas.js';
 import type {
-  AccountFacts,
   AttachedFile,
+  Answer,
   Bundle,
-  BundleDataItem,
-  BundleEvent,
   BundleListQuery,
-  CoeFile,
+  BundleMessage,
   DocumentTemplate,
-  EmbedUrl,
   EnvelopeTemplate,
-  FileObject,
   Packet,
   Page,
   PageQuery,
   Person,
   PersonListQuery,
-  RateLimit,
   TemplateListQuery,
-  ValidateResult,
-  VerifyResult,
   Webhook,
   WebhookDeliveryListQuery,
   WebhookDeliveryRecord,
@@ -49,15 +30,12 @@ import type {
   WebhookExtraHeader,
   WebhookHeaderListQuery,
   WebhookListQuery,
-  WebhookSecret,
-  BundleMessage,
-  ClockMove,
   FollowRequests,
   OutboxQuery,
   RequestLogEntry,
-  SandboxClock,
-  SandboxInfo,
 } from './types.js';
+
+type AnswerName = keyof typeof RESPONSE_SCHEMAS;
 
 /**
  * What a backend is, declared by the backend, so a command never has to ask which one it has
@@ -78,82 +56,77 @@ export interface BackendCapabilities {
 /** A request body: typed as the schema describes it, accepted as anything and validated by the backend. */
 export type Body<T> = T | Record<string, unknown>;
 
-export interface BundleOperations {
-  createBundle(body: Body<BundleRequestT>, files?: AttachedFile[]): Promise<Bundle>;
-  createBundleFromEnvelopeTemplate(body: Body<BundleTemplateRequestT>): Promise<Bundle>;
-  createBundlePreparationSession(body: Body<BundlePreparationSessionRequestT>): Promise<EmbedUrl>;
+// ---- The operations, their types made from the table (operationTable.ts) ------------------------
+
+/** The output of the request schema `N` of schemas.ts (a row's `body` names it). */
+type RequestNamed<N> = N extends keyof typeof Requests
+  ? (typeof Requests)[N] extends z.ZodType
+    ? z.output<(typeof Requests)[N]>
+    : never
+  : never;
+type BodyOf<Row> = Row extends { bodyNames?: infer B }
+  ? NonNullable<B> extends readonly (infer N)[]
+    ? RequestNamed<N>
+    : unknown
+  : unknown;
+
+/** The type of one argument, by where it travels. A list's query is typed by hand (ListOperations). */
+type ArgType<W, Row> = W extends { in: 'path' }
+  ? string
+  : W extends { in: 'query'; name: string }
+    ? string | undefined
+    : W extends { in: 'body'; name: infer K extends string }
+      ? K extends keyof BodyOf<Row>
+        ? BodyOf<Row>[K]
+        : unknown
+      : W extends { in: 'body' }
+        ? Body<BodyOf<Row>>
+        : W extends { in: 'files' }
+          ? AttachedFile[] | undefined
+          : never;
+/** The arguments in the row's order; one that may be undefined may be left out (they come last). */
+type ArgsOf<Ws, Row> = Ws extends readonly [infer H, ...infer T]
+  ? undefined extends ArgType<H, Row>
+    ? [ArgType<H, Row>?, ...ArgsOf<T, Row>]
+    : [ArgType<H, Row>, ...ArgsOf<T, Row>]
+  : [];
+type ReplyOf<R> = R extends { one: infer S extends AnswerName }
+  ? Answer<S>
+  : R extends { array: infer S extends AnswerName }
+    ? Answer<S>[]
+    : R extends { page: infer S extends AnswerName }
+      ? Page<Answer<S>>
+      : never;
+/** What the method resolves to: the answer, or nothing (`none`). */
+type ResultOf<R> = R extends { none: true } ? Promise<void> : Promise<ReplyOf<R>>;
+
+/** Every operation of the table as a method of the port: arguments where they travel, the answer's type. */
+export type TableOperations = {
+  [Row in TableRow as Row['name']]: Row extends { args: infer A; reply: infer R }
+    ? (...args: ArgsOf<A, Row>) => ResultOf<R>
+    : never;
+};
+
+/** The operations whose argument types the table does not tell: the lists' filters, the sandbox's sign input. */
+export interface HandTypedOperations {
   listBundles(query?: BundleListQuery): Promise<Page<Bundle>>;
-  /** `include`: comma-separated `data`, `events`, `files`. */
-  getBundle(slug: string, include?: string): Promise<Bundle>;
-  updateBundle(slug: string, body: Body<BundlePatchRequestT>): Promise<Bundle>;
-  cancelBundle(slug: string): Promise<Bundle>;
-  validateBundle(slug: string): Promise<ValidateResult>;
-  sendBundle(slug: string): Promise<Bundle>;
-  listBundleEvents(slug: string): Promise<BundleEvent[]>;
-  getBundleFiles(slug: string): Promise<FileObject[]>;
-  generateInterimFiles(slug: string): Promise<Bundle>;
-  getBundleData(slug: string): Promise<BundleDataItem[]>;
-  addBundleTags(slug: string, tags: string[]): Promise<Bundle>;
-  removeBundleTags(slug: string, tags: string[]): Promise<Bundle>;
-  /** Not in the spec; one published client has it (docs/wire.md). Drafts only. */
-  deleteBundle(slug: string): Promise<void>;
-  /** Not in the spec; one published client has it (docs/wire.md). */
-  expireBundle(slug: string): Promise<Bundle>;
-}
-
-export interface PacketOperations {
-  getPacket(id: string): Promise<Packet>;
-  updatePacket(id: string, body: Body<PacketPatchRequestT>): Promise<Packet>;
-  remindPacket(id: string): Promise<Packet>;
-  createEmbedUrl(id: string): Promise<EmbedUrl>;
-  getPacketCoe(id: string): Promise<CoeFile>;
-}
-
-export interface TemplateOperations {
   listTemplates(query?: TemplateListQuery): Promise<Page<DocumentTemplate>>;
-  getTemplate(id: string): Promise<DocumentTemplate>;
-  updateTemplate(id: string, body: Body<TemplatePatchRequestT>): Promise<DocumentTemplate>;
-  deleteTemplate(id: string): Promise<void>;
-  createTemplatePreparationSession(body: Body<TemplatePreparationSessionRequestT>): Promise<EmbedUrl>;
-}
-
-export interface EnvelopeTemplateOperations {
   listEnvelopeTemplates(query?: PageQuery): Promise<Page<EnvelopeTemplate>>;
-  getEnvelopeTemplate(id: string): Promise<EnvelopeTemplate>;
-}
-
-export interface PersonOperations {
   listPersons(query?: PersonListQuery): Promise<Page<Person>>;
-  createPerson(body: Body<PersonRequestT>): Promise<Person>;
-  getPerson(id: string): Promise<Person>;
-  replacePerson(id: string, body: Body<PersonRequestT>): Promise<Person>;
-  updatePerson(id: string, body: Body<PersonPatchRequestT>): Promise<Person>;
-  deletePerson(id: string): Promise<void>;
-}
-
-export interface WebhookOperations {
   listWebhooks(query?: WebhookListQuery): Promise<Page<Webhook>>;
-  createWebhook(body: Body<WebhookRequestT>): Promise<Webhook>;
-  getWebhook(id: string): Promise<Webhook>;
-  replaceWebhook(id: string, body: Body<WebhookRequestT>): Promise<Webhook>;
-  updateWebhook(id: string, body: Body<WebhookPatchRequestT>): Promise<Webhook>;
-  deleteWebhook(id: string): Promise<void>;
-
   listWebhookHeaders(query?: WebhookHeaderListQuery): Promise<Page<WebhookExtraHeader>>;
-  createWebhookHeader(body: Body<WebhookHeaderRequestT>): Promise<WebhookExtraHeader>;
-  getWebhookHeader(id: string): Promise<WebhookExtraHeader>;
-  replaceWebhookHeader(id: string, body: Body<WebhookHeaderRequestT>): Promise<WebhookExtraHeader>;
-  updateWebhookHeader(id: string, body: Body<WebhookHeaderPatchRequestT>): Promise<WebhookExtraHeader>;
-  deleteWebhookHeader(id: string): Promise<void>;
-
   listWebhookEvents(query?: WebhookEventListQuery): Promise<Page<WebhookEvent>>;
-  getWebhookEvent(id: string): Promise<WebhookEvent>;
   listWebhookDeliveries(query?: WebhookDeliveryListQuery): Promise<Page<WebhookDeliveryRecord>>;
-  getWebhookDelivery(id: string): Promise<WebhookDeliveryRecord>;
-
-  getWebhookSecret(): Promise<WebhookSecret>;
-  regenerateWebhookSecret(): Promise<WebhookSecret>;
+  /** The signer signs, with field values and attachments; the last signer completes the Bundle. */
+  signPacket(id: string, input: SignInput): Promise<Packet>;
+  /** Fires a test occurrence of `eventType` (for a Bundle, or a placeholder) to every enabled, subscribed webhook. */
+  triggerWebhookEvent(eventType: string, bundleSlug?: string): Promise<WebhookEvent[]>;
+  /** The messages recorded instead of sent: the newest `limit` that match, oldest first. */
+  listOutbox(query?: OutboxQuery): Promise<BundleMessage[]>;
 }
+
+/** Every API v2 operation (and esign serve's sandbox): made from the table, or typed by hand above. */
+export interface Operations extends Omit<TableOperations, keyof HandTypedOperations>, HandTypedOperations {}
 
 /** A file a signer attaches to an attachment field. */
 export interface SignerAttachment {
@@ -171,32 +144,16 @@ export interface SignInput {
 /**
  * Signer activity, since no real person signs against the embedded engine: the engine has it
  * in-process, and esign serve offers it under /sandbox/packets/. The hosted service has no such
- * operations (404).
+ * operations (404). Signer reassignment (packet status `ra`, event `bundle_signer_reassigned`) is
+ * something a signer does, so the API has no operation for it.
  */
-export interface SandboxOperations {
-  /** The signer opens the documents: the packet (and a sent Bundle) becomes started. */
-  viewPacket(id: string): Promise<Packet>;
-  /** The signer signs, with field values and attachments; the last signer completes the Bundle. */
-  signPacket(id: string, input: SignInput): Promise<Packet>;
-  declinePacket(id: string, reason?: string): Promise<Packet>;
-  /**
-   * The signer hands their turn to another person; returns the new packet. Signer reassignment
-   * (docs/wire.md: packet status `ra`, event `bundle_signer_reassigned`) is something a signer
-   * does, so the API has no operation for it.
-   */
-  reassignPacket(id: string, body: Body<ReassignRequestT>): Promise<Packet>;
-}
+export type SandboxOperations = Pick<Operations, 'viewPacket' | 'signPacket' | 'declinePacket' | 'reassignPacket'>;
 
 /**
  * esign's own test tools for webhook receivers: the embedded engine has them, and esign serve
  * offers them under /sandbox/. The hosted service has no such operations (404).
  */
-export interface WebhookSandboxOperations {
-  /** Fires a test occurrence of `eventType` (for a Bundle, or a placeholder) to every enabled, subscribed webhook. */
-  triggerWebhookEvent(eventType: string, bundleSlug?: string): Promise<WebhookEvent[]>;
-  /** Delivers an event again now, whatever its state, and returns it with the new attempt. */
-  resendWebhookEvent(id: string): Promise<WebhookEvent>;
-}
+export type WebhookSandboxOperations = Pick<Operations, 'triggerWebhookEvent' | 'resendWebhookEvent'>;
 
 /** What a create would answer, found without making it. */
 export interface CreateCheck {
@@ -214,32 +171,17 @@ export interface CreateCheck {
 export interface ValidationOperations {
   /** What `createBundle(body, files)` would answer now, with nothing stored and no one told. */
   checkCreateBundle?(body: unknown, files?: AttachedFile[]): Promise<CreateCheck>;
-  /** The account's facts the create rules read (esign serve: GET /sandbox/account/; the hosted service: 404). */
-  accountFacts?(): Promise<AccountFacts>;
 }
 
 /**
  * The sandbox's clock and outbox: the engine has them, esign serve offers them under /sandbox/ (so a
- * test runs whole against a remote esign serve), the hosted service has none (404).
+ * test runs whole against a remote esign serve), the hosted service has none (404; describeSandbox
+ * then says: nothing).
  */
-export interface SandboxAdminOperations {
-  /** What this backend's sandbox offers; a server without one (the hosted service) says: nothing. */
-  describeSandbox(): Promise<SandboxInfo>;
-  getClock(): Promise<SandboxClock>;
-  /** Moves the clock forward by `ms` and applies at once what that makes due (expiry, reminders). */
-  advanceClock(ms: number): Promise<ClockMove>;
-  /** Back to wall-clock time. */
-  resetClock(): Promise<SandboxClock>;
-  /** The messages recorded instead of sent: the newest `limit` that match, oldest first. */
-  listOutbox(query?: OutboxQuery): Promise<BundleMessage[]>;
-  /**
-   * esign serve's requests (method, path, status, time, key id, operation): the last ones that
-   * match, then each new one as it is answered, until `o.signal` aborts. The engine reads the log
-   * esign serve keeps in its data directory; the remote adapter reads the server's stream (not an
-   * operation of the table: a stream, as file links are).
-   */
-  followRequests(o: FollowRequests, onEntry: (e: RequestLogEntry) => void): Promise<void>;
-}
+export type SandboxAdminOperations = Pick<
+  Operations,
+  'describeSandbox' | 'getClock' | 'advanceClock' | 'resetClock' | 'listOutbox'
+>;
 
 /**
  * What only some backends can tell (the local engine, sharing the data directory): callers check
@@ -275,21 +217,14 @@ export interface InsightOperations {
   keepWorking?(): () => void;
 }
 
-export interface EsignService
-  extends BundleOperations,
-    PacketOperations,
-    TemplateOperations,
-    EnvelopeTemplateOperations,
-    PersonOperations,
-    WebhookOperations,
-    SandboxOperations,
-    WebhookSandboxOperations,
-    SandboxAdminOperations,
-    ValidationOperations,
-    InsightOperations {
-  /** Public: needs no API key on the wire. */
-  verify(hash: string): Promise<VerifyResult>;
-  getRateLimit(): Promise<RateLimit>;
+export interface EsignService extends Operations, ValidationOperations, InsightOperations {
+  /**
+   * esign serve's requests (method, path, status, time, key id, operation): the last ones that
+   * match, then each new one as it is answered, until `o.signal` aborts. The engine reads the log
+   * esign serve keeps in its data directory; the remote adapter reads the server's stream (not an
+   * operation of the table: a stream, as file links are).
+   */
+  followRequests(o: FollowRequests, onEntry: (e: RequestLogEntry) => void): Promise<void>;
   readonly capabilities: BackendCapabilities;
   /**
    * The contents behind an expiring file link (`file_url` of a Bundle file or a Certificate of

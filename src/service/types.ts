@@ -1,238 +1,36 @@
-// Response and query types of API v2. Request types come from the zod schemas (schemas.ts).
-import type { AccountFeature, BundleStatus, DeliverVia, DocStatus, PacketStatus, WebhookEventType } from './enums.js';
-import type { WireError } from './errors.js';
+// Response and query types of API v2. An answer's type is its response schema's output
+// (responseSchemas.ts), written once; request types come from the request schemas (schemas.ts).
+import type { z } from 'zod';
+import type { RESPONSE_SCHEMAS } from './responseSchemas.js';
 
-export interface Packet {
-  id: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  person_id: string | null;
-  deliver_via: DeliverVia;
-  order: number;
-  status: PacketStatus;
-  auth_sms: boolean;
-  auth_selfie: boolean;
-  auth_id: boolean;
-  signing_complete_redirect: string | null;
-  suppress_all: boolean;
-  suppress_signing: boolean;
-  suppress_reminder: boolean;
-  suppress_docs_ready: boolean;
-  completed_at: string | null;
-  last_accessed_at: string | null;
-  requires_witness: boolean;
-  witness_nominated_by: 'sgn' | 'snd' | '';
-}
+/** What the API answers as `name` (a schema of RESPONSE_SCHEMAS, as the OpenAPI document names it). */
+export type Answer<N extends keyof typeof RESPONSE_SCHEMAS> = z.output<(typeof RESPONSE_SCHEMAS)[N]>;
 
-export interface BundleDocument {
-  template_id?: string;
-  key: string;
-  name: string;
-}
-
-export interface BundleEvent {
-  kind: string;
-  description: string;
-  timestamp: string;
-  packet_id?: string;
-}
-
-export interface FileObject {
-  file_url: string;
-  expires: string;
-  /** esign additions (the container shape is not shown by the spec): what the file is. */
-  kind?: 'document' | 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | 'interim_pdf';
-  name?: string;
-  doc_key?: string;
-  packet_id?: string;
-  sha256?: string;
-  /** esign addition: bytes. */
-  size?: number;
-}
-
-export interface BundleDataItem {
-  doc_key: string;
-  field_key: string;
-  label: string;
-  kind: string;
-  value: string;
-  filled_by: string;
-  packet_id: string | null;
-  attachments: { url: string; name: string; size: number; num: number; ext: string; is_image: boolean }[];
-}
-
-export interface Bundle {
-  id: string;
-  created: string;
-  status: BundleStatus;
-  label: string;
-  in_order: boolean;
-  email_subject: string;
-  email_message: string;
-  sms_message: string;
-  requester_name: string;
-  requester_email: string;
-  cc_emails: string[];
-  custom_key: string | null;
-  team: string | null;
-  is_test: boolean;
-  payment: { billed_to: string; amount_due: number; payment_method_types: string[] } | null;
-  tag_values: Record<string, string | number>;
-  docs_ready: boolean;
-  doc_status: DocStatus;
-  errors: WireError[];
-  packets: Packet[];
-  documents: BundleDocument[];
-  tags: string[];
-  sent: string | null;
-  completed_at: string | null;
-  expires: string | null;
-  cc_sender: boolean;
-  send_reminders: boolean;
-  reminder_offset: number | null;
-  reminder_interval: number | null;
-  reminder_expires: number | null;
-  allow_signer_reassign: boolean;
-  allow_chained_signer_reassign: boolean;
-  owner: string | null;
-  /** API 2.19: the owner's name and address, and a cap on reminders (null: none). */
-  owner_name: string;
-  owner_email: string;
-  max_reminders: number | null;
-  signing_brand: string | null;
-  template: string | null;
-  data?: BundleDataItem[] | null;
-  events?: BundleEvent[] | null;
-  files?: FileObject[] | null;
-}
-
-export interface ValidateResult {
-  can_send: boolean;
-  msg: string;
-  n_docs: number;
-}
-
-export interface EmbedUrl {
-  url: string;
-  expires: string;
-}
-
-export interface CoeFile {
-  file_url: string;
-  expires: string;
-  sha256: string;
-}
-
-export interface DocumentTemplate {
-  id: string;
-  is_shared: boolean;
-  name: string;
-  file_url: string;
-  roles: { key: string; label: string }[];
-  fields: Record<string, unknown>[];
-  metadata: Record<string, string>;
-  teams: string[];
-}
-
-export interface EnvelopeTemplate {
-  id: string;
-  created: string;
-  name: string;
-  description: string;
-  is_shared: boolean;
-  is_portal: boolean;
-  allow_direct_signing: boolean;
-  documents: { key: string; name: string; order: number }[];
-  signers: { key: string; label: string; order: number; auth_sms: boolean; auth_selfie: boolean; auth_id: boolean }[];
-  smart_link_url: string;
-}
-
-export interface ContactChannel {
-  id: string;
-  kind: 'em' | 'mp';
-  email?: string;
-  phone?: string;
-}
-
-export interface Person {
-  id: string;
-  name: string;
-  metadata: Record<string, unknown>;
-  is_user: boolean;
-  channels: ContactChannel[];
-}
-
-export interface WebhookExtraHeader {
-  id: string;
-  webhook: string;
-  name: string;
-  value: string;
-  order: number;
-}
-
-export interface Webhook {
-  id: string;
-  name: string;
-  url: string;
-  enabled: boolean;
-  json: boolean;
-  event_types: WebhookEventType[];
-  extra_headers: WebhookExtraHeader[];
-}
-
-export interface WebhookDelivery {
-  pk: string;
-  timestamp: string;
-  status: number;
-  message: string;
-}
-
-export interface WebhookEvent {
-  pk: string;
-  webhook: string;
-  event_type: string;
-  created: string;
-  status: number;
-  success: boolean;
-  payload: string;
-  deliveries: WebhookDelivery[];
-  /** esign addition (local engine): when the next attempt is due; null when none is. */
-  next_attempt_at?: string | null;
-}
-
+export type Packet = Answer<'Packet'>;
+export type Bundle = Answer<'Bundle'>;
+export type BundleDocument = Bundle['documents'][number];
+export type BundleEvent = Answer<'BundleEvent'>;
+export type FileObject = Answer<'FileObject'>;
+export type BundleDataItem = Answer<'BundleDataItem'>;
+export type ValidateResult = Answer<'ValidateResult'>;
+export type EmbedUrl = Answer<'EmbedUrl'>;
+export type CoeFile = Answer<'CoeFile'>;
+export type DocumentTemplate = Answer<'DocumentTemplate'>;
+export type EnvelopeTemplate = Answer<'EnvelopeTemplate'>;
+export type Person = Answer<'Person'>;
+export type ContactChannel = Person['channels'][number];
+export type WebhookExtraHeader = Answer<'WebhookExtraHeader'>;
+export type Webhook = Answer<'Webhook'>;
+export type WebhookEvent = Answer<'WebhookEvent'>;
+/** One attempt of a webhook event. */
+export type WebhookDelivery = WebhookEvent['deliveries'][number];
 /** An item of the delivery list: one attempt, in the WebhookEvent shape (spec), naming its event. */
-export interface WebhookDeliveryRecord extends WebhookEvent {
-  webhook_event: string;
-}
-
-export interface WebhookSecret {
-  secret: string;
-  create_date: string;
-}
-
-export interface VerifyResult {
-  status: 'match' | 'no_match';
-  message: string;
-  sha256: string;
-  document_type: 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | null;
-  signed_at: string | null;
-  envelope: { bundle_slug: string; status: BundleStatus; sent: string | null; completed_at: string | null } | null;
-}
-
+export type WebhookDeliveryRecord = Answer<'WebhookDeliveryRecord'>;
+export type WebhookSecret = Answer<'WebhookSecret'>;
+export type VerifyResult = Answer<'VerifyResult'>;
+export type RateLimit = Answer<'RateLimit'>;
 /** What the create rules read of the account: its feature switches and its users' verified addresses. */
-export interface AccountFacts {
-  features: AccountFeature[];
-  /** The verified email addresses of the account's users: the only addresses a test Bundle may go to. */
-  verified_addresses: string[];
-}
-
-export interface RateLimit {
-  limit: number;
-  remaining: number;
-  reset: number;
-  window: number;
-}
+export type AccountFacts = Answer<'AccountFacts'>;
 
 /** One page of a list: the bare array of the wire plus what `X-Blueink-Pagination` carries. */
 export interface Page<T> {
@@ -342,33 +140,14 @@ export interface OutboxQuery {
   limit?: number;
 }
 
-/** What a backend's sandbox offers (GET /sandbox/): the hosted service has none of it. */
-export interface SandboxInfo {
-  /** View, sign, decline and reassign as the signer (/sandbox/packets/...). */
-  signer_actions: boolean;
-  /** The engine's clock: read, moved forward, reset. */
-  clock: boolean;
-  /** The messages recorded instead of sent. */
-  outbox: boolean;
-  /** Webhook trigger and resend. */
-  webhook_tools: boolean;
-  /** A live log of the server's requests. */
-  request_log: boolean;
-}
+/** What a backend's sandbox offers (GET /sandbox/: signer actions, clock, outbox, webhook tools, request log). */
+export type SandboxInfo = Answer<'SandboxInfo'>;
 
 /** The sandbox's clock: its time and how far it is ahead of the wall clock. */
-export interface SandboxClock {
-  now: string;
-  offset_ms: number;
-}
+export type SandboxClock = Answer<'SandboxClock'>;
 
-/** A move of the clock, and what it made due at once. */
-export interface ClockMove extends SandboxClock {
-  /** Bundles that expired. */
-  expired: number;
-  /** Reminders sent. */
-  reminded: number;
-}
+/** A move of the clock, and what it made due at once (Bundles expired, reminders sent). */
+export type ClockMove = Answer<'ClockMove'>;
 
 /** One request esign serve answered, as its request log keeps it (never the key, never the query). */
 export interface RequestLogEntry {
