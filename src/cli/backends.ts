@@ -43,6 +43,8 @@ export interface Backends {
   databasePath(dataDir: string): Promise<string>;
   /** API v2 on a remote server, through the remote adapter. */
   remote(o: RemoteSettings): Promise<EsignService>;
+  /** `esign api` on a remote server: the remote adapter's HTTP client in its raw mode. */
+  remoteApi(o: RemoteSettings): Promise<Transport>;
   /** esign serve's routes over `engine`, called in-process (esign api on the embedded engine). */
   inProcessApi(engine: LocalBackend): Promise<Transport>;
 }

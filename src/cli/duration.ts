@@ -12,3 +12,11 @@ export function durationArg(text: string, flag: string): number {
     throw new CliError(`${flag} expects a duration such as ${DURATION_EXAMPLES}, got "${text}".`, EXIT.USAGE);
   return ms;
 }
+
+/** A flag named in seconds: bare seconds as ever (`300`), or the grammar (`5m`); whole seconds, at least `min`. */
+export function secondsArg(text: string, flag: string, min = 0): number {
+  const ms = durationArg(text, flag);
+  if (ms % 1000) throw new CliError(`${flag} takes whole seconds, got "${text}".`, EXIT.USAGE);
+  if (ms / 1000 < min) throw new CliError(`${flag} must be at least ${min} s, got "${text}".`, EXIT.USAGE);
+  return ms / 1000;
+}

@@ -189,15 +189,7 @@ export class Factory {
     if (this.injected) return this.injected;
     const s = await this.settings();
     if (!s.baseUrl) return this.local();
-    if (!this.remote) {
-      this.remote = await this.wired().remote({
-        baseUrl: s.baseUrl,
-        apiKey: s.apiKey,
-        note: (line) => this.io.err.write(`${stripControl(line)}\n`),
-        onThrottle: (until) => this.throttleListeners.forEach((l) => l(until)),
-        debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
-      });
-    }
+    this.remote ??= await this.wired().remote(this.remoteOptions(s.baseUrl, s.apiKey));
     return this.remote;
   }
 
@@ -205,6 +197,17 @@ export class Factory {
   now(): number {
     const s = this.injected ?? this.engine ?? this.remote;
     return s?.clockMs ? s.clockMs() : Date.now();
+  }
+
+  /** A remote server as this run reaches it: its notes on stderr, its 429 waits told, ESIGN_DEBUG=api. */
+  private remoteOptions(baseUrl: string, apiKey: string | undefined): RemoteSettings {
+    return {
+      baseUrl,
+      apiKey,
+      note: (line) => this.io.err.write(`${stripControl(line)}\n`),
+      onThrottle: (until) => this.throttleListeners.forEach((l) => l(until)),
+      debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
+    };
   }
 
   /** A remote backend of its own (a profile's key checked), which the caller closes. */
@@ -247,7 +250,7 @@ export class Factory {
   async apiTransport(): Promise<import('./commands/api/transport.js').Transport> {
     const s = await this.settings();
     if (!s.baseUrl) return this.wired().inProcessApi(await this.local());
-    return (await import('./commands/api/transport.js')).remoteTransport(s.baseUrl, s.apiKey);
+    return this.wired().remoteApi(this.remoteOptions(s.baseUrl, s.apiKey));
   }
 
   /**
@@ -368,12 +371,7 @@ export class Factory {
   async remoteService(baseUrl: string, apiKey: string | undefined): Promise<EsignService> {
     if (!isHttpUrl(baseUrl))
       throw new CliError(`"${baseUrl}" is not an http(s) URL (for example http://127.0.0.1:8787/api/v2).`, EXIT.USAGE);
-    return this.wired().remote({
-      baseUrl,
-      apiKey,
-      note: (line) => this.io.err.write(`${stripControl(line)}\n`),
-      debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
-    });
+    return this.wired().remote(this.remoteOptions(baseUrl, apiKey));
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,10 @@
-// The streams a command talks through. Commands never touch process.stdout/stderr/stdin/env
+// The streams a command talks through, and what is drawn on them (as gh's IOStreams): colour,
+// the spinner, the progress bar, the pager. Commands never touch process.stdout/stderr/stdin/env
 // directly: they use the IO the Factory hands out, so a test runs a command in-process with a
 // captured IO, and the closed-pipe rule lives here once.
 import { Readable } from 'node:stream';
+import type { ChalkInstance } from 'chalk';
+import type { JournalCounts, Progress } from './batch/progress.js';
 
 export interface OutStream {
   write(text: string): void;
@@ -61,6 +64,26 @@ export interface IO {
   readonly interactive: boolean;
   /** Shows `text` through the pager `command` (a shell command line); resolves when it has ended. */
   page?(text: string, command: string): Promise<void>;
+  /** The one decision on colour for `stream` (output/colour.ts: NO_COLOR, FORCE_COLOR, a terminal). */
+  colour(stream: 'out' | 'err'): Promise<ChalkInstance>;
+  /** A spinner on stderr while `text` is under way, on a terminal only (nothing otherwise); stop() clears it. */
+  spinner(text: string): Promise<Spinner>;
+  /** The progress bar of `total` rows on stderr (batch send), on a terminal; `journal` counts the rows sent. */
+  progress(total: number, journal: () => JournalCounts): Promise<Progress>;
+}
+
+export interface Spinner {
+  stop(): void;
+}
+
+const NO_SPINNER: Spinner = { stop: () => {} };
+
+/** What an IO draws, over its streams and environment. */
+function drawing(io: Pick<IO, 'out' | 'err' | 'env'>): Pick<IO, 'colour' | 'progress'> {
+  return {
+    colour: async (stream) => (await import('./output/colour.js')).colourFor(io.env, io[stream]),
+    progress: async (total, journal) => (await import('./batch/progress.js')).startProgress(io.err, total, journal),
+  };
 }
 
 /**
@@ -103,6 +126,13 @@ export function processIO(): IO {
       return process.stdin.isTTY === true && process.stdout.isTTY === true && !process.env.CI;
     },
     page: pageThrough,
+    ...drawing({ out, err, env: process.env }),
+    async spinner(text) {
+      if (!err.isTTY) return NO_SPINNER;
+      const ora = (await import('ora')).default;
+      const s = ora({ text, stream: process.stderr }).start();
+      return { stop: () => void s.stop() };
+    },
   };
 }
 
@@ -154,14 +184,23 @@ export function captureIO(
     columns: o.columns ?? 80,
     rows: o.rows,
   });
+  const out = stream(chunks.out);
+  const err = stream(chunks.err);
+  const env = o.env ?? {};
   return {
-    out: stream(chunks.out),
-    err: stream(chunks.err),
+    out,
+    err,
     stdin: Readable.from(o.stdin === undefined ? [] : [Buffer.from(o.stdin)]),
     stdinIsTTY: o.tty ?? false,
-    env: o.env ?? {},
+    env,
     interactive: o.interactive ?? false,
     page: o.page,
+    ...drawing({ out, err, env }),
+    // A captured terminal has no cursor to animate: the spinner's text is written once, as it starts.
+    async spinner(text) {
+      if (err.isTTY) err.write(`${text}\n`);
+      return NO_SPINNER;
+    },
     stdout: () => chunks.out.join(''),
     stderr: () => chunks.err.join(''),
   };

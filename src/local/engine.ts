@@ -76,11 +76,20 @@ export interface LocalEngineOptions {
   rateLimits?: Partial<RateLimitConfig>;
   /** The wall clock of in-memory caches (API keys) and of webhook leases; tests move it instead of waiting. Default Date.now. */
   wallMs?: () => number;
-  /** Where lines for people go (background failures, a private directory tightened, a slow upgrade); default: dropped. */
+  /**
+   * Where lines for people go (a webhook delivery or a background job that failed, a private
+   * directory tightened, a slow upgrade); default: process warnings (`asWarning`), so none is lost.
+   */
   report?: Report;
   /** Report each Bundle list's plan (strategy, driving index, total, page) through `report`: ESIGN_DEBUG=sql. */
   explainLists?: boolean;
 }
+
+/**
+ * The sink of a host that gave none (a script using the engine as a library): each line a Node
+ * process warning (code ESIGN_REPORT), which the host may listen to ('warning') or Node prints.
+ */
+export const asWarning: Report = (line) => process.emitWarning(line, { code: 'ESIGN_REPORT' });
 
 // Write paths (creating, signing, background work, verification) load on first use: read commands start faster.
 const signingModule = () => import('./signing/signing.js');
@@ -119,7 +128,7 @@ export class LocalEngine implements LocalBackend {
     this.publicUrlOverride = opts.publicUrl;
     this.rateLimits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
     this.explainLists = opts.explainLists === true;
-    const report = opts.report ?? (() => {});
+    const report = opts.report ?? asWarning;
     this.db = openDatabase(opts.dataDir, report);
     this.clock = new Clock(this.db);
     this.account = new AccountStore(this.db, () => this.clock.now());

@@ -3,6 +3,7 @@
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, FormData, request } from 'undici';
 import { ApiError } from '../service/errors.js';
+import { serverRootOf } from '../service/operationTable.js';
 import { DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy, nextWait } from './retryPolicy.js';
 
 export { isTransientStatus } from './retryPolicy.js';
@@ -66,6 +67,24 @@ export interface RequestSpec {
   fromRoot?: boolean;
 }
 
+/** A request as `esign api` writes it: the path with its query, the caller's headers, the body's bytes. */
+export interface RawRequestSpec {
+  method: string;
+  path: string;
+  fromRoot?: boolean;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+const lowerCased = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+
 export class HttpClient {
   private readonly agent: Dispatcher;
   private readonly ownAgent?: Agent;
@@ -97,7 +116,7 @@ export class HttpClient {
   }
 
   url(spec: Pick<RequestSpec, 'path' | 'query' | 'fromRoot'>): string {
-    const base = spec.fromRoot ? this.baseUrl.replace(/\/api\/v2$/, '') : this.baseUrl;
+    const base = spec.fromRoot ? serverRootOf(this.baseUrl) : this.baseUrl;
     const u = new URL(`${base}${spec.path}`);
     for (const [k, v] of Object.entries(spec.query ?? {}))
       if (v !== undefined && v !== '') u.searchParams.set(k, String(v));
@@ -106,27 +125,71 @@ export class HttpClient {
 
   /** One call under the retry policy; a non-2xx answer becomes an ApiError, an unreachable server a TransportError. */
   async send(spec: RequestSpec): Promise<HttpResponse> {
-    const safe = spec.retry ?? IDEMPOTENT.has(spec.method);
+    const res = await this.retrying(spec, spec.retry ?? IDEMPOTENT.has(spec.method), () => this.once(spec));
+    if (res.status < 400) return res;
+    const error = ApiError.fromWire(res.status, res.body);
+    // Kept for callers that pace themselves (batch send): when the server allows the next try.
+    const ra = Number(res.headers['retry-after']);
+    if (Number.isFinite(ra) && ra > 0) Object.assign(error, { retryAfterSeconds: ra });
+    throw error;
+  }
+
+  /**
+   * One exchange as the caller wrote it (`esign api`): its headers and bytes out, the server's
+   * status, headers and bytes back whatever the status, under the same retry policy and timeouts
+   * (a method that is not idempotent is not sent again when its outcome is unknown).
+   */
+  async sendRaw(spec: RawRequestSpec): Promise<RawResponse> {
+    return this.retrying(spec, IDEMPOTENT.has(spec.method), async () => {
+      const res = await this.dispatch(spec, { accept: 'application/json', ...spec.headers }, spec.body);
+      return { status: res.status, headers: res.headers, body: Buffer.from(await res.raw.arrayBuffer()) };
+    });
+  }
+
+  /**
+   * A pre-signed link (a file's `file_url`), fetched without the API key, under the retry policy
+   * and the timeouts; anything but 200 is an error naming the link.
+   */
+  async openLink(url: string): Promise<Readable> {
+    const res = await this.retrying({ method: 'GET', path: url, url }, true, async () => {
+      const r = await request(url, {
+        dispatcher: this.agent,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      if (r.statusCode !== 200) await r.body.dump();
+      return { status: r.statusCode, headers: r.headers, body: r.body };
+    });
+    if (res.status !== 200) throw new Error(`Downloading ${url} failed: HTTP ${res.status}.`);
+    return res.body;
+  }
+
+  /** Attempts until an answer the policy does not send again; a connection that fails every time is a TransportError. */
+  private async retrying<R extends { status: number; headers: HttpResponse['headers'] }>(
+    spec: { method: string; path: string; url?: string },
+    safe: boolean,
+    attemptOnce: () => Promise<R>,
+  ): Promise<R> {
     for (let attempt = 0; ; attempt++) {
       let failure: Failure;
-      let error: Error;
+      let answer: R | undefined;
+      let error: Error | undefined;
       try {
-        const res = await this.once(spec);
-        if (res.status < 400) return res;
-        error = ApiError.fromWire(res.status, res.body);
-        // Kept for callers that pace themselves (batch send): when the server allows the next try.
-        const ra = Number(res.headers['retry-after']);
-        if (Number.isFinite(ra) && ra > 0) Object.assign(error, { retryAfterSeconds: ra });
-        failure = { status: res.status, retryAfter: res.headers['retry-after'] };
+        answer = await attemptOnce();
+        if (answer.status < 400) return answer;
+        failure = { status: answer.status, retryAfter: answer.headers['retry-after'] };
       } catch (e) {
-        if (e instanceof ApiError) throw e;
         const code = (e as { code?: string }).code ?? '';
-        const message = `${spec.method} ${this.baseUrl}${spec.path} failed: ${(e as Error).message}${code ? ` (${code})` : ''}`;
+        const target = spec.url ?? `${this.baseUrl}${spec.path}`;
+        const message = `${spec.method} ${target} failed: ${(e as Error).message}${code ? ` (${code})` : ''}`;
         error = new TransportError(attempt ? `${message}, after ${attempt + 1} attempts` : message, code);
         failure = { code };
       }
       const wait = nextWait(this.policy, failure, attempt, safe);
-      if (wait === undefined) throw error;
+      if (wait === undefined) {
+        if (answer) return answer;
+        throw error;
+      }
       if ('status' in failure && failure.status === 429) this.policy.onThrottle?.(Date.now() + wait);
       const what = 'status' in failure ? `HTTP ${failure.status} from` : `${failure.code} on`;
       const retry = `retry ${attempt + 1} of ${this.policy.maxRetries}`;
@@ -164,15 +227,14 @@ export class HttpClient {
     throw ApiError.fromWire(res.statusCode, body);
   }
 
-  private async once(spec: RequestSpec): Promise<HttpResponse> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'esign-cli' };
-    if (this.apiKey && !spec.anonymous) headers.authorization = `Token ${this.apiKey}`;
-    let body: string | FormData | undefined;
-    if (spec.form) body = spec.form;
-    else if (spec.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(spec.json);
-    }
+  /** The request itself: the key unless anonymous (or the caller's own Authorization), the timeouts, the debug line. */
+  private async dispatch(
+    spec: Pick<RequestSpec, 'method' | 'path' | 'query' | 'fromRoot' | 'anonymous'>,
+    given: Record<string, string>,
+    body: string | FormData | Buffer | undefined,
+  ) {
+    const headers: Record<string, string> = { 'user-agent': 'esign-cli', ...lowerCased(given) };
+    if (this.apiKey && !spec.anonymous && !headers.authorization) headers.authorization = `Token ${this.apiKey}`;
     const started = Date.now();
     const res = await request(this.url(spec), {
       method: spec.method as 'GET',
@@ -182,20 +244,32 @@ export class HttpClient {
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
-    const text = await res.body.text();
     if (this.debug)
       this.note?.(
         `api: ${spec.method} ${this.url(spec)} -> ${res.statusCode} in ${Date.now() - started} ms (authorization: ${headers.authorization ? 'Token [redacted]' : 'none'})`,
       );
+    return { status: res.statusCode, headers: res.headers, raw: res.body };
+  }
+
+  private async once(spec: RequestSpec): Promise<HttpResponse> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    let body: string | FormData | undefined;
+    if (spec.form) body = spec.form;
+    else if (spec.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(spec.json);
+    }
+    const res = await this.dispatch(spec, headers, body);
+    const text = await res.raw.text();
     let parsed: unknown;
     if (text) {
       try {
         parsed = JSON.parse(text);
       } catch {
-        parsed = { code: 'error', message: `HTTP ${res.statusCode}: ${text.slice(0, 200)}` };
+        parsed = { code: 'error', message: `HTTP ${res.status}: ${text.slice(0, 200)}` };
       }
     }
-    return { status: res.statusCode, headers: res.headers, body: parsed };
+    return { status: res.status, headers: res.headers, body: parsed };
   }
 
   async close(): Promise<void> {

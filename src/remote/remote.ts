@@ -1,6 +1,5 @@
 // ADAPTER 1: EsignService over HTTP to any API v2 server (the hosted service, or `esign serve`).
 import type { Readable } from 'node:stream';
-import { loadUndici } from '../lazyImport.js';
 import { OPERATION_TABLE, type OperationRow, fillPath, operationRow } from '../service/operationTable.js';
 import type { BackendCapabilities, Body, EsignService, Operations, SignInput } from '../service/service.js';
 import type {
@@ -118,15 +117,9 @@ export class RemoteService extends OperationsOverHttp implements EsignService {
     this.http = new HttpClient(opts);
   }
 
-  /** File links are pre-signed: fetched without the API key. */
-  async openFileLink(url: string): Promise<Readable> {
-    const { request } = await loadUndici();
-    const res = await request(url, { headersTimeout: 30_000, bodyTimeout: 60_000 });
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw new Error(`Downloading ${url} failed: HTTP ${res.statusCode}.`);
-    }
-    return res.body;
+  /** File links are pre-signed: fetched without the API key, under the retry policy and timeouts. */
+  openFileLink(url: string): Promise<Readable> {
+    return this.http.openLink(url);
   }
 
   /** One operation of the table: its arguments placed where the table says, its answer read as it says. */

@@ -8,7 +8,7 @@ import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page, RateLimit } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
-import { operationRow, routePattern } from '../service/operationTable.js';
+import { API_ROOT, operationRow, routePattern } from '../service/operationTable.js';
 import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';
 import { bodyOf, parseForm } from './formBody.js';
 import { BodyBudget, bodyIntake } from './bodyIntake.js';
@@ -17,8 +17,6 @@ import { hostCheck } from './hostNames.js';
 import { receiveForm } from './multipartForm.js';
 import { apiRefusalLimits } from './refusals.js';
 import { type Door, errorObject, newServer, openDoors } from './doors.js';
-
-export const API_PREFIX = '/api/v2';
 
 export interface ServerOptions {
   service: EsignService;
@@ -179,7 +177,7 @@ function tableRoute(
   const kind = op.public ? 'public' : (op.throttle ?? 'call');
   app.route({
     method: op.method,
-    url: op.fromRoot ? url : `${API_PREFIX}${url}`,
+    url: op.fromRoot ? url : `${API_ROOT}${url}`,
     config: { operation: op.name },
     ...(op.documentBody ? { bodyLimit: limits.documentJsonBytes } : {}),
     // The key is checked as soon as the headers are in: a body is read only for a key holder.
@@ -230,7 +228,7 @@ function apiDoor(c: DoorContext): Door {
     const rateLimit = routePattern(operationRow('getRateLimit')!.path);
     app.route({
       method: 'GET',
-      url: `${API_PREFIX}${rateLimit}`,
+      url: `${API_ROOT}${rateLimit}`,
       config: { operation: 'getRateLimit' },
       onRequest: async (req, reply) => void guard(req, reply, 'status'),
       handler: async (req, reply) => {
@@ -244,7 +242,7 @@ function apiDoor(c: DoorContext): Door {
       if (others.length)
         app.route({
           method: others,
-          url: `${API_PREFIX}${path}`,
+          url: `${API_ROOT}${path}`,
           // Refused as soon as the headers are in: a body sent with it is never read.
           onRequest: async (req, reply) => {
             reply.header('Allow', allowed.join(', '));
@@ -253,9 +251,9 @@ function apiDoor(c: DoorContext): Door {
           handler: async () => undefined,
         });
     }
-    (await import('./openapiRoute.js')).registerOpenApi(app, API_PREFIX);
+    (await import('./openapiRoute.js')).registerOpenApi(app, API_ROOT);
   };
-  return { name: 'api', paths: [API_PREFIX], answer: errorObject, refusals: apiRefusalLimits(limits), register };
+  return { name: 'api', paths: [API_ROOT], answer: errorObject, refusals: apiRefusalLimits(limits), register };
 }
 
 /**

@@ -2,6 +2,7 @@
 // request bodies from the zod schemas the engine validates with (schemas.ts), responses from
 // responseSchemas.ts. esign serve's sandbox (outside /api/v2) is not part of the API.
 import { z } from 'zod';
+import { API_ROOT } from './operationTable.js';
 import { OPENAPI_PATH, OPERATIONS, type OperationDef, requestSchemas } from './operations.js';
 import { RESPONSE_SCHEMAS } from './responseSchemas.js';
 
@@ -176,7 +177,7 @@ export function openApiDocument(version = '2.0.0'): Json {
       description:
         'API v2 as served by `esign serve` and the hosted service. Lists answer a bare JSON array; the page is in X-Blueink-Pagination.',
     },
-    servers: [{ url: '/api/v2' }],
+    servers: [{ url: API_ROOT }],
     security: [{ Token: [] }],
     paths,
     components: {

@@ -548,7 +548,18 @@ export const OPERATION_TABLE = [
 /** A row of the table, as its literal type. */
 export type TableRow = (typeof OPERATION_TABLE)[number];
 
-/** The OpenAPI document itself (not an operation of the port), relative to /api/v2. */
+/** Where API v2 lives on a server: every operation's path is relative to it (unless `fromRoot`). */
+export const API_ROOT = '/api/v2';
+
+/** The server's root, for a base URL that ends with the API root (`https://x/api/v2` -> `https://x`). */
+export const serverRootOf = (baseUrl: string): string =>
+  baseUrl.endsWith(API_ROOT) ? baseUrl.slice(0, -API_ROOT.length) : baseUrl;
+
+/** A path from the API root, given with or without it (`/api/v2/bundles/` -> `/bundles/`). */
+export const withinApi = (path: string): string =>
+  path.startsWith(`${API_ROOT}/`) ? path.slice(API_ROOT.length) : path;
+
+/** The OpenAPI document itself (not an operation of the port), relative to the API root. */
 export const OPENAPI_PATH = '/openapi.json';
 
 /** `/bundles/{slug}/` as a router pattern: `/bundles/:slug/`. */

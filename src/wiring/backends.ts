@@ -19,6 +19,10 @@ export const backends: Backends = {
   async remote(o) {
     return new (await import('../remote/remote.js')).RemoteService(o);
   },
+  async remoteApi(o) {
+    const http = new (await import('../remote/http.js')).HttpClient(o);
+    return { send: (r) => http.sendRaw(r), close: () => http.close() };
+  },
   async inProcessApi(engine) {
     return (await import('./inProcessApi.js')).inProcessTransport(engine);
   },

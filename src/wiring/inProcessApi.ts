@@ -1,8 +1,9 @@
 // `esign api` on the embedded engine: the very routes of `esign serve`, injected in-process
 // (fastify inject: no port is opened).
 import { randomBytes } from 'node:crypto';
-import { type Transport, lower } from '../cli/commands/api/transport.js';
+import type { Transport } from '../cli/commands/api/transport.js';
 import type { LocalBackend } from '../service/localAdmin.js';
+import { API_ROOT } from '../service/operationTable.js';
 import { serverDoors } from './doors.js';
 
 /**
@@ -10,7 +11,7 @@ import { serverDoors } from './doors.js';
  * a key: this run's own random key, known only to this process, opens it; stored keys work too.
  */
 export async function inProcessTransport(engine: LocalBackend): Promise<Transport> {
-  const { buildServer, API_PREFIX } = await import('../server/app.js');
+  const { buildServer } = await import('../server/app.js');
   const inProcessKey = randomBytes(24).toString('base64url');
   const app = await buildServer({
     service: engine,
@@ -22,7 +23,7 @@ export async function inProcessTransport(engine: LocalBackend): Promise<Transpor
     async send(r) {
       const res = await app.inject({
         method: r.method as 'GET',
-        url: r.fromRoot ? r.path : `${API_PREFIX}${r.path}`,
+        url: r.fromRoot ? r.path : `${API_ROOT}${r.path}`,
         headers: { authorization: `Token ${inProcessKey}`, ...lower(r.headers) },
         ...(r.body ? { payload: r.body } : {}),
       });
@@ -31,3 +32,6 @@ export async function inProcessTransport(engine: LocalBackend): Promise<Transpor
     close: () => app.close(),
   };
 }
+
+const lower = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));

@@ -1,7 +1,8 @@
 // One grammar of durations for every flag that takes one (bundle wait --timeout, bundle create --wait,
-// local clock advance).
+// local clock advance, and the flags named in seconds: --tolerance, --rate-window, --request-timeout,
+// --poll-seconds).
 import { describe, expect, it } from 'vitest';
-import { durationArg, formatDuration, parseDuration } from '../../src/cli/duration.js';
+import { durationArg, formatDuration, parseDuration, secondsArg } from '../../src/cli/duration.js';
 
 describe('durations', () => {
   it('reads bare seconds, units alone and together, and decimals', () => {
@@ -29,6 +30,17 @@ describe('durations', () => {
     expect(() => durationArg('soon', '--timeout')).toThrow(
       /^--timeout expects a duration such as 90, 90s, 15m, 2h, 1d12h, got "soon"\.$/,
     );
+  });
+
+  it('reads the flags named in seconds with it: bare seconds as before, units too, whole seconds only', () => {
+    expect(secondsArg('300', '--tolerance')).toBe(300);
+    expect(secondsArg('5m', '--tolerance')).toBe(300);
+    expect(secondsArg('0', '--tolerance')).toBe(0);
+    expect(secondsArg('1h', '--rate-window', 1)).toBe(3600);
+    expect(secondsArg('2m30s', '--request-timeout', 1)).toBe(150);
+    expect(() => secondsArg('1.5', '--rate-window', 1)).toThrow('--rate-window takes whole seconds, got "1.5".');
+    expect(() => secondsArg('0', '--poll-seconds', 1)).toThrow('--poll-seconds must be at least 1 s, got "0".');
+    expect(() => secondsArg('soon', '--tolerance')).toThrow(/^--tolerance expects a duration such as 90, 90s/);
   });
 
   it('says a duration for people', () => {

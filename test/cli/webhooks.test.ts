@@ -192,6 +192,7 @@ describe('esign webhook verify', () => {
     expect(json.exitCode).toBe(11);
     expect(JSON.parse(json.stdout)).toMatchObject({ verified: false, reason: 'stale_timestamp' });
     expect((await esign([...args, '--tolerance', '3600'])).exitCode).toBe(0);
+    expect((await esign([...args, '--tolerance', '1h'])).exitCode).toBe(0);
   });
 
   it('missing or malformed inputs are usage errors (exit 2)', async () => {

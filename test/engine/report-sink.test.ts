@@ -36,3 +36,23 @@ test("no module of the engine writes to the process's streams", () => {
     .map((f) => f.split(sep).join('/'));
   expect(writers).toEqual([]);
 });
+
+test('with no sink from its host, a line becomes a process warning: none is dropped', async () => {
+  const data = tempDir('esign-report-');
+  const dir = join(data.dir, 'esign');
+  mkdirSync(dir, { mode: 0o755 });
+  const warnings: (Error & { code?: string })[] = [];
+  const listen = (w: Error) => warnings.push(w);
+  process.on('warning', listen);
+  try {
+    await new LocalEngine({ dataDir: dir }).close();
+    // process.emitWarning emits on the next tick.
+    await new Promise((r) => setImmediate(r));
+    expect(warnings.filter((w) => w.code === 'ESIGN_REPORT').map((w) => w.message)).toEqual([
+      expect.stringMatching(/was open to other users \(mode 755\); it is now private \(700\)\.$/),
+    ]);
+  } finally {
+    process.off('warning', listen);
+    data.cleanup();
+  }
+});

@@ -2,7 +2,7 @@
 // connection's (another process on the same data directory).
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { nextPauseMs } from '../../src/app/wait/pacing.js';
+import { nextPauseMs } from '../../src/app/rateBudget.js';
 import { bundleRequest, newEngine } from '../helpers.js';
 
 const engines: { dispose?: () => Promise<void>; close: () => Promise<void> }[] = [];

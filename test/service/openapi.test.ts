@@ -2,7 +2,8 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { API_PREFIX, buildServer } from '../../src/server/app.js';
+import { buildServer } from '../../src/server/app.js';
+import { API_ROOT } from '../../src/service/operationTable.js';
 import { documentedOperations, openApiDocument, requestJsonSchema, requestSchemas } from '../../src/service/openapi.js';
 import { OPENAPI_PATH } from '../../src/service/operations.js';
 import { UNSTATED_TEXT_MAX } from '../../src/service/schemas.js';
@@ -32,7 +33,7 @@ function serverRoutes(): [string, string][] {
     stack.length = depth;
     stack[depth] = m[2];
     const path = stack.join('');
-    if (!path.startsWith(API_PREFIX)) continue;
+    if (!path.startsWith(API_ROOT)) continue;
     for (const method of m[3].split(', ')) if (method !== 'HEAD') out.push([method, path]);
   }
   return out;
@@ -56,13 +57,13 @@ describe('OpenAPI document', () => {
       const res = await app.inject({ method: method as 'GET', url });
       if (res.statusCode !== 405) routed.add(`${method} ${path}`);
     }
-    const documented = new Set(documentedOperations().map((d) => `${d.op.method} ${API_PREFIX}${norm(d.path)}`));
-    documented.add(`GET ${API_PREFIX}${OPENAPI_PATH}`);
+    const documented = new Set(documentedOperations().map((d) => `${d.op.method} ${API_ROOT}${norm(d.path)}`));
+    documented.add(`GET ${API_ROOT}${OPENAPI_PATH}`);
     expect([...routed].sort()).toEqual([...documented].sort());
     expect(routed.size).toBeGreaterThan(50);
     const doc = openApiDocument() as { paths: Record<string, Record<string, unknown>> };
     const inDoc = Object.entries(doc.paths).flatMap(([p, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${API_PREFIX}${norm(p)}`),
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${API_ROOT}${norm(p)}`),
     );
     expect(inDoc.sort()).toEqual([...documented].sort());
   });
@@ -106,7 +107,7 @@ describe('OpenAPI document', () => {
   });
 
   test('served at /api/v2/openapi.json without a key', async () => {
-    const res = await app.inject({ method: 'GET', url: `${API_PREFIX}/openapi.json` });
+    const res = await app.inject({ method: 'GET', url: `${API_ROOT}/openapi.json` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.json().paths['/bundles/{slug}/'].get.operationId).toBe('get_bundles_slug');

@@ -11,7 +11,7 @@ import { FileCache } from './fileCache.js';
 import { rowFingerprint } from './identity.js';
 import type { Journal } from './journal.js';
 import { type RowRequest, type Source, describeProblem } from './mapping.js';
-import type { Pacer } from './pacer.js';
+import type { Pacer } from '../rateBudget.js';
 import { RowChecker } from './rows.js';
 
 /**

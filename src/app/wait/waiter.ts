@@ -2,8 +2,8 @@
 // engine), else polls with backoff paced by the remote rate limit.
 import type { EsignService } from '../../service/service.js';
 import { cannotReach, reachedTarget, type WaitTarget } from '../../service/states.js';
-import type { Bundle } from '../../service/types.js';
-import { nextPauseMs, type RateView, type Spent } from './pacing.js';
+import type { Bundle, RateLimit } from '../../service/types.js';
+import { nextPauseMs, type Spent } from '../rateBudget.js';
 
 /** `processed`: the Bundle's documents are processed (it left `pe`: launched, saved as a draft, or failed). */
 export type WaiterTarget = WaitTarget | 'processed';
@@ -61,7 +61,7 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
 
   await refresh(slugs);
   const watch = service.watchBundles ? changeSignal(service.watchBundles.bind(service)) : undefined;
-  let rate: RateView | undefined;
+  let rate: RateLimit | undefined;
   const spent: Spent = { inWindow: looks, sinceRead: 0 };
   const readRate = async () => {
     const was = rate;

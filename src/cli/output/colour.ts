@@ -1,11 +1,14 @@
 // The one decision on colour and style (bold too): none when NO_COLOR is set (no-color.org: present
 // and not empty; it wins over FORCE_COLOR), FORCE_COLOR's level when set, else only on a terminal.
 import type { ChalkInstance } from 'chalk';
-import type { OutStream } from '../io.js';
 
 export type ColourLevel = 0 | 1 | 2 | 3;
 
-export function colourLevel(env: NodeJS.ProcessEnv, stream: Pick<OutStream, 'isTTY'>, detected: number): ColourLevel {
+export function colourLevel(
+  env: NodeJS.ProcessEnv,
+  stream: { readonly isTTY: boolean },
+  detected: number,
+): ColourLevel {
   if (env.NO_COLOR) return 0;
   const force = env.FORCE_COLOR;
   if (force !== undefined) {
@@ -18,7 +21,7 @@ export function colourLevel(env: NodeJS.ProcessEnv, stream: Pick<OutStream, 'isT
 }
 
 /** A chalk for writing to `stream` of this run (its own env: in-process tests pass theirs). */
-export async function colourFor(env: NodeJS.ProcessEnv, stream: Pick<OutStream, 'isTTY'>): Promise<ChalkInstance> {
+export async function colourFor(env: NodeJS.ProcessEnv, stream: { readonly isTTY: boolean }): Promise<ChalkInstance> {
   const { Chalk, supportsColor } = await import('chalk');
   return new Chalk({ level: colourLevel(env, stream, supportsColor ? supportsColor.level : 1) });
 }

@@ -104,7 +104,7 @@ export async function printList<T>(
   }
   const [{ fitWidths, timeIn, isIsoTime, cutLeft }, chalk, { default: Table }] = await Promise.all([
     import('./fit.js'),
-    import('./colour.js').then((c) => c.colourFor(o.io.env, out)),
+    o.io.colour('out'),
     import('cli-table3'),
   ]);
   const now = o.now?.() ?? Date.now();
@@ -212,10 +212,7 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
     out.write(pairs.map(([k, v]) => `${k}\t${cell(v)}\n`).join(''));
     return;
   }
-  const [chalk, { isIsoTime, shortTime }] = await Promise.all([
-    import('./colour.js').then((c) => c.colourFor(o.io.env, out)),
-    import('./fit.js'),
-  ]);
+  const [chalk, { isIsoTime, shortTime }] = await Promise.all([o.io.colour('out'), import('./fit.js')]);
   const width = Math.max(...pairs.map(([k]) => k.length));
   const now = o.now?.() ?? Date.now();
   // A long value goes on under itself, broken at spaces: an id or a reason is never cut in two.

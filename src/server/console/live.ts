@@ -3,6 +3,7 @@
 // drives it; any other is polled at a pace its rate limit allows. The page then fetches itself.
 import type { FastifyReply } from 'fastify';
 import { inspectBundle } from '../../app/inspection.js';
+import { evenPaceMs, RATE_SHARES } from '../../app/rateBudget.js';
 import type { EsignService } from '../../service/service.js';
 
 export interface LiveOptions {
@@ -23,19 +24,16 @@ export const DEFAULT_LIVE: LiveOptions = {
   maxStreamsPerSession: 8,
 };
 
-/** The share of the remote rate limit the console's checks may use. */
-const POLL_SHARE = 0.1;
 /** Requests of one remote check: the Bundle and its audit events. */
 const REQUESTS_PER_CHECK = 2;
 /** A burst of changes (a signer signing writes several rows) is looked at once. */
 const SETTLE_MS = 150;
 
-/** How often a backend without a change watch is checked: at most POLL_SHARE of its rate limit. */
+/** How often a backend without a change watch is checked: at most the console's share of its rate limit. */
 export async function pollPaceMs(service: EsignService, o: LiveOptions): Promise<number> {
   try {
-    const r = await service.getRateLimit();
-    if (r.limit > 0 && r.window > 0)
-      return Math.max(o.minPollMs, Math.ceil((REQUESTS_PER_CHECK * r.window * 1000) / (r.limit * POLL_SHARE)));
+    const pace = evenPaceMs(await service.getRateLimit(), REQUESTS_PER_CHECK, RATE_SHARES.consolePolling);
+    if (pace !== undefined) return Math.max(o.minPollMs, pace);
   } catch {
     // No rate-limit status: the minimum pace.
   }

@@ -2,6 +2,7 @@
 // selects (the embedded engine, or a remote server through the remote adapter). It prints a
 // one-time sign-in URL on stderr (its address on stdout) and, with --open, opens the browser there.
 import { CliError, EXIT } from '../../cli/exitCodes.js';
+import { secondsArg } from '../../cli/duration.js';
 import { intArg } from '../../cli/run.js';
 import { defineVerb } from '../../cli/verb.js';
 
@@ -39,7 +40,7 @@ export const supportConsole = defineVerb(
         readOnly: o.readOnly === true,
         backend: settings.baseUrl ? new URL(settings.baseUrl).host : 'the local engine',
         timing: { sessionTtlMs: hours * 3_600_000 },
-        live: { minPollMs: intArg(o.pollSeconds, '--poll-seconds', 1) * 1000 },
+        live: { minPollMs: secondsArg(o.pollSeconds, '--poll-seconds', 1) * 1000 },
         // A page of another site that points a name of its own at 127.0.0.1 (DNS rebinding) is refused.
         allowedHost: (host) => host === new URL(origin).host || host === `localhost:${new URL(origin).port}`,
       });

@@ -1,9 +1,11 @@
 // esign serve: the embedded engine behind the API v2 wire.
 import { CliError, EXIT } from '../../cli/exitCodes.js';
+import { secondsArg } from '../../cli/duration.js';
 import { hostArg } from '../../cli/flags.js';
 import { intArg } from '../../cli/run.js';
 import { stripControl } from '../../app/sanitize.js';
 import { defineVerb } from '../../cli/verb.js';
+import { API_ROOT } from '../../service/operationTable.js';
 
 const DUE_WORK_INTERVAL_MS = 5_000;
 
@@ -59,7 +61,7 @@ export const serve = defineVerb(
         rateLimits: {
           limit: intArg(o.rateLimit, '--rate-limit', 1),
           createLimit: intArg(o.createRateLimit, '--create-rate-limit', 1),
-          windowSeconds: intArg(o.rateWindow, '--rate-window', 1),
+          windowSeconds: secondsArg(o.rateWindow, '--rate-window', 1),
         },
         log,
         publicUrl: o.publicUrl,
@@ -67,7 +69,7 @@ export const serve = defineVerb(
         requestLog: o.requestLog,
         doors: serverDoors,
         limits: {
-          requestTimeoutMs: intArg(o.requestTimeout, '--request-timeout', 1) * 1000,
+          requestTimeoutMs: secondsArg(o.requestTimeout, '--request-timeout', 1) * 1000,
           uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
           uploadRequestBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 4 * 1024 * 1024,
           connectionsPerAddress: intArg(o.connectionsPerAddress, '--connections-per-address', 1),
@@ -79,7 +81,7 @@ export const serve = defineVerb(
       engine.announceServing(o.publicUrl ?? address);
       if (!engine.keys.list().some((k) => !k.revoked_at))
         log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
-      log(`esign serve: API v2 at ${address}/api/v2/ (data in ${dataDir})`);
+      log(`esign serve: API v2 at ${address}${API_ROOT}/ (data in ${dataDir})`);
       if (o.console) log(`esign serve: support console at ${address}/console/ (sign in with an API key)`);
       // Stopping is possible from the moment readiness is said: the signals are heard first.
       const signalled = new Promise<string>((resolve) => {
@@ -92,7 +94,7 @@ export const serve = defineVerb(
       // The first line on stdout says it is ready: the address, or with --json the whole object.
       if (!ctx.options.json) ctx.io.out.write(`${address}\n`);
       const { announceReady } = await import('../../cli/ready.js');
-      const ready = { url: address, api: `${address}/api/v2`, mcp: `${address}/mcp`, data_dir: dataDir };
+      const ready = { url: address, api: `${address}${API_ROOT}`, mcp: `${address}/mcp`, data_dir: dataDir };
       const unannounce = await announceReady(
         ctx,
         { ...ready, console: o.console ? `${address}/console/` : null },

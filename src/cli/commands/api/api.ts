@@ -1,7 +1,7 @@
 // esign api METHOD PATH: a raw API v2 call, like `gh api`, on whichever backend is configured.
 import { readFile } from 'node:fs/promises';
 import { ApiError } from '../../../service/errors.js';
-import { fillPath, operationAt, operationRow } from '../../../service/operationTable.js';
+import { fillPath, operationAt, operationRow, withinApi } from '../../../service/operationTable.js';
 import { CliError, EXIT, rethrowAsStateConflict, STATE_GATED } from '../../exitCodes.js';
 import { readAll } from '../../io.js';
 import { collect } from '../../run.js';
@@ -126,7 +126,7 @@ async function refusal(transport: Transport, method: string, path: string, e: Ap
 /** `bundles/`, `/bundles/?page=2`, `/api/v2/bundles/` are the API's; `/sandbox/...` and `/files/...` the server root's. */
 function target(path: string): { pathname: string; fromRoot: boolean; query: URLSearchParams } {
   const u = new URL(path.startsWith('/') ? path : `/${path}`, 'http://x');
-  const pathname = u.pathname.replace(/^\/api\/v2(?=\/)/, '');
+  const pathname = withinApi(u.pathname);
   return { pathname, fromRoot: /^\/(sandbox|files)\//.test(pathname), query: u.searchParams };
 }
 

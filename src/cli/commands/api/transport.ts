@@ -1,5 +1,6 @@
-// How `esign api` reaches API v2: a remote server over HTTP, or the local engine through the very
-// routes of `esign serve`, injected in-process (src/wiring/inProcessApi.ts: no port is opened).
+// How `esign api` reaches API v2: a remote server through the remote adapter's HTTP client (its
+// raw mode: retry policy and timeouts included), or the local engine through the very routes of
+// `esign serve`, injected in-process (src/wiring/inProcessApi.ts: no port is opened).
 
 export interface RawRequest {
   method: string;
@@ -22,27 +23,3 @@ export interface Transport {
   send: Send;
   close(): Promise<void>;
 }
-
-export async function remoteTransport(baseUrl: string, apiKey: string | undefined): Promise<Transport> {
-  const { request } = await import('undici');
-  const apiRoot = baseUrl.replace(/\/+$/, '');
-  const serverRoot = apiRoot.replace(/\/api\/v2$/, '');
-  return {
-    async send(r) {
-      const headers: Record<string, string> = {
-        ...(apiKey ? { authorization: `Token ${apiKey}` } : {}),
-        ...lower(r.headers),
-      };
-      const res = await request(`${r.fromRoot ? serverRoot : apiRoot}${r.path}`, {
-        method: r.method as 'GET',
-        headers,
-        body: r.body,
-      });
-      return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
-    },
-    close: async () => {},
-  };
-}
-
-export const lower = (h: Record<string, string>) =>
-  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));

@@ -8,7 +8,8 @@ import type { CsvRow } from '../../../app/batch/csv.js';
 import type { Journal } from '../../../app/batch/journal.js';
 import type { RowChecker } from '../../../app/batch/rows.js';
 import type { Counts } from '../../../app/batch/runner.js';
-import type { Allowance, Pacer } from '../../../app/batch/pacer.js';
+import type { Allowance, Pacer } from '../../../app/rateBudget.js';
+import type { Progress } from '../../batch/progress.js';
 import type { ResultsFile } from '../../../app/batch/results.js';
 import type { EsignService } from '../../../service/service.js';
 import { defineVerb } from '../../verb.js';
@@ -80,9 +81,7 @@ export const send = defineVerb(
         const { pacer, calls, allowance, describe } = await pacingFor(service, o, pending);
         if (o.results) results = new (await import('../../../app/batch/results.js')).ResultsFile(o.results);
         const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
-        const bar = showBar
-          ? (await import('../../batch/progress.js')).startProgress(f.io.err, total, () => journalCounts(journal))
-          : undefined;
+        const bar = showBar ? await f.io.progress(total, () => journalCounts(journal)) : undefined;
         const failures: Failure[] = [];
         const created: string[] = [];
         const abort = new AbortController();
@@ -278,11 +277,11 @@ async function confirmSend(f: Factory, o: { live?: boolean; yes?: boolean }, c: 
     );
 }
 
-type Pacing = typeof import('../../../app/batch/pacer.js');
+type Pacing = typeof import('../../../app/rateBudget.js');
 
 /** The pace of creates and calls on a rate-limited backend: --rate, or the allowance the backend tells. */
 async function pacingFor(service: EsignService, o: { rate?: string }, pending: number) {
-  const pacing: Pacing = await import('../../../app/batch/pacer.js');
+  const pacing: Pacing = await import('../../../app/rateBudget.js');
   let pacer: Pacer | undefined;
   let calls: Pacer | undefined;
   let allowance: Allowance | undefined;
@@ -309,7 +308,7 @@ function handlersFor(
     created: string[];
     failures: Failure[];
     showBar: boolean;
-    bar: ReturnType<typeof import('../../batch/progress.js').startProgress> | undefined;
+    bar: Progress | undefined;
     pacer: Pacer | undefined;
   },
 ): Handlers {

@@ -123,12 +123,7 @@ const shellWord = (t: string) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(t) ? t : `'${t
 async function waitForLaunch(f: Factory, b: Bundle, timeoutMs: number): Promise<Bundle> {
   if (b.status !== 'pe') return b;
   const [service, { waitForBundles }] = await Promise.all([f.service(), import('../../../app/wait/waiter.js')]);
-  const spinner =
-    f.io.err.isTTY && !f.options.json
-      ? (await import('ora'))
-          .default({ text: `Processing documents of ${safeLine(b.id)}`, stream: process.stderr })
-          .start()
-      : undefined;
+  const spinner = f.options.json ? undefined : await f.io.spinner(`Processing documents of ${safeLine(b.id)}`);
   try {
     const r = await waitForBundles(service, [b.id], {
       target: 'processed',

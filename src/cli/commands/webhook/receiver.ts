@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { loadUndici } from '../../../lazyImport.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
+import { secondsArg } from '../../duration.js';
 import type { OptionsOf } from '../../verb.js';
 import type { listen } from './listen.js';
 import { CliError, EXIT } from '../../exitCodes.js';
@@ -92,10 +93,7 @@ export async function run(ctx: Factory, o: ListenOptions): Promise<void> {
   const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
   const undici = o.forwardTo ? await loadUndici() : undefined;
   const json = ctx.options.json === true;
-  const chalk =
-    ctx.io.out.isTTY && !json
-      ? await (await import('../../output/colour.js')).colourFor(ctx.io.env, ctx.io.out)
-      : undefined;
+  const chalk = ctx.io.out.isTTY && !json ? await ctx.io.colour('out') : undefined;
 
   let seen = 0;
   let verified = 0;
@@ -193,7 +191,7 @@ function announceListening(ctx: Factory, o: ListenOptions, server: Server, path:
   return announceReady(ctx, { url, forward_to: o.forwardTo ?? null }, o.readyFile);
 }
 
-type Chalk = Awaited<ReturnType<typeof import('../../output/colour.js')['colourFor']>>;
+type Chalk = Awaited<ReturnType<Factory['io']['colour']>>;
 type Undici = Awaited<ReturnType<typeof loadUndici>>;
 
 /** The text of the answer to the sender. */
@@ -208,7 +206,7 @@ const answerText = (r: Received) =>
 function listenSettings(o: ListenOptions) {
   const port = intArg(o.port, '--port', 0);
   if (port > 65535) throw new CliError(`--port must be at most 65535, got ${port}.`, EXIT.USAGE);
-  const toleranceS = intArg(o.tolerance, '--tolerance', 0);
+  const toleranceS = secondsArg(o.tolerance, '--tolerance');
   const count = o.count !== undefined ? intArg(o.count, '--count', 1) : undefined;
   const only = o.events ? new Set(commaList(o.events)) : undefined;
   const path = o.path.startsWith('/') ? o.path : `/${o.path}`;

@@ -3,11 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import { verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
+import { secondsArg } from '../../duration.js';
 import type { OptionsOf } from '../../verb.js';
 import type { verify } from './verify.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { printObject, writeJson } from '../../output/print.js';
-import { intArg, unreadable } from '../../run.js';
+import { unreadable } from '../../run.js';
 
 /** The flags of `esign webhook verify`, as its verb declares them (a type only: nothing is loaded back). */
 type VerifyOptions = OptionsOf<typeof verify>;
@@ -41,7 +42,7 @@ export async function run(ctx: Factory, o: VerifyOptions): Promise<void> {
     throw new CliError('Give --signature (the X-Blueink-Signature header of the delivery).', EXIT.USAGE);
   if (!o.timestamp)
     throw new CliError('Give --timestamp (the X-Blueink-Request-Timestamp header of the delivery).', EXIT.USAGE);
-  const toleranceS = intArg(o.tolerance, '--tolerance', 0);
+  const toleranceS = secondsArg(o.tolerance, '--tolerance');
   const body = await readBody(ctx, o);
   const r = verifySignature({ secret, signature: o.signature, timestamp: o.timestamp, body, toleranceS });
   if (r.ok) {

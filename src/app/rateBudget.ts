@@ -1,15 +1,38 @@
+// One rate budget: how the rate limit of one API key is shared by what may run against it at once
+// (a batch, waits beside it, the support console's live checks), each taking its share of the
+// window and no more, so that together they stay under the limit. A 429 is still waited out (the
+// remote adapter's retry policy), and pauses a batch's every row.
+import type { EsignService } from '../service/service.js';
+import type { RateLimit } from '../service/types.js';
+import { UseCaseError } from './failure.js';
+
+/**
+ * The shares of one key's window. All three may run at once: together they leave a twentieth for
+ * single commands (a `bundle get` beside a batch) and for rounding.
+ */
+export const RATE_SHARES = { batch: 0.65, wait: 0.2, consolePolling: 0.1 } as const;
+
+/**
+ * The pause between rounds of `requests` calls that spends at most `share` of the window evenly:
+ * the console's live checks of a backend that cannot watch its data.
+ */
+export function evenPaceMs(rate: RateLimit, requests: number, share: number): number | undefined {
+  if (rate.limit <= 0 || rate.window <= 0) return undefined;
+  return Math.ceil((requests * rate.window * 1000) / (rate.limit * share));
+}
+
+// ---- A batch: Bundle creations and calls --------------------------------------------------------
+//
 // Spends a remote server's quota without running into 429s: what the current window has left goes
 // at once, and only what exceeds it is paced (from the window's reset, one slot every
 // window/limit with a small margin for clock and network skew). A 429 still pauses everyone until
 // its Retry-After. Two budgets: Bundle creations, and calls (lookups by custom_key and the creates
 // themselves), of which a share is left for other clients of the same key.
-import type { EsignService } from '../../service/service.js';
-import { UseCaseError } from '../failure.js';
 
 /** docs/wire.md: 200 Bundle creations and 2000 other calls per hour per key; creations are a tenth. */
 export const DOCUMENTED_CREATE_SHARE = 200 / 2000;
-/** The share of the call limit a batch leaves to others (a `bundle wait` beside it, say). */
-export const CALL_RESERVE = 0.1;
+/** The share of the call limit a batch leaves to the others (waits, the console). */
+export const CALL_RESERVE = 1 - RATE_SHARES.batch;
 const MARGIN = 1.03;
 
 export interface Allowance {
@@ -120,4 +143,48 @@ export class Pacer {
   nextSlotAt(): number {
     return this.at(this.now());
   }
+}
+
+// ---- A wait: looks at Bundles until they reach a state ------------------------------------------
+//
+// How often a waiter may ask a remote server. A wait may use a fifth of the rate limit per window:
+// the first half of that at once (a look every FAST_STEP_MS at most, so a change is seen within
+// about 1.5 s plus one request), the rest spread over what is left of the window. It never takes
+// more than a fifth of what the server says remains, so a wait leaves the quota to the work it
+// waits on (a batch of creates, say), and waits for the reset when little remains.
+
+/** The share of the rate-limit window's requests a wait may use. */
+export const WAIT_SHARE = RATE_SHARES.wait;
+export const FIRST_STEP_MS = 1_000;
+/** The longest pause between looks while the wait's fast half of its share lasts. */
+export const FAST_STEP_MS = 1_500;
+const MAX_STEP_MS = 15_000;
+
+/** The wait's own requests: in the server's current window, and since `remaining` was read. */
+export interface Spent {
+  inWindow: number;
+  sinceRead: number;
+}
+
+/**
+ * The pause before the next round of `requests` calls. Without a rate view (a server that has no
+ * GET /rate_limit/), a backoff from the first step up to 15 s.
+ */
+export function nextPauseMs(
+  round: number,
+  requests: number,
+  rate: RateLimit | undefined,
+  nowMs: number,
+  firstStepMs = FIRST_STEP_MS,
+  spent: Spent = { inWindow: 0, sinceRead: 0 },
+): number {
+  const backoff = Math.min(MAX_STEP_MS, firstStepMs * 1.5 ** round);
+  if (!rate || rate.limit <= 0) return backoff;
+  const step = Math.min(FAST_STEP_MS, backoff);
+  const untilReset = Math.max(0, rate.reset * 1000 - nowMs);
+  const share = Math.floor(rate.limit * WAIT_SHARE);
+  const left = Math.min(share - spent.inWindow, Math.floor(rate.remaining * WAIT_SHARE) - spent.sinceRead);
+  if (left < requests) return Math.max(step, untilReset + 1);
+  if (spent.inWindow + requests <= share / 2) return step;
+  return Math.max(step, Math.min((requests * untilReset) / left, untilReset + 1));
 }
