@@ -4,6 +4,7 @@
 // Retry-After on a 429, Allow on a 405. `wireProblems` lists what is wrong; empty, the wire is right.
 import { z } from 'zod';
 import { ERROR_CODES } from '../src/service/enums.js';
+import { LINK_BASES } from '../src/service/linkPaths.js';
 import { type OperationRow, operationAt } from '../src/service/operationTable.js';
 import { RESPONSE_SCHEMAS } from '../src/service/responseSchemas.js';
 
@@ -151,10 +152,19 @@ function requestLogProblems(r: WireResponse): string[] {
     });
 }
 
+/** A file link (GET /files/TOKEN/NAME): no operation of the table, the file as stored, typed and not sniffed. */
+function fileLinkProblems(r: WireResponse): string[] {
+  const problems: string[] = [];
+  if (!header(r, 'content-type')) problems.push('file link: no content-type');
+  if (header(r, 'x-content-type-options') !== 'nosniff') problems.push('file link: no X-Content-Type-Options: nosniff');
+  return problems;
+}
+
 /** Everything wrong with one response of esign serve; empty when the wire is as the table says. */
 export function wireProblems(r: WireResponse): string[] {
   if (r.status >= 400) return errorProblems(r);
   if (r.method === 'GET' && r.url.split('?')[0] === '/sandbox/requests/') return requestLogProblems(r);
+  if (r.method === 'GET' && r.url.startsWith(`${LINK_BASES.file}/`)) return fileLinkProblems(r);
   const op = operationOf(r.method, r.url);
   if (!op) return [`no operation of the table answers ${r.method} ${r.url.split('?')[0]}`];
   return successProblems(r, op);

@@ -67,6 +67,16 @@ describe('the wire check', () => {
     ]);
   });
 
+  it('holds a file link (the remote adapter fetches it through the same client) to its type, not to the table', () => {
+    const pdf = { method: 'GET', url: '/files/tok/contract.pdf', status: 200, body: Buffer.from('%PDF-1.7') };
+    const typed = { 'content-type': 'application/pdf', 'x-content-type-options': 'nosniff' };
+    expect(wireProblems({ ...pdf, headers: typed })).toEqual([]);
+    expect(wireProblems({ ...pdf, headers: {} })).toEqual([
+      'file link: no content-type',
+      'file link: no X-Content-Type-Options: nosniff',
+    ]);
+  });
+
   it('fails a page of a list without X-Blueink-Pagination, or with one that does not add up', () => {
     expect(wireProblems(answer('GET', '/api/v2/bundles/', 200, [bundle])).join()).toMatch(/X-Blueink-Pagination/);
     const short = answer('GET', '/api/v2/bundles/', 200, [bundle], { 'x-blueink-pagination': '1,2,2,3' });
