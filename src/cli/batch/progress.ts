@@ -4,7 +4,6 @@
 // 429 wait) goes on its own line above it, and the bar is drawn again below (the stream's live line,
 // io.ts). However the process ends (a second Ctrl-C exits at once), the cursor comes back and the
 // rows are counted as the journal holds them.
-import type { OutStream } from '../io.js';
 import { fitLine } from '../output/fit.js';
 import type { Counts } from '../../app/batch/runner.js';
 
@@ -70,7 +69,14 @@ export function interruptedLine(total: number, j: JournalCounts): string {
   return `Interrupted: ${j.sent} of ${total} rows sent${more ? ` (${more})` : ''}; run the same command again to resume.`;
 }
 
-export function startProgress(err: OutStream, total: number, journal: () => JournalCounts): Progress {
+/** Where the bar is drawn: the IO's stderr (io.ts OutStream: its write, width and live line). */
+export interface BarStream {
+  write(text: string): void;
+  readonly columns: number;
+  live?(draw?: () => string): void;
+}
+
+export function startProgress(err: BarStream, total: number, journal: () => JournalCounts): Progress {
   const started = Date.now();
   let state = { counts: { done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 } as Counts, next: '' };
   let stopped = false;
