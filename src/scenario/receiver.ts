@@ -2,9 +2,9 @@
 // signature holds (checked against the raw body, as a real receiver must), its event type and the
 // Bundle it is about, so a `webhooks` step can wait for and check them. Bounded: bodies of at most
 // 1 MB, at most 10,000 deliveries kept.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../service/webhookSignature.js';
+import { receiveDelivery } from '../app/webhookReceipt.js';
 
 const MAX_BODY = 1024 * 1024;
 const MAX_KEPT = 10_000;
@@ -32,44 +32,16 @@ export interface Receiver {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function parse(raw: Buffer): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(raw.toString('utf8')) as unknown;
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Starts a receiver; `secret()` is asked for each delivery (the secret is known once registered). */
 export async function startReceiver(secret: () => string | undefined): Promise<Receiver> {
   const kept: Delivery[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((req, res) => {
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
-    readBody(req).then(
-      (raw) => {
-        if (!raw) return void res.writeHead(413).end();
-        const check = verifySignature({
-          secret: secret() ?? '',
-          signature: req.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
-          timestamp: req.headers[TIMESTAMP_HEADER.toLowerCase()] as string | undefined,
-          body: raw,
-        });
-        const event = parse(raw);
+    receiveDelivery(req, { secret: secret() ?? '', maxBytes: MAX_BODY }).then(
+      (receipt) => {
+        if (!receipt) return void res.writeHead(413).end();
+        const { check, event } = receipt;
         const payload = isObject(event?.payload) ? event.payload : {};
         if (kept.length < MAX_KEPT)
           kept.push({

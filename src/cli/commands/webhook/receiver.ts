@@ -4,7 +4,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadUndici } from '../../../lazyImport.js';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
 import { secondsArg } from '../../duration.js';
 import type { OptionsOf } from '../../verb.js';
@@ -13,6 +12,7 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import { note } from '../../output/print.js';
 import { commaList, intArg } from '../../run.js';
 import { safeJson, safeLine } from '../../../app/sanitize.js';
+import { receiveDelivery } from '../../../app/webhookReceipt.js';
 import { announceReady } from '../../ready.js';
 
 /** The flags of `esign webhook listen`, as its verb declares them (a type only: nothing is loaded back). */
@@ -45,43 +45,7 @@ const HOP_HEADERS = new Set([
   'proxy-authorization',
 ]);
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The event of a JSON body, or of a form body whose `payload` member is a JSON string (or the whole event). */
-export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknown> | null {
-  const text = raw.toString('utf8');
-  if (!contentType.includes('application/x-www-form-urlencoded')) {
-    const v = parseJson(text);
-    if (isObject(v)) return v;
-    if (contentType.includes('json')) return null;
-  }
-  const form = Object.fromEntries(new URLSearchParams(text)) as Record<string, unknown>;
-  if (typeof form.payload !== 'string') return Object.keys(form).length && form.event_type ? form : null;
-  const inner = parseJson(form.payload);
-  if (isObject(inner) && inner.event_type !== undefined && form.event_type === undefined) return inner;
-  return { ...form, payload: inner ?? form.payload };
-}
 
 /** A member of the (untrusted) body as one printable line. */
 const field = (o: unknown, key: string) =>
@@ -117,16 +81,9 @@ export async function run(ctx: Factory, o: ListenOptions): Promise<void> {
       res.writeHead(status, { 'content-type': 'text/plain' }).end(`${text}\n`);
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) return reply(404, 'Not found');
     if (req.method !== 'POST') return res.writeHead(405, { allow: 'POST' }).end();
-    const raw = await readBody(req);
-    if (!raw) return reply(413, 'Body too large');
-    const check = verifySignature({
-      secret,
-      signature: req.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
-      timestamp: req.headers[TIMESTAMP_HEADER.toLowerCase()] as string | undefined,
-      body: raw,
-      toleranceS,
-    });
-    const event = parseEvent(raw, req.headers['content-type']);
+    const receipt = await receiveDelivery(req, { secret, maxBytes: MAX_BODY, toleranceS });
+    if (!receipt) return reply(413, 'Body too large');
+    const { raw, check, event } = receipt;
     const type = event?.event_type;
     if (only && typeof type === 'string' && !only.has(type)) return reply(200, 'Skipped');
     if (stopping || (count !== undefined && counted() >= count)) return reply(503, 'No longer listening');
