@@ -62,6 +62,22 @@ module.exports = {
       to: { path: '^src/wiring/' },
     },
     {
+      name: 'lazy-in-one-place',
+      comment:
+        "A command's modules import what they use at their top. What loads later loads in one of two places: a verb's body through the verb seam (`verb.loads(() => import('./x.run.js'))` in its noun's index.ts, or src/wiring for the doors it starts), a package or a heavy module of the port through src/lazyImport.ts.",
+      severity: 'error',
+      from: {
+        path: '^src/(cli|wiring)/',
+        pathNot: [
+          '/index\\.ts$',
+          '^src/cli/commands/batch/batch\\.ts$',
+          '^src/cli/main\\.ts$',
+          '^src/wiring/[^/]+\\.ts$',
+        ],
+      },
+      to: { dependencyTypes: ['dynamic-import'] },
+    },
+    {
       name: 'resolvable',
       comment: 'An import the resolver cannot follow would hide its edge from every rule above.',
       severity: 'error',

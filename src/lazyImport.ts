@@ -1,5 +1,9 @@
-// Packages loaded on demand. The build leaves CommonJS packages to Node (scripts/build.mjs), so an
-// `import()` of a CommonJS package has Node's own shape (named exports and `default`) in the
+// Packages loaded on demand: the one place a package (or the port's zod schemas) is imported lazily
+// (a verb's own modules load through the verb seam, src/cli/verb.ts; .dependency-cruiser.cjs holds
+// it for src/cli and src/wiring). What is here costs start-up time every command would pay, and most
+// commands never need: the HTTP client, PDF work, colour, tables, spinners, prompts,
+// the profile store, zod. The build leaves CommonJS packages to Node (scripts/build.mjs),
+// so an `import()` of a CommonJS package has Node's own shape (named exports and `default`) in the
 // shipped program as under the test runner; test/cli/shipped-build.test.ts holds that.
 
 // Each promise is kept: an import() of a package already loaded still resolves its name again (its
@@ -11,3 +15,20 @@ let pdfLib: Promise<typeof import('pdf-lib')> | undefined;
 export const loadUndici = (): Promise<typeof import('undici')> => (undici ??= import('undici'));
 
 export const loadPdfLib = (): Promise<typeof import('pdf-lib')> => (pdfLib ??= import('pdf-lib'));
+
+export const loadChalk = () => import('chalk');
+
+export const loadCliTable = () => import('cli-table3');
+
+export const loadOra = () => import('ora');
+
+export const loadPrompts = () => import('@inquirer/prompts');
+
+export const loadConf = () => import('conf');
+
+export const loadEnvPaths = () => import('env-paths');
+
+export const loadZod = () => import('zod');
+
+/** The port's request schemas (zod with them), for a verb that checks a flag's value before sending. */
+export const loadSchemas = () => import('./service/schemas.js');

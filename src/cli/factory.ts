@@ -9,7 +9,11 @@ import type { IO } from './io.js';
 import type { OutputOptions } from './output/print.js';
 import { stripControl } from '../app/sanitize.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { loadEnvPaths, loadPrompts } from '../lazyImport.js';
+import type { Transport } from './commands/api/transport.js';
 
 export interface GlobalOptions extends OutputOptions {
   dataDir?: string;
@@ -44,11 +48,11 @@ export interface Prompter {
 /** Prompts by @inquirer/prompts, loaded on first use; Ctrl-C at a prompt exits 130. */
 export const inquirerPrompter: Prompter = {
   async confirm(message, defaultValue) {
-    const { confirm } = await import('@inquirer/prompts');
+    const { confirm } = await loadPrompts();
     return confirm({ message, default: defaultValue }).catch(interrupted);
   },
   async password(message) {
-    const { password } = await import('@inquirer/prompts');
+    const { password } = await loadPrompts();
     return password({ message, mask: true }).catch(interrupted);
   },
 };
@@ -180,7 +184,7 @@ export class Factory {
   async dataDir(): Promise<string> {
     const { dataDir } = await this.settings();
     if (dataDir) return dataDir;
-    const { default: envPaths } = await import('env-paths');
+    const { default: envPaths } = await loadEnvPaths();
     return envPaths('esign', { suffix: '' }).data;
   }
 
@@ -232,7 +236,6 @@ export class Factory {
 
   /** Where batch journals live: the engine's data directory, or per remote profile a directory under it. */
   async journalDir(): Promise<string> {
-    const [{ join }, { createHash }] = await Promise.all([import('node:path'), import('node:crypto')]);
     const s = await this.settings();
     const base = await this.dataDir();
     // Journals are not written into someone else's directory either.
@@ -247,7 +250,7 @@ export class Factory {
   }
 
   /** How `esign api` reaches API v2: HTTP to the remote server, or esign serve's routes in-process. */
-  async apiTransport(): Promise<import('./commands/api/transport.js').Transport> {
+  async apiTransport(): Promise<Transport> {
     const s = await this.settings();
     if (!s.baseUrl) return this.wired().inProcessApi(await this.local());
     return this.wired().remoteApi(this.remoteOptions(s.baseUrl, s.apiKey));
@@ -284,7 +287,6 @@ export class Factory {
 
   /** Whether the embedded engine has a database yet (so asking it something creates nothing). */
   async hasLocalData(): Promise<boolean> {
-    const { existsSync } = await import('node:fs');
     return existsSync(await this.wired().databasePath(await this.dataDir()));
   }
 

@@ -1,5 +1,7 @@
 // Flags that set members of a request are checked by the request's own schema before anything is
 // sent: a bad value is a usage error naming the flag (exit 2), never the backend's 400 (exit 3).
+import type { ZodType } from 'zod';
+import { loadSchemas, loadZod } from '../lazyImport.js';
 import { ApiError } from '../service/errors.js';
 import { CliError, EXIT } from './exitCodes.js';
 
@@ -28,8 +30,8 @@ export async function checkFlagMembers(
   body: Record<string, unknown>,
   flags: Record<string, string>,
 ): Promise<void> {
-  const [S, { z }] = await Promise.all([import('../service/schemas.js'), import('zod')]);
-  const shape: Record<string, import('zod').ZodType> = S[schema].shape;
+  const [S, { z }] = await Promise.all([loadSchemas(), loadZod()]);
+  const shape: Record<string, ZodType> = S[schema].shape;
   for (const [member, flag] of Object.entries(flags)) {
     if (body[member] === undefined) continue;
     try {

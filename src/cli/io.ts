@@ -2,9 +2,12 @@
 // the spinner, the progress bar, the pager. Commands never touch process.stdout/stderr/stdin/env
 // directly: they use the IO the Factory hands out, so a test runs a command in-process with a
 // captured IO, and the closed-pipe rule lives here once.
+import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import type { JournalCounts, Progress } from './batch/progress.js';
+import { loadOra } from '../lazyImport.js';
+import { type JournalCounts, type Progress, startProgress } from './batch/progress.js';
+import { colourFor } from './output/colour.js';
 
 export interface OutStream {
   write(text: string): void;
@@ -81,8 +84,8 @@ const NO_SPINNER: Spinner = { stop: () => {} };
 /** What an IO draws, over its streams and environment. */
 function drawing(io: Pick<IO, 'out' | 'err' | 'env'>): Pick<IO, 'colour' | 'progress'> {
   return {
-    colour: async (stream) => (await import('./output/colour.js')).colourFor(io.env, io[stream]),
-    progress: async (total, journal) => (await import('./batch/progress.js')).startProgress(io.err, total, journal),
+    colour: (stream) => colourFor(io.env, io[stream]),
+    progress: async (total, journal) => startProgress(io.err, total, journal),
   };
 }
 
@@ -129,7 +132,7 @@ export function processIO(): IO {
     ...drawing({ out, err, env: process.env }),
     async spinner(text) {
       if (!err.isTTY) return NO_SPINNER;
-      const ora = (await import('ora')).default;
+      const ora = (await loadOra()).default;
       const s = ora({ text, stream: process.stderr }).start();
       return { stop: () => void s.stop() };
     },
@@ -138,7 +141,6 @@ export function processIO(): IO {
 
 /** Like gh: the pager gets the text on its stdin and the terminal for the rest; less is told -FRX. */
 async function pageThrough(text: string, command: string): Promise<void> {
-  const { spawn } = await import('node:child_process');
   const child = spawn(command, {
     shell: true,
     stdio: ['pipe', 'inherit', 'inherit'],

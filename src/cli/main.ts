@@ -94,7 +94,7 @@ export function buildProgram(
     batch,
     doorVerbs?.scenario,
     api,
-    schema,
+    schema.loads(() => import('./commands/schema/schema.run.js')),
     completion,
   ])
     noun?.register(program, action);

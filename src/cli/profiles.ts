@@ -1,6 +1,7 @@
 // Named connection profiles, kept with conf in the user's config directory (file mode 0600: it
 // holds API keys). A profile with a base URL talks to that API v2 server; one without uses the
 // embedded engine, optionally in its own data directory.
+import { loadConf, loadEnvPaths } from '../lazyImport.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
@@ -25,13 +26,13 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 /** ESIGN_CONFIG_DIR, else the user's config directory. */
 export async function configDir(env: NodeJS.ProcessEnv = process.env): Promise<string> {
   if (env.ESIGN_CONFIG_DIR) return env.ESIGN_CONFIG_DIR;
-  const { default: envPaths } = await import('env-paths');
+  const { default: envPaths } = await loadEnvPaths();
   return envPaths('esign', { suffix: '' }).config;
 }
 
 /** Opens the profile store for reading and writing. */
 export async function openProfiles(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
-  const { default: ConfClass } = await import('conf');
+  const { default: ConfClass } = await loadConf();
   const cwd = await configDir(env);
   const damaged = (why: string) =>
     new CliError(

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Transport } from '../cli/commands/api/transport.js';
 import type { LocalBackend } from '../service/localAdmin.js';
+import { buildServer } from '../server/app.js';
 import { API_ROOT } from '../service/operationTable.js';
 import { serverDoors } from './doors.js';
 
@@ -11,7 +12,6 @@ import { serverDoors } from './doors.js';
  * a key: this run's own random key, known only to this process, opens it; stored keys work too.
  */
 export async function inProcessTransport(engine: LocalBackend): Promise<Transport> {
-  const { buildServer } = await import('../server/app.js');
   const inProcessKey = randomBytes(24).toString('base64url');
   const app = await buildServer({
     service: engine,

@@ -33,7 +33,7 @@ describe('the layers of src/', () => {
     expect(found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   }, 60_000);
 
-  it('catch a door importing a door, an adapter or the wiring, an upward import and a type-only cycle', async () => {
+  it('catch a door importing a door, an adapter or the wiring, an upward import, a type-only cycle and a lazy load outside the seam', async () => {
     const d = tempDir('esign-layers-');
     try {
       const files: Record<string, string> = {
@@ -50,6 +50,9 @@ describe('the layers of src/', () => {
         'src/server/b.ts': "import type { B2 } from './b2.js';\nexport const b = 1;\nexport type B = B2;\n",
         'src/server/b2.ts': "import type { B } from './b.js';\nexport type B2 = B | 2;\n",
         'src/mcp/m.ts': "import { w } from '../wiring/w.js';\nexport const m = w;\n",
+        'src/cli/commands/x/late.ts': "export const late = () => import('./body.js');\n",
+        'src/cli/commands/x/index.ts': "export const seam = () => import('./body.js');\n",
+        'src/cli/commands/x/body.ts': 'export const run = 1;\n',
         'src/wiring/w.ts':
           "import { a } from '../cli/toServer.js';\nimport { r } from '../remote/r.js';\nexport const w = a + r;\n",
       };
@@ -65,6 +68,7 @@ describe('the layers of src/', () => {
         'door-to-adapter: src/cli/toLocal.ts -> src/local/l.ts',
         'door-to-adapter: src/mcp/m.ts -> src/wiring/w.ts',
         'door-to-door: src/cli/toServer.ts -> src/server/b.ts',
+        'lazy-in-one-place: src/cli/commands/x/late.ts -> src/cli/commands/x/body.ts',
         'no-cycle: src/server/b.ts -> src/server/b2.ts',
         'nothing-imports-wiring: src/mcp/m.ts -> src/wiring/w.ts',
         'port-imports-nothing-outside: src/service/p.ts -> src/app/u.ts',

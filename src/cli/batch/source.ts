@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { CliError, EXIT } from '../exitCodes.js';
 import type { Factory } from '../factory.js';
 import { readJsonInput } from '../run.js';
+import { checkSpecMembers } from '../commands/bundle/request.js';
 import type { Source } from '../../app/batch/mapping.js';
 
 export interface SourceFlags {
@@ -36,7 +37,7 @@ export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSour
       throw new CliError('--spec: give a file (stdin is not read twice for a resumable batch).', EXIT.USAGE);
     const spec = await readJsonInput(f.io, o.spec, '--spec');
     // A member no create can apply is refused before any row is read, never dropped.
-    (await import('../commands/bundle/request.js')).checkSpecMembers(spec, o.spec);
+    checkSpecMembers(spec, o.spec);
     return {
       source: { kind: 'spec', spec, baseDir: dirname(resolve(o.spec)) },
       descriptor: `spec:${JSON.stringify(spec)}`,

@@ -1,6 +1,7 @@
 // The one decision on colour and style (bold too): none when NO_COLOR is set (no-color.org: present
 // and not empty; it wins over FORCE_COLOR), FORCE_COLOR's level when set, else only on a terminal.
 import type { ChalkInstance } from 'chalk';
+import { loadChalk } from '../../lazyImport.js';
 
 export type ColourLevel = 0 | 1 | 2 | 3;
 
@@ -22,6 +23,6 @@ export function colourLevel(
 
 /** A chalk for writing to `stream` of this run (its own env: in-process tests pass theirs). */
 export async function colourFor(env: NodeJS.ProcessEnv, stream: { readonly isTTY: boolean }): Promise<ChalkInstance> {
-  const { Chalk, supportsColor } = await import('chalk');
+  const { Chalk, supportsColor } = await loadChalk();
   return new Chalk({ level: colourLevel(env, stream, supportsColor ? supportsColor.level : 1) });
 }

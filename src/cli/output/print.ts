@@ -1,7 +1,9 @@
 // Output by the rules of the README (Output and scripting): data on stdout only; a table or
 // key/value view on a TTY, tab-separated rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../../service/states.js';
+import { loadCliTable } from '../../lazyImport.js';
 import { type IO, pagerCommand } from '../io.js';
+import { cutLeft, fitWidths, isIsoTime, shortTime, timeIn } from './fit.js';
 import { safeJson, stripControl } from '../../app/sanitize.js';
 
 export interface OutputOptions {
@@ -102,11 +104,7 @@ export async function printList<T>(
     err.write('No results.\n');
     return;
   }
-  const [{ fitWidths, timeIn, isIsoTime, cutLeft }, chalk, { default: Table }] = await Promise.all([
-    import('./fit.js'),
-    o.io.colour('out'),
-    import('cli-table3'),
-  ]);
+  const [chalk, { default: Table }] = await Promise.all([o.io.colour('out'), loadCliTable()]);
   const now = o.now?.() ?? Date.now();
   const shown = rows.map((r) =>
     columns.map((c) => {
@@ -212,7 +210,7 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
     out.write(pairs.map(([k, v]) => `${k}\t${cell(v)}\n`).join(''));
     return;
   }
-  const [chalk, { isIsoTime, shortTime }] = await Promise.all([o.io.colour('out'), import('./fit.js')]);
+  const chalk = await o.io.colour('out');
   const width = Math.max(...pairs.map(([k]) => k.length));
   const now = o.now?.() ?? Date.now();
   // A long value goes on under itself, broken at spaces: an id or a reason is never cut in two.

@@ -1,12 +1,10 @@
 // esign console: the support console on 127.0.0.1 over the backend the profile or environment
 // selects (the embedded engine, or a remote server through the remote adapter). It prints a
 // one-time sign-in URL on stderr (its address on stdout) and, with --open, opens the browser there.
-import { CliError, EXIT } from '../../cli/exitCodes.js';
-import { secondsArg } from '../../cli/duration.js';
-import { intArg } from '../../cli/run.js';
-import { defineVerb } from '../../cli/verb.js';
+// (The body: console.run.ts, loaded by src/wiring/wiring.ts.)
+import { declareVerb } from '../../cli/verb.js';
 
-export const supportConsole = defineVerb(
+export const supportConsole = declareVerb(
   'console',
   'The support console in a browser: find Bundles, read their story, verify PDFs (on 127.0.0.1, over the current backend)',
   {
@@ -22,51 +20,5 @@ export const supportConsole = defineVerb(
           '5',
         ),
     examples: ['esign console', 'esign console --read-only --port 8080 --open'],
-    async run(f, o) {
-      const port = intArg(o.port, '--port', 0);
-      if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
-      const hours = intArg(o.sessionHours, '--session-hours', 1);
-      const [{ newServer }, { registerConsole }] = await Promise.all([
-        import('../../server/doors.js'),
-        import('../../server/console/index.js'),
-      ]);
-      const service = await f.service();
-      const settings = await f.settings();
-      const log = (line: string) => f.io.err.write(`${line}\n`);
-      const app = newServer({ logger: false, requestTimeout: 30_000, connectionTimeout: 60_000, bodyLimit: 64 * 1024 });
-      let origin = '';
-      const handle = await registerConsole(app, {
-        service,
-        readOnly: o.readOnly === true,
-        backend: settings.baseUrl ? new URL(settings.baseUrl).host : 'the local engine',
-        timing: { sessionTtlMs: hours * 3_600_000 },
-        live: { minPollMs: secondsArg(o.pollSeconds, '--poll-seconds', 1) * 1000 },
-        // A page of another site that points a name of its own at 127.0.0.1 (DNS rebinding) is refused.
-        allowedHost: (host) => host === new URL(origin).host || host === `localhost:${new URL(origin).port}`,
-      });
-      app.get('/', async (_req, reply) => reply.code(303).header('Location', '/console/').send());
-      origin = await app.listen({ host: '127.0.0.1', port });
-      const url = `${origin}${handle.signInPath()}`;
-      f.io.out.write(`${origin}/console/\n`);
-      log(`esign console: over ${settings.baseUrl ?? 'the local engine'}${o.readOnly ? ' (read-only)' : ''}`);
-      log(`Sign in (this link works once): ${url}`);
-      if (o.open) {
-        const { default: open } = await import('open');
-        await open(url).catch((e: unknown) =>
-          log(`esign: could not open a browser (${(e as Error).message}); open the link above.`),
-        );
-      }
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          log(`${signal}: closing the console`);
-          app.close().then(
-            () => resolve(),
-            () => resolve(),
-          );
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
-    },
   },
 );

@@ -9,6 +9,7 @@ import { safeJson, stripControl } from '../../../app/sanitize.js';
 import { defineVerb } from '../../verb.js';
 import type { Factory } from '../../factory.js';
 import type { Transport } from './transport.js';
+import { parseField, setField, toQuery, typedValue } from './fields.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -40,7 +41,6 @@ export const api = defineVerb(
       const method = methodName.toUpperCase();
       if (!METHODS.includes(method))
         throw new CliError(`Unknown method "${methodName}": one of ${METHODS.join(', ')}.`, EXIT.USAGE);
-      const { parseField, setField, toQuery, typedValue } = await import('./fields.js');
       const fields: Record<string, unknown> = {};
       for (const item of o.rawField ?? []) setField(fields, ...parseField(item, '-f'));
       for (const item of o.field ?? []) {

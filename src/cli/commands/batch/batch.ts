@@ -10,5 +10,10 @@ export function register(program: Parent, action: Action): void {
   const batch = program
     .command('batch')
     .description('Send one Bundle per CSV row: resumable, paced by the server, never twice');
-  registerVerbs(batch, action, [send, check, csvTemplate, status]);
+  registerVerbs(batch, action, [
+    send.loads(() => import('./send.run.js')),
+    check.loads(() => import('./check.run.js')),
+    csvTemplate.loads(() => import('./csvTemplate.run.js')),
+    status.loads(() => import('./status.run.js')),
+  ]);
 }

@@ -1,7 +1,9 @@
 // The body of esign bundle create (declared in create.ts): build the request, check the tags, create,
 // tag, and optionally wait while its documents are processed.
-import type { CreateRequest } from '../../../app/createCheck.js';
+import { type CreateRequest, CreateChecker } from '../../../app/createCheck.js';
+import { waitForBundles } from '../../../app/wait/waiter.js';
 import type { ApiError } from '../../../service/errors.js';
+import { TagsRequest, parseOr400 } from '../../../service/schemas.js';
 import type { Bundle } from '../../../service/types.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { durationArg, formatDuration } from '../../duration.js';
@@ -35,10 +37,7 @@ export async function run(f: Factory, o: CreateOptions): Promise<void> {
   if (o.dryRun) return dryRun(f, { endpoint: o.envelopeTemplate ? 'envelope' : 'bundle', body, files }, tags);
   if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
   // Tags are checked before anything is created: a bad one must not leave a sent Bundle behind.
-  if (tags.length) {
-    const S = await import('../../../service/schemas.js');
-    S.parseOr400(S.TagsRequest, { tags });
-  }
+  if (tags.length) parseOr400(TagsRequest, { tags });
   const service = await f.service();
   let b = o.envelopeTemplate
     ? await service.createBundleFromEnvelopeTemplate(body)
@@ -63,14 +62,10 @@ export async function run(f: Factory, o: CreateOptions): Promise<void> {
  * each problem on stdout as `field F: why`, and what only the server can check named; exit 3 when invalid.
  */
 async function dryRun(f: Factory, req: CreateRequest, tags: string[]): Promise<void> {
-  const [{ CreateChecker }, S] = await Promise.all([
-    import('../../../app/createCheck.js'),
-    import('../../../service/schemas.js'),
-  ]);
   const checker = new CreateChecker(await f.service(), { lookUpKeys: true });
   const { problems } = await checker.check(req);
   try {
-    if (tags.length) S.parseOr400(S.TagsRequest, { tags });
+    if (tags.length) parseOr400(TagsRequest, { tags });
   } catch (e) {
     problems.push(
       ...(e as ApiError).errors.map((x) => ({ field: `tags${x.field.replace(/^tags/, '')}`, message: x.message })),
@@ -122,7 +117,7 @@ const shellWord = (t: string) => (/^[A-Za-z0-9_.,:@%+=/-]+$/.test(t) ? t : `'${t
  */
 async function waitForLaunch(f: Factory, b: Bundle, timeoutMs: number): Promise<Bundle> {
   if (b.status !== 'pe') return b;
-  const [service, { waitForBundles }] = await Promise.all([f.service(), import('../../../app/wait/waiter.js')]);
+  const service = await f.service();
   const spinner = f.options.json ? undefined : await f.io.spinner(`Processing documents of ${safeLine(b.id)}`);
   try {
     const r = await waitForBundles(service, [b.id], {

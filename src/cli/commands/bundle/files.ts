@@ -6,6 +6,7 @@ import type { Factory } from '../../factory.js';
 import { fieldColumns, note, printList } from '../../output/print.js';
 import { CLOBBER } from '../../flags.js';
 import { defineVerb } from '../../verb.js';
+import { download, safeFileName } from '../../../app/download.js';
 
 export const files = defineVerb(
   'files <slug>',
@@ -43,7 +44,6 @@ interface Saved {
 
 /** Saves every file, with a counter on a terminal and one line per file (the path) on stdout. */
 async function downloadAll(ctx: Factory, list: FileObject[], dir: string, clobber = false): Promise<void> {
-  const { download, safeFileName } = await import('../../../app/download.js');
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
   const saved: Saved[] = [];

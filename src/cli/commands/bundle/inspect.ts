@@ -1,6 +1,7 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
-import type { Inspection, TimelineFact } from '../../../app/inspection.js';
+import { getBundleOrPacketsBundle } from '../../../app/bundleRef.js';
+import { type Inspection, type TimelineFact, inspectBundle } from '../../../app/inspection.js';
 import { clockTime } from '../../../app/timeWords.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
@@ -19,10 +20,6 @@ export const inspect = idVerb({
     'esign bundle inspect 9KwSrpJdyp --json',
   ],
   async fetch(service, id) {
-    const [{ getBundleOrPacketsBundle }, { inspectBundle }] = await Promise.all([
-      import('../../../app/bundleRef.js'),
-      import('../../../app/inspection.js'),
-    ]);
     return inspectBundle(service, await getBundleOrPacketsBundle(service, id));
   },
   show: showInspection,

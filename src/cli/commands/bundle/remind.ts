@@ -1,4 +1,6 @@
 // esign bundle remind ID... | -: remind every signer whose turn it is, on each Bundle.
+import { signersToRemind } from '../../../app/remind.js';
+import { forEachId, readIds } from '../../bulk.js';
 import { defineVerb } from '../../verb.js';
 
 export const remind = defineVerb(
@@ -7,10 +9,6 @@ export const remind = defineVerb(
   {
     examples: ['esign bundle remind 9KwSrpJdyp', 'esign bundle list -q --status se | esign bundle remind -'],
     async run(f, _o, ids) {
-      const [{ readIds, forEachId }, { signersToRemind }] = await Promise.all([
-        import('../../bulk.js'),
-        import('../../../app/remind.js'),
-      ]);
       const service = await f.service();
       const remindDue = async (id: string): Promise<string[]> => {
         const due = await signersToRemind(service, id);

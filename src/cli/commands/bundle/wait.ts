@@ -1,5 +1,8 @@
 // esign bundle wait ID... [--until STATE] [--timeout DURATION]: wait, as a CI job does, for
 // Bundles to be sent, started, complete, complete with final files, or ended.
+import { waitForBundles } from '../../../app/wait/waiter.js';
+import { explainEnd } from '../../../app/wait/why.js';
+import { liveLines } from '../../wait/live.js';
 import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
 import { DURATION_EXAMPLES, durationArg, formatDuration } from '../../duration.js';
@@ -35,11 +38,6 @@ export const wait = defineVerb(
         throw new CliError(`--until expects one of ${WAIT_TARGETS.join(', ')}, got "${o.until}".`, EXIT.USAGE);
       const timeoutMs = durationArg(o.timeout, '--timeout');
       const ids = [...new Set(given)];
-      const [{ waitForBundles }, { explainEnd }, { liveLines }] = await Promise.all([
-        import('../../../app/wait/waiter.js'),
-        import('../../../app/wait/why.js'),
-        import('../../wait/live.js'),
-      ]);
       const service = await f.service();
       const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
       let r: Awaited<ReturnType<typeof waitForBundles>>;

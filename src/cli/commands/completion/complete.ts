@@ -5,6 +5,8 @@ import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { EsignService } from '../../../service/service.js';
 import type { Factory } from '../../factory.js';
 import { LIST_OPTIONS } from '../../flags.js';
+import { openProfilesIfAny } from '../../profiles.js';
+import { OPERATION_TABLE } from '../../../service/operationTable.js';
 
 /** `value<TAB>description` lines; the shell scripts drop or show the description. */
 export interface Candidate {
@@ -90,7 +92,6 @@ async function optionValues(f: Factory, o: Option, typed: string): Promise<Candi
 
 /** The profiles saved (none when there is no profile file yet: nothing is made). */
 async function profileNames(f: Factory): Promise<Candidate[]> {
-  const { openProfilesIfAny } = await import('../../profiles.js');
   const store = await openProfilesIfAny(f.env);
   if (!store) return [];
   return Object.entries(store.all()).map(([name, p]) => ({ value: name, description: p.baseUrl ?? 'local' }));
@@ -98,7 +99,6 @@ async function profileNames(f: Factory): Promise<Candidate[]> {
 
 /** `esign api METHOD <TAB>`: the paths of the operations table (for that method, when given), with their summaries. */
 async function apiPaths(method: string | undefined): Promise<Candidate[]> {
-  const { OPERATION_TABLE } = await import('../../../service/operationTable.js');
   const m = method?.toUpperCase();
   const seen = new Set<string>();
   const out: Candidate[] = [];

@@ -4,10 +4,11 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import type { Action } from '../../run.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { type Parent, customVerb } from '../../verb.js';
+import { complete } from './complete.js';
+import { SCRIPTS } from './scripts.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-// Kept here (not in scripts.ts) so that `--help` costs no import.
 const INSTALL_TEXT = `
 Install:
   bash  echo 'source <(esign completion bash)' >> ~/.bashrc
@@ -28,7 +29,6 @@ export const completion = customVerb({
     'esign completion fish > ~/.config/fish/completions/esign.fish',
   ],
   async run(f, _o, shell) {
-    const { SCRIPTS } = await import('./scripts.js');
     if (!(shell in SCRIPTS)) throw new CliError(`No completion for "${shell}": bash, zsh or fish.`, EXIT.USAGE);
     f.io.out.write(SCRIPTS[shell]);
   },
@@ -43,7 +43,6 @@ export function register(program: Command, action: Action): void {
     .helpOption(false)
     .action(
       action(async (f, _o, words: string[] = []) => {
-        const { complete } = await import('./complete.js');
         for (const c of await complete(f, program, words.length ? words : ['']))
           f.io.out.write(
             `${safeLine(c.value)}${c.description ? `\t${safeLine(c.description).replace(/\s+/g, ' ')}` : ''}\n`,

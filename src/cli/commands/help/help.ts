@@ -4,6 +4,7 @@ import { CliError, EXIT, EXIT_TABLE } from '../../exitCodes.js';
 import type { IO } from '../../io.js';
 import type { Action } from '../../run.js';
 import { type Parent, defineVerb } from '../../verb.js';
+import { printStates } from './states.js';
 
 function printExitCodes(io: IO): void {
   io.out.write(EXIT_TABLE.map(([code, text]) => `${String(code).padStart(2)}  ${text}\n`).join(''));
@@ -18,7 +19,7 @@ const helpVerb = (program: Parent) =>
       examples: ['esign help bundle create', 'esign help states', 'esign help exit-codes'],
       async run(f, _o, topic = []) {
         if (topic[0] === 'exit-codes') return printExitCodes(f.io);
-        if (topic[0] === 'states') return (await import('./states.js')).printStates(f.io);
+        if (topic[0] === 'states') return printStates(f.io);
         const target = topic.reduce<CommandUnknownOpts | undefined>(
           (c, name) => c?.commands.find((x) => x.name() === name),
           program,

@@ -1,5 +1,6 @@
 // esign local clock show|advance|reset: the sandbox's clock, which tests can move forward: the
 // engine's, or esign serve's when it is the backend selected (port operations, /sandbox/clock/).
+import { loadSchemas } from '../../../lazyImport.js';
 import { DURATION_EXAMPLES, parseDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { printObject } from '../../output/print.js';
@@ -20,7 +21,7 @@ export const advance = defineVerb('advance <duration>', 'Move time forward, e.g.
     const ms = parseDuration(duration);
     if (ms === undefined)
       throw new CliError(`"${duration}" is not a duration (examples: ${DURATION_EXAMPLES}).`, EXIT.USAGE);
-    const { MAX_CLOCK_ADVANCE_MS } = await import('../../../service/schemas.js');
+    const { MAX_CLOCK_ADVANCE_MS } = await loadSchemas();
     if (ms < 1 || ms > MAX_CLOCK_ADVANCE_MS)
       throw new CliError(`"${duration}": the clock moves forward by 1 ms to ten years at a time.`, EXIT.USAGE);
     // What the new time makes due happens at once: expiry and reminders.

@@ -2,12 +2,12 @@
 import { fieldColumns, printObject } from '../../output/print.js';
 import type { Parent } from '../../verb.js';
 import { engineList, switchVerbs } from './shared/verbs.js';
+import { ACCOUNT_FEATURES } from '../../../service/enums.js';
 
 export const list = engineList<{ feature: string; enabled: boolean }>({
   description: 'Every feature and whether it is on',
   examples: ['esign local features list', 'esign local features list --json'],
   async rows(engine) {
-    const { ACCOUNT_FEATURES } = await import('../../../service/enums.js');
     const on = new Set(engine.account.settings().features);
     return ACCOUNT_FEATURES.map((name) => ({ feature: name, enabled: on.has(name) }));
   },

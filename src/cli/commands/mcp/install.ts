@@ -3,13 +3,13 @@
 // other servers stay), or printed with --print. On stdio the client starts `esign mcp` with the
 // backend chosen here (profile or data directory); with --remote it talks to the profile's esign
 // serve at /mcp with the profile's key, which is written (into a file only the user can read) and
-// never printed.
+// never printed. The body: clientConfig.ts (its noun loads it: src/wiring/commands/mcp/index.ts).
 import { choiceOption } from '../../flags.js';
-import { defineVerb } from '../../verb.js';
+import { declareVerb } from '../../verb.js';
 import { CLIENTS } from './clients.js';
 import { TOOL_SET_NAMES } from './toolSets.js';
 
-export const install = defineVerb(
+export const install = declareVerb(
   'install',
   "Add esign's MCP server to an AI client's user configuration (Claude Code, Cursor, VS Code, Codex)",
   {
@@ -30,9 +30,5 @@ export const install = defineVerb(
       'esign mcp install --client cursor --remote -p staging',
       'esign mcp install --client codex --print',
     ],
-    async run(f, o) {
-      const { installClient } = await import('./clientConfig.js');
-      await installClient(f, o);
-    },
   },
 );

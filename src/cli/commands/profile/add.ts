@@ -7,6 +7,7 @@ import { readAll } from '../../io.js';
 import { type Profile, openProfiles } from '../../profiles.js';
 import { defineVerb } from '../../verb.js';
 import { showProfile } from './shared/display.js';
+import { checkKey } from './check.js';
 
 export const add = defineVerb(
   'add <name>',
@@ -39,7 +40,6 @@ export const add = defineVerb(
           }
         : { ...(f.options.dataDir ? { dataDir: resolve(f.options.dataDir) } : {}) };
       if (p.baseUrl && o.verify !== false) {
-        const { checkKey } = await import('./check.js');
         const c = await checkKey(f, p.baseUrl, p.apiKey);
         if (c.notApi) {
           const hint = /\/api\/v2$/.test(p.baseUrl)

@@ -10,6 +10,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { defineVerb } from '../../verb.js';
+import { prefetchHashes, sha256File } from '../../../app/hashFile.js';
 
 export const verify = defineVerb(
   'verify [files...]',
@@ -23,7 +24,6 @@ export const verify = defineVerb(
     ],
     async run(f, o, files = []) {
       if (!files.length && !o.hash?.length) throw new CliError('Give one or more files, or --hash HEX.', EXIT.USAGE);
-      const { prefetchHashes, sha256File } = await import('../../../app/hashFile.js');
       const { err } = f.io;
       const showProgress = err.isTTY && !f.options.json;
       const inputs: HashToVerify[] = (o.hash ?? []).map((h) => ({ file: 'hash', hash: h }));

@@ -12,6 +12,6 @@ export function register(program: Parent, action: Action): void {
     run.loads(async () => ({ run: (await bodies()).runFiles })),
     check.loads(async () => ({ run: (await bodies()).checkFiles })),
     init.loads(async () => ({ run: (await bodies()).initExample })),
-    schema,
+    schema.loads(async () => ({ run: (await bodies()).printSchema })),
   ]);
 }

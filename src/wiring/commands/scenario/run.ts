@@ -3,7 +3,7 @@
 // --junit, and the exit code (0 all passed, 16 a step failed, 17 a file invalid or not runnable).
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { mkdtemp, rm, writeFile, access } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { examplePdf, EXAMPLE, EXAMPLE_FILE, EXAMPLE_PDF, SCHEMA_FILE } from '../../../scenario/example.js';
 import { scenarioJsonSchema } from '../../../scenario/format.js';
 import { problemLine } from '../../../scenario/load.js';
@@ -137,7 +137,6 @@ const exists = (p: string) =>
 export async function initExample(f: Factory, o: OptionsOf<typeof init>, into?: string): Promise<void> {
   const dir = into ?? '.';
   const force = o.force === true;
-  const { mkdir } = await import('node:fs/promises');
   const files: [string, string | Uint8Array][] = [
     [EXAMPLE_FILE, EXAMPLE],
     [EXAMPLE_PDF, await examplePdf()],
@@ -153,4 +152,8 @@ export async function initExample(f: Factory, o: OptionsOf<typeof init>, into?: 
     f.io.out.write(`${join(dir, name)}\n`);
   }
   note(f, `Run it: esign scenario run ${join(dir, EXAMPLE_FILE)}`);
+}
+
+export async function printSchema(f: Factory): Promise<void> {
+  f.io.out.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
 }

@@ -1,6 +1,6 @@
 // The verbs of esign scenario; their bodies (run.ts beside them) load only when they run: index.ts
 // loads them (run.ts takes its types from here, and nothing here imports it).
-import { declareVerb, defineVerb } from '../../../cli/verb.js';
+import { declareVerb } from '../../../cli/verb.js';
 
 export const run = declareVerb(
   'run <files...>',
@@ -38,10 +38,6 @@ export const init = declareVerb(
   },
 );
 
-export const schema = defineVerb('schema', "The scenario format's JSON Schema, for editors", {
+export const schema = declareVerb('schema', "The scenario format's JSON Schema, for editors", {
   examples: ['esign scenario schema', 'esign scenario schema > scenario.schema.json'],
-  async run(f) {
-    const { scenarioJsonSchema } = await import('../../../scenario/format.js');
-    f.io.out.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
-  },
 });

@@ -3,6 +3,7 @@ import type { Factory } from '../../../factory.js';
 import type { Out } from '../../../output/print.js';
 import { printObject } from '../../../output/print.js';
 import { type Profile, redactKey } from '../../../profiles.js';
+import { checkKey } from '../check.js';
 
 export const backend = (p: Profile) => (p.baseUrl ? 'remote' : 'local');
 
@@ -13,7 +14,6 @@ export async function keyWorks(
   apiKey: string | undefined,
 ): Promise<{ key_works: boolean | null; key_check?: string }> {
   if (!baseUrl) return { key_works: null };
-  const { checkKey } = await import('../check.js');
   const c = await checkKey(f, baseUrl, apiKey);
   return c.ok ? { key_works: true } : { key_works: false, key_check: c.detail };
 }

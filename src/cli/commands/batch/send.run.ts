@@ -1,0 +1,335 @@
+// The body of esign batch send (declared in send.ts): one Bundle per row, journaled, resumable,
+// paced by the server.
+import { resolve } from 'node:path';
+import { readHeader, readRows } from '../../../app/batch/csv.js';
+import type { CsvRow } from '../../../app/batch/csv.js';
+import { FileCache } from '../../../app/batch/fileCache.js';
+import { continueEarlier } from '../../../app/batch/identity.js';
+import { Journal } from '../../../app/batch/journal.js';
+import * as mapping from '../../../app/batch/mapping.js';
+import { ResultsFile } from '../../../app/batch/results.js';
+import { RowChecker } from '../../../app/batch/rows.js';
+import { type Counts, runBatch } from '../../../app/batch/runner.js';
+import { sha256File } from '../../../app/hashFile.js';
+import * as pacing from '../../../app/rateBudget.js';
+import type { Allowance, Pacer } from '../../../app/rateBudget.js';
+import { safeLine } from '../../../app/sanitize.js';
+import type { EsignService } from '../../../service/service.js';
+import type { Progress } from '../../batch/progress.js';
+import * as src from '../../batch/source.js';
+import { CliError, EXIT } from '../../exitCodes.js';
+import type { Factory } from '../../factory.js';
+import { note, printObject } from '../../output/print.js';
+import { confirm, intArg } from '../../run.js';
+import type { Run } from '../../verb.js';
+import { run as check } from './check.run.js';
+import type { send } from './send.js';
+
+/** Invalid row numbers kept from the counting pass; past this many every row is checked again whole. */
+const MAX_INVALID_KEPT = 10_000;
+
+export const run: Run<typeof send> = async (f, o, csv) => {
+  if (o.dryRun) return check(f, o, csv);
+  const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
+  const header = await readHeader(csv);
+  const { source, descriptor, ref } = await src.loadSource(f, o);
+  refuseUnfitHeader(f, mapping, mapping.planColumns(source, header));
+  const { batchId, service, dir, csvPath, journal } = await openBatch(f, o.batchId, csv, descriptor, ref);
+  let results: ResultsFile | undefined;
+  try {
+    // The same CSV sent before and edited since: rows sent are carried over, never sent twice.
+    const keys = await continueEarlier(journal, {
+      dir,
+      csv,
+      header,
+      batchId,
+      csvPath,
+      sourceRef: ref,
+      newBatch: o.newBatch,
+      ownKeys: ownKeys(source, header),
+      explicitId: o.batchId !== undefined,
+    });
+    const keyFor = (row: number) => keys.get(row);
+    // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
+    const files = new FileCache();
+    const checker = new RowChecker(source, { batchId, readFiles: false, files, keyFor });
+    const c = await countRows(readRows(csv, header), journal, checker);
+    const { total, pending, invalid, invalidRows } = c;
+    await confirmSend(f, o, c);
+
+    const { pacer, calls, allowance, describe } = await pacingFor(service, o, pending);
+    if (o.results) results = new ResultsFile(o.results);
+    const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
+    const bar = showBar ? await f.io.progress(total, () => journalCounts(journal)) : undefined;
+    const failures: Failure[] = [];
+    const created: string[] = [];
+    const abort = new AbortController();
+    const onSigint = () => abort.abort();
+    process.once('SIGINT', onSigint);
+    const started = Date.now();
+    let counts: Counts;
+    try {
+      counts = await runBatch(
+        service,
+        source,
+        journal,
+        {
+          csv: csv,
+          header,
+          batchId,
+          concurrency,
+          pacer,
+          calls,
+          signal: abort.signal,
+          total,
+          // Rows of this file as counted, valid then: checked again whole only if invalid or new.
+          schemaPassed: (row) => invalid < MAX_INVALID_KEPT && row <= total && !invalidRows.has(row),
+          keyFor,
+          crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
+          throttle: (l) => f.onThrottle(l),
+        },
+        handlersFor(f, { results, created, failures, showBar, bar, pacer }),
+      );
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+      bar?.stop();
+    }
+    const summary = summaryOf(batchId, total, counts, started, journal.path, failures, { allowance, describe });
+    await printSummary(f, summary, counts, failures);
+    if (abort.signal.aborted)
+      throw new CliError(
+        `Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`,
+        EXIT.INTERRUPTED,
+      );
+    if (counts.failed || counts.incomplete)
+      throw new CliError(
+        `${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again: rows already sent are skipped.`,
+        EXIT.PARTIAL,
+      );
+  } finally {
+    await results?.close();
+    journal.close();
+  }
+};
+
+/** The batch's name (given, or a hash of the CSV and the source), its backend and its journal, opened. */
+async function openBatch(f: Factory, given: string | undefined, csv: string, descriptor: string, ref: string) {
+  if (given !== undefined && !src.BATCH_ID.test(given))
+    throw new CliError(`--batch-id "${given}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
+  const batchId = given ?? src.batchIdOf(await sha256File(csv), descriptor);
+  const service = await f.service();
+  const dir = await f.journalDir();
+  const csvPath = resolve(csv);
+  const journal = await Journal.open(dir, {
+    batch: batchId,
+    csv: csv,
+    source: descriptor.slice(0, 200),
+    backend: await f.backendLabel(),
+    started: new Date().toISOString(),
+    csv_path: csvPath,
+    source_ref: ref,
+  });
+  return { batchId, service, dir, csvPath, journal };
+}
+
+/** What the journal holds of the batch's rows now (said if the process ends before the batch). */
+function journalCounts(journal: Journal) {
+  const j = { sent: 0, failed: 0, inFlight: 0 };
+  for (const e of journal.rows.values()) {
+    if (e.s === 'sent') j.sent++;
+    else if (e.s === 'failed') j.failed++;
+    else j.inFlight++;
+  }
+  return j;
+}
+
+/** The counting pass: how many rows are left, to how many signers, whether all are tests or drafts, which are invalid. */
+async function countRows(rows: AsyncIterable<CsvRow>, journal: Journal, checker: RowChecker) {
+  let total = 0;
+  let pending = 0;
+  let signers = 0;
+  let allTest = true;
+  let allDraft = true;
+  let invalid = 0;
+  const invalidRows = new Set<number>();
+  for await (const r of rows) {
+    total++;
+    const prior = journal.rows.get(r.row);
+    if (prior?.s === 'sent') {
+      checker.claim(r.row, prior.key);
+      continue;
+    }
+    pending++;
+    const built = await checker.check(r);
+    const body = built.request?.body;
+    if (!body) {
+      invalid++;
+      if (invalidRows.size < MAX_INVALID_KEPT) invalidRows.add(r.row);
+      continue;
+    }
+    signers += built.request!.signers;
+    if (body.is_test !== true) allTest = false;
+    if (body.status !== 'dr') allDraft = false;
+  }
+  return { total, pending, signers, allTest, allDraft, invalid, invalidRows };
+}
+
+interface Summary {
+  batch: string;
+  rows: number;
+  not_started: number;
+  rate_per_second: number;
+  journal: string;
+}
+
+/** The summary (unless -q) and the first failures, on stderr. */
+async function printSummary(
+  f: Factory,
+  summary: Summary,
+  counts: Counts,
+  failures: { row: number; custom_key: string; error: string }[],
+) {
+  if (!f.options.quiet) {
+    await printObject(f, summary, [
+      ['batch', summary.batch],
+      ['rows', summary.rows],
+      ['created', counts.created],
+      ['skipped', `${counts.skipped} (already sent)`],
+      ['exists', `${counts.exists} (custom_key already on the backend: not sent)`],
+      ...(counts.incomplete
+        ? [['incomplete', `${counts.incomplete} (created, tags not added)`] as [string, unknown]]
+        : []),
+      ['failed', counts.failed],
+      ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
+      ['rate', `${summary.rate_per_second} Bundles/s`],
+      ['journal', summary.journal],
+    ]);
+  }
+  if (!f.options.json)
+    for (const x of failures.slice(0, 50))
+      note(f, `row ${x.row}${x.custom_key ? ` (${x.custom_key})` : ''}: ${x.error}`);
+  if (failures.length > 50) note(f, `... and ${failures.length - 50} more (esign batch status ${summary.batch}).`);
+}
+
+type Mapping = typeof mapping;
+
+/** Whether each row carries its own custom_key (a column, or a spec whose key is a placeholder): rows are then matched by key. */
+function ownKeys(source: mapping.Source, header: string[]): boolean {
+  if (header.includes('custom_key')) return true;
+  return source.kind === 'spec' && typeof source.spec.custom_key === 'string' && source.spec.custom_key.includes('{{');
+}
+
+/** A header that does not fit the source: each problem said, and nothing sent. */
+function refuseUnfitHeader(f: Factory, mapping: Mapping, plan: ReturnType<Mapping['planColumns']>) {
+  if (!plan.problems.length) return;
+  for (const p of plan.problems) f.io.err.write(`esign: ${mapping.describeProblem(undefined, p)}\n`);
+  throw new CliError('The CSV header does not fit the source: nothing was sent (see esign batch check).', EXIT.INVALID);
+}
+
+type CountedRows = Awaited<ReturnType<typeof countRows>>;
+
+/** Live use is allowed (or the rows are tests or drafts), then the person confirms what is about to go. */
+async function confirmSend(f: Factory, o: { live?: boolean; yes?: boolean }, c: CountedRows) {
+  // The rows that will be sent: invalid ones (the same check as batch check) are said, not counted.
+  const { total, pending, invalid, signers, allDraft, allTest } = c;
+  const sending = pending - invalid;
+  const besides = [
+    total > pending ? `${total - pending} already sent` : '',
+    invalid ? `${invalid} invalid, not sent: see esign batch check` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  if (sending && !allDraft) await f.requireLive(allTest, o.live, 'create');
+  if (sending)
+    await confirm(
+      f,
+      `${allDraft ? 'Save' : 'Send'} ${sending} Bundle${sending === 1 ? '' : 's'}${allDraft ? ' as drafts' : ''} to ${signers} signer${signers === 1 ? '' : 's'}${besides ? ` (${besides})` : ''}?`,
+      o.yes,
+    );
+}
+
+/** The pace of creates and calls on a rate-limited backend: --rate, or the allowance the backend tells. */
+async function pacingFor(service: EsignService, o: { rate?: string }, pending: number) {
+  let pacer: Pacer | undefined;
+  let calls: Pacer | undefined;
+  let allowance: Allowance | undefined;
+  if (service.capabilities.rateLimited && pending) {
+    // The call budget is read even with --rate: every row costs a lookup by custom_key.
+    const told = o.rate
+      ? await pacing.readAllowance(service).catch(() => undefined)
+      : await pacing.readAllowance(service);
+    allowance = o.rate ? pacing.parseRate(o.rate) : told!;
+    pacer = pacing.Pacer.forCreates(allowance);
+    if (told) calls = pacing.Pacer.forCalls(told);
+  }
+  return { pacer, calls, allowance, describe: pacing.describeAllowance };
+}
+
+type Failure = { row: number; custom_key: string; error: string };
+type Handlers = Parameters<typeof runBatch>[4];
+
+/** What each row's result and each pause show: the results file, -q ids, failures kept, the bar. */
+function handlersFor(
+  f: Factory,
+  s: {
+    results: ResultsFile | undefined;
+    created: string[];
+    failures: Failure[];
+    showBar: boolean;
+    bar: Progress | undefined;
+    pacer: Pacer | undefined;
+  },
+): Handlers {
+  const { results, created, failures, showBar, bar, pacer } = s;
+  return {
+    onResult(r, c) {
+      results?.write(r);
+      if (r.status === 'created' || r.status === 'incomplete') {
+        created.push(r.bundle_id);
+        if (f.options.quiet && !f.options.json) f.io.out.write(`${safeLine(r.bundle_id)}\n`);
+      }
+      if (r.status === 'failed' || r.status === 'incomplete')
+        failures.push({ row: r.row, custom_key: r.custom_key, error: r.error });
+      else if (r.status === 'exists' && !showBar && !f.options.quiet && !f.options.json)
+        note(f, `row ${r.row} (${r.custom_key}): exists as Bundle ${r.bundle_id}, not sent again`);
+      const next =
+        pacer && pacer.nextSlotAt() > Date.now() + 1000
+          ? `next slot in ${Math.ceil((pacer.nextSlotAt() - Date.now()) / 1000)} s`
+          : undefined;
+      bar?.update(c, next);
+    },
+    onPause(until) {
+      if (!showBar && !f.options.quiet && !f.options.json)
+        note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
+    },
+  };
+}
+
+/** The batch's summary, as printed and as JSON. */
+function summaryOf(
+  batchId: string,
+  total: number,
+  counts: Counts,
+  started: number,
+  journal: string,
+  failures: Failure[],
+  allowance: { allowance: Allowance | undefined; describe: (typeof pacing)['describeAllowance'] },
+) {
+  const seconds = (Date.now() - started) / 1000;
+  return {
+    batch: batchId,
+    rows: total,
+    created: counts.created,
+    skipped: counts.skipped,
+    exists: counts.exists,
+    incomplete: counts.incomplete,
+    failed: counts.failed,
+    not_started: total - counts.done,
+    seconds: Number(seconds.toFixed(2)),
+    rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
+    pacing: allowance.allowance ? allowance.describe(allowance.allowance) : null,
+    journal,
+    // Rows finish in any order (several at a time): said in the CSV's.
+    failures: failures.sort((a, b) => a.row - b.row),
+  };
+}
