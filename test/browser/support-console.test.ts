@@ -233,7 +233,7 @@ describe.each(['esign console', 'esign serve'] as const)('%s', (name) => {
       for (const t of tokens) expect(html, path).not.toContain(t);
     }
     await bundlePage(door, page, lease.id);
-    await textOf(page.locator('.message pre.body').first(), /\/sign\/\w{4}…/);
+    await textOf(page.locator('.message pre.body').first(), /\/sign\/[\w-]{4}…/);
     await page.getByRole('link', { name: 'Copy signing link…' }).first().click();
     await textOf(page.locator('main'), 'This link acts as Dana Reed <dana.reed@example.com>');
     await page.getByRole('button', { name: 'Show the signing link' }).click();
