@@ -104,7 +104,12 @@ const secretModule = () => import('./webhooks/secret.js');
 
 export class LocalEngine implements LocalBackend {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
-  readonly capabilities: BackendCapabilities = { sandbox: true, sendsForReal: false, rateLimited: false };
+  readonly capabilities: BackendCapabilities = {
+    sandbox: true,
+    sendsForReal: false,
+    rateLimited: false,
+    checksInProcess: true,
+  };
   readonly dataDir: string;
   readonly db: Db;
   readonly clock: Clock;

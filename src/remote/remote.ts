@@ -111,7 +111,12 @@ export class RemoteService extends OperationsOverHttp implements EsignService {
    * A remote server may be the hosted service, whose messages reach real people; its sandbox
    * routes exist only if it is `esign serve` (the hosted service answers 404, which is reported).
    */
-  readonly capabilities: BackendCapabilities = { sandbox: false, sendsForReal: true, rateLimited: true };
+  readonly capabilities: BackendCapabilities = {
+    sandbox: false,
+    sendsForReal: true,
+    rateLimited: true,
+    checksInProcess: false,
+  };
   constructor(opts: HttpOptions) {
     super();
     this.http = new HttpClient(opts);

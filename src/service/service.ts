@@ -51,6 +51,11 @@ export interface BackendCapabilities {
   sendsForReal: boolean;
   /** Requests are counted against a rate limit (GET /rate_limit/ tells it): batch work paces itself. */
   rateLimited: boolean;
+  /**
+   * A create is checked in this process, against the same schemas as a caller would check it, before
+   * anything is stored (the embedded engine): a caller checking each body first only doubles the work.
+   */
+  checksInProcess: boolean;
 }
 
 /** A request body: typed as the schema describes it, accepted as anything and validated by the backend. */

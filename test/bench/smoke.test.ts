@@ -48,6 +48,7 @@ describe('every benchmark runs end to end at a tiny size', () => {
     for (const line of [
       /^esign --version /m,
       /^engine createBundle, one at a time: /m,
+      /^local batch send, \d+ rows, start-up included: /m,
       /^esign serve GET \/bundles\/\{slug\}\/ /m,
       /^esign verify /m,
       /^full lifecycles /m,

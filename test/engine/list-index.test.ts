@@ -401,6 +401,27 @@ describe('indexed lists equal a plain scan', () => {
       e.db.prepare('SELECT count(*) FROM bundle_search WHERE bundle_search MATCH ?').pluck().get('"qqz"'),
     ).toBeGreaterThan(0);
     expect((await listed(e, { search: 'QQZ' }, 100)).ids).toEqual([...made].reverse());
+    // A signer added to a Bundle already indexed is found at once; one added to a Bundle still
+    // waiting leaves the index alone (migration 19) and is found from the tables, then in the batch.
+    const addSigner = (id: string, name: string) =>
+      e.db
+        .prepare(
+          `INSERT INTO packets (id, bundle_seq, idx, key, name, email, deliver_via, ord, status, attrs)
+           SELECT ?, seq, 9, 'added', ?, NULL, 'embed', 9, 'ne', '{}' FROM bundles WHERE id = ?`,
+        )
+        .run(`${id}x`, name, id);
+    const indexed = made[0];
+    const pending = (await e.createBundle(bundleRequest({ label: 'Still waiting' }))).id;
+    addSigner(indexed, 'Zebediah Indexed');
+    addSigner(pending, 'Zebediah Waiting');
+    const indexText = () =>
+      e.db.prepare('SELECT count(*) FROM bundle_search WHERE bundle_search MATCH ?').pluck().get('"zebediah"');
+    expect(indexText()).toBe(1);
+    for (const flush of [false, true]) {
+      if (flush) writePendingSearchRows(e.db);
+      expect((await listed(e, { search: 'zebediah' })).ids, `flush ${flush}`).toEqual([pending, indexed]);
+    }
+    expect(indexText()).toBe(2);
     expectCountsOfScan(e);
     // Tags removed, a Bundle's dates and status moved: the counts follow.
     const tagged = (await e.listBundles({ tag: 'ci', per_page: 1 })).items[0];

@@ -349,7 +349,8 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
   const { body, endpoint } =
     source.kind === 'spec'
       ? {
-          body: fill(structuredClone(source.spec), values, '', prov) as Record<string, unknown>,
+          // A new tree: every object and array of the spec is made anew, filled in.
+          body: fill(source.spec, values, '', prov) as Record<string, unknown>,
           endpoint: 'bundle' as const,
         }
       : templateBody(source, values, prov, problems);

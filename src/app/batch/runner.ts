@@ -63,8 +63,8 @@ export interface RunOptions {
   schemaPassed?: (row: number) => boolean;
   /** Keys of rows an earlier run of this CSV had in flight (identity.ts). */
   keyFor?: (row: number) => string | undefined;
-  /** Rows counted beforehand, for progress. */
-  total: number;
+  /** Rows counted beforehand, for progress; else `Counts.total` grows as rows are read. */
+  total?: number;
   /** Subscribes to the backend's waits on a 429 (Factory.onThrottle): every row pauses with the one waiting. */
   throttle?: (listener: (untilMs: number) => void) => () => void;
   /**
@@ -188,7 +188,7 @@ export async function runBatch(
   o: RunOptions,
   hooks: RunHooks,
 ): Promise<Counts> {
-  const counts: Counts = { total: o.total, done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 };
+  const counts: Counts = { total: o.total ?? 0, done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 };
   const finish = (r: RowResult) => {
     counts.done++;
     if (r.status === 'created') counts.created++;
@@ -242,13 +242,16 @@ export async function runBatch(
       batchId: o.batchId,
       readFiles: true,
       files,
-      schemaPassed: o.schemaPassed,
+      // The engine checks each create against the same schemas, naming the same fields (mapped back
+      // to columns by errorText): checked here too, every row would be checked twice.
+      schemaPassed: service.capabilities.checksInProcess ? () => true : o.schemaPassed,
       keyFor: o.keyFor,
     });
     let chunk: Entry[] = [];
     for await (const csvRow of readRows(o.csv, o.header)) {
       if (o.signal?.aborted) break;
       const row = csvRow.row;
+      if (o.total === undefined) counts.total++;
       const prior = journal.rows.get(row);
       if (prior?.s === 'sent') {
         checker.claim(row, prior.key);

@@ -12,15 +12,31 @@ export type { AccountSettings, SigningBrand, Team, User };
 export const DEFAULT_FEATURES: AccountFeature[] = ['reminders'];
 export const DEFAULT_OWNER_EMAIL = 'owner@esign.local';
 
+/** The account's first admin, who owns every Bundle no PATCH gave an owner (the owner of a new account). */
+export const FIRST_ADMIN_SQL = 'SELECT id FROM users WHERE is_admin = 1 ORDER BY created, rowid LIMIT 1';
+
 export class AccountStore implements AccountAdmin {
   /** Read once per write transaction (store/steady.ts): a create asks several times. */
   private readonly steady: Steady<AccountSettings>;
+  /** Who owns a Bundle no PATCH gave an owner (`owner_name`, `owner_email`): read once per write transaction. */
+  private readonly firstAdmin: Steady<{ owner_name: string; owner_email: string }>;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => string,
   ) {
     this.steady = new Steady(db, () => this.read());
+    this.firstAdmin = new Steady(db, () => {
+      const u = sql(db, `SELECT name, email FROM users WHERE id = (${FIRST_ADMIN_SQL})`).get() as
+        | { name: string; email: string }
+        | undefined;
+      return Object.freeze({ owner_name: u?.name ?? '', owner_email: u?.email ?? '' });
+    });
+  }
+
+  /** The owner of a Bundle without one of its own: the account's first admin (the owner of a new account). */
+  defaultOwner(): { owner_name: string; owner_email: string } {
+    return this.firstAdmin.get();
   }
 
   /** Creates the account and its first (admin, verified) user on a new database. */
@@ -117,6 +133,7 @@ export class AccountStore implements AccountAdmin {
     if (!/^[^@\s]+@[^@\s]+$/.test(u.email) || u.email.length > 254)
       throw new ApiError(400, 'invalid', `"${u.email}" is not a valid email address.`);
     const id = uuid();
+    this.firstAdmin.forget();
     const r = sql(
       this.db,
       'INSERT OR IGNORE INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)',
@@ -133,6 +150,7 @@ export class AccountStore implements AccountAdmin {
   }
 
   removeUser(email: string): void {
+    this.firstAdmin.forget();
     const r = sql(this.db, 'DELETE FROM users WHERE email = ?').run(email);
     if (!r.changes) throw new ApiError(404, 'not_found', `No user with email ${email}.`);
   }

@@ -18,9 +18,9 @@ import {
   type BundleAttrs,
   type BundleRow,
   type PacketAttrs,
+  type OwnerContact,
   type PacketRow,
   bundleFromRows,
-  ownerContacts,
 } from './read.js';
 import type { EngineContext } from '../store/context.js';
 import { inGroupedTransaction } from '../store/groupCommit.js';
@@ -29,7 +29,7 @@ import { checkDelivery, checkTestCopies } from '../../service/reachability.js';
 import { recordEvent } from './events.js';
 import { slug } from '../store/ids.js';
 import { announceLaunch, launchedPackets } from './launch.js';
-import { indexBundleForSearch } from './search.js';
+import { indexQueued, queueForSearch } from './search.js';
 import { statusAtCreation } from './transitions.js';
 import { applyBundleSettings } from './lifecycle.js';
 import { deriveFields, type PreparedSpec } from '../documents/intake/prepare.js';
@@ -93,7 +93,7 @@ export async function createBundle(ctx: EngineContext, input: unknown, files: At
       template_id: d.source.kind === 'template' ? d.source.templateId : null,
     })),
     [],
-    ownerContacts(ctx.db, [null])(null),
+    written.owner,
   );
 }
 
@@ -344,7 +344,7 @@ function writeBundle(
   ctx: EngineContext,
   plan: PlannedBundle,
   keyMustBeFree = true,
-): { bundle: BundleRow; packets: PacketRow[] } {
+): { bundle: BundleRow; packets: PacketRow[]; owner: OwnerContact } {
   const { req, draft, pending, planned } = plan;
   const at = ctx.clock.now();
   const { db } = ctx;
@@ -365,13 +365,14 @@ function writeBundle(
     `INSERT INTO packets (id, bundle_seq, idx, key, name, email, phone, person_id, deliver_via, ord, status, notified_at, next_reminder_at, attrs)
      VALUES (@id, @bundle_seq, @idx, @key, @name, @email, @phone, @person_id, @deliver_via, @ord, @status, @notified_at, @next_reminder_at, @attrs)`,
   );
+  queueForSearch(db, b.seq);
   for (const p of launched.rows) insertPacket.run(p);
-  indexBundleForSearch(db, b.seq);
+  indexQueued(db);
   insertDocuments(db, b.seq, planned, at);
   recordEvent(db, { bundleSeq: b.seq, kind: 'bc', at });
   if (draft) recordEvent(db, { bundleSeq: b.seq, kind: 'bd', at });
   else if (status === 'se') announceLaunch(ctx, b, launched.asked, at);
-  return { bundle: b, packets: launched.rows };
+  return { bundle: b, packets: launched.rows, owner: ctx.account.defaultOwner() };
 }
 
 function insertBundleRow(db: EngineContext['db'], plan: PlannedBundle, status: BundleRow['status'], at: string) {

@@ -3,6 +3,8 @@ import type { BundleStatus, DeliverVia, DocStatus, PacketStatus } from '../../se
 import { notFound, type WireError } from '../../service/errors.js';
 import type { Bundle, Packet } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
+import { FIRST_ADMIN_SQL } from '../account/account.js';
+import { deepFreeze } from '../store/readCache.js';
 
 /** Bundle members kept as JSON in `bundles.attrs` (no filter or sort ever needs them as columns). */
 export type BundleAttrs = Pick<
@@ -101,9 +103,25 @@ export interface DocumentRow {
   spec: string;
 }
 
-/** Typed decoders of the JSON columns: one place that says what a stored `attrs` or `errors` holds. */
-export const bundleAttrs = (b: Pick<BundleRow, 'attrs'>): BundleAttrs => JSON.parse(b.attrs) as BundleAttrs;
-export const packetAttrs = (p: Pick<PacketRow, 'attrs'>): PacketAttrs => JSON.parse(p.attrs) as PacketAttrs;
+/**
+ * Typed decoders of the JSON columns: one place that says what a stored `attrs` or `errors` holds.
+ * `bundleAttrs` and `packetAttrs` are read-only and decoded once per row object (a create reads its
+ * Bundle's a dozen times: reminders, messages, the answer); `editable...` decode a copy to change.
+ */
+export const bundleAttrs = (b: Pick<BundleRow, 'attrs'>): Readonly<BundleAttrs> => decodedOnce(b, b.attrs);
+export const packetAttrs = (p: Pick<PacketRow, 'attrs'>): Readonly<PacketAttrs> => decodedOnce(p, p.attrs);
+export const editableBundleAttrs = (b: Pick<BundleRow, 'attrs'>): BundleAttrs => JSON.parse(b.attrs) as BundleAttrs;
+export const editablePacketAttrs = (p: Pick<PacketRow, 'attrs'>): PacketAttrs => JSON.parse(p.attrs) as PacketAttrs;
+
+const decoded = new WeakMap<object, { json: string; value: object }>();
+
+function decodedOnce<T>(row: object, json: string): T {
+  const kept = decoded.get(row);
+  if (kept?.json === json) return kept.value as T;
+  const value = deepFreeze(JSON.parse(json) as object);
+  decoded.set(row, { json, value });
+  return value as T;
+}
 /** The errors a failed Bundle shows (`[]` when none). */
 export const bundleErrors = (b: Pick<BundleRow, 'errors'>): WireError[] => JSON.parse(b.errors) as WireError[];
 
@@ -211,7 +229,7 @@ export function ownerContacts(db: Db, ownerIds: (string | null)[]): (id: string 
   const users = sql(
     db,
     `SELECT id, name, email, is_admin FROM users
-    WHERE id IN (SELECT value FROM json_each(?)) OR id = (SELECT id FROM users WHERE is_admin = 1 ORDER BY created, rowid LIMIT 1)`,
+    WHERE id IN (SELECT value FROM json_each(?)) OR id = (${FIRST_ADMIN_SQL})`,
   ).all(JSON.stringify(ids)) as { id: string; name: string; email: string; is_admin: number }[];
   const byId = new Map(users.map((u) => [u.id, { owner_name: u.name, owner_email: u.email }]));
   const first = users.find((u) => u.is_admin === 1 && !ids.includes(u.id)) ?? users.find((u) => u.is_admin === 1);

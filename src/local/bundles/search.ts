@@ -8,9 +8,16 @@ export const FIELD_SEPARATOR = '\u001f';
 /** New Bundles written to the index at once: the index's cost per create is one write per batch. */
 const PENDING_BATCH = 64;
 
-/** Queues a new Bundle's row, once its signers are in; a full queue is written to the index. */
-export function indexBundleForSearch(db: Db, seq: number): void {
+/**
+ * Queues a new Bundle for the index, before its signers are written (so that they do not touch the
+ * index one by one: migration 19); `indexQueued` once they are in.
+ */
+export function queueForSearch(db: Db, seq: number): void {
   sql(db, 'INSERT INTO bundle_search_pending (seq) VALUES (?)').run(seq);
+}
+
+/** A full queue is written to the index, each Bundle's row whole. */
+export function indexQueued(db: Db): void {
   if ((sql(db, 'SELECT count(*) FROM bundle_search_pending').pluck().get() as number) >= PENDING_BATCH)
     writePendingSearchRows(db);
 }

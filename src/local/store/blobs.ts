@@ -15,8 +15,21 @@ export function recordBlob(db: Db, hash: string, size: number, pages: number, at
  * `inspectPdf` or was made here), so the same document sent again is not parsed again.
  */
 export function knownPdfPages(db: Db, hash: string): number | undefined {
-  return sql(db, 'SELECT pages FROM blobs WHERE sha256 = ? AND pages > 0').pluck().get(hash) as number | undefined;
+  // A `blobs` row is never changed nor deleted, so what one connection has seen stays true.
+  let seen = knownPages.get(db);
+  const kept = seen?.get(hash);
+  if (kept !== undefined) return kept;
+  const pages = sql(db, 'SELECT pages FROM blobs WHERE sha256 = ? AND pages > 0').pluck().get(hash) as
+    | number
+    | undefined;
+  // Inside a transaction the row may yet be rolled back.
+  if (pages === undefined || db.inTransaction) return pages;
+  if (!seen || seen.size >= 1024) knownPages.set(db, (seen = new Map()));
+  seen.set(hash, pages);
+  return pages;
 }
+
+const knownPages = new WeakMap<Db, Map<string, number>>();
 
 /**
  * Content-addressed file store: each distinct file is written once, under blobs/ab/abcdef...,

@@ -612,7 +612,7 @@ export const MIGRATIONS: readonly string[] = [
   // without DISTINCT) and come in seq order straight from the index. `bundle_search_rows` says what a
   // row holds: the slug, label and custom_key, then each signer's name, email and phone in order, each
   // field followed by U+001F. New Bundles wait in `bundle_search_pending` and are written to the index
-  // in batches (`indexBundleForSearch`): one index write per batch, not per create; a search reads the
+  // in batches (`indexQueued`): one index write per batch, not per create; a search reads the
   // waiting ones from the tables. The triggers keep written rows in step with later writes, and do
   // nothing to a waiting Bundle, whose row is made from the tables when it is written.
   // `bundles_out_of_order` counts Bundles made with an earlier `created` than the one made before them
@@ -957,4 +957,15 @@ export const MIGRATIONS: readonly string[] = [
   // 18: a deep page of the outbox skips ids in an index of ids alone, not rows with their bodies
   // (the table's own order is its rows): page 8,000 of 433,000 messages read in 3 ms, not 250 ms.
   `CREATE INDEX outbox_by_id ON outbox(id);`,
+  // 19: a new Bundle's signers no longer touch the search index: it waits in bundle_search_pending
+  // (its row is written whole, signers included, with the next batch), so only a packet added to a
+  // Bundle already indexed rewrites its row. The index's update for each signer of a create made it
+  // part of the transaction, flushed at every statement's savepoint.
+  `
+  DROP TRIGGER bundle_search_packet_insert;
+  CREATE TRIGGER bundle_search_packet_insert AFTER INSERT ON packets
+  WHEN NOT EXISTS (SELECT 1 FROM bundle_search_pending WHERE seq = new.bundle_seq) BEGIN
+    UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.bundle_seq) WHERE rowid = new.bundle_seq;
+  END;
+  `,
 ];

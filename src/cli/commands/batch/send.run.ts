@@ -9,7 +9,7 @@ import { Journal } from '../../../app/batch/journal.js';
 import * as mapping from '../../../app/batch/mapping.js';
 import { ResultsFile } from '../../../app/batch/results.js';
 import { RowChecker } from '../../../app/batch/rows.js';
-import { type Counts, runBatch } from '../../../app/batch/runner.js';
+import { type Counts, countRows as countCsvRows, runBatch } from '../../../app/batch/runner.js';
 import { sha256File } from '../../../app/hashFile.js';
 import * as pacing from '../../../app/rateBudget.js';
 import type { Allowance, Pacer } from '../../../app/rateBudget.js';
@@ -50,17 +50,22 @@ export const run: Run<typeof send> = async (f, o, csv) => {
       explicitId: o.batchId !== undefined,
     });
     const keyFor = (row: number) => keys.get(row);
-    // One streamed pass first: how many rows are left, to how many signers, and whether all are tests.
-    const files = new FileCache();
-    const checker = new RowChecker(source, { batchId, readFiles: false, files, keyFor });
-    const c = await countRows(readRows(csv, header), journal, checker);
-    const { total, pending, invalid, invalidRows } = c;
-    await confirmSend(f, o, c);
-
-    const { pacer, calls, allowance, describe } = await pacingFor(service, o, pending);
-    if (o.results) results = new ResultsFile(o.results);
     const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
-    const bar = showBar ? await f.io.progress(total, () => journalCounts(journal)) : undefined;
+    // A streamed pass first, when something asks: how many rows are left, to how many signers, and
+    // whether all are tests (the question, the live gate, the bar). Otherwise (--yes, nothing to gate)
+    // the rows are read, built and checked once, as they are sent.
+    let counted: CountedRows | undefined;
+    const count = async () => {
+      const checker = new RowChecker(source, { batchId, readFiles: false, files: new FileCache(), keyFor });
+      counted ??= await countRows(readRows(csv, header), journal, checker);
+      return counted;
+    };
+    await confirmSend(f, o, count, showBar);
+    const c = counted as CountedRows | undefined;
+
+    const { pacer, calls, allowance, describe } = await pacingFor(service, o, c?.pending);
+    if (o.results) results = new ResultsFile(o.results);
+    const bar = c && showBar ? await f.io.progress(c.total, () => journalCounts(journal)) : undefined;
     const failures: Failure[] = [];
     const created: string[] = [];
     const abort = new AbortController();
@@ -81,9 +86,9 @@ export const run: Run<typeof send> = async (f, o, csv) => {
           pacer,
           calls,
           signal: abort.signal,
-          total,
+          total: c?.total,
           // Rows of this file as counted, valid then: checked again whole only if invalid or new.
-          schemaPassed: (row) => invalid < MAX_INVALID_KEPT && row <= total && !invalidRows.has(row),
+          schemaPassed: c && ((row) => c.invalid < MAX_INVALID_KEPT && row <= c.total && !c.invalidRows.has(row)),
           keyFor,
           crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
           throttle: (l) => f.onThrottle(l),
@@ -94,6 +99,8 @@ export const run: Run<typeof send> = async (f, o, csv) => {
       process.removeListener('SIGINT', onSigint);
       bar?.stop();
     }
+    // Interrupted before reading every row of an uncounted CSV: the rest are counted, as not started.
+    const total = c || !abort.signal.aborted ? counts.total : (await countCsvRows(csv, header)).rows;
     const summary = summaryOf(batchId, total, counts, started, journal.path, failures, { allowance, describe });
     await printSummary(f, summary, counts, failures);
     if (abort.signal.aborted)
@@ -228,18 +235,36 @@ function refuseUnfitHeader(f: Factory, mapping: Mapping, plan: ReturnType<Mappin
 
 type CountedRows = Awaited<ReturnType<typeof countRows>>;
 
-/** Live use is allowed (or the rows are tests or drafts), then the person confirms what is about to go. */
-async function confirmSend(f: Factory, o: { live?: boolean; yes?: boolean }, c: CountedRows) {
+/**
+ * Live use is allowed (or the rows are tests or drafts), then the person confirms what is about to go.
+ * The rows are counted only if the gate, the question or the bar needs them.
+ */
+async function confirmSend(
+  f: Factory,
+  o: { live?: boolean; yes?: boolean },
+  count: () => Promise<CountedRows>,
+  showBar: boolean,
+) {
+  const sendable = (c: CountedRows) => c.pending - c.invalid;
+  await f.requireLive(
+    async () => {
+      const c = await count();
+      return !sendable(c) || c.allDraft || c.allTest;
+    },
+    o.live,
+    'create',
+  );
+  if (o.yes && !showBar) return;
   // The rows that will be sent: invalid ones (the same check as batch check) are said, not counted.
-  const { total, pending, invalid, signers, allDraft, allTest } = c;
-  const sending = pending - invalid;
+  const c = await count();
+  const { total, pending, invalid, signers, allDraft } = c;
+  const sending = sendable(c);
   const besides = [
     total > pending ? `${total - pending} already sent` : '',
     invalid ? `${invalid} invalid, not sent: see esign batch check` : '',
   ]
     .filter(Boolean)
     .join('; ');
-  if (sending && !allDraft) await f.requireLive(allTest, o.live, 'create');
   if (sending)
     await confirm(
       f,
@@ -249,11 +274,12 @@ async function confirmSend(f: Factory, o: { live?: boolean; yes?: boolean }, c: 
 }
 
 /** The pace of creates and calls on a rate-limited backend: --rate, or the allowance the backend tells. */
-async function pacingFor(service: EsignService, o: { rate?: string }, pending: number) {
+async function pacingFor(service: EsignService, o: { rate?: string }, pending: number | undefined) {
   let pacer: Pacer | undefined;
   let calls: Pacer | undefined;
   let allowance: Allowance | undefined;
-  if (service.capabilities.rateLimited && pending) {
+  // Rows not counted (undefined): some may be pending.
+  if (service.capabilities.rateLimited && pending !== 0) {
     // The call budget is read even with --rate: every row costs a lookup by custom_key.
     const told = o.rate
       ? await pacing.readAllowance(service).catch(() => undefined)
