@@ -19,8 +19,7 @@ const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
 // Found by their expiry index: by status the planner would walk every sent Bundle at each start.
 
 /** When automatic reminders stop (`reminder_expires` days after sending), or null when they do not. */
-function remindersStopMs(b: BundleRow): number | null {
-  const a = bundleAttrs(b);
+function remindersStopMs(b: BundleRow, a = bundleAttrs(b)): number | null {
   return a.reminder_expires !== null && a.reminder_expires !== undefined && b.sent
     ? Date.parse(b.sent) + a.reminder_expires * DAY_MS
     : null;
@@ -55,7 +54,7 @@ export function nextReminderAt(ctx: EngineContext, b: BundleRow, p: PacketRow): 
   // A reminder stamped after now (a clock moved forward, then reset) does not push the next one out.
   const last = p.last_reminded_at ? Date.parse(p.last_reminded_at) : NaN;
   const due = last <= ctx.clock.nowMs() ? Math.max(scheduled, last + REMINDER_INTERVAL_MS) : scheduled;
-  const stop = remindersStopMs(b);
+  const stop = remindersStopMs(b, a);
   if (stop !== null && due > stop) return null;
   return new Date(due).toISOString();
 }

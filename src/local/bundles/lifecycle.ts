@@ -12,7 +12,7 @@ import {
   findBundleRow,
   loadBundle,
   loadBundles,
-  editableBundleAttrs,
+  bundleAttrs,
 } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import type { BundleSettingsT } from '../../service/schemas.js';
@@ -103,7 +103,7 @@ export async function updateBundle(ctx: EngineContext, slug: string, input: unkn
     if (!isUpdatable(b.status))
       throw badRequest(`The Bundle is ${describeStatus(b.status)}; only drafts and sent Bundles can be updated.`);
     const errs = new FieldErrors();
-    const attrs = editableBundleAttrs(b);
+    const attrs = bundleAttrs(b);
     const cols: SettingColumns = {};
 
     if (patch.team !== undefined && checkTeam(ctx.account, patch.team, 'team', errs, true)) cols.team = patch.team;

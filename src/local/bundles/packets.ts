@@ -2,14 +2,7 @@
 import { type Db, sql } from '../store/db.js';
 import { FieldErrors, badRequest, conflict } from '../../service/errors.js';
 import type { CoeFile, EmbedUrl } from '../../service/types.js';
-import {
-  type PacketRow,
-  findPacketRow,
-  packetRowsOf,
-  bundleRowBySeq,
-  packetAttrs,
-  editablePacketAttrs,
-} from './read.js';
+import { type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq, packetAttrs } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { checkDelivery } from '../../service/reachability.js';
 import { recordEvent } from './events.js';
@@ -39,7 +32,7 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
       throw badRequest(`The Bundle is ${describeStatus(b.status)}; its signers can no longer be changed.`);
     if (finished(p)) throw badRequest(`The signer has already ${endedAs(p)}; the packet can no longer be changed.`);
     const errs = new FieldErrors();
-    const attrs = editablePacketAttrs(p);
+    const attrs = packetAttrs(p);
     const email = patch.email ?? p.email;
     const phone = patch.phone ?? p.phone;
     const deliverVia = patch.deliver_via ?? p.deliver_via;

@@ -4,7 +4,6 @@ import { notFound, type WireError } from '../../service/errors.js';
 import type { Bundle, Packet } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 import { FIRST_ADMIN_SQL } from '../account/account.js';
-import { deepFreeze } from '../store/readCache.js';
 
 /** Bundle members kept as JSON in `bundles.attrs` (no filter or sort ever needs them as columns). */
 export type BundleAttrs = Pick<
@@ -103,25 +102,9 @@ export interface DocumentRow {
   spec: string;
 }
 
-/**
- * Typed decoders of the JSON columns: one place that says what a stored `attrs` or `errors` holds.
- * `bundleAttrs` and `packetAttrs` are read-only and decoded once per row object (a create reads its
- * Bundle's a dozen times: reminders, messages, the answer); `editable...` decode a copy to change.
- */
-export const bundleAttrs = (b: Pick<BundleRow, 'attrs'>): Readonly<BundleAttrs> => decodedOnce(b, b.attrs);
-export const packetAttrs = (p: Pick<PacketRow, 'attrs'>): Readonly<PacketAttrs> => decodedOnce(p, p.attrs);
-export const editableBundleAttrs = (b: Pick<BundleRow, 'attrs'>): BundleAttrs => JSON.parse(b.attrs) as BundleAttrs;
-export const editablePacketAttrs = (p: Pick<PacketRow, 'attrs'>): PacketAttrs => JSON.parse(p.attrs) as PacketAttrs;
-
-const decoded = new WeakMap<object, { json: string; value: object }>();
-
-function decodedOnce<T>(row: object, json: string): T {
-  const kept = decoded.get(row);
-  if (kept?.json === json) return kept.value as T;
-  const value = deepFreeze(JSON.parse(json) as object);
-  decoded.set(row, { json, value });
-  return value as T;
-}
+/** Typed decoders of the JSON columns: one place that says what a stored `attrs` or `errors` holds. */
+export const bundleAttrs = (b: Pick<BundleRow, 'attrs'>): BundleAttrs => JSON.parse(b.attrs) as BundleAttrs;
+export const packetAttrs = (p: Pick<PacketRow, 'attrs'>): PacketAttrs => JSON.parse(p.attrs) as PacketAttrs;
 /** The errors a failed Bundle shows (`[]` when none). */
 export const bundleErrors = (b: Pick<BundleRow, 'errors'>): WireError[] => JSON.parse(b.errors) as WireError[];
 

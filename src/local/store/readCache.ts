@@ -64,8 +64,7 @@ export function whileWriting<T>(db: Db, fn: () => T): T {
   }
 }
 
-/** Freezes a decoded value whole (typed arrays stay as they are), so that every holder may share it. */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
   if (ArrayBuffer.isView(value)) return value;
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
