@@ -5,11 +5,11 @@
 // 8 in flight, into a fresh data directory. Rows per second of each and their ratio: target >= 0.8.
 // Needs dist/ (npm run build).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEngine } from '../dist/engine.js';
-import { fmt, median, size } from './lib.mjs';
+import { BATCH_SPEC, batchRows, fmt, median, size, writeBatchSpec } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/contract.pdf', import.meta.url).pathname;
@@ -17,26 +17,14 @@ const N = size('BENCH_BATCH_ROWS', 10_000, 20);
 const RUNS = size('BENCH_RUNS', 3, 1);
 const IN_FLIGHT = 8;
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-batch-local-'));
-const spec = {
-  label: 'Offer {{n}}',
-  documents: [
-    {
-      key: 'o',
-      file_path: 'contract.pdf',
-      fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
-    },
-  ],
-  packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-};
-copyFileSync(FIXTURE, join(dir, 'contract.pdf'));
-writeFileSync(join(dir, 'spec.json'), JSON.stringify(spec));
-writeFileSync(join(dir, 'rows.csv'), `n\n${Array.from({ length: N }, (_, i) => i + 1).join('\n')}\n`);
+writeBatchSpec(dir);
+writeFileSync(join(dir, 'rows.csv'), batchRows(N));
 const pdf = { filename: 'contract.pdf', data: readFileSync(FIXTURE) };
 
 /** Row n's request as `batch send` makes it from the spec (file_path becomes an attached file). */
 const requestOf = (n) => ({
   label: `Offer ${n}`,
-  documents: [{ key: 'o', file_index: 0, fields: spec.documents[0].fields }],
+  documents: [{ key: 'o', file_index: 0, fields: BATCH_SPEC.documents[0].fields }],
   packets: [{ key: 'p', name: `Person ${n}`, email: `p${n}@example.com` }],
   custom_key: `bench-${n}`,
 });

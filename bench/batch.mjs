@@ -4,31 +4,16 @@
 // 100,000-row CSV: peak RSS. Needs dist/ (npm run build). Usage: node bench/batch.mjs [--quick]
 // `--local [runs]`: part (1) only, each run in a fresh data directory, beside `node -e 0` in the same run.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { size } from './lib.mjs';
+import { batchRows, size, writeBatchSpec } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
-const FIXTURE = new URL('../fixtures/contract.pdf', import.meta.url).pathname;
 const quick = process.argv.includes('--quick');
 const dir = mkdtempSync(join(tmpdir(), 'esign-bench-batch-'));
-copyFileSync(FIXTURE, join(dir, 'contract.pdf'));
-writeFileSync(
-  join(dir, 'spec.json'),
-  JSON.stringify({
-    label: 'Offer {{n}}',
-    documents: [
-      {
-        key: 'o',
-        file_path: 'contract.pdf',
-        fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
-      },
-    ],
-    packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
-  }),
-);
-const rows = (n) => `n\n${Array.from({ length: n }, (_, i) => i + 1).join('\n')}\n`;
+writeBatchSpec(dir);
+
 const esign = (args, env, opts = {}) =>
   execFileSync('node', [BIN, ...args], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8', ...opts });
 
@@ -42,7 +27,7 @@ const nodeStart = () => {
 if (process.argv.includes('--local')) {
   const runs = Number(process.argv[process.argv.indexOf('--local') + 1]) || 5;
   const N = 1000;
-  writeFileSync(join(dir, 'rows.csv'), rows(N));
+  writeFileSync(join(dir, 'rows.csv'), batchRows(N));
   const rates = [];
   for (let i = 0; i < runs; i++) {
     const env = { ESIGN_DATA_DIR: join(dir, `local${i}`) };
@@ -68,7 +53,7 @@ if (process.argv.includes('--local')) {
 try {
   // 1. Local engine.
   const N = size('BENCH_BATCH_ROWS', quick ? 200 : 1000, 5);
-  writeFileSync(join(dir, 'rows.csv'), rows(N));
+  writeFileSync(join(dir, 'rows.csv'), batchRows(N));
   const localEnv = { ESIGN_DATA_DIR: join(dir, 'local') };
   let t = performance.now();
   const s = JSON.parse(
@@ -97,7 +82,7 @@ try {
 
   // 2. esign serve with 50 creates per 10 s.
   const R = size('BENCH_SERVE_ROWS', quick ? 60 : 150, 3);
-  writeFileSync(join(dir, 'serve.csv'), rows(R));
+  writeFileSync(join(dir, 'serve.csv'), batchRows(R));
   const serveEnv = { ESIGN_DATA_DIR: join(dir, 'served') };
   const key = esign(['local', 'keys', 'create', '-q'], serveEnv).trim();
   const server = spawn(

@@ -1,6 +1,6 @@
 // Shared benchmark helpers: timing child processes against a baseline in the same run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -75,3 +75,25 @@ export function keptScaleDir(n) {
 
 /** A size or count: from the environment variable `name` when set, else the full run's, or the smoke run's. */
 export const size = (name, full, smoke) => Number(process.env[name] ?? (SMOKE ? smoke : full));
+
+/** The batch benchmarks' spec: one document with a signature field, one signer, filled from column `n`. */
+export const BATCH_SPEC = {
+  label: 'Offer {{n}}',
+  documents: [
+    {
+      key: 'o',
+      file_path: 'contract.pdf',
+      fields: [{ kind: 'sig', key: 's', editors: ['p'], page: 1, x: 10, y: 10, w: 90, h: 30 }],
+    },
+  ],
+  packets: [{ key: 'p', name: 'Person {{n}}', email: 'p{{n}}@example.com' }],
+};
+
+/** A CSV of rows 1..n in its one column, `n`. */
+export const batchRows = (n) => `n\n${Array.from({ length: n }, (_, i) => i + 1).join('\n')}\n`;
+
+/** contract.pdf and spec.json (BATCH_SPEC) in `dir`, for `esign batch send rows.csv --spec spec.json`. */
+export function writeBatchSpec(dir) {
+  copyFileSync(new URL('../fixtures/contract.pdf', import.meta.url), join(dir, 'contract.pdf'));
+  writeFileSync(join(dir, 'spec.json'), JSON.stringify(BATCH_SPEC));
+}

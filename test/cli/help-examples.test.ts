@@ -3,10 +3,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { examplesByPath } from '../../src/cli/examples.js';
-import { captureIO } from '../../src/cli/io.js';
-import { buildProgram } from '../../src/cli/main.js';
-import { wiring } from '../../src/wiring/wiring.js';
-import { esignIn } from './inProcess.js';
+import { esignIn, programFor } from './inProcess.js';
 
 function leaves(cmd: CommandUnknownOpts, prefix: string[] = []): string[] {
   return cmd.commands.flatMap((c) => {
@@ -16,17 +13,7 @@ function leaves(cmd: CommandUnknownOpts, prefix: string[] = []): string[] {
   });
 }
 
-const program = () =>
-  buildProgram(
-    '0',
-    captureIO(),
-    () => {
-      throw new Error('unused');
-    },
-    { code: 0 },
-    [],
-    wiring.doorVerbs,
-  );
+const program = () => programFor();
 
 const EXAMPLES = examplesByPath(program());
 

@@ -1,10 +1,23 @@
 // Runs an esign command line in-process, as the spawned binary would, through the same program
 // (runCli) with a captured IO: the result looks like execa's (exitCode, stdout, stderr with the
 // final newline stripped), so a test reads the same either way.
-import { runCli } from '../../src/cli/main.js';
+import { buildProgram, runCli } from '../../src/cli/main.js';
 import { wiring } from '../../src/wiring/wiring.js';
 import type { CliTiming, Prompter } from '../../src/cli/factory.js';
 import { captureIO } from '../../src/cli/io.js';
+
+/** The program a command line builds (`args` picks a noun built alone), never run: its commands and help. */
+export const programFor = (args: string[] = []) =>
+  buildProgram(
+    '0',
+    captureIO(),
+    () => {
+      throw new Error('a program built to be read is not run');
+    },
+    { code: 0 },
+    args,
+    wiring.doorVerbs,
+  );
 
 export interface InProcessResult {
   exitCode: number;

@@ -1,22 +1,10 @@
 // A command line that names a noun builds that noun alone (start-up); any other builds them all.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { captureIO } from '../../src/cli/io.js';
-import { buildProgram, nounOf } from '../../src/cli/main.js';
-import { wiring } from '../../src/wiring/wiring.js';
-import { esignIn } from './inProcess.js';
+import { nounOf } from '../../src/cli/main.js';
+import { esignIn, programFor } from './inProcess.js';
 
-const program = (args: string[]) =>
-  buildProgram(
-    '0',
-    captureIO(),
-    () => {
-      throw new Error('unused');
-    },
-    { code: 0 },
-    args,
-    wiring.doorVerbs,
-  );
+const program = programFor;
 
 /** Every command by its words, options included: what a command line can reach. */
 function shape(c: CommandUnknownOpts, path: string[] = []): string[] {
