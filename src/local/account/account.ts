@@ -18,7 +18,7 @@ export const FIRST_ADMIN_SQL = 'SELECT id FROM users WHERE is_admin = 1 ORDER BY
 export class AccountStore implements AccountAdmin {
   /** Read once per write transaction (store/steady.ts): a create asks several times. */
   private readonly steady: Steady<AccountSettings>;
-  /** Who owns a Bundle no PATCH gave an owner (`owner_name`, `owner_email`): read once per write transaction. */
+  /** defaultOwner(), read once per write transaction (a group of creates asks once). */
   private readonly firstAdmin: Steady<{ owner_name: string; owner_email: string }>;
 
   constructor(
