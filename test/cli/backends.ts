@@ -1,5 +1,6 @@
 // The two backends a CLI test runs a command line on: the local engine (a data directory of its own)
 // and esign serve over that engine on 127.0.0.1, reached through the remote adapter.
+import { afterAll, beforeAll } from 'vitest';
 import type { ServerOptions } from '../../src/server/app.js';
 import { localEnv, remoteEnv, serveEngine } from '../engineServer.js';
 import { newEngine, tempDir } from '../helpers.js';
@@ -39,4 +40,23 @@ export async function serveBackend(
       client?.cleanup();
     },
   };
+}
+
+/** The two backends for describe.each: the embedded engine, and esign serve over one. */
+export const BOTH_BACKENDS = [
+  ['local engine', localBackend],
+  ['esign serve', () => serveBackend()],
+] as const;
+
+/**
+ * A backend opened before the block's tests and closed after them. The object is filled in by the
+ * block's first beforeAll, so its tests (and later hooks) read it as a variable set there.
+ */
+export function openedBackend(make: () => Promise<CliBackend>): CliBackend {
+  const b = {} as CliBackend;
+  beforeAll(async () => {
+    Object.assign(b, await make());
+  });
+  afterAll(() => b.close());
+  return b;
 }

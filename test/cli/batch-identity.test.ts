@@ -4,22 +4,18 @@
 // chooses (--new-batch, or a custom_key column, each named): "safe to run again" stays true.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture, useTempDir } from '../helpers.js';
-import { type CliBackend, localBackend, serveBackend } from './backends.js';
+import { BOTH_BACKENDS, openedBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
 
 const files = useTempDir('esign-batch-identity-');
 const rows = (...emails: string[]) => `name,email\n${emails.map((e) => `${e.split('@')[0]},${e}`).join('\n')}\n`;
 
-describe.each([
-  ['local engine', localBackend],
-  ['esign serve', () => serveBackend()],
-])('on the %s', (name, make) => {
-  let b: CliBackend;
+describe.each(BOTH_BACKENDS)('on the %s', (name, make) => {
+  const b = openedBackend(make);
   let spec: string;
   beforeAll(async () => {
-    b = await make();
     spec = join(files.dir, `spec-${name}.json`);
     writeFileSync(
       spec,
@@ -29,7 +25,6 @@ describe.each([
       }),
     );
   });
-  afterAll(() => b.close());
   const send = async (csv: string, ...more: string[]) => {
     const r = await esignIn(['batch', 'send', csv, '--spec', spec, '--yes', '--live', '--json', ...more], {
       env: b.env,

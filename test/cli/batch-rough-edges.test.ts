@@ -4,22 +4,15 @@
 // `--results` lists rows in the CSV's order however they finished.
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundleRequest, fixture, useTempDir } from '../helpers.js';
-import { type CliBackend, localBackend, serveBackend } from './backends.js';
+import { BOTH_BACKENDS, openedBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
 
 const files = useTempDir('esign-batch-edges-');
 
-describe.each([
-  ['local engine', localBackend],
-  ['esign serve', () => serveBackend()],
-])('on the %s', (name, make) => {
-  let b: CliBackend;
-  beforeAll(async () => {
-    b = await make();
-  });
-  afterAll(() => b.close());
+describe.each(BOTH_BACKENDS)('on the %s', (name, make) => {
+  const b = openedBackend(make);
   const esign = (args: string[]) => esignIn(args, { env: b.env });
 
   it("csv-template's example row passes batch check, for every kind of source", async () => {

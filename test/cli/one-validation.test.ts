@@ -7,7 +7,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, useTempDir } from '../helpers.js';
-import { type CliBackend, localBackend, serveBackend } from './backends.js';
+import { BOTH_BACKENDS, type CliBackend, openedBackend, serveBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
 
 const files = useTempDir('esign-one-validation-');
@@ -50,15 +50,8 @@ beforeAll(() => {
   writeFileSync(good, `${header}\n${ROWS[5].join(',')}\n${ROWS[5].join(',').replace('Good', 'Good too')}\n`);
 });
 
-describe.each([
-  ['local engine', localBackend],
-  ['esign serve', () => serveBackend()],
-])('on the %s', (_name, make) => {
-  let b: CliBackend;
-  beforeAll(async () => {
-    b = await make();
-  });
-  afterAll(() => b.close());
+describe.each(BOTH_BACKENDS)('on the %s', (_name, make) => {
+  const b = openedBackend(make);
   const esign = (args: string[]) => esignIn(args, { env: b.env });
   const bundles = async () => (await b.engine.listBundles()).total;
 

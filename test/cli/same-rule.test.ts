@@ -3,24 +3,17 @@
 // backend's 400); a page larger than the maximum is refused, not cut short unsaid.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PHONE_RULE } from '../../src/service/phone.js';
 import { bundleRequest, fixture, useTempDir } from '../helpers.js';
-import { type CliBackend, localBackend, serveBackend } from './backends.js';
+import { BOTH_BACKENDS, openedBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
 
 const files = useTempDir('esign-same-rule-');
 const PDF = fixture('contract.pdf');
 
-describe.each([
-  ['local engine', localBackend],
-  ['esign serve', () => serveBackend()],
-])('on the %s', (_name, make) => {
-  let b: CliBackend;
-  beforeAll(async () => {
-    b = await make();
-  });
-  afterAll(() => b.close());
+describe.each(BOTH_BACKENDS)('on the %s', (_name, make) => {
+  const b = openedBackend(make);
   const esign = (args: string[]) => esignIn(args, { env: b.env });
   const bundleId = async () => (await b.engine.createBundle(bundleRequest({ status: 'dr' }))).id;
 

@@ -3,22 +3,15 @@
 // once; bundle inspect takes a packet id on a remote backend too (its signer's Bundles searched).
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundleRequest, fileServer, useTempDir } from '../helpers.js';
-import { type CliBackend, localBackend, serveBackend } from './backends.js';
+import { BOTH_BACKENDS, openedBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
 
 const files = useTempDir('esign-smaller-');
 
-describe.each([
-  ['local engine', localBackend],
-  ['esign serve', () => serveBackend()],
-])('on the %s', (name, make) => {
-  let b: CliBackend;
-  beforeAll(async () => {
-    b = await make();
-  });
-  afterAll(() => b.close());
+describe.each(BOTH_BACKENDS)('on the %s', (name, make) => {
+  const b = openedBackend(make);
   const esign = (args: string[], input?: string | Buffer) => esignIn(args, { env: b.env, input });
 
   /** A completed Bundle's files, downloaded into a directory of their own. */
