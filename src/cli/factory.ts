@@ -7,6 +7,7 @@ import type { Backends, EngineOptions, RemoteSettings } from './backends.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
 import type { OutputOptions } from './output/print.js';
+import { environment } from '../app/environment.js';
 import { stripControl } from '../app/sanitize.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
 import { createHash } from 'node:crypto';
@@ -155,16 +156,16 @@ export class Factory {
   }
 
   private async resolve(): Promise<Settings> {
-    const env = this.env;
-    const named = this.options.profile ?? env.ESIGN_PROFILE;
-    const store = await openProfilesIfAny(env);
+    const env = environment(this.env);
+    const named = this.options.profile ?? env.profile;
+    const store = await openProfilesIfAny(this.env);
     if (named && !store)
       throw new CliError(`No profile named "${named}": no profiles yet (see esign profile add --help).`, EXIT.USAGE);
     const name = named ?? store?.current();
     const p: Profile = name && store ? store.get(name) : {};
-    const baseUrl = env.ESIGN_BASE_URL || p.baseUrl;
+    const baseUrl = env.baseUrl || p.baseUrl;
     if (baseUrl && !isHttpUrl(baseUrl)) {
-      const from = env.ESIGN_BASE_URL ? 'ESIGN_BASE_URL' : `The base URL of profile "${name}"`;
+      const from = env.baseUrl ? 'ESIGN_BASE_URL' : `The base URL of profile "${name}"`;
       throw new CliError(
         `${from} "${baseUrl}" is not an http(s) URL (for example https://esign.example.com/api/v2).`,
         EXIT.USAGE,
@@ -174,9 +175,9 @@ export class Factory {
       profile: name,
       baseUrl,
       // A stored key goes only to its own profile's server.
-      apiKey: env.ESIGN_API_KEY || (baseUrl === p.baseUrl ? p.apiKey : undefined),
+      apiKey: env.apiKey || (baseUrl === p.baseUrl ? p.apiKey : undefined),
       live: Boolean(p.live && p.baseUrl && baseUrl === p.baseUrl),
-      dataDir: this.options.dataDir ?? (env.ESIGN_DATA_DIR || p.dataDir),
+      dataDir: this.options.dataDir ?? (env.dataDir || p.dataDir),
     };
   }
 
@@ -210,7 +211,7 @@ export class Factory {
       apiKey,
       note: (line) => this.io.err.write(`${stripControl(line)}\n`),
       onThrottle: (until) => this.throttleListeners.forEach((l) => l(until)),
-      debug: (this.env.ESIGN_DEBUG ?? '').split(',').includes('api'),
+      debug: environment(this.env).debug.words.includes('api'),
     };
   }
 
@@ -322,7 +323,7 @@ export class Factory {
 
   /** The remote backend selected and where it was chosen: `http://... (ESIGN_BASE_URL)`. */
   private selected(s: Settings): string {
-    return `${s.baseUrl} (${this.env.ESIGN_BASE_URL ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`})`;
+    return `${s.baseUrl} (${environment(this.env).baseUrl ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`})`;
   }
 
   /**
@@ -358,8 +359,9 @@ export class Factory {
    * run is the embedded engine's.
    */
   async chosenRemote(url?: string): Promise<RemoteChoice | undefined> {
-    if (url) return { baseUrl: url, apiKey: this.env.ESIGN_API_KEY || undefined, live: false };
-    if (!(this.options.profile || this.env.ESIGN_PROFILE || this.env.ESIGN_BASE_URL)) return undefined;
+    const env = environment(this.env);
+    if (url) return { baseUrl: url, apiKey: env.apiKey, live: false };
+    if (!(this.options.profile || env.profile || env.baseUrl)) return undefined;
     return this.remoteSettings();
   }
 

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
+import { environment } from '../app/environment.js';
 import { loadOra } from '../lazyImport.js';
 import { type JournalCounts, type Progress, startProgress } from './batch/progress.js';
 import { colourFor } from './output/colour.js';
@@ -126,7 +127,7 @@ export function processIO(): IO {
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
     get interactive() {
-      return process.stdin.isTTY === true && process.stdout.isTTY === true && !process.env.CI;
+      return process.stdin.isTTY === true && process.stdout.isTTY === true && !environment(process.env).ci;
     },
     page: pageThrough,
     ...drawing({ out, err, env: process.env }),
@@ -158,7 +159,7 @@ async function pageThrough(text: string, command: string): Promise<void> {
 
 /** The pager for long lists on a terminal: ESIGN_PAGER, then PAGER, else less; empty or `cat` means none. */
 export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
-  const cmd = (env.ESIGN_PAGER ?? env.PAGER ?? 'less').trim();
+  const cmd = (environment(env).pager ?? 'less').trim();
   return cmd && cmd !== 'cat' ? cmd : undefined;
 }
 

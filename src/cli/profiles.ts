@@ -5,6 +5,7 @@ import { loadConf, loadEnvPaths } from '../lazyImport.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { environment } from '../app/environment.js';
 import { CliError, EXIT } from './exitCodes.js';
 
 export interface Profile {
@@ -25,7 +26,8 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 
 /** ESIGN_CONFIG_DIR, else the user's config directory. */
 export async function configDir(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  if (env.ESIGN_CONFIG_DIR) return env.ESIGN_CONFIG_DIR;
+  const dir = environment(env).configDir;
+  if (dir) return dir;
   const { default: envPaths } = await loadEnvPaths();
   return envPaths('esign', { suffix: '' }).config;
 }

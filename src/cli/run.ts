@@ -1,6 +1,7 @@
 // The action wrapper every command uses: a Factory in, errors out as one line and an exit code.
 import { readFile } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { environment } from '../app/environment.js';
 import { UseCaseError } from '../app/failure.js';
 import { stripControl } from '../app/sanitize.js';
 import { ApiError } from '../service/errors.js';
@@ -78,7 +79,7 @@ export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   const err = e as NodeJS.ErrnoException;
   const message = err?.message ?? String(e);
   write(json ? JSON.stringify({ code: 'error', message, exit_code: EXIT.FAILURE }) : `esign: ${stripControl(message)}`);
-  if (io.env.ESIGN_DEBUG) write(err?.stack ?? '');
+  if (environment(io.env).debug.stacks) write(err?.stack ?? '');
   return EXIT.FAILURE;
 }
 

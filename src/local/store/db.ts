@@ -32,7 +32,7 @@ export const databasePath = (dataDir: string) => join(dataDir, 'esign.db');
 
 const BUSY_TIMEOUT_MS = 10_000;
 /** SQLite's page cache per connection, in KB (negative cache_size: a size, not a page count). */
-const PAGE_CACHE_KB = Number(process.env.XCACHE ?? 64 * 1024);
+const PAGE_CACHE_KB = 64 * 1024;
 
 /**
  * Opens (creating when needed) the engine's database: WAL so readers never block the writer,

@@ -1,5 +1,6 @@
 // esign help [TOPIC...]: help on a command, the exit codes, or every state in words.
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
+import { describeEnvironment } from '../../../app/environment.js';
 import { CliError, EXIT, EXIT_TABLE } from '../../exitCodes.js';
 import type { IO } from '../../io.js';
 import type { Action } from '../../run.js';
@@ -14,12 +15,13 @@ function printExitCodes(io: IO): void {
 const helpVerb = (program: Parent) =>
   defineVerb(
     'help [topic...]',
-    'Help on a command, or "exit-codes", or "states" (every status and event code in words)',
+    'Help on a command, or "exit-codes", "states" (every status and event code in words) or "environment"',
     {
-      examples: ['esign help bundle create', 'esign help states', 'esign help exit-codes'],
+      examples: ['esign help bundle create', 'esign help states', 'esign help exit-codes', 'esign help environment'],
       async run(f, _o, topic = []) {
         if (topic[0] === 'exit-codes') return printExitCodes(f.io);
         if (topic[0] === 'states') return printStates(f.io);
+        if (topic[0] === 'environment') return void f.io.out.write(describeEnvironment());
         const target = topic.reduce<CommandUnknownOpts | undefined>(
           (c, name) => c?.commands.find((x) => x.name() === name),
           program,

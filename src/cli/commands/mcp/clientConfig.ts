@@ -5,6 +5,7 @@ import { chmod, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { environment } from '../../../app/environment.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Factory } from '../../factory.js';
 import { note } from '../../output/print.js';
@@ -54,9 +55,9 @@ async function launcher(env: NodeJS.ProcessEnv): Promise<{ command: string; args
 async function stdioEntry(f: Factory, o: InstallOptions): Promise<Entry> {
   const { command, args } = await launcher(f.env);
   const backend: string[] = [];
-  const profile = f.options.profile ?? f.env.ESIGN_PROFILE;
+  const profile = f.options.profile ?? environment(f.env).profile;
   if (profile) backend.push('--profile', profile);
-  const dataDir = f.options.dataDir ?? f.env.ESIGN_DATA_DIR;
+  const dataDir = f.options.dataDir ?? environment(f.env).dataDir;
   if (dataDir) backend.push('--data-dir', resolve(dataDir));
   const entry: Entry = {
     command,

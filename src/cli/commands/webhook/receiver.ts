@@ -12,6 +12,7 @@ import { CliError, EXIT } from '../../exitCodes.js';
 import { note } from '../../output/print.js';
 import { commaList, intArg } from '../../run.js';
 import { safeJson, safeLine } from '../../../app/sanitize.js';
+import { environment } from '../../../app/environment.js';
 import { receiveDelivery } from '../../../app/webhookReceipt.js';
 import { announceReady } from '../../ready.js';
 
@@ -54,7 +55,8 @@ const field = (o: unknown, key: string) =>
 export async function run(ctx: Factory, o: ListenOptions): Promise<void> {
   const { port, toleranceS, count, only, path } = listenSettings(o);
   // An empty ESIGN_WEBHOOK_SECRET is unset (as for webhook verify), not a secret no delivery matches.
-  const secret = o.secret ?? (ctx.env.ESIGN_WEBHOOK_SECRET || (await (await ctx.service()).getWebhookSecret()).secret);
+  const secret =
+    o.secret ?? (environment(ctx.env).webhookSecret || (await (await ctx.service()).getWebhookSecret()).secret);
   const undici = o.forwardTo ? await loadUndici() : undefined;
   const json = ctx.options.json === true;
   const chalk = ctx.io.out.isTTY && !json ? await ctx.io.colour('out') : undefined;

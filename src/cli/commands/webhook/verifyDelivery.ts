@@ -1,6 +1,7 @@
 // esign webhook verify: checks one delivery's signature the way a receiver must (raw body, secret,
 // X-Blueink-Signature, X-Blueink-Request-Timestamp). Exit 0 good, 9 bad signature, 11 stale.
 import { readFile } from 'node:fs/promises';
+import { environment } from '../../../app/environment.js';
 import { verifySignature } from '../../../service/webhookSignature.js';
 import type { Factory } from '../../factory.js';
 import { secondsArg } from '../../duration.js';
@@ -32,7 +33,7 @@ async function readBody(ctx: Factory, o: VerifyOptions): Promise<Buffer> {
 }
 
 export async function run(ctx: Factory, o: VerifyOptions): Promise<void> {
-  const secret = o.secret ?? ctx.env.ESIGN_WEBHOOK_SECRET;
+  const secret = o.secret ?? environment(ctx.env).webhookSecret;
   if (!secret)
     throw new CliError(
       'Give the webhook secret with --secret (or env ESIGN_WEBHOOK_SECRET); esign webhook secret shows it.',
