@@ -10,7 +10,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { size } from './lib.mjs';
+import { crashWindowEnv, size } from './lib.mjs';
 
 const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/contract.pdf', import.meta.url).pathname;
@@ -82,7 +82,7 @@ export async function doubleResumeTrial({ rows = 30 } = {}) {
     // A window between each create and its journal entry, so the kill often leaves rows in flight.
     const first = await run(
       send,
-      { ...env, ESIGN_BATCH_CRASH_WINDOW_MS: '20' },
+      { ...env, ...crashWindowEnv(20) },
       { killAfterIds: 1 + Math.floor(Math.random() * (rows / 3)) },
     );
     return { killed: first.signal === 'SIGKILL', ...(await together(env, send, rows)) };

@@ -52,6 +52,16 @@ export const fmt = (n, digits = 1) => n.toFixed(digits);
 export const SMOKE = process.env.BENCH_SMOKE === '1';
 
 /**
+ * The environment that makes a spawned batch process wait `ms` before each journal entry marking a
+ * row sent (crashWindow.mjs, preloaded): kill tests aim at that window.
+ */
+export const crashWindowEnv = (ms) => ({
+  NODE_OPTIONS:
+    `${process.env.NODE_OPTIONS ?? ''} --import=${new URL('./crashWindow.mjs', import.meta.url).href}`.trim(),
+  ESIGN_TEST_CRASH_WINDOW_MS: String(ms),
+});
+
+/**
  * A data directory of `n` Bundles seeded by bench/scale.mjs's fast path and kept (the caller removes
  * it), for the benchmarks that read a large store without measuring its making.
  */

@@ -2,6 +2,8 @@
 // row. Real processes (bin/esign.js on dist/: npm run build first) on one data directory.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs bench module
+import { crashWindowEnv } from '../../bench/lib.mjs';
 import { useBatchDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN } from './serveProcess.js';
@@ -17,7 +19,7 @@ function sendAndKill(afterIds: number | undefined): Promise<{ code: number | nul
       [BIN, 'batch', 'send', 'rows.csv', '--spec', 'spec.json', '--yes', '--concurrency', '3', '-q'],
       {
         cwd: data.dir,
-        env: { ...process.env, ...env, ESIGN_BATCH_CRASH_WINDOW_MS: afterIds === undefined ? '' : '30' },
+        env: { ...process.env, ...env, ...(afterIds === undefined ? {} : crashWindowEnv(30)) },
         stdio: ['ignore', 'pipe', 'ignore'],
       },
     );

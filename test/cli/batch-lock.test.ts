@@ -10,6 +10,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs bench module (bench/security.mjs calls it too)
 import { doubleResumeTrials, doubleStartTrials } from '../../bench/batch-resume-race.mjs';
+// @ts-expect-error: a plain .mjs bench module
+import { crashWindowEnv } from '../../bench/lib.mjs';
 import { BatchLock } from '../../src/app/batch/lock.js';
 import { UseCaseError } from '../../src/app/failure.js';
 import { EXIT, EXIT_FOR_FAILURE } from '../../src/cli/exitCodes.js';
@@ -111,7 +113,7 @@ describe('batch send and its lock, as processes', () => {
     // The first sender is slow (250 ms after each create: 7 s in all, so the second starts well within
     // it even on a loaded machine); once it has sent a row, the lock file
     // is emptied, as a reader sees it between an exclusive create and its write, and a second starts.
-    const first = send({ ESIGN_BATCH_CRASH_WINDOW_MS: '250' }, (n) => {
+    const first = send(crashWindowEnv(250), (n) => {
       if (n !== 1 || second) return;
       const dir = join(env.ESIGN_DATA_DIR, 'batches');
       for (const f of readdirSync(dir).filter((x) => x.endsWith('.lock'))) writeFileSync(join(dir, f), '');
@@ -136,7 +138,7 @@ describe('batch send and its lock, as processes', () => {
     // Both meet a shared lock on their first try (a process is up and claiming well within 2.5 s;
     // on fbda499 both exited 7 and nothing was sent); it goes well within their 3 s of patience.
     const r = reader(dir, 'together');
-    const slow = { ESIGN_BATCH_CRASH_WINDOW_MS: '150' };
+    const slow = crashWindowEnv(150);
     const both = [send(slow, undefined, ['--batch-id', 'together']), send(slow, undefined, ['--batch-id', 'together'])];
     setTimeout(() => r.release(), 2_500);
     const [a, b] = await Promise.all(both);

@@ -67,11 +67,6 @@ export interface RunOptions {
   total?: number;
   /** Subscribes to the backend's waits on a 429 (Factory.onThrottle): every row pauses with the one waiting. */
   throttle?: (listener: (untilMs: number) => void) => () => void;
-  /**
-   * Crash tests only (ESIGN_BATCH_CRASH_WINDOW_MS): wait this long between a create's answer and its
-   * journal entry, widening the window a kill must hit to leave a created row marked in flight.
-   */
-  crashWindowMs?: number;
 }
 
 /** Rows whose custom_keys are looked up together, on a backend that finds many in one read. */
@@ -144,7 +139,6 @@ function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
     journal.record({ row, key: req.key, s: 'begin', fp: req.fp });
     try {
       const b = await create(req);
-      if (o.crashWindowMs) await new Promise((r) => setTimeout(r, o.crashWindowMs));
       journal.record({ row, key: req.key, s: 'sent', id: b.id, status: b.status, fp: req.fp });
       return await created(row, req, b);
     } catch (e) {

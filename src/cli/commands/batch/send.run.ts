@@ -90,7 +90,6 @@ export const run: Run<typeof send> = async (f, o, csv) => {
           // Rows of this file as counted, valid then: checked again whole only if invalid or new.
           schemaPassed: c && ((row) => c.invalid < MAX_INVALID_KEPT && row <= c.total && !c.invalidRows.has(row)),
           keyFor,
-          crashWindowMs: Number(f.env.ESIGN_BATCH_CRASH_WINDOW_MS) || undefined,
           throttle: (l) => f.onThrottle(l),
         },
         handlersFor(f, { results, created, failures, showBar, bar, pacer }),
