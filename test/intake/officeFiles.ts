@@ -6,8 +6,8 @@ import CFB from 'cfb';
 export interface ZipEntry {
   name: string;
   data?: Buffer | string;
-  /** Instead of data: `size` bytes of `fill` repeated, deflated as a stream (a bomb, without holding it). */
-  repeat?: { fill: string; size: number };
+  /** Instead of data: `size` bytes of `fill` repeated between `head` and `tail`, deflated as a stream (a bomb, without holding it). */
+  repeat?: { fill: string; size: number; head?: string; tail?: string };
   /** The inflated size the archive claims, when it should lie. */
   claimedSize?: number;
 }
@@ -22,15 +22,21 @@ async function deflated(e: ZipEntry): Promise<{ raw: Buffer; crc: number; size: 
   const z = createDeflateRaw({ level: 9 });
   z.on('data', (b: Buffer) => out.push(b));
   let crc = 0;
-  let left = e.repeat.size;
-  while (left > 0) {
-    const piece = unit.subarray(0, Math.min(unit.length, left));
+  const write = async (piece: Buffer) => {
     crc = crc32(piece, crc);
-    left -= piece.length;
     if (!z.write(piece)) await new Promise((r) => z.once('drain', r));
+  };
+  const head = Buffer.from(e.repeat.head ?? '');
+  const tail = Buffer.from(e.repeat.tail ?? '');
+  await write(head);
+  for (let left = e.repeat.size; left > 0; ) {
+    const piece = unit.subarray(0, Math.min(unit.length, left));
+    left -= piece.length;
+    await write(piece);
   }
+  await write(tail);
   await new Promise((r) => z.end(r));
-  return { raw: Buffer.concat(out), crc, size: e.repeat.size };
+  return { raw: Buffer.concat(out), crc, size: head.length + e.repeat.size + tail.length };
 }
 
 /** A ZIP archive of `entries`, deflated. */
@@ -154,13 +160,16 @@ export const docxWithField = (instruction: string) => {
   });
 };
 
-/** A Word document whose body inflates to `size` bytes of paragraphs, each a few bytes compressed. */
-export const docxBomb = (size: number) =>
-  zip([
+/** A Word document whose body inflates to `size` bytes of paragraphs (whole ones), each a few bytes compressed. */
+export const docxBomb = (size: number) => {
+  const fill = paragraph('Bomb text');
+  const [head, tail] = documentXml('\0').split('\0');
+  return zip([
     { name: '[Content_Types].xml', data: contentTypes(DOCX_MAIN) },
     { name: '_rels/.rels', data: rootRels },
-    { name: 'word/document.xml', repeat: { fill: paragraph('Bomb text'), size } },
+    { name: 'word/document.xml', repeat: { fill, size: size - (size % fill.length), head, tail } },
   ]);
+};
 
 /** An OpenDocument text (what LibreOffice writes as .odt): a ZIP with a mimetype entry. */
 export const odt = (body: string) =>

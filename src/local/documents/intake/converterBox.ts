@@ -4,7 +4,8 @@
 // working bubblewrap the program runs unboxed under the same limits, and the caller refuses before
 // it runs what would reach out (docs/security.md, "Converters").
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
 import { findExecutable } from './findExecutable.js';
 
@@ -75,6 +76,17 @@ function boxArgs(scratch: string, program: string[], extraRo: string[]): string[
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', scratch, scratch, '--chdir', scratch);
   // The box's own root (where bubblewrap made the mount points) is read-only too.
   return [...args, '--remount-ro', '/', '--', ...program];
+}
+
+/** A program installed outside /usr (say /opt/libreoffice/program/soffice) is shown to the box too, read-only: its installation. */
+export function installDirOf(program: string): string[] {
+  let real: string;
+  try {
+    real = realpathSync(program);
+  } catch {
+    return []; // not there: starting it fails, and says so
+  }
+  return real.startsWith('/usr/') ? [] : [dirname(dirname(real))];
 }
 
 const realTarget = (path: string) => (lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined);

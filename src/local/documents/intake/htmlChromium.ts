@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { PDFDict, PDFObject } from 'pdf-lib';
 import type { Page } from 'playwright-core';
 import { loadPdfLib } from '../../../lazyImport.js';
-import { boxLauncher } from './converterBox.js';
+import { boxLauncher, installDirOf } from './converterBox.js';
 import type { FieldSource, Geometry, RenderResult } from './renderTypes.js';
 import { type Doc, type El, PAGE, duration, elements, isElement, setAttr } from './htmlDom.js';
 
@@ -188,6 +188,7 @@ export async function renderWithChromium(
   const launcher = await boxLauncher(opts.executablePath, {
     scratch,
     memory: { kind: 'data', bytes: opts.memoryBytes ?? CHROMIUM_MEMORY_BYTES },
+    extraRo: installDirOf(opts.executablePath),
   }).catch(async (e) => {
     await rm(scratch, { recursive: true, force: true });
     throw e;

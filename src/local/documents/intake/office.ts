@@ -2,11 +2,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OFFICE_EXTENSIONS } from '../../../service/enums.js';
-import { boxCommand, findBwrap } from './converterBox.js';
+import { boxCommand, findBwrap, installDirOf } from './converterBox.js';
 import { findExecutable, isExecutable } from './findExecutable.js';
 import { checkOfficeFile } from './officeCheck.js';
 
@@ -16,12 +15,6 @@ export const OFFICE_MEMORY_BYTES = 3 * 1024 * 1024 * 1024;
 
 export function findSoffice(): string | undefined {
   return findExecutable('ESIGN_SOFFICE', ['soffice', 'libreoffice']);
-}
-
-/** An installation outside /usr (say /opt/libreoffice) is shown to the box too, read-only. */
-function installDir(soffice: string): string[] {
-  const real = realpathSync(soffice);
-  return real.startsWith('/usr/') ? [] : [dirname(dirname(real))];
 }
 
 /** The last non-empty lines of LibreOffice's output, for error messages (it reports on stdout and stderr). */
@@ -79,7 +72,7 @@ export async function convertOfficeToPdf(
         : await boxCommand([soffice, ...args], {
             scratch: dir,
             memory: { kind: 'address-space', bytes: opts.memoryBytes ?? OFFICE_MEMORY_BYTES },
-            extraRo: installDir(soffice),
+            extraRo: installDirOf(soffice),
           });
     const output = await run(box.command, box.args, dir, timeoutMs, soffice);
     let pdf: Buffer;
