@@ -35,7 +35,10 @@ async function deflated(e: ZipEntry): Promise<{ raw: Buffer; crc: number; size: 
     await write(piece);
   }
   await write(tail);
-  await new Promise((r) => z.end(r));
+  // 'end' (all output read), not end()'s callback ('finish', input taken): output may still be coming.
+  const ended = new Promise((r) => z.once('end', r));
+  z.end();
+  await ended;
   return { raw: Buffer.concat(out), crc, size: head.length + e.repeat.size + tail.length };
 }
 
