@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
-import { findExecutable } from './findExecutable.js';
+import { findExecutable, isExecutable } from './findExecutable.js';
 
 /** The user the converters run as when esign is root (Debian's `nobody`). */
 export const NOBODY = 65534;
@@ -63,6 +63,13 @@ export interface Box {
 
 const isRoot = () => process.getuid?.() === 0;
 
+/** A system tool (bwrap, prlimit, setpriv): its ESIGN_ setting, else PATH, else where Debian puts it. */
+function systemTool(envVar: string, name: string): string | undefined {
+  const found = findExecutable(envVar, [name]);
+  if (found) return found;
+  return ['/usr/bin', '/bin', '/usr/sbin', '/sbin'].map((d) => `${d}/${name}`).find((p) => isExecutable(p));
+}
+
 /** Turns a program and its arguments into the boxed command line (see the top of this file). */
 function boxArgs(scratch: string, program: string[], extraRo: string[]): string[] {
   const args = ['--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
@@ -97,7 +104,7 @@ let probed: { bwrap: string; works: boolean } | undefined;
 export function findBwrap(): string | undefined {
   const setting = process.env.ESIGN_BWRAP?.trim();
   if (setting === 'off') return undefined;
-  const bwrap = findExecutable('ESIGN_BWRAP', ['bwrap']);
+  const bwrap = systemTool('ESIGN_BWRAP', 'bwrap');
   if (!bwrap) return undefined;
   if (probed?.bwrap !== bwrap) {
     // A container may forbid the namespaces bubblewrap needs: then it is as good as absent.
@@ -118,7 +125,7 @@ export async function boxCommand(
 ): Promise<Box> {
   const bwrap = findBwrap();
   const limit = [`--${opts.memory.kind === 'data' ? 'data' : 'as'}=${opts.memory.bytes}`, '--'];
-  const prlimit = findExecutable('ESIGN_PRLIMIT', ['prlimit']);
+  const prlimit = systemTool('ESIGN_PRLIMIT', 'prlimit');
   const wrapped = (inner: string[]): Box => {
     const line = prlimit ? [prlimit, ...limit, ...inner] : inner;
     return { command: line[0]!, args: line.slice(1), boxed: Boolean(bwrap) };
@@ -130,7 +137,7 @@ export async function boxCommand(
 /** As root, the command run as `nobody` (setpriv, from util-linux); otherwise as it is. */
 function asNobody(line: string[]): string[] {
   if (!isRoot()) return line;
-  const setpriv = findExecutable('ESIGN_SETPRIV', ['setpriv']);
+  const setpriv = systemTool('ESIGN_SETPRIV', 'setpriv');
   if (!setpriv) throw new Error('Cannot run a converter as an unprivileged user: setpriv is not installed.');
   return [setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', ...line];
 }

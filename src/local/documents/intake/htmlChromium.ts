@@ -189,9 +189,9 @@ export async function renderWithChromium(
     scratch,
     memory: { kind: 'data', bytes: opts.memoryBytes ?? CHROMIUM_MEMORY_BYTES },
     extraRo: installDirOf(opts.executablePath),
-  }).catch(async (e) => {
+  }).catch(async (e: Error) => {
     await rm(scratch, { recursive: true, force: true });
-    throw e;
+    throw new Error(`Chromium could not render the HTML: ${e.message}`);
   });
   const launching = chromium.launch({
     executablePath: launcher.path,
