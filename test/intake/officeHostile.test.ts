@@ -338,6 +338,18 @@ describe("the converters' box (bubblewrap)", () => {
     }
   });
 
+  it.runIf(isRoot)('refuses, saying why, a scratch directory nobody cannot reach', async () => {
+    const closed = mkdtempSync(join(tmpdir(), 'esign-closed-')); // 0700
+    const dir = mkdtempSync(join(closed, 'scratch-'));
+    try {
+      await expect(
+        boxCommand(['/bin/true'], { scratch: dir, memory: { kind: 'address-space', bytes: 1024 ** 3 } }),
+      ).rejects.toThrow(`${closed} is closed to other users (set TMPDIR to a directory such as /tmp)`);
+    } finally {
+      rmSync(closed, { recursive: true, force: true });
+    }
+  });
+
   it('holds a memory limit: an allocation past it fails', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'esign-box-'));
     try {

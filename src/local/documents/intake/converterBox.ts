@@ -4,7 +4,7 @@
 // working bubblewrap the program runs unboxed under the same limits, and the caller refuses before
 // it runs what would reach out (docs/security.md, "Converters").
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
 import { findExecutable, isExecutable } from './findExecutable.js';
@@ -130,7 +130,10 @@ export async function boxCommand(
     const line = prlimit ? [prlimit, ...limit, ...inner] : inner;
     return { command: line[0]!, args: line.slice(1), boxed: Boolean(bwrap) };
   };
-  if (isRoot()) await chownTree(opts.scratch);
+  if (isRoot()) {
+    enterableByAll(opts.scratch);
+    await chownTree(opts.scratch);
+  }
   return wrapped(asNobody(bwrap ? [bwrap, ...boxArgs(opts.scratch, program, opts.extraRo ?? [])] : program));
 }
 
@@ -140,6 +143,15 @@ function asNobody(line: string[]): string[] {
   const setpriv = systemTool('ESIGN_SETPRIV', 'setpriv');
   if (!setpriv) throw new Error('Cannot run a converter as an unprivileged user: setpriv is not installed.');
   return [setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', ...line];
+}
+
+/** `nobody` must be able to reach the scratch directory: every directory above it open to all. */
+function enterableByAll(scratch: string): void {
+  for (let dir = dirname(scratch); dir !== dirname(dir); dir = dirname(dir))
+    if (!(statSync(dir).mode & 0o001))
+      throw new Error(
+        `A converter cannot run as nobody in ${scratch}: ${dir} is closed to other users (set TMPDIR to a directory such as /tmp).`,
+      );
 }
 
 async function chownTree(dir: string): Promise<void> {
