@@ -8,6 +8,7 @@ import type { EsignService } from '../service/service.js';
 import type { AttachedFile, Page, RateLimit } from '../service/types.js';
 import { DEFAULT_LIMITS, DOCUMENT_JSON_ROUTES, nestedDeeperThan, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig, RateLimiter } from './rateLimit.js';
+import { redactTokens } from '../service/linkPaths.js';
 import { API_ROOT, operationRow, routePattern } from '../service/operationTable.js';
 import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';
 import { bodyOf, parseForm } from './formBody.js';
@@ -375,7 +376,8 @@ export async function buildServer(
     ...(opts.maxUploadBytes ? { uploadFileBytes: opts.maxUploadBytes } : {}),
     ...opts.limits,
   };
-  const log = opts.log ?? (() => {});
+  const out = opts.log;
+  const log = out ? (line: string) => out(redactTokens(line)) : () => {};
   const app = newServer(
     {
       logger: false,
@@ -449,7 +451,7 @@ function answered(opts: ServerOptions, connections: ReturnType<typeof guardConne
   const record = opts.requestLog !== false ? opts.local : undefined;
   return (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     connections.idle(req.raw.socket);
-    const path = req.url.split('?')[0]!;
+    const path = redactTokens(req.url.split('?')[0]!);
     log(`${req.method} ${path} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
     record?.recordRequest({
       time: new Date().toISOString(),

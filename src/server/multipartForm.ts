@@ -59,6 +59,25 @@ const cutShort = () =>
     'Malformed multipart body: it ends inside a file part, before the closing boundary.',
   );
 
+/** A part whose Content-Disposition names no field: nothing can say what it is for. */
+const nameless = (type: 'file' | 'field') =>
+  malformed(
+    `a ${type === 'file' ? 'file ' : ''}part has no name (its Content-Disposition needs form-data; name="...")`,
+  );
+
+/**
+ * A field's text. A part sent as application/json comes parsed (by @fastify/multipart): it is the
+ * JSON it was, written back, for whoever reads the field to parse within its own bounds.
+ */
+function fieldText(value: unknown, mimetype: string): string {
+  if (typeof value === 'string' || !/^application\/json/i.test(mimetype)) return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    throw malformed('a JSON part is nested too deeply to read');
+  }
+}
+
 const malformed = (what: string) => new ApiError(400, 'parse_error', `Malformed multipart body: ${what}.`);
 
 /**
@@ -118,8 +137,9 @@ export async function receiveForm(
     });
     for await (const part of iterator) {
       parts++;
+      if (typeof part.fieldname !== 'string' || !part.fieldname) throw nameless(part.type);
       if (part.type === 'field') {
-        const value = String(part.value);
+        const value = fieldText(part.value, part.mimetype);
         fieldBytes += Buffer.byteLength(value) + Buffer.byteLength(part.fieldname);
         if (part.valueTruncated)
           throw tooBig(`${part.fieldname}: a form field may be at most ${kilobytes(limits.fieldBytes)}.`);

@@ -65,6 +65,13 @@ export function refusalOf(error: unknown, limits: RefusalLimits, contentType?: s
         'invalid',
         `The request has more files or fields than allowed${limits.files ? ` (at most ${limits.files} files)` : ''}.`,
       );
+    // The multipart plugin answers a part labelled application/json that is not JSON with a 406.
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return new ApiError(
+        400,
+        'parse_error',
+        'Malformed multipart body: a part sent as application/json is not valid JSON.',
+      );
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_PROTO_VIOLATION':

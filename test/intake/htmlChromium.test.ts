@@ -10,6 +10,8 @@ import { expectRightOf, pageTexts } from './helpers.js';
 
 // These need Chromium, as CI installs it: without it they fail, saying what to install.
 const chromium = findChromium();
+/** An image any Debian system has, readable by anyone: what a document must not be able to take. */
+const SERVER_IMAGE = '/usr/share/pixmaps/debian-logo.png';
 
 const render = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) =>
   renderHtml(html, { fieldsMode, renderer: 'chromium', timeoutMs });
@@ -23,12 +25,12 @@ const annotationsOf = (pdf: Buffer) =>
     return all;
   });
 
-/** Chromium processes that are children of this test process. */
+/** Chromium processes that are children of this test process (boxed, the child is bubblewrap). */
 const browsers = () => {
   try {
     return execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' })
       .split('\n')
-      .filter((l) => /chrom/i.test(l));
+      .filter((l) => /chrom|bwrap|prlimit|setpriv|launch/i.test(l));
   } catch {
     return []; // ps exits 1 when there is no child
   }
@@ -132,6 +134,7 @@ describe('renderHtml with Chromium', () => {
         <p>Visible text</p><img src="${base}/img.png" alt="alt text"><img src="relative.png"><iframe src="${base}/frame"></iframe>
         <object data="${base}/object"></object><video src="${base}/video.mp4"></video><audio src="${base}/a.mp3"></audio>
         <script src="${base}/script.js"></script><script>document.write('SCRIPT RAN')</script><noscript>Scripts are off</noscript>
+        <img src="file://${SERVER_IMAGE}"><img src="file:///etc/hostname"><iframe src="file:///etc/passwd"></iframe>
         <form action="${base}/submit"><input name="q"></form></body></html>`;
       const { pdf, fields } = await render(html);
       expect(fields.map((f) => f.key)).toEqual(['q']);
@@ -148,9 +151,41 @@ describe('renderHtml with Chromium', () => {
       });
       await new Promise((r) => setTimeout(r, 300));
       expect(hits).toEqual([]);
+      // and no file of the server is in the PDF: its images are the broken-image icon (14 x 16), not
+      // the server's 48 x 48 logo
+      expect(pdf.toString('latin1').match(/\/Width \d+/g) ?? []).not.toContain('/Width 48');
     } finally {
       server.close();
     }
+  });
+
+  it('runs Chromium in the box: as nobody when root, with its own sandbox on', { timeout: 60_000 }, async () => {
+    const seen = new Set<string>();
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        for (const l of execFileSync('ps', ['-eo', 'user:16,args'], { encoding: 'utf8' }).split('\n'))
+          if (l.includes('esign-chromium-') && /chromium --|bwrap/.test(l)) seen.add(l.slice(0, 600));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    try {
+      await render('<p>Boxed</p>', 'none');
+    } finally {
+      polling = false;
+      await poll;
+    }
+    const lines = [...seen];
+    expect(
+      lines.some((l) => / \/usr\/bin\/bwrap .*--unshare-all/.test(l)),
+      'bubblewrap runs it',
+    ).toBe(true);
+    expect(
+      lines.some((l) => /\/chromium --/.test(l)),
+      'a browser was seen',
+    ).toBe(true);
+    if (process.getuid?.() === 0) expect(lines.filter((l) => !l.startsWith('nobody '))).toEqual([]);
+    expect(lines.filter((l) => l.includes('--no-sandbox'))).toEqual([]);
   });
 
   it('renders only, in mode none, with no marker links left', { timeout: 60_000 }, async () => {

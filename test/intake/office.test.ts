@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { convertOfficeToPdf, findSoffice } from '../../src/local/documents/intake/office.js';
 import { OFFICE_EXTENSIONS } from '../../src/service/enums.js';
 import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
+import { container, docx } from './officeFiles.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'esign-office-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -30,8 +31,10 @@ function running(pid: number): boolean {
   }
 }
 
-/** Enough of a ZIP header for the type check; the stand-ins below never read it. */
-const ZIPPED = Buffer.from('PK\x03\x04 rest', 'latin1');
+/** Files that pass the type checks; the stand-ins below never read them. */
+const [DOCX, XLSX, PPTX, DOC, PPT] = await Promise.all(['docx', 'xlsx', 'pptx', 'doc', 'ppt'].map(container));
+/** Stand-ins record what they are given in this test's directory: they run unboxed, as the test. */
+const unboxed = (sofficePath: string, timeoutMs?: number) => ({ sofficePath, timeoutMs, box: false as const });
 
 /** The conversion directory a stand-in was run in (its last argument is <dir>/document.<ext>), gone afterwards? */
 const workDirGone = (argsFile: string) => {
@@ -79,8 +82,8 @@ describe('convertOfficeToPdf without LibreOffice', () => {
     await expect(convertOfficeToPdf(Buffer.from('just text'), 'xlsx', { sofficePath: '/bin/false' })).rejects.toThrow(
       'The .xlsx file is not an Office Open XML document (not a ZIP archive).',
     );
-    await expect(convertOfficeToPdf(ZIPPED, 'docx', { sofficePath: join(scratch, 'no-such-soffice') })).rejects.toThrow(
-      /^Cannot run LibreOffice .*ENOENT/,
+    await expect(convertOfficeToPdf(DOCX, 'docx', { sofficePath: join(scratch, 'no-such-soffice') })).rejects.toThrow(
+      /^Cannot run LibreOffice \(.*no-such-soffice\): not an executable file\.$/,
     );
   });
 
@@ -90,7 +93,7 @@ describe('convertOfficeToPdf without LibreOffice', () => {
       'fake-ok',
       `echo "$@" > "${scratch}/args"\nwhile [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"; printf '%%PDF-1.4 fake' > "$2/document.pdf"`,
     );
-    const pdf = await convertOfficeToPdf(ZIPPED, 'XLSX', { sofficePath: fake });
+    const pdf = await convertOfficeToPdf(XLSX, 'XLSX', unboxed(fake));
     expect(pdf.toString()).toBe('%PDF-1.4 fake');
     const args = readFileSync(join(scratch, 'args'), 'utf8');
     expect(args).toMatch(
@@ -104,18 +107,18 @@ describe('convertOfficeToPdf without LibreOffice', () => {
       'fake-silent',
       `echo "$@" > "${scratch}/args-silent"; echo "Error: source file could not be loaded"`,
     );
-    await expect(convertOfficeToPdf(Buffer.from('x'), 'doc', { sofficePath: silent })).rejects.toThrow(
+    await expect(convertOfficeToPdf(DOC, 'doc', unboxed(silent))).rejects.toThrow(
       'LibreOffice could not convert the .doc document to PDF: Error: source file could not be loaded',
     );
     const junk = script(
       'fake-junk',
       `while [ "$1" != "--outdir" ]; do shift; done\nmkdir -p "$2"; echo nope > "$2/document.pdf"`,
     );
-    await expect(convertOfficeToPdf(Buffer.from('x'), 'ppt', { sofficePath: junk })).rejects.toThrow(
+    await expect(convertOfficeToPdf(PPT, 'ppt', unboxed(junk))).rejects.toThrow(
       'LibreOffice produced no valid PDF from the .ppt document.',
     );
     const crash = script('fake-crash', `echo "$@" > "${scratch}/args-crash"; echo "boom" >&2; exit 3`);
-    await expect(convertOfficeToPdf(ZIPPED, 'pptx', { sofficePath: crash })).rejects.toThrow(
+    await expect(convertOfficeToPdf(PPTX, 'pptx', unboxed(crash))).rejects.toThrow(
       'LibreOffice failed (exit code 3): boom',
     );
     expect(workDirGone(join(scratch, 'args-silent'))).toBe(true);
@@ -126,7 +129,7 @@ describe('convertOfficeToPdf without LibreOffice', () => {
     const pids = join(scratch, 'pids');
     const slow = script('fake-slow', `echo "$@" > "${scratch}/args-slow"; sleep 30 & echo $$ $! > "${pids}"; wait`);
     const started = Date.now();
-    await expect(convertOfficeToPdf(ZIPPED, 'docx', { sofficePath: slow, timeoutMs: 500 })).rejects.toThrow(
+    await expect(convertOfficeToPdf(DOCX, 'docx', unboxed(slow, 500))).rejects.toThrow(
       'LibreOffice did not convert the document within 500 ms and was stopped.',
     );
     expect(Date.now() - started).toBeLessThan(5000);
@@ -184,8 +187,12 @@ describe('convertOfficeToPdf with LibreOffice', () => {
   });
 
   it('fails clearly on a damaged file', { timeout: 120_000 }, async () => {
+    // Not a ZIP archive past its first bytes: refused before LibreOffice runs.
     const damaged = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(2000, 7)]);
-    await expect(convertOfficeToPdf(damaged, 'docx')).rejects.toThrow(
+    await expect(convertOfficeToPdf(damaged, 'docx')).rejects.toThrow(/^The \.docx file is not a readable ZIP archive/);
+    // A well-formed package whose document LibreOffice cannot read.
+    const unreadable = await docx({ body: '<w:p><w:r><w:t>unclosed' });
+    await expect(convertOfficeToPdf(unreadable, 'docx')).rejects.toThrow(
       /^LibreOffice could not convert the \.docx document to PDF/,
     );
   });

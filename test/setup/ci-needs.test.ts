@@ -21,8 +21,8 @@ describe('.ci/needs', () => {
     expect(run(process.env.PATH ?? '/usr/bin:/bin')).toEqual([]);
   });
 
-  it('names each office component that is missing, and chromium and tmux when they are', () => {
-    // dpkg as a machine with only Writer (the GUI build) would answer; no chromium, no tmux on PATH.
+  it('names each office component that is missing, and chromium, tmux and bubblewrap when they are', () => {
+    // dpkg as a machine with only Writer (the GUI build) would answer; no chromium, tmux or bwrap on PATH.
     const dpkg = join(bin.dir, 'dpkg-query');
     writeFileSync(
       dpkg,
@@ -30,6 +30,12 @@ describe('.ci/needs', () => {
     );
     chmodSync(dpkg, 0o755);
     for (const tool of ['grep', 'sh']) execFileSync('ln', ['-sf', `/bin/${tool}`, join(bin.dir, tool)]);
-    expect(run(bin.dir)).toEqual(['chromium', 'tmux', 'libreoffice-calc-nogui', 'libreoffice-impress-nogui']);
+    expect(run(bin.dir)).toEqual([
+      'chromium',
+      'tmux',
+      'bubblewrap',
+      'libreoffice-calc-nogui',
+      'libreoffice-impress-nogui',
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-const isExecutable = (path: string) => {
+export const isExecutable = (path: string) => {
   try {
     accessSync(path, constants.X_OK);
     return statSync(path).isFile();

@@ -9,13 +9,22 @@
 // on-screen box, laid out at the printable width, shifted as much as page breaks shifted the
 // nearest field placed before them.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PDFDict, PDFObject } from 'pdf-lib';
 import type { Page } from 'playwright-core';
 import { loadPdfLib } from '../../../lazyImport.js';
+import { boxLauncher, installDirOf } from './converterBox.js';
 import type { FieldSource, Geometry, RenderResult } from './renderTypes.js';
 import { type Doc, type El, PAGE, duration, elements, isElement, setAttr } from './htmlDom.js';
 
 const DOC_URL = 'https://document.esign.invalid/';
+/**
+ * Chromium's writable data per process (prlimit --data): its heap and the pages it lays out; past it
+ * the page crashes. Not its address space, which V8 and the GPU process reserve by the terabyte.
+ */
+export const CHROMIUM_MEMORY_BYTES = 1024 * 1024 * 1024;
 const PX = 0.75; // points per CSS pixel in Chromium's PDF output
 const CONTENT_W_PX = (PAGE.width - 2 * PAGE.margin) / PX;
 const CONTENT_H_PT = PAGE.height - 2 * PAGE.margin;
@@ -169,16 +178,30 @@ export async function renderWithChromium(
   doc: Doc,
   sources: FieldSource[],
   /** documentUrl: the address the document is served at (tests put it on a local server's origin). */
-  opts: { executablePath: string; timeoutMs: number; documentUrl?: string },
+  opts: { executablePath: string; timeoutMs: number; documentUrl?: string; memoryBytes?: number },
 ): Promise<RenderResult> {
   const docUrl = opts.documentUrl ?? DOC_URL;
   const prefix = `https://field.esign.invalid/${randomUUID()}/`;
   const body = prepare(parse5, doc, sources, prefix);
   const { chromium } = await import('playwright-core');
+  const scratch = await mkdtemp(join(tmpdir(), 'esign-chromium-'));
+  const launcher = await boxLauncher(opts.executablePath, {
+    scratch,
+    memory: { kind: 'data', bytes: opts.memoryBytes ?? CHROMIUM_MEMORY_BYTES },
+    extraRo: installDirOf(opts.executablePath),
+  }).catch(async (e: Error) => {
+    await rm(scratch, { recursive: true, force: true });
+    throw new Error(`Chromium could not render the HTML: ${e.message}`);
+  });
   const launching = chromium.launch({
-    executablePath: opts.executablePath,
+    executablePath: launcher.path,
     headless: true,
+    // Boxed, it runs as nobody in a user namespace where its own sandbox works: kept on. Unboxed
+    // (no working bubblewrap) that sandbox may not start, and it runs as before, --no-sandbox.
+    chromiumSandbox: launcher.boxed,
     timeout: opts.timeoutMs,
+    // Its environment holds nothing of the server's (keys, data directory).
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, LANG: process.env.LANG ?? 'C.UTF-8' },
     // Requests are answered or refused in the route below; these stop whatever would get past it
     // (preconnects, browser-level fetches): no name resolves, and every connection goes to a dead proxy.
     args: [
@@ -239,14 +262,16 @@ export async function renderWithChromium(
     throw new Error(msg.startsWith('Rendering the HTML') ? msg : `Chromium could not render the HTML: ${msg}`);
   } finally {
     clearTimeout(timer);
-    if (browser) await browser.close().catch(() => {});
+    const cleanup = () => rm(scratch, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
+    if (browser) await browser.close().then(cleanup, cleanup);
     else
       launching
         .then(
           (b) => b.close(),
           () => {},
         )
-        .catch(() => {});
+        .catch(() => {})
+        .finally(cleanup);
   }
 }
 

@@ -5,10 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OFFICE_EXTENSIONS } from '../../../service/enums.js';
-import { findExecutable } from './findExecutable.js';
+import { boxCommand, findBwrap, installDirOf } from './converterBox.js';
+import { findExecutable, isExecutable } from './findExecutable.js';
+import { checkOfficeFile } from './officeCheck.js';
 
 export const DEFAULT_OFFICE_TIMEOUT_MS = 120_000;
-const ZIP = Buffer.from('PK\x03\x04', 'latin1');
+/** LibreOffice's address space (prlimit --as): it starts near 1 GB of mappings; past this it fails. */
+export const OFFICE_MEMORY_BYTES = 3 * 1024 * 1024 * 1024;
 
 export function findSoffice(): string | undefined {
   return findExecutable('ESIGN_SOFFICE', ['soffice', 'libreoffice']);
@@ -26,15 +29,16 @@ const lastWords = (out: string) =>
 export async function convertOfficeToPdf(
   data: Buffer,
   ext: string,
-  opts: { sofficePath?: string; timeoutMs?: number } = {},
+  /** box: false runs the program as it is (tests' stand-ins, which record what they were given). */
+  opts: { sofficePath?: string; timeoutMs?: number; memoryBytes?: number; box?: false } = {},
 ): Promise<Buffer> {
   const type = ext.replace(/^\./, '').toLowerCase();
   if (!(OFFICE_EXTENSIONS as readonly string[]).includes(type))
     throw new Error(`Cannot convert ".${type}" files: the office formats are ${OFFICE_EXTENSIONS.join(', ')}.`);
   if (!data.length) throw new Error('The office document is empty.');
-  // LibreOffice reads what it does not recognise as plain text: a wrong file would "convert".
-  if (type.endsWith('x') && !data.subarray(0, 4).equals(ZIP))
-    throw new Error(`The .${type} file is not an Office Open XML document (not a ZIP archive).`);
+  // LibreOffice reads what it does not recognise as plain text (or as HTML, fetching what it links):
+  // a wrong file would "convert".
+  await checkOfficeFile(data, type, { boxed: opts.box !== false && Boolean(findBwrap()) });
   const soffice = opts.sofficePath ?? findSoffice();
   if (!soffice)
     throw new Error('LibreOffice is not installed: no soffice or libreoffice on PATH (set ESIGN_SOFFICE to its path).');
@@ -61,7 +65,16 @@ export async function convertOfficeToPdf(
       outDir,
       input,
     ];
-    const output = await run(soffice, args, dir, timeoutMs);
+    if (!isExecutable(soffice)) throw new Error(`Cannot run LibreOffice (${soffice}): not an executable file.`);
+    const box =
+      opts.box === false
+        ? { command: soffice, args }
+        : await boxCommand([soffice, ...args], {
+            scratch: dir,
+            memory: { kind: 'address-space', bytes: opts.memoryBytes ?? OFFICE_MEMORY_BYTES },
+            extraRo: installDirOf(soffice),
+          });
+    const output = await run(box.command, box.args, dir, timeoutMs, soffice);
     let pdf: Buffer;
     try {
       pdf = await readFile(join(outDir, 'document.pdf'));
@@ -80,13 +93,20 @@ export async function convertOfficeToPdf(
 }
 
 /** Runs soffice in its own process group, so a timeout also kills the soffice.bin its launcher starts. */
-function run(cmd: string, args: string[], home: string, timeoutMs: number): Promise<string> {
+function run(cmd: string, args: string[], home: string, timeoutMs: number, soffice: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd: home,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HOME: home, SAL_USE_VCLPLUGIN: 'svp' },
+      // Only what it needs: the server's own settings (keys, data directory) are not its business.
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        LANG: process.env.LANG ?? 'C.UTF-8',
+        HOME: home,
+        TMPDIR: '/tmp',
+        SAL_USE_VCLPLUGIN: 'svp',
+      },
     });
     let output = '';
     const collect = (b: Buffer) => {
@@ -109,7 +129,9 @@ function run(cmd: string, args: string[], home: string, timeoutMs: number): Prom
     }, timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);
-      reject(new Error(`Cannot run LibreOffice (${cmd}): ${e.message}`));
+      reject(
+        new Error(`Cannot run LibreOffice (${cmd === soffice ? cmd : `${soffice} through ${cmd}`}): ${e.message}`),
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
