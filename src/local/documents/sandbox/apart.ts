@@ -7,10 +7,14 @@ import { ApiError } from '../../../service/errors.js';
 import type { PdfInfo } from '../../../service/documentChecks.js';
 import {
   CREATE_CHECK_DEADLINE_MS,
+  HTML_JOB_DEADLINE_MS,
   REFUSAL_MEMORY_MS,
   SANDBOX_JOB_DEADLINE_MS,
 } from '../../../service/documentLimits.js';
 import type { RenderedHtml } from '../intake/renderTypes.js';
+
+/** html.ts's own limit (kept here as a figure: html.ts loads parse5 and the renderers). */
+const DEFAULT_HTML_TIMEOUT_MS = 30_000;
 import type { PreparedSpec, Problem } from '../intake/prepare.js';
 import { SandboxFailure, SandboxPool } from './pool.js';
 
@@ -121,10 +125,10 @@ export async function deriveFieldsApart(
 export async function renderBuiltinApart(
   html: string,
   fieldsMode: 'native' | 'none',
-  deadlineMs = SANDBOX_JOB_DEADLINE_MS,
+  deadlineMs = HTML_JOB_DEADLINE_MS,
 ): Promise<RenderedHtml> {
   const r = await pool().run<RenderedHtml & { pdf: Uint8Array }>(
-    { kind: 'html', html, fieldsMode, timeoutMs: Math.max(1000, deadlineMs - 5000) },
+    { kind: 'html', html, fieldsMode, timeoutMs: Math.max(1000, Math.min(DEFAULT_HTML_TIMEOUT_MS, deadlineMs - 5000)) },
     { deadlineMs, subject: 'The HTML document', counting: 'started' },
   );
   return { ...r, pdf: Buffer.from(r.pdf.buffer, r.pdf.byteOffset, r.pdf.byteLength) };
