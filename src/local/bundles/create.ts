@@ -33,7 +33,7 @@ import { indexQueued, queueForSearch } from './search.js';
 import { statusAtCreation } from './transitions.js';
 import { applyBundleSettings } from './lifecycle.js';
 import type { PreparedSpec } from '../documents/intake/prepare.js';
-import { deriveFieldsApart, inspectPdfApart } from '../documents/sandbox/apart.js';
+import { deriveFieldsApart, inspectPdfApart, sha256Yielding } from '../documents/sandbox/apart.js';
 import { findSoffice } from '../documents/intake/office.js';
 import { decodeBase64, isOfficeFile } from '../../service/documentChecks.js';
 import { type RegexCheck, officeUploadGate, regexCheck } from '../../service/featureGates.js';
@@ -262,7 +262,7 @@ async function planDocument(
     errs.add(field, 'Invalid base64: the value is not base64-encoded data.');
     return undefined;
   }
-  const hash = sha256(data);
+  const hash = await sha256Yielding(data);
   const known = knownPdfPages(ctx.db, hash);
   const info = known !== undefined ? { pages: known } : await inspectPdfApart(data, { hash });
   if ('problem' in info) {

@@ -3,6 +3,9 @@
 // refusal over the limits is remembered by sha256 for a while (a client that retries gets it again
 // at once). Field derivation that needs no look at the PDF stays here, and costs nothing.
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApiError } from '../../../service/errors.js';
 import type { PdfInfo } from '../../../service/documentChecks.js';
 import {
@@ -75,16 +78,39 @@ const jobOptions = (opts: ApartOptions) =>
     ? { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The PDF', counting: 'started' as const }
     : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF' };
 
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const copy = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+let scratch: string | undefined;
+let written = 0;
+
+/** `data` in a private file for the time of `use`, written without blocking the event loop. */
+async function asFile<T>(data: Buffer, use: (path: string) => Promise<T>): Promise<T> {
+  scratch ??= await mkdtemp(join(tmpdir(), 'esign-documents-'));
+  const path = join(scratch, `${process.pid}-${++written}.pdf`);
+  await writeFile(path, data, { mode: 0o600 });
+  try {
+    return await use(path);
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+/** The hex SHA-256 of `data`, 4 MB at a time with a turn of the event loop between (40 MB took ~1 s at once under load). */
+export async function sha256Yielding(data: Uint8Array): Promise<string> {
+  const h = createHash('sha256');
+  const STEP = 4 * 1024 * 1024;
+  for (let at = 0; at < data.length; at += STEP) {
+    h.update(data.subarray(at, at + STEP));
+    if (at + STEP < data.length) await new Promise((r) => setImmediate(r));
+  }
+  return h.digest('hex');
+}
 
 /** Why `data` is not a usable PDF, or its page count: checked apart, within `deadlineMs`. */
 export async function inspectPdfApart(data: Buffer, opts: ApartOptions = {}): Promise<Inspected> {
-  const hash = opts.hash ?? sha256(data);
+  const hash = opts.hash ?? (await sha256Yielding(data));
   const done = checked.get(hash);
   if (done) return done;
   const info = await once(`inspect:${hash}`, () =>
-    pool().run<Inspected>({ kind: 'inspect', pdf: copy(data) }, jobOptions(opts)),
+    asFile(data, (pdfPath) => pool().run<Inspected>({ kind: 'inspect', pdfPath }, jobOptions(opts))),
   );
   if (!('problem' in info) || !info.problem.includes('exceeds the processing limits')) {
     if (checked.size >= 64) checked.delete(checked.keys().next().value!);
@@ -112,10 +138,12 @@ export async function deriveFieldsApart(
     const { deriveFields } = await import('../intake/prepare.js');
     return deriveFields(pdf, spec, index);
   }
-  const hash = opts.hash ?? sha256(pdf);
+  const hash = opts.hash ?? (await sha256Yielding(pdf));
   const key = `derive:${hash}:${index}:${JSON.stringify(spec)}`;
   const out = await once(key, () =>
-    pool().run<Derived | { problem: string }>({ kind: 'derive', pdf: copy(pdf), spec, index }, jobOptions(opts)),
+    asFile(pdf, (pdfPath) =>
+      pool().run<Derived | { problem: string }>({ kind: 'derive', pdfPath, spec, index }, jobOptions(opts)),
+    ),
   );
   if ('problem' in out) return { spec, problems: [{ field: opts.field, message: out.problem }] };
   return out;

@@ -2,6 +2,7 @@
 // time over IPC, parses, searches or renders a client's document within the bounds of
 // service/pdfBounds.ts, and answers. Its memory and CPU are capped by the command that starts it; a
 // job over its deadline is ended by killing this process.
+import { readFileSync } from 'node:fs';
 import { inspectPdf } from '../../../service/documentChecks.js';
 import { OVER_LIMITS } from '../../../service/pdfBounds.js';
 import type { SandboxAnswer, SandboxJob } from './protocol.js';
@@ -9,9 +10,9 @@ import type { SandboxAnswer, SandboxJob } from './protocol.js';
 async function perform(job: SandboxJob): Promise<unknown> {
   switch (job.kind) {
     case 'inspect':
-      return inspectPdf(Buffer.from(job.pdf));
+      return inspectPdf(readFileSync(job.pdfPath));
     case 'derive': {
-      const pdf = Buffer.from(job.pdf);
+      const pdf = readFileSync(job.pdfPath);
       // The page tree is walked bounded first: pdf-lib's and pdfjs's own walks trust it.
       const info = await inspectPdf(pdf);
       if ('problem' in info) return info;

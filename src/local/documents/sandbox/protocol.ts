@@ -1,9 +1,13 @@
 // The messages between the server and a sandbox process (structured clone over IPC).
 import type { PreparedSpec } from '../intake/prepare.js';
 
+/**
+ * A PDF travels as a private temporary file the parent wrote without blocking (the structured clone
+ * of 40 MB held the server's event loop for seconds); the parent removes it after the job.
+ */
 export type SandboxJob =
-  | { id: number; kind: 'inspect'; pdf: Uint8Array }
-  | { id: number; kind: 'derive'; pdf: Uint8Array; spec: PreparedSpec; index: number }
+  | { id: number; kind: 'inspect'; pdfPath: string }
+  | { id: number; kind: 'derive'; pdfPath: string; spec: PreparedSpec; index: number }
   | { id: number; kind: 'html'; html: string; fieldsMode: 'native' | 'none'; timeoutMs: number };
 
 /** What a job answers; `cpuMs` is the process's CPU time so far (it is retired when that grows old). */
