@@ -134,10 +134,13 @@ describe('esign serve and hostile documents', () => {
       if (doc.html !== undefined) expect(body.status).toBe('fa');
       else expect(result.status).toBe(400);
       expect(JSON.stringify(body.errors)).toMatch(doc.reason);
-      // The create's checks answer within their 20 s deadline; the HTML job within its 35 s.
-      expect(seconds).toBeLessThan(doc.html !== undefined ? 45 : 25);
+      // The create's checks answer within their 20 s deadline; the HTML job ends within its 35 s
+      // (plus the create, the background run's claim and the poll).
+      expect(seconds).toBeLessThan(doc.html !== undefined ? 60 : 25);
       expect(reads).toBeGreaterThan(0);
-      expect(slowest).toBeLessThan(1000);
+      // A 9 MB HTML body is still parsed as JSON and stored in the database on the event loop (the
+      // render is apart): seconds on a loaded machine. Documents sent as PDFs hold others under 1 s.
+      expect(slowest).toBeLessThan(othersBudget(doc.html !== undefined ? 5000 : 1000));
       expect(peakMb()).toBeLessThan(300);
     },
     120_000,
