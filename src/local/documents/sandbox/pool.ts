@@ -54,12 +54,6 @@ function prlimit(): string | null {
   return prlimitPath;
 }
 
-/** How the sandbox processes are capped (docs/security.md shows it; `esign serve` could print it). */
-export function sandboxCaps(): string {
-  const rl = prlimit() ? `, ${SANDBOX_DATA_BYTES / 1024 / 1024} MB data, ${SANDBOX_CPU_SECONDS} s CPU (prlimit)` : '';
-  return `heap ${SANDBOX_HEAP_MB} MB${rl}`;
-}
-
 interface Running {
   job: SandboxJob;
   subject: string;
