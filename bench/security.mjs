@@ -1,5 +1,5 @@
 // Figures for the README's security section (issues 24 and 36), on `esign serve` as a process; npm run build first.
-//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume|fuzz] [--door <part of a door's name>]
+//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume|documents|fuzz] [--door <part of a door's name>]
 //     [--readers 4200] [--seconds 60]
 // 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing
 //    route (one, then eight at once, with keyed latency meanwhile), a 594 MB signing-page post, a
@@ -13,7 +13,9 @@
 //    /files/ link (1 KB per 10 s, coming back when cut) crowd the server.
 // 3. Two senders of `esign batch send` started together, and two resumers after a kill -9
 //    (bench/batch-resume-race.mjs): rows sent twice, never sent, and trials where not exactly one sent.
-// 4. (--only fuzz) test/server/security-fuzz.test.ts with 5,000 requests across every door.
+// 4. Hostile documents (issue 44, bench/hostile-documents.mjs): each one's answer, the server's peak
+//    RSS, its time and a second key's latency meanwhile.
+// 5. (--only fuzz) test/server/security-fuzz.test.ts with 5,000 requests across every door.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -43,11 +45,15 @@ async function serve(args = []) {
   return { ...shared, stop: async () => {} };
 }
 
-async function start(args) {
+/** A fresh server; `extraEnv` changes its environment, `second` makes a second key (`other`). */
+async function start(args, { extraEnv = {}, second = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'esign-secbench-'));
-  const env = { ...process.env, ESIGN_DATA_DIR: dir };
-  const key = execFileSync('node', [BIN, 'local', 'keys', 'create', '--name', 'b', '-q'], { env }).toString().trim();
-  const p = spawn('node', [BIN, 'serve', '--port', '0', ...args], {
+  const env = { ...process.env, ...extraEnv, ESIGN_DATA_DIR: dir };
+  const newKey = (name) =>
+    execFileSync(process.execPath, [BIN, 'local', 'keys', 'create', '--name', name, '-q'], { env }).toString().trim();
+  const key = newKey('b');
+  const other = second ? newKey('o') : undefined;
+  const p = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     env,
     stdio: ['ignore', 'pipe', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'],
   });
@@ -80,7 +86,7 @@ async function start(args) {
     await new Promise((r) => p.once('exit', r));
     rmSync(dir, { recursive: true, force: true });
   };
-  return { address, port: Number(new URL(address).port), key, mem, sockets, api, stop };
+  return { address, port: Number(new URL(address).port), key, other, mem, sockets, api, stop };
 }
 
 /** Keyed GET /bundles/ latencies, one new connection each. */
@@ -612,6 +618,85 @@ if (wanted('resume') || wanted('senders')) {
     console.log(
       `Kill-and-double-resume (batch send of ${rows} rows, kill -9, two resumers at once), ${trials} trials: ${said(await doubleResumeTrials({ trials, rows }))}`,
     );
+}
+
+if (wanted('documents')) await documents();
+
+/**
+ * Issue 44: each hostile document (bench/hostile-documents.mjs; a thousandth of the size in a smoke
+ * run) sent by one key to a fresh server with the built-in HTML renderer, while a second key reads
+ * GET /bundles/ every 100 ms: the answer, the server's peak RSS, the time to the answer (a failed
+ * Bundle for HTML), and the second key's latency.
+ */
+async function documents() {
+  const { hostileDocuments } = await import('./hostile-documents.mjs');
+  const corpus = await hostileDocuments(SMOKE ? 0.001 : 1);
+  const extraEnv = { PATH: '/nonexistent', ESIGN_CHROMIUM: '' };
+  let one;
+  console.log('Hostile documents (issue 44), each to a fresh esign serve (built-in HTML renderer):');
+  console.log('document | answer | server peak RSS | time | others p50 / p95 / max');
+  for (const doc of corpus) {
+    const s = SMOKE
+      ? (one ??= await start([], { extraEnv, second: true }))
+      : await start([], { extraEnv, second: true });
+    const times = [];
+    let done = false;
+    const poll = (async () => {
+      while (!done) {
+        const t = performance.now();
+        const r = await fetch(`${s.address}/api/v2/bundles/?per_page=1`, {
+          headers: { authorization: `Token ${s.other}` },
+        });
+        await r.text();
+        times.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const t0 = performance.now();
+    const packets = [{ key: 'a', name: 'Ada', email: 'ada@example.com' }];
+    let answer;
+    if (doc.html !== undefined) {
+      const b = await s.api('/api/v2/bundles/', {
+        method: 'POST',
+        body: JSON.stringify({ packets, documents: [{ key: 'd', file_html: doc.html }] }),
+      });
+      let got = b;
+      while (got.status === 'pe') {
+        await new Promise((r) => setTimeout(r, 250));
+        got = await s.api(`/api/v2/bundles/${b.id}`);
+      }
+      answer = `Bundle ${got.status}${got.errors?.length ? `: ${got.errors[0].errors?.[0]?.message ?? got.errors[0].message}` : ''}`;
+    } else {
+      const documents = [
+        { key: 'd', ...(doc.multipart ? { file_index: 0 } : { file_b64: doc.pdf.toString('base64') }), ...doc.extra },
+      ];
+      let init;
+      if (doc.multipart) {
+        const form = new FormData();
+        form.append('bundle_request', JSON.stringify({ packets, documents }));
+        form.append('files', new Blob([doc.pdf], { type: 'application/pdf' }), 'hostile.pdf');
+        init = { method: 'POST', body: form, headers: { 'content-type': undefined } };
+      } else init = { method: 'POST', body: JSON.stringify({ packets, documents }) };
+      const res = await fetch(`${s.address}/api/v2/bundles/`, {
+        ...init,
+        headers: { authorization: `Token ${s.key}`, ...(doc.multipart ? {} : { 'content-type': 'application/json' }) },
+      });
+      const body = await res.json();
+      answer = `${res.status}${body.errors?.length ? `: ${body.errors[0].message}` : ''}`;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    done = true;
+    await poll;
+    const sorted = [...times].sort((a, b) => a - b);
+    const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? NaN;
+    const cut = answer.length > 110 ? `${answer.slice(0, 110)}...` : answer;
+    console.log(
+      `${doc.name} | ${cut} | ${s.mem().peak} MB | ${seconds.toFixed(1)} s | ` +
+        `${median(times).toFixed(0)} / ${p95.toFixed(0)} / ${Math.max(...times).toFixed(0)} ms (${times.length} reads)`,
+    );
+    if (!SMOKE) await s.stop();
+  }
+  await one?.stop();
 }
 
 if (only === 'fuzz') {

@@ -86,6 +86,8 @@ else {
       remote: 'src/remote/remote.ts',
       // Its own file, so that bin/esign.js can start esign verify's hashing before the CLI loads.
       hashFile: 'src/app/hashFile.ts',
+      // The process a client's documents are parsed and rendered in (src/local/documents/sandbox/pool.ts).
+      documentSandbox: 'src/local/documents/sandbox/child.ts',
     },
     outdir: 'dist',
     bundle: true,

@@ -43,6 +43,7 @@ import { Clock } from './store/clock.js';
 import type { EngineContext } from './store/context.js';
 import { type Db, type Report, openDatabase } from './store/db.js';
 import { BackgroundRun } from './documents/background.js';
+import { closeSandbox } from './documents/sandbox/apart.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
 import { removeServeState, runningServeUrl, serveProof, writeServeState } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
@@ -230,6 +231,7 @@ export class LocalEngine implements LocalBackend {
     await this.requestLog.flush();
     await this.settle();
     await this.webhooks.close();
+    closeSandbox();
     if (this.db.open) this.db.close();
   }
 

@@ -1,8 +1,10 @@
-// The checks of a document's bytes on intake: strict base64, a readable PDF (pdf-lib, loaded only
-// when a document arrives), the office-upload gate. The engine's create and a client's check before
-// sending (src/app/createCheck.ts) apply the same ones.
+// The checks of a document's bytes on intake: strict base64, a readable PDF within the bounds of
+// pdfBounds.ts (pdf-lib, loaded only when a document arrives), the office-upload gate. A client's
+// check before sending (src/app/createCheck.ts) runs them in its own process; the engine runs them
+// apart from the server (src/local/documents/sandbox).
 import { extname } from 'node:path';
 import { OFFICE_EXTENSIONS } from './enums.js';
+import { countPages, prescanPdf } from './pdfBounds.js';
 
 export interface PdfInfo {
   pages: number;
@@ -19,10 +21,17 @@ export async function inspectPdf(data: Buffer): Promise<PdfInfo | { problem: str
       .includes('%%EOF')
   )
     return { problem: 'The PDF is truncated or corrupt (no %%EOF marker).' };
-  const { PDFDocument } = await import('pdf-lib');
+  const over = prescanPdf(data);
+  if (over) return { problem: over };
+  const lib = await import('pdf-lib');
   try {
-    const doc = await PDFDocument.load(data, { updateMetadata: false, throwOnInvalidObject: true });
-    const pages = doc.getPageCount();
+    const doc = await lib.PDFDocument.load(data, {
+      updateMetadata: false,
+      throwOnInvalidObject: true,
+      parseSpeed: lib.ParseSpeeds.Fastest,
+    });
+    const pages = countPages(lib, doc);
+    if (typeof pages !== 'number') return pages;
     if (pages < 1) return { problem: 'The PDF has no pages.' };
     return { pages };
   } catch (e) {

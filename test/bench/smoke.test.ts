@@ -75,5 +75,6 @@ describe('every benchmark runs end to end at a tiny size', () => {
     const [batch, security] = await Promise.all([bench('batch.mjs'), bench('security.mjs')]);
     expect(batch).toMatch(/^check: /m);
     expect(security).toMatch(/^Kill-and-double-resume .*: 0 rows sent twice, 0 never sent/m);
+    expect(security).toMatch(/^page-tree DAG .* \| 400: .*page tree reaches a node twice/m);
   });
 });

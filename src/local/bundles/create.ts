@@ -32,9 +32,10 @@ import { announceLaunch, launchedPackets } from './launch.js';
 import { indexQueued, queueForSearch } from './search.js';
 import { statusAtCreation } from './transitions.js';
 import { applyBundleSettings } from './lifecycle.js';
-import { deriveFields, type PreparedSpec } from '../documents/intake/prepare.js';
+import type { PreparedSpec } from '../documents/intake/prepare.js';
+import { deriveFieldsApart, inspectPdfApart, sha256Yielding } from '../documents/sandbox/apart.js';
 import { findSoffice } from '../documents/intake/office.js';
-import { decodeBase64, inspectPdf, isOfficeFile } from '../../service/documentChecks.js';
+import { decodeBase64, isOfficeFile } from '../../service/documentChecks.js';
 import { type RegexCheck, officeUploadGate, regexCheck } from '../../service/featureGates.js';
 import { findPersonContact } from '../persons/persons.js';
 import { templateDocument } from '../templates/templates.js';
@@ -261,15 +262,15 @@ async function planDocument(
     errs.add(field, 'Invalid base64: the value is not base64-encoded data.');
     return undefined;
   }
-  const hash = sha256(data);
+  const hash = await sha256Yielding(data);
   const known = knownPdfPages(ctx.db, hash);
-  const info = known !== undefined ? { pages: known } : await inspectOnce(data, hash);
+  const info = known !== undefined ? { pages: known } : await inspectPdfApart(data, { hash });
   if ('problem' in info) {
     errs.add(field, info.problem);
     return undefined;
   }
   const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
-  const derived = await deriveFields(data, spec, i);
+  const derived = await deriveFieldsApart(data, spec, i, { field, hash });
   for (const p of derived.problems) errs.add(p.field, p.message);
   return {
     key,
@@ -284,19 +285,6 @@ async function planDocument(
     },
     spec: derived.spec,
   };
-}
-
-/** The last PDFs opened by this process, by hash: a check stores none, so a batch check would open one PDF per row. */
-const inspected = new Map<string, Awaited<ReturnType<typeof inspectPdf>>>();
-
-async function inspectOnce(data: Buffer, hash: string): ReturnType<typeof inspectPdf> {
-  let info = inspected.get(hash);
-  if (!info) {
-    info = await inspectPdf(data);
-    if (inspected.size >= 64) inspected.delete(inspected.keys().next().value!);
-    inspected.set(hash, info);
-  }
-  return info;
 }
 
 /** The Bundle's attributes at creation: the request's, else the team's or the account's defaults. */

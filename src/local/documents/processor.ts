@@ -7,9 +7,9 @@ import { type EngineContext, inTransaction } from '../store/context.js';
 import { recordEvent } from '../bundles/events.js';
 import { launch } from '../bundles/launch.js';
 import { recordBlob } from '../store/blobs.js';
-import { inspectPdf } from '../../service/documentChecks.js';
 import { downloadDocument } from './urlFetch.js';
-import { deriveFields, type PreparedSpec } from './intake/prepare.js';
+import type { PreparedSpec } from './intake/prepare.js';
+import { deriveFieldsApart, inspectPdfApart, renderBuiltinApart } from './sandbox/apart.js';
 import { markFailed } from '../bundles/transitions.js';
 import { documentSpec } from '../bundles/fields.js';
 
@@ -61,9 +61,13 @@ async function obtainPdf(
   if (d.source === 'url')
     return { pdf: await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() }), spec };
   if (d.source === 'html') {
-    const { renderHtml } = await import('./intake/html.js');
+    const { findChromium, renderHtml } = await import('./intake/html.js');
     const { html, ...rest } = spec as PreparedSpec & { html: string };
-    const rendered = await renderHtml(html, { fieldsMode: spec.html_fields_mode === 'none' ? 'none' : 'native' });
+    const fieldsMode = spec.html_fields_mode === 'none' ? 'none' : 'native';
+    // The built-in renderer parses and lays out in this process's language: it runs apart, capped.
+    const rendered = findChromium()
+      ? await renderHtml(html, { fieldsMode })
+      : await renderBuiltinApart(html, fieldsMode);
     const taken = new Set([...(rest.fields ?? []), ...(rest.auto_placements ?? [])].map((f) => f.key));
     const found = rendered.fields.filter((f) => !taken.has(f.key));
     return {
@@ -80,9 +84,10 @@ async function obtainPdf(
 async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
   try {
     const { pdf, spec } = await obtainPdf(ctx, d, documentSpec<PreparedSpec>(d));
-    const info = await inspectPdf(pdf);
+    const info = await inspectPdfApart(pdf, { background: true });
     if ('problem' in info) throw new Error(info.problem);
-    const derived = await deriveFields(pdf, spec, d.idx);
+    const field = `documents[${d.idx}].${SOURCE_FIELDS[d.source] ?? 'file_url'}`;
+    const derived = await deriveFieldsApart(pdf, spec, d.idx, { field, background: true });
     const problem = derived.problems[0];
     if (problem) throw new DocumentProblem(problem.field, derived.problems.map((p) => p.message).join(' '));
     accept(ctx, d, pdf, info.pages, derived.spec);

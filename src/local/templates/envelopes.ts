@@ -47,7 +47,7 @@ import { recordBlob, sha256 } from '../store/blobs.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { slug } from '../store/ids.js';
-import { inspectPdf } from '../../service/documentChecks.js';
+import { inspectPdfApart } from '../documents/sandbox/apart.js';
 import { assignRoles, findStoredTemplate, fitFilename } from './templates.js';
 import { mapPage, selectPage } from '../store/paging.js';
 
@@ -241,7 +241,7 @@ async function readDocumentPdf(
     errs.add(field, `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
     return undefined;
   }
-  const info = await inspectPdf(data);
+  const info = await inspectPdfApart(data);
   if ('problem' in info) {
     errs.add(field, info.problem);
     return undefined;

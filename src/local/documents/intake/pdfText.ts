@@ -1,5 +1,6 @@
 // Finds literal text in a PDF and returns where it is drawn, with pdfjs-dist (loaded on first use).
 import { loadPdfLib } from '../../../lazyImport.js';
+import { MAX_PDF_PAGES } from '../../../service/documentLimits.js';
 
 export interface TextHit {
   page: number;
@@ -102,14 +103,20 @@ interface Item {
 
 /** Every non-overlapping occurrence of `search` (literal, case-sensitive), page by page, top-left-origin points. */
 export async function findTextInPdf(pdf: Buffer, search: string): Promise<TextHit[]> {
-  if (!search) throw new Error('The search text is empty.');
+  return (await findTextsInPdf(pdf, [search]))[0]!;
+}
+
+/** findTextInPdf for each of `searches`, with the text of each page extracted once for all of them. */
+export async function findTextsInPdf(pdf: Buffer, searches: readonly string[]): Promise<TextHit[][]> {
+  if (searches.some((s) => !s)) throw new Error('The search text is empty.');
   const widths = await Widths.create();
   return withPdfjsDocument(pdf, async (doc) => {
-    const hits: TextHit[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
+    const hits: TextHit[][] = searches.map(() => []);
+    for (let n = 1; n <= Math.min(doc.numPages, MAX_PDF_PAGES); n++) {
       const page = await doc.getPage(n);
       const viewport = page.getViewport({ scale: 1 });
-      for (const line of await linesOf(page)) hits.push(...findInLine(line, search, n, viewport, widths));
+      for (const line of await linesOf(page))
+        searches.forEach((search, k) => hits[k]!.push(...findInLine(line, search, n, viewport, widths)));
       page.cleanup();
     }
     return hits;

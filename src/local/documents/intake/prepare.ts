@@ -73,10 +73,16 @@ export async function deriveFields(
   const placed: StoredField[] = [];
   const wanted = spec.auto_placements ?? [];
   if (wanted.length) {
-    const { findTextInPdf } = await import('./pdfText.js');
+    const { findTextsInPdf } = await import('./pdfText.js');
+    const searches = wanted.map((ap) => String(ap.search ?? ''));
+    // The text is extracted once for all the searches (an empty one finds nothing).
+    const found = await findTextsInPdf(
+      pdf,
+      searches.map((s) => s || '\u0000'),
+    );
     for (const [j, ap] of wanted.entries()) {
-      const search = String(ap.search ?? '');
-      const hits = search ? await findTextInPdf(pdf, search) : [];
+      const search = searches[j]!;
+      const hits = search ? found[j]! : [];
       if (!hits.length) {
         problems.push({
           field: `documents[${index}].auto_placements[${j}].search`,

@@ -1,0 +1,163 @@
+// The engine's one way to parse, search or render a client's document: in a sandbox process (pool.ts).
+// A document is joined while it is being checked (a retried create starts no second parse) and a
+// refusal over the limits is remembered by sha256 for a while (a client that retries gets it again
+// at once). Field derivation that needs no look at the PDF stays here, and costs nothing.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiError } from '../../../service/errors.js';
+import type { PdfInfo } from '../../../service/documentChecks.js';
+import {
+  CREATE_CHECK_DEADLINE_MS,
+  HTML_JOB_DEADLINE_MS,
+  REFUSAL_MEMORY_MS,
+  SANDBOX_JOB_DEADLINE_MS,
+} from '../../../service/documentLimits.js';
+import type { RenderedHtml } from '../intake/renderTypes.js';
+
+/** html.ts's own limit (kept here as a figure: html.ts loads parse5 and the renderers). */
+const DEFAULT_HTML_TIMEOUT_MS = 30_000;
+import type { PreparedSpec, Problem } from '../intake/prepare.js';
+import { SandboxFailure, SandboxPool } from './pool.js';
+
+type Inspected = PdfInfo | { problem: string };
+type Derived = { spec: PreparedSpec; problems: Problem[] };
+
+let shared: SandboxPool | undefined;
+const pool = () => (shared ??= new SandboxPool());
+
+/** Ends the idle sandbox processes (an engine's close; the next document starts them again). */
+export function closeSandbox(): void {
+  shared?.close();
+}
+
+const inFlight = new Map<string, Promise<unknown>>();
+const refused = new Map<string, { problem: string; until: number }>();
+/** The last PDFs checked, by hash: a check stores none, so a batch check would open one PDF per row. */
+const checked = new Map<string, Inspected>();
+
+/** One run per key at a time; a refusal over the limits remembered for REFUSAL_MEMORY_MS. */
+async function once<T>(key: string, run: () => Promise<T>): Promise<T | { problem: string }> {
+  const known = refused.get(key);
+  if (known && known.until > Date.now()) return { problem: known.problem };
+  if (known) refused.delete(key);
+  const joined = inFlight.get(key) as Promise<T | { problem: string }> | undefined;
+  if (joined) return joined;
+  const p = run().then(
+    (v) => v,
+    (e: unknown) => {
+      if (!(e instanceof SandboxFailure)) throw e;
+      if (e.kind === 'busy') throw new ApiError(503, 'unavailable', e.message);
+      if (e.kind === 'limits') {
+        if (refused.size >= 1024) refused.delete(refused.keys().next().value!);
+        refused.set(key, { problem: e.message, until: Date.now() + REFUSAL_MEMORY_MS });
+      }
+      return { problem: e.message };
+    },
+  );
+  inFlight.set(key, p);
+  try {
+    return await p;
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+/**
+ * `background`: work after the create (the document's processing), with the longer deadline counted
+ * from the job's start; otherwise a create's check, answered within CREATE_CHECK_DEADLINE_MS in all.
+ */
+export interface ApartOptions {
+  hash?: string;
+  background?: boolean;
+}
+
+const jobOptions = (opts: ApartOptions) =>
+  opts.background
+    ? { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The PDF', counting: 'started' as const }
+    : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF' };
+
+let scratch: string | undefined;
+let written = 0;
+
+/** `data` in a private file for the time of `use`, written without blocking the event loop. */
+async function asFile<T>(data: Buffer, use: (path: string) => Promise<T>): Promise<T> {
+  scratch ??= await mkdtemp(join(tmpdir(), 'esign-documents-'));
+  const path = join(scratch, `${process.pid}-${++written}.pdf`);
+  await writeFile(path, data, { mode: 0o600 });
+  try {
+    return await use(path);
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+/** The hex SHA-256 of `data`, 4 MB at a time with a turn of the event loop between (40 MB took ~1 s at once under load). */
+export async function sha256Yielding(data: Uint8Array): Promise<string> {
+  const h = createHash('sha256');
+  const STEP = 4 * 1024 * 1024;
+  for (let at = 0; at < data.length; at += STEP) {
+    h.update(data.subarray(at, at + STEP));
+    if (at + STEP < data.length) await new Promise((r) => setImmediate(r));
+  }
+  return h.digest('hex');
+}
+
+/** Why `data` is not a usable PDF, or its page count: checked apart, within `deadlineMs`. */
+export async function inspectPdfApart(data: Buffer, opts: ApartOptions = {}): Promise<Inspected> {
+  const hash = opts.hash ?? (await sha256Yielding(data));
+  const done = checked.get(hash);
+  if (done) return done;
+  const info = await once(`inspect:${hash}`, () =>
+    asFile(data, (pdfPath) => pool().run<Inspected>({ kind: 'inspect', pdfPath }, jobOptions(opts))),
+  );
+  if (!('problem' in info) || !info.problem.includes('exceeds the processing limits')) {
+    if (checked.size >= 64) checked.delete(checked.keys().next().value!);
+    checked.set(hash, info);
+  }
+  return info;
+}
+
+/** Whether placing a document's fields needs a look inside its PDF (form fields, text searches). */
+const needsPdf = (spec: PreparedSpec) =>
+  Boolean(
+    spec.converted_pdf_fields_to ||
+      Object.keys(spec.adobe_field_assignments ?? {}).length ||
+      (spec.auto_placements ?? []).length,
+  );
+
+/** deriveFields (intake/prepare.ts) of a checked PDF, apart; a refusal is a problem of the document's file field. */
+export async function deriveFieldsApart(
+  pdf: Buffer,
+  spec: PreparedSpec,
+  index: number,
+  opts: ApartOptions & { field: string },
+): Promise<Derived> {
+  if (!needsPdf(spec)) {
+    const { deriveFields } = await import('../intake/prepare.js');
+    return deriveFields(pdf, spec, index);
+  }
+  const hash = opts.hash ?? (await sha256Yielding(pdf));
+  const key = `derive:${hash}:${index}:${JSON.stringify(spec)}`;
+  const out = await once(key, () =>
+    asFile(pdf, (pdfPath) =>
+      pool().run<Derived | { problem: string }>({ kind: 'derive', pdfPath, spec, index }, jobOptions(opts)),
+    ),
+  );
+  if ('problem' in out) return { spec, problems: [{ field: opts.field, message: out.problem }] };
+  return out;
+}
+
+/** The built-in HTML renderer (html.ts with renderer 'builtin'), apart; its own time limit is the job's deadline's. */
+export async function renderBuiltinApart(
+  html: string,
+  fieldsMode: 'native' | 'none',
+  deadlineMs = HTML_JOB_DEADLINE_MS,
+): Promise<RenderedHtml> {
+  const r = await pool().run<RenderedHtml & { pdf: Uint8Array }>(
+    { kind: 'html', html, fieldsMode, timeoutMs: Math.max(1000, Math.min(DEFAULT_HTML_TIMEOUT_MS, deadlineMs - 5000)) },
+    { deadlineMs, subject: 'The HTML document', counting: 'started' },
+  );
+  return { ...r, pdf: Buffer.from(r.pdf.buffer, r.pdf.byteOffset, r.pdf.byteLength) };
+}

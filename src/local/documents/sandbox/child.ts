@@ -1,0 +1,62 @@
+// The sandbox process (built as dist/documentSandbox.js, started by pool.ts): it takes one job at a
+// time over IPC, parses, searches or renders a client's document within the bounds of
+// service/pdfBounds.ts, and answers. Its memory and CPU are capped by the command that starts it; a
+// job over its deadline is ended by killing this process.
+import { readFileSync } from 'node:fs';
+import { inspectPdf } from '../../../service/documentChecks.js';
+import { OVER_LIMITS } from '../../../service/pdfBounds.js';
+import type { SandboxAnswer, SandboxJob } from './protocol.js';
+
+async function perform(job: SandboxJob): Promise<unknown> {
+  switch (job.kind) {
+    case 'inspect':
+      return inspectPdf(readFileSync(job.pdfPath));
+    case 'derive': {
+      const pdf = readFileSync(job.pdfPath);
+      // The page tree is walked bounded first: pdf-lib's and pdfjs's own walks trust it.
+      const info = await inspectPdf(pdf);
+      if ('problem' in info) return info;
+      const { deriveFields } = await import('../intake/prepare.js');
+      return deriveFields(pdf, job.spec, job.index);
+    }
+    case 'html': {
+      const { renderHtml } = await import('../intake/html.js');
+      const r = await renderHtml(job.html, {
+        fieldsMode: job.fieldsMode,
+        renderer: 'builtin',
+        timeoutMs: job.timeoutMs,
+      });
+      return { ...r, pdf: new Uint8Array(r.pdf) };
+    }
+  }
+}
+
+/** A failure to answer with: an allocation or a recursion over the caps names the limit. */
+function reason(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof RangeError) {
+    if (/call stack/i.test(message)) return `${OVER_LIMITS} its objects nest too deeply.`;
+    if (/alloc|invalid (array|string|typed array) length|too large|size/i.test(message))
+      return `${OVER_LIMITS} it needs more memory than a document may take.`;
+  }
+  return message.split('\n')[0] ?? message;
+}
+
+process.on('message', (job: SandboxJob) => {
+  perform(job).then(
+    (value) => answer({ id: job.id, ok: true, value, cpuMs: cpuMs() }),
+    (e) => answer({ id: job.id, ok: false, message: reason(e), cpuMs: cpuMs() }),
+  );
+});
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+function answer(a: SandboxAnswer): void {
+  process.send?.(a);
+}
+
+// The parent may go away without a word (killed): nothing here outlives it.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,244 @@
+// The processes documents are parsed, searched and rendered in, apart from the server's event loop:
+// a child process (not a worker thread: a V8 fatal error in a worker aborts the whole process),
+// started with V8's heap cap and, where util-linux's prlimit is present, RLIMIT_DATA (heap, buffers
+// and inflated bytes together) and RLIMIT_CPU. Each job has a deadline, counted from its queueing:
+// past it the process is SIGKILLed and the next job gets a new one. A few are kept warm, started on
+// first use and unref'd, so a command that never sends a document starts none and one that did exits
+// at once.
+import { type ChildProcess, fork } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  SANDBOX_CPU_SECONDS,
+  SANDBOX_DATA_BYTES,
+  SANDBOX_HEAP_MB,
+  SANDBOX_POOL_SIZE,
+} from '../../../service/documentLimits.js';
+import { findExecutable } from '../intake/findExecutable.js';
+import type { SandboxAnswer, SandboxJob, SandboxTask } from './protocol.js';
+
+/** A job that failed; `overLimits` when the document passed a cap (its own cost), not a failure of ours. */
+export class SandboxFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'limits' | 'busy' | 'failed',
+  ) {
+    super(message);
+  }
+}
+
+/** The built child: dist/documentSandbox.js beside the bundle; from the sources (tests), the built one too. */
+function childEntry(): string {
+  const here = import.meta.url;
+  const url = here.endsWith('.ts')
+    ? new URL('../../../../dist/documentSandbox.js', here)
+    : new URL('./documentSandbox.js', here);
+  return fileURLToPath(url);
+}
+
+const isExecutable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+let prlimitPath: string | null | undefined;
+/** util-linux's prlimit, to set the child's rlimits (Node has no setrlimit); null when absent. */
+function prlimit(): string | null {
+  if (prlimitPath === undefined)
+    prlimitPath =
+      ['/usr/bin/prlimit', '/bin/prlimit'].find(isExecutable) ?? findExecutable('ESIGN_PRLIMIT', ['prlimit']) ?? null;
+  return prlimitPath;
+}
+
+interface Running {
+  job: SandboxJob;
+  subject: string;
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+class Child {
+  readonly proc: ChildProcess;
+  running: Running | undefined;
+  dead = false;
+  private stderr = '';
+  private killedForDeadline = false;
+
+  constructor(
+    entry: string,
+    private readonly released: (c: Child) => void,
+  ) {
+    const tool = prlimit();
+    const node = [`--max-old-space-size=${SANDBOX_HEAP_MB}`, '--stack-size=2048'];
+    this.proc = fork(entry, [], {
+      execPath: tool ?? process.execPath,
+      execArgv: tool
+        ? [`--data=${SANDBOX_DATA_BYTES}`, `--cpu=${SANDBOX_CPU_SECONDS}`, '--', process.execPath, ...node]
+        : node,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.proc.stderr?.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString('utf8')).slice(-4096);
+    });
+    this.proc.on('message', (a: SandboxAnswer) => this.answered(a));
+    this.proc.on('error', (e) => this.gone(`the document sandbox could not start (${e.message})`));
+    this.proc.on('exit', (code, signal) => this.gone(this.why(code, signal)));
+    this.idle();
+  }
+
+  /** A process that holds no job keeps nothing alive: a CLI that checked one PDF exits at once. */
+  private idle(): void {
+    this.proc.unref();
+    this.proc.channel?.unref();
+    (this.proc.stderr as { unref?(): void } | null)?.unref?.();
+  }
+
+  start(r: Running): void {
+    this.running = r;
+    this.proc.ref();
+    this.proc.channel?.ref();
+    this.proc.send(r.job);
+  }
+
+  /** Ends the job at its deadline: the process is killed, not asked. */
+  killForDeadline(): void {
+    this.killedForDeadline = true;
+    this.proc.kill('SIGKILL');
+  }
+
+  close(): void {
+    this.proc.kill('SIGKILL');
+  }
+
+  private why(code: number | null, signal: NodeJS.Signals | null): string {
+    if (this.killedForDeadline) return '';
+    if (/heap out of memory|allocation failed|invalid size error|Invalid array length/i.test(this.stderr))
+      return 'it needs more memory than a document may take';
+    if (signal === 'SIGXCPU' || signal === 'SIGKILL') return 'it needs more CPU time than a document may take';
+    if (signal === 'SIGABRT' || code === 134) return 'it needs more memory than a document may take';
+    return `the document sandbox ended (${signal ?? `exit code ${code}`})`;
+  }
+
+  private answered(a: SandboxAnswer): void {
+    const r = this.running;
+    if (!r || a.id !== r.job.id) return;
+    this.running = undefined;
+    clearTimeout(r.timer);
+    this.idle();
+    if (a.ok) r.resolve(a.value);
+    else
+      r.reject(
+        new SandboxFailure(a.message, a.message.includes('exceeds the processing limits') ? 'limits' : 'failed'),
+      );
+    // Its CPU limit is for its whole life: retired at half of it, a process never reaches it mid-job.
+    if (a.cpuMs > (SANDBOX_CPU_SECONDS * 1000) / 2) this.close();
+    else this.released(this); // not gone: free for the next job
+  }
+
+  private gone(why: string): void {
+    const r = this.running;
+    this.running = undefined;
+    if (r) {
+      clearTimeout(r.timer);
+      if (why) r.reject(new SandboxFailure(`${r.subject} exceeds the processing limits: ${why}.`, 'limits'));
+    }
+    this.dead = true;
+    this.released(this);
+  }
+}
+
+interface Queued {
+  task: SandboxTask;
+  subject: string;
+  deadlineMs: number;
+  /** Infinity: the deadline counts from the job's start, and it waits in the queue as long as it must. */
+  deadlineAt: number;
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** The warm processes and the jobs waiting for one. */
+export class SandboxPool {
+  private children = new Set<Child>();
+  private queue: Queued[] = [];
+  private nextId = 1;
+
+  constructor(private readonly size = SANDBOX_POOL_SIZE) {}
+
+  /**
+   * Runs `task` in a sandbox process. It fails with a SandboxFailure: 'limits' when the document
+   * passed a cap or its deadline while running, 'busy' when no process was free before the deadline.
+   */
+  run<T>(
+    task: SandboxTask,
+    opts: { deadlineMs: number; subject: string; counting?: 'queued' | 'started' },
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const fromQueueing = (opts.counting ?? 'queued') === 'queued';
+      const q: Queued = {
+        task,
+        subject: opts.subject,
+        deadlineMs: opts.deadlineMs,
+        deadlineAt: fromQueueing ? Date.now() + opts.deadlineMs : Number.POSITIVE_INFINITY,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        timer: fromQueueing
+          ? setTimeout(() => {
+              this.queue = this.queue.filter((x) => x !== q);
+              reject(new SandboxFailure('The server is busy with other documents: try again in a minute.', 'busy'));
+            }, opts.deadlineMs)
+          : undefined,
+      };
+      this.queue.push(q);
+      this.pump();
+    });
+  }
+
+  /** Ends every idle process (a running job keeps its own, and ends it when done or killed). */
+  close(): void {
+    for (const c of this.children) if (!c.running) c.close();
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let free = [...this.children].find((c) => !c.running && !c.dead);
+      if (!free && this.children.size < this.size) {
+        free = new Child(childEntry(), (c) => this.released(c));
+        this.children.add(free);
+      }
+      if (!free) return;
+      const q = this.queue.shift()!;
+      clearTimeout(q.timer);
+      const child = free;
+      const left = Number.isFinite(q.deadlineAt) ? Math.max(1, q.deadlineAt - Date.now()) : q.deadlineMs;
+      const seconds = q.deadlineMs / 1000;
+      child.start({
+        job: { ...q.task, id: this.nextId++ } as SandboxJob,
+        subject: q.subject,
+        resolve: q.resolve,
+        reject: q.reject,
+        timer: setTimeout(() => {
+          q.reject(
+            new SandboxFailure(
+              `${q.subject} exceeds the processing limits: it was not done within ${seconds} s.`,
+              'limits',
+            ),
+          );
+          child.killForDeadline();
+        }, left),
+      });
+    }
+  }
+
+  private released(c: Child): void {
+    if (c.dead) this.children.delete(c);
+    this.pump();
+  }
+}

@@ -1,0 +1,19 @@
+// The messages between the server and a sandbox process (structured clone over IPC).
+import type { PreparedSpec } from '../intake/prepare.js';
+
+/**
+ * A PDF travels as a private temporary file the parent wrote without blocking (the structured clone
+ * of 40 MB held the server's event loop for seconds); the parent removes it after the job.
+ */
+export type SandboxJob =
+  | { id: number; kind: 'inspect'; pdfPath: string }
+  | { id: number; kind: 'derive'; pdfPath: string; spec: PreparedSpec; index: number }
+  | { id: number; kind: 'html'; html: string; fieldsMode: 'native' | 'none'; timeoutMs: number };
+
+/** What a job answers; `cpuMs` is the process's CPU time so far (it is retired when that grows old). */
+export type SandboxAnswer =
+  | { id: number; ok: true; value: unknown; cpuMs: number }
+  | { id: number; ok: false; message: string; cpuMs: number };
+
+/** A job without its id (the pool numbers them). */
+export type SandboxTask = SandboxJob extends infer J ? (J extends SandboxJob ? Omit<J, 'id'> : never) : never;

@@ -1,0 +1,58 @@
+// Issue 44: the bounds of a PDF checked before any walk (in-process, as a client's check runs them),
+// and the sandbox process: a job past its deadline is killed and refused with the reason, the next
+// job gets a new process, a retried refusal is answered at once.
+import { describe, expect, it } from 'vitest';
+import {
+  classicXref,
+  deepNesting,
+  pageTreeCycle,
+  pageTreeDag,
+  xrefStreamIndex,
+  hugeTable,
+  noRoot,
+} from '../../bench/hostile-documents.mjs';
+import { deriveFieldsApart, inspectPdfApart, renderBuiltinApart } from '../../src/local/documents/sandbox/apart.js';
+import { inspectPdf } from '../../src/service/documentChecks.js';
+import { prescanPdf } from '../../src/service/pdfBounds.js';
+import { CONTRACT_PDF } from '../helpers.js';
+
+describe('PDF bounds, before any walk', () => {
+  it('passes sound PDFs and counts their pages', async () => {
+    expect(prescanPdf(CONTRACT_PDF)).toBeUndefined();
+    expect(await inspectPdf(CONTRACT_PDF)).toEqual({ pages: 1 });
+  });
+
+  it('refuses what a parser would count without end, each with its reason, at once', async () => {
+    const t = performance.now();
+    expect(await inspectPdf(pageTreeDag())).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
+    expect(await inspectPdf(pageTreeCycle())).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
+    expect(prescanPdf(xrefStreamIndex())).toMatch(/^The PDF exceeds the processing limits: .*2,000,000,000/);
+    expect(prescanPdf(classicXref(600_000))).toMatch(/cross-reference table has 600,000 entries \(at most 500,000\)/);
+    expect(prescanPdf(classicXref(1000))).toBeUndefined();
+    expect(prescanPdf(deepNesting(65))).toMatch(/nest deeper than 64 levels/);
+    expect(prescanPdf(deepNesting(60))).toBeUndefined();
+    expect(performance.now() - t).toBeLessThan(5000);
+  });
+});
+
+describe('the document sandbox', () => {
+  it('kills a job past its deadline, says why, and serves the next job from a new process', async () => {
+    await expect(renderBuiltinApart(hugeTable(4 * 1024 * 1024), 'none', 1500)).rejects.toThrow(
+      /^The HTML document exceeds the processing limits: /,
+    );
+    expect(await inspectPdfApart(CONTRACT_PDF)).toEqual({ pages: 1 });
+  }, 60_000);
+
+  it('refuses a PDF over the limits again without a new parse, and names the file field for a placement', async () => {
+    const dag = pageTreeDag();
+    expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
+    const t = performance.now();
+    expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
+    expect(performance.now() - t).toBeLessThan(50);
+    const spec = { auto_placements: [{ key: 'ap', kind: 'sig', search: 'Sign', editors: ['a'] }] };
+    const derived = await deriveFieldsApart(noRoot(), spec, 0, { field: 'documents[0].file_b64' });
+    expect(derived.problems).toEqual([
+      { field: 'documents[0].file_b64', message: expect.stringMatching(/^The PDF is corrupt or unreadable/) },
+    ]);
+  }, 60_000);
+});
