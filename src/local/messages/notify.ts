@@ -4,6 +4,7 @@ import { recordEvent } from '../bundles/events.js';
 import { createLink } from '../bundles/links.js';
 import type { EngineContext } from '../store/context.js';
 import { type MessageKind, recordMessage } from './outbox.js';
+import { normalizePhone } from '../../service/phone.js';
 
 /** A signing link in a message works for 30 days (or until the Bundle ends). */
 const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
@@ -32,7 +33,7 @@ export function notify(
       created: at,
       channel: 'sms',
       kind,
-      recipient: p.phone!,
+      recipient: normalizePhone(p.phone!),
       subject: `${prefix}${title}`,
       body: `${prefix}${text} ${link}`,
       bundle_id: b.id,

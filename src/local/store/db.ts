@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { refuseForeignDir } from './dataDir.js';
 import { MIGRATIONS } from './migrations.js';
+import { normalizePhone } from '../../service/phone.js';
 
 /**
  * Required, as the CommonJS package it is: imported as an ES module, Node first scans its source for
@@ -66,6 +67,8 @@ export function openDatabase(dataDir: string, report: Report = () => {}): Db {
   // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
   db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   // Lower case without accents, as the search index's trigrams are made (migration 17).
+  // A phone's E.164 form, as phone matching reads it (migration 20 fills person_channels.phone_key).
+  db.function('esign_phone', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? normalizePhone(s) : s));
   db.function('esign_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? foldForSearch(s) : s));
   try {
     migrate(db, report);
