@@ -190,7 +190,7 @@ describe.each(BACKENDS)('contract wire fidelity: $name', ({ make }) => {
   });
 
   it('refuses test Bundles that would reach unverified addresses (item 8)', async () => {
-    const owner = 'owner@esign.local';
+    const owner = 'owner@example.com';
     const test = (over: Record<string, unknown>) =>
       bundleRequest({
         is_test: true,

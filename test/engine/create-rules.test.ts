@@ -98,7 +98,7 @@ describe('create: accepted requests', () => {
       requester_email: 'sales@example.com',
     });
     const plain = await e.createBundle(bundleRequest());
-    expect(plain).toMatchObject({ team: null, requester_email: 'owner@esign.local' });
+    expect(plain).toMatchObject({ team: null, requester_email: 'owner@example.com' });
     const own = await e.createBundle(bundleRequest({ team: team.id, requester_email: 'me@example.com' }));
     expect(own.requester_email).toBe('me@example.com');
   });
@@ -142,8 +142,8 @@ describe('create: test Bundles go only to verified users', () => {
     expect(b.status).toBe('se');
     expect(outboxOf(e, b.id).map((m) => m.recipient)).toEqual(['pat@example.com']);
 
-    e.account.setUserVerified('owner@esign.local', false);
-    await expectApiError(e.createBundle(testBundle('owner@esign.local')), 400, { field: 'packets[0].email' });
+    e.account.setUserVerified('owner@example.com', false);
+    await expectApiError(e.createBundle(testBundle('owner@example.com')), 400, { field: 'packets[0].email' });
   });
 
   it('copies (cc_emails) of a test Bundle must go to verified users too', async () => {
@@ -152,12 +152,12 @@ describe('create: test Bundles go only to verified users', () => {
       bundleRequest({
         is_test: true,
         cc_emails: cc,
-        packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }],
+        packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }],
       });
-    await expectApiError(e.createBundle(body(['owner@esign.local', 'stranger@example.com'])), 400, {
+    await expectApiError(e.createBundle(body(['owner@example.com', 'stranger@example.com'])), 400, {
       field: 'cc_emails[1]',
     });
-    expect((await e.createBundle(body(['owner@esign.local']))).cc_emails).toEqual(['owner@esign.local']);
+    expect((await e.createBundle(body(['owner@example.com']))).cc_emails).toEqual(['owner@example.com']);
   });
 
   it('does not restrict ordinary Bundles to users', async () => {

@@ -380,7 +380,7 @@ export const rejected: Case[] = [
       is_test: true,
       cc_sender: true,
       requester_email: 'desk@example.com',
-      packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }],
+      packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }],
     }),
     field: 'cc_sender',
   },
@@ -389,7 +389,7 @@ export const rejected: Case[] = [
     body: bundleRequest({
       is_test: true,
       cc_emails: ['cc@example.com'],
-      packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }],
+      packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }],
     }),
     field: 'cc_emails[0]',
   },
@@ -541,6 +541,6 @@ export const accepted: Accepted[] = [
   { name: 'an embedded signer without an email', body: withPacket(0, { email: undefined, deliver_via: 'embed' }) },
   {
     name: 'a test Bundle to the verified owner',
-    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }),
+    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }] }),
   },
 ];
