@@ -160,6 +160,34 @@ describe('create: test Bundles go only to verified users', () => {
     expect((await e.createBundle(body(['owner@example.com']))).cc_emails).toEqual(['owner@example.com']);
   });
 
+  it('an embedded signer of any address: created, signs, and is sent nothing (the timeline says so)', async () => {
+    const { e } = ctx;
+    const b = await e.createBundle(
+      bundleRequest({
+        is_test: true,
+        packets: [{ key: 'v', name: 'Visitor', email: 'visitor@example.org', deliver_via: 'embed' }],
+      }),
+    );
+    expect([b.is_test, b.status]).toEqual([true, 'se']);
+    expect((await e.createEmbedUrl(b.packets[0]!.id)).url).toMatch(/^http/);
+    await e.signPacket(b.packets[0]!.id, {});
+    await e.settle();
+    expect((await e.getBundle(b.id)).status).toBe('co');
+    // The documents-ready email to the visitor is withheld, and event mw names it.
+    expect(outboxOf(e, b.id)).toEqual([]);
+    const withheld = (await e.listBundleEvents(b.id)).filter((x) => x.kind === 'mw');
+    expect(withheld.map((x) => x.description)).toEqual([
+      'Message withheld: docs_ready to visitor@example.org: a test Bundle reaches verified addresses of account users only',
+    ]);
+  });
+
+  it('email delivery to an unverified address is still refused, saying how to verify a user', async () => {
+    const err = await expectApiError(ctx.e.createBundle(testBundle('visitor@example.org')), 400, {
+      field: 'packets[0].email',
+    });
+    expect(err.errors[0]!.message).toContain('esign local users add visitor@example.org');
+  });
+
   it('does not restrict ordinary Bundles to users', async () => {
     const b = await ctx.e.createBundle(bundleRequest({ is_test: false }));
     expect(b.status).toBe('se');

@@ -3,7 +3,8 @@ import { type BundleRow, type PacketRow, bundleAttrs, packetAttrs } from '../bun
 import { recordEvent } from '../bundles/events.js';
 import { createLink } from '../bundles/links.js';
 import type { EngineContext } from '../store/context.js';
-import { type MessageKind, recordMessage } from './outbox.js';
+import type { MessageKind } from './outbox.js';
+import { deliverMessage } from './testDelivery.js';
 import { normalizePhone } from '../../service/phone.js';
 
 /** A signing link in a message works for 30 days (or until the Bundle ends). */
@@ -11,7 +12,8 @@ const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
 
 /**
  * Records the message a signer would get by their delivery method, unless suppressed. Embedded
- * signers get nothing: the sender hands them a URL. Returns whether a message was recorded.
+ * signers get nothing: the sender hands them a URL; a test Bundle's reach only verified users
+ * (testDelivery.ts). Returns whether a message was recorded.
  */
 export function notify(
   ctx: EngineContext,
@@ -27,9 +29,10 @@ export function notify(
   const title = b.label || 'documents';
   const link = createLink(ctx, 'sign', p.id, MESSAGE_LINK_TTL_MS).url;
   const prefix = kind === 'reminder' ? 'Reminder: ' : '';
+  let sent: boolean;
   if (p.deliver_via === 'phone') {
     const text = pa.sms_message || ba.sms_message || `${ba.requester_name} asks you to sign "${title}".`;
-    recordMessage(ctx.db, {
+    sent = deliverMessage(ctx, b, {
       created: at,
       channel: 'sms',
       kind,
@@ -42,7 +45,7 @@ export function notify(
   } else {
     const subject = `${prefix}${ba.email_subject || `${ba.requester_name} sent you "${title}" to sign`}`;
     const message = pa.email_message || ba.email_message || `Please review and sign "${title}".`;
-    recordMessage(ctx.db, {
+    sent = deliverMessage(ctx, b, {
       created: at,
       channel: 'email',
       kind,
@@ -53,6 +56,7 @@ export function notify(
       packet_id: p.id,
     });
   }
+  if (!sent) return false;
   recordEvent(ctx.db, {
     bundleSeq: b.seq,
     kind: kind === 'reminder' ? 'pr' : 'ns',
