@@ -17,7 +17,7 @@ const values = z.record(z.string(), z.union([z.string(), z.number()]));
 const signer = z.strictObject({
   name: z.string().min(1).max(200),
   email: z.string().max(200).optional(),
-  phone: z.string().max(128).optional().describe('as typed (505 555 5555, +44 20 7946 0958); SMS when no email'),
+  phone: z.string().max(128).optional().describe('E.164; SMS when no email'),
   key: z.string().max(100).optional().describe('Envelope Template role'),
 });
 
