@@ -11,6 +11,8 @@ export interface EngineOptions {
   publicUrl?: string;
   /** Refuse `file_url` addresses in private ranges unless the account allows them. */
   guardUrls?: boolean;
+  /** With guardUrls, still allow loopback addresses (esign serve listening on loopback only). */
+  loopbackUrls?: boolean;
 }
 
 export interface EngineSettings extends EngineOptions {

@@ -69,6 +69,8 @@ export interface LocalEngineOptions {
    * serve: true, or false with --allow-private-urls; left out, the engine of the machine's own user).
    */
   guardUrls?: boolean;
+  /** With guardUrls, still allow loopback addresses (esign serve listening on loopback only). */
+  loopbackUrls?: boolean;
   /** How long a webhook event being delivered stays claimed by this process (default LEASE_MS). */
   webhookLeaseMs?: number;
   /** How long a one-shot command waits for its webhook first attempts (default ONE_SHOT_BUDGET_MS). */
@@ -148,8 +150,11 @@ export class LocalEngine implements LocalBackend {
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
       kick: () => this.background.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.servingUrl() ?? this.account.settings().public_url,
-      refusePrivateUrls: () => opts.guardUrls === true && !this.account.settings().allow_private_urls,
-      keepWebhookReplies: () => opts.guardUrls === undefined || this.ctx.refusePrivateUrls(),
+      outboundPolicy: () => ({
+        publicOnly: opts.guardUrls === true && !this.account.settings().allow_private_urls,
+        loopback: opts.loopbackUrls === true,
+      }),
+      keepWebhookReplies: () => opts.guardUrls === undefined || this.ctx.outboundPolicy().publicOnly,
       report,
     };
     applyDue(this.ctx);

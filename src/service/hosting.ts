@@ -60,7 +60,8 @@ export interface SigningField extends FieldPlacement {
 export interface SigningView {
   packetId: string;
   signer: { key: string; name: string; status: string };
-  bundle: { id: string; label: string; status: string };
+  /** `errors`: what a failed Bundle says went wrong (a document that could not be processed). */
+  bundle: { id: string; label: string; status: string; errors: string[] };
   requester: { name: string; email: string };
   documents: SigningDocument[];
   fields: SigningField[];

@@ -20,8 +20,13 @@ export interface Delivery {
   setsRedirect: boolean;
 }
 
+/** How a user's address becomes one a test Bundle may reach: on esign's engine, and on the hosted service. */
+const HOW_TO_VERIFY = (address: string) =>
+  `verify it as a user of the account (esign local users add ${address}, or esign local users verify ${address}; ` +
+  "on the hosted service, in the account's user settings), or deliver by embed";
+
 const TEST_MESSAGE = (address: string) =>
-  `Test Bundles can only be delivered to verified email addresses of account users; ${address} is not one.`;
+  `Test Bundles are delivered only to verified email addresses of account users; ${address} is not one: ${HOW_TO_VERIFY(address)}.`;
 
 /** Adds an error (at `prefix` + field) for each way the signer could not be reached as asked. */
 export function checkDelivery(
@@ -38,13 +43,15 @@ export function checkDelivery(
       'signing_complete_redirect requires the Signing Brands account feature.',
     );
   if (!isTest) return;
+  // The spec limits a test Bundle's delivery, not who may sign it: an embedded signer is delivered
+  // nothing, so any address is taken (messages to it are withheld, messages/testDelivery.ts).
   if (d.deliver_via === 'phone')
     errs.add(
       `${prefix}deliver_via`,
-      'Test Bundles can only be delivered by email to verified addresses of account users.',
+      'Test Bundles are delivered only to verified email addresses of account users, never by SMS: deliver by email to a verified user, or by embed.',
     );
-  // An embedded signer's address still gets the documents-ready email.
-  else if (d.email && !account.isVerifiedAddress(d.email)) errs.add(`${prefix}email`, TEST_MESSAGE(d.email));
+  else if (d.deliver_via === 'email' && d.email && !account.isVerifiedAddress(d.email))
+    errs.add(`${prefix}email`, TEST_MESSAGE(d.email));
 }
 
 /** cc_sender copies the requester: on a test Bundle only when that is a verified account address. */

@@ -44,8 +44,11 @@ const fromNumberString = (v: unknown) =>
 export const bool = () => z.preprocess(fromBoolString, z.boolean());
 export const integer = (s: z.ZodInt = z.int()) => z.preprocess(fromIntString, s);
 const number = () => z.preprocess(fromNumberString, z.number());
-/** The spec's 128-character bound, then E.164 (phone.ts: the one rule for a phone number). */
-const phone = z.string().max(128).refine(isPhoneNumber, { error: PHONE_RULE });
+/** The spec's 128-character bound, then a possible number as typed (phone.ts: the one rule for a phone number). */
+const phone = z
+  .string()
+  .max(128)
+  .refine((v) => isPhoneNumber(v), { error: PHONE_RULE });
 
 const email = z
   .string()
@@ -240,10 +243,21 @@ export const BundleRequest = z
     documents: z.array(z.union([TemplateRequest, DocumentRequest])).optional(),
     envelope_template: EnvelopeTemplateRef.optional(),
   })
-  .superRefine((b, ctx) => {
-    if (!b.envelope_template && !b.documents?.length)
-      ctx.addIssue({ code: 'custom', path: ['documents'], message: 'At least one document is required.' });
+  // Run even when another member is missing or bad, so that `{}` names documents beside packets.
+  .refine((b) => hasDocuments(b), {
+    path: ['documents'],
+    message: 'At least one document is required.',
+    when: (p) => !p.issues.some((i) => i.path?.[0] === 'documents'),
   });
+
+/** Documents given (a bad one is named by its own error), or an envelope_template that brings them. */
+function hasDocuments(b: unknown): boolean {
+  const r = (b ?? {}) as { envelope_template?: unknown; documents?: unknown };
+  return (
+    r.envelope_template !== undefined ||
+    (r.documents !== undefined && !(Array.isArray(r.documents) && !r.documents.length))
+  );
+}
 
 export const BundleTemplateRequest = z.object({
   ...BundleCommon,

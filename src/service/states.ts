@@ -117,6 +117,7 @@ export const EVENT_WORDS = {
   ps: 'Signer completed',
   pd: 'Signer declined',
   pa: 'Signer reassigned',
+  mw: 'Message withheld',
 } as const;
 
 /**

@@ -115,7 +115,7 @@ describe('esign profile', () => {
     expect((await serverBundles()).length).toBe(before);
 
     // Test Bundles reach only the account's verified users.
-    const test = await esign([...args.slice(0, -2), 'Owner <owner@esign.local>', '--test', '-q']);
+    const test = await esign([...args.slice(0, -2), 'Owner <owner@example.com>', '--test', '-q']);
     expect(test.exitCode, test.stderr).toBe(0);
     const live = await esign([...args, '--live']);
     expect(live.exitCode, live.stderr).toBe(0);

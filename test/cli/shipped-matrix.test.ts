@@ -214,7 +214,7 @@ async function seed(dir: string): Promise<Ids> {
     event,
     spareKey: spareKey.id,
     envelope: '00000000-0000-4000-8000-000000000000',
-    owner: 'Owner <owner@esign.local>',
+    owner: 'Owner <owner@example.com>',
     partial: bundle.id.slice(0, 2),
   };
 }

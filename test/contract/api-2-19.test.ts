@@ -30,7 +30,7 @@ describe.each(BACKENDS)('API 2.19: $name', ({ make }) => {
     expect(created).toMatchObject({
       owner: null,
       owner_name: 'Account owner',
-      owner_email: 'owner@esign.local',
+      owner_email: 'owner@example.com',
       max_reminders: null,
     });
     expect(await b.service.getBundle(created.id)).toEqual(created);

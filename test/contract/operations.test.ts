@@ -51,13 +51,13 @@ describe.each(BACKENDS)('contract operations: $name', ({ make }) => {
     const facts = () => b.service.accountFacts();
     expect(await facts()).toEqual({
       features: b.engine.account.settings().features,
-      verified_addresses: ['owner@esign.local'],
+      verified_addresses: ['owner@example.com'],
     });
     b.engine.account.addUser({ email: 'pat@example.com', verified: true });
     b.engine.account.addUser({ email: 'sam@example.com', verified: false });
     b.engine.account.setFeatures(['office_upload'], true);
     const now = await facts();
-    expect(now.verified_addresses.sort()).toEqual(['owner@esign.local', 'pat@example.com']);
+    expect(now.verified_addresses.sort()).toEqual(['owner@example.com', 'pat@example.com']);
     expect(now.features).toContain('office_upload');
   });
 

@@ -98,7 +98,7 @@ describe('create: accepted requests', () => {
       requester_email: 'sales@example.com',
     });
     const plain = await e.createBundle(bundleRequest());
-    expect(plain).toMatchObject({ team: null, requester_email: 'owner@esign.local' });
+    expect(plain).toMatchObject({ team: null, requester_email: 'owner@example.com' });
     const own = await e.createBundle(bundleRequest({ team: team.id, requester_email: 'me@example.com' }));
     expect(own.requester_email).toBe('me@example.com');
   });
@@ -142,8 +142,8 @@ describe('create: test Bundles go only to verified users', () => {
     expect(b.status).toBe('se');
     expect(outboxOf(e, b.id).map((m) => m.recipient)).toEqual(['pat@example.com']);
 
-    e.account.setUserVerified('owner@esign.local', false);
-    await expectApiError(e.createBundle(testBundle('owner@esign.local')), 400, { field: 'packets[0].email' });
+    e.account.setUserVerified('owner@example.com', false);
+    await expectApiError(e.createBundle(testBundle('owner@example.com')), 400, { field: 'packets[0].email' });
   });
 
   it('copies (cc_emails) of a test Bundle must go to verified users too', async () => {
@@ -152,12 +152,40 @@ describe('create: test Bundles go only to verified users', () => {
       bundleRequest({
         is_test: true,
         cc_emails: cc,
-        packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }],
+        packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }],
       });
-    await expectApiError(e.createBundle(body(['owner@esign.local', 'stranger@example.com'])), 400, {
+    await expectApiError(e.createBundle(body(['owner@example.com', 'stranger@example.com'])), 400, {
       field: 'cc_emails[1]',
     });
-    expect((await e.createBundle(body(['owner@esign.local']))).cc_emails).toEqual(['owner@esign.local']);
+    expect((await e.createBundle(body(['owner@example.com']))).cc_emails).toEqual(['owner@example.com']);
+  });
+
+  it('an embedded signer of any address: created, signs, and is sent nothing (the timeline says so)', async () => {
+    const { e } = ctx;
+    const b = await e.createBundle(
+      bundleRequest({
+        is_test: true,
+        packets: [{ key: 'v', name: 'Visitor', email: 'visitor@example.org', deliver_via: 'embed' }],
+      }),
+    );
+    expect([b.is_test, b.status]).toEqual([true, 'se']);
+    expect((await e.createEmbedUrl(b.packets[0]!.id)).url).toMatch(/^http/);
+    await e.signPacket(b.packets[0]!.id, {});
+    await e.settle();
+    expect((await e.getBundle(b.id)).status).toBe('co');
+    // The documents-ready email to the visitor is withheld, and event mw names it.
+    expect(outboxOf(e, b.id)).toEqual([]);
+    const withheld = (await e.listBundleEvents(b.id)).filter((x) => x.kind === 'mw');
+    expect(withheld.map((x) => x.description)).toEqual([
+      'Message withheld: docs_ready to visitor@example.org: a test Bundle reaches verified addresses of account users only',
+    ]);
+  });
+
+  it('email delivery to an unverified address is still refused, saying how to verify a user', async () => {
+    const err = await expectApiError(ctx.e.createBundle(testBundle('visitor@example.org')), 400, {
+      field: 'packets[0].email',
+    });
+    expect(err.errors[0]!.message).toContain('esign local users add visitor@example.org');
   });
 
   it('does not restrict ordinary Bundles to users', async () => {

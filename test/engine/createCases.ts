@@ -380,7 +380,7 @@ export const rejected: Case[] = [
       is_test: true,
       cc_sender: true,
       requester_email: 'desk@example.com',
-      packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }],
+      packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }],
     }),
     field: 'cc_sender',
   },
@@ -389,7 +389,7 @@ export const rejected: Case[] = [
     body: bundleRequest({
       is_test: true,
       cc_emails: ['cc@example.com'],
-      packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }],
+      packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }],
     }),
     field: 'cc_emails[0]',
   },
@@ -536,11 +536,19 @@ export const accepted: Accepted[] = [
   { name: 'auth_sms with a phone', body: withPacket(0, { auth_sms: true, phone: '+15550100' }) },
   {
     name: 'a test Bundle to the verified owner, whatever the case of the address',
-    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'Owner@ESIGN.local' }] }),
+    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'Owner@EXAMPLE.com' }] }),
   },
   { name: 'an embedded signer without an email', body: withPacket(0, { email: undefined, deliver_via: 'embed' }) },
   {
     name: 'a test Bundle to the verified owner',
-    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }),
+    body: bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }] }),
+  },
+  {
+    // The JS example app's default flow: the spec limits a test Bundle's delivery, and an embedded signer gets none.
+    name: 'a test Bundle with an embedded signer of any address',
+    body: bundleRequest({
+      is_test: true,
+      packets: [{ key: 'v', name: 'Visitor', email: 'visitor@example.org', deliver_via: 'embed' }],
+    }),
   },
 ];

@@ -169,7 +169,7 @@ describe('update', () => {
   it('a packet of a test Bundle cannot move to an unverified address', async () => {
     const { e } = ctx;
     const b = await e.createBundle(
-      bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }),
+      bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }] }),
     );
     await expectApiError(e.updatePacket(b.packets[0].id, { email: 'someone@example.com' }), 400, { field: 'email' });
   });

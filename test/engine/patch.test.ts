@@ -78,10 +78,10 @@ describe('patch: fields', () => {
   it('keeps copies of a test Bundle to verified users', async () => {
     const { e } = ctx;
     const b = await e.createBundle(
-      bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@esign.local' }] }),
+      bundleRequest({ is_test: true, packets: [{ key: 'o', name: 'Owner', email: 'owner@example.com' }] }),
     );
     await expectApiError(e.updateBundle(b.id, { cc_emails: ['stranger@example.com'] }), 400, { field: 'cc_emails[0]' });
-    expect((await e.updateBundle(b.id, { cc_emails: ['owner@esign.local'] })).cc_emails).toEqual(['owner@esign.local']);
+    expect((await e.updateBundle(b.id, { cc_emails: ['owner@example.com'] })).cc_emails).toEqual(['owner@example.com']);
   });
 
   it('is all or nothing: one bad member leaves the others unapplied', async () => {
@@ -195,7 +195,7 @@ describe('patch: owner, team and signing brand', () => {
     const { e } = ctx;
     const b = await sent(e);
     await expectApiError(e.updateBundle(b.id, { owner: UNKNOWN_UUID }), 400, { code: 'invalid', field: 'owner' });
-    await expectApiError(e.updateBundle(b.id, { owner: 'owner@esign.local' }), 400, { field: 'owner' });
+    await expectApiError(e.updateBundle(b.id, { owner: 'owner@example.com' }), 400, { field: 'owner' });
     const user = e.account.addUser({ email: 'pat@example.com' });
     await setsThenClears(e, b.id, 'owner', user.id);
   });

@@ -69,7 +69,11 @@ describe('create and get', () => {
     ['an unknown kind', { name: 'A', channels: [{ kind: 'fax', phone: '+15550100' }] }, 'channels[0].kind'],
     ['an invalid email', { name: 'A', channels: [{ email: 'ada-at-example' }] }, 'channels[0].email'],
     ['a phone without digits', { name: 'A', channels: [{ phone: 'call me' }] }, 'channels[0].phone'],
-    ['a phone without its country code', { name: 'A', channels: [{ phone: '555 0100' }] }, 'channels[0].phone'],
+    [
+      'a phone too short for a number of its country',
+      { name: 'A', channels: [{ phone: '555 0100' }] },
+      'channels[0].phone',
+    ],
     ['a phone of two digits', { name: 'A', channels: [{ phone: '+12' }] }, 'channels[0].phone'],
     ['a phone spelt in letters', { name: 'A', channels: [{ phone: '+1-800-FLOWERS' }] }, 'channels[0].phone'],
     ['a phone over 128 characters', { name: 'A', channels: [{ phone: '1'.repeat(129) }] }, 'channels[0].phone'],
@@ -132,6 +136,19 @@ describe('list', () => {
     expect(await names(e, { phone: '+1.555.020.0200' })).toEqual(['Bob Byron']);
     expect(await names(e, { phone: '+15550100100' })).toEqual(['Ada Lovelace']);
     expect(await names(e, { phone: '555' })).toEqual([]);
+  });
+
+  it('phones as people type them: kept as written, matched by number (national or international)', async () => {
+    const { e } = ctx;
+    const typed = ['505 555 5555', '(505) 555-5555', '505.555.5555', '+1 505-555-5555', '+44 20 7946 0958'];
+    const p = await e.createPerson({ name: 'Dee Typed', channels: typed.map((phone) => ({ phone })) });
+    // One number written four ways is one channel, as first written; the UK number is another.
+    expect(addresses(p)).toEqual(['mp:505 555 5555', 'mp:+44 20 7946 0958']);
+    expect(await names(e, { phone: '+15055555555' })).toEqual(['Dee Typed']);
+    expect(await names(e, { phone: '1 (505) 555 5555' })).toEqual(['Dee Typed']);
+    expect(await names(e, { phone: '+442079460958' })).toEqual(['Dee Typed']);
+    expect(await names(e, { search: '+1 505 555 5555' })).toEqual(['Dee Typed']);
+    expect(await names(e, { phone: '505 555 5556' })).toEqual([]);
   });
 
   it('ANDs the filters', async () => {

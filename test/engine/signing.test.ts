@@ -130,7 +130,7 @@ describe('signing and the lifecycle', () => {
       kind: 'pd',
       description: 'Signer declined: Wrong amount',
     });
-    expect(outboxOf(e, b.id).some((m) => m.kind === 'declined' && m.recipient === 'owner@esign.local')).toBe(true);
+    expect(outboxOf(e, b.id).some((m) => m.kind === 'declined' && m.recipient === 'owner@example.com')).toBe(true);
     await expectApiError(e.signPacket(b.packets[0]!.id, {}), 409, { message: /declined/ });
     await expectApiError(e.getPacketCoe(b.packets[0]!.id), 409);
   });

@@ -163,7 +163,7 @@ describe('esign mcp on stdio over the remote backend', () => {
       );
       expect((await ok(remote, 'get_bundle', { slug: draft.id })).status).toBe('dr');
       // Test Bundles go only to the account's own users.
-      const owner = [{ key: 'me', name: 'The Owner', email: 'owner@esign.local' }];
+      const owner = [{ key: 'me', name: 'The Owner', email: 'owner@example.com' }];
       const test = await ok(remote, 'create_bundle', { body: request('A test', { is_test: true, packets: owner }) });
       expect([test.status, test.is_test]).toEqual(['se', true]);
       expect(

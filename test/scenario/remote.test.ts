@@ -23,7 +23,8 @@ describe('a scenario against esign serve through a profile', () => {
     const key = await esignIn(['local', 'keys', 'create', '--name', 'ci', '--json'], {
       env: { ESIGN_DATA_DIR: served },
     });
-    serve = await startServe({ ESIGN_DATA_DIR: served, NO_COLOR: '1' }, ['--allow-private-urls']);
+    // A default esign serve (loopback only): the example's receiver on 127.0.0.1 needs no --allow-private-urls.
+    serve = await startServe({ ESIGN_DATA_DIR: served, NO_COLOR: '1' });
     const added = await esignIn(['profile', 'add', 'dev', '--base-url', `${serve.address}/api/v2`, '--api-key-stdin'], {
       env: env(),
       input: `${(JSON.parse(key.stdout) as { key: string }).key}\n`,

@@ -63,7 +63,7 @@ describe('the sandbox account facts', () => {
       expect(r.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await r.json()).toEqual({
         features: engine.account.settings().features,
-        verified_addresses: ['owner@esign.local'],
+        verified_addresses: ['owner@example.com'],
       });
     } finally {
       await served.close();

@@ -4,7 +4,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../src/local/net/addressPolicy.js';
+import {
+  isLoopbackAddress,
+  isPrivateAddress,
+  listensOnLoopbackOnly,
+  refusedHost,
+} from '../../src/local/net/addressPolicy.js';
 import { type SecureServer, startServer } from './securityServer.js';
 
 const SECRET_REPLY = 'INTERNAL-ONLY admin-token=hunter2';
@@ -146,6 +151,73 @@ describe('webhook URLs checked when they are set (esign serve)', () => {
       json: { name: 'p', url: 'http://localhost:9/', event_types: ['bundle_sent'] },
     });
     expect(local.status).toBe(201);
+  });
+});
+
+describe('a server listening on loopback only (esign serve by default): loopback receivers allowed', () => {
+  const hook = (s: SecureServer, url: string) =>
+    s.call('/api/v2/webhooks/', { method: 'POST', json: { name: 'dev', url, event_types: ['bundle_sent'] } });
+
+  it('takes a receiver on 127.0.0.1, localhost or ::1 and delivers to it; other private ranges still refused', async () => {
+    srv = await startServer({ loopbackUrls: true });
+    for (const url of ['http://localhost:9/h', 'http://[::1]:9/h', 'http://[::ffff:127.0.0.1]:9/h', 'http://127.1:9/'])
+      expect((await hook(srv, url)).status, url).toBe(201);
+    for (const url of [
+      'http://10.0.0.5/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest',
+      'http://[fd00::1]/',
+    ]) {
+      const res = await hook(srv, url);
+      expect(res.status, url).toBe(400);
+      expect(((await res.json()) as { errors: { field: string }[] }).errors[0]!.field).toBe('url');
+    }
+    // Delivered, and (the caller being on this machine already) the reply's start is kept as usual.
+    const made = await hook(srv, `http://127.0.0.1:${internalPort}/hook`);
+    expect(made.status).toBe(201);
+    expect(
+      (await srv.call('/sandbox/webhooks/trigger/', { method: 'POST', json: { event_type: 'bundle_sent' } })).status,
+    ).toBe(201);
+    const events = (await (await srv.call('/api/v2/webhooks/events/')).json()) as {
+      deliveries: { status: number }[];
+    }[];
+    expect(hits).toBeGreaterThanOrEqual(1);
+    expect(events.flatMap((e) => e.deliveries.map((d) => d.status))).toContain(200);
+  });
+
+  it('the policy: loopback let through only with the setting, and only loopback', async () => {
+    const serve = { publicOnly: true, loopback: true };
+    expect(await refusedHost('http://localhost:3000/hook', serve)).toBeUndefined();
+    expect(await refusedHost('http://127.0.0.1:3000/hook', serve)).toBeUndefined();
+    expect(await refusedHost('http://10.1.2.3/hook', serve)).toBe('10.1.2.3');
+    expect(await refusedHost('http://0.0.0.0:3000/hook', serve)).toBe('0.0.0.0');
+    expect(await refusedHost('http://localhost:3000/hook', { publicOnly: true })).toBe('localhost');
+    expect(await refusedHost('http://127.0.0.1:3000/hook', { publicOnly: true })).toBe('127.0.0.1');
+  });
+
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['::ffff:127.0.0.1', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['10.0.0.1', false],
+    ['fe80::1', false],
+    ['93.184.216.34', false],
+  ])('isLoopbackAddress(%s) → %s', (address, expected) => {
+    expect(isLoopbackAddress(address)).toBe(expected);
+  });
+
+  it('which listening addresses are loopback only', () => {
+    expect(['127.0.0.1', 'localhost', '::1', '[::1]'].map(listensOnLoopbackOnly)).toEqual([true, true, true, true]);
+    expect(['0.0.0.0', '::', '192.168.1.10', 'example.com'].map(listensOnLoopbackOnly)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -17,9 +17,11 @@ export interface SecureServer {
   close(): Promise<void>;
 }
 
-export async function startServer(opts: Partial<ServerOptions> & { guardUrls?: boolean } = {}): Promise<SecureServer> {
+export async function startServer(
+  opts: Partial<ServerOptions> & { guardUrls?: boolean; loopbackUrls?: boolean } = {},
+): Promise<SecureServer> {
   const { dir, cleanup } = tempDir();
-  const engine = new LocalEngine({ dataDir: dir, guardUrls: opts.guardUrls ?? true });
+  const engine = new LocalEngine({ dataDir: dir, guardUrls: opts.guardUrls ?? true, loopbackUrls: opts.loopbackUrls });
   const served = await serveEngine(engine, opts, 'security');
   return {
     engine,

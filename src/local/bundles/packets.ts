@@ -130,9 +130,11 @@ export function createEmbedUrl(ctx: EngineContext, id: string): EmbedUrl {
       throw badRequest(
         `The packet is delivered by ${p.deliver_via}; embedded signing URLs are only for packets with deliver_via "embed".`,
       );
-    if (!isInProgress(b.status))
+    // A pending Bundle's documents are still processed (spec: the create answers before they are):
+    // the signing page says so and opens them when they are ready.
+    if (!isInProgress(b.status) && b.status !== 'pe')
       throw conflict(
-        `The Bundle is ${describeStatus(b.status)}; an embedded signing URL needs a sent or started Bundle.`,
+        `The Bundle is ${describeStatus(b.status)}; an embedded signing URL needs a pending, sent or started Bundle.`,
       );
     if (finished(p)) throw conflict(`The signer has already ${endedAs(p)}.`);
     if (!packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id))

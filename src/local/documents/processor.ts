@@ -58,8 +58,7 @@ async function obtainPdf(
   d: DocumentRow,
   spec: PreparedSpec,
 ): Promise<{ pdf: Buffer; spec: PreparedSpec }> {
-  if (d.source === 'url')
-    return { pdf: await downloadDocument(d.source_url!, { publicOnly: ctx.refusePrivateUrls() }), spec };
+  if (d.source === 'url') return { pdf: await downloadDocument(d.source_url!, ctx.outboundPolicy()), spec };
   if (d.source === 'html') {
     const { findChromium, renderHtml } = await import('./intake/html.js');
     const { html, ...rest } = spec as PreparedSpec & { html: string };

@@ -2,7 +2,7 @@
 // esign serve, unless allowed) no addresses in private, loopback or link-local ranges: the one
 // outbound-address policy of net/addressPolicy.ts, checked as each hop's connection is made.
 import { loadUndici } from '../../lazyImport.js';
-import { outboundAgent, refusalOf } from '../net/addressPolicy.js';
+import { type OutboundPolicy, outboundAgent, refusalOf } from '../net/addressPolicy.js';
 
 export { isPrivateAddress } from '../net/addressPolicy.js';
 
@@ -11,9 +11,9 @@ export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 
 /** GET with the limits above; a non-2xx answer, a refused address or a network failure is an Error. */
-export async function downloadDocument(url: string, opts: { publicOnly: boolean }): Promise<Buffer> {
+export async function downloadDocument(url: string, policy: OutboundPolicy): Promise<Buffer> {
   const { fetch } = await loadUndici();
-  const agent = await outboundAgent({ publicOnly: opts.publicOnly });
+  const agent = await outboundAgent(policy);
   try {
     let current = url;
     const deadline = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS); // for the whole download, redirects included

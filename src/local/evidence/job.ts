@@ -12,7 +12,8 @@ import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { isTerminal } from '../../service/states.js';
 import { conflict } from '../../service/errors.js';
 
-import { recordMessage } from '../messages/outbox.js';
+import { deliverMessage } from '../messages/testDelivery.js';
+import { normalizePhone } from '../../service/phone.js';
 
 const LEASE_MS = 2 * 60_000;
 
@@ -207,8 +208,9 @@ function docsReadyMessages(
   at: string,
 ): void {
   const title = b.label || 'documents';
+  // A test Bundle's embedded signers may have any address: messages to the unverified are withheld.
   const send = (channel: 'email' | 'sms', recipient: string, packetId: string | null) =>
-    recordMessage(ctx.db, {
+    deliverMessage(ctx, b, {
       created: at,
       channel,
       kind: 'docs_ready',
@@ -221,7 +223,7 @@ function docsReadyMessages(
   for (const p of packets) {
     const a = packetAttrs(p);
     if (a.suppress_all || a.suppress_docs_ready) continue;
-    if (p.deliver_via === 'phone' && p.phone) send('sms', p.phone, p.id);
+    if (p.deliver_via === 'phone' && p.phone) send('sms', normalizePhone(p.phone), p.id);
     else if (p.email) send('email', p.email, p.id);
   }
   for (const cc of attrs.cc_emails) send('email', cc, null);

@@ -3,14 +3,17 @@ import { type BundleRow, type PacketRow, bundleAttrs, packetAttrs } from '../bun
 import { recordEvent } from '../bundles/events.js';
 import { createLink } from '../bundles/links.js';
 import type { EngineContext } from '../store/context.js';
-import { type MessageKind, recordMessage } from './outbox.js';
+import type { MessageKind } from './outbox.js';
+import { deliverMessage } from './testDelivery.js';
+import { normalizePhone } from '../../service/phone.js';
 
 /** A signing link in a message works for 30 days (or until the Bundle ends). */
 const MESSAGE_LINK_TTL_MS = 30 * 86400e3;
 
 /**
  * Records the message a signer would get by their delivery method, unless suppressed. Embedded
- * signers get nothing: the sender hands them a URL. Returns whether a message was recorded.
+ * signers get nothing: the sender hands them a URL; a test Bundle's reach only verified users
+ * (testDelivery.ts). Returns whether a message was recorded.
  */
 export function notify(
   ctx: EngineContext,
@@ -26,13 +29,14 @@ export function notify(
   const title = b.label || 'documents';
   const link = createLink(ctx, 'sign', p.id, MESSAGE_LINK_TTL_MS).url;
   const prefix = kind === 'reminder' ? 'Reminder: ' : '';
+  let sent: boolean;
   if (p.deliver_via === 'phone') {
     const text = pa.sms_message || ba.sms_message || `${ba.requester_name} asks you to sign "${title}".`;
-    recordMessage(ctx.db, {
+    sent = deliverMessage(ctx, b, {
       created: at,
       channel: 'sms',
       kind,
-      recipient: p.phone!,
+      recipient: normalizePhone(p.phone!),
       subject: `${prefix}${title}`,
       body: `${prefix}${text} ${link}`,
       bundle_id: b.id,
@@ -41,7 +45,7 @@ export function notify(
   } else {
     const subject = `${prefix}${ba.email_subject || `${ba.requester_name} sent you "${title}" to sign`}`;
     const message = pa.email_message || ba.email_message || `Please review and sign "${title}".`;
-    recordMessage(ctx.db, {
+    sent = deliverMessage(ctx, b, {
       created: at,
       channel: 'email',
       kind,
@@ -52,6 +56,7 @@ export function notify(
       packet_id: p.id,
     });
   }
+  if (!sent) return false;
   recordEvent(ctx.db, {
     bundleSeq: b.seq,
     kind: kind === 'reminder' ? 'pr' : 'ns',

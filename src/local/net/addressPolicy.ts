@@ -1,7 +1,9 @@
 // The one outbound-address policy: everything esign serve connects to (file_url downloads, webhook
 // deliveries, any future fetch) goes through `outboundAgent`. Unless private addresses are allowed
 // (`esign serve --allow-private-urls`, or the account setting), no connection is made to a private,
-// loopback, link-local or otherwise internal address, in any of its IPv6 spellings. The address is
+// loopback, link-local or otherwise internal address, in any of its IPv6 spellings; with `loopback`
+// (esign serve listening on loopback only: whoever can call it is on this machine already),
+// loopback addresses are let through, and the other private ranges still are not. The address is
 // checked when each connection is made (every redirect hop makes its own), both as DNS answered and
 // as the socket actually connected, so DNS cannot switch it after a check.
 import type { LookupAddress } from 'node:dns';
@@ -98,6 +100,32 @@ export function isPrivateAddress(address: string): boolean {
   return false;
 }
 
+/** True for a loopback address: 127.0.0.0/8 and ::1, also written as an IPv4-mapped IPv6 address. */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  if (family === 4) return bare.startsWith('127.');
+  if (family !== 6) return false;
+  const g = v6Groups(bare);
+  if (!g) return false;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 7) && g[7] === 1) return true;
+  return zeros(0, 5) && g[5] === 0xffff && g[6]! >> 8 === 127;
+}
+
+/** What esign serve may connect to. */
+export interface OutboundPolicy {
+  /** Refuse private addresses (esign serve, unless allowed). */
+  publicOnly: boolean;
+  /** With publicOnly, still let loopback addresses through (esign serve listening on loopback only). */
+  loopback?: boolean;
+}
+
+/** Whether the policy refuses a connection to `address`. */
+export function refusesAddress(policy: OutboundPolicy, address: string): boolean {
+  return policy.publicOnly && isPrivateAddress(address) && !(policy.loopback && isLoopbackAddress(address));
+}
+
 /** A connection the policy refused. Its message names the host as given, never what DNS answered. */
 export class RefusedAddress extends Error {
   readonly code = 'ESIGN_REFUSED_ADDRESS';
@@ -110,21 +138,21 @@ export class RefusedAddress extends Error {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** dns.lookup that fails when any answer is private: a name with one internal answer is not trusted with the rest. */
-function publicOnlyLookup(hostname: string, options: object, callback: LookupCallback): void {
-  dnsLookup()(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '');
-    const list = addresses as LookupAddress[];
-    if (!list.length || list.some((a) => isPrivateAddress(a.address)))
-      return callback(new RefusedAddress(hostname) as NodeJS.ErrnoException, '');
-    if ((options as { all?: boolean }).all) return callback(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-}
+/** dns.lookup that fails when any answer is refused: a name with one internal answer is not trusted with the rest. */
+const policedLookup =
+  (policy: OutboundPolicy) =>
+  (hostname: string, options: object, callback: LookupCallback): void => {
+    dnsLookup()(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      if (!list.length || list.some((a) => refusesAddress(policy, a.address)))
+        return callback(new RefusedAddress(hostname) as NodeJS.ErrnoException, '');
+      if ((options as { all?: boolean }).all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
 
-export interface OutboundOptions {
-  /** Refuse private addresses (esign serve, unless allowed). */
-  publicOnly: boolean;
+export interface OutboundOptions extends OutboundPolicy {
   /** undici Agent options (keep-alive, connections). */
   agent?: Omit<ConstructorParameters<typeof import('undici').Agent>[0] & object, 'connect'>;
 }
@@ -133,18 +161,18 @@ export interface OutboundOptions {
 export async function outboundAgent(opts: OutboundOptions): Promise<Dispatcher> {
   const { Agent, buildConnector } = await loadUndici();
   if (!opts.publicOnly) return new Agent({ ...opts.agent });
-  const connector = buildConnector({ lookup: publicOnlyLookup } as buildConnector.BuildOptions);
+  const connector = buildConnector({ lookup: policedLookup(opts) } as buildConnector.BuildOptions);
   const connect: buildConnector.connector = (options, callback) => {
     // An address literal skips DNS: it is checked as written.
-    if (isIP(options.hostname.replace(/^\[|\]$/g, '')) && isPrivateAddress(options.hostname)) {
+    if (isIP(options.hostname.replace(/^\[|\]$/g, '')) && refusesAddress(opts, options.hostname)) {
       callback(new RefusedAddress(options.hostname), null);
       return;
     }
     connector(options, (err, socket) => {
       if (err) return callback(err, null);
-      // Whatever resolved it, the peer actually connected to must be public too.
+      // Whatever resolved it, the peer actually connected to must be allowed too.
       const peer = (socket as Socket).remoteAddress;
-      if (peer && isPrivateAddress(peer)) {
+      if (peer && refusesAddress(opts, peer)) {
         socket!.destroy();
         return callback(new RefusedAddress(options.hostname), null);
       }
@@ -170,7 +198,8 @@ const CHECK_DNS_MS = 2_000;
  * and its subdomains, or a name DNS answers with a private address. A name DNS cannot answer is
  * not refused here: every connection made to it is checked again.
  */
-export async function refusedHost(url: string): Promise<string | undefined> {
+export async function refusedHost(url: string, policy: OutboundPolicy): Promise<string | undefined> {
+  if (!policy.publicOnly) return undefined;
   let host: string;
   try {
     host = new URL(url).hostname
@@ -180,8 +209,8 @@ export async function refusedHost(url: string): Promise<string | undefined> {
   } catch {
     return undefined; // not a URL: the schema says so
   }
-  if (isIP(host)) return isPrivateAddress(host) ? host : undefined;
-  if (host === 'localhost' || host.endsWith('.localhost')) return host;
+  if (isIP(host)) return refusesAddress(policy, host) ? host : undefined;
+  if (host === 'localhost' || host.endsWith('.localhost')) return policy.loopback ? undefined : host;
   const answers = await new Promise<LookupAddress[]>((resolve) => {
     const timer = setTimeout(() => resolve([]), CHECK_DNS_MS);
     dnsLookup()(host, { all: true }, (err, list) => {
@@ -189,5 +218,11 @@ export async function refusedHost(url: string): Promise<string | undefined> {
       resolve(err ? [] : list);
     });
   });
-  return answers.some((a) => isPrivateAddress(a.address)) ? host : undefined;
+  return answers.some((a) => refusesAddress(policy, a.address)) ? host : undefined;
+}
+
+/** Whether a server listening on `host` is reachable from this machine only (a loopback address or `localhost`). */
+export function listensOnLoopbackOnly(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || isLoopbackAddress(h);
 }

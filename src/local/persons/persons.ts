@@ -1,6 +1,7 @@
 // Saved Persons: the Persons API, resolving `person_id` for Bundles, and keeping a linked Person
 // and the live Bundles that send to it in step.
 import { FieldErrors, notFound } from '../../service/errors.js';
+import { normalizePhone, phoneSearchDigits } from '../../service/phone.js';
 import { parsePage } from '../../service/listQuery.js';
 import type { PersonPatchRequestT, PersonRequestT } from '../../service/schemas.js';
 import type { ContactChannel, Page, Person, PersonListQuery } from '../../service/types.js';
@@ -42,8 +43,8 @@ type RequestChannel = NonNullable<PersonRequestT['channels']>[number];
 
 const schemas = () => import('../../service/schemas.js');
 
-/** Phones compare without spaces, dashes, dots and parentheses: "+1 (555) 010-0" is "+15550100". */
-export const normalisePhone = (phone: string): string => phone.replace(/[ \-.()]/g, '');
+/** The digits a phone is searched by: its national number when it holds one ("+1 505-555-5555" -> "5055555555"). */
+const searchDigits = (v: string): string => phoneSearchDigits(v).replace(/^\+/, '');
 const normalisedPhoneSql = (col: string) =>
   `replace(replace(replace(replace(replace(${col}, ' ', ''), '-', ''), '.', ''), '(', ''), ')', '')`;
 
@@ -54,7 +55,7 @@ const toInput = (c: RequestChannel): ChannelInput =>
 
 /** Emails are equal case-insensitively, phones once normalised. */
 function sameAddress(kind: Kind, a: string, b: string): boolean {
-  return kind === 'em' ? a.toLowerCase() === b.toLowerCase() : normalisePhone(a) === normalisePhone(b);
+  return kind === 'em' ? a.toLowerCase() === b.toLowerCase() : normalizePhone(a) === normalizePhone(b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -124,7 +125,7 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   const phrase = (v: string) => `"${v.replace(/"/g, '""')}"`;
   // A search that is a phone number (digits, perhaps a +, and punctuation) also matches a phone written with other punctuation.
   const digitsOf = (v: string) => {
-    const d = normalisePhone(v);
+    const d = searchDigits(v);
     return /^[+\d]+$/.test(d) ? d : '';
   };
   // A NUL would end the FTS5 query text; the separator is in every row.
@@ -183,9 +184,9 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
   const phone = text(q.phone);
   if (phone) {
     where.push(
-      `p.id IN (SELECT person_id FROM person_channels WHERE ${normalisedPhoneSql('phone')} = ? AND phone IS NOT NULL AND kind = 'mp')`,
+      `p.id IN (SELECT person_id FROM person_channels WHERE phone_key = ? AND phone_key IS NOT NULL AND kind = 'mp')`,
     );
-    params.push(normalisePhone(phone));
+    params.push(normalizePhone(phone));
   }
   const count = () => (where.length ? undefined : (sql(ctx.db, 'SELECT n FROM person_count').pluck().get() as number));
   return ctx.db.transaction(() =>
@@ -213,16 +214,20 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
 /** Adds the channel unless the Person already has an equal one (same kind and address). */
 function addChannelUnlessPresent(db: Db, personId: string, c: Omit<ChannelInput, 'id'>): void {
   if (channelRowsOf(db, personId).some((x) => x.kind === c.kind && sameAddress(c.kind, addressOf(x), c.value))) return;
-  sql(db, `INSERT INTO person_channels (id, person_id, kind, ${column(c.kind)}) VALUES (?, ?, ?, ?)`).run(
+  sql(db, `INSERT INTO person_channels (id, person_id, kind, ${column(c.kind)}, phone_key) VALUES (?, ?, ?, ?, ?)`).run(
     uuid(),
     personId,
     c.kind,
     c.value,
+    phoneKey(c),
   );
 }
 
+/** A phone channel's E.164 form (what `phone=` and matching compare), null for an email. */
+const phoneKey = (c: Omit<ChannelInput, 'id'>): string | null => (c.kind === 'mp' ? normalizePhone(c.value) : null);
+
 function setChannel(db: Db, id: string, c: ChannelInput): void {
-  sql(db, `UPDATE person_channels SET ${column(c.kind)} = ? WHERE id = ?`).run(c.value, id);
+  sql(db, `UPDATE person_channels SET ${column(c.kind)} = ?, phone_key = ? WHERE id = ?`).run(c.value, phoneKey(c), id);
 }
 
 /**
@@ -344,13 +349,13 @@ const ENDED_BUNDLE = sqlSet(ENDED);
 
 /** Packets linked to the Person, at `old`'s address, in live Bundles, whose signer has not finished. */
 function livePacketsAt(db: Db, personId: string, old: ChannelRow): PacketRow[] {
-  const match = old.kind === 'em' ? 'p.email = ? COLLATE NOCASE' : `${normalisedPhoneSql('p.phone')} = ?`;
+  const match = old.kind === 'em' ? 'p.email = ? COLLATE NOCASE' : 'esign_phone(p.phone) = ?';
   return sql(
     db,
     `SELECT p.* FROM packets p JOIN bundles b ON b.seq = p.bundle_seq
     WHERE p.person_id = ? AND b.status NOT IN ${ENDED_BUNDLE} AND p.status IN ${OPEN_PACKETS_SQL} AND ${match}
     ORDER BY p.bundle_seq, p.idx`,
-  ).all(personId, old.kind === 'em' ? addressOf(old) : normalisePhone(addressOf(old))) as PacketRow[];
+  ).all(personId, old.kind === 'em' ? addressOf(old) : normalizePhone(addressOf(old))) as PacketRow[];
 }
 
 /**

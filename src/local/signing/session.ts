@@ -3,6 +3,7 @@
 // page's view of the signer's documents and fields.
 import { reassignRefusal } from './signing.js';
 import { ApiError } from '../../service/errors.js';
+import { isInProgress } from '../../service/states.js';
 import type { SigningField, SigningView } from '../../service/hosting.js';
 import {
   type PacketRow,
@@ -10,6 +11,7 @@ import {
   documentRowsOf,
   findPacketRow,
   bundleAttrs,
+  bundleErrors,
   packetAttrs,
 } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
@@ -72,7 +74,14 @@ function buildView(ctx: EngineContext, packetId: string, session: { token: strin
   return {
     packetId: p.id,
     signer: { key: p.key, name: p.name, status: p.status },
-    bundle: { id: b.id, label: b.label, status: b.status },
+    bundle: {
+      id: b.id,
+      label: b.label,
+      status: b.status,
+      errors: bundleErrors(b).flatMap((e) =>
+        e.errors?.length ? e.errors.map((f) => `${f.field}: ${f.message ?? f.messsage}`) : [e.message],
+      ),
+    },
     requester: { name: ba.requester_name ?? '', email: ba.requester_email ?? '' },
     documents: docs.map((d) => ({ key: d.key, name: d.name, pages: documentSpec(d).pages ?? null })),
     fields,
@@ -100,7 +109,10 @@ export function openSigningLink(ctx: EngineContext, token: string): SigningView 
     if (linkExpired(ctx, link)) throw gone('This signing link has expired. Ask the sender for a new one.');
     if (link.kind === 'embed' && !markLinkUsed(ctx, token))
       throw gone('This signing link has already been used. Ask the sender for a new one.');
-    viewPacket(ctx, link.target);
+    // A pending Bundle's signer waits on the page while its documents are processed; the view is
+    // recorded when the page first shows them (sessionView).
+    if (bundleRowBySeq(ctx.db, findPacketRow(ctx.db, link.target).bundle_seq).status !== 'pe')
+      viewPacket(ctx, link.target);
     const { token: session, expires } = createLink(ctx, 'session', link.target, SESSION_TTL_MS);
     return buildView(ctx, link.target, { token: session, expires });
   });
@@ -118,6 +130,9 @@ export function resolveSession(ctx: EngineContext, token: string): string {
 /** The page's view again (after a refused signature, or a reload), without recording a view. */
 export function sessionView(ctx: EngineContext, token: string): SigningView {
   const packetId = resolveSession(ctx, token);
+  const p = findPacketRow(ctx.db, packetId);
+  // Opened while the documents were processed: now that they are, the signer has viewed them.
+  if (p.status === 'se' && isInProgress(bundleRowBySeq(ctx.db, p.bundle_seq).status)) viewPacket(ctx, packetId);
   return buildView(ctx, packetId, { token, expires: findLink(ctx, token)!.expires });
 }
 

@@ -39,7 +39,7 @@ import {
 import { endedAs, isOpenPacket, packetsWhoseTurnItIs } from '../bundles/turns.js';
 import { notify } from '../messages/notify.js';
 import { describeStatus } from '../bundles/lifecycle.js';
-import { recordMessage } from '../messages/outbox.js';
+import { deliverMessage } from '../messages/testDelivery.js';
 import { bytesMatchExtension } from '../documents/fileTypes.js';
 import {
   markComplete,
@@ -82,7 +82,7 @@ export function declinePacket(ctx: EngineContext, id: string, reason = ''): void
     if (p.status !== 'st') markPacketViewed(ctx.db, b, p.id, at);
     markPacketDeclined(ctx.db, b.seq, p.id, at, reason.trim() || undefined);
     const ba = bundleAttrs(b);
-    recordMessage(ctx.db, {
+    deliverMessage(ctx, b, {
       created: at,
       channel: 'email',
       kind: 'declined',
@@ -167,7 +167,7 @@ export async function reassignPacket(ctx: EngineContext, id: string, input: unkn
       detail: `to ${to}${req.reason?.trim() ? ` (${req.reason.trim()})` : ''}`,
     });
     notify(ctx, b, findPacketRow(ctx.db, newId), 'signing_request');
-    recordMessage(ctx.db, {
+    deliverMessage(ctx, b, {
       created: at,
       channel: 'email',
       kind: 'reassigned',

@@ -2,6 +2,7 @@ import type { AccountStore } from '../account/account.js';
 import type { BlobStore } from './blobs.js';
 import type { Clock } from './clock.js';
 import type { Db, Report } from './db.js';
+import type { OutboundPolicy } from '../net/addressPolicy.js';
 import type { Transaction } from 'better-sqlite3';
 import { whileWriting } from './readCache.js';
 import { holdingSteady } from './steady.js';
@@ -16,8 +17,11 @@ export interface EngineContext {
   publicUrl(): string;
   /** Asks the engine to process pending documents in the background. */
   kick(): void;
-  /** `file_url` downloads must not reach private addresses (esign serve, unless the account allows them). */
-  refusePrivateUrls(): boolean;
+  /**
+   * What `file_url` downloads and webhook deliveries may reach: public addresses only on esign serve
+   * (unless the account allows private ones), loopback too when it listens on loopback only.
+   */
+  outboundPolicy(): OutboundPolicy;
   /**
    * A delivery record keeps the start of the receiver's reply: on the engine of the machine's own
    * user (no `guardUrls` given), and on a server whose deliveries reach public addresses only. A

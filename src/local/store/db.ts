@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { refuseForeignDir } from './dataDir.js';
 import { MIGRATIONS } from './migrations.js';
+import { normalizePhone } from '../../service/phone.js';
 
 /**
  * Required, as the CommonJS package it is: imported as an ES module, Node first scans its source for
@@ -63,10 +64,7 @@ export function openDatabase(dataDir: string, report: Report = () => {}): Db {
   // taken as pages are read: a CLI process that reads little holds little.
   db.pragma(`cache_size = ${-PAGE_CACHE_KB}`);
   db.pragma('foreign_keys = ON');
-  // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
-  db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
-  // Lower case without accents, as the search index's trigrams are made (migration 17).
-  db.function('esign_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? foldForSearch(s) : s));
+  registerFunctions(db);
   try {
     migrate(db, report);
   } catch (e) {
@@ -112,6 +110,16 @@ function privateFile(path: string): void {
     if (existsSync(p) && statSync(p).mode & 0o077) chmodSync(p, 0o600);
 }
 
+/** The engine's SQL functions: searches use them, and so does migration 20 (a phone's E.164 form). */
+export function registerFunctions(db: Db): void {
+  // Unicode lower case for short searches, which SQLite's LIKE folds for ASCII letters only.
+  db.function('esign_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
+  // Lower case without accents, as the search index's trigrams are made (migration 17).
+  db.function('esign_fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? foldForSearch(s) : s));
+  // A phone's E.164 form, as phone matching reads it (migration 20 fills person_channels.phone_key).
+  db.function('esign_phone', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? normalizePhone(s) : s));
+}
+
 /** Applies migrations past `user_version`, each in its own IMMEDIATE transaction (re-checked inside). */
 export function migrate(db: Db, report: Report = () => {}): void {
   const current = () => db.pragma('user_version', { simple: true }) as number;
@@ -121,6 +129,7 @@ export function migrate(db: Db, report: Report = () => {}): void {
       `The database ${db.name} was made by a newer esign (version ${current()}; this esign knows up to ${MIGRATIONS.length}): use that esign or a newer one.`,
     );
   if (current() >= MIGRATIONS.length) return;
+  registerFunctions(db);
   for (let v = current(); v < MIGRATIONS.length; v = current()) {
     const started = Date.now();
     const bundles = v > 0 ? bundleCount(db) : 0;

@@ -968,4 +968,11 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.bundle_seq) WHERE rowid = new.bundle_seq;
   END;
   `,
+  // 20: phones are taken as people type them ("505 555 5555", "+1 505-555-5555"); a Person's phone
+  // channels are matched by their E.164 form, kept beside the number as written.
+  `
+  ALTER TABLE person_channels ADD COLUMN phone_key TEXT;
+  UPDATE person_channels SET phone_key = esign_phone(phone) WHERE phone IS NOT NULL;
+  CREATE INDEX person_channels_phone_key ON person_channels(phone_key) WHERE phone_key IS NOT NULL;
+  `,
 ];

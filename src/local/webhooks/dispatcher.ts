@@ -7,7 +7,7 @@ import { ApiError } from '../../service/errors.js';
 import { WEBHOOK_EVENT_TYPES } from '../../service/enums.js';
 import type { WebhookEvent } from '../../service/types.js';
 import { loadUndici } from '../../lazyImport.js';
-import { outboundAgent, refusalOf } from '../net/addressPolicy.js';
+import { type OutboundPolicy, outboundAgent, refusalOf } from '../net/addressPolicy.js';
 import type { EngineContext } from '../store/context.js';
 import { inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
@@ -70,7 +70,7 @@ export interface WebhookTiming {
 
 export class Dispatcher {
   private agent: Promise<UndiciDispatcher> | undefined;
-  private agentPublicOnly: boolean | undefined;
+  private agentPolicy: string | undefined;
   private loop: { timer: NodeJS.Timeout; running: Promise<unknown> | undefined; again: boolean } | undefined;
 
   constructor(
@@ -118,11 +118,12 @@ export class Dispatcher {
   }
 
   /** The connection pool, under the outbound-address policy; remade when the policy changes (the account setting). */
-  private agentFor(publicOnly: boolean): Promise<UndiciDispatcher> {
-    if (!this.agent || this.agentPublicOnly !== publicOnly) {
+  private agentFor(policy: OutboundPolicy): Promise<UndiciDispatcher> {
+    const key = JSON.stringify(policy);
+    if (!this.agent || this.agentPolicy !== key) {
       const old = this.agent;
-      this.agentPublicOnly = publicOnly;
-      this.agent = outboundAgent({ publicOnly, agent: { keepAliveTimeout: 10_000, connections: 8 } });
+      this.agentPolicy = key;
+      this.agent = outboundAgent({ ...policy, agent: { keepAliveTimeout: 10_000, connections: 8 } });
       void old?.then((a) => a.close()).catch(() => {});
     }
     return this.agent;
@@ -219,7 +220,7 @@ export class Dispatcher {
     if (budget <= 0) return { status: 0, success: false, message: 'No time left.', abandoned: true };
     const ownDeadline = budget < ATTEMPT_TIMEOUT_MS;
     const { request } = await loadUndici();
-    const agent = await this.agentFor(this.ctx.refusePrivateUrls());
+    const agent = await this.agentFor(this.ctx.outboundPolicy());
     try {
       const res = await request(hook.url, {
         method: 'POST',

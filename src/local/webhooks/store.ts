@@ -238,8 +238,8 @@ export function getWebhook(ctx: EngineContext, id: string): Webhook {
  * to is refused when it is set, naming `url` and how to allow it; deliveries still check each time.
  */
 async function checkDeliverable(ctx: EngineContext, url: string | undefined): Promise<void> {
-  if (url === undefined || !ctx.refusePrivateUrls()) return;
-  const host = await refusedHost(url);
+  if (url === undefined) return;
+  const host = await refusedHost(url, ctx.outboundPolicy());
   if (host === undefined) return;
   const message =
     `${host} is a private, loopback or link-local address, which esign serve does not deliver to ` +

@@ -7,6 +7,7 @@ import { intArg } from '../../cli/run.js';
 import type { Run } from '../../cli/verb.js';
 import { buildServer } from '../../server/app.js';
 import { API_ROOT } from '../../service/operationTable.js';
+import { listensOnLoopbackOnly } from '../../local/net/addressPolicy.js';
 import { serverDoors } from '../doors.js';
 import type { serve } from './serve.js';
 
@@ -16,7 +17,12 @@ export const run: Run<typeof serve> = async (ctx, o) => {
   const port = intArg(o.port, '--port', 0);
   if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
   const dataDir = await ctx.dataDir();
-  const engine = await ctx.local({ publicUrl: o.publicUrl, guardUrls: o.allowPrivateUrls !== true });
+  // Listening on loopback only, whoever calls it is on this machine: its receivers on loopback are reachable.
+  const engine = await ctx.local({
+    publicUrl: o.publicUrl,
+    guardUrls: o.allowPrivateUrls !== true,
+    loopbackUrls: listensOnLoopbackOnly(o.host),
+  });
   // Log lines quote what strangers sent (paths, names): no control characters reach the terminal.
   const log = (line: string) => ctx.io.err.write(`${stripControl(line)}\n`);
   const app = await buildServer({

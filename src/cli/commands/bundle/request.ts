@@ -43,7 +43,7 @@ export function checkSpecMembers(spec: Record<string, unknown>, path: string): v
 }
 
 /**
- * `Ada Lovelace <ada@example.com>`, `Ada <+15551234567>` (SMS delivery) or a bare address, with an
+ * `Ada Lovelace <ada@example.com>`, `Ada <505 555 5555>` or `Ada <+44 20 7946 0958>` (SMS delivery) or a bare address, with an
  * optional `KEY=` in front naming the signer's key (an Envelope Template's signer role, say).
  */
 export function parseSigner(text: string, i: number): Record<string, unknown> {
@@ -59,7 +59,7 @@ export function parseSigner(text: string, i: number): Record<string, unknown> {
     return { key, name: name || address, phone: address, deliver_via: 'phone' };
   }
   if (!address.includes('@'))
-    throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <+phone>".`, EXIT.USAGE);
+    throw new CliError(`--signer "${text}": expected "Name <email>" or "Name <phone>".`, EXIT.USAGE);
   return { key, name: name || address.split('@')[0], email: address };
 }
 

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../service/errors.js';
-import { linkRoute } from '../../../service/linkPaths.js';
+import { linkPath, linkRoute } from '../../../service/linkPaths.js';
 import type { SigningPages, SigningView } from '../../../service/hosting.js';
 import type { SignInput, SignerAttachment } from '../../../service/service.js';
 import { isInProgress } from '../../../service/states.js';
@@ -76,6 +76,35 @@ function placeErrors(view: SigningView, e: ApiError): { errors: Map<string, stri
 const page = (run: (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
   pageHandler(SIGNING, run, true);
 
+/** How often the page of a Bundle whose documents are being prepared looks again, in seconds. */
+const PREPARING_REFRESH_S = 2;
+
+/**
+ * A pending Bundle (documents still being processed): a page that says so and reloads its session
+ * (the `Refresh` header: no script) until they are ready; a Bundle that failed shows its failure.
+ */
+function notReadyPage(reply: FastifyReply, v: SigningView): FastifyReply | undefined {
+  if (v.bundle.status === 'pe') {
+    reply.header('Refresh', `${PREPARING_REFRESH_S}; url=${linkPath('session', v.session.token)}`);
+    return done(
+      reply,
+      'Documents are being prepared',
+      `The documents of "${v.bundle.label || 'this request'}" are being prepared. This page opens them when they are ready.`,
+    );
+  }
+  if (v.bundle.status === 'fa')
+    return errorPage(
+      reply,
+      SIGNING,
+      new ApiError(
+        409,
+        'conflict',
+        `These documents could not be prepared: ${v.bundle.errors.join('; ') || 'the Bundle failed'}.`,
+      ),
+    );
+  return undefined;
+}
+
 /** A session whose signer has finished shows how it ended instead of the form. */
 function finishedPage(reply: FastifyReply, v: SigningView): FastifyReply | undefined {
   if (v.signer.status === 'co')
@@ -130,7 +159,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
     { exposeHeadRoute: false },
     page(async (req, reply) => {
       const v = await engine.openSigningLink((req.params as { token: string }).token);
-      return showPage(reply, 200, v);
+      return notReadyPage(reply, v) ?? showPage(reply, 200, v);
     }),
   );
 
@@ -138,7 +167,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
     linkRoute('session', 'session'),
     page(async (req, reply) => {
       const v = await engine.signingSessionView(sessionOf(req));
-      return finishedPage(reply, v) ?? showPage(reply, 200, v);
+      return notReadyPage(reply, v) ?? finishedPage(reply, v) ?? showPage(reply, 200, v);
     }),
   );
 

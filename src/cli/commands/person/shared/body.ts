@@ -1,9 +1,9 @@
 // A Person body from a spec file and the --name, email, phone and --metadata flags.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Factory } from '../../../factory.js';
-import { PHONE_RULE, isPhoneNumber } from '../../../../service/phone.js';
 import { CliError, EXIT } from '../../../exitCodes.js';
 import { collect, keyValues, readJsonInput } from '../../../run.js';
+import { loadPhoneRule } from '../../../../lazyImport.js';
 
 /** The repeatable channel flags: `--email` and `--phone` of a new Person, `--add-email` and `--add-phone`. */
 export function channelFlags<A extends unknown[], O extends OptionValues, const P extends '' | 'add-'>(
@@ -27,6 +27,7 @@ export async function personBody(
   phone: string[] = [],
   phoneFlag = '--phone',
 ): Promise<Record<string, unknown>> {
+  const { PHONE_RULE, isPhoneNumber } = await loadPhoneRule();
   const bad = phone.find((p) => !isPhoneNumber(p));
   if (bad !== undefined) throw new CliError(`${phoneFlag} ${JSON.stringify(bad)}: ${PHONE_RULE}`, EXIT.USAGE);
   const body: Record<string, unknown> = o.spec ? await readJsonInput(f.io, o.spec, '--spec') : {};
