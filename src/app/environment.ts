@@ -30,6 +30,12 @@ export const VARIABLES: readonly Variable[] = [
   { name: 'ESIGN_CHROMIUM', meaning: 'the Chromium that renders HTML documents (default: chromium on PATH)' },
   { name: 'ESIGN_SOFFICE', meaning: 'the LibreOffice that converts office documents (default: soffice on PATH)' },
   {
+    name: 'ESIGN_BWRAP',
+    meaning: 'the bubblewrap that boxes the converters (default: bwrap on PATH); off: no box (docs/security.md)',
+  },
+  { name: 'ESIGN_SETPRIV', meaning: 'the setpriv that drops to nobody when esign runs as root (default: on PATH)' },
+  { name: 'ESIGN_PRLIMIT', meaning: "the prlimit that caps converters' and document checks' memory and CPU" },
+  {
     name: 'ESIGN_WEBHOOK_LEASE_MS',
     meaning: 'how long a webhook event being delivered stays claimed by one process (default 15000; for tests)',
   },

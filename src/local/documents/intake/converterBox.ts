@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
-import { findExecutable, isExecutable } from './findExecutable.js';
+import { findExecutable, isExecutable, programSetting } from './findExecutable.js';
 
 /** The user the converters run as when esign is root (Debian's `nobody`). */
 export const NOBODY = 65534;
@@ -102,8 +102,7 @@ let probed: { bwrap: string; works: boolean } | undefined;
 
 /** The bubblewrap to use: ESIGN_BWRAP (a path, or "off"), else bwrap on PATH; only if it can start a box here. */
 export function findBwrap(): string | undefined {
-  const setting = process.env.ESIGN_BWRAP?.trim();
-  if (setting === 'off') return undefined;
+  if (programSetting('ESIGN_BWRAP') === 'off') return undefined;
   const bwrap = systemTool('ESIGN_BWRAP', 'bwrap');
   if (!bwrap) return undefined;
   if (probed?.bwrap !== bwrap) {

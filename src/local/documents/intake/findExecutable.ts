@@ -11,9 +11,15 @@ export const isExecutable = (path: string) => {
   }
 };
 
+/**
+ * The engine's one reader of the environment: a helper program's path as set by the user (the
+ * variables are listed in src/app/environment.ts for esign help environment), trimmed, or undefined.
+ */
+export const programSetting = (envVar: string): string | undefined => process.env[envVar]?.trim() || undefined;
+
 /** The value of `envVar` when set (used as given, even if it does not exist: the caller's error names it), else the first of `names` on PATH. */
 export function findExecutable(envVar: string, names: readonly string[]): string | undefined {
-  const explicit = process.env[envVar]?.trim();
+  const explicit = programSetting(envVar);
   if (explicit) return explicit;
   for (const dir of (process.env.PATH ?? '').split(delimiter))
     for (const name of names) if (dir && isExecutable(join(dir, name))) return join(dir, name);
