@@ -15,13 +15,35 @@ type PdfPage = Awaited<ReturnType<PdfDoc['getPage']>>;
 type Viewport = ReturnType<PdfPage['getViewport']>;
 type Family = 'sans-serif' | 'serif' | 'monospace';
 
-/** Loads the legacy (Node) build and runs its worker on the main thread, so bundling needs no worker file. */
+/**
+ * Loads the legacy (Node) build and runs its worker on the main thread, so bundling needs no worker file.
+ * Its display layer makes a DOMMatrix as it loads, which Node lacks: pdfjs takes one from the native
+ * @napi-rs/canvas (33 MB), which it needs only to draw pages. esign reads text and never draws, so
+ * the package ships without canvas and lends pdfjs a bare DOMMatrix for the load, taken back after;
+ * pdfjs's warnings that it found no canvas are dropped, and any other warning goes through.
+ */
 export async function loadPdfjs(): Promise<Pdfjs> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const g = globalThis as { pdfjsWorker?: unknown };
-  g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-  return pdfjs;
+  pdfjsLoading ??= (async () => {
+    const g = globalThis as { DOMMatrix?: unknown; pdfjsWorker?: unknown };
+    const lent = g.DOMMatrix === undefined;
+    if (lent) g.DOMMatrix = class DOMMatrix {};
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => {
+      if (!CANVAS_WARNING.test(String(args[0]))) warn(...args);
+    };
+    try {
+      const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+      g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+      return pdfjs;
+    } finally {
+      console.warn = warn;
+      if (lent) delete g.DOMMatrix;
+    }
+  })();
+  return pdfjsLoading;
 }
+let pdfjsLoading: Promise<Pdfjs> | undefined;
+const CANVAS_WARNING = /^Warning: Cannot (load "@napi-rs\/canvas"|polyfill `(DOMMatrix|ImageData|Path2D)`)/;
 
 /** Opens `pdf` with pdfjs (on a copy: pdfjs may detach the buffer it gets) and always destroys it. */
 export async function withPdfjsDocument<T>(pdf: Buffer, use: (doc: PdfDoc) => Promise<T>): Promise<T> {
