@@ -20,7 +20,8 @@ type Family = 'sans-serif' | 'serif' | 'monospace';
  * Its display layer makes a DOMMatrix as it loads, which Node lacks: pdfjs takes one from the native
  * @napi-rs/canvas (33 MB), which it needs only to draw pages. esign reads text and never draws, so
  * the package ships without canvas and lends pdfjs a bare DOMMatrix for the load, taken back after;
- * pdfjs's warnings that it found no canvas are dropped, and any other warning goes through.
+ * what pdfjs prints while it loads (that it found no canvas) is silenced: the engine writes nothing
+ * to the process's streams.
  */
 export async function loadPdfjs(): Promise<Pdfjs> {
   pdfjsLoading ??= (async () => {
@@ -28,9 +29,7 @@ export async function loadPdfjs(): Promise<Pdfjs> {
     const lent = g.DOMMatrix === undefined;
     if (lent) g.DOMMatrix = class DOMMatrix {};
     const warn = console.warn;
-    console.warn = (...args: unknown[]) => {
-      if (!CANVAS_WARNING.test(String(args[0]))) warn(...args);
-    };
+    console.warn = () => {};
     try {
       const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
       g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
@@ -43,7 +42,6 @@ export async function loadPdfjs(): Promise<Pdfjs> {
   return pdfjsLoading;
 }
 let pdfjsLoading: Promise<Pdfjs> | undefined;
-const CANVAS_WARNING = /^Warning: Cannot (load "@napi-rs\/canvas"|polyfill `(DOMMatrix|ImageData|Path2D)`)/;
 
 /** Opens `pdf` with pdfjs (on a copy: pdfjs may detach the buffer it gets) and always destroys it. */
 export async function withPdfjsDocument<T>(pdf: Buffer, use: (doc: PdfDoc) => Promise<T>): Promise<T> {
