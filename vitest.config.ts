@@ -4,6 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // The files that take longest start first, so that none of them starts last and holds the whole run
 // while the other workers are idle (a fresh clone has no timings cache to order by).
 const LONGEST = [
+  'test/package/install.test.ts',
   'test/cli/shipped-matrix.test.ts',
   'test/bench/smoke.test.ts',
   'test/browser/console.test.ts',

@@ -77,13 +77,37 @@ describe.each(BOTH_BACKENDS)('on the %s', (name, make) => {
     expect(refused.exitCode).toBe(2);
     expect(JSON.parse(refused.stderr).message).toMatch(
       new RegExp(
-        `^${csv.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} has changed since batch \\w+ \\(journal .+\\) sent from it: row 2 \\(sent as Bundle \\w+\\) now hold other values, which cannot be matched to what was sent\\. Nothing was sent\\. To send them, run the same command with --new-batch \\(every row of this CSV is then sent as a new batch\\), or give the CSV a custom_key column \\(rows are then matched by key\\)\\.$`,
+        `^${csv.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} has changed since batch \\w+ \\(journal .+\\) sent from it: row 2 \\(Bundle \\w+\\) as sent holds values no row has now, and row 2 holds values never sent: an edited row cannot be told from a new one, so neither is sent\\. Nothing was sent\\. To send them, run the same command with --new-batch \\(every row of this CSV is then sent as a new batch\\), or give the CSV a custom_key column \\(rows are then matched by key\\)\\.$`,
       ),
     );
     expect((await bundles()).length).toBe(before);
     const anew = await send(csv, '--new-batch');
     expect(anew.exitCode, anew.stderr).toBe(0);
     expect(anew.summary).toMatchObject({ created: 2 });
+  });
+
+  it('a sent row edited and a row inserted above it: refused, naming both; identical rows are warned of', async () => {
+    const csv = join(files.dir, `inserted-${name}.csv`);
+    const five = ['pia', 'quin', 'rex', 'sol', 'tam'].map((n) => `${n}-${name.replace(/\W/g, '')}@example.com`);
+    writeFileSync(csv, rows(...five));
+    expect((await send(csv)).summary).toMatchObject({ created: 5 });
+    const before = (await bundles()).length;
+    // Row 3's email changed, a new row 1 inserted: every row below moves down one.
+    writeFileSync(csv, rows('uma@example.com', five[0]!, five[1]!, 'rex2@example.com', five[3]!, five[4]!));
+    const refused = await send(csv);
+    expect(refused.exitCode).toBe(2);
+    expect(JSON.parse(refused.stderr).message).toMatch(
+      /row 3 \(Bundle \w+\) as sent holds values no row has now, and rows 1 and 4 hold values never sent: .*Nothing was sent\./,
+    );
+    expect((await bundles()).length).toBe(before);
+    // Two identical rows are both sent (the CSV may mean it), with a warning naming them.
+    const twice = join(files.dir, `twice-${name}.csv`);
+    writeFileSync(twice, rows('val@example.com', 'wes@example.com', 'val@example.com'));
+    const r = await esignIn(['batch', 'send', twice, '--spec', spec, '--yes', '--live'], { env: b.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'Warning: row 3 (as row 1) repeats an earlier row value for value: each is sent as a Bundle of its own.',
+    );
   });
 
   it('with a custom_key column rows are matched by key: an edited row whose key was sent exists, a new key is sent', async () => {
@@ -107,7 +131,7 @@ describe.each(BOTH_BACKENDS)('on the %s', (name, make) => {
     const refused = await send(csv, '--batch-id', id);
     expect(refused.exitCode).toBe(2);
     expect(JSON.parse(refused.stderr).message).toMatch(
-      /row 1 \(sent as Bundle \w+\) now hold other values.*give this CSV another --batch-id, or a custom_key column/,
+      /row 1 \(Bundle \w+\) no longer holds the values sent \(a --batch-id batch resumes row by row\).*give this CSV another --batch-id, or a custom_key column/,
     );
   });
 });

@@ -68,34 +68,68 @@ export interface RowMatches {
   carried: Map<number, JournalEntry>;
   /** Rows whose values were in flight in an earlier run: looked up by that run's key before any create. */
   keys: Map<number, string>;
-  /** Rows sent (or in flight) with other values that no row of this CSV has any more: cannot be matched. */
-  changed: { row: number; was: JournalEntry }[];
+  /** Rows sent (or in flight) with values no row of this CSV holds any more: edited, or deleted. */
+  gone: JournalEntry[];
+  /** Rows of this CSV whose values no earlier run sent: sent by this one. */
+  unsent: number[];
+  /** Of those, the rows whose values no earlier run started either (not a failed row tried again): new, or edited. */
+  unknown: number[];
   /** The earlier journal keeps no row values (an older esign): no row can be matched. */
   unmatchable: boolean;
 }
 
 /**
- * Matches this CSV's rows (`fingerprints[i]` is row i+1's) to what an earlier run of it did: by
- * values, one to one, wherever the row now stands.
+ * Matches this CSV's rows (`fingerprints[i]` is row i+1's) to what an earlier run of it did, by
+ * content and position together: each row to a sent row of the same values, one to one, wherever it
+ * now stands; identical rows pair in the order they stand (the first now with the first sent).
+ * What neither side matches says what the edit was: rows only gone were deleted, rows only unknown
+ * were inserted; both at once cannot be told apart from an edit (a row moved and changed looks like
+ * one deleted and one inserted), so `changed` says the run must not send. A row never started leaves
+ * no values in the journal: it counts as unknown.
  */
 export function matchRows(earlier: Map<number, JournalEntry>, fingerprints: readonly string[]): RowMatches {
-  const made = [...earlier.values()].filter(mayHaveMade);
-  const out: RowMatches = { carried: new Map(), keys: new Map(), changed: [], unmatchable: false };
+  const inOrder = [...earlier.values()].sort((a, b) => a.row - b.row);
+  const made = inOrder.filter(mayHaveMade);
+  const out: RowMatches = {
+    carried: new Map(),
+    keys: new Map(),
+    gone: [],
+    unsent: [],
+    unknown: [],
+    unmatchable: false,
+  };
   if (made.some((e) => !e.fp)) return { ...out, unmatchable: true };
   const byFp = new Map<string, JournalEntry[]>();
   for (const e of made) byFp.set(e.fp!, [...(byFp.get(e.fp!) ?? []), e]);
-  const present = new Set(fingerprints);
+  const failed = new Map<string, number>();
+  for (const e of inOrder) if (!mayHaveMade(e) && e.fp) failed.set(e.fp, (failed.get(e.fp) ?? 0) + 1);
   fingerprints.forEach((fp, i) => {
     const row = i + 1;
     const same = byFp.get(fp)?.shift();
-    if (same) {
-      if (same.s === 'sent') out.carried.set(row, same);
-      else out.keys.set(row, same.key);
-      return;
+    if (same?.s === 'sent') out.carried.set(row, same);
+    else if (same) out.keys.set(row, same.key);
+    else {
+      out.unsent.push(row);
+      const tried = failed.get(fp) ?? 0;
+      if (tried) failed.set(fp, tried - 1);
+      else out.unknown.push(row);
     }
-    // New values where a row with values no longer in the CSV was sent: an edit, not an insertion.
-    const before = earlier.get(row);
-    if (before && mayHaveMade(before) && !present.has(before.fp!)) out.changed.push({ row, was: before });
+  });
+  out.gone = [...byFp.values()].flat().sort((a, b) => a.row - b.row);
+  return out;
+}
+
+/** Whether a rerun may send: not when a sent row's values are gone while rows hold values never sent. */
+export const changed = (m: RowMatches): boolean => m.gone.length > 0 && m.unknown.length > 0;
+
+/** Rows holding identical values (every row after the first of each set), by the row they repeat. */
+export function duplicateRows(fingerprints: readonly string[]): { row: number; first: number }[] {
+  const first = new Map<string, number>();
+  const out: { row: number; first: number }[] = [];
+  fingerprints.forEach((fp, i) => {
+    const seen = first.get(fp);
+    if (seen === undefined) first.set(fp, i + 1);
+    else out.push({ row: i + 1, first: seen });
   });
   return out;
 }
@@ -107,10 +141,29 @@ export async function fingerprints(csv: string, header: string[]): Promise<strin
   return out;
 }
 
-const rowList = (rows: { row: number; was: JournalEntry }[]) => {
-  const shown = rows.slice(0, 10).map((c) => `${c.row}${c.was.id ? ` (sent as Bundle ${c.was.id})` : ''}`);
-  return `row${rows.length === 1 ? '' : 's'} ${shown.join(', ')}${rows.length > 10 ? ` and ${rows.length - 10} more` : ''}`;
-};
+/** "row 3", "rows 3, 5 and 7", "rows 1, 2, ... and 40 more": at most ten named. */
+export function rowNumbers(rows: readonly (number | string)[]): string {
+  const shown = rows.slice(0, 10).map(String);
+  const more = rows.length - shown.length;
+  const list =
+    more > 0
+      ? `${shown.join(', ')} and ${more} more`
+      : shown.length > 1
+        ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`
+        : shown.join('');
+  return `row${rows.length === 1 ? '' : 's'} ${list}`;
+}
+
+const sentList = (rows: JournalEntry[]) => rowNumbers(rows.map((e) => `${e.row}${e.id ? ` (Bundle ${e.id})` : ''}`));
+
+/** The refusal of a rerun whose edit cannot be told from new rows: what was sent, what would be. */
+function editRefused(csv: string, from: string, gone: JournalEntry[], unsent: number[], choices: string) {
+  const one = (n: number, a: string, b: string) => (n === 1 ? a : b);
+  return new UseCaseError(
+    `${csv} has changed since ${from} sent from it: ${sentList(gone)} as sent ${one(gone.length, 'holds', 'hold')} values no row has now, and ${rowNumbers(unsent)} ${one(unsent.length, 'holds', 'hold')} values never sent: an edited row cannot be told from a new one, so neither is sent. Nothing was sent. To send them, ${choices}.`,
+    'usage',
+  );
+}
 
 /**
  * Before a batch sends: what an earlier run of this CSV did, so no row is sent twice for an edit.
@@ -140,14 +193,12 @@ export async function continueEarlier(
     : 'run the same command with --new-batch (every row of this CSV is then sent as a new batch), or give the CSV a custom_key column (rows are then matched by key)';
   if (journal.rows.size) {
     if (!o.explicitId) return new Map();
+    // The batch resumes by row number: every row sent (or in flight) must still stand where it did.
     const fps = await fingerprints(o.csv, o.header);
-    const changed = fps.flatMap((fp, i) => {
-      const was = journal.rows.get(i + 1);
-      return was?.fp && was.fp !== fp && mayHaveMade(was) ? [{ row: i + 1, was }] : [];
-    });
-    if (changed.length)
+    const moved = [...journal.rows.values()].filter((e) => e.fp && mayHaveMade(e) && fps[e.row - 1] !== e.fp);
+    if (moved.length)
       throw new UseCaseError(
-        `${o.csv} has changed since batch ${o.batchId} sent from it: ${rowList(changed)} now hold other values, which cannot be matched to what was sent. Nothing was sent. To send them, ${choices}.`,
+        `${o.csv} has changed since batch ${o.batchId} sent from it: ${sentList(moved.sort((a, b) => a.row - b.row))} no longer ${moved.length === 1 ? 'holds' : 'hold'} the values sent (a --batch-id batch resumes row by row). Nothing was sent. To send them, ${choices}.`,
         'usage',
       );
     return new Map();
@@ -163,11 +214,7 @@ export async function continueEarlier(
       `${o.csv} was sent from before by ${from}, by an esign that kept no row values, and has changed since: its rows cannot be matched to what was sent. Nothing was sent. To send it, ${choices}.`,
       'usage',
     );
-  if (m.changed.length)
-    throw new UseCaseError(
-      `${o.csv} has changed since ${from} sent from it: ${rowList(m.changed)} now hold other values, which cannot be matched to what was sent. Nothing was sent. To send them, ${choices}.`,
-      'usage',
-    );
+  if (changed(m)) throw editRefused(o.csv, from, m.gone, m.unknown, choices);
   for (const [row, e] of m.carried)
     journal.record({ row, key: e.key, s: 'sent', id: e.id, status: e.status, from: earlier.meta.batch, fp: e.fp });
   return m.keys;

@@ -1,8 +1,8 @@
 // The pages' static files, all from this server (CSP 'self'): the stylesheet and browser scripts
 // that scripts/build.mjs bundles into dist/client/ (vitest's global setup builds them too), and
-// PDF.js (pdfjs-dist's legacy build, its worker and font data) straight from node_modules.
+// PDF.js (pdfjs-dist's legacy build, its worker and font data), which the build copies into
+// dist/client/pdfjs: pdfjs-dist is not installed with the package.
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -45,12 +45,12 @@ export function builtFile(file: string): Buffer {
 }
 
 let pdfjsRoot: string | undefined;
-const pdfjsDir = () => (pdfjsRoot ??= dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')));
+const pdfjsDir = () => (pdfjsRoot ??= join(clientDir(), 'pdfjs'));
 
-/** PDF.js files served, by URL name: nothing else under node_modules is reachable. */
+/** PDF.js files served, by URL name: nothing else of the package is reachable. */
 const PDFJS_FILES: Record<string, string> = {
-  'pdf.mjs': 'legacy/build/pdf.min.mjs',
-  'pdf.worker.mjs': 'legacy/build/pdf.worker.min.mjs',
+  'pdf.mjs': 'pdf.min.mjs',
+  'pdf.worker.mjs': 'pdf.worker.min.mjs',
 };
 const PDFJS_DIRS: Record<string, { dir: string; type: string }> = {
   standard_fonts: { dir: 'standard_fonts', type: 'application/octet-stream' },

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { readHeader, readRows } from '../../../app/batch/csv.js';
 import type { CsvRow } from '../../../app/batch/csv.js';
 import { FileCache } from '../../../app/batch/fileCache.js';
-import { continueEarlier } from '../../../app/batch/identity.js';
+import { continueEarlier, duplicateRows, fingerprints, rowNumbers } from '../../../app/batch/identity.js';
 import { Journal } from '../../../app/batch/journal.js';
 import * as mapping from '../../../app/batch/mapping.js';
 import { ResultsFile } from '../../../app/batch/results.js';
@@ -50,6 +50,7 @@ export const run: Run<typeof send> = async (f, o, csv) => {
       explicitId: o.batchId !== undefined,
     });
     const keyFor = (row: number) => keys.get(row);
+    if (!f.options.json && !f.options.quiet) warnDuplicates(f, duplicateRows(await fingerprints(csv, header)));
     const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
     // A streamed pass first, when something asks: how many rows are left, to how many signers, and
     // whether all are tests (the question, the live gate, the bar). Otherwise (--yes, nothing to gate)
@@ -117,6 +118,16 @@ export const run: Run<typeof send> = async (f, o, csv) => {
     journal.close();
   }
 };
+
+/** Identical rows are each sent (a CSV may mean them): said before anything is sent, in case it does not. */
+export function warnDuplicates(f: Factory, dups: { row: number; first: number }[]): void {
+  if (!dups.length) return;
+  const rows = rowNumbers(dups.map((d) => `${d.row} (as row ${d.first})`));
+  note(
+    f,
+    `Warning: ${rows} repeat${dups.length === 1 ? 's' : ''} an earlier row value for value: each is sent as a Bundle of its own.`,
+  );
+}
 
 /** The batch's name (given, or a hash of the CSV and the source), its backend and its journal, opened. */
 async function openBatch(f: Factory, given: string | undefined, csv: string, descriptor: string, ref: string) {

@@ -34,6 +34,21 @@ export function findChromium(): string | undefined {
   return findExecutable('ESIGN_CHROMIUM', ['chromium', 'chromium-browser', 'google-chrome']);
 }
 
+/**
+ * Whether playwright-core, which drives Chromium, is installed: it is an optional peer of the
+ * package (14 MB, for those who want Chromium's rendering), so without it `auto` renders built-in.
+ */
+export async function hasBrowserDriver(): Promise<boolean> {
+  try {
+    await import('playwright-core');
+    return true;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return false;
+    throw e;
+  }
+}
+
 export async function renderHtml(
   html: string,
   opts: { fieldsMode: 'native' | 'none'; renderer?: 'auto' | 'chromium' | 'builtin'; timeoutMs?: number },
@@ -44,11 +59,14 @@ export async function renderHtml(
   const choice = opts.renderer ?? 'auto';
   if (!['auto', 'chromium', 'builtin'].includes(choice))
     throw new Error(`Unknown HTML renderer "${choice}": use auto, chromium or builtin.`);
-  const chromium = choice === 'builtin' ? undefined : findChromium();
-  if (choice === 'chromium' && !chromium)
+  const found = choice === 'builtin' ? undefined : findChromium();
+  if (choice === 'chromium' && !found)
     throw new Error(
       'Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH (set ESIGN_CHROMIUM to its path).',
     );
+  const chromium = found && (await hasBrowserDriver()) ? found : undefined;
+  if (choice === 'chromium' && !chromium)
+    throw new Error('Rendering with Chromium needs playwright-core: npm install -g playwright-core (beside esign).');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_HTML_TIMEOUT_MS;
 
   const parse5 = await import('parse5');

@@ -16,13 +16,33 @@ type PdfPage = Awaited<ReturnType<PdfDoc['getPage']>>;
 type Viewport = ReturnType<PdfPage['getViewport']>;
 type Family = 'sans-serif' | 'serif' | 'monospace';
 
-/** Loads the legacy (Node) build and runs its worker on the main thread, so bundling needs no worker file. */
+/**
+ * Loads the legacy (Node) build and runs its worker on the main thread, so bundling needs no worker file.
+ * Its display layer makes a DOMMatrix as it loads, which Node lacks: pdfjs takes one from the native
+ * @napi-rs/canvas (33 MB), which it needs only to draw pages. esign reads text and never draws, so
+ * the package ships without canvas and lends pdfjs a bare DOMMatrix for the load, taken back after;
+ * what pdfjs prints while it loads (that it found no canvas) is silenced: the engine writes nothing
+ * to the process's streams.
+ */
 export async function loadPdfjs(): Promise<Pdfjs> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const g = globalThis as { pdfjsWorker?: unknown };
-  g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-  return pdfjs;
+  pdfjsLoading ??= (async () => {
+    const g = globalThis as { DOMMatrix?: unknown; pdfjsWorker?: unknown };
+    const lent = g.DOMMatrix === undefined;
+    if (lent) g.DOMMatrix = class DOMMatrix {};
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+      g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+      return pdfjs;
+    } finally {
+      console.warn = warn;
+      if (lent) delete g.DOMMatrix;
+    }
+  })();
+  return pdfjsLoading;
 }
+let pdfjsLoading: Promise<Pdfjs> | undefined;
 
 /** Opens `pdf` with pdfjs (on a copy: pdfjs may detach the buffer it gets) and always destroys it. */
 export async function withPdfjsDocument<T>(pdf: Buffer, use: (doc: PdfDoc) => Promise<T>): Promise<T> {
