@@ -33,7 +33,15 @@ interface KitFont {
   getVariation(settings: Record<string, number>): KitFont;
   createSubset(): { encode(): Uint8Array; encodeStream?: () => unknown };
   layout(text: string, features?: unknown): GlyphRun;
+  glyphsForString(text: string): { codePoints: number[] }[];
 }
+
+/**
+ * Text that needs OpenType shaping: right-to-left and Indic scripts, Thai, combining marks. Other
+ * text (composed Latin, Greek, Cyrillic, CJK) maps a character to a glyph, several times faster
+ * (pdf-lib draws no kerning or mark positions either way).
+ */
+const SHAPED = /[\u0590-\u08ff\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\ufb1d-\ufdff\ufe70-\ufeff]|\p{M}/u;
 
 interface GlyphRun {
   direction: string;
@@ -213,7 +221,11 @@ const kit = {
     const font = parsed.get(bytes) ?? ((await loadFontkit()).create(Buffer.from(bytes)) as unknown as KitFont);
     return new Proxy(font, {
       get(target, prop, receiver) {
-        if (prop === 'layout') return (text: string, features?: unknown) => rtlLigatures(target.layout(text, features));
+        if (prop === 'layout')
+          return (text: string, features?: unknown): GlyphRun =>
+            SHAPED.test(text)
+              ? rtlLigatures(target.layout(text, features))
+              : { direction: 'ltr', glyphs: target.glyphsForString(text) };
         if (prop !== 'createSubset') return Reflect.get(target, prop, receiver);
         return () => {
           const subset = target.createSubset() as ReturnType<KitFont['createSubset']> & { glyphEncoder?: unknown };
@@ -317,6 +329,9 @@ interface Run {
 export class Typesetter {
   private readonly embedded = new Map<string, PDFFont>();
   private readonly choice = new Map<string, Face | null>();
+  /** Runs and widths (at size 1) already worked out: wrapping measures the same text again and again. */
+  private readonly runCache = new Map<string, Run[]>();
+  private readonly widths = new Map<PDFFont, Map<string, number>>();
   private mono?: PDFFont;
   private fallback!: PDFFont;
 
@@ -365,16 +380,39 @@ export class Typesetter {
 
   /** The runs of `text` in the order they are drawn, left to right, each with its font. */
   private runs(text: string, style: Style): Run[] {
+    const key = `${style}\u0000${text}`;
+    let runs = this.runCache.get(key);
+    if (!runs) {
+      runs = this.makeRuns(text, style);
+      if (this.runCache.size > 5000) this.runCache.clear();
+      this.runCache.set(key, runs);
+    }
+    return runs;
+  }
+
+  private unitWidth(font: PDFFont, text: string): number {
+    let m = this.widths.get(font);
+    if (!m) this.widths.set(font, (m = new Map()));
+    let w = m.get(text);
+    if (w === undefined) {
+      w = font.widthOfTextAtSize(text, 1);
+      if (m.size > 5000) m.clear();
+      m.set(text, w);
+    }
+    return w;
+  }
+
+  private makeRuns(text: string, style: Style): Run[] {
     const s = clean(text);
     if (!s) return [];
     const chars = [...s];
     // Each character's font: a mark or a space stays with the font before it when that font has it.
     const fonts: PDFFont[] = [];
     chars.forEach((ch, i) => {
-      const own = this.fontOf(ch, style);
+      const own = this.fontOf(ch, style) ?? this.fallback;
       const prev = fonts[i - 1];
-      const keep = i > 0 && (isMark(ch) || isNeutral(ch)) && prev && fontHas(prev, ch);
-      fonts.push(keep ? prev! : (own ?? this.fallback));
+      const keep = prev && own !== prev && (isMark(ch) || isNeutral(ch)) && fontHas(prev, ch);
+      fonts.push(keep ? prev : own);
     });
     const { levels, order } = visualOrder(s, chars);
     const runs: { idx: number[]; font: PDFFont; level: number }[] = [];
@@ -395,36 +433,45 @@ export class Typesetter {
   }
 
   width(text: string, size: number, style: Style = 'regular'): number {
-    return this.runs(text, style).reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, size), 0);
+    return this.runs(text, style).reduce((w, r) => w + this.unitWidth(r.font, r.text) * size, 0);
   }
 
   draw(page: PDFPage, text: string, o: { x: number; y: number; size: number; style?: Style; color?: Color }): void {
     let x = o.x;
     for (const r of this.runs(text, o.style ?? 'regular')) {
       page.drawText(r.text, { x, y: o.y, size: o.size, font: r.font, color: o.color });
-      x += r.font.widthOfTextAtSize(r.text, o.size);
+      x += this.unitWidth(r.font, r.text) * o.size;
     }
   }
 
-  /** `text` in lines no wider than `width` (a word wider than a line is cut). */
+  /**
+   * `text` in lines no wider than `width` (a word wider than a line is cut). Widths add up word by
+   * word: glyphs are drawn at their advances, and no shaping joins across a space.
+   */
   wrap(text: string, size: number, width: number, style: Style = 'regular'): string[] {
     const lines: string[] = [];
+    const space = this.width(' ', size, style);
     for (const paragraph of clean(text, true).split('\n')) {
       let line = '';
-      for (const word of paragraph.split(/ +/)) {
-        const next = line ? `${line} ${word}` : word;
-        if (this.width(next, size, style) <= width || !line) line = next;
-        else {
-          lines.push(line);
-          line = word;
+      let lineWidth = 0;
+      for (let word of paragraph.split(/ +/)) {
+        let w = this.width(word, size, style);
+        if (line && lineWidth + space + w <= width) {
+          line = `${line} ${word}`;
+          lineWidth += space + w;
+          continue;
         }
-        while (this.width(line, size, style) > width && [...line].length > 1) {
-          const cs = [...line];
+        if (line) lines.push(line);
+        while (w > width && [...word].length > 1) {
+          const cs = [...word];
           let cut = cs.length - 1;
           while (cut > 1 && this.width(cs.slice(0, cut).join(''), size, style) > width) cut--;
           lines.push(cs.slice(0, cut).join(''));
-          line = cs.slice(cut).join('');
+          word = cs.slice(cut).join('');
+          w = this.width(word, size, style);
         }
+        line = word;
+        lineWidth = w;
       }
       lines.push(line);
     }
