@@ -70,6 +70,8 @@ interface Face {
   bytes: Uint8Array;
   /** Turned off for Noto Sans: with `ccmp` it draws "ị" as "i" and a dot, which reads back as "i". */
   features?: Record<string, boolean>;
+  /** The font's name in the PDF, when not its own. */
+  name?: string;
 }
 
 const require_ = createRequire(import.meta.url);
@@ -94,6 +96,7 @@ async function staticFace(key: string, pkg: string, file: string, features?: Rec
 
 interface ChunkMap {
   id: string;
+  family: string;
   dir: string;
   /** [first, last, subset], sorted by first code point. */
   ranges: [number, number, string][];
@@ -104,7 +107,7 @@ function chunkMap(pkg: string): ChunkMap {
   let map = chunkMaps.get(pkg);
   if (map) return map;
   const dir = packageDir(pkg);
-  const meta = JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as { id: string };
+  const meta = JSON.parse(readFileSync(join(dir, 'metadata.json'), 'utf8')) as { id: string; family: string };
   const unicode = JSON.parse(readFileSync(join(dir, 'unicode.json'), 'utf8')) as Record<string, string>;
   const ranges: [number, number, string][] = [];
   for (const [subset, list] of Object.entries(unicode))
@@ -113,7 +116,7 @@ function chunkMap(pkg: string): ChunkMap {
       ranges.push([Number.parseInt(a!, 16), Number.parseInt(b ?? a!, 16), subset.replace(/^\[|\]$/g, '')]);
     }
   ranges.sort((x, y) => x[0] - y[0]);
-  map = { id: meta.id, dir, ranges };
+  map = { id: meta.id, family: meta.family, dir, ranges };
   chunkMaps.set(pkg, map);
   return map;
 }
@@ -141,7 +144,14 @@ async function chunkFace(pkg: string, subset: string, weight: Weight): Promise<F
   if (font.variationAxes?.wght) font = font.getVariation({ wght: weight });
   const bytes = new Uint8Array(ttf);
   parsed.set(bytes, font);
-  return { key: `${pkg}#${subset}@${weight}`, font, bytes };
+  // Named for the weight drawn, not the variable font's default (Thin).
+  const family = map.family.replace(/[^A-Za-z0-9]/g, '');
+  return {
+    key: `${pkg}#${subset}@${weight}`,
+    font,
+    bytes,
+    name: `${family}-${weight === 700 ? 'Bold' : 'Regular'}-${subset}`,
+  };
 }
 
 function cached(key: string, make: () => Promise<Face | null>): Promise<Face | null> {
@@ -368,7 +378,7 @@ export class Typesetter {
 
   private async embed(face: Face): Promise<void> {
     if (this.embedded.has(face.key)) return;
-    const font = await this.doc.embedFont(face.bytes, { subset: true, features: face.features });
+    const font = await this.doc.embedFont(face.bytes, { subset: true, features: face.features, customName: face.name });
     this.embedded.set(face.key, font);
   }
 
