@@ -4,9 +4,9 @@
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
 import { eventDetail, eventWord, webhookEventStateWord } from '../service/states.js';
-import type { Bundle, BundleMessage, FileObject, WebhookEvent } from '../service/types.js';
+import type { Bundle, BundleEvent, BundleMessage, FileObject, Webhook, WebhookEvent } from '../service/types.js';
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
-import { packetOfPayload } from '../service/webhookEvents.js';
+import { WEBHOOK_EVENT_OF, packetOfPayload } from '../service/webhookEvents.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
 import { safeUrl } from './sanitize.js';
 
@@ -70,9 +70,89 @@ export interface Inspection {
   webhook_events: WebhookEvent[];
   /** How many webhook events the Bundle has: more than `webhook_events` holds when the list stopped. */
   webhook_events_total: number;
+  /** Each webhook subscribed to an event type the Bundle produced, enabled or not, with its outcome. */
+  webhooks: WebhookSubscription[];
 }
 
 export const WEBHOOK_PAGES = 5;
+
+/** A webhook subscribed to what happened to the Bundle, and what became of its events. */
+export interface WebhookSubscription {
+  id: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  /** A disabled webhook: since when (null when the backend does not say). */
+  disabled_at: string | null;
+  /** After how many events given up in a row; null when a person disabled it, or not said. */
+  disabled_after_failures: number | null;
+  /** The Bundle's occurrences of the event types it subscribes to. */
+  occurrences: number;
+  delivered: number;
+  /** Events not delivered (yet): failing, given up or queued. */
+  not_delivered: number;
+  /** Occurrences it got no event for. */
+  not_sent: number;
+  /** All of the above in words (times as ISO). */
+  outcome: string;
+}
+
+/** Why a disabled webhook got nothing, in words: "webhook disabled since <when> after 10 failures". */
+export function disabledWords(
+  w: Pick<WebhookSubscription, 'disabled_at' | 'disabled_after_failures'>,
+  when = (iso: string) => iso,
+): string {
+  const since = w.disabled_at ? ` since ${when(w.disabled_at)}` : '';
+  const why =
+    w.disabled_after_failures !== null
+      ? ` after ${w.disabled_after_failures} failure${w.disabled_after_failures === 1 ? '' : 's'} in a row`
+      : w.disabled_at
+        ? ' by a person'
+        : '';
+  return `webhook disabled${since}${why}`;
+}
+
+/** A subscription's outcome in words; `when` turns an ISO time into words for a reader. */
+export function outcomeWords(w: Omit<WebhookSubscription, 'outcome'>, when?: (iso: string) => string): string {
+  const parts: string[] = [];
+  if (w.delivered) parts.push(`${w.delivered} delivered`);
+  if (w.not_delivered) parts.push(`${w.not_delivered} not delivered (yet)`);
+  if (w.not_sent)
+    parts.push(
+      `${w.not_sent} not sent: ${w.enabled ? 'the webhook was disabled, or not subscribed, then' : disabledWords(w, when)}`,
+    );
+  if (!parts.length) parts.push('no event yet');
+  return parts.join('; ');
+}
+
+/** Every webhook subscribed to an event type this Bundle produced, with the fate of its events. */
+function subscriptions(hooks: Webhook[], events: BundleEvent[], hookEvents: WebhookEvent[]): WebhookSubscription[] {
+  const occurred = new Map<string, number>();
+  for (const e of events) {
+    const type = WEBHOOK_EVENT_OF[e.kind];
+    if (type) occurred.set(type, (occurred.get(type) ?? 0) + 1);
+  }
+  return hooks
+    .filter((w) => w.event_types.some((t) => occurred.has(t)))
+    .map((w) => {
+      const mine = hookEvents.filter((e) => e.webhook === w.id && occurred.has(e.event_type));
+      const occurrences = w.event_types.reduce((n, t) => n + (occurred.get(t) ?? 0), 0);
+      const delivered = mine.filter((e) => e.success).length;
+      const s: Omit<WebhookSubscription, 'outcome'> = {
+        id: w.id,
+        name: w.name,
+        url: w.url,
+        enabled: w.enabled,
+        disabled_at: w.disabled_at ?? null,
+        disabled_after_failures: w.disabled_after_failures ?? null,
+        occurrences,
+        delivered,
+        not_delivered: mine.length - delivered,
+        not_sent: Math.max(0, occurrences - mine.length),
+      };
+      return { ...s, outcome: outcomeWords(s) };
+    });
+}
 
 /** The Bundle's webhook events (the port filters them by Bundle: the `bundle` query), and how many there are. */
 async function webhookEventsOf(service: EsignService, slug: string): Promise<{ items: WebhookEvent[]; total: number }> {
@@ -173,13 +253,16 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
 
   const hookEvents: WebhookEvent[] = [];
   let hookTotal = 0;
+  let webhooks: WebhookSubscription[] = [];
   try {
-    const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
+    const list = (await service.listWebhooks({ per_page: 100 })).items;
+    const hooks = new Map(list.map((w) => [w.id, w.name]));
     const found = await webhookEventsOf(service, slug);
     hookEvents.push(...found.items);
     hookTotal = found.total;
     for (const e of hookEvents)
       timeline.push(...webhookEntries(e, hooks.get(e.webhook) ?? e.webhook, name(packetOf(e))));
+    webhooks = subscriptions(list, events, hookEvents);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     unavailable.push(`webhook events (${e.message})`);
@@ -224,5 +307,6 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     messages,
     webhook_events: hookEvents,
     webhook_events_total: Math.max(hookTotal, hookEvents.length),
+    webhooks,
   };
 }

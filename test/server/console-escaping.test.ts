@@ -108,6 +108,21 @@ const inspection: Inspection = {
   ],
   webhook_events: [hookEvent],
   webhook_events_total: 1,
+  webhooks: [
+    {
+      id: 'w1',
+      name: X('webhook name'),
+      url: 'https://example.com/hook',
+      enabled: false,
+      disabled_at: '2026-11-25T09:00:00Z',
+      disabled_after_failures: 10,
+      occurrences: 2,
+      delivered: 0,
+      not_delivered: 1,
+      not_sent: 1,
+      outcome: X('outcome'),
+    },
+  ],
 };
 
 const data: BundleDataItem[] = [

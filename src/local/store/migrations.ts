@@ -968,4 +968,10 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = new.bundle_seq) WHERE rowid = new.bundle_seq;
   END;
   `,
+  // 20: when and why a webhook was disabled (after how many events given up in a row, or null when
+  // a person disabled it), so support sees a disabled webhook's story and not a stale retry time.
+  `
+  ALTER TABLE webhooks ADD COLUMN disabled_at TEXT;
+  ALTER TABLE webhooks ADD COLUMN disabled_after INTEGER;
+  `,
 ];

@@ -1,12 +1,18 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
 import { getBundleOrPacketsBundle } from '../../../app/bundleRef.js';
-import { type Inspection, type TimelineFact, inspectBundle } from '../../../app/inspection.js';
+import {
+  type Inspection,
+  type TimelineFact,
+  type WebhookSubscription,
+  inspectBundle,
+  outcomeWords,
+} from '../../../app/inspection.js';
 import { clockTime } from '../../../app/timeWords.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
-import { fieldColumns, fieldsOf, note, printList, printObject, writeJson } from '../../output/print.js';
+import { type Column, fieldColumns, fieldsOf, note, printList, printObject, writeJson } from '../../output/print.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { idVerb } from '../../verb.js';
 
@@ -61,6 +67,21 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
     ],
     (s) => s.id,
   );
+  if (r.webhooks.length) {
+    section('Webhooks');
+    const when = (iso: string) => clockTime(iso, f.now());
+    await printList(
+      f,
+      r.webhooks,
+      [
+        { header: 'WEBHOOK', value: (w) => w.name },
+        { header: 'STATE', value: (w) => (w.enabled ? 'enabled' : 'disabled') },
+        { header: 'OUTCOME', value: (w) => (tty ? outcomeWords(w, when) : w.outcome) },
+        { header: 'ID', value: (w) => w.id, kind: 'id', priority: -2 },
+      ] satisfies Column<WebhookSubscription>[],
+      (w) => w.id,
+    );
+  }
   section('Timeline');
   // On a terminal the facts (a reason, the event id for `webhook resend`, a link) follow the entry's
   // words, or go on lines of their own, whole, when the entry does not fit.
