@@ -3,7 +3,14 @@
 // Both front doors tell a Bundle's story from it: `esign bundle inspect` and the support console.
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
-import { eventDetail, eventWord, webhookEventStateWord } from '../service/states.js';
+import {
+  eventDetail,
+  eventWord,
+  isPacketDone,
+  signerStateWord,
+  signersWhoseTurnItIs,
+  webhookEventStateWord,
+} from '../service/states.js';
 import type { Bundle, BundleEvent, BundleMessage, FileObject, Webhook, WebhookEvent } from '../service/types.js';
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
 import { WEBHOOK_EVENT_OF, packetOfPayload } from '../service/webhookEvents.js';
@@ -13,6 +20,19 @@ import { safeUrl } from './sanitize.js';
 /** The signer's name for a packet id, or the id when it is not one of the Bundle's. */
 export const signerName = (b: Bundle, packetId: string | undefined | null): string =>
   (packetId && b.packets.find((p) => p.id === packetId)?.name) || (packetId ?? '');
+
+const isLive = (bundleStatus: string) => bundleStatus === 'se' || bundleStatus === 'st';
+
+/** "waits for Marc-André (viewed 1d ago)": `when` puts a time in words. */
+export function waitsForWords(
+  waits: { name: string; last_viewed: string | null }[],
+  when: (iso: string) => string = (iso) => iso,
+): string {
+  if (!waits.length) return '';
+  const one = (w: { name: string; last_viewed: string | null }) =>
+    `${w.name} (${w.last_viewed ? `viewed ${when(w.last_viewed)}` : 'not viewed yet'})`;
+  return `signs in order: waits for ${waits.map(one).join(' and ')}`;
+}
 
 /** A fact of an entry a person needs whole (a reason, an id, a link), on a line of its own when the entry does not fit. */
 export interface TimelineFact {
@@ -51,9 +71,16 @@ export interface Inspection {
     address: string | null;
     deliver_via: string;
     status: string;
+    /** The signer's state in words ("Sent", "Viewed", "Declined"). */
+    state: string;
+    /** Their place in a signing order (the Bundle's in_order). */
+    order: number;
     last_viewed: string | null;
+    /** When they signed; null for a signer who declined (declined_at says when). */
     completed_at: string | null;
     declined_at?: string | null;
+    /** In a signing order, the signers whose turn it is while this one waits (empty when it is their turn or they are done). */
+    waits_for: { name: string; last_viewed: string | null }[];
   }[];
   timeline: TimelineEntry[];
   files: FileObject[] | null;
@@ -280,6 +307,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     filesNote = e.message;
   }
 
+  const turn = bundle.in_order ? signersWhoseTurnItIs(true, bundle.packets) : [];
   let linksNote: string | null = null;
   if (service.servingUrl && !serving)
     linksNote =
@@ -287,17 +315,24 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
 
   return {
     bundle,
-    signers: bundle.packets.map((p) => ({
-      id: p.id,
-      name: p.name,
-      address: p.deliver_via === 'phone' ? p.phone : p.email,
-      deliver_via: p.deliver_via,
-      status: p.status,
-      last_viewed: p.last_accessed_at,
-      completed_at: p.completed_at,
+    signers: bundle.packets.map((p) => {
       // The packet holds no time for a decline: its event does.
-      declined_at: [...events].reverse().find((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null,
-    })),
+      const declinedAt = [...events].reverse().find((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null;
+      const waiting = isLive(bundle.status) && !turn.includes(p) && !isPacketDone(p.status);
+      return {
+        id: p.id,
+        name: p.name,
+        address: p.deliver_via === 'phone' ? p.phone : p.email,
+        deliver_via: p.deliver_via,
+        status: p.status,
+        state: signerStateWord(p.status, bundle.status),
+        order: p.order,
+        last_viewed: p.last_accessed_at,
+        completed_at: declinedAt ? null : p.completed_at,
+        declined_at: declinedAt,
+        waits_for: waiting ? turn.map((t) => ({ name: t.name, last_viewed: t.last_accessed_at })) : [],
+      };
+    }),
     timeline,
     files,
     files_note: filesNote,

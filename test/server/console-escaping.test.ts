@@ -66,6 +66,9 @@ const inspection: Inspection = {
       status: 'se',
       last_viewed: null,
       completed_at: null,
+      state: 'Sent',
+      order: 1,
+      waits_for: [{ name: X('waited for'), last_viewed: null }],
     },
   ],
   timeline: [

@@ -3,7 +3,7 @@
 // (each behind a confirmation page). The part inside #story is what a live update replaces.
 import type { ComponentChildren } from 'preact';
 import { deliveryParts } from '../../app/deliveryOutcome.js';
-import { type Inspection, type TimelineEntry, outcomeWords } from '../../app/inspection.js';
+import { type Inspection, type TimelineEntry, outcomeWords, waitsForWords } from '../../app/inspection.js';
 import { clockTime } from '../../app/timeWords.js';
 import { redactSecretLinks, signingLinkIn } from '../../app/secretLinks.js';
 import {
@@ -213,6 +213,12 @@ function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
               {s.name}
               <br />
               <code class="hint">{s.id}</code>
+              {s.waits_for.length > 0 && (
+                <>
+                  <br />
+                  <span class="hint waits">{waitsForWords(s.waits_for, (iso) => clockTime(iso, now))}</span>
+                </>
+              )}
             </td>
             <td>
               {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}

@@ -7,6 +7,7 @@ import {
   type WebhookSubscription,
   inspectBundle,
   outcomeWords,
+  waitsForWords,
 } from '../../../app/inspection.js';
 import { clockTime } from '../../../app/timeWords.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
@@ -67,6 +68,16 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
     ],
     (s) => s.id,
   );
+  // Who waits for whom, in words (once per group waiting for the same signers).
+  const said = new Set<string>();
+  for (const s of r.signers) {
+    if (!s.waits_for.length) continue;
+    const words = waitsForWords(s.waits_for, (iso) => (tty ? clockTime(iso, f.now()) : iso));
+    const waiting = r.signers.filter((o) => waitsForWords(o.waits_for) === waitsForWords(s.waits_for));
+    if (said.has(words)) continue;
+    said.add(words);
+    f.io.out.write(`${safeLine(`${waiting.map((o) => o.name).join(', ')}: ${words}`)}\n`);
+  }
   if (r.webhooks.length) {
     section('Webhooks');
     const when = (iso: string) => clockTime(iso, f.now());
@@ -76,7 +87,15 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
       [
         { header: 'WEBHOOK', value: (w) => w.name },
         { header: 'STATE', value: (w) => (w.enabled ? 'enabled' : 'disabled') },
-        { header: 'OUTCOME', value: (w) => (tty ? outcomeWords(w, when) : w.outcome) },
+        {
+          header: 'OUTCOME',
+          value: (w) => (tty ? outcomeWords(w, when) : w.outcome),
+          // Too long for the row: the counts stay, the words follow whole on a line of their own.
+          overflow: (w) => ({
+            head: `${w.delivered} delivered, ${w.not_delivered + w.not_sent} not`,
+            lines: [outcomeWords(w, when)],
+          }),
+        },
         { header: 'ID', value: (w) => w.id, kind: 'id', priority: -2 },
       ] satisfies Column<WebhookSubscription>[],
       (w) => w.id,
