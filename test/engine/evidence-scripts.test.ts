@@ -75,6 +75,9 @@ describe('evidence in every script', () => {
     }
     const coes = files.filter((f) => f.kind === 'coe_pdf');
     expect(coes).toHaveLength(keys.length);
+    // Each certificate is named after its signer, in their script.
+    expect(coes.find((f) => f.packet_id === b.packets[0]!.id)!.name).toBe(`coe-${b.id}-Nguyễn-Thị-Minh-Khai.pdf`);
+    expect(coes.find((f) => f.packet_id === b.packets[8]!.id)!.name).toBe(`coe-${b.id}-محمد-علي.pdf`);
     for (const [i, p] of b.packets.entries()) {
       const coe = coes.find((f) => f.packet_id === p.id)!;
       const text = await textOf(fileOf(e, coe.file_url));
