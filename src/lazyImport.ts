@@ -16,6 +16,14 @@ export const loadUndici = (): Promise<typeof import('undici')> => (undici ??= im
 
 export const loadPdfLib = (): Promise<typeof import('pdf-lib')> => (pdfLib ??= import('pdf-lib'));
 
+/** Fonts for evidence in every script: fontkit reads them, bidi-js orders right-to-left text. */
+let fontkit: Promise<typeof import('fontkit')> | undefined;
+export const loadFontkit = (): Promise<typeof import('fontkit')> => (fontkit ??= import('fontkit'));
+
+export const loadBidi = () => import('bidi-js');
+
+export const loadWawoff2 = () => import('wawoff2');
+
 export const loadChalk = () => import('chalk');
 
 export const loadCliTable = () => import('cli-table3');

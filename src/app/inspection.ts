@@ -3,16 +3,36 @@
 // Both front doors tell a Bundle's story from it: `esign bundle inspect` and the support console.
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
-import { eventDetail, eventWord, webhookEventStateWord } from '../service/states.js';
-import type { Bundle, BundleMessage, FileObject, WebhookEvent } from '../service/types.js';
+import {
+  eventDetail,
+  eventWord,
+  isPacketDone,
+  signerStateWord,
+  signersWhoseTurnItIs,
+  webhookEventStateWord,
+} from '../service/states.js';
+import type { Bundle, BundleEvent, BundleMessage, FileObject, Webhook, WebhookEvent } from '../service/types.js';
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
-import { packetOfPayload } from '../service/webhookEvents.js';
+import { WEBHOOK_EVENT_OF, packetOfPayload } from '../service/webhookEvents.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
 import { safeUrl } from './sanitize.js';
 
 /** The signer's name for a packet id, or the id when it is not one of the Bundle's. */
 export const signerName = (b: Bundle, packetId: string | undefined | null): string =>
   (packetId && b.packets.find((p) => p.id === packetId)?.name) || (packetId ?? '');
+
+const isLive = (bundleStatus: string) => bundleStatus === 'se' || bundleStatus === 'st';
+
+/** "waits for Marc-André (viewed 1d ago)": `when` puts a time in words. */
+export function waitsForWords(
+  waits: { name: string; last_viewed: string | null }[],
+  when: (iso: string) => string = (iso) => iso,
+): string {
+  if (!waits.length) return '';
+  const one = (w: { name: string; last_viewed: string | null }) =>
+    `${w.name} (${w.last_viewed ? `viewed ${when(w.last_viewed)}` : 'not viewed yet'})`;
+  return `signs in order: waits for ${waits.map(one).join(' and ')}`;
+}
 
 /** A fact of an entry a person needs whole (a reason, an id, a link), on a line of its own when the entry does not fit. */
 export interface TimelineFact {
@@ -51,9 +71,16 @@ export interface Inspection {
     address: string | null;
     deliver_via: string;
     status: string;
+    /** The signer's state in words ("Sent", "Viewed", "Declined"). */
+    state: string;
+    /** Their place in a signing order (the Bundle's in_order). */
+    order: number;
     last_viewed: string | null;
+    /** When they signed; null for a signer who declined (declined_at says when). */
     completed_at: string | null;
     declined_at?: string | null;
+    /** In a signing order, the signers whose turn it is while this one waits (empty when it is their turn or they are done). */
+    waits_for: { name: string; last_viewed: string | null }[];
   }[];
   timeline: TimelineEntry[];
   files: FileObject[] | null;
@@ -70,9 +97,89 @@ export interface Inspection {
   webhook_events: WebhookEvent[];
   /** How many webhook events the Bundle has: more than `webhook_events` holds when the list stopped. */
   webhook_events_total: number;
+  /** Each webhook subscribed to an event type the Bundle produced, enabled or not, with its outcome. */
+  webhooks: WebhookSubscription[];
 }
 
 export const WEBHOOK_PAGES = 5;
+
+/** A webhook subscribed to what happened to the Bundle, and what became of its events. */
+export interface WebhookSubscription {
+  id: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  /** A disabled webhook: since when (null when the backend does not say). */
+  disabled_at: string | null;
+  /** After how many events given up in a row; null when a person disabled it, or not said. */
+  disabled_after_failures: number | null;
+  /** The Bundle's occurrences of the event types it subscribes to. */
+  occurrences: number;
+  delivered: number;
+  /** Events not delivered (yet): failing, given up or queued. */
+  not_delivered: number;
+  /** Occurrences it got no event for. */
+  not_sent: number;
+  /** All of the above in words (times as ISO). */
+  outcome: string;
+}
+
+/** Why a disabled webhook got nothing, in words: "webhook disabled since <when> after 10 failures". */
+export function disabledWords(
+  w: Pick<WebhookSubscription, 'disabled_at' | 'disabled_after_failures'>,
+  when = (iso: string) => iso,
+): string {
+  const since = w.disabled_at ? ` since ${when(w.disabled_at)}` : '';
+  const why =
+    w.disabled_after_failures !== null
+      ? ` after ${w.disabled_after_failures} failure${w.disabled_after_failures === 1 ? '' : 's'} in a row`
+      : w.disabled_at
+        ? ' by a person'
+        : '';
+  return `webhook disabled${since}${why}`;
+}
+
+/** A subscription's outcome in words; `when` turns an ISO time into words for a reader. */
+export function outcomeWords(w: Omit<WebhookSubscription, 'outcome'>, when?: (iso: string) => string): string {
+  const parts: string[] = [];
+  if (w.delivered) parts.push(`${w.delivered} delivered`);
+  if (w.not_delivered) parts.push(`${w.not_delivered} not delivered (yet)`);
+  if (w.not_sent)
+    parts.push(
+      `${w.not_sent} not sent: ${w.enabled ? 'the webhook was disabled, or not subscribed, then' : disabledWords(w, when)}`,
+    );
+  if (!parts.length) parts.push('no event yet');
+  return parts.join('; ');
+}
+
+/** Every webhook subscribed to an event type this Bundle produced, with the fate of its events. */
+function subscriptions(hooks: Webhook[], events: BundleEvent[], hookEvents: WebhookEvent[]): WebhookSubscription[] {
+  const occurred = new Map<string, number>();
+  for (const e of events) {
+    const type = WEBHOOK_EVENT_OF[e.kind];
+    if (type) occurred.set(type, (occurred.get(type) ?? 0) + 1);
+  }
+  return hooks
+    .filter((w) => w.event_types.some((t) => occurred.has(t)))
+    .map((w) => {
+      const mine = hookEvents.filter((e) => e.webhook === w.id && occurred.has(e.event_type));
+      const occurrences = w.event_types.reduce((n, t) => n + (occurred.get(t) ?? 0), 0);
+      const delivered = mine.filter((e) => e.success).length;
+      const s: Omit<WebhookSubscription, 'outcome'> = {
+        id: w.id,
+        name: w.name,
+        url: w.url,
+        enabled: w.enabled,
+        disabled_at: w.disabled_at ?? null,
+        disabled_after_failures: w.disabled_after_failures ?? null,
+        occurrences,
+        delivered,
+        not_delivered: mine.length - delivered,
+        not_sent: Math.max(0, occurrences - mine.length),
+      };
+      return { ...s, outcome: outcomeWords(s) };
+    });
+}
 
 /** The Bundle's webhook events (the port filters them by Bundle: the `bundle` query), and how many there are. */
 async function webhookEventsOf(service: EsignService, slug: string): Promise<{ items: WebhookEvent[]; total: number }> {
@@ -173,13 +280,16 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
 
   const hookEvents: WebhookEvent[] = [];
   let hookTotal = 0;
+  let webhooks: WebhookSubscription[] = [];
   try {
-    const hooks = new Map((await service.listWebhooks({ per_page: 100 })).items.map((w) => [w.id, w.name]));
+    const list = (await service.listWebhooks({ per_page: 100 })).items;
+    const hooks = new Map(list.map((w) => [w.id, w.name]));
     const found = await webhookEventsOf(service, slug);
     hookEvents.push(...found.items);
     hookTotal = found.total;
     for (const e of hookEvents)
       timeline.push(...webhookEntries(e, hooks.get(e.webhook) ?? e.webhook, name(packetOf(e))));
+    webhooks = subscriptions(list, events, hookEvents);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     unavailable.push(`webhook events (${e.message})`);
@@ -197,6 +307,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     filesNote = e.message;
   }
 
+  const turn = bundle.in_order ? signersWhoseTurnItIs(true, bundle.packets) : [];
   let linksNote: string | null = null;
   if (service.servingUrl && !serving)
     linksNote =
@@ -204,17 +315,24 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
 
   return {
     bundle,
-    signers: bundle.packets.map((p) => ({
-      id: p.id,
-      name: p.name,
-      address: p.deliver_via === 'phone' ? p.phone : p.email,
-      deliver_via: p.deliver_via,
-      status: p.status,
-      last_viewed: p.last_accessed_at,
-      completed_at: p.completed_at,
+    signers: bundle.packets.map((p) => {
       // The packet holds no time for a decline: its event does.
-      declined_at: [...events].reverse().find((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null,
-    })),
+      const declinedAt = [...events].reverse().find((e) => e.kind === 'pd' && e.packet_id === p.id)?.timestamp ?? null;
+      const waiting = isLive(bundle.status) && !turn.includes(p) && !isPacketDone(p.status);
+      return {
+        id: p.id,
+        name: p.name,
+        address: p.deliver_via === 'phone' ? p.phone : p.email,
+        deliver_via: p.deliver_via,
+        status: p.status,
+        state: signerStateWord(p.status, bundle.status),
+        order: p.order,
+        last_viewed: p.last_accessed_at,
+        completed_at: declinedAt ? null : p.completed_at,
+        declined_at: declinedAt,
+        waits_for: waiting ? turn.map((t) => ({ name: t.name, last_viewed: t.last_accessed_at })) : [],
+      };
+    }),
     timeline,
     files,
     files_note: filesNote,
@@ -224,5 +342,6 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     messages,
     webhook_events: hookEvents,
     webhook_events_total: Math.max(hookTotal, hookEvents.length),
+    webhooks,
   };
 }

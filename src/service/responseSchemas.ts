@@ -205,6 +205,9 @@ export const WebhookSchema = z.object({
   json: z.boolean(),
   event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
   extra_headers: z.array(WebhookExtraHeaderSchema),
+  /** esign additions, on a disabled webhook: since when, and after how many events given up in a row (null: a person disabled it). */
+  disabled_at: dateTime.optional(),
+  disabled_after_failures: z.int().nullable().optional(),
 });
 
 const WebhookEventShape = {

@@ -1,6 +1,20 @@
 // Which Bundle and packet a webhook event or delivery is about: read from its payload (a JSON
 // string on the wire), the one place that knows the payload's shape.
+import type { WebhookEventType } from './enums.js';
 import type { Page } from './types.js';
+
+/** Bundle audit events that are webhook events: each occurrence is sent to every webhook subscribed to its type. */
+export const WEBHOOK_EVENT_OF: Readonly<Record<string, WebhookEventType>> = {
+  bl: 'bundle_sent',
+  bk: 'bundle_complete',
+  fr: 'bundle_docs_ready',
+  bf: 'bundle_error',
+  bx: 'bundle_cancelled',
+  pv: 'packet_viewed',
+  ps: 'packet_complete',
+  pd: 'packet_declined',
+  pa: 'bundle_signer_reassigned',
+};
 
 interface Payload {
   payload?: { bundle_id?: unknown; packet_id?: unknown };

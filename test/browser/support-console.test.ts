@@ -362,3 +362,32 @@ describe('sessions and read-only', () => {
     }
   }, 60_000);
 });
+
+describe('a disabled webhook on a Bundle page', () => {
+  it('is listed as not sent, since when and after how many failures, and is enabled again from there', async () => {
+    const w = await engine.createWebhook({
+      name: 'Ledger',
+      url: 'http://127.0.0.1:9/hook',
+      event_types: ['bundle_sent'],
+    });
+    const since = new Date(Date.now() - 2 * 3600_000).toISOString();
+    engine.db
+      .prepare('UPDATE webhooks SET enabled = 0, disabled_at = ?, disabled_after = 10 WHERE id = ?')
+      .run(since, w.id);
+    try {
+      const door = doors['esign console'];
+      const page = await door.signIn(browser, { timezoneId: 'UTC' });
+      await bundlePage(door, page, lease.id);
+      const row = page.locator('tr', { hasText: 'Ledger' });
+      await textOf(row, /1 not sent: webhook disabled since .+ after 10 failures in a row/);
+      // The CRM webhook's delivery names it.
+      await textOf(page.locator('li.hook').first(), 'to webhook CRM sync');
+      await row.getByRole('link', { name: 'Enable again…' }).click();
+      await page.getByRole('button', { name: 'Enable Ledger again' }).click();
+      await textOf(page.locator('body'), 'The webhook Ledger is enabled again');
+      expect((await engine.getWebhook(w.id)).enabled).toBe(true);
+    } finally {
+      await engine.deleteWebhook(w.id);
+    }
+  });
+});

@@ -54,7 +54,12 @@ describe('esign lifecycle from the shell', () => {
     const dl = await esign(['bundle', 'files', b.id, '--download', dir]);
     expect(dl.exitCode, dl.stderr).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(
-      [`${b.id}-combined.pdf`, `coe-${b.id}-ada.pdf`, `coe-${b.id}-bob.pdf`, 'contract-signed.pdf'].sort(),
+      [
+        `${b.id}-combined.pdf`,
+        `coe-${b.id}-Ada-Lovelace.pdf`,
+        `coe-${b.id}-Bob-Example.pdf`,
+        'contract-signed.pdf',
+      ].sort(),
     );
     expect(dl.stderr).toContain(`Saved 4 files in ${dir}.`);
 

@@ -336,7 +336,8 @@ describe('esign webhook listen', () => {
 
     const pk = events[0].pk;
     const rows = tsvRows((await esign(['webhook', 'events', '--webhook', hook])).stdout);
-    expect(rows).toEqual([[pk, 'bundle_sent', expect.any(String), '200', 'true', '1']]);
+    // Every row names its webhook (last, so scripts reading the first columns keep working).
+    expect(rows).toEqual([[pk, 'bundle_sent', expect.any(String), '200', 'true', '1', 'Listener']]);
     expect((await esign(['webhook', 'events', '-q', '--failed', '--webhook', hook])).stdout).toBe('');
     const shown = kv((await esign(['webhook', 'event', pk])).stdout);
     expect(shown['attempt 1']).toMatch(/ HTTP 200: OK$/);

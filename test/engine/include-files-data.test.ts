@@ -175,8 +175,8 @@ describe('files and data endpoints', () => {
       ['signed_pdf', 'a', 'a-signed.pdf'],
       ['signed_pdf', 'b', 'copy-signed.pdf'],
       ['combined_pdf', null, `${b.id}-combined.pdf`],
-      ['coe_pdf', b.packets[0]!.id, `coe-${b.id}-ada.pdf`],
-      ['coe_pdf', b.packets[1]!.id, `coe-${b.id}-bob.pdf`],
+      ['coe_pdf', b.packets[0]!.id, `coe-${b.id}-Ada-Lovelace.pdf`],
+      ['coe_pdf', b.packets[1]!.id, `coe-${b.id}-Bob-Example.pdf`],
     ]);
     // The two documents were the same PDF; signed, each names its own document, so they differ.
     expect(new Set(files.map((f) => f.sha256)).size).toBe(5);

@@ -2,6 +2,7 @@
 // signature, retries on the documented schedule by the engine's clock, giving up, disabling.
 import { describe, expect, it } from 'vitest';
 import { DISABLE_AFTER_FAILED_EVENTS, RETRY_DELAYS_MIN } from '../../src/local/webhooks/dispatcher.js';
+import { inspectBundle } from '../../src/app/inspection.js';
 import { bundleRequest, expectApiError, type newEngine } from '../helpers.js';
 import { eachEngineAndReceiver } from './support.js';
 import { type Receiver, expectedSignature, headerOrder, startReceiver } from '../webhooks/receiver.js';
@@ -163,6 +164,46 @@ describe('webhook delivery', () => {
     const resent = await engine.resendWebhookEvent(events[0]!.pk);
     expect(resent).toMatchObject({ success: true, status: 204 });
     expect(resent.deliveries.at(-1)!.status).toBe(204);
+  });
+
+  it('a disabled webhook says since when and after how many failures; a Bundle lists it as not sent', async () => {
+    const w = await hook({ name: 'crm' });
+    const other = await hook({ name: 'audit-log' });
+    let failing = true;
+    await engine.createWebhookHeader({ webhook: w.id, name: 'X-Hook', value: 'crm' });
+    rx.respond = (req) => (failing && req.headers['x-hook'] === 'crm' ? 500 : 204);
+    for (let i = 0; i < DISABLE_AFTER_FAILED_EVENTS; i++) await engine.triggerWebhookEvent('bundle_sent');
+    let before = '';
+    for (const minutes of RETRY_DELAYS_MIN) {
+      engine.clock.advance(minutes * 60_000);
+      before = engine.clock.now();
+      await engine.deliverWebhooks();
+    }
+    const after = engine.clock.now();
+    const disabled = await engine.getWebhook(w.id);
+    expect(disabled).toMatchObject({ enabled: false, disabled_after_failures: DISABLE_AFTER_FAILED_EVENTS });
+    const disabledAt = disabled.disabled_at!;
+    expect(disabledAt >= before && disabledAt <= after, `${disabledAt} in [${before}, ${after}]`).toBe(true);
+    expect(await engine.getWebhook(other.id)).not.toHaveProperty('disabled_at');
+
+    const b = await engine.createBundle(bundleRequest());
+    await engine.deliverWebhooks();
+    const r = await inspectBundle(engine, await engine.getBundle(b.id));
+    const byName = Object.fromEntries(r.webhooks.map((x) => [x.name, x]));
+    expect(byName['audit-log']).toMatchObject({ enabled: true, occurrences: 1, delivered: 1, not_sent: 0 });
+    expect(byName['audit-log']!.outcome).toBe('1 delivered');
+    expect(byName.crm).toMatchObject({ enabled: false, occurrences: 1, delivered: 0, not_sent: 1 });
+    expect(byName.crm!.outcome).toBe(
+      `1 not sent: webhook disabled since ${disabledAt} after ${DISABLE_AFTER_FAILED_EVENTS} failures in a row`,
+    );
+
+    // Enabled again it forgets when it was disabled; disabled by a person, it says so.
+    failing = false;
+    expect(await engine.updateWebhook(w.id, { enabled: true })).not.toHaveProperty('disabled_at');
+    const t0 = engine.clock.now();
+    const byHand = await engine.updateWebhook(w.id, { enabled: false });
+    expect(byHand).toMatchObject({ enabled: false, disabled_after_failures: null });
+    expect(byHand.disabled_at! >= t0).toBe(true);
   });
 
   it('a success in between resets the run of failures', async () => {

@@ -66,6 +66,9 @@ const inspection: Inspection = {
       status: 'se',
       last_viewed: null,
       completed_at: null,
+      state: 'Sent',
+      order: 1,
+      waits_for: [{ name: X('waited for'), last_viewed: null }],
     },
   ],
   timeline: [
@@ -108,6 +111,21 @@ const inspection: Inspection = {
   ],
   webhook_events: [hookEvent],
   webhook_events_total: 1,
+  webhooks: [
+    {
+      id: 'w1',
+      name: X('webhook name'),
+      url: 'https://example.com/hook',
+      enabled: false,
+      disabled_at: '2026-11-25T09:00:00Z',
+      disabled_after_failures: 10,
+      occurrences: 2,
+      delivered: 0,
+      not_delivered: 1,
+      not_sent: 1,
+      outcome: X('outcome'),
+    },
+  ],
 };
 
 const data: BundleDataItem[] = [

@@ -1,9 +1,10 @@
 // The files a completed Bundle produces, drawn with pdf-lib: each document with its values and
 // signatures, all of them combined, and a Certificate of Evidence per signer. Output depends only
 // on the input (dates come from the Bundle, not the wall clock), so the same Bundle gives the same bytes.
-import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFPage } from 'pdf-lib';
 import type { StoredField } from '../bundles/fields.js';
 import { loadPdfLib } from '../../lazyImport.js';
+import { type Style, Typesetter } from './fonts.js';
 
 export interface EvidenceDocument {
   key: string;
@@ -51,41 +52,6 @@ export interface EvidenceBundle {
 
 type PdfLib = typeof import('pdf-lib');
 
-const characterSets = new WeakMap<PDFFont, Set<number>>();
-
-/** Standard fonts speak WinAnsi only: anything else becomes "?" instead of failing the Bundle. */
-function safeText(font: PDFFont, text: string): string {
-  let supported = characterSets.get(font);
-  if (!supported) characterSets.set(font, (supported = new Set(font.getCharacterSet())));
-  return [...text.replace(/[\r\t]/g, ' ')]
-    .map((c) => (c === '\n' || supported.has(c.codePointAt(0)!) ? c : '?'))
-    .join('');
-}
-
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of safeText(font, text).split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/ +/)) {
-      const next = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(next, size) <= width || !line) line = next;
-      else {
-        lines.push(line);
-        line = word;
-      }
-      // A single word wider than the line is cut.
-      while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
-        let cut = line.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
-        lines.push(line.slice(0, cut));
-        line = line.slice(cut);
-      }
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
 function setDates(doc: PDFDocument, title: string, at: string): void {
   const when = new Date(at);
   doc.setTitle(title);
@@ -117,10 +83,7 @@ export async function signedPdf(
       doc = await lib.PDFDocument.load(await flattenForm(d.pdf), { updateMetadata: false });
     }
   }
-  const [regular, script] = await Promise.all([
-    doc.embedFont(lib.StandardFonts.Helvetica),
-    doc.embedFont(lib.StandardFonts.TimesRomanItalic),
-  ]);
+  const t = await Typesetter.create(doc);
   const pages = doc.getPages();
   const byKey = new Map(values.filter((v) => v.doc_key === d.key).map((v) => [v.field_key, v]));
   for (const f of d.fields) {
@@ -128,18 +91,17 @@ export async function signedPdf(
     if (!v || v.value === '' || f.page === undefined || f.x === undefined || f.y === undefined) continue;
     const page = pages[f.page - 1];
     if (!page) continue;
-    drawValue(lib, page, f, v.value, f.kind === 'sig' || f.kind === 'ini' ? script : regular);
+    await drawValue(lib, t, page, f, v.value);
   }
   const footer = interim
     ? `INTERIM COPY, NOT FINAL - esign Bundle ${bundle.id} - values as of ${bundle.completed_at}`
     : `Signed with esign - Bundle ${bundle.id} - completed ${bundle.completed_at}`;
-  for (const page of pages)
-    page.drawText(safeText(regular, footer), { x: 18, y: 8, size: 6, font: regular, color: lib.rgb(0.4, 0.4, 0.4) });
+  for (const page of pages) t.draw(page, footer, { x: 18, y: 8, size: 6, color: lib.rgb(0.4, 0.4, 0.4) });
   setDates(doc, `${d.name} (${interim ? 'interim' : 'signed'})`, bundle.completed_at);
   return Buffer.from(await doc.save());
 }
 
-function drawValue(lib: PdfLib, page: PDFPage, f: StoredField, value: string, font: PDFFont): void {
+async function drawValue(lib: PdfLib, t: Typesetter, page: PDFPage, f: StoredField, value: string): Promise<void> {
   const w = f.w ?? 150;
   const h = f.h ?? 20;
   const x = f.x!;
@@ -149,10 +111,10 @@ function drawValue(lib: PdfLib, page: PDFPage, f: StoredField, value: string, fo
     if (value !== 'true') return;
     const size = Math.min(h, w) * 0.9;
     page.drawText('X', {
-      x: x + (w - font.widthOfTextAtSize('X', size)) / 2,
+      x: x + (w - t.width('X', size)) / 2,
       y: top - h + (h - size * 0.7) / 2,
       size,
-      font,
+      font: t.primary,
       color: ink,
     });
     return;
@@ -163,17 +125,21 @@ function drawValue(lib: PdfLib, page: PDFPage, f: StoredField, value: string, fo
     ' ',
   );
   if (f.kind === 'sig' || f.kind === 'ini') {
-    const clean = safeText(font, text);
-    const size = Math.max(4, Math.min(h * 0.75, (w / Math.max(1, font.widthOfTextAtSize(clean, 1))) * 0.95));
-    page.drawText(clean, { x: x + 2, y: top - h + h * 0.25, size, font, color: ink });
+    const style: Style = 'italic';
+    await t.load(text, style);
+    const size = Math.max(4, Math.min(h * 0.75, (w / Math.max(1, t.width(text, 1, style))) * 0.95));
+    t.draw(page, text, { x: x + 2, y: top - h + h * 0.25, size, style, color: ink });
     page.drawLine({ start: { x, y: top - h + 2 }, end: { x: x + w, y: top - h + 2 }, thickness: 0.5, color: ink });
     return;
   }
-  const size = Math.max(4, Math.min(10, h * 0.7));
-  const lines = f.kind === 'txt' ? wrap(font, text, size, w - 4) : [safeText(font, text)];
+  await t.load(text, 'regular');
+  let size = Math.max(4, Math.min(10, h * 0.7));
+  // One line that does not fit is drawn smaller rather than cut (down to 4 points).
+  if (f.kind !== 'txt') size = Math.max(4, Math.min(size, (size * (w - 4)) / Math.max(1, t.width(text, size))));
+  const lines = f.kind === 'txt' ? t.wrap(text, size, w - 4) : [text];
   lines.forEach((line, i) => {
     const y = top - size - 2 - i * size * 1.2;
-    if (y >= top - h - 1) page.drawText(line, { x: x + 2, y, size, font, color: ink, maxWidth: w - 4 });
+    if (y >= top - h - 1) t.draw(page, line, { x: x + 2, y, size, color: ink });
   });
 }
 
@@ -196,7 +162,7 @@ class Writer {
   constructor(
     private readonly lib: PdfLib,
     private readonly doc: PDFDocument,
-    private readonly fonts: { regular: PDFFont; bold: PDFFont; mono: PDFFont },
+    private readonly t: Typesetter,
   ) {
     this.newPage();
   }
@@ -204,22 +170,23 @@ class Writer {
     this.page = this.doc.addPage([612, 792]);
     this.y = 792 - 54;
   }
-  text(
+  async text(
     text: string,
     opts: { size?: number; bold?: boolean; mono?: boolean; indent?: number; gap?: number } = {},
-  ): void {
+  ): Promise<void> {
     const size = opts.size ?? 9;
-    const font = opts.bold ? this.fonts.bold : opts.mono ? this.fonts.mono : this.fonts.regular;
+    const style: Style = opts.bold ? 'bold' : opts.mono ? 'mono' : 'regular';
     const x = 54 + (opts.indent ?? 0);
-    for (const line of wrap(font, text, size, 612 - 54 - x)) {
+    await this.t.load(text, style);
+    for (const line of this.t.wrap(text, size, 612 - 54 - x, style)) {
       if (this.y - size < 54) this.newPage();
       this.y -= size * 1.3;
-      this.page.drawText(line, { x, y: this.y, size, font, color: this.lib.rgb(0, 0, 0) });
+      this.t.draw(this.page, line, { x, y: this.y, size, style, color: this.lib.rgb(0, 0, 0) });
     }
     this.y -= opts.gap ?? 0;
   }
-  pairs(rows: [string, string | null | undefined][]): void {
-    for (const [k, v] of rows) this.text(`${k}: ${v ?? '-'}`, { indent: 8 });
+  async pairs(rows: [string, string | null | undefined][]): Promise<void> {
+    for (const [k, v] of rows) await this.text(`${k}: ${v ?? '-'}`, { indent: 8 });
     this.y -= 6;
   }
 }
@@ -238,28 +205,23 @@ export async function certificateOfEvidence(
 ): Promise<Buffer> {
   const lib = await loadPdfLib();
   const doc = await lib.PDFDocument.create();
-  const [regular, bold, mono] = await Promise.all([
-    doc.embedFont(lib.StandardFonts.Helvetica),
-    doc.embedFont(lib.StandardFonts.HelveticaBold),
-    doc.embedFont(lib.StandardFonts.Courier),
-  ]);
-  const w = new Writer(lib, doc, { regular, bold, mono });
-  w.text('Certificate of Evidence', { size: 18, bold: true, gap: 4 });
-  w.text(`Produced by the esign local engine for Bundle ${bundle.id}, signer ${packet.name}.`, { gap: 8 });
-  if (bundle.is_test) w.text('TEST BUNDLE: not legally binding.', { bold: true, gap: 6 });
+  const w = new Writer(lib, doc, await Typesetter.create(doc));
+  await w.text('Certificate of Evidence', { size: 18, bold: true, gap: 4 });
+  await w.text(`Produced by the esign local engine for Bundle ${bundle.id}, signer ${packet.name}.`, { gap: 8 });
+  if (bundle.is_test) await w.text('TEST BUNDLE: not legally binding.', { bold: true, gap: 6 });
 
-  w.text('Bundle', { size: 12, bold: true });
-  w.pairs([
+  await w.text('Bundle', { size: 12, bold: true });
+  await w.pairs([
     ['Slug', bundle.id],
     ['Label', bundle.label || '(none)'],
-    ['Status', 'complete (co)'],
+    ['Status', 'Complete'],
     ['Created', bundle.created],
     ['Sent', bundle.sent],
     ['Completed', bundle.completed_at],
     ['Requester', `${bundle.requester_name} <${bundle.requester_email}>`],
   ]);
 
-  w.text('Signer', { size: 12, bold: true });
+  await w.text('Signer', { size: 12, bold: true });
   const reachedBy =
     packet.deliver_via === 'embed'
       ? 'embedded signing session opened by the sender'
@@ -269,7 +231,7 @@ export async function certificateOfEvidence(
     packet.auth_selfie && 'selfie',
     packet.auth_id && 'identity document',
   ].filter(Boolean);
-  w.pairs([
+  await w.pairs([
     ['Name', packet.name],
     ['Signer key', packet.key],
     ['Packet', packet.id],
@@ -287,24 +249,24 @@ export async function certificateOfEvidence(
     ['Completed', packet.completed_at],
   ]);
 
-  w.text('Documents (SHA-256)', { size: 12, bold: true });
+  await w.text('Documents (SHA-256)', { size: 12, bold: true });
   for (const d of docs) {
-    w.text(`${d.name} (key ${d.key}, ${d.pages} page${d.pages === 1 ? '' : 's'})`, { indent: 8 });
-    w.text(`original  ${d.sha256}`, { mono: true, size: 8, indent: 16 });
-    w.text(`signed    ${d.signedSha256}`, { mono: true, size: 8, indent: 16 });
+    await w.text(`${d.name} (key ${d.key}, ${d.pages} page${d.pages === 1 ? '' : 's'})`, { indent: 8 });
+    await w.text(`original  ${d.sha256}`, { mono: true, size: 8, indent: 16 });
+    await w.text(`signed    ${d.signedSha256}`, { mono: true, size: 8, indent: 16 });
   }
-  w.text('Combined PDF', { indent: 8 });
-  w.text(`combined  ${combinedSha256}`, { mono: true, size: 8, indent: 16, gap: 6 });
+  await w.text('Combined PDF', { indent: 8 });
+  await w.text(`combined  ${combinedSha256}`, { mono: true, size: 8, indent: 16, gap: 6 });
 
   const mine = values.filter((v) => v.packet_id === packet.id);
-  w.text('Values given by this signer', { size: 12, bold: true });
-  if (!mine.length) w.text('none', { indent: 8 });
-  for (const v of mine) w.text(`${v.doc_key}/${v.field_key}: ${v.value}`, { indent: 8 });
-  w.text('', { gap: 6 });
+  await w.text('Values given by this signer', { size: 12, bold: true });
+  if (!mine.length) await w.text('none', { indent: 8 });
+  for (const v of mine) await w.text(`${v.doc_key}/${v.field_key}: ${v.value}`, { indent: 8 });
+  await w.text('', { gap: 6 });
 
-  w.text('Events', { size: 12, bold: true });
+  await w.text('Events', { size: 12, bold: true });
   for (const e of bundle.events)
-    w.text(`${e.timestamp}  ${e.kind}  ${e.description}${e.packet_id ? ` (packet ${e.packet_id})` : ''}`, {
+    await w.text(`${e.timestamp}  ${e.kind}  ${e.description}${e.packet_id ? ` (packet ${e.packet_id})` : ''}`, {
       indent: 8,
       size: 8,
     });

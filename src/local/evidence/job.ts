@@ -48,6 +48,21 @@ export async function processPendingEvidence(ctx: EngineContext): Promise<number
 
 const baseName = (name: string) => name.replace(/\.pdf$/i, '');
 
+/** A file name's part for a person: letters and digits of any script, the rest as single dashes. */
+const namePart = (name: string) =>
+  name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+
+/** A certificate is named after its signer (`coe-<Bundle>-Ada-Lovelace.pdf`); the signer key tells namesakes apart. */
+function certificateName(bundleId: string, p: { name: string; key: string }, all: { name: string }[]): string {
+  const who = namePart(p.name);
+  const twice = all.filter((o) => namePart(o.name) === who).length > 1;
+  return `coe-${bundleId}-${who || p.key}${twice && who ? `-${p.key}` : ''}.pdf`;
+}
+
 /** Everything the drawings need, read in one go. */
 function gather(ctx: EngineContext, b: BundleRow, at: string) {
   const { db, blobs } = ctx;
@@ -177,7 +192,7 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
       values,
       combinedSha,
     );
-    files.push({ kind: 'coe_pdf', ref: p.id, name: `coe-${b.id}-${p.key}.pdf`, data });
+    files.push({ kind: 'coe_pdf', ref: p.id, name: certificateName(b.id, p, packets), data });
     hashes.push(blobs.put(data));
   }
 

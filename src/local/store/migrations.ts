@@ -975,4 +975,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE person_channels SET phone_key = esign_phone(phone) WHERE phone IS NOT NULL;
   CREATE INDEX person_channels_phone_key ON person_channels(phone_key) WHERE phone_key IS NOT NULL;
   `,
+  // 21: when and why a webhook was disabled (after how many events given up in a row, or null when
+  // a person disabled it), so support sees a disabled webhook's story and not a stale retry time.
+  `
+  ALTER TABLE webhooks ADD COLUMN disabled_at TEXT;
+  ALTER TABLE webhooks ADD COLUMN disabled_after INTEGER;
+  `,
 ];

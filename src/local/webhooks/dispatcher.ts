@@ -301,8 +301,16 @@ export class Dispatcher {
       sql(
         db,
         `UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1,
+          disabled_at = CASE WHEN enabled = 1 AND failed_in_a_row + 1 >= ? THEN ? ELSE disabled_at END,
+          disabled_after = CASE WHEN enabled = 1 AND failed_in_a_row + 1 >= ? THEN failed_in_a_row + 1 ELSE disabled_after END,
           enabled = CASE WHEN failed_in_a_row + 1 >= ? THEN 0 ELSE enabled END WHERE id = ?`,
-      ).run(DISABLE_AFTER_FAILED_EVENTS, e.webhook_id);
+      ).run(
+        DISABLE_AFTER_FAILED_EVENTS,
+        this.ctx.clock.now(),
+        DISABLE_AFTER_FAILED_EVENTS,
+        DISABLE_AFTER_FAILED_EVENTS,
+        e.webhook_id,
+      );
   }
 
   /** A test occurrence for every enabled, subscribed webhook; first attempts are made before returning. */

@@ -1,23 +1,10 @@
 // The webhook outbox: each state change that is a webhook event writes one row per enabled,
 // subscribed webhook into `webhook_events`, in the same transaction as the change itself. The
 // dispatcher drains due rows; a process dying after the commit loses nothing.
-import type { WebhookEventType } from '../../service/enums.js';
+import { WEBHOOK_EVENT_OF } from '../../service/webhookEvents.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
 import { accountId } from './secret.js';
-
-/** Bundle audit events (events.ts) that are webhook events. */
-export const WEBHOOK_EVENT_OF: Readonly<Record<string, WebhookEventType>> = {
-  bl: 'bundle_sent',
-  bk: 'bundle_complete',
-  fr: 'bundle_docs_ready',
-  bf: 'bundle_error',
-  bx: 'bundle_cancelled',
-  pv: 'packet_viewed',
-  ps: 'packet_complete',
-  pd: 'packet_declined',
-  pa: 'bundle_signer_reassigned',
-};
 
 const queuedListeners = new WeakMap<Db, () => void>();
 

@@ -20,6 +20,8 @@ interface WebhookRow {
   enabled: number;
   json: number;
   event_types: string;
+  disabled_at: string | null;
+  disabled_after: number | null;
 }
 interface HeaderRow {
   id: string;
@@ -204,6 +206,9 @@ const toWebhook = (db: Db, w: WebhookRow): Webhook => ({
   json: w.json === 1,
   event_types: JSON.parse(w.event_types) as WebhookEventType[],
   extra_headers: headersOf(db, w.id),
+  ...(w.enabled === 0 && w.disabled_at
+    ? { disabled_at: w.disabled_at, disabled_after_failures: w.disabled_after ?? null }
+    : {}),
 });
 
 /** A row of `table` by its id: or undefined, or a 404 naming `what`. */
@@ -306,7 +311,7 @@ function checkSameHeaders(db: Db, id: string, given: WebhookChange['extra_header
 
 /**
  * Applies the members present in `c`. `event_types` given are exactly the subscriptions afterwards.
- * Re-enabling a webhook starts its count of failures in a row afresh.
+ * Re-enabling a webhook starts its count of failures in a row afresh and forgets when it was disabled.
  */
 function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhook {
   return inTransaction(ctx, () => {
@@ -314,10 +319,14 @@ function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhoo
     checkSameHeaders(ctx.db, id, c.extra_headers);
     const enabled = c.enabled ?? w.enabled === 1;
     const reEnabled = enabled && w.enabled === 0;
+    // Disabled by a person: since now, after no failures (null).
+    const disabledNow = !enabled && w.enabled === 1;
     sql(
       ctx.db,
       `UPDATE webhooks SET name = ?, url = ?, enabled = ?, json = ?, event_types = ?,
-      failed_in_a_row = CASE WHEN ? THEN 0 ELSE failed_in_a_row END WHERE id = ?`,
+      failed_in_a_row = CASE WHEN ? THEN 0 ELSE failed_in_a_row END,
+      disabled_at = CASE WHEN ? THEN NULL WHEN ? THEN ? ELSE disabled_at END,
+      disabled_after = CASE WHEN ? OR ? THEN NULL ELSE disabled_after END WHERE id = ?`,
     ).run(
       c.name ?? w.name,
       c.url ?? w.url,
@@ -325,6 +334,11 @@ function changeWebhook(ctx: EngineContext, id: string, c: WebhookChange): Webhoo
       (c.json ?? w.json === 1) ? 1 : 0,
       c.event_types ? JSON.stringify(c.event_types) : w.event_types,
       reEnabled ? 1 : 0,
+      reEnabled ? 1 : 0,
+      disabledNow ? 1 : 0,
+      ctx.clock.now(),
+      reEnabled ? 1 : 0,
+      disabledNow ? 1 : 0,
       id,
     );
     return getWebhook(ctx, id);

@@ -3,7 +3,7 @@
 // and its files as resource links.
 import { z } from 'zod';
 import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
-import { inspectBundle } from '../../app/inspection.js';
+import { inspectBundle, waitsForWords } from '../../app/inspection.js';
 import { bundleStateWord } from '../../service/states.js';
 import { fitItems } from '../answer.js';
 import { cursorArg, nextCursor, offsetOf, pageSizeArg } from '../paging.js';
@@ -54,7 +54,13 @@ export const bundleStory = job({
     const { signers: _all, ...summary } = concise(story.bundle);
     const bundle = a.response_format === 'detailed' ? story.bundle : summary;
     // The timeline gives way first; a Bundle with very many signers shows the first of them.
-    return fitItems(story.signers, (signers, signersLeftOut) =>
+    // States in words, and why a signer waits, for an agent that tells a person.
+    const people = story.signers.map(({ status: _code, state, waits_for, ...s }) => ({
+      ...s,
+      status: state,
+      waiting: waitsForWords(waits_for) || null,
+    }));
+    return fitItems(people, (signers, signersLeftOut) =>
       fitItems(page, (shown, leftOut) => {
         const next = nextCursor(offset, shown.length, total);
         const more = next ? say` More of the timeline: the same call with cursor: "${next}".` : '';

@@ -144,6 +144,28 @@ export function registerActions(scope: FastifyInstance, c: Console) {
     },
     async (req) => resendOutcome(await s.resendWebhookEvent((await eventOf(req)).pk)),
   );
+  const webhookOf = async (req: FastifyRequest) => {
+    const w = await s.getWebhook(param(req, 'webhook'));
+    if (w.enabled) throw new ApiError(409, 'conflict', `The webhook ${w.name} is already enabled.`);
+    return w;
+  };
+  registerAction(
+    scope,
+    c,
+    '/bundles/:slug/webhooks/:webhook/enable',
+    'updateWebhook',
+    async (req) => {
+      const w = await webhookOf(req);
+      return {
+        title: `Enable ${w.name} again`,
+        text: `Enable the webhook ${w.name} (${w.url}) again? Events from now on are delivered to it; events that happened while it was disabled are not sent.`,
+      };
+    },
+    async (req) => {
+      const w = await s.updateWebhook((await webhookOf(req)).id, { enabled: true });
+      return { ok: w.enabled, text: `The webhook ${w.name} is enabled again: new events are delivered to it.` };
+    },
+  );
   registerSigningLink(scope, c);
 }
 

@@ -3,7 +3,8 @@
 // (each behind a confirmation page). The part inside #story is what a live update replaces.
 import type { ComponentChildren } from 'preact';
 import { deliveryParts } from '../../app/deliveryOutcome.js';
-import type { Inspection, TimelineEntry } from '../../app/inspection.js';
+import { type Inspection, type TimelineEntry, outcomeWords, waitsForWords } from '../../app/inspection.js';
+import { clockTime } from '../../app/timeWords.js';
 import { redactSecretLinks, signingLinkIn } from '../../app/secretLinks.js';
 import {
   bundleStateWord,
@@ -42,6 +43,8 @@ const SOURCE_WORDS: Record<TimelineEntry['source'], string> = {
 export const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
 export const remindUrl = (slug: string, packet: string) =>
   `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
+const enableUrl = (slug: string, webhook: string) =>
+  `${bundleUrl(slug)}/webhooks/${encodeURIComponent(webhook)}/enable`;
 export const resendUrl = (slug: string, event: string) =>
   `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
 export const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
@@ -210,6 +213,12 @@ function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
               {s.name}
               <br />
               <code class="hint">{s.id}</code>
+              {s.waits_for.length > 0 && (
+                <>
+                  <br />
+                  <span class="hint waits">{waitsForWords(s.waits_for, (iso) => clockTime(iso, now))}</span>
+                </>
+              )}
             </td>
             <td>
               {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
@@ -348,9 +357,29 @@ function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: 
   const events = [...r.webhook_events].sort(
     (a, b) => Number(a.success) - Number(b.success) || b.created.localeCompare(a.created),
   );
+  const names = new Map(r.webhooks.map((w) => [w.id, w.name]));
   return (
     <section aria-labelledby="hooks-h">
       <h2 id="hooks-h">Webhook deliveries</h2>
+      {r.webhooks.length > 0 && (
+        <ListTable heads={['Webhook', 'State', 'Outcome for this Bundle']} extra="hooks-subscribed">
+          {r.webhooks.map((w) => (
+            <tr class={w.enabled ? '' : 'failing'}>
+              <td>
+                {w.name} <span class="hint">{w.url}</span>
+              </td>
+              <td>
+                {w.enabled ? (
+                  'Enabled'
+                ) : (
+                  <>Disabled {!readOnly && <a href={enableUrl(r.bundle.id, w.id)}>Enable again…</a>}</>
+                )}
+              </td>
+              <td>{outcomeWords(w, (iso) => clockTime(iso, now))}</td>
+            </tr>
+          ))}
+        </ListTable>
+      )}
       {r.webhook_events_total > events.length && (
         <p class="note">
           The first {events.length} of {r.webhook_events_total.toLocaleString('en')} webhook events are shown: esign
@@ -362,7 +391,7 @@ function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: 
       ) : (
         <ul class="hooks">
           {events.map((e) => (
-            <HookEvent e={e} now={now} readOnly={readOnly} slug={r.bundle.id} />
+            <HookEvent e={e} now={now} readOnly={readOnly} slug={r.bundle.id} hook={names.get(e.webhook)} />
           ))}
         </ul>
       )}
@@ -375,18 +404,21 @@ export function HookEvent({
   now,
   readOnly,
   slug,
+  hook,
 }: {
   e: WebhookEvent;
   now: number;
   readOnly: boolean;
   slug: string;
+  /** The webhook's name, when known. */
+  hook?: string;
 }) {
   const state = webhookEventStateWord(e);
   return (
     <li class={`hook ${e.success ? 'ok' : 'failing'}`}>
       <p>
-        <strong>{e.event_type}</strong> <span class={`state ${e.success ? 's-co' : 's-fa'}`}>{state}</span>{' '}
-        <When iso={e.created} now={now} clock />{' '}
+        <strong>{e.event_type}</strong> to webhook <strong>{hook ?? e.webhook}</strong>{' '}
+        <span class={`state ${e.success ? 's-co' : 's-fa'}`}>{state}</span> <When iso={e.created} now={now} clock />{' '}
         <span class="hint">
           event <code>{e.pk}</code>
         </span>

@@ -1,5 +1,7 @@
 // The console's smaller pages: sign-in, confirmations, errors, webhooks, the outbox and verify.
 import { deliveryOutcome } from '../../app/deliveryOutcome.js';
+import { disabledWords } from '../../app/inspection.js';
+import { clockTime } from '../../app/timeWords.js';
 import type { WebhookHealth } from '../../app/webhookHealth.js';
 import { bundleStateWord } from '../../service/states.js';
 import type { BundleMessage, Page, VerifyResult, Webhook, WebhookEvent } from '../../service/types.js';
@@ -143,10 +145,29 @@ export function WebhooksPage({
                 <td>
                   <code>{h.url}</code>
                 </td>
-                <td>{h.enabled ? 'Yes' : 'No'}</td>
+                <td>
+                  {h.enabled ? (
+                    'Yes'
+                  ) : (
+                    <>
+                      No:{' '}
+                      {disabledWords(
+                        {
+                          disabled_at: h.disabled_at ?? null,
+                          disabled_after_failures: h.disabled_after_failures ?? null,
+                        },
+                        (iso) => clockTime(iso, now),
+                      )}
+                      <br />
+                      <span class="hint">
+                        Enable it again: <code>esign webhook update {h.id} --enable</code>, or from a Bundle's page.
+                      </span>
+                    </>
+                  )}
+                </td>
                 <td>{h.event_types.join(', ')}</td>
                 <td>
-                  <Health h={health[i]!} now={now} />
+                  <Health h={health[i]!} now={now} enabled={h.enabled} />
                 </td>
               </tr>
             ))}
@@ -177,7 +198,7 @@ export function WebhooksPage({
 }
 
 /** A webhook's health in a few words: how many of its events were delivered, its latest failure, its next retry. */
-function Health({ h, now }: { h: WebhookHealth; now: number }) {
+function Health({ h, now, enabled }: { h: WebhookHealth; now: number; enabled: boolean }) {
   if (!h.events) return <span class="none">No event yet</span>;
   const rate = Math.floor((h.successRate ?? 0) * 1000) / 10;
   const last = h.lastFailure;
@@ -202,7 +223,7 @@ function Health({ h, now }: { h: WebhookHealth; now: number }) {
         )}
       </dd>
       <dt>Next retry</dt>
-      <dd>{h.nextRetry ? <When iso={h.nextRetry} now={now} /> : 'none due'}</dd>
+      <dd>{!enabled ? 'none while disabled' : h.nextRetry ? <When iso={h.nextRetry} now={now} /> : 'none due'}</dd>
     </dl>
   );
 }

@@ -1,12 +1,19 @@
 // esign bundle inspect ID: everything support needs about one Bundle in one view (a packet id
 // leads to its Bundle where the backend can tell).
 import { getBundleOrPacketsBundle } from '../../../app/bundleRef.js';
-import { type Inspection, type TimelineFact, inspectBundle } from '../../../app/inspection.js';
+import {
+  type Inspection,
+  type TimelineFact,
+  type WebhookSubscription,
+  inspectBundle,
+  outcomeWords,
+  waitsForWords,
+} from '../../../app/inspection.js';
 import { clockTime } from '../../../app/timeWords.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
-import { fieldColumns, fieldsOf, note, printList, printObject, writeJson } from '../../output/print.js';
+import { type Column, fieldColumns, fieldsOf, note, printList, printObject, writeJson } from '../../output/print.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { idVerb } from '../../verb.js';
 
@@ -61,6 +68,39 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
     ],
     (s) => s.id,
   );
+  // Who waits for whom, in words (once per group waiting for the same signers).
+  const said = new Set<string>();
+  for (const s of r.signers) {
+    if (!s.waits_for.length) continue;
+    const words = waitsForWords(s.waits_for, (iso) => (tty ? clockTime(iso, f.now()) : iso));
+    const waiting = r.signers.filter((o) => waitsForWords(o.waits_for) === waitsForWords(s.waits_for));
+    if (said.has(words)) continue;
+    said.add(words);
+    f.io.out.write(`${safeLine(`${waiting.map((o) => o.name).join(', ')}: ${words}`)}\n`);
+  }
+  if (r.webhooks.length) {
+    section('Webhooks');
+    const when = (iso: string) => clockTime(iso, f.now());
+    await printList(
+      f,
+      r.webhooks,
+      [
+        { header: 'WEBHOOK', value: (w) => w.name },
+        { header: 'STATE', value: (w) => (w.enabled ? 'enabled' : 'disabled') },
+        {
+          header: 'OUTCOME',
+          value: (w) => (tty ? outcomeWords(w, when) : w.outcome),
+          // Too long for the row: the counts stay, the words follow whole on a line of their own.
+          overflow: (w) => ({
+            head: `${w.delivered} delivered, ${w.not_delivered + w.not_sent} not`,
+            lines: [outcomeWords(w, when)],
+          }),
+        },
+        { header: 'ID', value: (w) => w.id, kind: 'id', priority: -2 },
+      ] satisfies Column<WebhookSubscription>[],
+      (w) => w.id,
+    );
+  }
   section('Timeline');
   // On a terminal the facts (a reason, the event id for `webhook resend`, a link) follow the entry's
   // words, or go on lines of their own, whole, when the entry does not fit.

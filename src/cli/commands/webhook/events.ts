@@ -1,9 +1,23 @@
 // esign webhook events | event ID | deliveries: what was sent, and each attempt.
-import type { WebhookDeliveryRecord } from '../../../service/types.js';
+import type { EsignService } from '../../../service/service.js';
+import type { WebhookDeliveryRecord, WebhookEvent } from '../../../service/types.js';
+import type { Column } from '../../output/print.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { idVerb, listVerb } from '../../verb.js';
 import { deliveryColumns, EVENT_COLUMNS, showEvent } from './shared/display.js';
 import { eventFilterFlags, eventFilters } from './shared/filters.js';
+
+/** Webhook names by id, read once per command: every row names its webhook. */
+const hookNames = new Map<string, string>();
+async function readHookNames(s: EsignService): Promise<void> {
+  if (hookNames.size) return;
+  for (const w of (await s.listWebhooks({ per_page: 100 })).items) hookNames.set(w.id, w.name);
+}
+const WEBHOOK_COLUMN: Column<WebhookEvent> = {
+  header: 'WEBHOOK',
+  value: (e) => hookNames.get(e.webhook) ?? e.webhook,
+  priority: 1,
+};
 
 export const events = listVerb('events', 'Webhook events (one per webhook and occurrence), newest first', {
   flags: (c) =>
@@ -18,9 +32,12 @@ export const events = listVerb('events', 'Webhook events (one per webhook and oc
     if (o.success && o.failed) throw new CliError('Give --success or --failed, not both.', EXIT.USAGE);
     const success = o.success ? true : o.failed ? false : undefined;
     const filters = { webhook: o.webhook, success, ...eventFilters(o) };
-    return (s, q) => s.listWebhookEvents({ ...q, ...filters });
+    return async (s, q) => {
+      await readHookNames(s);
+      return s.listWebhookEvents({ ...q, ...filters });
+    };
   },
-  columns: EVENT_COLUMNS,
+  columns: [...EVENT_COLUMNS, WEBHOOK_COLUMN],
   id: (e) => e.pk,
 });
 
@@ -43,13 +60,17 @@ export const deliveries = listVerb('deliveries', 'Delivery attempts, newest firs
   ],
   pages: (o) => {
     const filters = { webhook: o.webhook, webhook_event: o.event, ...eventFilters(o) };
-    return (s, q) => s.listWebhookDeliveries({ ...q, ...filters });
+    return async (s, q) => {
+      await readHookNames(s);
+      return s.listWebhookDeliveries({ ...q, ...filters });
+    };
   },
   // The event's id is what `webhook resend` takes: the delivery's own is left out first.
   columns: [
     { header: 'ID', value: (d) => d.pk, priority: -2 },
     { header: 'EVENT', value: (d) => d.webhook_event },
     ...deliveryColumns<WebhookDeliveryRecord>((d) => d.created),
+    WEBHOOK_COLUMN,
   ],
   id: (d) => d.pk,
 });

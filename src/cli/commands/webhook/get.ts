@@ -3,6 +3,7 @@
 import { webhookHealth } from '../../../app/webhookHealth.js';
 import { deliveryOutcome } from '../../../app/deliveryOutcome.js';
 import { clockTime } from '../../../app/timeWords.js';
+import { disabledWords } from '../../../app/inspection.js';
 import { idVerb } from '../../verb.js';
 import { showWebhook } from './shared/display.js';
 
@@ -33,7 +34,22 @@ export const get = idVerb({
           ? `${when(last.attempt?.timestamp ?? last.event.created)} ${last.attempt ? deliveryOutcome(last.attempt) : 'not attempted yet'} [event ${last.event.pk}]`
           : 'none',
       ],
-      ['next retry', h.nextRetry ?? 'none due'],
+      // A disabled webhook retries nothing: what it shows instead is why, since when, and the way back.
+      ...(w.enabled
+        ? [['next retry', h.nextRetry ?? 'none due'] as [string, unknown]]
+        : [
+            [
+              'disabled',
+              disabledWords(
+                { disabled_at: w.disabled_at ?? null, disabled_after_failures: w.disabled_after_failures ?? null },
+                when,
+              ),
+            ] as [string, unknown],
+            ['next retry', `none while disabled; enable it again: esign webhook update ${w.id} --enable`] as [
+              string,
+              unknown,
+            ],
+          ]),
     ]);
   },
 });
