@@ -5,7 +5,7 @@
 // The packages dist/ still loads at run time are the package's `dependencies`, each pinned to the
 // version it was built against: the build stops when they differ (checkRuntimeDependencies).
 // Source maps only on request (`--sourcemap`): they were two thirds of the package.
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -131,6 +131,32 @@ function checkRuntimeDependencies() {
 
 const clientOnly = process.argv.includes('--client');
 
+/**
+ * The fonts evidence is drawn with (src/local/evidence/fonts.ts), copied into dist/fonts: only the
+ * faces and chunks it reads, not the font packages whole (they stay devDependencies).
+ */
+function evidenceFonts() {
+  const to = join(root, 'dist', 'fonts');
+  for (const [pkg, files] of Object.entries(EVIDENCE_FONTS)) {
+    // The packages export no package.json: they are found where npm put them.
+    const from = join(root, 'node_modules', pkg);
+    for (const f of files) {
+      const names = f.endsWith('/') ? readdirSync(join(from, f)).filter((n) => n.endsWith('-wght-normal.woff2')) : [''];
+      for (const n of names) cpSync(join(from, f, n), join(to, pkg, f, n), { recursive: true });
+    }
+  }
+}
+const fontsource = ['metadata.json', 'unicode.json', 'LICENSE', 'files/'];
+const EVIDENCE_FONTS = {
+  '@embedpdf/fonts-latin': ['LICENSE', ...['Regular', 'Bold', 'Italic'].map((w) => `fonts/NotoSans-${w}.ttf`)],
+  '@embedpdf/fonts-arabic': ['LICENSE', 'fonts/NotoNaskhArabic-Regular.ttf', 'fonts/NotoNaskhArabic-Bold.ttf'],
+  '@embedpdf/fonts-hebrew': ['LICENSE', 'fonts/NotoSansHebrew-Regular.ttf', 'fonts/NotoSansHebrew-Bold.ttf'],
+  '@fontsource-variable/noto-sans-thai': fontsource,
+  '@fontsource-variable/noto-sans-devanagari': fontsource,
+  '@fontsource-variable/noto-sans-sc': fontsource,
+  '@fontsource-variable/noto-sans-kr': fontsource,
+};
+
 /** PDF.js for the pages (its browser build, worker and font data): copied, the server serves it beside prep.js. */
 function pdfjsFiles() {
   const from = dirname(createRequire(join(root, 'package.json')).resolve('pdfjs-dist/package.json'));
@@ -204,5 +230,6 @@ else {
     logLevel: 'warning',
   });
   checkRuntimeDependencies();
+  evidenceFonts();
   await client();
 }

@@ -2,12 +2,13 @@
 // (Latin, Greek, Cyrillic, Vietnamese) first, then Noto fonts for Arabic, Hebrew, Thai, Devanagari
 // and CJK, chosen per run of text; each font embedded as a subset of the glyphs drawn. Right-to-left
 // runs are put in visual order (Unicode bidi), and shaped (Arabic joining) by fontkit.
-// CJK, Thai and Devanagari come from Fontsource's variable fonts, cut in chunks by Unicode range
+// CJK (Japanese with the Chinese face), Thai and Devanagari come from Fontsource's variable fonts, cut in chunks by Unicode range
 // (a whole CJK font is 8 MB or more per weight): only the chunks a text needs are read, unpacked
 // from WOFF2 and instanced at the weight wanted.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import * as lazy from '../../lazyImport.js';
 
@@ -75,8 +76,14 @@ interface Face {
 }
 
 const require_ = createRequire(import.meta.url);
-/** A package's folder, from its main entry (font packages export no package.json). */
+/**
+ * A font package's folder: the copy the build made beside the bundle (dist/fonts, only the files read
+ * here: the packages are not installed with esign), else the package itself (the sources, in tests).
+ */
 function packageDir(pkg: string): string {
+  const built = fileURLToPath(new URL(`./fonts/${pkg}`, import.meta.url));
+  if (existsSync(built)) return built;
+  // Font packages export no package.json: up from their main entry.
   let dir = dirname(require_.resolve(pkg));
   while (!dir.endsWith(pkg.split('/').join('/')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
@@ -197,8 +204,8 @@ const chain = (style: Style) => {
     chunked: [
       '@fontsource-variable/noto-sans-thai',
       '@fontsource-variable/noto-sans-devanagari',
+      // Japanese kana and kanji too: a Japanese face would add 5.5 MB to the package for glyph shapes.
       '@fontsource-variable/noto-sans-sc',
-      '@fontsource-variable/noto-sans-jp',
       '@fontsource-variable/noto-sans-kr',
     ],
   };
