@@ -1,6 +1,9 @@
 // `esign serve` at /mcp: the same tools over Streamable HTTP, for key holders (/mcp?tools=all: one
-// per operation). Stateless: each POST is one JSON-RPC exchange answered as JSON, with a server and
-// transport made for it, so nothing is kept between requests and any number of clients may call at once.
+// per operation). Stateless: each POST is one JSON-RPC exchange with a server and transport made for
+// it, so nothing is kept between requests and any number of clients may call at once. Answered as
+// JSON, except a call that may outlast the server's idle timeout (a long tool, or a client that asked
+// for progress): that one is an SSE stream carrying progress notifications and keep-alive comments,
+// so the connection is never idle while the call works, and the call ends within its own bound.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
@@ -32,6 +35,21 @@ export interface McpHttpOptions {
   countCalls: (req: FastifyRequest, reply: FastifyReply, n: number) => void;
   /** The key's rate-limit status: the counter GET /rate_limit/ reports, so get_rate_limit says the same. */
   rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
+  /** A connection with no traffic for this long is closed by the server: a stream speaks more often. */
+  idleTimeoutMs: number;
+}
+
+/** A keep-alive comment on a streamed answer this often: three within the server's idle timeout. */
+export const keepAliveMs = (idleTimeoutMs: number) => Math.max(100, Math.floor(idleTimeoutMs / 3));
+
+/** Whether the POSTed message is a call answered as a stream: a long tool, or one the client wants progress of. */
+export function answersAsStream(body: unknown, isLong: (tool: string) => boolean): boolean {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const m = body as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } };
+  if (m.method !== 'tools/call' || !m.params || typeof m.params !== 'object') return false;
+  const token = m.params._meta?.progressToken;
+  if (typeof token === 'string' || typeof token === 'number') return true;
+  return typeof m.params.name === 'string' && isLong(m.params.name);
 }
 
 /** The service as this request's tools see it: the rate-limit status is the server's counter for its key. */
@@ -54,18 +72,25 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
     handler: async (req, reply) => {
       // The first call was counted before the body was read; a batch's others count now, all or none.
       if (Array.isArray(req.body) && req.body.length > 1) o.countCalls(req, reply, req.body.length - 1);
-      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }, { toolsOf }] = await Promise.all([
         import('./server.js'),
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        import('./toolsets.js'),
       ]);
+      const set = (req.query as { tools?: string } | undefined)?.tools === 'all' ? 'all' : 'default';
+      const long = new Set(toolsOf(set, false).flatMap((t) => (t.long ? [t.name] : [])));
       // Each request is its own server (stateless): no elicitation, so changes take confirm: true.
       const server = createMcpServer({
         service: withRateLimit(o.service, () => o.rateLimit(req, reply)),
         fileAccess: false,
-        tools: (req.query as { tools?: string } | undefined)?.tools === 'all' ? 'all' : 'default',
+        tools: set,
         beforeCreate: () => o.countCreate(req, reply),
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !answersAsStream(req.body, (name) => long.has(name)),
+        keepAliveMs: keepAliveMs(o.idleTimeoutMs),
+      });
       reply.raw.once('close', () => {
         void transport.close();
         void server.close();

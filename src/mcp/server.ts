@@ -14,6 +14,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { UseCaseError } from '../app/failure.js';
 import { ApiError } from '../service/errors.js';
@@ -38,7 +39,12 @@ export interface McpOptions {
   version?: string;
   /** Called just before a Bundle is made (not when a retry finds it): esign serve counts the create limit. */
   beforeCreate?: () => void;
+  /** How often a call whose client asked for progress (a progressToken) is told where it stands. */
+  progressEveryMs?: number;
 }
+
+/** A progress notification this often, while a call runs, to a client that asked for them. */
+export const PROGRESS_EVERY_MS = 1_000;
 
 const INSTRUCTIONS =
   'esign: electronic-signature Bundles (documents sent to signers) through API v2, on the embedded local engine ' +
@@ -91,6 +97,7 @@ export function createMcpServer(o: McpOptions): Server {
     const params = callParams(request.params);
     const tool = tools.get(params.name);
     if (!tool) throw invalidParams(`No tool named "${params.name}" (tools/list names them).`);
+    const progress = progressOf(params._meta?.progressToken, extra.sendNotification, o.progressEveryMs);
     try {
       const args = parseOr400(tool.input, params.arguments ?? {});
       const ask = askThrough(server, extra.requestId, extra.signal);
@@ -101,10 +108,13 @@ export function createMcpServer(o: McpOptions): Server {
         signal: extra.signal,
         beforeCreate: o.beforeCreate,
         goAhead: (a, effect) => goAhead(ask, a, effect),
+        status: progress.status,
       });
       return bounded(toResult(answer), HOW);
     } catch (e) {
       return toolError(e);
+    } finally {
+      progress.stop();
     }
   };
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }));
@@ -122,9 +132,41 @@ export function createMcpServer(o: McpOptions): Server {
 /** A -32602 whose message is the words alone (McpError would put "MCP error -32602: " before them). */
 const invalidParams = (message: string) => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 
+type Notify = (n: ServerNotification) => Promise<void>;
+
+/**
+ * Progress for a client that asked (a progressToken): at once, then every `everyMs` while the call
+ * runs, so a long call is never silent (a client resets its timeout on progress, and over HTTP the
+ * stream carries traffic). `progress` is the seconds since the call began (it only grows), `total`
+ * the work's own bound when it has one, `message` where it stands in the tool's words.
+ */
+function progressOf(token: unknown, notify: Notify, everyMs = PROGRESS_EVERY_MS) {
+  let message = 'started';
+  let total: number | undefined;
+  if (typeof token !== 'string' && typeof token !== 'number')
+    return { status: (_m: string, _t?: number) => {}, stop: () => {} };
+  const began = performance.now();
+  const send = () => {
+    const progress = Math.round((performance.now() - began) / 100) / 10;
+    notify({
+      method: 'notifications/progress',
+      params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
+    }).catch(() => {});
+  };
+  send();
+  const timer = setInterval(send, everyMs);
+  return {
+    status: (m: string, t?: number) => {
+      message = m;
+      total = t;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** The params of a tools/call, or a -32602 that says what is wrong with them. */
-function callParams(params: unknown): { name: string; arguments?: unknown } {
-  const p = params as { name?: unknown; arguments?: unknown } | undefined;
+function callParams(params: unknown): { name: string; arguments?: unknown; _meta?: { progressToken?: unknown } } {
+  const p = params as { name?: unknown; arguments?: unknown; _meta?: unknown } | undefined;
   if (!p || typeof p !== 'object' || Array.isArray(p))
     throw invalidParams('tools/call needs params: {"name": a tool\'s name, "arguments": {...}}.');
   if (typeof p.name !== 'string' || !p.name)
@@ -134,7 +176,8 @@ function callParams(params: unknown): { name: string; arguments?: unknown } {
     (p.arguments === null || typeof p.arguments !== 'object' || Array.isArray(p.arguments))
   )
     throw invalidParams(`params.arguments of tools/call must be an object (the arguments of ${p.name}).`);
-  return { name: p.name, arguments: p.arguments };
+  const meta = p._meta && typeof p._meta === 'object' ? (p._meta as { progressToken?: unknown }) : undefined;
+  return { name: p.name, arguments: p.arguments, _meta: meta };
 }
 
 /** A tool as tools/list gives it. */
