@@ -6,6 +6,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   type CallToolResult,
+  type ClientCapabilities,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -39,6 +40,8 @@ export interface McpOptions {
   version?: string;
   /** Called just before a Bundle is made (not when a retry finds it): esign serve counts the create limit. */
   beforeCreate?: () => void;
+  /** What the client declared, where the transport keeps no session (/mcp: from its session id). */
+  clientCapabilities?: ClientCapabilities;
   /** How often a call whose client asked for progress (a progressToken) is told where it stands. */
   progressEveryMs?: number;
 }
@@ -89,6 +92,10 @@ export function createMcpServer(o: McpOptions): Server {
     { name: 'esign', title: 'esign: electronic signatures', version: o.version ?? '0' },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
+  // Where the transport keeps no session, what the client declared at initialize is told per request:
+  // the SDK checks it before sending a question (elicitation), and knows no other way to be told.
+  if (o.clientCapabilities)
+    (server as unknown as { _clientCapabilities?: ClientCapabilities })._clientCapabilities = o.clientCapabilities;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map(listed) }));
   // tools/call is answered from the raw request: the SDK's own check of its params answers a call
   // without a name with -32603 and a schema dump, where a bad request is -32602 in words.
@@ -100,7 +107,7 @@ export function createMcpServer(o: McpOptions): Server {
     const progress = progressOf(params._meta?.progressToken, extra.sendNotification, o.progressEveryMs);
     try {
       const args = parseOr400(tool.input, params.arguments ?? {});
-      const ask = askThrough(server, extra.requestId, extra.signal);
+      const ask = askThrough(server, extra.requestId, extra.signal, o.clientCapabilities);
       const answer = await tool.run(args, {
         service: o.service,
         live: o.live ?? false,

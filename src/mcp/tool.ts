@@ -26,8 +26,6 @@ export interface Effect {
   impossible?: string;
   /** It reaches people (email or SMS) rather than destroying or changing what exists. */
   reachesPeople?: boolean;
-  /** Asked of the person where the client can ask, but needs no `confirm: true` elsewhere (a create). */
-  askOnly?: boolean;
 }
 
 /** What a tool call runs with. */
