@@ -26,7 +26,8 @@ import { askThrough, goAhead } from './goAhead.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { ours, say } from './prose.js';
 import { listBundleResources, readResource, TEMPLATES } from './resources.js';
-import { Refusal, type ToolDef } from './tool.js';
+import { operationTools } from './operationTools.js';
+import { type Json, Refusal, type ToolDef } from './tool.js';
 import { type ToolSet, toolsOf } from './toolsets.js';
 
 export interface McpOptions {
@@ -82,8 +83,25 @@ export function toolError(e: unknown): CallToolResult {
   );
 }
 
-const HOW =
-  'Ask for less: a smaller page_size or per_page, response_format: concise, a narrower filter, or call_operation for one part.';
+/** How to ask `tool` for less, called with `args`: only the ways its arguments offer. */
+function howToAskLess(tool: ToolDef, args: Json, tools: Map<string, ToolDef>): string {
+  if (tool.name === 'call_operation') {
+    if (args.describe === true) return 'Ask for less: describe with member: one part of the schemas.';
+    const inner = tools.get('call_operation') && findOperationTool(args.operation);
+    if (inner) return howToAskLess(inner, {}, tools);
+  }
+  const has = (name: string) => Object.hasOwn((tool.inputSchema.properties ?? {}) as object, name);
+  const ways = [
+    ...(has('page_size') ? ['a smaller page_size'] : []),
+    ...(has('per_page') ? ['a smaller per_page'] : []),
+    ...(has('response_format') ? ['response_format: concise'] : []),
+  ];
+  return ways.length
+    ? `Ask for less: ${ways.join(', ')}, or a narrower filter.`
+    : "Ask for less: a job tool that pages (bundle_story pages a Bundle's timeline and signers), or a narrower request.";
+}
+
+const findOperationTool = (name: unknown) => operationTools().find((t) => t.name === name);
 
 export function createMcpServer(o: McpOptions): Server {
   const fileAccess = o.fileAccess ?? false;
@@ -117,7 +135,7 @@ export function createMcpServer(o: McpOptions): Server {
         goAhead: (a, effect) => goAhead(ask, a, effect),
         status: progress.status,
       });
-      return bounded(toResult(answer), HOW);
+      return bounded(toResult(answer), howToAskLess(tool, args, tools));
     } catch (e) {
       return toolError(e);
     } finally {

@@ -151,6 +151,34 @@ describe('marks and words that hold', () => {
   });
 });
 
+describe('describe anything', () => {
+  it('create_bundle: in sections when whole it would not fit, a member in detail on request', async () => {
+    const top = await call(c, 'call_operation', { operation: 'create_bundle', describe: true });
+    expect(top.isError, top.text).toBe(false);
+    expect(top.prose).not.toMatch(/page_size|per_page/);
+    expect(Object.keys((top.data.input_outline as { members: object }).members)).toEqual(['body', 'confirm']);
+    const body = await call(c, 'call_operation', { operation: 'create_bundle', describe: true, member: 'body' });
+    expect(body.isError, body.text).toBe(false);
+    const outlined = body.data.outline as { members: object } | undefined;
+    const whole = JSON.stringify(body.data.schema ?? {});
+    const members = outlined
+      ? Object.keys(outlined.members)
+      : ['packets', 'documents', 'label'].filter((m) => whole.includes(`"${m}"`));
+    expect(members).toEqual(expect.arrayContaining(['packets', 'documents', 'label']));
+    const docs = await call(c, 'call_operation', {
+      operation: 'create_bundle',
+      describe: true,
+      member: 'body.documents',
+    });
+    expect(docs.isError, docs.text).toBe(false);
+    expect(JSON.stringify(docs.data)).toContain('file_url');
+    await fails(c, 'call_operation', { operation: 'create_bundle', describe: true, member: 'body.nope' }, /^No member/);
+    // Small schemas come whole.
+    const small = await ok(c, 'call_operation', { operation: 'get_bundle', describe: true });
+    expect(small.input_schema).toBeDefined();
+  });
+});
+
 describe('/mcp on the wire', () => {
   const post = (body: string, authorization = `Token ${key}`) =>
     fetch(`${origin}/mcp`, {
