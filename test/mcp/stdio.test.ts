@@ -76,6 +76,24 @@ describe('the stdio bound', () => {
     expect([big.exitCode, big.stderr]).toEqual([0, '']);
     expect(JSON.parse(big.stdout)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
   }, 30_000);
+
+  it('esign mcp answers a JSON-RPC batch with -32600 instead of dropping it, and goes on', async () => {
+    const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }];
+    const r = await execa(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      extendEnv: false,
+      reject: false,
+      input: `${JSON.stringify(batch)}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}\n`,
+    });
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batch/) } },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+  }, 30_000);
 });
 
 describe('esign mcp --tools all', () => {
