@@ -13,6 +13,7 @@ import {
   isUpdatable,
   signerStateWord,
 } from '../service/states.js';
+import type { BundleStatus } from '../service/enums.js';
 import type { Bundle } from '../service/types.js';
 import { count, ours, say } from './prose.js';
 import type { Effect, Json } from './tool.js';
@@ -36,13 +37,15 @@ interface BundleRule {
   allowed?: (status: string) => boolean;
   rule?: string;
   reachesPeople?: boolean;
+  /** The state the change leaves: a Bundle already in it is answered as it is (a repeat changes nothing). */
+  done?: BundleStatus;
 }
 
 const NOT_ENDED = (verb: string) => `only a Bundle that has not ended can be ${verb}`;
 
 export const BUNDLE_RULES: Record<string, BundleRule> = {
-  cancelBundle: { verb: 'cancel', allowed: (s) => !isTerminal(s), rule: NOT_ENDED('cancelled') },
-  expireBundle: { verb: 'expire', allowed: (s) => !isTerminal(s), rule: NOT_ENDED('expired') },
+  cancelBundle: { verb: 'cancel', allowed: (s) => !isTerminal(s), rule: NOT_ENDED('cancelled'), done: 'ca' },
+  expireBundle: { verb: 'expire', allowed: (s) => !isTerminal(s), rule: NOT_ENDED('expired'), done: 'ex' },
   deleteBundle: { verb: 'delete', allowed: isDeletable, rule: 'only a draft can be deleted (cancel the others)' },
   sendBundle: {
     verb: 'send to its signers',
@@ -59,6 +62,13 @@ export const BUNDLE_RULES: Record<string, BundleRule> = {
   addBundleTags: { verb: 'add tags to' },
   removeBundleTags: { verb: 'remove tags from' },
 };
+
+/** The Bundle when it is already where `rule` would leave it (the change was made before), else undefined. */
+export async function alreadyDone(service: EsignService, slug: string, rule: BundleRule): Promise<Bundle | undefined> {
+  if (!rule.done) return undefined;
+  const b = await service.getBundle(slug);
+  return b.status === rule.done ? b : undefined;
+}
 
 /** The effect of `rule` on Bundle `slug`, read first: its state decides whether it can happen. */
 export async function bundleEffect(service: EsignService, slug: string, rule: BundleRule): Promise<Effect> {

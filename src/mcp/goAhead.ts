@@ -3,6 +3,7 @@
 // passed; elsewhere the agent passes `confirm: true`, and without it the answer says what the call
 // would do. A change that cannot happen says so instead of asking.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ours, say } from './prose.js';
 import { type Effect, type Json, Refusal } from './tool.js';
 
@@ -25,7 +26,7 @@ export async function goAhead(ask: Ask | undefined, args: Json, e: Effect): Prom
       refused('declined', e),
     );
   }
-  if (args.confirm === true || e.askOnly) return;
+  if (args.confirm === true) return;
   throw new Refusal(
     say`Not done: this would ${ours(e.action)}. Nothing was changed. Call again with confirm: true to do it.`,
     refused('confirm', e),
@@ -39,9 +40,18 @@ export function question(e: Effect): string {
   return `An AI assistant asks to ${e.action}.${what}${people}\nGo ahead?`;
 }
 
-/** Elicitation through `server`, when the connected client declares it (form mode). */
-export function askThrough(server: Server, relatedRequestId: string | number, signal: AbortSignal): Ask | undefined {
-  if (!server.getClientCapabilities()?.elicitation?.form) return undefined;
+/**
+ * Elicitation through `server`, when the connected client declares it (form mode): at initialize on
+ * this connection, or as `declared` where the transport keeps no session (/mcp).
+ */
+export function askThrough(
+  server: Server,
+  relatedRequestId: string | number,
+  signal: AbortSignal,
+  declared?: ClientCapabilities,
+): Ask | undefined {
+  const elicitation = (declared ?? server.getClientCapabilities())?.elicitation;
+  if (!elicitation?.form) return undefined;
   return async (e) => {
     const r = await server.elicitInput(
       {

@@ -1,6 +1,10 @@
 // `esign serve` at /mcp: the same tools over Streamable HTTP, for key holders (/mcp?tools=all: one
-// per operation). Stateless: each POST is one JSON-RPC exchange answered as JSON, with a server and
-// transport made for it, so nothing is kept between requests and any number of clients may call at once.
+// per operation). Stateless: each POST is one JSON-RPC exchange with a server and transport made for
+// it, so nothing is kept between requests and any number of clients may call at once. Answered as
+// JSON, except a call that may outlast the server's idle timeout (a long tool, or a client that asked
+// for progress): that one is an SSE stream carrying progress notifications and keep-alive comments,
+// so the connection is never idle while the call works, and the call ends within its own bound.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
@@ -32,6 +36,21 @@ export interface McpHttpOptions {
   countCalls: (req: FastifyRequest, reply: FastifyReply, n: number) => void;
   /** The key's rate-limit status: the counter GET /rate_limit/ reports, so get_rate_limit says the same. */
   rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
+  /** A connection with no traffic for this long is closed by the server: a stream speaks more often. */
+  idleTimeoutMs: number;
+}
+
+/** A keep-alive comment on a streamed answer this often: three within the server's idle timeout. */
+export const keepAliveMs = (idleTimeoutMs: number) => Math.max(100, Math.floor(idleTimeoutMs / 3));
+
+/** Whether the POSTed message is a call answered as a stream: a long tool, or one the client wants progress of. */
+export function answersAsStream(body: unknown, isLong: (tool: string) => boolean): boolean {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const m = body as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } };
+  if (m.method !== 'tools/call' || !m.params || typeof m.params !== 'object') return false;
+  const token = m.params._meta?.progressToken;
+  if (typeof token === 'string' || typeof token === 'number') return true;
+  return typeof m.params.name === 'string' && isLong(m.params.name);
 }
 
 /** The service as this request's tools see it: the rate-limit status is the server's counter for its key. */
@@ -45,33 +64,95 @@ function withRateLimit(service: EsignService, rateLimit: () => RateLimit): Esign
   });
 }
 
+/**
+ * The key as `Token KEY` whichever way it came: MCP clients send `Authorization: Bearer KEY` (the
+ * protocol's authorization is OAuth's), the API's own clients `Token KEY`.
+ */
+function acceptBearer(req: FastifyRequest): void {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (m) req.headers.authorization = `Token ${m[1]}`;
+}
+
+/** Who made a request, for matching an answer to its question: a hash of its key. */
+const ownerOf = (req: FastifyRequest) =>
+  createHash('sha256')
+    .update(req.headers.authorization ?? '')
+    .digest('hex');
+
+/** Valid JSON that is no JSON-RPC message (nor a batch of them): -32600, as JSON-RPC says. */
+function invalidRequest(reply: FastifyReply, message: string) {
+  reply.raw.writeHead(400, { 'content-type': 'application/json; charset=utf-8' }).end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message, data: new ApiError(400, 'invalid', message).toWire() },
+    }),
+  );
+}
+
+const isToolsCall = (body: unknown) =>
+  Boolean(body) && typeof body === 'object' && (body as { method?: unknown }).method === 'tools/call';
+
 export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
   app.route({
     method: 'POST',
     url: MCP_PATH,
     bodyLimit: o.bodyLimit,
-    onRequest: o.authorize,
+    onRequest: async (req, reply) => {
+      acceptBearer(req);
+      await o.authorize(req, reply);
+    },
     handler: async (req, reply) => {
       // The first call was counted before the body was read; a batch's others count now, all or none.
       if (Array.isArray(req.body) && req.body.length > 1) o.countCalls(req, reply, req.body.length - 1);
-      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }, { toolsOf }, types, ask] = await Promise.all([
         import('./server.js'),
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        import('./toolsets.js'),
+        import('@modelcontextprotocol/sdk/types.js'),
+        import('./httpAsk.js'),
       ]);
-      // Each request is its own server (stateless): no elicitation, so changes take confirm: true.
+      const messages = Array.isArray(req.body) ? req.body : [req.body];
+      reply.hijack();
+      if (!messages.length || !messages.every((m) => types.JSONRPCMessageSchema.safeParse(m).success))
+        return invalidRequest(
+          reply,
+          'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc: "2.0", method, id) or a batch of them.',
+        );
+      // The client's answer to a question a call put to it (elicitation): to that call.
+      if (ask.onlyAnswers(req.body)) {
+        if (ask.deliverAnswers(req.body, ownerOf(req))) return void reply.raw.writeHead(202).end();
+        return invalidRequest(reply, 'Invalid Request: no call of this key waits for an answer with this id.');
+      }
+      const set = (req.query as { tools?: string } | undefined)?.tools === 'all' ? 'all' : 'default';
+      const long = new Set(toolsOf(set, false).flatMap((t) => (t.long ? [t.name] : [])));
+      // What the client declared at initialize comes back in its session id (httpAsk.ts).
+      const clientCapabilities = ask.capabilitiesOf(req.headers['mcp-session-id']);
+      const sessionId = messages.some((m) => types.isInitializeRequest(m)) ? ask.sessionIdFor(req.body) : undefined;
+      if (sessionId) reply.raw.setHeader('mcp-session-id', sessionId);
       const server = createMcpServer({
         service: withRateLimit(o.service, () => o.rateLimit(req, reply)),
         fileAccess: false,
-        tools: (req.query as { tools?: string } | undefined)?.tools === 'all' ? 'all' : 'default',
+        tools: set,
         beforeCreate: () => o.countCreate(req, reply),
+        clientCapabilities,
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        // A question to the person travels on the call's stream, so a client that can be asked gets one.
+        enableJsonResponse: !(
+          answersAsStream(req.body, (name) => long.has(name)) ||
+          (clientCapabilities && isToolsCall(req.body))
+        ),
+        keepAliveMs: keepAliveMs(o.idleTimeoutMs),
+      });
+      const forget = ask.routeAnswers(transport, ownerOf(req));
       reply.raw.once('close', () => {
+        forget();
         void transport.close();
         void server.close();
       });
       await server.connect(transport);
-      reply.hijack();
       try {
         await transport.handleRequest(req.raw, reply.raw, req.body);
       } catch {

@@ -10,11 +10,13 @@ import { signInputOf } from '../service/schemas.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';
 import { fitItems, isObject } from './answer.js';
-import { BUNDLE_RULES, bundleEffect, packetEffect } from './effects.js';
+import { BUNDLE_RULES, alreadyDone, bundleEffect, packetEffect } from './effects.js';
+import { bundleStateWord } from '../service/states.js';
 import { CONFIRM_DESCRIPTION } from './goAhead.js';
 import { annotationsOf, toolName } from './marks.js';
 import { count, ours, say } from './prose.js';
-import { createOnce, createReachesPeople, requireLive } from './safety.js';
+import { createOnce, createReachesPeople, createSends, requireLive } from './safety.js';
+import { sendEffect } from './sendPreview.js';
 import { jsonSchema } from './schema.js';
 import type { Answer, Effect, Json, ToolContext, ToolDef } from './tool.js';
 
@@ -23,6 +25,9 @@ export const AGENT_PER_PAGE = 10;
 
 const isCreateOfBundle = (op: OperationDef) =>
   op.effect === 'create' && op.reply && 'one' in op.reply && op.reply.one === 'Bundle';
+
+/** A change that destroys, changes what exists or reaches people goes ahead only when told to. */
+const needsGoAhead = (op: OperationDef) => annotationsOf(op).destructiveHint || op.reachesPeople;
 
 /** Port methods whose body is not the wire body: the wire's sign request carries files as base64. */
 const PORT_BODY: Partial<Record<string, (body: unknown) => unknown>> = { signPacket: signInputOf };
@@ -51,19 +56,33 @@ function describe(op: OperationDef): string {
     parts.push(
       'May email or text real people; on a backend that sends for real, a non-test Bundle needs a profile marked live.',
     );
-  if (annotationsOf(op).destructiveHint)
-    parts.push('Needs the go-ahead (confirm: true); without it says what it would do.');
+  if (isCreateOfBundle(op))
+    parts.push(
+      'Sending (any create but a draft) needs the go-ahead (confirm: true); without it says who would get what.',
+    );
+  else if (needsGoAhead(op)) parts.push('Needs the go-ahead (confirm: true); without it says what it would do.');
   if (op.group === 'sandbox')
     parts.push(
       op.name.startsWith('trigger') || op.name.startsWith('resend')
         ? "esign's sandbox (the local engine and esign serve): a webhook test tool."
         : 'Local engine and esign serve only: acts as the signer, since no real person signs there.',
     );
-  if (op.body) parts.push('body: the API v2 request, as its JSON Schema says.');
+  if (op.args.some((a) => a.in === 'body' && !('name' in a)))
+    parts.push('body: the API v2 request, as its JSON Schema says.');
   return parts.join(' ');
 }
 
 const pathArg = z.string().min(1).max(200);
+
+/**
+ * A path parameter's name as the tool's argument: a Bundle's slug is `id`, as in every other tool
+ * (one name for the thing an agent names); no operation has a slug beside another id.
+ */
+const argName = (path: string) => (path === 'slug' ? 'id' : path);
+
+/** The tool argument naming the Bundle an operation concerns, when one does. */
+const bundleArg = (op: OperationDef, args: Json) =>
+  op.args.some((a) => a.in === 'path' && a.name === 'slug') && typeof args.id === 'string' ? args.id : undefined;
 const queryValue = z.union([z.string().max(10_000), z.number(), z.boolean()]);
 
 /** The answer's schema: the table's response schema, in the shape the tool answers. */
@@ -94,9 +113,15 @@ function inputOf(op: OperationDef): { schema: Json; check: z.ZodType<Json> } {
   const queryParam = (name: string) => op.query?.find((p) => p.name === name);
   for (const a of op.args) {
     if (a.in === 'path') {
-      properties[a.name] = { type: 'string', description: a.name === 'slug' ? 'The Bundle slug' : 'The id' };
-      required.push(a.name);
-      check[a.name] = pathArg;
+      const name = argName(a.name);
+      properties[name] = {
+        type: 'string',
+        description: a.name === 'slug' ? 'The Bundle slug' : 'The id',
+        minLength: 1,
+        maxLength: 200,
+      };
+      required.push(name);
+      check[name] = pathArg;
     } else if (a.in === 'query' && 'name' in a) {
       const p = queryParam(a.name);
       properties[a.name] = {
@@ -121,7 +146,7 @@ function inputOf(op: OperationDef): { schema: Json; check: z.ZodType<Json> } {
       check.body = z.record(z.string(), z.unknown(), { error: 'Must be a JSON object: the API v2 request.' });
     }
   }
-  if (annotationsOf(op).destructiveHint) {
+  if (needsGoAhead(op)) {
     properties.confirm = { type: 'boolean', description: CONFIRM_DESCRIPTION };
     check.confirm = z.boolean().optional();
   }
@@ -151,7 +176,7 @@ function operationTool(op: OperationDef): ToolDef {
 /** The port method's arguments, in order, from the tool's (as the table's `args` place them). */
 function portArgs(op: OperationDef, args: Json): unknown[] {
   return op.args.map((a) => {
-    if (a.in === 'path') return args[a.name];
+    if (a.in === 'path') return args[argName(a.name)];
     if (a.in === 'query' && 'name' in a) return args[a.name] === undefined ? undefined : String(args[a.name]);
     if (a.in === 'query') {
       const q = Object.fromEntries(
@@ -167,7 +192,8 @@ function portArgs(op: OperationDef, args: Json): unknown[] {
 
 /** Whether the Bundle an operation concerns is a test (false when the backend cannot tell). */
 async function concernsTest(service: EsignService, op: OperationDef, args: Json): Promise<boolean> {
-  if (typeof args.slug === 'string') return (await service.getBundle(args.slug)).is_test;
+  const bundle = bundleArg(op, args);
+  if (bundle) return (await service.getBundle(bundle)).is_test;
   if (op.group === 'packets' && typeof args.id === 'string' && service.bundleOfPacket)
     return (await service.getBundle(await service.bundleOfPacket(args.id))).is_test;
   return false;
@@ -183,14 +209,15 @@ function verbOf(op: OperationDef) {
 function wouldDo(op: OperationDef, args: Json): string {
   const words = verbOf(op);
   const path = op.args.find((a) => a.in === 'path') as { name: string } | undefined;
-  const id = path ? args[path.name] : undefined;
-  return typeof id === 'string' ? say`${words} (${path!.name} ${id})` : say`${words}`;
+  const id = path ? args[argName(path.name)] : undefined;
+  return typeof id === 'string' ? say`${words} (${argName(path!.name)} ${id})` : say`${words}`;
 }
 
 /** The effect of a change: on a Bundle or packet, read first (state, whether it can happen). */
 async function effectOf(op: OperationDef, args: Json, service: EsignService): Promise<Effect> {
   const rule = BUNDLE_RULES[op.name];
-  if (rule && typeof args.slug === 'string') return bundleEffect(service, args.slug, rule);
+  const bundle = bundleArg(op, args);
+  if (rule && bundle) return bundleEffect(service, bundle, rule);
   if (
     (op.group === 'packets' || op.group === 'sandbox') &&
     op.args.some((a) => a.in === 'path' && a.name === 'id') &&
@@ -229,16 +256,9 @@ async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Pro
   const call = (list: unknown[]) => method.apply(service, list);
   if (isCreateOfBundle(op)) {
     const body = args.body as Json;
-    const sends = createReachesPeople(body);
-    await requireLive(ctx, !sends, say`create and send this Bundle`);
+    await requireLive(ctx, !createReachesPeople(body), say`create and send this Bundle`);
     const made = await createOnce(service, body, async (b) => {
-      if (sends)
-        await ctx.goAhead(args, {
-          action: say`send a new Bundle`,
-          target: { request: b },
-          reachesPeople: true,
-          askOnly: true,
-        });
+      if (createSends(b)) await ctx.goAhead(args, sendEffect(b));
       ctx.beforeCreate?.();
       return call(portArgs(op, { ...args, body: b })) as Promise<Bundle>;
     });
@@ -253,9 +273,17 @@ async function runOperation(op: OperationDef, args: Json, ctx: ToolContext): Pro
   // The sandbox exists only where nobody is emailed for real (the engine's outbox): the hosted service answers 404.
   if (op.reachesPeople && op.group !== 'sandbox')
     await requireLive(ctx, () => concernsTest(service, op, args), wouldDo(op, args));
-  const annotations = annotationsOf(op);
-  if (annotations.destructiveHint) await ctx.goAhead(args, await effectOf(op, args, service));
-  else if (op.reachesPeople) await ctx.goAhead(args, { ...(await effectOf(op, args, service)), askOnly: true });
+  const rule = BUNDLE_RULES[op.name];
+  const bundle = bundleArg(op, args);
+  const was = rule && bundle ? await alreadyDone(service, bundle, rule) : undefined;
+  if (was) {
+    const a = answerOf(op, was);
+    return {
+      ...a,
+      say: say`${a.say} Bundle ${was.id} was already ${ours(bundleStateWord(was.status))}: nothing changed.`,
+    };
+  }
+  if (needsGoAhead(op)) await ctx.goAhead(args, await effectOf(op, args, service));
   return answerOf(op, await call(portArgs(op, args)));
 }
 

@@ -77,6 +77,8 @@ export async function requireLive(
   );
 }
 
-/** A create body that sends at once a Bundle that is not a test (a draft, either spelling, reaches nobody). */
-export const createReachesPeople = (body: Json) =>
-  body.status !== 'dr' && !isTrue(body.is_draft) && !isTrue(body.is_test);
+/** A create body that sends the Bundle (at once, or once its documents are fetched): not a draft, either spelling. */
+export const createSends = (body: Json) => body.status !== 'dr' && !isTrue(body.is_draft);
+
+/** A create body that sends a Bundle that is not a test (a draft reaches nobody; a test is not binding). */
+export const createReachesPeople = (body: Json) => createSends(body) && !isTrue(body.is_test);

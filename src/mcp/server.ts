@@ -6,6 +6,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   type CallToolResult,
+  type ClientCapabilities,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -14,6 +15,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { UseCaseError } from '../app/failure.js';
 import { ApiError } from '../service/errors.js';
@@ -24,7 +26,8 @@ import { askThrough, goAhead } from './goAhead.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { ours, say } from './prose.js';
 import { listBundleResources, readResource, TEMPLATES } from './resources.js';
-import { Refusal, type ToolDef } from './tool.js';
+import { operationTools } from './operationTools.js';
+import { type Json, Refusal, type ToolDef } from './tool.js';
 import { type ToolSet, toolsOf } from './toolsets.js';
 
 export interface McpOptions {
@@ -38,7 +41,14 @@ export interface McpOptions {
   version?: string;
   /** Called just before a Bundle is made (not when a retry finds it): esign serve counts the create limit. */
   beforeCreate?: () => void;
+  /** What the client declared, where the transport keeps no session (/mcp: from its session id). */
+  clientCapabilities?: ClientCapabilities;
+  /** How often a call whose client asked for progress (a progressToken) is told where it stands. */
+  progressEveryMs?: number;
 }
+
+/** A progress notification this often, while a call runs, to a client that asked for them. */
+export const PROGRESS_EVERY_MS = 1_000;
 
 const INSTRUCTIONS =
   'esign: electronic-signature Bundles (documents sent to signers) through API v2, on the embedded local engine ' +
@@ -73,8 +83,25 @@ export function toolError(e: unknown): CallToolResult {
   );
 }
 
-const HOW =
-  'Ask for less: a smaller page_size or per_page, response_format: concise, a narrower filter, or call_operation for one part.';
+/** How to ask `tool` for less, called with `args`: only the ways its arguments offer. */
+function howToAskLess(tool: ToolDef, args: Json, tools: Map<string, ToolDef>): string {
+  if (tool.name === 'call_operation') {
+    if (args.describe === true) return 'Ask for less: describe with member: one part of the schemas.';
+    const inner = tools.get('call_operation') && findOperationTool(args.operation);
+    if (inner) return howToAskLess(inner, {}, tools);
+  }
+  const has = (name: string) => Object.hasOwn((tool.inputSchema.properties ?? {}) as object, name);
+  const ways = [
+    ...(has('page_size') ? ['a smaller page_size'] : []),
+    ...(has('per_page') ? ['a smaller per_page'] : []),
+    ...(has('response_format') ? ['response_format: concise'] : []),
+  ];
+  return ways.length
+    ? `Ask for less: ${ways.join(', ')}, or a narrower filter.`
+    : "Ask for less: a job tool that pages (bundle_story pages a Bundle's timeline and signers), or a narrower request.";
+}
+
+const findOperationTool = (name: unknown) => operationTools().find((t) => t.name === name);
 
 export function createMcpServer(o: McpOptions): Server {
   const fileAccess = o.fileAccess ?? false;
@@ -83,6 +110,10 @@ export function createMcpServer(o: McpOptions): Server {
     { name: 'esign', title: 'esign: electronic signatures', version: o.version ?? '0' },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
+  // Where the transport keeps no session, what the client declared at initialize is told per request:
+  // the SDK checks it before sending a question (elicitation), and knows no other way to be told.
+  if (o.clientCapabilities)
+    (server as unknown as { _clientCapabilities?: ClientCapabilities })._clientCapabilities = o.clientCapabilities;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map(listed) }));
   // tools/call is answered from the raw request: the SDK's own check of its params answers a call
   // without a name with -32603 and a schema dump, where a bad request is -32602 in words.
@@ -91,9 +122,10 @@ export function createMcpServer(o: McpOptions): Server {
     const params = callParams(request.params);
     const tool = tools.get(params.name);
     if (!tool) throw invalidParams(`No tool named "${params.name}" (tools/list names them).`);
+    const progress = progressOf(params._meta?.progressToken, extra.sendNotification, o.progressEveryMs);
     try {
       const args = parseOr400(tool.input, params.arguments ?? {});
-      const ask = askThrough(server, extra.requestId, extra.signal);
+      const ask = askThrough(server, extra.requestId, extra.signal, o.clientCapabilities);
       const answer = await tool.run(args, {
         service: o.service,
         live: o.live ?? false,
@@ -101,10 +133,13 @@ export function createMcpServer(o: McpOptions): Server {
         signal: extra.signal,
         beforeCreate: o.beforeCreate,
         goAhead: (a, effect) => goAhead(ask, a, effect),
+        status: progress.status,
       });
-      return bounded(toResult(answer), HOW);
+      return bounded(toResult(answer), howToAskLess(tool, args, tools));
     } catch (e) {
       return toolError(e);
+    } finally {
+      progress.stop();
     }
   };
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }));
@@ -122,9 +157,41 @@ export function createMcpServer(o: McpOptions): Server {
 /** A -32602 whose message is the words alone (McpError would put "MCP error -32602: " before them). */
 const invalidParams = (message: string) => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
 
+type Notify = (n: ServerNotification) => Promise<void>;
+
+/**
+ * Progress for a client that asked (a progressToken): at once, then every `everyMs` while the call
+ * runs, so a long call is never silent (a client resets its timeout on progress, and over HTTP the
+ * stream carries traffic). `progress` is the seconds since the call began (it only grows), `total`
+ * the work's own bound when it has one, `message` where it stands in the tool's words.
+ */
+function progressOf(token: unknown, notify: Notify, everyMs = PROGRESS_EVERY_MS) {
+  let message = 'started';
+  let total: number | undefined;
+  if (typeof token !== 'string' && typeof token !== 'number')
+    return { status: (_m: string, _t?: number) => {}, stop: () => {} };
+  const began = performance.now();
+  const send = () => {
+    const progress = Math.round((performance.now() - began) / 100) / 10;
+    notify({
+      method: 'notifications/progress',
+      params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
+    }).catch(() => {});
+  };
+  send();
+  const timer = setInterval(send, everyMs);
+  return {
+    status: (m: string, t?: number) => {
+      message = m;
+      total = t;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** The params of a tools/call, or a -32602 that says what is wrong with them. */
-function callParams(params: unknown): { name: string; arguments?: unknown } {
-  const p = params as { name?: unknown; arguments?: unknown } | undefined;
+function callParams(params: unknown): { name: string; arguments?: unknown; _meta?: { progressToken?: unknown } } {
+  const p = params as { name?: unknown; arguments?: unknown; _meta?: unknown } | undefined;
   if (!p || typeof p !== 'object' || Array.isArray(p))
     throw invalidParams('tools/call needs params: {"name": a tool\'s name, "arguments": {...}}.');
   if (typeof p.name !== 'string' || !p.name)
@@ -134,7 +201,8 @@ function callParams(params: unknown): { name: string; arguments?: unknown } {
     (p.arguments === null || typeof p.arguments !== 'object' || Array.isArray(p.arguments))
   )
     throw invalidParams(`params.arguments of tools/call must be an object (the arguments of ${p.name}).`);
-  return { name: p.name, arguments: p.arguments };
+  const meta = p._meta && typeof p._meta === 'object' ? (p._meta as { progressToken?: unknown }) : undefined;
+  return { name: p.name, arguments: p.arguments, _meta: meta };
 }
 
 /** A tool as tools/list gives it. */

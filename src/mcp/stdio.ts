@@ -31,6 +31,12 @@ export function wholeLines(max: number): Transform {
   });
 }
 
+const BATCH_REFUSED = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32600, message: 'Invalid Request: a JSON-RPC batch is not taken here; send one message per line.' },
+};
+
 /**
  * Serves until stdin ends (resolves) or a message longer than `maxLineBytes` breaks the bound
  * (rejects); the server is closed either way.
@@ -41,7 +47,20 @@ export async function serveStdio(
   write: (text: string) => void,
   maxLineBytes: number,
 ): Promise<void> {
-  const input = stdin.pipe(wholeLines(maxLineBytes));
+  // A JSON-RPC batch (a line that is an array) is refused in words: the protocol since 2025-06-18 has
+  // no batches, and the SDK's reader would drop it without an answer.
+  const lines = stdin.pipe(wholeLines(maxLineBytes));
+  const input = lines.pipe(
+    new Transform({
+      transform(line: Buffer, _enc, done) {
+        if (line[line.findIndex((b) => b !== 0x20 && b !== 0x09)] === 0x5b) {
+          write(`${JSON.stringify(BATCH_REFUSED)}\n`);
+          return done();
+        }
+        done(null, line);
+      },
+    }),
+  );
   const output = new Writable({
     write(chunk: Buffer, _enc, done) {
       write(chunk.toString('utf8'));
@@ -51,10 +70,11 @@ export async function serveStdio(
   const ended = new Promise<Error | undefined>((resolve) => {
     input.once('end', () => resolve(undefined));
     input.once('error', resolve);
+    lines.once('error', resolve);
   });
   await server.connect(new StdioServerTransport(input, output, { maxBufferSize: maxLineBytes + 1 }));
   const broken = await ended;
-  stdin.unpipe(input);
+  stdin.unpipe(lines);
   stdin.destroy();
   await server.close();
   if (broken) throw broken;

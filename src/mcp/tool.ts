@@ -26,8 +26,6 @@ export interface Effect {
   impossible?: string;
   /** It reaches people (email or SMS) rather than destroying or changing what exists. */
   reachesPeople?: boolean;
-  /** Asked of the person where the client can ask, but needs no `confirm: true` elsewhere (a create). */
-  askOnly?: boolean;
 }
 
 /** What a tool call runs with. */
@@ -46,6 +44,12 @@ export interface ToolContext {
    * else requires `confirm: true` in the arguments; throws a Refusal saying what would happen.
    */
   goAhead(args: Json, effect: Effect): Promise<void>;
+  /**
+   * Where long work stands, in the program's words (numbers only): the progress notifications a
+   * client asked for (a progressToken) carry the latest; their progress is seconds since the call
+   * began, and `totalSeconds` the work's own time bound when it has one.
+   */
+  status(message: string, totalSeconds?: number): void;
 }
 
 /** A tool's answer: prose for the agent (ids and numbers only) and the structured data. */
@@ -71,6 +75,8 @@ export interface ToolDef {
   input: z.ZodType<Json>;
   /** The operation of the table the tool calls, when it is one. */
   operation?: string;
+  /** It may run longer than a connection stays idle (a wait, a whole CSV): over HTTP it answers as a stream kept alive. */
+  long?: boolean;
   run(args: Json, ctx: ToolContext): Promise<Answer>;
 }
 

@@ -59,6 +59,8 @@ export interface DoorHost {
   countCalls: (req: FastifyRequest, reply: FastifyReply, n: number) => void;
   /** The key's rate limit as GET /rate_limit/ answers it: the server's one counter. */
   rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
+  /** A connection with no traffic for this long is closed (a door that answers slowly keeps it talking). */
+  idleTimeoutMs: number;
 }
 
 /** A door the server hosts (src/wiring names them: the server imports no other door). */
@@ -281,6 +283,7 @@ function hostOf({ opts, limits, guard, limiter }: DoorContext): DoorHost {
     countCreate: (req, reply) => void guard(req, reply, 'create'),
     countCalls: (req, reply, n) => void guard(req, reply, 'call', n),
     rateLimit: (req, reply) => limiter.peek(guard(req, reply, 'status')),
+    idleTimeoutMs: limits.idleTimeoutMs,
   };
 }
 

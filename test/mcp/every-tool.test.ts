@@ -69,12 +69,15 @@ describe('every tool over stdio', () => {
     // Bundles
     await yes('list_bundles', { status: 'se', per_page: 5 });
     await no('list_bundles', { status: 'zz' }, /^400 invalid: .*status/);
-    const b = await yes('create_bundle', { body: bundle('Every tool', { allow_signer_reassign: true }) });
+    const b = await yes('create_bundle', {
+      body: bundle('Every tool', { allow_signer_reassign: true }),
+      confirm: true,
+    });
     const slug = b.id as string;
     const packet = (b.packets as { id: string }[])[0]!.id;
     await no(
       'create_bundle',
-      { body: bundle('Bad', { packets: [{ key: 'x', name: 'X', email: 'not-an-email' }] }) },
+      { body: bundle('Bad', { packets: [{ key: 'x', name: 'X', email: 'not-an-email' }] }), confirm: true },
       /packets\[0\]\.email: Enter a valid email address\./,
     );
     await yes('create_bundle_from_envelope_template', {
@@ -85,10 +88,11 @@ describe('every tool over stdio', () => {
           { key: 'provider', name: 'Pat Provider', email: 'pat@example.com' },
         ],
       },
+      confirm: true,
     });
     await no(
       'create_bundle_from_envelope_template',
-      { body: { envelope_template: { template_id: 'T-nothere' }, packets: signers } },
+      { body: { envelope_template: { template_id: 'T-nothere' }, packets: signers }, confirm: true },
       /^40[04] /,
     );
     await yes('create_bundle_preparation_session', { body: { upload_pdf: true } });
@@ -97,35 +101,35 @@ describe('every tool over stdio', () => {
       { body: {} },
       /upload_pdf: At least one document input must be enabled/,
     );
-    await yes('get_bundle', { slug, include: 'events' });
-    await no('get_bundle', { slug: 'nosuchbundle' }, NOSUCH);
+    await yes('get_bundle', { id: slug, include: 'events' });
+    await no('get_bundle', { id: 'nosuchbundle' }, NOSUCH);
     const draft = (await yes('create_bundle', { body: bundle('A draft', { status: 'dr' }) })).id as string;
-    await yes('update_bundle', { slug: draft, body: { expires: '2030-01-01' }, confirm: true });
+    await yes('update_bundle', { id: draft, body: { expires: '2030-01-01' }, confirm: true });
     await no(
       'update_bundle',
-      { slug: draft, body: { colour: 'red' }, confirm: true },
+      { id: draft, body: { colour: 'red' }, confirm: true },
       /colour: This field is not allowed here\./,
     );
-    await yes('validate_bundle', { slug: draft });
-    await no('validate_bundle', { slug: 'nosuchbundle' }, NOSUCH);
-    await yes('list_bundle_events', { slug });
-    await no('list_bundle_events', { slug: 'nosuchbundle' }, NOSUCH);
-    await yes('add_bundle_tags', { slug, tags: ['alpha'], confirm: true });
-    await no('add_bundle_tags', { slug, tags: 'alpha', confirm: true }, /^400 invalid: .*tags/);
-    await yes('remove_bundle_tags', { slug, tags: ['alpha'], confirm: true });
-    await no('remove_bundle_tags', { slug, tags: [''], confirm: true }, /^400 invalid: .*tags\[0\]/);
-    await yes('send_bundle', { slug: draft, confirm: true });
+    await yes('validate_bundle', { id: draft });
+    await no('validate_bundle', { id: 'nosuchbundle' }, NOSUCH);
+    await yes('list_bundle_events', { id: slug });
+    await no('list_bundle_events', { id: 'nosuchbundle' }, NOSUCH);
+    await yes('add_bundle_tags', { id: slug, tags: ['alpha'], confirm: true });
+    await no('add_bundle_tags', { id: slug, tags: 'alpha', confirm: true }, /^400 invalid: .*tags/);
+    await yes('remove_bundle_tags', { id: slug, tags: ['alpha'], confirm: true });
+    await no('remove_bundle_tags', { id: slug, tags: [''], confirm: true }, /^400 invalid: .*tags\[0\]/);
+    await yes('send_bundle', { id: draft, confirm: true });
     await no(
       'send_bundle',
-      { slug: draft, confirm: true },
+      { id: draft, confirm: true },
       /^Not possible: Bundle \w+ is Sent: only a draft can be sent\./,
     );
     const drafted = (await yes('create_bundle', { body: bundle('To delete', { status: 'dr' }) })).id as string;
-    await no('delete_bundle', { slug: drafted }, /^Not done: this would delete Bundle \w+ \(Draft, 1 signer\)/);
-    await yes('delete_bundle', { slug: drafted, confirm: true });
-    await no('delete_bundle', { slug: drafted, confirm: true }, NOSUCH);
-    await yes('expire_bundle', { slug: draft, confirm: true });
-    await no('expire_bundle', { slug: 'nosuchbundle', confirm: true }, NOSUCH);
+    await no('delete_bundle', { id: drafted }, /^Not done: this would delete Bundle \w+ \(Draft, 1 signer\)/);
+    await yes('delete_bundle', { id: drafted, confirm: true });
+    await no('delete_bundle', { id: drafted, confirm: true }, NOSUCH);
+    await yes('expire_bundle', { id: draft, confirm: true });
+    await no('expire_bundle', { id: 'nosuchbundle', confirm: true }, NOSUCH);
 
     // Packets and the signer's sandbox
     await yes('get_packet', { id: packet });
@@ -142,6 +146,7 @@ describe('every tool over stdio', () => {
       body: bundle('Embedded', {
         packets: [{ key: 'em', name: 'Em Bed', email: 'em@example.com', deliver_via: 'embed' }],
       }),
+      confirm: true,
     });
     await yes('create_embed_url', { id: (embedded.packets as { id: string }[])[0]!.id });
     await no('create_embed_url', { id: 'nosuch' }, NOSUCH);
@@ -157,7 +162,7 @@ describe('every tool over stdio', () => {
     await no('reassign_packet', { id: handed.id, body: { email: 'x@example.com' }, confirm: true }, /name: /);
     await no('sign_packet', { id: handed.id, body: { values: 'no' }, confirm: true }, /^400 invalid: values/);
     await yes('sign_packet', { id: handed.id, body: {}, confirm: true });
-    const toDecline = await yes('create_bundle', { body: bundle('Declined') });
+    const toDecline = await yes('create_bundle', { body: bundle('Declined'), confirm: true });
     await no('decline_packet', { id: 'nosuch', reason: 'no', confirm: true }, NOSUCH);
     await yes('decline_packet', {
       id: (toDecline.packets as { id: string }[])[0]!.id,
@@ -166,17 +171,17 @@ describe('every tool over stdio', () => {
     });
     await yes('wait_for_bundles', { ids: [slug], until: 'docs-ready', timeout_seconds: 30 });
     await no('wait_for_bundles', { ids: [slug], until: 'someday' }, /until: /);
-    await yes('get_bundle_files', { slug });
-    await no('get_bundle_files', { slug: 'nosuchbundle' }, NOSUCH);
-    await yes('get_bundle_data', { slug });
-    await no('get_bundle_data', { slug: 'nosuchbundle' }, NOSUCH);
+    await yes('get_bundle_files', { id: slug });
+    await no('get_bundle_files', { id: 'nosuchbundle' }, NOSUCH);
+    await yes('get_bundle_data', { id: slug });
+    await no('get_bundle_data', { id: 'nosuchbundle' }, NOSUCH);
     await yes('get_packet_coe', { id: handed.id });
     await no('get_packet_coe', { id: 'nosuch' }, NOSUCH);
-    await no('generate_interim_files', { slug: 'nosuchbundle', confirm: true }, NOSUCH);
-    const running = await yes('create_bundle', { body: bundle('Interim') });
-    await yes('generate_interim_files', { slug: running.id, confirm: true });
-    await no('cancel_bundle', { slug: 'nosuchbundle', confirm: true }, NOSUCH);
-    await yes('cancel_bundle', { slug: running.id, confirm: true });
+    await no('generate_interim_files', { id: 'nosuchbundle', confirm: true }, NOSUCH);
+    const running = await yes('create_bundle', { body: bundle('Interim'), confirm: true });
+    await yes('generate_interim_files', { id: running.id, confirm: true });
+    await no('cancel_bundle', { id: 'nosuchbundle', confirm: true }, NOSUCH);
+    await yes('cancel_bundle', { id: running.id, confirm: true });
 
     // Templates
     await yes('list_templates', { metadata: { region: 'emea' } });

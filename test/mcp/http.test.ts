@@ -117,6 +117,7 @@ describe('/mcp and the create limit', () => {
       label,
       signers: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
       documents: [{ base64: CONTRACT_B64 }],
+      confirm: true,
     });
     try {
       const first = (await ok(limited, 'send_for_signature', send('One'))).bundle as { id: string };
@@ -158,16 +159,24 @@ describe('esign mcp on stdio over the remote backend', () => {
       await fails(
         remote,
         'send_bundle',
-        { slug: draft.id, confirm: true },
-        /^Refused to send a draft Bundle to its signers \(slug \w+\): it is not a test Bundle/,
+        { id: draft.id, confirm: true },
+        /^Refused to send a draft Bundle to its signers \(id \w+\): it is not a test Bundle/,
       );
-      expect((await ok(remote, 'get_bundle', { slug: draft.id })).status).toBe('dr');
+      expect((await ok(remote, 'get_bundle', { id: draft.id })).status).toBe('dr');
       // Test Bundles go only to the account's own users.
       const owner = [{ key: 'me', name: 'The Owner', email: 'owner@example.com' }];
-      const test = await ok(remote, 'create_bundle', { body: request('A test', { is_test: true, packets: owner }) });
+      const test = await ok(remote, 'create_bundle', {
+        body: request('A test', { is_test: true, packets: owner }),
+        confirm: true,
+      });
       expect([test.status, test.is_test]).toEqual(['se', true]);
       expect(
-        (await ok(remote, 'create_bundle', { body: request('A test', { is_test: true, packets: owner }) })).id,
+        (
+          await ok(remote, 'create_bundle', {
+            body: request('A test', { is_test: true, packets: owner }),
+            confirm: true,
+          })
+        ).id,
       ).toBe(test.id);
       // The scenario's second half over the remote adapter: sign in esign serve's sandbox, wait by
       // polling, save the files over HTTP, verify them.
@@ -213,7 +222,9 @@ describe('esign mcp on stdio over the remote backend', () => {
     expect(added.exitCode, added.stderr).toBe(0);
     const live = await stdioClient(env(), { set: 'all' });
     try {
-      expect((await ok(live, 'create_bundle', { body: request('Deliberately live') })).status).toBe('se');
+      expect((await ok(live, 'create_bundle', { body: request('Deliberately live'), confirm: true })).status).toBe(
+        'se',
+      );
       const r = await call(live, 'get_rate_limit');
       expect(r.isError, r.text).toBe(false);
     } finally {

@@ -134,6 +134,7 @@ describe('data is data', () => {
         documents: [{ base64: CONTRACT_B64, name: SHORT }],
         custom_key: HOSTILE.slice(0, 200),
         subject: HOSTILE,
+        confirm: true,
       });
       expect(again.data.existing).toBe(true);
       const held = await run('send_draft', { id: ids.draft });
@@ -164,8 +165,8 @@ describe('data is data', () => {
           documents: [{ file_b64: CONTRACT_B64 }],
         },
       });
-      await run('call_operation', { operation: 'get_bundle', arguments: { slug: ids.slug, include: 'events,data' } });
-      await run('call_operation', { operation: 'get_bundle', arguments: { slug: 'x'.repeat(20) } });
+      await run('call_operation', { operation: 'get_bundle', arguments: { id: ids.slug, include: 'events,data' } });
+      await run('call_operation', { operation: 'get_bundle', arguments: { id: 'x'.repeat(20) } });
       await run('call_operation', { operation: 'create_webhook', describe: true });
       await run('call_operation', { operation: 'list_webhook_deliveries', arguments: { webhook: ids.webhook } });
       expect([...tried].sort(), 'every tool of the set is tried').toEqual(

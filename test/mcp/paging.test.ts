@@ -75,7 +75,7 @@ describe('answers within the limit', () => {
       documents: [{ key: 'd', file_b64: CONTRACT_B64 }],
       status: 'dr',
     });
-    const r = await call(c, 'call_operation', { operation: 'get_bundle', arguments: { slug: big.id } });
+    const r = await call(c, 'call_operation', { operation: 'get_bundle', arguments: { id: big.id } });
     expect(r.isError).toBe(true);
     expect(r.prose).toMatch(
       /^The answer would be \d+ characters, over the limit of 25000: nothing is shown\. Ask for less: /,

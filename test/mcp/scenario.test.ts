@@ -81,7 +81,7 @@ const signers = [
 
 async function scenario(c: Connected) {
   const document = c.fileAccess ? { path: fixture('contract.pdf') } : { base64: CONTRACT_B64, name: 'contract.pdf' };
-  const request = { label: 'NDA for Ada and Bob', signers, documents: [document] };
+  const request = { label: 'NDA for Ada and Bob', signers, documents: [document], confirm: true };
 
   // A webhook first, to a receiver that fails: its deliveries are the health check's story.
   await good(c, 'call_operation', {

@@ -76,6 +76,24 @@ describe('the stdio bound', () => {
     expect([big.exitCode, big.stderr]).toEqual([0, '']);
     expect(JSON.parse(big.stdout)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
   }, 30_000);
+
+  it('esign mcp answers a JSON-RPC batch with -32600 instead of dropping it, and goes on', async () => {
+    const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }];
+    const r = await execa(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      extendEnv: false,
+      reject: false,
+      input: `${JSON.stringify(batch)}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}\n`,
+    });
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batch/) } },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+  }, 30_000);
 });
 
 describe('esign mcp --tools all', () => {
@@ -103,8 +121,8 @@ describe('esign mcp --tools all', () => {
 
   it('a retried create returns the Bundle already made: one Bundle, one send', async () => {
     const body = request('Retried NDA');
-    const first = await ok(all, 'create_bundle', { body });
-    const again = await call(all, 'create_bundle', { body });
+    const first = await ok(all, 'create_bundle', { body, confirm: true });
+    const again = await call(all, 'create_bundle', { body, confirm: true });
     expect([again.data.id, first.existing, again.data.existing]).toEqual([first.id, false, true]);
     expect(again.prose).toBe(
       `Bundle ${first.id} already exists for this request (the same custom_key): nothing was created or sent now.`,
@@ -112,8 +130,9 @@ describe('esign mcp --tools all', () => {
     expect(first.custom_key).toMatch(/^mcp-[0-9a-f]{32}$/);
     expect((await ok(all, 'list_bundles', { search: first.custom_key as string })).total).toBe(1);
     // A key given by the agent is kept, and finds its Bundle the same way.
-    const keyed = await ok(all, 'create_bundle', { body: { ...body, label: 'Keyed', custom_key: 'order-4711' } });
-    const keyedAgain = await ok(all, 'create_bundle', { body: { ...body, label: 'Keyed', custom_key: 'order-4711' } });
+    const keyedBody = { ...body, label: 'Keyed', custom_key: 'order-4711' };
+    const keyed = await ok(all, 'create_bundle', { body: keyedBody, confirm: true });
+    const keyedAgain = await ok(all, 'create_bundle', { body: keyedBody, confirm: true });
     expect([keyed.custom_key, keyedAgain.id, keyedAgain.existing]).toEqual(['order-4711', keyed.id, true]);
     const story = await ok(all, 'bundle_story', { id: first.id as string });
     const requests = (story.timeline as { source: string; code: string }[]).filter(
@@ -126,15 +145,15 @@ describe('esign mcp --tools all', () => {
     const r = await fails(
       all,
       'create_bundle',
-      { body: { label: 'x', packets: [], documents: [] } },
+      { body: { label: 'x', packets: [], documents: [] }, confirm: true },
       /^Refused by the API: 400 invalid\./,
     );
     const e = errorOf(r) as { errors: { field: string; message: string }[] };
     expect(e.errors).toContainEqual({ field: 'packets', message: 'At least one packet (signer) is required.' });
-    await fails(all, 'get_bundle', { slug: 'nosuchbundle' }, /^Refused by the API: 404 not_found\./);
+    await fails(all, 'get_bundle', { id: 'nosuchbundle' }, /^Refused by the API: 404 not_found\./);
     const missing = await fails(all, 'get_bundle', {}, /^Refused by the API: 400 invalid\./);
-    expect((errorOf(missing) as { errors: { field: string }[] }).errors.map((x) => x.field)).toEqual(['slug']);
-    const extra = await fails(all, 'get_bundle', { slug: 'x', extra: 1 }, /400 invalid/);
+    expect((errorOf(missing) as { errors: { field: string }[] }).errors.map((x) => x.field)).toEqual(['id']);
+    const extra = await fails(all, 'get_bundle', { id: 'x', extra: 1 }, /400 invalid/);
     expect(errorOf(extra).errors).toEqual([{ field: 'extra', message: 'This field is not allowed here.' }]);
   });
 });
@@ -145,6 +164,7 @@ describe('esign mcp (the default set)', () => {
       label: 'Raced NDA',
       signers: [{ name: 'Ada Lovelace', email: 'ada@example.com' }],
       documents: [{ path: fixture('contract.pdf') }],
+      confirm: true,
     };
     const replies = await Promise.all([1, 2, 3, 4, 5].map(() => ok(jobs, 'send_for_signature', args)));
     const ids = new Set(replies.map((r) => (r.bundle as { id: string }).id));
@@ -167,7 +187,7 @@ describe('esign mcp (the default set)', () => {
   });
 
   it('serves a Bundle and its files as resources, named by id (a label stays in the JSON)', async () => {
-    const b = await ok(all, 'create_bundle', { body: request('As a resource') });
+    const b = await ok(all, 'create_bundle', { body: request('As a resource'), confirm: true });
     const { resources } = await jobs.client.listResources();
     const listed = resources.find((r) => r.uri === `esign://bundles/${b.id}`);
     expect(listed).toMatchObject({ name: b.id, title: `Bundle ${b.id}` });

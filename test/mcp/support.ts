@@ -79,13 +79,23 @@ export async function stdioClient(
   return { ...(await connected(client, set, true)), stderr: () => err };
 }
 
-/** The SDK's client on `esign serve`'s /mcp with an API key. */
-export async function httpClient(origin: string, key: string, set: ToolSet = 'default'): Promise<Connected> {
+/** The SDK's client on `esign serve`'s /mcp with an API key (`Token KEY`, or as `authorization` says). */
+export async function httpClient(
+  origin: string,
+  key: string,
+  set: ToolSet = 'default',
+  o: {
+    capabilities?: ClientOptions['capabilities'];
+    setup?: (c: Client) => void;
+    authorization?: string;
+  } = {},
+): Promise<Connected> {
   const url = new URL(`${origin}/mcp${set === 'all' ? '?tools=all' : ''}`);
   const transport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { authorization: `Token ${key}` } },
+    requestInit: { headers: { authorization: o.authorization ?? `Token ${key}` } },
   });
-  const client = new Client({ name: 'esign-test', version: '1' });
+  const client = new Client({ name: 'esign-test', version: '1' }, { capabilities: o.capabilities ?? {} });
+  o.setup?.(client);
   await client.connect(transport);
   return connected(client, set, false);
 }

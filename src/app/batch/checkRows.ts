@@ -29,15 +29,22 @@ export interface CheckSummary {
   after_create: string[];
 }
 
+/** Checking runs in slices this long, then lets the event loop answer others (a server checks for many). */
+const SLICE_MS = 20;
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Checks the CSV at `csv` against the source (loaded once the header is read: a CSV that cannot be
- * read is reported first, before the backend is asked for); each problem goes to `report` as it is found.
+ * read is reported first, before the backend is asked for); each problem goes to `report` as it is
+ * found, and `onRows` hears how many rows are checked so far (after each slice of work).
  */
 export async function checkRows(
   service: () => Promise<EsignService>,
   csv: string,
   load: () => Promise<Source>,
   report: (p: RowProblem) => void,
+  onRows?: (rows: number) => void,
 ): Promise<CheckSummary> {
   const header = await readHeader(csv);
   const source = await load();
@@ -50,7 +57,13 @@ export async function checkRows(
   if (!plan.problems.length) {
     // The same rows as batch send's (rows.ts), duplicate custom_keys included, files read as it reads them.
     const checker = new RowChecker(source, { batchId: 'check', readFiles: true, files: new FileCache() });
+    let sliceStart = performance.now();
     for await (const r of readRows(csv, header)) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        onRows?.(rows);
+        await turn();
+        sliceStart = performance.now();
+      }
       rows++;
       const built = await checker.check(r);
       let problems: Problem[] = built.problems;

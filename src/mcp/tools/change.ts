@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { signersToRemind } from '../../app/remind.js';
 import { bundleStateWord } from '../../service/states.js';
-import { BUNDLE_RULES, bundleEffect, packetEffect } from '../effects.js';
+import { BUNDLE_RULES, alreadyDone, bundleEffect, packetEffect } from '../effects.js';
 import { CONFIRM_DESCRIPTION } from '../goAhead.js';
 import { count, ours, say } from '../prose.js';
 import { requireLive } from '../safety.js';
@@ -36,12 +36,16 @@ export const cancelBundle = job({
   name: 'cancel_bundle',
   title: 'Cancel a Bundle',
   description:
-    'Cancels a Bundle that has not ended: signers can no longer sign it. Needs the go-ahead (confirm: true); ' +
-    'without it, says what it would cancel. A draft is deleted instead (call_operation delete_bundle).',
+    'Cancels a Bundle that has not ended, a draft included: signers can no longer sign it, and it is kept (to remove a ' +
+    'draft instead: call_operation delete_bundle). Needs the go-ahead (confirm: true); without it, says what it would ' +
+    'cancel. A Bundle already cancelled is answered as it is (a repeat is safe).',
   uses: ['getBundle', 'cancelBundle'],
   input: z.strictObject({ id, confirm }),
   output: BundleAnswer,
   async run(a, ctx) {
+    const was = await alreadyDone(ctx.service, a.id, BUNDLE_RULES.cancelBundle!);
+    if (was)
+      return { say: say`Bundle ${was.id} is already Cancelled: nothing changed.`, data: { bundle: stateOf(was) } };
     await ctx.goAhead(a, await bundleEffect(ctx.service, a.id, BUNDLE_RULES.cancelBundle!));
     const b = await ctx.service.cancelBundle(a.id);
     return { say: say`Cancelled Bundle ${b.id} (${ours(bundleStateWord(b.status))}).`, data: { bundle: stateOf(b) } };

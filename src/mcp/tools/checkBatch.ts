@@ -26,6 +26,7 @@ export const checkBatch = (fileAccess: boolean) =>
       'The shape: exactly one of spec (a Bundle request whose strings hold {{column}}), template or envelope_template. ' +
       'Problems name the row and column.',
     uses: ['getTemplate', 'getEnvelopeTemplate'],
+    long: true,
     input: z.strictObject({
       ...(fileAccess ? { csv_path: z.string().min(1).max(4096).optional().describe('The CSV on this machine') } : {}),
       csv: z.string().max(CHECK_LIMITS.csvChars).optional().describe('The CSV text'),
@@ -75,6 +76,7 @@ export const checkBatch = (fileAccess: boolean) =>
             if (problems.length < CHECK_LIMITS.problems) problems.push(p);
             else more++;
           },
+          (rows) => ctx.status(say`${rows} rows checked`),
         );
         return {
           say: r.ok

@@ -7,7 +7,9 @@ import { type SignatureRequestInput, buildSignatureRequest } from '../../app/sig
 import { bundleStateWord, isEnded, isSendable } from '../../service/states.js';
 import type { Bundle } from '../../service/types.js';
 import { count, ours, say } from '../prose.js';
-import { createOnce, createReachesPeople, requireLive } from '../safety.js';
+import { CONFIRM_DESCRIPTION } from '../goAhead.js';
+import { createOnce, createReachesPeople, createSends, requireLive } from '../safety.js';
+import { sendEffect } from '../sendPreview.js';
 import type { ToolContext } from '../tool.js';
 import { ConciseBundle, concise } from '../views.js';
 import { job } from './kit.js';
@@ -33,9 +35,13 @@ function documentSchema(fileAccess: boolean) {
   });
 }
 
-/** What the answer says about the Bundle a call made or found. */
-function outcome(b: Bundle, existing: boolean): string {
+/** What the answer says about the Bundle a call made or found (`draft`: it was asked for as a draft). */
+function outcome(b: Bundle, existing: boolean, draft: boolean): string {
   const state = ours(bundleStateWord(b.status));
+  if (!existing && b.status === 'pe')
+    return draft
+      ? say`Made Bundle ${b.id}, pending: it becomes a draft once its documents are fetched and checked; nothing was sent. Then send it with send_draft.`
+      : say`Made Bundle ${b.id}, pending: it sends to ${count(b.packets.length, 'signer')} once its documents are fetched and checked. If one cannot be, the Bundle goes Failed instead, with the reason in bundle_story. wait_for_bundles (until: sent) waits for either.`;
   if (!existing)
     return isSendable(b.status)
       ? say`Made draft Bundle ${b.id}: nothing was sent. Send it with send_draft.`
@@ -53,8 +59,10 @@ export const sendForSignature = (fileAccess: boolean) =>
     title: 'Send documents for signature',
     description:
       `Makes a Bundle: signers and documents (${fileAccess ? 'a file path on this machine, ' : ''}a URL, base64, or a ` +
-      'Document Template) or an Envelope Template; sent at once, or a draft (draft: true). A retry with the same ' +
-      'arguments returns the Bundle already made (existing: true); nothing is sent twice. A draft already made: send_draft.',
+      'Document Template) or an Envelope Template; sent at once (a URL document: once fetched), or a draft (draft: true). ' +
+      'Sending needs the go-ahead (confirm: true); without it nothing is made and the answer says who would get what. ' +
+      'A retry with the same arguments returns the Bundle already made (existing: true); nothing is sent twice. ' +
+      'A draft already made: send_draft.',
     uses: ['createBundle', 'listBundles', 'getTemplate', 'getEnvelopeTemplate'],
     input: z.strictObject({
       label: z.string().max(200).optional(),
@@ -69,38 +77,26 @@ export const sendForSignature = (fileAccess: boolean) =>
       in_order: z.boolean().optional(),
       expires: z.string().max(40).optional(),
       custom_key: z.string().max(200).optional(),
+      confirm: z.boolean().optional().describe(CONFIRM_DESCRIPTION),
     }),
     output: z.object({ bundle: ConciseBundle, existing: z.boolean(), custom_key: z.string() }),
     async run(a, ctx: ToolContext) {
       const { service } = ctx;
       const req = await buildSignatureRequest(service, a as SignatureRequestInput, ctx.fileAccess);
-      const sends = createReachesPeople(req.body);
-      await requireLive(ctx, !sends, say`create and send this Bundle`);
+      await requireLive(ctx, !createReachesPeople(req.body), say`create and send this Bundle`);
       const made = await createOnce(
         service,
         req.body,
         async (body) => {
-          if (sends)
-            await ctx.goAhead(
-              {},
-              {
-                action: say`send a new Bundle to ${count(a.signers.length, 'signer')}`,
-                target: { label: a.label ?? '', signers: signersOf(a.signers) },
-                reachesPeople: true,
-                askOnly: true,
-              },
-            );
+          if (createSends(body)) await ctx.goAhead(a, sendEffect(body));
           ctx.beforeCreate?.();
           return service.createBundle(body, req.files);
         },
         req.identity,
       );
       return {
-        say: outcome(made.bundle, made.existing),
+        say: outcome(made.bundle, made.existing, a.draft === true),
         data: { bundle: concise(made.bundle), existing: made.existing, custom_key: made.custom_key },
       };
     },
   });
-
-const signersOf = (signers: { name: string; email?: string; phone?: string }[]) =>
-  signers.map((s) => ({ name: s.name, address: s.email ?? s.phone ?? null }));

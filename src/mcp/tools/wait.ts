@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { waitForBundles } from '../../app/wait/waiter.js';
 import { explainEnd } from '../../app/wait/why.js';
-import { WAIT_TARGETS, bundleStateWord } from '../../service/states.js';
+import { WAIT_TARGETS, bundleStateWord, reachedTarget } from '../../service/states.js';
 import { count, say } from '../prose.js';
 import { id, job } from './kit.js';
 
@@ -17,6 +17,7 @@ export const waitTool = job({
     'docs-ready (signed files ready to download) or ended. outcome: reached, timeout (call again), or unreachable (with why). ' +
     'For where a Bundle stands now, bundle_story.',
   uses: ['getBundle', 'listBundles', 'listBundleEvents'],
+  long: true,
   input: z.strictObject({
     ids: z.array(id).min(1).max(WAIT_LIMITS.ids),
     until: z.enum(WAIT_TARGETS).default('complete'),
@@ -28,9 +29,18 @@ export const waitTool = job({
     pending: z.array(z.string()),
     unreachable: z.array(z.object({ id: z.string(), reason: z.string() })),
   }),
-  async run(a, { service, signal }) {
+  async run(a, { service, signal, status }) {
     const ids = [...new Set(a.ids)];
-    const r = await waitForBundles(service, ids, { target: a.until, timeoutMs: a.timeout_seconds * 1000, signal });
+    status(say`waiting: ${count(ids.length, 'Bundle')} not yet ${a.until}`, a.timeout_seconds);
+    const r = await waitForBundles(service, ids, {
+      target: a.until,
+      timeoutMs: a.timeout_seconds * 1000,
+      signal,
+      onUpdate: (bundles) => {
+        const open = bundles.filter((b) => !reachedTarget(a.until, b)).length;
+        status(say`waiting: ${open} of ${count(ids.length, 'Bundle')} not yet ${a.until}`, a.timeout_seconds);
+      },
+    });
     const unreachable = await Promise.all(
       r.unreachable.map(async (b) => ({ id: b.id, reason: await explainEnd(service, b) })),
     );

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { webhookFailures } from '../../app/webhookFailures.js';
 import { CONFIRM_DESCRIPTION } from '../goAhead.js';
-import { count, say } from '../prose.js';
+import { count, ours, say } from '../prose.js';
 import { Refusal } from '../tool.js';
 import { day, id, job } from './kit.js';
 
@@ -56,24 +56,45 @@ export const resendWebhookEvents = job({
   title: 'Resend webhook events',
   description:
     'Delivers webhook events again now (after the receiver is fixed): the given event ids, or the latest undelivered ' +
-    "events of one webhook. esign's sandbox: the local engine and esign serve. Needs the go-ahead (confirm: true).",
-  uses: ['listWebhookEvents', 'resendWebhookEvent'],
+    'events of one webhook. Events already delivered are left out (already_delivered) unless redeliver: true. ' +
+    "esign's sandbox: the local engine and esign serve. Needs the go-ahead (confirm: true).",
+  uses: ['listWebhookEvents', 'getWebhookEvent', 'resendWebhookEvent'],
   input: z.strictObject({
     events: z.array(id).max(50).optional(),
     webhook: id.optional().describe('Resend its undelivered events (at most 50)'),
+    redeliver: z.boolean().optional().describe('true: given events already delivered are delivered again too'),
     confirm: z.boolean().optional().describe(CONFIRM_DESCRIPTION),
   }),
   output: z.object({
     resent: z.array(z.object({ event: z.string(), success: z.boolean(), status: z.int() })),
+    already_delivered: z
+      .array(z.string())
+      .describe('given events left out: delivered before (redeliver: true sends them)'),
   }),
   async run(a, ctx) {
     const { service } = ctx;
     if ((a.events === undefined) === (a.webhook === undefined))
       throw new Refusal(say`Give events or webhook (one of them).`, { error: { code: 'invalid' } });
-    const ids =
-      a.events ??
-      (await service.listWebhookEvents({ webhook: a.webhook, success: false, per_page: 50 })).items.map((e) => e.pk);
-    if (!ids.length) return { say: say`No undelivered event to resend.`, data: { resent: [] } };
+    let ids: string[];
+    const delivered: string[] = [];
+    if (a.events) {
+      ids = [];
+      for (const e of [...new Set(a.events)]) {
+        if (!a.redeliver && (await service.getWebhookEvent(e)).success) delivered.push(e);
+        else ids.push(e);
+      }
+    } else
+      ids = (await service.listWebhookEvents({ webhook: a.webhook, success: false, per_page: 50 })).items.map(
+        (e) => e.pk,
+      );
+    const left = delivered.length
+      ? say` ${count(delivered.length, 'given event')} already delivered ${ours(delivered.length === 1 ? 'was' : 'were')} left out (redeliver: true sends them again).`
+      : '';
+    if (!ids.length)
+      return {
+        say: say`No undelivered event to resend.${ours(left)}`,
+        data: { resent: [], already_delivered: delivered },
+      };
     await ctx.goAhead(a, {
       action: say`deliver ${count(ids.length, 'webhook event')} again now`,
       target: { events: ids },
@@ -84,6 +105,9 @@ export const resendWebhookEvents = job({
       resent.push({ event: r.pk, success: r.success, status: r.status });
     }
     const ok = resent.filter((r) => r.success).length;
-    return { say: say`Resent ${count(resent.length, 'event')}: ${ok} delivered now.`, data: { resent } };
+    return {
+      say: say`Resent ${count(resent.length, 'event')}: ${ok} delivered now.${ours(left)}`,
+      data: { resent, already_delivered: delivered },
+    };
   },
 });
