@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { transform } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { LocalEngine } from '../dist/engine.js';
 import { fmt, SMOKE, size } from './lib.mjs';
 import { PDF_B64 } from './seed.mjs';
@@ -37,6 +37,20 @@ const { MIGRATIONS } = await import(
   `data:text/javascript,${encodeURIComponent((await transform(readFileSync(new URL('../src/local/store/migrations.ts', import.meta.url), 'utf8'), { loader: 'ts', format: 'esm' })).code)}`
 );
 const BEFORE = 6; // migrations on main before this work
+/** The engine's phone rule (migration 20 calls it as esign_phone), bundled from the source as the engine has it. */
+const { normalizePhone } = await import(
+  `data:text/javascript,${encodeURIComponent(
+    (
+      await build({
+        entryPoints: [new URL('../src/service/phone.ts', import.meta.url).pathname],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'node',
+      })
+    ).outputFiles[0].text,
+  )}`
+);
 
 const KINDS = [
   'Lease renewal',
@@ -569,6 +583,7 @@ for (const [k, n] of SIZES.entries()) {
     // in its own transaction. Timed apart from the engine's first open, which also sends every
     // reminder and expiry that fell due on the seeded dates.
     raw.pragma('synchronous = NORMAL');
+    raw.function('esign_phone', { deterministic: true }, (v) => (typeof v === 'string' ? normalizePhone(v) : v));
     t0 = Date.now();
     for (let v = BEFORE; v < MIGRATIONS.length; v++)
       raw

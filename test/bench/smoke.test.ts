@@ -23,11 +23,13 @@ async function bench(file: string, args: string[] = [], env: Record<string, stri
   return r.stdout;
 }
 
-/** The files a file imports from bench/ (`./x.mjs`). */
+/** The files a file imports from bench/ (`./x.mjs`), or preloads into a process it starts (`new URL('./x.mjs', ...)`). */
 const importsOf = (file: string) =>
-  [...readFileSync(join(BENCH, file), 'utf8').matchAll(/from '\.\/([\w-]+\.mjs)'|import\('\.\/([\w-]+\.mjs)'\)/g)].map(
-    (m) => (m[1] ?? m[2])!,
-  );
+  [
+    ...readFileSync(join(BENCH, file), 'utf8').matchAll(
+      /from '\.\/([\w-]+\.mjs)'|import\('\.\/([\w-]+\.mjs)'\)|new URL\('\.\/([\w-]+\.mjs)'/g,
+    ),
+  ].map((m) => (m[1] ?? m[2] ?? m[3])!);
 
 /**
  * Run below, each on its own; bench/run.mjs runs the others (what `npm run bench` runs), and a file

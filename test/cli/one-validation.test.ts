@@ -25,7 +25,7 @@ const ROWS = [
 const REFUSALS = [
   'row 1, column doc: The PDF is corrupt or unreadable.',
   'row 2, column doc: The file is not a PDF (no %PDF- header).',
-  'row 3, column email: Test Bundles can only be delivered to verified email addresses of account users; stranger@example.com is not one.',
+  "row 3, column email: Test Bundles are delivered only to verified email addresses of account users; stranger@example.com is not one: verify it as a user of the account (esign local users add stranger@example.com, or esign local users verify stranger@example.com; on the hosted service, in the account's user settings), or deliver by embed.",
   'row 4, column doc: Uploading office documents (contract.docx) requires the office-upload account feature.',
   'row 5, column expires: Must be in the future.',
 ];
@@ -112,7 +112,7 @@ describe.each(BOTH_BACKENDS)('on the %s', (_name, make) => {
     expect(test.exitCode).toBe(3);
     expect(JSON.parse(test.stdout)).toMatchObject({
       ok: false,
-      problems: [{ field: 'packets[0].email', message: expect.stringMatching(/^Test Bundles can only be delivered/) }],
+      problems: [{ field: 'packets[0].email', message: expect.stringMatching(/^Test Bundles are delivered only to verified email addresses/) }],
     });
     const valid = await dry('--file', join(files.dir, 'contract.pdf'));
     expect(valid.exitCode, valid.stderr).toBe(0);

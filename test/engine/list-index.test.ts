@@ -570,11 +570,22 @@ describe('upgrade of a database made before migration 7', () => {
         SELECT 1 FROM sqlite_master v, json_each('["data", "idx", "content", "docsize", "config"]') x
         WHERE v.sql LIKE 'CREATE VIRTUAL%' AND m.name = v.name || '_' || x.value)`)
         .all() as { type: string; name: string; sql: string | null }[];
-      // Objects migration 7 added, or replaced under the same name (the covering order indexes).
+      // Objects migration 7 added, or replaced under the same name (the covering order indexes); a
+      // table of migrations 1-6 that a later one gave columns (ALTER TABLE ADD COLUMN) loses them
+      // instead, keeping its rows.
+      // Triggers first, tables last (an index on a column must go before the column).
+      const rank = (type: string) => (type === 'trigger' ? 0 : type === 'table' ? 2 : 1);
+      const v6Columns = (table: string) =>
+        v6.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
       for (const o of added
         .filter((x) => x.sql !== null && !keep.has(x.sql))
-        .sort((a, b) => (a.type === 'trigger' ? -1 : b.type === 'trigger' ? 1 : 0)))
-        e6.db.exec(`DROP ${o.type.toUpperCase()} IF EXISTS "${o.name}"`);
+        .sort((a, b) => rank(a.type) - rank(b.type))) {
+        const before = o.type === 'table' ? v6Columns(o.name) : [];
+        if (!before.length) e6.db.exec(`DROP ${o.type.toUpperCase()} IF EXISTS "${o.name}"`);
+        else
+          for (const c of e6.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(o.name) as string[])
+            if (!before.includes(c)) e6.db.exec(`ALTER TABLE "${o.name}" DROP COLUMN "${c}"`);
+      }
       for (const sqlText of v6.prepare(`SELECT sql FROM sqlite_master WHERE sql IS NOT NULL`).pluck().all() as string[])
         if (!e6.db.prepare('SELECT 1 FROM sqlite_master WHERE sql = ?').get(sqlText)) e6.db.exec(sqlText);
       e6.db.pragma('user_version = 6');

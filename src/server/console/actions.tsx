@@ -152,7 +152,7 @@ export function registerActions(scope: FastifyInstance, c: Console) {
   registerAction(
     scope,
     c,
-    '/bundles/:slug/webhooks/:webhook/enable',
+    '/bundles/:slug/webhook/:webhook/enable',
     'updateWebhook',
     async (req) => {
       const w = await webhookOf(req);

@@ -44,7 +44,7 @@ export const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
 export const remindUrl = (slug: string, packet: string) =>
   `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
 const enableUrl = (slug: string, webhook: string) =>
-  `${bundleUrl(slug)}/webhooks/${encodeURIComponent(webhook)}/enable`;
+  `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/enable`;
 export const resendUrl = (slug: string, event: string) =>
   `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
 export const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;

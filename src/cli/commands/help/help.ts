@@ -17,7 +17,7 @@ const helpVerb = (program: Parent) =>
     'help [topic...]',
     'Help on a command, or "exit-codes", "states" (every status and event code in words) or "environment"',
     {
-      examples: ['esign help bundle create', 'esign help states', 'esign help exit-codes', 'esign help environment'],
+      examples: ['esign help bundle create', 'esign help exit-codes', 'esign help environment'],
       async run(f, _o, topic = []) {
         if (topic[0] === 'exit-codes') return printExitCodes(f.io);
         if (topic[0] === 'states') return printStates(f.io);

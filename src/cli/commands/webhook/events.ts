@@ -7,11 +7,16 @@ import { idVerb, listVerb } from '../../verb.js';
 import { deliveryColumns, EVENT_COLUMNS, showEvent } from './shared/display.js';
 import { eventFilterFlags, eventFilters } from './shared/filters.js';
 
-/** Webhook names by id, read once per command: every row names its webhook. */
+/** Webhook names by id, read anew by each command (a process may run several): every row names its webhook. */
 const hookNames = new Map<string, string>();
-async function readHookNames(s: EsignService): Promise<void> {
-  if (hookNames.size) return;
-  for (const w of (await s.listWebhooks({ per_page: 100 })).items) hookNames.set(w.id, w.name);
+function hookNamesReader(): (s: EsignService) => Promise<void> {
+  let read = false;
+  return async (s) => {
+    if (read) return;
+    hookNames.clear();
+    for (const w of (await s.listWebhooks({ per_page: 100 })).items) hookNames.set(w.id, w.name);
+    read = true;
+  };
 }
 const WEBHOOK_COLUMN: Column<WebhookEvent> = {
   header: 'WEBHOOK',
@@ -32,6 +37,7 @@ export const events = listVerb('events', 'Webhook events (one per webhook and oc
     if (o.success && o.failed) throw new CliError('Give --success or --failed, not both.', EXIT.USAGE);
     const success = o.success ? true : o.failed ? false : undefined;
     const filters = { webhook: o.webhook, success, ...eventFilters(o) };
+    const readHookNames = hookNamesReader();
     return async (s, q) => {
       await readHookNames(s);
       return s.listWebhookEvents({ ...q, ...filters });
@@ -60,6 +66,7 @@ export const deliveries = listVerb('deliveries', 'Delivery attempts, newest firs
   ],
   pages: (o) => {
     const filters = { webhook: o.webhook, webhook_event: o.event, ...eventFilters(o) };
+    const readHookNames = hookNamesReader();
     return async (s, q) => {
       await readHookNames(s);
       return s.listWebhookDeliveries({ ...q, ...filters });

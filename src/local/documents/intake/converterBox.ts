@@ -126,7 +126,9 @@ export async function boxCommand(
   const limit = [`--${opts.memory.kind === 'data' ? 'data' : 'as'}=${opts.memory.bytes}`, '--'];
   const prlimit = systemTool('ESIGN_PRLIMIT', 'prlimit');
   const wrapped = (inner: string[]): Box => {
-    const line = prlimit ? [prlimit, ...limit, ...inner] : inner;
+    // Niced, as the document sandbox is: a converter busy on a hostile file leaves the server the CPU.
+    const nice = ['/usr/bin/nice', '/bin/nice'].find((p) => isExecutable(p));
+    const line = [...(nice ? [nice, '-n', '10'] : []), ...(prlimit ? [prlimit, ...limit] : []), ...inner];
     return { command: line[0]!, args: line.slice(1), boxed: Boolean(bwrap) };
   };
   if (isRoot()) {

@@ -78,18 +78,15 @@ const jobOptions = (opts: ApartOptions) =>
     ? { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The PDF', counting: 'started' as const }
     : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF' };
 
-let scratch: string | undefined;
-let written = 0;
-
-/** `data` in a private file for the time of `use`, written without blocking the event loop. */
+/** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
 async function asFile<T>(data: Buffer, use: (path: string) => Promise<T>): Promise<T> {
-  scratch ??= await mkdtemp(join(tmpdir(), 'esign-documents-'));
-  const path = join(scratch, `${process.pid}-${++written}.pdf`);
-  await writeFile(path, data, { mode: 0o600 });
+  const dir = await mkdtemp(join(tmpdir(), 'esign-documents-'));
   try {
+    const path = join(dir, 'document.pdf');
+    await writeFile(path, data, { mode: 0o600 });
     return await use(path);
   } finally {
-    await rm(path, { force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
