@@ -4,7 +4,7 @@
 // check` reports, and what `run` refuses to start with.
 import { operationRow } from '../service/operationTable.js';
 import { actionOf, type Scenario, type Step } from './format.js';
-import { isPath, refsIn } from './refs.js';
+import { isPath, REF_FORMS, refsIn } from './refs.js';
 
 export interface Finding {
   /** Where, as a path into the file. */
@@ -57,7 +57,8 @@ function checkRefs(
 ): void {
   const { name: _name, expect: _expect, ...rest } = step;
   for (const { text, ref } of refsIn([rest, step.expect])) {
-    if (!ref) out.push({ at, message: `${text}: not a reference (write \${step.path} or \${env.NAME:-default}).` });
+    if (!ref) out.push({ at, message: `${text}: not a reference (write ${REF_FORMS}).` });
+    else if (ref.kind === 'now') continue;
     else if (ref.kind === 'env') {
       if (env[ref.name] === undefined && scenario.env?.[ref.name] === undefined && ref.fallback === undefined)
         out.push({
@@ -75,6 +76,12 @@ function checkRefs(
   }
 }
 
+/** Steps about the run's receiver: its deliveries, its attempts, how it answers. */
+const needsReceiver = (step: Step): boolean =>
+  step.respond !== undefined ||
+  step.webhooks !== undefined ||
+  (step.wait !== undefined && (step.wait.attempts !== undefined || step.wait.delivery !== undefined));
+
 export function checkScenario(scenario: Scenario, env: NodeJS.ProcessEnv): Finding[] {
   const out: Finding[] = [];
   const earlier = new Set<string>();
@@ -84,7 +91,12 @@ export function checkScenario(scenario: Scenario, env: NodeJS.ProcessEnv): Findi
     const at = ['steps', i];
     if (step.name !== undefined && earlier.has(step.name))
       out.push({ at: [...at, 'name'], message: `Another step is already named ${step.name}.` });
-    if (actionOf(step) === 'call') checkCall(step, at, out);
+    const action = actionOf(step);
+    if (step.name === 'now')
+      out.push({ at: [...at, 'name'], message: '"now" names the clock (${now}): name the step otherwise.' });
+    if (action === 'call') checkCall(step, at, out);
+    if (!scenario.receiver && needsReceiver(step))
+      out.push({ at: [...at, action], message: `${action} needs the run's receiver: add "receiver:" to the file.` });
     checkRefs(step, at, earlier, scenario, env, out);
     for (const path of Object.keys(step.expect ?? {}))
       if (!isPath(path))

@@ -46,7 +46,7 @@ ${CREATE}  - sgin: { bundle: x, signer: ada }
 `);
     expect(got).toEqual([
       's.yaml:6:11 steps[1].sgin: sgin: not a member here.',
-      's.yaml:6:5 steps[1]: No action: give one of call, view, sign, decline, reassign, advance, wait, webhooks, outbox, events, download, verify, tamper, hash, assert.',
+      's.yaml:6:5 steps[1]: No action: give one of call, view, sign, decline, reassign, advance, wait, respond, webhooks, outbox, events, download, verify, tamper, hash, assert.',
       's.yaml:7:11 steps[2].sign: Give either packet, or bundle and signer.',
       's.yaml:8:14 steps[3].advance: A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
       expect.stringMatching(/^s\.yaml:9:31 steps\[4\]\.wait\.until: .*"docs-ready"/),
