@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { parseDuration } from '../app/duration.js';
 import { MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from '../service/enums.js';
-import { OPERATIONS } from '../service/operations.js';
 import { WAIT_TARGETS } from '../service/states.js';
+import { MATCHER_TYPOS, matcherTypos, nearest, OPERATION_NAMES } from './names.js';
 
 /** A step's name, by which later steps refer to its answer: `${create_nda.id}`. */
 export const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -172,14 +172,21 @@ const tamper = z.strictObject({
 });
 const hash = z.strictObject({ file: text('The file to hash (SHA-256).') });
 
-const OPERATION_NAMES = OPERATIONS.map((o) => o.name as string);
-
 /** Each step does exactly one of these. */
 export const ACTIONS = {
   call: z
     .string()
-    .refine((n) => OPERATION_NAMES.includes(n), { error: 'Not an operation of the table (esign api lists them).' })
-    .meta({ description: 'An API operation by its name (createBundle, getBundle, sendBundle...).' }),
+    .refine((n) => OPERATION_NAMES.includes(n), {
+      error: (issue) => {
+        const near = nearest(String(issue.input), OPERATION_NAMES);
+        return `${JSON.stringify(issue.input)} is not an operation${near ? `; did you mean ${near}?` : ''} (esign scenario ops lists them).`;
+      },
+    })
+    .meta({
+      description:
+        'An API operation by its name (createBundle, getBundle, sendBundle...: esign scenario ops lists them).',
+      enum: [...OPERATION_NAMES],
+    }),
   view: view.meta({ description: 'The signer opens the documents.' }),
   sign: sign.meta({ description: 'The signer signs.' }),
   decline: decline.meta({ description: 'The signer declines.' }),
@@ -263,6 +270,13 @@ export const Step = z.strictObject(stepShape).superRefine((step, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['expect'], message: 'assert needs expect.' });
   if (step.expect !== undefined && step.expect_error !== undefined)
     ctx.addIssue({ code: 'custom', path: ['expect_error'], message: 'Give expect or expect_error, not both.' });
+  for (const [path, expected] of Object.entries(step.expect ?? {}))
+    for (const t of matcherTypos(expected))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expect', path, ...t.at],
+        message: `${t.typo}: not a matcher; did you mean ${t.meant}?`,
+      });
 });
 export type Step = z.output<typeof Step>;
 
@@ -302,10 +316,27 @@ export function scenarioJsonSchema(): Record<string, unknown> {
   >;
   const steps = (schema.properties as Record<string, { items: Record<string, unknown> }>).steps;
   steps.items.oneOf = ACTION_NAMES.map((a) => ({ required: [a] }));
+  // An expected value: a misspelt matcher is refused at any depth, as check refuses it.
+  const expect = (steps.items.properties as Record<string, Record<string, unknown>>).expect!;
+  expect.additionalProperties = { $ref: '#/$defs/expected' };
+  const expected = { $ref: '#/$defs/expected' };
   return {
     $schema: schema.$schema,
     $id: 'https://esign.invalid/scenario.schema.json',
     title: 'esign scenario',
     ...schema,
+    $defs: {
+      expected: {
+        anyOf: [
+          { type: ['string', 'number', 'boolean', 'null'] },
+          { type: 'array', items: expected },
+          {
+            type: 'object',
+            propertyNames: { not: { enum: [...MATCHER_TYPOS.keys()] } },
+            additionalProperties: expected,
+          },
+        ],
+      },
+    },
   };
 }

@@ -101,13 +101,13 @@ export async function loadScenario(file: string, env: NodeJS.ProcessEnv): Promis
   }
   const parsed = Scenario.safeParse(raw);
   if (!parsed.success) return { ok: false, file, problems: schemaProblems(parsed.error, doc, counter) };
-  const problems = checkScenario(parsed.data, env).map((p) => ({
+  const dir = dirname(resolve(file));
+  const problems = checkScenario(parsed.data, env, dir).map((p) => ({
     ...p,
     ...place(doc, counter, p.at),
   }));
   if (problems.length)
     return { ok: false, file, problems: problems.map(({ at, ...p }) => ({ ...p, path: pathText(at) })) };
-  const dir = dirname(resolve(file));
   return { ok: true, loaded: { file, dir, title: parsed.data.name ?? basename(file), scenario: parsed.data } };
 }
 

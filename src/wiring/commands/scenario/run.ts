@@ -12,7 +12,7 @@ import type { ScenarioBackend } from '../../../scenario/runner.js';
 import { type Backends, type Invalid, loadAll, runSuite } from '../../../scenario/suite.js';
 import { CliError, EXIT } from '../../../cli/exitCodes.js';
 import type { Factory } from '../../../cli/factory.js';
-import { note } from '../../../cli/output/print.js';
+import { note, printList } from '../../../cli/output/print.js';
 import { intArg } from '../../../cli/run.js';
 import type { OptionsOf } from '../../../cli/verb.js';
 import type { init, run } from './verbs.js';
@@ -152,6 +152,23 @@ export async function initExample(f: Factory, o: OptionsOf<typeof init>, into?: 
     f.io.out.write(`${join(dir, name)}\n`);
   }
   note(f, `Run it: esign scenario run ${join(dir, EXAMPLE_FILE)}`);
+}
+
+/** Every operation a call step names: the table's name, which the OpenAPI document's operationId repeats. */
+export async function listOperations(f: Factory): Promise<void> {
+  const { OPERATIONS } = await import('../../../service/operations.js');
+  const rows = OPERATIONS.map((o) => ({ name: o.name as string, method: o.method, path: o.path, summary: o.summary }));
+  await printList(
+    f,
+    rows,
+    [
+      { header: 'OPERATION', value: (r) => r.name, priority: 2 },
+      { header: 'METHOD', value: (r) => r.method, priority: 1 },
+      { header: 'PATH', value: (r) => r.path, priority: 1 },
+      { header: 'SUMMARY', value: (r) => r.summary },
+    ],
+    (r) => r.name,
+  );
 }
 
 export async function printSchema(f: Factory): Promise<void> {
