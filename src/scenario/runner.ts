@@ -18,6 +18,8 @@ export type StepStatus = 'passed' | 'failed' | 'skipped';
 
 export interface StepResult {
   index: number;
+  /** The line of the file the step starts on. */
+  line?: number;
   /** The step's name, else its action and what it acts on. */
   label: string;
   action: Action;
@@ -34,7 +36,20 @@ export interface FileResult {
   status: 'passed' | 'failed';
   ms: number;
   steps: StepResult[];
+  /** Why nothing of it ran (invalid, not runnable there, the server not reachable), one line each. */
+  problems?: string[];
 }
+
+/** A file none of whose steps ran, for the summary and the JUnit report all the same. */
+export const notRun = (file: string, title: string, backend: string, problems: string[]): FileResult => ({
+  file,
+  title,
+  backend,
+  status: 'failed',
+  ms: 0,
+  steps: [],
+  problems,
+});
 
 export interface ScenarioBackend {
   service: EsignService;
@@ -203,7 +218,14 @@ export async function runScenario(s: LoadedScenario, backend: ScenarioBackend, o
       ).id;
     }
     for (const [index, step] of s.scenario.steps.entries()) {
-      const r: StepResult = { index, label: stepLabel(step), action: actionOf(step), status: 'skipped', ms: 0 };
+      const r: StepResult = {
+        index,
+        line: s.lines[index],
+        label: stepLabel(step),
+        action: actionOf(step),
+        status: 'skipped',
+        ms: 0,
+      };
       results.push(r);
       if (failed) {
         o.onStep?.(r);

@@ -46,13 +46,13 @@ ${CREATE}  - sgin: { bundle: x, signer: ada }
     view: { packet: p }
 `);
     expect(got).toEqual([
-      's.yaml:6:11 steps[1].sgin: sgin: not a member here.',
-      's.yaml:6:5 steps[1]: No action: give one of call, view, sign, decline, reassign, advance, wait, respond, webhooks, outbox, events, download, verify, tamper, hash, assert.',
-      's.yaml:7:11 steps[2].sign: Give either packet, or bundle and signer.',
-      's.yaml:8:14 steps[3].advance: A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
-      expect.stringMatching(/^s\.yaml:9:31 steps\[4\]\.wait\.until: .*"docs-ready"/),
-      's.yaml:10:11 steps[5].call: "createBundel" is not an operation; did you mean createBundle? (esign scenario ops lists them).',
-      's.yaml:12:5 steps[6]: One action a step: this one has view, sign.',
+      's.yaml:6:11 step 2.sgin: sgin: not a member here.',
+      's.yaml:6:5 step 2: No action: give one of call, view, sign, decline, reassign, advance, wait, respond, webhooks, outbox, events, download, verify, tamper, hash, assert.',
+      's.yaml:7:11 step 3.sign: Give either packet, or bundle and signer.',
+      's.yaml:8:14 step 4.advance: A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
+      expect.stringMatching(/^s\.yaml:9:31 step 5\.wait\.until: .*"docs-ready"/),
+      's.yaml:10:11 step 6.call: "createBundel" is not an operation; did you mean createBundle? (esign scenario ops lists them).',
+      's.yaml:12:5 step 7: One action a step: this one has view, sign.',
     ]);
   });
 
@@ -72,17 +72,17 @@ ${CREATE}  - name: nda
     expect: { now: "\${advance.now}" }
 `);
     expect(got).toEqual([
-      's.yaml:2:5 steps[0]: ${nda.id}: no step named nda comes before this one.',
-      's.yaml:6:11 steps[2].name: Another step is already named nda.',
-      's.yaml:8:40 steps[2].params.page: getBundle has no parameter page (it takes slug, include).',
-      's.yaml:9:5 steps[3].params: sendBundle needs params.slug.',
-      's.yaml:12:11 steps[4].body: getBundle takes no body.',
-      's.yaml:10:5 steps[4]: ${env.NOPE}: NOPE is not set and has no default (env: in the file, or :-default).',
-      's.yaml:14:27 steps[5].expect.packets[: "packets[" is not a path (members, [N] and [*]).',
-      's.yaml:15:5 steps[6]: ${advance.now}: no step named advance comes before this one.',
+      's.yaml:2:5 step 1: ${nda.id}: no step named nda comes before this one.',
+      's.yaml:6:11 step 3.name: Another step is already named nda.',
+      's.yaml:8:40 step 3.params.page: getBundle has no parameter page (it takes slug, include).',
+      's.yaml:9:5 step 4.params: sendBundle needs params.slug.',
+      's.yaml:12:11 step 5.body: getBundle takes no body.',
+      's.yaml:10:5 step 5: ${env.NOPE}: NOPE is not set and has no default (env: in the file, or :-default).',
+      's.yaml:14:27 step 6.expect.packets[: "packets[" is not a path (members, [N] and [*]).',
+      's.yaml:15:5 step 7: ${advance.now}: no step named advance comes before this one.',
     ]);
     expect(await problems('steps:\n  - name: me\n    assert: "${me.x}"\n    expect: { "": 1 }\n')).toEqual([
-      's.yaml:2:5 steps[0]: ${me.x}: a step cannot refer to its own answer.',
+      's.yaml:2:5 step 1: ${me.x}: a step cannot refer to its own answer.',
     ]);
     // The environment, the file's env and a default in place all satisfy a variable.
     const env = `env: { FROM_FILE: x }\nsteps:\n  - assert: "\${env.FROM_ENV}\${env.FROM_FILE}\${env.IN_PLACE:-y}"\n    expect: { "": xx }\n`;
@@ -98,8 +98,8 @@ ${CREATE}  - name: nda
     expect: { status: { contians: se }, packets: [{ status: { not: ne, equal: se } }] }
 `),
     ).toEqual([
-      's.yaml:4:35 steps[0].expect.status.contians: contians: not a matcher; did you mean contains?',
-      's.yaml:4:79 steps[0].expect.packets[0].status.equal: equal: not a matcher; did you mean equals?',
+      's.yaml:4:35 step 1.expect.status.contians: contians: not a matcher; did you mean contains?',
+      's.yaml:4:79 step 1.expect.packets[0].status.equal: equal: not a matcher; did you mean equals?',
     ]);
     const got = await problems(`receiver: {}
 steps:
@@ -113,15 +113,15 @@ steps:
 `);
     expect(got).toEqual([
       expect.stringMatching(
-        /^s\.yaml:4:56 steps\[0\]\.body\.documents\[0\]\.file_path: documents\[0\]\.file_path nope\.pdf: no such file \(.*nope\.pdf\)\.$/,
+        /^s\.yaml:4:56 step 1\.body\.documents\[0\]\.file_path: documents\[0\]\.file_path nope\.pdf: no such file \(.*nope\.pdf\)\.$/,
       ),
-      expect.stringMatching(/^s\.yaml:6:11 steps\[1\]\.spec: missing\.yaml: no such file/),
-      's.yaml:8:22 steps[2].params.slugg: getBundle has no parameter slugg; did you mean slug? (it takes slug, include).',
-      's.yaml:8:13 steps[2].params: getBundle needs params.slug.',
+      expect.stringMatching(/^s\.yaml:6:11 step 2\.spec: missing\.yaml: no such file/),
+      's.yaml:8:22 step 3.params.slugg: getBundle has no parameter slugg; did you mean slug? (it takes slug, include).',
+      's.yaml:8:13 step 3.params: getBundle needs params.slug.',
     ]);
     expect(await problems('steps:\n  - respond: { down: true }\n  - wait: { attempts: 2 }\n')).toEqual([
-      's.yaml:2:14 steps[0].respond: respond needs the run\'s receiver: add "receiver:" to the file.',
-      's.yaml:3:11 steps[1].wait: wait needs the run\'s receiver: add "receiver:" to the file.',
+      's.yaml:2:14 step 1.respond: respond needs the run\'s receiver: add "receiver:" to the file.',
+      's.yaml:3:11 step 2.wait: wait needs the run\'s receiver: add "receiver:" to the file.',
     ]);
     expect(
       await problems('steps:\n  - assert: "${now+2d} ${now-1h} ${now}"\n    expect: { "": { exists: true } }\n'),

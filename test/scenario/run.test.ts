@@ -70,24 +70,26 @@ describe('esign scenario run', () => {
     const junit = join(tmp.dir, 'broken.xml');
     const r = await esignIn(['scenario', 'run', broken, '--junit', junit], { env: env() });
     expect(r.exitCode).toBe(EXIT.SCENARIO_FAILED);
-    expect(r.stderr).toBe(`esign: 1 of 1 scenario failed: ${broken} (outbox reminder).`);
+    expect(r.stderr).toBe(`esign: 1 of 1 scenario failed: ${broken}:19 (outbox reminder).`);
     const lines = r.stdout.split('\n');
     const at = lines.findIndex((l) => /^ {2}FAIL 4\. {2}outbox reminder/.test(l));
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe(
       '         error:    [*].recipient: [0]: expected "bob@example.com", got "ada@example.com"',
     );
-    expect(lines[at + 2]).toBe('         expected: ["bob@example.com"]');
-    expect(lines[at + 3]).toBe('         actual:   ["ada@example.com"]');
-    expect(lines[at + 4]).toMatch(
+    expect(lines[at + 2]).toBe(`         at:       ${broken}:19`);
+    expect(lines[at + 3]).toBe('         expected: ["bob@example.com"]');
+    expect(lines[at + 4]).toBe('         actual:   ["ada@example.com"]');
+    expect(lines[at + 5]).toMatch(
       /^ {9}answer: {3}\[\{"id":\d+,"created":"[^"]+","channel":"email","kind":"reminder","recipient":"ada@example.com"/,
     );
-    expect(lines[at + 5]).toMatch(/^ {2}skip 5\. {2}sign ada +sign$/);
+    expect(lines[at + 6]).toMatch(/^ {2}skip 5\. {2}sign ada +sign$/);
     expect(r.stdout).toMatch(/^FAIL /m);
 
     const suite = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')[0]!;
     expect(suite.attributes).toMatchObject({ tests: '13', failures: '1', skipped: '9' });
     const cases = childrenNamed(suite, 'testcase');
+    expect(cases[3]!.attributes).toMatchObject({ file: broken, line: '19' });
     const [failure] = childrenNamed(cases[3]!, 'failure');
     expect(failure!.attributes.message).toBe('[*].recipient: [0]: expected "bob@example.com", got "ada@example.com"');
     expect(failure!.text).toContain('expected: ["bob@example.com"]');
@@ -116,27 +118,30 @@ steps:
     expect(r.stdout).toMatch(/^ {9}error: {4}1 delivery failed the signature check \(bad_signature\)$/m);
   }, 60_000);
 
-  it('runs nothing when a file is invalid, and says where (exit 17)', async () => {
+  it('fails an invalid file with its problems while the valid ones run: summary, --json and JUnit (exit 17)', async () => {
     const bad = variant('bad.yaml', (t) => t.replace('signer: ada }', 'signer: ada, values: 3 }'));
-    const r = await esignIn(['scenario', 'run', CI, bad, '--json'], { env: env() });
+    const junit = join(tmp.dir, 'invalid.xml');
+    const r = await esignIn(['scenario', 'run', CI, bad, '--junit', junit], { env: env() });
     expect(r.exitCode).toBe(EXIT.SCENARIO_INVALID);
-    expect(JSON.parse(r.stdout)).toEqual({
+    expect(r.stderr).toBe(`esign: 1 scenario file did not run: ${bad}; the others ran.`);
+    expect(r.stdout).toMatch(/^PASS .*ci-nda\.yaml {2}NDA to two signers in order/m);
+    expect(r.stdout).toContain(`FAIL ${bad}  bad.yaml  (nothing of it ran)\n  ${bad}:21:55 step 5.sign.values: `);
+    expect(r.stdout).toMatch(/^2 files: 1 passed, 1 failed \(1 not run\); 13 steps: 13 passed/m);
+    const suites = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite');
+    expect(suites.map((s) => [s.attributes.file, s.attributes.tests, s.attributes.failures])).toEqual([
+      [CI, '13', '0'],
+      [bad, '1', '1'],
+    ]);
+    const [notRun] = childrenNamed(suites[1]!, 'testcase');
+    expect(childrenNamed(notRun!, 'failure')[0]!.attributes.message).toMatch(/:21:55 step 5\.sign\.values: /);
+
+    const json = await esignIn(['scenario', 'run', bad, '--json'], { env: env() });
+    expect(json.exitCode).toBe(EXIT.SCENARIO_INVALID);
+    expect(JSON.parse(json.stdout)).toMatchObject({
       passed: false,
-      invalid: [
-        {
-          file: bad,
-          problems: [
-            { path: 'steps[4].sign.values', message: expect.stringMatching(/expected record/), line: 21, column: 55 },
-          ],
-        },
-      ],
+      files: [{ file: bad, status: 'failed', steps: [], problems: [expect.stringMatching(/expected record/)] }],
     });
-    expect(JSON.parse(r.stderr)).toEqual({
-      code: 'error',
-      message: `1 scenario file invalid: ${bad}. Nothing was run.`,
-      exit_code: EXIT.SCENARIO_INVALID,
-    });
-  });
+  }, 60_000);
 
   it('runs several files side by side, each on its own engine, and reports each with --json', async () => {
     const second = variant('second.yaml', (t) => t.replace('name: NDA to two signers in order', 'name: Second'));
@@ -177,8 +182,8 @@ describe('esign scenario check and init', () => {
     const r = await esignIn(['scenario', 'check', bad], { env: env() });
     expect(r.exitCode).toBe(EXIT.SCENARIO_INVALID);
     expect(r.stderr.split('\n')).toEqual([
-      `${bad}:16:5 steps[1]: \${nad.id}: no step named nad comes before this one.`,
-      `esign: 1 scenario file invalid: ${bad}. Nothing was run.`,
+      `${bad}:16:5 step 2: \${nad.id}: no step named nad comes before this one.`,
+      `esign: 1 scenario file invalid: ${bad}.`,
     ]);
   });
 
