@@ -10,6 +10,7 @@ import { problemLine } from '../../../scenario/load.js';
 import { jsonReport, junitXml, summaryLines, totalsLine } from '../../../scenario/report.js';
 import { type FileResult, notRun, type ScenarioBackend } from '../../../scenario/runner.js';
 import { ApiError } from '../../../service/errors.js';
+import { OPERATION_TABLE } from '../../../service/operationTable.js';
 import { type Backends, type Invalid, loadAll, runSuite } from '../../../scenario/suite.js';
 import { CliError, EXIT, exitCodeForStatus } from '../../../cli/exitCodes.js';
 import type { Factory } from '../../../cli/factory.js';
@@ -195,8 +196,12 @@ export async function initExample(f: Factory, o: OptionsOf<typeof init>, into?: 
 
 /** Every operation a call step names: the table's name, which the OpenAPI document's operationId repeats. */
 export async function listOperations(f: Factory): Promise<void> {
-  const { OPERATIONS } = await import('../../../service/operations.js');
-  const rows = OPERATIONS.map((o) => ({ name: o.name as string, method: o.method, path: o.path, summary: o.summary }));
+  const rows = OPERATION_TABLE.map((o) => ({
+    name: o.name as string,
+    method: o.method,
+    path: o.path,
+    summary: o.summary,
+  }));
   await printList(
     f,
     rows,
