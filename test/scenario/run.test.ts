@@ -174,6 +174,21 @@ steps:
   }, 90_000);
 });
 
+describe('esign scenario run refuses what it would ignore', () => {
+  it('--data-dir is a usage error naming it, not silently ignored', async () => {
+    const r = await esignIn(['--data-dir', join(tmp.dir, 'mine'), 'scenario', 'run', CI], { env: env() });
+    expect(r.exitCode).toBe(EXIT.USAGE);
+    expect(r.stderr).toMatch(/^esign: --data-dir: scenario run uses a fresh engine per file/);
+  });
+
+  it('esign scenario ops lists every operation by the name call takes', async () => {
+    const r = await esignIn(['scenario', 'ops'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^getBundleData\tGET\t\/bundles\/\{slug\}\/data\/\t/m);
+    expect(r.stdout).toMatch(/^createBundle\tPOST\t\/bundles\/\t/m);
+  });
+});
+
 describe('esign scenario check and init', () => {
   it('checks files without running them', async () => {
     const ok = await esignIn(['scenario', 'check', CI], { env: env() });

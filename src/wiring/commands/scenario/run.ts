@@ -88,6 +88,13 @@ const exitOf = (e: unknown) =>
   e instanceof CliError ? e.exitCode : e instanceof ApiError ? exitCodeForStatus(e.status) : EXIT.FAILURE;
 
 export async function runFiles(f: Factory, o: RunOptions, files: string[]): Promise<void> {
+  // Each file runs on a fresh engine of its own (or the server named): a data directory given on
+  // purpose would be ignored, so it is refused instead.
+  if (f.options.dataDir !== undefined)
+    throw new CliError(
+      '--data-dir: scenario run uses a fresh engine per file (--keep keeps each and says where), or --backend URL; it never runs on a data directory.',
+      EXIT.USAGE,
+    );
   const jobs = o.jobs === undefined ? availableParallelism() : intArg(o.jobs, '--jobs', 1);
   const started = Date.now();
   const { valid, invalid } = await loadAll(files, f.env);
