@@ -102,7 +102,9 @@ function brief(step: Step): string {
       ? 'down'
       : Array.isArray(o.statuses) && o.statuses.length
         ? o.statuses.join(' ')
-        : 'normally';
+        : o.delay !== undefined
+          ? `slow ${String(o.delay)}`
+          : 'normally';
   if (actionOf(step) === 'verify') return o.valid === false ? 'refused' : 'valid';
   if (Array.isArray(o.events)) return `${o.events.length} events`;
   return '';

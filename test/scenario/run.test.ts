@@ -174,6 +174,38 @@ steps:
   }, 90_000);
 });
 
+describe('a receiver that misbehaves on purpose', () => {
+  it('is down, then slow: the server logs the refused attempt, a clock move makes the retry, nothing more arrives', async () => {
+    const file = join(tmp.dir, 'down.yaml');
+    writeFileSync(
+      file,
+      `receiver: { events: [bundle_sent] }
+steps:
+  - respond: { down: true }
+  - name: nda
+    call: createBundle
+    body:
+      label: Down
+      packets: [{ name: Ada, email: ada@example.com }]
+      documents: [{ key: nda, file_path: ${fixture('nda.pdf')} }]
+  - wait: { delivery: retrying, bundle: "\${nda.id}" }
+    expect: { "[0].deliveries[0].message": { matches: "refused" } }
+  - webhooks: { count: 0, quiet: 500ms }
+  - respond: { delay: 300ms }
+  - advance: 4m
+    expect: { webhooks_delivered: 1, webhooks_failed: 0 }
+  - webhooks: { bundle: "\${nda.id}", events: [bundle_sent], quiet: 500ms }
+  - wait: { attempts: 1, event_type: bundle_sent }
+    expect: { "[*].answered": [200], "[*].planned": [false] }
+`,
+    );
+    const r = await esignIn(['scenario', 'run', file], { env: env() });
+    expect(r.stdout).toMatch(/^ {2}ok {3}1\. {2}respond down +respond/m);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+  }, 60_000);
+});
+
 describe('esign scenario run refuses what it would ignore', () => {
   it('--data-dir is a usage error naming it, not silently ignored', async () => {
     const r = await esignIn(['--data-dir', join(tmp.dir, 'mine'), 'scenario', 'run', CI], { env: env() });
