@@ -200,7 +200,8 @@ steps:
 `,
     );
     const r = await esignIn(['scenario', 'run', file], { env: env() });
-    expect(r.stdout).toMatch(/^ {2}ok {3}1\. {2}respond down +respond/m);
+    expect(r.stdout).toMatch(/^ {2}ok {3}1\. respond down +respond/m);
+    expect(r.stdout).toMatch(/^ {2}ok {3}5\. respond slow 300ms +respond/m);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
   }, 60_000);
