@@ -72,7 +72,7 @@ export const EXIT_TABLE: [number, string][] = [
   ],
   [
     EXIT.SCENARIO_INVALID,
-    'A scenario file is invalid (its format, a reference to a step that does not come before, an unset variable) or uses what the backend does not offer (signer actions or the clock on the hosted service); nothing was run',
+    'A scenario file is invalid (its format, a reference to a step that does not come before, an unset variable), uses what the backend does not offer (signer actions or the clock on the hosted service), or its server cannot be used; that file did not run (a failed suite in the JUnit), the others ran',
   ],
   [EXIT.INTERRUPTED, 'Interrupted (Ctrl-C)'],
 ];

@@ -525,9 +525,16 @@ export class LocalEngine implements LocalBackend {
   async advanceClock(ms: number): Promise<ClockMove> {
     const { ClockAdvanceRequest, parseOr400 } = await import('../service/schemas.js');
     this.clock.advance(parseOr400(ClockAdvanceRequest, { ms }).ms);
-    // What the new time makes due happens now: expiry and reminders.
-    const done = this.runDue();
-    return { ...(await this.getClock()), ...done };
+    // What the new time makes due happens before the answer: expiry, reminders and webhook attempts.
+    const done = applyDue(this.ctx);
+    this.background.kick();
+    const attempts = await this.webhooks.settle();
+    return {
+      ...(await this.getClock()),
+      ...done,
+      webhooks_delivered: attempts.delivered,
+      webhooks_failed: attempts.failed,
+    };
   }
   async resetClock(): Promise<SandboxClock> {
     this.clock.setOffset(0);

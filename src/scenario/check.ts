@@ -2,9 +2,13 @@
 // names a step that comes earlier, every `${env.NAME}` is set or has a default, each call names
 // the operation's own parameters, and each `expect` path can be followed. What `esign scenario
 // check` reports, and what `run` refuses to start with.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { operationRow } from '../service/operationTable.js';
 import { actionOf, type Scenario, type Step } from './format.js';
-import { isPath, refsIn } from './refs.js';
+import { nearest } from './names.js';
+import { isPath, REF_FORMS, refsIn } from './refs.js';
 
 export interface Finding {
   /** Where, as a path into the file. */
@@ -33,7 +37,7 @@ function checkCall(step: Step, at: (string | number)[], out: Finding[]): void {
     if (!all.includes(name))
       out.push({
         at: [...at, 'params', name],
-        message: `${operation} has no parameter ${name}${all.length ? ` (it takes ${all.join(', ')})` : ''}.`,
+        message: `${operation} has no parameter ${name}${nearest(name, all) ? `; did you mean ${nearest(name, all)}?` : ''}${all.length ? ` (it takes ${all.join(', ')})` : ''}.`,
       });
   for (const name of required)
     if (step.params?.[name] === undefined)
@@ -44,6 +48,42 @@ function checkCall(step: Step, at: (string | number)[], out: Finding[]): void {
   const bodyRequired = row.args.some((a) => a.in === 'body' && !('name' in a));
   if (bodyRequired && step.body === undefined && step.spec === undefined)
     out.push({ at, message: `${operation} needs a body (body, or spec naming a file).` });
+}
+
+const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
+/** A spec file is a few kilobytes; past this it is not read at check time (run says what is wrong with it). */
+const MAX_SPEC_BYTES = 1024 * 1024;
+
+/** The files a call attaches (`documents[].file_path`, beside the file or its spec) exist; a spec too. */
+function checkFiles(step: Step, at: (string | number)[], dir: string, out: Finding[]): void {
+  let body = step.body;
+  let baseDir = dir;
+  if (step.spec !== undefined) {
+    if (step.spec.includes('${')) return;
+    const spec = resolve(dir, step.spec);
+    if (!isFile(spec)) return void out.push({ at: [...at, 'spec'], message: `${step.spec}: no such file (${spec}).` });
+    if (statSync(spec).size > MAX_SPEC_BYTES) return;
+    try {
+      body = parseYaml(readFileSync(spec, 'utf8'));
+    } catch (e) {
+      return void out.push({
+        at: [...at, 'spec'],
+        message: `${step.spec}: not JSON or YAML (${(e as Error).message.split('\n')[0]}).`,
+      });
+    }
+    baseDir = dirname(spec);
+  }
+  const documents = (body as { documents?: unknown } | undefined)?.documents;
+  if (!Array.isArray(documents)) return;
+  documents.forEach((d, i) => {
+    const file = (d as { file_path?: unknown } | null)?.file_path;
+    if (typeof file !== 'string' || file.includes('${')) return;
+    if (!isFile(resolve(baseDir, file)))
+      out.push({
+        at: step.spec === undefined ? [...at, 'body', 'documents', i, 'file_path'] : [...at, 'spec'],
+        message: `documents[${i}].file_path ${file}: no such file (${resolve(baseDir, file)}).`,
+      });
+  });
 }
 
 /** Problems with the references of one step: unknown forms, steps not (yet) run, env unset. */
@@ -57,7 +97,8 @@ function checkRefs(
 ): void {
   const { name: _name, expect: _expect, ...rest } = step;
   for (const { text, ref } of refsIn([rest, step.expect])) {
-    if (!ref) out.push({ at, message: `${text}: not a reference (write \${step.path} or \${env.NAME:-default}).` });
+    if (!ref) out.push({ at, message: `${text}: not a reference (write ${REF_FORMS}).` });
+    else if (ref.kind === 'now') continue;
     else if (ref.kind === 'env') {
       if (env[ref.name] === undefined && scenario.env?.[ref.name] === undefined && ref.fallback === undefined)
         out.push({
@@ -75,7 +116,14 @@ function checkRefs(
   }
 }
 
-export function checkScenario(scenario: Scenario, env: NodeJS.ProcessEnv): Finding[] {
+/** Steps about the run's receiver: its deliveries, its attempts, how it answers. */
+const needsReceiver = (step: Step): boolean =>
+  step.respond !== undefined ||
+  step.webhooks !== undefined ||
+  (step.wait !== undefined && (step.wait.attempts !== undefined || step.wait.delivery !== undefined));
+
+/** `dir`: the file's folder, that the files it names are read from. */
+export function checkScenario(scenario: Scenario, env: NodeJS.ProcessEnv, dir: string): Finding[] {
   const out: Finding[] = [];
   const earlier = new Set<string>();
   for (const { text } of refsIn([scenario.receiver, scenario.env]))
@@ -84,7 +132,15 @@ export function checkScenario(scenario: Scenario, env: NodeJS.ProcessEnv): Findi
     const at = ['steps', i];
     if (step.name !== undefined && earlier.has(step.name))
       out.push({ at: [...at, 'name'], message: `Another step is already named ${step.name}.` });
-    if (actionOf(step) === 'call') checkCall(step, at, out);
+    const action = actionOf(step);
+    if (step.name === 'now')
+      out.push({ at: [...at, 'name'], message: '"now" names the clock (${now}): name the step otherwise.' });
+    if (action === 'call') {
+      checkCall(step, at, out);
+      checkFiles(step, at, dir, out);
+    }
+    if (!scenario.receiver && needsReceiver(step))
+      out.push({ at: [...at, action], message: `${action} needs the run's receiver: add "receiver:" to the file.` });
     checkRefs(step, at, earlier, scenario, env, out);
     for (const path of Object.keys(step.expect ?? {}))
       if (!isPath(path))

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { parseDuration } from '../app/duration.js';
 import { MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from '../service/enums.js';
-import { OPERATIONS } from '../service/operations.js';
 import { WAIT_TARGETS } from '../service/states.js';
+import { MATCHER_TYPOS, matcherTypos, nearest, OPERATION_NAMES } from './names.js';
 
 /** A step's name, by which later steps refer to its answer: `${create_nda.id}`. */
 export const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -59,28 +59,83 @@ const reassign = z
   })
   .refine(signerRule, SIGNER_RULE);
 
+/** A webhook event's delivery as the server tells it: delivered, failed with a retry due, or given up. */
+export const DELIVERY_STATES = ['delivered', 'retrying', 'given_up'] as const;
+
+const WAIT_MODES = ['until', 'event', 'attempts', 'delivery'] as const;
 const wait = z
   .strictObject({
-    bundle: text('The Bundle to wait for.').optional(),
+    bundle: text('The Bundle to wait for (with attempts or delivery: only what is about it counts).').optional(),
     bundles: z.array(z.string().min(1)).min(1).optional(),
     until: z.enum(WAIT_TARGETS).meta({ description: 'The state to reach.' }).optional(),
     event: text('A Bundle event kind to appear in its events (bk, fr, pr...).').optional(),
+    attempts: z
+      .int()
+      .min(1)
+      .meta({
+        description: "Until the run's receiver has seen this many delivery attempts (of event_type, about bundle).",
+      })
+      .optional(),
+    delivery: z
+      .enum(DELIVERY_STATES)
+      .meta({
+        description:
+          "Until every event the server queued for the run's receiver (of event_type, about bundle), and at least one, is in this state.",
+      })
+      .optional(),
+    event_type: z
+      .enum(WEBHOOK_EVENT_TYPES)
+      .meta({ description: 'With attempts or delivery: only this webhook event type counts.' })
+      .optional(),
     timeout: duration('How long to wait (default 30s).').optional(),
   })
-  .refine((w) => (w.bundle === undefined) !== (w.bundles === undefined), {
-    error: 'Give bundle or bundles.',
-  })
-  .refine((w) => (w.until === undefined) !== (w.event === undefined), { error: 'Give until or event.' });
+  .superRefine((w, ctx) => {
+    const modes = WAIT_MODES.filter((m) => w[m] !== undefined);
+    if (modes.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: `Give one of ${WAIT_MODES.join(', ')}${modes.length ? `, not ${modes.join(' and ')}` : ''}.`,
+      });
+    const onBundles = modes[0] === 'until' || modes[0] === 'event';
+    if (onBundles && (w.bundle === undefined) === (w.bundles === undefined))
+      ctx.addIssue({ code: 'custom', message: 'Give bundle or bundles.' });
+    if (!onBundles && w.bundles !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['bundles'], message: `bundles goes with until or event; give bundle.` });
+    if (onBundles && w.event_type !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['event_type'], message: 'event_type goes with attempts or delivery.' });
+  });
+
+const status = z.int().min(200).max(599);
+const respond = z.strictObject({
+  statuses: z
+    .array(status)
+    .max(100)
+    .meta({ description: 'The answers to the next attempts, in turn (500, 503, 410...); then it answers 200.' })
+    .optional(),
+  delay: duration(
+    'Each answer from now on waits this long (a slow receiver; past 10s the attempt times out).',
+  ).optional(),
+  down: z
+    .boolean()
+    .meta({ description: 'true: the receiver stops listening (attempts find no one); false: it listens again.' })
+    .optional(),
+});
 
 const webhooks = z.strictObject({
   events: z
     .array(z.enum(WEBHOOK_EVENT_TYPES))
     .meta({ description: 'The event types expected, each as often as it is listed (in any order unless ordered).' })
     .optional(),
-  ordered: z.boolean().meta({ description: 'The events must have arrived in the order listed.' }).optional(),
+  ordered: z
+    .boolean()
+    .meta({
+      description: 'The events must be in the order listed, by the order the server made them (not of arrival).',
+    })
+    .optional(),
   bundle: text("Only deliveries about this Bundle count (the payload's bundle_id).").optional(),
   count: z.int().min(0).meta({ description: 'How many deliveries are expected.' }).optional(),
   timeout: duration('How long to wait for them (default 30s).').optional(),
+  quiet: duration('Then nothing more arrives for this long (count: 0 with quiet: nothing arrives at all).').optional(),
 });
 
 const outbox = z.strictObject({
@@ -117,20 +172,35 @@ const tamper = z.strictObject({
 });
 const hash = z.strictObject({ file: text('The file to hash (SHA-256).') });
 
-const OPERATION_NAMES = OPERATIONS.map((o) => o.name as string);
-
 /** Each step does exactly one of these. */
 export const ACTIONS = {
   call: z
     .string()
-    .refine((n) => OPERATION_NAMES.includes(n), { error: 'Not an operation of the table (esign api lists them).' })
-    .meta({ description: 'An API operation by its name (createBundle, getBundle, sendBundle...).' }),
+    .refine((n) => OPERATION_NAMES.includes(n), {
+      error: (issue) => {
+        const near = nearest(String(issue.input), OPERATION_NAMES);
+        return `${JSON.stringify(issue.input)} is not an operation${near ? `; did you mean ${near}?` : ''} (esign scenario ops lists them).`;
+      },
+    })
+    .meta({
+      description:
+        'An API operation by its name (createBundle, getBundle, sendBundle...: esign scenario ops lists them).',
+      enum: [...OPERATION_NAMES],
+    }),
   view: view.meta({ description: 'The signer opens the documents.' }),
   sign: sign.meta({ description: 'The signer signs.' }),
   decline: decline.meta({ description: 'The signer declines.' }),
   reassign: reassign.meta({ description: 'The signer hands their turn to another person.' }),
-  advance: duration("Moves the sandbox's clock forward; what that makes due (reminders, expiry) happens at once."),
-  wait: wait.meta({ description: 'Waits for Bundles to reach a state, or for an event to appear.' }),
+  advance: duration(
+    "Moves the sandbox's clock forward; what that makes due (reminders, expiry, webhook attempts and retries) has happened when it returns.",
+  ),
+  wait: wait.meta({
+    description: "Waits for Bundles to reach a state, an event to appear, or the run's receiver's delivery attempts.",
+  }),
+  respond: respond.meta({
+    description:
+      "How the run's receiver answers from here on: given statuses to the next attempts, slowly, or not at all (down).",
+  }),
   webhooks: webhooks.meta({ description: "Checks the deliveries the run's receiver got (signature, type, count)." }),
   outbox: outbox.meta({ description: 'The emails and SMS the sandbox recorded.' }),
   events: events.meta({ description: "A Bundle's events." }),
@@ -200,6 +270,13 @@ export const Step = z.strictObject(stepShape).superRefine((step, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['expect'], message: 'assert needs expect.' });
   if (step.expect !== undefined && step.expect_error !== undefined)
     ctx.addIssue({ code: 'custom', path: ['expect_error'], message: 'Give expect or expect_error, not both.' });
+  for (const [path, expected] of Object.entries(step.expect ?? {}))
+    for (const t of matcherTypos(expected))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expect', path, ...t.at],
+        message: `${t.typo}: not a matcher; did you mean ${t.meant}?`,
+      });
 });
 export type Step = z.output<typeof Step>;
 
@@ -239,10 +316,27 @@ export function scenarioJsonSchema(): Record<string, unknown> {
   >;
   const steps = (schema.properties as Record<string, { items: Record<string, unknown> }>).steps;
   steps.items.oneOf = ACTION_NAMES.map((a) => ({ required: [a] }));
+  // An expected value: a misspelt matcher is refused at any depth, as check refuses it.
+  const expect = (steps.items.properties as Record<string, Record<string, unknown>>).expect!;
+  expect.additionalProperties = { $ref: '#/$defs/expected' };
+  const expected = { $ref: '#/$defs/expected' };
   return {
     $schema: schema.$schema,
     $id: 'https://esign.invalid/scenario.schema.json',
     title: 'esign scenario',
     ...schema,
+    $defs: {
+      expected: {
+        anyOf: [
+          { type: ['string', 'number', 'boolean', 'null'] },
+          { type: 'array', items: expected },
+          {
+            type: 'object',
+            propertyNames: { not: { enum: [...MATCHER_TYPOS.keys()] } },
+            additionalProperties: expected,
+          },
+        ],
+      },
+    },
   };
 }

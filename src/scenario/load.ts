@@ -27,15 +27,22 @@ export interface LoadedScenario {
   /** The file's own name for itself, else its file name. */
   title: string;
   scenario: Scenario;
+  /** The line each step starts on (1-based), by step. */
+  lines: number[];
 }
 
 export type Loaded = { ok: true; loaded: LoadedScenario } | { ok: false; file: string; problems: Problem[] };
 
-/** `steps[3].sign.signer` from zod's path. */
+/**
+ * `step 4.sign.signer` from zod's path: steps are numbered from 1, as `run` numbers them; below a
+ * step, the members and items as written (`expect.packets[0].status`).
+ */
 export function pathText(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
+  const [head, index, ...rest] = path;
+  const start = head === 'steps' && typeof index === 'number' ? `step ${index + 1}` : '';
+  return (start ? rest : path).reduce<string>(
     (text, p) => (typeof p === 'number' ? `${text}[${p}]` : text ? `${text}.${String(p)}` : String(p)),
-    '',
+    start,
   );
 }
 
@@ -101,14 +108,15 @@ export async function loadScenario(file: string, env: NodeJS.ProcessEnv): Promis
   }
   const parsed = Scenario.safeParse(raw);
   if (!parsed.success) return { ok: false, file, problems: schemaProblems(parsed.error, doc, counter) };
-  const problems = checkScenario(parsed.data, env).map((p) => ({
+  const dir = dirname(resolve(file));
+  const problems = checkScenario(parsed.data, env, dir).map((p) => ({
     ...p,
     ...place(doc, counter, p.at),
   }));
   if (problems.length)
     return { ok: false, file, problems: problems.map(({ at, ...p }) => ({ ...p, path: pathText(at) })) };
-  const dir = dirname(resolve(file));
-  return { ok: true, loaded: { file, dir, title: parsed.data.name ?? basename(file), scenario: parsed.data } };
+  const lines = parsed.data.steps.map((_, i) => place(doc, counter, ['steps', i]).line ?? 0);
+  return { ok: true, loaded: { file, dir, title: parsed.data.name ?? basename(file), scenario: parsed.data, lines } };
 }
 
 /** `nda.yaml:14:9 steps[3].sign: message` */

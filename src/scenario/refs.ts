@@ -1,19 +1,34 @@
 // References in a scenario's values: `${create_nda.id}` and `${create_nda.packets[0].id}` (an
 // earlier step's answer, by a path into it), `${env.NAME}` and `${env.NAME:-default}` (the
-// environment, then the file's env defaults, then the default written in place). A value that is
+// environment, then the file's env defaults, then the default written in place), `${now}` and
+// `${now+2d}` (a time on the sandbox's clock, ISO 8601, as the step starts). A value that is
 // one reference alone takes the referenced value as it is (a number stays a number, an object an
 // object); a reference inside other text is written into it.
+
+import { parseDuration } from '../app/duration.js';
 
 const REF = /\$\{([^}]*)\}/g;
 const WHOLE = /^\$\{([^}]*)\}$/;
 const ENV = /^env\.([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
+const NOW = /^now(?:([+-])\s*(\S+))?$/;
 const STEP_REF = /^([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_$][\w$-]*|\[\d+\]|\[\*\])*)$/;
 
-export type Ref = { kind: 'env'; name: string; fallback?: string } | { kind: 'step'; step: string; path: string };
+export type Ref =
+  | { kind: 'env'; name: string; fallback?: string }
+  | { kind: 'step'; step: string; path: string }
+  | { kind: 'now'; offsetMs: number };
+
+/** What a reference that is none of the forms should have been. */
+export const REF_FORMS = '${step.path}, ${env.NAME:-default} or ${now+2d}';
 
 /** One reference's text (between `${` and `}`), read; undefined when it is neither form. */
 export function parseRef(inner: string): Ref | undefined {
   const t = inner.trim();
+  const now = NOW.exec(t);
+  if (now) {
+    const ms = now[2] === undefined ? 0 : parseDuration(now[2]);
+    return ms === undefined ? undefined : { kind: 'now', offsetMs: now[1] === '-' ? -ms : ms };
+  }
   const env = ENV.exec(t);
   if (env) return { kind: 'env', name: env[1]!, ...(env[2] !== undefined ? { fallback: env[2] } : {}) };
   const step = STEP_REF.exec(t);
@@ -81,12 +96,15 @@ export interface Scope {
   defaults: Record<string, string>;
   /** The answers of the steps run so far, by step name. */
   answers: ReadonlyMap<string, unknown>;
+  /** The sandbox clock's time as the step starts (ms), for `${now}`. */
+  nowMs?: number;
 }
 
 /** What one reference stands for now. */
 function resolve(text: string, inner: string, scope: Scope): unknown {
   const ref = parseRef(inner);
-  if (!ref) throw new ScenarioRefError(`${text}: not a reference (write \${step.path} or \${env.NAME:-default}).`);
+  if (!ref) throw new ScenarioRefError(`${text}: not a reference (write ${REF_FORMS}).`);
+  if (ref.kind === 'now') return new Date((scope.nowMs ?? Date.now()) + ref.offsetMs).toISOString();
   if (ref.kind === 'env') {
     const v = scope.env[ref.name] ?? scope.defaults[ref.name] ?? ref.fallback;
     if (v === undefined) throw new ScenarioRefError(`${text}: ${ref.name} is not set and has no default.`);

@@ -11,13 +11,15 @@ import { AssertionFailed, checkExpect } from './expect.js';
 import { type Action, actionOf, type Step } from './format.js';
 import type { LoadedScenario } from './load.js';
 import { startReceiver } from './receiver.js';
-import { interpolate, type Scope } from './refs.js';
+import { interpolate, refsIn, type Scope } from './refs.js';
 import { RUN, type RunContext } from './steps.js';
 
 export type StepStatus = 'passed' | 'failed' | 'skipped';
 
 export interface StepResult {
   index: number;
+  /** The line of the file the step starts on. */
+  line?: number;
   /** The step's name, else its action and what it acts on. */
   label: string;
   action: Action;
@@ -34,7 +36,20 @@ export interface FileResult {
   status: 'passed' | 'failed';
   ms: number;
   steps: StepResult[];
+  /** Why nothing of it ran (invalid, not runnable there, the server not reachable), one line each. */
+  problems?: string[];
 }
+
+/** A file none of whose steps ran, for the summary and the JUnit report all the same. */
+export const notRun = (file: string, title: string, backend: string, problems: string[]): FileResult => ({
+  file,
+  title,
+  backend,
+  status: 'failed',
+  ms: 0,
+  steps: [],
+  problems,
+});
 
 export interface ScenarioBackend {
   service: EsignService;
@@ -79,8 +94,17 @@ function brief(step: Step): string {
   if (typeof v === 'string' || typeof v === 'number') return String(v);
   if (!v || typeof v !== 'object') return '';
   const o = v as Record<string, unknown>;
-  const first = [o.signer, o.until, o.event, o.kind, o.packet].find((x) => x !== undefined);
+  const first = [o.signer, o.until, o.event, o.delivery, o.kind, o.packet].find((x) => x !== undefined);
   if (first !== undefined) return String(first);
+  if (typeof o.attempts === 'number') return `${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`;
+  if (actionOf(step) === 'respond')
+    return o.down === true
+      ? 'down'
+      : Array.isArray(o.statuses) && o.statuses.length
+        ? o.statuses.join(' ')
+        : o.delay !== undefined
+          ? `slow ${String(o.delay)}`
+          : 'normally';
   if (actionOf(step) === 'verify') return o.valid === false ? 'refused' : 'valid';
   if (Array.isArray(o.events)) return `${o.events.length} events`;
   return '';
@@ -123,9 +147,17 @@ function checkExpectedError(step: Step, e: unknown): unknown {
   return { status: e.status, ...got };
 }
 
+/** The sandbox clock's time (its wall clock where it has none), read only for a step that says `${now}`. */
+async function clockFor(step: Step, ctx: RunContext): Promise<number | undefined> {
+  if (!refsIn(step).some((r) => r.ref?.kind === 'now')) return undefined;
+  ctx.clock ??= (await ctx.service.describeSandbox()).clock;
+  if (!ctx.clock) return Date.now();
+  return Date.parse((await ctx.service.getClock()).now);
+}
+
 async function runStep(step: Step, ctx: RunContext, scope: Scope): Promise<unknown> {
   const action = actionOf(step);
-  const filled = interpolate(step, scope);
+  const filled = interpolate(step, { ...scope, nowMs: await clockFor(step, ctx) });
   const value = (filled as Record<string, unknown>)[action];
   if (!filled.expect_error) {
     const answer = await RUN[action](value as never, ctx, filled);
@@ -188,7 +220,14 @@ export async function runScenario(s: LoadedScenario, backend: ScenarioBackend, o
       ).id;
     }
     for (const [index, step] of s.scenario.steps.entries()) {
-      const r: StepResult = { index, label: stepLabel(step), action: actionOf(step), status: 'skipped', ms: 0 };
+      const r: StepResult = {
+        index,
+        line: s.lines[index],
+        label: stepLabel(step),
+        action: actionOf(step),
+        status: 'skipped',
+        ms: 0,
+      };
       results.push(r);
       if (failed) {
         o.onStep?.(r);

@@ -13,10 +13,10 @@ import { waitForBundles } from '../app/wait/waiter.js';
 import { explainEnd } from '../app/wait/why.js';
 import { operationRow } from '../service/operationTable.js';
 import type { EsignService, SignInput } from '../service/service.js';
-import type { Bundle, Packet } from '../service/types.js';
+import type { Bundle, Packet, WebhookEvent } from '../service/types.js';
 import { AssertionFailed, mismatch } from './expect.js';
-import type { Action, Step } from './format.js';
-import type { Delivery, Receiver } from './receiver.js';
+import type { Action, DELIVERY_STATES, Step } from './format.js';
+import type { Attempt, Delivery, Receiver } from './receiver.js';
 
 /** What the steps of one run share. */
 export interface RunContext {
@@ -32,6 +32,8 @@ export interface RunContext {
   keys: Map<string, string[]>;
   /** Shortens waits in tests. */
   pollMs: number;
+  /** The backend has a sandbox clock (`${now}` reads it; else the wall clock). */
+  clock?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -133,9 +135,70 @@ const signerActions = {
 
 // ---- waits --------------------------------------------------------------------------------------
 
-async function waitStep(w: NonNullable<Step['wait']>, ctx: RunContext): Promise<unknown> {
-  const slugs = w.bundles ?? [w.bundle!];
+type Wait = NonNullable<Step['wait']>;
+
+/** The receiver's attempts a wait counts: of its event type, about its Bundle. */
+const attemptsFor = (w: Wait, ctx: RunContext) =>
+  receiverOf(ctx)
+    .attempts()
+    .filter((a) => (!w.bundle || a.bundle_id === w.bundle) && (!w.event_type || a.event_type === w.event_type));
+
+async function waitAttempts(w: Wait, ctx: RunContext, timeoutMs: number): Promise<Attempt[]> {
+  const want = w.attempts!;
+  await receiverOf(ctx).until(() => attemptsFor(w, ctx).length >= want, timeoutMs);
+  const seen = attemptsFor(w, ctx);
+  if (seen.length < want)
+    throw new AssertionFailed(
+      `the receiver saw ${seen.length} attempt${seen.length === 1 ? '' : 's'}${w.event_type ? ` of ${w.event_type}` : ''}, not ${want}, in ${secs(timeoutMs)}${await serverSide(w, ctx)}`,
+      want,
+      seen.map((a) => ({ event_type: a.event_type, answered: a.answered })),
+    );
+  return seen;
+}
+
+/** The delivery state of one webhook event, as the server records it. */
+export const deliveryState = (e: WebhookEvent): (typeof DELIVERY_STATES)[number] | 'pending' =>
+  e.success ? 'delivered' : !e.deliveries.length ? 'pending' : e.next_attempt_at ? 'retrying' : 'given_up';
+
+/** The events the server queued for the run's receiver, oldest first (of event_type, about bundle). */
+async function serverEvents(ctx: RunContext, f: { bundle?: string; event_type?: string }): Promise<WebhookEvent[]> {
+  const all: WebhookEvent[] = [];
+  for (let page = 1; page <= 10; page++) {
+    const got = await ctx.service.listWebhookEvents({
+      webhook: ctx.webhookId,
+      ...(f.bundle ? { bundle: f.bundle } : {}),
+      ...(f.event_type ? { event_type: f.event_type } : {}),
+      per_page: 100,
+      page,
+    });
+    all.push(...got.items);
+    if (page >= got.total_pages) break;
+  }
+  // The server lists the newest first.
+  return all.reverse();
+}
+
+async function waitDelivery(w: Wait, ctx: RunContext, timeoutMs: number): Promise<WebhookEvent[]> {
+  receiverOf(ctx);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const events = await serverEvents(ctx, w);
+    if (events.length && events.every((e) => deliveryState(e) === w.delivery)) return events;
+    if (Date.now() >= deadline)
+      throw new AssertionFailed(
+        `not every webhook event is ${w.delivery} after ${secs(timeoutMs)}`,
+        w.delivery,
+        events.map((e) => ({ event_type: e.event_type, state: deliveryState(e), attempts: e.deliveries.length })),
+      );
+    await new Promise((r) => setTimeout(r, ctx.pollMs));
+  }
+}
+
+async function waitStep(w: Wait, ctx: RunContext): Promise<unknown> {
   const timeoutMs = ms(w.timeout);
+  if (w.attempts !== undefined) return waitAttempts(w, ctx, timeoutMs);
+  if (w.delivery !== undefined) return waitDelivery(w, ctx, timeoutMs);
+  const slugs = w.bundles ?? [w.bundle!];
   if (w.until) {
     const r = await waitForBundles(ctx.service, slugs, { target: w.until, timeoutMs, firstStepMs: ctx.pollMs });
     if (r.outcome === 'reached') return w.bundle ? r.bundles[0] : r.bundles;
@@ -176,7 +239,7 @@ function setDiff(expected: string[], got: string[]): string | undefined {
 }
 
 /** What the server says of the events it has not delivered: why a delivery did not come. */
-async function serverSide(w: NonNullable<Step['webhooks']>, ctx: RunContext): Promise<string> {
+async function serverSide(w: { bundle?: string }, ctx: RunContext): Promise<string> {
   if (!ctx.webhookId) return '';
   const page = await ctx.service
     .listWebhookEvents({ webhook: ctx.webhookId, ...(w.bundle ? { bundle: w.bundle } : {}), per_page: 100 })
@@ -191,19 +254,34 @@ async function serverSide(w: NonNullable<Step['webhooks']>, ctx: RunContext): Pr
   return `; the server has not delivered ${pending.length}: ${why.join('; ')}`;
 }
 
-async function webhooksStep(w: NonNullable<Step['webhooks']>, ctx: RunContext): Promise<Delivery[]> {
+function receiverOf(ctx: RunContext): Receiver {
   if (!ctx.receiver)
     throw new AssertionFailed(
       'no receiver: add "receiver:" to the scenario to receive webhooks',
       'receiver',
       undefined,
     );
-  const mine = (all: readonly Delivery[]) => all.filter((d) => !w.bundle || d.bundle_id === w.bundle);
+  return ctx.receiver;
+}
+
+/** Deliveries in the order the server made their events (its sequence), not the order they arrived in. */
+async function inEventOrder(got: Delivery[], w: { bundle?: string }, ctx: RunContext): Promise<Delivery[]> {
+  const order = new Map((await serverEvents(ctx, w)).map((e, i) => [e.pk, i]));
+  const at = (d: Delivery) => order.get(d.event_id ?? '') ?? Number.MAX_SAFE_INTEGER;
+  return [...got].sort((a, b) => at(a) - at(b));
+}
+
+async function webhooksStep(w: NonNullable<Step['webhooks']>, ctx: RunContext): Promise<Delivery[]> {
+  const receiver = receiverOf(ctx);
+  const mine = () => receiver.deliveries().filter((d) => !w.bundle || d.bundle_id === w.bundle);
   const want = w.count ?? w.events?.length;
-  const enough = (all: readonly Delivery[]) => (want === undefined ? mine(all).length > 0 : mine(all).length >= want);
-  await ctx.receiver.until(enough, ms(w.timeout));
-  const got = mine(ctx.receiver.deliveries()).slice();
-  const types = got.map((d) => d.event_type ?? '?');
+  const enough = () => (want === undefined ? mine().length > 0 : mine().length >= want);
+  if (want !== 0) await receiver.until(enough, ms(w.timeout));
+  if (w.quiet !== undefined) {
+    const before = mine().length;
+    await receiver.until(() => mine().length > before, ms(w.quiet));
+  }
+  let got = mine();
   const forged = got.filter((d) => !d.verified);
   if (forged.length)
     throw new AssertionFailed(
@@ -211,9 +289,11 @@ async function webhooksStep(w: NonNullable<Step['webhooks']>, ctx: RunContext): 
       'every delivery signed with the webhook secret',
       forged,
     );
+  if (w.ordered) got = await inEventOrder(got, w, ctx);
+  const types = got.map((d) => d.event_type ?? '?');
   if (want !== undefined && got.length !== want)
     throw new AssertionFailed(
-      `expected ${want} deliveries, got ${got.length} (${types.join(', ') || 'none'})${await serverSide(w, ctx)}`,
+      `expected ${want} deliveries, got ${got.length} (${types.join(', ') || 'none'})${w.quiet !== undefined && got.length > want ? `, within ${secs(ms(w.quiet))} more` : ''}${await serverSide(w, ctx)}`,
       want,
       types,
     );
@@ -224,6 +304,13 @@ async function webhooksStep(w: NonNullable<Step['webhooks']>, ctx: RunContext): 
     if (why) throw new AssertionFailed(`webhook events: ${why}`, w.events, types);
   }
   return got;
+}
+
+async function respondStep(r: NonNullable<Step['respond']>, ctx: RunContext) {
+  const receiver = receiverOf(ctx);
+  const b = { statuses: r.statuses ?? [], delayMs: r.delay === undefined ? 0 : ms(r.delay), down: r.down === true };
+  await receiver.behave(b);
+  return { url: receiver.url, statuses: b.statuses, delay_ms: b.delayMs, down: b.down };
 }
 
 // ---- files --------------------------------------------------------------------------------------
@@ -291,6 +378,7 @@ export const RUN: Record<Action, Run> = {
   ...(signerActions as unknown as Record<'view' | 'sign' | 'decline' | 'reassign', Run>),
   advance: (d: string | number, ctx) => ctx.service.advanceClock(ms(d)),
   wait: waitStep as Run,
+  respond: respondStep as Run,
   webhooks: webhooksStep as Run,
   outbox: (q: Record<string, string>, ctx) => ctx.service.listOutbox(q),
   events: async (e: NonNullable<Step['events']>, ctx) => {

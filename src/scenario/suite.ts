@@ -1,10 +1,12 @@
-// Several scenario files in one run: all are read and checked first (one invalid file and none
-// runs); on a backend they share, what their steps need of its sandbox is asked once and every
-// file checked before the first request; files with a backend each run side by side.
+// Several scenario files in one run: all are read and checked first; an invalid file fails with its
+// problems while the valid ones run. On a backend they share, what their steps need of its sandbox
+// is asked once and every file checked before the first request (a file that cannot run there
+// fails, the others run; a server that cannot be reached fails every file, each saying why); files
+// with a backend each run side by side.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type LoadedScenario, loadScenario, type Problem } from './load.js';
-import { type FileResult, type RunOptions, runScenario, type ScenarioBackend, unrunnable } from './runner.js';
+import { type FileResult, notRun, type RunOptions, runScenario, type ScenarioBackend, unrunnable } from './runner.js';
 
 export interface Backends {
   /** True: every file runs on the one backend `open` gives, one after the other. */
@@ -55,9 +57,15 @@ export interface SuiteOptions extends RunOptions {
   onFile?: (r: FileResult) => void;
   /** Steps may reach real people where the backend has no outbox (--live, or a profile marked live). */
   live: boolean;
+  /** Why the shared backend cannot be used, in words that say what to do (a refused key names ESIGN_API_KEY). */
+  unreachable: (e: unknown, backend: string) => string;
 }
 
-export type SuiteOutcome = { refused: Invalid[] } | { results: FileResult[] };
+/** Every file's result, in the order given; `fatal` when the shared backend could not be used at all. */
+export interface SuiteOutcome {
+  results: FileResult[];
+  fatal?: unknown;
+}
 
 export async function runSuite(
   scenarios: LoadedScenario[],
@@ -79,12 +87,33 @@ export async function runSuite(
         }
       }),
     };
-  const backend = await backends.open();
+  let backend: ScenarioBackend | undefined;
+  let refused: Invalid[];
   try {
-    const refused = await refusals(scenarios, backend, o.live);
-    if (refused.length) return { refused };
+    backend = await backends.open();
+    refused = await refusals(scenarios, backend, o.live);
+  } catch (e) {
+    await backend?.close().catch(() => undefined);
+    const why = o.unreachable(e, backend?.label ?? 'the server');
+    return { fatal: e, results: scenarios.map((s) => done(notRun(s.file, s.title, backend?.label ?? '', [why]))) };
+  }
+  try {
     const results: FileResult[] = [];
     for (const [i, s] of scenarios.entries()) {
+      const cannot = refused.find((r) => r.file === s.file);
+      if (cannot) {
+        results.push(
+          done(
+            notRun(
+              s.file,
+              s.title,
+              backend.label,
+              cannot.problems.map((p) => p.message),
+            ),
+          ),
+        );
+        continue;
+      }
       const workDir = join(backend.workDir, `file-${i + 1}`);
       await mkdir(workDir, { recursive: true });
       results.push(done(await runScenario(s, { ...backend, workDir }, o)));

@@ -15,13 +15,20 @@ interface Documented {
   op: OperationDef;
   path: string;
   summary: string;
+  /** The table's name for the operation (what `call`, `esign scenario ops` and the port use); an older path adds `_older_path`. */
+  operationId: string;
 }
 
 /** The documented operations of API v2 (paths relative to /api/v2), the OpenAPI document's own path last. */
 export function documentedOperations(): Documented[] {
   return OPERATIONS.filter((op) => !op.fromRoot).flatMap((op) => [
-    { op, path: op.path, summary: op.summary },
-    ...(op.aliases ?? []).map((path) => ({ op, path, summary: `${op.summary} (older path)` })),
+    { op, path: op.path, summary: op.summary, operationId: op.name },
+    ...(op.aliases ?? []).map((path, i) => ({
+      op,
+      path,
+      summary: `${op.summary} (older path)`,
+      operationId: `${op.name}_older_path${i ? `_${i + 1}` : ''}`,
+    })),
   ]);
 }
 
@@ -105,7 +112,7 @@ function operation(d: Documented): Json {
     });
   const body = requestBody(op);
   return {
-    operationId: operationId(op.method, path),
+    operationId: d.operationId,
     summary: d.summary,
     tags: [path.split('/')[1]],
     ...(op.public ? { security: [] } : {}),
@@ -117,7 +124,7 @@ function operation(d: Documented): Json {
 
 /** The document's own entry: public, answered by the server itself. */
 const OPENAPI_OPERATION: Json = {
-  operationId: operationId('GET', OPENAPI_PATH),
+  operationId: 'getOpenApiDocument',
   summary: 'This document',
   tags: [OPENAPI_PATH.split('/')[1]],
   security: [],
@@ -127,15 +134,6 @@ const OPENAPI_OPERATION: Json = {
     '5XX': ERROR,
   },
 };
-
-/** `GET /bundles/{slug}/events/` -> `get_bundles_slug_events`. */
-function operationId(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter(Boolean)
-    .map((s) => s.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_'));
-  return [method.toLowerCase(), ...words].join('_');
-}
 
 /** JSON Schemas of every request and response type, with cross-references as component $refs. */
 function componentSchemas(): Record<string, Json> {

@@ -259,7 +259,13 @@ export const SandboxInfoSchema = z.object({
 
 export const SandboxClockSchema = z.object({ now: dateTime, offset_ms: z.int() });
 
-export const ClockMoveSchema = SandboxClockSchema.extend({ expired: z.int(), reminded: z.int() });
+export const ClockMoveSchema = SandboxClockSchema.extend({
+  expired: z.int(),
+  reminded: z.int(),
+  /** The webhook attempts the move made due, made before it answered: delivered, and failed. */
+  webhooks_delivered: z.int(),
+  webhooks_failed: z.int(),
+});
 
 export const OutboxMessageSchema = z.object({
   id: z.int(),

@@ -96,7 +96,9 @@ describe('esign __complete', () => {
     for (const name of ['dev', 'demo']) await esignIn(['profile', 'remove', name], { env });
   });
   it('completes esign api paths from the operations table, for the method typed', async () => {
-    expect(await complete('api', 'PUT', '/bundles/{slug}/c')).toEqual(['/bundles/{slug}/cancel/\tCancel a Bundle']);
+    expect(await complete('api', 'PUT', '/bundles/{slug}/c')).toEqual([
+      '/bundles/{slug}/cancel/\tCancel a Bundle (cancelBundle)',
+    ]);
     const posts = await complete('api', 'post', '/sandbox/packets/');
     expect(posts.map((l) => l.split('\t')[0])).toEqual([
       '/sandbox/packets/{id}/view/',

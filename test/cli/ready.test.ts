@@ -28,10 +28,10 @@ function whenWritten(file: string): Promise<string> {
 }
 
 /** The first line a process writes on stdout. */
-const firstLine = (p: ReturnType<typeof execa>) =>
+const firstLine = (p: ReturnType<typeof execa>, stream: 'stdout' | 'stderr' = 'stdout') =>
   new Promise<string>((resolve) => {
     let seen = '';
-    p.stdout!.on('data', (d: Buffer) => {
+    p[stream]!.on('data', (d: Buffer) => {
       seen += d.toString();
       const nl = seen.indexOf('\n');
       if (nl >= 0) resolve(seen.slice(0, nl));
@@ -67,14 +67,14 @@ describe('readiness', () => {
     expect(existsSync(ready)).toBe(false);
   }, 30_000);
 
-  it('esign webhook listen --ready-file (and --json): its URL, before any delivery', async () => {
+  it('esign webhook listen --ready-file (and --json, on stderr: stdout is for deliveries only): its URL, before any delivery', async () => {
     const ready = join(tmp.dir, 'listen-ready.json');
     const p = execa(
       'node',
       [BIN, 'webhook', 'listen', '--secret', 's', '--json', '--ready-file', ready, '--count', '1'],
       { env: { ESIGN_DATA_DIR: join(tmp.dir, 'data') }, reject: false },
     );
-    const [line, file] = await Promise.all([firstLine(p), whenWritten(ready)]);
+    const [line, file] = await Promise.all([firstLine(p, 'stderr'), whenWritten(ready)]);
     const info = JSON.parse(line) as { ready: boolean; url: string; pid: number; forward_to: null };
     expect(info).toEqual({
       ready: true,
@@ -86,8 +86,10 @@ describe('readiness', () => {
     const r = await fetch(info.url, { method: 'POST', body: '{}' });
     expect(r.status).toBe(401);
     p.kill('SIGTERM');
-    await p;
+    const done = await p;
     expect(existsSync(ready)).toBe(false);
+    // A script reading deliveries from stdout reads deliveries only.
+    for (const l of String(done.stdout).split('\n').filter(Boolean)) expect(JSON.parse(l)).not.toHaveProperty('ready');
   }, 30_000);
 
   it('a ready file that cannot be written is a usage error naming it', async () => {

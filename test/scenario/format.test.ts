@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { EXAMPLE } from '../../src/scenario/example.js';
+import { EXAMPLE, EXAMPLE_PDF, examplePdf } from '../../src/scenario/example.js';
 import { scenarioJsonSchema } from '../../src/scenario/format.js';
 import { loadScenario, problemLine } from '../../src/scenario/load.js';
 import { fixture, useTempDir } from '../helpers.js';
@@ -27,6 +27,7 @@ const CREATE = `  - name: nda
 
 describe('scenario files are checked before anything runs', () => {
   it('accepts the example of scenario init and the CI scenario of the fixtures', async () => {
+    writeFileSync(join(tmp.dir, EXAMPLE_PDF), await examplePdf());
     expect(await problems(EXAMPLE)).toEqual([]);
     const ci = await loadScenario(fixture('scenarios/ci-nda.yaml'), {});
     expect(ci.ok).toBe(true);
@@ -45,13 +46,13 @@ ${CREATE}  - sgin: { bundle: x, signer: ada }
     view: { packet: p }
 `);
     expect(got).toEqual([
-      's.yaml:6:11 steps[1].sgin: sgin: not a member here.',
-      's.yaml:6:5 steps[1]: No action: give one of call, view, sign, decline, reassign, advance, wait, webhooks, outbox, events, download, verify, tamper, hash, assert.',
-      's.yaml:7:11 steps[2].sign: Give either packet, or bundle and signer.',
-      's.yaml:8:14 steps[3].advance: A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
-      expect.stringMatching(/^s\.yaml:9:31 steps\[4\]\.wait\.until: .*"docs-ready"/),
-      's.yaml:10:11 steps[5].call: Not an operation of the table (esign api lists them).',
-      's.yaml:12:5 steps[6]: One action a step: this one has view, sign.',
+      's.yaml:6:11 step 2.sgin: sgin: not a member here.',
+      's.yaml:6:5 step 2: No action: give one of call, view, sign, decline, reassign, advance, wait, respond, webhooks, outbox, events, download, verify, tamper, hash, assert.',
+      's.yaml:7:11 step 3.sign: Give either packet, or bundle and signer.',
+      's.yaml:8:14 step 4.advance: A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
+      expect.stringMatching(/^s\.yaml:9:31 step 5\.wait\.until: .*"docs-ready"/),
+      's.yaml:10:11 step 6.call: "createBundel" is not an operation; did you mean createBundle? (esign scenario ops lists them).',
+      's.yaml:12:5 step 7: One action a step: this one has view, sign.',
     ]);
   });
 
@@ -71,22 +72,63 @@ ${CREATE}  - name: nda
     expect: { now: "\${advance.now}" }
 `);
     expect(got).toEqual([
-      's.yaml:2:5 steps[0]: ${nda.id}: no step named nda comes before this one.',
-      's.yaml:6:11 steps[2].name: Another step is already named nda.',
-      's.yaml:8:40 steps[2].params.page: getBundle has no parameter page (it takes slug, include).',
-      's.yaml:9:5 steps[3].params: sendBundle needs params.slug.',
-      's.yaml:12:11 steps[4].body: getBundle takes no body.',
-      's.yaml:10:5 steps[4]: ${env.NOPE}: NOPE is not set and has no default (env: in the file, or :-default).',
-      's.yaml:14:27 steps[5].expect.packets[: "packets[" is not a path (members, [N] and [*]).',
-      's.yaml:15:5 steps[6]: ${advance.now}: no step named advance comes before this one.',
+      's.yaml:2:5 step 1: ${nda.id}: no step named nda comes before this one.',
+      's.yaml:6:11 step 3.name: Another step is already named nda.',
+      's.yaml:8:40 step 3.params.page: getBundle has no parameter page (it takes slug, include).',
+      's.yaml:9:5 step 4.params: sendBundle needs params.slug.',
+      's.yaml:12:11 step 5.body: getBundle takes no body.',
+      's.yaml:10:5 step 5: ${env.NOPE}: NOPE is not set and has no default (env: in the file, or :-default).',
+      's.yaml:14:27 step 6.expect.packets[: "packets[" is not a path (members, [N] and [*]).',
+      's.yaml:15:5 step 7: ${advance.now}: no step named advance comes before this one.',
     ]);
     expect(await problems('steps:\n  - name: me\n    assert: "${me.x}"\n    expect: { "": 1 }\n')).toEqual([
-      's.yaml:2:5 steps[0]: ${me.x}: a step cannot refer to its own answer.',
+      's.yaml:2:5 step 1: ${me.x}: a step cannot refer to its own answer.',
     ]);
     // The environment, the file's env and a default in place all satisfy a variable.
     const env = `env: { FROM_FILE: x }\nsteps:\n  - assert: "\${env.FROM_ENV}\${env.FROM_FILE}\${env.IN_PLACE:-y}"\n    expect: { "": xx }\n`;
     expect(await problems(env, { FROM_ENV: 'x' })).toEqual([]);
     expect(await problems(env, {})).toHaveLength(1);
+  });
+
+  it('refuses a misspelt matcher at any depth, naming the one meant, and a file the call attaches that is not there', async () => {
+    expect(
+      await problems(`steps:
+  - call: createBundle
+    body: { label: x }
+    expect: { status: { contians: se }, packets: [{ status: { not: ne, equal: se } }] }
+`),
+    ).toEqual([
+      's.yaml:4:35 step 1.expect.status.contians: contians: not a matcher; did you mean contains?',
+      's.yaml:4:79 step 1.expect.packets[0].status.equal: equal: not a matcher; did you mean equals?',
+    ]);
+    const got = await problems(`receiver: {}
+steps:
+  - call: createBundle
+    body: { label: x, documents: [{ key: a, file_path: nope.pdf }] }
+  - call: createBundle
+    spec: missing.yaml
+  - call: getBundle
+    params: { slugg: x }
+  - respond: { statuses: [500] }
+`);
+    expect(got).toEqual([
+      expect.stringMatching(
+        /^s\.yaml:4:56 step 1\.body\.documents\[0\]\.file_path: documents\[0\]\.file_path nope\.pdf: no such file \(.*nope\.pdf\)\.$/,
+      ),
+      expect.stringMatching(/^s\.yaml:6:11 step 2\.spec: missing\.yaml: no such file/),
+      's.yaml:8:22 step 3.params.slugg: getBundle has no parameter slugg; did you mean slug? (it takes slug, include).',
+      's.yaml:8:13 step 3.params: getBundle needs params.slug.',
+    ]);
+    expect(await problems('steps:\n  - respond: { down: true }\n  - wait: { attempts: 2 }\n')).toEqual([
+      's.yaml:2:14 step 1.respond: respond needs the run\'s receiver: add "receiver:" to the file.',
+      's.yaml:3:11 step 2.wait: wait needs the run\'s receiver: add "receiver:" to the file.',
+    ]);
+    expect(
+      await problems('steps:\n  - assert: "${now+2d} ${now-1h} ${now}"\n    expect: { "": { exists: true } }\n'),
+    ).toEqual([]);
+    expect(await problems('steps:\n  - assert: "${now+soon}"\n    expect: { "": 1 }\n')).toEqual([
+      expect.stringContaining('${now+soon}: not a reference (write ${step.path}, ${env.NAME:-default} or ${now+2d}).'),
+    ]);
   });
 
   it('refuses what is not YAML, a duplicate key, and a file too large to be a scenario', async () => {
@@ -111,12 +153,18 @@ describe("the format's JSON Schema", () => {
     const validate = new Ajv2020({ strict: false }).compile(scenarioJsonSchema());
     expect(validate(parseYaml(EXAMPLE)), JSON.stringify(validate.errors)).toBe(true);
     expect(validate(parseYaml(readFileSync(fixture('scenarios/ci-nda.yaml'), 'utf8')))).toBe(true);
+    expect(
+      validate({ steps: [{ call: 'getBundleData', params: { slug: 'x' }, expect: { a: { contains: 1 } } }] }),
+    ).toBe(true);
     for (const bad of [
       { steps: [] },
       { steps: [{ sgin: {} }] },
       { steps: [{ sign: { packet: 'p' }, view: { packet: 'p' } }] },
       { steps: [{ advance: '1d', colour: 'red' }] },
       { steps: [{ webhooks: { events: ['bundle_sent', 'nope'] } }] },
+      { steps: [{ call: 'createBundel' }] },
+      { steps: [{ assert: 1, expect: { '': { contians: 1 } } }] },
+      { steps: [{ assert: 1, expect: { a: [{ b: { lenght: 1 } }] } }] },
     ])
       expect(validate(bad), JSON.stringify(bad)).toBe(false);
   });

@@ -76,18 +76,42 @@ describe('a server without a sandbox, as the hosted service', () => {
       expect(r.exitCode).toBe(EXIT.SCENARIO_INVALID);
       const ci = fixture('scenarios/ci-nda.yaml');
       const where = `${server.origin}/api/v2`;
-      expect(r.stderr.split('\n')).toEqual([
-        `${ci}: step 1 (nda): it may email or text real people there; make it a test Bundle (is_test: true) or pass --live (${where})`,
-        `${ci}: step 2 (sign bob): its sandbox has no signer actions (${where})`,
-        `${ci}: step 3 (advance 1d1m): its sandbox has no clock (${where})`,
-        `${ci}: step 4 (outbox reminder): its sandbox has no outbox (${where})`,
-        `${ci}: step 5 (sign ada): its sandbox has no signer actions (${where})`,
-        `${ci}: step 6 (sign bob): its sandbox has no signer actions (${where})`,
-        `esign: 1 scenario file cannot run there: ${ci}. Nothing was run.`,
+      expect(r.stdout.split('\n').slice(0, 7)).toEqual([
+        `FAIL ${ci}  NDA to two signers in order  (nothing of it ran)`,
+        `  step 1 (nda): it may email or text real people there; make it a test Bundle (is_test: true) or pass --live (${where})`,
+        `  step 2 (sign bob): its sandbox has no signer actions (${where})`,
+        `  step 3 (advance 1d1m): its sandbox has no clock (${where})`,
+        `  step 4 (outbox reminder): its sandbox has no outbox (${where})`,
+        `  step 5 (sign ada): its sandbox has no signer actions (${where})`,
+        `  step 6 (sign bob): its sandbox has no signer actions (${where})`,
       ]);
+      expect(r.stderr).toBe(`esign: 1 scenario file did not run: ${ci}.`);
       await new Promise((r) => setTimeout(r, 50));
       expect(requests.map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual(['GET /sandbox/ 404']);
       expect(readFileSync(ci, 'utf8')).toContain('signer: ada');
+    } finally {
+      await server.close();
+      await engine.dispose();
+    }
+  });
+
+  it('a key the server refuses fails every file, naming ESIGN_API_KEY, and the JUnit says so (exit 4)', async () => {
+    const engine = newEngine();
+    const server = await serveEngine(engine);
+    try {
+      const ci = fixture('scenarios/ci-nda.yaml');
+      const junit = join(tmp.dir, 'bad-key.xml');
+      const r = await esignIn(['scenario', 'run', ci, '--backend', `${server.origin}/api/v2`, '--junit', junit], {
+        env: { ESIGN_API_KEY: 'not-a-key', ESIGN_CONFIG_DIR: join(tmp.dir, 'none') },
+      });
+      expect(r.exitCode).toBe(EXIT.AUTH);
+      expect(r.stderr).toMatch(
+        /^esign: http:\/\/127\.0\.0\.1:\d+\/api\/v2 refused the API key \(401 \w+\): set ESIGN_API_KEY/,
+      );
+      expect(r.stdout).toMatch(/^1 file: 0 passed, 1 failed \(1 not run\)/m);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toContain('failures="1"');
+      expect(xml).toMatch(/<failure message="[^"]*ESIGN_API_KEY/);
     } finally {
       await server.close();
       await engine.dispose();

@@ -70,24 +70,26 @@ describe('esign scenario run', () => {
     const junit = join(tmp.dir, 'broken.xml');
     const r = await esignIn(['scenario', 'run', broken, '--junit', junit], { env: env() });
     expect(r.exitCode).toBe(EXIT.SCENARIO_FAILED);
-    expect(r.stderr).toBe(`esign: 1 of 1 scenario failed: ${broken} (outbox reminder).`);
+    expect(r.stderr).toBe(`esign: 1 of 1 scenario failed: ${broken}:19 (outbox reminder).`);
     const lines = r.stdout.split('\n');
     const at = lines.findIndex((l) => /^ {2}FAIL 4\. {2}outbox reminder/.test(l));
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe(
       '         error:    [*].recipient: [0]: expected "bob@example.com", got "ada@example.com"',
     );
-    expect(lines[at + 2]).toBe('         expected: ["bob@example.com"]');
-    expect(lines[at + 3]).toBe('         actual:   ["ada@example.com"]');
-    expect(lines[at + 4]).toMatch(
+    expect(lines[at + 2]).toBe(`         at:       ${broken}:19`);
+    expect(lines[at + 3]).toBe('         expected: ["bob@example.com"]');
+    expect(lines[at + 4]).toBe('         actual:   ["ada@example.com"]');
+    expect(lines[at + 5]).toMatch(
       /^ {9}answer: {3}\[\{"id":\d+,"created":"[^"]+","channel":"email","kind":"reminder","recipient":"ada@example.com"/,
     );
-    expect(lines[at + 5]).toMatch(/^ {2}skip 5\. {2}sign ada +sign$/);
+    expect(lines[at + 6]).toMatch(/^ {2}skip 5\. {2}sign ada +sign$/);
     expect(r.stdout).toMatch(/^FAIL /m);
 
     const suite = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')[0]!;
     expect(suite.attributes).toMatchObject({ tests: '13', failures: '1', skipped: '9' });
     const cases = childrenNamed(suite, 'testcase');
+    expect(cases[3]!.attributes).toMatchObject({ file: broken, line: '19' });
     const [failure] = childrenNamed(cases[3]!, 'failure');
     expect(failure!.attributes.message).toBe('[*].recipient: [0]: expected "bob@example.com", got "ada@example.com"');
     expect(failure!.text).toContain('expected: ["bob@example.com"]');
@@ -116,27 +118,30 @@ steps:
     expect(r.stdout).toMatch(/^ {9}error: {4}1 delivery failed the signature check \(bad_signature\)$/m);
   }, 60_000);
 
-  it('runs nothing when a file is invalid, and says where (exit 17)', async () => {
+  it('fails an invalid file with its problems while the valid ones run: summary, --json and JUnit (exit 17)', async () => {
     const bad = variant('bad.yaml', (t) => t.replace('signer: ada }', 'signer: ada, values: 3 }'));
-    const r = await esignIn(['scenario', 'run', CI, bad, '--json'], { env: env() });
+    const junit = join(tmp.dir, 'invalid.xml');
+    const r = await esignIn(['scenario', 'run', CI, bad, '--junit', junit], { env: env() });
     expect(r.exitCode).toBe(EXIT.SCENARIO_INVALID);
-    expect(JSON.parse(r.stdout)).toEqual({
+    expect(r.stderr).toBe(`esign: 1 scenario file did not run: ${bad}; the others ran.`);
+    expect(r.stdout).toMatch(/^PASS .*ci-nda\.yaml {2}NDA to two signers in order/m);
+    expect(r.stdout).toContain(`FAIL ${bad}  bad.yaml  (nothing of it ran)\n  ${bad}:21:55 step 5.sign.values: `);
+    expect(r.stdout).toMatch(/^2 files: 1 passed, 1 failed \(1 not run\); 13 steps: 13 passed/m);
+    const suites = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite');
+    expect(suites.map((s) => [s.attributes.file, s.attributes.tests, s.attributes.failures])).toEqual([
+      [CI, '13', '0'],
+      [bad, '1', '1'],
+    ]);
+    const [notRun] = childrenNamed(suites[1]!, 'testcase');
+    expect(childrenNamed(notRun!, 'failure')[0]!.attributes.message).toMatch(/:21:55 step 5\.sign\.values: /);
+
+    const json = await esignIn(['scenario', 'run', bad, '--json'], { env: env() });
+    expect(json.exitCode).toBe(EXIT.SCENARIO_INVALID);
+    expect(JSON.parse(json.stdout)).toMatchObject({
       passed: false,
-      invalid: [
-        {
-          file: bad,
-          problems: [
-            { path: 'steps[4].sign.values', message: expect.stringMatching(/expected record/), line: 21, column: 55 },
-          ],
-        },
-      ],
+      files: [{ file: bad, status: 'failed', steps: [], problems: [expect.stringMatching(/expected record/)] }],
     });
-    expect(JSON.parse(r.stderr)).toEqual({
-      code: 'error',
-      message: `1 scenario file invalid: ${bad}. Nothing was run.`,
-      exit_code: EXIT.SCENARIO_INVALID,
-    });
-  });
+  }, 60_000);
 
   it('runs several files side by side, each on its own engine, and reports each with --json', async () => {
     const second = variant('second.yaml', (t) => t.replace('name: NDA to two signers in order', 'name: Second'));
@@ -169,6 +174,54 @@ steps:
   }, 90_000);
 });
 
+describe('a receiver that misbehaves on purpose', () => {
+  it('is down, then slow: the server logs the refused attempt, a clock move makes the retry, nothing more arrives', async () => {
+    const file = join(tmp.dir, 'down.yaml');
+    writeFileSync(
+      file,
+      `receiver: { events: [bundle_sent] }
+steps:
+  - respond: { down: true }
+  - name: nda
+    call: createBundle
+    body:
+      label: Down
+      packets: [{ name: Ada, email: ada@example.com }]
+      documents: [{ key: nda, file_path: ${fixture('nda.pdf')} }]
+  - wait: { delivery: retrying, bundle: "\${nda.id}" }
+    expect: { "[0].deliveries[0].message": { matches: "refused" } }
+  - webhooks: { count: 0, quiet: 500ms }
+  - respond: { delay: 300ms }
+  - advance: 4m
+    expect: { webhooks_delivered: 1, webhooks_failed: 0 }
+  - webhooks: { bundle: "\${nda.id}", events: [bundle_sent], quiet: 500ms }
+  - wait: { attempts: 1, event_type: bundle_sent }
+    expect: { "[*].answered": [200], "[*].planned": [false] }
+`,
+    );
+    const r = await esignIn(['scenario', 'run', file], { env: env() });
+    expect(r.stdout).toMatch(/^ {2}ok {3}1\. respond down +respond/m);
+    expect(r.stdout).toMatch(/^ {2}ok {3}5\. respond slow 300ms +respond/m);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+  }, 60_000);
+});
+
+describe('esign scenario run refuses what it would ignore', () => {
+  it('--data-dir is a usage error naming it, not silently ignored', async () => {
+    const r = await esignIn(['--data-dir', join(tmp.dir, 'mine'), 'scenario', 'run', CI], { env: env() });
+    expect(r.exitCode).toBe(EXIT.USAGE);
+    expect(r.stderr).toMatch(/^esign: --data-dir: scenario run uses a fresh engine per file/);
+  });
+
+  it('esign scenario ops lists every operation by the name call takes', async () => {
+    const r = await esignIn(['scenario', 'ops'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^getBundleData\tGET\t\/bundles\/\{slug\}\/data\/\t/m);
+    expect(r.stdout).toMatch(/^createBundle\tPOST\t\/bundles\/\t/m);
+  });
+});
+
 describe('esign scenario check and init', () => {
   it('checks files without running them', async () => {
     const ok = await esignIn(['scenario', 'check', CI], { env: env() });
@@ -177,8 +230,8 @@ describe('esign scenario check and init', () => {
     const r = await esignIn(['scenario', 'check', bad], { env: env() });
     expect(r.exitCode).toBe(EXIT.SCENARIO_INVALID);
     expect(r.stderr.split('\n')).toEqual([
-      `${bad}:16:5 steps[1]: \${nad.id}: no step named nad comes before this one.`,
-      `esign: 1 scenario file invalid: ${bad}. Nothing was run.`,
+      `${bad}:16:5 step 2: \${nad.id}: no step named nad comes before this one.`,
+      `esign: 1 scenario file invalid: ${bad}.`,
     ]);
   });
 

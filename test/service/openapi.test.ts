@@ -49,6 +49,16 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
   });
 
+  test('names each operation as the table does (call, esign scenario ops), each name once', () => {
+    const ids = Object.values(openApiDocument().paths as Record<string, Record<string, { operationId: string }>>)
+      .flatMap((methods) => Object.values(methods))
+      .map((o) => o.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const d of documentedOperations())
+      expect(d.operationId).toBe(d.summary.endsWith('(older path)') ? `${d.op.name}_older_path` : d.op.name);
+    expect(ids).toContain('getBundleData');
+  });
+
   test('documents every route of the server and nothing else (405 fallbacks are not operations)', async () => {
     const routed = new Set<string>();
     for (const [method, path] of serverRoutes()) {
@@ -110,6 +120,6 @@ describe('OpenAPI document', () => {
     const res = await app.inject({ method: 'GET', url: `${API_ROOT}/openapi.json` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
-    expect(res.json().paths['/bundles/{slug}/'].get.operationId).toBe('get_bundles_slug');
+    expect(res.json().paths['/bundles/{slug}/'].get.operationId).toBe('getBundle');
   });
 });

@@ -35,6 +35,12 @@ export class WebhookDelivery {
     return (await this.get()).deliverDue(opts);
   }
 
+  /** Every attempt due now made and recorded, the background run's included (a clock move waits for them). */
+  async settle(): Promise<{ delivered: number; failed: number }> {
+    await this.run;
+    return (await this.get()).settle();
+  }
+
   /** Starts a delivery run in the background unless one is under way or the dispatcher runs continuously. */
   runInBackground(): void {
     if (this.dispatcher?.running || this.run) return;

@@ -24,6 +24,8 @@ export const RETRY_DELAYS_MIN = [4, 12, 36, 108, 324] as const;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** A webhook whose events are given up this many times in a row is disabled. */
 export const DISABLE_AFTER_FAILED_EVENTS = 10;
+/** How long a clock move waits for the attempts it made due: longer than one attempt may take. */
+export const SETTLE_BUDGET_MS = ATTEMPT_TIMEOUT_MS + 5_000;
 /** A one-shot command waits at most this long for its first attempts before it exits. */
 export const ONE_SHOT_BUDGET_MS = 5_000;
 /**
@@ -33,6 +35,7 @@ export const ONE_SHOT_BUDGET_MS = 5_000;
 export const LEASE_MS = 15_000;
 const CONCURRENCY = 32;
 const POLL_MS = 1_000;
+const SETTLE_POLL_MS = 25;
 const USER_AGENT = 'esign-webhooks/1';
 
 interface Claimed {
@@ -174,6 +177,40 @@ export class Dispatcher {
     await Promise.all(inFlight);
     this.recordAll(finished.splice(0), done);
     return done;
+  }
+
+  /**
+   * Makes every attempt due by the engine's clock and waits for each to be recorded: those this call
+   * claims, those the continuous loop has in flight, and those another process holds a lease on
+   * (polled until their lease ends). What a clock move owes a test: when it returns, what it made
+   * due has happened.
+   */
+  async settle(budgetMs = SETTLE_BUDGET_MS): Promise<{ delivered: number; failed: number }> {
+    const deadline = Date.now() + budgetMs;
+    const total = { delivered: 0, failed: 0 };
+    for (;;) {
+      await this.loop?.running;
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const d = await this.deliverDue({ budgetMs: left });
+      total.delivered += d.delivered;
+      total.failed += d.failed;
+      if (this.loop?.running) continue;
+      if (!this.leasedDue()) break;
+      await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
+    }
+    return total;
+  }
+
+  /** Due events someone holds a lease on: attempts in flight here or in another process. */
+  private leasedDue(): boolean {
+    if (!this.ctx.db.open) return false;
+    return (
+      sql(this.ctx.db, 'SELECT 1 FROM webhook_events WHERE next_attempt_at <= ? AND lease_until > ? LIMIT 1').get(
+        this.ctx.clock.now(),
+        this.wallNow(),
+      ) !== undefined
+    );
   }
 
   /** What a one-shot command owes the state changes it made: first attempts, within a time budget. */

@@ -97,7 +97,7 @@ async function profileNames(f: Factory): Promise<Candidate[]> {
   return Object.entries(store.all()).map(([name, p]) => ({ value: name, description: p.baseUrl ?? 'local' }));
 }
 
-/** `esign api METHOD <TAB>`: the paths of the operations table (for that method, when given), with their summaries. */
+/** `esign api METHOD <TAB>`: the paths of the operations table (for that method, when given), with their summaries and names. */
 async function apiPaths(method: string | undefined): Promise<Candidate[]> {
   const m = method?.toUpperCase();
   const seen = new Set<string>();
@@ -107,7 +107,7 @@ async function apiPaths(method: string | undefined): Promise<Candidate[]> {
     for (const path of [op.path, ...(op.aliases ?? [])]) {
       if (seen.has(path)) continue;
       seen.add(path);
-      out.push({ value: path, description: m ? op.summary : undefined });
+      out.push({ value: path, description: m ? `${op.summary} (${op.name})` : undefined });
     }
   }
   return out;

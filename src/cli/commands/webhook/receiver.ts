@@ -141,13 +141,14 @@ export async function run(ctx: Factory, o: ListenOptions): Promise<void> {
   note(ctx, `Received ${seen} deliver${seen === 1 ? 'y' : 'ies'}, ${verified} verified.`);
 }
 
-/** Where it listens, for people (stderr) and for scripts (--json, --ready-file). */
+/** Where it listens, for people (stderr) and for scripts (--json: on stderr, stdout is for deliveries; --ready-file). */
 function announceListening(ctx: Factory, o: ListenOptions, server: Server, path: string) {
   const a = server.address() as AddressInfo;
   const host = a.family === 'IPv6' || a.address.includes(':') ? `[${a.address}]` : a.address;
   const url = `http://${host}:${a.port}${path}`;
-  note(ctx, `Listening on ${url}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
-  return announceReady(ctx, { url, forward_to: o.forwardTo ?? null }, o.readyFile);
+  // With --json the ready line (on stderr) says it, for a script.
+  if (!ctx.options.json) note(ctx, `Listening on ${url}${o.forwardTo ? ` (forwarding to ${o.forwardTo})` : ''}`);
+  return announceReady(ctx, { url, forward_to: o.forwardTo ?? null }, o.readyFile, 'err');
 }
 
 type Chalk = Awaited<ReturnType<Factory['io']['colour']>>;

@@ -2,17 +2,19 @@
 // engine in a temporary directory, unless a remote server is named), the summary, --json and
 // --junit, and the exit code (0 all passed, 16 a step failed, 17 a file invalid or not runnable).
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { examplePdf, EXAMPLE, EXAMPLE_FILE, EXAMPLE_PDF, SCHEMA_FILE } from '../../../scenario/example.js';
 import { scenarioJsonSchema } from '../../../scenario/format.js';
 import { problemLine } from '../../../scenario/load.js';
 import { jsonReport, junitXml, summaryLines, totalsLine } from '../../../scenario/report.js';
-import type { ScenarioBackend } from '../../../scenario/runner.js';
+import { type FileResult, notRun, type ScenarioBackend } from '../../../scenario/runner.js';
+import { ApiError } from '../../../service/errors.js';
+import { OPERATION_TABLE } from '../../../service/operationTable.js';
 import { type Backends, type Invalid, loadAll, runSuite } from '../../../scenario/suite.js';
-import { CliError, EXIT } from '../../../cli/exitCodes.js';
+import { CliError, EXIT, exitCodeForStatus } from '../../../cli/exitCodes.js';
 import type { Factory } from '../../../cli/factory.js';
-import { note } from '../../../cli/output/print.js';
+import { note, printList } from '../../../cli/output/print.js';
 import { intArg } from '../../../cli/run.js';
 import type { OptionsOf } from '../../../cli/verb.js';
 import type { init, run } from './verbs.js';
@@ -69,16 +71,34 @@ function printInvalid(f: Factory, invalid: Invalid[], what: string): never {
   if (f.options.json) f.io.out.write(`${JSON.stringify({ passed: false, invalid }, null, 2)}\n`);
   else for (const i of invalid) for (const p of i.problems) f.io.err.write(`${problemLine(i.file, p)}\n`);
   throw new CliError(
-    `${invalid.length} scenario file${invalid.length === 1 ? '' : 's'} ${what}: ${invalid.map((i) => i.file).join(', ')}. Nothing was run.`,
+    `${invalid.length} scenario file${invalid.length === 1 ? '' : 's'} ${what}: ${invalid.map((i) => i.file).join(', ')}.`,
     EXIT.SCENARIO_INVALID,
   );
 }
 
+/** Why a remote server could not be used, saying what to do: a refused key names ESIGN_API_KEY. */
+function unreachable(e: unknown, label: string): string {
+  if (e instanceof ApiError && (e.status === 401 || e.status === 403))
+    return `${label} refused the API key (${e.status} ${e.code}): set ESIGN_API_KEY (or the profile's key) to a key of that server.`;
+  if (e instanceof ApiError) return `${label} answered ${e.status} ${e.code}: ${e.message}`;
+  return `cannot use ${label}: ${(e as Error)?.message ?? String(e)}`;
+}
+
+const exitOf = (e: unknown) =>
+  e instanceof CliError ? e.exitCode : e instanceof ApiError ? exitCodeForStatus(e.status) : EXIT.FAILURE;
+
 export async function runFiles(f: Factory, o: RunOptions, files: string[]): Promise<void> {
+  // Each file runs on a fresh engine of its own (or the server named): a data directory given on
+  // purpose would be ignored, so it is refused instead.
+  if (f.options.dataDir !== undefined)
+    throw new CliError(
+      '--data-dir: scenario run uses a fresh engine per file (--keep keeps each and says where), or --backend URL; it never runs on a data directory.',
+      EXIT.USAGE,
+    );
   const jobs = o.jobs === undefined ? availableParallelism() : intArg(o.jobs, '--jobs', 1);
   const started = Date.now();
   const { valid, invalid } = await loadAll(files, f.env);
-  if (invalid.length) printInvalid(f, invalid, 'invalid');
+  // An invalid file is a failed file of the report (its problems in the summary); the valid ones run all the same.
   const away = await remote(f, o);
   const backends =
     away ??
@@ -87,29 +107,56 @@ export async function runFiles(f: Factory, o: RunOptions, files: string[]): Prom
       o.keep === true,
       valid.some((s) => s.scenario.receiver !== undefined),
     );
-  const outcome = await runSuite(valid, backends, {
-    env: f.env,
-    jobs,
-    live: o.live === true || away?.live === true,
-    onFile: (r) => {
-      if (!f.options.json) f.io.out.write(`${summaryLines(r).join('\n')}\n`);
-    },
-  });
-  if ('refused' in outcome) printInvalid(f, outcome.refused, 'cannot run there');
-  const { results } = outcome;
+  const print = (r: FileResult) => {
+    if (!f.options.json) f.io.out.write(`${summaryLines(r).join('\n')}\n`);
+  };
+  invalid.forEach((i) => print(invalidResult(i)));
+  const outcome = valid.length
+    ? await runSuite(valid, backends, {
+        env: f.env,
+        jobs,
+        live: o.live === true || away?.live === true,
+        unreachable,
+        onFile: print,
+      })
+    : { results: [] };
+  const ran = new Map(outcome.results.map((r) => [r.file, r]));
+  const results = files.map((file) => ran.get(file) ?? invalidResult(invalid.find((i) => i.file === file)!));
   const ms = Date.now() - started;
   if (o.junit) await writeFile(resolve(o.junit), junitXml(results, ms));
   if (f.options.json) f.io.out.write(`${JSON.stringify(jsonReport(results, ms), null, 2)}\n`);
   else f.io.out.write(`${totalsLine(results, ms)}\n`);
+  if (outcome.fatal !== undefined)
+    throw new CliError(results[0]?.problems?.[0] ?? 'The server could not be used.', exitOf(outcome.fatal));
+  const notRun = results.filter((r) => r.problems);
+  if (notRun.length)
+    throw new CliError(
+      `${notRun.length} scenario file${notRun.length === 1 ? '' : 's'} did not run: ${notRun.map((r) => r.file).join(', ')}${
+        notRun.length < results.length ? '; the others ran' : ''
+      }.`,
+      EXIT.SCENARIO_INVALID,
+    );
   const failed = results.filter((r) => r.status === 'failed');
   if (failed.length)
     throw new CliError(
       `${failed.length} of ${results.length} scenario${results.length === 1 ? '' : 's'} failed: ${failed
-        .map((r) => `${r.file} (${r.steps.find((s) => s.status === 'failed')?.label})`)
+        .map((r) => {
+          const step = r.steps.find((s) => s.status === 'failed');
+          return `${r.file}${step?.line ? `:${step.line}` : ''} (${step?.label})`;
+        })
         .join(', ')}.`,
       EXIT.SCENARIO_FAILED,
     );
 }
+
+/** A file that is invalid as a failed file of the report: its problems, each with its place. */
+const invalidResult = (i: Invalid): FileResult =>
+  notRun(
+    i.file,
+    basename(i.file),
+    'not run',
+    i.problems.map((p) => problemLine(i.file, p)),
+  );
 
 export async function checkFiles(f: Factory, _o: unknown, files: string[]): Promise<void> {
   const { valid, invalid } = await loadAll(files, f.env);
@@ -152,6 +199,27 @@ export async function initExample(f: Factory, o: OptionsOf<typeof init>, into?: 
     f.io.out.write(`${join(dir, name)}\n`);
   }
   note(f, `Run it: esign scenario run ${join(dir, EXAMPLE_FILE)}`);
+}
+
+/** Every operation a call step names: the table's name, which the OpenAPI document's operationId repeats. */
+export async function listOperations(f: Factory): Promise<void> {
+  const rows = OPERATION_TABLE.map((o) => ({
+    name: o.name as string,
+    method: o.method,
+    path: o.path,
+    summary: o.summary,
+  }));
+  await printList(
+    f,
+    rows,
+    [
+      { header: 'OPERATION', value: (r) => r.name, priority: 2 },
+      { header: 'METHOD', value: (r) => r.method, priority: 1 },
+      { header: 'PATH', value: (r) => r.path, priority: 1 },
+      { header: 'SUMMARY', value: (r) => r.summary },
+    ],
+    (r) => r.name,
+  );
 }
 
 export async function printSchema(f: Factory): Promise<void> {

@@ -41,3 +41,7 @@ export const init = declareVerb(
 export const schema = declareVerb('schema', "The scenario format's JSON Schema, for editors", {
   examples: ['esign scenario schema', 'esign scenario schema > scenario.schema.json'],
 });
+
+export const ops = declareVerb('ops', 'The API operations a call step names, with method, path and summary', {
+  examples: ['esign scenario ops', 'esign scenario ops -q', 'esign scenario ops --json'],
+});
