@@ -60,6 +60,20 @@ function moduleBuild(path, name) {
 
 /** Native or data-file packages Node loads from node_modules at run time. */
 const NATIVE = ['better-sqlite3'];
+
+/**
+ * The engine's PDF.js (text for auto-placements, in the document sandbox) is the pages' copy in
+ * dist/client/pdfjs (the same legacy build, minified), not a second one bundled: 2.4 MB less to install.
+ */
+const pdfjsFromClient = {
+  name: 'pdfjs-from-client',
+  setup(b) {
+    b.onResolve({ filter: /^pdfjs-dist\/legacy\/build\/pdf(\.worker)?\.mjs$/ }, (args) => ({
+      path: `./client/pdfjs/${args.path.endsWith('worker.mjs') ? 'pdf.worker.min.mjs' : 'pdf.min.mjs'}`,
+      external: true,
+    }));
+  },
+};
 /**
  * Loaded only when the user installed it (the HTML renderer's browser driver): not a dependency,
  * an optional peer; without it HTML renders with the built-in renderer.
@@ -222,7 +236,7 @@ else {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    plugins: [commonJsExternal],
+    plugins: [pdfjsFromClient, commonJsExternal],
     external: [...NATIVE, ...WHEN_PRESENT],
     // Bundled CommonJS inside an ES module package (commander's esm.mjs wraps its index.js) requires Node's modules.
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

@@ -112,7 +112,12 @@ describe.each(BOTH_BACKENDS)('on the %s', (_name, make) => {
     expect(test.exitCode).toBe(3);
     expect(JSON.parse(test.stdout)).toMatchObject({
       ok: false,
-      problems: [{ field: 'packets[0].email', message: expect.stringMatching(/^Test Bundles are delivered only to verified email addresses/) }],
+      problems: [
+        {
+          field: 'packets[0].email',
+          message: expect.stringMatching(/^Test Bundles are delivered only to verified email addresses/),
+        },
+      ],
     });
     const valid = await dry('--file', join(files.dir, 'contract.pdf'));
     expect(valid.exitCode, valid.stderr).toBe(0);

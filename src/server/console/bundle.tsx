@@ -43,8 +43,7 @@ const SOURCE_WORDS: Record<TimelineEntry['source'], string> = {
 export const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
 export const remindUrl = (slug: string, packet: string) =>
   `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
-const enableUrl = (slug: string, webhook: string) =>
-  `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/enable`;
+const enableUrl = (slug: string, webhook: string) => `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/enable`;
 export const resendUrl = (slug: string, event: string) =>
   `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
 export const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
