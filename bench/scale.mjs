@@ -115,10 +115,20 @@ function downgrade(db) {
     );
   // Objects that migration 7 adds, or replaces under the same name, are dropped; main's are made again.
   const changed = (o) => !before.has(o.name) || before.get(o.name).sql !== o.sql;
+  // A table of main's that a later migration gave columns keeps its rows and loses the columns.
+  const columns = (d, table) => d.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table);
+  const old = new Database(':memory:');
+  for (const m of MIGRATIONS.slice(0, BEFORE)) old.exec(m);
   for (const type of ['trigger', 'view', 'index', 'table'])
-    for (const o of now)
-      if (o.type === type && changed(o) && !isShadow(o) && o.sql)
-        db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
+    for (const o of now) {
+      if (o.type !== type || !changed(o) || isShadow(o) || !o.sql) continue;
+      const kept = type === 'table' && before.has(o.name) && !isVirtual(o) ? columns(old, o.name) : [];
+      if (!kept.length) db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
+      else
+        for (const c of columns(db, o.name))
+          if (!kept.includes(c)) db.exec(`ALTER TABLE "${o.name}" DROP COLUMN "${c}"`);
+    }
+  old.close();
   const left = new Set(db.prepare(`SELECT name FROM sqlite_master`).pluck().all());
   for (const [name, o] of before) if (!left.has(name) && o.sql) db.exec(o.sql);
   db.pragma(`user_version = ${BEFORE}`);

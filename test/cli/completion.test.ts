@@ -107,7 +107,7 @@ describe('esign __complete', () => {
       '/sandbox/packets/{id}/reassign/',
     ]);
     expect(await complete('api', 'GET', '/rate')).toEqual([
-      '/rate_limit/\tRate-limit status of the key (uses no request)',
+      '/rate_limit/\tRate-limit status of the key (uses no request) (getRateLimit)',
     ]);
   });
   it('completes ids of the local engine with what names them: a Bundle by its label, a person by name', async () => {

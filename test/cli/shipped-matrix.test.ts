@@ -131,6 +131,7 @@ const RUNS: Record<string, Run> = {
   'scenario check': r('scenario check {scenario}'),
   'scenario init': r('scenario init {dir}/init'),
   'scenario schema': r('scenario schema'),
+  'scenario ops': r('scenario ops'),
   'logs tail': r('logs tail --no-follow'),
   api: r('api GET /bundles/ -F per_page=2'),
   schema: r('schema BundleRequest'),
