@@ -97,6 +97,12 @@ describe('esign serve and hostile documents', () => {
   it.each(corpus.map((d) => [d.name, d] as const))(
     '%s: refused with its reason, others answered, memory bounded',
     async (_, doc) => {
+      // What the machine itself makes others wait meanwhile (other test files share its 2 cores): the
+      // document is held to what it adds to that.
+      const calm = await othersWhile(async () => {
+        await new Promise((res) => setTimeout(res, 1500));
+        return { status: 200, body: {} };
+      });
       const t0 = performance.now();
       const { result, slowest, reads } = await othersWhile(async () => {
         if (doc.html !== undefined) {
@@ -140,7 +146,7 @@ describe('esign serve and hostile documents', () => {
       expect(reads).toBeGreaterThan(0);
       // A 9 MB HTML body is still parsed as JSON and stored in the database on the event loop (the
       // render is apart): seconds on a loaded machine. Documents sent as PDFs hold others under 1 s.
-      expect(slowest).toBeLessThan(othersBudget(doc.html !== undefined ? 5000 : 1000));
+      expect(slowest - calm.slowest).toBeLessThan(othersBudget(doc.html !== undefined ? 5000 : 1000));
       expect(peakMb()).toBeLessThan(300);
     },
     120_000,

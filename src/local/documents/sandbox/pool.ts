@@ -74,6 +74,7 @@ class Child {
   dead = false;
   private stderr = '';
   private killedForDeadline = false;
+  private closed = false;
 
   constructor(
     entry: string,
@@ -118,12 +119,15 @@ class Child {
     this.proc.kill('SIGKILL');
   }
 
+  /** Ends an idle process: no job may be given to it meanwhile, and its end is nobody's failure. */
   close(): void {
+    this.dead = true;
+    this.closed = true;
     this.proc.kill('SIGKILL');
   }
 
   private why(code: number | null, signal: NodeJS.Signals | null): string {
-    if (this.killedForDeadline) return '';
+    if (this.killedForDeadline || this.closed) return '';
     if (/heap out of memory|allocation failed|invalid size error|Invalid array length/i.test(this.stderr))
       return 'it needs more memory than a document may take';
     if (signal === 'SIGXCPU' || signal === 'SIGKILL') return 'it needs more CPU time than a document may take';
