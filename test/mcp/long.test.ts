@@ -112,7 +112,7 @@ describe('/mcp: a CSV being checked', () => {
   it('leaves the server answering another key meanwhile, and outlives the idle timeout', async () => {
     const other = engine.keys.create('other').key;
     const c = await httpClient(origin, key);
-    const rows = 1_000;
+    const rows = 5_000;
     const csv = `name,email\n${Array.from({ length: rows }, (_, i) => `Signer ${i},s${i}@example.com`).join('\n')}\n`;
     const spec = {
       packets: [{ key: 's', name: '{{name}}', email: '{{email}}' }],
