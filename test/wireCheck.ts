@@ -31,7 +31,7 @@ const ERROR_STRING = z.strictObject({ error: z.string().min(1) });
 const API = '/api/v2';
 
 /** The operation that answers `method url`, as esign serve routes it (the API's under /api/v2, the sandbox's from the root). */
-export function operationOf(method: string, url: string): OperationRow | undefined {
+function operationOf(method: string, url: string): OperationRow | undefined {
   const path = url.split('?')[0]!;
   const inApi = path.startsWith(`${API}/`);
   const found = operationAt(method, inApi ? path.slice(API.length) : path)?.row;
@@ -54,7 +54,7 @@ function unnamed(raw: unknown, parsed: unknown, at: string): string[] {
 }
 
 /** What is wrong with `value` as `schema` allows it, strictly: failures, and members the schema does not name. */
-export function schemaProblems(schema: z.ZodType, value: unknown, at = 'body'): string[] {
+function schemaProblems(schema: z.ZodType, value: unknown, at = 'body'): string[] {
   const r = schema.safeParse(value);
   if (!r.success) return r.error.issues.map((i) => `${[at, ...i.path].join('.')}: ${i.message}`);
   return unnamed(value, r.data, at).map((p) => `${p}: a member the schema does not name`);

@@ -8,7 +8,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const NEUTRALISED = /^'[=+\-@\t\r]/;
 
 /** A cell a spreadsheet would run, made text. */
-export const neutraliseCell = (v: string): string => (FORMULA_START.test(v) ? `'${v}` : v);
+const neutraliseCell = (v: string): string => (FORMULA_START.test(v) ? `'${v}` : v);
 
 /** What esign wrote with neutraliseCell, as it was. */
 export const restoreCell = (v: string): string => (NEUTRALISED.test(v) ? v.slice(1) : v);

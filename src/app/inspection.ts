@@ -101,7 +101,7 @@ export interface Inspection {
   webhooks: WebhookSubscription[];
 }
 
-export const WEBHOOK_PAGES = 5;
+const WEBHOOK_PAGES = 5;
 
 /** A webhook subscribed to what happened to the Bundle, and what became of its events. */
 export interface WebhookSubscription {

@@ -30,7 +30,7 @@ export function evenPaceMs(rate: RateLimit, requests: number, share: number): nu
 // themselves), of which a share is left for other clients of the same key.
 
 /** docs/wire.md: 200 Bundle creations and 2000 other calls per hour per key; creations are a tenth. */
-export const DOCUMENTED_CREATE_SHARE = 200 / 2000;
+const DOCUMENTED_CREATE_SHARE = 200 / 2000;
 /** The share of the call limit a batch leaves to the others (waits, the console). */
 export const CALL_RESERVE = 1 - RATE_SHARES.batch;
 const MARGIN = 1.03;
@@ -154,10 +154,10 @@ export class Pacer {
 // waits on (a batch of creates, say), and waits for the reset when little remains.
 
 /** The share of the rate-limit window's requests a wait may use. */
-export const WAIT_SHARE = RATE_SHARES.wait;
-export const FIRST_STEP_MS = 1_000;
+const WAIT_SHARE = RATE_SHARES.wait;
+const FIRST_STEP_MS = 1_000;
 /** The longest pause between looks while the wait's fast half of its share lasts. */
-export const FAST_STEP_MS = 1_500;
+const FAST_STEP_MS = 1_500;
 const MAX_STEP_MS = 15_000;
 
 /** The wait's own requests: in the server's current window, and since `remaining` was read. */

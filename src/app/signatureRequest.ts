@@ -10,9 +10,9 @@ import type { AttachedFile } from '../service/types.js';
 import { UseCaseError } from './failure.js';
 
 /** The largest document read from a path: esign serve's limit on one uploaded file. */
-export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
-export interface SignerInput {
+interface SignerInput {
   name: string;
   email?: string;
   phone?: string;
@@ -20,7 +20,7 @@ export interface SignerInput {
   key?: string;
 }
 
-export interface DocumentInput {
+interface DocumentInput {
   path?: string;
   url?: string;
   base64?: string;

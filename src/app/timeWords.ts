@@ -51,7 +51,7 @@ const parse = (iso: string | null | undefined): number | undefined => {
 };
 
 /** The offset of `zone` from UTC at `t`, as "UTC+09:00" ("UTC" for none). */
-export function zoneOffset(t: number, zone: Zone): string {
+function zoneOffset(t: number, zone: Zone): string {
   const p = partsOf(t, zone);
   const minutes = Math.round((Date.UTC(p.y, p.mo - 1, p.d, p.h, p.mi, p.s) - Math.floor(t / 1000) * 1000) / 60_000);
   if (minutes === 0) return 'UTC';
@@ -105,7 +105,7 @@ export function clockTime(iso: string, at = Date.now(), zone?: Zone): string {
  * A time in a table of log rows (webhook events and deliveries, the outbox), short enough to leave
  * room for an id: "10:42:05" today, "Nov 21 10:42" this year, else "2024-11-21".
  */
-export function logTime(iso: string, at = Date.now(), zone?: Zone): string {
+function logTime(iso: string, at = Date.now(), zone?: Zone): string {
   const t = parse(iso);
   if (t === undefined) return iso;
   const d = partsOf(t, zone);

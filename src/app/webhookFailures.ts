@@ -7,7 +7,7 @@ import type { Webhook, WebhookEvent } from '../service/types.js';
 import { bundleOfPayload } from '../service/webhookEvents.js';
 import { deliveryOutcome } from './deliveryOutcome.js';
 
-export interface FailingEvent {
+interface FailingEvent {
   event: string;
   event_type: string;
   bundle: string | null;

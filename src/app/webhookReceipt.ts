@@ -56,7 +56,7 @@ function parseJson(text: string): unknown {
 }
 
 /** The event of a JSON body, or of a form body whose `payload` member is a JSON string (or the whole event). */
-export function parseEvent(raw: Buffer, contentType = ''): Record<string, unknown> | null {
+function parseEvent(raw: Buffer, contentType = ''): Record<string, unknown> | null {
   const text = raw.toString('utf8');
   if (!contentType.includes('application/x-www-form-urlencoded')) {
     const v = parseJson(text);

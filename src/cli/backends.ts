@@ -15,7 +15,7 @@ export interface EngineOptions {
   loopbackUrls?: boolean;
 }
 
-export interface EngineSettings extends EngineOptions {
+interface EngineSettings extends EngineOptions {
   dataDir: string;
   /** Where the engine's lines for people go (the CLI: stderr). */
   report: (line: string) => void;

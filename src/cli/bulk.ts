@@ -18,7 +18,7 @@ export async function readIds(f: Factory, args: string[]): Promise<string[]> {
   return [...new Set(ids)];
 }
 
-export interface BulkRow {
+interface BulkRow {
   id: string;
   result: 'ok' | 'failed';
   detail: string;

@@ -41,4 +41,4 @@ export function addExamples(program: Named): void {
 }
 
 /** The help text that ends a command's help. */
-export const examplesHelp = (list: string[]) => `\nExamples:\n${list.map((e) => `  $ ${e}`).join('\n')}\n`;
+const examplesHelp = (list: string[]) => `\nExamples:\n${list.map((e) => `  $ ${e}`).join('\n')}\n`;

@@ -47,7 +47,7 @@ export interface Prompter {
 }
 
 /** Prompts by @inquirer/prompts, loaded on first use; Ctrl-C at a prompt exits 130. */
-export const inquirerPrompter: Prompter = {
+const inquirerPrompter: Prompter = {
   async confirm(message, defaultValue) {
     const { confirm } = await loadPrompts();
     return confirm({ message, default: defaultValue }).catch(interrupted);

@@ -10,7 +10,7 @@ import { loadOra } from '../lazyImport.js';
 import { type JournalCounts, type Progress, startProgress } from './batch/progress.js';
 import { colourFor } from './output/colour.js';
 
-export interface OutStream {
+interface OutStream {
   write(text: string): void;
   /** A terminal: tables, colour, relative times; otherwise tab-separated rows and ISO times. */
   readonly isTTY: boolean;
@@ -76,7 +76,7 @@ export interface IO {
   progress(total: number, journal: () => JournalCounts): Promise<Progress>;
 }
 
-export interface Spinner {
+interface Spinner {
   stop(): void;
 }
 

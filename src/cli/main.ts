@@ -25,7 +25,7 @@ import { type Action, type ExitSink, makeAction } from './run.js';
 import type { Parent } from './verb.js';
 
 /** A noun or verb the program registers. */
-export interface Registrable {
+interface Registrable {
   register(parent: Parent, action: Action): void;
 }
 

@@ -22,7 +22,7 @@ interface ProfileFile extends Record<string, unknown> {
 }
 
 const CONFIG_NAME = 'profiles';
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 
 /** ESIGN_CONFIG_DIR, else the user's config directory. */
 export async function configDir(env: NodeJS.ProcessEnv = process.env): Promise<string> {

@@ -50,7 +50,7 @@ export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
  * Prints an error on stderr (one line, then one line per extra field error; with --json one JSON
  * object carrying the exit code beside the HTTP status) and returns its exit code.
  */
-export function reportError(io: IO, e: unknown, json: boolean): ExitCode {
+function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   const write = (line: string) => io.err.write(`${line}\n`);
   const api = e instanceof StateConflict ? e.apiError : e;
   if (api instanceof ApiError) {

@@ -19,7 +19,7 @@ import { count, ours, say } from './prose.js';
 import type { Effect, Json } from './tool.js';
 
 /** What a Bundle is, as data for a preview. */
-export const bundleTarget = (b: Bundle): Json => ({
+const bundleTarget = (b: Bundle): Json => ({
   bundle: b.id,
   label: b.label,
   state: bundleStateWord(b.status),

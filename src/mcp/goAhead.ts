@@ -34,7 +34,7 @@ export async function goAhead(ask: Ask | undefined, args: Json, e: Effect): Prom
 }
 
 /** The question put to the person: the effect, and what it touches quoted as data. */
-export function question(e: Effect): string {
+function question(e: Effect): string {
   const what = e.target ? `\nWhat it touches (as recorded, quoted): ${JSON.stringify(e.target)}` : '';
   const people = e.reachesPeople ? '\nThis sends email or SMS to the signers.' : '';
   return `An AI assistant asks to ${e.action}.${what}${people}\nGo ahead?`;

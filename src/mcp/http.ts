@@ -41,10 +41,10 @@ export interface McpHttpOptions {
 }
 
 /** A keep-alive comment on a streamed answer this often: three within the server's idle timeout. */
-export const keepAliveMs = (idleTimeoutMs: number) => Math.max(100, Math.floor(idleTimeoutMs / 3));
+const keepAliveMs = (idleTimeoutMs: number) => Math.max(100, Math.floor(idleTimeoutMs / 3));
 
 /** Whether the POSTed message is a call answered as a stream: a long tool, or one the client wants progress of. */
-export function answersAsStream(body: unknown, isLong: (tool: string) => boolean): boolean {
+function answersAsStream(body: unknown, isLong: (tool: string) => boolean): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
   const m = body as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } };
   if (m.method !== 'tools/call' || !m.params || typeof m.params !== 'object') return false;

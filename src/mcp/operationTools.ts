@@ -21,7 +21,7 @@ import { jsonSchema } from './schema.js';
 import type { Answer, Effect, Json, ToolContext, ToolDef } from './tool.js';
 
 /** Items of a list an agent gets when it asks for no per_page (the API's default is 50). */
-export const AGENT_PER_PAGE = 10;
+const AGENT_PER_PAGE = 10;
 
 const isCreateOfBundle = (op: OperationDef) =>
   op.effect === 'create' && op.reply && 'one' in op.reply && op.reply.one === 'Bundle';

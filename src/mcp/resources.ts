@@ -5,11 +5,11 @@ import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
 import { bundleStateWord } from '../service/states.js';
 
-export const BUNDLE_URI = 'esign://bundles/{slug}';
-export const FILE_URI = 'esign://bundles/{slug}/files/{index}';
+const BUNDLE_URI = 'esign://bundles/{slug}';
+const FILE_URI = 'esign://bundles/{slug}/files/{index}';
 
 /** The largest file handed out in one read (base64 in a JSON-RPC message). */
-export const MAX_RESOURCE_BYTES = 25 * 1024 * 1024;
+const MAX_RESOURCE_BYTES = 25 * 1024 * 1024;
 const PER_PAGE = 50;
 
 export const TEMPLATES = [

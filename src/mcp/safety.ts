@@ -21,7 +21,7 @@ function canonical(value: unknown): string {
 }
 
 /** `mcp-` and 32 hex digits of the body's SHA-256: the same request, the same key (max 200 on the wire). */
-export function derivedCustomKey(body: Json): string {
+function derivedCustomKey(body: Json): string {
   return `mcp-${createHash('sha256').update(canonical(body)).digest('hex').slice(0, 32)}`;
 }
 

@@ -48,7 +48,7 @@ export interface McpOptions {
 }
 
 /** A progress notification this often, while a call runs, to a client that asked for them. */
-export const PROGRESS_EVERY_MS = 1_000;
+const PROGRESS_EVERY_MS = 1_000;
 
 const INSTRUCTIONS =
   'esign: electronic-signature Bundles (documents sent to signers) through API v2, on the embedded local engine ' +
@@ -58,7 +58,7 @@ const INSTRUCTIONS =
   'already made. call_operation reaches every API operation.';
 
 /** A failure as the agent sees it: prose from the program, the API's code, message and fields as data. */
-export function toolError(e: unknown): CallToolResult {
+function toolError(e: unknown): CallToolResult {
   if (e instanceof Refusal) return toResult({ say: e.say, data: e.data }, true);
   if (e instanceof ApiError)
     return toResult(

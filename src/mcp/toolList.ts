@@ -15,7 +15,7 @@ const marks = (t: ToolDef) => {
 };
 
 /** Characters a tool takes in tools/list (its JSON). */
-export const listedSize = (t: ToolDef) => JSON.stringify(listed(t)).length;
+const listedSize = (t: ToolDef) => JSON.stringify(listed(t)).length;
 
 /** One row per tool: name, marks, characters in tools/list, the first sentence of its description. */
 export function toolTable(tools: readonly ToolDef[]): string {

@@ -5,7 +5,7 @@ import { BUNDLE_STATUSES } from '../service/enums.js';
 import { bundleStateWord, signerStateWord } from '../service/states.js';
 import type { Bundle } from '../service/types.js';
 
-export const ConciseSigner = z.object({
+const ConciseSigner = z.object({
   id: z.string(),
   name: z.string(),
   address: z.string().nullable(),

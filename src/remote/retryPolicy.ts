@@ -52,14 +52,14 @@ const UNKNOWN_OUTCOME_CODES = new Set([
 export type Failure = { status: number; retryAfter?: string | string[] } | { code: string };
 
 /** How a failure is handled: waited out and sent again, sent again only if safe, or final. */
-export function classify(f: Failure): 'throttled' | 'unknown' | 'final' {
+function classify(f: Failure): 'throttled' | 'unknown' | 'final' {
   if ('status' in f)
     return f.status === 429 ? 'throttled' : UNKNOWN_OUTCOME_STATUSES.has(f.status) ? 'unknown' : 'final';
   return UNKNOWN_OUTCOME_CODES.has(f.code) ? 'unknown' : 'final';
 }
 
 /** Seconds of a Retry-After header (a number of seconds or an HTTP date), if it says anything. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(header) ? header[0] : header;
   if (v === undefined || v.trim() === '') return undefined;
   const seconds = Number(v);
@@ -69,7 +69,7 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
 }
 
 /** Jitter over an exponential step; the server's Retry-After is honoured when longer. */
-export function delayMs(p: RetryPolicy, attempt: number, retryAfter?: string | string[]): number {
+function delayMs(p: RetryPolicy, attempt: number, retryAfter?: string | string[]): number {
   const step = Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** attempt);
   const jittered = step / 2 + Math.random() * (step / 2);
   const asked = retryAfter === undefined ? undefined : retryAfterMs(retryAfter);
@@ -89,7 +89,7 @@ export function nextWait(p: RetryPolicy, f: Failure, attempt: number, safe: bool
 }
 
 /** A failure of a create whose outcome is unknown (the Bundle may exist). */
-export function outcomeUnknown(e: unknown): boolean {
+function outcomeUnknown(e: unknown): boolean {
   const status = (e as { status?: unknown }).status;
   // No status: the server was not reached, or its answer was lost.
   return typeof status === 'number' ? classify({ status }) === 'unknown' : true;

@@ -35,7 +35,7 @@ export class AssertionFailed extends Error {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An object whose members are all matcher names: `{ length: 2 }`, `{ gte: 1, lte: 3 }`. */
-export const isMatcher = (v: unknown): v is Partial<Record<Matcher, unknown>> =>
+const isMatcher = (v: unknown): v is Partial<Record<Matcher, unknown>> =>
   isObject(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => (MATCHERS as readonly string[]).includes(k));
 
 const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));

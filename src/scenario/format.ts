@@ -9,7 +9,7 @@ import { WAIT_TARGETS } from '../service/states.js';
 import { MATCHER_TYPOS, matcherTypos, nearest, OPERATION_NAMES } from './names.js';
 
 /** A step's name, by which later steps refer to its answer: `${create_nda.id}`. */
-export const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const STEP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const text = (description: string) => z.string().min(1).meta({ description });
 const duration = (description: string) =>
@@ -211,7 +211,7 @@ export const ACTIONS = {
   assert: z.unknown().meta({ description: 'A value (usually `${step.path}`) for `expect` to check.' }),
 } as const;
 export type Action = keyof typeof ACTIONS;
-export const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
+const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
 
 const expectedError = z.strictObject({
   status: z.int().min(400).max(599).optional(),

@@ -9,7 +9,7 @@ import { checkScenario } from './check.js';
 import { Scenario } from './format.js';
 
 /** A scenario is a few kilobytes; anything near this is not one. */
-export const MAX_SCENARIO_BYTES = 1024 * 1024;
+const MAX_SCENARIO_BYTES = 1024 * 1024;
 
 export interface Problem {
   /** `steps[3].sign.signer`, or '' for the file itself. */
@@ -37,7 +37,7 @@ export type Loaded = { ok: true; loaded: LoadedScenario } | { ok: false; file: s
  * `step 4.sign.signer` from zod's path: steps are numbered from 1, as `run` numbers them; below a
  * step, the members and items as written (`expect.packets[0].status`).
  */
-export function pathText(path: readonly PropertyKey[]): string {
+function pathText(path: readonly PropertyKey[]): string {
   const [head, index, ...rest] = path;
   const start = head === 'steps' && typeof index === 'number' ? `step ${index + 1}` : '';
   return (start ? rest : path).reduce<string>(

@@ -32,7 +32,7 @@ export interface Attempt extends Delivery {
 }
 
 /** How the receiver behaves from a `respond` step on. */
-export interface Behaviour {
+interface Behaviour {
   /** Answers for the next attempts, in turn; then it answers as a receiver should. */
   statuses: number[];
   /** Each answer waits this long. */

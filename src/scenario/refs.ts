@@ -22,7 +22,7 @@ export type Ref =
 export const REF_FORMS = '${step.path}, ${env.NAME:-default} or ${now+2d}';
 
 /** One reference's text (between `${` and `}`), read; undefined when it is neither form. */
-export function parseRef(inner: string): Ref | undefined {
+function parseRef(inner: string): Ref | undefined {
   const t = inner.trim();
   const now = NOW.exec(t);
   if (now) {
@@ -49,7 +49,7 @@ export function refsIn(value: unknown): { text: string; ref: Ref | undefined }[]
 }
 
 /** A path into a value: `packets[0].id`, `[*].kind` (every item), `` (the value itself). */
-export function pathParts(path: string): (string | number | '*')[] {
+function pathParts(path: string): (string | number | '*')[] {
   const parts: (string | number | '*')[] = [];
   for (const m of path.matchAll(/\[(\d+|\*)\]|\.?([^.[\]]+)/g)) {
     if (m[1] === '*') parts.push('*');
@@ -83,7 +83,7 @@ export function valueAt(root: unknown, path: string): { found: boolean; value: u
   return walk(root, pathParts(path));
 }
 
-export class ScenarioRefError extends Error {
+class ScenarioRefError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ScenarioReferenceError';

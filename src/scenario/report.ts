@@ -14,7 +14,7 @@ const clip = (text: string, n = ANSWER_CHARS) =>
 const json = (v: unknown, indent?: number) => (v === undefined ? 'nothing' : safeJson(v, indent));
 
 /** The lines under a failed step: where, why, expected, actual, and the step's answer. */
-export function failureLines(r: StepResult, file: string): string[] {
+function failureLines(r: StepResult, file: string): string[] {
   if (!r.failure) return [];
   const lines = [`error:    ${stripControl(r.failure.message)}`];
   if (r.line) lines.push(`at:       ${stripControl(file)}:${r.line}`);

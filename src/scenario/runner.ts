@@ -14,7 +14,7 @@ import { startReceiver } from './receiver.js';
 import { interpolate, refsIn, type Scope } from './refs.js';
 import { RUN, type RunContext } from './steps.js';
 
-export type StepStatus = 'passed' | 'failed' | 'skipped';
+type StepStatus = 'passed' | 'failed' | 'skipped';
 
 export interface StepResult {
   index: number;
@@ -110,7 +110,7 @@ function brief(step: Step): string {
   return '';
 }
 
-export const stepLabel = (step: Step): string => step.name ?? `${actionOf(step)} ${brief(step)}`.trim();
+const stepLabel = (step: Step): string => step.name ?? `${actionOf(step)} ${brief(step)}`.trim();
 
 /**
  * The steps a backend cannot run, named: `step 4 (sign ada): its sandbox has no signer actions`.

@@ -157,7 +157,7 @@ async function waitAttempts(w: Wait, ctx: RunContext, timeoutMs: number): Promis
 }
 
 /** The delivery state of one webhook event, as the server records it. */
-export const deliveryState = (e: WebhookEvent): (typeof DELIVERY_STATES)[number] | 'pending' =>
+const deliveryState = (e: WebhookEvent): (typeof DELIVERY_STATES)[number] | 'pending' =>
   e.success ? 'delivered' : !e.deliveries.length ? 'pending' : e.next_attempt_at ? 'retrying' : 'given_up';
 
 /** The events the server queued for the run's receiver, oldest first (of event_type, about bundle). */

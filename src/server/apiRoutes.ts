@@ -96,7 +96,7 @@ function answer(op: OperationRow, value: unknown): Result {
   return { status: r.status ?? 200, body: value };
 }
 
-export function handlerFor(op: OperationRow, target: object): Handler {
+function handlerFor(op: OperationRow, target: object): Handler {
   const method = (target as Record<string, unknown>)[op.name];
   if (typeof method !== 'function') throw new Error(`The service has no ${op.name}.`);
   const decode = DECODERS[op.name];

@@ -19,7 +19,6 @@ export const DELIVER_VIA = ['email', 'phone', 'embed'] as const;
 export type DeliverVia = (typeof DELIVER_VIA)[number];
 
 export const FIELD_KINDS = words('sig ini snm inp txt dat tms chk cbx cbg sel att stp apr');
-export type FieldKind = (typeof FIELD_KINDS)[number];
 
 export const V_PATTERNS = words('email bank_routing bank_account letters numbers phone ssn zip_code');
 
@@ -42,10 +41,8 @@ export const CHANNEL_KINDS = ['em', 'mp'] as const;
 
 /** What a message in the sandbox's outbox was sent for. */
 export const MESSAGE_KINDS = words('signing_request reminder docs_ready declined reassigned');
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 export const BUNDLE_INCLUDES = ['data', 'events', 'files'] as const;
-export type BundleInclude = (typeof BUNDLE_INCLUDES)[number];
 
 export const BUNDLE_ORDERINGS = ['created', 'sent', 'completed_at'] as const;
 

@@ -68,8 +68,6 @@ export const badRequest = (message: string, errors: FieldError[] = []) => new Ap
 export const notFound = (what: string, id: string) =>
   new ApiError(404, 'not_found', `${what} ${JSON.stringify(id)} was not found.`);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const notImplemented = (operation: string) =>
-  new ApiError(501, 'not_implemented', `${operation} is not implemented by this backend yet.`);
 
 /** Collects field errors so one response names every problem in a request. */
 export class FieldErrors {

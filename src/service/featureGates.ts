@@ -15,7 +15,7 @@ export const remindersGate = (member: string, has: Has): string | undefined =>
 export const teamsGate = (has: Has): string | undefined =>
   has('teams') ? undefined : 'Assigning a team requires the Teams account feature.';
 
-export const regexGate = (has: Has): string | undefined =>
+const regexGate = (has: Has): string | undefined =>
   has('regex_validation') ? undefined : 'v_regex requires the field regex validation account feature.';
 
 export const officeUploadGate = (filename: string, has: Has): string | undefined =>

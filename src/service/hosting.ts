@@ -1,27 +1,21 @@
 // What esign serve needs from the engine besides the API v2 port: the files behind expiring links,
 // the signing page and the preparation pages. The server takes these interfaces, never the engine
 // itself, so src/server depends on src/service only; the engine implements them.
-import type {
-  EsignService,
-  SandboxAdminOperations,
-  SandboxOperations,
-  SignInput,
-  WebhookSandboxOperations,
-} from './service.js';
+import type { EsignService, SandboxAdminOperations, SandboxOperations, WebhookSandboxOperations } from './service.js';
 import type { AttachedFile, Bundle, DocumentTemplate, RequestLogEntry } from './types.js';
 
 /** The largest file a signer may attach (the signing page refuses larger ones). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
 /** The files behind expiring file links (`/files/{token}/{name}`). */
-export interface FileLinks {
+interface FileLinks {
   /** Where the file behind a live file link lives on disk, or undefined (unknown or expired link). */
   fileForLink(token: string): string | undefined;
 }
 
 // ---- The signing page --------------------------------------------------------------------------
 
-export interface SigningDocument {
+interface SigningDocument {
   key: string;
   name: string;
   pages: number | null;
@@ -82,8 +76,6 @@ export interface SigningPages extends Pick<SandboxOperations, 'signPacket' | 'de
   /** Where one of the session's original documents lives on disk, and its file name. */
   signingSessionDocument(session: string, docKey: string): Promise<{ path: string; name: string }>;
 }
-
-export type { SignInput };
 
 // ---- The preparation pages ---------------------------------------------------------------------
 

@@ -115,7 +115,7 @@ export function parseBundleListQuery(query: BundleListQuery): BundleFilter {
 }
 
 /** The most messages one outbox read returns (and its default). */
-export const MAX_OUTBOX_LIMIT = 1000;
+const MAX_OUTBOX_LIMIT = 1000;
 
 /** The outbox's filters from a query (strings on the wire): `kind` one of the kinds, `limit` 1..1000. */
 export function parseOutboxQuery(query: OutboxQuery): OutboxQuery {

@@ -95,7 +95,7 @@ export interface KeyAdmin {
 }
 
 /** The engine's clock: wall time plus an offset that `local clock` moves. */
-export interface ClockAdmin {
+interface ClockAdmin {
   now(): string;
   offset(): number;
   setOffset(ms: number): void;
@@ -129,7 +129,7 @@ export interface TemplateImport {
   library?: string;
 }
 
-export interface LocalAdmin {
+interface LocalAdmin {
   info(): LocalInfo;
   pendingWork(): PendingWork;
   readonly dataDir: string;
@@ -149,7 +149,7 @@ export interface LocalAdmin {
 }
 
 /** What `esign serve` does with the engine it serves, beyond the port and the pages. */
-export interface ServingHost {
+interface ServingHost {
   /** Links point here from now on. */
   setPublicUrl(url: string): void;
   /** Tells other processes on this data directory where links open (and stops telling). */

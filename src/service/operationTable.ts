@@ -6,8 +6,8 @@
 // operations.ts adds the request schemas for the OpenAPI document, the console and the MCP tools.
 import { BUNDLE_INCLUDES, BUNDLE_ORDERINGS, BUNDLE_STATUSES, MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from './enums.js';
 
-export type Effect = 'read' | 'create' | 'change' | 'destroy';
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Effect = 'read' | 'create' | 'change' | 'destroy';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type OperationGroup =
   | 'bundles'
   | 'packets'
@@ -42,7 +42,7 @@ export type Reply =
  * Where one argument of the port method travels: a path parameter, one query parameter, the list
  * query (the operation's `query`), the whole body, one member of the body, or the files of a multipart body.
  */
-export type WireArg =
+type WireArg =
   | { in: 'path'; name: string }
   | { in: 'query'; name: string }
   | { in: 'query' }

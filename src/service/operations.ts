@@ -2,17 +2,9 @@
 // console and the MCP tools are made from. The rows (paths, methods, effects) live in
 // operationTable.ts, zod-free; this module adds each row's zod request schema as `body`.
 import { z } from 'zod';
-import {
-  type Effect,
-  OPERATION_TABLE,
-  type OperationGroup,
-  type OperationRow,
-  type QueryParam,
-  type Reply,
-} from './operationTable.js';
+import { OPERATION_TABLE, type OperationRow } from './operationTable.js';
 import * as requests from './schemas.js';
 
-export type { Effect, OperationGroup, QueryParam, Reply };
 export { OPENAPI_PATH } from './operationTable.js';
 
 export interface OperationDef extends OperationRow {

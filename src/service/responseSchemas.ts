@@ -15,7 +15,7 @@ import {
 const dateTime = z.iso.datetime({ offset: true });
 const nullable = <S extends z.ZodType>(s: S) => s.nullable();
 
-export const WireErrorSchema = z
+const WireErrorSchema = z
   .object({
     code: z.string(),
     message: z.string(),
@@ -25,9 +25,9 @@ export const WireErrorSchema = z
   .meta({ description: "The Error object. Field errors carry the spec's `messsage` (three s) and `message`." });
 
 /** The other error form some 400s use (e.g. an invalid `include`). */
-export const ErrorStringSchema = z.object({ error: z.string() });
+const ErrorStringSchema = z.object({ error: z.string() });
 
-export const PacketSchema = z.object({
+const PacketSchema = z.object({
   id: z.string(),
   name: z.string(),
   email: nullable(z.string()),
@@ -50,14 +50,14 @@ export const PacketSchema = z.object({
   witness_nominated_by: z.enum(['sgn', 'snd', '']),
 });
 
-export const BundleEventSchema = z.object({
+const BundleEventSchema = z.object({
   kind: z.string(),
   description: z.string(),
   timestamp: dateTime,
   packet_id: z.string().optional(),
 });
 
-export const FileObjectSchema = z.object({
+const FileObjectSchema = z.object({
   file_url: z.string(),
   expires: dateTime,
   /** esign additions (the spec does not show the container's shape): what the file is. */
@@ -70,7 +70,7 @@ export const FileObjectSchema = z.object({
   size: z.int().optional(),
 });
 
-export const BundleDataItemSchema = z.object({
+const BundleDataItemSchema = z.object({
   doc_key: z.string(),
   field_key: z.string(),
   label: z.string(),
@@ -90,7 +90,7 @@ export const BundleDataItemSchema = z.object({
   ),
 });
 
-export const BundleSchema = z.object({
+const BundleSchema = z.object({
   id: z.string(),
   created: dateTime,
   status: z.enum(BUNDLE_STATUSES),
@@ -137,11 +137,11 @@ export const BundleSchema = z.object({
   files: nullable(z.array(FileObjectSchema)).optional(),
 });
 
-export const ValidateResultSchema = z.object({ can_send: z.boolean(), msg: z.string(), n_docs: z.int() });
-export const EmbedUrlSchema = z.object({ url: z.string(), expires: dateTime });
-export const CoeFileSchema = z.object({ file_url: z.string(), expires: dateTime, sha256: z.string() });
+const ValidateResultSchema = z.object({ can_send: z.boolean(), msg: z.string(), n_docs: z.int() });
+const EmbedUrlSchema = z.object({ url: z.string(), expires: dateTime });
+const CoeFileSchema = z.object({ file_url: z.string(), expires: dateTime, sha256: z.string() });
 
-export const DocumentTemplateSchema = z.object({
+const DocumentTemplateSchema = z.object({
   id: z.string(),
   is_shared: z.boolean(),
   name: z.string(),
@@ -152,7 +152,7 @@ export const DocumentTemplateSchema = z.object({
   teams: z.array(z.string()),
 });
 
-export const EnvelopeTemplateSchema = z.object({
+const EnvelopeTemplateSchema = z.object({
   id: z.string(),
   created: dateTime,
   name: z.string(),
@@ -174,7 +174,7 @@ export const EnvelopeTemplateSchema = z.object({
   smart_link_url: z.string(),
 });
 
-export const PersonSchema = z.object({
+const PersonSchema = z.object({
   id: z.string(),
   name: z.string(),
   metadata: z.record(z.string(), z.unknown()),
@@ -189,7 +189,7 @@ export const PersonSchema = z.object({
   ),
 });
 
-export const WebhookExtraHeaderSchema = z.object({
+const WebhookExtraHeaderSchema = z.object({
   id: z.string(),
   webhook: z.string(),
   name: z.string(),
@@ -197,7 +197,7 @@ export const WebhookExtraHeaderSchema = z.object({
   order: z.int(),
 });
 
-export const WebhookSchema = z.object({
+const WebhookSchema = z.object({
   id: z.string(),
   name: z.string(),
   url: z.string(),
@@ -222,11 +222,11 @@ const WebhookEventShape = {
   /** esign addition (local engine): when the next attempt is due; null when none is. */
   next_attempt_at: nullable(dateTime).optional(),
 };
-export const WebhookEventSchema = z.object(WebhookEventShape);
-export const WebhookDeliveryRecordSchema = z.object({ ...WebhookEventShape, webhook_event: z.string() });
-export const WebhookSecretSchema = z.object({ secret: z.string(), create_date: dateTime });
+const WebhookEventSchema = z.object(WebhookEventShape);
+const WebhookDeliveryRecordSchema = z.object({ ...WebhookEventShape, webhook_event: z.string() });
+const WebhookSecretSchema = z.object({ secret: z.string(), create_date: dateTime });
 
-export const VerifyResultSchema = z.object({
+const VerifyResultSchema = z.object({
   status: z.enum(['match', 'no_match']),
   message: z.string(),
   sha256: z.string(),
@@ -242,12 +242,12 @@ export const VerifyResultSchema = z.object({
   ),
 });
 
-export const AccountFactsSchema = z.object({
+const AccountFactsSchema = z.object({
   features: z.array(z.enum(ACCOUNT_FEATURES)),
   verified_addresses: z.array(z.string()),
 });
 
-export const RateLimitSchema = z.object({ limit: z.int(), remaining: z.int(), reset: z.int(), window: z.int() });
+const RateLimitSchema = z.object({ limit: z.int(), remaining: z.int(), reset: z.int(), window: z.int() });
 
 export const SandboxInfoSchema = z.object({
   signer_actions: z.boolean(),
@@ -257,7 +257,7 @@ export const SandboxInfoSchema = z.object({
   request_log: z.boolean(),
 });
 
-export const SandboxClockSchema = z.object({ now: dateTime, offset_ms: z.int() });
+const SandboxClockSchema = z.object({ now: dateTime, offset_ms: z.int() });
 
 export const ClockMoveSchema = SandboxClockSchema.extend({
   expired: z.int(),

@@ -106,14 +106,14 @@ type ReplyOf<R> = R extends { one: infer S extends AnswerName }
 type ResultOf<R> = R extends { none: true } ? Promise<void> : Promise<ReplyOf<R>>;
 
 /** Every operation of the table as a method of the port: arguments where they travel, the answer's type. */
-export type TableOperations = {
+type TableOperations = {
   [Row in TableRow as Row['name']]: Row extends { args: infer A; reply: infer R }
     ? (...args: ArgsOf<A, Row>) => ResultOf<R>
     : never;
 };
 
 /** The operations whose argument types the table does not tell: the lists' filters, the sandbox's sign input. */
-export interface HandTypedOperations {
+interface HandTypedOperations {
   listBundles(query?: BundleListQuery): Promise<Page<Bundle>>;
   listTemplates(query?: TemplateListQuery): Promise<Page<DocumentTemplate>>;
   listEnvelopeTemplates(query?: PageQuery): Promise<Page<EnvelopeTemplate>>;
@@ -173,7 +173,7 @@ export interface CreateCheck {
  * embedded engine: its own create in a transaction that is rolled back). Without it a caller checks
  * what the request, its files and the account's facts tell (src/app/createCheck.ts).
  */
-export interface ValidationOperations {
+interface ValidationOperations {
   /** What `createBundle(body, files)` would answer now, with nothing stored and no one told. */
   checkCreateBundle?(body: unknown, files?: AttachedFile[]): Promise<CreateCheck>;
 }
@@ -192,7 +192,7 @@ export type SandboxAdminOperations = Pick<
  * What only some backends can tell (the local engine, sharing the data directory): callers check
  * that an operation exists and fall back (polling, the API's parts) when it does not.
  */
-export interface InsightOperations {
+interface InsightOperations {
   /** Calls `onChange` soon after any Bundle may have changed, in this process or another; returns the stop function. */
   watchBundles?(onChange: () => void): () => void;
   /** The messages sent for a Bundle (email and SMS), oldest first. */

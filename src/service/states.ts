@@ -50,14 +50,12 @@ export const TERMINAL: readonly BundleStatus[] = ['co', 'ca', 'ex', 'fa'];
  * no open work in it). The terminal states plus Declined, as nobody signs after a decline.
  */
 export const ENDED: readonly BundleStatus[] = [...TERMINAL, 'de'];
-/** Not yet launched to signers. */
-export const NOT_LAUNCHED: readonly BundleStatus[] = ['ne', 'dr', 'pr', 'pe'];
 
 /** Bundles that `send` takes: drafts and pending Bundles. */
-export const SENDABLE: readonly BundleStatus[] = ['dr', 'pe'];
+const SENDABLE: readonly BundleStatus[] = ['dr', 'pe'];
 export const isSendable = (s: string): boolean => (SENDABLE as readonly string[]).includes(s);
 /** Bundles that `PATCH /bundles/{slug}/` takes: drafts and sent Bundles (a 400 otherwise, as the service answers). */
-export const UPDATABLE: readonly BundleStatus[] = ['dr', 'se'];
+const UPDATABLE: readonly BundleStatus[] = ['dr', 'se'];
 export const isUpdatable = (s: string): boolean => (UPDATABLE as readonly string[]).includes(s);
 /** Bundles that `DELETE /bundles/{slug}/` takes: drafts only (cancel the others). */
 export const isDeletable = (s: string): boolean => s === 'dr';

@@ -8,7 +8,6 @@ export type Answer<N extends keyof typeof RESPONSE_SCHEMAS> = z.output<(typeof R
 
 export type Packet = Answer<'Packet'>;
 export type Bundle = Answer<'Bundle'>;
-export type BundleDocument = Bundle['documents'][number];
 export type BundleEvent = Answer<'BundleEvent'>;
 export type FileObject = Answer<'FileObject'>;
 export type BundleDataItem = Answer<'BundleDataItem'>;

@@ -47,5 +47,5 @@ export function ofBundle<T extends { payload: string }>(page: Page<T>, bundle: s
 }
 
 /** A receiver took a delivery when it answered one of these within the time allowed (the hosted service's rule). */
-export const DELIVERED_STATUSES: readonly number[] = [200, 201, 202, 204];
+const DELIVERED_STATUSES: readonly number[] = [200, 201, 202, 204];
 export const isDeliveredStatus = (status: number): boolean => DELIVERED_STATUSES.includes(status);

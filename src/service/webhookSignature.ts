@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_HEADER = 'X-Blueink-Signature';
 export const TIMESTAMP_HEADER = 'X-Blueink-Request-Timestamp';
 /** A receiver refuses deliveries signed longer ago than this (replay protection). */
-export const DEFAULT_TOLERANCE_S = 300;
+const DEFAULT_TOLERANCE_S = 300;
 
 export function sign(secret: string, timestamp: number, body: string | Buffer): string {
   return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;

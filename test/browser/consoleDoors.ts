@@ -87,7 +87,7 @@ export const textOf = (l: Locator, text: string | RegExp, timeout = 15_000) =>
     .toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
 
 /** axe-core's serious and critical violations on the page as it is. */
-export async function axeViolations(page: Page): Promise<string[]> {
+async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
     const axe = (

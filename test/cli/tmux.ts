@@ -7,12 +7,12 @@ import { execa } from 'execa';
 import { afterAll } from 'vitest';
 import { tempDir } from '../helpers.js';
 
-export const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
-export const hasTmux = (await execa('tmux', ['-V'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
+const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+const hasTmux = (await execa('tmux', ['-V'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
 /** CI installs tmux (.ci/run): there a tmux test runs, never skips. */
 export const skipTmux = !hasTmux && !process.env.CI;
 
-export const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function useTmux() {
   const sockets = tempDir('esign-tmux-');

@@ -34,7 +34,7 @@ export interface Accepted {
 export const made = async (e: TestEngine, body: Made): Promise<Body> => (typeof body === 'function' ? body(e) : body);
 
 export const ONE_PDF: AttachedFile[] = [{ filename: 'contract.pdf', data: CONTRACT_PDF }];
-export const MISSING_UUID = '00000000-0000-4000-8000-000000000000';
+const MISSING_UUID = '00000000-0000-4000-8000-000000000000';
 const REDIRECT = 'https://example.com/done';
 const DAY = 86_400_000;
 

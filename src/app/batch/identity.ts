@@ -34,19 +34,14 @@ function metaOf(path: string): BatchMeta | undefined {
   }
 }
 
-export interface EarlierBatch {
+interface EarlierBatch {
   meta: BatchMeta;
   path: string;
   rows: Map<number, JournalEntry>;
 }
 
 /** The latest other journal of this CSV (by path) and source: the batch an edited CSV continues. */
-export function findEarlierBatch(
-  dir: string,
-  csvPath: string,
-  sourceRef: string,
-  except: string,
-): EarlierBatch | undefined {
+function findEarlierBatch(dir: string, csvPath: string, sourceRef: string, except: string): EarlierBatch | undefined {
   let latest: { meta: BatchMeta; path: string } | undefined;
   for (const j of listJournals(dir)) {
     if (j.batch === except) continue;

@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { UseCaseError } from '../failure.js';
 
 /** How long a claimant tries again before a held lock is taken as someone sending. */
-export const PATIENCE_MS = 3_000;
+const PATIENCE_MS = 3_000;
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

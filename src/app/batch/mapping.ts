@@ -48,7 +48,7 @@ export interface BuiltRow {
 type MemberKind = 'string' | 'bool' | 'int' | 'list' | 'status';
 
 /** Columns named after BundleRequest members set them on every row, whatever the source. */
-export const MEMBER_COLUMNS: Record<string, MemberKind> = {
+const MEMBER_COLUMNS: Record<string, MemberKind> = {
   label: 'string',
   custom_key: 'string',
   email_subject: 'string',

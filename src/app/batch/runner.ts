@@ -19,7 +19,7 @@ import { RowChecker } from './rows.js';
  * run of this batch (its journal). found: an interrupted create of this batch had made it. exists: a
  * Bundle with the row's custom_key was already on the backend. failed: not created.
  */
-export type Outcome = 'created' | 'incomplete' | 'skipped' | 'found' | 'exists' | 'failed';
+type Outcome = 'created' | 'incomplete' | 'skipped' | 'found' | 'exists' | 'failed';
 
 export interface RowResult {
   row: number;

@@ -6,7 +6,7 @@ import type { Bundle, RateLimit } from '../../service/types.js';
 import { nextPauseMs, type Spent } from '../rateBudget.js';
 
 /** `processed`: the Bundle's documents are processed (it left `pe`: launched, saved as a draft, or failed). */
-export type WaiterTarget = WaitTarget | 'processed';
+type WaiterTarget = WaitTarget | 'processed';
 
 const reached = (target: WaiterTarget, b: Bundle): boolean =>
   target === 'processed' ? b.status !== 'pe' : reachedTarget(target, b);

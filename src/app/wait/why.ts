@@ -7,7 +7,7 @@ import type { Bundle, BundleEvent } from '../../service/types.js';
 const ENDING_EVENTS: Record<string, string> = { de: 'pd', ca: 'bx', ex: 'be', fa: 'bf' };
 
 /** "Declined: Bob Signer declined on 2026-11-23T10:00:00Z: not my contract". */
-export function whyEnded(b: Bundle, events: BundleEvent[]): string {
+function whyEnded(b: Bundle, events: BundleEvent[]): string {
   const kind = ENDING_EVENTS[b.status];
   const e = kind ? [...events].reverse().find((x) => x.kind === kind) : undefined;
   const parts: string[] = [bundleStateWord(b.status)];

@@ -62,7 +62,7 @@ const countsText = (c: Counts) =>
   `created ${c.created} skipped ${c.skipped + c.exists} failed ${c.failed + c.incomplete}`;
 
 /** The line said when the process ends before the batch does: the journal's counts, not the bar's. */
-export function interruptedLine(total: number, j: JournalCounts): string {
+function interruptedLine(total: number, j: JournalCounts): string {
   const more = [j.failed ? `${j.failed} failed` : '', j.inFlight ? `${j.inFlight} in flight` : '']
     .filter(Boolean)
     .join(', ');

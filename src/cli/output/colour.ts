@@ -3,13 +3,9 @@
 import type { ChalkInstance } from 'chalk';
 import { loadChalk } from '../../lazyImport.js';
 
-export type ColourLevel = 0 | 1 | 2 | 3;
+type ColourLevel = 0 | 1 | 2 | 3;
 
-export function colourLevel(
-  env: NodeJS.ProcessEnv,
-  stream: { readonly isTTY: boolean },
-  detected: number,
-): ColourLevel {
+function colourLevel(env: NodeJS.ProcessEnv, stream: { readonly isTTY: boolean }, detected: number): ColourLevel {
   if (env.NO_COLOR) return 0;
   const force = env.FORCE_COLOR;
   if (force !== undefined) {

@@ -15,7 +15,7 @@ const GAP = 2;
 const MIN = 6;
 
 /** Display width: code points (the CLI's tables hold ids, words, emails, dates). */
-export const width = (s: string) => [...s].length;
+const width = (s: string) => [...s].length;
 
 /** The width of each column (0: left out) so that the rows fit in `total` characters. */
 export function fitWidths(columns: FitColumn[], cells: string[][], total: number): number[] {
@@ -62,7 +62,7 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
   return widths;
 }
 
-export { clockTime, isIsoTime, shortTime, timeIn } from '../../app/timeWords.js';
+export { isIsoTime, shortTime, timeIn } from '../../app/timeWords.js';
 
 /** A path cut from the left to `w` characters, so that its file name stays: "…/signed/contract.pdf". */
 export function cutLeft(s: string, w: number): string {

@@ -55,7 +55,7 @@ export interface Column<T> {
 }
 
 /** A cell as a person at a terminal reads it. */
-export function forTerminal(kind: ColumnKind | undefined, v: unknown): string {
+function forTerminal(kind: ColumnKind | undefined, v: unknown): string {
   switch (kind) {
     case 'bundle-status':
       return bundleStateWord(text(v));
@@ -268,7 +268,7 @@ export const note = (o: Out, message: string) => {
  * `indent`, broken at spaces; a word longer than the width (a URL, an id) keeps a line of its own,
  * whole. Hand-written: it runs on every command's messages, and a library would load with each.
  */
-export function wrapWords(text: string, width: number, indent = ''): string {
+function wrapWords(text: string, width: number, indent = ''): string {
   const size = (s: string) => [...s].length;
   return text
     .split('\n')

@@ -5,7 +5,7 @@ import type { IO } from '../io.js';
 import { fitLine } from '../output/fit.js';
 import { safeLine } from '../../app/sanitize.js';
 
-export function describe(b: Bundle): string {
+function describe(b: Bundle): string {
   const signed = b.packets.filter((p) => p.status === 'co').length;
   const docs = b.status === 'co' ? `, files ${docStateWord(b.doc_status)}` : '';
   return `${safeLine(b.id)}  ${safeLine(bundleStateWord(b.status))}  ${signed}/${b.packets.length} signed${docs}`;

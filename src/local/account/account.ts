@@ -9,13 +9,13 @@ import type { AccountAdmin, AccountSettings, SigningBrand, Team, User } from '..
 export type { AccountSettings, SigningBrand, Team, User };
 
 /** Reminders are on by default, as on a hosted account; every other gated feature starts off. */
-export const DEFAULT_FEATURES: AccountFeature[] = ['reminders'];
+const DEFAULT_FEATURES: AccountFeature[] = ['reminders'];
 /**
  * A reserved example domain (RFC 2606) that strict validators accept, as the service's Python client
  * uses one; `.local` is refused by it. Databases made before keep `owner@esign.local` (no migration
  * renames a user that scripts may name).
  */
-export const DEFAULT_OWNER_EMAIL = 'owner@example.com';
+const DEFAULT_OWNER_EMAIL = 'owner@example.com';
 
 /** The account's first admin, who owns every Bundle no PATCH gave an owner (the owner of a new account). */
 export const FIRST_ADMIN_SQL = 'SELECT id FROM users WHERE is_admin = 1 ORDER BY created, rowid LIMIT 1';

@@ -14,7 +14,7 @@ const DAY_MS = 86400e3;
 /** A packet is reminded at most once an hour (spec), manually or automatically. */
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 /** Used when a Bundle leaves reminder_offset or reminder_interval unset. */
-export const DEFAULT_REMINDER_DAYS = 3;
+const DEFAULT_REMINDER_DAYS = 3;
 const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
 // Found by their expiry index: by status the planner would walk every sent Bundle at each start.
 

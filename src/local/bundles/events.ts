@@ -7,7 +7,7 @@ import { type Db, sql } from '../store/db.js';
 import { findBundleRow } from './read.js';
 import { enqueueForAuditEvent } from '../webhooks/queue.js';
 
-export const EVENT_KINDS = EVENT_WORDS;
+const EVENT_KINDS = EVENT_WORDS;
 export type EventKind = keyof typeof EVENT_KINDS;
 
 export function recordEvent(

@@ -362,7 +362,7 @@ export function getBundleWithIncludes(ctx: EngineContext, slug: string, include?
   return wanted.includes('files') || wanted.includes('data') ? inTransaction(ctx, read) : ctx.db.transaction(read)();
 }
 
-export function parseInclude(include: string | undefined): string[] {
+function parseInclude(include: string | undefined): string[] {
   if (include === undefined || include === '') return [];
   const parts = include.split(',').map((s) => s.trim());
   const bad = parts.filter((p) => !(BUNDLE_INCLUDES as readonly string[]).includes(p));

@@ -43,7 +43,7 @@ export function createLink(
 }
 
 /** Files (documents, produced PDFs, attachments) are downloadable for an hour from their link. */
-export const FILE_LINK_TTL_MS = 60 * 60 * 1000;
+const FILE_LINK_TTL_MS = 60 * 60 * 1000;
 
 /** An expiring link to a stored file, named for the download. */
 export function fileLink(ctx: EngineContext, sha256: string, name: string): { url: string; expires: string } {

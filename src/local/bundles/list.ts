@@ -22,7 +22,7 @@ import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from '../store/readCac
 import { type BundleRow, loadBundles } from './read.js';
 import { planSearch, searchWords } from './search.js';
 
-export type Strategy = 'none' | 'set' | 'statuses' | 'walk' | 'sort' | 'whole';
+type Strategy = 'none' | 'set' | 'statuses' | 'walk' | 'sort' | 'whole';
 
 /** How a list request was answered. */
 export interface ListPlan {

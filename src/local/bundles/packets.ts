@@ -14,9 +14,7 @@ import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from '../persons/persons.js';
 import { REMINDER_INTERVAL_MS, scheduleReminders } from './due.js';
 
-export { REMINDER_INTERVAL_MS };
-
-export const EMBED_URL_TTL_MS = 60 * 60 * 1000;
+const EMBED_URL_TTL_MS = 60 * 60 * 1000;
 
 const bundleOf = (ctx: EngineContext, p: PacketRow) => bundleRowBySeq(ctx.db, p.bundle_seq);
 

@@ -207,7 +207,7 @@ export interface OwnerContact {
  * Who owns each Bundle (API 2.19 `owner_name`, `owner_email`): the user PATCH `owner` names, else
  * the account's first admin (the owner of a new account), whose Bundles they are. One query.
  */
-export function ownerContacts(db: Db, ownerIds: (string | null)[]): (id: string | null) => OwnerContact {
+function ownerContacts(db: Db, ownerIds: (string | null)[]): (id: string | null) => OwnerContact {
   const ids = [...new Set(ownerIds.filter((x): x is string => x !== null))];
   const users = sql(
     db,

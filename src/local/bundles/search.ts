@@ -3,7 +3,7 @@
 import { type Db, foldForSearch, sql } from '../store/db.js';
 
 /** Ends each field in a search row; a search containing it cannot use the index. */
-export const FIELD_SEPARATOR = '\u001f';
+const FIELD_SEPARATOR = '\u001f';
 
 /** New Bundles written to the index at once: the index's cost per create is one write per batch. */
 const PENDING_BATCH = 64;

@@ -6,9 +6,9 @@ import { type OutboundPolicy, outboundAgent, refusalOf } from '../net/addressPol
 
 export { isPrivateAddress } from '../net/addressPolicy.js';
 
-export const DOWNLOAD_TIMEOUT_MS = 30_000;
-export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
-export const MAX_REDIRECTS = 5;
+const DOWNLOAD_TIMEOUT_MS = 30_000;
+const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
 
 /** GET with the limits above; a non-2xx answer, a refused address or a network failure is an Error. */
 export async function downloadDocument(url: string, policy: OutboundPolicy): Promise<Buffer> {

@@ -29,7 +29,7 @@ export function recordMessage(db: Db, m: Omit<OutboxMessage, 'id'>): void {
 }
 
 /** What `esign local outbox` shows unless told otherwise: the newest thousand. */
-export const OUTBOX_DEFAULT_LIMIT = 1000;
+const OUTBOX_DEFAULT_LIMIT = 1000;
 
 function filtersOf(q: OutboxQuery): { where: string; args: unknown[] } {
   const where: string[] = [];

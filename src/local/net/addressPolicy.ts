@@ -122,7 +122,7 @@ export interface OutboundPolicy {
 }
 
 /** Whether the policy refuses a connection to `address`. */
-export function refusesAddress(policy: OutboundPolicy, address: string): boolean {
+function refusesAddress(policy: OutboundPolicy, address: string): boolean {
   return policy.publicOnly && isPrivateAddress(address) && !(policy.loopback && isLoopbackAddress(address));
 }
 

@@ -3,7 +3,7 @@
 import { type Db, sql } from './db.js';
 
 /** How often a watcher looks for commits by other processes. */
-export const CHANGE_POLL_MS = 100;
+const CHANGE_POLL_MS = 100;
 
 /** Calls `onChange` after each commit by another connection; returns the function that stops watching. */
 export function watchCommits(db: Db, onChange: () => void, pollMs = CHANGE_POLL_MS): () => void {

@@ -19,7 +19,7 @@ interface Queued {
 }
 
 /** At most this many writes share a commit: a bound on how long the write lock is held at once. */
-export const MAX_GROUP = 64;
+const MAX_GROUP = 64;
 
 const queues = new WeakMap<Db, Queued[]>();
 

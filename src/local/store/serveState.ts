@@ -22,7 +22,7 @@ const WORKER_START_MS = 2_000;
 const SILENT_FOR_MS = 10_000;
 const silentUntil = new Map<string, number>();
 
-export interface ServeState {
+interface ServeState {
   url: string;
   pid: number;
   token: string;

@@ -21,18 +21,18 @@ import { isDeliveredStatus } from '../../service/webhookEvents.js';
 /** Minutes after a failed attempt before the next one (docs/wire.md); then the event is given up. */
 export const RETRY_DELAYS_MIN = [4, 12, 36, 108, 324] as const;
 /** A receiver must answer within this (docs/wire.md). */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+const ATTEMPT_TIMEOUT_MS = 10_000;
 /** A webhook whose events are given up this many times in a row is disabled. */
 export const DISABLE_AFTER_FAILED_EVENTS = 10;
 /** How long a clock move waits for the attempts it made due: longer than one attempt may take. */
-export const SETTLE_BUDGET_MS = ATTEMPT_TIMEOUT_MS + 5_000;
+const SETTLE_BUDGET_MS = ATTEMPT_TIMEOUT_MS + 5_000;
 /** A one-shot command waits at most this long for its first attempts before it exits. */
-export const ONE_SHOT_BUDGET_MS = 5_000;
+const ONE_SHOT_BUDGET_MS = 5_000;
 /**
  * Longer than an attempt can take: a lease still held after this belongs to a dead process. Leases
  * run on wall-clock time (as document leases do): moving the engine clock must not free a row in flight.
  */
-export const LEASE_MS = 15_000;
+const LEASE_MS = 15_000;
 const CONCURRENCY = 32;
 const POLL_MS = 1_000;
 const SETTLE_POLL_MS = 25;

@@ -12,7 +12,7 @@ import { count, ours, say } from '../prose.js';
 import { Refusal, type Json } from '../tool.js';
 import { id, job, requireFileAccess } from './kit.js';
 
-export const CHECK_LIMITS = { csvChars: 1_000_000, problems: 100 } as const;
+const CHECK_LIMITS = { csvChars: 1_000_000, problems: 100 } as const;
 
 const namesFiles = (spec: Json) =>
   Array.isArray(spec.documents) && spec.documents.some((d) => d && typeof d === 'object' && 'file_path' in d);

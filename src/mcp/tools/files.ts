@@ -15,7 +15,7 @@ export const FileEntry = z.object({
 });
 export type FileEntryT = z.infer<typeof FileEntry>;
 
-export const fileUri = (slug: string, index: number) => `esign://bundles/${slug}/files/${index}`;
+const fileUri = (slug: string, index: number) => `esign://bundles/${slug}/files/${index}`;
 
 export const fileEntries = (slug: string, files: readonly FileObject[]): FileEntryT[] =>
   files.map((f, index) => ({

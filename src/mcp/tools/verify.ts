@@ -9,7 +9,7 @@ import { count, say } from '../prose.js';
 import { Refusal } from '../tool.js';
 import { job } from './kit.js';
 
-export const VERIFY_ITEMS = 50;
+const VERIFY_ITEMS = 50;
 const sha256 = z.string().regex(/^[0-9a-fA-F]{64}$/, { error: 'Must be a SHA-256 hash: 64 hexadecimal characters.' });
 
 export const verifyDocuments = (fileAccess: boolean) =>

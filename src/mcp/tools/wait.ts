@@ -7,7 +7,7 @@ import { WAIT_TARGETS, bundleStateWord, reachedTarget } from '../../service/stat
 import { count, say } from '../prose.js';
 import { id, job } from './kit.js';
 
-export const WAIT_LIMITS = { ids: 50, seconds: 600 } as const;
+const WAIT_LIMITS = { ids: 50, seconds: 600 } as const;
 
 export const waitTool = job({
   name: 'wait_for_bundles',

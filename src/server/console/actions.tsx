@@ -74,7 +74,7 @@ function registerAction(
 }
 
 /** What a resend's last attempt says: delivered, or failed with the status and how the reply began. */
-export function resendOutcome(e: WebhookEvent): Flash {
+function resendOutcome(e: WebhookEvent): Flash {
   const last = e.deliveries.at(-1);
   if (!last) return { ok: false, text: 'The delivery was not attempted: the backend recorded no attempt.' };
   return isDeliveredStatus(last.status)

@@ -40,17 +40,16 @@ const SOURCE_WORDS: Record<TimelineEntry['source'], string> = {
   attempt: 'Attempt',
 };
 
-export const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
-export const remindUrl = (slug: string, packet: string) =>
-  `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
+const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
+const remindUrl = (slug: string, packet: string) => `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
 const enableUrl = (slug: string, webhook: string) => `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/enable`;
-export const resendUrl = (slug: string, event: string) =>
+const resendUrl = (slug: string, event: string) =>
   `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
-export const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
-export const signingLinkUrl = (slug: string, message: number) => `${bundleUrl(slug)}/messages/${message}/signing-link`;
+const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
+const signingLinkUrl = (slug: string, message: number) => `${bundleUrl(slug)}/messages/${message}/signing-link`;
 
 /** An action's outcome: a success is a status, a failure an alert, each styled as what it is. */
-export function Banner({ flash }: { flash: Flash }) {
+function Banner({ flash }: { flash: Flash }) {
   return flash.ok ? (
     <p class="done-note" role="status">
       {flash.text}
@@ -81,7 +80,7 @@ export function BundlePage(v: BundleView) {
 }
 
 /** Everything that changes as the Bundle moves on. */
-export function Story({ r, now, readOnly, data }: BundleView) {
+function Story({ r, now, readOnly, data }: BundleView) {
   const b = r.bundle;
   return (
     <>

@@ -8,7 +8,7 @@ export interface Command {
 }
 
 /** One shell word: left bare when it is plainly safe, else in single quotes (a quote inside closed and escaped). */
-export const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 const esign = (...words: string[]) => ['esign', ...words.map(shellWord)].join(' ');
 

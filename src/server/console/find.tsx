@@ -5,13 +5,13 @@ import type { BundleStatus } from '../../service/enums.js';
 import type { Bundle, BundleListQuery, Page } from '../../service/types.js';
 import { CONSOLE_PREFIX, countOf, ListTable, Pager, StateCell, WhenCell } from './layout.js';
 
-export const PER_PAGE = 25;
+const PER_PAGE = 25;
 const MAX_SEARCH = 200;
 const MAX_PAGE = 100_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Which dates the after/before range applies to. */
-export const DATE_KINDS = { created: 'Created', sent: 'Sent', completed: 'Completed' } as const;
+const DATE_KINDS = { created: 'Created', sent: 'Sent', completed: 'Completed' } as const;
 type DateKind = keyof typeof DATE_KINDS;
 
 export interface FindQuery {
@@ -54,7 +54,7 @@ export function listQueryOf(f: FindQuery): BundleListQuery {
 }
 
 /** The find page's URL for `f` with `page`. */
-export function findUrl(f: FindQuery, page: number): string {
+function findUrl(f: FindQuery, page: number): string {
   const p = new URLSearchParams();
   for (const k of ['q', 'status', 'tag', 'after', 'before'] as const) if (f[k]) p.set(k, f[k]);
   if ((f.after || f.before) && f.dates !== 'created') p.set('dates', f.dates);

@@ -8,7 +8,7 @@ import type { Page } from '../../service/types.js';
 import { BASE_CSP, Head, pageHeaders, sendHtml } from '../pages/kit.js';
 
 export const CONSOLE_PREFIX = '/console';
-export const CONSOLE_ASSETS = `${CONSOLE_PREFIX}/assets`;
+const CONSOLE_ASSETS = `${CONSOLE_PREFIX}/assets`;
 
 const CSP = [
   ...BASE_CSP,
@@ -36,7 +36,7 @@ export interface Frame {
  * Times are rendered in UTC, named so; the page's script draws them again in the viewer's zone (or
  * UTC, as they choose: the switch in the header) with the one rule of app/timeWords.ts.
  */
-export const RENDER_ZONE = 'UTC';
+const RENDER_ZONE = 'UTC';
 
 const NAV: [NonNullable<Frame['current']>, string, string][] = [
   ['find', 'Find', `${CONSOLE_PREFIX}/`],

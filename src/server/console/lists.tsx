@@ -10,7 +10,7 @@ import { OutboxPage, VerifyPage, WebhooksPage } from './pages.js';
 import { REQUESTS_SHOWN, RequestsPage } from './requests.js';
 import { type Console, field, pageNumber, queryOf, sessionOf } from './scope.js';
 
-export const LIST_PAGE = 25;
+const LIST_PAGE = 25;
 
 /**
  * Page `page` of a list, or, past its end, an empty page that still says how long the list is (the
@@ -27,7 +27,7 @@ export async function pageOrEmpty<T>(fetch: (page: number) => Promise<Page<T>>, 
 }
 
 /** A list page's URL with one of its page numbers changed. */
-export const withPage = (path: string, query: Record<string, unknown>, key: string) => (n: number) => {
+const withPage = (path: string, query: Record<string, unknown>, key: string) => (n: number) => {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (typeof v === 'string' && k !== key) p.set(k, v);
   if (n > 1) p.set(key, String(n));

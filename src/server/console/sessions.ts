@@ -28,7 +28,7 @@ export interface SessionTiming {
   now: () => number;
 }
 
-export const DEFAULT_TIMING: SessionTiming = {
+const DEFAULT_TIMING: SessionTiming = {
   sessionTtlMs: 8 * 3_600_000,
   tokenTtlMs: 15 * 60_000,
   now: () => Date.now(),
@@ -110,7 +110,7 @@ export function csrfMatches(session: Session, given: unknown): boolean {
 }
 
 /** Failed sign-ins allowed per client address, and per key prefix (the first 10 characters typed), in a window. */
-export const SIGN_IN_LIMITS = { perAddress: 10, perKeyPrefix: 5, windowSeconds: 60 };
+const SIGN_IN_LIMITS = { perAddress: 10, perKeyPrefix: 5, windowSeconds: 60 };
 
 /**
  * Failed sign-in attempts, by client address and by key prefix: past either bound, sign-in is

@@ -2,7 +2,7 @@
 // raw mode: retry policy and timeouts included), or the local engine through the very routes of
 // `esign serve`, injected in-process (src/wiring/inProcessApi.ts: no port is opened).
 
-export interface RawRequest {
+interface RawRequest {
   method: string;
   /** Path from the API root (`/bundles/?page=2`), or from the server root when `fromRoot`. */
   path: string;
@@ -11,13 +11,13 @@ export interface RawRequest {
   body?: Buffer;
 }
 
-export interface RawResponse {
+interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   body: Buffer;
 }
 
-export type Send = (r: RawRequest) => Promise<RawResponse>;
+type Send = (r: RawRequest) => Promise<RawResponse>;
 
 export interface Transport {
   send: Send;

@@ -18,7 +18,7 @@ import { applyTemplateFlags } from './templateFlags.js';
  * Template, a BundleTemplateRequest), the members a client sets at creation that a PATCH also takes
  * (expires, reminders, cc_sender, ...), and `tags`, which the CLI adds right after creation.
  */
-export const SPEC_MEMBERS: readonly string[] = [
+const SPEC_MEMBERS: readonly string[] = [
   ...new Set([
     ...Object.keys(BundleRequest.shape),
     ...Object.keys(BundleTemplateRequest.shape),
@@ -46,7 +46,7 @@ export function checkSpecMembers(spec: Record<string, unknown>, path: string): v
  * `Ada Lovelace <ada@example.com>`, `Ada <505 555 5555>` or `Ada <+44 20 7946 0958>` (SMS delivery) or a bare address, with an
  * optional `KEY=` in front naming the signer's key (an Envelope Template's signer role, say).
  */
-export function parseSigner(text: string, i: number): Record<string, unknown> {
+function parseSigner(text: string, i: number): Record<string, unknown> {
   const keyed = /^\s*([A-Za-z0-9_.-]+)=(.+)$/.exec(text);
   if (keyed) text = keyed[2];
   const m = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(text);

@@ -34,7 +34,7 @@ const tagsVerb = (name: string, description: string, examples: string[], change:
     },
   });
 
-export const add = tagsVerb(
+const add = tagsVerb(
   'add',
   'Add tags (duplicates are ignored)',
   ['esign bundle tags add 9KwSrpJdyp legal renewal', 'esign bundle tags add 9KwSrpJdyp q4 --json'],

@@ -31,4 +31,3 @@ complete -c esign -f -a '(esign __complete -- (commandline -opc)[2..-1] (command
 `;
 
 export const SCRIPTS = { bash, zsh, fish } as const;
-export type Shell = keyof typeof SCRIPTS;

@@ -11,7 +11,7 @@ import {
 } from '../../../service/states.js';
 import type { IO } from '../../io.js';
 
-export function statesText(): string {
+function statesText(): string {
   const lines: string[] = [];
   const table = (title: string, rows: [string, string, string?][]) => {
     lines.push(title);

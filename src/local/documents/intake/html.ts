@@ -3,22 +3,10 @@
 import { FIELD_KINDS } from '../../../service/enums.js';
 import { findExecutable } from './findExecutable.js';
 import type { FieldSource, PlacedField, RenderedHtml } from './renderTypes.js';
-import {
-  type Doc,
-  type El,
-  FORM_CONTROLS,
-  PAGE,
-  attr,
-  elements,
-  isElement,
-  isText,
-  removeAttr,
-  textOf,
-} from './htmlDom.js';
+import { type Doc, type El, FORM_CONTROLS, attr, elements, isElement, isText, removeAttr, textOf } from './htmlDom.js';
 
-export type { FieldSource, Geometry, PlacedField, RenderResult, RenderedHtml } from './renderTypes.js';
-export { PAGE };
-export const DEFAULT_HTML_TIMEOUT_MS = 30_000;
+export type { PlacedField, RenderedHtml } from './renderTypes.js';
+const DEFAULT_HTML_TIMEOUT_MS = 30_000;
 
 const ANNOTATION_KINDS = FIELD_KINDS.filter((k) => k !== 'apr') as readonly string[];
 const INPUT_KINDS: Record<string, string> = {
@@ -38,7 +26,7 @@ export function findChromium(): string | undefined {
  * Whether playwright-core, which drives Chromium, is installed: it is an optional peer of the
  * package (14 MB, for those who want Chromium's rendering), so without it `auto` renders built-in.
  */
-export async function hasBrowserDriver(): Promise<boolean> {
+async function hasBrowserDriver(): Promise<boolean> {
   try {
     await import('playwright-core');
     return true;
@@ -120,7 +108,7 @@ function initialValue(el: El, kind: string): string | undefined {
 }
 
 /** The form elements and annotated elements of the document, in document order; one inside another counts once. */
-export function findFields(doc: Doc): FieldSource[] {
+function findFields(doc: Doc): FieldSource[] {
   const labels = new Map<string, string>();
   for (const el of elements(doc)) {
     const target = el.tagName === 'label' ? attr(el, 'for') : undefined;

@@ -9,9 +9,9 @@ import { boxCommand, findBwrap, installDirOf } from './converterBox.js';
 import { findExecutable, isExecutable } from './findExecutable.js';
 import { checkOfficeFile } from './officeCheck.js';
 
-export const DEFAULT_OFFICE_TIMEOUT_MS = 120_000;
+const DEFAULT_OFFICE_TIMEOUT_MS = 120_000;
 /** LibreOffice's address space (prlimit --as): it starts near 1 GB of mappings; past this it fails. */
-export const OFFICE_MEMORY_BYTES = 3 * 1024 * 1024 * 1024;
+const OFFICE_MEMORY_BYTES = 3 * 1024 * 1024 * 1024;
 
 export function findSoffice(): string | undefined {
   return findExecutable('ESIGN_SOFFICE', ['soffice', 'libreoffice']);

@@ -40,7 +40,7 @@ async function open(pdf: Buffer): Promise<{ lib: PdfLib; doc: PDFDocument }> {
  * A rectangle in PDF user space as the page is shown: top-left origin of the crop box, after the
  * page's /Rotate (the same frame as pdfjs viewports at scale 1).
  */
-export function toTopLeft(r: Box, crop: Box, rotation: number): Box {
+function toTopLeft(r: Box, crop: Box, rotation: number): Box {
   const x0 = Math.min(r.x, r.x + r.width) - crop.x;
   const y0 = Math.min(r.y, r.y + r.height) - crop.y;
   const w = Math.abs(r.width);

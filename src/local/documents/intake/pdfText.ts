@@ -24,7 +24,7 @@ type Family = 'sans-serif' | 'serif' | 'monospace';
  * what pdfjs prints while it loads (that it found no canvas) is silenced: the engine writes nothing
  * to the process's streams.
  */
-export async function loadPdfjs(): Promise<Pdfjs> {
+async function loadPdfjs(): Promise<Pdfjs> {
   pdfjsLoading ??= (async () => {
     const g = globalThis as { DOMMatrix?: unknown; pdfjsWorker?: unknown };
     const lent = g.DOMMatrix === undefined;

@@ -18,7 +18,7 @@ export const PREPARATION: PageFamily = {
 export const sessionBase = (token: string) => linkPath('prepare_session', encodeURIComponent(token));
 
 /** Field kinds the placer offers, with their names. */
-export const PLACER_KINDS: Record<string, string> = {
+const PLACER_KINDS: Record<string, string> = {
   sig: 'Signature',
   ini: 'Initials',
   snm: 'Signer name',

@@ -21,7 +21,7 @@ export interface FormState {
   general?: string[];
 }
 
-export const sessionBase = (token: string) => linkPath('session', encodeURIComponent(token));
+const sessionBase = (token: string) => linkPath('session', encodeURIComponent(token));
 
 const PATTERN_HINTS: Record<string, string> = {
   email: 'An email address',
