@@ -1,4 +1,4 @@
-// Figures for the README's security section (issues 24 and 36), on `esign serve` as a process; npm run build first.
+// Figures for docs/security.md (issues 24 and 36), on `esign serve` as a process; npm run build first.
 //   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume|documents|fuzz] [--door <part of a door's name>]
 //     [--readers 4200] [--seconds 60]
 // 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing

@@ -1,4 +1,4 @@
-// The tool list as Markdown: `esign mcp tools` prints it, the README holds it, a test compares them.
+// The tool list as Markdown: `esign mcp tools` prints it, docs/mcp.md holds it, a test compares them.
 import { listed } from './server.js';
 import type { ToolDef } from './tool.js';
 

@@ -154,7 +154,7 @@ export const DocumentRequest = z.object({
     .optional(),
 });
 
-/** A document taken from a Document Template (shape not shown by the spec; documented in the README). */
+/** A document taken from a Document Template (shape not shown by the spec; documented in docs/templates-persons-webhooks.md). */
 export const TemplateRequest = z.object({
   key: text().optional(),
   template_id: uuid,

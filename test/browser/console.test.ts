@@ -64,7 +64,7 @@ const textOf = (l: Locator, text: string, timeout = 10_000) =>
   expect.poll(async () => (await l.first().textContent()) ?? '', { timeout }).toContain(text);
 const countOf = (l: Locator, n: number) => expect.poll(() => l.count()).toBe(n);
 
-/** The README's screenshots, light and dark (ESIGN_SCREENSHOTS=1). */
+/** The screenshots of docs/support.md, light and dark (ESIGN_SCREENSHOTS=1). */
 const shot = async (page: Page, name: string) => {
   await shotIn(page, name, 'light');
   await shotIn(page, name, 'dark');

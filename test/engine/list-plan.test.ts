@@ -50,7 +50,7 @@ describe('the list planner', () => {
     });
   });
 
-  it('reads through a 64 MB page cache (measured: README, Lists at scale), without a memory map', () => {
+  it('reads through a 64 MB page cache (measured: docs/benchmarks.md, Lists at scale), without a memory map', () => {
     expect(ctx.e.db.pragma('cache_size', { simple: true })).toBe(-65536);
     expect(ctx.e.db.pragma('mmap_size', { simple: true })).toBe(0);
   });

@@ -2,7 +2,7 @@
 // the sandbox, file links, the signing and preparation pages, the console with and without a
 // session, /mcp with mutated JSON-RPC): types, sizes, nesting, encodings, repeated and odd query
 // parameters, broken multipart, prototype keys. No 5xx, no hang, and the data that was there before
-// is intact afterwards. Seeded, so a failure replays. FUZZ_REQUESTS=5000 for the README's figure
+// is intact afterwards. Seeded, so a failure replays. FUZZ_REQUESTS=5000 for docs/security.md's figure
 // (bench/security.mjs --only fuzz).
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -67,7 +67,7 @@ export function markPacketSigned(db: Db, seq: number, packetId: string, at: stri
 }
 
 /**
- * A signer declined: their packet ends `ca` (the wire's packet states have no "declined", README)
+ * A signer declined: their packet ends `ca` (the wire's packet states have no "declined", docs/cli.md)
  * and the Bundle `de`; event `pd` with the reason.
  */
 export function markPacketDeclined(

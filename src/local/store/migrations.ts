@@ -177,7 +177,7 @@ const COUNTS_TRIGGERS = `
  * Migration 16: the counts per day and status (`bundle_day_counts`), per pair of days
  * (`bundle_date_pairs`) and per pair of tags (`bundle_tag_pairs`) are dropped, with what their triggers
  * did: measured at 1,000,000 Bundles, the lists they served meet their targets by counting in the
- * covering indexes (README, Lists at scale). A tag's counts per day stay: without them, a deep page of a
+ * covering indexes (docs/benchmarks.md, Lists at scale). A tag's counts per day stay: without them, a deep page of a
  * tag in a date's order walks that date's index testing each Bundle for the tag (the last page of a tag
  * of a third of 100,000 Bundles, in `-sent` order: 35.6 ms of CPU, against 1.5 ms with them).
  */

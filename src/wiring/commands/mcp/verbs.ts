@@ -1,6 +1,6 @@
 // esign mcp [serve]: an MCP server on stdio over the backend the profile or environment selects, for
 // an AI assistant's MCP client to start (`serve` is the default, so `esign mcp` is enough); `esign
-// mcp tools` prints the tool list (the README's is made by it), `esign mcp install` writes a
+// mcp tools` prints the tool list (docs/mcp.md's is made by it), `esign mcp install` writes a
 // client's configuration (a CLI verb: it starts no door). The bodies: run.ts, loaded by index.ts.
 import { TOOL_SET_NAMES } from '../../../cli/commands/mcp/toolSets.js';
 import { choiceOption } from '../../../cli/flags.js';
