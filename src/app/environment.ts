@@ -35,14 +35,6 @@ export const VARIABLES: readonly Variable[] = [
   },
   { name: 'ESIGN_SETPRIV', meaning: 'the setpriv that drops to nobody when esign runs as root (default: on PATH)' },
   { name: 'ESIGN_PRLIMIT', meaning: "the prlimit that caps converters' and document checks' memory and CPU" },
-  {
-    name: 'ESIGN_WEBHOOK_LEASE_MS',
-    meaning: 'how long a webhook event being delivered stays claimed by one process (default 15000; for tests)',
-  },
-  {
-    name: 'ESIGN_WEBHOOK_BUDGET_MS',
-    meaning: "how long a one-shot command waits for its webhooks' first attempts (default 5000; for tests)",
-  },
   { name: 'NO_COLOR', meaning: 'any value: no colour' },
   { name: 'FORCE_COLOR', meaning: 'colour even when the output is not a terminal (0 turns it off)' },
   { name: 'PAGER', meaning: 'the pager when ESIGN_PAGER is unset' },
@@ -61,20 +53,11 @@ export interface Environment {
   /** The pager's command, as given: empty or `cat` means none (pagerCommand decides). */
   pager?: string;
   webhookSecret?: string;
-  chromium?: string;
-  soffice?: string;
-  webhookLeaseMs?: number;
-  webhookBudgetMs?: number;
   ci: boolean;
 }
 
 /** An empty value is no value (`ESIGN_BASE_URL= esign ...` is the embedded engine). */
 const text = (value: string | undefined): string | undefined => (value?.trim() ? value : undefined);
-
-const positive = (value: string | undefined): number | undefined => {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-};
 
 export function environment(env: NodeJS.ProcessEnv): Environment {
   return {
@@ -89,10 +72,6 @@ export function environment(env: NodeJS.ProcessEnv): Environment {
     },
     pager: env.ESIGN_PAGER ?? env.PAGER,
     webhookSecret: text(env.ESIGN_WEBHOOK_SECRET),
-    chromium: text(env.ESIGN_CHROMIUM)?.trim(),
-    soffice: text(env.ESIGN_SOFFICE)?.trim(),
-    webhookLeaseMs: positive(env.ESIGN_WEBHOOK_LEASE_MS),
-    webhookBudgetMs: positive(env.ESIGN_WEBHOOK_BUDGET_MS),
     ci: Boolean(env.CI),
   };
 }

@@ -19,7 +19,7 @@ interface EngineSettings extends EngineOptions {
   dataDir: string;
   /** Where the engine's lines for people go (the CLI: stderr). */
   report: (line: string) => void;
-  /** The process's environment: a spawned engine takes test timings from it (ESIGN_WEBHOOK_LEASE_MS...). */
+  /** The process's environment: a spawned engine takes ESIGN_DEBUG=sql from it (src/wiring/engineTuning.ts). */
   env: NodeJS.ProcessEnv;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { engineTuning } from '../../src/wiring/engineTuning.js';
+import { LEASE_MS, ONE_SHOT_BUDGET_MS } from '../../src/local/webhooks/dispatcher.js';
 import { CONTRACT_B64, tempDir } from '../helpers.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
 import { BIN, startServe } from './serveProcess.js';
@@ -49,25 +49,12 @@ describe('webhook delivery from the command line', () => {
     expect(JSON.parse(rx.received[0]!.body).payload.bundle_id).toBe(r.stdout.trim());
   });
 
-  it('takes its webhook timings from the environment, whole positive milliseconds only', () => {
-    expect(engineTuning({ ESIGN_WEBHOOK_LEASE_MS: '3000', ESIGN_WEBHOOK_BUDGET_MS: '800' })).toEqual({
-      webhookLeaseMs: 3000,
-      webhookBudgetMs: 800,
-    });
-    expect(engineTuning({ ESIGN_WEBHOOK_LEASE_MS: '0', ESIGN_WEBHOOK_BUDGET_MS: '1.5' })).toEqual({});
-    expect(engineTuning({ ESIGN_WEBHOOK_BUDGET_MS: 'soon' })).toEqual({});
-  });
-
   it('waits a bounded time for a receiver that does not answer, and leaves the event due', async () => {
-    // A one-shot budget of 1 s instead of 5 s: the process must end within it once the receiver has
-    // the request (the hanging connection must not keep it alive), with room for a loaded machine.
-    const budget = 1_000;
+    // The process must end within its one-shot budget once the receiver has the request (the hanging
+    // connection must not keep it alive), with room for a loaded machine.
+    const budget = ONE_SHOT_BUDGET_MS;
     rx.respond = () => 'hang';
-    const r = await execa('node', [BIN, 'bundle', 'create', '-f', '-', '-q'], {
-      env: { ...env, ESIGN_WEBHOOK_BUDGET_MS: String(budget) },
-      input: spec,
-      reject: false,
-    });
+    const r = await create();
     const exited = Date.now();
     expect(r.exitCode, r.stderr).toBe(0);
     expect(rx.received).toHaveLength(1);
@@ -79,15 +66,11 @@ describe('webhook delivery from the command line', () => {
   });
 
   it('loses nothing when the process is killed during delivery: the event is delivered again once its lease ends', async () => {
-    // A lease of the process's own length; the test then moves its own engine's wall clock past it
-    // instead of waiting it out.
-    const lease = 3_000;
+    // The process's lease; the test then moves its own engine's wall clock past it instead of
+    // waiting it out.
+    const lease = LEASE_MS;
     rx.respond = () => 'hang';
-    const child = execa('node', [BIN, 'bundle', 'create', '-f', '-', '-q'], {
-      env: { ...env, ESIGN_WEBHOOK_LEASE_MS: String(lease) },
-      input: spec,
-      reject: false,
-    });
+    const child = create();
     const startedAt = Date.now();
     await rx.waitFor(1);
     child.kill('SIGKILL');

@@ -27,12 +27,12 @@ export const DISABLE_AFTER_FAILED_EVENTS = 10;
 /** How long a clock move waits for the attempts it made due: longer than one attempt may take. */
 const SETTLE_BUDGET_MS = ATTEMPT_TIMEOUT_MS + 5_000;
 /** A one-shot command waits at most this long for its first attempts before it exits. */
-const ONE_SHOT_BUDGET_MS = 5_000;
+export const ONE_SHOT_BUDGET_MS = 5_000;
 /**
  * Longer than an attempt can take: a lease still held after this belongs to a dead process. Leases
  * run on wall-clock time (as document leases do): moving the engine clock must not free a row in flight.
  */
-const LEASE_MS = 15_000;
+export const LEASE_MS = 15_000;
 const CONCURRENCY = 32;
 const POLL_MS = 1_000;
 const SETTLE_POLL_MS = 25;
