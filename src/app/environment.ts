@@ -43,6 +43,10 @@ export const VARIABLES: readonly Variable[] = [
     name: 'ESIGN_WEBHOOK_BUDGET_MS',
     meaning: "how long a one-shot command waits for its webhooks' first attempts (default 5000; for tests)",
   },
+  {
+    name: 'ESIGN_SANDBOX_SWEEP_MS',
+    meaning: 'how often esign serve deletes expired sandboxes and measures the rest (default 30000; for tests)',
+  },
   { name: 'NO_COLOR', meaning: 'any value: no colour' },
   { name: 'FORCE_COLOR', meaning: 'colour even when the output is not a terminal (0 turns it off)' },
   { name: 'PAGER', meaning: 'the pager when ESIGN_PAGER is unset' },
@@ -65,6 +69,7 @@ export interface Environment {
   soffice?: string;
   webhookLeaseMs?: number;
   webhookBudgetMs?: number;
+  sandboxSweepMs?: number;
   ci: boolean;
 }
 
@@ -93,6 +98,7 @@ export function environment(env: NodeJS.ProcessEnv): Environment {
     soffice: text(env.ESIGN_SOFFICE)?.trim(),
     webhookLeaseMs: positive(env.ESIGN_WEBHOOK_LEASE_MS),
     webhookBudgetMs: positive(env.ESIGN_WEBHOOK_BUDGET_MS),
+    sandboxSweepMs: positive(env.ESIGN_SANDBOX_SWEEP_MS),
     ci: Boolean(env.CI),
   };
 }

@@ -346,11 +346,11 @@ export class Factory {
 
   /**
    * An embedded engine of its own on `dataDir`, which the caller closes (esign scenario run: a fresh
-   * engine for each file). Nothing of the user's own data directory is touched.
+   * engine for each file; esign serve: one per sandbox). Nothing of the user's own data directory is touched.
    */
-  async freshEngine(dataDir: string): Promise<LocalBackend> {
+  async freshEngine(dataDir: string, o: EngineOptions = {}): Promise<LocalBackend> {
     const report = (line: string) => void this.io.err.write(`${stripControl(line)}\n`);
-    return this.wired().engine({ dataDir, report, env: this.env });
+    return this.wired().engine({ dataDir, report, env: this.env, ...o });
   }
 
   /**
