@@ -11,11 +11,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { ApiError } from '../../service/errors.js';
 import { API_ROOT } from '../../service/operationTable.js';
+import { SANDBOXES_PATH } from '../../service/sandboxes.js';
 import { type Door, errorObject } from '../doors.js';
 import type { RefusalLimits } from '../refusals.js';
 import type { SandboxRegistry } from './registry.js';
 
-export const SANDBOXES_PATH = '/sandboxes';
 const WITHIN = /^\/sandboxes\/(sbx_[0-9a-f]{20})(\/[^?]*)(\?.*)?$/;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -7,25 +7,11 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { ApiError } from '../../service/errors.js';
 import type { LocalBackend } from '../../service/localAdmin.js';
+import type { Sandbox, SandboxMade } from '../../service/sandboxes.js';
 import { DEFAULT_SANDBOX_LIMITS, NAME_MAX, type SandboxLimits } from './limits.js';
 
-/** A sandbox as the management routes answer it (its key only once, at creation). */
-export interface SandboxRecord {
-  id: string;
-  name: string;
-  created_at: string;
-  expires_at: string;
-  /** The id of the server's API key that made it. */
-  created_by: string;
-}
-
-export interface SandboxView extends SandboxRecord {
-  /** Where an API v2 client points: the server's address, `/sandboxes/<id>`, then `/api/v2`. */
-  base_url: string;
-  /** Disk it held when last measured (its SQLite file and documents). */
-  size_bytes: number;
-  max_bytes: number;
-}
+/** What is kept of a sandbox beside its data (`sandbox.json`). */
+type SandboxRecord = Pick<Sandbox, 'id' | 'name' | 'created_at' | 'expires_at' | 'created_by'>;
 
 /** The engine of one sandbox and whatever serves it (its server, closed before the engine). */
 export interface OpenSandbox<App> {
@@ -86,7 +72,7 @@ export class SandboxRegistry<App> {
     for (const t of this.timers) t.unref();
   }
 
-  async create(by: string, body: unknown, baseOf: (id: string) => string): Promise<SandboxView & { api_key: string }> {
+  async create(by: string, body: unknown, baseOf: (id: string) => string): Promise<SandboxMade> {
     const { name, ttl } = this.parse(body);
     if (this.records.size >= this.limits.max)
       throw new ApiError(
@@ -117,11 +103,11 @@ export class SandboxRegistry<App> {
     }
   }
 
-  list(baseOf: (id: string) => string): SandboxView[] {
+  list(baseOf: (id: string) => string): Sandbox[] {
     return [...this.records.values()].filter((r) => !this.expired(r)).map((r) => this.view(r, baseOf));
   }
 
-  get(id: string, baseOf: (id: string) => string): SandboxView {
+  get(id: string, baseOf: (id: string) => string): Sandbox {
     return this.view(this.known(id), baseOf);
   }
 
@@ -221,7 +207,7 @@ export class SandboxRegistry<App> {
     return Date.parse(r.expires_at) <= this.now();
   }
 
-  private view(r: SandboxRecord, baseOf: (id: string) => string): SandboxView {
+  private view(r: SandboxRecord, baseOf: (id: string) => string): Sandbox {
     const s = this.sizes.get(r.id);
     return {
       ...r,
