@@ -37,8 +37,7 @@ export const serve = declareVerb(
     examples: [
       'esign serve',
       'esign serve --port 8787 --public-url https://sign.example.com',
-      'esign serve --port 0 --json --ready-file serve.json',
-      'esign serve --max-sandboxes 50 --sandbox-max-ttl 7200',
+      'esign serve --port 0 --json --ready-file serve.json --max-sandboxes 50',
     ],
   },
 );

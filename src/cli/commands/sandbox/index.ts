@@ -91,7 +91,7 @@ export const list = defineVerb('list', "The server's sandboxes (never their keys
 
 export const get = defineVerb('get <id>', 'One sandbox: its base URL, life and size', {
   flags: (c) => c.option(...BACKEND),
-  examples: ['esign sandbox get sbx_0123456789abcdef0123'],
+  examples: ['esign sandbox get sbx_0123456789abcdef0123', 'esign sandbox get sbx_0123456789abcdef0123 --json'],
   async run(f, o, id) {
     const s = await withSandboxes(f, o.backend, (m) => m.get(id));
     await printObject(f, s, pairs(s), s.id);
@@ -100,7 +100,10 @@ export const get = defineVerb('get <id>', 'One sandbox: its base URL, life and s
 
 export const del = defineVerb('delete <id>', 'Delete a sandbox and everything in it', {
   flags: (c) => c.option(...BACKEND).option('-y, --yes', 'do not ask for confirmation'),
-  examples: ['esign sandbox delete sbx_0123456789abcdef0123 --yes'],
+  examples: [
+    'esign sandbox delete sbx_0123456789abcdef0123',
+    'esign sandbox delete sbx_0123456789abcdef0123 --yes --backend http://127.0.0.1:8787/api/v2',
+  ],
   async run(f, o, id) {
     await confirm(f, `Delete sandbox ${id} and everything in it?`, o.yes);
     await withSandboxes(f, o.backend, (m) => m.delete(id));
