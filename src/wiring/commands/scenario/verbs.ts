@@ -20,8 +20,7 @@ export const run = declareVerb(
     examples: [
       'esign scenario run nda.scenario.yaml',
       'esign scenario run tests/*.yaml --junit results.xml',
-      'esign scenario run nda.scenario.yaml -p staging --json',
-      'esign scenario run tests/*.yaml --backend http://ci-esign:8787/api/v2 --jobs 4',
+      'esign scenario run tests/*.yaml --backend http://ci-esign:8787/api/v2 --jobs 4 --json',
     ],
   },
 );
