@@ -154,7 +154,7 @@ describe('marks and words that hold', () => {
 describe('one name per operation', () => {
   it("call_operation takes the table's name (OpenAPI's operationId), lists only those, and its tool's name too", async () => {
     const listed = await c.client.listTools();
-    const schema = listed.tools.find((t) => t.name === 'call_operation')!.inputSchema as {
+    const schema = listed.tools.find((t) => t.name === 'call_operation')!.inputSchema as unknown as {
       properties: { operation: { enum: string[] } };
     };
     const { OPERATIONS } = await import('../../src/service/operations.js');

@@ -266,6 +266,15 @@ describe('sandbox limits', () => {
     await expect.poll(() => existsSync(join(dir, s.id)), { timeout: 10_000 }).toBe(false);
   });
 
+  it('counts an expired sandbox out of the cap before the sweep removes it', async () => {
+    let now = Date.now();
+    host = await hostWith({ now: () => now, limits: { max: 1, sweepMs: 600_000 } }, join(dirs.dir, 'cap-ttl'));
+    expect((await post(host.origin, '/sandboxes/', host.key, { ttl_seconds: 60 })).status).toBe(201);
+    expect((await post(host.origin, '/sandboxes/', host.key, {})).status).toBe(409);
+    now += 61_000;
+    expect((await post(host.origin, '/sandboxes/', host.key, {})).status).toBe(201);
+  });
+
   it('refuses writes past its disk, and still answers reads', async () => {
     host = await hostWith({ limits: { maxBytes: 64 * 1024, sweepMs: 20 } }, join(dirs.dir, 'disk'));
     const s = (await post(host.origin, '/sandboxes/', host.key, {})).json() as Made;

@@ -74,7 +74,8 @@ export class SandboxRegistry<App> {
 
   async create(by: string, body: unknown, baseOf: (id: string) => string): Promise<SandboxMade> {
     const { name, ttl } = this.parse(body);
-    if (this.records.size >= this.limits.max)
+    // Expired ones not yet swept count no more: they are gone for every request already.
+    if ([...this.records.values()].filter((r) => !this.expired(r)).length >= this.limits.max)
       throw new ApiError(
         409,
         'conflict',
