@@ -363,7 +363,7 @@ beforeAll(async () => {
   [local, remote] = await runAll([await localBackend(files), await remoteBackend(files)]);
   report(local);
   report(remote);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await serve?.stop();
