@@ -3,6 +3,7 @@
 // the port's, and never imports an adapter or another door.
 import type { LocalBackend } from '../service/localAdmin.js';
 import type { EsignService } from '../service/service.js';
+import type { SandboxManager } from '../service/sandboxes.js';
 import type { Transport } from './commands/api/transport.js';
 
 /** What a command may set when the engine is opened (esign serve: where links point, the URL guard). */
@@ -47,6 +48,8 @@ export interface Backends {
   remote(o: RemoteSettings): Promise<EsignService>;
   /** `esign api` on a remote server: the remote adapter's HTTP client in its raw mode. */
   remoteApi(o: RemoteSettings): Promise<Transport>;
+  /** The sandboxes of a remote esign serve (esign sandbox, esign scenario run). */
+  sandboxes(o: RemoteSettings): Promise<SandboxManager>;
   /** esign serve's routes over `engine`, called in-process (esign api on the embedded engine). */
   inProcessApi(engine: LocalBackend): Promise<Transport>;
 }

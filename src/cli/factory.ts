@@ -3,6 +3,7 @@
 // engine on a temp directory.
 import type { LocalBackend } from '../service/localAdmin.js';
 import type { EsignService } from '../service/service.js';
+import type { SandboxManager } from '../service/sandboxes.js';
 import type { Backends, EngineOptions, RemoteSettings } from './backends.js';
 import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
@@ -346,11 +347,11 @@ export class Factory {
 
   /**
    * An embedded engine of its own on `dataDir`, which the caller closes (esign scenario run: a fresh
-   * engine for each file). Nothing of the user's own data directory is touched.
+   * engine for each file; esign serve: one per sandbox). Nothing of the user's own data directory is touched.
    */
-  async freshEngine(dataDir: string): Promise<LocalBackend> {
+  async freshEngine(dataDir: string, o: EngineOptions = {}): Promise<LocalBackend> {
     const report = (line: string) => void this.io.err.write(`${stripControl(line)}\n`);
-    return this.wired().engine({ dataDir, report, env: this.env });
+    return this.wired().engine({ dataDir, report, env: this.env, ...o });
   }
 
   /**
@@ -369,6 +370,27 @@ export class Factory {
   async remoteSettings(): Promise<RemoteChoice | undefined> {
     const s = await this.settings();
     return s.baseUrl ? { baseUrl: s.baseUrl, apiKey: s.apiKey, live: s.live } : undefined;
+  }
+
+  /**
+   * The sandboxes of the server `url` names (an API base URL), else of the remote backend selected;
+   * the caller closes it. The embedded engine hosts none: it is refused, saying how to name a server.
+   */
+  async sandboxes(url?: string, apiKey?: string): Promise<{ manager: SandboxManager; server: string }> {
+    const chosen = url ? { baseUrl: url, apiKey: apiKey ?? environment(this.env).apiKey } : await this.remoteSettings();
+    if (!chosen)
+      throw new CliError(
+        'Sandboxes live on an esign serve: name its API base URL with --backend (or ESIGN_BASE_URL, or a profile), ' +
+          'and its key with ESIGN_API_KEY. The embedded engine needs none: each data directory is a sandbox of its own.',
+        EXIT.USAGE,
+      );
+    if (!isHttpUrl(chosen.baseUrl))
+      throw new CliError(
+        `"${chosen.baseUrl}" is not an http(s) URL (for example http://127.0.0.1:8787/api/v2).`,
+        EXIT.USAGE,
+      );
+    const manager = await this.wired().sandboxes(this.remoteOptions(chosen.baseUrl, chosen.apiKey));
+    return { manager, server: chosen.baseUrl };
   }
 
   /** A remote API v2 server of the caller's choosing (esign scenario run --backend), which the caller closes. */

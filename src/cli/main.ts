@@ -16,6 +16,7 @@ import { schema } from './commands/schema/schema.js';
 import * as template from './commands/template/index.js';
 import { verify } from './commands/verify/verify.js';
 import * as webhook from './commands/webhook/index.js';
+import * as sandbox from './commands/sandbox/index.js';
 import { addExamples } from './examples.js';
 import { EXIT } from './exitCodes.js';
 import type { Backends } from './backends.js';
@@ -95,6 +96,7 @@ export function buildProgram(
     ['verify', verify],
     ['batch', batch],
     ['scenario', doorVerbs?.scenario],
+    ['sandbox', sandbox],
     ['api', api],
     ['schema', schema.loads(() => import('./commands/schema/schema.run.js'))],
     ['completion', completion],

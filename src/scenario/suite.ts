@@ -2,7 +2,7 @@
 // problems while the valid ones run. On a backend they share, what their steps need of its sandbox
 // is asked once and every file checked before the first request (a file that cannot run there
 // fails, the others run; a server that cannot be reached fails every file, each saying why); files
-// with a backend each run side by side.
+// with a backend each (a fresh local engine, or a sandbox of a remote esign serve) run side by side.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type LoadedScenario, loadScenario, type Problem } from './load.js';
@@ -12,6 +12,8 @@ export interface Backends {
   /** True: every file runs on the one backend `open` gives, one after the other. */
   shared: boolean;
   open(): Promise<ScenarioBackend>;
+  /** Where the backends are made, for a failure to make one (a server's URL). */
+  label?: string;
 }
 
 export type Invalid = { file: string; problems: Problem[] };
@@ -79,7 +81,13 @@ export async function runSuite(
   if (!backends.shared)
     return {
       results: await pool(scenarios, o.jobs, async (s) => {
-        const backend = await backends.open();
+        let backend: ScenarioBackend;
+        try {
+          backend = await backends.open();
+        } catch (e) {
+          // This file's backend could not be made (a server's sandbox cap reached): it fails, the others run.
+          return done(notRun(s.file, s.title, '', [o.unreachable(e, backends.label ?? 'the backend')]));
+        }
         try {
           return done(await runScenario(s, backend, o));
         } finally {

@@ -13,7 +13,10 @@ import { API_ROOT, operationRow, routePattern } from '../service/operationTable.
 import { apiRoutes, type Handler, type Result, type Route } from './apiRoutes.js';
 import { bodyOf, parseForm } from './formBody.js';
 import { BodyBudget, bodyIntake } from './bodyIntake.js';
-import { guardConnections } from './connections.js';
+import { type ConnectionGuard, guardConnections } from './connections.js';
+import type { LocalBackend } from '../service/localAdmin.js';
+import type { SandboxLimits } from './sandboxes/limits.js';
+import type { SandboxRegistry } from './sandboxes/registry.js';
 import { hostCheck } from './hostNames.js';
 import { receiveForm } from './multipartForm.js';
 import { apiRefusalLimits } from './refusals.js';
@@ -44,6 +47,25 @@ export interface ServerOptions {
   requestLog?: boolean;
   /** Other doors served beside the API (esign serve: MCP at /mcp), each behind the API's own guard. */
   doors?: readonly DoorMount[];
+  /** Sandboxes hosted at /sandboxes/{id}/, each this same server on an engine of its own (sandboxes/). */
+  sandboxes?: SandboxHosting;
+  /** A sandbox's server: the connection guard and body budgets of the server that hands it requests. */
+  within?: HostGuards;
+}
+
+export interface SandboxHosting {
+  /** Where their data directories go: `<data dir>/sandboxes`. */
+  dir: string;
+  openEngine: (dataDir: string) => Promise<LocalBackend>;
+  limits?: Partial<SandboxLimits>;
+  /** Wall time in ms (tests move it). */
+  now?: () => number;
+}
+
+interface HostGuards {
+  connections: ConnectionGuard;
+  keyedBodies: BodyBudget;
+  publicBodies: BodyBudget;
 }
 
 /** What the server lends a door it hosts: the service, and the API's key check and rate counting. */
@@ -213,6 +235,9 @@ interface DoorContext {
   /** The Host names the console answers (hostNames.ts). */
   consoleHost: (host: string) => boolean;
   keyed: (req: FastifyRequest) => boolean;
+  registry?: SandboxRegistry<FastifyInstance>;
+  /** The server's root as clients reach it. */
+  root: () => string;
 }
 
 /**
@@ -352,6 +377,15 @@ async function doorsOf(c: DoorContext): Promise<Door[]> {
       pagesDoor(c.opts.local),
     );
   }
+  if (c.registry)
+    doors.push(
+      (await import('./sandboxes/door.js')).sandboxesDoor({
+        registry: c.registry,
+        authorize: (req, reply) => c.guard(req, reply, 'call'),
+        root: c.root,
+        refusals: apiRefusalLimits(c.limits),
+      }),
+    );
   if (c.opts.console)
     doors.push(
       (await import('./console/index.js')).consoleDoor({
@@ -381,8 +415,11 @@ export async function buildServer(
   };
   const out = opts.log;
   const log = out ? (line: string) => out(redactTokens(line)) : () => {};
+  const root = () => opts.publicUrl ?? app.listeningOrigin;
+  const registry = opts.sandboxes ? await hostSandboxes(opts, opts.sandboxes, () => guards, root) : undefined;
   const app = newServer(
     {
+      ...(registry ? { serverFactory: (await import('./sandboxes/door.js')).sandboxServerFactory(registry) } : {}),
       logger: false,
       routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
       bodyLimit: limits.jsonBytes,
@@ -395,15 +432,23 @@ export async function buildServer(
     },
     log,
   );
-  const connections = guardConnections(app.server, {
-    perAddress: limits.connectionsPerAddress,
-    max: limits.maxConnections,
-    readFloorBytes: limits.readFloorBytes,
-    readWindowMs: limits.readWindowMs,
-  });
-  app.addHook('onClose', async () => connections.stop());
-  const keyedBodies = new BodyBudget(limits.keyedBodyMemoryBytes);
-  const publicBodies = new BodyBudget(limits.publicBodyMemoryBytes);
+  // A sandbox's server shares the guards of the server that hands it requests (the same sockets).
+  const guards: HostGuards = opts.within ?? {
+    connections: guardConnections(app.server, {
+      perAddress: limits.connectionsPerAddress,
+      max: limits.maxConnections,
+      readFloorBytes: limits.readFloorBytes,
+      readWindowMs: limits.readWindowMs,
+    }),
+    keyedBodies: new BodyBudget(limits.keyedBodyMemoryBytes),
+    publicBodies: new BodyBudget(limits.publicBodyMemoryBytes),
+  };
+  const { connections, keyedBodies, publicBodies } = guards;
+  if (!opts.within) app.addHook('onClose', async () => connections.stop());
+  if (registry) {
+    await registry.start();
+    app.addHook('onClose', async () => registry.close());
+  }
   bodyIntake(app, {
     freeBytes: limits.jsonBytes,
     budgetOf: (req) => (connections.trusted(req.raw.socket) ? keyedBodies : publicBodies),
@@ -445,8 +490,53 @@ export async function buildServer(
     connections.trust(req.raw.socket);
     return true;
   };
-  await openDoors(app, arrange(await doorsOf({ opts, limits, guard, limiter, linkBase, consoleHost, keyed })));
+  await openDoors(
+    app,
+    arrange(await doorsOf({ opts, limits, guard, limiter, linkBase, consoleHost, keyed, registry, root })),
+  );
   return app;
+}
+
+/** The sandboxes a server hosts: each served by this same server, built on the sandbox's engine. */
+async function hostSandboxes(
+  opts: ServerOptions,
+  h: SandboxHosting,
+  guards: () => HostGuards,
+  root: () => string,
+): Promise<SandboxRegistry<FastifyInstance>> {
+  const [{ SandboxRegistry }, { sandboxRoot }] = await Promise.all([
+    import('./sandboxes/registry.js'),
+    import('./sandboxes/door.js'),
+  ]);
+  const log = opts.log;
+  return new SandboxRegistry<FastifyInstance>({
+    dir: h.dir,
+    openEngine: h.openEngine,
+    limits: h.limits,
+    now: h.now,
+    report: log,
+    serve: async (engine, id) => {
+      const url = sandboxRoot(root(), id);
+      engine.setPublicUrl(url);
+      const app = await buildServer({
+        service: engine,
+        local: engine,
+        authenticate: (key) => engine.keys.authenticate(key),
+        keyIsLive: (keyId) => engine.keys.isLive(keyId),
+        rateLimits: opts.rateLimits,
+        log: log && ((line) => log(`${id}: ${line}`)),
+        limits: opts.limits,
+        maxUploadBytes: opts.maxUploadBytes,
+        publicUrl: url,
+        requestLog: opts.requestLog,
+        doors: opts.doors,
+        within: guards(),
+      });
+      await app.ready();
+      return app;
+    },
+    closeApp: (app) => app.close(),
+  });
 }
 
 /** When a request has been answered: its connection is idle again, and it is logged (one line, and the request log). */

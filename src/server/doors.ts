@@ -19,7 +19,7 @@ import Fastify, {
 import { ApiError } from '../service/errors.js';
 import { type RefusalLimits, refusalOf } from './refusals.js';
 
-type DoorName = 'api' | 'sandbox' | 'files' | 'pages' | 'console' | 'mcp';
+type DoorName = 'api' | 'sandbox' | 'sandboxes' | 'files' | 'pages' | 'console' | 'mcp';
 
 /** How a door answers an error: `reply` has the error's status set already. */
 export type ErrorAnswer = (

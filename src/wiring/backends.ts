@@ -23,6 +23,9 @@ export const backends: Backends = {
     const http = new (await import('../remote/http.js')).HttpClient(o);
     return { send: (r) => http.sendRaw(r), close: () => http.close() };
   },
+  async sandboxes(o) {
+    return (await import('../remote/sandboxes.js')).remoteSandboxes(o);
+  },
   async inProcessApi(engine) {
     return (await import('./inProcessApi.js')).inProcessTransport(engine);
   },

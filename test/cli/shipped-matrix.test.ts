@@ -132,6 +132,10 @@ const RUNS: Record<string, Run> = {
   'scenario init': r('scenario init {dir}/init'),
   'scenario schema': r('scenario schema'),
   'scenario ops': r('scenario ops'),
+  'sandbox create': r('sandbox create --name matrix --ttl 10m'),
+  'sandbox list': r('sandbox list'),
+  'sandbox get': r('sandbox get {sandbox}'),
+  'sandbox delete': r('sandbox delete {sandbox} --yes', { last: true }),
   'logs tail': r('logs tail --no-follow'),
   api: r('api GET /bundles/ -F per_page=2'),
   schema: r('schema BundleRequest'),
@@ -307,7 +311,7 @@ const baseEnv = (home: string): Record<string, string> => ({
 /** The local engine's backend: its own data directory, no profile. */
 async function localBackend(files: Ids): Promise<Backend> {
   const dataDir = join(work.dir, 'local');
-  const ids = { ...(await seed(dataDir)), ...files, useProfile: '--none' };
+  const ids = { ...(await seed(dataDir)), ...files, useProfile: '--none', sandbox: 'sbx_00000000000000000000' };
   return { ids, env: { ...baseEnv(join(work.dir, 'home-local')), ESIGN_DATA_DIR: dataDir } };
 }
 
@@ -330,7 +334,13 @@ async function remoteBackend(files: Ids): Promise<Backend> {
     },
   );
   expect(added.exitCode, added.stderr).toBe(0);
-  return { ids, env };
+  const sandbox = await execa('node', [BIN, 'sandbox', 'create', '--name', 'seeded', '--json'], {
+    env,
+    extendEnv: false,
+    reject: false,
+  });
+  expect(sandbox.exitCode, sandbox.stderr).toBe(0);
+  return { ids: { ...ids, sandbox: (JSON.parse(sandbox.stdout) as { id: string }).id }, env };
 }
 
 beforeAll(async () => {
@@ -353,7 +363,7 @@ beforeAll(async () => {
   [local, remote] = await runAll([await localBackend(files), await remoteBackend(files)]);
   report(local);
   report(remote);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await serve?.stop();
@@ -376,5 +386,11 @@ describe('every command of the shipped program (bin/esign.js)', () => {
     // The crash this matrix was made for: esign api on a remote backend.
     const api = remote.find((o) => o.command === 'api')!;
     expect(api.exitCode, api.output).toBe(0);
+    // Sandboxes are the server's: each verb works there (the embedded engine refuses them as a usage error).
+    for (const c of ['sandbox create', 'sandbox list', 'sandbox get', 'sandbox delete', 'scenario run']) {
+      const o = remote.find((x) => x.command === c)!;
+      expect(o.exitCode, `${c}: ${o.output}`).toBe(0);
+      expect(local.find((x) => x.command === c)!.exitCode).toBe(c === 'scenario run' ? 0 : EXIT.USAGE);
+    }
   });
 });

@@ -151,9 +151,31 @@ describe('marks and words that hold', () => {
   });
 });
 
+describe('one name per operation', () => {
+  it("call_operation takes the table's name (OpenAPI's operationId), lists only those, and its tool's name too", async () => {
+    const listed = await c.client.listTools();
+    const schema = listed.tools.find((t) => t.name === 'call_operation')!.inputSchema as unknown as {
+      properties: { operation: { enum: string[] } };
+    };
+    const { OPERATIONS } = await import('../../src/service/operations.js');
+    expect([...schema.properties.operation.enum].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
+    const made = await engine.createBundle(bundleRequest());
+    const byName = await call(c, 'call_operation', { operation: 'getBundle', arguments: { id: made.id } });
+    expect(byName.isError, byName.text).toBe(false);
+    expect(byName.data.id).toBe(made.id);
+    const byTool = await call(c, 'call_operation', { operation: 'get_bundle', arguments: { id: made.id } });
+    expect(byTool.data.id).toBe(made.id);
+    const described = await call(c, 'call_operation', { operation: 'get_bundle', describe: true });
+    expect(described.data.operation).toBe('getBundle');
+    const wrong = await call(c, 'call_operation', { operation: 'getBundles' });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.text).toContain('getBundle');
+  });
+});
+
 describe('describe anything', () => {
   it('create_bundle: in sections when whole it would not fit, a member in detail on request', async () => {
-    const top = await call(c, 'call_operation', { operation: 'create_bundle', describe: true });
+    const top = await call(c, 'call_operation', { operation: 'createBundle', describe: true });
     expect(top.isError, top.text).toBe(false);
     expect(top.prose).not.toMatch(/page_size|per_page/);
     expect(Object.keys((top.data.input_outline as { members: object }).members)).toEqual(['body', 'confirm']);

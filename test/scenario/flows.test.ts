@@ -1,8 +1,8 @@
 // The six flows of issue 47 as a CI engineer writes them (fixtures/scenarios/flows): an NDA in
 // order with reminders and ordered webhooks, a decline, field data read back, a receiver failing
 // twice then succeeding, an expiry on the sandbox clock, bad input. Each passes on fresh local
-// engines, side by side, and against a real `esign serve` (the built program) sharing one server
-// and one clock; the retry flow's attempts are in the server's delivery log, each one.
+// engines, side by side, and against a real `esign serve` (the built program), side by side too,
+// each in a sandbox of its own; the retry flow's attempts are in the delivery log, each one.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ describe('the six flows of a CI engineer', () => {
     ]);
   }, 120_000);
 
-  describe('against esign serve, sharing one server and its clock', () => {
+  describe('against one esign serve, each file in a sandbox of its own', () => {
     let serve: ServeProcess;
     let key: string;
     beforeAll(async () => {
@@ -64,10 +64,13 @@ describe('the six flows of a CI engineer', () => {
     }, 30_000);
     afterAll(async () => serve?.stop());
 
-    it('pass there too, one after the other', async () => {
-      const r = await esignIn(['scenario', 'run', ...FLOWS, '--backend', `${serve.address}/api/v2`, '--json'], {
-        env: { ...env(), ESIGN_API_KEY: key },
-      });
+    it('pass there too, side by side', async () => {
+      const r = await esignIn(
+        ['scenario', 'run', ...FLOWS, '--backend', `${serve.address}/api/v2`, '--json', '--jobs', '6'],
+        {
+          env: { ...env(), ESIGN_API_KEY: key },
+        },
+      );
       expect(r.stderr).toBe('');
       const report = JSON.parse(r.stdout) as Report;
       expect(report.files.map((f) => [f.file, f.status])).toEqual(FLOWS.map((f) => [f, 'passed']));

@@ -36,7 +36,10 @@ describe('a scenario against esign serve through a profile', () => {
   it('runs the example whole: signers, clock, outbox and webhooks over the wire', async () => {
     const dir = join(tmp.dir, 'example');
     expect((await esignIn(['scenario', 'init', dir], { env: env() })).exitCode).toBe(0);
-    const r = await esignIn(['-p', 'dev', 'scenario', 'run', join(dir, 'nda.scenario.yaml'), '--json'], { env: env() });
+    // --shared: on the server's own engine, whose outbox and webhooks are read after the run.
+    const r = await esignIn(['-p', 'dev', 'scenario', 'run', join(dir, 'nda.scenario.yaml'), '--shared', '--json'], {
+      env: env(),
+    });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const [file] = (
@@ -63,7 +66,7 @@ describe('a scenario against esign serve through a profile', () => {
 });
 
 describe('a server without a sandbox, as the hosted service', () => {
-  it('refuses the steps it cannot run, named, before any request but GET /sandbox/ (exit 17)', async () => {
+  it('refuses the steps it cannot run, named, before any request but asking what it hosts (exit 17)', async () => {
     const engine = newEngine();
     const requests: string[] = [];
     // The API alone: no /sandbox/ routes, as the hosted service.
@@ -85,9 +88,15 @@ describe('a server without a sandbox, as the hosted service', () => {
         `  step 5 (sign ada): its sandbox has no signer actions (${where})`,
         `  step 6 (sign bob): its sandbox has no signer actions (${where})`,
       ]);
-      expect(r.stderr).toBe(`esign: 1 scenario file did not run: ${ci}.`);
+      expect(r.stderr).toBe(
+        `${where} hosts no sandboxes: the files run on it as given, one after another.\nesign: 1 scenario file did not run: ${ci}.`,
+      );
       await new Promise((r) => setTimeout(r, 50));
-      expect(requests.map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual(['GET /sandbox/ 404']);
+      // Whether it hosts sandboxes (no: the files run on it as given), then what its sandbox offers.
+      expect(requests.map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual([
+        'GET /sandboxes/ 404',
+        'GET /sandbox/ 404',
+      ]);
       expect(readFileSync(ci, 'utf8')).toContain('signer: ada');
     } finally {
       await server.close();
@@ -105,7 +114,9 @@ describe('a server without a sandbox, as the hosted service', () => {
         env: { ESIGN_API_KEY: 'not-a-key', ESIGN_CONFIG_DIR: join(tmp.dir, 'none') },
       });
       expect(r.exitCode).toBe(EXIT.AUTH);
-      expect(r.stderr).toMatch(
+      // This server hosts no sandboxes (said first), and refuses the key.
+      expect(r.stderr.split('\n')[0]).toMatch(/hosts no sandboxes: the files run on it as given/);
+      expect(r.stderr.split('\n')[1]).toMatch(
         /^esign: http:\/\/127\.0\.0\.1:\d+\/api\/v2 refused the API key \(401 \w+\): set ESIGN_API_KEY/,
       );
       expect(r.stdout).toMatch(/^1 file: 0 passed, 1 failed \(1 not run\)/m);

@@ -66,7 +66,7 @@ export const bundleStory = job({
         const more = next ? say` More of the timeline: the same call with cursor: "${next}".` : '';
         const cut = leftOut ? say` (${leftOut} left out to stay under the answer limit)` : '';
         const few = signersLeftOut
-          ? say` ${signersLeftOut} signers are left out to stay under the limit: call_operation get_packet reads one.`
+          ? say` ${signersLeftOut} signers are left out to stay under the limit: call_operation getPacket reads one.`
           : '';
         return {
           say: say`Bundle ${slug} is ${ours(bundleStateWord(story.bundle.status))} with ${count(story.signers.length, 'signer')} and ${count(files.length, 'file')}; timeline entries ${offset + 1} to ${offset + shown.length} of ${total}${ours(cut)}.${ours(more)}${ours(few)}`,

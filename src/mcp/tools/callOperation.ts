@@ -13,10 +13,16 @@ import { CONFIRM_DESCRIPTION } from '../goAhead.js';
 
 export function callOperation(): ToolDef {
   const tools = operationTools();
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const names = tools.map((t) => t.name) as [string, ...string[]];
+  // The operation's one name (the table's: OpenAPI's operationId, a scenario's call, esign scenario
+  // ops); the name of its own tool under --tools all (get_bundle) is taken for it too.
+  const byName = new Map(tools.map((t) => [t.operation!, t]));
+  const aliases = new Map(tools.map((t) => [t.name, t.operation!]));
+  const names = tools.map((t) => t.operation!) as [string, ...string[]];
   const input = z.strictObject({
-    operation: z.enum(names),
+    operation: z.preprocess(
+      (v) => (typeof v === 'string' ? (aliases.get(v) ?? v) : v),
+      z.enum(names).describe("The operation's name, as OpenAPI's operationId and esign scenario ops say (getBundle)"),
+    ),
     arguments: z.record(z.string(), z.unknown()).optional().describe('As describe: true shows'),
     describe: z.boolean().optional().describe("true: the operation's schemas, nothing called"),
     member: z.string().max(200).optional().describe('With describe: one member in detail, as a path (body.documents)'),
@@ -35,7 +41,7 @@ export function callOperation(): ToolDef {
     input: input as unknown as z.ZodType<Json>,
     async run(a, ctx) {
       const tool = byName.get(a.operation as string)!;
-      if (a.describe) return describeTool(tool, a.member as string | undefined);
+      if (a.describe) return describeTool(tool, a.operation as string, a.member as string | undefined);
       const args = parseOr400(tool.input, (a.arguments as Json | undefined) ?? {});
       return tool.run(a.confirm === undefined ? args : { ...args, confirm: a.confirm }, ctx);
     },
@@ -84,8 +90,8 @@ function outline(schema: Json): Json {
  * describe: the tool's schemas whole where they fit an answer; else in sections: the members first,
  * and one member in detail on request (member: a dotted path), itself outlined if still too large.
  */
-function describeTool(tool: ToolDef, member: string | undefined): Answer {
-  const head = { operation: tool.name, description: tool.description, annotations: tool.annotations };
+function describeTool(tool: ToolDef, operation: string, member: string | undefined): Answer {
+  const head = { operation, description: tool.description, annotations: tool.annotations };
   const fits = (data: Json) => sizeOf(toResult({ say: '', data })) <= MAX_ANSWER_CHARS - 1_000;
   if (member !== undefined) {
     const [side, ...rest] = member.split('.');
@@ -93,24 +99,24 @@ function describeTool(tool: ToolDef, member: string | undefined): Answer {
     const path = side === 'answer' ? rest.join('.') : member;
     const schema = path ? memberAt(root, path) : root;
     if (!schema)
-      throw new Refusal(say`No member ${member} in the schemas of ${tool.name}: describe: true lists them.`, {
+      throw new Refusal(say`No member ${member} in the schemas of ${operation}: describe: true lists them.`, {
         error: { code: 'invalid', member },
       });
     const whole = { ...head, member, schema };
-    if (fits(whole)) return { say: say`Member ${member} of ${tool.name} in detail, below.`, data: whole };
+    if (fits(whole)) return { say: say`Member ${member} of ${operation} in detail, below.`, data: whole };
     return {
-      say: say`Member ${member} of ${tool.name} is too large to show whole: its members, below; describe again with member: "${member}.NAME" for one of them.`,
+      say: say`Member ${member} of ${operation} is too large to show whole: its members, below; describe again with member: "${member}.NAME" for one of them.`,
       data: { ...head, member, outline: outline(schema) },
     };
   }
   const whole = { ...head, input_schema: tool.inputSchema, output_schema: tool.outputSchema };
   if (fits(whole))
     return {
-      say: say`The arguments and answer of ${tool.name}, below; call again with arguments (and confirm: true where it needs the go-ahead).`,
+      say: say`The arguments and answer of ${operation}, below; call again with arguments (and confirm: true where it needs the go-ahead).`,
       data: whole,
     };
   return {
-    say: say`The schemas of ${tool.name} are too large to show whole: their members, below. For one member in detail, describe again with member: a path such as "body.documents" (answer members: "answer.NAME").`,
+    say: say`The schemas of ${operation} are too large to show whole: their members, below. For one member in detail, describe again with member: a path such as "body.documents" (answer members: "answer.NAME").`,
     data: { ...head, input_outline: outline(tool.inputSchema), output_outline: outline(tool.outputSchema) },
   };
 }

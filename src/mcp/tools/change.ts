@@ -37,7 +37,7 @@ export const cancelBundle = job({
   title: 'Cancel a Bundle',
   description:
     'Cancels a Bundle that has not ended, a draft included: signers can no longer sign it, and it is kept (to remove a ' +
-    'draft instead: call_operation delete_bundle). Needs the go-ahead (confirm: true); without it, says what it would ' +
+    'draft instead: call_operation deleteBundle). Needs the go-ahead (confirm: true); without it, says what it would ' +
     'cancel. A Bundle already cancelled is answered as it is (a repeat is safe).',
   uses: ['getBundle', 'cancelBundle'],
   input: z.strictObject({ id, confirm }),

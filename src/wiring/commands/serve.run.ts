@@ -1,4 +1,5 @@
 // The body of esign serve (declared in serve.ts): the server, its doors and the engine, until a signal.
+import { join } from 'node:path';
 import { stripControl } from '../../app/sanitize.js';
 import { secondsArg } from '../../cli/duration.js';
 import { CliError, EXIT } from '../../cli/exitCodes.js';
@@ -18,11 +19,9 @@ export const run: Run<typeof serve> = async (ctx, o) => {
   if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
   const dataDir = await ctx.dataDir();
   // Listening on loopback only, whoever calls it is on this machine: its receivers on loopback are reachable.
-  const engine = await ctx.local({
-    publicUrl: o.publicUrl,
-    guardUrls: o.allowPrivateUrls !== true,
-    loopbackUrls: listensOnLoopbackOnly(o.host),
-  });
+  const urlPolicy = { guardUrls: o.allowPrivateUrls !== true, loopbackUrls: listensOnLoopbackOnly(o.host) };
+  const engine = await ctx.local({ publicUrl: o.publicUrl, ...urlPolicy });
+  const maxSandboxes = intArg(o.maxSandboxes, '--max-sandboxes', 0);
   // Log lines quote what strangers sent (paths, names): no control characters reach the terminal.
   const log = (line: string) => ctx.io.err.write(`${stripControl(line)}\n`);
   const app = await buildServer({
@@ -40,6 +39,17 @@ export const run: Run<typeof serve> = async (ctx, o) => {
     console: o.console ? { readOnly: o.consoleReadOnly === true, hosts: o.consoleHost } : undefined,
     requestLog: o.requestLog,
     doors: serverDoors,
+    sandboxes: maxSandboxes
+      ? {
+          dir: join(dataDir, 'sandboxes'),
+          openEngine: (dir) => ctx.freshEngine(dir, urlPolicy),
+          limits: {
+            max: maxSandboxes,
+            maxTtlSeconds: secondsArg(o.sandboxMaxTtl, '--sandbox-max-ttl', 1),
+            maxBytes: intArg(o.sandboxMaxMb, '--sandbox-max-mb', 1) * 1024 * 1024,
+          },
+        }
+      : undefined,
     limits: {
       requestTimeoutMs: secondsArg(o.requestTimeout, '--request-timeout', 1) * 1000,
       uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
@@ -55,6 +65,7 @@ export const run: Run<typeof serve> = async (ctx, o) => {
     log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
   log(`esign serve: API v2 at ${address}${API_ROOT}/ (data in ${dataDir})`);
   if (o.console) log(`esign serve: support console at ${address}/console/ (sign in with an API key)`);
+  if (maxSandboxes) log(`esign serve: up to ${maxSandboxes} sandboxes at ${address}/sandboxes/ (esign sandbox create)`);
   // Stopping is possible from the moment readiness is said: the signals are heard first.
   const signalled = new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));

@@ -30,11 +30,14 @@ export const serve = declareVerb(
         )
         .option('--console-read-only', 'a support console that can only look')
         .option('--no-request-log', 'keep no log of requests in the data directory (esign logs tail reads it)')
-        .option('--ready-file <path>', 'once listening, write {"ready": true, "url": ...} there (removed on stop)'),
+        .option('--ready-file <path>', 'once listening, write {"ready": true, "url": ...} there (removed on stop)')
+        .option('--max-sandboxes <n>', 'sandboxes that may exist at once at /sandboxes/ (0: none)', '20')
+        .option('--sandbox-max-ttl <seconds>', 'the longest life a sandbox may be given', '86400')
+        .option('--sandbox-max-mb <n>', 'disk one sandbox may hold; past it, its writes are refused', '256'),
     examples: [
       'esign serve',
       'esign serve --port 8787 --public-url https://sign.example.com',
-      'esign serve --port 0 --json --ready-file serve.json',
+      'esign serve --port 0 --json --ready-file serve.json --max-sandboxes 50',
     ],
   },
 );

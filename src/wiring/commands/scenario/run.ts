@@ -11,6 +11,7 @@ import { jsonReport, junitXml, summaryLines, totalsLine } from '../../../scenari
 import { type FileResult, notRun, type ScenarioBackend } from '../../../scenario/runner.js';
 import { ApiError } from '../../../service/errors.js';
 import { OPERATION_TABLE } from '../../../service/operationTable.js';
+import type { SandboxManager } from '../../../service/sandboxes.js';
 import { type Backends, type Invalid, loadAll, runSuite } from '../../../scenario/suite.js';
 import { CliError, EXIT, exitCodeForStatus } from '../../../cli/exitCodes.js';
 import type { Factory } from '../../../cli/factory.js';
@@ -20,6 +21,9 @@ import type { OptionsOf } from '../../../cli/verb.js';
 import type { init, run } from './verbs.js';
 
 type RunOptions = OptionsOf<typeof run>;
+
+/** A file's sandbox lives this long when the run cannot delete it (killed): the server deletes it then. */
+const SANDBOX_TTL_SECONDS = 3600;
 
 /** A fresh engine in a temporary directory of its own, removed after (unless kept). */
 function freshLocal(f: Factory, keep: boolean, webhooks: boolean): Backends {
@@ -43,14 +47,36 @@ function freshLocal(f: Factory, keep: boolean, webhooks: boolean): Backends {
   };
 }
 
-/** A remote server every file shares: --backend URL, or a profile or ESIGN_BASE_URL named on purpose. */
-async function remote(f: Factory, o: RunOptions): Promise<(Backends & { live: boolean }) | undefined> {
+/**
+ * A remote server named on purpose (--backend URL, or a profile or ESIGN_BASE_URL): a sandbox of
+ * its own per file when it hosts them (esign serve), so files run side by side and see nothing of
+ * each other; else, or with --shared, every file on the server and key as given, one after another.
+ */
+async function remote(
+  f: Factory,
+  o: RunOptions,
+): Promise<(Backends & { live: boolean; close?: () => Promise<void> }) | undefined> {
   const chosen = await f.chosenRemote(o.backend);
   if (!chosen) return undefined;
   const { baseUrl: url, apiKey, live } = chosen;
+  if (o.shared) return { ...asGiven(f, url, apiKey), live };
+  const { manager } = await f.sandboxes(url, apiKey);
+  try {
+    await manager.list();
+  } catch (e) {
+    await manager.close();
+    // A server without sandboxes (the hosted service) is used as given; any other failure shows there too.
+    if (e instanceof ApiError && e.status === 404)
+      note(f, `${url} hosts no sandboxes: the files run on it as given, one after another.`);
+    return { ...asGiven(f, url, apiKey), live };
+  }
+  return { ...perFileSandbox(f, manager, url, o.keep === true), live: false, close: () => manager.close() };
+}
+
+/** The server and key as given, every file on it in turn. */
+function asGiven(f: Factory, url: string, apiKey: string | undefined): Backends {
   return {
     shared: true,
-    live,
     async open() {
       const dir = await mkdtemp(join(tmpdir(), 'esign-scenario-'));
       const service = await f.remoteService(url, apiKey);
@@ -61,6 +87,34 @@ async function remote(f: Factory, o: RunOptions): Promise<(Backends & { live: bo
         async close() {
           await service.close();
           await rm(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
+/** Each file in a sandbox of its own on the server, deleted after the file (kept with --keep). */
+function perFileSandbox(f: Factory, manager: SandboxManager, url: string, keep: boolean): Backends {
+  return {
+    shared: false,
+    label: url,
+    async open() {
+      const made = await manager.create({ name: 'esign scenario run', ttl_seconds: SANDBOX_TTL_SECONDS });
+      const dir = await mkdtemp(join(tmpdir(), 'esign-scenario-'));
+      const service = await f.remoteService(made.base_url, made.api_key);
+      return {
+        service,
+        label: made.base_url,
+        workDir: dir,
+        async close() {
+          await service.close();
+          await rm(dir, { recursive: true, force: true });
+          if (keep)
+            note(
+              f,
+              `Kept: sandbox ${made.id} until ${made.expires_at} (ESIGN_BASE_URL=${made.base_url} ESIGN_API_KEY=${made.api_key} esign bundle list)`,
+            );
+          else await manager.delete(made.id).catch(() => undefined);
         },
       };
     },
@@ -100,6 +154,11 @@ export async function runFiles(f: Factory, o: RunOptions, files: string[]): Prom
   const { valid, invalid } = await loadAll(files, f.env);
   // An invalid file is a failed file of the report (its problems in the summary); the valid ones run all the same.
   const away = await remote(f, o);
+  if (o.shared && !away)
+    throw new CliError(
+      '--shared: only with a remote server (--backend URL, a profile or ESIGN_BASE_URL); on the embedded engine each file has a fresh engine.',
+      EXIT.USAGE,
+    );
   const backends =
     away ??
     freshLocal(
@@ -118,8 +177,9 @@ export async function runFiles(f: Factory, o: RunOptions, files: string[]): Prom
         live: o.live === true || away?.live === true,
         unreachable,
         onFile: print,
-      })
+      }).finally(() => away?.close?.())
     : { results: [] };
+  if (!valid.length) await away?.close?.();
   const ran = new Map(outcome.results.map((r) => [r.file, r]));
   const results = files.map((file) => ran.get(file) ?? invalidResult(invalid.find((i) => i.file === file)!));
   const ms = Date.now() - started;

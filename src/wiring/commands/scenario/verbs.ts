@@ -4,7 +4,7 @@ import { declareVerb } from '../../../cli/verb.js';
 
 export const run = declareVerb(
   'run <files...>',
-  'Run scenario files, each on a fresh local engine (or a remote esign serve); exit 16 when a step fails',
+  'Run scenario files, each on a fresh local engine (or a sandbox of a remote esign serve); exit 16 when a step fails',
   {
     flags: (c) =>
       c
@@ -12,11 +12,15 @@ export const run = declareVerb(
         .option('--junit <file>', 'also write the results as JUnit XML')
         .option('--live', 'let steps email and text real people where the backend sends for real')
         .option('--jobs <n>', 'files run at once, each on its own engine (default: the CPUs)')
-        .option('--keep', "keep each local engine's data directory, and say where"),
+        .option('--keep', "keep each file's local engine or sandbox, and say where")
+        .option(
+          '--shared',
+          'on a remote server, run every file with the key as given, one after another (no sandboxes)',
+        ),
     examples: [
       'esign scenario run nda.scenario.yaml',
       'esign scenario run tests/*.yaml --junit results.xml',
-      'esign scenario run nda.scenario.yaml -p staging --json',
+      'esign scenario run tests/*.yaml --backend http://ci-esign:8787/api/v2 --jobs 4 --json',
     ],
   },
 );
