@@ -25,7 +25,7 @@ export interface SandboxMade extends Sandbox {
   api_key: string;
 }
 
-export interface SandboxRequest {
+interface SandboxRequest {
   name?: string;
   ttl_seconds?: number;
 }
