@@ -6,16 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { type RowProblem, checkRows } from '../../app/batch/checkRows.js';
-import type { Source } from '../../app/batch/mapping.js';
 import { UseCaseError } from '../../app/failure.js';
 import { count, ours, say } from '../prose.js';
-import { Refusal, type Json } from '../tool.js';
-import { id, job, requireFileAccess } from './kit.js';
+import { Refusal } from '../tool.js';
+import { BATCH_LIMITS, type BatchArgs, batchShape, loadBatchSource, requireBatchShape } from './batchInput.js';
+import { job } from './kit.js';
 
-export const CHECK_LIMITS = { csvChars: 1_000_000, problems: 100 } as const;
-
-const namesFiles = (spec: Json) =>
-  Array.isArray(spec.documents) && spec.documents.some((d) => d && typeof d === 'object' && 'file_path' in d);
+export const CHECK_LIMITS = { csvChars: BATCH_LIMITS.csvChars, problems: 100 } as const;
 
 export const checkBatch = (fileAccess: boolean) =>
   job({
@@ -27,13 +24,7 @@ export const checkBatch = (fileAccess: boolean) =>
       'Problems name the row and column.',
     uses: ['getTemplate', 'getEnvelopeTemplate'],
     long: true,
-    input: z.strictObject({
-      ...(fileAccess ? { csv_path: z.string().min(1).max(4096).optional().describe('The CSV on this machine') } : {}),
-      csv: z.string().max(CHECK_LIMITS.csvChars).optional().describe('The CSV text'),
-      spec: z.record(z.string(), z.unknown()).optional(),
-      template: id.optional(),
-      envelope_template: id.optional(),
-    }),
+    input: z.strictObject(batchShape(fileAccess)),
     output: z.object({
       rows: z.int(),
       valid: z.int(),
@@ -45,20 +36,11 @@ export const checkBatch = (fileAccess: boolean) =>
       problems: z.array(z.object({ row: z.int().nullable(), column: z.string().nullable(), message: z.string() })),
       problems_not_shown: z.int(),
     }),
-    async run(a, ctx) {
-      const csvPath = (a as { csv_path?: string }).csv_path;
-      const shapes = [a.spec, a.template, a.envelope_template].filter((x) => x !== undefined).length;
-      if ((csvPath === undefined) === (a.csv === undefined) || shapes !== 1)
-        throw new Refusal(
-          say`Give the CSV (${ours(fileAccess ? 'csv_path or ' : '')}csv, one of them) and exactly one of spec, template, envelope_template.`,
-          { error: { code: 'invalid' } },
-        );
-      if (a.spec && namesFiles(a.spec)) requireFileAccess(ctx, 'spec.documents.file_path');
-      const load = async (): Promise<Source> => {
-        if (a.spec) return { kind: 'spec', spec: a.spec, baseDir: process.cwd() };
-        if (a.template) return { kind: 'template', template: await ctx.service.getTemplate(a.template) };
-        return { kind: 'envelope', template: await ctx.service.getEnvelopeTemplate(a.envelope_template!) };
-      };
+    async run(given, ctx) {
+      const a = given as BatchArgs;
+      const csvPath = a.csv_path;
+      requireBatchShape(a, ctx);
+      const load = async () => (await loadBatchSource(a, ctx)).source;
       let dir: string | undefined;
       let path = csvPath;
       if (!path) {
