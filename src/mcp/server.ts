@@ -27,7 +27,7 @@ import { getPrompt, listPrompts } from './prompts.js';
 import { ours, say } from './prose.js';
 import { listBundleResources, readResource, TEMPLATES } from './resources.js';
 import { operationTools } from './operationTools.js';
-import { type Json, Refusal, type ToolDef } from './tool.js';
+import { type BatchPlace, type Json, Refusal, type ToolDef } from './tool.js';
 import { type ToolSet, toolsOf } from './toolsets.js';
 
 export interface McpOptions {
@@ -41,6 +41,8 @@ export interface McpOptions {
   version?: string;
   /** Called just before a Bundle is made (not when a retry finds it): esign serve counts the create limit. */
   beforeCreate?: () => void;
+  /** Where batch journals live (send_batch); absent: batches are refused. */
+  batches?: BatchPlace;
   /** What the client declared, where the transport keeps no session (/mcp: from its session id). */
   clientCapabilities?: ClientCapabilities;
   /** How often a call whose client asked for progress (a progressToken) is told where it stands. */
@@ -132,6 +134,7 @@ export function createMcpServer(o: McpOptions): Server {
         fileAccess,
         signal: extra.signal,
         beforeCreate: o.beforeCreate,
+        batches: o.batches,
         goAhead: (a, effect) => goAhead(ask, a, effect),
         status: progress.status,
       });

@@ -44,6 +44,8 @@ export interface ServerOptions {
   requestLog?: boolean;
   /** Other doors served beside the API (esign serve: MCP at /mcp), each behind the API's own guard. */
   doors?: readonly DoorMount[];
+  /** Where a door keeps batch journals (MCP's send_batch), and the backend as they name it. */
+  batches?: { dir: string; backend: string };
 }
 
 /** What the server lends a door it hosts: the service, and the API's key check and rate counting. */
@@ -61,6 +63,8 @@ export interface DoorHost {
   rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
   /** A connection with no traffic for this long is closed (a door that answers slowly keeps it talking). */
   idleTimeoutMs: number;
+  /** Where batch journals live; absent: the server keeps none. */
+  batches?: { dir: string; backend: string };
 }
 
 /** A door the server hosts (src/wiring names them: the server imports no other door). */
@@ -284,6 +288,7 @@ function hostOf({ opts, limits, guard, limiter }: DoorContext): DoorHost {
     countCalls: (req, reply, n) => void guard(req, reply, 'call', n),
     rateLimit: (req, reply) => limiter.peek(guard(req, reply, 'status')),
     idleTimeoutMs: limits.idleTimeoutMs,
+    batches: opts.batches,
   };
 }
 

@@ -28,9 +28,13 @@ export interface BatchSource {
 
 export const BATCH_ID = /^[A-Za-z0-9_.-]{1,80}$/;
 
-/** The default batch id: a hash of the CSV's bytes and of the source, so the same command is the same batch. */
-export function batchIdOf(csvSha256: string, descriptor: string): string {
-  return createHash('sha256').update(`${csvSha256}\n${descriptor}`).digest('hex').slice(0, 12);
+/**
+ * The default batch id: a hash of the CSV's bytes and of the source, so the same command is the same
+ * batch; and of the name a CSV without a path goes by (`named`), so a named one is not the unnamed.
+ */
+export function batchIdOf(csvSha256: string, descriptor: string, named?: string): string {
+  const name = named === undefined ? '' : `\nnamed:${named}`;
+  return createHash('sha256').update(`${csvSha256}\n${descriptor}${name}`).digest('hex').slice(0, 12);
 }
 
 /** Invalid row numbers kept from the counting pass; past this many every row is checked again whole. */
@@ -43,6 +47,8 @@ export interface OpenBatchOptions {
   csv: string;
   /** What names the CSV in the batch's identity: its absolute path (an edited file continues its batch). */
   csvPath: string;
+  /** The name a CSV given as text goes by (MCP's csv_name), in place of a path: part of the batch id. */
+  named?: string;
   header: string[];
   from: BatchSource;
   /** A name for the batch; else a hash of the CSV and the source. */
@@ -73,7 +79,8 @@ function ownKeys(source: Source, header: string[]): boolean {
 export async function openBatch(o: OpenBatchOptions): Promise<OpenedBatch> {
   if (o.batchId !== undefined && !BATCH_ID.test(o.batchId))
     throw new UseCaseError(`The batch id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`, 'usage');
-  const batchId = o.batchId ?? batchIdOf(await sha256File(o.csv), o.from.descriptor);
+  const batchId = o.batchId ?? batchIdOf(await sha256File(o.csv), o.from.descriptor, o.named);
+  const sourceSha = createHash('sha256').update(o.from.descriptor).digest('hex').slice(0, 32);
   const journal = await Journal.open(o.dir, {
     batch: batchId,
     csv: o.csv,
@@ -82,6 +89,7 @@ export async function openBatch(o: OpenBatchOptions): Promise<OpenedBatch> {
     started: new Date().toISOString(),
     csv_path: o.csvPath,
     source_ref: o.from.ref,
+    source_sha: sourceSha,
   });
   try {
     // The same CSV sent before and edited since: rows sent are carried over, never sent twice.
@@ -92,6 +100,7 @@ export async function openBatch(o: OpenBatchOptions): Promise<OpenedBatch> {
       batchId,
       csvPath: o.csvPath,
       sourceRef: o.from.ref,
+      sourceSha,
       newBatch: o.newBatch,
       ownKeys: ownKeys(o.from.source, o.header),
       explicitId: o.batchId !== undefined,

@@ -40,6 +40,8 @@ export const run: Run<typeof serve> = async (ctx, o) => {
     console: o.console ? { readOnly: o.consoleReadOnly === true, hosts: o.consoleHost } : undefined,
     requestLog: o.requestLog,
     doors: serverDoors,
+    // MCP's batches on the journal `esign batch send` keeps for this engine.
+    batches: { dir: await ctx.journalDir(), backend: await ctx.backendLabel() },
     limits: {
       requestTimeoutMs: secondsArg(o.requestTimeout, '--request-timeout', 1) * 1000,
       uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,
