@@ -7,7 +7,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { ours, say } from './prose.js';
 import { type Effect, type Json, Refusal } from './tool.js';
 
-export const CONFIRM_DESCRIPTION = 'true to do it; without it nothing changes and the answer says what would happen';
+export const CONFIRM_DESCRIPTION = 'true: go ahead';
 
 /** Asks the person; true when they agreed. */
 export type Ask = (effect: Effect) => Promise<boolean>;

@@ -316,6 +316,63 @@ describe('bulk jobs over /mcp (a real esign serve)', () => {
   }, 60_000);
 });
 
+describe('answers an agent can act on (issue 48, item 6)', () => {
+  const data = tempDir('esign-mcp-now-');
+  let serve: ServeProcess;
+  let seeded: Seeded;
+  let client: Connected;
+  beforeAll(async () => {
+    seeded = await seed(data.dir);
+    serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir });
+    client = await httpClient(serve.address, seeded.key);
+  }, 30_000);
+  afterAll(async () => {
+    await client?.client.close();
+    await serve?.stop();
+    data.cleanup();
+  });
+
+  it("a Bundle's story cuts signing links short unless asked for them; answers give the server's now", async () => {
+    const headers = { authorization: `Token ${seeded.key}`, 'content-type': 'application/json' };
+    const made = await fetch(`${serve.address}/api/v2/bundles/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        label: 'links',
+        packets: [{ key: 's', name: 'Ada', email: 'ada@example.com' }],
+        documents: [{ key: 'c', file_b64: CONTRACT_B64 }],
+      }),
+    });
+    const slug = ((await made.json()) as { id: string }).id;
+    const story = await ok(client, 'bundle_story', { id: slug });
+    const text = JSON.stringify(story.timeline);
+    const sign = /https?:\/\/[^\s"<>]+\/sign\/([A-Za-z0-9_-]+)(…?)/.exec(text);
+    expect(sign, text).not.toBeNull();
+    expect(sign![1]!.length).toBeLessThanOrEqual(4);
+    expect(sign![2]).toBe('…');
+    const whole = JSON.stringify((await ok(client, 'bundle_story', { id: slug, signing_links: true })).timeline);
+    const token = /\/sign\/([A-Za-z0-9_-]+)/.exec(whole)![1]!;
+    expect(token.length).toBeGreaterThan(8);
+    expect(text).not.toContain(token);
+
+    // The sandbox clock moved: the answers' now is the server's, not this machine's.
+    const week = 7 * 86_400_000;
+    const advanced = await fetch(`${serve.address}/sandbox/clock/advance/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ms: week }),
+    });
+    expect(advanced.status).toBe(200);
+    for (const [tool, args] of [
+      ['find_bundles', {}],
+      ['bundle_story', { id: slug }],
+    ] as const) {
+      const now = Date.parse((await ok(client, tool, args)).now as string);
+      expect(now - Date.now(), tool).toBeGreaterThan(week - 60_000);
+    }
+  }, 60_000);
+});
+
 describe('send_batch where no journal is kept', () => {
   it('checks (dry run) and refuses to send', async () => {
     const data = tempDir('esign-mcp-nojournal-');

@@ -28,7 +28,7 @@ export const bundleStory = job({
   description:
     'One Bundle whole: state, signers, a timeline (events, email/SMS sent, webhook deliveries) and its files ' +
     '(resource links, SHA-256). Use it for "why has X not signed?" or before changing a Bundle. id: a slug or a packet id. ' +
-    "Signing links in messages are cut short (anyone holding one signs): signing_links: true shows them whole.",
+    'Signing links are cut short unless signing_links: true.',
   uses: ['getBundle', 'listBundleEvents', 'listWebhooks', 'listWebhookEvents', 'getBundleFiles'],
   input: z.strictObject({
     id,
@@ -46,7 +46,7 @@ export const bundleStory = job({
     next_cursor: z.string().nullable(),
     files: z.array(FileEntry),
     notes: z.array(z.string()),
-    now: z.string().describe("the server's now"),
+    now: z.string(),
   }),
   async run(a, { service }) {
     const story = await inspectBundle(service, await getBundleOrPacketsBundle(service, a.id));
@@ -55,9 +55,13 @@ export const bundleStory = job({
     const notes = [story.files_note, story.links_note, ...story.unavailable.map((u) => `Not available: ${u}`)];
     const offset = offsetOf(a.cursor);
     // A live signing link lets whoever reads the answer sign: shown whole only when asked for.
-    const page = story.timeline
-      .slice(offset, offset + a.page_size)
-      .map((e) => (a.signing_links ? e : { ...e, what: redactSecretLinks(e.what) }));
+    const page = story.timeline.slice(offset, offset + a.page_size).map(({ at, source, code, signer, what }) => ({
+      at,
+      source,
+      code,
+      signer,
+      what: a.signing_links ? what : redactSecretLinks(what),
+    }));
     const total = story.timeline.length;
     const { signers: _all, ...summary } = concise(story.bundle);
     const bundle = a.response_format === 'detailed' ? story.bundle : summary;

@@ -72,8 +72,8 @@ export const cancelBundle = job({
   description:
     'Cancels a Bundle that has not ended, a draft included: signers can no longer sign it, and it is kept (to remove a ' +
     'draft instead: call_operation delete_bundle). One (id), several (ids) or all that match (find, e.g. states [draft], ' +
-    `older_than_days 7; ${BULK_LIMIT} a call), with one go-ahead (confirm: true); without it, says which it would ` +
-    'cancel. A Bundle already cancelled is answered as it is (a repeat is safe).',
+    `older_than_days 7 on the server's clock; ${BULK_LIMIT} a call), one go-ahead for all (confirm: true). A Bundle ` +
+    'already cancelled is answered as it is (a repeat is safe).',
   uses: ['getBundle', 'listBundles', 'cancelBundle'],
   long: isBulk,
   input: z.strictObject({ id: id.optional(), ...bulkShape, confirm }),

@@ -24,9 +24,10 @@ export const FindSet = z
       .optional(),
     search: z.string().min(1).max(200).optional(),
     tag: z.string().min(1).max(100).optional(),
-    older_than_days: z.number().positive().max(36_500).optional().describe("created before the server's now"),
+    // Any age: one beyond every Bundle's only finds none.
+    older_than_days: z.number().positive().optional(),
   })
-  .describe('Every Bundle that matches, oldest first');
+  .describe('All that match, oldest first');
 
 export type FindSetArgs = z.output<typeof FindSet>;
 

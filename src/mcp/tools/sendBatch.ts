@@ -130,7 +130,7 @@ export const sendBatchTool = (fileAccess: boolean) =>
       "One Bundle per CSV row, on esign batch send's journal: called again with the same CSV it resumes, and no row " +
       `is sent twice (an edited CSV of the same ${fileAccess ? 'csv_path or ' : ''}csv_name continues its batch). Rows from ` +
       'exactly one of spec (a Bundle request whose strings hold {{column}}), template, envelope_template. One go-ahead ' +
-      'for all (confirm: true); without it nothing is sent and the answer names who would get what. dry_run: every row ' +
+      'for all (confirm: true); without it the answer names who would get what. dry_run: every row ' +
       'checked, nothing sent. Stops at timeout_seconds: call again.',
     uses: [
       'createBundle',
