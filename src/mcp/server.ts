@@ -112,10 +112,6 @@ export function createMcpServer(o: McpOptions): Server {
     { name: 'esign', title: 'esign: electronic signatures', version: o.version ?? '0' },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
-  // Where the transport keeps no session, what the client declared at initialize is told per request:
-  // the SDK checks it before sending a question (elicitation), and knows no other way to be told.
-  if (o.clientCapabilities)
-    (server as unknown as { _clientCapabilities?: ClientCapabilities })._clientCapabilities = o.clientCapabilities;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map(listed) }));
   // tools/call is answered from the raw request: the SDK's own check of its params answers a call
   // without a name with -32603 and a schema dump, where a bad request is -32602 in words.
