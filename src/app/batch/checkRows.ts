@@ -1,7 +1,7 @@
 // Checking a batch without sending: every row built as a real send builds it, then validated by the
 // one validation of a create (src/app/createCheck.ts): on the embedded engine its own create, tried
 // and undone; on a remote backend every rule the client can know, the rest named. Used by `esign
-// batch check`, `batch send --dry-run` and the MCP server's check_batch tool.
+// batch check`, `batch send --dry-run` and the MCP server's send_batch dry run.
 import type { EsignService } from '../../service/service.js';
 import { CreateChecker } from '../createCheck.js';
 import { readHeader, readRows } from './csv.js';

@@ -1,4 +1,4 @@
-// What the batch tools (check_batch, send_batch) take: a CSV (a path on this machine over stdio,
+// What send_batch takes (and its dry run): a CSV (a path on this machine over stdio,
 // its text anywhere) and exactly one source of the rows' Bundles (a spec whose strings hold
 // {{column}}, a Document Template or an Envelope Template), read the way `esign batch` reads them.
 import { z } from 'zod';
