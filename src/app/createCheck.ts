@@ -1,5 +1,5 @@
 // One validation of a create, for every door (`batch check`, `batch send --dry-run`, `bundle create
-// --dry-run`, the MCP server's check_batch): the backend's own where it has one (the embedded
+// --dry-run`, the MCP server's send_batch dry run): the backend's own where it has one (the embedded
 // engine runs its create in a transaction that is rolled back), so a request it passes is never
 // refused by the create for its content; on a backend without one (a remote server), every rule the
 // client can know (the request's schemas, its documents opened, the account's features and verified

@@ -3,11 +3,11 @@
 // passed; elsewhere the agent passes `confirm: true`, and without it the answer says what the call
 // would do. A change that cannot happen says so instead of asking.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { type ClientCapabilities, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ours, say } from './prose.js';
 import { type Effect, type Json, Refusal } from './tool.js';
 
-export const CONFIRM_DESCRIPTION = 'true to do it; without it nothing changes and the answer says what would happen';
+export const CONFIRM_DESCRIPTION = 'true: go ahead';
 
 /** Asks the person; true when they agreed. */
 export type Ask = (effect: Effect) => Promise<boolean>;
@@ -42,7 +42,9 @@ function question(e: Effect): string {
 
 /**
  * Elicitation through `server`, when the connected client declares it (form mode): at initialize on
- * this connection, or as `declared` where the transport keeps no session (/mcp).
+ * this connection, or as `declared` where the transport keeps no session (/mcp). Asked with the SDK's
+ * public request(): its elicitInput checks only what this server instance saw at initialize, which
+ * a sessionless request never brings, and the SDK has no public way to tell it.
  */
 export function askThrough(
   server: Server,
@@ -53,18 +55,23 @@ export function askThrough(
   const elicitation = (declared ?? server.getClientCapabilities())?.elicitation;
   if (!elicitation?.form) return undefined;
   return async (e) => {
-    const r = await server.elicitInput(
+    const r = await server.request(
       {
-        mode: 'form',
-        message: question(e),
-        requestedSchema: {
-          type: 'object',
-          properties: { confirm: { type: 'boolean', title: 'Go ahead', default: false } },
-          required: ['confirm'],
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: question(e),
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean', title: 'Go ahead', default: false } },
+            required: ['confirm'],
+          },
         },
       },
+      ElicitResultSchema,
       { relatedRequestId, signal },
     );
+    // Only a yes in the schema's own terms (a boolean true) is a go-ahead.
     return r.action === 'accept' && r.content?.confirm === true;
   };
 }

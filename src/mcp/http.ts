@@ -38,19 +38,28 @@ export interface McpHttpOptions {
   rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
   /** A connection with no traffic for this long is closed by the server: a stream speaks more often. */
   idleTimeoutMs: number;
+  /** Where batch journals live (send_batch); absent: batches are refused. */
+  batches?: { dir: string; backend: string };
 }
 
 /** A keep-alive comment on a streamed answer this often: three within the server's idle timeout. */
 const keepAliveMs = (idleTimeoutMs: number) => Math.max(100, Math.floor(idleTimeoutMs / 3));
 
-/** Whether the POSTed message is a call answered as a stream: a long tool, or one the client wants progress of. */
-function answersAsStream(body: unknown, isLong: (tool: string) => boolean): boolean {
+/** Whether the POSTed message is a call answered as a stream: a long tool (called so), or one the client wants progress of. */
+function answersAsStream(
+  body: unknown,
+  isLong: (tool: string, args: Record<string, unknown>) => boolean,
+): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-  const m = body as { method?: unknown; params?: { name?: unknown; _meta?: { progressToken?: unknown } } };
+  const m = body as {
+    method?: unknown;
+    params?: { name?: unknown; arguments?: unknown; _meta?: { progressToken?: unknown } };
+  };
   if (m.method !== 'tools/call' || !m.params || typeof m.params !== 'object') return false;
   const token = m.params._meta?.progressToken;
   if (typeof token === 'string' || typeof token === 'number') return true;
-  return typeof m.params.name === 'string' && isLong(m.params.name);
+  const args = m.params.arguments && typeof m.params.arguments === 'object' ? m.params.arguments : {};
+  return typeof m.params.name === 'string' && isLong(m.params.name, args as Record<string, unknown>);
 }
 
 /** The service as this request's tools see it: the rate-limit status is the server's counter for its key. */
@@ -125,7 +134,11 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
         return invalidRequest(reply, 'Invalid Request: no call of this key waits for an answer with this id.');
       }
       const set = (req.query as { tools?: string } | undefined)?.tools === 'all' ? 'all' : 'default';
-      const long = new Set(toolsOf(set, false).flatMap((t) => (t.long ? [t.name] : [])));
+      const long = new Map(toolsOf(set, false).flatMap((t) => (t.long ? [[t.name, t.long] as const] : [])));
+      const isLong = (name: string, args: Record<string, unknown>) => {
+        const l = long.get(name);
+        return typeof l === 'function' ? l(args) : l === true;
+      };
       // What the client declared at initialize comes back in its session id (httpAsk.ts).
       const clientCapabilities = ask.capabilitiesOf(req.headers['mcp-session-id']);
       const sessionId = messages.some((m) => types.isInitializeRequest(m)) ? ask.sessionIdFor(req.body) : undefined;
@@ -135,15 +148,13 @@ export function registerMcp(app: FastifyInstance, o: McpHttpOptions): void {
         fileAccess: false,
         tools: set,
         beforeCreate: () => o.countCreate(req, reply),
+        batches: o.batches,
         clientCapabilities,
       });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         // A question to the person travels on the call's stream, so a client that can be asked gets one.
-        enableJsonResponse: !(
-          answersAsStream(req.body, (name) => long.has(name)) ||
-          (clientCapabilities && isToolsCall(req.body))
-        ),
+        enableJsonResponse: !(answersAsStream(req.body, isLong) || (clientCapabilities && isToolsCall(req.body))),
         keepAliveMs: keepAliveMs(o.idleTimeoutMs),
       });
       const forget = ask.routeAnswers(transport, ownerOf(req));

@@ -1,7 +1,7 @@
 // JSON Schemas an agent reads, made from the zod schemas that check the same values: zod's output
 // trimmed of what costs characters in every conversation and tells an agent nothing (the safe-integer
-// bounds, date-time patterns beside their format, empty `additionalProperties`, the length bounds of
-// ids and texts, which zod still checks). Answers declare no `additionalProperties: false` (a newer
+// bounds, date-time patterns beside their format, empty `additionalProperties`, key names bound to
+// strings). Every length bound an argument has is shown (maxLength): an agent need not learn it from a 400. Answers declare no `additionalProperties: false` (a newer
 // server may add members, and a client must not refuse them) and name their required members only at
 // the top; the zod schema behind each holds every member (the tests parse answers with it).
 import { z } from 'zod';
@@ -15,7 +15,9 @@ function trim(node: unknown, output: boolean, top = false): unknown {
   const s: Json = {};
   for (const [k, v] of Object.entries(node as Json)) s[k] = trim(v, output);
   if (s.minLength === 1) delete s.minLength;
-  if (typeof s.maxLength === 'number' && s.maxLength >= 100) delete s.maxLength;
+  // Object keys are strings in JSON: a bound of {type: string} on them says nothing.
+  const names = s.propertyNames as Json | undefined;
+  if (names && Object.keys(names).length === 1 && names.type === 'string') delete s.propertyNames;
   if (output && !top) delete s.required;
   if (s.minimum === -SAFE) delete s.minimum;
   if (s.maximum === SAFE) delete s.maximum;

@@ -27,7 +27,7 @@ import { getPrompt, listPrompts } from './prompts.js';
 import { ours, say } from './prose.js';
 import { listBundleResources, readResource, TEMPLATES } from './resources.js';
 import { operationTools } from './operationTools.js';
-import { type Json, Refusal, type ToolDef } from './tool.js';
+import { type BatchPlace, type Json, Refusal, type ToolDef } from './tool.js';
 import { type ToolSet, toolsOf } from './toolsets.js';
 
 export interface McpOptions {
@@ -41,6 +41,8 @@ export interface McpOptions {
   version?: string;
   /** Called just before a Bundle is made (not when a retry finds it): esign serve counts the create limit. */
   beforeCreate?: () => void;
+  /** Where batch journals live (send_batch); absent: batches are refused. */
+  batches?: BatchPlace;
   /** What the client declared, where the transport keeps no session (/mcp: from its session id). */
   clientCapabilities?: ClientCapabilities;
   /** How often a call whose client asked for progress (a progressToken) is told where it stands. */
@@ -110,10 +112,6 @@ export function createMcpServer(o: McpOptions): Server {
     { name: 'esign', title: 'esign: electronic signatures', version: o.version ?? '0' },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
-  // Where the transport keeps no session, what the client declared at initialize is told per request:
-  // the SDK checks it before sending a question (elicitation), and knows no other way to be told.
-  if (o.clientCapabilities)
-    (server as unknown as { _clientCapabilities?: ClientCapabilities })._clientCapabilities = o.clientCapabilities;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map(listed) }));
   // tools/call is answered from the raw request: the SDK's own check of its params answers a call
   // without a name with -32603 and a schema dump, where a bad request is -32602 in words.
@@ -132,6 +130,7 @@ export function createMcpServer(o: McpOptions): Server {
         fileAccess,
         signal: extra.signal,
         beforeCreate: o.beforeCreate,
+        batches: o.batches,
         goAhead: (a, effect) => goAhead(ask, a, effect),
         status: progress.status,
       });

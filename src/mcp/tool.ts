@@ -28,6 +28,12 @@ export interface Effect {
   reachesPeople?: boolean;
 }
 
+/** Where a door keeps batch journals: the CLI's directory for its backend, or esign serve's. */
+export interface BatchPlace {
+  dir: string;
+  backend: string;
+}
+
 /** What a tool call runs with. */
 export interface ToolContext {
   service: EsignService;
@@ -39,6 +45,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Called just before a Bundle is made; throws to refuse (the server's create limit). */
   beforeCreate?: () => void;
+  /** Where batch journals live (as `esign batch send` keeps them), and the backend as they name it; absent: no batches. */
+  batches?: BatchPlace;
   /**
    * The go-ahead for a change: asks the person through the client (elicitation) where it can,
    * else requires `confirm: true` in the arguments; throws a Refusal saying what would happen.
@@ -75,8 +83,11 @@ export interface ToolDef {
   input: z.ZodType<Json>;
   /** The operation of the table the tool calls, when it is one. */
   operation?: string;
-  /** It may run longer than a connection stays idle (a wait, a whole CSV): over HTTP it answers as a stream kept alive. */
-  long?: boolean;
+  /**
+   * It may run longer than a connection stays idle (a wait, a whole CSV; a bulk change, called so):
+   * over HTTP it answers as a stream kept alive.
+   */
+  long?: boolean | ((args: Json) => boolean);
   run(args: Json, ctx: ToolContext): Promise<Answer>;
 }
 

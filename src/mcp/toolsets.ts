@@ -1,5 +1,6 @@
 // Which tools a client gets. The default set is shaped like an agent's jobs (find, tell, send,
-// remind, cancel, wait, download, verify, webhook health, resend, templates, the sandbox signer)
+// remind, cancel, wait, download, verify, webhook health, resend, templates, the sandbox signer,
+// check and send a batch)
 // plus call_operation for the rest of the API: few enough to choose from well and cheap to carry
 // (a test holds it to 25 tools and 25,000 characters of tools/list). `all`: one tool per operation
 // of the table, with the jobs whose names are not an operation's.
@@ -8,10 +9,10 @@ import type { ToolDef } from './tool.js';
 import { bundleStory } from './tools/bundleStory.js';
 import { callOperation } from './tools/callOperation.js';
 import { cancelBundle, remindSigners, sendDraft } from './tools/change.js';
-import { checkBatch } from './tools/checkBatch.js';
 import { downloadFiles } from './tools/download.js';
 import { findBundles } from './tools/findBundles.js';
 import { sendForSignature } from './tools/send.js';
+import { sendBatchTool } from './tools/sendBatch.js';
 import { actAsSigner } from './tools/signer.js';
 import { findTemplates } from './tools/templates.js';
 import { verifyDocuments } from './tools/verify.js';
@@ -36,7 +37,7 @@ function jobs(fileAccess: boolean): ToolDef[] {
     resendWebhookEvents,
     findTemplates,
     actAsSigner,
-    checkBatch(fileAccess),
+    sendBatchTool(fileAccess),
   ];
 }
 

@@ -1,5 +1,6 @@
 // `esign serve`: any EsignService as API v2 over HTTP, the wire of the hosted service.
 // A thin translation: HTTP in, one service call, HTTP out. Validation and rules live in the service.
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from '../service/errors.js';
@@ -51,6 +52,8 @@ export interface ServerOptions {
   sandboxes?: SandboxHosting;
   /** A sandbox's server: the connection guard and body budgets of the server that hands it requests. */
   within?: HostGuards;
+  /** Where a door keeps batch journals (MCP's send_batch), and the backend as they name it. */
+  batches?: { dir: string; backend: string };
 }
 
 export interface SandboxHosting {
@@ -83,6 +86,8 @@ export interface DoorHost {
   rateLimit: (req: FastifyRequest, reply: FastifyReply) => RateLimit;
   /** A connection with no traffic for this long is closed (a door that answers slowly keeps it talking). */
   idleTimeoutMs: number;
+  /** Where batch journals live; absent: the server keeps none. */
+  batches?: { dir: string; backend: string };
 }
 
 /** A door the server hosts (src/wiring names them: the server imports no other door). */
@@ -309,6 +314,7 @@ function hostOf({ opts, limits, guard, limiter }: DoorContext): DoorHost {
     countCalls: (req, reply, n) => void guard(req, reply, 'call', n),
     rateLimit: (req, reply) => limiter.peek(guard(req, reply, 'status')),
     idleTimeoutMs: limits.idleTimeoutMs,
+    batches: opts.batches,
   };
 }
 
@@ -530,6 +536,8 @@ async function hostSandboxes(
         publicUrl: url,
         requestLog: opts.requestLog,
         doors: opts.doors,
+        // Its MCP batches journal inside it, gone with it.
+        batches: opts.batches && { dir: join(h.dir, id, 'batches'), backend: `${opts.batches.backend} sandbox ${id}` },
         within: guards(),
       });
       await app.ready();

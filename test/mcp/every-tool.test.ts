@@ -357,9 +357,9 @@ describe('every tool over stdio', () => {
     await yes('verify_documents', { hashes: ['b'.repeat(64)] });
     await no('verify_documents', {}, /Nothing to verify: give paths or hashes\./);
     const csv = 'buyer.name,buyer.email\nAda,ada@example.com\nBob,not-an-email\n';
-    const checked = await yes('check_batch', { csv, envelope_template: seeded.envelopeTemplateId });
+    const checked = await yes('send_batch', { csv, envelope_template: seeded.envelopeTemplateId, dry_run: true });
     expect(checked).toMatchObject({ ok: false });
-    await no('check_batch', { csv }, /exactly one of spec, template, envelope_template\./);
+    await no('send_batch', { csv }, /exactly one of spec, template, envelope_template\./);
     await yes('download_files', { id: slug, dir: join(data.dir, 'files') });
     await no('download_files', { id: 'nosuchbundle', dir: join(data.dir, 'files') }, NOSUCH);
 

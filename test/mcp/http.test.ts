@@ -85,15 +85,20 @@ describe('esign serve at /mcp', () => {
 
   it("reads nothing of the server's disk: paths are refused, a spec naming files is refused, no server path is answered", async () => {
     await fails(client, 'verify_documents', { paths: ['/etc/passwd'] }, /^Refused by the API: 400 invalid/);
-    await fails(client, 'check_batch', { csv_path: '/etc/passwd', template: seeded.templateId }, /400 invalid/);
+    await fails(
+      client,
+      'send_batch',
+      { csv_path: '/etc/passwd', template: seeded.templateId, dry_run: true },
+      /400 invalid/,
+    );
     const spec = {
       packets: [{ key: 's', name: '{{name}}', email: '{{email}}' }],
       documents: [{ file_path: '{{file}}' }],
     };
     const r = await fails(
       client,
-      'check_batch',
-      { csv: 'name,email,file\nAda,ada@example.com,/etc/passwd\n', spec },
+      'send_batch',
+      { csv: 'name,email,file\nAda,ada@example.com,/etc/passwd\n', spec, dry_run: true },
       /^spec\.documents\.file_path names a file on the machine of the server/,
     );
     expect(r.text).not.toContain(process.cwd());

@@ -157,7 +157,8 @@ describe('data is data', () => {
       await run('wait_for_bundles', { ids: [ids.slug], until: 'sent', timeout_seconds: 1 });
       await run('download_files', { id: ids.slug, ...(fileAccess ? { dir } : {}) });
       await run('verify_documents', { hashes: ['c'.repeat(64)] });
-      await run('check_batch', {
+      await run('send_batch', {
+        dry_run: true,
         csv: `name,email\n"${HOSTILE.replace(/"/g, '""')}",not-an-email\n`,
         spec: {
           label: '{{name}}',

@@ -121,7 +121,7 @@ describe('/mcp: a CSV being checked', () => {
     const progress: Progress[] = [];
     let checking = true;
     const check = c.client
-      .callTool({ name: 'check_batch', arguments: { csv, spec } }, undefined, {
+      .callTool({ name: 'send_batch', arguments: { csv, spec, dry_run: true } }, undefined, {
         onprogress: (p) => progress.push(p),
         timeout: 120_000,
       })
@@ -137,7 +137,7 @@ describe('/mcp: a CSV being checked', () => {
       expect(list.status).toBe(200);
       expect(checking, 'the other request waited for the whole check').toBe(true);
       expect(performance.now() - began).toBeLessThan(1_000);
-      const r = checkAnswer(c, 'check_batch', (await check) as CallToolResult);
+      const r = checkAnswer(c, 'send_batch', (await check) as CallToolResult);
       expect(r.data).toMatchObject({ rows, valid: rows, ok: true });
     } finally {
       await check.catch(() => {});

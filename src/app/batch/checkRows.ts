@@ -1,13 +1,14 @@
 // Checking a batch without sending: every row built as a real send builds it, then validated by the
 // one validation of a create (src/app/createCheck.ts): on the embedded engine its own create, tried
 // and undone; on a remote backend every rule the client can know, the rest named. Used by `esign
-// batch check`, `batch send --dry-run` and the MCP server's check_batch tool.
+// batch check`, `batch send --dry-run` and the MCP server's send_batch dry run.
 import type { EsignService } from '../../service/service.js';
 import { CreateChecker } from '../createCheck.js';
 import { readHeader, readRows } from './csv.js';
 import { FileCache } from './fileCache.js';
 import { planColumns, type Problem, type Source } from './mapping.js';
 import { RowChecker } from './rows.js';
+import { sliced } from './slices.js';
 
 export interface RowProblem extends Problem {
   /** The data row (from 1); none for a problem of the header. */
@@ -28,11 +29,6 @@ export interface CheckSummary {
   /** What happens to the rows' documents after each create (a failure then fails that Bundle). */
   after_create: string[];
 }
-
-/** Checking runs in slices this long, then lets the event loop answer others (a server checks for many). */
-const SLICE_MS = 20;
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Checks the CSV at `csv` against the source (loaded once the header is read: a CSV that cannot be
@@ -57,13 +53,10 @@ export async function checkRows(
   if (!plan.problems.length) {
     // The same rows as batch send's (rows.ts), duplicate custom_keys included, files read as it reads them.
     const checker = new RowChecker(source, { batchId: 'check', readFiles: true, files: new FileCache() });
-    let sliceStart = performance.now();
+    // In slices: a server checking for one caller answers others meanwhile.
+    const slice = sliced(() => onRows?.(rows));
     for await (const r of readRows(csv, header)) {
-      if (performance.now() - sliceStart > SLICE_MS) {
-        onRows?.(rows);
-        await turn();
-        sliceStart = performance.now();
-      }
+      await slice();
       rows++;
       const built = await checker.check(r);
       let problems: Problem[] = built.problems;

@@ -40,15 +40,25 @@ interface EarlierBatch {
   rows: Map<number, JournalEntry>;
 }
 
-/** The latest other journal of this CSV (by path) and source: the batch an edited CSV continues. */
-function findEarlierBatch(dir: string, csvPath: string, sourceRef: string, except: string): EarlierBatch | undefined {
+/**
+ * The latest other journal of this CSV (by path) and source (by name, or by content: a spec file and
+ * the same spec given inline are one source): the batch an edited CSV continues.
+ */
+function findEarlierBatch(
+  dir: string,
+  csvPath: string,
+  sourceRef: string,
+  except: string,
+  sourceSha?: string,
+): EarlierBatch | undefined {
   let latest: { meta: BatchMeta; path: string } | undefined;
   for (const j of listJournals(dir)) {
     if (j.batch === except) continue;
     const meta = metaOf(j.path);
     // A journal of an older esign names its CSV as given and not its source: matched by the CSV alone.
     if (!meta || (meta.csv_path ?? resolve(meta.csv)) !== csvPath) continue;
-    if (meta.source_ref !== undefined && meta.source_ref !== sourceRef) continue;
+    const sameContent = sourceSha !== undefined && meta.source_sha === sourceSha;
+    if (meta.source_ref !== undefined && meta.source_ref !== sourceRef && !sameContent) continue;
     if (!latest || meta.started > latest.meta.started) latest = { meta, path: j.path };
   }
   if (!latest) return undefined;
@@ -177,6 +187,7 @@ export async function continueEarlier(
     batchId: string;
     csvPath: string;
     sourceRef: string;
+    sourceSha?: string;
     newBatch?: boolean;
     ownKeys: boolean;
     explicitId: boolean;
@@ -200,7 +211,7 @@ export async function continueEarlier(
   }
   // A --batch-id no journal has yet names a new batch: the operator's own choice, as --new-batch.
   if (o.explicitId) return new Map();
-  const earlier = findEarlierBatch(o.dir, o.csvPath, o.sourceRef, o.batchId);
+  const earlier = findEarlierBatch(o.dir, o.csvPath, o.sourceRef, o.batchId, o.sourceSha);
   if (!earlier || ![...earlier.rows.values()].some(mayHaveMade)) return new Map();
   const m = matchRows(earlier.rows, await fingerprints(o.csv, o.header));
   const from = `batch ${earlier.meta.batch} (journal ${earlier.path})`;

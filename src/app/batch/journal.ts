@@ -37,6 +37,8 @@ export interface BatchMeta {
   /** The CSV's absolute path and the source's (a spec's absolute path, or the template's id): a batch's identity. */
   csv_path?: string;
   source_ref?: string;
+  /** The source's content, hashed: a spec given inline (MCP) is the same source as a spec file of that content. */
+  source_sha?: string;
   /** The batch this one continues (its CSV was edited since): rows it sent are carried over. */
   continues?: string;
 }

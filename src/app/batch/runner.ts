@@ -13,6 +13,7 @@ import type { Journal } from './journal.js';
 import { type RowRequest, type Source, describeProblem } from './mapping.js';
 import type { Pacer } from '../rateBudget.js';
 import { RowChecker } from './rows.js';
+import { sliced } from './slices.js';
 
 /**
  * created: sent now. incomplete: created now, but its tags were not added. skipped: sent by an earlier
@@ -242,7 +243,10 @@ export async function runBatch(
       keyFor: o.keyFor,
     });
     let chunk: Entry[] = [];
+    // In slices: a server sending one caller's batch answers others meanwhile.
+    const slice = sliced();
     for await (const csvRow of readRows(o.csv, o.header)) {
+      await slice();
       if (o.signal?.aborted) break;
       const row = csvRow.row;
       if (o.total === undefined) counts.total++;

@@ -1,11 +1,10 @@
 // The shape every row's Bundle takes: --spec, --template or --envelope-template (exactly one).
-import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { CliError, EXIT } from '../exitCodes.js';
 import type { Factory } from '../factory.js';
 import { readJsonInput } from '../run.js';
 import { checkSpecMembers } from '../commands/bundle/request.js';
-import type { Source } from '../../app/batch/mapping.js';
+import type { BatchSource } from '../../app/batch/send.js';
 
 export interface SourceFlags {
   spec?: string;
@@ -13,15 +12,7 @@ export interface SourceFlags {
   envelopeTemplate?: string;
 }
 
-export interface LoadedSource {
-  source: Source;
-  /** What the batch id hashes: the spec's content, or the template's id. */
-  descriptor: string;
-  /** Which source it is: the spec's absolute path, or the template's id (a batch's identity, with the CSV's path). */
-  ref: string;
-}
-
-export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSource> {
+export async function loadSource(f: Factory, o: SourceFlags): Promise<BatchSource> {
   const given = [o.spec && '--spec', o.template && '--template', o.envelopeTemplate && '--envelope-template'].filter(
     Boolean,
   );
@@ -57,10 +48,3 @@ export async function loadSource(f: Factory, o: SourceFlags): Promise<LoadedSour
     ref: `envelope-template:${o.envelopeTemplate}`,
   };
 }
-
-/** The default batch id: a hash of the CSV's bytes and of the source, so the same command is the same batch. */
-export function batchIdOf(csvSha256: string, descriptor: string): string {
-  return createHash('sha256').update(`${csvSha256}\n${descriptor}`).digest('hex').slice(0, 12);
-}
-
-export const BATCH_ID = /^[A-Za-z0-9_.-]{1,80}$/;

@@ -1,5 +1,6 @@
 // The search index (migration 10): one row per Bundle in `bundle_search`, rowid = the Bundle's seq;
 // new Bundles wait in `bundle_search_pending` until a batch of them is written.
+import { phoneSearchDigits } from '../../service/phone.js';
 import { type Db, foldForSearch, sql } from '../store/db.js';
 
 /** Ends each field in a search row; a search containing it cannot use the index. */
@@ -75,11 +76,30 @@ function shortWord(db: Db, word: string): string | false | undefined {
   return undefined;
 }
 
+/** Digits, and what people type between them in a phone number: at least this many digits make one. */
+const PHONE_LIKE = /^\+?[\d\s().-]+$/;
+const PHONE_DIGITS = 7;
+
+/**
+ * The digits a search that reads as a phone number also looks for (phone.ts's one rule: the national
+ * number), found in the E.164 form the index keeps beside each phone as written (migration 22); none
+ * when the search is not one, or is those digits already.
+ */
+export function phoneAlternative(search: string): string | undefined {
+  const s = search.trim();
+  if (!PHONE_LIKE.test(s) || s.replace(/\D/g, '').length < PHONE_DIGITS) return undefined;
+  const digits = phoneSearchDigits(s);
+  return digits && digits !== s ? digits : undefined;
+}
+
 export function planSearch(db: Db, search: string, bind: (v: unknown) => string, statuses?: string[]): SearchPlan {
   // The separator is in every row; a NUL would end the FTS5 query text.
   if (search.includes(FIELD_SEPARATOR) || search.includes('\u0000')) return { kind: 'columns' };
-  const words = searchWords(search);
   const folded = (w: string) => `instr(esign_fold(text), ${bind(foldForSearch(w))}) > 0`;
+  // A phone as typed matches as written or by its digits (a date like 2026-11-02 still matches as written).
+  const phone = phoneAlternative(search);
+  if (phone) return phonePlan(search.trim(), phone, bind, folded, statuses);
+  const words = searchWords(search);
   // Statuses are the index's second column (migration 13): `_` and the status, one trigram each.
   const inStatuses = statuses
     ? ` AND status IN (SELECT '_' || value FROM json_each(${bind(JSON.stringify(statuses))}))`
@@ -111,5 +131,27 @@ export function planSearch(db: Db, search: string, bind: (v: unknown) => string,
     matches: `SELECT rowid AS seq FROM bundle_search WHERE ${where}${expressions.length ? '' : inStatuses} UNION ALL ${waiting}`,
     count: `SELECT (SELECT count(*) FROM bundle_search WHERE ${where}${expressions.length ? '' : inStatuses}) + (SELECT count(*) FROM (${waiting}))`,
     parts: [`SELECT rowid FROM bundle_search WHERE ${where}${expressions.length ? '' : inStatuses}`, waiting],
+  };
+}
+
+/** A phone search: the text as typed, or the number's digits, each a substring (trigram phrases). */
+function phonePlan(
+  typed: string,
+  digits: string,
+  bind: (v: unknown) => string,
+  folded: (w: string) => string,
+  statuses?: string[],
+): SearchPlan {
+  const inStatuses = statuses
+    ? ` AND status IN (SELECT '_' || value FROM json_each(${bind(JSON.stringify(statuses))}))`
+    : '';
+  const matchStatuses = statuses ? ` AND status : (${statuses.map((s) => phrase(`_${s}`)).join(' OR ')})` : '';
+  const waiting = `SELECT seq FROM bundle_search_rows WHERE seq IN (SELECT seq FROM bundle_search_pending) AND (${folded(typed)} OR ${folded(digits)})${inStatuses}`;
+  const where = `bundle_search MATCH ${bind(`text : (${phrase(typed)} OR ${phrase(digits)})${matchStatuses}`)}`;
+  return {
+    kind: 'index',
+    matches: `SELECT rowid AS seq FROM bundle_search WHERE ${where} UNION ALL ${waiting}`,
+    count: `SELECT (SELECT count(*) FROM bundle_search WHERE ${where}) + (SELECT count(*) FROM (${waiting}))`,
+    parts: [`SELECT rowid FROM bundle_search WHERE ${where}`, waiting],
   };
 }

@@ -36,6 +36,12 @@ const SEARCH_TEXT = `b.id || char(31) || b.label || char(31) || coalesce(b.custo
       SELECT group_concat(p.name || char(31) || coalesce(p.email, '') || char(31) || coalesce(p.phone, '') || char(31), '' ORDER BY p.idx)
       FROM packets p WHERE p.bundle_seq = b.seq), '')`;
 
+/** SEARCH_TEXT since migration 22: each signer's phone also in its E.164 form, as phone search reads it. */
+const SEARCH_TEXT_PHONES = `b.id || char(31) || b.label || char(31) || coalesce(b.custom_key, '') || char(31) || coalesce((
+      SELECT group_concat(p.name || char(31) || coalesce(p.email, '') || char(31) || coalesce(p.phone, '') || char(31)
+        || coalesce(esign_phone(p.phone) || char(31), ''), '' ORDER BY p.idx)
+      FROM packets p WHERE p.bundle_seq = b.seq), '')`;
+
 /** The triggers migration 15 merges (one per table of counts and event on `bundles` and `bundle_tags`). */
 const DROPPED_TRIGGERS = [
   'bundle_counts_insert',
@@ -980,5 +986,16 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE webhooks ADD COLUMN disabled_at TEXT;
   ALTER TABLE webhooks ADD COLUMN disabled_after INTEGER;
+  `,
+  // 22 (phone search): a Bundle's search text holds each signer's phone as written and in E.164
+  // form, so a search for a phone as people type it ("(505) 555-5555", "+1 505 555 5555") finds
+  // it whichever way it was written (local/bundles/search.ts searches the number's digits too).
+  `
+  DROP VIEW bundle_search_rows;
+  CREATE VIEW bundle_search_rows (seq, text, status) AS
+    SELECT b.seq, ${SEARCH_TEXT_PHONES}, '_' || b.status
+    FROM bundles b;
+  UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = bundle_search.rowid)
+    WHERE rowid IN (SELECT bundle_seq FROM packets WHERE phone IS NOT NULL);
   `,
 ];

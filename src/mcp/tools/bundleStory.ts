@@ -4,12 +4,14 @@
 import { z } from 'zod';
 import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
 import { inspectBundle, waitsForWords } from '../../app/inspection.js';
+import { redactSecretLinks } from '../../app/secretLinks.js';
 import { bundleStateWord } from '../../service/states.js';
 import { fitItems } from '../answer.js';
 import { cursorArg, nextCursor, offsetOf, pageSizeArg } from '../paging.js';
 import { count, ours, say } from '../prose.js';
 import { ConciseBundle, DetailedBundle, FORMAT, concise } from '../views.js';
 import { FileEntry, fileEntries, fileLinks } from './files.js';
+import { serverNow } from './foundSet.js';
 import { id, job } from './kit.js';
 
 const Entry = z.object({
@@ -25,13 +27,15 @@ export const bundleStory = job({
   title: "A Bundle's story",
   description:
     'One Bundle whole: state, signers, a timeline (events, email/SMS sent, webhook deliveries) and its files ' +
-    '(resource links, SHA-256). Use it for "why has X not signed?" or before changing a Bundle. id: a slug or a packet id.',
+    '(resource links, SHA-256). Use it for "why has X not signed?" or before changing a Bundle. id: a slug or a packet id. ' +
+    'Signing links are cut short unless signing_links: true.',
   uses: ['getBundle', 'listBundleEvents', 'listWebhooks', 'listWebhookEvents', 'getBundleFiles'],
   input: z.strictObject({
     id,
     response_format: FORMAT,
     page_size: pageSizeArg(40, 200).describe('Timeline entries per answer (default 40)'),
     cursor: cursorArg,
+    signing_links: z.boolean().optional(),
   }),
   output: z.object({
     bundle: z.union([ConciseBundle.omit({ signers: true }), DetailedBundle]),
@@ -42,6 +46,7 @@ export const bundleStory = job({
     next_cursor: z.string().nullable(),
     files: z.array(FileEntry),
     notes: z.array(z.string()),
+    now: z.string(),
   }),
   async run(a, { service }) {
     const story = await inspectBundle(service, await getBundleOrPacketsBundle(service, a.id));
@@ -49,7 +54,14 @@ export const bundleStory = job({
     const files = fileEntries(slug, story.files ?? []);
     const notes = [story.files_note, story.links_note, ...story.unavailable.map((u) => `Not available: ${u}`)];
     const offset = offsetOf(a.cursor);
-    const page = story.timeline.slice(offset, offset + a.page_size);
+    // A live signing link lets whoever reads the answer sign: shown whole only when asked for.
+    const page = story.timeline.slice(offset, offset + a.page_size).map(({ at, source, code, signer, what }) => ({
+      at,
+      source,
+      code,
+      signer,
+      what: a.signing_links ? what : redactSecretLinks(what),
+    }));
     const total = story.timeline.length;
     const { signers: _all, ...summary } = concise(story.bundle);
     const bundle = a.response_format === 'detailed' ? story.bundle : summary;
@@ -79,6 +91,7 @@ export const bundleStory = job({
             next_cursor: next,
             files,
             notes: notes.filter((n): n is string => Boolean(n)),
+            now: new Date(serverNow(service)).toISOString(),
           },
           links: fileLinks(slug, files),
         };

@@ -5,6 +5,7 @@ import { fitItems } from '../answer.js';
 import { nextCursor, offsetOf, cursorArg, pageSizeArg, sliceOf } from '../paging.js';
 import { count, ours, say } from '../prose.js';
 import { ConciseBundle, DetailedBundle, FORMAT, STATE_NAMES, shaped } from '../views.js';
+import { serverNow } from './foundSet.js';
 import { day, job } from './kit.js';
 
 export const findBundles = job({
@@ -31,6 +32,7 @@ export const findBundles = job({
     bundles: z.array(z.union([ConciseBundle, DetailedBundle])),
     total: z.int(),
     next_cursor: z.string().nullable(),
+    now: z.string(),
   }),
   async run(a, { service }) {
     const query: BundleListQuery = { ordering: '-created' };
@@ -47,7 +49,12 @@ export const findBundles = job({
       const more = next ? say` Next: the same call with cursor: "${next}".` : '';
       return {
         say: say`${count(total, 'Bundle')} match; ${shown.length} shown from ${offset + 1}${ours(cut)}.${ours(more)}`,
-        data: { bundles: shown.map((b) => shaped(b, a.response_format)), total, next_cursor: next },
+        data: {
+          bundles: shown.map((b) => shaped(b, a.response_format)),
+          total,
+          next_cursor: next,
+          now: new Date(serverNow(service)).toISOString(),
+        },
       };
     });
   },

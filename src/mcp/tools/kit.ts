@@ -16,8 +16,8 @@ export interface JobSpec<I extends z.ZodObject> {
   uses: readonly string[];
   /** Over stdio it writes files on this machine (so it is not read-only). */
   writesFiles?: boolean;
-  /** It may run for long (see ToolDef.long). */
-  long?: boolean;
+  /** It may run for long, always or called so (see ToolDef.long). */
+  long?: boolean | ((args: Json) => boolean);
   input: I;
   output: z.ZodType;
   run(args: z.output<I>, ctx: ToolContext): Promise<Answer>;
@@ -41,7 +41,7 @@ export function job<I extends z.ZodObject>(spec: JobSpec<I>): JobDef {
     output: spec.output,
     input: spec.input as unknown as z.ZodType<Json>,
     run: (args, ctx) => spec.run(args as z.output<I>, ctx),
-    ...(spec.long ? { long: true } : {}),
+    ...(spec.long ? { long: spec.long } : {}),
   };
 }
 

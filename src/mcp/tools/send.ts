@@ -14,12 +14,17 @@ import type { ToolContext } from '../tool.js';
 import { ConciseBundle, concise } from '../views.js';
 import { job } from './kit.js';
 
-const values = z.record(z.string(), z.union([z.string(), z.number()]));
+/** A field's value: as long as the API takes one. */
+export const FIELD_VALUE = z.string().max(10_000);
+/** A document as base64: the largest message either transport takes (64 MB) bounds it first. */
+const BASE64_CHARS = 64 * 2 ** 20;
+
+const values = z.record(z.string(), z.union([FIELD_VALUE, z.number()]));
 
 const signer = z.strictObject({
   name: z.string().min(1).max(200),
   email: z.string().max(200).optional(),
-  phone: z.string().max(128).optional().describe('E.164; SMS when no email'),
+  phone: z.string().max(128).optional().describe('as typed (no country code: US); SMS if no email'),
   key: z.string().max(100).optional().describe('Envelope Template role'),
 });
 
@@ -27,10 +32,10 @@ function documentSchema(fileAccess: boolean) {
   return z.strictObject({
     ...(fileAccess ? { path: z.string().min(1).max(4096).optional().describe('A PDF or office file here') } : {}),
     url: z.string().max(2048).optional(),
-    base64: z.string().optional(),
+    base64: z.string().max(BASE64_CHARS).optional(),
     template_id: z.string().max(200).optional().describe('A Document Template'),
     name: z.string().max(50).optional(),
-    roles: z.record(z.string(), z.string()).optional().describe('Template role: signer key or number'),
+    roles: z.record(z.string(), z.string().max(100)).optional().describe('Template role: signer key or number'),
     values: values.optional().describe('Template field values'),
   });
 }
@@ -60,7 +65,7 @@ export const sendForSignature = (fileAccess: boolean) =>
     description:
       `Makes a Bundle: signers and documents (${fileAccess ? 'a file path on this machine, ' : ''}a URL, base64, or a ` +
       'Document Template) or an Envelope Template; sent at once (a URL document: once fetched), or a draft (draft: true). ' +
-      'Sending needs the go-ahead (confirm: true); without it nothing is made and the answer says who would get what. ' +
+      'Sending needs the go-ahead (confirm: true); without it the answer says who would get what. ' +
       'A retry with the same arguments returns the Bundle already made (existing: true); nothing is sent twice. ' +
       'A draft already made: send_draft.',
     uses: ['createBundle', 'listBundles', 'getTemplate', 'getEnvelopeTemplate'],

@@ -9,6 +9,7 @@ import { packetEffect } from '../effects.js';
 import { CONFIRM_DESCRIPTION } from '../goAhead.js';
 import { ours, say } from '../prose.js';
 import { id, job } from './kit.js';
+import { FIELD_VALUE } from './send.js';
 
 const ACTIONS = {
   view: 'open the documents as the signer',
@@ -21,14 +22,14 @@ export const actAsSigner = job({
   name: 'act_as_signer',
   title: 'Act as a signer (sandbox)',
   description:
-    "Test runs only (the local engine and esign serve; no real person signs there): as packet id's signer, view, sign " +
+    "Test runs only (the local engine, esign serve): as packet id's signer, view, sign " +
     '(values: field key -> value; signature, initials, name and date fill themselves), decline (reason) or reassign ' +
     '(to: name and email or phone). Needs the go-ahead (confirm: true).',
   uses: ['getPacket', 'getBundle', 'viewPacket', 'signPacket', 'declinePacket', 'reassignPacket'],
   input: z.strictObject({
     id,
     action: z.enum(['view', 'sign', 'decline', 'reassign']),
-    values: z.record(z.string(), z.string()).optional(),
+    values: z.record(z.string(), FIELD_VALUE).optional(),
     reason: z.string().max(1000).optional(),
     to: z
       .strictObject({

@@ -50,6 +50,8 @@ export const run: Run<typeof serve> = async (ctx, o) => {
           },
         }
       : undefined,
+    // MCP's batches on the journal `esign batch send` keeps for this engine.
+    batches: { dir: await ctx.journalDir(), backend: await ctx.backendLabel() },
     limits: {
       requestTimeoutMs: secondsArg(o.requestTimeout, '--request-timeout', 1) * 1000,
       uploadFileBytes: intArg(o.maxUploadMb, '--max-upload-mb', 1) * 1024 * 1024,

@@ -1,20 +1,24 @@
 // The body of esign batch send (declared in send.ts): one Bundle per row, journaled, resumable,
 // paced by the server.
 import { resolve } from 'node:path';
-import { readHeader, readRows } from '../../../app/batch/csv.js';
-import type { CsvRow } from '../../../app/batch/csv.js';
-import { FileCache } from '../../../app/batch/fileCache.js';
-import { continueEarlier, duplicateRows, fingerprints, rowNumbers } from '../../../app/batch/identity.js';
-import { Journal } from '../../../app/batch/journal.js';
+import { readHeader } from '../../../app/batch/csv.js';
+import { duplicateRows, fingerprints, rowNumbers } from '../../../app/batch/identity.js';
+import type { Journal } from '../../../app/batch/journal.js';
 import * as mapping from '../../../app/batch/mapping.js';
 import { ResultsFile } from '../../../app/batch/results.js';
-import { RowChecker } from '../../../app/batch/rows.js';
-import { type Counts, countRows as countCsvRows, runBatch } from '../../../app/batch/runner.js';
-import { sha256File } from '../../../app/hashFile.js';
-import * as pacing from '../../../app/rateBudget.js';
-import type { Allowance, Pacer } from '../../../app/rateBudget.js';
+import { type Counts, countRows as countCsvRows } from '../../../app/batch/runner.js';
+import {
+  type CountedRows,
+  type Failure,
+  countBatch,
+  openBatch,
+  pacingFor,
+  sendBatch,
+  sendable,
+  summaryOf,
+} from '../../../app/batch/send.js';
+import type { Pacer } from '../../../app/rateBudget.js';
 import { safeLine } from '../../../app/sanitize.js';
-import type { EsignService } from '../../../service/service.js';
 import type { Progress } from '../../batch/progress.js';
 import * as src from '../../batch/source.js';
 import { CliError, EXIT } from '../../exitCodes.js';
@@ -25,31 +29,26 @@ import type { Run } from '../../verb.js';
 import { run as check } from './check.run.js';
 import type { send } from './send.js';
 
-/** Invalid row numbers kept from the counting pass; past this many every row is checked again whole. */
-const MAX_INVALID_KEPT = 10_000;
-
 export const run: Run<typeof send> = async (f, o, csv) => {
   if (o.dryRun) return check(f, o, csv);
   const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
   const header = await readHeader(csv);
-  const { source, descriptor, ref } = await src.loadSource(f, o);
-  refuseUnfitHeader(f, mapping, mapping.planColumns(source, header));
-  const { batchId, service, dir, csvPath, journal } = await openBatch(f, o.batchId, csv, descriptor, ref);
+  const from = await src.loadSource(f, o);
+  refuseUnfitHeader(f, mapping, mapping.planColumns(from.source, header));
+  const service = await f.service();
+  const batch = await openBatch({
+    dir: await f.journalDir(),
+    csv,
+    csvPath: resolve(csv),
+    header,
+    from,
+    batchId: o.batchId,
+    backend: await f.backendLabel(),
+    newBatch: o.newBatch,
+  });
+  const { batchId, journal } = batch;
   let results: ResultsFile | undefined;
   try {
-    // The same CSV sent before and edited since: rows sent are carried over, never sent twice.
-    const keys = await continueEarlier(journal, {
-      dir,
-      csv,
-      header,
-      batchId,
-      csvPath,
-      sourceRef: ref,
-      newBatch: o.newBatch,
-      ownKeys: ownKeys(source, header),
-      explicitId: o.batchId !== undefined,
-    });
-    const keyFor = (row: number) => keys.get(row);
     if (!f.options.json && !f.options.quiet) warnDuplicates(f, duplicateRows(await fingerprints(csv, header)));
     const showBar = f.io.err.isTTY && !f.options.json && !f.options.quiet;
     // A streamed pass first, when something asks: how many rows are left, to how many signers, and
@@ -57,14 +56,13 @@ export const run: Run<typeof send> = async (f, o, csv) => {
     // the rows are read, built and checked once, as they are sent.
     let counted: CountedRows | undefined;
     const count = async () => {
-      const checker = new RowChecker(source, { batchId, readFiles: false, files: new FileCache(), keyFor });
-      counted ??= await countRows(readRows(csv, header), journal, checker);
+      counted ??= await countBatch(batch);
       return counted;
     };
     await confirmSend(f, o, count, showBar);
     const c = counted as CountedRows | undefined;
 
-    const { pacer, calls, allowance, describe } = await pacingFor(service, o, c?.pending);
+    const { pacer, calls, allowance } = await pacingFor(service, o, c?.pending);
     if (o.results) results = new ResultsFile(o.results);
     const bar = c && showBar ? await f.io.progress(c.total, () => journalCounts(journal)) : undefined;
     const failures: Failure[] = [];
@@ -75,24 +73,10 @@ export const run: Run<typeof send> = async (f, o, csv) => {
     const started = Date.now();
     let counts: Counts;
     try {
-      counts = await runBatch(
+      counts = await sendBatch(
         service,
-        source,
-        journal,
-        {
-          csv: csv,
-          header,
-          batchId,
-          concurrency,
-          pacer,
-          calls,
-          signal: abort.signal,
-          total: c?.total,
-          // Rows of this file as counted, valid then: checked again whole only if invalid or new.
-          schemaPassed: c && ((row) => c.invalid < MAX_INVALID_KEPT && row <= c.total && !c.invalidRows.has(row)),
-          keyFor,
-          throttle: (l) => f.onThrottle(l),
-        },
+        batch,
+        { concurrency, pacer, calls, signal: abort.signal, counted: c, throttle: (l) => f.onThrottle(l) },
         handlersFor(f, { results, created, failures, showBar, bar, pacer }),
       );
     } finally {
@@ -101,7 +85,7 @@ export const run: Run<typeof send> = async (f, o, csv) => {
     }
     // Interrupted before reading every row of an uncounted CSV: the rest are counted, as not started.
     const total = c || !abort.signal.aborted ? counts.total : (await countCsvRows(csv, header)).rows;
-    const summary = summaryOf(batchId, total, counts, started, journal.path, failures, { allowance, describe });
+    const summary = summaryOf(batchId, total, counts, started, journal.path, failures, allowance);
     await printSummary(f, summary, counts, failures);
     if (abort.signal.aborted)
       throw new CliError(
@@ -129,26 +113,6 @@ export function warnDuplicates(f: Factory, dups: { row: number; first: number }[
   );
 }
 
-/** The batch's name (given, or a hash of the CSV and the source), its backend and its journal, opened. */
-async function openBatch(f: Factory, given: string | undefined, csv: string, descriptor: string, ref: string) {
-  if (given !== undefined && !src.BATCH_ID.test(given))
-    throw new CliError(`--batch-id "${given}": use letters, digits, "_", "-" and "." (at most 80).`, EXIT.USAGE);
-  const batchId = given ?? src.batchIdOf(await sha256File(csv), descriptor);
-  const service = await f.service();
-  const dir = await f.journalDir();
-  const csvPath = resolve(csv);
-  const journal = await Journal.open(dir, {
-    batch: batchId,
-    csv: csv,
-    source: descriptor.slice(0, 200),
-    backend: await f.backendLabel(),
-    started: new Date().toISOString(),
-    csv_path: csvPath,
-    source_ref: ref,
-  });
-  return { batchId, service, dir, csvPath, journal };
-}
-
 /** What the journal holds of the batch's rows now (said if the process ends before the batch). */
 function journalCounts(journal: Journal) {
   const j = { sent: 0, failed: 0, inFlight: 0 };
@@ -158,37 +122,6 @@ function journalCounts(journal: Journal) {
     else j.inFlight++;
   }
   return j;
-}
-
-/** The counting pass: how many rows are left, to how many signers, whether all are tests or drafts, which are invalid. */
-async function countRows(rows: AsyncIterable<CsvRow>, journal: Journal, checker: RowChecker) {
-  let total = 0;
-  let pending = 0;
-  let signers = 0;
-  let allTest = true;
-  let allDraft = true;
-  let invalid = 0;
-  const invalidRows = new Set<number>();
-  for await (const r of rows) {
-    total++;
-    const prior = journal.rows.get(r.row);
-    if (prior?.s === 'sent') {
-      checker.claim(r.row, prior.key);
-      continue;
-    }
-    pending++;
-    const built = await checker.check(r);
-    const body = built.request?.body;
-    if (!body) {
-      invalid++;
-      if (invalidRows.size < MAX_INVALID_KEPT) invalidRows.add(r.row);
-      continue;
-    }
-    signers += built.request!.signers;
-    if (body.is_test !== true) allTest = false;
-    if (body.status !== 'dr') allDraft = false;
-  }
-  return { total, pending, signers, allTest, allDraft, invalid, invalidRows };
 }
 
 interface Summary {
@@ -230,20 +163,12 @@ async function printSummary(
 
 type Mapping = typeof mapping;
 
-/** Whether each row carries its own custom_key (a column, or a spec whose key is a placeholder): rows are then matched by key. */
-function ownKeys(source: mapping.Source, header: string[]): boolean {
-  if (header.includes('custom_key')) return true;
-  return source.kind === 'spec' && typeof source.spec.custom_key === 'string' && source.spec.custom_key.includes('{{');
-}
-
 /** A header that does not fit the source: each problem said, and nothing sent. */
 function refuseUnfitHeader(f: Factory, mapping: Mapping, plan: ReturnType<Mapping['planColumns']>) {
   if (!plan.problems.length) return;
   for (const p of plan.problems) f.io.err.write(`esign: ${mapping.describeProblem(undefined, p)}\n`);
   throw new CliError('The CSV header does not fit the source: nothing was sent (see esign batch check).', EXIT.INVALID);
 }
-
-type CountedRows = Awaited<ReturnType<typeof countRows>>;
 
 /**
  * Live use is allowed (or the rows are tests or drafts), then the person confirms what is about to go.
@@ -255,7 +180,6 @@ async function confirmSend(
   count: () => Promise<CountedRows>,
   showBar: boolean,
 ) {
-  const sendable = (c: CountedRows) => c.pending - c.invalid;
   await f.requireLive(
     async () => {
       const c = await count();
@@ -283,26 +207,7 @@ async function confirmSend(
     );
 }
 
-/** The pace of creates and calls on a rate-limited backend: --rate, or the allowance the backend tells. */
-async function pacingFor(service: EsignService, o: { rate?: string }, pending: number | undefined) {
-  let pacer: Pacer | undefined;
-  let calls: Pacer | undefined;
-  let allowance: Allowance | undefined;
-  // Rows not counted (undefined): some may be pending.
-  if (service.capabilities.rateLimited && pending !== 0) {
-    // The call budget is read even with --rate: every row costs a lookup by custom_key.
-    const told = o.rate
-      ? await pacing.readAllowance(service).catch(() => undefined)
-      : await pacing.readAllowance(service);
-    allowance = o.rate ? pacing.parseRate(o.rate) : told!;
-    pacer = pacing.Pacer.forCreates(allowance);
-    if (told) calls = pacing.Pacer.forCalls(told);
-  }
-  return { pacer, calls, allowance, describe: pacing.describeAllowance };
-}
-
-type Failure = { row: number; custom_key: string; error: string };
-type Handlers = Parameters<typeof runBatch>[4];
+type Handlers = Parameters<typeof sendBatch>[3];
 
 /** What each row's result and each pause show: the results file, -q ids, failures kept, the bar. */
 function handlersFor(
@@ -338,34 +243,5 @@ function handlersFor(
       if (!showBar && !f.options.quiet && !f.options.json)
         note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
     },
-  };
-}
-
-/** The batch's summary, as printed and as JSON. */
-function summaryOf(
-  batchId: string,
-  total: number,
-  counts: Counts,
-  started: number,
-  journal: string,
-  failures: Failure[],
-  allowance: { allowance: Allowance | undefined; describe: (typeof pacing)['describeAllowance'] },
-) {
-  const seconds = (Date.now() - started) / 1000;
-  return {
-    batch: batchId,
-    rows: total,
-    created: counts.created,
-    skipped: counts.skipped,
-    exists: counts.exists,
-    incomplete: counts.incomplete,
-    failed: counts.failed,
-    not_started: total - counts.done,
-    seconds: Number(seconds.toFixed(2)),
-    rate_per_second: Number((counts.created / Math.max(seconds, 0.001)).toFixed(2)),
-    pacing: allowance.allowance ? allowance.describe(allowance.allowance) : null,
-    journal,
-    // Rows finish in any order (several at a time): said in the CSV's.
-    failures: failures.sort((a, b) => a.row - b.row),
   };
 }

@@ -10,8 +10,20 @@ import { DEFAULT_LIMITS } from '../../../server/limits.js';
 import type { serveMcp, tools } from './verbs.js';
 
 export const serveOnStdio: Run<typeof serveMcp> = async (f, o) => {
-  const [service, settings] = await Promise.all([f.service(), f.settings()]);
-  const server = createMcpServer({ service, live: settings.live, fileAccess: true, tools: o.tools });
+  const [service, settings, dir, backend] = await Promise.all([
+    f.service(),
+    f.settings(),
+    f.journalDir(),
+    f.backendLabel(),
+  ]);
+  // Batches on the journal `esign batch send` keeps for this backend: either resumes the other's.
+  const server = createMcpServer({
+    service,
+    live: settings.live,
+    fileAccess: true,
+    tools: o.tools,
+    batches: { dir, backend },
+  });
   const stop = service.keepWorking?.();
   // The longest message is esign serve's largest JSON body: a Bundle with its documents in base64 fits.
   const maxLine = DEFAULT_LIMITS.documentJsonBytes;
