@@ -81,7 +81,7 @@ let schemas: Promise<typeof import('../../service/schemas.js')> | undefined;
 export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<Bundle> {
   const plan = await planBundle(ctx, input, files, true);
   for (const { source: s } of plan.planned)
-    if ((s.kind === 'ready' && !s.stored) || s.kind === 'office') ctx.blobs.put(s.data, s.hash);
+    if ((s.kind === 'ready' && !s.stored) || s.kind === 'office') await ctx.blobs.store(s.data, s.hash);
   const written = await inGroupedTransaction(ctx, () => writeBundle(ctx, plan));
   if (plan.pending) ctx.kick();
   // The answer is made once the write lock is let go: from the rows as written, not read back.
