@@ -9,7 +9,7 @@ import { launch } from '../bundles/launch.js';
 import { recordBlob } from '../store/blobs.js';
 import { downloadDocument } from './urlFetch.js';
 import type { PreparedSpec } from './intake/prepare.js';
-import { deriveFieldsApart, inspectPdfApart, renderBuiltinApart, sha256Yielding } from './sandbox/apart.js';
+import { deriveFieldsApart, inspectPdfApart, renderHtmlApart, sha256Yielding } from './sandbox/apart.js';
 import { markFailed } from '../bundles/transitions.js';
 import { documentSpec } from '../bundles/fields.js';
 
@@ -60,13 +60,14 @@ async function obtainPdf(
 ): Promise<{ pdf: Buffer; spec: PreparedSpec }> {
   if (d.source === 'url') return { pdf: await downloadDocument(d.source_url!, ctx.outboundPolicy()), spec };
   if (d.source === 'html') {
-    const { findChromium, renderHtml } = await import('./intake/html.js');
-    const { html, ...rest } = spec as PreparedSpec & { html: string };
+    // The HTML is in the file store (rows written before it was kept there hold it inline).
+    const { html, ...rest } = spec as PreparedSpec & { html: { sha256: string } | string };
     const fieldsMode = spec.html_fields_mode === 'none' ? 'none' : 'native';
-    // The built-in renderer parses and lays out in this process's language: it runs apart, capped.
-    const rendered = findChromium()
-      ? await renderHtml(html, { fieldsMode })
-      : await renderBuiltinApart(html, fieldsMode);
+    // Parsed (parse5) and laid out apart, capped, whichever renderer draws it.
+    const rendered = await renderHtmlApart(
+      typeof html === 'string' ? { html } : { path: ctx.blobs.path(html.sha256) },
+      fieldsMode,
+    );
     const taken = new Set([...(rest.fields ?? []), ...(rest.auto_placements ?? [])].map((f) => f.key));
     const found = rendered.fields.filter((f) => !taken.has(f.key));
     return {

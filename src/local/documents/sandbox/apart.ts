@@ -79,10 +79,10 @@ const jobOptions = (opts: ApartOptions) =>
     : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF' };
 
 /** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
-async function asFile<T>(data: Buffer, use: (path: string) => Promise<T>): Promise<T> {
+async function asFile<T>(data: Buffer | string, use: (path: string) => Promise<T>, name = 'document.pdf'): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'esign-documents-'));
   try {
-    const path = join(dir, 'document.pdf');
+    const path = join(dir, name);
     await writeFile(path, data, { mode: 0o600 });
     return await use(path);
   } finally {
@@ -146,15 +146,43 @@ export async function deriveFieldsApart(
   return out;
 }
 
-/** The built-in HTML renderer (html.ts with renderer 'builtin'), apart; its own time limit is the job's deadline's. */
-export async function renderBuiltinApart(
-  html: string,
+/**
+ * html.ts's renderHtml, apart: the HTML (a file, or text written to one) is parsed (parse5), its
+ * fields found and the page laid out in the sandbox process, by Chromium when it is installed
+ * (`auto`) or the built-in renderer; the renderer's own time limit is within the job's deadline.
+ */
+export async function renderHtmlApart(
+  source: { path: string } | { html: string },
   fieldsMode: 'native' | 'none',
-  deadlineMs = HTML_JOB_DEADLINE_MS,
+  opts: { renderer?: 'auto' | 'builtin'; deadlineMs?: number } = {},
 ): Promise<RenderedHtml> {
+  if (!('path' in source))
+    return asFile(source.html, (path) => renderHtmlApart({ path }, fieldsMode, opts), 'document.html');
+  const deadlineMs = opts.deadlineMs ?? HTML_JOB_DEADLINE_MS;
   const r = await pool().run<RenderedHtml & { pdf: Uint8Array }>(
-    { kind: 'html', html, fieldsMode, timeoutMs: Math.max(1000, Math.min(DEFAULT_HTML_TIMEOUT_MS, deadlineMs - 5000)) },
+    {
+      kind: 'html',
+      htmlPath: source.path,
+      fieldsMode,
+      renderer: opts.renderer ?? 'auto',
+      timeoutMs: Math.max(1000, Math.min(DEFAULT_HTML_TIMEOUT_MS, deadlineMs - 5000)),
+    },
     { deadlineMs, subject: 'The HTML document', counting: 'started' },
   );
   return { ...r, pdf: Buffer.from(r.pdf.buffer, r.pdf.byteOffset, r.pdf.byteLength) };
+}
+
+/**
+ * checkOfficeFile (intake/officeCheck.ts) of the file at `path`, apart: the package's directory is
+ * read and every part inflated and scanned in the sandbox process. Throws the reason it is refused.
+ */
+export async function checkOfficeApart(path: string, type: string, boxed: boolean): Promise<void> {
+  try {
+    await pool().run(
+      { kind: 'office', path, type, boxed },
+      { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The office document', counting: 'started' },
+    );
+  } catch (e) {
+    throw e instanceof SandboxFailure ? new Error(e.message) : e;
+  }
 }

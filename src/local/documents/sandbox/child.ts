@@ -1,6 +1,7 @@
 // The sandbox process (built as dist/documentSandbox.js, started by pool.ts): it takes one job at a
 // time over IPC, parses, searches or renders a client's document within the bounds of
-// service/pdfBounds.ts, and answers. Its memory and CPU are capped by the command that starts it; a
+// service/pdfBounds.ts, and answers. HTML is parsed here (parse5) whichever renderer lays it out:
+// Chromium, when used, is driven from here too, in its own box. Its memory and CPU are capped by the command that starts it; a
 // job over its deadline is ended by killing this process.
 import { readFileSync } from 'node:fs';
 import { inspectPdf } from '../../../service/documentChecks.js';
@@ -19,11 +20,16 @@ async function perform(job: SandboxJob): Promise<unknown> {
       const { deriveFields } = await import('../intake/prepare.js');
       return deriveFields(pdf, job.spec, job.index);
     }
+    case 'office': {
+      const { checkOfficeFile } = await import('../intake/officeCheck.js');
+      await checkOfficeFile(readFileSync(job.path), job.type, { boxed: job.boxed });
+      return null;
+    }
     case 'html': {
       const { renderHtml } = await import('../intake/html.js');
-      const r = await renderHtml(job.html, {
+      const r = await renderHtml(readFileSync(job.htmlPath, 'utf8'), {
         fieldsMode: job.fieldsMode,
-        renderer: 'builtin',
+        renderer: job.renderer,
         timeoutMs: job.timeoutMs,
       });
       return { ...r, pdf: new Uint8Array(r.pdf) };

@@ -2,13 +2,21 @@
 import type { PreparedSpec } from '../intake/prepare.js';
 
 /**
- * A PDF travels as a private temporary file the parent wrote without blocking (the structured clone
+ * A document travels as a file: a PDF as a private temporary file the parent wrote without blocking (the structured clone
  * of 40 MB held the server's event loop for seconds); the parent removes it after the job.
  */
 export type SandboxJob =
   | { id: number; kind: 'inspect'; pdfPath: string }
   | { id: number; kind: 'derive'; pdfPath: string; spec: PreparedSpec; index: number }
-  | { id: number; kind: 'html'; html: string; fieldsMode: 'native' | 'none'; timeoutMs: number };
+  | { id: number; kind: 'office'; path: string; type: string; boxed: boolean }
+  | {
+      id: number;
+      kind: 'html';
+      htmlPath: string;
+      fieldsMode: 'native' | 'none';
+      renderer: 'auto' | 'builtin';
+      timeoutMs: number;
+    };
 
 /** What a job answers; `cpuMs` is the process's CPU time so far (it is retired when that grows old). */
 export type SandboxAnswer =
