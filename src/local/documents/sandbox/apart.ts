@@ -3,7 +3,7 @@
 // refusal over the limits is remembered by sha256 for a while (a client that retries gets it again
 // at once). Field derivation that needs no look at the PDF stays here, and costs nothing.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../../../service/errors.js';
@@ -15,6 +15,7 @@ import {
   SANDBOX_JOB_DEADLINE_MS,
 } from '../../../service/documentLimits.js';
 import type { RenderedHtml } from '../intake/renderTypes.js';
+import type { EvidenceBundle, EvidenceDocument, EvidenceValue } from '../../evidence/evidence.js';
 
 /** html.ts's own limit (kept here as a figure: html.ts loads parse5 and the renderers). */
 const DEFAULT_HTML_TIMEOUT_MS = 30_000;
@@ -185,4 +186,47 @@ export async function checkOfficeApart(path: string, type: string, boxed: boolea
   } catch (e) {
     throw e instanceof SandboxFailure ? new Error(e.message) : e;
   }
+}
+
+/** What a sandbox job writes to `outPath` (a private file, removed after), read without blocking. */
+async function written(run: (outPath: string) => Promise<unknown>): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'esign-documents-'));
+  try {
+    const outPath = join(dir, 'out.pdf');
+    await run(outPath);
+    return await readFile(outPath);
+  } catch (e) {
+    throw e instanceof SandboxFailure ? new Error(e.message) : e;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const evidenceJob = { deadlineMs: SANDBOX_JOB_DEADLINE_MS, counting: 'started' as const };
+
+/**
+ * evidence.ts's signedPdf of the stored PDF at `pdfPath`, apart: the client's PDF is loaded, its form
+ * flattened and the values drawn in the sandbox process, not on the server's event loop.
+ */
+export function signedPdfApart(
+  bundle: EvidenceBundle,
+  doc: Omit<EvidenceDocument, 'pdf'> & { pdfPath: string },
+  values: EvidenceValue[],
+  interim = false,
+): Promise<Buffer> {
+  const { pdfPath, ...rest } = doc;
+  const mine = values.filter((v) => v.doc_key === doc.key);
+  return written((outPath) =>
+    pool().run(
+      { kind: 'signed', pdfPath, outPath, bundle, doc: rest, values: mine, interim },
+      { ...evidenceJob, subject: `The signed copy of "${doc.name}"` },
+    ),
+  );
+}
+
+/** evidence.ts's combinedPdf of the signed copies at `pdfPaths`, apart. */
+export function combinedPdfApart(bundle: EvidenceBundle, pdfPaths: string[]): Promise<Buffer> {
+  return written((outPath) =>
+    pool().run({ kind: 'combined', pdfPaths, outPath, bundle }, { ...evidenceJob, subject: 'The combined PDF' }),
+  );
 }

@@ -1,4 +1,5 @@
 // The messages between the server and a sandbox process (structured clone over IPC).
+import type { EvidenceBundle, EvidenceDocument, EvidenceValue } from '../../evidence/evidence.js';
 import type { PreparedSpec } from '../intake/prepare.js';
 
 /**
@@ -9,6 +10,19 @@ export type SandboxJob =
   | { id: number; kind: 'inspect'; pdfPath: string }
   | { id: number; kind: 'derive'; pdfPath: string; spec: PreparedSpec; index: number }
   | { id: number; kind: 'office'; path: string; type: string; boxed: boolean }
+  /** A signed copy (evidence.ts's signedPdf) of the PDF at `pdfPath`, written to `outPath`. */
+  | {
+      id: number;
+      kind: 'signed';
+      pdfPath: string;
+      outPath: string;
+      bundle: EvidenceBundle;
+      doc: Omit<EvidenceDocument, 'pdf'>;
+      values: EvidenceValue[];
+      interim: boolean;
+    }
+  /** The signed copies at `pdfPaths` one after the other (evidence.ts's combinedPdf), written to `outPath`. */
+  | { id: number; kind: 'combined'; pdfPaths: string[]; outPath: string; bundle: EvidenceBundle }
   | {
       id: number;
       kind: 'html';
