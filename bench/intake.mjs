@@ -115,6 +115,7 @@ async function start(env = {}) {
       .toString()
       .trim();
   const key = newKey('sender');
+  execFileSync(process.execPath, [BIN, 'local', 'features', 'enable', 'office_upload'], { env: full });
   const other = newKey('reader');
   // BENCH_PROFILE=<dir>: the server writes a CPU profile there when it stops.
   const prof = process.env.BENCH_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
@@ -223,7 +224,6 @@ async function signThrough(s, pdf) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       packets,
-      is_test: true,
       documents: [
         {
           key: 'd',
