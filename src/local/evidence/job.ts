@@ -6,8 +6,8 @@ import { recordBlob } from '../store/blobs.js';
 import { documentRowsOf, packetRowsOf } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { type EvidenceBundle, type EvidenceValue, certificateOfEvidence } from './evidence.js';
-import { combinedPdfApart, signedPdfApart } from '../documents/sandbox/apart.js';
+import type { EvidenceBundle, EvidenceValue } from './evidence.js';
+import { certificateApart, combinedPdfApart, signedPdfApart } from '../documents/sandbox/apart.js';
 import { listEvents, recordEvent } from '../bundles/events.js';
 import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { isTerminal } from '../../service/states.js';
@@ -174,7 +174,7 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
   const combinedSha = hashes[hashes.length - 1]!;
   for (const p of packets) {
     const a = packetAttrs(p);
-    const data = await certificateOfEvidence(
+    const data = await certificateApart(
       bundle,
       {
         id: p.id,

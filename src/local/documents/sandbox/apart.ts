@@ -15,7 +15,8 @@ import {
   SANDBOX_JOB_DEADLINE_MS,
 } from '../../../service/documentLimits.js';
 import type { RenderedHtml } from '../intake/renderTypes.js';
-import type { EvidenceBundle, EvidenceDocument, EvidenceValue } from '../../evidence/evidence.js';
+import type { EvidenceBundle, EvidenceDocument, EvidencePacket, EvidenceValue } from '../../evidence/evidence.js';
+import type { CertifiedDocument } from './protocol.js';
 
 /** html.ts's own limit (kept here as a figure: html.ts loads parse5 and the renderers). */
 const DEFAULT_HTML_TIMEOUT_MS = 30_000;
@@ -228,5 +229,32 @@ export function signedPdfApart(
 export function combinedPdfApart(bundle: EvidenceBundle, pdfPaths: string[]): Promise<Buffer> {
   return written((outPath) =>
     pool().run({ kind: 'combined', pdfPaths, outPath, bundle }, { ...evidenceJob, subject: 'The combined PDF' }),
+  );
+}
+
+/**
+ * evidence.ts's certificateOfEvidence, apart: drawn where the signed copies are (the server loads
+ * neither pdf-lib nor the fonts for it; their first load held other requests for seconds).
+ */
+export function certificateApart(
+  bundle: EvidenceBundle,
+  packet: EvidencePacket,
+  docs: CertifiedDocument[],
+  values: EvidenceValue[],
+  combinedSha256: string,
+): Promise<Buffer> {
+  const certified = docs.map(({ key, name, sha256, fields, signedSha256, pages }) => ({
+    key,
+    name,
+    sha256,
+    fields,
+    signedSha256,
+    pages,
+  }));
+  return written((outPath) =>
+    pool().run(
+      { kind: 'certificate', outPath, bundle, packet, docs: certified, values, combinedSha256 },
+      { ...evidenceJob, subject: 'The Certificate of Evidence' },
+    ),
   );
 }

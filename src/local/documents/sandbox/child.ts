@@ -41,6 +41,12 @@ async function perform(job: SandboxJob): Promise<unknown> {
       writeFileSync(job.outPath, pdf, { mode: 0o600 });
       return null;
     }
+    case 'certificate': {
+      const { certificateOfEvidence } = await import('../../evidence/evidence.js');
+      const pdf = await certificateOfEvidence(job.bundle, job.packet, job.docs, job.values, job.combinedSha256);
+      writeFileSync(job.outPath, pdf, { mode: 0o600 });
+      return null;
+    }
     case 'html': {
       const { renderHtml } = await import('../intake/html.js');
       const r = await renderHtml(readFileSync(job.htmlPath, 'utf8'), {

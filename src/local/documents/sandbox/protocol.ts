@@ -1,5 +1,5 @@
 // The messages between the server and a sandbox process (structured clone over IPC).
-import type { EvidenceBundle, EvidenceDocument, EvidenceValue } from '../../evidence/evidence.js';
+import type { EvidenceBundle, EvidenceDocument, EvidencePacket, EvidenceValue } from '../../evidence/evidence.js';
 import type { PreparedSpec } from '../intake/prepare.js';
 
 /**
@@ -23,6 +23,17 @@ export type SandboxJob =
     }
   /** The signed copies at `pdfPaths` one after the other (evidence.ts's combinedPdf), written to `outPath`. */
   | { id: number; kind: 'combined'; pdfPaths: string[]; outPath: string; bundle: EvidenceBundle }
+  /** A signer's Certificate of Evidence (evidence.ts's certificateOfEvidence), written to `outPath`. */
+  | {
+      id: number;
+      kind: 'certificate';
+      outPath: string;
+      bundle: EvidenceBundle;
+      packet: EvidencePacket;
+      docs: CertifiedDocument[];
+      values: EvidenceValue[];
+      combinedSha256: string;
+    }
   | {
       id: number;
       kind: 'html';
@@ -36,6 +47,9 @@ export type SandboxJob =
 export type SandboxAnswer =
   | { id: number; ok: true; value: unknown; cpuMs: number }
   | { id: number; ok: false; message: string; cpuMs: number };
+
+/** A document as its certificate names it. */
+export type CertifiedDocument = Omit<EvidenceDocument, 'pdf'> & { signedSha256: string; pages: number };
 
 /** A job without its id (the pool numbers them). */
 export type SandboxTask = SandboxJob extends infer J ? (J extends SandboxJob ? Omit<J, 'id'> : never) : never;
