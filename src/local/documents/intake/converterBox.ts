@@ -5,6 +5,7 @@
 // working bubblewrap the program runs unboxed under the same limits, and the caller refuses before
 // it runs what would reach out (docs/security.md, "Converters").
 import { spawnSync } from 'node:child_process';
+import { getPriority } from 'node:os';
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
@@ -192,8 +193,15 @@ export async function boxCommand(
   const prlimit = systemTool('ESIGN_PRLIMIT', 'prlimit');
   const wrapped = (inner: string[]): Box => {
     // Niced, as the document sandbox is: a converter busy on a hostile file leaves the server the CPU.
+    // Niceness 10 in all: started from the document sandbox (itself at 10) it adds nothing, or a
+    // converter at 19 starves on a busy machine and misses its deadline.
     const nice = ['/usr/bin/nice', '/bin/nice'].find((p) => isExecutable(p));
-    const line = [...(nice ? [nice, '-n', '10'] : []), ...(prlimit ? [prlimit, ...limit] : []), ...inner];
+    const more = Math.max(0, 10 - getPriority());
+    const line = [
+      ...(nice && more ? [nice, '-n', String(more)] : []),
+      ...(prlimit ? [prlimit, ...limit] : []),
+      ...inner,
+    ];
     return { command: line[0]!, args: line.slice(1), boxed: Boolean(bwrap) };
   };
   if (isRoot()) {
