@@ -1,5 +1,5 @@
 // Figures for docs/security.md (issues 24 and 36), on `esign serve` as a process; npm run build first.
-//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume|documents|fuzz] [--door <part of a door's name>]
+//   node bench/security.mjs [--trials 50] [--only uploads|six|slots|readers|senders|resume|documents|intake|fuzz] [--door <part of a door's name>]
 //     [--readers 4200] [--seconds 60]
 // 1. Peak RSS of a fresh server under each hostile upload: a 60 MB keyless JSON body to the signing
 //    route (one, then eight at once, with keyed latency meanwhile), a 594 MB signing-page post, a
@@ -15,7 +15,9 @@
 //    (bench/batch-resume-race.mjs): rows sent twice, never sent, and trials where not exactly one sent.
 // 4. Hostile documents (issue 44, bench/hostile-documents.mjs): each one's answer, the server's peak
 //    RSS, its time and a second key's latency meanwhile.
-// 5. (--only fuzz) test/server/security-fuzz.test.ts with 5,000 requests across every door.
+// 5. Large documents (bench/intake.mjs): a 40 MB upload, 9 MB of HTML on both renderers, an office
+//    file, a form PDF signed through to its files; another key's latency meanwhile.
+// 6. (--only fuzz) test/server/security-fuzz.test.ts with 5,000 requests across every door.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -621,6 +623,9 @@ if (wanted('resume') || wanted('senders')) {
 }
 
 if (wanted('documents')) await documents();
+// Large documents received and processed (bench/intake.mjs): others' latency meanwhile. A smoke run
+// takes the two quick cases (the renderers and LibreOffice take a minute there alone).
+if (wanted('intake')) await (await import('./intake.mjs')).intake({ only: SMOKE ? 'upload,signed' : undefined });
 
 /**
  * Issue 44: each hostile document (bench/hostile-documents.mjs; a thousandth of the size in a smoke

@@ -46,10 +46,7 @@ export interface McpHttpOptions {
 const keepAliveMs = (idleTimeoutMs: number) => Math.max(100, Math.floor(idleTimeoutMs / 3));
 
 /** Whether the POSTed message is a call answered as a stream: a long tool (called so), or one the client wants progress of. */
-function answersAsStream(
-  body: unknown,
-  isLong: (tool: string, args: Record<string, unknown>) => boolean,
-): boolean {
+function answersAsStream(body: unknown, isLong: (tool: string, args: Record<string, unknown>) => boolean): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
   const m = body as {
     method?: unknown;

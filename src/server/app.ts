@@ -135,7 +135,10 @@ async function multipartCreate(
         { field: 'bundle_request', message: 'This field is required.' },
       ]);
     const body = parseJson(spec[1], limits.maxDepth, 'bundle_request is not valid JSON');
-    return { body, files: form.files, cleanup: form.cleanup };
+    const files = await Promise.all(
+      form.files.map(async (f) => ({ filename: f.filename, contentType: f.contentType, data: await f.read() })),
+    );
+    return { body, files, cleanup: form.cleanup };
   } catch (e) {
     await form.cleanup();
     throw e;

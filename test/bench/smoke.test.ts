@@ -79,5 +79,9 @@ describe('every benchmark runs end to end at a tiny size', () => {
     expect(batch).toMatch(/^check: /m);
     expect(security).toMatch(/^Kill-and-double-resume .*: 0 rows sent twice, 0 never sent/m);
     expect(security).toMatch(/^page-tree DAG .* \| 400: .*page tree reaches a node twice/m);
+    expect(security).toMatch(/^ {2}sound PDF of .*, multipart: 201, then se; /m);
+    expect(security).toMatch(
+      /^ {2}PDF with [\d,]+ form fields, signed through to its files: completed, files ready; /m,
+    );
   });
 });

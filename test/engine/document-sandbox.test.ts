@@ -11,7 +11,7 @@ import {
   hugeTable,
   noRoot,
 } from '../../bench/hostile-documents.mjs';
-import { deriveFieldsApart, inspectPdfApart, renderBuiltinApart } from '../../src/local/documents/sandbox/apart.js';
+import { deriveFieldsApart, inspectPdfApart, renderHtmlApart } from '../../src/local/documents/sandbox/apart.js';
 import { inspectPdf } from '../../src/service/documentChecks.js';
 import { prescanPdf } from '../../src/service/pdfBounds.js';
 import { CONTRACT_PDF } from '../helpers.js';
@@ -37,9 +37,9 @@ describe('PDF bounds, before any walk', () => {
 
 describe('the document sandbox', () => {
   it('kills a job past its deadline, says why, and serves the next job from a new process', async () => {
-    await expect(renderBuiltinApart(hugeTable(4 * 1024 * 1024), 'none', 1500)).rejects.toThrow(
-      /^The HTML document exceeds the processing limits: /,
-    );
+    await expect(
+      renderHtmlApart({ html: hugeTable(4 * 1024 * 1024) }, 'none', { renderer: 'builtin', deadlineMs: 1500 }),
+    ).rejects.toThrow(/^The HTML document exceeds the processing limits: /);
     expect(await inspectPdfApart(CONTRACT_PDF)).toEqual({ pages: 1 });
   }, 60_000);
 

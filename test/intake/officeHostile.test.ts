@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boxCommand, findBwrap, NOBODY } from '../../src/local/documents/intake/converterBox.js';
+import { boxCommand, findBwrap, NOBODY, SCRIPT_TOOLS } from '../../src/local/documents/intake/converterBox.js';
 import { convertOfficeToPdf, findSoffice } from '../../src/local/documents/intake/office.js';
 import { checkOfficeFile, OFFICE_ZIP_LIMITS } from '../../src/local/documents/intake/officeCheck.js';
 import { compound, container, docx, docxBomb, docxLinkingImage, docxWithField, odt, zip } from './officeFiles.js';
@@ -307,6 +307,8 @@ describe("the converters' box (bubblewrap)", () => {
         for (const p of ['/home', '/root', '/etc/passwd', '/var/lib', '/var/log', ${JSON.stringify(SERVER_IMAGE)}, ${JSON.stringify(join(outside, 'secret.txt'))}, ${JSON.stringify(process.cwd())}])
           r[p] = fs.existsSync(p);
         r.tmp = fs.readdirSync('/tmp').filter((n) => !${JSON.stringify(dir)}.startsWith('/tmp/' + n));
+        r.bin = fs.readdirSync('/usr/bin');
+        r.lib = fs.readdirSync('/usr/lib');
         r.writable = ['/x', '/usr/x', '/usr/lib/x', '/etc/x'].filter((p) => { try { fs.writeFileSync(p, 'x'); return true } catch { return false } });
         fs.writeFileSync(${JSON.stringify(join(dir, 'written'))}, 'ok');
         const s = net.connect(${Number(new URL(base).port)}, '127.0.0.1');
@@ -330,6 +332,12 @@ describe("the converters' box (bubblewrap)", () => {
         connected: 'ECONNREFUSED',
       });
       if (isRoot) expect(r.uid).toBe(NOBODY);
+      // Of the system's programs only those the converters' scripts run, and the program itself;
+      // of /usr/lib only the libraries, locales and the converters' own installations.
+      expect((r.bin as string[]).filter((b) => !SCRIPT_TOOLS.includes(b))).toEqual(['node']);
+      expect((r.lib as string[]).filter((d) => !/-linux-gnu[a-z]*$|^(locale|libreoffice|chromium)$/.test(d))).toEqual(
+        [],
+      );
       expect(readFileSync(join(dir, 'written'), 'utf8')).toBe('ok');
       expect(hits).toEqual([]);
     } finally {

@@ -50,8 +50,11 @@ type Source =
   | { kind: 'url'; url: string }
   /** A Document Template's PDF, already in the file store. */
   | { kind: 'template'; templateId: string; hash: string; pages: number }
-  /** Rendered or converted to PDF in the background, like a download. */
-  | { kind: 'html'; html: string }
+  /**
+   * Rendered or converted to PDF in the background, like a download. The HTML waits in the file
+   * store, not in its row: a row of megabytes is rewritten whole by every change of its state.
+   */
+  | { kind: 'html'; data: Buffer; hash: string }
   | { kind: 'office'; data: Buffer; hash: string; ext: string };
 
 interface PlannedDocument {
@@ -81,7 +84,8 @@ let schemas: Promise<typeof import('../../service/schemas.js')> | undefined;
 export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<Bundle> {
   const plan = await planBundle(ctx, input, files, true);
   for (const { source: s } of plan.planned)
-    if ((s.kind === 'ready' && !s.stored) || s.kind === 'office') ctx.blobs.put(s.data, s.hash);
+    if ((s.kind === 'ready' && !s.stored) || s.kind === 'office' || s.kind === 'html')
+      await ctx.blobs.store(s.data, s.hash);
   const written = await inGroupedTransaction(ctx, () => writeBundle(ctx, plan));
   if (plan.pending) ctx.kick();
   // The answer is made once the write lock is let go: from the rows as written, not read back.
@@ -248,8 +252,11 @@ async function planDocument(
   };
   if (d.file_url !== undefined)
     return { key, name: d.filename ?? nameFromUrl(d.file_url, key), source: { kind: 'url', url: d.file_url }, spec };
-  if (d.file_html !== undefined)
-    return { key, name: d.filename ?? `${key}.pdf`, source: { kind: 'html', html: d.file_html }, spec };
+  if (d.file_html !== undefined) {
+    const data = Buffer.from(d.file_html, 'utf8');
+    const source = { kind: 'html' as const, data, hash: await sha256Yielding(data) };
+    return { key, name: d.filename ?? `${key}.pdf`, source, spec };
+  }
   const ext = d.file_index !== undefined ? extname(files[d.file_index].filename).slice(1).toLowerCase() : '';
   if ((OFFICE_EXTENSIONS as readonly string[]).includes(ext)) {
     const f = files[d.file_index!];
@@ -443,7 +450,8 @@ function insertDocuments(db: EngineContext['db'], seq: number, planned: PlannedD
     } else if (d.source.kind === 'url') {
       row('url', d.source.url, null, 'pending', d.spec);
     } else if (d.source.kind === 'html') {
-      row('html', null, null, 'pending', { ...d.spec, html: d.source.html });
+      recordBlob(db, d.source.hash, d.source.data.length, 0, at);
+      row('html', null, null, 'pending', { ...d.spec, html: { sha256: d.source.hash } });
     } else {
       // The office original is kept (content-addressed) until it is converted.
       recordBlob(db, d.source.hash, d.source.data.length, 0, at);

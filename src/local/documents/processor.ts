@@ -9,7 +9,7 @@ import { launch } from '../bundles/launch.js';
 import { recordBlob } from '../store/blobs.js';
 import { downloadDocument } from './urlFetch.js';
 import type { PreparedSpec } from './intake/prepare.js';
-import { deriveFieldsApart, inspectPdfApart, renderBuiltinApart } from './sandbox/apart.js';
+import { deriveFieldsApart, inspectPdfApart, renderHtmlApart, sha256Yielding } from './sandbox/apart.js';
 import { markFailed } from '../bundles/transitions.js';
 import { documentSpec } from '../bundles/fields.js';
 
@@ -60,13 +60,14 @@ async function obtainPdf(
 ): Promise<{ pdf: Buffer; spec: PreparedSpec }> {
   if (d.source === 'url') return { pdf: await downloadDocument(d.source_url!, ctx.outboundPolicy()), spec };
   if (d.source === 'html') {
-    const { findChromium, renderHtml } = await import('./intake/html.js');
-    const { html, ...rest } = spec as PreparedSpec & { html: string };
+    // The HTML is in the file store (rows written before it was kept there hold it inline).
+    const { html, ...rest } = spec as PreparedSpec & { html: { sha256: string } | string };
     const fieldsMode = spec.html_fields_mode === 'none' ? 'none' : 'native';
-    // The built-in renderer parses and lays out in this process's language: it runs apart, capped.
-    const rendered = findChromium()
-      ? await renderHtml(html, { fieldsMode })
-      : await renderBuiltinApart(html, fieldsMode);
+    // Parsed (parse5) and laid out apart, capped, whichever renderer draws it.
+    const rendered = await renderHtmlApart(
+      typeof html === 'string' ? { html } : { path: ctx.blobs.path(html.sha256) },
+      fieldsMode,
+    );
     const taken = new Set([...(rest.fields ?? []), ...(rest.auto_placements ?? [])].map((f) => f.key));
     const found = rendered.fields.filter((f) => !taken.has(f.key));
     return {
@@ -76,7 +77,7 @@ async function obtainPdf(
   }
   const { convertOfficeToPdf } = await import('./intake/office.js');
   const { office } = spec as PreparedSpec & { office: { sha256: string; ext: string } };
-  return { pdf: await convertOfficeToPdf(ctx.blobs.get(office.sha256), office.ext), spec };
+  return { pdf: await convertOfficeToPdf(await ctx.blobs.read(office.sha256), office.ext), spec };
 }
 
 /** Obtains, checks and stores one document; any failure, even of the store itself, fails the document. */
@@ -89,7 +90,7 @@ async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
     const derived = await deriveFieldsApart(pdf, spec, d.idx, { field, background: true });
     const problem = derived.problems[0];
     if (problem) throw new DocumentProblem(problem.field, derived.problems.map((p) => p.message).join(' '));
-    accept(ctx, d, pdf, info.pages, derived.spec);
+    accept(ctx, d, await ctx.blobs.store(pdf, await sha256Yielding(pdf)), pdf.length, info.pages, derived.spec);
   } catch (e) {
     try {
       fail(ctx, d, (e as Error).message, e instanceof DocumentProblem ? e.field : undefined);
@@ -101,11 +102,11 @@ async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
 
 const SOURCE_FIELDS: Record<string, string> = { url: 'file_url', html: 'file_html', office: 'file_index' };
 
-function accept(ctx: EngineContext, d: DocumentRow, data: Buffer, pages: number, derived: PreparedSpec): void {
-  const hash = ctx.blobs.put(data);
+/** Records a document stored under `hash` as ready (and launches its Bundle when it was the last). */
+function accept(ctx: EngineContext, d: DocumentRow, hash: string, size: number, pages: number, derived: PreparedSpec) {
   inTransaction(ctx, () => {
     const at = ctx.clock.now();
-    recordBlob(ctx.db, hash, data.length, pages, at);
+    recordBlob(ctx.db, hash, size, pages, at);
     const spec = { ...derived, pages };
     const r = sql(
       ctx.db,

@@ -199,7 +199,7 @@ class Writer {
 export async function certificateOfEvidence(
   bundle: EvidenceBundle,
   packet: EvidencePacket,
-  docs: (EvidenceDocument & { signedSha256: string; pages: number })[],
+  docs: (Omit<EvidenceDocument, 'pdf'> & { signedSha256: string; pages: number })[],
   values: EvidenceValue[],
   combinedSha256: string,
 ): Promise<Buffer> {

@@ -6,7 +6,8 @@ import { recordBlob } from '../store/blobs.js';
 import { documentRowsOf, packetRowsOf } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { type EvidenceBundle, type EvidenceValue, certificateOfEvidence, combinedPdf, signedPdf } from './evidence.js';
+import type { EvidenceBundle, EvidenceValue } from './evidence.js';
+import { certificateApart, combinedPdfApart, signedPdfApart } from '../documents/sandbox/apart.js';
 import { listEvents, recordEvent } from '../bundles/events.js';
 import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { isTerminal } from '../../service/states.js';
@@ -73,7 +74,7 @@ function gather(ctx: EngineContext, b: BundleRow, at: string) {
       key: d.key,
       name: d.name,
       sha256: d.sha256!,
-      pdf: blobs.get(d.sha256!),
+      pdfPath: blobs.path(d.sha256!),
       fields: fieldsOfDocument(d),
       pages: documentSpec(d).pages ?? 0,
     }));
@@ -111,8 +112,8 @@ export async function produceInterim(ctx: EngineContext, b: BundleRow): Promise<
   const { docs, values, bundle } = gather(ctx, b, ctx.clock.now());
   const files: { ref: string; name: string; data: Buffer; hash: string }[] = [];
   for (const d of docs) {
-    const data = await signedPdf(bundle, d, values, true);
-    files.push({ ref: d.key, name: `${baseName(d.name)}-interim.pdf`, data, hash: ctx.blobs.put(data) });
+    const data = await signedPdfApart(bundle, d, values, true);
+    files.push({ ref: d.key, name: `${baseName(d.name)}-interim.pdf`, data, hash: await ctx.blobs.store(data) });
   }
   inTransaction(ctx, () => {
     const now = sql(ctx.db, 'SELECT status FROM bundles WHERE seq = ?').get(b.seq) as { status: string } | undefined;
@@ -155,24 +156,25 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
   const { db, blobs } = ctx;
   const { attrs, docs, values, bundle, packets } = gather(ctx, b, b.completed_at!);
 
+  // The client's PDFs are loaded and drawn over in the document sandbox; only stored files come back.
   const files: { kind: ProducedKind; ref: string; name: string; data: Buffer }[] = [];
-  const signed = [];
+  const hashes: string[] = [];
   for (const d of docs) {
-    const data = await signedPdf(bundle, d, values);
+    const data = await signedPdfApart(bundle, d, values);
     files.push({ kind: 'signed_pdf', ref: d.key, name: `${baseName(d.name)}-signed.pdf`, data });
-    signed.push({ ...d, data });
+    hashes.push(await blobs.store(data));
   }
-  const combined = await combinedPdf(
+  const combined = await combinedPdfApart(
     bundle,
-    signed.map((s) => s.data),
+    hashes.map((h) => blobs.path(h)),
   );
   files.push({ kind: 'combined_pdf', ref: '', name: `${b.id}-combined.pdf`, data: combined });
-  const hashes = files.map((f) => blobs.put(f.data));
-  const withHashes = signed.map((s, i) => ({ ...s, signedSha256: hashes[i]! }));
+  hashes.push(await blobs.store(combined));
+  const withHashes = docs.map((d, i) => ({ ...d, signedSha256: hashes[i]! }));
   const combinedSha = hashes[hashes.length - 1]!;
   for (const p of packets) {
     const a = packetAttrs(p);
-    const data = await certificateOfEvidence(
+    const data = await certificateApart(
       bundle,
       {
         id: p.id,
@@ -193,7 +195,7 @@ async function produce(ctx: EngineContext, b: BundleRow): Promise<void> {
       combinedSha,
     );
     files.push({ kind: 'coe_pdf', ref: p.id, name: certificateName(b.id, p, packets), data });
-    hashes.push(blobs.put(data));
+    hashes.push(await blobs.store(data));
   }
 
   inTransaction(ctx, () => {

@@ -1,11 +1,13 @@
 // The box the converters (LibreOffice, Chromium) run in: bubblewrap with no network and a filesystem
-// of the system's programs (read-only) and one scratch directory, a fresh /tmp and nothing else; as
+// of the converter's own installation, the libraries, fonts and the few programs its launch script
+// runs (read-only) and one scratch directory, a fresh /tmp and nothing else; as
 // the unprivileged user `nobody` when esign runs as root; with a memory limit (prlimit). Without a
 // working bubblewrap the program runs unboxed under the same limits, and the caller refuses before
 // it runs what would reach out (docs/security.md, "Converters").
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { getPriority } from 'node:os';
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
 import { findExecutable, isExecutable, programSetting } from './findExecutable.js';
 
@@ -13,16 +15,19 @@ import { findExecutable, isExecutable, programSetting } from './findExecutable.j
 export const NOBODY = 65534;
 
 /**
- * Read-only parts of the system a converter needs: programs and libraries, fonts, the data their
- * libraries read, their own settings. Not the rest of /usr/share (where any package's files are),
- * nor /etc, /home, /root, /var, /srv, /opt or esign's data directory.
+ * Read-only parts of the system a converter needs: shared libraries and locales, fonts, the data
+ * their libraries read, their own settings. Not the rest of /usr/lib or /usr/share (where any
+ * package's files are), nor /etc, /home, /root, /var, /srv, /opt or esign's data directory.
  */
 const SYSTEM_PATHS = [
-  '/usr/bin',
-  '/usr/lib',
+  ...multiarchLibs(),
+  '/usr/lib/locale',
   '/usr/lib32',
   '/usr/lib64',
   '/usr/libx32',
+  // The converters' own installations (Debian's packages).
+  '/usr/lib/libreoffice',
+  '/usr/lib/chromium',
   ...[
     'fonts',
     'fontconfig',
@@ -48,6 +53,42 @@ const SYSTEM_PATHS = [
   '/etc/chromium.d',
   '/var/cache/fontconfig',
 ];
+
+/**
+ * The programs of /usr/bin the converters run: Debian's soffice and chromium are shell scripts,
+ * which run these (found by tracing real conversions, and read from the scripts); no other program.
+ */
+export const SCRIPT_TOOLS = [
+  'sh',
+  'dash',
+  'true',
+  'awk',
+  'basename',
+  'cut',
+  'dirname',
+  'expr',
+  'find',
+  'findmnt',
+  'grep',
+  'ls',
+  'mktemp',
+  'rm',
+  'sed',
+  'tr',
+  'uname',
+];
+
+/** /usr/lib's directories of shared libraries for an architecture (x86_64-linux-gnu and the like). */
+function multiarchLibs(): string[] {
+  try {
+    return readdirSync('/usr/lib')
+      .filter((d) => /^[a-z0-9_]+-linux-gnu[a-z]*$/.test(d))
+      .map((d) => `/usr/lib/${d}`);
+  } catch {
+    return [];
+  }
+}
+
 /** On a merged-/usr system these are links into /usr; elsewhere they are bound as they are. */
 const TOP_LINKS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
@@ -80,6 +121,11 @@ function boxArgs(scratch: string, program: string[], extraRo: string[]): string[
     else args.push('--ro-bind', top, top);
   }
   for (const path of [...SYSTEM_PATHS, ...extraRo]) if (existsSync(path)) args.push('--ro-bind', path, path);
+  // A tool is bound as the file it is (its alternatives link resolved); the program keeps its links,
+  // since soffice finds its installation by following the link it was started through.
+  const tools = SCRIPT_TOOLS.map((t) => `/usr/bin/${t}`).filter((t) => existsSync(t));
+  for (const tool of tools) args.push('--ro-bind', tool, tool);
+  args.push(...programLinks(program[0]!, tools));
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', scratch, scratch, '--chdir', scratch);
   // The box's own root (where bubblewrap made the mount points) is read-only too.
   return [...args, '--remount-ro', '/', '--', ...program];
@@ -97,6 +143,26 @@ export function installDirOf(program: string): string[] {
 }
 
 const realTarget = (path: string) => (lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined);
+
+/** The program's path in the box as it is outside: each link on the way kept as a link, the file bound. */
+function programLinks(program: string, bound: string[]): string[] {
+  const args: string[] = [];
+  // Its directory as the box has it (/bin is /usr/bin there, as here).
+  let path: string;
+  try {
+    path = join(realpathSync(dirname(program)), basename(program));
+  } catch {
+    return []; // not there: starting it fails, and says so
+  }
+  if (bound.includes(path)) return [];
+  for (let hops = 0; hops < 8 && existsSync(path); hops++) {
+    const target = realTarget(path);
+    if (!target) return [...args, '--ro-bind', path, path];
+    args.push('--symlink', target, path);
+    path = resolve(dirname(path), target);
+  }
+  return args;
+}
 
 let probed: { bwrap: string; works: boolean } | undefined;
 
@@ -127,8 +193,15 @@ export async function boxCommand(
   const prlimit = systemTool('ESIGN_PRLIMIT', 'prlimit');
   const wrapped = (inner: string[]): Box => {
     // Niced, as the document sandbox is: a converter busy on a hostile file leaves the server the CPU.
+    // Niceness 10 in all: started from the document sandbox (itself at 10) it adds nothing, or a
+    // converter at 19 starves on a busy machine and misses its deadline.
     const nice = ['/usr/bin/nice', '/bin/nice'].find((p) => isExecutable(p));
-    const line = [...(nice ? [nice, '-n', '10'] : []), ...(prlimit ? [prlimit, ...limit] : []), ...inner];
+    const more = Math.max(0, 10 - getPriority());
+    const line = [
+      ...(nice && more ? [nice, '-n', String(more)] : []),
+      ...(prlimit ? [prlimit, ...limit] : []),
+      ...inner,
+    ];
     return { command: line[0]!, args: line.slice(1), boxed: Boolean(bwrap) };
   };
   if (isRoot()) {

@@ -153,25 +153,29 @@ function prepare(parse5: Parse5, doc: Doc, sources: FieldSource[], prefix: strin
   return parse5.serialize(doc);
 }
 
-/** Where each field's box landed in the rendered page (its inner box too, where it has one). */
+/**
+ * Where each field's box landed in the rendered page (its inner box too, where it has one). The
+ * function runs in the page, as its source text: it defines no function of its own, which the
+ * build's keepNames would wrap in a helper the page does not have ("f is not defined").
+ */
 const fieldBoxes = (page: Page): Promise<DomBox[]> =>
-  page.evaluate((): DomBox[] => {
-    const rect = (r: DOMRect) => ({
-      x: r.left + window.scrollX,
-      y: r.top + window.scrollY,
-      w: r.width,
-      h: r.height,
-    });
-    return Array.from(document.querySelectorAll('[data-esign-field]'), (el) => {
+  page.evaluate((): DomBox[] =>
+    Array.from(document.querySelectorAll('[data-esign-field]'), (el) => {
+      const own = el.getBoundingClientRect();
       const inner = el.querySelector(':scope > [data-esign-inner]')?.getClientRects()[0];
       return {
         i: Number(el.getAttribute('data-esign-field')),
         shown: el.getClientRects().length > 0,
-        ...rect(el.getBoundingClientRect()),
-        ...(inner && { inner: rect(inner) }),
+        x: own.left + window.scrollX,
+        y: own.top + window.scrollY,
+        w: own.width,
+        h: own.height,
+        ...(inner && {
+          inner: { x: inner.left + window.scrollX, y: inner.top + window.scrollY, w: inner.width, h: inner.height },
+        }),
       };
-    });
-  });
+    }),
+  );
 
 export async function renderWithChromium(
   parse5: Parse5,

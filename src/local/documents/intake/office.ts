@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { OFFICE_EXTENSIONS } from '../../../service/enums.js';
 import { boxCommand, findBwrap, installDirOf } from './converterBox.js';
 import { findExecutable, isExecutable } from './findExecutable.js';
-import { checkOfficeFile } from './officeCheck.js';
+import { checkOfficeApart } from '../sandbox/apart.js';
 
 const DEFAULT_OFFICE_TIMEOUT_MS = 120_000;
 /** LibreOffice's address space (prlimit --as): it starts near 1 GB of mappings; past this it fails. */
@@ -36,12 +36,6 @@ export async function convertOfficeToPdf(
   if (!(OFFICE_EXTENSIONS as readonly string[]).includes(type))
     throw new Error(`Cannot convert ".${type}" files: the office formats are ${OFFICE_EXTENSIONS.join(', ')}.`);
   if (!data.length) throw new Error('The office document is empty.');
-  // LibreOffice reads what it does not recognise as plain text (or as HTML, fetching what it links):
-  // a wrong file would "convert".
-  await checkOfficeFile(data, type, { boxed: opts.box !== false && Boolean(findBwrap()) });
-  const soffice = opts.sofficePath ?? findSoffice();
-  if (!soffice)
-    throw new Error('LibreOffice is not installed: no soffice or libreoffice on PATH (set ESIGN_SOFFICE to its path).');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_OFFICE_TIMEOUT_MS;
 
   const dir = await mkdtemp(join(tmpdir(), 'esign-office-'));
@@ -49,6 +43,14 @@ export async function convertOfficeToPdf(
     const input = join(dir, `document.${type}`);
     const outDir = join(dir, 'out');
     await writeFile(input, data);
+    // LibreOffice reads what it does not recognise as plain text (or as HTML, fetching what it links):
+    // a wrong file would "convert". Checked apart: the check inflates the whole package.
+    await checkOfficeApart(input, type, opts.box !== false && Boolean(findBwrap()));
+    const soffice = opts.sofficePath ?? findSoffice();
+    if (!soffice)
+      throw new Error(
+        'LibreOffice is not installed: no soffice or libreoffice on PATH (set ESIGN_SOFFICE to its path).',
+      );
     const args = [
       '--headless',
       '--invisible',

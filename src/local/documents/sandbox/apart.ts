@@ -3,7 +3,7 @@
 // refusal over the limits is remembered by sha256 for a while (a client that retries gets it again
 // at once). Field derivation that needs no look at the PDF stays here, and costs nothing.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../../../service/errors.js';
@@ -15,6 +15,8 @@ import {
   SANDBOX_JOB_DEADLINE_MS,
 } from '../../../service/documentLimits.js';
 import type { RenderedHtml } from '../intake/renderTypes.js';
+import type { EvidenceBundle, EvidenceDocument, EvidencePacket, EvidenceValue } from '../../evidence/evidence.js';
+import type { CertifiedDocument } from './protocol.js';
 
 /** html.ts's own limit (kept here as a figure: html.ts loads parse5 and the renderers). */
 const DEFAULT_HTML_TIMEOUT_MS = 30_000;
@@ -79,10 +81,10 @@ const jobOptions = (opts: ApartOptions) =>
     : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF' };
 
 /** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
-async function asFile<T>(data: Buffer, use: (path: string) => Promise<T>): Promise<T> {
+async function asFile<T>(data: Buffer | string, use: (path: string) => Promise<T>, name = 'document.pdf'): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'esign-documents-'));
   try {
-    const path = join(dir, 'document.pdf');
+    const path = join(dir, name);
     await writeFile(path, data, { mode: 0o600 });
     return await use(path);
   } finally {
@@ -146,15 +148,113 @@ export async function deriveFieldsApart(
   return out;
 }
 
-/** The built-in HTML renderer (html.ts with renderer 'builtin'), apart; its own time limit is the job's deadline's. */
-export async function renderBuiltinApart(
-  html: string,
+/**
+ * html.ts's renderHtml, apart: the HTML (a file, or text written to one) is parsed (parse5), its
+ * fields found and the page laid out in the sandbox process, by Chromium when it is installed
+ * (`auto`) or the built-in renderer; the renderer's own time limit is within the job's deadline.
+ */
+export async function renderHtmlApart(
+  source: { path: string } | { html: string },
   fieldsMode: 'native' | 'none',
-  deadlineMs = HTML_JOB_DEADLINE_MS,
+  opts: { renderer?: 'auto' | 'builtin'; deadlineMs?: number } = {},
 ): Promise<RenderedHtml> {
+  if (!('path' in source))
+    return asFile(source.html, (path) => renderHtmlApart({ path }, fieldsMode, opts), 'document.html');
+  const deadlineMs = opts.deadlineMs ?? HTML_JOB_DEADLINE_MS;
   const r = await pool().run<RenderedHtml & { pdf: Uint8Array }>(
-    { kind: 'html', html, fieldsMode, timeoutMs: Math.max(1000, Math.min(DEFAULT_HTML_TIMEOUT_MS, deadlineMs - 5000)) },
+    {
+      kind: 'html',
+      htmlPath: source.path,
+      fieldsMode,
+      renderer: opts.renderer ?? 'auto',
+      timeoutMs: Math.max(1000, Math.min(DEFAULT_HTML_TIMEOUT_MS, deadlineMs - 5000)),
+    },
     { deadlineMs, subject: 'The HTML document', counting: 'started' },
   );
   return { ...r, pdf: Buffer.from(r.pdf.buffer, r.pdf.byteOffset, r.pdf.byteLength) };
+}
+
+/**
+ * checkOfficeFile (intake/officeCheck.ts) of the file at `path`, apart: the package's directory is
+ * read and every part inflated and scanned in the sandbox process. Throws the reason it is refused.
+ */
+export async function checkOfficeApart(path: string, type: string, boxed: boolean): Promise<void> {
+  try {
+    await pool().run(
+      { kind: 'office', path, type, boxed },
+      { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The office document', counting: 'started' },
+    );
+  } catch (e) {
+    throw e instanceof SandboxFailure ? new Error(e.message) : e;
+  }
+}
+
+/** What a sandbox job writes to `outPath` (a private file, removed after), read without blocking. */
+async function written(run: (outPath: string) => Promise<unknown>): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'esign-documents-'));
+  try {
+    const outPath = join(dir, 'out.pdf');
+    await run(outPath);
+    return await readFile(outPath);
+  } catch (e) {
+    throw e instanceof SandboxFailure ? new Error(e.message) : e;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const evidenceJob = { deadlineMs: SANDBOX_JOB_DEADLINE_MS, counting: 'started' as const };
+
+/**
+ * evidence.ts's signedPdf of the stored PDF at `pdfPath`, apart: the client's PDF is loaded, its form
+ * flattened and the values drawn in the sandbox process, not on the server's event loop.
+ */
+export function signedPdfApart(
+  bundle: EvidenceBundle,
+  doc: Omit<EvidenceDocument, 'pdf'> & { pdfPath: string },
+  values: EvidenceValue[],
+  interim = false,
+): Promise<Buffer> {
+  const { pdfPath, ...rest } = doc;
+  const mine = values.filter((v) => v.doc_key === doc.key);
+  return written((outPath) =>
+    pool().run(
+      { kind: 'signed', pdfPath, outPath, bundle, doc: rest, values: mine, interim },
+      { ...evidenceJob, subject: `The signed copy of "${doc.name}"` },
+    ),
+  );
+}
+
+/** evidence.ts's combinedPdf of the signed copies at `pdfPaths`, apart. */
+export function combinedPdfApart(bundle: EvidenceBundle, pdfPaths: string[]): Promise<Buffer> {
+  return written((outPath) =>
+    pool().run({ kind: 'combined', pdfPaths, outPath, bundle }, { ...evidenceJob, subject: 'The combined PDF' }),
+  );
+}
+
+/**
+ * evidence.ts's certificateOfEvidence, apart: drawn where the signed copies are (the server loads
+ * neither pdf-lib nor the fonts for it; their first load held other requests for seconds).
+ */
+export function certificateApart(
+  bundle: EvidenceBundle,
+  packet: EvidencePacket,
+  docs: CertifiedDocument[],
+  values: EvidenceValue[],
+  combinedSha256: string,
+): Promise<Buffer> {
+  const certified = docs.map(({ key, name, sha256, fields, signedSha256, pages }) => ({
+    key,
+    name,
+    sha256,
+    fields,
+    signedSha256,
+    pages,
+  }));
+  return written((outPath) =>
+    pool().run(
+      { kind: 'certificate', outPath, bundle, packet, docs: certified, values, combinedSha256 },
+      { ...evidenceJob, subject: 'The Certificate of Evidence' },
+    ),
+  );
 }

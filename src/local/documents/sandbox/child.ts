@@ -1,8 +1,10 @@
 // The sandbox process (built as dist/documentSandbox.js, started by pool.ts): it takes one job at a
 // time over IPC, parses, searches or renders a client's document within the bounds of
-// service/pdfBounds.ts, and answers. Its memory and CPU are capped by the command that starts it; a
+// service/pdfBounds.ts, and answers; the signed copies of a completed Bundle's documents (drawn
+// over the client's PDF, its form flattened) are made here too. HTML is parsed here (parse5) whichever renderer lays it out:
+// Chromium, when used, is driven from here too, in its own box. Its memory and CPU are capped by the command that starts it; a
 // job over its deadline is ended by killing this process.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { inspectPdf } from '../../../service/documentChecks.js';
 import { OVER_LIMITS } from '../../../service/pdfBounds.js';
 import type { SandboxAnswer, SandboxJob } from './protocol.js';
@@ -19,11 +21,37 @@ async function perform(job: SandboxJob): Promise<unknown> {
       const { deriveFields } = await import('../intake/prepare.js');
       return deriveFields(pdf, job.spec, job.index);
     }
+    case 'office': {
+      const { checkOfficeFile } = await import('../intake/officeCheck.js');
+      await checkOfficeFile(readFileSync(job.path), job.type, { boxed: job.boxed });
+      return null;
+    }
+    case 'signed': {
+      const { signedPdf } = await import('../../evidence/evidence.js');
+      const pdf = await signedPdf(job.bundle, { ...job.doc, pdf: readFileSync(job.pdfPath) }, job.values, job.interim);
+      writeFileSync(job.outPath, pdf, { mode: 0o600 });
+      return null;
+    }
+    case 'combined': {
+      const { combinedPdf } = await import('../../evidence/evidence.js');
+      const pdf = await combinedPdf(
+        job.bundle,
+        job.pdfPaths.map((p) => readFileSync(p)),
+      );
+      writeFileSync(job.outPath, pdf, { mode: 0o600 });
+      return null;
+    }
+    case 'certificate': {
+      const { certificateOfEvidence } = await import('../../evidence/evidence.js');
+      const pdf = await certificateOfEvidence(job.bundle, job.packet, job.docs, job.values, job.combinedSha256);
+      writeFileSync(job.outPath, pdf, { mode: 0o600 });
+      return null;
+    }
     case 'html': {
       const { renderHtml } = await import('../intake/html.js');
-      const r = await renderHtml(job.html, {
+      const r = await renderHtml(readFileSync(job.htmlPath, 'utf8'), {
         fieldsMode: job.fieldsMode,
-        renderer: 'builtin',
+        renderer: job.renderer,
         timeoutMs: job.timeoutMs,
       });
       return { ...r, pdf: new Uint8Array(r.pdf) };

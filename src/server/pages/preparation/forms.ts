@@ -2,15 +2,14 @@
 // shows again if the engine refuses it (the state).
 import type { BundleDraft, TemplateDraft } from '../../../service/hosting.js';
 import type { FieldError } from '../../../service/errors.js';
-import type { ReceivedFile } from '../../multipartForm.js';
 import type { BundleFormState, Signer } from './bundlePage.js';
 import type { TemplateFormState } from './templatePage.js';
 
 export interface FormParts {
   /** Text inputs in document order; a name may repeat (one per row). */
   values: [string, string][];
-  /** Files as received (on disk until `data` is read). */
-  files: ReceivedFile[];
+  /** Files as received, read. */
+  files: { field: string; filename: string; contentType: string; data: Buffer }[];
 }
 
 export interface ReadForm<D, S> {

@@ -65,7 +65,8 @@ async function submit<D, S extends TemplateFormState | BundleFormState>(
   const s = pages.session(token);
   const form = await receiveForm(req, PREPARATION_FORM, { keepFile: (field) => field === 'pdf' });
   try {
-    const { draft, state, problems } = read({ values: form.fields, files: form.files.filter(chosen) });
+    const files = await Promise.all(form.files.filter(chosen).map(async (f) => ({ ...f, data: await f.read() })));
+    const { draft, state, problems } = read({ values: form.fields, files });
     if (problems.length) return render(engine, reply, s, 400, { ...state, errors: problems });
     try {
       return await run(pages, token, draft);

@@ -40,12 +40,7 @@ async function multipartInput(req: FastifyRequest, view: SigningView): Promise<S
   const attachments: Record<string, SignerAttachment[]> = Object.create(null);
   for (const f of form.files) {
     if (!f.filename && !f.size) continue;
-    (attachments[f.field.slice(5)] ??= []).push({
-      name: f.filename,
-      get data() {
-        return f.data;
-      },
-    });
+    (attachments[f.field.slice(5)] ??= []).push({ name: f.filename, data: await f.read() });
   }
   for (const [name, value] of form.fields) if (name.startsWith('value:')) values[name.slice(6)] = value;
   for (const f of view.fields) if (f.kind === 'chk' && values[f.ref] === undefined) values[f.ref] = 'false';
