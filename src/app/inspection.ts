@@ -120,6 +120,11 @@ export interface WebhookSubscription {
   not_delivered: number;
   /** Occurrences it got no event for. */
   not_sent: number;
+  /**
+   * Of those, the ones it missed while disabled that are kept to be sent once each (esign webhook
+   * resend-missed); null where the backend keeps no such record (the API has none).
+   */
+  missed: number | null;
   /** All of the above in words (times as ISO). */
   outcome: string;
 }
@@ -144,16 +149,26 @@ export function outcomeWords(w: Omit<WebhookSubscription, 'outcome'>, when?: (is
   const parts: string[] = [];
   if (w.delivered) parts.push(`${w.delivered} delivered`);
   if (w.not_delivered) parts.push(`${w.not_delivered} not delivered (yet)`);
-  if (w.not_sent)
+  const kept = Math.min(w.missed ?? 0, w.not_sent);
+  const why = w.enabled ? 'the webhook was disabled, or not subscribed, then' : disabledWords(w, when);
+  if (kept)
     parts.push(
-      `${w.not_sent} not sent: ${w.enabled ? 'the webhook was disabled, or not subscribed, then' : disabledWords(w, when)}`,
+      w.enabled
+        ? `${kept} missed while the webhook was disabled, kept to be sent`
+        : `${kept} not sent: ${why}; kept to be sent once it is enabled again`,
     );
+  if (w.not_sent > kept) parts.push(`${w.not_sent - kept} not sent: ${why}`);
   if (!parts.length) parts.push('no event yet');
   return parts.join('; ');
 }
 
 /** Every webhook subscribed to an event type this Bundle produced, with the fate of its events. */
-function subscriptions(hooks: Webhook[], events: BundleEvent[], hookEvents: WebhookEvent[]): WebhookSubscription[] {
+function subscriptions(
+  hooks: Webhook[],
+  events: BundleEvent[],
+  hookEvents: WebhookEvent[],
+  missed: Map<string, number> | null,
+): WebhookSubscription[] {
   const occurred = new Map<string, number>();
   for (const e of events) {
     const type = WEBHOOK_EVENT_OF[e.kind];
@@ -176,6 +191,7 @@ function subscriptions(hooks: Webhook[], events: BundleEvent[], hookEvents: Webh
         delivered,
         not_delivered: mine.length - delivered,
         not_sent: Math.max(0, occurrences - mine.length),
+        missed: missed ? (missed.get(w.id) ?? 0) : null,
       };
       return { ...s, outcome: outcomeWords(s) };
     });
@@ -289,7 +305,10 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     hookTotal = found.total;
     for (const e of hookEvents)
       timeline.push(...webhookEntries(e, hooks.get(e.webhook) ?? e.webhook, name(packetOf(e))));
-    webhooks = subscriptions(list, events, hookEvents);
+    const missed = service.listMissedWebhookEvents
+      ? new Map((await service.listMissedWebhookEvents({ bundle: slug })).map((m) => [m.webhook, m.count]))
+      : null;
+    webhooks = subscriptions(list, events, hookEvents, missed);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     unavailable.push(`webhook events (${e.message})`);

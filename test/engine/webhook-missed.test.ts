@@ -104,10 +104,7 @@ describe('events missed while a webhook was disabled', () => {
     await engine.updateWebhook(w.id, { enabled: true });
     const other = new LocalEngine({ dataDir: engine.dataDir });
     try {
-      const [a, b] = await Promise.all([
-        engine.resendMissedWebhookEvents(w.id),
-        other.resendMissedWebhookEvents(w.id),
-      ]);
+      const [a, b] = await Promise.all([engine.resendMissedWebhookEvents(w.id), other.resendMissedWebhookEvents(w.id)]);
       expect(a.events.length + b.events.length).toBe(5);
       await engine.deliverWebhooks();
       expect(rx.received).toHaveLength(5);

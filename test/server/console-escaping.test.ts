@@ -123,6 +123,7 @@ const inspection: Inspection = {
       delivered: 0,
       not_delivered: 1,
       not_sent: 1,
+      missed: 1,
       outcome: X('outcome'),
     },
   ],

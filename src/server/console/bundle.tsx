@@ -44,6 +44,8 @@ export const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
 export const remindUrl = (slug: string, packet: string) =>
   `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
 const enableUrl = (slug: string, webhook: string) => `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/enable`;
+const resendMissedUrl = (slug: string, webhook: string) =>
+  `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/resend-missed`;
 export const resendUrl = (slug: string, event: string) =>
   `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
 export const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
@@ -374,7 +376,15 @@ function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: 
                   <>Disabled {!readOnly && <a href={enableUrl(r.bundle.id, w.id)}>Enable again…</a>}</>
                 )}
               </td>
-              <td>{outcomeWords(w, (iso) => clockTime(iso, now))}</td>
+              <td>
+                {outcomeWords(w, (iso) => clockTime(iso, now))}
+                {w.enabled && !readOnly && (w.missed ?? 0) > 0 && (
+                  <>
+                    {' '}
+                    <a href={resendMissedUrl(r.bundle.id, w.id)}>Send what it missed…</a>
+                  </>
+                )}
+              </td>
             </tr>
           ))}
         </ListTable>

@@ -10,6 +10,7 @@ import {
   waitsForWords,
 } from '../../../app/inspection.js';
 import { clockTime } from '../../../app/timeWords.js';
+import { resendMissedHint } from '../../../app/missedEvents.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
@@ -100,6 +101,9 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
       ] satisfies Column<WebhookSubscription>[],
       (w) => w.id,
     );
+    // The way to send what a webhook missed while disabled, whole (an id to copy).
+    for (const w of r.webhooks)
+      if (w.missed) f.io.out.write(`${safeLine(`${w.name}: ${w.missed} missed, ${resendMissedHint(w)}`)}\n`);
   }
   section('Timeline');
   // On a terminal the facts (a reason, the event id for `webhook resend`, a link) follow the entry's
