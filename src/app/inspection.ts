@@ -13,6 +13,7 @@ import {
 } from '../service/states.js';
 import type { Bundle, BundleEvent, BundleMessage, FileObject, Webhook, WebhookEvent } from '../service/types.js';
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
+import { type SignerReminders, signerReminders } from './signerReminders.js';
 import { WEBHOOK_EVENT_OF, packetOfPayload } from '../service/webhookEvents.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
 import { safeUrl } from './sanitize.js';
@@ -60,8 +61,15 @@ const entry = (
   what = [e.head, ...e.facts.map((f) => `${f.label} ${f.value}`)].join(', '),
 ): TimelineEntry => ({ ...e, what });
 
-/** The reason an event of this kind carries, as a person calls it. */
-const DETAIL_LABELS: Record<string, string> = { pd: 'reason', bx: 'reason', bf: 'error', be: 'reason' };
+/** The detail an event of this kind carries, as a person calls it (an address is a fact: never broken). */
+const DETAIL_LABELS: Record<string, string> = {
+  pd: 'reason',
+  bx: 'reason',
+  bf: 'error',
+  be: 'reason',
+  ns: 'to',
+  pr: 'to',
+};
 
 export interface Inspection {
   bundle: Bundle;
@@ -81,6 +89,8 @@ export interface Inspection {
     declined_at?: string | null;
     /** In a signing order, the signers whose turn it is while this one waits (empty when it is their turn or they are done). */
     waits_for: { name: string; last_viewed: string | null }[];
+    /** Reminders sent, and when the next may go (by hand, automatically); null once they have finished. */
+    reminders: SignerReminders | null;
   }[];
   timeline: TimelineEntry[];
   files: FileObject[] | null;
@@ -278,7 +288,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   else unavailable.push("messages sent (the outbox is the local engine's)");
   for (const m of messages) {
     const link = /https?:\/\/\S+/.exec(relink(m.body, serving))?.[0];
-    const head = `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}`;
+    const head = `${m.channel}${m.subject ? `: ${m.subject}` : ''}`;
     timeline.push(
       entry(
         {
@@ -287,9 +297,9 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
           code: m.kind,
           signer: name(m.packet_id),
           head,
-          facts: link ? [{ label: 'link', value: link }] : [],
+          facts: [{ label: 'to', value: m.recipient }, ...(link ? [{ label: 'link', value: link }] : [])],
         },
-        `${head}${link ? ` <${link}>` : ''}`,
+        `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}`,
       ),
     );
   }
@@ -327,6 +337,8 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   }
 
   const turn = bundle.in_order ? signersWhoseTurnItIs(true, bundle.packets) : [];
+  const asked = signersWhoseTurnItIs(bundle.in_order, bundle.packets);
+  const nowMs = service.clockMs?.() ?? Date.now();
   let linksNote: string | null = null;
   if (service.servingUrl && !serving)
     linksNote =
@@ -350,6 +362,8 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
         completed_at: declinedAt ? null : p.completed_at,
         declined_at: declinedAt,
         waits_for: waiting ? turn.map((t) => ({ name: t.name, last_viewed: t.last_accessed_at })) : [],
+        reminders:
+          isPacketDone(p.status) || declinedAt ? null : signerReminders(bundle, p, events, asked.includes(p), nowMs),
       };
     }),
     timeline,
