@@ -363,6 +363,43 @@ describe('sessions and read-only', () => {
   }, 60_000);
 });
 
+describe('reminders on a Bundle page', () => {
+  it("say how many went and when the next may go, in the viewer's zone; Remind is offered only when it can succeed", async () => {
+    const b = await newBundle('Reminded lease', [{ name: 'Kai Moreno', email: 'kai.moreno@example.com' }]);
+    const kai = b.packets[0]!.id;
+    await engine.remindPacket(kai);
+    const sent = (await engine.listBundleEvents(b.id)).find((e) => e.kind === 'pr')!.timestamp;
+    const zone = 'Asia/Tokyo';
+    const door = doors['esign console'];
+    try {
+      const page = await door.signIn(browser, { timezoneId: zone });
+      await bundlePage(door, page, b.id);
+      const row = page.locator('#story tr', { hasText: 'Kai Moreno' });
+      const next = new Date(Date.parse(sent) + 3600_000).toISOString();
+      await textOf(
+        row.locator('.reminders'),
+        `Reminders: 1 sent, the last ${clockIn(sent, zone)}; the next can be sent after ${clockIn(next, zone)} (once an hour); next automatic `,
+      );
+      await textOf(row.locator('.reminders'), '(3 d after the signing request, then every 3 d)');
+      await textOf(row, `Remind after ${clockIn(next, zone)}`);
+      expect(await row.getByRole('link', { name: /Remind/ }).count()).toBe(0);
+      // An hour on, it can go: the link is there and the reminder goes.
+      engine.clock.advance(61 * 60_000);
+      await bundlePage(door, page, b.id);
+      await textOf(row.locator('.reminders'), 'one can be sent now');
+      await row.getByRole('link', { name: 'Remind Kai Moreno…' }).click();
+      await page.getByRole('button', { name: 'Remind Kai Moreno' }).click();
+      await textOf(page.locator('body'), 'A reminder went to Kai Moreno by email to kai.moreno@example.com.');
+      await textOf(page.locator('#story tr', { hasText: 'Kai Moreno' }).locator('.reminders'), 'Reminders: 2 sent');
+      await shot(page, 'signer-reminders');
+      await page.context().close();
+    } finally {
+      engine.clock.setOffset(0);
+      await engine.cancelBundle(b.id);
+    }
+  }, 60_000);
+});
+
 describe('a disabled webhook on a Bundle page', () => {
   it.each(['esign console', 'esign serve'] as const)(
     '%s: what it missed while disabled is kept, and sent once each after it is enabled again',
