@@ -4,7 +4,9 @@
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
 import {
+  bundleStateWord,
   eventDetail,
+  isEnded,
   eventWord,
   isPacketDone,
   signerStateWord,
@@ -333,7 +335,11 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     files = await service.getBundleFiles(slug);
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 409)) throw e;
-    filesNote = e.message;
+    // An ended Bundle will never have them: said as such, not as "not ready yet".
+    filesNote =
+      isEnded(bundle.status) && bundle.status !== 'co'
+        ? `No signed files: the Bundle is ${bundleStateWord(bundle.status)}, so it will not be completed, and no signed PDF or Certificate of Evidence will be made.`
+        : e.message;
   }
 
   const turn = bundle.in_order ? signersWhoseTurnItIs(true, bundle.packets) : [];

@@ -75,4 +75,14 @@ describe('smaller support items', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(flat(r.stderr)).toContain(`Event ${event!.pk} was delivered again: the receiver answered HTTP 200: ok.`);
   });
+
+  it('an ended Bundle says it will have no signed files, not that they are not ready yet', async () => {
+    const bundle = await b.engine.createBundle(bundleRequest({ label: 'Ended' }));
+    await b.engine.declinePacket(bundle.packets[0]!.id, 'not mine');
+    const r = await esign(['bundle', 'inspect', bundle.id, '--no-pager'], true);
+    expect(flat(r.stdout)).toContain(
+      'No signed files: the Bundle is Declined, so it will not be completed, and no signed PDF or Certificate of Evidence will be made.',
+    );
+    expect(flat(r.stdout)).toMatch(/declined +Bob Example: not mine|declined +Ada Lovelace: not mine/);
+  });
 });

@@ -13,7 +13,7 @@ import { clockTime } from '../../../app/timeWords.js';
 import { resendMissedHint } from '../../../app/missedEvents.js';
 import { remindersWords, scheduleWords } from '../../../app/signerReminders.js';
 import { redactSecretLinks } from '../../../app/secretLinks.js';
-import { bundleStateWord, docStateWord, isEnded, signerStateWord } from '../../../service/states.js';
+import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 import {
@@ -146,7 +146,7 @@ async function showParts(f: Out, r: Inspection): Promise<void> {
       ],
       (x) => x.file_url,
     );
-  } else line(filesNote(r));
+  } else line(r.files_note ?? '');
   if (r.webhooks.length) {
     section('Webhooks');
     await printList(
@@ -194,12 +194,4 @@ async function showParts(f: Out, r: Inspection): Promise<void> {
     ],
     (t) => t.at,
   );
-}
-
-/** Why there are no files, and for an ended Bundle what that means: none will be made. */
-function filesNote(r: Inspection): string {
-  const note = r.files_note ?? '';
-  const b = r.bundle;
-  if (!isEnded(b.status) || b.status === 'co') return note;
-  return `No signed files: the Bundle is ${bundleStateWord(b.status)}, so it will not be completed, and no signed PDF or Certificate of Evidence will be made.`;
 }
