@@ -4,7 +4,9 @@
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
 import {
+  bundleStateWord,
   eventDetail,
+  isEnded,
   eventWord,
   isPacketDone,
   signerStateWord,
@@ -13,6 +15,7 @@ import {
 } from '../service/states.js';
 import type { Bundle, BundleEvent, BundleMessage, FileObject, Webhook, WebhookEvent } from '../service/types.js';
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
+import { type SignerReminders, signerReminders } from './signerReminders.js';
 import { WEBHOOK_EVENT_OF, packetOfPayload } from '../service/webhookEvents.js';
 // An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
 import { safeUrl } from './sanitize.js';
@@ -60,8 +63,15 @@ const entry = (
   what = [e.head, ...e.facts.map((f) => `${f.label} ${f.value}`)].join(', '),
 ): TimelineEntry => ({ ...e, what });
 
-/** The reason an event of this kind carries, as a person calls it. */
-const DETAIL_LABELS: Record<string, string> = { pd: 'reason', bx: 'reason', bf: 'error', be: 'reason' };
+/** The detail an event of this kind carries, as a person calls it (an address is a fact: never broken). */
+const DETAIL_LABELS: Record<string, string> = {
+  pd: 'reason',
+  bx: 'reason',
+  bf: 'error',
+  be: 'reason',
+  ns: 'to',
+  pr: 'to',
+};
 
 export interface Inspection {
   bundle: Bundle;
@@ -81,6 +91,8 @@ export interface Inspection {
     declined_at?: string | null;
     /** In a signing order, the signers whose turn it is while this one waits (empty when it is their turn or they are done). */
     waits_for: { name: string; last_viewed: string | null }[];
+    /** Reminders sent, and when the next may go (by hand, automatically); null once they have finished. */
+    reminders: SignerReminders | null;
   }[];
   timeline: TimelineEntry[];
   files: FileObject[] | null;
@@ -120,6 +132,11 @@ export interface WebhookSubscription {
   not_delivered: number;
   /** Occurrences it got no event for. */
   not_sent: number;
+  /**
+   * Of those, the ones it missed while disabled that are kept to be sent once each (esign webhook
+   * resend-missed); null where the backend keeps no such record (the API has none).
+   */
+  missed: number | null;
   /** All of the above in words (times as ISO). */
   outcome: string;
 }
@@ -144,16 +161,26 @@ export function outcomeWords(w: Omit<WebhookSubscription, 'outcome'>, when?: (is
   const parts: string[] = [];
   if (w.delivered) parts.push(`${w.delivered} delivered`);
   if (w.not_delivered) parts.push(`${w.not_delivered} not delivered (yet)`);
-  if (w.not_sent)
+  const kept = Math.min(w.missed ?? 0, w.not_sent);
+  const why = w.enabled ? 'the webhook was disabled, or not subscribed, then' : disabledWords(w, when);
+  if (kept)
     parts.push(
-      `${w.not_sent} not sent: ${w.enabled ? 'the webhook was disabled, or not subscribed, then' : disabledWords(w, when)}`,
+      w.enabled
+        ? `${kept} missed while the webhook was disabled, kept to be sent`
+        : `${kept} not sent: ${why}; kept to be sent once it is enabled again`,
     );
+  if (w.not_sent > kept) parts.push(`${w.not_sent - kept} not sent: ${why}`);
   if (!parts.length) parts.push('no event yet');
   return parts.join('; ');
 }
 
 /** Every webhook subscribed to an event type this Bundle produced, with the fate of its events. */
-function subscriptions(hooks: Webhook[], events: BundleEvent[], hookEvents: WebhookEvent[]): WebhookSubscription[] {
+function subscriptions(
+  hooks: Webhook[],
+  events: BundleEvent[],
+  hookEvents: WebhookEvent[],
+  missed: Map<string, number> | null,
+): WebhookSubscription[] {
   const occurred = new Map<string, number>();
   for (const e of events) {
     const type = WEBHOOK_EVENT_OF[e.kind];
@@ -176,6 +203,7 @@ function subscriptions(hooks: Webhook[], events: BundleEvent[], hookEvents: Webh
         delivered,
         not_delivered: mine.length - delivered,
         not_sent: Math.max(0, occurrences - mine.length),
+        missed: missed ? (missed.get(w.id) ?? 0) : null,
       };
       return { ...s, outcome: outcomeWords(s) };
     });
@@ -262,7 +290,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   else unavailable.push("messages sent (the outbox is the local engine's)");
   for (const m of messages) {
     const link = /https?:\/\/\S+/.exec(relink(m.body, serving))?.[0];
-    const head = `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}`;
+    const head = `${m.channel}${m.subject ? `: ${m.subject}` : ''}`;
     timeline.push(
       entry(
         {
@@ -271,9 +299,9 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
           code: m.kind,
           signer: name(m.packet_id),
           head,
-          facts: link ? [{ label: 'link', value: link }] : [],
+          facts: [{ label: 'to', value: m.recipient }, ...(link ? [{ label: 'link', value: link }] : [])],
         },
-        `${head}${link ? ` <${link}>` : ''}`,
+        `${m.channel} to ${m.recipient}${m.subject ? `: ${m.subject}` : ''}${link ? ` <${link}>` : ''}`,
       ),
     );
   }
@@ -289,7 +317,10 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     hookTotal = found.total;
     for (const e of hookEvents)
       timeline.push(...webhookEntries(e, hooks.get(e.webhook) ?? e.webhook, name(packetOf(e))));
-    webhooks = subscriptions(list, events, hookEvents);
+    const missed = service.listMissedWebhookEvents
+      ? new Map((await service.listMissedWebhookEvents({ bundle: slug })).map((m) => [m.webhook, m.count]))
+      : null;
+    webhooks = subscriptions(list, events, hookEvents, missed);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     unavailable.push(`webhook events (${e.message})`);
@@ -304,10 +335,16 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     files = await service.getBundleFiles(slug);
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 409)) throw e;
-    filesNote = e.message;
+    // An ended Bundle will never have them: said as such, not as "not ready yet".
+    filesNote =
+      isEnded(bundle.status) && bundle.status !== 'co'
+        ? `No signed files: the Bundle is ${bundleStateWord(bundle.status)}, so it will not be completed, and no signed PDF or Certificate of Evidence will be made.`
+        : e.message;
   }
 
   const turn = bundle.in_order ? signersWhoseTurnItIs(true, bundle.packets) : [];
+  const asked = signersWhoseTurnItIs(bundle.in_order, bundle.packets);
+  const nowMs = service.clockMs?.() ?? Date.now();
   let linksNote: string | null = null;
   if (service.servingUrl && !serving)
     linksNote =
@@ -331,6 +368,8 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
         completed_at: declinedAt ? null : p.completed_at,
         declined_at: declinedAt,
         waits_for: waiting ? turn.map((t) => ({ name: t.name, last_viewed: t.last_accessed_at })) : [],
+        reminders:
+          isPacketDone(p.status) || declinedAt ? null : signerReminders(bundle, p, events, asked.includes(p), nowMs),
       };
     }),
     timeline,

@@ -49,9 +49,20 @@ export async function fetchPages<T>(out: Out, fetch: (q: PageQuery) => Promise<P
       page++;
       continue;
     }
-    if (more && limit === undefined && out.io.err.isTTY)
-      note(out, `Page ${p.page} of ${p.total_pages} (${p.total} in all): --page N for another, --all for every page.`);
+    const shown = limit !== undefined ? Math.min(limit, items.length) : items.length;
+    // A list cut short says so, with how many there are and how to see the rest.
+    if (shown < p.total && out.io.err.isTTY && !out.options.json && !out.options.quiet)
+      note(out, shownOf(shown, p, limit !== undefined));
     break;
   }
   return limit !== undefined ? items.slice(0, limit) : items;
+}
+
+const n = (x: number) => x.toLocaleString('en');
+
+/** "Showing 50 of 1,005 (page 1 of 21): --page N for another page, --limit N or --all for more." */
+function shownOf(shown: number, p: Page<unknown>, limited: boolean): string {
+  const where = limited || p.total_pages <= 1 ? '' : ` (page ${n(p.page)} of ${n(p.total_pages)})`;
+  const how = limited ? '--limit N or --all for more' : '--page N for another page, --limit N or --all for more';
+  return `Showing ${n(shown)} of ${n(p.total)}${where}: ${how}.`;
 }

@@ -5,6 +5,7 @@ import { environment } from '../app/environment.js';
 import { UseCaseError } from '../app/failure.js';
 import { stripControl } from '../app/sanitize.js';
 import { ApiError } from '../service/errors.js';
+import { clockTime, zoneName } from '../app/timeWords.js';
 import { CliError, EXIT, EXIT_FOR_FAILURE, type ExitCode, StateConflict, exitCodeForStatus } from './exitCodes.js';
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
 import { type IO, readAll } from './io.js';
@@ -57,7 +58,7 @@ function reportError(io: IO, e: unknown, json: boolean): ExitCode {
     const exitCode = e instanceof StateConflict ? EXIT.CONFLICT : exitCodeForStatus(api.status);
     if (json) write(JSON.stringify({ status: api.status, exit_code: exitCode, ...api.toWire() }));
     else {
-      write(`esign: ${stripControl(api.message)}`);
+      write(`esign: ${stripControl(io.err.isTTY ? timesInZone(api.message) : api.message)}`);
       if (api.errors.length > 1) for (const fe of api.errors) write(`  ${stripControl(`${fe.field}: ${fe.message}`)}`);
     }
     return exitCode;
@@ -81,6 +82,16 @@ function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   write(json ? JSON.stringify({ code: 'error', message, exit_code: EXIT.FAILURE }) : `esign: ${stripControl(message)}`);
   if (environment(io.env).debug.stacks) write(err?.stack ?? '');
   return EXIT.FAILURE;
+}
+
+const ISO_IN_TEXT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})/g;
+
+/**
+ * A backend's message for a person at a terminal: its times (UTC ISO on the wire) in this terminal's
+ * zone, named ("the next can go after 10:19:02, Asia/Tokyo (UTC+09:00)"); piped, the message as sent.
+ */
+function timesInZone(message: string, now = Date.now()): string {
+  return message.replace(ISO_IN_TEXT, (iso) => `${clockTime(iso, now)}, ${zoneName(undefined, Date.parse(iso))}`);
 }
 
 /** Commander collector for repeatable options. */

@@ -22,6 +22,8 @@ import type {
   TemplateListQuery,
   VerifyResult,
   WebhookDeliveryListQuery,
+  MissedResend,
+  MissedWebhookEvents,
   WebhookEvent,
   WebhookEventListQuery,
   WebhookHeaderListQuery,
@@ -104,6 +106,7 @@ const preparationModule = () => import('./templates/preparation.js');
 const webhookStore = () => import('./webhooks/store.js');
 const personsModule = () => import('./persons/persons.js');
 const secretModule = () => import('./webhooks/secret.js');
+const missedModule = () => import('./webhooks/missed.js');
 
 export class LocalEngine implements LocalBackend {
   /** Messages are recorded in the outbox, never sent; the sandbox is built in. */
@@ -513,6 +516,25 @@ export class LocalEngine implements LocalBackend {
   }
   async resendWebhookEvent(id: string): Promise<WebhookEvent> {
     return (await this.dispatcher()).resend(id);
+  }
+
+  // What a webhook missed while disabled (MissedWebhookOperations: the engine's own record)
+  async listMissedWebhookEvents(q: { webhook?: string; bundle?: string } = {}): Promise<MissedWebhookEvents[]> {
+    return (await missedModule()).listMissed(this.ctx, q);
+  }
+  async resendMissedWebhookEvents(webhookId: string): Promise<MissedResend> {
+    const pks = (await missedModule()).queueMissed(this.ctx, webhookId);
+    await (await this.dispatcher()).attemptQueued(pks);
+    const events = await Promise.all(pks.map((pk) => this.getWebhookEvent(pk)));
+    const tried = events.filter((e) => e.deliveries.length);
+    const delivered = tried.filter((e) => e.success).length;
+    return {
+      webhook: webhookId,
+      events: pks,
+      delivered,
+      failed: tried.length - delivered,
+      queued: events.length - tried.length,
+    };
   }
 
   // The sandbox's clock and outbox (SandboxAdminOperations)

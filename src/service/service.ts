@@ -31,6 +31,8 @@ import type {
   WebhookHeaderListQuery,
   WebhookListQuery,
   FollowRequests,
+  MissedResend,
+  MissedWebhookEvents,
   OutboxQuery,
   RequestLogEntry,
 } from './types.js';
@@ -222,7 +224,22 @@ interface InsightOperations {
   keepWorking?(): () => void;
 }
 
-export interface EsignService extends Operations, ValidationOperations, InsightOperations {
+/**
+ * The events a webhook missed while it was disabled, sent once each after it is enabled again. The
+ * API has no record of them and no route: only the embedded engine keeps them, so these are absent on
+ * a remote backend (whoever serves it: the console of that esign serve has them).
+ */
+interface MissedWebhookOperations {
+  /** Per webhook with any, the missed events not yet sent: all of them, or one webhook's, or one Bundle's. */
+  listMissedWebhookEvents?(q?: { webhook?: string; bundle?: string }): Promise<MissedWebhookEvents[]>;
+  /**
+   * Queues each missed event of an enabled webhook once (a 409 while it is disabled), and makes their
+   * first attempts before answering, as far as a few seconds allow.
+   */
+  resendMissedWebhookEvents?(webhookId: string): Promise<MissedResend>;
+}
+
+export interface EsignService extends Operations, ValidationOperations, InsightOperations, MissedWebhookOperations {
   /**
    * esign serve's requests (method, path, status, time, key id, operation): the last ones that
    * match, then each new one as it is answered, until `o.signal` aborts. The engine reads the log

@@ -178,3 +178,24 @@ export interface FollowRequests {
   follow?: boolean;
   signal?: AbortSignal;
 }
+
+/** What a webhook missed while it was disabled (esign's local engine keeps it; the API has no such record). */
+export interface MissedWebhookEvents {
+  webhook: string;
+  /** The occurrences it missed, not yet sent. */
+  count: number;
+  /** When the first and the last of them happened (null with none). */
+  first_at: string | null;
+  last_at: string | null;
+}
+
+/** What sending a webhook's missed events did: each queued once, its first attempt made now where time allowed. */
+export interface MissedResend {
+  webhook: string;
+  /** The new webhook events, one per missed occurrence, oldest first. */
+  events: string[];
+  /** Of them: delivered by their first attempt, failed it (retried on the schedule), not attempted yet (queued). */
+  delivered: number;
+  failed: number;
+  queued: number;
+}

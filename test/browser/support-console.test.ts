@@ -212,7 +212,7 @@ describe.each(['esign console', 'esign serve'] as const)('%s', (name) => {
     for (const path of ['/console/?page=99', '/console/outbox?page=99', '/console/webhooks?failing=99']) {
       const res = await page.goto(`${door.origin}${path}`);
       expect(res?.status(), path).toBe(200);
-      await textOf(page.locator('main'), 'Page 99 is past the end');
+      await textOf(page.locator('body'), 'Page 99 is past the end');
       await seen(page.getByRole('link', { name: 'Last page' }));
     }
     await page.context().close();
@@ -235,11 +235,11 @@ describe.each(['esign console', 'esign serve'] as const)('%s', (name) => {
     await bundlePage(door, page, lease.id);
     await textOf(page.locator('.message pre.body').first(), /\/sign\/[\w-]{4}…/);
     await page.getByRole('link', { name: 'Copy signing link…' }).first().click();
-    await textOf(page.locator('main'), 'This link acts as Dana Reed <dana.reed@example.com>');
+    await textOf(page.locator('body'), 'This link acts as Dana Reed <dana.reed@example.com>');
     await page.getByRole('button', { name: 'Show the signing link' }).click();
     const shown = await page.getByLabel('Signing link', { exact: true }).inputValue();
     expect(tokensOf(lease.id).some((t) => shown.endsWith(`/sign/${t}`))).toBe(true);
-    await textOf(page.locator('main'), 'Whoever opens this link signs as Dana Reed');
+    await textOf(page.locator('body'), 'Whoever opens this link signs as Dana Reed');
     expect(new URL(page.url()).search).toBe('');
     expect(await axeBothSchemes(page)).toEqual([]);
     await page.context().close();
@@ -363,7 +363,121 @@ describe('sessions and read-only', () => {
   }, 60_000);
 });
 
+describe('reminders on a Bundle page', () => {
+  it("say how many went and when the next may go, in the viewer's zone; Remind is offered only when it can succeed", async () => {
+    const b = await newBundle('Reminded lease', [{ name: 'Kai Moreno', email: 'kai.moreno@example.com' }]);
+    const kai = b.packets[0]!.id;
+    await engine.remindPacket(kai);
+    const sent = (await engine.listBundleEvents(b.id)).find((e) => e.kind === 'pr')!.timestamp;
+    const zone = 'Asia/Tokyo';
+    const door = doors['esign console'];
+    try {
+      const page = await door.signIn(browser, { timezoneId: zone });
+      await bundlePage(door, page, b.id);
+      const row = page.locator('#story tr', { hasText: 'Kai Moreno' });
+      const next = new Date(Date.parse(sent) + 3600_000).toISOString();
+      await textOf(
+        row.locator('.reminders'),
+        `Reminders: 1 sent, the last ${clockIn(sent, zone)}; the next can be sent after ${clockIn(next, zone)} (once an hour); next automatic `,
+      );
+      await textOf(row.locator('.reminders'), '(3 d after the signing request, then every 3 d)');
+      await textOf(row, `Remind after ${clockIn(next, zone)}`);
+      expect(await row.getByRole('link', { name: /Remind/ }).count()).toBe(0);
+      // An hour on, it can go: the link is there and the reminder goes.
+      engine.clock.advance(61 * 60_000);
+      await bundlePage(door, page, b.id);
+      await textOf(row.locator('.reminders'), 'one can be sent now');
+      await row.getByRole('link', { name: 'Remind Kai Moreno…' }).click();
+      await page.getByRole('button', { name: 'Remind Kai Moreno' }).click();
+      await textOf(page.locator('body'), 'A reminder went to Kai Moreno by email to kai.moreno@example.com.');
+      await textOf(page.locator('#story tr', { hasText: 'Kai Moreno' }).locator('.reminders'), 'Reminders: 2 sent');
+      await shot(page, 'signer-reminders');
+      await page.context().close();
+    } finally {
+      engine.clock.setOffset(0);
+      await engine.cancelBundle(b.id);
+    }
+  }, 60_000);
+});
+
 describe('a disabled webhook on a Bundle page', () => {
+  it.each(['esign console', 'esign serve'] as const)(
+    '%s: what it missed while disabled is kept, and sent once each after it is enabled again',
+    async (name) => {
+      receiverUp = true;
+      const w = await engine.createWebhook({
+        name: `Archive ${name}`,
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/archive`,
+        event_types: ['bundle_sent'],
+      });
+      await engine.updateWebhook(w.id, { enabled: false });
+      const missed = await newBundle(`Missed by ${name}`, [{ name: 'Kim Lee', email: 'kim.lee@example.com' }]);
+      try {
+        const door = doors[name];
+        const page = await door.signIn(browser, { timezoneId: 'UTC' });
+        await bundlePage(door, page, missed.id);
+        const row = page.locator('tr', { hasText: w.name });
+        await textOf(
+          row,
+          /1 not sent: webhook disabled since .+ by a person; kept to be sent once it is enabled again/,
+        );
+        await row.getByRole('link', { name: 'Enable again…' }).click();
+        await textOf(
+          page.locator('body'),
+          /the 1 event missed while disabled \(.+\) are kept, and this page then offers to send them/,
+        );
+        await page.getByRole('button', { name: `Enable ${w.name} again` }).click();
+        await textOf(
+          page.locator('body'),
+          `The webhook ${w.name} is enabled again: new events are delivered to it. Kept for it: 1 event missed while disabled`,
+        );
+        await textOf(row, '1 missed while the webhook was disabled, kept to be sent');
+        await row.getByRole('link', { name: 'Send what it missed…' }).click();
+        await textOf(
+          page.locator('body'),
+          /Send the 1 event missed while disabled \(.+\) to .+ now, each once\? 1 of them are about this Bundle/,
+        );
+        await page.getByRole('button', { name: `Send what ${w.name} missed` }).click();
+        await textOf(
+          page.locator('body'),
+          `Sent the 1 event webhook ${w.name} missed while disabled, each once: 1 delivered.`,
+        );
+        await shot(page, `webhook-missed-sent-${name.replace(' ', '-')}`);
+        const events = (await engine.listWebhookEvents({ webhook: w.id })).items;
+        expect(events.map((e) => [e.event_type, e.success])).toEqual([['bundle_sent', true]]);
+        // Sent: the row no longer offers it, and nothing is left to send.
+        await expect.poll(() => row.getByRole('link', { name: 'Send what it missed…' }).count()).toBe(0);
+        expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toEqual([]);
+        await page.context().close();
+      } finally {
+        receiverUp = false;
+        await engine.deleteWebhook(w.id);
+      }
+    },
+    60_000,
+  );
+
+  it('a read-only console shows what was missed and offers no way to send it', async () => {
+    const w = await engine.createWebhook({ name: 'Quiet', url: 'http://127.0.0.1:9/q', event_types: ['bundle_sent'] });
+    await engine.updateWebhook(w.id, { enabled: false });
+    const missed = await newBundle('Missed read-only', [{ name: 'Lu Chen', email: 'lu.chen@example.com' }]);
+    await engine.updateWebhook(w.id, { enabled: true });
+    try {
+      const page = await readOnly.signIn(browser);
+      await bundlePage(readOnly, page, missed.id);
+      const row = page.locator('tr', { hasText: 'Quiet' });
+      await textOf(row, '1 missed while the webhook was disabled, kept to be sent');
+      expect(await row.getByRole('link').count()).toBe(0);
+      const post = await page.request.get(
+        `${readOnly.origin}/console/bundles/${missed.id}/webhook/${w.id}/resend-missed`,
+      );
+      expect(post.status()).toBe(403);
+      await page.context().close();
+    } finally {
+      await engine.deleteWebhook(w.id);
+    }
+  });
+
   it('is listed as not sent, since when and after how many failures, and is enabled again from there', async () => {
     const w = await engine.createWebhook({
       name: 'Ledger',

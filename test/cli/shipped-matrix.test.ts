@@ -78,6 +78,7 @@ const RUNS: Record<string, Run> = {
   'webhook secret': r('webhook secret'),
   'webhook trigger': r('webhook trigger bundle_sent'),
   'webhook resend': r('webhook resend {event}'),
+  'webhook resend-missed': r('webhook resend-missed {webhook}'),
   'webhook verify': r('webhook verify --secret s --signature v0=00 --timestamp 1 --payload {}'),
   'webhook listen': r('webhook listen --port 0 --count 1', { interrupt: true }),
   'local view': r('local view {packet}'),

@@ -12,7 +12,7 @@ const hasTmux = (await execa('tmux', ['-V'], { reject: false }).catch(() => ({ e
 /** CI installs tmux (.ci/run): there a tmux test runs, never skips. */
 export const skipTmux = !hasTmux && !process.env.CI;
 
-const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function useTmux() {
   const sockets = tempDir('esign-tmux-');

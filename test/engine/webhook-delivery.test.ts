@@ -192,9 +192,9 @@ describe('webhook delivery', () => {
     const byName = Object.fromEntries(r.webhooks.map((x) => [x.name, x]));
     expect(byName['audit-log']).toMatchObject({ enabled: true, occurrences: 1, delivered: 1, not_sent: 0 });
     expect(byName['audit-log']!.outcome).toBe('1 delivered');
-    expect(byName.crm).toMatchObject({ enabled: false, occurrences: 1, delivered: 0, not_sent: 1 });
+    expect(byName.crm).toMatchObject({ enabled: false, occurrences: 1, delivered: 0, not_sent: 1, missed: 1 });
     expect(byName.crm!.outcome).toBe(
-      `1 not sent: webhook disabled since ${disabledAt} after ${DISABLE_AFTER_FAILED_EVENTS} failures in a row`,
+      `1 not sent: webhook disabled since ${disabledAt} after ${DISABLE_AFTER_FAILED_EVENTS} failures in a row; kept to be sent once it is enabled again`,
     );
 
     // Enabled again it forgets when it was disabled; disabled by a person, it says so.

@@ -149,6 +149,46 @@ describe('marks and words that hold', () => {
       receiver.close();
     }
   });
+
+  it('resend_webhook_events with missed: true sends what a webhook missed while disabled, once, after the go-ahead', async () => {
+    let got = 0;
+    const receiver = createServer((_req, res) => {
+      got++;
+      res.writeHead(200).end('ok');
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const w = await engine.createWebhook({ name: 'missing', url, event_types: ['bundle_cancelled'] } as never);
+      await engine.updateWebhook(w.id, { enabled: false });
+      await engine.cancelBundle((await engine.createBundle(bundleRequest())).id);
+      await fails(
+        c,
+        'resend_webhook_events',
+        { webhook: w.id, missed: true, confirm: true },
+        /is disabled: enable it again first \(call_operation update_webhook with enabled: true\)/,
+      );
+      await engine.updateWebhook(w.id, { enabled: true });
+      const asked = await call(c, 'resend_webhook_events', { webhook: w.id, missed: true });
+      expect(asked.prose).toMatch(
+        new RegExp(
+          `^Not done: this would send the 1 event missed while disabled \\(\\S+\\) to webhook ${w.id}, each once\\.`,
+        ),
+      );
+      expect(got).toBe(0);
+      const sent = await ok(c, 'resend_webhook_events', { webhook: w.id, missed: true, confirm: true });
+      expect(sent.missed).toMatchObject({ delivered: 1, failed: 0, queued: 0 });
+      expect(sent.resent).toEqual([
+        { event: (sent.missed as { events: string[] }).events[0], success: true, status: 200 },
+      ]);
+      expect(got).toBe(1);
+      const none = await call(c, 'resend_webhook_events', { webhook: w.id, missed: true, confirm: true });
+      expect(none.prose).toBe(`Webhook ${w.id} has no missed events to send: nothing was done.`);
+      expect(got).toBe(1);
+    } finally {
+      receiver.close();
+    }
+  });
 });
 
 describe('one name per operation', () => {

@@ -69,6 +69,14 @@ const inspection: Inspection = {
       state: 'Sent',
       order: 1,
       waits_for: [{ name: X('waited for'), last_viewed: null }],
+      reminders: {
+        sent: 1,
+        last_at: '2026-11-25T10:00:00Z',
+        by_hand_at: null,
+        why_not: X('why not'),
+        automatic_at: null,
+        automatic: X('automatic'),
+      },
     },
   ],
   timeline: [
@@ -123,6 +131,7 @@ const inspection: Inspection = {
       delivered: 0,
       not_delivered: 1,
       not_sent: 1,
+      missed: 1,
       outcome: X('outcome'),
     },
   ],

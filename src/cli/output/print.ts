@@ -192,6 +192,23 @@ function isIdColumn<T>(c: Column<T>, i: number, rows: T[], shown: string[][], id
   return cells.length > 0 && cells.every((v) => UUID.test(v));
 }
 
+/**
+ * Several parts (key/values, tables, lines) printed as one output: on a terminal, taller than it, it
+ * goes through the pager once, from its top. Each part paging on its own would open the pager at the
+ * first tall part, with the parts above it (the facts) already scrolled away.
+ */
+export async function printTogether(o: Out, body: (o: Out) => Promise<void>): Promise<void> {
+  const { out } = o.io;
+  if (!out.isTTY || o.options.json || o.options.quiet) return body(o);
+  const [chunks, notes]: string[][] = [[], []];
+  const held = { write: (t: string) => void chunks.push(t), isTTY: true, columns: out.columns };
+  // Its notes (a column left out) follow it on stderr, rather than scroll away above it.
+  const err = { ...o.io.err, write: (t: string) => void notes.push(t) };
+  await body({ io: { ...o.io, out: held, err }, options: o.options, now: () => o.now?.() ?? Date.now() });
+  await writePaged(o, chunks.join(''));
+  o.io.err.write(notes.join(''));
+}
+
 /** A table longer than the terminal goes through the pager (never when piped, never with --no-pager). */
 async function writePaged(o: Out, text: string): Promise<void> {
   const { out, env, page } = o.io;
@@ -268,7 +285,7 @@ export const note = (o: Out, message: string) => {
  * `indent`, broken at spaces; a word longer than the width (a URL, an id) keeps a line of its own,
  * whole. Hand-written: it runs on every command's messages, and a library would load with each.
  */
-function wrapWords(text: string, width: number, indent = ''): string {
+export function wrapWords(text: string, width: number, indent = ''): string {
   const size = (s: string) => [...s].length;
   return text
     .split('\n')

@@ -9,21 +9,13 @@ import { notify } from '../messages/notify.js';
 import { isAskedInLiveBundle, packetsWhoseTurnItIs } from './turns.js';
 import { IN_PROGRESS, sqlSet } from '../../service/states.js';
 import { markEnded } from './transitions.js';
+import { nextAllowedMs, remindersStopMs, scheduledReminderMs } from '../../service/reminderRules.js';
 
-const DAY_MS = 86400e3;
-/** A packet is reminded at most once an hour (spec), manually or automatically. */
-export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
-/** Used when a Bundle leaves reminder_offset or reminder_interval unset. */
-const DEFAULT_REMINDER_DAYS = 3;
+export { REMINDER_GAP_MS as REMINDER_INTERVAL_MS } from '../../service/reminderRules.js';
 const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
 // Found by their expiry index: by status the planner would walk every sent Bundle at each start.
 
-/** When automatic reminders stop (`reminder_expires` days after sending), or null when they do not. */
-function remindersStopMs(b: BundleRow, a = bundleAttrs(b)): number | null {
-  return a.reminder_expires !== null && a.reminder_expires !== undefined && b.sent
-    ? Date.parse(b.sent) + a.reminder_expires * DAY_MS
-    : null;
-}
+const sentMs = (b: BundleRow) => (b.sent ? Date.parse(b.sent) : null);
 
 /**
  * When the packet's next automatic reminder is due, or null: `reminder_offset` days after its
@@ -47,14 +39,12 @@ export function nextReminderAt(ctx: EngineContext, b: BundleRow, p: PacketRow): 
   if (!isAskedInLiveBundle(b, p)) return null;
   const base = Date.parse(p.notified_at ?? b.sent ?? '');
   if (Number.isNaN(base)) return null;
-  const offset = a.reminder_offset ?? DEFAULT_REMINDER_DAYS;
-  const interval = a.reminder_interval ?? DEFAULT_REMINDER_DAYS;
-  if (p.auto_reminders > 0 && interval === 0) return null;
-  const scheduled = base + (offset + p.auto_reminders * interval) * DAY_MS;
+  const scheduled = scheduledReminderMs(a, base, p.auto_reminders);
+  if (scheduled === null) return null;
   // A reminder stamped after now (a clock moved forward, then reset) does not push the next one out.
   const last = p.last_reminded_at ? Date.parse(p.last_reminded_at) : NaN;
-  const due = last <= ctx.clock.nowMs() ? Math.max(scheduled, last + REMINDER_INTERVAL_MS) : scheduled;
-  const stop = remindersStopMs(b, a);
+  const due = last <= ctx.clock.nowMs() ? Math.max(scheduled, nextAllowedMs(last)) : scheduled;
+  const stop = remindersStopMs(a, sentMs(b));
   if (stop !== null && due > stop) return null;
   return new Date(due).toISOString();
 }
@@ -101,7 +91,7 @@ export function applyDue(ctx: EngineContext): { expired: number; reminded: numbe
         continue;
       }
       // A clock that jumped past reminder_expires sends no catch-up reminder: reminders have stopped.
-      const stop = remindersStopMs(b);
+      const stop = remindersStopMs(bundleAttrs(b), sentMs(b));
       const stopped = stop !== null && Date.parse(at) > stop;
       const itsTurn = packetsWhoseTurnItIs(b, packetRowsOf(ctx.db, b.seq)).some((x) => x.id === p.id);
       let lastReminded = p.last_reminded_at;

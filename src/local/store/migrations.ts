@@ -998,4 +998,19 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE bundle_search SET text = (SELECT text FROM bundle_search_rows WHERE seq = bundle_search.rowid)
     WHERE rowid IN (SELECT bundle_seq FROM packets WHERE phone IS NOT NULL);
   `,
+  // 23: the occurrences a webhook missed while disabled (it was enabled once, then disabled by its
+  // failures or by a person), kept until support sends them (esign webhook resend-missed), once each.
+  `
+  CREATE TABLE webhook_missed (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    event_type TEXT NOT NULL,
+    created TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    bundle_id TEXT,
+    packet_id TEXT
+  );
+  CREATE INDEX webhook_missed_webhook ON webhook_missed(webhook_id, seq);
+  CREATE INDEX webhook_missed_bundle ON webhook_missed(bundle_id, webhook_id) WHERE bundle_id IS NOT NULL;
+  `,
 ];

@@ -378,7 +378,14 @@ export class Dispatcher {
       const template = eventType.startsWith('doc_template_')
         ? { bundleId: null, payload: { template_id: 'test' } }
         : {};
-      return enqueueOccurrence(this.ctx.db, { eventType, at: this.ctx.clock.now(), bundleId, packetId, ...template });
+      return enqueueOccurrence(this.ctx.db, {
+        eventType,
+        at: this.ctx.clock.now(),
+        bundleId,
+        packetId,
+        ...template,
+        test: true,
+      });
     });
     await Promise.all(pks.map((pk) => this.attemptNow(pk, false)));
     return pks.map((pk) => getWebhookEvent(this.ctx, pk));
@@ -389,6 +396,20 @@ export class Dispatcher {
     getWebhookEvent(this.ctx, pk);
     await this.attemptNow(pk, true);
     return getWebhookEvent(this.ctx, pk);
+  }
+
+  /**
+   * First attempts of events just queued (the missed events sent again), a few at a time, within the
+   * budget: what is not attempted by then stays queued for the next delivery run.
+   */
+  async attemptQueued(pks: readonly string[], budgetMs = SETTLE_BUDGET_MS): Promise<void> {
+    const deadline = Date.now() + budgetMs;
+    const left = [...pks];
+    const worker = async () => {
+      for (let pk = left.shift(); pk !== undefined && Date.now() < deadline; pk = left.shift())
+        await this.attemptNow(pk, false);
+    };
+    await Promise.all(Array.from({ length: Math.min(8, left.length) }, worker));
   }
 
   /** Leases one event and attempts it; a lease held by another process means it is being delivered already. */

@@ -20,35 +20,81 @@ export interface Occurrence {
   packetId?: string | null;
   /** Events of no Bundle (Document Templates) name their subject here: `{template_id}`. */
   payload?: Record<string, string>;
+  /** A test occurrence (esign webhook trigger): sent to enabled webhooks only, never kept as missed. */
+  test?: boolean;
 }
 
-/** Queues an occurrence for every enabled webhook subscribed to its type; returns the new events' pks. */
-export function enqueueOccurrence(db: Db, o: Occurrence): string[] {
-  const hooks = sql(
-    db,
-    `SELECT id FROM webhooks WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)`,
-  ).all(o.eventType) as { id: string }[];
-  const pks: string[] = [];
-  if (!hooks.length) return pks;
-  const account = accountId(db);
-  const insert = sql(
+/** The body a webhook receives for an event (docs/wire.md): its id, type, date, the account and the payload. */
+function eventBody(pk: string, eventType: string, at: string, account: string, payload: unknown): string {
+  return JSON.stringify({ event_id: pk, event_type: eventType, event_date: at, account_id: account, payload });
+}
+
+export interface QueuedEvent {
+  eventType: string;
+  /** When it happened: the event's `created` and `event_date`. */
+  at: string;
+  bundleId: string | null;
+  packetId: string | null;
+  payload: unknown;
+  /** When its first attempt is due. */
+  due: string;
+}
+
+/** Queues an event for `webhookId` (its first attempt due now, by the engine's clock); returns its pk. */
+export function insertEvent(db: Db, webhookId: string, e: QueuedEvent): string {
+  const pk = uuid();
+  sql(
     db,
     `INSERT INTO webhook_events (pk, webhook_id, event_type, created, payload, bundle_id, packet_id, next_attempt_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    pk,
+    webhookId,
+    e.eventType,
+    e.at,
+    eventBody(pk, e.eventType, e.at, accountId(db), e.payload),
+    e.bundleId,
+    e.packetId,
+    e.due,
   );
+  return pk;
+}
+
+/** Keeps an occurrence a disabled webhook missed, to be sent once it is enabled again (missed.ts). */
+function recordMissed(db: Db, webhookId: string, e: Omit<QueuedEvent, 'due'>): void {
+  sql(
+    db,
+    'INSERT INTO webhook_missed (webhook_id, event_type, created, payload, bundle_id, packet_id) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(webhookId, e.eventType, e.at, JSON.stringify(e.payload), e.bundleId, e.packetId);
+}
+
+/** Webhooks that hear of an occurrence: the enabled ones are sent it, the disabled ones keep it as missed. */
+const LISTENING = 'enabled = 1 OR disabled_at IS NOT NULL';
+
+/**
+ * Queues an occurrence for every enabled webhook subscribed to its type, and records it as missed
+ * for every subscribed webhook that was enabled once and is disabled now; returns the new events' pks.
+ */
+export function enqueueOccurrence(db: Db, o: Occurrence): string[] {
+  const hooks = sql(
+    db,
+    `SELECT id, enabled FROM webhooks WHERE (${LISTENING})
+    AND EXISTS (SELECT 1 FROM json_each(event_types) WHERE value = ?)`,
+  ).all(o.eventType) as { id: string; enabled: number }[];
+  const pks: string[] = [];
+  const payload =
+    o.payload ?? (o.packetId ? { bundle_id: o.bundleId, packet_id: o.packetId } : { bundle_id: o.bundleId });
+  const e = {
+    eventType: o.eventType,
+    at: o.at,
+    bundleId: o.bundleId,
+    packetId: o.packetId ?? null,
+    payload,
+    due: o.at,
+  };
   for (const h of hooks) {
-    const pk = uuid();
-    const payload =
-      o.payload ?? (o.packetId ? { bundle_id: o.bundleId, packet_id: o.packetId } : { bundle_id: o.bundleId });
-    const body = JSON.stringify({
-      event_id: pk,
-      event_type: o.eventType,
-      event_date: o.at,
-      account_id: account,
-      payload,
-    });
-    insert.run(pk, h.id, o.eventType, o.at, body, o.bundleId, o.packetId ?? null, o.at);
-    pks.push(pk);
+    if (h.enabled) pks.push(insertEvent(db, h.id, e));
+    else if (!o.test) recordMissed(db, h.id, e);
   }
   if (pks.length) {
     queuedListeners.get(db)?.();
@@ -63,8 +109,8 @@ export function enqueueForAuditEvent(
 ): void {
   const eventType = WEBHOOK_EVENT_OF[e.kind];
   if (!eventType) return;
-  // Cheap when nobody listens: one indexed look-up and no Bundle read.
-  if (!sql(db, 'SELECT 1 FROM webhooks WHERE enabled = 1 LIMIT 1').get()) return;
+  // Cheap when nobody listens: one look-up in the (small) webhooks table and no Bundle read.
+  if (!sql(db, `SELECT 1 FROM webhooks WHERE ${LISTENING} LIMIT 1`).get()) return;
   const b = sql(db, 'SELECT id FROM bundles WHERE seq = ?').get(e.bundleSeq) as { id: string } | undefined;
   if (b) enqueueOccurrence(db, { eventType, at: e.at, bundleId: b.id, packetId: e.packetId });
 }
@@ -76,7 +122,7 @@ export function enqueueTemplateEvent(
   templateId: string,
   at: string,
 ): void {
-  if (!sql(db, 'SELECT 1 FROM webhooks WHERE enabled = 1 LIMIT 1').get()) return;
+  if (!sql(db, `SELECT 1 FROM webhooks WHERE ${LISTENING} LIMIT 1`).get()) return;
   enqueueOccurrence(db, {
     eventType: `doc_template_${change}`,
     at,

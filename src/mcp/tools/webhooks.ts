@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { webhookFailures } from '../../app/webhookFailures.js';
 import { CONFIRM_DESCRIPTION } from '../goAhead.js';
 import { count, ours, say } from '../prose.js';
-import { Refusal } from '../tool.js';
+import { MISSED_NOT_KEPT, missedWords, resendMissedOutcome } from '../../app/missedEvents.js';
+import { Refusal, type ToolContext } from '../tool.js';
 import { day, id, job } from './kit.js';
 
 const Failing = z.object({
@@ -57,12 +58,15 @@ export const resendWebhookEvents = job({
   description:
     'Delivers webhook events again now (after the receiver is fixed): the given event ids, or the latest undelivered ' +
     'events of one webhook. Events already delivered are left out (already_delivered) unless redeliver: true. ' +
+    'missed: true with webhook sends, once each, the events it missed while disabled (after it is enabled again; ' +
+    'the local engine keeps them, a remote backend cannot). ' +
     "esign's sandbox: the local engine and esign serve. Needs the go-ahead (confirm: true).",
   uses: ['listWebhookEvents', 'getWebhookEvent', 'resendWebhookEvent'],
   input: z.strictObject({
     events: z.array(id).max(50).optional(),
     webhook: id.optional().describe('Resend its undelivered events (at most 50)'),
     redeliver: z.boolean().optional().describe('true: given events already delivered are delivered again too'),
+    missed: z.boolean().optional().describe('true (with webhook): send the events it missed while disabled, each once'),
     confirm: z.boolean().optional().describe(CONFIRM_DESCRIPTION),
   }),
   output: z.object({
@@ -70,11 +74,16 @@ export const resendWebhookEvents = job({
     already_delivered: z
       .array(z.string())
       .describe('given events left out: delivered before (redeliver: true sends them)'),
+    missed: z
+      .object({ events: z.array(z.string()), delivered: z.int(), failed: z.int(), queued: z.int() })
+      .optional()
+      .describe('with missed: true, the events sent for what the webhook missed and how their first attempts went'),
   }),
   async run(a, ctx) {
     const { service } = ctx;
     if ((a.events === undefined) === (a.webhook === undefined))
       throw new Refusal(say`Give events or webhook (one of them).`, { error: { code: 'invalid' } });
+    if (a.missed) return resendMissed(a, ctx);
     let ids: string[];
     const delivered: string[] = [];
     if (a.events) {
@@ -111,3 +120,39 @@ export const resendWebhookEvents = job({
     };
   },
 });
+
+/** What a webhook missed while disabled, sent once each: on a backend that keeps the record. */
+async function resendMissed(a: { webhook?: string; confirm?: boolean }, ctx: ToolContext) {
+  const { service } = ctx;
+  const { webhook } = a;
+  if (webhook === undefined)
+    throw new Refusal(say`missed: true needs webhook (the one enabled again).`, { error: { code: 'invalid' } });
+  if (!service.resendMissedWebhookEvents || !service.listMissedWebhookEvents)
+    throw new Refusal(say`${ours(MISSED_NOT_KEPT)}`, { error: { code: 'not_available' } });
+  const w = await service.getWebhook(webhook);
+  if (!w.enabled)
+    throw new Refusal(
+      say`Webhook ${w.id} is disabled: enable it again first (call_operation update_webhook with enabled: true), then send what it missed.`,
+      { error: { code: 'conflict' } },
+    );
+  const [missed] = await service.listMissedWebhookEvents({ webhook: w.id });
+  if (!missed)
+    return {
+      say: say`Webhook ${w.id} has no missed events to send: nothing was done.`,
+      data: { resent: [], already_delivered: [] },
+    };
+  await ctx.goAhead(a, {
+    action: say`send the ${ours(missedWords(missed))} to webhook ${w.id}, each once`,
+    target: { webhook: w.id, name: w.name },
+  });
+  const r = await service.resendMissedWebhookEvents(w.id);
+  const events = await Promise.all(r.events.slice(0, 50).map((e) => service.getWebhookEvent(e)));
+  return {
+    say: say`${ours(resendMissedOutcome(w.id, r).text)}`,
+    data: {
+      resent: events.map((e) => ({ event: e.pk, success: e.success, status: e.status })),
+      already_delivered: [],
+      missed: { events: r.events, delivered: r.delivered, failed: r.failed, queued: r.queued },
+    },
+  };
+}

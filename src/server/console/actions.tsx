@@ -1,9 +1,10 @@
 // The console's actions, each a confirmation page (GET), then the change (POST), then the Bundle's
 // page with what the backend answered (a failure said as one). Cancel a Bundle, remind a signer,
-// resend a webhook delivery, and show one signing link whole (it acts as its signer).
+// resend a webhook delivery, enable a webhook and send what it missed, and show one signing link whole.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { deliveryOutcome } from '../../app/deliveryOutcome.js';
+import { MISSED_NOT_KEPT, missedWords, resendMissedOutcome } from '../../app/missedEvents.js';
 import { signingLinkIn } from '../../app/secretLinks.js';
 import { ApiError } from '../../service/errors.js';
 import { operationNamed } from '../../service/operations.js';
@@ -27,8 +28,8 @@ type Done = Flash | { page: { title: string; body: ComponentChildren } };
 
 /**
  * An action: a confirmation page (GET), then the change (POST). Each names the port operation it
- * runs (the operations table says what it does to the world), or none for what only a console that
- * may act is shown (a signing link).
+ * runs (the operations table says what it does to the world), or none for what is no API operation
+ * and only a console that may act offers (a signing link, sending a webhook's missed events).
  */
 function registerAction(
   scope: FastifyInstance,
@@ -144,6 +145,9 @@ export function registerActions(scope: FastifyInstance, c: Console) {
     },
     async (req) => resendOutcome(await s.resendWebhookEvent((await eventOf(req)).pk)),
   );
+  /** What a webhook missed while disabled: null with none, undefined where the backend keeps no record. */
+  const missedOf = async (webhook: string) =>
+    s.listMissedWebhookEvents ? ((await s.listMissedWebhookEvents({ webhook }))[0] ?? null) : undefined;
   const webhookOf = async (req: FastifyRequest) => {
     const w = await s.getWebhook(param(req, 'webhook'));
     if (w.enabled) throw new ApiError(409, 'conflict', `The webhook ${w.name} is already enabled.`);
@@ -156,14 +160,50 @@ export function registerActions(scope: FastifyInstance, c: Console) {
     'updateWebhook',
     async (req) => {
       const w = await webhookOf(req);
+      const missed = await missedOf(w.id);
+      const then =
+        missed === undefined
+          ? 'events that happened while it was disabled are not sent (this backend keeps no record of them).'
+          : missed
+            ? `the ${missedWords(missed)} are kept, and this page then offers to send them.`
+            : 'it missed no event while disabled.';
       return {
         title: `Enable ${w.name} again`,
-        text: `Enable the webhook ${w.name} (${w.url}) again? Events from now on are delivered to it; events that happened while it was disabled are not sent.`,
+        text: `Enable the webhook ${w.name} (${w.url}) again? Events from now on are delivered to it; ${then}`,
       };
     },
     async (req) => {
       const w = await s.updateWebhook((await webhookOf(req)).id, { enabled: true });
-      return { ok: w.enabled, text: `The webhook ${w.name} is enabled again: new events are delivered to it.` };
+      const missed = await missedOf(w.id);
+      const kept = missed ? ` Kept for it: ${missedWords(missed)}; send them with "Send what it missed…".` : '';
+      return {
+        ok: w.enabled,
+        text: `The webhook ${w.name} is enabled again: new events are delivered to it.${kept}`,
+      };
+    },
+  );
+  registerAction(
+    scope,
+    c,
+    '/bundles/:slug/webhook/:webhook/resend-missed',
+    null,
+    async (req) => {
+      const w = await s.getWebhook(param(req, 'webhook'));
+      const missed = await missedOf(w.id);
+      if (missed === undefined) throw new ApiError(404, 'not_found', MISSED_NOT_KEPT);
+      if (!w.enabled) throw new ApiError(409, 'conflict', `The webhook ${w.name} is disabled: enable it again first.`);
+      const here = (await s.listMissedWebhookEvents!({ webhook: w.id, bundle: param(req, 'slug') }))[0]?.count ?? 0;
+      return {
+        title: `Send what ${w.name} missed`,
+        text: missed
+          ? `Send the ${missedWords(missed)} to ${w.name} (${w.url}) now, each once? ${here} of them are about this Bundle; the others are about other Bundles or templates.`
+          : `The webhook ${w.name} has no missed event to send.`,
+      };
+    },
+    async (req) => {
+      const w = await s.getWebhook(param(req, 'webhook'));
+      if (!s.resendMissedWebhookEvents) throw new ApiError(404, 'not_found', MISSED_NOT_KEPT);
+      return resendMissedOutcome(w.name, await s.resendMissedWebhookEvents(w.id));
     },
   );
   registerSigningLink(scope, c);

@@ -5,12 +5,12 @@ import type { ComponentChildren } from 'preact';
 import { deliveryParts } from '../../app/deliveryOutcome.js';
 import { type Inspection, type TimelineEntry, outcomeWords, waitsForWords } from '../../app/inspection.js';
 import { clockTime } from '../../app/timeWords.js';
+import type { SignerReminders } from '../../app/signerReminders.js';
 import { redactSecretLinks, signingLinkIn } from '../../app/secretLinks.js';
 import {
   bundleStateWord,
   docStateWord,
   isInProgress,
-  isPacketDone,
   signerStateWord,
   webhookEventStateWord,
 } from '../../service/states.js';
@@ -43,6 +43,8 @@ const SOURCE_WORDS: Record<TimelineEntry['source'], string> = {
 const cancelUrl = (slug: string) => `${bundleUrl(slug)}/cancel`;
 const remindUrl = (slug: string, packet: string) => `${bundleUrl(slug)}/packets/${encodeURIComponent(packet)}/remind`;
 const enableUrl = (slug: string, webhook: string) => `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/enable`;
+const resendMissedUrl = (slug: string, webhook: string) =>
+  `${bundleUrl(slug)}/webhook/${encodeURIComponent(webhook)}/resend-missed`;
 const resendUrl = (slug: string, event: string) =>
   `${bundleUrl(slug)}/webhook-events/${encodeURIComponent(event)}/resend`;
 const fileUrl = (slug: string, n: number) => `${bundleUrl(slug)}/files/${n}`;
@@ -217,6 +219,12 @@ function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
                   <span class="hint waits">{waitsForWords(s.waits_for, (iso) => clockTime(iso, now))}</span>
                 </>
               )}
+              {s.reminders && (
+                <>
+                  <br />
+                  <Reminders r={s.reminders} now={now} />
+                </>
+              )}
             </td>
             <td>
               {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
@@ -226,17 +234,64 @@ function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
             <WhenCell iso={s.completed_at} now={now} />
             {!readOnly && (
               <td>
-                {isInProgress(b.status) && !isPacketDone(s.status) && s.status !== 'ne' ? (
-                  <a href={remindUrl(b.id, s.id)}>Remind {s.name}…</a>
-                ) : (
-                  <span class="none">—</span>
-                )}
+                <RemindAction slug={b.id} s={s} now={now} />
               </td>
             )}
           </tr>
         ))}
       </ListTable>
     </section>
+  );
+}
+
+type Signer = Inspection['signers'][number];
+
+/** A signer's reminders: how many went and when, and when the next may go (by hand, automatically). */
+function Reminders({ r, now }: { r: SignerReminders; now: number }) {
+  return (
+    <span class="hint reminders">
+      Reminders:{' '}
+      {r.sent ? (
+        <>
+          {r.sent} sent, the last <When iso={r.last_at} now={now} clock />
+        </>
+      ) : (
+        'none sent'
+      )}
+      {'; '}
+      {r.by_hand_at ? (
+        Date.parse(r.by_hand_at) <= now ? (
+          'one can be sent now'
+        ) : (
+          <>
+            the next can be sent after <When iso={r.by_hand_at} now={now} clock /> (once an hour)
+          </>
+        )
+      ) : (
+        `none can be sent: ${r.why_not}`
+      )}
+      {'; '}
+      {r.automatic_at ? (
+        <>
+          next automatic {Date.parse(r.automatic_at) <= now ? 'due now' : <When iso={r.automatic_at} now={now} clock />}{' '}
+          ({r.automatic})
+        </>
+      ) : (
+        `automatic: ${r.automatic}`
+      )}
+    </span>
+  );
+}
+
+/** Remind, offered only when it can succeed now; else when it can, or why it cannot. */
+function RemindAction({ slug, s, now }: { slug: string; s: Signer; now: number }) {
+  const at = s.reminders?.by_hand_at;
+  if (!at) return <span class="none">—</span>;
+  if (Date.parse(at) <= now) return <a href={remindUrl(slug, s.id)}>Remind {s.name}…</a>;
+  return (
+    <span class="hint">
+      Remind after <When iso={at} now={now} clock />
+    </span>
   );
 }
 
@@ -373,7 +428,15 @@ function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: 
                   <>Disabled {!readOnly && <a href={enableUrl(r.bundle.id, w.id)}>Enable again…</a>}</>
                 )}
               </td>
-              <td>{outcomeWords(w, (iso) => clockTime(iso, now))}</td>
+              <td>
+                {outcomeWords(w, (iso) => clockTime(iso, now))}
+                {w.enabled && !readOnly && (w.missed ?? 0) > 0 && (
+                  <>
+                    {' '}
+                    <a href={resendMissedUrl(r.bundle.id, w.id)}>Send what it missed…</a>
+                  </>
+                )}
+              </td>
             </tr>
           ))}
         </ListTable>

@@ -10,10 +10,24 @@ import {
   waitsForWords,
 } from '../../../app/inspection.js';
 import { clockTime } from '../../../app/timeWords.js';
+import { resendMissedHint } from '../../../app/missedEvents.js';
+import { remindersWords, scheduleWords } from '../../../app/signerReminders.js';
+import { redactSecretLinks } from '../../../app/secretLinks.js';
 import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
-import { type Column, fieldColumns, fieldsOf, note, printList, printObject, writeJson } from '../../output/print.js';
+import {
+  type Column,
+  fieldColumns,
+  fieldsOf,
+  note,
+  type Out,
+  printList,
+  printObject,
+  printTogether,
+  wrapWords,
+  writeJson,
+} from '../../output/print.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { idVerb } from '../../verb.js';
 
@@ -37,50 +51,104 @@ type Signer = Inspection['signers'][number];
 async function showInspection(f: Factory, r: Inspection): Promise<void> {
   if (f.options.json) return writeJson(f, r);
   if (f.options.quiet) return void f.io.out.write(`${safeLine(r.bundle.id)}\n`);
+  // One output: a terminal's pager opens at its top, on the facts.
+  await printTogether(f, (o) => showParts(o, r));
+  if (r.webhook_events_total > r.webhook_events.length)
+    note(
+      f,
+      `The timeline holds the first ${r.webhook_events.length} of ${r.webhook_events_total} webhook events: esign webhook events --bundle ${r.bundle.id} --all lists every one.`,
+    );
+  if (r.links_note) note(f, r.links_note);
+  else if (r.serving_url) note(f, `Links open on the running esign serve at ${r.serving_url}.`);
+  if (f.io.out.isTTY && r.timeline.some((t) => t.facts.some((x) => x.label === 'link')))
+    note(f, 'Signing links are cut short here (whoever holds one signs): --json shows them whole.');
+  for (const u of r.unavailable) note(f, `Not offered by this backend: ${u}.`);
+}
+
+/** The facts first (state, signers with their order, waits and reminders, a decline, files), then webhooks and the timeline. */
+async function showParts(f: Out, r: Inspection): Promise<void> {
   const tty = f.io.out.isTTY;
+  const now = f.now?.() ?? Date.now();
+  const when = (iso: string) => (tty ? clockTime(iso, now) : iso);
   const word = (w: (c: string) => string, code: string) => (tty ? w(code) : code);
   const b = r.bundle;
   const section = (title: string) => f.io.out.write(`\n${tty ? title : `# ${title}`}\n`);
+  const line = (text: string) => {
+    const one = safeLine(text);
+    // Wrapped at spaces on a terminal: a time, an address or an id is never cut in two.
+    f.io.out.write(`${tty ? wrapWords(one, f.io.out.columns, '  ').trimStart() : one}\n`);
+  };
+  const declined = r.signers.filter((s) => s.declined_at);
+  const reasons = r.timeline.filter((t) => t.code === 'pd');
   await printObject(f, b, [
     ...fieldsOf(b, ['id', 'label']),
     ['status', word(bundleStateWord, b.status)],
+    ...declined.map((s): [string, unknown] => [
+      'declined',
+      `${s.name}${reasons.find((t) => t.signer === s.name)?.facts[0] ? `: ${reasons.find((t) => t.signer === s.name)!.facts[0]!.value}` : ''}`,
+    ]),
     ['documents', b.documents.map((d) => d.name).join(', ')],
     ['signed files', word(docStateWord, b.doc_status)],
     ...fieldsOf(b, ['created', 'sent']),
     ['completed', b.completed_at],
     ['expires', b.expires],
-    ['reminders', reminders(b)],
+    ['reminders', b.send_reminders ? `on: ${scheduleWords(b)}` : 'off'],
     ['test', b.is_test],
     ['custom_key', b.custom_key],
     ...b.errors.map((e, i): [string, unknown] => [`error ${i + 1}`, e.message]),
   ]);
-  section('Signers');
+  section(b.in_order ? 'Signers (in order)' : 'Signers');
+  const places = [...new Set(r.signers.map((s) => s.order))].sort((x, y) => x - y);
   await printList(
     f,
     r.signers,
     [
-      ...fieldColumns<Signer>(['name', 'address']),
-      { header: 'VIA', value: (s) => s.deliver_via },
-      { header: 'STATUS', value: (s) => (tty ? signerStateWord(s.status, b.status) : s.status) },
+      // The place in the order, from 1 (orders may be any numbers; signers of one order sign together).
+      ...(b.in_order ? [{ header: '#', value: (s: Signer) => places.indexOf(s.order) + 1 }] : []),
+      { header: 'NAME', value: (s) => s.name, priority: 1 },
+      // Never cut: too long for its column, it goes whole on a line under its row.
+      {
+        header: 'ADDRESS',
+        value: (s) => s.address,
+        priority: -1,
+        overflow: (s) => ({ head: '', lines: [`${s.deliver_via}: ${s.address ?? ''}`] }),
+      },
+      { header: 'VIA', value: (s) => s.deliver_via, priority: -3 },
+      { header: 'STATUS', value: (s) => (tty ? signerStateWord(s.status, b.status) : s.status), priority: 1 },
       { header: 'LAST VIEWED', value: (s) => s.last_viewed, kind: 'time' },
       { header: 'FINISHED', value: (s) => s.completed_at ?? s.declined_at, kind: 'time' },
       { header: 'PACKET', value: (s) => s.id, kind: 'id' },
-    ],
+    ] satisfies Column<Signer>[],
     (s) => s.id,
   );
   // Who waits for whom, in words (once per group waiting for the same signers).
   const said = new Set<string>();
   for (const s of r.signers) {
     if (!s.waits_for.length) continue;
-    const words = waitsForWords(s.waits_for, (iso) => (tty ? clockTime(iso, f.now()) : iso));
+    const words = waitsForWords(s.waits_for, when);
     const waiting = r.signers.filter((o) => waitsForWords(o.waits_for) === waitsForWords(s.waits_for));
     if (said.has(words)) continue;
     said.add(words);
-    f.io.out.write(`${safeLine(`${waiting.map((o) => o.name).join(', ')}: ${words}`)}\n`);
+    line(`${waiting.map((o) => o.name).join(', ')}: ${words}`);
   }
+  // Each signer still to act: reminders sent, and when the next may go (times in the local zone).
+  for (const s of r.signers) if (s.reminders) line(`${s.name}: ${remindersWords(s.reminders, now, when)}`);
+  section('Files');
+  if (r.files) {
+    await printList(
+      f,
+      r.files,
+      [
+        ...fieldColumns<FileObject>(['kind', 'name']),
+        { header: 'BYTES', value: (x) => x.size },
+        { header: 'SHA256', value: (x) => x.sha256, kind: 'id' },
+        { header: 'URL', value: (x) => x.file_url },
+      ],
+      (x) => x.file_url,
+    );
+  } else line(r.files_note ?? '');
   if (r.webhooks.length) {
     section('Webhooks');
-    const when = (iso: string) => clockTime(iso, f.now());
     await printList(
       f,
       r.webhooks,
@@ -100,12 +168,15 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
       ] satisfies Column<WebhookSubscription>[],
       (w) => w.id,
     );
+    // The way to send what a webhook missed while disabled, whole (an id to copy).
+    for (const w of r.webhooks) if (w.missed) line(`${w.name}: ${w.missed} missed, ${resendMissedHint(w)}`);
   }
-  section('Timeline');
-  // On a terminal the facts (a reason, the event id for `webhook resend`, a link) follow the entry's
-  // words, or go on lines of their own, whole, when the entry does not fit.
-  const now = f.now();
-  const fact = (x: TimelineFact) => `${x.label}: ${x.time ? clockTime(x.value, now) : x.value}`;
+  section(`Timeline (${r.timeline.length} ${r.timeline.length === 1 ? 'entry' : 'entries'}, oldest first)`);
+  // On a terminal the facts (a reason, the event id for `webhook resend`, an address) follow the
+  // entry's words, or go on lines of their own, whole, when the entry does not fit; a signing link
+  // is cut short (whoever holds it signs).
+  const fact = (x: TimelineFact) =>
+    `${x.label}: ${x.time ? clockTime(x.value, now) : x.label === 'link' ? redactSecretLinks(x.value) : x.value}`;
   await printList(
     f,
     r.timeline,
@@ -123,41 +194,4 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
     ],
     (t) => t.at,
   );
-  section('Files');
-  if (r.files) {
-    await printList(
-      f,
-      r.files,
-      [
-        ...fieldColumns<FileObject>(['kind', 'name']),
-        { header: 'BYTES', value: (x) => x.size },
-        { header: 'SHA256', value: (x) => x.sha256, kind: 'id' },
-        { header: 'URL', value: (x) => x.file_url },
-      ],
-      (x) => x.file_url,
-    );
-  } else f.io.out.write(`${safeLine(r.files_note)}\n`);
-  if (r.webhook_events_total > r.webhook_events.length)
-    note(
-      f,
-      `The timeline holds the first ${r.webhook_events.length} of ${r.webhook_events_total} webhook events: esign webhook events --bundle ${b.id} --all lists every one.`,
-    );
-  if (r.links_note) note(f, r.links_note);
-  else if (r.serving_url) note(f, `Links open on the running esign serve at ${r.serving_url}.`);
-  for (const u of r.unavailable) note(f, `Not offered by this backend: ${u}.`);
-}
-
-function reminders(b: {
-  send_reminders: boolean;
-  reminder_offset: number | null;
-  reminder_interval: number | null;
-  reminder_expires: number | null;
-}): string {
-  if (!b.send_reminders) return 'off';
-  const parts = [
-    b.reminder_offset !== null ? `first after ${b.reminder_offset} d` : '',
-    b.reminder_interval !== null ? `every ${b.reminder_interval} d` : '',
-    b.reminder_expires !== null ? `${b.reminder_expires} d before expiry` : '',
-  ].filter(Boolean);
-  return parts.length ? `on (${parts.join(', ')})` : 'on';
 }

@@ -4,6 +4,8 @@ import { webhookHealth } from '../../../app/webhookHealth.js';
 import { deliveryOutcome } from '../../../app/deliveryOutcome.js';
 import { clockTime } from '../../../app/timeWords.js';
 import { disabledWords } from '../../../app/inspection.js';
+import { missedWords, resendMissedHint } from '../../../app/missedEvents.js';
+import type { MissedWebhookEvents, Webhook } from '../../../service/types.js';
 import { idVerb } from '../../verb.js';
 import { showWebhook } from './shared/display.js';
 
@@ -16,9 +18,12 @@ export const get = idVerb({
   ],
   fetch: async (s, id) => {
     const w = await s.getWebhook(id);
-    return { w, health: await webhookHealth(s, w.id) };
+    const missed = s.listMissedWebhookEvents
+      ? ((await s.listMissedWebhookEvents({ webhook: w.id }))[0] ?? null)
+      : undefined;
+    return { w, health: await webhookHealth(s, w.id), missed };
   },
-  show: (f, { w, health: h }) => {
+  show: (f, { w, health: h, missed }) => {
     const last = h.lastFailure;
     const when = (iso: string) => (f.io.out.isTTY ? clockTime(iso, f.now()) : iso);
     return showWebhook(f, w, [
@@ -50,6 +55,19 @@ export const get = idVerb({
               unknown,
             ],
           ]),
+      ...missedLine(w, missed, when),
     ]);
   },
 });
+
+/** What it missed while disabled: kept by the local engine (undefined: the backend keeps no record). */
+function missedLine(
+  w: Webhook,
+  missed: MissedWebhookEvents | null | undefined,
+  when: (iso: string) => string,
+): [string, unknown][] {
+  if (missed === undefined)
+    return w.enabled ? [] : [['missed', 'not known to this backend (the API keeps no record of missed events)']];
+  if (!missed) return w.enabled ? [] : [['missed', 'none']];
+  return [['missed', `${missedWords(missed, when)}: ${resendMissedHint(w)}`]];
+}

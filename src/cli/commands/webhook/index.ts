@@ -9,6 +9,7 @@ import { get } from './get.js';
 import * as headers from './headers.js';
 import { list } from './list.js';
 import { listen } from './listen.js';
+import { resendMissed } from './resendMissed.js';
 import { resend, trigger } from './sandbox.js';
 import { secret } from './secret.js';
 import { update } from './update.js';
@@ -28,6 +29,7 @@ export function register(program: Command, action: Action): void {
     secret,
     trigger,
     resend,
+    resendMissed,
     verify.loads(() => import('./verifyDelivery.js')),
     listen.loads(() => import('./receiver.js')),
   ]);

@@ -4,6 +4,7 @@ import type { WebhookEvent } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { fieldColumns, note, printList } from '../../output/print.js';
 import { defineVerb } from '../../verb.js';
+import { isDeliveredStatus } from '../../../service/webhookEvents.js';
 import { showEvent } from './shared/display.js';
 
 export const trigger = defineVerb(
@@ -42,10 +43,14 @@ export const resend = defineVerb('resend <eventId>', 'Deliver an event again now
     await showEvent(f, event);
     // The event may have been delivered before: what counts is this attempt, the last one.
     const last = event.deliveries.at(-1);
-    if (!last || last.status < 200 || last.status > 299)
-      throw new CliError(
-        `Event ${event.pk} was not delivered: ${last ? deliveryOutcome(last).replace(/\.$/, '') : 'no attempt was made'}.`,
-        EXIT.FAILURE,
-      );
+    if (last && isDeliveredStatus(last.status)) {
+      if (!f.options.json && !f.options.quiet)
+        note(f, `Event ${event.pk} was delivered again: the receiver answered ${deliveryOutcome(last)}.`);
+      return;
+    }
+    throw new CliError(
+      `Event ${event.pk} was not delivered: ${last ? deliveryOutcome(last).replace(/\.$/, '') : 'no attempt was made'}.`,
+      EXIT.FAILURE,
+    );
   },
 });

@@ -5,6 +5,8 @@ import { choiceListOption } from '../../flags.js';
 import { commaList } from '../../run.js';
 import { defineVerb } from '../../verb.js';
 import { showWebhook } from './shared/display.js';
+import { missedWords, resendMissedHint } from '../../../app/missedEvents.js';
+import { note } from '../../output/print.js';
 
 export const update = defineVerb('update <id>', 'Change a webhook', {
   flags: (c) =>
@@ -36,6 +38,12 @@ export const update = defineVerb('update <id>', 'Change a webhook', {
     if (o.form !== undefined) body.json = !o.form;
     if (!Object.keys(body).length)
       throw new CliError('Nothing to change: give at least one option (see esign webhook update --help).', EXIT.USAGE);
-    await showWebhook(f, await (await f.service()).updateWebhook(id, body));
+    const s = await f.service();
+    const w = await s.updateWebhook(id, body);
+    await showWebhook(f, w);
+    const missed =
+      o.enable && s.listMissedWebhookEvents ? (await s.listMissedWebhookEvents({ webhook: w.id }))[0] : undefined;
+    if (missed && !f.options.json && !f.options.quiet)
+      note(f, `Webhook ${w.name} is enabled again. Kept for it: ${missedWords(missed)}; ${resendMissedHint(w)}.`);
   },
 });
