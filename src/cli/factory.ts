@@ -104,6 +104,8 @@ export class Factory {
   private injected: EsignService | undefined;
   private resolved: Promise<Settings> | undefined;
   private readonly throttleListeners = new Set<(untilMs: number) => void>();
+  /** Where the remote backend's retry notes go instead of stderr, while a command says them its own way. */
+  private retryNotes: ((line: string) => void) | undefined;
   constructor(
     readonly options: GlobalOptions,
     readonly io: IO,
@@ -210,6 +212,7 @@ export class Factory {
       baseUrl,
       apiKey,
       note: (line) => this.io.err.write(`${stripControl(line)}\n`),
+      retryNote: (line) => (this.retryNotes ?? ((l) => this.io.err.write(`${stripControl(l)}\n`)))(line),
       onThrottle: (until) => this.throttleListeners.forEach((l) => l(until)),
       debug: environment(this.env).debug.words.includes('api'),
     };
@@ -218,6 +221,17 @@ export class Factory {
   /** A remote backend of its own (a profile's key checked), which the caller closes. */
   remoteFor(o: RemoteSettings): Promise<EsignService> {
     return this.wired().remote(o);
+  }
+
+  /**
+   * Sends the remote backend's retry notes to `sink` instead of stderr (a wait says in one line what
+   * it waits through); returns the undo.
+   */
+  divertRetryNotes(sink: (line: string) => void): () => void {
+    this.retryNotes = sink;
+    return () => {
+      if (this.retryNotes === sink) this.retryNotes = undefined;
+    };
   }
 
   /** Calls `listener` whenever the backend waits out a 429, with when it sends again; returns the unsubscribe. */
@@ -323,7 +337,18 @@ export class Factory {
 
   /** The remote backend selected and where it was chosen: `http://... (ESIGN_BASE_URL)`. */
   private selected(s: Settings): string {
-    return `${s.baseUrl} (${environment(this.env).baseUrl ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`})`;
+    return `${s.baseUrl} (${this.urlSource(s)})`;
+  }
+
+  /** Where the base URL came from: `ESIGN_BASE_URL` or `profile "prod"`. */
+  private urlSource(s: Settings): string {
+    return environment(this.env).baseUrl ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`;
+  }
+
+  /** The backend in words for a message: `http://... (profile "prod")`, or `the local engine (DIR)`. */
+  async where(): Promise<string> {
+    const s = await this.settings();
+    return s.baseUrl ? this.selected(s) : `the local engine (${await this.dataDir()})`;
   }
 
   /**
