@@ -31,6 +31,10 @@ export interface Settings {
   /** The profile that supplied the base URL is marked live. */
   live: boolean;
   dataDir?: string;
+  /** Where the base URL came from (unset with the embedded engine). */
+  urlFrom?: 'ESIGN_BASE_URL' | 'profile';
+  /** Where the API key came from; unset: no key. */
+  keyFrom?: 'ESIGN_API_KEY' | 'profile';
 }
 
 /** A remote server to run against, and what to show it. */
@@ -173,11 +177,14 @@ export class Factory {
         EXIT.USAGE,
       );
     }
+    // A stored key goes only to its own profile's server.
+    const stored = baseUrl === p.baseUrl ? p.apiKey : undefined;
     return {
       profile: name,
       baseUrl,
-      // A stored key goes only to its own profile's server.
-      apiKey: env.apiKey || (baseUrl === p.baseUrl ? p.apiKey : undefined),
+      apiKey: env.apiKey || stored,
+      urlFrom: env.baseUrl ? 'ESIGN_BASE_URL' : baseUrl ? 'profile' : undefined,
+      keyFrom: env.apiKey ? 'ESIGN_API_KEY' : stored ? 'profile' : undefined,
       live: Boolean(p.live && p.baseUrl && baseUrl === p.baseUrl),
       dataDir: this.options.dataDir ?? (env.dataDir || p.dataDir),
     };
@@ -342,7 +349,7 @@ export class Factory {
 
   /** Where the base URL came from: `ESIGN_BASE_URL` or `profile "prod"`. */
   private urlSource(s: Settings): string {
-    return environment(this.env).baseUrl ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`;
+    return s.urlFrom === 'ESIGN_BASE_URL' ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`;
   }
 
   /** The backend in words for a message: `http://... (profile "prod")`, or `the local engine (DIR)`. */
