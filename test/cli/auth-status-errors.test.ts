@@ -65,7 +65,7 @@ describe('esign auth status (built binary)', () => {
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toContain('key works\tno: HTTP 401');
     expect(errorLines(r.stderr)).toEqual([
-      `esign: The key in ESIGN_API_KEY was refused by ${env.ESIGN_BASE_URL} (from ESIGN_BASE_URL): set ESIGN_API_KEY to a key of that server (then esign auth status again).`,
+      `esign: The key in ESIGN_API_KEY was refused by ${remote.env.ESIGN_BASE_URL} (from ESIGN_BASE_URL): set ESIGN_API_KEY to a key of that server (then esign auth status again).`,
     ]);
     expect(r.stdout + r.stderr).not.toContain('esk_not_a_key');
   });
