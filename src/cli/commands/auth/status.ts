@@ -13,7 +13,7 @@ export const status = defineVerb(
   'What commands use now: the profile, the server and where its URL came from, where the API key came from and whether it works (the key is never shown)',
   {
     flags: (c) => c.option('--no-check', 'do not ask the server whether the key works'),
-    examples: ['esign auth status', 'esign -p prod auth status --json', 'esign auth status --no-check'],
+    examples: ['esign auth status', 'esign auth status --json', 'esign auth status --no-check'],
     async run(f, o) {
       const s = await f.settings();
       if (!s.baseUrl) {
