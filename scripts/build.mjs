@@ -5,7 +5,7 @@
 // The packages dist/ still loads at run time are the package's `dependencies`, each pinned to the
 // version it was built against: the build stops when they differ (checkRuntimeDependencies).
 // Source maps only on request (`--sourcemap`): they were two thirds of the package.
-import { cpSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -221,6 +221,12 @@ const pages = () =>
     logLevel: 'warning',
   });
 
+/** The command tree and the API's operations, from the built program, for completion without it. */
+async function completionFile() {
+  const { completionFile: make } = await import(new URL('../dist/cli.js', import.meta.url).href);
+  writeFileSync(join(root, 'dist', 'completion.json'), JSON.stringify(make()));
+}
+
 if (clientOnly) await client();
 else {
   rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -234,6 +240,8 @@ else {
       hashFile: 'src/app/hashFile.ts',
       // The process a client's documents are parsed and rendered in (src/local/documents/sandbox/pool.ts).
       documentSandbox: 'src/local/documents/sandbox/child.ts',
+      // Shell completion without the program: bin/esign.js answers a Tab from dist/completion.json.
+      complete: 'src/cli/commands/completion/fast.ts',
     },
     outdir: 'dist',
     bundle: true,
@@ -254,6 +262,7 @@ else {
     logLevel: 'warning',
   });
   checkRuntimeDependencies();
+  await completionFile();
   evidenceFonts();
   await client();
 }

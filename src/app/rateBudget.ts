@@ -119,17 +119,26 @@ export class Pacer {
     return this.burst > 0 ? Math.max(t, this.pausedUntil) : Math.max(t, this.next, this.pausedUntil);
   }
 
-  /** Resolves when the caller may make its call. */
-  async slot(): Promise<void> {
+  /** Resolves true when the caller may make its call; false, at once, when `signal` aborts first (no slot taken). */
+  async slot(signal?: AbortSignal): Promise<boolean> {
     for (;;) {
+      if (signal?.aborted) return false;
       const t = this.now();
       const at = this.at(t);
       if (at <= t) {
         if (this.burst > 0) this.burst--;
         else this.next = Math.max(t, this.next) + this.intervalMs;
-        return;
+        return true;
       }
-      await new Promise((r) => setTimeout(r, at - t));
+      await new Promise<void>((r) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          r();
+        };
+        const timer = setTimeout(done, at - t);
+        signal?.addEventListener('abort', done, { once: true });
+      });
     }
   }
 
@@ -155,7 +164,7 @@ export class Pacer {
 
 /** The share of the rate-limit window's requests a wait may use. */
 const WAIT_SHARE = RATE_SHARES.wait;
-const FIRST_STEP_MS = 1_000;
+export const FIRST_STEP_MS = 1_000;
 /** The longest pause between looks while the wait's fast half of its share lasts. */
 const FAST_STEP_MS = 1_500;
 const MAX_STEP_MS = 15_000;

@@ -27,8 +27,10 @@ interface EngineSettings extends EngineOptions {
 export interface RemoteSettings {
   baseUrl: string;
   apiKey?: string;
-  /** Lines for the person at the terminal (a 429 being waited out). */
+  /** Lines for the person at the terminal (ESIGN_DEBUG=api), and retry notes unless `retryNote` is given. */
   note?: (line: string) => void;
+  /** One line per retry (a 429 being waited out, a refused connection tried again). */
+  retryNote?: (line: string) => void;
   /** Told whenever a 429 is waited out, with when the next request goes. */
   onThrottle?: (untilMs: number) => void;
   /** ESIGN_DEBUG=api: each request and answer on stderr. */

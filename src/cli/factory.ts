@@ -32,6 +32,10 @@ export interface Settings {
   /** The profile that supplied the base URL is marked live. */
   live: boolean;
   dataDir?: string;
+  /** Where the base URL came from (unset with the embedded engine). */
+  urlFrom?: 'ESIGN_BASE_URL' | 'profile';
+  /** Where the API key came from; unset: no key. */
+  keyFrom?: 'ESIGN_API_KEY' | 'profile';
 }
 
 /** A remote server to run against, and what to show it. */
@@ -105,6 +109,8 @@ export class Factory {
   private injected: EsignService | undefined;
   private resolved: Promise<Settings> | undefined;
   private readonly throttleListeners = new Set<(untilMs: number) => void>();
+  /** Where the remote backend's retry notes go instead of stderr, while a command says them its own way. */
+  private retryNotes: ((line: string) => void) | undefined;
   constructor(
     readonly options: GlobalOptions,
     readonly io: IO,
@@ -172,11 +178,14 @@ export class Factory {
         EXIT.USAGE,
       );
     }
+    // A stored key goes only to its own profile's server.
+    const stored = baseUrl === p.baseUrl ? p.apiKey : undefined;
     return {
       profile: name,
       baseUrl,
-      // A stored key goes only to its own profile's server.
-      apiKey: env.apiKey || (baseUrl === p.baseUrl ? p.apiKey : undefined),
+      apiKey: env.apiKey || stored,
+      urlFrom: env.baseUrl ? 'ESIGN_BASE_URL' : baseUrl ? 'profile' : undefined,
+      keyFrom: env.apiKey ? 'ESIGN_API_KEY' : stored ? 'profile' : undefined,
       live: Boolean(p.live && p.baseUrl && baseUrl === p.baseUrl),
       dataDir: this.options.dataDir ?? (env.dataDir || p.dataDir),
     };
@@ -211,6 +220,7 @@ export class Factory {
       baseUrl,
       apiKey,
       note: (line) => this.io.err.write(`${stripControl(line)}\n`),
+      retryNote: (line) => (this.retryNotes ?? ((l) => this.io.err.write(`${stripControl(l)}\n`)))(line),
       onThrottle: (until) => this.throttleListeners.forEach((l) => l(until)),
       debug: environment(this.env).debug.words.includes('api'),
     };
@@ -219,6 +229,17 @@ export class Factory {
   /** A remote backend of its own (a profile's key checked), which the caller closes. */
   remoteFor(o: RemoteSettings): Promise<EsignService> {
     return this.wired().remote(o);
+  }
+
+  /**
+   * Sends the remote backend's retry notes to `sink` instead of stderr (a wait says in one line what
+   * it waits through); returns the undo.
+   */
+  divertRetryNotes(sink: (line: string) => void): () => void {
+    this.retryNotes = sink;
+    return () => {
+      if (this.retryNotes === sink) this.retryNotes = undefined;
+    };
   }
 
   /** Calls `listener` whenever the backend waits out a 429, with when it sends again; returns the unsubscribe. */
@@ -324,7 +345,18 @@ export class Factory {
 
   /** The remote backend selected and where it was chosen: `http://... (ESIGN_BASE_URL)`. */
   private selected(s: Settings): string {
-    return `${s.baseUrl} (${environment(this.env).baseUrl ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`})`;
+    return `${s.baseUrl} (${this.urlSource(s)})`;
+  }
+
+  /** Where the base URL came from: `ESIGN_BASE_URL` or `profile "prod"`. */
+  private urlSource(s: Settings): string {
+    return s.urlFrom === 'ESIGN_BASE_URL' ? 'ESIGN_BASE_URL' : `profile "${s.profile}"`;
+  }
+
+  /** The backend in words for a message: `http://... (profile "prod")`, or `the local engine (DIR)`. */
+  async where(): Promise<string> {
+    const s = await this.settings();
+    return s.baseUrl ? this.selected(s) : `the local engine (${await this.dataDir()})`;
   }
 
   /**

@@ -2,6 +2,7 @@
 // src/wiring/main.ts runs it with the backends and the commands that start another door (serve, console, mcp, scenario).
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { api } from './commands/api/api.js';
+import * as auth from './commands/auth/index.js';
 import * as batch from './commands/batch/batch.js';
 import * as bundle from './commands/bundle/index.js';
 import * as completion from './commands/completion/completion.js';
@@ -90,6 +91,7 @@ export function buildProgram(
     ['local', local],
     ['logs', logs],
     ['profile', profile],
+    ['auth', auth],
     ['serve', doorVerbs?.serve],
     ['console', doorVerbs?.console],
     ['mcp', doorVerbs?.mcp],

@@ -9,6 +9,7 @@ import { clockTime, zoneName } from '../app/timeWords.js';
 import { CliError, EXIT, EXIT_FOR_FAILURE, type ExitCode, StateConflict, exitCodeForStatus } from './exitCodes.js';
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';
 import { type IO, readAll } from './io.js';
+import { nextStepFor } from './nextStep.js';
 
 /**
  * Wraps a verb's body for commander: `opts` is the verb's options interface and `args` its
@@ -36,6 +37,8 @@ export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
       try {
         await fn(f, args[args.length - 2] as O, ...(args.slice(0, -2) as A));
       } catch (e) {
+        const step = await nextStepFor(f, e).catch(() => undefined);
+        if (step) Object.assign(e as object, { nextStep: step });
         exit.code = reportError(f.io, e, f.options.json === true);
       } finally {
         try {
@@ -53,12 +56,17 @@ export function makeAction(makeFactory: MakeFactory, exit: ExitSink): Action {
  */
 function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   const write = (line: string) => io.err.write(`${line}\n`);
+  // What to do next (nextStep.ts): said after the message, and as `next_step` with --json.
+  const step = (e as { nextStep?: string } | undefined)?.nextStep;
+  const line = (message: string) =>
+    stripControl(step ? `${message}${/[.!?:]$/.test(message) ? '' : '.'} ${step}` : message);
+  const stepJson = step ? { next_step: step } : {};
   const api = e instanceof StateConflict ? e.apiError : e;
   if (api instanceof ApiError) {
     const exitCode = e instanceof StateConflict ? EXIT.CONFLICT : exitCodeForStatus(api.status);
-    if (json) write(JSON.stringify({ status: api.status, exit_code: exitCode, ...api.toWire() }));
+    if (json) write(JSON.stringify({ status: api.status, exit_code: exitCode, ...api.toWire(), ...stepJson }));
     else {
-      write(`esign: ${stripControl(io.err.isTTY ? timesInZone(api.message) : api.message)}`);
+      write(`esign: ${line(io.err.isTTY ? timesInZone(api.message) : api.message)}`);
       if (api.errors.length > 1) for (const fe of api.errors) write(`  ${stripControl(`${fe.field}: ${fe.message}`)}`);
     }
     return exitCode;
@@ -79,7 +87,9 @@ function reportError(io: IO, e: unknown, json: boolean): ExitCode {
   }
   const err = e as NodeJS.ErrnoException;
   const message = err?.message ?? String(e);
-  write(json ? JSON.stringify({ code: 'error', message, exit_code: EXIT.FAILURE }) : `esign: ${stripControl(message)}`);
+  write(
+    json ? JSON.stringify({ code: 'error', message, exit_code: EXIT.FAILURE, ...stepJson }) : `esign: ${line(message)}`,
+  );
   if (environment(io.env).debug.stacks) write(err?.stack ?? '');
   return EXIT.FAILURE;
 }

@@ -2,7 +2,7 @@
 // the one retry policy (retryPolicy.ts) for every request.
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, FormData, request } from 'undici';
-import { ApiError } from '../service/errors.js';
+import { ApiError, TransportError } from '../service/errors.js';
 import { serverRootOf } from '../service/operationTable.js';
 import { DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy, nextWait } from './retryPolicy.js';
 
@@ -20,8 +20,10 @@ export interface HttpOptions {
   maxDelayMs?: number;
   /** A server asking to wait longer than this (Retry-After) gets its error back at once. */
   maxRetryAfterMs?: number;
-  /** Where retry notes and ESIGN_DEBUG=api lines go. */
+  /** Where ESIGN_DEBUG=api lines go, and retry notes unless `retryNote` is given. */
   note?: (line: string) => void;
+  /** Where the one line per retry goes (a wait that says what it waits through keeps them to itself). */
+  retryNote?: (line: string) => void;
   debug?: boolean;
   /** How waits between attempts are spent (a test injects time). */
   sleep?: (ms: number) => Promise<void>;
@@ -37,16 +39,7 @@ export interface HttpResponse {
   body: unknown;
 }
 
-/** The server could not be reached, or the connection broke, after every retry. */
-export class TransportError extends Error {
-  constructor(
-    message: string,
-    readonly causeCode?: string,
-  ) {
-    super(message);
-    this.name = 'TransportError';
-  }
-}
+export { TransportError };
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
@@ -108,7 +101,7 @@ export class HttpClient {
       maxDelayMs: opts.maxDelayMs ?? d.maxDelayMs,
       maxRetryAfterMs: opts.maxRetryAfterMs ?? d.maxRetryAfterMs,
       sleep: opts.sleep ?? d.sleep,
-      note: opts.note,
+      note: opts.retryNote ?? opts.note,
       onThrottle: opts.onThrottle,
     };
     this.ownAgent = opts.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connections: 16 });
@@ -182,7 +175,7 @@ export class HttpClient {
         const code = (e as { code?: string }).code ?? '';
         const target = spec.url ?? `${this.baseUrl}${spec.path}`;
         const message = `${spec.method} ${target} failed: ${(e as Error).message}${code ? ` (${code})` : ''}`;
-        error = new TransportError(attempt ? `${message}, after ${attempt + 1} attempts` : message, code);
+        error = new TransportError(attempt ? `${message}, after ${attempt + 1} attempts` : message, code, target);
         failure = { code };
       }
       const wait = nextWait(this.policy, failure, attempt, safe);
@@ -193,7 +186,9 @@ export class HttpClient {
       if ('status' in failure && failure.status === 429) this.policy.onThrottle?.(Date.now() + wait);
       const what = 'status' in failure ? `HTTP ${failure.status} from` : `${failure.code} on`;
       const retry = `retry ${attempt + 1} of ${this.policy.maxRetries}`;
-      this.note?.(`esign: ${what} ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (${retry})`);
+      this.policy.note?.(
+        `esign: ${what} ${spec.method} ${spec.path}; retrying in ${(wait / 1000).toFixed(1)} s (${retry})`,
+      );
       await this.policy.sleep(wait);
     }
   }
@@ -214,7 +209,11 @@ export class HttpClient {
       signal,
     }).catch((e: Error & { code?: string }) => {
       if (e.name === 'AbortError') throw e;
-      throw new TransportError(`GET ${this.url(spec)} failed: ${e.message}${e.code ? ` (${e.code})` : ''}`, e.code);
+      throw new TransportError(
+        `GET ${this.url(spec)} failed: ${e.message}${e.code ? ` (${e.code})` : ''}`,
+        e.code,
+        this.url(spec),
+      );
     });
     if (res.statusCode < 400) return res.body;
     const text = await res.body.text();

@@ -202,11 +202,18 @@ async function waitStep(w: Wait, ctx: RunContext): Promise<unknown> {
   if (w.until) {
     const r = await waitForBundles(ctx.service, slugs, { target: w.until, timeoutMs, firstStepMs: ctx.pollMs });
     if (r.outcome === 'reached') return w.bundle ? r.bundles[0] : r.bundles;
-    const late = r.unreachable[0] ?? r.pending[0]!;
+    const late = r.unreachable[0] ?? r.pending[0];
+    const outage = r.outage ? ` (the server: ${r.outage.what})` : '';
+    if (!late)
+      throw new AssertionFailed(
+        `Bundle ${r.unread[0]} did not reach ${w.until}: never read in ${secs(timeoutMs)}${outage}`,
+        w.until,
+        null,
+      );
     const why =
       r.outcome === 'unreachable'
         ? `it ended: ${await explainEnd(ctx.service, late)}`
-        : `still ${late.status} after ${secs(timeoutMs)}`;
+        : `still ${late.status} after ${secs(timeoutMs)}${outage}`;
     throw new AssertionFailed(`Bundle ${late.id} did not reach ${w.until}: ${why}`, w.until, late.status);
   }
   const deadline = Date.now() + timeoutMs;

@@ -64,6 +64,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server could not be reached, or the connection broke, after every retry: no answer at all
+ * (a door names the URL and where it came from; a wait looks again until its own timeout).
+ */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly causeCode?: string,
+    /** The address that was asked. */
+    readonly url?: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
 export const badRequest = (message: string, errors: FieldError[] = []) => new ApiError(400, 'invalid', message, errors);
 export const notFound = (what: string, id: string) =>
   new ApiError(404, 'not_found', `${what} ${JSON.stringify(id)} was not found.`);

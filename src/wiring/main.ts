@@ -3,11 +3,28 @@
 import { EXIT } from '../cli/exitCodes.js';
 import { processIO } from '../cli/io.js';
 import { buildProgram as cliProgram, runCli } from '../cli/main.js';
+import { captureIO } from '../cli/io.js';
+import type { CompletionFile } from '../cli/commands/completion/fast.js';
+import { treeOf } from '../cli/commands/completion/tree.js';
+import { OPERATION_TABLE } from '../service/operationTable.js';
 import { wiring } from './wiring.js';
 
 /** The program as shipped, every verb registered (test/cli/shipped-matrix.test.ts walks it in dist/). */
 export const buildProgram = (...a: Parameters<typeof cliProgram>) =>
   cliProgram(a[0], a[1], a[2], a[3], a[4], wiring.doorVerbs);
+
+/** What a Tab is answered from without the program (dist/completion.json, written by the build). */
+export function completionFile(): CompletionFile {
+  const program = buildProgram('0', captureIO(), () => undefined as never, { code: 0 });
+  const operations = OPERATION_TABLE.map((op) => ({
+    method: op.method,
+    path: op.path,
+    ...(op.aliases ? { aliases: op.aliases } : {}),
+    summary: op.summary,
+    name: op.name,
+  }));
+  return { tree: treeOf(program), operations };
+}
 
 export async function main(argv: string[], version: string): Promise<void> {
   // Ctrl-C ends the command with 130, unless the command stops gracefully itself (serve, webhook listen).

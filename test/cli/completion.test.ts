@@ -1,12 +1,14 @@
 // Shell completion: the bash script loads in a real bash and completes nouns, verbs, flags and
 // local Bundle ids through the built binary; `esign __complete` in-process for the rest.
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { bundleRequest, tempDir } from '../helpers.js';
-import { esignIn } from './inProcess.js';
+import { treeOf } from '../../src/cli/commands/completion/tree.js';
+import { OPERATION_TABLE } from '../../src/service/operationTable.js';
+import { esignIn, programFor } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 const data = tempDir('esign-completion-');
@@ -140,5 +142,57 @@ describe('Bundle ids by the prefix typed', () => {
     expect(found.split('\n')).toContain(`${bundleId}\tLease`);
     const whole = (await esignIn(['__complete', '--', 'bundle', 'inspect', bundleId], { env })).stdout;
     expect(whole).toBe(`${bundleId}\tLease`);
+  });
+});
+
+describe('a Tab without the program (bin/esign.js and dist/completion.json)', () => {
+  /** A copy of the shipped files with dist/cli.js left out: what answers there never loaded the program. */
+  function withoutProgram(): string {
+    const root = join(bin.dir, 'shipped');
+    const dist = new URL('../../dist/', import.meta.url).pathname;
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    copyFileSync(BIN, join(root, 'bin', 'esign.js'));
+    copyFileSync(new URL('../../package.json', import.meta.url).pathname, join(root, 'package.json'));
+    for (const f of readdirSync(dist))
+      if ((f.endsWith('.js') && f !== 'cli.js') || f === 'completion.json')
+        copyFileSync(join(dist, f), join(root, 'dist', f));
+    return join(root, 'bin', 'esign.js');
+  }
+
+  it('answers nouns, verbs, flags, choices and esign api paths with dist/cli.js absent', async () => {
+    const shipped = withoutProgram();
+    const tab = async (...words: string[]) => {
+      const r = await execa('node', [shipped, '__complete', '--', ...words], {
+        env: { ...process.env, ...env },
+        reject: false,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return r.stdout.split('\n');
+    };
+    expect(await tab('bun')).toEqual(['bundle\tCreate, send, track and cancel signature Bundles']);
+    expect(await tab('bundle', 'list', '--sta')).toEqual([
+      expect.stringMatching(/^--status\t/),
+      expect.stringMatching(/^--status-in\t/),
+    ]);
+    expect(await tab('bundle', 'list', '--status', 'c')).toEqual(['co', 'ca']);
+    expect(await tab('webhook', 'create', '--events', 'bundle_sent,packet_v')).toEqual(['bundle_sent,packet_viewed']);
+    expect(await tab('api', 'GET', '/rate')).toEqual([
+      '/rate_limit/\tRate-limit status of the key (uses no request) (getRateLimit)',
+    ]);
+    expect(await tab('auth', '')).toEqual([expect.stringMatching(/^status\t/)]);
+    // What needs the program (ids from the engine) is handed to it: absent here, so it fails.
+    const ids = await execa('node', [shipped, '__complete', '--', 'bundle', 'get', ''], {
+      env: { ...process.env, ...env },
+      reject: false,
+    });
+    expect(ids.exitCode).not.toBe(0);
+    expect(ids.stderr).toMatch(/cli\.js/);
+  });
+
+  it('dist/completion.json is the program: its tree and the operations table, as the source builds them', () => {
+    const file = JSON.parse(readFileSync(new URL('../../dist/completion.json', import.meta.url), 'utf8'));
+    expect(file.tree).toEqual(JSON.parse(JSON.stringify(treeOf(programFor()))));
+    expect(file.operations.map((o: { name: string }) => o.name)).toEqual(OPERATION_TABLE.map((o) => o.name));
   });
 });

@@ -117,6 +117,7 @@ const RUNS: Record<string, Run> = {
   'profile use': r('profile use {useProfile}'),
   'profile show': r('profile show --no-check'),
   'profile remove': r('profile remove spare --yes', { last: true }),
+  'auth status': r('auth status'),
   serve: r('serve --port 0', { interrupt: true }),
   // An MCP client's first message, then stdin ends: the server answers and stops.
   'mcp serve': r('mcp', { stdin: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n' }),

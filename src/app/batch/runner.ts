@@ -18,9 +18,11 @@ import { sliced } from './slices.js';
 /**
  * created: sent now. incomplete: created now, but its tags were not added. skipped: sent by an earlier
  * run of this batch (its journal). found: an interrupted create of this batch had made it. exists: a
- * Bundle with the row's custom_key was already on the backend. failed: not created.
+ * Bundle with the row's custom_key was already on the backend. failed: not created. interrupted:
+ * begun, but Ctrl-C came before its create was sent (nothing made), or (results.ts, on a hard exit)
+ * its create was in flight. not_started: never begun (the results file of an interrupted run).
  */
-type Outcome = 'created' | 'incomplete' | 'skipped' | 'found' | 'exists' | 'failed';
+type Outcome = 'created' | 'incomplete' | 'skipped' | 'found' | 'exists' | 'failed' | 'interrupted' | 'not_started';
 
 export interface RowResult {
   row: number;
@@ -41,7 +43,12 @@ export interface Counts {
   /** Created, but its tags were not added. */
   incomplete: number;
   failed: number;
+  /** Begun, but stopped by Ctrl-C before its create was sent: not in `done`. */
+  interrupted: number;
 }
+
+/** A row's wait for its pace ended by Ctrl-C: it stops before sending anything. */
+class RowInterrupted extends Error {}
 
 export interface RunHooks {
   onResult(r: RowResult, counts: Counts): void;
@@ -93,13 +100,14 @@ interface RowContext {
   finish: (r: RowResult) => void;
   /** Waits for a call's slot in the pace. */
   call: () => Promise<void>;
+  /** Waits for a call's slot, unless Ctrl-C comes first: then throws RowInterrupted (nothing was sent). */
+  callUnlessStopped: () => Promise<void>;
   lookup: (key: string) => Promise<Bundle | undefined>;
 }
 
 /** How one row goes: found by its custom_key (exists, or made by an interrupted run), else created and tagged. */
-function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
+function rowHandler({ service, journal, o, finish, call, callUnlessStopped, lookup }: RowContext) {
   const create = async (req: RowRequest): Promise<Bundle> => {
-    await call();
     return req.endpoint === 'envelope'
       ? service.createBundleFromEnvelopeTemplate(req.body)
       : service.createBundle(req.body, req.files);
@@ -136,7 +144,9 @@ function rowHandler({ service, journal, o, finish, call, lookup }: RowContext) {
    * outcome looked up by custom_key before the create is sent again), journaled before and after.
    */
   const send = async (row: number, req: RowRequest): Promise<void> => {
-    if (o.pacer) await o.pacer.slot();
+    // Ctrl-C while a row waits for its turn: it stops there, before anything is sent or journaled.
+    if (o.pacer && !(await o.pacer.slot(o.signal))) throw new RowInterrupted();
+    await callUnlessStopped();
     journal.record({ row, key: req.key, s: 'begin', fp: req.fp });
     try {
       const b = await create(req);
@@ -183,14 +193,24 @@ export async function runBatch(
   o: RunOptions,
   hooks: RunHooks,
 ): Promise<Counts> {
-  const counts: Counts = { total: o.total ?? 0, done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 };
+  const counts: Counts = {
+    total: o.total ?? 0,
+    done: 0,
+    created: 0,
+    skipped: 0,
+    exists: 0,
+    incomplete: 0,
+    failed: 0,
+    interrupted: 0,
+  };
   const finish = (r: RowResult) => {
-    counts.done++;
+    if (r.status === 'interrupted') counts.interrupted++;
+    else counts.done++;
     if (r.status === 'created') counts.created++;
     else if (r.status === 'incomplete') counts.incomplete++;
     else if (r.status === 'failed') counts.failed++;
     else if (r.status === 'exists') counts.exists++;
-    else counts.skipped++;
+    else if (r.status !== 'interrupted') counts.skipped++;
     hooks.onResult(r, counts);
   };
   // A 429 is waited out by the backend's retry policy; meanwhile no other row starts a call.
@@ -202,9 +222,12 @@ export async function runBatch(
   const call = async () => {
     await o.calls?.slot();
   };
-  const lookup = (key: string) => findByKey(service, key, call);
+  const callUnlessStopped = async () => {
+    if (o.signal?.aborted || (o.calls && !(await o.calls.slot(o.signal)))) throw new RowInterrupted();
+  };
+  const lookup = (key: string) => findByKey(service, key, callUnlessStopped);
 
-  const handle = rowHandler({ service, journal, o, finish, call, lookup });
+  const handle = rowHandler({ service, journal, o, finish, call, callUnlessStopped, lookup });
 
   // Rows go in order through chunks: a backend that finds many custom_keys in one read is asked once
   // per chunk; any other looks each row's key up in its own turn (the chunk is one row).
@@ -214,6 +237,14 @@ export async function runBatch(
   const inflight = new Set<Promise<void>>();
   const dispatch = async (row: number, req: RowRequest, known?: Bundle | null) => {
     const p = handle(row, req, known).catch((e) => {
+      if (e instanceof RowInterrupted)
+        return finish({
+          row,
+          custom_key: req.key,
+          bundle_id: '',
+          status: 'interrupted',
+          error: 'stopped by Ctrl-C before its create was sent',
+        });
       finish({ row, custom_key: req.key, bundle_id: '', status: 'failed', error: errorText(e) });
     });
     inflight.add(p);
@@ -225,8 +256,9 @@ export async function runBatch(
     // A failed chunk read is not a failed row: each row then looks its key up itself.
     const found = findMany && keys.length ? await findMany(keys).catch(() => undefined) : undefined;
     for (const e of chunk) {
+      // After Ctrl-C the rows read already that need no call (sent before, invalid) are still said.
       if (!('req' in e)) e.now();
-      else if (o.signal?.aborted) return;
+      else if (o.signal?.aborted) continue;
       else await dispatch(e.row, e.req, found ? (found.get(e.req.key) ?? null) : undefined);
     }
   };

@@ -1,14 +1,17 @@
 // The progress bar of batch send, on stderr when it is a terminal: one live line drawn from its own
 // state each time (`\r`, the line, erase to its end), fitted to the terminal's width, never by moving
-// the cursor back to a saved place. Whatever else is written to stderr meanwhile (a retry note, a
-// 429 wait) goes on its own line above it, and the bar is drawn again below (the stream's live line,
-// io.ts). However the process ends (a second Ctrl-C exits at once), the cursor comes back and the
-// rows are counted as the journal holds them.
+// the cursor back to a saved place. A 429 being waited out and the backend's retry notes are said in
+// the bar's note slot, not on lines of their own; whatever else is written to stderr meanwhile goes
+// on its own line above it, and the bar is drawn again below (the stream's live line, io.ts).
+// However the process ends (a second Ctrl-C exits at once), the cursor comes back and the rows are
+// counted as the journal holds them.
 import { fitLine } from '../output/fit.js';
 import type { Counts } from '../../app/batch/runner.js';
 
 export interface Progress {
   update(c: Counts, next?: string): void;
+  /** Says `text` in the bar's note slot (a function: drawn again each second) for `forMs`, over `next`. */
+  note(text: string | (() => string), forMs: number): void;
   stop(): void;
 }
 
@@ -34,7 +37,8 @@ export function barLine(
 ): string {
   const max = Math.max(10, columns - 1);
   const head = `Sending`;
-  const tail = [`${p.value}/${p.total}`, p.counts, `${p.rate}/s`, `ETA ${p.eta}`, p.next].filter(Boolean);
+  // The note (a 429's wait, the next slot) before the rate and the time to go: it is what changed.
+  const tail = [`${p.value}/${p.total}`, p.counts, p.next, `${p.rate}/s`, `ETA ${p.eta}`].filter(Boolean);
   for (let keep = tail.length; keep >= 1; keep--) {
     const text = tail.slice(0, keep).join(' | ');
     const room = max - head.length - text.length - 2;
@@ -81,8 +85,11 @@ export function startProgress(err: BarStream, total: number, journal: () => Jour
   let state = { counts: { done: 0, created: 0, skipped: 0, exists: 0, incomplete: 0, failed: 0 } as Counts, next: '' };
   let stopped = false;
   let drawnAt = 0;
+  let said: { text: string | (() => string); until: number } | undefined;
   const draw = () => {
-    const { counts: c, next } = state;
+    const { counts: c } = state;
+    const noted = said && Date.now() < said.until ? said.text : undefined;
+    const next = noted === undefined ? state.next : typeof noted === 'string' ? noted : noted();
     const seconds = (Date.now() - started) / 1000;
     const rate = c.created / Math.max(0.001, seconds);
     const perRow = c.done ? seconds / c.done : Number.NaN;
@@ -117,6 +124,10 @@ export function startProgress(err: BarStream, total: number, journal: () => Jour
       // At most ten draws a second (a local batch finishes a thousand rows a second); the tick draws the rest.
       if (Date.now() - drawnAt < 100) return;
       drawnAt = Date.now();
+      err.live?.(draw);
+    },
+    note(text, forMs) {
+      said = { text, until: Date.now() + forMs };
       err.live?.(draw);
     },
     stop: () => {

@@ -15,6 +15,7 @@ export function liveLines(err: IO['err'], target: string) {
   const started = Date.now();
   let drawn = 0;
   let last: Bundle[] = [];
+  let note: (() => string) | undefined;
   const draw = () => {
     const secs = Math.round((Date.now() - started) / 1000);
     // One terminal line each, never wrapped: a wrapped line would break the cursor-up redraw.
@@ -23,11 +24,18 @@ export function liveLines(err: IO['err'], target: string) {
       const label = safeLine(b.label);
       return fitLine(`${describe(b)}  (waiting for ${target}, ${secs} s)${label ? `  ${label}` : ''}`, err.columns - 1);
     });
+    // What the wait is waiting through (an outage), under the Bundles; an empty line once it is over.
+    if (note !== undefined || drawn > lines.length) lines.push(fitLine(note?.() ?? '', err.columns - 1));
     err.write(`${drawn ? `\x1b[${drawn}A` : ''}${lines.map((l) => `\r${l}\x1b[K\n`).join('')}`);
     drawn = lines.length;
   };
-  const tick = setInterval(() => last.length && draw(), 1000);
+  const tick = setInterval(() => (last.length || note) && draw(), 1000);
   return {
+    /** A line under the Bundles, drawn again each second (it may count down); undefined clears it. */
+    status: (line: (() => string) | undefined) => {
+      note = line;
+      draw();
+    },
     update: (bundles: Bundle[]) => {
       last = bundles;
       draw();

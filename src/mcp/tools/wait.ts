@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { waitForBundles } from '../../app/wait/waiter.js';
 import { explainEnd } from '../../app/wait/why.js';
 import { WAIT_TARGETS, bundleStateWord, reachedTarget } from '../../service/states.js';
-import { count, say } from '../prose.js';
+import { count, ours, say } from '../prose.js';
 import { id, job } from './kit.js';
 
 const WAIT_LIMITS = { ids: 50, seconds: 600 } as const;
@@ -46,7 +46,7 @@ export const waitTool = job({
     );
     const words = {
       reached: say`All ${count(ids.length, 'Bundle')} reached ${a.until}.`,
-      timeout: say`Timed out after ${a.timeout_seconds} s: ${count(r.pending.length, 'Bundle')} not yet ${a.until}. Call again to keep waiting.`,
+      timeout: say`Timed out after ${a.timeout_seconds} s: ${count(r.pending.length + r.unread.length, 'Bundle')} not yet ${a.until}${ours(r.outage ? ' (the server was unreachable or failing at the end)' : '')}. Call again to keep waiting.`,
       unreachable: say`${count(unreachable.length, 'Bundle')} ended where ${a.until} cannot come (reasons in the data).`,
       interrupted: say`The wait was cancelled.`,
     };
@@ -55,7 +55,7 @@ export const waitTool = job({
       data: {
         outcome: r.outcome,
         bundles: r.bundles.map((b) => ({ id: b.id, state: bundleStateWord(b.status), docs_ready: b.docs_ready })),
-        pending: r.pending.map((b) => b.id),
+        pending: [...r.pending.map((b) => b.id), ...r.unread],
         unreachable,
       },
     };

@@ -63,8 +63,17 @@ export const run: Run<typeof send> = async (f, o, csv) => {
     const c = counted as CountedRows | undefined;
 
     const { pacer, calls, allowance } = await pacingFor(service, o, c?.pending);
-    if (o.results) results = new ResultsFile(o.results);
+    if (o.results) results = openResults(o.results);
     const bar = c && showBar ? await f.io.progress(c.total, () => journalCounts(journal)) : undefined;
+    // With the bar, a 429's wait and the backend's retry notes are said in its note slot, not above it.
+    const undivert = bar
+      ? f.divertRetryNotes((line) => {
+          if (!/HTTP 429/.test(line)) bar.note(line.replace(/^esign: /, ''), 5_000);
+        })
+      : undefined;
+    // A second Ctrl-C ends the process at once: the results file still gets what it held, and the rows in flight.
+    const onExit = () => results?.abandon(inFlight(journal));
+    process.once('exit', onExit);
     const failures: Failure[] = [];
     const created: string[] = [];
     const abort = new AbortController();
@@ -81,27 +90,58 @@ export const run: Run<typeof send> = async (f, o, csv) => {
       );
     } finally {
       process.removeListener('SIGINT', onSigint);
+      undivert?.();
       bar?.stop();
     }
     // Interrupted before reading every row of an uncounted CSV: the rest are counted, as not started.
     const total = c || !abort.signal.aborted ? counts.total : (await countCsvRows(csv, header)).rows;
+    process.removeListener('exit', onExit);
+    results?.close(abort.signal.aborted ? total : undefined);
+    results = undefined;
     const summary = summaryOf(batchId, total, counts, started, journal.path, failures, allowance);
     await printSummary(f, summary, counts, failures);
-    if (abort.signal.aborted)
-      throw new CliError(
-        `Interrupted: ${summary.not_started} rows not started. Run the same command again to resume.`,
-        EXIT.INTERRUPTED,
-      );
+    if (abort.signal.aborted) throw new CliError(interruptedSummary(summary, counts), EXIT.INTERRUPTED);
     if (counts.failed || counts.incomplete)
       throw new CliError(
         `${counts.failed + counts.incomplete} of ${total} rows failed. Fix them and run the same command again: rows already sent are skipped.`,
         EXIT.PARTIAL,
       );
   } finally {
-    await results?.close();
+    results?.close();
     journal.close();
   }
 };
+
+/** The one line an interrupted run ends with: rows done (and how), interrupted, not started, and how to resume. */
+function interruptedSummary(summary: Summary, counts: Counts): string {
+  const how = [
+    `${counts.created} created`,
+    counts.skipped + counts.exists ? `${counts.skipped + counts.exists} skipped` : '',
+    counts.failed + counts.incomplete ? `${counts.failed + counts.incomplete} failed` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    `Interrupted: ${counts.done} of ${summary.rows} rows done (${how}), ${counts.interrupted} interrupted ` +
+    `before their create was sent, ${summary.not_started} not started. Run the same command again to resume.`
+  );
+}
+
+/** --results FILE, opened now: a path that cannot be written is a usage error naming it. */
+function openResults(path: string): ResultsFile {
+  try {
+    return new ResultsFile(path);
+  } catch (e) {
+    throw new CliError(`--results ${path}: cannot be written (${(e as Error).message}).`, EXIT.USAGE);
+  }
+}
+
+/** Rows the journal holds as begun and not ended: their create may be in flight. */
+function inFlight(journal: Journal): { row: number; key: string }[] {
+  return [...journal.rows.entries()]
+    .filter(([, e]) => e.s !== 'sent' && e.s !== 'failed')
+    .map(([row, e]) => ({ row, key: e.key }));
+}
 
 /** Identical rows are each sent (a CSV may mean them): said before anything is sent, in case it does not. */
 export function warnDuplicates(f: Factory, dups: { row: number; first: number }[]): void {
@@ -127,6 +167,7 @@ function journalCounts(journal: Journal) {
 interface Summary {
   batch: string;
   rows: number;
+  interrupted: number;
   not_started: number;
   rate_per_second: number;
   journal: string;
@@ -150,6 +191,9 @@ async function printSummary(
         ? [['incomplete', `${counts.incomplete} (created, tags not added)`] as [string, unknown]]
         : []),
       ['failed', counts.failed],
+      ...(summary.interrupted
+        ? [['interrupted', `${summary.interrupted} (stopped before their create was sent)`] as [string, unknown]]
+        : []),
       ...(summary.not_started ? [['not started', summary.not_started] as [string, unknown]] : []),
       ['rate', `${summary.rate_per_second} Bundles/s`],
       ['journal', summary.journal],
@@ -240,6 +284,10 @@ function handlersFor(
       bar?.update(c, next);
     },
     onPause(until) {
+      bar?.note(
+        () => `429: resuming in ${Math.max(0, Math.ceil((until - Date.now()) / 1000))}s`,
+        Math.max(0, until - Date.now()) + 1_000,
+      );
       if (!showBar && !f.options.quiet && !f.options.json)
         note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
     },

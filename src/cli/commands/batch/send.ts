@@ -17,7 +17,10 @@ export const send = declareVerb(
         .option('--rate <creates/seconds>', 'on a remote server, the create allowance (default: from GET /rate_limit/)')
         .option('--dry-run', 'validate every row (as batch check) and send nothing')
         .option('--new-batch', 'send this CSV as a new batch, even where an earlier run of it sent rows since edited')
-        .option('--results <file>', 'per-row results: CSV when the name ends in .csv, else JSON Lines')
+        .option(
+          '--results <file>',
+          'per-row results: CSV when the name ends in .csv, else JSON Lines; after Ctrl-C every row is listed (interrupted, not_started)',
+        )
         .option('--live', 'on a remote server, really send non-test Bundles')
         .option('-y, --yes', 'do not ask for confirmation'),
     examples: [

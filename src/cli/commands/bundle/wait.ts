@@ -3,6 +3,7 @@
 import { waitForBundles } from '../../../app/wait/waiter.js';
 import { explainEnd } from '../../../app/wait/why.js';
 import { liveLines } from '../../wait/live.js';
+import { outageNotes } from '../../wait/outageNote.js';
 import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../service/states.js';
 import type { Bundle } from '../../../service/types.js';
 import { DURATION_EXAMPLES, durationArg, formatDuration } from '../../duration.js';
@@ -26,7 +27,11 @@ export const wait = defineVerb(
             'complete',
           ),
         )
-        .option('--timeout <duration>', `give up after this long: ${DURATION_EXAMPLES}`, DEFAULT_TIMEOUT),
+        .option(
+          '--timeout <duration>',
+          `give up after this long: ${DURATION_EXAMPLES}; an unreachable server, a 5xx or a 429 is waited through until then`,
+          DEFAULT_TIMEOUT,
+        ),
     examples: [
       'esign bundle wait 9KwSrpJdyp --until docs-ready --timeout 30m',
       'esign bundle wait 9KwSrpJdyp Q4mT2vXbLc --until ended --json',
@@ -40,15 +45,25 @@ export const wait = defineVerb(
       const ids = [...new Set(given)];
       const service = await f.service();
       const live = f.io.err.isTTY && !f.options.json && !f.options.quiet ? liveLines(f.io.err, target) : undefined;
+      // Through an outage the wait looks again until its own timeout, saying in one line what it waits through.
+      const outage = outageNotes(f, await f.where(), Date.now() + timeoutMs, live?.status);
+      const undivert = f.divertRetryNotes(() => undefined);
+      const unthrottle = f.onThrottle(outage.throttled);
       let r: Awaited<ReturnType<typeof waitForBundles>>;
       try {
         r = await waitForBundles(service, ids, {
           target,
           timeoutMs,
-          onUpdate: live?.update,
+          onUpdate: (bundles) => {
+            outage.answered();
+            live?.update(bundles);
+          },
+          onOutage: outage.report,
           firstStepMs: f.timing.waitFirstStepMs,
         });
       } finally {
+        unthrottle();
+        undivert();
         live?.done();
       }
       if (f.options.json) writeJson(f, r.bundles);
@@ -61,16 +76,18 @@ export const wait = defineVerb(
         );
       else if (!live) for (const b of r.bundles) f.io.out.write(`${safeLine(b.id)}\t${safeLine(b.status)}\n`);
       const where = (b: Bundle) => `${b.id} is ${bundleStateWord(b.status)}`;
+      const stillOpen = [...r.pending.map(where), ...r.unread.map((id) => `${id} was never read`)].join(', ');
+      const through = r.outage ? ` (${await f.where()}: ${r.outage.what})` : '';
       switch (r.outcome) {
         case 'reached':
           if (!f.options.json && !f.options.quiet)
             note(f, `${ids.length === 1 ? 'The Bundle' : `All ${ids.length} Bundles`} reached ${target}.`);
           return;
         case 'interrupted':
-          throw new CliError(`Interrupted: ${r.pending.map(where).join(', ')}.`, EXIT.INTERRUPTED);
+          throw new CliError(`Interrupted: ${stillOpen}.`, EXIT.INTERRUPTED);
         case 'timeout':
           throw new CliError(
-            `Timed out after ${formatDuration(timeoutMs)} waiting for ${target}: ${r.pending.map(where).join(', ')}.`,
+            `Timed out after ${formatDuration(timeoutMs)} waiting for ${target}: ${stillOpen}${through}.`,
             EXIT.TIMEOUT,
           );
         case 'unreachable': {

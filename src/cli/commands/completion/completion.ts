@@ -2,9 +2,10 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
 import { CliError, EXIT } from '../../exitCodes.js';
 import type { Action } from '../../run.js';
-import { safeLine } from '../../../app/sanitize.js';
 import { type Parent, customVerb } from '../../verb.js';
-import { complete } from './complete.js';
+import { candidateLines, complete, linked } from './complete.js';
+import { programSources } from './programSources.js';
+import { treeOf } from './tree.js';
 import { SCRIPTS } from './scripts.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -43,10 +44,8 @@ export function register(program: Command, action: Action): void {
     .helpOption(false)
     .action(
       action(async (f, _o, words: string[] = []) => {
-        for (const c of await complete(f, program, words.length ? words : ['']))
-          f.io.out.write(
-            `${safeLine(c.value)}${c.description ? `\t${safeLine(c.description).replace(/\s+/g, ' ')}` : ''}\n`,
-          );
+        const found = await complete(programSources(f), linked(treeOf(program)), words.length ? words : ['']);
+        f.io.out.write(candidateLines(found));
       }),
     );
 }

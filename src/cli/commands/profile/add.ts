@@ -50,6 +50,11 @@ export const add = defineVerb(
             EXIT.USAGE,
           );
         }
+        if (!c.ok && c.status === undefined)
+          throw new CliError(
+            `Not saved: nothing answered at --base-url ${p.baseUrl} (${c.detail}), so the key was not checked: is the server running? Pass --no-verify to save it anyway.`,
+            EXIT.FAILURE,
+          );
         if (!c.ok)
           throw new CliError(
             `Not saved: ${p.baseUrl} did not accept the key (${c.detail}). Pass --no-verify to save it anyway.`,
