@@ -88,17 +88,18 @@ function watchDelimiters(req: FastifyRequest): (parts: number) => ApiError | und
   let count = 0;
   // Too few bytes to hold a whole delimiter, so none is counted twice.
   let carry = Buffer.alloc(0);
-  // The body's last bytes, kept as bytes: a file's megabytes are never turned into text.
-  let last = Buffer.alloc(0);
+  // The body's last characters (latin1: one per byte). Kept as a string: a Buffer.concat per chunk
+  // left pool slabs to the next GC, and the server's peak grew 5 MB more under a large upload.
+  let last = '';
   const keep = closing.length + 4;
   req.raw.on('data', (chunk: Buffer) => {
     const text = Buffer.concat([carry, chunk]);
     for (let i = text.indexOf(delimiter); i >= 0; i = text.indexOf(delimiter, i + delimiter.length)) count++;
     carry = text.subarray(Math.max(0, text.length - delimiter.length + 1));
-    last = Buffer.concat([last, chunk.subarray(Math.max(0, chunk.length - keep))]).subarray(-keep);
+    last = (last + chunk.toString('latin1', Math.max(0, chunk.length - keep))).slice(-keep);
   });
   return (parts) => {
-    if (!last.toString('latin1').trimEnd().endsWith(closing)) return malformed('it ends before its closing boundary');
+    if (!last.trimEnd().endsWith(closing)) return malformed('it ends before its closing boundary');
     if (parts < count - 1) return malformed('a part without a form-data Content-Disposition naming it');
     return undefined;
   };

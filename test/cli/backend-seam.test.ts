@@ -7,8 +7,11 @@ import { expect, test } from 'vitest';
 
 const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli');
 
-/** Files where the base URL is data, not a branch: the Factory, and the profiles it is stored in. */
-const EXEMPT = [/^factory\.ts$/, /^profiles\.ts$/, /^commands\/profile\//];
+/**
+ * Files where the base URL is data, not a branch: the Factory, the profiles it is stored in, and what
+ * describes the connection itself (esign auth status; the next step a connection's failure names).
+ */
+const EXEMPT = [/^factory\.ts$/, /^profiles\.ts$/, /^commands\/profile\//, /^commands\/auth\//, /^nextStep\.ts$/];
 
 /**
  * A decision on the backend: a condition or a choice that reads `baseUrl`. (An instanceof of a

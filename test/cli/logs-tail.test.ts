@@ -31,8 +31,9 @@ beforeAll(async () => {
   });
   ({ key, id: keyId } = JSON.parse(made.stdout) as { key: string; id: string });
   serve = await startServe({ ESIGN_DATA_DIR: served(), NO_COLOR: '1' }, ['--allow-private-urls']);
+  // --shared: the run's requests go to the server itself, whose log this reads (a sandbox keeps its own).
   const run = await esignIn(
-    ['scenario', 'run', fixture('scenarios/ci-nda.yaml'), '--backend', `${serve.address}/api/v2`],
+    ['scenario', 'run', fixture('scenarios/ci-nda.yaml'), '--backend', `${serve.address}/api/v2`, '--shared'],
     {
       env: { ESIGN_API_KEY: key, ESIGN_CONFIG_DIR: join(tmp.dir, 'config') },
     },

@@ -21,7 +21,7 @@ export function callOperation(): ToolDef {
   const input = z.strictObject({
     operation: z.preprocess(
       (v) => (typeof v === 'string' ? (aliases.get(v) ?? v) : v),
-      z.enum(names).describe("The operation's name, as OpenAPI's operationId and esign scenario ops say (getBundle)"),
+      z.enum(names).describe("As OpenAPI's operationId (getBundle)"),
     ),
     arguments: z.record(z.string(), z.unknown()).optional().describe('As describe: true shows'),
     describe: z.boolean().optional().describe("true: the operation's schemas, nothing called"),

@@ -70,10 +70,10 @@ export const cancelBundle = job({
   name: 'cancel_bundle',
   title: 'Cancel Bundles',
   description:
-    'Cancels a Bundle that has not ended, a draft included: signers can no longer sign it, and it is kept (to remove a ' +
-    'draft instead: call_operation deleteBundle). One (id), several (ids) or all that match (find, e.g. states [draft], ' +
-    `older_than_days 7 on the server's clock; ${BULK_LIMIT} a call), one go-ahead for all (confirm: true). A Bundle ` +
-    'already cancelled is answered as it is (a repeat is safe).',
+    'Cancels Bundles that have not ended, drafts included: signers can no longer sign, and each is kept (to remove a ' +
+    'draft: call_operation deleteBundle). One (id), several (ids) or all that match (find, e.g. states [draft], ' +
+    `older_than_days 7 on the server's clock; ${BULK_LIMIT} a call), one go-ahead for all (confirm: true). One ` +
+    'already cancelled is answered as it is.',
   uses: ['getBundle', 'listBundles', 'cancelBundle'],
   long: isBulk,
   input: z.strictObject({ id: id.optional(), ...bulkShape, confirm }),
@@ -141,8 +141,8 @@ export const remindSigners = job({
   title: 'Remind signers',
   description:
     'Emails or texts a reminder: to one signer (id: a packet id), or to every signer whose turn it is (id: a Bundle slug; ' +
-    'ids or find: of each Bundle, as cancel_bundle finds them). Once an hour per signer at most. Needs the go-ahead, ' +
-    'one for all (confirm: true).',
+    'ids or find: of each Bundle, as in cancel_bundle). At most once an hour per signer. One go-ahead for all ' +
+    '(confirm: true).',
   uses: ['getBundle', 'listBundles', 'getPacket', 'remindPacket'],
   long: isBulk,
   input: z.strictObject({ id: id.optional(), ...bulkShape, confirm }),

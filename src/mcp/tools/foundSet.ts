@@ -27,7 +27,7 @@ const FindSet = z
     // Any age: one beyond every Bundle's only finds none.
     older_than_days: z.number().positive().optional(),
   })
-  .describe('All that match, oldest first');
+  .describe('Oldest first');
 
 export type FindSetArgs = z.output<typeof FindSet>;
 

@@ -65,7 +65,7 @@ export const sendForSignature = (fileAccess: boolean) =>
     description:
       `Makes a Bundle: signers and documents (${fileAccess ? 'a file path on this machine, ' : ''}a URL, base64, or a ` +
       'Document Template) or an Envelope Template; sent at once (a URL document: once fetched), or a draft (draft: true). ' +
-      'Sending needs the go-ahead (confirm: true); without it the answer says who would get what. ' +
+      'Sending needs the go-ahead (confirm: true); without it, who would get what. ' +
       'A retry with the same arguments returns the Bundle already made (existing: true); nothing is sent twice. ' +
       'A draft already made: send_draft.',
     uses: ['createBundle', 'listBundles', 'getTemplate', 'getEnvelopeTemplate'],

@@ -127,11 +127,11 @@ export const sendBatchTool = (fileAccess: boolean) =>
     name: 'send_batch',
     title: 'Send a batch from a CSV',
     description:
-      "One Bundle per CSV row, on esign batch send's journal: called again with the same CSV it resumes, and no row " +
-      `is sent twice (an edited CSV of the same ${fileAccess ? 'csv_path or ' : ''}csv_name continues its batch). Rows from ` +
-      'exactly one of spec (a Bundle request whose strings hold {{column}}), template, envelope_template. One go-ahead ' +
-      'for all (confirm: true); without it the answer names who would get what. dry_run: every row ' +
-      'checked, nothing sent. Stops at timeout_seconds: call again.',
+      "One Bundle per CSV row, on esign batch send's journal: called again with the CSV (edited too, of the same " +
+      `${fileAccess ? 'csv_path or ' : ''}csv_name) it resumes; no row is sent twice. Rows from exactly one of spec ` +
+      '(a Bundle request whose strings hold {{column}}), template, envelope_template. One go-ahead for all ' +
+      '(confirm: true); without it, who would get what. dry_run: rows checked, nothing sent. Stops at timeout_seconds: ' +
+      'call again.',
     uses: [
       'createBundle',
       'createBundleFromEnvelopeTemplate',

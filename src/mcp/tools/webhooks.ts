@@ -56,28 +56,25 @@ export const resendWebhookEvents = job({
   name: 'resend_webhook_events',
   title: 'Resend webhook events',
   description:
-    'Delivers webhook events again now (after the receiver is fixed): the given event ids, or the latest undelivered ' +
-    'events of one webhook. Events already delivered are left out (already_delivered) unless redeliver: true. ' +
-    'missed: true with webhook sends, once each, the events it missed while disabled (after it is enabled again; ' +
-    'the local engine keeps them, a remote backend cannot). ' +
-    "esign's sandbox: the local engine and esign serve. Needs the go-ahead (confirm: true).",
+    "Delivers webhook events again now (after the receiver is fixed): given event ids, one webhook's latest " +
+    'undelivered events, or (missed: true) what it missed while disabled, once each. Delivered ones are left out ' +
+    'unless redeliver: true. Local engine and esign serve. Needs the go-ahead (confirm: true).',
   uses: ['listWebhookEvents', 'getWebhookEvent', 'resendWebhookEvent'],
   input: z.strictObject({
     events: z.array(id).max(50).optional(),
-    webhook: id.optional().describe('Resend its undelivered events (at most 50)'),
-    redeliver: z.boolean().optional().describe('true: given events already delivered are delivered again too'),
-    missed: z.boolean().optional().describe('true (with webhook): send the events it missed while disabled, each once'),
+    webhook: id.optional().describe('Its undelivered events (at most 50)'),
+    redeliver: z.boolean().optional().describe('true: delivered ones too'),
+    missed: z.boolean().optional().describe('true (with webhook): what it missed while disabled'),
     confirm: z.boolean().optional().describe(CONFIRM_DESCRIPTION),
   }),
   output: z.object({
     resent: z.array(z.object({ event: z.string(), success: z.boolean(), status: z.int() })),
     already_delivered: z
       .array(z.string())
-      .describe('given events left out: delivered before (redeliver: true sends them)'),
+      .describe('given events delivered before: left out'),
     missed: z
       .object({ events: z.array(z.string()), delivered: z.int(), failed: z.int(), queued: z.int() })
-      .optional()
-      .describe('with missed: true, the events sent for what the webhook missed and how their first attempts went'),
+      .optional(),
   }),
   async run(a, ctx) {
     const { service } = ctx;
