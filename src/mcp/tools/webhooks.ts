@@ -69,12 +69,8 @@ export const resendWebhookEvents = job({
   }),
   output: z.object({
     resent: z.array(z.object({ event: z.string(), success: z.boolean(), status: z.int() })),
-    already_delivered: z
-      .array(z.string())
-      .describe('given events delivered before: left out'),
-    missed: z
-      .object({ events: z.array(z.string()), delivered: z.int(), failed: z.int(), queued: z.int() })
-      .optional(),
+    already_delivered: z.array(z.string()).describe('given events delivered before: left out'),
+    missed: z.object({ events: z.array(z.string()), delivered: z.int(), failed: z.int(), queued: z.int() }).optional(),
   }),
   async run(a, ctx) {
     const { service } = ctx;
