@@ -149,10 +149,11 @@ async function scenario(c: Connected) {
   }
   const verified = await good(c, 'verify_documents', { hashes });
   expect(verified.data.all_match).toBe(true);
-  expect(
-    (await good(c, 'verify_documents', { hashes: [createHash('sha256').update(CONTRACT_PDF).digest('hex')] })).data
-      .all_match,
-  ).toBe(false);
+  const notOurs = await good(c, 'verify_documents', {
+    hashes: [createHash('sha256').update(CONTRACT_PDF).digest('hex')],
+  });
+  expect(notOurs.data.all_match).toBe(false);
+  expect(notOurs.prose).toMatch(/^0 of 1 file matches a completed Bundle's signed files\./);
 
   // A change that cannot happen says so.
   const impossible = await step(c, 'cancel_bundle', { id: bundle.id });
@@ -184,6 +185,9 @@ async function scenario(c: Connected) {
   await expect(step(c, 'resend_webhook_events', { webhook: webhookId })).resolves.toMatchObject({ isError: true });
   const resent = await good(c, 'resend_webhook_events', { webhook: webhookId, confirm: true });
   expect((resent.data.resent as { success: boolean }[]).every((r) => r.success)).toBe(true);
+  expect((await good(c, 'webhook_health', { webhook: webhookId })).prose).toMatch(
+    /^1 webhook: every event delivered\./,
+  );
   receiverOk = false;
 
   // A Bundle cancelled, then asked for again with the same arguments: it exists, cancelled, nothing sent.

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { sha256File } from '../../app/hashFile.js';
 import { verifyHashes } from '../../app/verify.js';
-import { count, say } from '../prose.js';
+import { count, ours, say } from '../prose.js';
 import { Refusal } from '../tool.js';
 import { job } from './kit.js';
 
@@ -47,7 +47,7 @@ export const verifyDocuments = (fileAccess: boolean) =>
       const results = await verifyHashes(ctx.service, inputs);
       const matched = results.filter((r) => r.status === 'match').length;
       return {
-        say: say`${matched} of ${count(results.length, 'file')} match a completed Bundle's signed files.`,
+        say: say`${matched} of ${count(results.length, 'file')} ${ours(results.length === 1 ? 'matches' : 'match')} a completed Bundle's signed files.`,
         data: { all_match: matched === results.length, results },
       };
     },

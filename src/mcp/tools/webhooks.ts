@@ -46,7 +46,9 @@ export const webhookHealthTool = job({
     const failingHooks = hooks.filter((h) => h.not_delivered > 0).length;
     const undelivered = hooks.reduce((n, h) => n + h.not_delivered, 0);
     return {
-      say: say`${count(hooks.length, 'webhook')}: ${count(undelivered, 'event')} not delivered, on ${count(failingHooks, 'webhook')}. Each webhook's latest undelivered events are in the data.`,
+      say: undelivered
+        ? say`${count(hooks.length, 'webhook')}: ${count(undelivered, 'event')} not delivered, on ${count(failingHooks, 'webhook')}. Each webhook's latest undelivered events are in the data.`
+        : say`${count(hooks.length, 'webhook')}: every event delivered.`,
       data: { webhooks: hooks },
     };
   },
