@@ -263,7 +263,11 @@ export async function renderWithChromium(
     return await place(pdf, dom, prefix, `${new URL(docUrl).origin}/`, sources.length);
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0]!;
-    throw new Error(msg.startsWith('Rendering the HTML') ? msg : `Chromium could not render the HTML: ${msg}`);
+    if (msg.startsWith('Rendering the HTML')) throw new Error(msg);
+    // Chromium's page dies when the document outgrows the memory its box allows (a 9 MB table does).
+    if (/Page crashed|Target crashed/.test(msg))
+      throw new Error('The HTML document exceeds the processing limits: Chromium ran out of room rendering it.');
+    throw new Error(`Chromium could not render the HTML: ${msg}`);
   } finally {
     clearTimeout(timer);
     const cleanup = () => rm(scratch, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
