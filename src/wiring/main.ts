@@ -1,9 +1,8 @@
 // The program as shipped (dist/cli.js, started by bin/esign.js): the CLI, with the backends and the
 // verbs that start another door wired in. The one module that knows every door and adapter.
 import { EXIT } from '../cli/exitCodes.js';
-import { processIO } from '../cli/io.js';
+import { captureIO, processIO } from '../cli/io.js';
 import { buildProgram as cliProgram, runCli } from '../cli/main.js';
-import { captureIO } from '../cli/io.js';
 import type { CompletionFile } from '../cli/commands/completion/fast.js';
 import { treeOf } from '../cli/commands/completion/tree.js';
 import { OPERATION_TABLE } from '../service/operationTable.js';

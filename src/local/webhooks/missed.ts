@@ -5,6 +5,7 @@ import type { MissedWebhookEvents } from '../../service/types.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { insertEvent } from './queue.js';
+import { accountId } from './secret.js';
 
 interface MissedRow {
   seq: number;
@@ -49,17 +50,23 @@ export function queueMissed(ctx: EngineContext, webhookId: string): string[] {
         `The webhook ${w.name} is disabled: enable it first (esign webhook update ${webhookId} --enable), then send what it missed.`,
       );
     const due = ctx.clock.now();
+    const account = accountId(ctx.db);
     return rows
       .sort((a, b) => a.seq - b.seq)
       .map((r) =>
-        insertEvent(ctx.db, webhookId, {
-          eventType: r.event_type,
-          at: r.created,
-          bundleId: r.bundle_id,
-          packetId: r.packet_id,
-          payload: JSON.parse(r.payload),
-          due,
-        }),
+        insertEvent(
+          ctx.db,
+          webhookId,
+          {
+            eventType: r.event_type,
+            at: r.created,
+            bundleId: r.bundle_id,
+            packetId: r.packet_id,
+            payload: JSON.parse(r.payload),
+            due,
+          },
+          account,
+        ),
       );
   });
 }

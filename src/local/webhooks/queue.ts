@@ -41,7 +41,7 @@ export interface QueuedEvent {
 }
 
 /** Queues an event for `webhookId` (its first attempt due now, by the engine's clock); returns its pk. */
-export function insertEvent(db: Db, webhookId: string, e: QueuedEvent): string {
+export function insertEvent(db: Db, webhookId: string, e: QueuedEvent, account = accountId(db)): string {
   const pk = uuid();
   sql(
     db,
@@ -52,7 +52,7 @@ export function insertEvent(db: Db, webhookId: string, e: QueuedEvent): string {
     webhookId,
     e.eventType,
     e.at,
-    eventBody(pk, e.eventType, e.at, accountId(db), e.payload),
+    eventBody(pk, e.eventType, e.at, account, e.payload),
     e.bundleId,
     e.packetId,
     e.due,
@@ -92,8 +92,9 @@ export function enqueueOccurrence(db: Db, o: Occurrence): string[] {
     payload,
     due: o.at,
   };
+  const account = hooks.some((h) => h.enabled) ? accountId(db) : '';
   for (const h of hooks) {
-    if (h.enabled) pks.push(insertEvent(db, h.id, e));
+    if (h.enabled) pks.push(insertEvent(db, h.id, e, account));
     else if (!o.test) recordMissed(db, h.id, e);
   }
   if (pks.length) {
