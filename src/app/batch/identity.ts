@@ -179,7 +179,7 @@ function editRefused(csv: string, from: string, gone: JournalEntry[], unsent: nu
  * the choices; nothing is matched with `newBatch`, or when the rows carry their own custom_keys.
  */
 export async function continueEarlier(
-  journal: Journal,
+  journal: Pick<Journal, 'rows' | 'record'>,
   o: {
     dir: string;
     csv: string;
@@ -191,12 +191,16 @@ export async function continueEarlier(
     newBatch?: boolean;
     ownKeys: boolean;
     explicitId: boolean;
+    /** The choices a refusal names, in the door's words (else the CLI's). */
+    choices?: string;
   },
 ): Promise<Map<number, string>> {
   if (o.newBatch || o.ownKeys) return new Map();
-  const choices = o.explicitId
-    ? 'give this CSV another --batch-id, or a custom_key column (rows are then matched by key)'
-    : 'run the same command with --new-batch (every row of this CSV is then sent as a new batch), or give the CSV a custom_key column (rows are then matched by key)';
+  const choices =
+    o.choices ??
+    (o.explicitId
+      ? 'give this CSV another --batch-id, or a custom_key column (rows are then matched by key)'
+      : 'run the same command with --new-batch (every row of this CSV is then sent as a new batch), or give the CSV a custom_key column (rows are then matched by key)');
   if (journal.rows.size) {
     if (!o.explicitId) return new Map();
     // The batch resumes by row number: every row sent (or in flight) must still stand where it did.
