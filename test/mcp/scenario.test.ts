@@ -63,7 +63,9 @@ async function step(c: Connected, name: string, args: Record<string, unknown>): 
   const r = await call(c, name, args);
   if (!c.fileAccess) overHttp.push(JSON.stringify(r.result));
   if (transcript) {
-    const shown = JSON.stringify(args, (k, v) => (k === 'base64' || k === 'file_b64' ? `<${String(v).length} chars of base64>` : v));
+    const shown = JSON.stringify(args, (k, v) =>
+      k === 'base64' || k === 'file_b64' ? `<${String(v).length} chars of base64>` : v,
+    );
     appendFileSync(
       transcript,
       `> ${c.fileAccess ? 'stdio' : 'http '} ${name} ${shown}\n< ${r.isError ? 'ERROR ' : ''}${r.prose}\n`,

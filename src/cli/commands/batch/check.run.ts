@@ -8,19 +8,13 @@ import { note, writeJson } from '../../output/print.js';
 import type { Run } from '../../verb.js';
 import type { check } from './check.js';
 
-export const run: Run<typeof check> = (f, o, csv) => checkCsv(f, o, csv, async () => (await loadSource(f, o)).source);
+export const run: Run<typeof check> = (f, o, csv) => checkCsv(f, csv, async () => (await loadSource(f, o)).source);
 
 /**
  * Checks the CSV; with `plan` (batch send --dry-run), as that batch's send would take it: rows its
  * journal calls sent are counted as sent before, and custom_keys are the send's.
  */
-export async function checkCsv(
-  f: Factory,
-  o: Parameters<Run<typeof check>>[1],
-  csv: string,
-  load: () => Promise<Source>,
-  plan?: BatchPlan,
-): Promise<void> {
+export async function checkCsv(f: Factory, csv: string, load: () => Promise<Source>, plan?: BatchPlan): Promise<void> {
   const problems: RowProblem[] = [];
   const r = await checkRows(
     () => f.service(),

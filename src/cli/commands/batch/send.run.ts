@@ -308,5 +308,5 @@ async function dryRun(f: Factory, o: Parameters<Run<typeof send>>[1], csv: strin
     batchId: o.batchId,
     newBatch: o.newBatch,
   });
-  return checkCsv(f, o, csv, async () => from.source, plan);
+  return checkCsv(f, csv, async () => from.source, plan);
 }
