@@ -187,8 +187,10 @@ describe.each(['stdio', 'http'] as const)('send_batch over %s', (name) => {
       expect(r.isError, JSON.stringify(extra)).toBe(true);
       expect(r.prose).toMatch(/^Nothing was sent/);
       expect((r.data.error as { message: string }).message).toMatch(
-        /has changed since batch \w+ .*sent from it: row 2 .*as sent holds values no row has now, and rows 2, .*8 hold values never sent.* Nothing was sent\. To send them, if it is another list, call again with new_batch: true/,
+        /^The CSV text has changed since batch \w+ sent from it: row 2 .*as sent holds values no row has now, and rows 2, .*8 hold values never sent.* Nothing was sent\. To send them, if it is another list, call again with new_batch: true/,
       );
+      // Over either door, no path of the machine that keeps the batch (the CSV kept, the journal).
+      expect(JSON.stringify(r.data)).not.toContain(data.dir);
     }
     expect(await total(door)).toBe(before);
   }, 60_000);

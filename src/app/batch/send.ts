@@ -58,8 +58,8 @@ export interface OpenBatchOptions {
   backend: string;
   /** Send every row as a new batch, even where an earlier run of this CSV sent rows since edited. */
   newBatch?: boolean;
-  /** What a refused edit names as the choices, in the door's words. */
-  choices?: string;
+  /** A refused edit in the door's words (identity.ts continueEarlier). */
+  words?: { choices: string; csv: string };
 }
 
 export interface OpenedBatch {
@@ -106,7 +106,7 @@ async function carryOver(
     newBatch: o.newBatch,
     ownKeys: ownKeys(o.from.source, o.header),
     explicitId: o.batchId !== undefined,
-    choices: o.choices,
+    words: o.words,
   });
   return (row: number) => keys.get(row);
 }

@@ -46,9 +46,12 @@ interface SendArgs extends BatchArgs {
   confirm?: boolean;
 }
 
-/** What a refused edit of a CSV offers, in this tool's words. */
-const CHOICES =
-  'if it is another list, call again with new_batch: true (every row is sent); if it is this list edited, give it a custom_key column (rows are then matched by key)';
+/** A refused edit of a CSV in this tool's words: the CSV as the caller named it, and the choices. */
+const wordsFor = (a: SendArgs) => ({
+  csv: a.csv_path ?? (a.csv_name === undefined ? 'The CSV text' : `The CSV text named by csv_name`),
+  choices:
+    'if it is another list, call again with new_batch: true (every row is sent); if it is this list edited, give it a custom_key column (rows are then matched by key)',
+});
 
 /** What names a CSV text sent without csv_name: one name for them all, so an edited text continues its batch. */
 const UNNAMED_TEXT = 'mcp-csv:';
@@ -191,7 +194,14 @@ export const sendBatchTool = (fileAccess: boolean) =>
         if (a.dry_run) {
           // What a send would start from (the journal, an earlier run of this CSV), read and not written.
           const plan = ctx.batches
-            ? await planBatch({ dir: ctx.batches.dir, ...file, header, from, newBatch: a.new_batch, choices: CHOICES })
+            ? await planBatch({
+                dir: ctx.batches.dir,
+                ...file,
+                header,
+                from,
+                newBatch: a.new_batch,
+                words: wordsFor(a),
+              })
             : undefined;
           const batch = plan?.batchId ?? batchIdOf(await sha256File(file.csv), from.descriptor, file.named);
           return await checkBatch(ctx, file.csv, from, batch, plan);
@@ -234,7 +244,7 @@ async function send(a: SendArgs, ctx: ToolContext, place: BatchPlace, { csv, csv
     from,
     backend: place.backend,
     newBatch: a.new_batch,
-    choices: CHOICES,
+    words: wordsFor(a),
   });
   try {
     const counted = await countBatch(b, SEND_BATCH_LIMITS.previewRows);
