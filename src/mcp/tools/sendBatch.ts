@@ -140,8 +140,8 @@ export const sendBatchTool = (fileAccess: boolean) =>
     name: 'send_batch',
     title: 'Send a batch from a CSV',
     description:
-      "One Bundle per CSV row, on esign batch send's journal: called again with the CSV, edited too (the same " +
-      `${fileAccess ? 'csv_path, ' : ''}csv_name, or csv without one), it resumes; no row is sent twice. Rows from exactly one of spec ` +
+      "One Bundle per CSV row, on esign batch send's journal: called again with the CSV, edited too (same " +
+      `${fileAccess ? 'csv_path or ' : ''}csv_name, or unnamed csv), it resumes; no row is sent twice. Rows from exactly one of spec ` +
       '(a Bundle request whose strings hold {{column}}), template, envelope_template. One go-ahead for all ' +
       '(confirm: true); without it, who would get what. dry_run: what a send would do; nothing sent or kept. ' +
       'Stops at timeout_seconds: call again.',
