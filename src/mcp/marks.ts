@@ -18,16 +18,20 @@ export function annotationsOf(op: Pick<OperationRow, 'effect' | 'idempotent' | '
   };
 }
 
-/** The marks of a job that calls the operations `uses` (port method names). */
-export function annotationsOfAll(uses: readonly string[]): Annotations {
+/**
+ * The marks of a job that calls the operations `uses` (port method names). `onWhatItMakes`: those of
+ * them it calls only on what the same call has just made (tags on a Bundle it created): part of that
+ * create, so they change nothing that existed (not destructive).
+ */
+export function annotationsOfAll(uses: readonly string[], onWhatItMakes: readonly string[] = []): Annotations {
   const all = uses.map((name) => {
     const row = operationRow(name);
     if (!row) throw new Error(`no operation named ${name}`);
-    return annotationsOf(row);
+    return { name, ...annotationsOf(row) };
   });
   return {
     readOnlyHint: all.every((a) => a.readOnlyHint),
-    destructiveHint: all.some((a) => a.destructiveHint),
+    destructiveHint: all.some((a) => a.destructiveHint && !onWhatItMakes.includes(a.name)),
     idempotentHint: all.every((a) => a.idempotentHint),
     openWorldHint: all.some((a) => a.openWorldHint),
   };

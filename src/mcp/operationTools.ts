@@ -10,6 +10,7 @@ import { signInputOf } from '../service/schemas.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';
 import { fitItems, isObject } from './answer.js';
+import { TEXT_CHARS, boundsCheck, withBounds } from './bounds.js';
 import { BUNDLE_RULES, alreadyDone, bundleEffect, packetEffect } from './effects.js';
 import { bundleStateWord } from '../service/states.js';
 import { CONFIRM_DESCRIPTION } from './goAhead.js';
@@ -83,7 +84,7 @@ const argName = (path: string) => (path === 'slug' ? 'id' : path);
 /** The tool argument naming the Bundle an operation concerns, when one does. */
 const bundleArg = (op: OperationDef, args: Json) =>
   op.args.some((a) => a.in === 'path' && a.name === 'slug') && typeof args.id === 'string' ? args.id : undefined;
-const queryValue = z.union([z.string().max(10_000), z.number(), z.boolean()]);
+const queryValue = z.union([z.string().max(TEXT_CHARS), z.number(), z.boolean()]);
 
 /** The answer's schema: the table's response schema, in the shape the tool answers. */
 function outputOf(op: OperationDef): z.ZodType {
@@ -133,7 +134,9 @@ function inputOf(op: OperationDef): { schema: Json; check: z.ZodType<Json> } {
       for (const p of op.query ?? []) {
         properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
         check[p.name] =
-          p.style === 'deepObject' ? z.record(z.string(), z.string().max(10_000)).optional() : queryValue.optional();
+          p.style === 'deepObject'
+            ? z.record(z.string(), z.string().max(TEXT_CHARS)).optional()
+            : queryValue.optional();
       }
     } else if (a.in === 'body' && 'name' in a) {
       const member = (bodySchema?.properties as Json | undefined)?.[a.name] as Json | undefined;
@@ -150,9 +153,18 @@ function inputOf(op: OperationDef): { schema: Json; check: z.ZodType<Json> } {
     properties.confirm = { type: 'boolean', description: CONFIRM_DESCRIPTION };
     check.confirm = z.boolean().optional();
   }
+  const schema = withBounds({
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  });
+  const broken = boundsCheck(schema);
   return {
-    schema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-    check: z.strictObject(check) as unknown as z.ZodType<Json>,
+    schema,
+    check: z.strictObject(check).superRefine((args, ctx) => {
+      for (const { path, message } of broken(args)) ctx.addIssue({ code: 'custom', path, message });
+    }) as unknown as z.ZodType<Json>,
   };
 }
 

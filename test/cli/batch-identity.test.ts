@@ -42,9 +42,13 @@ describe.each(BOTH_BACKENDS)('on the %s', (name, make) => {
       csv,
       rows('dee@example.com', 'ada@example.com', 'bob@example.com', 'cy@example.com', 'eve@example.com'),
     );
+    // --dry-run reads the journals as the send does: what it says is what the send then does.
+    const dry = await esignIn(['batch', 'send', csv, '--spec', spec, '--dry-run', '--json'], { env: b.env });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 5, sent_before: 3, valid: 2, exists: 0, would_create: 2 });
     const again = await send(csv);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.summary).toMatchObject({ rows: 5, created: 2, skipped: 3, failed: 0 });
+    expect(again.summary).toMatchObject({ rows: 5, created: 2, skipped: 3, exists: 0, failed: 0 });
     const to = (await bundles()).map((x) => x.packets[0].email).sort();
     expect(to).toEqual(['ada@example.com', 'bob@example.com', 'cy@example.com', 'dee@example.com', 'eve@example.com']);
     // The same command once more: nothing left to send.

@@ -95,7 +95,7 @@ describe('the cost of the tool list', () => {
         continue;
       }
       const job = t as JobDef;
-      const marks = annotationsOfAll(job.uses);
+      const marks = annotationsOfAll(job.uses, job.onWhatItMakes);
       // A job that saves files on this machine is not read-only, whatever it reads.
       if (t.name === 'download_files') marks.readOnlyHint = false;
       expect(t.annotations, t.name).toEqual(marks);

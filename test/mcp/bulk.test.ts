@@ -76,7 +76,17 @@ describe('send_batch over stdio: a CSV of 20 people the same NDA', () => {
     // The CSV grows to 20; the agent checks it, then asks.
     writeFileSync(csvPath, csvOf(people(1, 20)));
     const checked = await ok(c, 'send_batch', { csv_path: csvPath, spec, dry_run: true });
-    expect(checked).toMatchObject({ outcome: 'checked', rows: 20, valid: 20, invalid: 0, ok: true });
+    // The dry run reads the journal the CLI wrote: 8 rows sent before, 12 to create.
+    expect(checked).toMatchObject({
+      outcome: 'checked',
+      rows: 20,
+      skipped: 8,
+      valid: 12,
+      would_create: 12,
+      exists: 0,
+      invalid: 0,
+      ok: true,
+    });
 
     const asked = await fails(
       c,

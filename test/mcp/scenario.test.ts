@@ -1,12 +1,15 @@
-// The agent's scenario with the default tool set, as an agent runs it with the official SDK client,
-// on both transports: `esign mcp` over stdio (the local engine; the document from a file path) and
-// `esign serve`'s /mcp (documents as base64; nothing of the server's disk). Send for signature,
-// retry (one Bundle, one send), the go-ahead gate, sign in the sandbox, wait, download, verify, and
-// webhook health against a receiver that fails and then recovers. Every answer is checked by
-// support.ts (schema, size, prose then data). ESIGN_MCP_TRANSCRIPT=FILE writes the calls and the
-// answers' prose there.
+// The six jobs of issue 48's done-when, as an agent runs them with the default tool set and the
+// official SDK client, on both transports: `esign mcp` over stdio (the local engine; documents and the
+// CSV from file paths) and `esign serve`'s /mcp (documents as base64, the CSV as text; nothing of the
+// server's disk). 1: send an NDA to Ada then Bob in order (a retry sends nothing, the go-ahead gate),
+// sign in the sandbox, wait, download and verify the signed files; 2: why Bob has not signed; 3: a
+// webhook whose receiver fails, fixed and its events resent; 6: whether a PDF is one of ours; 4: every
+// draft older than a week cancelled (the sandbox clock moved 8 days); 5: a CSV of 20 people sent the
+// same NDA (dry run, the go-ahead, the send, a repeat sending nothing). Every step is right the first
+// time: each call's answer is asserted as it comes. Every answer is checked by support.ts (schema,
+// size, prose then data). ESIGN_MCP_TRANSCRIPT=FILE writes the calls and the answers' prose there.
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,6 +19,7 @@ import { CONTRACT_B64, CONTRACT_PDF, fixture, tempDir } from '../helpers.js';
 import { type Connected, call, httpClient, type Reply, seed, stdioClient } from './support.js';
 
 const data = tempDir('esign-mcp-scenario-');
+const NDA_B64 = readFileSync(fixture('nda.pdf')).toString('base64');
 const transcript = process.env.ESIGN_MCP_TRANSCRIPT;
 let serve: ServeProcess;
 let stdio: Connected;
@@ -59,7 +63,9 @@ async function step(c: Connected, name: string, args: Record<string, unknown>): 
   const r = await call(c, name, args);
   if (!c.fileAccess) overHttp.push(JSON.stringify(r.result));
   if (transcript) {
-    const shown = JSON.stringify(args, (k, v) => (k === 'base64' ? `<${String(v).length} chars of base64>` : v));
+    const shown = JSON.stringify(args, (k, v) =>
+      k === 'base64' || k === 'file_b64' ? `<${String(v).length} chars of base64>` : v,
+    );
     appendFileSync(
       transcript,
       `> ${c.fileAccess ? 'stdio' : 'http '} ${name} ${shown}\n< ${r.isError ? 'ERROR ' : ''}${r.prose}\n`,
@@ -79,16 +85,25 @@ const signers = [
   { name: 'Bob Example', email: 'bob@example.com' },
 ];
 
+/** A heading in the transcript. */
+function job(title: string) {
+  if (transcript) appendFileSync(transcript, `\n## ${title}\n`);
+}
+
+const DAY = 86_400_000;
+
 async function scenario(c: Connected) {
   const document = c.fileAccess ? { path: fixture('contract.pdf') } : { base64: CONTRACT_B64, name: 'contract.pdf' };
-  const request = { label: 'NDA for Ada and Bob', signers, documents: [document], confirm: true };
+  const request = { label: 'NDA for Ada and Bob', signers, documents: [document], in_order: true, confirm: true };
 
-  // A webhook first, to a receiver that fails: its deliveries are the health check's story.
+  // A webhook first, to a receiver that fails: its deliveries are job 3's story.
+  job('Setup: a webhook to a receiver that fails');
   await good(c, 'call_operation', {
     operation: 'create_webhook',
     arguments: { body: { name: 'Ops receiver', url: receiverUrl, event_types: ['bundle_sent', 'bundle_complete'] } },
   });
 
+  job('Job 1: send an NDA to Ada then Bob, in order, and deliver the verified signed files');
   // Send for signature, then the same call again (a retry after a lost answer): one Bundle, one send.
   const sent = await good(c, 'send_for_signature', request);
   const bundle = sent.data.bundle as { id: string; state: string; signers: { id: string }[] };
@@ -101,7 +116,7 @@ async function scenario(c: Connected) {
   const requests = (story.data.timeline as { source: string; code: string }[]).filter(
     (t) => t.source === 'message' && t.code === 'signing_request',
   );
-  expect(requests, 'one signing request per signer: the retry sent nothing').toHaveLength(2);
+  expect(requests, 'in order: only Ada is asked to sign so far, and the retry sent nothing').toHaveLength(1);
 
   // The go-ahead: without confirm, a change says what it would do (ids, not labels) and does nothing.
   const held = await step(c, 'cancel_bundle', { id: bundle.id });
@@ -114,13 +129,14 @@ async function scenario(c: Connected) {
     'Sent',
   );
 
-  // The signers sign (the sandbox), and the agent waits for the signed files.
+  // The signers sign in their order (the sandbox), and the agent waits for the signed files.
   for (const s of bundle.signers) await good(c, 'act_as_signer', { id: s.id, action: 'sign', confirm: true });
   const waited = await good(c, 'wait_for_bundles', { ids: [bundle.id], until: 'docs-ready', timeout_seconds: 60 });
   expect(waited.data.outcome).toBe('reached');
 
   // Download and verify.
   let hashes: string[];
+  let signedFile: string | undefined;
   if (c.fileAccess) {
     const dir = join(data.dir, 'downloads');
     const saved = await good(c, 'download_files', { id: bundle.id, dir });
@@ -131,6 +147,7 @@ async function scenario(c: Connected) {
     const paths = signed.map((f) => files.find((s) => (s as unknown as { index: number }).index === f.index)!.path);
     const verified = await good(c, 'verify_documents', { paths });
     expect(verified.data.all_match).toBe(true);
+    signedFile = paths[0];
     // Saving again keeps the files that are already there, the same bytes.
     expect((await good(c, 'download_files', { id: bundle.id, dir })).prose).toMatch(
       /already there with the same bytes, kept/,
@@ -149,11 +166,6 @@ async function scenario(c: Connected) {
   }
   const verified = await good(c, 'verify_documents', { hashes });
   expect(verified.data.all_match).toBe(true);
-  const notOurs = await good(c, 'verify_documents', {
-    hashes: [createHash('sha256').update(CONTRACT_PDF).digest('hex')],
-  });
-  expect(notOurs.data.all_match).toBe(false);
-  expect(notOurs.prose).toMatch(/^0 of 1 file matches a completed Bundle's signed files\./);
 
   // A change that cannot happen says so.
   const impossible = await step(c, 'cancel_bundle', { id: bundle.id });
@@ -161,7 +173,22 @@ async function scenario(c: Connected) {
     `Not possible: Bundle ${bundle.id} is Complete: only a Bundle that has not ended can be cancelled. Nothing was changed.`,
   );
 
-  // Webhook health: the receiver failed every delivery, and said why.
+  job('Job 2: why has Bob not signed?');
+  const inOrder = await good(c, 'send_for_signature', { ...request, label: 'NDA in order, Ada first' });
+  const waiting = (inOrder.data.bundle as { id: string }).id;
+  const why = await good(c, 'bundle_story', { id: waiting });
+  expect(why.prose).toMatch(
+    new RegExp(
+      `^Bundle ${waiting} is Sent with 2 signers and \\d+ files?; 1 signer waits for another to sign first \\(signers\\[\\]\\.waiting names whom\\)`,
+    ),
+  );
+  const people = why.data.signers as { name: string; waiting: string | null }[];
+  expect(people.map((p) => [p.name, p.waiting])).toEqual([
+    ['Ada Lovelace', null],
+    ['Bob Example', 'signs in order: waits for Ada Lovelace (not viewed yet)'],
+  ]);
+
+  job("Job 3: a failing webhook's events, fixed and resent");
   let health: Reply;
   for (let i = 0; ; i++) {
     health = await good(c, 'webhook_health', {});
@@ -190,7 +217,65 @@ async function scenario(c: Connected) {
   );
   receiverOk = false;
 
+  job('Job 6: is this PDF one of ours?');
+  const ours = await good(c, 'verify_documents', signedFile ? { paths: [signedFile] } : { hashes: [hashes[0]!] });
+  expect(ours.prose).toMatch(/^1 of 1 file matches a completed Bundle's signed files\./);
+  const notOurs = await good(
+    c,
+    'verify_documents',
+    c.fileAccess
+      ? { paths: [fixture('contract.pdf')] }
+      : { hashes: [createHash('sha256').update(CONTRACT_PDF).digest('hex')] },
+  );
+  expect(notOurs.data.all_match).toBe(false);
+  expect(notOurs.prose).toMatch(/^0 of 1 file matches a completed Bundle's signed files\./);
+
+  job('Job 4: cancel every draft older than a week');
+  const draft = async (label: string) =>
+    ((await good(c, 'send_for_signature', { ...request, label, draft: true })).data.bundle as { id: string }).id;
+  const old = [await draft('Old NDA 1'), await draft('Old NDA 2'), await draft('Old NDA 3')];
+  await good(c, 'call_operation', { operation: 'advance_clock', arguments: { ms: 8 * DAY, confirm: true } });
+  const fresh = await draft('Fresh NDA');
+  const find = { states: ['draft'], older_than_days: 7 };
+  const preview = await step(c, 'cancel_bundle', { find });
+  expect(preview.isError).toBe(true);
+  expect(preview.prose).toMatch(/^Not done: this would cancel 3 Bundles: their signers can no longer sign\./);
+  const named = (preview.data.error as { target: { bundles: { id: string }[] } }).target.bundles;
+  expect(named.map((b) => b.id).sort()).toEqual([...old].sort());
+  const cancelled = await good(c, 'cancel_bundle', { find, confirm: true });
+  expect(cancelled.prose).toMatch(/^Cancelled 3 Bundles/);
+  const drafts = await good(c, 'find_bundles', { states: ['draft'] });
+  expect((drafts.data.bundles as { id: string }[]).map((b) => b.id)).toEqual([fresh]);
+
+  job('Job 5: send a CSV of 20 people the same NDA');
+  const people20 = Array.from({ length: 20 }, (_, i) => `Person ${i + 1},person${i + 1}@example.com`);
+  const csvText = `name,email\n${people20.join('\n')}\n`;
+  const nda = {
+    label: 'NDA for {{name}}',
+    email_subject: 'Please sign the NDA',
+    packets: [{ key: 'signer', name: '{{name}}', email: '{{email}}' }],
+    documents: [{ key: 'nda', ...(c.fileAccess ? { file_path: fixture('nda.pdf') } : { file_b64: NDA_B64 }) }],
+  };
+  let csv: Record<string, string> = { csv: csvText };
+  if (c.fileAccess) {
+    const path = join(data.dir, 'people.csv');
+    writeFileSync(path, csvText);
+    csv = { csv_path: path };
+  }
+  const dry = await good(c, 'send_batch', { ...csv, spec: nda, dry_run: true });
+  expect(dry.data).toMatchObject({ rows: 20, would_create: 20, skipped: 0, exists: 0, invalid: 0 });
+  const ask = await step(c, 'send_batch', { ...csv, spec: nda });
+  expect(ask.isError).toBe(true);
+  expect(ask.prose).toMatch(/^Not done: this would send batch \w+: 20 new Bundles to 20 signers/);
+  const batch = await good(c, 'send_batch', { ...csv, spec: nda, confirm: true });
+  expect(batch.data).toMatchObject({ outcome: 'done', rows: 20, created: 20, skipped: 0, failed: 0 });
+  const emails = await good(c, 'find_bundles', { search: 'NDA for Person', page_size: 50 });
+  expect(emails.data.total).toBe(20);
+  const again20 = await good(c, 'send_batch', { ...csv, spec: nda, confirm: true });
+  expect(again20.data).toMatchObject({ outcome: 'done', created: 0, skipped: 20 });
+
   // A Bundle cancelled, then asked for again with the same arguments: it exists, cancelled, nothing sent.
+  job('Afterwards: a retry of a cancelled send');
   const other = { ...request, label: 'Cancelled later' };
   const made = (await good(c, 'send_for_signature', other)).data.bundle as { id: string };
   await good(c, 'cancel_bundle', { id: made.id, confirm: true });

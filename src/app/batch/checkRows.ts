@@ -7,6 +7,7 @@ import { CreateChecker } from '../createCheck.js';
 import { readHeader, readRows } from './csv.js';
 import { FileCache } from './fileCache.js';
 import { planColumns, type Problem, type Source } from './mapping.js';
+import type { JournalEntry } from './journal.js';
 import { RowChecker } from './rows.js';
 import { sliced } from './slices.js';
 
@@ -15,12 +16,27 @@ export interface RowProblem extends Problem {
   row?: number;
 }
 
+/**
+ * What a send of the batch would start from (send.ts planBatch): its id (the rows' custom_keys derive
+ * from it), each row's journal entry, the keys of rows an earlier run had in flight.
+ */
+export interface BatchPlan {
+  batchId: string;
+  rows: Map<number, JournalEntry>;
+  keyFor: (row: number) => string | undefined;
+}
+
 export interface CheckSummary {
   rows: number;
+  /** Rows the batch's journal calls sent (with a plan): not checked, not sent again. */
+  sent_before: number;
+  /** Rows checked and valid. */
   valid: number;
   invalid: number;
-  /** Valid rows whose custom_key a Bundle already has: send reports them as sent before, and sends nothing. */
+  /** Valid rows whose custom_key a Bundle already has: send reports them as existing, and sends nothing. */
   exists: number;
+  /** Valid rows a send would create a Bundle for. */
+  would_create: number;
   ok: boolean;
   /** False when the header does not fit the source: then no row was checked. */
   header_fits: boolean;
@@ -41,23 +57,37 @@ export async function checkRows(
   load: () => Promise<Source>,
   report: (p: RowProblem) => void,
   onRows?: (rows: number) => void,
+  batch?: BatchPlan,
 ): Promise<CheckSummary> {
   const header = await readHeader(csv);
   const source = await load();
-  const plan = planColumns(source, header);
-  for (const p of plan.problems) report(p);
+  const columns = planColumns(source, header);
+  for (const p of columns.problems) report(p);
   let rows = 0;
   let invalid = 0;
   let exists = 0;
-  const creates = new CreateChecker(await service());
-  if (!plan.problems.length) {
+  let sentBefore = 0;
+  // With a plan, a custom_key a Bundle has is looked up on every backend, as the send looks it up.
+  const creates = new CreateChecker(await service(), { lookUpKeys: batch !== undefined });
+  if (!columns.problems.length) {
     // The same rows as batch send's (rows.ts), duplicate custom_keys included, files read as it reads them.
-    const checker = new RowChecker(source, { batchId: 'check', readFiles: true, files: new FileCache() });
+    const checker = new RowChecker(source, {
+      batchId: batch?.batchId ?? 'check',
+      readFiles: true,
+      files: new FileCache(),
+      keyFor: batch?.keyFor,
+    });
     // In slices: a server checking for one caller answers others meanwhile.
     const slice = sliced(() => onRows?.(rows));
     for await (const r of readRows(csv, header)) {
       await slice();
       rows++;
+      const prior = batch?.rows.get(r.row);
+      if (prior?.s === 'sent') {
+        checker.claim(r.row, prior.key);
+        sentBefore++;
+        continue;
+      }
       const built = await checker.check(r);
       let problems: Problem[] = built.problems;
       if (built.request) {
@@ -66,18 +96,24 @@ export async function checkRows(
           const column = built.columnOf(p.field);
           return column ? { column, message: p.message } : { field: p.field, message: p.message };
         });
-        if (!problems.length && c.existing) exists++;
+        // A Bundle this batch's own interrupted create made counts as sent before (the send's `found`).
+        if (!problems.length && c.existing) {
+          if (prior && prior.key === built.key && prior.s !== 'failed') sentBefore++;
+          else exists++;
+        }
       }
       if (problems.length) invalid++;
       for (const p of problems) report({ row: r.row, ...p });
     }
   }
-  const header_fits = !plan.problems.length;
+  const header_fits = !columns.problems.length;
   return {
     rows,
-    valid: rows - invalid,
+    sent_before: sentBefore,
+    valid: rows - sentBefore - invalid,
     invalid,
     exists,
+    would_create: header_fits ? rows - sentBefore - invalid - exists : 0,
     ok: header_fits && !invalid,
     header_fits,
     checked_at_send: creates.atSend(),

@@ -179,7 +179,7 @@ function editRefused(csv: string, from: string, gone: JournalEntry[], unsent: nu
  * the choices; nothing is matched with `newBatch`, or when the rows carry their own custom_keys.
  */
 export async function continueEarlier(
-  journal: Journal,
+  journal: Pick<Journal, 'rows' | 'record'>,
   o: {
     dir: string;
     csv: string;
@@ -191,12 +191,18 @@ export async function continueEarlier(
     newBatch?: boolean;
     ownKeys: boolean;
     explicitId: boolean;
+    /** A refusal in the door's words: the choices it names, and what names the CSV (else its path, and the journal's). */
+    words?: { choices: string; csv: string };
   },
 ): Promise<Map<number, string>> {
   if (o.newBatch || o.ownKeys) return new Map();
-  const choices = o.explicitId
-    ? 'give this CSV another --batch-id, or a custom_key column (rows are then matched by key)'
-    : 'run the same command with --new-batch (every row of this CSV is then sent as a new batch), or give the CSV a custom_key column (rows are then matched by key)';
+  // A door whose caller is not on this machine names no path of it (the CSV kept, the journal).
+  const csv = o.words?.csv ?? o.csv;
+  const choices =
+    o.words?.choices ??
+    (o.explicitId
+      ? 'give this CSV another --batch-id, or a custom_key column (rows are then matched by key)'
+      : 'run the same command with --new-batch (every row of this CSV is then sent as a new batch), or give the CSV a custom_key column (rows are then matched by key)');
   if (journal.rows.size) {
     if (!o.explicitId) return new Map();
     // The batch resumes by row number: every row sent (or in flight) must still stand where it did.
@@ -204,7 +210,7 @@ export async function continueEarlier(
     const moved = [...journal.rows.values()].filter((e) => e.fp && mayHaveMade(e) && fps[e.row - 1] !== e.fp);
     if (moved.length)
       throw new UseCaseError(
-        `${o.csv} has changed since batch ${o.batchId} sent from it: ${sentList(moved.sort((a, b) => a.row - b.row))} no longer ${moved.length === 1 ? 'holds' : 'hold'} the values sent (a --batch-id batch resumes row by row). Nothing was sent. To send them, ${choices}.`,
+        `${csv} has changed since batch ${o.batchId} sent from it: ${sentList(moved.sort((a, b) => a.row - b.row))} no longer ${moved.length === 1 ? 'holds' : 'hold'} the values sent (a --batch-id batch resumes row by row). Nothing was sent. To send them, ${choices}.`,
         'usage',
       );
     return new Map();
@@ -214,13 +220,13 @@ export async function continueEarlier(
   const earlier = findEarlierBatch(o.dir, o.csvPath, o.sourceRef, o.batchId, o.sourceSha);
   if (!earlier || ![...earlier.rows.values()].some(mayHaveMade)) return new Map();
   const m = matchRows(earlier.rows, await fingerprints(o.csv, o.header));
-  const from = `batch ${earlier.meta.batch} (journal ${earlier.path})`;
+  const from = o.words ? `batch ${earlier.meta.batch}` : `batch ${earlier.meta.batch} (journal ${earlier.path})`;
   if (m.unmatchable)
     throw new UseCaseError(
-      `${o.csv} was sent from before by ${from}, by an esign that kept no row values, and has changed since: its rows cannot be matched to what was sent. Nothing was sent. To send it, ${choices}.`,
+      `${csv} was sent from before by ${from}, by an esign that kept no row values, and has changed since: its rows cannot be matched to what was sent. Nothing was sent. To send it, ${choices}.`,
       'usage',
     );
-  if (changed(m)) throw editRefused(o.csv, from, m.gone, m.unknown, choices);
+  if (changed(m)) throw editRefused(csv, from, m.gone, m.unknown, choices);
   for (const [row, e] of m.carried)
     journal.record({ row, key: e.key, s: 'sent', id: e.id, status: e.status, from: earlier.meta.batch, fp: e.fp });
   return m.keys;

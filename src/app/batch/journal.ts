@@ -92,7 +92,7 @@ export class Journal {
    */
   static async open(dir: string, meta: BatchMeta): Promise<Journal> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const path = join(dir, `${meta.batch}.jsonl`);
+    const path = journalPath(dir, meta.batch);
     const lock = await BatchLock.claim(dir, meta.batch);
     try {
       const { meta: old, rows } = readJournal(path);
@@ -127,6 +127,9 @@ export class Journal {
     this.lock.release();
   }
 }
+
+/** Where the journal of batch `batch` is kept in `dir`. */
+export const journalPath = (dir: string, batch: string) => join(dir, `${batch}.jsonl`);
 
 /** The batches of a directory, newest first. */
 export function listJournals(dir: string): { batch: string; path: string }[] {

@@ -8,10 +8,11 @@ import * as pacing from '../rateBudget.js';
 import type { Allowance, Pacer } from '../rateBudget.js';
 import type { EsignService } from '../../service/service.js';
 import { UseCaseError } from '../failure.js';
+import type { BatchPlan } from './checkRows.js';
 import { readRows } from './csv.js';
 import { FileCache } from './fileCache.js';
 import { continueEarlier } from './identity.js';
-import { Journal } from './journal.js';
+import { Journal, type JournalEntry, journalPath, readJournal } from './journal.js';
 import type { Source } from './mapping.js';
 import { RowChecker } from './rows.js';
 import { type Counts, type RunHooks, type RunOptions, runBatch } from './runner.js';
@@ -57,6 +58,8 @@ export interface OpenBatchOptions {
   backend: string;
   /** Send every row as a new batch, even where an earlier run of this CSV sent rows since edited. */
   newBatch?: boolean;
+  /** A refused edit in the door's words (identity.ts continueEarlier). */
+  words?: { choices: string; csv: string };
 }
 
 export interface OpenedBatch {
@@ -75,12 +78,42 @@ function ownKeys(source: Source, header: string[]): boolean {
   return source.kind === 'spec' && typeof source.spec.custom_key === 'string' && source.spec.custom_key.includes('{{');
 }
 
-/** The batch's name, its journal (locked: one sender at a time) and what an earlier run of its CSV did. */
-export async function openBatch(o: OpenBatchOptions): Promise<OpenedBatch> {
+/** What names a batch in its journal: its id, and the source's content hashed. */
+async function identityOf(o: OpenBatchOptions) {
   if (o.batchId !== undefined && !BATCH_ID.test(o.batchId))
     throw new UseCaseError(`The batch id "${o.batchId}": use letters, digits, "_", "-" and "." (at most 80).`, 'usage');
-  const batchId = o.batchId ?? batchIdOf(await sha256File(o.csv), o.from.descriptor, o.named);
-  const sourceSha = createHash('sha256').update(o.from.descriptor).digest('hex').slice(0, 32);
+  return {
+    batchId: o.batchId ?? batchIdOf(await sha256File(o.csv), o.from.descriptor, o.named),
+    sourceSha: createHash('sha256').update(o.from.descriptor).digest('hex').slice(0, 32),
+  };
+}
+
+/** The same CSV sent before and edited since: rows sent are carried over into `journal`, never sent twice. */
+async function carryOver(
+  journal: Pick<Journal, 'rows' | 'record'>,
+  o: OpenBatchOptions,
+  batchId: string,
+  sourceSha: string,
+) {
+  const keys = await continueEarlier(journal, {
+    dir: o.dir,
+    csv: o.csv,
+    header: o.header,
+    batchId,
+    csvPath: o.csvPath,
+    sourceRef: o.from.ref,
+    sourceSha,
+    newBatch: o.newBatch,
+    ownKeys: ownKeys(o.from.source, o.header),
+    explicitId: o.batchId !== undefined,
+    words: o.words,
+  });
+  return (row: number) => keys.get(row);
+}
+
+/** The batch's name, its journal (locked: one sender at a time) and what an earlier run of its CSV did. */
+export async function openBatch(o: OpenBatchOptions): Promise<OpenedBatch> {
+  const { batchId, sourceSha } = await identityOf(o);
   const journal = await Journal.open(o.dir, {
     batch: batchId,
     csv: o.csv,
@@ -92,31 +125,30 @@ export async function openBatch(o: OpenBatchOptions): Promise<OpenedBatch> {
     source_sha: sourceSha,
   });
   try {
-    // The same CSV sent before and edited since: rows sent are carried over, never sent twice.
-    const keys = await continueEarlier(journal, {
-      dir: o.dir,
-      csv: o.csv,
-      header: o.header,
-      batchId,
-      csvPath: o.csvPath,
-      sourceRef: o.from.ref,
-      sourceSha,
-      newBatch: o.newBatch,
-      ownKeys: ownKeys(o.from.source, o.header),
-      explicitId: o.batchId !== undefined,
-    });
-    return {
-      batchId,
-      journal,
-      csv: o.csv,
-      header: o.header,
-      source: o.from.source,
-      keyFor: (row) => keys.get(row),
-    };
+    const keyFor = await carryOver(journal, o, batchId, sourceSha);
+    return { batchId, journal, csv: o.csv, header: o.header, source: o.from.source, keyFor };
   } catch (e) {
     journal.close();
     throw e;
   }
+}
+
+/**
+ * What a send of the batch would start from, read without writing or locking anything (a dry run's):
+ * its id, each row's last entry in its journal with the rows an earlier run of the CSV sent carried
+ * over (in memory), and the keys of rows that run had in flight. Refuses as openBatch would.
+ */
+export async function planBatch(o: Omit<OpenBatchOptions, 'backend'>): Promise<BatchPlan> {
+  const { batchId, sourceSha } = await identityOf({ ...o, backend: '' });
+  const { rows } = readJournal(journalPath(o.dir, batchId));
+  const memory = {
+    rows,
+    record: (e: Omit<JournalEntry, 'at'>) => {
+      if (rows.get(e.row)?.s !== 'sent') rows.set(e.row, { ...e, at: '' });
+    },
+  };
+  const keyFor = await carryOver(memory, { ...o, backend: '' }, batchId, sourceSha);
+  return { batchId, rows, keyFor };
 }
 
 /** A row the go-ahead names: its number, and its request's body (who gets what). */

@@ -72,6 +72,11 @@ export const bundleStory = job({
       status: state,
       waiting: waitsForWords(waits_for) || null,
     }));
+    // Why someone has not signed is the question this tool answers most: said, not only in the data.
+    const waits = people.filter((p) => p.waiting).length;
+    const waiting = waits
+      ? say`; ${count(waits, 'signer')} ${ours(waits === 1 ? 'waits' : 'wait')} for another to sign first (signers[].waiting names whom)`
+      : '';
     return fitItems(people, (signers, signersLeftOut) =>
       fitItems(page, (shown, leftOut) => {
         const next = nextCursor(offset, shown.length, total);
@@ -81,7 +86,7 @@ export const bundleStory = job({
           ? say` ${signersLeftOut} signers are left out to stay under the limit: call_operation getPacket reads one.`
           : '';
         return {
-          say: say`Bundle ${slug} is ${ours(bundleStateWord(story.bundle.status))} with ${count(story.signers.length, 'signer')} and ${count(files.length, 'file')}; timeline entries ${offset + 1} to ${offset + shown.length} of ${total}${ours(cut)}.${ours(more)}${ours(few)}`,
+          say: say`Bundle ${slug} is ${ours(bundleStateWord(story.bundle.status))} with ${count(story.signers.length, 'signer')} and ${count(files.length, 'file')}${ours(waiting)}; timeline entries ${offset + 1} to ${offset + shown.length} of ${total}${ours(cut)}.${ours(more)}${ours(few)}`,
           data: {
             bundle,
             signers,

@@ -14,6 +14,8 @@ export interface JobSpec<I extends z.ZodObject> {
   description: string;
   /** The port methods (operations of the table) it may call. */
   uses: readonly string[];
+  /** Of `uses`, those it calls only on what the same call made (see annotationsOfAll). */
+  onWhatItMakes?: readonly string[];
   /** Over stdio it writes files on this machine (so it is not read-only). */
   writesFiles?: boolean;
   /** It may run for long, always or called so (see ToolDef.long). */
@@ -25,10 +27,11 @@ export interface JobSpec<I extends z.ZodObject> {
 
 export interface JobDef extends ToolDef {
   uses: readonly string[];
+  onWhatItMakes?: readonly string[];
 }
 
 export function job<I extends z.ZodObject>(spec: JobSpec<I>): JobDef {
-  const annotations: Annotations = annotationsOfAll(spec.uses);
+  const annotations: Annotations = annotationsOfAll(spec.uses, spec.onWhatItMakes);
   if (spec.writesFiles) annotations.readOnlyHint = false;
   return {
     name: spec.name,
@@ -36,6 +39,7 @@ export function job<I extends z.ZodObject>(spec: JobSpec<I>): JobDef {
     description: spec.description,
     annotations,
     uses: spec.uses,
+    ...(spec.onWhatItMakes ? { onWhatItMakes: spec.onWhatItMakes } : {}),
     inputSchema: jsonSchema(spec.input, 'input'),
     outputSchema: jsonSchema(spec.output, 'output'),
     output: spec.output,

@@ -11,13 +11,12 @@ import { CONFIRM_DESCRIPTION } from '../goAhead.js';
 import { createOnce, createReachesPeople, createSends, requireLive } from '../safety.js';
 import { sendEffect } from '../sendPreview.js';
 import type { ToolContext } from '../tool.js';
+import { CONTENT_CHARS } from '../bounds.js';
 import { ConciseBundle, concise } from '../views.js';
 import { job } from './kit.js';
 
 /** A field's value: as long as the API takes one. */
 export const FIELD_VALUE = z.string().max(10_000);
-/** A document as base64: the largest message either transport takes (64 MB) bounds it first. */
-const BASE64_CHARS = 64 * 2 ** 20;
 
 const values = z.record(z.string(), z.union([FIELD_VALUE, z.number()]));
 
@@ -32,7 +31,7 @@ function documentSchema(fileAccess: boolean) {
   return z.strictObject({
     ...(fileAccess ? { path: z.string().min(1).max(4096).optional().describe('A PDF or office file here') } : {}),
     url: z.string().max(2048).optional(),
-    base64: z.string().max(BASE64_CHARS).optional(),
+    base64: z.string().max(CONTENT_CHARS).optional(),
     template_id: z.string().max(200).optional().describe('A Document Template'),
     name: z.string().max(50).optional(),
     roles: z.record(z.string(), z.string().max(100)).optional().describe('Template role: signer key or number'),

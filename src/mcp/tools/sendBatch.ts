@@ -20,6 +20,7 @@ import {
   countBatch,
   openBatch,
   pacingFor,
+  planBatch,
   sendBatch,
   sendable,
 } from '../../app/batch/send.js';
@@ -45,28 +46,40 @@ interface SendArgs extends BatchArgs {
   confirm?: boolean;
 }
 
+/** A refused edit of a CSV in this tool's words: the CSV as the caller named it, and the choices. */
+const wordsFor = (a: SendArgs) => ({
+  csv: a.csv_path ?? (a.csv_name === undefined ? 'The CSV text' : `The CSV text named by csv_name`),
+  choices:
+    'if it is another list, call again with new_batch: true (every row is sent); if it is this list edited, give it a custom_key column (rows are then matched by key)',
+});
+
+/** What names a CSV text sent without csv_name: one name for them all, so an edited text continues its batch. */
+const UNNAMED_TEXT = 'mcp-csv:';
+
 /**
- * The CSV as a file and what names it in the batch's identity: the path given, or the text kept by
- * its hash beside the journals (in a directory of its own, removed by `done`, where none are kept).
+ * The CSV as a file and what names it in the batch's identity: the path given, or the text by its
+ * csv_name (every text without one goes by one name: its rows are matched to what the last such
+ * text sent, as an edited file's are). A text to send is kept by its hash beside the journals; a
+ * dry run's, and any where no journals are kept, in a directory of its own removed by `done`.
  */
 async function csvFile(
   a: SendArgs,
   place: BatchPlace | undefined,
 ): Promise<{ csv: string; csvPath: string; named?: string; done: () => Promise<void> }> {
   if (a.csv_path !== undefined) return { csv: a.csv_path, csvPath: resolve(a.csv_path), done: async () => {} };
-  if (!place) {
+  const named = a.csv_name;
+  const csvPath = named === undefined ? UNNAMED_TEXT : `mcp-csv:${named}`;
+  if (!place || a.dry_run) {
     const dir = await mkdtemp(join(tmpdir(), 'esign-mcp-'));
     const csv = join(dir, 'rows.csv');
     await writeFile(csv, a.csv!, { mode: 0o600 });
-    return { csv, csvPath: csv, done: () => rm(dir, { recursive: true, force: true }) };
+    return { csv, csvPath, named, done: () => rm(dir, { recursive: true, force: true }) };
   }
   const kept = join(place.dir, 'mcp-csv');
   await mkdir(kept, { recursive: true, mode: 0o700 });
   const csv = join(kept, `${createHash('sha256').update(a.csv!).digest('hex')}.csv`);
   await writeFile(csv, a.csv!, { mode: 0o600 });
-  // A name given: a later text of that name is the same CSV edited (its sent rows carried over).
-  if (a.csv_name === undefined) return { csv, csvPath: csv, done: async () => {} };
-  return { csv, csvPath: `mcp-csv:${a.csv_name}`, named: a.csv_name, done: async () => {} };
+  return { csv, csvPath, named, done: async () => {} };
 }
 
 /** The service as a batch over HTTP uses it: every create first counts against the key's create limit. */
@@ -127,11 +140,11 @@ export const sendBatchTool = (fileAccess: boolean) =>
     name: 'send_batch',
     title: 'Send a batch from a CSV',
     description:
-      "One Bundle per CSV row, on esign batch send's journal: called again with the CSV (edited too, of the same " +
-      `${fileAccess ? 'csv_path or ' : ''}csv_name) it resumes; no row is sent twice. Rows from exactly one of spec ` +
+      "One Bundle per CSV row, on esign batch send's journal: called again with the CSV, edited too (same " +
+      `${fileAccess ? 'csv_path or ' : ''}csv_name, or unnamed csv), it resumes; no row is sent twice. Rows from exactly one of spec ` +
       '(a Bundle request whose strings hold {{column}}), template, envelope_template. One go-ahead for all ' +
-      '(confirm: true); without it, who would get what. dry_run: rows checked, nothing sent. Stops at timeout_seconds: ' +
-      'call again.',
+      '(confirm: true); without it, who would get what. dry_run: what a send would do; nothing sent or kept. ' +
+      'Stops at timeout_seconds: call again.',
     uses: [
       'createBundle',
       'createBundleFromEnvelopeTemplate',
@@ -140,10 +153,12 @@ export const sendBatchTool = (fileAccess: boolean) =>
       'getTemplate',
       'getEnvelopeTemplate',
     ],
+    // The batch's tags go on each Bundle right after its create: sending adds Bundles, changes none.
+    onWhatItMakes: ['addBundleTags'],
     long: true,
     input: z.strictObject({
       ...batchShape(fileAccess),
-      csv_name: z.string().min(1).max(200).optional().describe('a later csv of this name is this one edited'),
+      csv_name: z.string().min(1).max(200).optional(),
       new_batch: z.boolean().optional().describe('send every row anew'),
       dry_run: z.boolean().optional(),
       timeout_seconds: z.int().min(1).max(SEND_BATCH_LIMITS.seconds).default(120),
@@ -176,8 +191,21 @@ export const sendBatchTool = (fileAccess: boolean) =>
       try {
         const header = await readHeader(file.csv);
         const from = await loadBatchSource(a, ctx);
-        if (a.dry_run)
-          return await checkBatch(ctx, file.csv, from, batchIdOf(await sha256File(file.csv), from.descriptor));
+        if (a.dry_run) {
+          // What a send would start from (the journal, an earlier run of this CSV), read and not written.
+          const plan = ctx.batches
+            ? await planBatch({
+                dir: ctx.batches.dir,
+                ...file,
+                header,
+                from,
+                newBatch: a.new_batch,
+                words: wordsFor(a),
+              })
+            : undefined;
+          const batch = plan?.batchId ?? batchIdOf(await sha256File(file.csv), from.descriptor, file.named);
+          return await checkBatch(ctx, file.csv, from, batch, plan);
+        }
         return await send(a, ctx, ctx.batches!, { ...file, header, from });
       } catch (e) {
         // The CSV's own failures (unreadable, a bad header, an edit that cannot be matched) are the caller's.
@@ -216,6 +244,7 @@ async function send(a: SendArgs, ctx: ToolContext, place: BatchPlace, { csv, csv
     from,
     backend: place.backend,
     newBatch: a.new_batch,
+    words: wordsFor(a),
   });
   try {
     const counted = await countBatch(b, SEND_BATCH_LIMITS.previewRows);

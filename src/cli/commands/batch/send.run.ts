@@ -13,6 +13,7 @@ import {
   countBatch,
   openBatch,
   pacingFor,
+  planBatch,
   sendBatch,
   sendable,
   summaryOf,
@@ -26,11 +27,11 @@ import type { Factory } from '../../factory.js';
 import { note, printObject } from '../../output/print.js';
 import { confirm, intArg } from '../../run.js';
 import type { Run } from '../../verb.js';
-import { run as check } from './check.run.js';
+import { checkCsv } from './check.run.js';
 import type { send } from './send.js';
 
 export const run: Run<typeof send> = async (f, o, csv) => {
-  if (o.dryRun) return check(f, o, csv);
+  if (o.dryRun) return dryRun(f, o, csv);
   const concurrency = o.concurrency !== undefined ? intArg(o.concurrency, '--concurrency', 1) : 4;
   const header = await readHeader(csv);
   const from = await src.loadSource(f, o);
@@ -292,4 +293,20 @@ function handlersFor(
         note(f, `Rate limited: the next create goes at ${new Date(until).toISOString()}.`);
     },
   };
+}
+
+/** The check of every row, as this batch's send would take them: its journal, an earlier run of the CSV, its custom_keys. */
+async function dryRun(f: Factory, o: Parameters<Run<typeof send>>[1], csv: string): Promise<void> {
+  const header = await readHeader(csv);
+  const from = await src.loadSource(f, o);
+  const plan = await planBatch({
+    dir: await f.journalDir(),
+    csv,
+    csvPath: resolve(csv),
+    header,
+    from,
+    batchId: o.batchId,
+    newBatch: o.newBatch,
+  });
+  return checkCsv(f, csv, async () => from.source, plan);
 }
