@@ -86,6 +86,7 @@ const FEATURE_WORDS: Record<keyof SandboxInfo, string> = {
   outbox: 'outbox',
   webhook_tools: 'webhook test tools',
   request_log: 'request log',
+  fixtures: 'fixtures (a sandbox of esign serve, or the local engine)',
 };
 
 /** What an unnamed step is called in a summary: its action and what it acts on (`sign ada`, `wait docs-ready`). */
