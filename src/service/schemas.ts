@@ -416,7 +416,16 @@ export const AccountSetupRequest = z.strictObject({
     .max(FIXTURE_COUNTS.teams)
     .optional(),
   brands: z
-    .array(z.strictObject({ name: z.string().trim().min(1).max(200), redirect_url: z.url().max(2000).optional() }))
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1).max(200),
+        redirect_url: z
+          .string()
+          .max(2000)
+          .regex(/^https?:\/\/[^\s/]+\S*$/, { error: 'Must be a full http or https URL.' })
+          .optional(),
+      }),
+    )
     .max(FIXTURE_COUNTS.brands)
     .optional(),
 });
