@@ -5,10 +5,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { MAX_TEMPLATE_PDF_BYTES } from '../service/schemas.js';
+import type { EsignService } from '../service/service.js';
 import { AssertionFailed } from './expect.js';
 import type { Fixture } from './fixtureFormat.js';
 import type { Step } from './format.js';
-import type { RunContext } from './steps.js';
+
+/** What making a fixture needs of the run: the port, and the scenario's folder (its PDFs). */
+interface RunContext {
+  service: EsignService;
+  dir: string;
+}
 
 /** The PDF at `file` (relative to the scenario) as base64, refused past the wire's limit. */
 async function pdfB64(ctx: RunContext, file: string): Promise<string> {
