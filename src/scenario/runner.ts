@@ -189,7 +189,7 @@ function checkExpectedError(step: Step, e: unknown): unknown {
 }
 
 /** The sandbox clock's time (its wall clock where it has none), read only for a step that says `${now}`. */
-async function clockFor(step: Step, ctx: RunContext): Promise<number | undefined> {
+async function clockFor(step: Step | SetupItem, ctx: RunContext): Promise<number | undefined> {
   if (!refsIn(step).some((r) => r.ref?.kind === 'now')) return undefined;
   ctx.clock ??= (await ctx.service.describeSandbox()).clock;
   if (!ctx.clock) return Date.now();
@@ -262,7 +262,7 @@ export async function runScenario(s: LoadedScenario, backend: ScenarioBackend, o
       if (!failed) {
         const t0 = performance.now();
         try {
-          const value = interpolate(item, scope)[fixture];
+          const value = interpolate(item, { ...scope, nowMs: await clockFor(item, ctx) })[fixture];
           r.answer = await MAKE[fixture](value as never, ctx);
           r.status = 'passed';
           if (item.name) answers.set(item.name, r.answer);
