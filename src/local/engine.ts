@@ -9,6 +9,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits
 import type { BackendCapabilities, Body, CreateCheck, SignInput } from '../service/service.js';
 import type {
   AccountFacts,
+  AccountSetup,
   AttachedFile,
   Bundle,
   BundleListQuery,
@@ -100,6 +101,7 @@ export const asWarning: Report = (line) => process.emitWarning(line, { code: 'ES
 const signingModule = () => import('./signing/signing.js');
 const templatesModule = () => import('./templates/templates.js');
 const envelopeModule = () => import('./templates/envelopes.js');
+const fixturesModule = () => import('./templates/fixtures.js');
 // Loaded on the first create, then kept: a create is hot enough that a dynamic import's look-up shows.
 let createModule: Promise<typeof import('./bundles/create.js')> | undefined;
 const preparationModule = () => import('./templates/preparation.js');
@@ -539,7 +541,18 @@ export class LocalEngine implements LocalBackend {
 
   // The sandbox's clock and outbox (SandboxAdminOperations)
   async describeSandbox(): Promise<SandboxInfo> {
-    return { signer_actions: true, clock: true, outbox: true, webhook_tools: true, request_log: true };
+    return { signer_actions: true, clock: true, outbox: true, webhook_tools: true, request_log: true, fixtures: true };
+  }
+
+  // A sandbox's fixtures: what API v2 cannot make (esign serve serves them within sandboxes only)
+  async setupAccount(body: Body<unknown>): Promise<AccountSetup> {
+    return (await import('./account/setup.js')).setupAccount(this.ctx, this.account, body);
+  }
+  async setupTemplate(body: Body<unknown>): Promise<DocumentTemplate> {
+    return (await fixturesModule()).setupTemplate(this.ctx, body);
+  }
+  async setupEnvelopeTemplate(body: Body<unknown>): Promise<EnvelopeTemplate> {
+    return (await fixturesModule()).setupEnvelopeTemplate(this.ctx, body);
   }
   async getClock(): Promise<SandboxClock> {
     return { now: this.clock.now(), offset_ms: this.clock.offset() };

@@ -303,5 +303,6 @@ let made: readonly ToolDef[] | undefined;
 
 /** Made once per process: their JSON Schemas cost tens of milliseconds, and esign serve makes a server per request. */
 export function operationTools(): readonly ToolDef[] {
-  return (made ??= OPERATIONS.map(operationTool));
+  // A sandbox's fixtures are for test files, not agents: on a server's own account they would be refused anyway.
+  return (made ??= OPERATIONS.filter((op) => !op.fixture).map(operationTool));
 }

@@ -28,6 +28,7 @@ const NO_SANDBOX: SandboxInfo = {
   outbox: false,
   webhook_tools: false,
   request_log: false,
+  fixtures: false,
 };
 
 type Query = RequestSpec['query'];

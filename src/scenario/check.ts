@@ -1,12 +1,13 @@
-// A scenario checked as a whole, beyond its schema: step names are unique, every `${step...}`
-// names a step that comes earlier, every `${env.NAME}` is set or has a default, each call names
+// A scenario checked as a whole, beyond its schema: step and setup names are unique, every
+// `${step...}` names a step or setup item that comes earlier, the PDFs a fixture names exist,
+// every `${env.NAME}` is set or has a default, each call names
 // the operation's own parameters, and each `expect` path can be followed. What `esign scenario
 // check` reports, and what `run` refuses to start with.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { operationRow } from '../service/operationTable.js';
-import { actionOf, type Scenario, type Step } from './format.js';
+import { actionOf, fixtureOf, type Scenario, type SetupItem, type Step } from './format.js';
 import { nearest } from './names.js';
 import { isPath, REF_FORMS, refsIn } from './refs.js';
 
@@ -86,17 +87,31 @@ function checkFiles(step: Step, at: (string | number)[], dir: string, out: Findi
   });
 }
 
-/** Problems with the references of one step: unknown forms, steps not (yet) run, env unset. */
+/** The PDFs a fixture reads from beside the file (a template's, an envelope template's documents'). */
+function checkFixtureFiles(fixture: string, value: unknown, at: (string | number)[], dir: string, out: Finding[]) {
+  const missing = (file: unknown, where: (string | number)[]) => {
+    if (typeof file !== 'string' || file.includes('${') || isFile(resolve(dir, file))) return;
+    out.push({ at: where, message: `${file}: no such file (${resolve(dir, file)}).` });
+  };
+  if (fixture === 'template') missing((value as { file?: unknown }).file, [...at, fixture, 'file']);
+  if (fixture === 'envelope_template')
+    (value as { documents: Record<string, unknown>[] }).documents.forEach((d, i) => {
+      for (const m of ['file', 'file_path']) missing(d[m], [...at, fixture, 'documents', i, m]);
+    });
+}
+
+/** Problems with the references of one step or setup item: unknown forms, steps not (yet) run, env unset. */
 function checkRefs(
-  step: Step,
+  step: Step | SetupItem,
   at: (string | number)[],
   earlier: Set<string>,
   scenario: Scenario,
   env: NodeJS.ProcessEnv,
   out: Finding[],
 ): void {
-  const { name: _name, expect: _expect, ...rest } = step;
-  for (const { text, ref } of refsIn([rest, step.expect])) {
+  const { name: _name, ...members } = step;
+  const { expect, ...rest } = members as { expect?: unknown };
+  for (const { text, ref } of refsIn([rest, expect])) {
     if (!ref) out.push({ at, message: `${text}: not a reference (write ${REF_FORMS}).` });
     else if (ref.kind === 'now') continue;
     else if (ref.kind === 'env') {
@@ -128,13 +143,24 @@ export function checkScenario(scenario: Scenario, env: NodeJS.ProcessEnv, dir: s
   const earlier = new Set<string>();
   for (const { text } of refsIn([scenario.receiver, scenario.env]))
     out.push({ at: [], message: `${text}: references belong in steps.` });
+  const named = (name: string | undefined, at: (string | number)[]) => {
+    if (name !== undefined && earlier.has(name))
+      out.push({ at: [...at, 'name'], message: `Another step is already named ${name}.` });
+    if (name === 'now')
+      out.push({ at: [...at, 'name'], message: '"now" names the clock (${now}): name it otherwise.' });
+  };
+  (scenario.setup ?? []).forEach((item, i) => {
+    const at = ['setup', i];
+    named(item.name, at);
+    checkFixtureFiles(fixtureOf(item), item[fixtureOf(item)], at, dir, out);
+    checkRefs(item, at, earlier, scenario, env, out);
+    if (item.name !== undefined) earlier.add(item.name);
+  });
   scenario.steps.forEach((step, i) => {
     const at = ['steps', i];
-    if (step.name !== undefined && earlier.has(step.name))
-      out.push({ at: [...at, 'name'], message: `Another step is already named ${step.name}.` });
+    named(step.name, at);
     const action = actionOf(step);
-    if (step.name === 'now')
-      out.push({ at: [...at, 'name'], message: '"now" names the clock (${now}): name the step otherwise.' });
+    checkFixtureFiles(action, step[action], at, dir, out);
     if (action === 'call') {
       checkCall(step, at, out);
       checkFiles(step, at, dir, out);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseDuration } from '../app/duration.js';
 import { MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from '../service/enums.js';
 import { WAIT_TARGETS } from '../service/states.js';
+import { FIXTURE_NAMES, FIXTURE_STEPS, FIXTURES, type Fixture } from './fixtureFormat.js';
 import { MATCHER_TYPOS, matcherTypos, nearest, OPERATION_NAMES } from './names.js';
 
 /** A step's name, by which later steps refer to its answer: `${create_nda.id}`. */
@@ -209,6 +210,11 @@ export const ACTIONS = {
   tamper: tamper.meta({ description: 'Writes a copy of a file with one byte changed.' }),
   hash: hash.meta({ description: "A file's SHA-256 and size." }),
   assert: z.unknown().meta({ description: 'A value (usually `${step.path}`) for `expect` to check.' }),
+  // What API v2 cannot make, as in `setup` (fixtureFormat.ts).
+  ...(Object.fromEntries(FIXTURE_STEPS.map((f) => [f, FIXTURES[f]])) as Pick<
+    typeof FIXTURES,
+    (typeof FIXTURE_STEPS)[number]
+  >),
 } as const;
 export type Action = keyof typeof ACTIONS;
 const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
@@ -280,6 +286,38 @@ export const Step = z.strictObject(stepShape).superRefine((step, ctx) => {
 });
 export type Step = z.output<typeof Step>;
 
+const STEP_NAME_MEMBER = z
+  .string()
+  .regex(STEP_NAME, { error: 'Letters, digits and _, not starting with a digit.' })
+  .meta({ description: 'Names what it made, so steps refer to it: ${NAME.id}.' })
+  .optional();
+
+/** One thing the file sets up before its first step: exactly one of the fixtures. */
+export const SetupItem = z
+  .strictObject({
+    name: STEP_NAME_MEMBER,
+    ...(Object.fromEntries(FIXTURE_NAMES.map((f) => [f, FIXTURES[f].optional()])) as {
+      [F in Fixture]: z.ZodOptional<(typeof FIXTURES)[F]>;
+    }),
+  })
+  .superRefine((item, ctx) => {
+    const given = FIXTURE_NAMES.filter((f) => item[f] !== undefined);
+    if (given.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: given.length
+          ? `One fixture an item: this one has ${given.join(', ')}.`
+          : `Nothing to set up: give one of ${FIXTURE_NAMES.join(', ')}.`,
+      });
+  });
+export type SetupItem = z.output<typeof SetupItem>;
+
+/** The fixture a (valid) setup item makes. */
+export const fixtureOf = (item: SetupItem): Fixture => FIXTURE_NAMES.find((f) => item[f] !== undefined)!;
+
+/** Setup items in one file: a fixture is a few; a long list belongs in steps or a script. */
+const MAX_SETUP_ITEMS = 100;
+
 export const Scenario = z.strictObject({
   name: z.string().min(1).meta({ description: 'What the scenario tests (default: the file name).' }).optional(),
   description: z.string().optional(),
@@ -300,6 +338,15 @@ export const Scenario = z.strictObject({
         'A webhook receiver the runner starts on 127.0.0.1 and registers before the first step (and removes after the last); webhooks steps check what it got.',
     })
     .optional(),
+  setup: z
+    .array(SetupItem)
+    .min(1)
+    .max(MAX_SETUP_ITEMS)
+    .meta({
+      description:
+        "What the file needs before its first step, made in order on the file's own sandbox (or fresh local engine): the account, Document Templates from PDFs, Envelope Templates, Persons, webhooks.",
+    })
+    .optional(),
   steps: z.array(Step).min(1),
 });
 export type Scenario = z.output<typeof Scenario>;
@@ -314,8 +361,10 @@ export function scenarioJsonSchema(): Record<string, unknown> {
     string,
     unknown
   >;
-  const steps = (schema.properties as Record<string, { items: Record<string, unknown> }>).steps;
+  const properties = schema.properties as Record<string, { items: Record<string, unknown> }>;
+  const steps = properties.steps!;
   steps.items.oneOf = ACTION_NAMES.map((a) => ({ required: [a] }));
+  properties.setup!.items.oneOf = FIXTURE_NAMES.map((f) => ({ required: [f] }));
   // An expected value: a misspelt matcher is refused at any depth, as check refuses it.
   const expect = (steps.items.properties as Record<string, Record<string, unknown>>).expect!;
   expect.additionalProperties = { $ref: '#/$defs/expected' };

@@ -6,7 +6,8 @@ import { basename, dirname, resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { checkScenario } from './check.js';
-import { Scenario } from './format.js';
+import { Scenario, scenarioJsonSchema } from './format.js';
+import { nearest } from './names.js';
 
 /** A scenario is a few kilobytes; anything near this is not one. */
 const MAX_SCENARIO_BYTES = 1024 * 1024;
@@ -29,6 +30,8 @@ export interface LoadedScenario {
   scenario: Scenario;
   /** The line each step starts on (1-based), by step. */
   lines: number[];
+  /** The line each setup item starts on, by item. */
+  setupLines: number[];
 }
 
 export type Loaded = { ok: true; loaded: LoadedScenario } | { ok: false; file: string; problems: Problem[] };
@@ -39,7 +42,10 @@ export type Loaded = { ok: true; loaded: LoadedScenario } | { ok: false; file: s
  */
 function pathText(path: readonly PropertyKey[]): string {
   const [head, index, ...rest] = path;
-  const start = head === 'steps' && typeof index === 'number' ? `step ${index + 1}` : '';
+  const start =
+    (head === 'steps' || head === 'setup') && typeof index === 'number'
+      ? `${head === 'steps' ? 'step' : 'setup'} ${index + 1}`
+      : '';
   return (start ? rest : path).reduce<string>(
     (text, p) => (typeof p === 'number' ? `${text}[${p}]` : text ? `${text}.${String(p)}` : String(p)),
     start,
@@ -58,13 +64,54 @@ function place(doc: Document, counter: LineCounter, path: readonly PropertyKey[]
   return {};
 }
 
+type SchemaNode = {
+  $ref?: string;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  propertyNames?: { enum?: string[] };
+  items?: SchemaNode;
+};
+type FormatSchema = SchemaNode & { $defs?: Record<string, SchemaNode> };
+let formatSchema: FormatSchema | undefined;
+
+/**
+ * The members the format takes where `path` leads, read from its JSON Schema (the one the editors
+ * get, made from the same zod schema): what a misspelt member is most likely to have meant.
+ */
+function membersAt(path: readonly PropertyKey[]): string[] {
+  const root = (formatSchema ??= scenarioJsonSchema() as FormatSchema);
+  const expand = (n: SchemaNode): SchemaNode[] => {
+    const target = n.$ref ? (root.$defs?.[n.$ref.replace('#/$defs/', '')] ?? {}) : n;
+    return [target, ...[...(target.anyOf ?? []), ...(target.oneOf ?? []), ...(target.allOf ?? [])].flatMap(expand)];
+  };
+  let nodes: SchemaNode[] = [root];
+  for (const part of path)
+    nodes = nodes.flatMap(expand).flatMap((n) => {
+      if (typeof part === 'number') return n.items ? [n.items] : [];
+      const next = n.properties?.[String(part)] ?? n.additionalProperties;
+      return next && typeof next === 'object' ? [next] : [];
+    });
+  const names = nodes
+    .flatMap(expand)
+    .flatMap((n) => [...Object.keys(n.properties ?? {}), ...(n.propertyNames?.enum ?? [])]);
+  return [...new Set(names)];
+}
+
+function unknownMembers(keys: string[], at: readonly PropertyKey[]): string {
+  const near = keys.length === 1 ? nearest(keys[0]!, membersAt(at)) : undefined;
+  return `${keys.join(', ')}: not a member here${near ? `; did you mean ${near}?` : '.'}`;
+}
+
 function schemaProblems(error: z.ZodError, doc: Document, counter: LineCounter): Problem[] {
   return error.issues.map((issue) => {
     const path =
       issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : (issue.path as readonly PropertyKey[]);
     const message =
       issue.code === 'unrecognized_keys'
-        ? `${issue.keys.join(', ')}: not a member here.`
+        ? unknownMembers(issue.keys, issue.path)
         : issue.code === 'invalid_type' && !doc.hasIn(path as (string | number)[])
           ? 'Required.'
           : issue.message;
@@ -116,7 +163,9 @@ export async function loadScenario(file: string, env: NodeJS.ProcessEnv): Promis
   if (problems.length)
     return { ok: false, file, problems: problems.map(({ at, ...p }) => ({ ...p, path: pathText(at) })) };
   const lines = parsed.data.steps.map((_, i) => place(doc, counter, ['steps', i]).line ?? 0);
-  return { ok: true, loaded: { file, dir, title: parsed.data.name ?? basename(file), scenario: parsed.data, lines } };
+  const setupLines = (parsed.data.setup ?? []).map((_, i) => place(doc, counter, ['setup', i]).line ?? 0);
+  const title = parsed.data.name ?? basename(file);
+  return { ok: true, loaded: { file, dir, title, scenario: parsed.data, lines, setupLines } };
 }
 
 /** `nda.yaml:14:9 steps[3].sign: message` */

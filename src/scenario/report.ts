@@ -26,6 +26,9 @@ function failureLines(r: StepResult, file: string): string[] {
 
 const MARK = { passed: 'ok  ', failed: 'FAIL', skipped: 'skip' } as const;
 
+/** `3.` for the third step, `setup 1.` for the first setup item: as check and the file's places number them. */
+const numberOf = (s: StepResult) => `${s.setup ? 'setup ' : ''}${s.index + 1}.`;
+
 /** One file's summary: its outcome, then each step with its time. */
 export function summaryLines(f: FileResult): string[] {
   const width = Math.min(40, Math.max(8, ...f.steps.map((s) => s.label.length)));
@@ -37,10 +40,10 @@ export function summaryLines(f: FileResult): string[] {
   const lines = [
     `${f.status === 'passed' ? 'PASS' : 'FAIL'} ${f.file}  ${stripControl(f.title)}  (${f.backend}, ${seconds(f.ms)})`,
   ];
-  const numbers = String(f.steps.length).length + 1;
+  const numbers = Math.max(...f.steps.map((s) => numberOf(s).length));
   for (const s of f.steps) {
     const time = s.status === 'skipped' ? '' : `${s.ms} ms`;
-    const n = `${s.index + 1}.`.padEnd(numbers);
+    const n = numberOf(s).padEnd(numbers);
     lines.push(
       `  ${MARK[s.status]} ${n} ${stripControl(s.label).padEnd(width)}  ${s.action.padEnd(8)}  ${time}`.trimEnd(),
     );
@@ -96,7 +99,7 @@ export function junitXml(files: FileResult[], ms: number): string {
     testcase: f.problems
       ? [notRunCase(f)]
       : f.steps.map((s) => ({
-          '@_name': text(`${s.index + 1}. ${s.label}`),
+          '@_name': text(`${numberOf(s)} ${s.label}`),
           '@_classname': text(f.title),
           '@_time': (s.ms / 1000).toFixed(3),
           ...(s.line ? { '@_file': text(f.file), '@_line': s.line } : {}),

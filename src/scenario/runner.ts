@@ -8,7 +8,9 @@ import { operationRow } from '../service/operationTable.js';
 import type { EsignService } from '../service/service.js';
 import type { SandboxInfo } from '../service/types.js';
 import { AssertionFailed, checkExpect } from './expect.js';
-import { type Action, actionOf, type Step } from './format.js';
+import { FIXTURE_NAMES, type Fixture } from './fixtureFormat.js';
+import { MAKE } from './fixtures.js';
+import { type Action, actionOf, fixtureOf, type SetupItem, type Step } from './format.js';
 import type { LoadedScenario } from './load.js';
 import { startReceiver } from './receiver.js';
 import { interpolate, refsIn, type Scope } from './refs.js';
@@ -17,12 +19,15 @@ import { RUN, type RunContext } from './steps.js';
 type StepStatus = 'passed' | 'failed' | 'skipped';
 
 export interface StepResult {
+  /** Its place in `steps` (or in `setup`), from 0. */
   index: number;
+  /** A setup item, not a step. */
+  setup?: true;
   /** The line of the file the step starts on. */
   line?: number;
   /** The step's name, else its action and what it acts on. */
   label: string;
-  action: Action;
+  action: Action | Fixture;
   status: StepStatus;
   ms: number;
   answer?: unknown;
@@ -78,6 +83,12 @@ const NEEDS: Partial<Record<Action | string, keyof SandboxInfo>> = {
   listOutbox: 'outbox',
   triggerWebhookEvent: 'webhook_tools',
   resendWebhookEvent: 'webhook_tools',
+  account: 'fixtures',
+  template: 'fixtures',
+  envelope_template: 'fixtures',
+  setupAccount: 'fixtures',
+  setupTemplate: 'fixtures',
+  setupEnvelopeTemplate: 'fixtures',
 };
 
 const FEATURE_WORDS: Record<keyof SandboxInfo, string> = {
@@ -86,11 +97,13 @@ const FEATURE_WORDS: Record<keyof SandboxInfo, string> = {
   outbox: 'outbox',
   webhook_tools: 'webhook test tools',
   request_log: 'request log',
+  fixtures: 'fixtures (a sandbox of esign serve, or the local engine)',
 };
 
 /** What an unnamed step is called in a summary: its action and what it acts on (`sign ada`, `wait docs-ready`). */
 function brief(step: Step): string {
   const v = (step as Record<string, unknown>)[actionOf(step)];
+  if (isFixture(actionOf(step))) return fixtureBrief(v);
   if (typeof v === 'string' || typeof v === 'number') return String(v);
   if (!v || typeof v !== 'object') return '';
   const o = v as Record<string, unknown>;
@@ -112,12 +125,40 @@ function brief(step: Step): string {
 
 const stepLabel = (step: Step): string => step.name ?? `${actionOf(step)} ${brief(step)}`.trim();
 
+const isFixture = (a: string): a is Fixture => (FIXTURE_NAMES as readonly string[]).includes(a);
+/** A fixture by its own name (`template NDA`); the account has none. */
+const fixtureBrief = (v: unknown): string => {
+  const name = (v as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : '';
+};
+const setupLabel = (item: SetupItem): string =>
+  item.name ?? `${fixtureOf(item)} ${fixtureBrief(item[fixtureOf(item)])}`.trim();
+
+/** The fixture operations a setup item calls, for what it needs of the sandbox. */
+const FIXTURE_CALLS: Record<Fixture, string> = {
+  account: 'setupAccount',
+  template: 'setupTemplate',
+  envelope_template: 'setupEnvelopeTemplate',
+  person: 'createPerson',
+  webhook: 'createWebhook',
+};
+
 /**
  * The steps a backend cannot run, named: `step 4 (sign ada): its sandbox has no signer actions`.
  * Where messages are not kept in an outbox they reach real people: a call that may send them
  * needs a test Bundle (is_test) or `live`. Empty: it can run them all.
  */
 export function unrunnable(s: LoadedScenario, sandbox: SandboxInfo, live: boolean): string[] {
+  const setup = (s.scenario.setup ?? []).flatMap((item, i) => {
+    const need = NEEDS[FIXTURE_CALLS[fixtureOf(item)]];
+    return need && !sandbox[need]
+      ? [`setup ${i + 1} (${setupLabel(item)}): its sandbox has no ${FEATURE_WORDS[need]}`]
+      : [];
+  });
+  return [...setup, ...steps(s, sandbox, live)];
+}
+
+function steps(s: LoadedScenario, sandbox: SandboxInfo, live: boolean): string[] {
   return s.scenario.steps.flatMap((step, i) => {
     const which = `step ${i + 1} (${stepLabel(step)})`;
     const need = NEEDS[step.call ?? actionOf(step)];
@@ -148,7 +189,7 @@ function checkExpectedError(step: Step, e: unknown): unknown {
 }
 
 /** The sandbox clock's time (its wall clock where it has none), read only for a step that says `${now}`. */
-async function clockFor(step: Step, ctx: RunContext): Promise<number | undefined> {
+async function clockFor(step: Step | SetupItem, ctx: RunContext): Promise<number | undefined> {
   if (!refsIn(step).some((r) => r.ref?.kind === 'now')) return undefined;
   ctx.clock ??= (await ctx.service.describeSandbox()).clock;
   if (!ctx.clock) return Date.now();
@@ -206,7 +247,35 @@ export async function runScenario(s: LoadedScenario, backend: ScenarioBackend, o
   let hook: string | undefined;
   let failed = false;
   try {
-    if (s.scenario.receiver) {
+    for (const [index, item] of (s.scenario.setup ?? []).entries()) {
+      const fixture = fixtureOf(item);
+      const r: StepResult = {
+        index,
+        setup: true,
+        line: s.setupLines[index],
+        label: setupLabel(item),
+        action: fixture,
+        status: 'skipped',
+        ms: 0,
+      };
+      results.push(r);
+      if (!failed) {
+        const t0 = performance.now();
+        try {
+          const value = interpolate(item, { ...scope, nowMs: await clockFor(item, ctx) })[fixture];
+          r.answer = await MAKE[fixture](value as never, ctx);
+          r.status = 'passed';
+          if (item.name) answers.set(item.name, r.answer);
+        } catch (e) {
+          const { answer, ...failure } = failureOf(e);
+          Object.assign(r, { status: 'failed', failure }, answer !== undefined ? { answer } : {});
+          failed = true;
+        }
+        r.ms = Math.round(performance.now() - t0);
+      }
+      o.onStep?.(r);
+    }
+    if (s.scenario.receiver && !failed) {
       ctx.receiver = await startReceiver(() => secret);
       secret = (await service.getWebhookSecret()).secret;
       ctx.webhookId = hook = (

@@ -15,6 +15,7 @@ import { operationRow } from '../service/operationTable.js';
 import type { EsignService, SignInput } from '../service/service.js';
 import type { Bundle, Packet, WebhookEvent } from '../service/types.js';
 import { AssertionFailed, mismatch } from './expect.js';
+import { MAKE } from './fixtures.js';
 import type { Action, DELIVERY_STATES, Step } from './format.js';
 import type { Attempt, Delivery, Receiver } from './receiver.js';
 
@@ -409,4 +410,7 @@ export const RUN: Record<Action, Run> = {
   tamper: tamperStep as Run,
   hash: hashStep as Run,
   assert: async (v: unknown) => v,
+  account: MAKE.account,
+  template: MAKE.template,
+  envelope_template: MAKE.envelope_template,
 };

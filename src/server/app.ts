@@ -52,6 +52,11 @@ export interface ServerOptions {
   sandboxes?: SandboxHosting;
   /** A sandbox's server: the connection guard and body budgets of the server that hands it requests. */
   within?: HostGuards;
+  /**
+   * Serve the fixture operations (PATCH /sandbox/account/, POST /sandbox/templates/...): a sandbox's
+   * server, or `esign api` on the user's own engine; elsewhere they are a 403, their body unread.
+   */
+  fixtures?: boolean;
   /** Where a door keeps batch journals (MCP's send_batch), and the backend as they name it. */
   batches?: { dir: string; backend: string };
 }
@@ -146,7 +151,7 @@ async function multipartCreate(
 }
 
 /** Every route of the operations table, with the multipart-or-JSON Bundle create written here. */
-function routes(s: EsignService, limits: ServerLimits, local?: HostedEngine): Route[] {
+function routes(s: EsignService, limits: ServerLimits, local?: HostedEngine, fixtures = false): Route[] {
   const createBundle: Handler = async (req) => {
     if (req.isMultipart()) {
       const { body, files, cleanup } = await multipartCreate(req, limits);
@@ -159,7 +164,9 @@ function routes(s: EsignService, limits: ServerLimits, local?: HostedEngine): Ro
     // Which create the body stands for is the port's to decide (the engine, or the server behind the remote adapter).
     return ok(await s.createBundle(bodyOf(req)), 201);
   };
-  return apiRoutes({ service: s, local, own: { createBundle }, skip: ['getRateLimit'] });
+  // What the sandbox offers depends on the server: fixtures only where they are served.
+  const describeSandbox: Handler = async () => ok({ ...(await local!.describeSandbox()), fixtures });
+  return apiRoutes({ service: s, local, own: { createBundle, describeSandbox }, skip: ['getRateLimit'] });
 }
 
 /** `X-Blueink-Pagination: page,total_pages,per_page,total` and an RFC 5988 Link header. */
@@ -298,13 +305,38 @@ function apiDoor(c: DoorContext): Door {
  */
 function sandboxDoor(c: DoorContext): Door {
   const register = async (app: FastifyInstance) => {
-    for (const route of routes(c.opts.service, c.limits, c.opts.local))
-      if (route.op.fromRoot) tableRoute(app, route, c.limits, c.guard, c.linkBase);
+    const fixtures = c.opts.fixtures === true;
+    for (const route of routes(c.opts.service, c.limits, c.opts.local, fixtures)) {
+      if (!route.op.fromRoot) continue;
+      if (route.op.fixture && !fixtures) refusedFixture(app, route, c.guard);
+      else tableRoute(app, route, c.limits, c.guard, c.linkBase);
+    }
     (await import('./requestLogRoute.js')).registerRequestLog(app, c.opts.local!, (req, reply) =>
       c.guard(req, reply, 'call'),
     );
   };
   return { name: 'sandbox', paths: ['/sandbox'], answer: errorObject, refusals: apiRefusalLimits(c.limits), register };
+}
+
+/**
+ * A fixture operation on a server's own account: a key holder gets a 403 as soon as the headers are
+ * in (its body unread), since a sandbox's set-up never reaches the account it is hosted by.
+ */
+function refusedFixture(app: FastifyInstance, { op, url }: Route, guard: Guard) {
+  app.route({
+    method: op.method,
+    url,
+    config: { operation: op.name },
+    onRequest: async (req, reply) => {
+      guard(req, reply, 'call');
+      throw new ApiError(
+        403,
+        'permission_denied',
+        `${op.name} sets up a sandbox: call it within one (its base URL, /sandboxes/{id}/api/v2, and its key). This server's own account is set up with esign local on its data directory.`,
+      );
+    },
+    handler: async () => undefined,
+  });
 }
 
 /** What a hosted door may use of the server. */
@@ -542,6 +574,7 @@ async function hostSandboxes(
         // Its MCP batches journal inside it, gone with it.
         batches: opts.batches && { dir: join(h.dir, id, 'batches'), backend: `${opts.batches.backend} sandbox ${id}` },
         within: guards(),
+        fixtures: true,
       });
       await app.ready();
       return app;

@@ -86,6 +86,11 @@ export interface OperationRow {
   throttle?: 'create';
   /** The body may carry documents as base64: the larger JSON body limit applies. */
   documentBody?: boolean;
+  /**
+   * Sets up a sandbox's fixtures (what API v2 cannot make): served within a sandbox and by the
+   * embedded engine, refused on a server's own account, never an MCP tool (docs/sandboxes.md).
+   */
+  fixture?: boolean;
 }
 
 // ---- Query parameters ----------------------------------------------------------------------------
@@ -523,6 +528,31 @@ export const OPERATION_TABLE = [
         'Sandbox: the clock back to wall-clock time',
         SETS,
         one('SandboxClock'),
+      ),
+      // A sandbox's fixtures: what API v2 cannot make (docs/sandboxes.md, "Fixtures").
+      op(
+        'PATCH /sandbox/account/',
+        'setupAccount',
+        "Sandbox fixture: switch the account's features, set its requester, add users, teams and signing brands",
+        SETS,
+        one('AccountSetup'),
+        { body: 'AccountSetupRequest', fixture: true },
+      ),
+      op(
+        'POST /sandbox/templates/',
+        'setupTemplate',
+        'Sandbox fixture: a Document Template from a PDF (base64), its roles and fields',
+        CREATES,
+        one('DocumentTemplate'),
+        { body: 'TemplateSetupRequest', fixture: true, documentBody: true },
+      ),
+      op(
+        'POST /sandbox/envelope-templates/',
+        'setupEnvelopeTemplate',
+        'Sandbox fixture: an Envelope Template of Document Templates and PDFs (base64) with fields',
+        CREATES,
+        one('EnvelopeTemplate'),
+        { body: 'EnvelopeTemplateSpec', fixture: true, documentBody: true },
       ),
       reads(
         'GET /sandbox/outbox/',

@@ -247,6 +247,26 @@ const AccountFactsSchema = z.object({
   verified_addresses: z.array(z.string()),
 });
 
+/** A sandbox's account after PATCH /sandbox/account/: its settings, users, teams and signing brands. */
+const AccountSetupSchema = z.object({
+  name: z.string(),
+  requester_name: z.string(),
+  requester_email: z.string(),
+  features: z.array(z.enum(ACCOUNT_FEATURES)),
+  users: z.array(
+    z.object({ id: z.string(), email: z.string(), name: z.string(), verified: z.boolean(), is_admin: z.boolean() }),
+  ),
+  teams: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      requester_name: nullable(z.string()),
+      requester_email: nullable(z.string()),
+    }),
+  ),
+  brands: z.array(z.object({ id: z.string(), name: z.string(), redirect_url: nullable(z.string()) })),
+});
+
 const RateLimitSchema = z.object({ limit: z.int(), remaining: z.int(), reset: z.int(), window: z.int() });
 
 export const SandboxInfoSchema = z.object({
@@ -255,6 +275,8 @@ export const SandboxInfoSchema = z.object({
   outbox: z.boolean(),
   webhook_tools: z.boolean(),
   request_log: z.boolean(),
+  /** Templates and account settings can be set up here (PATCH /sandbox/account/...): a sandbox, or the engine itself. */
+  fixtures: z.boolean(),
 });
 
 const SandboxClockSchema = z.object({ now: dateTime, offset_ms: z.int() });
@@ -306,4 +328,5 @@ export const RESPONSE_SCHEMAS = {
   ClockMove: ClockMoveSchema,
   OutboxMessage: OutboxMessageSchema,
   AccountFacts: AccountFactsSchema,
+  AccountSetup: AccountSetupSchema,
 } as const;

@@ -2,6 +2,7 @@
 // Loaded lazily (zod costs tens of milliseconds to import); read paths never need it.
 import { z } from 'zod';
 import {
+  ACCOUNT_FEATURES,
   ATTACHMENT_TYPES,
   CHANNEL_KINDS,
   DELIVER_VIA,
@@ -363,6 +364,72 @@ export const TemplateImportRequest = z.object({
   library: text().optional(),
 });
 
+// ---- A sandbox's fixtures (docs/sandboxes.md): what API v2 cannot make, set up within a sandbox ----
+
+const MB = 1024 * 1024;
+/** The PDF of a Document Template set up over the wire; a sandbox holds 256 MB in all. */
+export const MAX_TEMPLATE_PDF_BYTES = 25 * MB;
+/** Base64 of MAX_TEMPLATE_PDF_BYTES: 4 characters for every 3 bytes. */
+const MAX_TEMPLATE_B64 = Math.ceil(MAX_TEMPLATE_PDF_BYTES / 3) * 4;
+export const FIXTURE_COUNTS = { roles: 50, fields: 1000, documents: 50, users: 100, teams: 50, brands: 50 } as const;
+
+/** POST /sandbox/templates/: a Document Template from a PDF (base64), its roles and fields. */
+export const TemplateSetupRequest = z.strictObject({
+  ...TemplateImportRequest.shape,
+  roles: TemplateImportRequest.shape.roles
+    .min(1, { error: 'At least one role is required.' })
+    .max(FIXTURE_COUNTS.roles),
+  fields: z.array(TemplateField).max(FIXTURE_COUNTS.fields).optional(),
+  file_b64: z
+    .string()
+    .min(1, { error: 'This field is required.' })
+    .max(MAX_TEMPLATE_B64, { error: `A PDF of at most ${MAX_TEMPLATE_PDF_BYTES / MB} MB.` }),
+});
+
+/** An account feature switched on (true) or off (false); features not named stay as they are. */
+const featureSwitches = z.partialRecord(z.enum(ACCOUNT_FEATURES), bool());
+
+/** PATCH /sandbox/account/: the account's settings a test needs, each added or changed, never removed. */
+export const AccountSetupRequest = z.strictObject({
+  features: featureSwitches.optional(),
+  requester_name: z.string().trim().min(1).max(200).optional(),
+  requester_email: email.optional(),
+  users: z
+    .array(
+      z.strictObject({
+        email,
+        name: z.string().trim().min(1).max(200).optional(),
+        verified: bool().optional(),
+        admin: bool().optional(),
+      }),
+    )
+    .max(FIXTURE_COUNTS.users)
+    .optional(),
+  teams: z
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1).max(200),
+        requester_name: z.string().trim().min(1).max(200).optional(),
+        requester_email: email.optional(),
+      }),
+    )
+    .max(FIXTURE_COUNTS.teams)
+    .optional(),
+  brands: z
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1).max(200),
+        redirect_url: z
+          .string()
+          .max(2000)
+          .regex(/^https?:\/\/[^\s/]+\S*$/, { error: 'Must be a full http or https URL.' })
+          .optional(),
+      }),
+    )
+    .max(FIXTURE_COUNTS.brands)
+    .optional(),
+});
+
 /** Role -> signer assignments: `[{role, signer}]` as in TemplateRequest, or `{role: signer}` in a spec file. */
 const assignments = z.union([
   z.array(z.strictObject({ role: z.string(), signer: z.string() })),
@@ -577,6 +644,7 @@ export type TemplatePatchRequestT = z.output<typeof TemplatePatchRequest>;
 export type TemplateFieldT = z.output<typeof TemplateField>;
 export type TemplateImportRequestT = z.output<typeof TemplateImportRequest>;
 export type EnvelopeTemplateSpecT = z.output<typeof EnvelopeTemplateSpec>;
+export type AccountSetupRequestT = z.output<typeof AccountSetupRequest>;
 export type TemplatePreparationSessionRequestT = z.output<typeof TemplatePreparationSessionRequest>;
 export type PersonRequestT = z.output<typeof PersonRequest>;
 export type PersonPatchRequestT = z.output<typeof PersonPatchRequest>;

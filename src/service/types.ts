@@ -30,6 +30,7 @@ export type VerifyResult = Answer<'VerifyResult'>;
 export type RateLimit = Answer<'RateLimit'>;
 /** What the create rules read of the account: its feature switches and its users' verified addresses. */
 export type AccountFacts = Answer<'AccountFacts'>;
+export type AccountSetup = Answer<'AccountSetup'>;
 
 /** One page of a list: the bare array of the wire plus what `X-Blueink-Pagination` carries. */
 export interface Page<T> {

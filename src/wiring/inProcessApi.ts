@@ -18,6 +18,8 @@ export async function inProcessTransport(engine: LocalBackend): Promise<Transpor
     local: engine,
     authenticate: (key) => (key === inProcessKey ? 'in-process' : engine.keys.authenticate(key)),
     doors: serverDoors,
+    // The user's own engine, set up as `esign local` sets it up.
+    fixtures: true,
   });
   return {
     async send(r) {

@@ -21,6 +21,8 @@ describe.each(BACKENDS)('sandbox clock and outbox: $name', ({ make }) => {
       outbox: true,
       webhook_tools: true,
       request_log: true,
+      // The engine sets its own fixtures up; a server's own account does not (its sandboxes do).
+      fixtures: b.service === b.engine,
     });
   });
 
@@ -101,6 +103,7 @@ describe('a server without a sandbox (as the hosted service)', () => {
         outbox: false,
         webhook_tools: false,
         request_log: false,
+        fixtures: false,
       });
       await expectApiError(remote.advanceClock(1000), 404);
       expect(engine.clock.offset()).toBe(0);

@@ -72,7 +72,13 @@ describe('the cost of the tool list', () => {
   it('--tools all: one tool per operation of the table (by its name), and the jobs', async () => {
     const { tools } = await handshake(['--tools', 'all'], '2025-06-18');
     const names = new Set(tools.map((t) => t.name));
-    for (const op of OPERATIONS) expect(names.has(toolName(op.name)), op.name).toBe(true);
+    for (const op of OPERATIONS) expect(names.has(toolName(op.name)), op.name).toBe(!op.fixture);
+    // A sandbox's fixtures are for test files: no tool sets them up.
+    expect(OPERATIONS.filter((op) => op.fixture).map((op) => op.name)).toEqual([
+      'setupAccount',
+      'setupTemplate',
+      'setupEnvelopeTemplate',
+    ]);
     expect(names.has('find_bundles') && names.has('webhook_health')).toBe(true);
     expect(names.has('call_operation')).toBe(false);
   }, 30_000);
@@ -91,7 +97,7 @@ describe('the cost of the tool list', () => {
   it('a job is annotated as the operations it may call (the table decides)', () => {
     for (const t of toolsOf('default', true)) {
       if (t.name === 'call_operation') {
-        expect(t.annotations).toEqual(annotationsOfAll(OPERATIONS.map((o) => o.name)));
+        expect(t.annotations).toEqual(annotationsOfAll(OPERATIONS.filter((o) => !o.fixture).map((o) => o.name)));
         continue;
       }
       const job = t as JobDef;

@@ -99,7 +99,7 @@ describe('the stdio bound', () => {
 describe('esign mcp --tools all', () => {
   it('lists one tool per operation of the table, annotated as the table says, each with an outputSchema', async () => {
     const byName = all.tools;
-    for (const op of OPERATIONS) {
+    for (const op of OPERATIONS.filter((o) => !o.fixture)) {
       const tool = byName.get(toolName(op.name));
       expect(tool, op.name).toBeDefined();
       expect(tool!.annotations, op.name).toEqual(annotationsOf(op));

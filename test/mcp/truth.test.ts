@@ -198,7 +198,13 @@ describe('one name per operation', () => {
       properties: { operation: { enum: string[] } };
     };
     const { OPERATIONS } = await import('../../src/service/operations.js');
-    expect([...schema.properties.operation.enum].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
+    // Every operation but a sandbox's fixtures (for test files, not agents).
+    expect([...schema.properties.operation.enum].sort()).toEqual(
+      OPERATIONS.filter((o) => !o.fixture)
+        .map((o) => o.name)
+        .sort(),
+    );
+    expect(schema.properties.operation.enum).not.toContain('setupAccount');
     const made = await engine.createBundle(bundleRequest());
     const byName = await call(c, 'call_operation', { operation: 'getBundle', arguments: { id: made.id } });
     expect(byName.isError, byName.text).toBe(false);

@@ -46,8 +46,8 @@ ${CREATE}  - sgin: { bundle: x, signer: ada }
     view: { packet: p }
 `);
     expect(got).toEqual([
-      's.yaml:6:11 step 2.sgin: sgin: not a member here.',
-      's.yaml:6:5 step 2: No action: give one of call, view, sign, decline, reassign, advance, wait, respond, webhooks, outbox, events, download, verify, tamper, hash, assert.',
+      's.yaml:6:11 step 2.sgin: sgin: not a member here; did you mean sign?',
+      's.yaml:6:5 step 2: No action: give one of call, view, sign, decline, reassign, advance, wait, respond, webhooks, outbox, events, download, verify, tamper, hash, assert, account, template, envelope_template.',
       's.yaml:7:11 step 3.sign: Give either packet, or bundle and signer.',
       's.yaml:8:14 step 4.advance: A duration such as 90s, 15m, 2h, 3d or 1d12h (a bare number is seconds).',
       expect.stringMatching(/^s\.yaml:9:31 step 5\.wait\.until: .*"docs-ready"/),
@@ -139,6 +139,103 @@ steps:
     expect(await problems(`steps: [{ advance: 1d }]\n#${'x'.repeat(1024 * 1024)}\n`)).toEqual([
       's.yaml: Larger than 1024 KB: not a scenario.',
     ]);
+  });
+});
+
+describe('a setup section', () => {
+  const pdf = () => {
+    writeFileSync(join(tmp.dir, 'nda.pdf'), readFileSync(fixture('nda.pdf')));
+    return 'nda.pdf';
+  };
+  const GOOD = () => `setup:
+  - account: { features: { early_data: true }, users: [{ email: qa@example.com }] }
+  - name: nda
+    template:
+      name: NDA
+      file: ${pdf()}
+      roles: [{ key: signer }]
+      fields: [{ key: t, kind: inp, page: 1, x: 1, y: 1, w: 9, h: 9, editor_roles: [signer], data_flow_tag: t }]
+  - name: onboarding
+    envelope_template:
+      name: Onboarding
+      signers: [{ key: signer }]
+      documents: [{ key: nda, template_id: "\${nda.id}" }, { key: rules, file: nda.pdf }]
+  - person: { name: Ada, channels: [{ email: ada@example.com, kind: em }] }
+  - webhook: { name: hook, url: "https://example.com/h", event_types: [bundle_sent] }
+steps:
+  - template: { name: Again, file: nda.pdf, roles: [{ key: signer }] }
+  - call: getEnvelopeTemplate
+    params: { id: "\${onboarding.id}" }
+`;
+
+  it('takes the account, templates from a PDF, envelope templates, persons and webhooks, each referable', async () => {
+    expect(await problems(GOOD())).toEqual([]);
+  });
+
+  it('refuses what check refuses, naming the place and the nearest name', async () => {
+    pdf();
+    const got = await problems(`setup:
+  - acount: { features: { teams: true } }
+  - account: { features: { earlydata: true }, plan: gold }
+  - name: nda
+    template: { name: NDA, file: missing.pdf, roles: [], rolse: [] }
+  - template: { name: NDA, file: nda.pdf, roles: [{ key: s }] }
+    person: { name: Ada }
+  - name: nda
+    envelope_template: { name: E, signers: [{ key: s }], documents: [{ key: d, template_id: "\${later.id}" }] }
+steps:
+  - name: later
+    call: getBundle
+    params: { slug: x }
+`);
+    expect(got).toEqual([
+      's.yaml:2:13 setup 1.acount: acount: not a member here; did you mean account?',
+      's.yaml:2:5 setup 1: Nothing to set up: give one of account, template, envelope_template, person, webhook.',
+      's.yaml:3:39 setup 2.account.features.earlydata: earlydata: not a member here; did you mean early_data?',
+      's.yaml:3:53 setup 2.account.plan: plan: not a member here.',
+      's.yaml:5:54 setup 3.template.roles: Too small: expected array to have >=1 items',
+      's.yaml:5:65 setup 3.template.rolse: rolse: not a member here; did you mean roles?',
+      's.yaml:6:5 setup 4: One fixture an item: this one has template, person.',
+    ]);
+    // Past the schema: files, names, references.
+    const whole = await problems(`setup:
+  - name: nda
+    template: { name: NDA, file: missing.pdf, roles: [{ key: s }] }
+  - name: nda
+    envelope_template: { name: E, signers: [{ key: s }], documents: [{ key: d, template_id: "\${later.id}" }, { key: f, file_path: gone.pdf }] }
+steps:
+  - name: later
+    call: getBundle
+    params: { slug: x }
+`);
+    expect(whole).toEqual([
+      expect.stringMatching(/^s\.yaml:3:34 setup 1\.template\.file: missing\.pdf: no such file/),
+      's.yaml:4:11 setup 2.name: Another step is already named nda.',
+      expect.stringMatching(
+        /^s\.yaml:5:\d+ setup 2\.envelope_template\.documents\[1\]\.file_path: gone\.pdf: no such file/,
+      ),
+      's.yaml:4:5 setup 2: ${later.id}: no step named later comes before this one.',
+    ]);
+  });
+
+  it("is held to the same rule by an editor's validator (the published JSON Schema)", () => {
+    const validate = new Ajv2020({ strict: false }).compile(scenarioJsonSchema());
+    const good = parseYaml(GOOD());
+    expect(validate(good), JSON.stringify(validate.errors)).toBe(true);
+    for (const bad of [
+      { setup: [], steps: [{ assert: 1, expect: { '': 1 } }] },
+      { setup: [{ acount: {} }], steps: good.steps },
+      { setup: [{ account: { features: { earlydata: true } } }], steps: good.steps },
+      { setup: [{ account: { plan: 'gold' } }], steps: good.steps },
+      { setup: [{ template: { name: 'x', file: 'a.pdf', roles: [] } }], steps: good.steps },
+      {
+        setup: [{ template: { name: 'x', file: 'a.pdf', roles: [{ key: 's' }] }, person: { name: 'A' } }],
+        steps: good.steps,
+      },
+      { setup: [{ webhook: { name: 'h', url: 'u', event_types: ['nope'] } }], steps: good.steps },
+      { steps: [{ envelope_template: { name: 'E', signers: [{ key: 's' }], documents: [{ key: 'd', colour: 1 }] } }] },
+    ])
+      expect(validate(bad), JSON.stringify(bad)).toBe(false);
   });
 });
 

@@ -107,10 +107,15 @@ describe('the operations table', () => {
       'reassignPacket',
       'resendWebhookEvent',
       'resetClock',
+      'setupAccount',
+      'setupEnvelopeTemplate',
+      'setupTemplate',
       'signPacket',
       'triggerWebhookEvent',
       'viewPacket',
     ]);
+    // A sandbox's fixtures: only within a sandbox (a 403 on a server's own account).
+    expect(OPERATIONS.filter((o) => o.fixture).every((o) => o.group === 'sandbox' && o.fromRoot)).toBe(true);
   });
 });
 

@@ -149,14 +149,20 @@ export function deleteTemplate(ctx: EngineContext, id: string): void {
 }
 
 /** Creates a template (new id) or, with `id`, replaces an existing template's definition (name, roles, fields, PDF). */
-export async function saveTemplate(ctx: EngineContext, input: TemplateImport, id?: string): Promise<DocumentTemplate> {
+/** `pdfField`: what field errors call the PDF (`file_b64` when it came over the wire). */
+export async function saveTemplate(
+  ctx: EngineContext,
+  input: TemplateImport,
+  id?: string,
+  pdfField = 'pdf',
+): Promise<DocumentTemplate> {
   const S = await import('../../service/schemas.js');
   if (id !== undefined) findRow(ctx, id);
   const def = S.parseOr400(S.TemplateImportRequest, { ...input, pdf: undefined });
   const errs = new FieldErrors();
   const pdf = Buffer.isBuffer(input.pdf) ? input.pdf : undefined;
   const info = pdf ? await inspectPdfApart(pdf) : { problem: 'A PDF is required.' };
-  if ('problem' in info) errs.add('pdf', info.problem);
+  if ('problem' in info) errs.add(pdfField, info.problem);
   const pages = 'pages' in info ? info.pages : undefined;
   const roles = checkRoles(def.roles, errs);
   const fields = await checkFields(ctx, def.fields ?? [], new Set(roles.map((r) => r.key)), pages, errs);
