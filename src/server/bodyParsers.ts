@@ -1,11 +1,11 @@
 // How every door's request bodies are parsed: JSON (an empty body is no body; bad JSON, prototype
-// keys and deep nesting are the API's parse_error), form-encoded bodies, multipart (files streamed
+// keys and deep nesting are the API's parse_error; a large body parsed off the event loop), form-encoded bodies, multipart (files streamed
 // to disk by multipartForm.ts, within the upload limits), and the larger limit of the routes whose
 // JSON may carry documents as base64.
 import multipart from '@fastify/multipart';
 import fp from 'fastify-plugin';
 import { parseForm } from './formBody.js';
-import { parseJson } from './jsonBody.js';
+import { parseJsonBody } from './jsonBody.js';
 import { DOCUMENT_JSON_ROUTES, type ServerLimits } from './limits.js';
 
 /**
@@ -28,13 +28,11 @@ export const bodyParsers = fp<{ limits: ServerLimits }>(
     });
     // Clients send Content-Type on PUT .../cancel/ with nothing after it.
     app.removeContentTypeParser(['application/json', 'text/plain']);
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
-      if (!String(text).trim()) return done(null, undefined);
-      try {
-        done(null, parseJson(String(text), limits.maxDepth));
-      } catch (e) {
-        done(e as Error, undefined);
-      }
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, bytes, done) => {
+      parseJsonBody(bytes as Buffer, limits.maxDepth).then(
+        (value) => done(null, value),
+        (e: Error) => done(e, undefined),
+      );
     });
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) =>
       done(null, parseForm(String(text))),
