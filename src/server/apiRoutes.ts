@@ -1,21 +1,24 @@
 // The routes of API v2 and of esign serve's sandbox, made from the one table of operations: each
 // route takes its port method's arguments from the request where the table places them, makes the
 // one call, and answers as the table says. A few operations read their arguments their own way
-// (DECODERS); a host may replace a whole handler (the multipart Bundle create lives in app.ts).
-import type { FastifyRequest } from 'fastify';
+// (DECODERS); a `multipart` row also takes its request as a multipart form with files
+// (multipartRequest.ts). What the server answers itself, not the port, it hands in (`answers`).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import { OPERATION_TABLE, type OperationRow, type QueryParam, routePattern } from '../service/operationTable.js';
 import type { EsignService } from '../service/service.js';
 import type { Page } from '../service/types.js';
 import { bodyOf, typedBody } from './formBody.js';
+import type { ServerLimits } from './limits.js';
+import { type MultipartRequest, receiveMultipartRequest } from './multipartRequest.js';
 
-export interface Result {
+interface Result {
   status?: number;
   body?: unknown;
   page?: Page<unknown>;
 }
-export type Handler = (req: FastifyRequest) => Promise<Result>;
+type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<Result>;
 
 export interface Route {
   op: OperationRow;
@@ -49,10 +52,11 @@ function listQuery(params: readonly QueryParam[], q: Query): Record<string, unkn
   return out;
 }
 
-/** The port method's arguments, from where the table places them. */
-function argumentsOf(op: OperationRow, req: FastifyRequest): unknown[] {
+/** The port method's arguments, from where the table places them (the body and files of a multipart request, if it is one). */
+function argumentsOf(op: OperationRow, req: FastifyRequest, form?: MultipartRequest): unknown[] {
   const params = req.params as Record<string, string>;
   const q = req.query as Query;
+  const body = () => (form ? (form.body as Record<string, unknown>) : bodyOf(req));
   return op.args.map((a) => {
     switch (a.in) {
       case 'path':
@@ -60,10 +64,10 @@ function argumentsOf(op: OperationRow, req: FastifyRequest): unknown[] {
       case 'query':
         return 'name' in a ? q[a.name] : listQuery(op.query ?? [], q);
       case 'body':
-        if ('name' in a) return bodyOf(req)[a.name];
-        return op.form ? typedBody(req, op.form.typed) : bodyOf(req);
+        if ('name' in a) return body()[a.name];
+        return op.form && !form ? typedBody(req, op.form.typed) : body();
       case 'files':
-        return [];
+        return form?.files ?? [];
     }
   });
 }
@@ -96,11 +100,19 @@ function answer(op: OperationRow, value: unknown): Result {
   return { status: r.status ?? 200, body: value };
 }
 
-function handlerFor(op: OperationRow, target: object): Handler {
+function handlerFor(op: OperationRow, target: object, limits: ServerLimits): Handler {
   const method = (target as Record<string, unknown>)[op.name];
   if (typeof method !== 'function') throw new Error(`The service has no ${op.name}.`);
   const decode = DECODERS[op.name];
   return async (req) => {
+    if (op.multipart && req.isMultipart()) {
+      const form = await receiveMultipartRequest(req, limits);
+      try {
+        return answer(op, await method.apply(target, argumentsOf(op, req, form)));
+      } finally {
+        await form.cleanup();
+      }
+    }
     const args = decode ? await decode(req, req.params as Record<string, string>) : argumentsOf(op, req);
     return answer(op, await method.apply(target, args));
   };
@@ -110,19 +122,21 @@ export interface RouteOptions {
   service: EsignService;
   /** The embedded engine, when it is the service: its sandbox operations are routed too. */
   local?: HostedEngine;
-  /** Handlers the host writes itself, by operation name (each path and its aliases). */
-  own?: Partial<Record<OperationRow['name'], Handler>>;
-  /** Operations the host answers without the port (the rate-limit status). */
-  skip?: readonly OperationRow['name'][];
+  /** The body and upload limits of a multipart request. */
+  limits: ServerLimits;
+  /** Values the server answers itself rather than the port, by operation (the rate-limit status is its own counter's). */
+  answers?: Partial<Record<OperationRow['name'], (req: FastifyRequest, reply: FastifyReply) => unknown>>;
 }
 
 /** Every route of the table this server offers: API v2, and the sandbox when the engine is the service. */
 export function apiRoutes(o: RouteOptions): Route[] {
   const routes: Route[] = [];
   for (const op of OPERATION_TABLE) {
-    if (o.skip?.includes(op.name)) continue;
     if (op.fromRoot && !o.local) continue;
-    const handler = o.own?.[op.name] ?? handlerFor(op, op.fromRoot ? o.local! : o.service);
+    const own = o.answers?.[op.name];
+    const handler: Handler = own
+      ? async (req, reply) => answer(op, await own(req, reply))
+      : handlerFor(op, op.fromRoot ? o.local! : o.service, o.limits);
     for (const path of [op.path, ...(op.aliases ?? [])]) routes.push({ op, url: routePattern(path), handler });
   }
   return routes;

@@ -1,5 +1,5 @@
 // The doors that only the embedded engine has, outside /api/v2/: the files behind expiring links,
-// and the signing and preparation pages (the sandbox's routes come from the operations table, in app.ts).
+// and the signing and preparation pages (the sandbox's routes come from the operations table, in sandboxDoor.ts).
 import { createReadStream, existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 // Fastify's (and its multipart plugin's) refusals as the API's Error object: one translation and one
-// message per refusal, for the API routes (app.ts) and the pages (pages/kit.tsx). The API names its
+// message per refusal, for the API routes (apiDoor.ts) and the pages (pages/kit.tsx). The API names its
 // limits; a page, whose forms set their own, gets the same words without the numbers.
 import { ApiError } from '../service/errors.js';
 import { megabytes, type ServerLimits } from './limits.js';

@@ -82,8 +82,8 @@ export interface OperationRow {
   aliases?: readonly string[];
   /** The path is from the server's root, not /api/v2: esign serve's sandbox (the hosted service has none). */
   fromRoot?: boolean;
-  /** Counted against the create limit of the API key, not the call limit. */
-  throttle?: 'create';
+  /** Counted against the create limit of the API key, not the call limit; `none`: counted against neither. */
+  throttle?: 'create' | 'none';
   /** The body may carry documents as base64: the larger JSON body limit applies. */
   documentBody?: boolean;
   /**
@@ -453,7 +453,9 @@ export const OPERATION_TABLE = [
     }),
   ]),
   ...section('rateLimit', [
-    get('/rate_limit/', 'getRateLimit', 'Rate-limit status of the key (uses no request)', one('RateLimit')),
+    get('/rate_limit/', 'getRateLimit', 'Rate-limit status of the key (uses no request)', one('RateLimit'), {
+      throttle: 'none',
+    }),
   ]),
   // esign serve's sandbox: signer activity and webhook test tools (the hosted service answers 404)
   ...section(
