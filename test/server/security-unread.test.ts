@@ -173,7 +173,9 @@ describe('bodies held in memory take turns', () => {
     ]);
     expect(early).toBe('waiting');
     const answer = new Promise<string>((r) => first.once('data', (d) => r(d.toString('latin1'))));
-    first.end(body.slice(2 * MB));
+    // The rest sent, the connection left open as a client waiting for its answer does (a client's
+    // half-close, end(), makes Node's server drop the request unanswered if it comes first).
+    first.write(body.slice(2 * MB));
     // A label of 3 MB is refused by the engine: what matters is that the body was read whole and answered.
     expect(await answer).toMatch(/^HTTP\/1\.1 400/);
     expect((await second).status).toBe(400);
