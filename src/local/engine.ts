@@ -522,8 +522,8 @@ export class LocalEngine implements LocalBackend {
   async listMissedWebhookEvents(q: { webhook?: string; bundle?: string } = {}): Promise<MissedWebhookEvents[]> {
     return (await missedModule()).listMissed(this.ctx, q);
   }
-  async resendMissedWebhookEvents(webhookId: string): Promise<MissedResend> {
-    const pks = (await missedModule()).queueMissed(this.ctx, webhookId);
+  async resendMissedWebhookEvents(webhookId: string, q: { bundle?: string } = {}): Promise<MissedResend> {
+    const { pks, dropped } = (await missedModule()).queueMissed(this.ctx, webhookId, q);
     await (await this.dispatcher()).attemptQueued(pks);
     const events = await Promise.all(pks.map((pk) => this.getWebhookEvent(pk)));
     const tried = events.filter((e) => e.deliveries.length);
@@ -534,6 +534,7 @@ export class LocalEngine implements LocalBackend {
       delivered,
       failed: tried.length - delivered,
       queued: events.length - tried.length,
+      dropped,
     };
   }
 

@@ -233,10 +233,10 @@ interface MissedWebhookOperations {
   /** Per webhook with any, the missed events not yet sent: all of them, or one webhook's, or one Bundle's. */
   listMissedWebhookEvents?(q?: { webhook?: string; bundle?: string }): Promise<MissedWebhookEvents[]>;
   /**
-   * Queues each missed event of an enabled webhook once (a 409 while it is disabled), and makes their
-   * first attempts before answering, as far as a few seconds allow.
+   * Queues each missed event of an enabled webhook once (a 409 while it is disabled): all of them, or
+   * only one Bundle's; and makes their first attempts before answering, as far as a few seconds allow.
    */
-  resendMissedWebhookEvents?(webhookId: string): Promise<MissedResend>;
+  resendMissedWebhookEvents?(webhookId: string, q?: { bundle?: string }): Promise<MissedResend>;
 }
 
 export interface EsignService extends Operations, ValidationOperations, InsightOperations, MissedWebhookOperations {

@@ -412,6 +412,8 @@ describe('a disabled webhook on a Bundle page', () => {
       });
       await engine.updateWebhook(w.id, { enabled: false });
       const missed = await newBundle(`Missed by ${name}`, [{ name: 'Kim Lee', email: 'kim.lee@example.com' }]);
+      // Another Bundle's event it missed too: the Bundle page sends this Bundle's alone, and says so.
+      const other = await newBundle(`Also missed by ${name}`, [{ name: 'Rui Sá', email: 'rui.sa@example.com' }]);
       try {
         const door = doors[name];
         const page = await door.signIn(browser, { timezoneId: 'UTC' });
@@ -424,34 +426,38 @@ describe('a disabled webhook on a Bundle page', () => {
         await row.getByRole('link', { name: 'Enable again…' }).click();
         await textOf(
           page.locator('body'),
-          /the 1 event missed while disabled \(.+\) are kept, and this page then offers to send them/,
+          /the 2 events missed while disabled \(.+\) are kept, and this page then offers to send those about this Bundle/,
         );
         await page.getByRole('button', { name: `Enable ${w.name} again` }).click();
         await textOf(
           page.locator('body'),
-          `The webhook ${w.name} is enabled again: new events are delivered to it. Kept for it: 1 event missed while disabled`,
+          `The webhook ${w.name} is enabled again: new events are delivered to it. Kept for it: 2 events missed while disabled`,
         );
         await textOf(row, '1 missed while the webhook was disabled, kept to be sent');
-        await row.getByRole('link', { name: 'Send what it missed…' }).click();
+        await row.getByRole('link', { name: 'Send the 1 it missed about this Bundle…' }).click();
         await textOf(
           page.locator('body'),
-          /Send the 1 event missed while disabled \(.+\) to .+ now, each once\? 1 of them are about this Bundle/,
+          `Send the 1 event ${w.name} missed about this Bundle while disabled to ${w.url} now, each once? It missed 1 more event about other Bundles or templates: esign webhook resend-missed ${w.id} sends every one.`,
         );
-        await page.getByRole('button', { name: `Send what ${w.name} missed` }).click();
+        await page.getByRole('button', { name: `Send what ${w.name} missed about this Bundle` }).click();
         await textOf(
           page.locator('body'),
-          `Sent the 1 event webhook ${w.name} missed while disabled, each once: 1 delivered.`,
+          `Sent the 1 event webhook ${w.name} missed while disabled about this Bundle, each once: 1 delivered.`,
         );
         await shot(page, `webhook-missed-sent-${name.replace(' ', '-')}`);
         const events = (await engine.listWebhookEvents({ webhook: w.id })).items;
-        expect(events.map((e) => [e.event_type, e.success])).toEqual([['bundle_sent', true]]);
-        // Sent: the row no longer offers it, and nothing is left to send.
-        await expect.poll(() => row.getByRole('link', { name: 'Send what it missed…' }).count()).toBe(0);
-        expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toEqual([]);
+        expect(events.map((e) => [e.event_type, JSON.parse(e.payload).payload.bundle_id, e.success])).toEqual([
+          ['bundle_sent', missed.id, true],
+        ]);
+        // Sent: the row no longer offers it; the other Bundle's is still kept, as the page said.
+        await expect.poll(() => row.getByRole('link', { name: /it missed about this Bundle/ }).count()).toBe(0);
+        expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toMatchObject([{ count: 1, dropped: 0 }]);
+        expect(await engine.listMissedWebhookEvents({ webhook: w.id, bundle: other.id })).toMatchObject([{ count: 1 }]);
         await page.context().close();
       } finally {
         receiverUp = false;
         await engine.deleteWebhook(w.id);
+        await engine.cancelBundle(other.id);
       }
     },
     60_000,

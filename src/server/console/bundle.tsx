@@ -433,7 +433,7 @@ function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: 
                 {w.enabled && !readOnly && (w.missed ?? 0) > 0 && (
                   <>
                     {' '}
-                    <a href={resendMissedUrl(r.bundle.id, w.id)}>Send what it missed…</a>
+                    <a href={resendMissedUrl(r.bundle.id, w.id)}>Send the {w.missed} it missed about this Bundle…</a>
                   </>
                 )}
               </td>
