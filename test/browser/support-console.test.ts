@@ -511,3 +511,52 @@ describe('a disabled webhook on a Bundle page', () => {
     }
   });
 });
+
+describe('a timeline of several days', () => {
+  /** "Dec 03 10:42:05" in `zone`, worked out apart from the code under test. */
+  const datedIn = (iso: string, zone: string) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        month: 'short',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(new Date(iso))
+        .map((x) => [x.type, x.value]),
+    );
+    return `${p.month} ${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  };
+
+  it.each(['esign console', 'esign serve'] as const)(
+    "%s: dates every row, the last day's too, in the viewer's zone and in UTC",
+    async (name) => {
+      const b = await newBundle(`Two days ${name}`, [{ name: 'Ana Ruiz', email: 'ana.ruiz@example.com' }]);
+      try {
+        engine.clock.advance(26 * 3600_000);
+        await engine.remindPacket(b.packets[0]!.id);
+        const zone = 'Asia/Tokyo';
+        const page = await doors[name].signIn(browser, { timezoneId: zone });
+        await bundlePage(doors[name], page, b.id);
+        const rows = page.locator('#timeline > li > time');
+        const check = async (z: string) => {
+          const isos = await rows.evaluateAll((ts) => ts.map((t) => (t as HTMLTimeElement).dateTime));
+          expect(isos.length).toBeGreaterThanOrEqual(4);
+          expect(await rows.allTextContents()).toEqual(isos.map((iso) => datedIn(iso, z)));
+        };
+        await check(zone);
+        await page.getByRole('button', { name: 'Show UTC' }).click();
+        await check('UTC');
+        await shot(page, `timeline-days-${name.replace(' ', '-')}`);
+        await page.context().close();
+      } finally {
+        engine.clock.setOffset(0);
+        await engine.cancelBundle(b.id);
+      }
+    },
+    60_000,
+  );
+});
