@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { PreparationPages, SigningView } from '../service/hosting.js';
 import type { LocalBackend, LocalInfo, PendingWork } from '../service/localAdmin.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
-import type { BackendCapabilities, Body, CreateCheck, SignInput } from '../service/service.js';
+import type { BackendCapabilities, Body, CreateCheck, MessageFilter, SignInput } from '../service/service.js';
 import type {
   AccountFacts,
   AttachedFile,
@@ -613,9 +613,10 @@ export class LocalEngine implements LocalBackend {
   async bundleOfPacket(packetId: string): Promise<string> {
     return packets.bundleSlugOfPacket(this.db, packetId);
   }
-  async listMessages(q: PageQuery = {}): Promise<Page<BundleMessage>> {
-    const spec = parsePage(q);
-    return this.db.transaction(() => messagesPage(this.db, spec))();
+  async listMessages(q: PageQuery & MessageFilter = {}): Promise<Page<BundleMessage>> {
+    const spec = parsePage({ page: q.page, per_page: q.per_page });
+    const filter = { to: q.to, bundle: q.bundle, kind: q.kind };
+    return this.db.transaction(() => messagesPage(this.db, spec, filter))();
   }
   async bundleIdsByPrefix(prefix: string, limit: number): Promise<{ id: string; label: string }[]> {
     return bundleIdsByPrefix(this.db, prefix, limit);

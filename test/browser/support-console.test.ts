@@ -208,6 +208,20 @@ describe.each(['esign console', 'esign serve'] as const)('%s', (name) => {
     await textOf(page.getByRole('navigation', { name: 'Pages of messages' }), `Page 1 of ${Math.ceil(messages / 25)}`);
     if (name === 'esign console') for (const scheme of ['light', 'dark'] as const) await shot(page, 'outbox', scheme);
     expect(await axeBothSchemes(page)).toEqual([]);
+    // Filtered by recipient and kind, as esign local outbox --to --kind: one row a message.
+    const to = engine.outbox({ bundle: lease.id })[0]!.recipient;
+    await page.getByLabel('Recipient').fill(to.toUpperCase());
+    await page.getByLabel('Kind').selectOption('signing_request');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const found = engine.outboxCount({ to, kind: 'signing_request' });
+    expect(found).toBeGreaterThan(0);
+    await textOf(page.locator('#outbox-h'), `${found} message${found === 1 ? '' : 's'} found, newest first`);
+    expect(await page.locator('table.outbox tbody tr').count()).toBe(Math.min(found, 25));
+    for (const cell of await page.locator('table.outbox tbody tr td:nth-child(3)').allTextContents())
+      expect(cell.toLowerCase()).toBe(to.toLowerCase());
+    if (name === 'esign console')
+      for (const scheme of ['light', 'dark'] as const) await shot(page, 'outbox-filtered', scheme);
+    expect(await axeBothSchemes(page)).toEqual([]);
     // A page past the end is an empty page that says so, never an error.
     for (const path of ['/console/?page=99', '/console/outbox?page=99', '/console/webhooks?failing=99']) {
       const res = await page.goto(`${door.origin}${path}`);

@@ -1,13 +1,12 @@
 // esign local outbox: the emails and SMS the engine would have sent (the newest thousand unless
 // told otherwise; a list that stops says so).
-import type { MessageKind } from '../../../service/localAdmin.js';
+import { MESSAGE_KINDS } from '../../../service/enums.js';
 import { choiceOption } from '../../flags.js';
 import { fieldColumns, note, printList } from '../../output/print.js';
 import { intArg } from '../../run.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { defineVerb } from '../../verb.js';
 
-const MESSAGE_KINDS = ['signing_request', 'reminder', 'docs_ready', 'declined', 'reassigned'] satisfies MessageKind[];
 const DEFAULT_LIMIT = 1000;
 
 export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have sent', {
