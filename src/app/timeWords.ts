@@ -117,7 +117,7 @@ function datedTime(iso: string, at = Date.now(), zone?: Zone): string {
 }
 
 /** Whether these times fall on more than one day in `zone` (a timeline's rows then carry their dates). */
-export function spansDays(isos: readonly string[], zone?: Zone): boolean {
+function spansDays(isos: readonly string[], zone?: Zone): boolean {
   const days = new Set<string>();
   for (const iso of isos) {
     const t = parse(iso);

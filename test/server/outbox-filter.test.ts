@@ -96,3 +96,21 @@ describe("the console's outbox filter", () => {
     expect([200, 414, 431]).toContain(long.status);
   });
 });
+
+describe("the terminal's outbox at 80 columns", () => {
+  it('never cuts an address or a Bundle id: a long one goes whole on a line under its row', async () => {
+    const long = 'marc-andre.dupont@northwind-legal-and-partners.example.com';
+    const b = await engine.createBundle(bundleRequest({ packets: [{ key: 'm', name: 'Marc-André', email: long }] }));
+    const r = await esignIn(['local', 'outbox', '--limit', '5'], {
+      env: localEnv(engine.dataDir),
+      tty: true,
+      columns: 80,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(80);
+    expect(lines).toContain(`    to: ${long}`);
+    expect(r.stdout).toContain(b.id);
+    expect(r.stdout).not.toMatch(/northwind[^\n]*…/);
+  });
+});
