@@ -13,7 +13,15 @@ import {
   signersWhoseTurnItIs,
   webhookEventStateWord,
 } from '../service/states.js';
-import type { Bundle, BundleEvent, BundleMessage, FileObject, Webhook, WebhookEvent } from '../service/types.js';
+import type {
+  Bundle,
+  BundleEvent,
+  BundleMessage,
+  FileObject,
+  MissedWebhookEvents,
+  Webhook,
+  WebhookEvent,
+} from '../service/types.js';
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
 import { type SignerReminders, signerReminders } from './signerReminders.js';
 import { WEBHOOK_EVENT_OF, packetOfPayload } from '../service/webhookEvents.js';
@@ -137,6 +145,8 @@ export interface WebhookSubscription {
    * resend-missed); null where the backend keeps no such record (the API has none).
    */
   missed: number | null;
+  /** The webhook's older missed events dropped to keep its record bounded (of any Bundle); 0 with none. */
+  missed_dropped: number;
   /** All of the above in words (times as ISO). */
   outcome: string;
 }
@@ -170,6 +180,10 @@ export function outcomeWords(w: Omit<WebhookSubscription, 'outcome'>, when?: (is
         : `${kept} not sent: ${why}; kept to be sent once it is enabled again`,
     );
   if (w.not_sent > kept) parts.push(`${w.not_sent - kept} not sent: ${why}`);
+  if (w.missed_dropped)
+    parts.push(
+      `the webhook's ${w.missed_dropped.toLocaleString('en')} oldest missed events were dropped (its record is bounded)`,
+    );
   if (!parts.length) parts.push('no event yet');
   return parts.join('; ');
 }
@@ -179,7 +193,7 @@ function subscriptions(
   hooks: Webhook[],
   events: BundleEvent[],
   hookEvents: WebhookEvent[],
-  missed: Map<string, number> | null,
+  missed: Map<string, MissedWebhookEvents> | null,
 ): WebhookSubscription[] {
   const occurred = new Map<string, number>();
   for (const e of events) {
@@ -203,7 +217,8 @@ function subscriptions(
         delivered,
         not_delivered: mine.length - delivered,
         not_sent: Math.max(0, occurrences - mine.length),
-        missed: missed ? (missed.get(w.id) ?? 0) : null,
+        missed: missed ? (missed.get(w.id)?.count ?? 0) : null,
+        missed_dropped: missed?.get(w.id)?.dropped ?? 0,
       };
       return { ...s, outcome: outcomeWords(s) };
     });
@@ -318,7 +333,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     for (const e of hookEvents)
       timeline.push(...webhookEntries(e, hooks.get(e.webhook) ?? e.webhook, name(packetOf(e))));
     const missed = service.listMissedWebhookEvents
-      ? new Map((await service.listMissedWebhookEvents({ bundle: slug })).map((m) => [m.webhook, m.count]))
+      ? new Map((await service.listMissedWebhookEvents({ bundle: slug })).map((m) => [m.webhook, m]))
       : null;
     webhooks = subscriptions(list, events, hookEvents, missed);
   } catch (e) {

@@ -3,6 +3,7 @@
 // hand (or why it cannot), and when the next automatic one is due.
 import {
   DEFAULT_REMINDER_DAYS,
+  movedOffEmbed,
   nextAllowedMs,
   remindersStopMs,
   scheduledReminderMs,
@@ -63,6 +64,7 @@ export function signerReminders(
   const auto = (() => {
     if (!b.send_reminders) return off('off for this Bundle');
     if (p.deliver_via === 'embed') return off('none: they sign embedded');
+    if (movedOffEmbed(events, p.id)) return off('none: moved from embedded signing, only reminders sent by hand go');
     if (p.suppress_all || p.suppress_reminder) return off('none: suppressed for this signer');
     const schedule = scheduleWords(b);
     if (cannot) return off(schedule);

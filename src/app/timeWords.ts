@@ -102,6 +102,34 @@ export function clockTime(iso: string, at = Date.now(), zone?: Zone): string {
 }
 
 /**
+ * A time on a timeline that spans days (`spansDays`): dated on every row, today's too ("Nov 21
+ * 10:42:05", another year "2024-11-21 10:42:05"): a bare "10:42:05" under yesterday's rows reads as
+ * yesterday.
+ */
+function datedTime(iso: string, at = Date.now(), zone?: Zone): string {
+  const t = parse(iso);
+  if (t === undefined) return iso;
+  const d = partsOf(t, zone);
+  const time = `${pad(d.h)}:${pad(d.mi)}:${pad(d.s)}`;
+  return d.y === partsOf(at, zone).y
+    ? `${MONTHS[d.mo - 1]} ${pad(d.d)} ${time}`
+    : `${d.y}-${pad(d.mo)}-${pad(d.d)} ${time}`;
+}
+
+/** Whether these times fall on more than one day in `zone` (a timeline's rows then carry their dates). */
+function spansDays(isos: readonly string[], zone?: Zone): boolean {
+  const days = new Set<string>();
+  for (const iso of isos) {
+    const t = parse(iso);
+    if (t === undefined) continue;
+    const d = partsOf(t, zone);
+    days.add(`${d.y}-${d.mo}-${d.d}`);
+    if (days.size > 1) return true;
+  }
+  return false;
+}
+
+/**
  * A time in a table of log rows (webhook events and deliveries, the outbox), short enough to leave
  * room for an id: "10:42:05" today, "Nov 21 10:42" this year, else "2024-11-21".
  */
@@ -126,12 +154,23 @@ export function exactTime(iso: string, zone?: Zone): string {
 
 /**
  * How a time is shown: `relative` when a thing happened or will ("2h ago"), `clock` on a timeline
- * (to the second), `log` in a table of log rows.
+ * (to the second), `dated` on a timeline of several days, `log` in a table of log rows.
  */
-export type TimeStyle = 'relative' | 'clock' | 'log';
+export type TimeStyle = 'relative' | 'clock' | 'dated' | 'log';
+
+const STYLES: Record<TimeStyle, (iso: string, at: number, zone?: Zone) => string> = {
+  relative: shortTime,
+  clock: clockTime,
+  dated: datedTime,
+  log: logTime,
+};
 
 export const timeIn = (style: TimeStyle, iso: string, at: number, zone?: Zone): string =>
-  style === 'clock' ? clockTime(iso, at, zone) : style === 'log' ? logTime(iso, at, zone) : shortTime(iso, at, zone);
+  (STYLES[style] ?? shortTime)(iso, at, zone);
+
+/** A timeline's style: dated on every row when it spans days in `zone`, else the clock. */
+export const timelineStyle = (isos: readonly string[], zone?: Zone): 'dated' | 'clock' =>
+  spansDays(isos, zone) ? 'dated' : 'clock';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 /** Whether a value is a full ISO time (what the API sends for `created`, `sent`, `expires`...). */

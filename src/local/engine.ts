@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { PreparationPages, SigningView } from '../service/hosting.js';
 import type { LocalBackend, LocalInfo, PendingWork } from '../service/localAdmin.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
-import type { BackendCapabilities, Body, CreateCheck, SignInput } from '../service/service.js';
+import type { BackendCapabilities, Body, CreateCheck, MessageFilter, SignInput } from '../service/service.js';
 import type {
   AccountFacts,
   AccountSetup,
@@ -524,8 +524,8 @@ export class LocalEngine implements LocalBackend {
   async listMissedWebhookEvents(q: { webhook?: string; bundle?: string } = {}): Promise<MissedWebhookEvents[]> {
     return (await missedModule()).listMissed(this.ctx, q);
   }
-  async resendMissedWebhookEvents(webhookId: string): Promise<MissedResend> {
-    const pks = (await missedModule()).queueMissed(this.ctx, webhookId);
+  async resendMissedWebhookEvents(webhookId: string, q: { bundle?: string } = {}): Promise<MissedResend> {
+    const { pks, dropped } = (await missedModule()).queueMissed(this.ctx, webhookId, q);
     await (await this.dispatcher()).attemptQueued(pks);
     const events = await Promise.all(pks.map((pk) => this.getWebhookEvent(pk)));
     const tried = events.filter((e) => e.deliveries.length);
@@ -536,6 +536,7 @@ export class LocalEngine implements LocalBackend {
       delivered,
       failed: tried.length - delivered,
       queued: events.length - tried.length,
+      dropped,
     };
   }
 
@@ -625,9 +626,10 @@ export class LocalEngine implements LocalBackend {
   async bundleOfPacket(packetId: string): Promise<string> {
     return packets.bundleSlugOfPacket(this.db, packetId);
   }
-  async listMessages(q: PageQuery = {}): Promise<Page<BundleMessage>> {
-    const spec = parsePage(q);
-    return this.db.transaction(() => messagesPage(this.db, spec))();
+  async listMessages(q: PageQuery & MessageFilter = {}): Promise<Page<BundleMessage>> {
+    const spec = parsePage({ page: q.page, per_page: q.per_page });
+    const filter = { to: q.to, bundle: q.bundle, kind: q.kind };
+    return this.db.transaction(() => messagesPage(this.db, spec, filter))();
   }
   async bundleIdsByPrefix(prefix: string, limit: number): Promise<{ id: string; label: string }[]> {
     return bundleIdsByPrefix(this.db, prefix, limit);

@@ -37,3 +37,17 @@ export function remindersStopMs(s: ReminderSettings, sentMs: number | null): num
 
 /** The earliest a reminder may go after one at `lastMs` (the once-an-hour rule). */
 export const nextAllowedMs = (lastMs: number): number => lastMs + REMINDER_GAP_MS;
+
+/**
+ * The words the engine adds to a signer's "details updated" event when the signer was moved off
+ * embedded signing: such a signer gets no automatic reminder (spec), only ones sent by hand. Any door
+ * reads it from the audit events (the API's Packet does not say how it was created).
+ */
+export const MOVED_OFF_EMBED = 'moved from embedded signing';
+
+/** Whether packet `packetId` was moved off embedded signing, by its audit events. */
+export const movedOffEmbed = (
+  events: readonly { kind: string; packet_id?: string | null; description: string }[],
+  packetId: string,
+): boolean =>
+  events.some((e) => e.kind === 'pu' && e.packet_id === packetId && e.description.includes(MOVED_OFF_EMBED));

@@ -194,13 +194,20 @@ export type SandboxAdminOperations = Pick<
  * What only some backends can tell (the local engine, sharing the data directory): callers check
  * that an operation exists and fall back (polling, the API's parts) when it does not.
  */
+/** Which messages: to one recipient (any case), of one Bundle, of one kind (`signing_request`, `reminder`...). */
+export interface MessageFilter {
+  to?: string;
+  bundle?: string;
+  kind?: string;
+}
+
 interface InsightOperations {
   /** Calls `onChange` soon after any Bundle may have changed, in this process or another; returns the stop function. */
   watchBundles?(onChange: () => void): () => void;
   /** The messages sent for a Bundle (email and SMS), oldest first. */
   listBundleMessages?(slug: string): Promise<BundleMessage[]>;
-  /** Every message sent (email and SMS), newest first, a page at a time. */
-  listMessages?(q?: PageQuery): Promise<Page<BundleMessage>>;
+  /** The messages sent (email and SMS), all or those that match, newest first, a page at a time. */
+  listMessages?(q?: PageQuery & MessageFilter): Promise<Page<BundleMessage>>;
   /** Bundles whose slug starts with `prefix` (from an index, however many Bundles), in slug order. */
   bundleIdsByPrefix?(prefix: string, limit: number): Promise<{ id: string; label: string }[]>;
   /**
@@ -233,10 +240,10 @@ interface MissedWebhookOperations {
   /** Per webhook with any, the missed events not yet sent: all of them, or one webhook's, or one Bundle's. */
   listMissedWebhookEvents?(q?: { webhook?: string; bundle?: string }): Promise<MissedWebhookEvents[]>;
   /**
-   * Queues each missed event of an enabled webhook once (a 409 while it is disabled), and makes their
-   * first attempts before answering, as far as a few seconds allow.
+   * Queues each missed event of an enabled webhook once (a 409 while it is disabled): all of them, or
+   * only one Bundle's; and makes their first attempts before answering, as far as a few seconds allow.
    */
-  resendMissedWebhookEvents?(webhookId: string): Promise<MissedResend>;
+  resendMissedWebhookEvents?(webhookId: string, q?: { bundle?: string }): Promise<MissedResend>;
 }
 
 export interface EsignService extends Operations, ValidationOperations, InsightOperations, MissedWebhookOperations {

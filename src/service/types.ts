@@ -188,6 +188,9 @@ export interface MissedWebhookEvents {
   /** When the first and the last of them happened (null with none). */
   first_at: string | null;
   last_at: string | null;
+  /** The webhook's older missed events dropped to keep at most `kept_at_most` (all of its missed events, whatever the filter). */
+  dropped: number;
+  kept_at_most: number;
 }
 
 /** What sending a webhook's missed events did: each queued once, its first attempt made now where time allowed. */
@@ -199,4 +202,6 @@ export interface MissedResend {
   delivered: number;
   failed: number;
   queued: number;
+  /** Older missed events dropped before (the record keeps a bounded number): not sent, now forgotten. */
+  dropped: number;
 }

@@ -208,6 +208,20 @@ describe.each(['esign console', 'esign serve'] as const)('%s', (name) => {
     await textOf(page.getByRole('navigation', { name: 'Pages of messages' }), `Page 1 of ${Math.ceil(messages / 25)}`);
     if (name === 'esign console') for (const scheme of ['light', 'dark'] as const) await shot(page, 'outbox', scheme);
     expect(await axeBothSchemes(page)).toEqual([]);
+    // Filtered by recipient and kind, as esign local outbox --to --kind: one row a message.
+    const to = engine.outbox({ bundle: lease.id })[0]!.recipient;
+    await page.getByLabel('Recipient').fill(to.toUpperCase());
+    await page.getByLabel('Kind').selectOption('signing_request');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const found = engine.outboxCount({ to, kind: 'signing_request' });
+    expect(found).toBeGreaterThan(0);
+    await textOf(page.locator('#outbox-h'), `${found} message${found === 1 ? '' : 's'} found, newest first`);
+    expect(await page.locator('table.outbox tbody tr').count()).toBe(Math.min(found, 25));
+    for (const cell of await page.locator('table.outbox tbody tr td:nth-child(3)').allTextContents())
+      expect(cell.toLowerCase()).toBe(to.toLowerCase());
+    if (name === 'esign console')
+      for (const scheme of ['light', 'dark'] as const) await shot(page, 'outbox-filtered', scheme);
+    expect(await axeBothSchemes(page)).toEqual([]);
     // A page past the end is an empty page that says so, never an error.
     for (const path of ['/console/?page=99', '/console/outbox?page=99', '/console/webhooks?failing=99']) {
       const res = await page.goto(`${door.origin}${path}`);
@@ -412,6 +426,8 @@ describe('a disabled webhook on a Bundle page', () => {
       });
       await engine.updateWebhook(w.id, { enabled: false });
       const missed = await newBundle(`Missed by ${name}`, [{ name: 'Kim Lee', email: 'kim.lee@example.com' }]);
+      // Another Bundle's event it missed too: the Bundle page sends this Bundle's alone, and says so.
+      const other = await newBundle(`Also missed by ${name}`, [{ name: 'Rui Sá', email: 'rui.sa@example.com' }]);
       try {
         const door = doors[name];
         const page = await door.signIn(browser, { timezoneId: 'UTC' });
@@ -424,34 +440,38 @@ describe('a disabled webhook on a Bundle page', () => {
         await row.getByRole('link', { name: 'Enable again…' }).click();
         await textOf(
           page.locator('body'),
-          /the 1 event missed while disabled \(.+\) are kept, and this page then offers to send them/,
+          /the 2 events missed while disabled \(.+\) are kept, and this page then offers to send those about this Bundle/,
         );
         await page.getByRole('button', { name: `Enable ${w.name} again` }).click();
         await textOf(
           page.locator('body'),
-          `The webhook ${w.name} is enabled again: new events are delivered to it. Kept for it: 1 event missed while disabled`,
+          `The webhook ${w.name} is enabled again: new events are delivered to it. Kept for it: 2 events missed while disabled`,
         );
         await textOf(row, '1 missed while the webhook was disabled, kept to be sent');
-        await row.getByRole('link', { name: 'Send what it missed…' }).click();
+        await row.getByRole('link', { name: 'Send the 1 it missed about this Bundle…' }).click();
         await textOf(
           page.locator('body'),
-          /Send the 1 event missed while disabled \(.+\) to .+ now, each once\? 1 of them are about this Bundle/,
+          `Send the 1 event ${w.name} missed about this Bundle while disabled to ${w.url} now, each once? It missed 1 more event about other Bundles or templates: esign webhook resend-missed ${w.id} sends every one.`,
         );
-        await page.getByRole('button', { name: `Send what ${w.name} missed` }).click();
+        await page.getByRole('button', { name: `Send what ${w.name} missed about this Bundle` }).click();
         await textOf(
           page.locator('body'),
-          `Sent the 1 event webhook ${w.name} missed while disabled, each once: 1 delivered.`,
+          `Sent the 1 event webhook ${w.name} missed while disabled about this Bundle, each once: 1 delivered.`,
         );
         await shot(page, `webhook-missed-sent-${name.replace(' ', '-')}`);
         const events = (await engine.listWebhookEvents({ webhook: w.id })).items;
-        expect(events.map((e) => [e.event_type, e.success])).toEqual([['bundle_sent', true]]);
-        // Sent: the row no longer offers it, and nothing is left to send.
-        await expect.poll(() => row.getByRole('link', { name: 'Send what it missed…' }).count()).toBe(0);
-        expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toEqual([]);
+        expect(events.map((e) => [e.event_type, JSON.parse(e.payload).payload.bundle_id, e.success])).toEqual([
+          ['bundle_sent', missed.id, true],
+        ]);
+        // Sent: the row no longer offers it; the other Bundle's is still kept, as the page said.
+        await expect.poll(() => row.getByRole('link', { name: /it missed about this Bundle/ }).count()).toBe(0);
+        expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toMatchObject([{ count: 1, dropped: 0 }]);
+        expect(await engine.listMissedWebhookEvents({ webhook: w.id, bundle: other.id })).toMatchObject([{ count: 1 }]);
         await page.context().close();
       } finally {
         receiverUp = false;
         await engine.deleteWebhook(w.id);
+        await engine.cancelBundle(other.id);
       }
     },
     60_000,
@@ -504,4 +524,53 @@ describe('a disabled webhook on a Bundle page', () => {
       await engine.deleteWebhook(w.id);
     }
   });
+});
+
+describe('a timeline of several days', () => {
+  /** "Dec 03 10:42:05" in `zone`, worked out apart from the code under test. */
+  const datedIn = (iso: string, zone: string) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        month: 'short',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(new Date(iso))
+        .map((x) => [x.type, x.value]),
+    );
+    return `${p.month} ${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  };
+
+  it.each(['esign console', 'esign serve'] as const)(
+    "%s: dates every row, the last day's too, in the viewer's zone and in UTC",
+    async (name) => {
+      const b = await newBundle(`Two days ${name}`, [{ name: 'Ana Ruiz', email: 'ana.ruiz@example.com' }]);
+      try {
+        engine.clock.advance(26 * 3600_000);
+        await engine.remindPacket(b.packets[0]!.id);
+        const zone = 'Asia/Tokyo';
+        const page = await doors[name].signIn(browser, { timezoneId: zone });
+        await bundlePage(doors[name], page, b.id);
+        const rows = page.locator('#timeline > li > time');
+        const check = async (z: string) => {
+          const isos = await rows.evaluateAll((ts) => ts.map((t) => (t as HTMLTimeElement).dateTime));
+          expect(isos.length).toBeGreaterThanOrEqual(4);
+          expect(await rows.allTextContents()).toEqual(isos.map((iso) => datedIn(iso, z)));
+        };
+        await check(zone);
+        await page.getByRole('button', { name: 'Show UTC' }).click();
+        await check('UTC');
+        await shot(page, `timeline-days-${name.replace(' ', '-')}`);
+        await page.context().close();
+      } finally {
+        engine.clock.setOffset(0);
+        await engine.cancelBundle(b.id);
+      }
+    },
+    60_000,
+  );
 });

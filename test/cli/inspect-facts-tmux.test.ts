@@ -107,3 +107,53 @@ describe.skipIf(skipTmux)('bundle inspect at 80x24', () => {
     expect(existsSync(kept('tall'))).toBe(false);
   }, 60_000);
 });
+
+describe.skipIf(skipTmux)('a timeline of several days at 80x24', () => {
+  const days = tempDir('esign-inspect-days-');
+  let id = '';
+  let times: string[] = [];
+  beforeAll(async () => {
+    const engine = new LocalEngine({ dataDir: days.dir });
+    const b = await engine.createBundle(
+      bundleRequest({ label: 'Two days', packets: [{ key: 'a', name: 'Ana Ruiz', email: 'ana@example.com' }] }),
+    );
+    id = b.id;
+    engine.clock.advance(26 * 3600_000);
+    await engine.remindPacket(b.packets[0]!.id);
+    times = (await engine.listBundleEvents(id)).map((e) => e.timestamp);
+    await engine.close();
+  });
+  afterAll(() => days.cleanup());
+
+  /** "Dec 03 10:42:05" in `zone`, worked out apart from the code under test. */
+  const datedIn = (iso: string, zone: string) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        month: 'short',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(new Date(iso))
+        .map((x) => [x.type, x.value]),
+    );
+    return `${p.month} ${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  };
+
+  it('dates every row, the last day too, in the terminal zone (bundle inspect and bundle events)', async () => {
+    const zone = 'America/Los_Angeles';
+    for (const cmd of [`bundle inspect ${id} --no-pager`, `bundle events ${id}`]) {
+      const lines = await run(esignLine(days.dir, `TZ=${zone}`, cmd));
+      const text = lines.join('\n');
+      // The first and the last event (a day and two hours apart), each with its date.
+      expect(text, cmd).toContain(datedIn(times[0]!, zone));
+      expect(text, cmd).toContain(datedIn(times.at(-1)!, zone));
+      const rows = lines.filter((l) => /\b\d\d:\d\d:\d\d\b/.test(l) && /Reminder sent|Bundle created/.test(l));
+      expect(rows.length, cmd).toBeGreaterThanOrEqual(2);
+      for (const row of rows) expect(row, cmd).toMatch(/^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d /);
+    }
+  }, 60_000);
+});

@@ -60,7 +60,14 @@ describe('on the local engine', () => {
 
     const again = await esign('webhook', 'resend-missed', w.id, '--json');
     expect(again.exitCode).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ webhook: w.id, events: [], delivered: 0, failed: 0, queued: 0 });
+    expect(JSON.parse(again.stdout)).toEqual({
+      webhook: w.id,
+      events: [],
+      delivered: 0,
+      failed: 0,
+      queued: 0,
+      dropped: 0,
+    });
     expect(rx.received).toHaveLength(2);
     expect(kv((await esign('webhook', 'get', w.id)).stdout).missed).toBeUndefined();
   });

@@ -1,5 +1,6 @@
 // Automatic reminders keep the spec's own rules, on the engine's clock (issue 11, item 9).
 import { describe, expect, it } from 'vitest';
+import { inspectBundle } from '../../src/app/inspection.js';
 import { bundleRequest } from '../helpers.js';
 import { outboxOf, useEngine } from './support.js';
 
@@ -99,5 +100,41 @@ describe('automatic reminders and the rules they share with manual ones', () => 
         .filter((m) => m.packet_id === em)
         .map((m) => [m.kind, m.recipient]),
     ).toEqual([['reminder', 'em@example.com']]);
+  });
+
+  it('(d) and why-waiting says so: no automatic reminder shown for the moved signer, one for the other', async () => {
+    const e = t.e;
+    const b = await created(
+      {
+        packets: [
+          { key: 'em', name: 'Em', deliver_via: 'embed', email: 'em@example.com' },
+          { key: 'bob', name: 'Bob', email: 'bob@example.com' },
+        ],
+      },
+      { send_reminders: true, reminder_offset: 1, reminder_interval: 1 },
+    );
+    await e.updatePacket(b.packets[0]!.id, { deliver_via: 'email' });
+    const events = await e.listBundleEvents(b.id);
+    expect(events.find((x) => x.kind === 'pu')!.description).toBe(
+      'Signer details updated: deliver_via; moved from embedded signing to email',
+    );
+    const r = await inspectBundle(e, await e.getBundle(b.id));
+    const [em, bob] = r.signers;
+    expect(em!.reminders).toMatchObject({
+      automatic_at: null,
+      automatic: 'none: moved from embedded signing, only reminders sent by hand go',
+    });
+    expect(em!.reminders!.by_hand_at).not.toBeNull();
+    const asked = events.find((x) => x.kind === 'ns' && x.packet_id === b.packets[1]!.id)!.timestamp;
+    expect(bob!.reminders!.automatic_at).toBe(new Date(Date.parse(asked) + DAY).toISOString());
+    // What the engine does agrees: a day on, Bob is reminded and Em is not.
+    e.clock.advance(DAY + 1000);
+    e.runDue();
+    expect(reminderTimes(b.id)).toHaveLength(1);
+    expect(
+      outboxOf(e, b.id)
+        .filter((m) => m.kind === 'reminder')
+        .map((m) => m.recipient),
+    ).toEqual(['bob@example.com']);
   });
 });

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { DISABLE_AFTER_FAILED_EVENTS, RETRY_DELAYS_MIN } from '../../src/local/webhooks/dispatcher.js';
 import { LocalEngine } from '../../src/local/engine.js';
+import { enqueueOccurrence, MISSED_KEPT } from '../../src/local/webhooks/queue.js';
+import { missedWords, resendMissedOutcome } from '../../src/app/missedEvents.js';
 import { bundleRequest, expectApiError, type newEngine } from '../helpers.js';
 import { eachEngineAndReceiver } from './support.js';
 import { type Receiver, startReceiver } from '../webhooks/receiver.js';
@@ -122,4 +124,57 @@ describe('events missed while a webhook was disabled', () => {
     expect(await engine.listMissedWebhookEvents()).toEqual([]);
     await expectApiError(engine.resendMissedWebhookEvents(w.id), 404);
   });
+});
+
+describe('the record of missed events, bounded per webhook', () => {
+  it('keeps the newest MISSED_KEPT, drops the oldest and counts them, says so, and forgets the count once sent', async () => {
+    const w = await engine.createWebhook({ name: 'bounded', url: rx.url, event_types: ['bundle_sent'] });
+    await engine.updateWebhook(w.id, { enabled: false });
+    const over = 5;
+    // Occurrences as the engine records them (the queue's own function), each a minute apart.
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const at = (i: number) => new Date(start + i * 60_000).toISOString();
+    engine.db.transaction(() => {
+      for (let i = 0; i < MISSED_KEPT + over; i++)
+        enqueueOccurrence(engine.db, { eventType: 'bundle_sent', at: at(i), bundleId: `b${i}` });
+    })();
+    const [m] = await engine.listMissedWebhookEvents({ webhook: w.id });
+    expect(m).toEqual({
+      webhook: w.id,
+      count: MISSED_KEPT,
+      first_at: at(over),
+      last_at: at(MISSED_KEPT + over - 1),
+      dropped: over,
+      kept_at_most: MISSED_KEPT,
+    });
+    expect(missedWords(m!)).toBe(
+      `10,000 events missed while disabled (from ${at(over)} to ${at(MISSED_KEPT + over - 1)}); 5 older ones were dropped (at most 10,000 are kept per webhook)`,
+    );
+    // One more: one more dropped, still MISSED_KEPT kept.
+    engine.db.transaction(() =>
+      enqueueOccurrence(engine.db, { eventType: 'bundle_sent', at: at(MISSED_KEPT + over), bundleId: 'last' }),
+    )();
+    expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toMatchObject([
+      { count: MISSED_KEPT, dropped: over + 1, first_at: at(over + 1) },
+    ]);
+
+    // One Bundle's alone: sent, and the dropped count stays with the rest.
+    await engine.updateWebhook(w.id, { enabled: true });
+    rx.respond = () => 200;
+    const one = await engine.resendMissedWebhookEvents(w.id, { bundle: 'last' });
+    expect(one).toMatchObject({ events: [expect.any(String)], dropped: 0 });
+    expect(rx.received).toHaveLength(1);
+    expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toMatchObject([
+      { count: MISSED_KEPT - 1, dropped: over + 1 },
+    ]);
+    // Sending all of them closes the record: the outcome says how many had been dropped.
+    engine.db.prepare('DELETE FROM webhook_missed WHERE webhook_id = ? AND bundle_id <> ?').run(w.id, 'b10');
+    const all = await engine.resendMissedWebhookEvents(w.id);
+    expect(all.dropped).toBe(over + 1);
+    expect(resendMissedOutcome('bounded', all).text).toBe(
+      'Sent the 1 event webhook bounded missed while disabled, each once: 1 delivered. 6 older missed events had been dropped (a bounded number is kept) and could not be sent.',
+    );
+    expect(await engine.listMissedWebhookEvents({ webhook: w.id })).toEqual([]);
+    expect(engine.db.prepare('SELECT missed_dropped FROM webhooks WHERE id = ?').pluck().get(w.id)).toBe(0);
+  }, 60_000);
 });

@@ -132,6 +132,7 @@ const inspection: Inspection = {
       not_delivered: 1,
       not_sent: 1,
       missed: 1,
+      missed_dropped: 0,
       outcome: X('outcome'),
     },
   ],

@@ -25,7 +25,7 @@ export interface Out {
  * What a column holds, for how a terminal shows it (piped output always shows the raw value):
  * ids are never truncated, states are words ("Sent", "Complete"), times are relative or short
  * (`time`, and any ISO time in a column of no kind: "2h ago", "Nov 21 09:42") or, on a timeline
- * where many rows share a minute, to the second (`clock`: "10:42:05"; `log` in a table of log rows:
+ * where many rows share a minute, to the second (`clock`: "10:42:05"; `dated`: "Nov 21 10:42:05" on every row; `log` in a table of log rows:
  * "Nov 21 10:42" on another day), in the local zone; `http` is an HTTP status (0: "none"), `yes-no` a boolean.
  */
 export type ColumnKind =
@@ -33,6 +33,7 @@ export type ColumnKind =
   | 'id'
   | 'time'
   | 'clock'
+  | 'dated'
   | 'log'
   | 'path'
   | 'bundle-status'
@@ -110,7 +111,7 @@ export async function printList<T>(
     columns.map((c) => {
       const v = c.value(r);
       const time =
-        c.kind === 'clock' || c.kind === 'log'
+        c.kind === 'clock' || c.kind === 'dated' || c.kind === 'log'
           ? c.kind
           : c.kind === 'time' || (!c.kind && isIsoTime(v))
             ? 'relative'

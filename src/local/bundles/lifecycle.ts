@@ -13,6 +13,7 @@ import {
   loadBundle,
   loadBundles,
   bundleAttrs,
+  bundleErrors,
 } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import type { BundleSettingsT } from '../../service/schemas.js';
@@ -22,7 +23,7 @@ import { scheduleReminders } from './due.js';
 import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
 import { launch } from './launch.js';
-import { markEnded } from './transitions.js';
+import { FILES_FAILED, markEnded } from './transitions.js';
 import { checkTeam } from '../account/rules.js';
 import { documentSpec } from './fields.js';
 
@@ -273,18 +274,27 @@ function whenAvailable<T>(
   slug: string,
   available: (ctx: EngineContext, b: BundleRow) => boolean,
   make: (ctx: EngineContext, b: BundleRow) => T,
-  notYet: string,
+  notYet: string | ((b: BundleRow) => string),
 ): T {
   return inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
-    if (!available(ctx, b)) throw conflict(notYet);
+    if (!available(ctx, b)) throw conflict(typeof notYet === 'string' ? notYet : notYet(b));
     return make(ctx, b);
   });
 }
 
 const LATER = 'available once the Bundle is complete (or earlier with the early';
 export const getFiles = (ctx: EngineContext, slug: string): FileObject[] =>
-  whenAvailable(ctx, slug, filesAvailable, fileObjects, `Files are not ready: they are ${LATER} file access feature).`);
+  whenAvailable(
+    ctx,
+    slug,
+    filesAvailable,
+    fileObjects,
+    // Files that failed for good say why, not "not ready".
+    (b) =>
+      bundleErrors(b).find((e) => e.code === FILES_FAILED)?.message ??
+      `Files are not ready: they are ${LATER} file access feature).`,
+  );
 
 function dataItems(ctx: EngineContext, b: BundleRow): BundleDataItem[] {
   const values = new Map(

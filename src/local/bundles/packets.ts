@@ -13,6 +13,7 @@ import { notify } from '../messages/notify.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from '../persons/persons.js';
 import { REMINDER_INTERVAL_MS, scheduleReminders } from './due.js';
+import { MOVED_OFF_EMBED } from '../../service/reminderRules.js';
 
 const EMBED_URL_TTL_MS = 60 * 60 * 1000;
 
@@ -70,12 +71,13 @@ export async function updatePacket(ctx: EngineContext, id: string, input: unknow
     );
     if (p.person_id)
       updatePersonFromPacket(ctx.db, p.person_id, { name: patch.name, email: patch.email, phone: patch.phone });
+    const moved = p.deliver_via === 'embed' && deliverVia !== 'embed';
     recordEvent(ctx.db, {
       bundleSeq: b.seq,
       kind: 'pu',
       at: ctx.clock.now(),
       packetId: p.id,
-      detail: Object.keys(patch).join(', '),
+      detail: `${Object.keys(patch).join(', ')}${moved ? `; ${MOVED_OFF_EMBED} to ${deliverVia}` : ''}`,
     });
 
     // A signer already asked at one address is asked again at the new one. A packet moved off

@@ -43,6 +43,25 @@ export function markFailed(db: Db, seq: number, errors: WireError[], at: string,
   recordEvent(db, { bundleSeq: seq, kind: 'bf', at, detail });
 }
 
+/** The code of the Bundle error that says its signed files could not be made (they are not tried again). */
+export const FILES_FAILED = 'files_failed';
+
+/**
+ * A completed Bundle whose signed files cannot be made (its documents exceed the processing limits):
+ * said in its `errors`, as the API says a processing error, once; it stays complete, its files never come.
+ */
+export function markFilesFailed(db: Db, seq: number, why: string): void {
+  const b = sql(db, 'SELECT errors FROM bundles WHERE seq = ?').get(seq) as { errors: string } | undefined;
+  if (!b) return;
+  const errors = (JSON.parse(b.errors) as WireError[]).filter((e) => e.code !== FILES_FAILED);
+  errors.push({
+    code: FILES_FAILED,
+    message: `The signed PDFs and Certificates of Evidence could not be made: ${why.replace(/\.?$/, '.')} They are not tried again.`,
+    errors: [],
+  });
+  sql(db, 'UPDATE bundles SET errors = ?, evidence_lease = NULL WHERE seq = ?').run(JSON.stringify(errors), seq);
+}
+
 // Signers (packets). The Bundle a signer's act moves (started, declined) moves here too.
 
 /** A signer is asked to sign (`se`): at launch, or when an earlier signer's turn ends. The caller sends the request. */

@@ -12,6 +12,8 @@ import { listEvents, recordEvent } from '../bundles/events.js';
 import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { isTerminal } from '../../service/states.js';
 import { conflict } from '../../service/errors.js';
+import { FILES_FAILED, markFilesFailed } from '../bundles/transitions.js';
+import { SandboxFailure } from '../documents/sandbox/pool.js';
 
 import { deliverMessage } from '../messages/testDelivery.js';
 import { normalizePhone } from '../../service/phone.js';
@@ -23,10 +25,11 @@ export type ProducedKind = 'signed_pdf' | 'combined_pdf' | 'coe_pdf' | 'interim_
 function claim(ctx: EngineContext): BundleRow[] {
   return inTransaction(ctx, () => {
     const now = Date.now();
-    // One Bundle at a time: its lease covers only work under way.
+    // One Bundle at a time: its lease covers only work under way. One whose files failed for good is not tried again.
     return sql(
       ctx.db,
-      `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE doc_status = 'pe' AND status = 'co' AND (evidence_lease IS NULL OR evidence_lease < ?) LIMIT 1) RETURNING *`,
+      `UPDATE bundles SET evidence_lease = ? WHERE seq IN (SELECT seq FROM bundles WHERE doc_status = 'pe' AND status = 'co' AND (evidence_lease IS NULL OR evidence_lease < ?)
+        AND NOT EXISTS (SELECT 1 FROM json_each(bundles.errors) WHERE json_extract(value, '$.code') = '${FILES_FAILED}') LIMIT 1) RETURNING *`,
     ).all(new Date(now + LEASE_MS).toISOString(), new Date(now).toISOString()) as BundleRow[];
   });
 }
@@ -38,8 +41,12 @@ export async function processPendingEvidence(ctx: EngineContext): Promise<number
       try {
         await produce(ctx, b);
       } catch (e) {
-        // Left in `pe` with its lease: another run tries again once the lease is over.
         ctx.report(`esign: the files of Bundle ${b.id} could not be produced: ${(e as Error).message}`);
+        // Over the processing limits, the same documents fail the same way every time: recorded once,
+        // in the Bundle's errors, and not tried again. Anything else is left in `pe` with its lease:
+        // another run tries again once the lease is over.
+        if (e instanceof SandboxFailure && e.kind === 'limits')
+          inTransaction(ctx, () => markFilesFailed(ctx.db, b.seq, e.message));
       }
     }
     done += batch.length;

@@ -58,7 +58,14 @@ export function countMessages(db: Db, q: OutboxQuery = {}): number {
     .get(...args) as number;
 }
 
-/** One page of every message, newest first (the console's outbox). */
-export function messagesPage(db: Db, spec: PageSpec): Page<OutboxMessage> {
-  return selectPage<OutboxMessage>(db, spec, { from: 'outbox', order: 'id DESC', keys: { from: 'outbox', key: 'id' } });
+/** One page of the messages that match (recipient, Bundle, kind: `esign local outbox`'s filters), newest first (the console's outbox). */
+export function messagesPage(db: Db, spec: PageSpec, q: OutboxQuery = {}): Page<OutboxMessage> {
+  const { where, args } = filtersOf(q);
+  return selectPage<OutboxMessage>(db, spec, {
+    from: 'outbox',
+    order: 'id DESC',
+    keys: { from: 'outbox', key: 'id' },
+    where: where ? [where.replace(/^WHERE /, '')] : [],
+    params: args,
+  });
 }

@@ -1013,4 +1013,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_missed_webhook ON webhook_missed(webhook_id, seq);
   CREATE INDEX webhook_missed_bundle ON webhook_missed(bundle_id, webhook_id) WHERE bundle_id IS NOT NULL;
   `,
+  // 24 (missed events capped): a disabled webhook keeps at most its newest MISSED_KEPT missed events
+  // (webhooks/queue.ts); how many older ones were dropped to stay within it is counted here, and said
+  // wherever the missed events are shown, until they are sent.
+  `ALTER TABLE webhooks ADD COLUMN missed_dropped INTEGER NOT NULL DEFAULT 0;`,
 ];

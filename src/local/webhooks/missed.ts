@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../service/errors.js';
 import type { MissedWebhookEvents } from '../../service/types.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
-import { insertEvent } from './queue.js';
+import { insertEvent, MISSED_KEPT } from './queue.js';
 import { accountId } from './secret.js';
 
 interface MissedRow {
@@ -23,12 +23,14 @@ export function listMissed(ctx: EngineContext, q: { webhook?: string; bundle?: s
     ['bundle_id', q.bundle],
   ];
   const by = filters.filter((f): f is [string, string] => f[1] !== undefined);
-  const where = by.map(([col]) => `${col} = ?`);
+  const where = by.map(([col]) => `m.${col} = ?`);
   const params = by.map(([, v]) => v);
   return sql(
     ctx.db,
-    `SELECT webhook_id AS webhook, count(*) AS count, min(created) AS first_at, max(created) AS last_at
-    FROM webhook_missed ${where.length ? `WHERE ${where.join(' AND ')}` : ''} GROUP BY webhook_id ORDER BY webhook_id`,
+    `SELECT m.webhook_id AS webhook, count(*) AS count, min(m.created) AS first_at, max(m.created) AS last_at,
+      w.missed_dropped AS dropped, ${MISSED_KEPT} AS kept_at_most
+    FROM webhook_missed m JOIN webhooks w ON w.id = m.webhook_id
+    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} GROUP BY m.webhook_id ORDER BY m.webhook_id`,
   ).all(...params) as MissedWebhookEvents[];
 }
 
@@ -36,22 +38,34 @@ export function listMissed(ctx: EngineContext, q: { webhook?: string; bundle?: s
  * Moves every missed occurrence of an enabled webhook into its queue, in one transaction (a second
  * call finds none: each is sent once); returns the new events' pks, oldest occurrence first.
  */
-export function queueMissed(ctx: EngineContext, webhookId: string): string[] {
+export function queueMissed(
+  ctx: EngineContext,
+  webhookId: string,
+  q: { bundle?: string } = {},
+): { pks: string[]; dropped: number } {
   return inTransaction(ctx, () => {
-    const w = sql(ctx.db, 'SELECT name, enabled FROM webhooks WHERE id = ?').get(webhookId) as
-      | { name: string; enabled: number }
+    const w = sql(ctx.db, 'SELECT name, enabled, missed_dropped FROM webhooks WHERE id = ?').get(webhookId) as
+      | { name: string; enabled: number; missed_dropped: number }
       | undefined;
     if (!w) throw notFound('Webhook', webhookId);
-    const rows = sql(ctx.db, 'DELETE FROM webhook_missed WHERE webhook_id = ? RETURNING *').all(
-      webhookId,
+    const rows = (
+      q.bundle === undefined
+        ? sql(ctx.db, 'DELETE FROM webhook_missed WHERE webhook_id = ? RETURNING *').all(webhookId)
+        : sql(ctx.db, 'DELETE FROM webhook_missed WHERE webhook_id = ? AND bundle_id = ? RETURNING *').all(
+            webhookId,
+            q.bundle,
+          )
     ) as MissedRow[];
     if (!w.enabled && rows.length)
       throw conflict(
         `The webhook ${w.name} is disabled: enable it first (esign webhook update ${webhookId} --enable), then send what it missed.`,
       );
+    // Sending all of them closes the record: the count of those dropped before goes with it.
+    const dropped = q.bundle === undefined ? w.missed_dropped : 0;
+    if (dropped) sql(ctx.db, 'UPDATE webhooks SET missed_dropped = 0 WHERE id = ?').run(webhookId);
     const due = ctx.clock.now();
     const account = accountId(ctx.db);
-    return rows
+    const pks = rows
       .sort((a, b) => a.seq - b.seq)
       .map((r) =>
         insertEvent(
@@ -68,5 +82,6 @@ export function queueMissed(ctx: EngineContext, webhookId: string): string[] {
           account,
         ),
       );
+    return { pks, dropped };
   });
 }

@@ -60,12 +60,25 @@ export function insertEvent(db: Db, webhookId: string, e: QueuedEvent, account =
   return pk;
 }
 
+/**
+ * The missed events a webhook keeps: a webhook disabled for months on a busy account would otherwise
+ * grow its record without end. The oldest go first, counted (webhooks.missed_dropped).
+ */
+export const MISSED_KEPT = 10_000;
+
 /** Keeps an occurrence a disabled webhook missed, to be sent once it is enabled again (missed.ts). */
 function recordMissed(db: Db, webhookId: string, e: Omit<QueuedEvent, 'due'>): void {
   sql(
     db,
     'INSERT INTO webhook_missed (webhook_id, event_type, created, payload, bundle_id, packet_id) VALUES (?, ?, ?, ?, ?, ?)',
   ).run(webhookId, e.eventType, e.at, JSON.stringify(e.payload), e.bundleId, e.packetId);
+  // The newest MISSED_KEPT are kept: the first one past them (in the webhook's index) and all older go.
+  const over = sql(db, 'SELECT seq FROM webhook_missed WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?')
+    .pluck()
+    .get(webhookId, MISSED_KEPT) as number | undefined;
+  if (over === undefined) return;
+  const dropped = sql(db, 'DELETE FROM webhook_missed WHERE webhook_id = ? AND seq <= ?').run(webhookId, over).changes;
+  sql(db, 'UPDATE webhooks SET missed_dropped = missed_dropped + ? WHERE id = ?').run(dropped, webhookId);
 }
 
 /** Webhooks that hear of an occurrence: the enabled ones are sent it, the disabled ones keep it as missed. */

@@ -165,7 +165,7 @@ export function registerActions(scope: FastifyInstance, c: Console) {
         missed === undefined
           ? 'events that happened while it was disabled are not sent (this backend keeps no record of them).'
           : missed
-            ? `the ${missedWords(missed)} are kept, and this page then offers to send them.`
+            ? `the ${missedWords(missed)} are kept, and this page then offers to send those about this Bundle.`
             : 'it missed no event while disabled.';
       return {
         title: `Enable ${w.name} again`,
@@ -175,7 +175,9 @@ export function registerActions(scope: FastifyInstance, c: Console) {
     async (req) => {
       const w = await s.updateWebhook((await webhookOf(req)).id, { enabled: true });
       const missed = await missedOf(w.id);
-      const kept = missed ? ` Kept for it: ${missedWords(missed)}; send them with "Send what it missed…".` : '';
+      const kept = missed
+        ? ` Kept for it: ${missedWords(missed)}; this page offers to send those about this Bundle, and esign webhook resend-missed ${w.id} sends every one.`
+        : '';
       return {
         ok: w.enabled,
         text: `The webhook ${w.name} is enabled again: new events are delivered to it.${kept}`,
@@ -192,22 +194,33 @@ export function registerActions(scope: FastifyInstance, c: Console) {
       const missed = await missedOf(w.id);
       if (missed === undefined) throw new ApiError(404, 'not_found', MISSED_NOT_KEPT);
       if (!w.enabled) throw new ApiError(409, 'conflict', `The webhook ${w.name} is disabled: enable it again first.`);
+      // The Bundle page offers this Bundle's: the others are sent from the terminal, all at once.
       const here = (await s.listMissedWebhookEvents!({ webhook: w.id, bundle: param(req, 'slug') }))[0]?.count ?? 0;
+      const others = (missed?.count ?? 0) - here;
+      const rest = others
+        ? ` It missed ${plural(others, 'more event')} about other Bundles or templates: esign webhook resend-missed ${w.id} sends every one.`
+        : '';
       return {
-        title: `Send what ${w.name} missed`,
-        text: missed
-          ? `Send the ${missedWords(missed)} to ${w.name} (${w.url}) now, each once? ${here} of them are about this Bundle; the others are about other Bundles or templates.`
-          : `The webhook ${w.name} has no missed event to send.`,
+        title: `Send what ${w.name} missed about this Bundle`,
+        text: here
+          ? `Send the ${plural(here, 'event')} ${w.name} missed about this Bundle while disabled to ${w.url} now, each once?${rest}`
+          : `The webhook ${w.name} missed no event about this Bundle.${rest}`,
       };
     },
     async (req) => {
       const w = await s.getWebhook(param(req, 'webhook'));
       if (!s.resendMissedWebhookEvents) throw new ApiError(404, 'not_found', MISSED_NOT_KEPT);
-      return resendMissedOutcome(w.name, await s.resendMissedWebhookEvents(w.id));
+      return resendMissedOutcome(
+        w.name,
+        await s.resendMissedWebhookEvents(w.id, { bundle: param(req, 'slug') }),
+        'about this Bundle',
+      );
     },
   );
   registerSigningLink(scope, c);
 }
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
 
 const channelOf = (p: { deliver_via: string; phone: string | null; email: string | null }) =>
   p.deliver_via === 'phone' ? `SMS to ${p.phone}` : `email to ${p.email}`;

@@ -4,7 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { deliveryParts } from '../../app/deliveryOutcome.js';
 import { type Inspection, type TimelineEntry, outcomeWords, waitsForWords } from '../../app/inspection.js';
-import { clockTime } from '../../app/timeWords.js';
+import { clockTime, timelineStyle } from '../../app/timeWords.js';
 import type { SignerReminders } from '../../app/signerReminders.js';
 import { redactSecretLinks, signingLinkIn } from '../../app/secretLinks.js';
 import {
@@ -17,7 +17,7 @@ import {
 import { isDeliveredStatus } from '../../service/webhookEvents.js';
 import type { BundleDataItem, BundleMessage, WebhookEvent } from '../../service/types.js';
 import { bundleUrl } from './find.js';
-import { CONSOLE_PREFIX, ListTable, State, StateCell, When, WhenCell } from './layout.js';
+import { CONSOLE_PREFIX, ListTable, State, StateCell, RENDER_ZONE, When, WhenCell } from './layout.js';
 import { type Command, commandsFor } from './commands.js';
 import type { Flash } from './sessions.js';
 
@@ -296,13 +296,18 @@ function RemindAction({ slug, s, now }: { slug: string; s: Signer; now: number }
 }
 
 function Timeline({ r, now }: Pick<BundleView, 'r' | 'now'>) {
+  // Several days: every row dated (the browser's script decides again in the viewer's zone).
+  const style = timelineStyle(
+    r.timeline.map((t) => t.at),
+    RENDER_ZONE,
+  );
   return (
     <section aria-labelledby="timeline-h">
       <h2 id="timeline-h">Timeline</h2>
       <ol class="timeline" id="timeline" data-count={r.timeline.length}>
         {r.timeline.map((t) => (
           <li class={`t-${t.source}`}>
-            <When iso={t.at} now={now} clock /> <span class="source">{SOURCE_WORDS[t.source]}</span>{' '}
+            <When iso={t.at} now={now} style={style} /> <span class="source">{SOURCE_WORDS[t.source]}</span>{' '}
             <span class="what">{redactSecretLinks(t.head)}</span>
             {t.signer && <span class="hint"> · {t.signer}</span>}
             {t.facts.length > 0 && (
@@ -433,7 +438,7 @@ function Webhooks({ r, now, readOnly }: { r: Inspection; now: number; readOnly: 
                 {w.enabled && !readOnly && (w.missed ?? 0) > 0 && (
                   <>
                     {' '}
-                    <a href={resendMissedUrl(r.bundle.id, w.id)}>Send what it missed…</a>
+                    <a href={resendMissedUrl(r.bundle.id, w.id)}>Send the {w.missed} it missed about this Bundle…</a>
                   </>
                 )}
               </td>

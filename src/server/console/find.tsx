@@ -1,12 +1,12 @@
 // Find: one search box (slug, packet id, email, custom_key, label) with the list filters (status,
 // tag, created dates), pages and counts. The query is bounded before it reaches the port.
+import { MAX_SEARCH, searchText } from '../../app/bundleSearch.js';
 import { BUNDLE_STATE_WORDS, bundleStateWord } from '../../service/states.js';
 import type { BundleStatus } from '../../service/enums.js';
 import type { Bundle, BundleListQuery, Page } from '../../service/types.js';
 import { CONSOLE_PREFIX, countOf, ListTable, Pager, StateCell, WhenCell } from './layout.js';
 
 const PER_PAGE = 25;
-const MAX_SEARCH = 200;
 const MAX_PAGE = 100_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -33,7 +33,7 @@ export function findQuery(raw: Record<string, unknown>): FindQuery {
   const date = (v: unknown) => (DATE.test(one(v, 10)) ? one(v, 10) : '');
   const dates = one(raw.dates, 10);
   return {
-    q: one(raw.q, MAX_SEARCH),
+    q: searchText(typeof raw.q === 'string' ? raw.q : ''),
     status: Object.hasOwn(BUNDLE_STATE_WORDS, status) ? status : '',
     tag: one(raw.tag, 100),
     dates: Object.hasOwn(DATE_KINDS, dates) ? (dates as DateKind) : 'created',

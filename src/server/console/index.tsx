@@ -5,6 +5,7 @@
 import { parse as parseCookies, serialize as cookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
+import { findBundles } from '../../app/bundleSearch.js';
 import { inspectBundle } from '../../app/inspection.js';
 import { ApiError } from '../../service/errors.js';
 import { builtFile, cached, registerPdfJs } from '../pages/assets.js';
@@ -266,16 +267,15 @@ function registerSignIn(scope: FastifyInstance, c: Console) {
 function registerFind(scope: FastifyInstance, { s, page, now }: Console) {
   scope.get('/', async (req, reply) => {
     const f = findQuery(req.query as Record<string, unknown>);
-    const notes: string[] = [];
-    const found = await pageOrEmpty((page) => s.listBundles(listQueryOf({ ...f, page })), f.page);
-    if (f.q && found.total === 0 && f.page === 1) {
-      // A packet id leads to its Bundle where the backend can tell.
-      if (s.bundleOfPacket) {
-        const slug = await s.bundleOfPacket(f.q).catch(() => undefined);
-        if (slug) return reply.code(303).header('Location', bundleUrl(slug)).send();
-      } else notes.push('This backend cannot find a Bundle by packet id: search by slug, email, custom_key or label.');
-    }
-    return page(req, reply, 200, 'Find', <FindPage f={f} page={found} now={now()} notes={notes} />, 'find');
+    // The terminal's rule (app/bundleSearch.ts); a packet id leads straight to its Bundle.
+    let packetOf: string | undefined;
+    const found = await pageOrEmpty(async (page) => {
+      const r = await findBundles(s, listQueryOf({ ...f, page }));
+      packetOf = r.packetOf;
+      return r.page;
+    }, f.page);
+    if (packetOf && found.total === 1) return reply.code(303).header('Location', bundleUrl(packetOf)).send();
+    return page(req, reply, 200, 'Find', <FindPage f={f} page={found} now={now()} notes={[]} />, 'find');
   });
 }
 

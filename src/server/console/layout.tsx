@@ -36,7 +36,7 @@ export interface Frame {
  * Times are rendered in UTC, named so; the page's script draws them again in the viewer's zone (or
  * UTC, as they choose: the switch in the header) with the one rule of app/timeWords.ts.
  */
-const RENDER_ZONE = 'UTC';
+export const RENDER_ZONE = 'UTC';
 
 const NAV: [NonNullable<Frame['current']>, string, string][] = [
   ['find', 'Find', `${CONSOLE_PREFIX}/`],
@@ -156,9 +156,19 @@ export function State({ word, code }: { word: string; code: string }) {
  * A time in words ("5m ago"), or with `clock` to the second ("10:42:05": on a timeline, words would
  * call every step of a busy minute "just now"); the exact time on hover, the ISO time for machines.
  */
-export function When({ iso, now, clock }: { iso: string | null | undefined; now: number; clock?: boolean }) {
+export function When({
+  iso,
+  now,
+  clock,
+  style: given,
+}: {
+  iso: string | null | undefined;
+  now: number;
+  clock?: boolean;
+  style?: TimeStyle;
+}) {
   if (!iso) return <span class="none">—</span>;
-  const style: TimeStyle = clock ? 'clock' : 'relative';
+  const style: TimeStyle = given ?? (clock ? 'clock' : 'relative');
   return (
     <time dateTime={iso} data-style={style} title={exactTime(iso, RENDER_ZONE)}>
       {timeIn(style, iso, now, RENDER_ZONE)}

@@ -6,7 +6,7 @@ import { ApiError } from '../../service/errors.js';
 import { parseRequestFilter } from '../../service/requestLog.js';
 import type { Page, RequestFilter, RequestLogEntry } from '../../service/types.js';
 import { CONSOLE_PREFIX } from './layout.js';
-import { OutboxPage, VerifyPage, WebhooksPage } from './pages.js';
+import { OutboxPage, outboxFilter, VerifyPage, WebhooksPage } from './pages.js';
 import { REQUESTS_SHOWN, RequestsPage } from './requests.js';
 import { type Console, field, pageNumber, queryOf, sessionOf } from './scope.js';
 
@@ -66,9 +66,11 @@ export function registerLists(scope: FastifyInstance, { s, page, now, readOnly }
   // The outbox: where the backend shows the messages it sends.
   scope.get('/outbox', async (req, reply) => {
     const q = queryOf(req);
+    const filter = outboxFilter(q);
     const list = s.listMessages?.bind(s);
+    const only = Object.fromEntries(Object.entries(filter).filter(([, v]) => v));
     const messages = list
-      ? await pageOrEmpty((n) => list({ page: n, per_page: LIST_PAGE }), pageNumber(q.page))
+      ? await pageOrEmpty((n) => list({ page: n, per_page: LIST_PAGE, ...only }), pageNumber(q.page))
       : undefined;
     return page(
       req,
@@ -77,6 +79,7 @@ export function registerLists(scope: FastifyInstance, { s, page, now, readOnly }
       'Outbox',
       <OutboxPage
         messages={messages}
+        filter={filter}
         url={withPage(`${CONSOLE_PREFIX}/outbox`, q, 'page')}
         now={now()}
         readOnly={readOnly}

@@ -3,6 +3,7 @@ import { deliveryOutcome } from '../../app/deliveryOutcome.js';
 import { disabledWords } from '../../app/inspection.js';
 import { clockTime } from '../../app/timeWords.js';
 import type { WebhookHealth } from '../../app/webhookHealth.js';
+import { MESSAGE_KINDS } from '../../service/enums.js';
 import { bundleStateWord } from '../../service/states.js';
 import type { BundleMessage, Page, VerifyResult, Webhook, WebhookEvent } from '../../service/types.js';
 import { bundleOfPayload } from '../../service/webhookEvents.js';
@@ -228,19 +229,43 @@ function Health({ h, now, enabled }: { h: WebhookHealth; now: number; enabled: b
   );
 }
 
+/** The outbox's filters, as the query string gave them (bounded; a kind not known is dropped). */
+export interface OutboxFilter {
+  to: string;
+  bundle: string;
+  kind: string;
+}
+
+const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+
+export function outboxFilter(q: Record<string, unknown>): OutboxFilter {
+  const kind = text(q.kind, 20);
+  return {
+    to: text(q.to, 254),
+    bundle: text(q.bundle, 64),
+    kind: (MESSAGE_KINDS as readonly string[]).includes(kind) ? kind : '',
+  };
+}
+
+const kindWords = (kind: string) => kind.replace(/_/g, ' ');
+
+/** The outbox as a dense table (one message a row, its text on demand), with `esign local outbox`'s filters. */
 export function OutboxPage({
   messages,
+  filter,
   url,
   now,
   readOnly,
   unavailable,
 }: {
   messages: Page<BundleMessage> | undefined;
+  filter: OutboxFilter;
   url: (n: number) => string;
   now: number;
   readOnly: boolean;
   unavailable?: string;
 }) {
+  const filtered = Boolean(filter.to || filter.bundle || filter.kind);
   return (
     <>
       <h1>Outbox</h1>
@@ -248,24 +273,72 @@ export function OutboxPage({
         <p class="note">{unavailable}</p>
       ) : (
         <section aria-labelledby="outbox-h">
-          <h2 id="outbox-h">{countOf(messages.total, 'message', 'messages')}, newest first</h2>
-          <p class="hint">As their recipients see them; links that act as a signer are cut short.</p>
+          {/* biome-ignore lint/a11y/useSemanticElements: a form with role search is the landmark every browser knows */}
+          <form role="search" method="get" action={`${CONSOLE_PREFIX}/outbox`} class="find">
+            <div class="filter-row">
+              <p>
+                <label for="to">Recipient</label>
+                <input type="text" id="to" name="to" value={filter.to} maxLength={254} autoComplete="off" />
+              </p>
+              <p>
+                <label for="bundle">Bundle</label>
+                <input type="text" id="bundle" name="bundle" value={filter.bundle} maxLength={64} autoComplete="off" />
+              </p>
+              <p>
+                <label for="kind">Kind</label>
+                <select id="kind" name="kind">
+                  <option value="">Any</option>
+                  {MESSAGE_KINDS.map((k) => (
+                    <option value={k} selected={filter.kind === k}>
+                      {kindWords(k)}
+                    </option>
+                  ))}
+                </select>
+              </p>
+              <p>
+                <button type="submit">Filter</button> {filtered && <a href={`${CONSOLE_PREFIX}/outbox`}>Show all</a>}
+              </p>
+            </div>
+          </form>
+          <h2 id="outbox-h">
+            {countOf(messages.total, 'message', 'messages')}
+            {filtered ? ' found' : ''}, newest first
+          </h2>
+          <p class="hint">
+            As their recipients see them (open a row for its text); links that act as a signer are cut short. The same
+            filters in a terminal: esign local outbox --to ADDRESS --bundle SLUG --kind KIND.
+          </p>
           {messages.items.length === 0 ? (
-            <p>{messages.total ? 'None on this page.' : 'No message sent yet.'}</p>
+            <p>{messages.total ? 'None on this page.' : filtered ? 'No message matches.' : 'No message sent yet.'}</p>
           ) : (
-            messages.items.map((m) => (
-              <div>
-                {m.bundle_id && (
-                  <p class="hint">
-                    Bundle{' '}
-                    <a href={bundleUrl(m.bundle_id)}>
-                      <code>{m.bundle_id}</code>
-                    </a>
-                  </p>
-                )}
-                <Message m={m} now={now} copy={!readOnly && (m.bundle_id ?? false)} />
-              </div>
-            ))
+            <ListTable heads={['When', 'Kind', 'To', 'Subject', 'Bundle']} extra="outbox">
+              {messages.items.map((m) => (
+                <tr>
+                  <td>
+                    <When iso={m.created} now={now} clock />
+                  </td>
+                  <td>
+                    {kindWords(m.kind)} <span class="hint">{m.channel === 'sms' ? 'SMS' : 'email'}</span>
+                  </td>
+                  <td>{m.recipient}</td>
+                  <td>
+                    <details>
+                      <summary>{m.subject || m.body.slice(0, 60)}</summary>
+                      <Message m={m} now={now} copy={!readOnly && (m.bundle_id ?? false)} />
+                    </details>
+                  </td>
+                  <td>
+                    {m.bundle_id ? (
+                      <a href={bundleUrl(m.bundle_id)}>
+                        <code>{m.bundle_id}</code>
+                      </a>
+                    ) : (
+                      <span class="none">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </ListTable>
           )}
           <Pager page={messages} url={url} label="Pages of messages" />
         </section>

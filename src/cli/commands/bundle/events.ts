@@ -1,4 +1,5 @@
 // esign bundle events SLUG: the audit trail of a Bundle.
+import { timelineStyle } from '../../../app/timeWords.js';
 import { eventDetail, eventWord } from '../../../service/states.js';
 import type { BundleEvent } from '../../../service/types.js';
 import { fieldColumns, printList } from '../../output/print.js';
@@ -16,7 +17,7 @@ export const events = idVerb({
       f,
       list,
       [
-        { header: 'TIME', value: (e) => e.timestamp, kind: 'clock' },
+        { header: 'TIME', value: (e) => e.timestamp, kind: timelineStyle(list.map((e) => e.timestamp)) },
         ...fieldColumns<BundleEvent>(['kind']),
         {
           header: 'DESCRIPTION',

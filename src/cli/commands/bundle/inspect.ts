@@ -9,7 +9,7 @@ import {
   outcomeWords,
   waitsForWords,
 } from '../../../app/inspection.js';
-import { clockTime } from '../../../app/timeWords.js';
+import { clockTime, timelineStyle } from '../../../app/timeWords.js';
 import { resendMissedHint } from '../../../app/missedEvents.js';
 import { remindersWords, scheduleWords } from '../../../app/signerReminders.js';
 import { redactSecretLinks } from '../../../app/secretLinks.js';
@@ -181,7 +181,8 @@ async function showParts(f: Out, r: Inspection): Promise<void> {
     f,
     r.timeline,
     [
-      { header: 'TIME', value: (t) => t.at, kind: 'clock', priority: 2 },
+      // A timeline of several days (in this terminal's zone) dates every row.
+      { header: 'TIME', value: (t) => t.at, kind: timelineStyle(r.timeline.map((t) => t.at)), priority: 2 },
       { header: 'SOURCE', value: (t) => t.source, priority: 1 },
       // The code repeats what the words say: on a narrow terminal it goes first.
       { header: 'CODE', value: (t) => t.code, priority: -2 },

@@ -2,7 +2,8 @@
 import { BUNDLE_ORDERINGS, BUNDLE_STATUSES } from '../../../service/enums.js';
 import type { BundleListQuery } from '../../../service/types.js';
 import { choiceListOption, choiceOption, dayArg } from '../../flags.js';
-import { printList } from '../../output/print.js';
+import { findBundles, searchText } from '../../../app/bundleSearch.js';
+import { note, printList } from '../../output/print.js';
 import { addPageOptions, fetchPages } from '../../paging.js';
 import { defineVerb } from '../../verb.js';
 import { BUNDLE_COLUMNS } from './shared/display.js';
@@ -13,7 +14,7 @@ export const list = defineVerb('list', 'List Bundles, newest first', {
   flags: (c) =>
     addPageOptions(
       c
-        .option('--search <text>', 'slug, label, custom key, signer name, email or phone')
+        .option('--search <text>', 'slug, label, custom key, signer name, email or phone; or a packet id')
         .addOption(choiceOption('--status <code>', 'one status code', BUNDLE_STATUSES))
         .addOption(choiceListOption('--status-in <codes>', 'comma-separated status codes', BUNDLE_STATUSES))
         .option('--tag <tag>', 'Bundles having the tag')
@@ -49,7 +50,19 @@ export const list = defineVerb('list', 'List Bundles, newest first', {
       completed_before: o.completedBefore,
       template: o.template,
     };
-    const items = await fetchPages(f, (q) => service.listBundles({ ...query, ...q }), o);
+    // The console's rule too: a packet id finds its Bundle.
+    let packetOf: string | undefined;
+    const items = await fetchPages(
+      f,
+      async (q) => {
+        const found = await findBundles(service, { ...query, ...q });
+        packetOf ??= found.packetOf;
+        return found.page;
+      },
+      o,
+    );
     await printList(f, items, BUNDLE_COLUMNS, (b) => b.id);
+    if (packetOf && items.length && !f.options.json && !f.options.quiet)
+      note(f, `${searchText(o.search)} is a signer's packet id, of Bundle ${packetOf}.`);
   },
 });

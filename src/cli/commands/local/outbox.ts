@@ -1,13 +1,12 @@
 // esign local outbox: the emails and SMS the engine would have sent (the newest thousand unless
 // told otherwise; a list that stops says so).
-import type { MessageKind } from '../../../service/localAdmin.js';
+import { MESSAGE_KINDS } from '../../../service/enums.js';
 import { choiceOption } from '../../flags.js';
 import { fieldColumns, note, printList } from '../../output/print.js';
 import { intArg } from '../../run.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { defineVerb } from '../../verb.js';
 
-const MESSAGE_KINDS = ['signing_request', 'reminder', 'docs_ready', 'declined', 'reassigned'] satisfies MessageKind[];
 const DEFAULT_LIMIT = 1000;
 
 export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have sent', {
@@ -34,11 +33,17 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
       f,
       list,
       [
-        { header: 'TIME', value: (m) => m.created, kind: 'log' },
+        { header: 'TIME', value: (m) => m.created, kind: 'log', priority: 2 },
         ...fieldColumns<(typeof list)[number]>(['kind', 'channel']),
-        { header: 'TO', value: (m) => m.recipient },
-        { header: 'SUBJECT', value: (m) => m.subject },
-        { header: 'BUNDLE', value: (m) => m.bundle_id },
+        // An address is never cut: too long for its column, it goes whole on a line under the row.
+        {
+          header: 'TO',
+          value: (m) => m.recipient,
+          priority: 1,
+          overflow: (m) => ({ head: '', lines: [`to: ${m.recipient}`] }),
+        },
+        { header: 'SUBJECT', value: (m) => m.subject, priority: -1 },
+        { header: 'BUNDLE', value: (m) => m.bundle_id, kind: 'id' },
       ],
       (m) => String(m.id),
     );

@@ -196,8 +196,6 @@ async function written(run: (outPath: string) => Promise<unknown>): Promise<Buff
     const outPath = join(dir, 'out.pdf');
     await run(outPath);
     return await readFile(outPath);
-  } catch (e) {
-    throw e instanceof SandboxFailure ? new Error(e.message) : e;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -27,8 +27,12 @@ async function perform(job: SandboxJob): Promise<unknown> {
       return null;
     }
     case 'signed': {
+      // The stored PDF is walked bounded first, as at its check: pdf-lib's own walk trusts it.
+      const original = readFileSync(job.pdfPath);
+      const info = await inspectPdf(original);
+      if ('problem' in info) throw new Error(info.problem.replace(/^The PDF\b/, `The document "${job.doc.name}"`));
       const { signedPdf } = await import('../../evidence/evidence.js');
-      const pdf = await signedPdf(job.bundle, { ...job.doc, pdf: readFileSync(job.pdfPath) }, job.values, job.interim);
+      const pdf = await signedPdf(job.bundle, { ...job.doc, pdf: original }, job.values, job.interim);
       writeFileSync(job.outPath, pdf, { mode: 0o600 });
       return null;
     }

@@ -2,7 +2,7 @@
 // it; it adds the live Bundle page, the PDF preview, in-browser hashing for verify and copy buttons.
 // Every piece of HTML it puts in the page was rendered (and escaped) by the server.
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { clockTime, exactTime, type TimeStyle, timeIn, zoneName } from '../../../app/timeWords.js';
+import { clockTime, exactTime, type TimeStyle, timeIn, timelineStyle, zoneName } from '../../../app/timeWords.js';
 
 const ASSETS = new URL('./', import.meta.url).href;
 
@@ -27,6 +27,15 @@ const backendNow = () => renderedAt + (Date.now() - loadedAt);
 /** Draws every time in `root` again: words or a clock in the zone chosen, the exact time on hover. */
 function drawTimes(root: ParentNode = document): void {
   const at = backendNow();
+  // A timeline of several days in the zone shown dates every row (the terminal's rule).
+  for (const list of root.querySelectorAll<HTMLElement>('ol.timeline')) {
+    const rows = [...list.querySelectorAll<HTMLTimeElement>(':scope > li > time[data-style]')];
+    const style = timelineStyle(
+      rows.map((t) => t.dateTime),
+      zone,
+    );
+    for (const t of rows) t.dataset.style = style;
+  }
   for (const t of root.querySelectorAll<HTMLTimeElement>('time[data-style]')) {
     const iso = t.dateTime;
     t.textContent = timeIn(t.dataset.style as TimeStyle, iso, at, zone);

@@ -1,0 +1,58 @@
+// A completed Bundle whose signed files exceed the processing limits fails once, in words, and is not
+// tried again (before: left pending with a lease, drawn again every two minutes, for ever). The
+// document sandbox and its limits are the real ones; the stored PDF is swapped after the create's
+// check for one over them (a real document over the evidence job's limits takes a minute of CPU or a
+// gigabyte of memory to find out).
+import { chmodSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { classicXref } from '../../bench/hostile-documents.mjs';
+import { inspectBundle } from '../../src/app/inspection.js';
+import { processPendingEvidence } from '../../src/local/evidence/job.js';
+import type { EngineContext } from '../../src/local/store/context.js';
+import { bundleRequest, newEngine } from '../helpers.js';
+
+let engine: ReturnType<typeof newEngine> | undefined;
+afterEach(async () => engine?.dispose());
+
+describe('evidence over the processing limits', () => {
+  it('fails once, recorded in the Bundle errors and said where support reads, and is not retried', async () => {
+    const reports: string[] = [];
+    const e = (engine = newEngine({ report: (line) => reports.push(line) }));
+    const b = await e.createBundle(
+      bundleRequest({ packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }] }),
+    );
+    const { sha256 } = e.db
+      .prepare('SELECT d.sha256 FROM documents d JOIN bundles b ON b.seq = d.bundle_seq WHERE b.id = ?')
+      .get(b.id) as { sha256: string };
+    const path = e.blobPath(sha256);
+    chmodSync(path, 0o600);
+    writeFileSync(path, classicXref(600_000));
+
+    await e.signPacket(b.packets[0]!.id, {});
+    await e.settle();
+
+    const done = await e.getBundle(b.id);
+    expect(done.status).toBe('co');
+    expect(done.doc_status).toBe('pe');
+    const failed = done.errors.filter((x) => x.code === 'files_failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.message).toMatch(
+      /^The signed PDFs and Certificates of Evidence could not be made: The document "contract\.pdf" exceeds the processing limits: its cross-reference table has 600,000 entries \(at most 500,000\)\. They are not tried again\.$/,
+    );
+    // The files' 409 says why, not "not ready yet".
+    await expect(e.getBundleFiles(b.id)).rejects.toMatchObject({ status: 409, message: failed[0]!.message });
+    expect(reports.filter((l) => l.includes(b.id))).toHaveLength(1);
+
+    // Its lease over (or another process looking), nothing is claimed or drawn again.
+    e.db.prepare('UPDATE bundles SET evidence_lease = NULL WHERE id = ?').run(b.id);
+    const ctx = (e as unknown as { ctx: EngineContext }).ctx;
+    expect(await processPendingEvidence(ctx)).toBe(0);
+    expect(reports.filter((l) => l.includes(b.id))).toHaveLength(1);
+    expect((await e.getBundle(b.id)).errors.filter((x) => x.code === 'files_failed')).toHaveLength(1);
+
+    // What inspect and the console show: the error, and the files' note in the same words.
+    const r = await inspectBundle(e, done);
+    expect(r.files).toBeNull();
+    expect(r.files_note).toBe(failed[0]!.message);
+  }, 60_000);
+});
