@@ -67,8 +67,11 @@ export interface BundleIntent {
 type PathRead = Buffer | 'checked' | undefined;
 
 export interface BuildContext {
-  /** Asked for a template's roles when they go to the signers in order. */
-  service: Pick<EsignService, 'getTemplate' | 'getEnvelopeTemplate'>;
+  /**
+   * Asked for a template's roles when they go to the signers in order. Absent only in a count that
+   * checks each request's shape (a batch's first pass): the roles are then left out.
+   */
+  service?: Pick<EsignService, 'getTemplate' | 'getEnvelopeTemplate'>;
   /** The folder a relative `file_path` is read from. */
   baseDir: string;
   /** Reads a file whole (default: readFile); a failure is refused naming the file_path. */
@@ -151,6 +154,7 @@ async function readWhole(ctx: BuildContext, path: string, given: string): Promis
 }
 
 async function templateRoles(ctx: BuildContext, kind: 'document' | 'envelope', id: string): Promise<string[]> {
+  if (!ctx.service) return [];
   if (kind === 'document') return (await ctx.service.getTemplate(id)).roles.map((r) => r.key);
   const t = await ctx.service.getEnvelopeTemplate(id);
   return [...t.signers].sort((a, b) => a.order - b.order).map((r) => r.key);
@@ -237,7 +241,7 @@ export async function buildBundleRequest(intent: BundleIntent, ctx: BuildContext
       throw new UseCaseError('An Envelope Template brings its own documents: give no documents with it.', 'usage');
     const { roles, ...envelope } = e;
     if (roles?.length) for (const r of roles) named(packets, r).key = r.role;
-    else if (!keyed && packets.length && typeof e.template_id === 'string')
+    else if (!keyed && packets.length && ctx.service && typeof e.template_id === 'string')
       for (const [role, p] of inOrder(
         'Envelope Template',
         e.template_id,

@@ -49,10 +49,16 @@ export async function checkRows(
   let rows = 0;
   let invalid = 0;
   let exists = 0;
-  const creates = new CreateChecker(await service());
+  const backend = await service();
+  const creates = new CreateChecker(backend);
   if (!plan.problems.length) {
     // The same rows as batch send's (rows.ts), duplicate custom_keys included, files read as it reads them.
-    const checker = new RowChecker(source, { batchId: 'check', readFiles: true, files: new FileCache() });
+    const checker = new RowChecker(source, {
+      batchId: 'check',
+      readFiles: true,
+      files: new FileCache(),
+      templates: backend,
+    });
     // In slices: a server checking for one caller answers others meanwhile.
     const slice = sliced(() => onRows?.(rows));
     for await (const r of readRows(csv, header)) {

@@ -276,6 +276,7 @@ export async function runBatch(
       // to columns by errorText): checked here too, every row would be checked twice.
       schemaPassed: service.capabilities.checksInProcess ? () => true : o.schemaPassed,
       keyFor: o.keyFor,
+      templates: service,
     });
     let chunk: Entry[] = [];
     // In slices: a server sending one caller's batch answers others meanwhile.
