@@ -29,7 +29,7 @@ export interface SignerIntent extends Json {
 }
 
 /** A role of a template and the signer who fills it, by any handle (key, number, email, phone, name). */
-export interface RoleIntent {
+interface RoleIntent {
   role: string;
   signer: string;
 }
@@ -47,7 +47,7 @@ export interface DocumentIntent extends Json {
   assignments?: RoleIntent[];
 }
 
-export interface EnvelopeIntent {
+interface EnvelopeIntent {
   template_id: string;
   field_values?: { key: string; initial_value: string | number }[];
   /** Roles named: each renames its signer's key. */
@@ -115,7 +115,7 @@ export class RoleCountMismatch extends UseCaseError {
 }
 
 /** The signer a handle names: by key, number from 1, email (any case), phone or name. */
-export function findSigner(packets: readonly Json[], handle: string): Json | undefined {
+function findSigner(packets: readonly Json[], handle: string): Json | undefined {
   const n = /^\d+$/.test(handle) ? Number(handle) : 0;
   const lower = handle.toLowerCase();
   return (

@@ -101,7 +101,7 @@ function documentIntent(d: DocumentInput, i: number, readFiles: boolean): Docume
 }
 
 /** The arguments as the request builder's intent. */
-export function signatureIntent(input: SignatureRequestInput, readFiles: boolean): BundleIntent {
+function signatureIntent(input: SignatureRequestInput, readFiles: boolean): BundleIntent {
   const documents = (input.documents ?? []).map((d, i) => documentIntent(d, i, readFiles));
   if (input.envelope_template) {
     if (documents.length) throw usage('An Envelope Template brings its own documents: give no documents with it.');
