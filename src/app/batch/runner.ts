@@ -225,10 +225,7 @@ export async function runBatch(
     if (o.signal?.aborted || (o.calls && !(await o.calls.slot(o.signal)))) throw new RowInterrupted();
   };
   // One call's slot for the look-up (a remote search of more than 100 near keys reads more pages).
-  const lookup = async (key: string) => {
-    await callUnlessStopped();
-    return service.findBundleByCustomKey(key);
-  };
+  const lookup = (key: string) => callUnlessStopped().then(() => service.findBundleByCustomKey(key));
 
   const handle = rowHandler({ service, journal, o, finish, call, callUnlessStopped, lookup });
 
