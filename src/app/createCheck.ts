@@ -76,8 +76,7 @@ export class CreateChecker {
     }
     const problems = await this.clientRules(req);
     if (!problems.length && this.o.lookUpKeys && typeof req.body.custom_key === 'string') {
-      const { findByKey } = await import('./customKey.js');
-      const holder = await findByKey(this.service, req.body.custom_key);
+      const holder = await this.service.findBundleByCustomKey(req.body.custom_key);
       if (holder)
         problems.push({ field: 'custom_key', message: `A Bundle with this custom_key already exists: ${holder.id}.` });
     }

@@ -9,6 +9,7 @@ import { CliError, EXIT } from './exitCodes.js';
 import type { IO } from './io.js';
 import type { OutputOptions } from './output/print.js';
 import { environment } from '../app/environment.js';
+import { requireLive } from '../app/liveGuard.js';
 import { stripControl } from '../app/sanitize.js';
 import { type Profile, openProfilesIfAny } from './profiles.js';
 import { createHash } from 'node:crypto';
@@ -298,14 +299,14 @@ export class Factory {
     what: string,
   ): Promise<void> {
     const s = await this.settings();
-    if (!(await this.service()).capabilities.sendsForReal || liveFlag || s.live) return;
-    if (typeof isTest === 'function' ? await isTest() : isTest) return;
-    const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : (s.baseUrl ?? 'this server');
-    throw new CliError(
-      `Refusing to ${what} a non-test Bundle on ${target}: real people would receive it. ` +
-        `Pass --live, mark the profile live (esign profile add ${s.profile ?? 'NAME'} --live ...), or use --test.`,
-      EXIT.USAGE,
-    );
+    await requireLive(await this.service(), Boolean(liveFlag || s.live), isTest, () => {
+      const target = s.profile ? `profile "${s.profile}" (${s.baseUrl})` : (s.baseUrl ?? 'this server');
+      return new CliError(
+        `Refusing to ${what} a non-test Bundle on ${target}: real people would receive it. ` +
+          `Pass --live, mark the profile live (esign profile add ${s.profile ?? 'NAME'} --live ...), or use --test.`,
+        EXIT.USAGE,
+      );
+    });
   }
 
   /** Whether the embedded engine has a database yet (so asking it something creates nothing). */

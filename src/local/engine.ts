@@ -277,6 +277,9 @@ export class LocalEngine implements LocalBackend {
   async findBundlesByCustomKeys(keys: readonly string[]): Promise<Map<string, Bundle>> {
     return findBundlesByCustomKeys(this.db, keys);
   }
+  async findBundleByCustomKey(key: string): Promise<Bundle | undefined> {
+    return findBundlesByCustomKeys(this.db, [key]).get(key);
+  }
   async getBundle(slug: string, include?: string): Promise<Bundle> {
     if (!include) return this.bundleReads.get(slug, () => loadBundle(this.db, slug));
     return life.getBundleWithIncludes(this.ctx, slug, include);

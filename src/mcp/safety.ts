@@ -2,7 +2,7 @@
 // destructive tools, and the custom_key every create carries so that a retried call finds the
 // Bundle the first one made instead of making (and sending) a second.
 import { createHash } from 'node:crypto';
-import { findByKey } from '../app/customKey.js';
+import { requireLive as liveGuard } from '../app/liveGuard.js';
 import { ApiError } from '../service/errors.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';
@@ -45,13 +45,13 @@ export async function createOnce(
 ): Promise<Created> {
   const given = typeof body.custom_key === 'string' && body.custom_key.trim() ? body.custom_key : undefined;
   const custom_key = given ?? derivedCustomKey(identity);
-  const found = await findByKey(service, custom_key);
+  const found = await service.findBundleByCustomKey(custom_key);
   if (found) return { bundle: found, existing: true, custom_key };
   try {
     return { bundle: await create({ ...body, custom_key }), existing: false, custom_key };
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 400 && e.errors.some((x) => x.field === 'custom_key'))) throw e;
-    const raced = await findByKey(service, custom_key);
+    const raced = await service.findBundleByCustomKey(custom_key);
     if (!raced) throw e;
     return { bundle: raced, existing: true, custom_key };
   }
@@ -69,11 +69,15 @@ export async function requireLive(
   isTest: boolean | (() => Promise<boolean>),
   what: string,
 ): Promise<void> {
-  if (!ctx.service.capabilities.sendsForReal || ctx.live) return;
-  if (typeof isTest === 'function' ? await isTest() : isTest) return;
-  throw new Refusal(
-    say`Refused to ${ours(what)}: it is not a test Bundle, this backend sends email and SMS to real people, and the profile is not marked live. Nothing was sent. Use a test Bundle (test: true / is_test: true), or have the operator mark the profile live (esign profile add NAME --live).`,
-    { error: { code: 'refused', refused: 'live', what } },
+  await liveGuard(
+    ctx.service,
+    ctx.live,
+    isTest,
+    () =>
+      new Refusal(
+        say`Refused to ${ours(what)}: it is not a test Bundle, this backend sends email and SMS to real people, and the profile is not marked live. Nothing was sent. Use a test Bundle (test: true / is_test: true), or have the operator mark the profile live (esign profile add NAME --live).`,
+        { error: { code: 'refused', refused: 'live', what } },
+      ),
   );
 }
 

@@ -32,7 +32,7 @@ import { type ToolSet, toolsOf } from './toolsets.js';
 
 export interface McpOptions {
   service: EsignService;
-  /** The profile is marked live (see safety.ts requireLive). */
+  /** The profile is marked live (see app/liveGuard.ts). */
   live?: boolean;
   /** The client runs on this machine (stdio): path arguments are allowed. */
   fileAccess?: boolean;

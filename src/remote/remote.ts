@@ -16,7 +16,7 @@ import type {
   WebhookEventListQuery,
 } from '../service/types.js';
 import { FormData, HttpClient, type HttpOptions, type HttpResponse, type RequestSpec } from './http.js';
-import { findByCustomKey } from '../service/customKey.js';
+import { searchByCustomKey } from './customKey.js';
 import { createWithKey } from './retryPolicy.js';
 import { ofBundle } from '../service/webhookEvents.js';
 import { ApiError } from '../service/errors.js';
@@ -158,8 +158,12 @@ export class RemoteService extends OperationsOverHttp implements EsignService {
       return (await this.http.send({ method: row.method, path: row.path, form, retry: false })).body as Bundle;
     };
     if (!customKey) return post();
-    return createWithKey(this.http.policy, post, () => findByCustomKey(this.listBundles, customKey), 'the Bundle');
+    return createWithKey(this.http.policy, post, () => this.findBundleByCustomKey(customKey), 'the Bundle');
   };
+
+  findBundleByCustomKey(key: string): Promise<Bundle | undefined> {
+    return searchByCustomKey(this.listBundles, key);
+  }
 
   /** `bundle` is esign serve's filter; the hosted service ignores it, so items are also filtered here by payload. */
   override listWebhookEvents = async (q: WebhookEventListQuery = {}) =>

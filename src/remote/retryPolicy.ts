@@ -3,8 +3,8 @@
 //   again, whatever its method, unless the server asks for longer than the policy will wait;
 // - a request whose outcome is unknown (a cut connection, a timeout, 502/503/504) is sent again only
 //   if repeating it is safe (the operation is idempotent);
-// - a create is never sent again blind: with a custom_key, one lookup of that key across all pages
-//   of the search first, and the Bundle found is the answer; without one, the failure is final.
+// - a create is never sent again blind: with a custom_key, one exact look-up of that key first (the
+//   port's findBundleByCustomKey), and the Bundle found is the answer; without one, the failure is final.
 // Waits go through `sleep`, so a test injects time instead of sleeping.
 
 export interface RetryPolicy {
@@ -97,7 +97,7 @@ function outcomeUnknown(e: unknown): boolean {
 
 /**
  * A create with a custom_key: `post` makes one attempt (throttling already waited out); after a
- * failure whose outcome is unknown, one lookup of the key (all pages), and the Bundle found is the
+ * failure whose outcome is unknown, one exact look-up of the key, and the Bundle found is the
  * answer; else, after a backoff, one more attempt, up to the policy's retries.
  */
 export async function createWithKey<T>(

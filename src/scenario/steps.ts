@@ -4,7 +4,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { attachSpecFiles } from '../app/attachFiles.js';
+import { buildBundleRequest, intentOfSpec } from '../app/bundleRequest.js';
 import { download, safeFileName } from '../app/download.js';
 import { parseDuration } from '../app/duration.js';
 import { sha256File } from '../app/hashFile.js';
@@ -13,7 +13,7 @@ import { waitForBundles } from '../app/wait/waiter.js';
 import { explainEnd } from '../app/wait/why.js';
 import { operationRow } from '../service/operationTable.js';
 import type { EsignService, SignInput } from '../service/service.js';
-import type { Bundle, Packet, WebhookEvent } from '../service/types.js';
+import type { AttachedFile, Bundle, Packet, WebhookEvent } from '../service/types.js';
 import { AssertionFailed, mismatch } from './expect.js';
 import { MAKE } from './fixtures.js';
 import type { Action, DELIVERY_STATES, Step } from './format.js';
@@ -51,6 +51,8 @@ async function readSpec(file: string): Promise<unknown> {
   return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
 }
 
+const CREATES = new Set(['createBundle', 'createBundleFromEnvelopeTemplate']);
+
 async function call(step: Step, ctx: RunContext): Promise<unknown> {
   const row = operationRow(step.call!)!;
   const params = step.params ?? {};
@@ -61,7 +63,13 @@ async function call(step: Step, ctx: RunContext): Promise<unknown> {
     body = await readSpec(file);
     baseDir = dirname(file);
   }
-  const files = body && typeof body === 'object' ? await attachSpecFiles(body as Record<string, unknown>, baseDir) : [];
+  let files: AttachedFile[] = [];
+  // A create's body is what the person means: the request builder makes the request (app/bundleRequest.ts).
+  if (CREATES.has(row.name) && body && typeof body === 'object' && !Array.isArray(body))
+    ({ body, files } = await buildBundleRequest(intentOfSpec(body as Record<string, unknown>), {
+      service: ctx.service,
+      baseDir,
+    }));
   const args = row.args.map((a) => {
     if (a.in === 'path' || (a.in === 'query' && 'name' in a))
       return params[a.name] === undefined ? undefined : String(params[a.name]);

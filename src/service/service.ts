@@ -211,8 +211,8 @@ interface InsightOperations {
   /** Bundles whose slug starts with `prefix` (from an index, however many Bundles), in slug order. */
   bundleIdsByPrefix?(prefix: string, limit: number): Promise<{ id: string; label: string }[]>;
   /**
-   * The Bundles whose custom_key is exactly one of `keys`, by key, in one indexed read; a
-   * backend without it is asked by search, one key at a time (customKey.ts findByCustomKey).
+   * The Bundles whose custom_key is exactly one of `keys`, by key, in one indexed read; a backend
+   * without it is asked `findBundleByCustomKey`, one key at a time.
    */
   findBundlesByCustomKeys?(keys: readonly string[]): Promise<Map<string, Bundle>>;
   /** The Bundle a packet belongs to (404 when no such packet). */
@@ -254,6 +254,12 @@ export interface EsignService extends Operations, ValidationOperations, InsightO
    * operation of the table: a stream, as file links are).
    */
   followRequests(o: FollowRequests, onEntry: (e: RequestLogEntry) => void): Promise<void>;
+  /**
+   * The Bundle whose custom_key is exactly `key` (any state), or undefined: the one look-up a create
+   * that must not happen twice makes (a retried create, an agent's create, a batch row). The engine
+   * reads its index; the API has no exact filter, so the remote adapter searches and compares.
+   */
+  findBundleByCustomKey(key: string): Promise<Bundle | undefined>;
   readonly capabilities: BackendCapabilities;
   /**
    * The contents behind an expiring file link (`file_url` of a Bundle file or a Certificate of

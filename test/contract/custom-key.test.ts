@@ -57,3 +57,21 @@ describe.each(BACKENDS)('custom_key is unique: $name', ({ make }) => {
     expect((await b.service.listBundles()).total).toBe(1);
   });
 });
+
+describe.each(BACKENDS)('findBundleByCustomKey is exact: $name', ({ make }) => {
+  const b = useBackend(make);
+
+  it('finds the one Bundle with the key, past a page of near keys, and nothing for a near key', async () => {
+    const first = await b.engine.createBundle(bundleRequest({ custom_key: 'K-7', status: 'dr' }));
+    // 100 newer Bundles whose key and label hold "K-7": a search for it lists them first, a full page.
+    const near: string[] = [];
+    for (let n = 0; n < 100; n++)
+      near.push(
+        (await b.engine.createBundle(bundleRequest({ custom_key: `K-7-${n}`, label: `K-7 ${n}`, status: 'dr' }))).id,
+      );
+    expect((await b.service.findBundleByCustomKey('K-7'))?.id).toBe(first.id);
+    expect((await b.service.findBundleByCustomKey('K-7-42'))?.id).toBe(near[42]);
+    for (const miss of ['k-7', 'K-', 'K-7-100', ' K-7'])
+      expect(await b.service.findBundleByCustomKey(miss)).toBeUndefined();
+  });
+});

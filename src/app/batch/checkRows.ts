@@ -67,8 +67,9 @@ export async function checkRows(
   let invalid = 0;
   let exists = 0;
   let sentBefore = 0;
+  const backend = await service();
   // With a plan, a custom_key a Bundle has is looked up on every backend, as the send looks it up.
-  const creates = new CreateChecker(await service(), { lookUpKeys: batch !== undefined });
+  const creates = new CreateChecker(backend, { lookUpKeys: batch !== undefined });
   if (!columns.problems.length) {
     // The same rows as batch send's (rows.ts), duplicate custom_keys included, files read as it reads them.
     const checker = new RowChecker(source, {
@@ -76,6 +77,7 @@ export async function checkRows(
       readFiles: true,
       files: new FileCache(),
       keyFor: batch?.keyFor,
+      templates: backend,
     });
     // In slices: a server checking for one caller answers others meanwhile.
     const slice = sliced(() => onRows?.(rows));

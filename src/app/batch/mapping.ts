@@ -3,13 +3,20 @@
 // BundleRequest members. Every request member remembers the column it came from, so a problem is
 // reported as `row 17, column ada.email: ...`.
 import { readFile, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
 import { ApiError } from '../../service/errors.js';
 import type { AttachedFile, DocumentTemplate, EnvelopeTemplate } from '../../service/types.js';
 import { type DeliverVia, contactProblems } from '../../service/delivery.js';
 import type { CsvRow } from './csv.js';
 import type { FileCache } from './fileCache.js';
 import { safeLine } from '../sanitize.js';
+import {
+  type BuildContext,
+  type BundleIntent,
+  type SignerIntent,
+  buildBundleRequest,
+  intentOfSpec,
+} from '../bundleRequest.js';
+import { UseCaseError } from '../failure.js';
 
 export type Source =
   | { kind: 'spec'; spec: Record<string, unknown>; baseDir: string }
@@ -209,8 +216,8 @@ function signerCells(
   role: string,
   prov: Provenance,
   path: string,
-): Record<string, unknown> | undefined {
-  const p: Record<string, unknown> = { key: role };
+): SignerIntent | undefined {
+  const p: SignerIntent = { key: role };
   for (const part of SIGNER_PARTS) {
     const cell = values[`${role}.${part}`];
     if (cell === undefined || cell === '') continue;
@@ -245,24 +252,29 @@ export interface BuildOptions {
   schemaPassed?: (row: number) => boolean;
   /** The key of a row whose values an earlier run of the CSV had in flight (identity.ts): looked up before any create. */
   keyFor?: (row: number) => string | undefined;
+  /**
+   * Where a template's roles are read when they go to the signers in order (once per template: see
+   * RowChecker). Absent in a count, which checks each request's shape only: the roles are then left out.
+   */
+  templates?: BuildContext['service'];
 }
 
-/** The request of a row made from a template or an envelope template: its signers, field values and tag values. */
-function templateBody(
+/** The intent of a row made from a template or an envelope template: its signers, field values and tag values. */
+function templateIntent(
   source: Exclude<Source, { kind: 'spec' }>,
   values: CsvRow['values'],
   prov: Provenance,
   problems: Problem[],
-): { body: Record<string, unknown>; endpoint: RowRequest['endpoint'] } {
-  const packets: Record<string, unknown>[] = [];
+): { intent: BundleIntent; endpoint: RowRequest['endpoint'] } {
+  const signers: SignerIntent[] = [];
   const fieldValues: { key: string; initial_value: string }[] = [];
   const roles =
     source.kind === 'template'
       ? source.template.roles.map((r) => r.key)
       : [...source.template.signers].sort((a, b) => a.order - b.order).map((s) => s.key);
   for (const role of roles) {
-    const p = signerCells(values, role, prov, `packets[${packets.length}]`);
-    if (p) packets.push(p);
+    const p = signerCells(values, role, prov, `packets[${signers.length}]`);
+    if (p) signers.push(p);
   }
   const tagValues: Record<string, string> = {};
   for (const [c, v] of Object.entries(values)) {
@@ -276,55 +288,34 @@ function templateBody(
       tagValues[c.slice(4)] = v;
     }
   }
-  const body: Record<string, unknown> = { packets };
-  if (Object.keys(tagValues).length) body.tag_values = tagValues;
-  if (source.kind === 'template') {
-    body.documents = [
-      {
-        template_id: source.template.id,
-        assignments: packets.map((p) => ({ role: p.key, signer: p.key })),
-        ...(fieldValues.length ? { field_values: fieldValues } : {}),
-      },
-    ];
-  } else {
-    body.envelope_template = {
+  const intent: BundleIntent = { signers, documents: [], settings: {} };
+  if (Object.keys(tagValues).length) intent.settings.tag_values = tagValues;
+  const field_values = fieldValues.length ? { field_values: fieldValues } : {};
+  if (source.kind === 'template')
+    intent.documents.push({
       template_id: source.template.id,
-      ...(fieldValues.length ? { field_values: fieldValues } : {}),
-    };
-  }
-  if (!packets.length)
+      assignments: signers.map((p) => ({ role: p.key as string, signer: p.key as string })),
+      ...field_values,
+    });
+  else intent.envelope = { template_id: source.template.id, ...field_values };
+  if (!signers.length)
     problems.push({
       message: `no signer: fill at least one of the ${roles.map((r) => `${r}.email`).join(', ')} columns`,
     });
-  return { body, endpoint: source.kind === 'template' ? ('bundle' as const) : ('envelope' as const) };
+  return { intent, endpoint: source.kind === 'template' ? ('bundle' as const) : ('envelope' as const) };
 }
 
-/** Documents naming a local file carry it as an attached file (file_index), as bundle create does. */
-async function attachDocumentFiles(
-  source: Source,
-  body: Record<string, unknown>,
-  o: BuildOptions,
-  prov: Provenance,
-  problems: Problem[],
-  files: AttachedFile[],
-) {
-  const documents = Array.isArray(body.documents) ? (body.documents as Record<string, unknown>[]) : [];
-  for (const [i, d] of documents.entries()) {
-    if (typeof d?.file_path !== 'string' || source.kind !== 'spec') continue;
-    const path = resolve(source.baseDir, d.file_path);
-    const at = `documents[${i}].file_path`;
+/** A document's file as the request builder asks for it: read (or, in a count, found) here, a problem naming its column. */
+function rowFiles(o: BuildOptions, prov: Provenance, problems: Problem[]) {
+  return async (path: string, _given: string, at: string): Promise<Buffer | 'checked' | undefined> => {
     // The file travels as an attached file: a problem with its bytes names the column of its path.
     const column = columnFor(prov, at);
-    if (column) prov.push([`documents[${i}].file_index`, column]);
+    if (column) prov.push([at.replace(/file_path$/, 'file_index'), column]);
     try {
-      if (o.readFiles) {
-        files.push({ filename: basename(path), data: await (o.files ? o.files.read(path) : readFile(path)) });
-        d.file_index = files.length - 1;
-      } else {
-        if (!(await (o.files ? o.files.isFile(path) : stat(path).then((s) => s.isFile()))))
-          throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-        d.file_index = 0;
-      }
+      if (o.readFiles) return await (o.files ? o.files.read(path) : readFile(path));
+      if (!(await (o.files ? o.files.isFile(path) : stat(path).then((s) => s.isFile()))))
+        throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      return 'checked';
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       problems.push({
@@ -332,9 +323,9 @@ async function attachDocumentFiles(
         field: at,
         message: `${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
       });
+      return undefined;
     }
-    delete d.file_path;
-  }
+  };
 }
 
 /** Builds and validates one row against the same schemas as a real create. */
@@ -345,15 +336,14 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
   if (row.problem)
     return { problems: [{ message: row.problem }], key: row.values.custom_key?.trim() || undefined, columnOf };
   const { values } = row;
-  const files: AttachedFile[] = [];
-  const { body, endpoint } =
+  const { intent, endpoint } =
     source.kind === 'spec'
       ? {
           // A new tree: every object and array of the spec is made anew, filled in.
-          body: fill(source.spec, values, '', prov) as Record<string, unknown>,
+          intent: intentOfSpec(fill(source.spec, values, '', prov) as Record<string, unknown>),
           endpoint: 'bundle' as const,
         }
-      : templateBody(source, values, prov, problems);
+      : templateIntent(source, values, prov, problems);
 
   for (const [c, kind] of Object.entries(MEMBER_COLUMNS)) {
     const cell = values[c];
@@ -361,12 +351,24 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
     const m = member(kind, cell);
     if (m.problem) problems.push({ column: c, message: m.problem });
     else {
-      body[c] = m.value;
+      intent.settings[c] = m.value;
       prov.push([c, c]);
     }
   }
 
-  await attachDocumentFiles(source, body, o, prov, problems, files);
+  let built: { body: Record<string, unknown>; files: AttachedFile[] };
+  try {
+    built = await buildBundleRequest(intent, {
+      service: o.templates,
+      baseDir: source.kind === 'spec' ? source.baseDir : process.cwd(),
+      readPath: rowFiles(o, prov, problems),
+    });
+  } catch (e) {
+    if (!(e instanceof UseCaseError)) throw e;
+    problems.push({ message: e.message });
+    return { problems, key: values.custom_key?.trim() || undefined, columnOf };
+  }
+  const { body, files } = built;
 
   const key =
     typeof body.custom_key === 'string' && body.custom_key.trim()

@@ -4,13 +4,37 @@
 import type { CsvRow } from './csv.js';
 import { type BuildOptions, type BuiltRow, type Source, buildRow } from './mapping.js';
 
+type Templates = NonNullable<BuildOptions['templates']>;
+
+/** Each template read once for all rows of a run (a spec's rows mostly name the same one). */
+function oncePerTemplate(t: Templates): Templates {
+  const documents = new Map<string, ReturnType<Templates['getTemplate']>>();
+  const envelopes = new Map<string, ReturnType<Templates['getEnvelopeTemplate']>>();
+  const once = <T>(m: Map<string, Promise<T>>, id: string, read: () => Promise<T>) => {
+    let hit = m.get(id);
+    if (!hit) {
+      hit = read();
+      m.set(id, hit);
+      hit.catch(() => m.delete(id));
+    }
+    return hit;
+  };
+  return {
+    getTemplate: (id) => once(documents, id, () => t.getTemplate(id)),
+    getEnvelopeTemplate: (id) => once(envelopes, id, () => t.getEnvelopeTemplate(id)),
+  };
+}
+
 export class RowChecker {
   /** custom_key -> the first row that has it. */
   private readonly keys = new Map<string, number>();
+  private readonly o: BuildOptions;
   constructor(
     private readonly source: Source,
-    private readonly o: BuildOptions,
-  ) {}
+    o: BuildOptions,
+  ) {
+    this.o = o.templates ? { ...o, templates: oncePerTemplate(o.templates) } : o;
+  }
 
   /** A row not built again (sent by an earlier run) still holds its key against later rows. */
   claim(row: number, key: string): void {

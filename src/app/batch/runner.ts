@@ -2,7 +2,6 @@
 // and after, paced on a remote server. No row is sent twice: rows the journal calls sent are
 // skipped without a call; every other row is looked up by custom_key first (a Bundle made by an
 // earlier run, of any batch, or by anyone) and reported `exists` instead of being sent again.
-import { findByKey } from '../customKey.js';
 import { ApiError } from '../../service/errors.js';
 import type { EsignService } from '../../service/service.js';
 import type { Bundle } from '../../service/types.js';
@@ -225,7 +224,8 @@ export async function runBatch(
   const callUnlessStopped = async () => {
     if (o.signal?.aborted || (o.calls && !(await o.calls.slot(o.signal)))) throw new RowInterrupted();
   };
-  const lookup = (key: string) => findByKey(service, key, callUnlessStopped);
+  // One call's slot for the look-up (a remote search of more than 100 near keys reads more pages).
+  const lookup = (key: string) => callUnlessStopped().then(() => service.findBundleByCustomKey(key));
 
   const handle = rowHandler({ service, journal, o, finish, call, callUnlessStopped, lookup });
 
@@ -273,6 +273,7 @@ export async function runBatch(
       // to columns by errorText): checked here too, every row would be checked twice.
       schemaPassed: service.capabilities.checksInProcess ? () => true : o.schemaPassed,
       keyFor: o.keyFor,
+      templates: service,
     });
     let chunk: Entry[] = [];
     // In slices: a server sending one caller's batch answers others meanwhile.

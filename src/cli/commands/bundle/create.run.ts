@@ -14,7 +14,6 @@ import { SETTINGS_FLAGS, checkFlagMembers, givenFlags } from '../../flagMembers.
 import type { CreateOptions } from './create.js';
 import { buildCreateRequest } from './request.js';
 import { showBundle } from './shared/display.js';
-import { assignRolesInOrder } from './templateFlags.js';
 
 /** The flags that set a member of the request, checked by its schema before anything is sent. */
 const CREATE_FLAGS = [
@@ -31,9 +30,8 @@ const waitMs = (w: string | boolean | undefined) =>
 
 export async function run(f: Factory, o: CreateOptions): Promise<void> {
   const wait = waitMs(o.wait);
-  const { body, files, tags } = await buildCreateRequest(f.io, o);
+  const { body, files, tags } = await buildCreateRequest(f.io, o, () => f.service());
   await checkFlagMembers('BundleRequest', body, givenFlags(o, CREATE_FLAGS));
-  if (o.envelopeTemplate) await assignRolesInOrder(f, o.envelopeTemplate, o, body);
   if (o.dryRun) return dryRun(f, { endpoint: o.envelopeTemplate ? 'envelope' : 'bundle', body, files }, tags);
   if (body.status !== 'dr') await f.requireLive(body.is_test === true, o.live, 'create');
   // Tags are checked before anything is created: a bad one must not leave a sent Bundle behind.
