@@ -38,7 +38,10 @@ const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${serve
 function sandboxes(): number[] {
   const task = `/proc/${server.pid}/task`;
   return readdirSync(task).flatMap((t) =>
-    readFileSync(join(task, t, 'children'), 'utf8').split(/\s+/).filter(Boolean).map(Number),
+    readFileSync(join(task, t, 'children'), 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
   );
 }
 
