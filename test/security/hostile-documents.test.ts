@@ -8,10 +8,10 @@
 // long others wait on this machine is measured in bench/security.mjs --only documents, not here.
 // The corpus is generated (bench/hostile-documents.mjs).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostileDocuments } from '../../bench/hostile-documents.mjs';
 import { BIN } from '../cli/serveProcess.js';
 import { CONTRACT_PDF, tempDir } from '../helpers.js';
@@ -33,6 +33,9 @@ let other: string;
 
 /** The server's resident memory at its peak so far, in MB (Linux /proc). */
 const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024;
+/** Resets that peak to the memory now (Linux clear_refs 5): each test's bound is on its own work, not an earlier one's. */
+const resetPeak = () => writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+beforeEach(resetPeak);
 
 /** The server's child processes (here only its document sandbox: no Chromium, no converter). */
 function sandboxes(): number[] {
