@@ -37,14 +37,27 @@ const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${serve
 const resetPeak = () => writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
 beforeEach(resetPeak);
 
-/** The server's child processes (here only its document sandbox: no Chromium, no converter). */
+/** Whether `pid` runs (a process killed at a deadline stays a zombie until the server reaps it). */
+function live(pid: number): boolean {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return !/^\S+ \(.*\) [ZX]/s.test(stat);
+}
+
+/** The server's live child processes (here only its document sandbox: no Chromium, no converter). */
 function sandboxes(): number[] {
   const task = `/proc/${server.pid}/task`;
   return readdirSync(task).flatMap((t) =>
     readFileSync(join(task, t, 'children'), 'utf8')
       .split(/\s+/)
       .filter(Boolean)
-      .map(Number),
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return live(pid);
+        } catch {
+          return false; // gone between the two reads
+        }
+      }),
   );
 }
 
@@ -87,6 +100,19 @@ async function warmSandbox(): Promise<number[]> {
   return pids;
 }
 
+/** Sends `signal` to each of `pids` that is still there (a process retired meanwhile is not an error); those it reached. */
+function signal(pids: number[], name: 'SIGSTOP' | 'SIGCONT'): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, name);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
+      throw e;
+    }
+  });
+}
+
 /**
  * Runs `work` (which sends a document) with the server's sandbox processes stopped: once the
  * document is with the sandbox (`handed()`), the other key's GET /bundles/ is answered while `work`
@@ -97,8 +123,8 @@ async function othersAnsweredWhileHeld<T>(
   handed: () => boolean,
   work: () => Promise<T>,
 ): Promise<{ result: T; reads: number }> {
-  const held = await warmSandbox();
-  for (const pid of held) process.kill(pid, 'SIGSTOP');
+  const held = signal(await warmSandbox(), 'SIGSTOP');
+  expect(held.length, 'a sandbox process held').toBeGreaterThan(0);
   let settled = false;
   const running = work().finally(() => {
     settled = true;
@@ -115,7 +141,7 @@ async function othersAnsweredWhileHeld<T>(
     expect(r.status).toBe(200);
     expect(settled, 'the document answered while its sandbox was stopped').toBe(false);
   } finally {
-    for (const pid of held) process.kill(pid, 'SIGCONT');
+    signal(held, 'SIGCONT');
   }
   let done = false;
   let reads = 1;
@@ -227,8 +253,8 @@ describe('esign serve and hostile documents', () => {
     // Refused again from what the server remembers: with every sandbox process stopped, the answer
     // still comes (a new parse would wait for them), and no document is handed over.
     const dag = corpus[0]!.pdf!;
-    const held = await warmSandbox();
-    for (const pid of held) process.kill(pid, 'SIGSTOP');
+    const held = signal(await warmSandbox(), 'SIGSTOP');
+    expect(held.length, 'a sandbox process held').toBeGreaterThan(0);
     try {
       const again = await raw(origin, '/api/v2/bundles/', {
         method: 'POST',
@@ -240,7 +266,7 @@ describe('esign serve and hostile documents', () => {
       expect(JSON.stringify(again.json())).toMatch(corpus[0]!.reason);
       expect(handedOver()).toBeUndefined();
     } finally {
-      for (const pid of held) process.kill(pid, 'SIGCONT');
+      signal(held, 'SIGCONT');
     }
     expect(peakMb()).toBeLessThan(300);
   }, 60_000);
