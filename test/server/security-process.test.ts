@@ -195,7 +195,7 @@ describe('esign serve: uploads and the data directory', () => {
     } finally {
       await big.stop();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('refuses one file past the per-file limit, naming it', async () => {
     const r = await upload([
