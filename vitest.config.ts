@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { filesOf, type Tier } from './test/tiers.js';
 
 // The files that take longest start first, so that none of them starts last and holds the whole run
 // while the other workers are idle (a fresh clone has no timings cache to order by).
@@ -32,7 +33,6 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: 30_000,
@@ -45,5 +45,10 @@ export default defineConfig({
     // Many tests wait on processes, servers and browsers: more workers than this machine's 2 cores.
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
+    // The tiers (test/tiers.ts): `vitest run --project unit` runs one; `npm test` runs them all.
+    projects: (['unit', 'processes', 'browser', 'bench'] as Tier[]).map((name) => ({
+      extends: true,
+      test: { name, include: filesOf(name) },
+    })),
   },
 });

@@ -35,8 +35,18 @@ export async function receiveMultipartRequest(req: FastifyRequest, limits: Serve
         { field: 'bundle_request', message: 'This field is required.' },
       ]);
     const body = parseJson(spec[1], limits.maxDepth, 'bundle_request is not valid JSON');
+    // Only the files a document refers to are read into memory; the others keep their place (and
+    // name) empty: 600 MB of parts no document named were held whole for the create.
+    const documents = (body as { documents?: unknown } | null)?.documents;
+    const referred = new Set(
+      (Array.isArray(documents) ? documents : []).map((d) => (d as { file_index?: unknown } | null)?.file_index),
+    );
     const files = await Promise.all(
-      form.files.map(async (f) => ({ filename: f.filename, contentType: f.contentType, data: await f.read() })),
+      form.files.map(async (f, i) => ({
+        filename: f.filename,
+        contentType: f.contentType,
+        data: referred.has(i) ? await f.read() : Buffer.alloc(0),
+      })),
     );
     return { body, files, cleanup: form.cleanup };
   } catch (e) {

@@ -33,3 +33,14 @@ export async function main(argv: string[], version: string): Promise<void> {
   });
   process.exitCode = await runCli(argv.slice(2), { io: processIO(), version, wiring });
 }
+
+/**
+ * The program as shipped, run on a captured IO with this process's environment: its exit code and
+ * what it printed. Many command lines in one process, as test/cli/shipped-matrix.test.ts runs the
+ * bundle's commands (a process each cost it a Node start and the bundle's load, ~240 times).
+ */
+export async function runCaptured(args: string[], stdin = ''): Promise<{ exitCode: number; output: string }> {
+  const io = captureIO({ stdin, env: process.env });
+  const exitCode = await runCli(args, { io, version: '0', wiring });
+  return { exitCode, output: `${io.stdout()}${io.stderr()}` };
+}

@@ -59,6 +59,7 @@ describe('every benchmark runs end to end at a tiny size', () => {
       /^full lifecycles /m,
       /^webhook dispatcher: /m,
       /^bundle wait notices completion /m,
+      /^remote bundle wait at the hosted quota /m,
     ])
       expect(out).toMatch(line);
   });

@@ -79,11 +79,10 @@ describe('links and waits across processes', () => {
         void waiting.then((r) => reject(new Error(`the wait ended before it waited: ${r.stdout}`)));
       });
       expect(screen).toMatch(new RegExp(`${b.id}\\s+Sent\\s+0/2 signed`));
+      // How soon it notices (within 1 s) is bench/wait.mjs's figure; here, that it ends complete.
       for (const p of b.packets) await engine.signPacket(p.id, {});
-      const signedAt = Date.now();
       const r = await waiting;
       expect(r.exitCode, r.stdout).toBe(0);
-      expect(Date.now() - signedAt).toBeLessThan(1000);
       expect(r.stdout).toMatch(new RegExp(`${b.id}\\s+Complete\\s+2/2 signed`));
       expect(r.stdout).toContain('The Bundle reached complete.');
     } finally {

@@ -28,7 +28,7 @@ describe('--data-dir that cannot be a directory', () => {
   });
 
   it('a path that cannot be made fails at once instead of spinning (under /proc)', async () => {
-    const started = Date.now();
+    // A spin never ends: the command's own end (not killed by the 20 s bound) is the property.
     const r = await execa('node', [BIN, 'bundle', 'list', '--data-dir', '/proc/1/no-such/esign'], {
       reject: false,
       timeout: 20_000,
@@ -36,7 +36,6 @@ describe('--data-dir that cannot be a directory', () => {
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^esign: Data directory \/proc\/1\/no-such\/esign cannot be made: /);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

@@ -2,7 +2,10 @@
 // dist/cli.js, so a new command is covered or this test names it) runs from bin/esign.js on both
 // backends, the embedded engine and a real `esign serve` on 127.0.0.1 reached through a profile.
 // A command may fail as documented; it may not crash, print a stack trace or a TypeError.
-import { copyFileSync, writeFileSync } from 'node:fs';
+// The commands run through the built bundle in one process per backend (shippedRunner.mjs: a
+// process each cost ~240 Node starts); those only a process shows run as one, from bin/esign.js:
+// a signal (Ctrl-C), a server reading its stdin, and the launcher's own paths (__complete, verify).
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { execa } from 'execa';
@@ -23,6 +26,8 @@ interface Run {
   interrupt?: boolean;
   /** Changes what other runs use: runs alone, after all others. */
   last?: boolean;
+  /** Runs as its own process from bin/esign.js (an interrupted run is one too). */
+  process?: boolean;
 }
 
 const r = (line: string, o: Omit<Run, 'args'> = {}): Run => ({ args: line.split(' ').filter(Boolean), ...o });
@@ -120,11 +125,11 @@ const RUNS: Record<string, Run> = {
   'auth status': r('auth status'),
   serve: r('serve --port 0', { interrupt: true }),
   // An MCP client's first message, then stdin ends: the server answers and stops.
-  'mcp serve': r('mcp', { stdin: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n' }),
+  'mcp serve': r('mcp', { stdin: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', process: true }),
   'mcp tools': r('mcp tools'),
   'mcp install': r('mcp install --client cursor --print'),
   console: r('console --port 0', { interrupt: true }),
-  verify: r('verify {pdf}'),
+  verify: r('verify {pdf}', { process: true }),
   'batch send': r('batch send {csv} --spec {spec} --yes --dry-run'),
   'batch check': r('batch check {csv} --spec {spec}'),
   'batch csv-template': r('batch csv-template --spec {spec}'),
@@ -142,7 +147,7 @@ const RUNS: Record<string, Run> = {
   api: r('api GET /bundles/ -F per_page=2'),
   schema: r('schema BundleRequest'),
   completion: r('completion bash'),
-  __complete: r('__complete -- bundle get {partial}'),
+  __complete: r('__complete -- bundle get {partial}', { process: true }),
   'help-exit-codes': r('help-exit-codes'),
   help: r('help bundle create'),
 };
@@ -226,8 +231,33 @@ async function seed(dir: string): Promise<Ids> {
   };
 }
 
+const argsOf = (run: Run, ids: Ids) =>
+  run.args.map((a) => a.replace(/\{(\w+)\}/g, (_, k: string) => ids[k] ?? `{${k}}`));
+const inProcess = (c: string) => !RUNS[c]!.process && !RUNS[c]!.interrupt;
+
+/** `commands` run one after another in one process through the built bundle, with the backend's environment. */
+async function runInOne(commands: string[], b: Backend, name: string): Promise<Outcome[]> {
+  const runs = join(work.dir, `${name}.runs.json`);
+  const out = join(work.dir, `${name}.outcomes.json`);
+  writeFileSync(
+    runs,
+    JSON.stringify(
+      commands.map((command) => ({ command, args: argsOf(RUNS[command]!, b.ids), stdin: RUNS[command]!.stdin })),
+    ),
+  );
+  const runner = await execa('node', [join(import.meta.dirname, 'shippedRunner.mjs'), runs, out], {
+    env: b.env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    all: true,
+  });
+  expect(runner.exitCode, runner.all).toBe(0);
+  return JSON.parse(readFileSync(out, 'utf8')) as Outcome[];
+}
+
 async function runOne(command: string, run: Run, ids: Ids, env: Record<string, string>): Promise<Outcome> {
-  const args = run.args.map((a) => a.replace(/\{(\w+)\}/g, (_, k: string) => ids[k] ?? `{${k}}`));
+  const args = argsOf(run, ids);
   const child = execa('node', [BIN, ...args], {
     env,
     extendEnv: false,
@@ -264,21 +294,30 @@ interface Backend {
   env: Record<string, string>;
 }
 
-/** Runs every command on each backend, at most 4 at once; the runs marked `last` alone, afterwards. */
+/**
+ * Runs every command on each backend: those in one process per backend beside those that are a
+ * process each (at most 4 at once); the runs marked `last` afterwards, in one process per backend.
+ */
 async function runAll(backends: Backend[]): Promise<Outcome[][]> {
   const commands = await leaves();
   const first = commands.filter((c) => RUNS[c] && !RUNS[c].last);
   const after = commands.filter((c) => RUNS[c]?.last);
   const outcomes = backends.map((): Outcome[] => []);
-  await pool(
-    4,
-    backends.flatMap((b, i) =>
-      first.map((c) => async () => outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env))),
+  await Promise.all([
+    ...backends.map(async (b, i) => outcomes[i]!.push(...(await runInOne(first.filter(inProcess), b, `first-${i}`)))),
+    pool(
+      4,
+      backends.flatMap((b, i) =>
+        first
+          .filter((c) => !inProcess(c))
+          .map((c) => async () => outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env))),
+      ),
     ),
-  );
+  ]);
   await Promise.all(
     backends.map(async (b, i) => {
-      for (const c of after) outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env));
+      outcomes[i]!.push(...(await runInOne(after.filter(inProcess), b, `after-${i}`)));
+      for (const c of after.filter((x) => !inProcess(x))) outcomes[i]!.push(await runOne(c, RUNS[c]!, b.ids, b.env));
     }),
   );
   return outcomes;

@@ -1,6 +1,8 @@
 // Issue 44: the bounds of a PDF checked before any walk (in-process, as a client's check runs them),
 // and the sandbox process: a job past its deadline is killed and refused with the reason, the next
-// job gets a new process, a retried refusal is answered at once.
+// job gets a new process, a retried refusal is answered without a new parse.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   classicXref,
@@ -16,14 +18,26 @@ import { inspectPdf } from '../../src/service/documentChecks.js';
 import { prescanPdf } from '../../src/service/pdfBounds.js';
 import { CONTRACT_PDF } from '../helpers.js';
 
+/** This process's children: the document sandbox's processes (the tests here start no other). */
+function sandboxes(): number[] {
+  const task = `/proc/${process.pid}/task`;
+  return readdirSync(task).flatMap((t) =>
+    readFileSync(join(task, t, 'children'), 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
+  );
+}
+
 describe('PDF bounds, before any walk', () => {
   it('passes sound PDFs and counts their pages', async () => {
     expect(prescanPdf(CONTRACT_PDF)).toBeUndefined();
     expect(await inspectPdf(CONTRACT_PDF)).toEqual({ pages: 1 });
   });
 
-  it('refuses what a parser would count without end, each with its reason, at once', async () => {
-    const t = performance.now();
+  // Before any walk: a parser given these would not end (the DAG, the cycle) or would take gigabytes;
+  // that they are answered at all, in-process, is the bound (bench/security.mjs measures the time).
+  it('refuses what a parser would count without end, each with its reason', async () => {
     expect(await inspectPdf(pageTreeDag())).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
     expect(await inspectPdf(pageTreeCycle())).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
     expect(prescanPdf(xrefStreamIndex())).toMatch(/^The PDF exceeds the processing limits: .*2,000,000,000/);
@@ -31,7 +45,6 @@ describe('PDF bounds, before any walk', () => {
     expect(prescanPdf(classicXref(1000))).toBeUndefined();
     expect(prescanPdf(deepNesting(65))).toMatch(/nest deeper than 64 levels/);
     expect(prescanPdf(deepNesting(60))).toBeUndefined();
-    expect(performance.now() - t).toBeLessThan(5000);
   });
 });
 
@@ -46,9 +59,16 @@ describe('the document sandbox', () => {
   it('refuses a PDF over the limits again without a new parse, and names the file field for a placement', async () => {
     const dag = pageTreeDag();
     expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
-    const t = performance.now();
-    expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
-    expect(performance.now() - t).toBeLessThan(50);
+    // Asked again with every sandbox process of this one stopped: a new parse would wait for them
+    // (and be refused for its deadline instead); the remembered refusal is answered.
+    const held = sandboxes();
+    expect(held.length).toBeGreaterThan(0);
+    for (const pid of held) process.kill(pid, 'SIGSTOP');
+    try {
+      expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
+    } finally {
+      for (const pid of held) process.kill(pid, 'SIGCONT');
+    }
     const spec = { auto_placements: [{ key: 'ap', kind: 'sig', search: 'Sign', editors: ['a'] }] };
     const derived = await deriveFieldsApart(noRoot(), spec, 0, { field: 'documents[0].file_b64' });
     expect(derived.problems).toEqual([

@@ -128,11 +128,11 @@ describe('convertOfficeToPdf without LibreOffice', () => {
   it('stops a conversion that takes too long, with every process it started', async () => {
     const pids = join(scratch, 'pids');
     const slow = script('fake-slow', `echo "$@" > "${scratch}/args-slow"; sleep 30 & echo $$ $! > "${pids}"; wait`);
-    const started = Date.now();
+    // Stopped, not waited for: the script's `sleep 30` and the script itself are gone when the
+    // conversion is refused (a conversion left to run would still have them).
     await expect(convertOfficeToPdf(DOCX, 'docx', unboxed(slow, 500))).rejects.toThrow(
       'LibreOffice did not convert the document within 500 ms and was stopped.',
     );
-    expect(Date.now() - started).toBeLessThan(5000);
     for (const pid of readFileSync(pids, 'utf8').trim().split(' ').map(Number)) expect(running(pid)).toBe(false);
     expect(workDirGone(join(scratch, 'args-slow'))).toBe(true);
   });

@@ -234,16 +234,20 @@ describe('office files that reach outside themselves are refused', () => {
 });
 
 describe('ZIP bombs are bounded before LibreOffice', () => {
-  it('refuses a body that inflates 1000 to 1, quickly and without inflating it', async () => {
+  it('refuses a body that inflates 1000 to 1 without inflating it', async () => {
     const bomb = await docxBomb(64 * 1024 * 1024);
     expect(bomb.length).toBeLessThan(OFFICE_ZIP_LIMITS.inflatedBytes / 1000);
-    const started = Date.now();
-    await refused(
-      bomb,
-      'docx',
-      /^The \.docx file holds "word\/document\.xml", compressed more than 200 to 1: a ZIP bomb\.$/,
-    );
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const why = /^The \.docx file holds "word\/document\.xml", compressed more than 200 to 1: a ZIP bomb\.$/;
+    await refused(bomb, 'docx', why);
+    // Without inflating it: the same bomb with its compressed bytes made undecodable (0xFF opens a
+    // block of a type deflate does not have) is refused for the same reason, which only its sizes
+    // in the ZIP's directory can give.
+    const name = Buffer.from('word/document.xml');
+    const at = bomb.indexOf(name) + name.length;
+    const compressed = bomb.readUInt32LE(at - name.length - 30 + 18);
+    const broken = Buffer.from(bomb);
+    broken.fill(0xff, at, at + compressed);
+    await refused(broken, 'docx', why);
   });
 
   it('refuses too many entries, too many bytes in all, and an entry larger than it says', async () => {

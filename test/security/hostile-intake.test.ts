@@ -5,10 +5,10 @@
 // outside the server (on main, with Chromium, the server reached 539 MB), an office file is checked
 // in the sandbox. Latency is measured in bench/intake.mjs, not here.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hugeTable } from '../../bench/hostile-documents.mjs';
 import { largeSoundPdf } from '../../bench/intake.mjs';
 import { findChromium } from '../../src/local/documents/intake/html.js';
@@ -35,6 +35,9 @@ let other: string;
 
 /** The server's resident memory at its peak so far, in MB (Linux /proc). */
 const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024;
+/** Resets that peak to the memory now (Linux clear_refs 5): each test's bound is on its own work, not an earlier one's. */
+const resetPeak = () => writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+beforeEach(resetPeak);
 
 /** The other key's GET /bundles/ while `work` runs: every answer must be a 200. */
 async function othersWhile<T>(work: () => Promise<T>): Promise<{ result: T; reads: number }> {

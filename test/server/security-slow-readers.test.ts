@@ -1,7 +1,9 @@
 // Issue 36 item 2: slow readers of a public /files/ link cannot take the slots from key holders.
 // A connection that shows no key is evictable whatever it is doing (reading a file included), and
 // an answer read slower than the floor is cut. The test runs 150 readers against 128 slots;
-// bench/security.mjs --only readers runs 4,200 against 4,096 (fbda499: 97 of 199 keyed requests failed).
+// bench/security.mjs --only readers runs 4,200 against 4,096 (fbda499: 97 of 199 keyed requests failed)
+// and measures how long the key holder waits. Here the server's timeouts outlast the test: a keyed
+// request answered got a slot made by evicting a reader, never one a timeout freed.
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadPdfLib } from '../../src/lazyImport.js';
@@ -11,6 +13,7 @@ import { type ServedEngine, serveEngine } from '../engineServer.js';
 import { bundleRequest, tempDir } from '../helpers.js';
 
 const MB = 1024 * 1024;
+const FOUR_MINUTES = 240_000;
 /** One engine for every test (its 12 MB file made and signed once); a server over it per test. */
 let engine: LocalEngine;
 let path: string;
@@ -86,7 +89,13 @@ function keyedProbe(s: ServedEngine): Promise<number> {
 
 describe('slow readers of a public file link', () => {
   it('keyed requests on new connections get every answer while 150 stalled readers of a 12 MB file link hold 128 slots', async () => {
-    const s = await serve({ maxConnections: 128, readFloorBytes: 0 });
+    const s = await serve({
+      maxConnections: 128,
+      readFloorBytes: 0,
+      headersTimeoutMs: FOUR_MINUTES,
+      requestTimeoutMs: FOUR_MINUTES,
+      idleTimeoutMs: FOUR_MINUTES,
+    });
     for (let i = 0; i < 150; i += 50)
       await Promise.all(Array.from({ length: 50 }, (_, j) => stalledReader(s.port, path, i + j)));
     // Until the server has taken them all in (a loaded machine is slow to): every slot is a download
@@ -95,17 +104,12 @@ describe('slow readers of a public file link', () => {
     for (let i = 0; i < 100 && (await open()) < 125; i++) await new Promise((r) => setTimeout(r, 200));
     expect(await open()).toBeGreaterThanOrEqual(125);
     await new Promise((r) => setTimeout(r, 1000));
-    const times: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const t0 = performance.now();
       // A new connection each time, raw (no client retries on a reset): no keyed connection is left
       // open to make room, as with a CLI run now and then.
       expect(await keyedProbe(s)).toBe(200);
-      times.push(performance.now() - t0);
       await new Promise((r) => setTimeout(r, 100));
     }
-    times.sort((a, b) => a - b);
-    expect(times[5]!, `median of ${times.map(Math.round).join(', ')} ms`).toBeLessThan(250);
     expect(await open()).toBeLessThanOrEqual(128);
   }, 120_000);
 
