@@ -1,5 +1,6 @@
 // The layers of src/ (README, Design): the front doors call app (the use cases) or the port;
-// app calls the port (service); the adapters (local, remote) implement it; src/wiring, above them
+// app calls the port (service); the adapters (local, remote) implement it; the domain (rules,
+// schemas, states) is imported by them all and imports none of them; src/wiring, above them
 // all, builds the backend and hands each door what it starts. Type imports and import() count.
 // `npm run layers` prints what breaks a rule; test/layers.test.ts runs it in `npm test`.
 const DOORS = 'cli|server|mcp|scenario';
@@ -49,10 +50,17 @@ module.exports = {
     },
     {
       name: 'port-imports-nothing-outside',
-      comment: 'src/service is the port: it imports nothing of src/ outside itself.',
+      comment: 'src/service is the port: it imports nothing of src/ but itself and the domain.',
       severity: 'error',
       from: { path: '^src/service/' },
-      to: { path: '^src/', pathNot: '^src/service/' },
+      to: { path: '^src/', pathNot: '^src/(service|domain)/' },
+    },
+    {
+      name: 'domain-imports-nothing-outside',
+      comment: 'src/domain (rules, schemas, states) imports nothing of src/ outside itself, not even the port.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/domain/' },
     },
     {
       name: 'nothing-imports-wiring',

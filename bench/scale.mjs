@@ -42,7 +42,7 @@ const { normalizePhone } = await import(
   `data:text/javascript,${encodeURIComponent(
     (
       await build({
-        entryPoints: [new URL('../src/service/phone.ts', import.meta.url).pathname],
+        entryPoints: [new URL('../src/domain/phone.ts', import.meta.url).pathname],
         bundle: true,
         write: false,
         format: 'esm',

@@ -39,7 +39,7 @@ export const loadEnvPaths = () => import('env-paths');
 export const loadZod = () => import('zod');
 
 /** The one rule for a phone number (libphonenumber-js with it), for a verb that checks a --phone flag. */
-export const loadPhoneRule = () => import('./service/phone.js');
+export const loadPhoneRule = () => import('./domain/phone.js');
 
 /** The port's request schemas (zod with them), for a verb that checks a flag's value before sending. */
-export const loadSchemas = () => import('./service/schemas.js');
+export const loadSchemas = () => import('./domain/schemas.js');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { LocalEngine, type LocalEngineOptions } from '../src/local/engine.js';
 import { databasePath, openDatabase } from '../src/local/store/db.js';
-import { ApiError } from '../src/service/errors.js';
+import { ApiError } from '../src/domain/errors.js';
 
 export const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
 

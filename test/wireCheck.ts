@@ -3,10 +3,10 @@
 // is a fault), the Error object for every 4xx and 5xx, X-Blueink-Pagination on a page of a list,
 // Retry-After on a 429, Allow on a 405. `wireProblems` lists what is wrong; empty, the wire is right.
 import { z } from 'zod';
-import { ERROR_CODES } from '../src/service/enums.js';
+import { ERROR_CODES } from '../src/domain/enums.js';
 import { LINK_BASES } from '../src/service/linkPaths.js';
 import { type OperationRow, operationAt } from '../src/service/operationTable.js';
-import { RESPONSE_SCHEMAS } from '../src/service/responseSchemas.js';
+import { RESPONSE_SCHEMAS } from '../src/domain/responseSchemas.js';
 
 export interface WireResponse {
   method: string;

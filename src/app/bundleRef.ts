@@ -1,5 +1,5 @@
 // A Bundle named by its slug, or by one of its packets' ids where the backend can tell.
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';
 

@@ -2,7 +2,7 @@
 // `esign bundle list --search`): the text trimmed and bounded, the API's search (slug, label,
 // custom_key, signer name, email or phone), and, when that finds nothing, the Bundle of a packet id.
 import { getBundleOrPacketsBundle } from './bundleRef.js';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle, BundleListQuery, Page } from '../service/types.js';
 

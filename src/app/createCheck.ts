@@ -4,12 +4,12 @@
 // refused by the create for its content; on a backend without one (a remote server), every rule the
 // client can know (the request's schemas, its documents opened, the account's features and verified
 // users read once) and the rest named, for the server decides them when the Bundle is sent.
-import { ApiError, type FieldError, FieldErrors } from '../service/errors.js';
-import { deliverVia } from '../service/delivery.js';
-import { decodeBase64, inspectPdf, isOfficeFile } from '../service/documentChecks.js';
-import type { AccountFeature } from '../service/enums.js';
-import { REMINDER_MEMBERS, officeUploadGate, regexCheck, remindersGate, teamsGate } from '../service/featureGates.js';
-import { type AccountView, checkDelivery, checkTestCopies, checkTestSender } from '../service/reachability.js';
+import { ApiError, type FieldError, FieldErrors } from '../domain/errors.js';
+import { deliverVia } from '../domain/delivery.js';
+import { decodeBase64, inspectPdf, isOfficeFile } from '../domain/documentChecks.js';
+import type { AccountFeature } from '../domain/enums.js';
+import { REMINDER_MEMBERS, officeUploadGate, regexCheck, remindersGate, teamsGate } from '../domain/featureGates.js';
+import { type AccountView, checkDelivery, checkTestCopies, checkTestSender } from '../domain/reachability.js';
 import type { EsignService } from '../service/service.js';
 import type { AccountFacts, AttachedFile } from '../service/types.js';
 
@@ -106,7 +106,7 @@ export class CreateChecker {
   }
 
   private async clientRules(req: CreateRequest): Promise<FieldError[]> {
-    const S = await import('../service/schemas.js');
+    const S = await import('../domain/schemas.js');
     try {
       S.parseOr400(req.endpoint === 'envelope' ? S.BundleTemplateRequest : S.BundleRequest, req.body);
     } catch (e) {

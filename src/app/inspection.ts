@@ -1,7 +1,7 @@
 // Everything support needs about one Bundle, gathered through the port: the Bundle, its signers,
 // one timeline (audit events, messages sent, webhook events and their attempts) and its files.
 // Both front doors tell a Bundle's story from it: `esign bundle inspect` and the support console.
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { EsignService } from '../service/service.js';
 import {
   bundleStateWord,
@@ -12,7 +12,7 @@ import {
   signerStateWord,
   signersWhoseTurnItIs,
   webhookEventStateWord,
-} from '../service/states.js';
+} from '../domain/states.js';
 import type {
   Bundle,
   BundleEvent,

@@ -2,7 +2,7 @@
 // order), except those signing embedded, who get no messages. `esign bundle remind` and MCP's
 // remind_signers both ask this who is due.
 import type { EsignService } from '../service/service.js';
-import { bundleStateWord, isInProgress, signersWhoseTurnItIs } from '../service/states.js';
+import { bundleStateWord, isInProgress, signersWhoseTurnItIs } from '../domain/states.js';
 import type { Packet } from '../service/types.js';
 import { UseCaseError } from './failure.js';
 

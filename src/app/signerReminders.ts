@@ -1,5 +1,5 @@
 // A signer's reminders for support, from what any backend tells (the Bundle, its audit events) and
-// the reminder rules (service/reminderRules.ts): how many went and when, when one may be sent by
+// the reminder rules (domain/reminderRules.ts): how many went and when, when one may be sent by
 // hand (or why it cannot), and when the next automatic one is due.
 import {
   DEFAULT_REMINDER_DAYS,
@@ -7,8 +7,8 @@ import {
   nextAllowedMs,
   remindersStopMs,
   scheduledReminderMs,
-} from '../service/reminderRules.js';
-import { bundleStateWord, isInProgress, isPacketDone, signerStateWord } from '../service/states.js';
+} from '../domain/reminderRules.js';
+import { bundleStateWord, isInProgress, isPacketDone, signerStateWord } from '../domain/states.js';
 import type { Bundle, BundleEvent, Packet } from '../service/types.js';
 
 export interface SignerReminders {

@@ -2,12 +2,7 @@
 // kept), the signature checked against those raw bytes, and the event parsed from them. Both of
 // esign's receivers (`esign webhook listen` and a scenario's) take deliveries this way.
 import type { IncomingMessage } from 'node:http';
-import {
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  type VerifyOutcome,
-  verifySignature,
-} from '../service/webhookSignature.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, type VerifyOutcome, verifySignature } from '../domain/webhookSignature.js';
 
 export interface Receipt {
   raw: Buffer;

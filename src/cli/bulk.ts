@@ -1,7 +1,7 @@
 // Verbs that take several ids (or `-`: ids from stdin, one per line or space-separated): each id is
 // tried, one summary is printed, and the exit code is EXIT.PARTIAL when any failed. A single id that
 // fails keeps its own error and exit code, as before.
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { CliError, EXIT, StateConflict } from './exitCodes.js';
 import { UseCaseError } from '../app/failure.js';
 import type { Factory } from './factory.js';

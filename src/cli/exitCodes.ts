@@ -1,7 +1,7 @@
 // The documented exit codes (`esign help exit-codes`, README). Scripts depend on them: never renumber.
 import type { FailureKind } from '../app/failure.js';
-import { ApiError } from '../service/errors.js';
-import { isSendable, isUpdatable } from '../service/states.js';
+import { ApiError } from '../domain/errors.js';
+import { isSendable, isUpdatable } from '../domain/states.js';
 
 export const EXIT = {
   OK: 0,

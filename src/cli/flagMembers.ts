@@ -2,7 +2,7 @@
 // sent: a bad value is a usage error naming the flag (exit 2), never the backend's 400 (exit 3).
 import type { ZodType } from 'zod';
 import { loadSchemas, loadZod } from '../lazyImport.js';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { CliError, EXIT } from './exitCodes.js';
 
 type SchemaName = 'BundleRequest' | 'BundlePatchRequest' | 'PacketPatchRequest' | 'ReassignRequest';

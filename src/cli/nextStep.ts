@@ -2,7 +2,7 @@
 // refuses, a server that does not answer, a base URL that is not an API v2 root. Each names the
 // profile or the variable that chose them, and the command that fixes it (one sentence, added to
 // the error's one line; `next_step` beside it with --json).
-import { ApiError, TransportError } from '../service/errors.js';
+import { ApiError, TransportError } from '../domain/errors.js';
 import type { Factory, Settings } from './factory.js';
 
 /** The sentence to add to `e`'s line, when the failure is about the backend the settings chose. */

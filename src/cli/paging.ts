@@ -1,6 +1,6 @@
 // List paging flags shared by the list commands: --page, --per-page, --limit, --all.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { MAX_PER_PAGE } from '../service/enums.js';
+import { MAX_PER_PAGE } from '../domain/enums.js';
 import type { Page, PageQuery } from '../service/types.js';
 import { CliError, EXIT } from './exitCodes.js';
 import { type Out, note } from './output/print.js';

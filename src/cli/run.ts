@@ -4,7 +4,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { environment } from '../app/environment.js';
 import { UseCaseError } from '../app/failure.js';
 import { stripControl } from '../app/sanitize.js';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { clockTime, zoneName } from '../app/timeWords.js';
 import { CliError, EXIT, EXIT_FOR_FAILURE, type ExitCode, StateConflict, exitCodeForStatus } from './exitCodes.js';
 import type { Factory, GlobalOptions, MakeFactory } from './factory.js';

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { PreparationPages, SigningView } from '../service/hosting.js';
 import type { LocalBackend, LocalInfo, PendingWork } from '../service/localAdmin.js';
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../domain/rateLimits.js';
 import type { BackendCapabilities, Body, CreateCheck, MessageFilter, SignInput } from '../service/service.js';
 import type {
   AccountFacts,
@@ -562,7 +562,7 @@ export class LocalEngine implements LocalBackend {
     return { now: this.clock.now(), offset_ms: this.clock.offset() };
   }
   async advanceClock(ms: number): Promise<ClockMove> {
-    const { ClockAdvanceRequest, parseOr400 } = await import('../service/schemas.js');
+    const { ClockAdvanceRequest, parseOr400 } = await import('../domain/schemas.js');
     this.clock.advance(parseOr400(ClockAdvanceRequest, { ms }).ms);
     // What the new time makes due happens before the answer: expiry, reminders and webhook attempts.
     const done = applyDue(this.ctx);

@@ -1,7 +1,7 @@
 // What a change would do, told before it is done: which Bundle or signer (by id), its state, and
-// whether the change can happen at all (the state rules of service/states.ts). Labels and names go
+// whether the change can happen at all (the state rules of domain/states.ts). Labels and names go
 // in `target`, as data.
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { EsignService } from '../service/service.js';
 import {
   bundleStateWord,
@@ -12,8 +12,8 @@ import {
   isTerminal,
   isUpdatable,
   signerStateWord,
-} from '../service/states.js';
-import type { BundleStatus } from '../service/enums.js';
+} from '../domain/states.js';
+import type { BundleStatus } from '../domain/enums.js';
 import type { Bundle } from '../service/types.js';
 import { count, ours, say } from './prose.js';
 import type { Effect, Json } from './tool.js';

@@ -6,7 +6,7 @@
 // so the connection is never idle while the call works, and the call ends within its own bound.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { EsignService } from '../service/service.js';
 import type { RateLimit } from '../service/types.js';
 

@@ -5,14 +5,14 @@
 // bodies go to the backend as given: its schemas (the shared ones) judge them.
 import { z } from 'zod';
 import { OPERATIONS, type OperationDef } from '../service/operations.js';
-import { RESPONSE_SCHEMAS } from '../service/responseSchemas.js';
-import { signInputOf } from '../service/schemas.js';
+import { RESPONSE_SCHEMAS } from '../domain/responseSchemas.js';
+import { signInputOf } from '../domain/schemas.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';
 import { fitItems, isObject } from './answer.js';
 import { TEXT_CHARS, boundsCheck, withBounds } from './bounds.js';
 import { BUNDLE_RULES, alreadyDone, bundleEffect, packetEffect } from './effects.js';
-import { bundleStateWord } from '../service/states.js';
+import { bundleStateWord } from '../domain/states.js';
 import { CONFIRM_DESCRIPTION } from './goAhead.js';
 import { annotationsOf, toolName } from './marks.js';
 import { count, ours, say } from './prose.js';

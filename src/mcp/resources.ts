@@ -1,9 +1,9 @@
 // Resources: a Bundle as JSON, and each of its files, by URI. A client lists the newest Bundles
 // (a page at a time) and reads a file's bytes without a tool call.
 import type { Readable } from 'node:stream';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { EsignService } from '../service/service.js';
-import { bundleStateWord } from '../service/states.js';
+import { bundleStateWord } from '../domain/states.js';
 
 const BUNDLE_URI = 'esign://bundles/{slug}';
 const FILE_URI = 'esign://bundles/{slug}/files/{index}';

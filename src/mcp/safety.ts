@@ -3,7 +3,7 @@
 // Bundle the first one made instead of making (and sending) a second.
 import { createHash } from 'node:crypto';
 import { requireLive as liveGuard } from '../app/liveGuard.js';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { EsignService } from '../service/service.js';
 import type { Bundle } from '../service/types.js';
 import { ours, say } from './prose.js';

@@ -18,8 +18,8 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { UseCaseError } from '../app/failure.js';
-import { ApiError } from '../service/errors.js';
-import { parseOr400 } from '../service/schemas.js';
+import { ApiError } from '../domain/errors.js';
+import { parseOr400 } from '../domain/schemas.js';
 import type { EsignService } from '../service/service.js';
 import { bounded, toResult } from './answer.js';
 import { askThrough, goAhead } from './goAhead.js';

@@ -1,8 +1,8 @@
 // How Bundles look in answers: concise (what an agent needs to pick the next step, a few hundred
 // characters) or detailed (the API's Bundle object as it is). Outside text stays in these fields.
 import { z } from 'zod';
-import { BUNDLE_STATUSES } from '../service/enums.js';
-import { bundleStateWord, signerStateWord } from '../service/states.js';
+import { BUNDLE_STATUSES } from '../domain/enums.js';
+import { bundleStateWord, signerStateWord } from '../domain/states.js';
 import type { Bundle } from '../service/types.js';
 
 const ConciseSigner = z.object({

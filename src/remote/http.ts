@@ -2,7 +2,7 @@
 // the one retry policy (retryPolicy.ts) for every request.
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, FormData, request } from 'undici';
-import { ApiError, TransportError } from '../service/errors.js';
+import { ApiError, TransportError } from '../domain/errors.js';
 import { serverRootOf } from '../service/operationTable.js';
 import { DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy, nextWait } from './retryPolicy.js';
 

@@ -19,7 +19,7 @@ import { FormData, HttpClient, type HttpOptions, type HttpResponse, type Request
 import { searchByCustomKey } from './customKey.js';
 import { createWithKey } from './retryPolicy.js';
 import { ofBundle } from '../service/webhookEvents.js';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { entryOf, REQUEST_LOG_PATH } from '../service/requestLog.js';
 
 const NO_SANDBOX: SandboxInfo = {

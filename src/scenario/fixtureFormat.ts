@@ -5,8 +5,8 @@
 // since their values may be references (`template_id: ${nda.id}`) that only the run fills in: the
 // backend judges those values, and its Error object names the field.
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../service/enums.js';
-import { AccountSetupRequest, EnvelopeTemplateSpec, FIXTURE_COUNTS, TemplateField } from '../service/schemas.js';
+import { WEBHOOK_EVENT_TYPES } from '../domain/enums.js';
+import { AccountSetupRequest, EnvelopeTemplateSpec, FIXTURE_COUNTS, TemplateField } from '../domain/schemas.js';
 
 const text = (description: string) => z.string().min(1).meta({ description });
 const item = z.record(z.string(), z.unknown());

@@ -4,7 +4,7 @@
 // paths of ours.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { MAX_TEMPLATE_PDF_BYTES } from '../service/schemas.js';
+import { MAX_TEMPLATE_PDF_BYTES } from '../domain/schemas.js';
 import type { EsignService } from '../service/service.js';
 import { AssertionFailed } from './expect.js';
 import type { Fixture } from './fixtureFormat.js';

@@ -4,8 +4,8 @@
 // validated by it, and `esign scenario schema` publishes it as a JSON Schema for editors.
 import { z } from 'zod';
 import { parseDuration } from '../app/duration.js';
-import { MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from '../service/enums.js';
-import { WAIT_TARGETS } from '../service/states.js';
+import { MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from '../domain/enums.js';
+import { WAIT_TARGETS } from '../domain/states.js';
 import { FIXTURE_NAMES, FIXTURE_STEPS, FIXTURES, type Fixture } from './fixtureFormat.js';
 import { MATCHER_TYPOS, matcherTypos, nearest, OPERATION_NAMES } from './names.js';
 

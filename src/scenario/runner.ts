@@ -2,8 +2,8 @@
 // (its references filled from the answers so far), its answer checked, timed and kept; after the
 // first step that fails, the rest are skipped (a scenario is one story). Nothing here knows which
 // backend it has: what a step needs of the sandbox is asked of the port before the first step.
-import { WEBHOOK_EVENT_TYPES } from '../service/enums.js';
-import { ApiError } from '../service/errors.js';
+import { WEBHOOK_EVENT_TYPES } from '../domain/enums.js';
+import { ApiError } from '../domain/errors.js';
 import { operationRow } from '../service/operationTable.js';
 import type { EsignService } from '../service/service.js';
 import type { SandboxInfo } from '../service/types.js';

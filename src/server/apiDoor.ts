@@ -1,7 +1,7 @@
 // API v2: the routes of the operations table (the rate-limit status answered from the server's own
 // counter), the OpenAPI document, and a 405 naming the allowed methods on every API path.
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import { API_ROOT } from '../service/operationTable.js';
 import type { EsignService } from '../service/service.js';

@@ -4,7 +4,7 @@
 // (DECODERS); a `multipart` row also takes its request as a multipart form with files
 // (multipartRequest.ts). What the server answers itself, not the port, it hands in (`answers`).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import { OPERATION_TABLE, type OperationRow, type QueryParam, routePattern } from '../service/operationTable.js';
 import type { EsignService } from '../service/service.js';
@@ -72,7 +72,7 @@ function argumentsOf(op: OperationRow, req: FastifyRequest, form?: MultipartRequ
   });
 }
 
-const schemas = () => import('../service/schemas.js');
+const schemas = () => import('../domain/schemas.js');
 
 /** Operations whose wire form is not their arguments one for one. */
 const DECODERS: Partial<Record<OperationRow['name'], Decoder>> = {

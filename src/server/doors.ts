@@ -16,7 +16,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { type RefusalLimits, refusalOf } from './refusals.js';
 
 type DoorName = 'api' | 'sandbox' | 'sandboxes' | 'files' | 'pages' | 'console' | 'mcp';

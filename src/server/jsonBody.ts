@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import secureJson from 'secure-json-parse';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { nestedDeeperThan } from './limits.js';
 
 /** Bodies past this are parsed off the event loop (a worker costs a few ms to start; a 1 MB parse about as much). */

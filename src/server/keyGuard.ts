@@ -5,7 +5,7 @@
 // the sandboxes' door), so it is lent to them all as decorations of the server.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { RateLimit } from '../service/types.js';
 import type { ConnectionGuard } from './connections.js';
 import type { RateLimiter } from './rateLimit.js';

@@ -3,7 +3,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { type HostedEngine, SERVE_PROOF_PATH } from '../service/hosting.js';
 import { LINK_BASES, linkRoute } from '../service/linkPaths.js';
 import { type Door, errorObject } from './doors.js';

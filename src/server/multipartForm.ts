@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { type FormLimits, megabytes } from './limits.js';
 import { fileTooLarge, type RefusalLimits } from './refusals.js';
 

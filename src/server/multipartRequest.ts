@@ -2,7 +2,7 @@
 // parts plus the request as JSON text in a `bundle_request` part, received within the upload limits
 // (multipartForm.ts); the caller cleans up once the operation is done.
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { AttachedFile } from '../service/types.js';
 import { parseJson } from './jsonBody.js';
 import type { ServerLimits } from './limits.js';

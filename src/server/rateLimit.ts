@@ -3,9 +3,9 @@
 // Keys' windows and addresses' windows are kept apart: addresses are cheap (IPv6, 127/8), keys are
 // not, so only the anonymous side is ever evicted and no flood of addresses can reset a key's count.
 
-import type { RateLimitConfig } from '../service/rateLimits.js';
+import type { RateLimitConfig } from '../domain/rateLimits.js';
 
-export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../service/rateLimits.js';
+export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../domain/rateLimits.js';
 
 export interface WindowState {
   limit: number;

@@ -1,7 +1,7 @@
 // Fastify's (and its multipart plugin's) refusals as the API's Error object: one translation and one
 // message per refusal, for the API routes (apiDoor.ts) and the pages (pages/kit.tsx). The API names its
 // limits; a page, whose forms set their own, gets the same words without the numbers.
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { megabytes, type ServerLimits } from './limits.js';
 
 /** What the refusing route allows, for the messages (absent: not named). */

@@ -4,7 +4,7 @@
 // once; a stream holds its connection open, so it never times out for being quiet.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import { backlogOf, parseRequestFilter, REQUEST_LOG_PATH } from '../service/requestLog.js';
 

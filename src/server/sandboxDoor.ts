@@ -1,7 +1,7 @@
 // The sandbox's operations (signer activity, webhook test tools, the clock and the outbox) and the
 // request log's stream, outside /api/v2, when the engine is the service.
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../service/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { HostedEngine } from '../service/hosting.js';
 import type { EsignService } from '../service/service.js';
 import { apiRoutes, type Route } from './apiRoutes.js';

@@ -1,6 +1,6 @@
 // Parsing of list query strings (zod-free so that list commands start fast).
-import { BUNDLE_ORDERINGS, BUNDLE_STATUSES, DEFAULT_PER_PAGE, MAX_PER_PAGE, MESSAGE_KINDS } from './enums.js';
-import { ApiError, FieldErrors } from './errors.js';
+import { BUNDLE_ORDERINGS, BUNDLE_STATUSES, DEFAULT_PER_PAGE, MAX_PER_PAGE, MESSAGE_KINDS } from '../domain/enums.js';
+import { ApiError, FieldErrors } from '../domain/errors.js';
 import type { BundleListQuery, OutboxQuery } from './types.js';
 
 export interface PageSpec {

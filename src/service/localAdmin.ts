@@ -1,7 +1,7 @@
 // What `esign local ...` and `esign serve` ask of the embedded engine beyond API v2: administration
 // that only a backend owning its own store can answer (the remote adapter has none of it). The CLI
 // holds the engine through these interfaces only (LocalBackend), never the concrete class.
-import type { AccountFeature } from './enums.js';
+import type { AccountFeature } from '../domain/enums.js';
 import type { HostedEngine } from './hosting.js';
 import type { EsignService } from './service.js';
 import type { BundleMessage, DocumentTemplate, EnvelopeTemplate } from './types.js';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { API_ROOT } from './operationTable.js';
 import { OPENAPI_PATH, OPERATIONS, type OperationDef, requestSchemas } from './operations.js';
-import { RESPONSE_SCHEMAS } from './responseSchemas.js';
+import { RESPONSE_SCHEMAS } from '../domain/responseSchemas.js';
 
 export { requestSchemas };
 

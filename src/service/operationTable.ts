@@ -4,7 +4,13 @@
 // from it; no other file in src/ writes a route path (test/service/operations.test.ts holds that).
 // zod-free on purpose, so the remote adapter and the server load it without the schemas;
 // operations.ts adds the request schemas for the OpenAPI document, the console and the MCP tools.
-import { BUNDLE_INCLUDES, BUNDLE_ORDERINGS, BUNDLE_STATUSES, MESSAGE_KINDS, WEBHOOK_EVENT_TYPES } from './enums.js';
+import {
+  BUNDLE_INCLUDES,
+  BUNDLE_ORDERINGS,
+  BUNDLE_STATUSES,
+  MESSAGE_KINDS,
+  WEBHOOK_EVENT_TYPES,
+} from '../domain/enums.js';
 
 type Effect = 'read' | 'create' | 'change' | 'destroy';
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -3,7 +3,7 @@
 // operationTable.ts, zod-free; this module adds each row's zod request schema as `body`.
 import { z } from 'zod';
 import { OPERATION_TABLE, type OperationRow } from './operationTable.js';
-import * as requests from './schemas.js';
+import * as requests from '../domain/schemas.js';
 
 export { OPENAPI_PATH } from './operationTable.js';
 

@@ -1,6 +1,6 @@
 // The request log of esign serve, as both backends read it: one filter rule (what `esign logs
 // tail`, the server's stream and the console apply alike) and where the stream is served.
-import { ApiError, FieldErrors } from './errors.js';
+import { ApiError, FieldErrors } from '../domain/errors.js';
 import type { RequestFilter, RequestLogEntry } from './types.js';
 
 /** The live log, streamed as JSON lines to a key holder (outside /api/v2/, beside the sandbox). */

@@ -4,10 +4,10 @@
 // whichever backend the CLI talks to. The schema types document what a valid body looks like.
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import type { FieldError } from './errors.js';
+import type { FieldError } from '../domain/errors.js';
 import type { TableRow } from './operationTable.js';
-import type { RESPONSE_SCHEMAS } from './responseSchemas.js';
-import type * as Requests from './schemas.js';
+import type { RESPONSE_SCHEMAS } from '../domain/responseSchemas.js';
+import type * as Requests from '../domain/schemas.js';
 import type {
   AttachedFile,
   Answer,

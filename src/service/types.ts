@@ -1,7 +1,7 @@
 // Response and query types of API v2. An answer's type is its response schema's output
 // (responseSchemas.ts), written once; request types come from the request schemas (schemas.ts).
 import type { z } from 'zod';
-import type { RESPONSE_SCHEMAS } from './responseSchemas.js';
+import type { RESPONSE_SCHEMAS } from '../domain/responseSchemas.js';
 
 /** What the API answers as `name` (a schema of RESPONSE_SCHEMAS, as the OpenAPI document names it). */
 export type Answer<N extends keyof typeof RESPONSE_SCHEMAS> = z.output<(typeof RESPONSE_SCHEMAS)[N]>;

@@ -1,6 +1,6 @@
 // Which Bundle and packet a webhook event or delivery is about: read from its payload (a JSON
 // string on the wire), the one place that knows the payload's shape.
-import type { WebhookEventType } from './enums.js';
+import type { WebhookEventType } from '../domain/enums.js';
 import type { Page } from './types.js';
 
 /** Bundle audit events that are webhook events: each occurrence is sent to every webhook subscribed to its type. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { buildServer } from '../../src/server/app.js';
-import type { AccountFeature } from '../../src/service/enums.js';
+import type { AccountFeature } from '../../src/domain/enums.js';
 import { newEngine } from '../helpers.js';
 
 /** Headless Debian Chromium with the flags every browser test runs with (nothing reaching out). */

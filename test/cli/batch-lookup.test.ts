@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Source } from '../../src/app/batch/mapping.js';
 import { RowChecker } from '../../src/app/batch/rows.js';
 import { LocalEngine } from '../../src/local/engine.js';
-import { UNSTATED_TEXT_MAX } from '../../src/service/schemas.js';
+import { UNSTATED_TEXT_MAX } from '../../src/domain/schemas.js';
 import { bundleRequest, fixture, newEngine, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 

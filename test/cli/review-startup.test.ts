@@ -39,7 +39,7 @@ describe('start-up imports of the built CLI', () => {
     for (const lazy of [
       'src/cli/commands/webhook/receiver.ts',
       'src/cli/commands/webhook/verifyDelivery.ts',
-      'src/service/webhookSignature.ts',
+      'src/domain/webhookSignature.ts',
     ])
       expect([...sources]).not.toContain(lazy);
     // ...while the commands themselves are registered up front.

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PHONE_RULE } from '../../src/service/phone.js';
+import { PHONE_RULE } from '../../src/domain/phone.js';
 import { bundleRequest, fixture, useTempDir } from '../helpers.js';
 import { BOTH_BACKENDS, openedBackend } from './backends.js';
 import { esignIn } from './inProcess.js';

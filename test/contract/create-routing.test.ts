@@ -1,9 +1,9 @@
-// envelope_template routing, one rule (service/createRouting.ts) for esign serve's POST /bundles/
+// envelope_template routing, one rule (domain/createRouting.ts) for esign serve's POST /bundles/
 // and the engine's createBundle: the same body gets the same answer whichever way it arrives.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isEnvelopeTemplateRequest } from '../../src/service/createRouting.js';
+import { isEnvelopeTemplateRequest } from '../../src/domain/createRouting.js';
 import { CONTRACT_B64, expectApiError, fixture } from '../helpers.js';
 import { BACKENDS, useBackend } from './backends.js';
 

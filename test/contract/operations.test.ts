@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { RemoteService } from '../../src/remote/remote.js';
-import { DEFAULT_RATE_LIMITS } from '../../src/service/rateLimits.js';
+import { DEFAULT_RATE_LIMITS } from '../../src/domain/rateLimits.js';
 import { bundleRequest, expectApiError } from '../helpers.js';
 import { BACKENDS, useBackend } from './backends.js';
 

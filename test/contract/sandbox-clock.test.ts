@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RemoteService } from '../../src/remote/remote.js';
-import { ClockMoveSchema, OutboxMessageSchema, SandboxInfoSchema } from '../../src/service/responseSchemas.js';
+import { ClockMoveSchema, OutboxMessageSchema, SandboxInfoSchema } from '../../src/domain/responseSchemas.js';
 import { apiCaller, serveEngine } from '../engineServer.js';
 import { bundleRequest, expectApiError, newEngine } from '../helpers.js';
 import { BACKENDS, useBackend } from './backends.js';

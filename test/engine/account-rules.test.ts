@@ -1,7 +1,7 @@
 // The account rules written once (src/local/account/rules.ts): the team check and the v_regex gate
 // give the same answer and message wherever a request meets them.
 import { describe, expect, it } from 'vitest';
-import type { ApiError } from '../../src/service/errors.js';
+import type { ApiError } from '../../src/domain/errors.js';
 import { CONTRACT_PDF, expectApiError } from '../helpers.js';
 import { useEngine, withField } from './support.js';
 

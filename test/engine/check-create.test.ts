@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, FieldErrors } from '../../src/service/errors.js';
+import { ApiError, FieldErrors } from '../../src/domain/errors.js';
 import { bundleRequest } from '../helpers.js';
 import { type Case, accepted, made, rejected } from './createCases.js';
 import { type TestEngine, useEngine, withoutSoffice } from './support.js';
@@ -21,9 +21,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
  */
 const CREATE_PATH: Record<string, readonly string[] | '*'> = {
   'src/local/bundles/create.ts': '*',
-  'src/service/reachability.ts': '*',
-  'src/service/featureGates.ts': '*',
-  'src/service/schemas.ts': ['parseOr400'],
+  'src/domain/reachability.ts': '*',
+  'src/domain/featureGates.ts': '*',
+  'src/domain/schemas.ts': ['parseOr400'],
   'src/local/bundles/lifecycle.ts': ['applyBundleSettings'],
   'src/local/account/rules.ts': ['checkTeam'],
   'src/local/templates/templates.ts': ['templateDocument', 'assignRoles'],

@@ -1,7 +1,7 @@
 // A declined Bundle (`de`) on every operation: one definition of "terminal" (the spec's: the sender
-// can do nothing more) and of "ended" (no signer acts any more), both in service/states.ts.
+// can do nothing more) and of "ended" (no signer acts any more), both in domain/states.ts.
 import { describe, expect, it } from 'vitest';
-import { ENDED, TERMINAL, isEnded, isTerminal, reachedTarget } from '../../src/service/states.js';
+import { ENDED, TERMINAL, isEnded, isTerminal, reachedTarget } from '../../src/domain/states.js';
 import { bundleRequest, expectApiError } from '../helpers.js';
 import { useEngine } from './support.js';
 

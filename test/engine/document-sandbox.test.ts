@@ -14,8 +14,8 @@ import {
   noRoot,
 } from '../../bench/hostile-documents.mjs';
 import { deriveFieldsApart, inspectPdfApart, renderHtmlApart } from '../../src/local/documents/sandbox/apart.js';
-import { inspectPdf } from '../../src/service/documentChecks.js';
-import { prescanPdf } from '../../src/service/pdfBounds.js';
+import { inspectPdf } from '../../src/domain/documentChecks.js';
+import { prescanPdf } from '../../src/domain/pdfBounds.js';
 import { CONTRACT_PDF } from '../helpers.js';
 
 /** This process's children: the document sandbox's processes (the tests here start no other). */

@@ -1,7 +1,7 @@
 // The payload signature a receiver checks: exactly the hex HMAC-SHA256 of "v0:{ts}:{body}".
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifySignature } from '../../src/service/webhookSignature.js';
+import { verifySignature } from '../../src/domain/webhookSignature.js';
 
 const secret = 'whsec_test';
 const body = '{"event_type":"bundle_sent"}';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convertOfficeToPdf, findSoffice } from '../../src/local/documents/intake/office.js';
-import { OFFICE_EXTENSIONS } from '../../src/service/enums.js';
+import { OFFICE_EXTENSIONS } from '../../src/domain/enums.js';
 import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
 import { container, docx } from './officeFiles.js';
 

@@ -2,7 +2,7 @@
 // status, code and words, the API's naming its limits.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/service/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { apiRefusalLimits, refusalOf } from '../../src/server/refusals.js';
 import { asApiError } from '../../src/server/pages/kit.js';

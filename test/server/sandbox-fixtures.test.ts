@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { MAX_TEMPLATE_PDF_BYTES } from '../../src/service/schemas.js';
+import { MAX_TEMPLATE_PDF_BYTES } from '../../src/domain/schemas.js';
 import { serveEngine } from '../engineServer.js';
 import { fixture, newEngine, tempDir } from '../helpers.js';
 import { raw } from '../rawHttp.js';

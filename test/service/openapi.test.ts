@@ -6,7 +6,7 @@ import { buildServer } from '../../src/server/app.js';
 import { API_ROOT } from '../../src/service/operationTable.js';
 import { documentedOperations, openApiDocument, requestJsonSchema, requestSchemas } from '../../src/service/openapi.js';
 import { OPENAPI_PATH } from '../../src/service/operations.js';
-import { UNSTATED_TEXT_MAX } from '../../src/service/schemas.js';
+import { UNSTATED_TEXT_MAX } from '../../src/domain/schemas.js';
 import { newEngine } from '../helpers.js';
 
 let engine: ReturnType<typeof newEngine>;

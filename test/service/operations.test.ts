@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { RemoteService } from '../../src/remote/remote.js';
 import { OPENAPI_PATH, OPERATIONS, operationNamed, requestSchemas } from '../../src/service/operations.js';
 import { operationAt } from '../../src/service/operationTable.js';
-import { RESPONSE_SCHEMAS } from '../../src/service/responseSchemas.js';
+import { RESPONSE_SCHEMAS } from '../../src/domain/responseSchemas.js';
 import { newEngine } from '../helpers.js';
 
 describe('the operations table', () => {

@@ -1,7 +1,7 @@
 // The request schemas of every operation group, including those the engine implements later.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/service/errors.js';
-import * as S from '../../src/service/schemas.js';
+import { ApiError } from '../../src/domain/errors.js';
+import * as S from '../../src/domain/schemas.js';
 
 const UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 

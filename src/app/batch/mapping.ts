@@ -3,9 +3,9 @@
 // BundleRequest members. Every request member remembers the column it came from, so a problem is
 // reported as `row 17, column ada.email: ...`.
 import { readFile, stat } from 'node:fs/promises';
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import type { AttachedFile, DocumentTemplate, EnvelopeTemplate } from '../../service/types.js';
-import { type DeliverVia, contactProblems } from '../../service/delivery.js';
+import { type DeliverVia, contactProblems } from '../../domain/delivery.js';
 import type { CsvRow } from './csv.js';
 import type { FileCache } from './fileCache.js';
 import { safeLine } from '../sanitize.js';
@@ -379,7 +379,7 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
   const tags = body.tags;
   delete body.tags;
 
-  const S = await import('../../service/schemas.js');
+  const S = await import('../../domain/schemas.js');
   const refused = (e: unknown) => {
     if (!(e instanceof ApiError)) throw e;
     const errors = e.errors.length ? e.errors : [{ field: 'non_field_errors', message: e.message }];
@@ -423,7 +423,7 @@ export async function buildRow(source: Source, row: CsvRow, o: BuildOptions): Pr
 }
 
 /**
- * The rules of reaching each signer that the request alone decides (service/delivery.ts, the same the
+ * The rules of reaching each signer that the request alone decides (domain/delivery.ts, the same the
  * engine applies): a row refused by them at the create is refused here first. A signer given by
  * person_id is left to the server, which knows the Person.
  */

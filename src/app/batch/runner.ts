@@ -2,7 +2,7 @@
 // and after, paced on a remote server. No row is sent twice: rows the journal calls sent are
 // skipped without a call; every other row is looked up by custom_key first (a Bundle made by an
 // earlier run, of any batch, or by anyone) and reported `exists` instead of being sent again.
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import type { EsignService } from '../../service/service.js';
 import type { Bundle } from '../../service/types.js';
 import { readRows } from './csv.js';

@@ -1,6 +1,6 @@
 // A look that failed in a way that may pass: the server unreachable, a 5xx, a 429. A wait looks again
 // through it until its own timeout; anything else (a wrong key, no such Bundle) ends the wait.
-import { ApiError, TransportError } from '../../service/errors.js';
+import { ApiError, TransportError } from '../../domain/errors.js';
 
 export interface Outage {
   /** Words for it: "connection refused (ECONNREFUSED)", "HTTP 503: down for maintenance". */

@@ -1,7 +1,7 @@
 // Waits for Bundles to reach a state: reacts at once where the backend can tell it (the local
 // engine), else polls with backoff paced by the remote rate limit.
 import type { EsignService } from '../../service/service.js';
-import { cannotReach, reachedTarget, type WaitTarget } from '../../service/states.js';
+import { cannotReach, reachedTarget, type WaitTarget } from '../../domain/states.js';
 import type { Bundle, RateLimit } from '../../service/types.js';
 import { FIRST_STEP_MS, nextPauseMs, type Spent } from '../rateBudget.js';
 import { type Outage, outageOf, outagePauseMs } from './outage.js';

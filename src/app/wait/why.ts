@@ -1,6 +1,6 @@
 // Why a Bundle ended where it did, in one line, from its audit events (signer names, not packet ids).
 import type { EsignService } from '../../service/service.js';
-import { bundleStateWord, eventDetail, eventWord } from '../../service/states.js';
+import { bundleStateWord, eventDetail, eventWord } from '../../domain/states.js';
 import { signerName } from '../inspection.js';
 import type { Bundle, BundleEvent } from '../../service/types.js';
 

@@ -1,6 +1,6 @@
 // Output by the rules of docs/cli.md (Output and scripting): data on stdout only; a table or
 // key/value view on a TTY, tab-separated rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
-import { bundleStateWord, docStateWord, packetStateWord } from '../../service/states.js';
+import { bundleStateWord, docStateWord, packetStateWord } from '../../domain/states.js';
 import { loadCliTable } from '../../lazyImport.js';
 import { type IO, pagerCommand } from '../io.js';
 import { cutLeft, fitWidths, isIsoTime, shortTime, timeIn } from './fit.js';

@@ -1,5 +1,5 @@
 // One live line per Bundle on a terminal's stderr, rewritten in place as states change.
-import { bundleStateWord, docStateWord } from '../../service/states.js';
+import { bundleStateWord, docStateWord } from '../../domain/states.js';
 import type { Bundle } from '../../service/types.js';
 import type { IO } from '../io.js';
 import { fitLine } from '../output/fit.js';

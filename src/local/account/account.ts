@@ -1,6 +1,6 @@
 // The local account: requester defaults, feature switches, users, teams and signing brands.
-import { ACCOUNT_FEATURES, type AccountFeature } from '../../service/enums.js';
-import { ApiError } from '../../service/errors.js';
+import { ACCOUNT_FEATURES, type AccountFeature } from '../../domain/enums.js';
+import { ApiError } from '../../domain/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
 import { Steady } from '../store/steady.js';

@@ -1,6 +1,6 @@
 // API keys for `esign serve`: shown once at creation, stored as SHA-256 hashes, revocable.
 import { createHash, randomBytes } from 'node:crypto';
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
 import { databaseGeneration } from '../store/readCache.js';

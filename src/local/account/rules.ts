@@ -1,7 +1,7 @@
 // Account rules several operations apply alike, each written once: which team a request may name
-// (the `v_regex` gate is src/service/featureGates.ts: a client checks it too).
-import type { FieldErrors } from '../../service/errors.js';
-import { teamsGate } from '../../service/featureGates.js';
+// (the `v_regex` gate is src/domain/featureGates.ts: a client checks it too).
+import type { FieldErrors } from '../../domain/errors.js';
+import { teamsGate } from '../../domain/featureGates.js';
 import type { AccountStore } from './account.js';
 
 /**

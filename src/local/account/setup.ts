@@ -6,7 +6,7 @@ import type { AccountSetup } from '../../service/types.js';
 import type { AccountStore } from './account.js';
 
 export async function setupAccount(ctx: EngineContext, account: AccountStore, body: unknown): Promise<AccountSetup> {
-  const { AccountSetupRequest, parseOr400 } = await import('../../service/schemas.js');
+  const { AccountSetupRequest, parseOr400 } = await import('../../domain/schemas.js');
   const req = parseOr400(AccountSetupRequest, body ?? {});
   return inTransaction(ctx, () => {
     const switches = Object.entries(req.features ?? {});

@@ -1,8 +1,8 @@
 // Bundle creation on the local engine: every rule of the spec, then one transaction.
 import { sql } from '../store/db.js';
 import { basename, extname } from 'node:path';
-import { OFFICE_EXTENSIONS } from '../../service/enums.js';
-import { ApiError, FieldErrors } from '../../service/errors.js';
+import { OFFICE_EXTENSIONS } from '../../domain/enums.js';
+import { ApiError, FieldErrors } from '../../domain/errors.js';
 import type {
   AutoPlacementRequestT,
   BundleRequestT,
@@ -10,7 +10,7 @@ import type {
   FieldRequestT,
   PacketRequestT,
   TemplateRequestT,
-} from '../../service/schemas.js';
+} from '../../domain/schemas.js';
 import type { CreateCheck } from '../../service/service.js';
 import type { AttachedFile, Bundle } from '../../service/types.js';
 import { knownPdfPages, recordBlob, sha256 } from '../store/blobs.js';
@@ -25,7 +25,7 @@ import {
 import type { EngineContext } from '../store/context.js';
 import { inGroupedTransaction } from '../store/groupCommit.js';
 import { triedAndUndone } from '../store/context.js';
-import { checkDelivery, checkTestCopies } from '../../service/reachability.js';
+import { checkDelivery, checkTestCopies } from '../../domain/reachability.js';
 import { recordEvent } from './events.js';
 import { slug } from '../store/ids.js';
 import { announceLaunch, launchedPackets } from './launch.js';
@@ -35,13 +35,13 @@ import { applyBundleSettings } from './lifecycle.js';
 import type { PreparedSpec } from '../documents/intake/prepare.js';
 import { deriveFieldsApart, inspectPdfApart, sha256Yielding } from '../documents/sandbox/apart.js';
 import { findSoffice } from '../documents/intake/office.js';
-import { decodeBase64, isOfficeFile } from '../../service/documentChecks.js';
-import { type RegexCheck, officeUploadGate, regexCheck } from '../../service/featureGates.js';
+import { decodeBase64, isOfficeFile } from '../../domain/documentChecks.js';
+import { type RegexCheck, officeUploadGate, regexCheck } from '../../domain/featureGates.js';
 import { findPersonContact } from '../persons/persons.js';
 import { templateDocument } from '../templates/templates.js';
 import { checkTeam } from '../account/rules.js';
-import { isEnvelopeTemplateRequest } from '../../service/createRouting.js';
-import { deliverVia } from '../../service/delivery.js';
+import { isEnvelopeTemplateRequest } from '../../domain/createRouting.js';
+import { deliverVia } from '../../domain/delivery.js';
 
 /** Where a document's bytes come from once the request is checked. */
 type Source =
@@ -78,7 +78,7 @@ interface PlannedPacket {
 const isTemplateDoc = (d: DocumentRequestT | TemplateRequestT): d is TemplateRequestT =>
   'template_id' in d && d.template_id !== undefined;
 
-let schemas: Promise<typeof import('../../service/schemas.js')> | undefined;
+let schemas: Promise<typeof import('../../domain/schemas.js')> | undefined;
 
 /** Checks and writes a new Bundle; returns it as written (the API object, not read back). */
 export async function createBundle(ctx: EngineContext, input: unknown, files: AttachedFile[] = []): Promise<Bundle> {
@@ -130,7 +130,7 @@ async function planBundle(
   files: AttachedFile[],
   keyMustBeFree: boolean,
 ): Promise<PlannedBundle> {
-  const S = await (schemas ??= import('../../service/schemas.js'));
+  const S = await (schemas ??= import('../../domain/schemas.js'));
   if (isEnvelopeTemplateRequest(input)) {
     const { expandEnvelopeRequest } = await import('../templates/envelopes.js');
     return planBundle(ctx, await expandEnvelopeRequest(ctx, input), files, keyMustBeFree);

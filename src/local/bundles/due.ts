@@ -7,11 +7,11 @@ import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { notify } from '../messages/notify.js';
 import { isAskedInLiveBundle, packetsWhoseTurnItIs } from './turns.js';
-import { IN_PROGRESS, sqlSet } from '../../service/states.js';
+import { IN_PROGRESS, sqlSet } from '../../domain/states.js';
 import { markEnded } from './transitions.js';
-import { nextAllowedMs, remindersStopMs, scheduledReminderMs } from '../../service/reminderRules.js';
+import { nextAllowedMs, remindersStopMs, scheduledReminderMs } from '../../domain/reminderRules.js';
 
-export { REMINDER_GAP_MS as REMINDER_INTERVAL_MS } from '../../service/reminderRules.js';
+export { REMINDER_GAP_MS as REMINDER_INTERVAL_MS } from '../../domain/reminderRules.js';
 const EXPIRING = sqlSet(['dr', 'pe', ...IN_PROGRESS]);
 // Found by their expiry index: by status the planner would walk every sent Bundle at each start.
 

@@ -1,6 +1,6 @@
 // The Bundle audit event codes of the local engine. The spec shows `bc` and `bl`; the rest are
 // esign's documented choice (docs/wire.md, "Bundle events"). Some are also webhook events (webhooks/queue.ts).
-import { EVENT_WORDS } from '../../service/states.js';
+import { EVENT_WORDS } from '../../domain/states.js';
 import type { BundleEvent } from '../../service/types.js';
 import type { EngineContext } from '../store/context.js';
 import { type Db, sql } from '../store/db.js';

@@ -1,8 +1,8 @@
 // Bundle operations after creation: send, validate, cancel, patch, tags, events, files and data.
 import { sql } from '../store/db.js';
-import { BUNDLE_INCLUDES, type BundleStatus } from '../../service/enums.js';
-import { isDeletable, isTerminal, isUpdatable } from '../../service/states.js';
-import { ApiError, FieldErrors, badRequest, conflict } from '../../service/errors.js';
+import { BUNDLE_INCLUDES, type BundleStatus } from '../../domain/enums.js';
+import { isDeletable, isTerminal, isUpdatable } from '../../domain/states.js';
+import { ApiError, FieldErrors, badRequest, conflict } from '../../domain/errors.js';
 import type { Bundle, BundleDataItem, FileObject, ValidateResult } from '../../service/types.js';
 import {
   type BundleAttrs,
@@ -16,9 +16,9 @@ import {
   bundleErrors,
 } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
-import type { BundleSettingsT } from '../../service/schemas.js';
-import { REMINDER_MEMBERS, remindersGate } from '../../service/featureGates.js';
-import { checkTestCopies, checkTestSender } from '../../service/reachability.js';
+import type { BundleSettingsT } from '../../domain/schemas.js';
+import { REMINDER_MEMBERS, remindersGate } from '../../domain/featureGates.js';
+import { checkTestCopies, checkTestSender } from '../../domain/reachability.js';
 import { scheduleReminders } from './due.js';
 import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
@@ -97,7 +97,7 @@ export function deleteBundle(ctx: EngineContext, slug: string): void {
 }
 
 export async function updateBundle(ctx: EngineContext, slug: string, input: unknown): Promise<void> {
-  const S = await import('../../service/schemas.js');
+  const S = await import('../../domain/schemas.js');
   const patch = S.parseOr400(S.BundlePatchRequest, input);
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);
@@ -188,7 +188,7 @@ function resolveExpires(value: string, b: Pick<BundleRow, 'status' | 'expires' |
 }
 
 export async function changeTags(ctx: EngineContext, slug: string, input: unknown, add: boolean): Promise<void> {
-  const S = await import('../../service/schemas.js');
+  const S = await import('../../domain/schemas.js');
   const { tags } = S.parseOr400(S.TagsRequest, input);
   inTransaction(ctx, () => {
     const b = findBundleRow(ctx.db, slug);

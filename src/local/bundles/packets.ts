@@ -1,19 +1,19 @@
 // Packet operations: get, patch, remind, embedded signing URL, Certificate of Evidence.
 import { type Db, sql } from '../store/db.js';
-import { FieldErrors, badRequest, conflict } from '../../service/errors.js';
+import { FieldErrors, badRequest, conflict } from '../../domain/errors.js';
 import type { CoeFile, EmbedUrl } from '../../service/types.js';
 import { type PacketRow, findPacketRow, packetRowsOf, bundleRowBySeq, packetAttrs } from './read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
-import { checkDelivery } from '../../service/reachability.js';
+import { checkDelivery } from '../../domain/reachability.js';
 import { recordEvent } from './events.js';
 import { createLink, fileLink } from './links.js';
 import { endedAs, isAskedInLiveBundle, isOpenPacket, packetsWhoseTurnItIs } from './turns.js';
-import { isEnded, isInProgress } from '../../service/states.js';
+import { isEnded, isInProgress } from '../../domain/states.js';
 import { notify } from '../messages/notify.js';
 import { describeStatus } from './lifecycle.js';
 import { updatePersonFromPacket } from '../persons/persons.js';
 import { REMINDER_INTERVAL_MS, scheduleReminders } from './due.js';
-import { MOVED_OFF_EMBED } from '../../service/reminderRules.js';
+import { MOVED_OFF_EMBED } from '../../domain/reminderRules.js';
 
 const EMBED_URL_TTL_MS = 60 * 60 * 1000;
 
@@ -22,7 +22,7 @@ const bundleOf = (ctx: EngineContext, p: PacketRow) => bundleRowBySeq(ctx.db, p.
 const finished = (p: PacketRow) => !isOpenPacket(p);
 
 export async function updatePacket(ctx: EngineContext, id: string, input: unknown): Promise<void> {
-  const S = await import('../../service/schemas.js');
+  const S = await import('../../domain/schemas.js');
   const patch = S.parseOr400(S.PacketPatchRequest, input);
   inTransaction(ctx, () => {
     const p = findPacketRow(ctx.db, id);

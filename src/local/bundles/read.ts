@@ -1,6 +1,6 @@
 // Reading Bundles and Packets out of SQLite and shaping them as API objects.
-import type { BundleStatus, DeliverVia, DocStatus, PacketStatus } from '../../service/enums.js';
-import { notFound, type WireError } from '../../service/errors.js';
+import type { BundleStatus, DeliverVia, DocStatus, PacketStatus } from '../../domain/enums.js';
+import { notFound, type WireError } from '../../domain/errors.js';
 import type { Bundle, Packet } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 import { FIRST_ADMIN_SQL } from '../account/account.js';

@@ -1,6 +1,6 @@
 // The search index (migration 10): one row per Bundle in `bundle_search`, rowid = the Bundle's seq;
 // new Bundles wait in `bundle_search_pending` until a batch of them is written.
-import { phoneSearchDigits } from '../../service/phone.js';
+import { phoneSearchDigits } from '../../domain/phone.js';
 import { type Db, foldForSearch, sql } from '../store/db.js';
 
 /** Ends each field in a search row; a search containing it cannot use the index. */

@@ -1,7 +1,7 @@
 // Every write of a Bundle's or a signer's (packet's) status, with the audit event it makes: the one
-// place the engine moves either from one state to another (service/states.ts says what the states
+// place the engine moves either from one state to another (domain/states.ts says what the states
 // mean). Callers check that the move is allowed and run these in their transaction.
-import type { WireError } from '../../service/errors.js';
+import type { WireError } from '../../domain/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { recordEvent } from './events.js';
 import type { BundleRow, PacketRow } from './read.js';

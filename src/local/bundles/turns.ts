@@ -1,7 +1,7 @@
 // Whose turn it is among a Bundle's signers, and how a signer's packet ended: packet rules built
-// on the state module (service/states.ts), so SQL and code use the same sets.
-import { PACKET_STATUSES } from '../../service/enums.js';
-import { PACKET_DONE, isInProgress, isPacketDone, signersWhoseTurnItIs, sqlSet } from '../../service/states.js';
+// on the state module (domain/states.ts), so SQL and code use the same sets.
+import { PACKET_STATUSES } from '../../domain/enums.js';
+import { PACKET_DONE, isInProgress, isPacketDone, signersWhoseTurnItIs, sqlSet } from '../../domain/states.js';
 import type { BundleRow, PacketRow } from './read.js';
 
 /** A signer who still has to act (ne, re, se, st); the others are ended. */

@@ -1,7 +1,7 @@
 // Background processing of documents not in hand at creation (by URL, HTML, office files):
 // obtain a PDF, check it, place its fields, store it, then launch or fail.
 import { sql } from '../store/db.js';
-import type { WireError } from '../../service/errors.js';
+import type { WireError } from '../../domain/errors.js';
 import { type DocumentRow, bundleRowBySeq, bundleErrors } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { recordEvent } from '../bundles/events.js';

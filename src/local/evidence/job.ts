@@ -10,13 +10,13 @@ import type { EvidenceBundle, EvidenceValue } from './evidence.js';
 import { certificateApart, combinedPdfApart, signedPdfApart } from '../documents/sandbox/apart.js';
 import { listEvents, recordEvent } from '../bundles/events.js';
 import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
-import { isTerminal } from '../../service/states.js';
-import { conflict } from '../../service/errors.js';
+import { isTerminal } from '../../domain/states.js';
+import { conflict } from '../../domain/errors.js';
 import { FILES_FAILED, markFilesFailed } from '../bundles/transitions.js';
 import { SandboxFailure } from '../documents/sandbox/pool.js';
 
 import { deliverMessage } from '../messages/testDelivery.js';
-import { normalizePhone } from '../../service/phone.js';
+import { normalizePhone } from '../../domain/phone.js';
 
 const LEASE_MS = 2 * 60_000;
 

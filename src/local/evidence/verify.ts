@@ -1,7 +1,7 @@
 // POST /verify/: does this SHA-256 belong to a signed PDF, combined PDF or Certificate of Evidence
 // of a completed Bundle?
-import { FieldErrors } from '../../service/errors.js';
-import type { BundleStatus } from '../../service/enums.js';
+import { FieldErrors } from '../../domain/errors.js';
+import type { BundleStatus } from '../../domain/enums.js';
 import type { VerifyResult } from '../../service/types.js';
 import { type Db, sql } from '../store/db.js';
 

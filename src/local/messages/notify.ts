@@ -5,7 +5,7 @@ import { createLink } from '../bundles/links.js';
 import type { EngineContext } from '../store/context.js';
 import type { MessageKind } from './outbox.js';
 import { deliverMessage } from './testDelivery.js';
-import { normalizePhone } from '../../service/phone.js';
+import { normalizePhone } from '../../domain/phone.js';
 
 /** A signing link in a message works for 30 days (or until the Bundle ends). */
 const MESSAGE_LINK_TTL_MS = 30 * 86400e3;

@@ -1,18 +1,18 @@
 // Saved Persons: the Persons API, resolving `person_id` for Bundles, and keeping a linked Person
 // and the live Bundles that send to it in step.
-import { FieldErrors, notFound } from '../../service/errors.js';
-import { normalizePhone, phoneSearchDigits } from '../../service/phone.js';
+import { FieldErrors, notFound } from '../../domain/errors.js';
+import { normalizePhone, phoneSearchDigits } from '../../domain/phone.js';
 import { parsePage } from '../../service/listQuery.js';
-import type { PersonPatchRequestT, PersonRequestT } from '../../service/schemas.js';
+import type { PersonPatchRequestT, PersonRequestT } from '../../domain/schemas.js';
 import type { ContactChannel, Page, Person, PersonListQuery } from '../../service/types.js';
 import { type PacketRow, bundleRowBySeq } from '../bundles/read.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { type Db, sql } from '../store/db.js';
-import { checkDelivery } from '../../service/reachability.js';
+import { checkDelivery } from '../../domain/reachability.js';
 import { recordEvent } from '../bundles/events.js';
 import { uuid } from '../store/ids.js';
 import { notify } from '../messages/notify.js';
-import { ENDED, sqlSet } from '../../service/states.js';
+import { ENDED, sqlSet } from '../../domain/states.js';
 import { OPEN_PACKETS_SQL, isAskedInLiveBundle } from '../bundles/turns.js';
 import { madeInCreatedOrder } from '../store/meta.js';
 import { mapPage, pageCount, selectPage, setKeysPage } from '../store/paging.js';
@@ -41,7 +41,7 @@ interface ChannelInput {
 
 type RequestChannel = NonNullable<PersonRequestT['channels']>[number];
 
-const schemas = () => import('../../service/schemas.js');
+const schemas = () => import('../../domain/schemas.js');
 
 /** The digits a phone is searched by: its national number when it holds one ("+1 505-555-5555" -> "5055555555"). */
 const searchDigits = (v: string): string => phoneSearchDigits(v).replace(/^\+/, '');

@@ -2,8 +2,8 @@
 // for embedded URLs), the short-lived session the page uses for its follow-up requests, and the
 // page's view of the signer's documents and fields.
 import { reassignRefusal } from './signing.js';
-import { ApiError } from '../../service/errors.js';
-import { isInProgress } from '../../service/states.js';
+import { ApiError } from '../../domain/errors.js';
+import { isInProgress } from '../../domain/states.js';
 import type { SigningField, SigningView } from '../../service/hosting.js';
 import {
   type PacketRow,

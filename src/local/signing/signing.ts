@@ -2,10 +2,10 @@
 // attachments) and decline, with the service's rules: signing order, editors, required fields and
 // value validation. Completion of the last signer completes the Bundle and queues its evidence.
 import { extname } from 'node:path';
-import { ApiError, FieldErrors, conflict } from '../../service/errors.js';
+import { ApiError, FieldErrors, conflict } from '../../domain/errors.js';
 import { MAX_ATTACHMENT_BYTES } from '../../service/hosting.js';
 import type { SignerAttachment, SignInput } from '../../service/service.js';
-import { isInProgress } from '../../service/states.js';
+import { isInProgress } from '../../domain/states.js';
 import {
   type BundleAttrs,
   type BundleRow,
@@ -22,7 +22,7 @@ import {
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { recordBlob } from '../store/blobs.js';
-import { checkDelivery } from '../../service/reachability.js';
+import { checkDelivery } from '../../domain/reachability.js';
 import { slug } from '../store/ids.js';
 import { scheduleReminders } from '../bundles/due.js';
 import { recordEvent } from '../bundles/events.js';
@@ -111,7 +111,7 @@ export function reassignRefusal(ba: BundleAttrs, pa: PacketAttrs): string | unde
 }
 
 export async function reassignPacket(ctx: EngineContext, id: string, input: unknown): Promise<string> {
-  const S = await import('../../service/schemas.js');
+  const S = await import('../../domain/schemas.js');
   const req = S.parseOr400(S.ReassignRequest, input);
   return inTransaction(ctx, () => {
     const { p, b } = actingPacket(ctx, id);

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { refuseForeignDir } from './dataDir.js';
 import { MIGRATIONS } from './migrations.js';
-import { normalizePhone } from '../../service/phone.js';
+import { normalizePhone } from '../../domain/phone.js';
 
 /**
  * Required, as the CommonJS package it is: imported as an ES module, Node first scans its source for

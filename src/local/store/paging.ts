@@ -1,7 +1,7 @@
 // Count/offset paging for the engine's lists (Bundles have their own planner in bundles/list.ts):
 // the count and the rows read together, 404 past the last page. Callers run it in their read
 // transaction, so both see the same state.
-import { notFound } from '../../service/errors.js';
+import { notFound } from '../../domain/errors.js';
 import type { PageSpec } from '../../service/listQuery.js';
 import type { Page } from '../../service/types.js';
 import { type Db, sql } from './db.js';

@@ -39,9 +39,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { FieldErrors, notFound } from '../../service/errors.js';
+import { FieldErrors, notFound } from '../../domain/errors.js';
 import { parsePage } from '../../service/listQuery.js';
-import type * as S from '../../service/schemas.js';
+import type * as S from '../../domain/schemas.js';
 import type { EnvelopeTemplate, Page, PageQuery } from '../../service/types.js';
 import { recordBlob, sha256 } from '../store/blobs.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
@@ -54,7 +54,7 @@ import { mapPage, selectPage } from '../store/paging.js';
 type SignerRole = EnvelopeTemplate['signers'][number];
 type FieldRequest = S.FieldRequestT;
 /** Validation loads on first write: listing and reading never pay for zod. */
-const schemas = () => import('../../service/schemas.js');
+const schemas = () => import('../../domain/schemas.js');
 
 /** A document of a stored envelope template: a Document Template with assignments, or a stored PDF with fields. */
 type StoredDocument = { key: string; name: string; order: number } & (

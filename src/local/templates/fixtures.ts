@@ -1,13 +1,13 @@
 // A sandbox's templates set up over the wire (POST /sandbox/templates/, /sandbox/envelope-templates/):
 // the authoring of `esign local template import` and `envelope-template create`, with the PDFs in the
 // request as base64. A server reads no paths a client names: `file` and `file_path` are refused.
-import { FieldErrors } from '../../service/errors.js';
+import { FieldErrors } from '../../domain/errors.js';
 import type { DocumentTemplate, EnvelopeTemplate } from '../../service/types.js';
 import type { EngineContext } from '../store/context.js';
 import { createEnvelopeTemplate } from './envelopes.js';
 import { saveTemplate } from './templates.js';
 
-const schemas = () => import('../../service/schemas.js');
+const schemas = () => import('../../domain/schemas.js');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The bytes of a base64 PDF, or a field error (a PDF's own problems are the PDF check's to name). */

@@ -2,7 +2,7 @@
 // preparation pages (src/server/preparation*.ts). Like embedded signing: opening the URL spends it
 // and starts a session (a token in the page's URL, expiring with the URL) for the page's requests.
 // What a session allows is kept with its links as JSON, so the engine, not the page, enforces it.
-import { ApiError, FieldErrors } from '../../service/errors.js';
+import { ApiError, FieldErrors } from '../../domain/errors.js';
 import type {
   BundleDraft,
   BundlePrep,
@@ -24,7 +24,7 @@ import { checkTeam } from '../account/rules.js';
 /** A preparation session URL is valid for an hour; its page session ends at the same time. */
 export const PREPARATION_TTL_MS = 60 * 60 * 1000;
 
-const schemas = () => import('../../service/schemas.js');
+const schemas = () => import('../../domain/schemas.js');
 const templates = () => import('./templates.js');
 
 const fieldError = (field: string, message: string) =>

@@ -1,8 +1,8 @@
 // Document Templates: reusable PDFs with signer roles and placed fields, and the documents of
 // Bundles made from them.
-import { FieldErrors, notFound } from '../../service/errors.js';
+import { FieldErrors, notFound } from '../../domain/errors.js';
 import { parsePage } from '../../service/listQuery.js';
-import type { TemplateFieldT, TemplateRequestT } from '../../service/schemas.js';
+import type { TemplateFieldT, TemplateRequestT } from '../../domain/schemas.js';
 import type { DocumentTemplate, Page, TemplateListQuery } from '../../service/types.js';
 import { recordBlob, sha256 } from '../store/blobs.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
@@ -13,7 +13,7 @@ import { uuid } from '../store/ids.js';
 import { fileLink } from '../bundles/links.js';
 import { inspectPdfApart } from '../documents/sandbox/apart.js';
 import { checkTeam } from '../account/rules.js';
-import { regexCheck } from '../../service/featureGates.js';
+import { regexCheck } from '../../domain/featureGates.js';
 import { mapPage, selectPage } from '../store/paging.js';
 import type { TemplateImport } from '../../service/localAdmin.js';
 
@@ -116,7 +116,7 @@ export function getTemplate(ctx: EngineContext, id: string): DocumentTemplate {
 
 /** PATCH: only `metadata`, shallow-merged ("" deletes a key; a top-level "" wipes them all). */
 export async function updateTemplate(ctx: EngineContext, id: string, body: unknown): Promise<DocumentTemplate> {
-  const S = await import('../../service/schemas.js');
+  const S = await import('../../domain/schemas.js');
   findRow(ctx, id);
   const patch = S.parseOr400(S.TemplatePatchRequest, body);
   return inTransaction(ctx, () => {
@@ -156,7 +156,7 @@ export async function saveTemplate(
   id?: string,
   pdfField = 'pdf',
 ): Promise<DocumentTemplate> {
-  const S = await import('../../service/schemas.js');
+  const S = await import('../../domain/schemas.js');
   if (id !== undefined) findRow(ctx, id);
   const def = S.parseOr400(S.TemplateImportRequest, { ...input, pdf: undefined });
   const errs = new FieldErrors();

@@ -3,8 +3,8 @@
 // every attempt. Rows are leased while in flight, so several processes can share one database and
 // a process that dies mid-delivery leaves its rows to be retried: delivery is at least once.
 import type { Dispatcher as UndiciDispatcher } from 'undici';
-import { ApiError } from '../../service/errors.js';
-import { WEBHOOK_EVENT_TYPES } from '../../service/enums.js';
+import { ApiError } from '../../domain/errors.js';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/enums.js';
 import type { WebhookEvent } from '../../service/types.js';
 import { loadUndici } from '../../lazyImport.js';
 import { type OutboundPolicy, outboundAgent, refusalOf } from '../net/addressPolicy.js';
@@ -14,7 +14,7 @@ import { sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
 import { enqueueOccurrence } from './queue.js';
 import { webhookSecret } from './secret.js';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sign } from '../../service/webhookSignature.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sign } from '../../domain/webhookSignature.js';
 import { getWebhookEvent } from './store.js';
 import { isDeliveredStatus } from '../../service/webhookEvents.js';
 

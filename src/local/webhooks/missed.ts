@@ -1,6 +1,6 @@
 // The occurrences a webhook missed while disabled (kept by queue.ts in webhook_missed): counted for
 // support, and sent once each when asked, after the webhook is enabled again.
-import { conflict, notFound } from '../../service/errors.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import type { MissedWebhookEvents } from '../../service/types.js';
 import { type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';

@@ -1,8 +1,8 @@
 // Webhooks, their extra headers, and the records of events and delivery attempts.
 // Writes validate with the shared schemas (loaded on first write) and run in one IMMEDIATE
 // transaction; reads never load zod.
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../service/enums.js';
-import { FieldErrors, badRequest, notFound } from '../../service/errors.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/enums.js';
+import { FieldErrors, badRequest, notFound } from '../../domain/errors.js';
 import { type PageSpec, isDay, nextDay, parsePage } from '../../service/listQuery.js';
 import type { Page, Webhook, WebhookDelivery, WebhookDeliveryListQuery } from '../../service/types.js';
 import type { WebhookDeliveryRecord, WebhookEvent, WebhookEventListQuery } from '../../service/types.js';
@@ -51,7 +51,7 @@ interface DeliveryRow {
   message: string;
 }
 
-const schemas = () => import('../../service/schemas.js');
+const schemas = () => import('../../domain/schemas.js');
 
 // ---------------------------------------------------------------------------------------------
 // List queries: validated filters become SQL clauses with their parameters.

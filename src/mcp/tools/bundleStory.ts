@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
 import { inspectBundle, waitsForWords } from '../../app/inspection.js';
 import { redactSecretLinks } from '../../app/secretLinks.js';
-import { bundleStateWord } from '../../service/states.js';
+import { bundleStateWord } from '../../domain/states.js';
 import { fitItems } from '../answer.js';
 import { cursorArg, nextCursor, offsetOf, pageSizeArg } from '../paging.js';
 import { count, ours, say } from '../prose.js';

@@ -2,7 +2,7 @@
 // tools of `esign mcp --tools all`), so nothing of the API is out of reach of the default set. The
 // same checks, go-ahead and live guard as that tool; describe: true gives its schemas instead.
 import { z } from 'zod';
-import { parseOr400 } from '../../service/schemas.js';
+import { parseOr400 } from '../../domain/schemas.js';
 import { operationTools } from '../operationTools.js';
 import { annotationsOfAll } from '../marks.js';
 import { jsonSchema } from '../schema.js';

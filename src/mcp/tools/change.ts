@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { UseCaseError } from '../../app/failure.js';
 import { signersToRemind } from '../../app/remind.js';
-import { ApiError } from '../../service/errors.js';
-import { bundleStateWord } from '../../service/states.js';
+import { ApiError } from '../../domain/errors.js';
+import { bundleStateWord } from '../../domain/states.js';
 import { BUNDLE_RULES, alreadyDone, bundleEffect, packetEffect } from '../effects.js';
 import { CONFIRM_DESCRIPTION } from '../goAhead.js';
 import { count, ours, say } from '../prose.js';

@@ -2,7 +2,7 @@
 // tag, and an age on the server's clock ("every draft older than a week": states [draft],
 // older_than_days 7). Found oldest first, at most BULK_LIMIT per call; the rest are counted.
 import { z } from 'zod';
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import type { EsignService } from '../../service/service.js';
 import type { Bundle, BundleListQuery } from '../../service/types.js';
 import { say } from '../prose.js';

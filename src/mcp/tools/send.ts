@@ -4,7 +4,7 @@
 // Bundle the first one made, and says whether it was sent, is a draft, or has since been cancelled.
 import { z } from 'zod';
 import { type SignatureRequestInput, buildSignatureRequest } from '../../app/signatureRequest.js';
-import { bundleStateWord, isEnded, isSendable } from '../../service/states.js';
+import { bundleStateWord, isEnded, isSendable } from '../../domain/states.js';
 import type { Bundle } from '../../service/types.js';
 import { count, ours, say } from '../prose.js';
 import { CONFIRM_DESCRIPTION } from '../goAhead.js';

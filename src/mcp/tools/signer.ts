@@ -2,8 +2,8 @@
 // sandbox): open the documents, sign (the last signer completes the Bundle), decline, or hand the
 // turn to another person. The hosted service has no such operations.
 import { z } from 'zod';
-import { signInputOf } from '../../service/schemas.js';
-import { bundleStateWord, signerStateWord } from '../../service/states.js';
+import { signInputOf } from '../../domain/schemas.js';
+import { bundleStateWord, signerStateWord } from '../../domain/states.js';
 import type { Packet } from '../../service/types.js';
 import { packetEffect } from '../effects.js';
 import { CONFIRM_DESCRIPTION } from '../goAhead.js';

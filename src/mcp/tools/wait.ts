@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { waitForBundles } from '../../app/wait/waiter.js';
 import { explainEnd } from '../../app/wait/why.js';
-import { WAIT_TARGETS, bundleStateWord, reachedTarget } from '../../service/states.js';
+import { WAIT_TARGETS, bundleStateWord, reachedTarget } from '../../domain/states.js';
 import { count, ours, say } from '../prose.js';
 import { id, job } from './kit.js';
 

@@ -13,7 +13,7 @@ import {
   isInProgress,
   signerStateWord,
   webhookEventStateWord,
-} from '../../service/states.js';
+} from '../../domain/states.js';
 import { isDeliveredStatus } from '../../service/webhookEvents.js';
 import type { BundleDataItem, BundleMessage, WebhookEvent } from '../../service/types.js';
 import { bundleUrl } from './find.js';

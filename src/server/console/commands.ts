@@ -1,6 +1,6 @@
 // "Copy as esign command": what the page shows, as the CLI lines that do or show the same.
 import type { Inspection } from '../../app/inspection.js';
-import { isInProgress, isPacketDone } from '../../service/states.js';
+import { isInProgress, isPacketDone } from '../../domain/states.js';
 
 export interface Command {
   what: string;

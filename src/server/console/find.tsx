@@ -1,8 +1,8 @@
 // Find: one search box (slug, packet id, email, custom_key, label) with the list filters (status,
 // tag, created dates), pages and counts. The query is bounded before it reaches the port.
 import { MAX_SEARCH, searchText } from '../../app/bundleSearch.js';
-import { BUNDLE_STATE_WORDS, bundleStateWord } from '../../service/states.js';
-import type { BundleStatus } from '../../service/enums.js';
+import { BUNDLE_STATE_WORDS, bundleStateWord } from '../../domain/states.js';
+import type { BundleStatus } from '../../domain/enums.js';
 import type { Bundle, BundleListQuery, Page } from '../../service/types.js';
 import { CONSOLE_PREFIX, countOf, ListTable, Pager, StateCell, WhenCell } from './layout.js';
 

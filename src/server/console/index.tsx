@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
 import { findBundles } from '../../app/bundleSearch.js';
 import { inspectBundle } from '../../app/inspection.js';
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { builtFile, cached, registerPdfJs } from '../pages/assets.js';
 import { type Door, openDoors } from '../doors.js';
 import { registerActions } from './actions.js';

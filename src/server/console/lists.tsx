@@ -2,7 +2,7 @@
 // total and pages, a page past the end an empty page that says so.
 import type { FastifyInstance } from 'fastify';
 import { webhookHealth } from '../../app/webhookHealth.js';
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { parseRequestFilter } from '../../service/requestLog.js';
 import type { Page, RequestFilter, RequestLogEntry } from '../../service/types.js';
 import { CONSOLE_PREFIX } from './layout.js';

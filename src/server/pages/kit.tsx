@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { visibleControls } from '../../app/sanitize.js';
-import type { ApiError } from '../../service/errors.js';
+import type { ApiError } from '../../domain/errors.js';
 import { refusalOf } from '../refusals.js';
 import { PAGE_ASSETS } from './assets.js';
 

@@ -9,7 +9,7 @@
 // file links reach it without a key.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { API_ROOT } from '../../service/operationTable.js';
 import { SANDBOXES_PATH } from '../../service/sandboxes.js';
 import { type Door, errorObject } from '../doors.js';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError } from '../../service/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import type { LocalBackend } from '../../service/localAdmin.js';
 import type { Sandbox, SandboxMade } from '../../service/sandboxes.js';
 import { DEFAULT_SANDBOX_LIMITS, NAME_MAX, type SandboxLimits } from './limits.js';

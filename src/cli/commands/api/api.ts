@@ -1,6 +1,6 @@
 // esign api METHOD PATH: a raw API v2 call, like `gh api`, on whichever backend is configured.
 import { readFile } from 'node:fs/promises';
-import { ApiError } from '../../../service/errors.js';
+import { ApiError } from '../../../domain/errors.js';
 import { fillPath, operationAt, operationRow, withinApi } from '../../../service/operationTable.js';
 import { CliError, EXIT, rethrowAsStateConflict, STATE_GATED } from '../../exitCodes.js';
 import { readAll } from '../../io.js';

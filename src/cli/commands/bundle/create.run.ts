@@ -2,8 +2,8 @@
 // tag, and optionally wait while its documents are processed.
 import { type CreateRequest, CreateChecker } from '../../../app/createCheck.js';
 import { waitForBundles } from '../../../app/wait/waiter.js';
-import type { ApiError } from '../../../service/errors.js';
-import { TagsRequest, parseOr400 } from '../../../service/schemas.js';
+import type { ApiError } from '../../../domain/errors.js';
+import { TagsRequest, parseOr400 } from '../../../domain/schemas.js';
 import type { Bundle } from '../../../service/types.js';
 import { safeLine } from '../../../app/sanitize.js';
 import { durationArg, formatDuration } from '../../duration.js';

@@ -1,6 +1,6 @@
 // esign bundle events SLUG: the audit trail of a Bundle.
 import { timelineStyle } from '../../../app/timeWords.js';
-import { eventDetail, eventWord } from '../../../service/states.js';
+import { eventDetail, eventWord } from '../../../domain/states.js';
 import type { BundleEvent } from '../../../service/types.js';
 import { fieldColumns, printList } from '../../output/print.js';
 import { idVerb } from '../../verb.js';

@@ -13,7 +13,7 @@ import { clockTime, timelineStyle } from '../../../app/timeWords.js';
 import { resendMissedHint } from '../../../app/missedEvents.js';
 import { remindersWords, scheduleWords } from '../../../app/signerReminders.js';
 import { redactSecretLinks } from '../../../app/secretLinks.js';
-import { bundleStateWord, docStateWord, signerStateWord } from '../../../service/states.js';
+import { bundleStateWord, docStateWord, signerStateWord } from '../../../domain/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 import {

@@ -1,5 +1,5 @@
 // esign bundle list: Bundles, newest first, filtered and paged.
-import { BUNDLE_ORDERINGS, BUNDLE_STATUSES } from '../../../service/enums.js';
+import { BUNDLE_ORDERINGS, BUNDLE_STATUSES } from '../../../domain/enums.js';
 import type { BundleListQuery } from '../../../service/types.js';
 import { choiceListOption, choiceOption, dayArg } from '../../flags.js';
 import { findBundles, searchText } from '../../../app/bundleSearch.js';

@@ -3,8 +3,8 @@
 // BundleRequest and reads the files it names.
 import { basename, dirname, resolve } from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
-import { BundlePatchRequest, BundleRequest, BundleTemplateRequest } from '../../../service/schemas.js';
-import { PHONE_RULE, isPhoneNumber } from '../../../service/phone.js';
+import { BundlePatchRequest, BundleRequest, BundleTemplateRequest } from '../../../domain/schemas.js';
+import { PHONE_RULE, isPhoneNumber } from '../../../domain/phone.js';
 import type { EsignService } from '../../../service/service.js';
 import type { AttachedFile } from '../../../service/types.js';
 import { type BundleIntent, type SignerIntent, buildBundleRequest, intentOfSpec } from '../../../app/bundleRequest.js';

@@ -4,7 +4,7 @@ import { waitForBundles } from '../../../app/wait/waiter.js';
 import { explainEnd } from '../../../app/wait/why.js';
 import { liveLines } from '../../wait/live.js';
 import { outageNotes } from '../../wait/outageNote.js';
-import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../service/states.js';
+import { WAIT_TARGETS, type WaitTarget, bundleStateWord } from '../../../domain/states.js';
 import type { Bundle } from '../../../service/types.js';
 import { DURATION_EXAMPLES, durationArg, formatDuration } from '../../duration.js';
 import { CliError, EXIT } from '../../exitCodes.js';

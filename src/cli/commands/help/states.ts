@@ -8,7 +8,7 @@ import {
   PACKET_STATE_WORDS,
   TERMINAL,
   WAIT_TARGETS,
-} from '../../../service/states.js';
+} from '../../../domain/states.js';
 import type { IO } from '../../io.js';
 
 function statesText(): string {

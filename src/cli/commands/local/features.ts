@@ -2,7 +2,7 @@
 import { fieldColumns, printObject } from '../../output/print.js';
 import type { Parent } from '../../verb.js';
 import { engineList, switchVerbs } from './shared/verbs.js';
-import { ACCOUNT_FEATURES } from '../../../service/enums.js';
+import { ACCOUNT_FEATURES } from '../../../domain/enums.js';
 
 export const list = engineList<{ feature: string; enabled: boolean }>({
   description: 'Every feature and whether it is on',

@@ -1,6 +1,6 @@
 // esign local outbox: the emails and SMS the engine would have sent (the newest thousand unless
 // told otherwise; a list that stops says so).
-import { MESSAGE_KINDS } from '../../../service/enums.js';
+import { MESSAGE_KINDS } from '../../../domain/enums.js';
 import { choiceOption } from '../../flags.js';
 import { fieldColumns, note, printList } from '../../output/print.js';
 import { intArg } from '../../run.js';

@@ -1,7 +1,7 @@
 // The body of esign logs tail: the filter checked before anything is asked, then one line (or one
 // JSON object) per request, as they come.
 import { safeJson, safeLine } from '../../../app/sanitize.js';
-import { ApiError } from '../../../service/errors.js';
+import { ApiError } from '../../../domain/errors.js';
 import { operationRow } from '../../../service/operationTable.js';
 import { MAX_BACKLOG, parseRequestFilter } from '../../../service/requestLog.js';
 import type { RequestLogEntry } from '../../../service/types.js';

@@ -1,6 +1,6 @@
 // Does a remote profile's key still work? One call of the port's getRateLimit (it uses none of the
 // key's requests), no retries, a short timeout: an answer for a person waiting at the terminal.
-import { ApiError } from '../../../service/errors.js';
+import { ApiError } from '../../../domain/errors.js';
 import type { RateLimit } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 

@@ -1,5 +1,5 @@
 // esign webhook create: subscribe a URL to event types.
-import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../domain/enums.js';
 import { choiceListOption } from '../../flags.js';
 import { commaList } from '../../run.js';
 import { defineVerb } from '../../verb.js';

@@ -1,5 +1,5 @@
 // esign webhook list
-import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../domain/enums.js';
 import type { Webhook } from '../../../service/types.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceOption } from '../../flags.js';

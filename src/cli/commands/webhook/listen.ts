@@ -1,5 +1,5 @@
 // esign webhook listen: receive deliveries here (its body, receiver.ts, loads only when it runs).
-import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../domain/enums.js';
 import { choiceListOption } from '../../flags.js';
 import { declareVerb } from '../../verb.js';
 

@@ -1,5 +1,5 @@
 // esign webhook update ID
-import { WEBHOOK_EVENT_TYPES } from '../../../service/enums.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../domain/enums.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { choiceListOption } from '../../flags.js';
 import { commaList } from '../../run.js';

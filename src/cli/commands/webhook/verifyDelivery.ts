@@ -2,7 +2,7 @@
 // X-Blueink-Signature, X-Blueink-Request-Timestamp). Exit 0 good, 9 bad signature, 11 stale.
 import { readFile } from 'node:fs/promises';
 import { environment } from '../../../app/environment.js';
-import { verifySignature } from '../../../service/webhookSignature.js';
+import { verifySignature } from '../../../domain/webhookSignature.js';
 import type { Factory } from '../../factory.js';
 import { secondsArg } from '../../duration.js';
 import type { OptionsOf } from '../../verb.js';

@@ -1,6 +1,6 @@
 // HTML documents to PDF, with their form elements turned into e-signature fields.
 // Both renderers print on US Letter with 0.5 in margins (PAGE); a document's own @page size is ignored.
-import { FIELD_KINDS } from '../../../service/enums.js';
+import { FIELD_KINDS } from '../../../domain/enums.js';
 import { findExecutable } from './findExecutable.js';
 import type { FieldSource, PlacedField, RenderedHtml } from './renderTypes.js';
 import { type Doc, type El, FORM_CONTROLS, attr, elements, isElement, isText, removeAttr, textOf } from './htmlDom.js';

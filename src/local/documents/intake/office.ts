@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { OFFICE_EXTENSIONS } from '../../../service/enums.js';
+import { OFFICE_EXTENSIONS } from '../../../domain/enums.js';
 import { boxCommand, findBwrap, installDirOf } from './converterBox.js';
 import { findExecutable, isExecutable } from './findExecutable.js';
 import { checkOfficeApart } from '../sandbox/apart.js';

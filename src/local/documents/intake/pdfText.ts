@@ -1,6 +1,6 @@
 // Finds literal text in a PDF and returns where it is drawn, with pdfjs-dist (loaded on first use).
 import { loadPdfLib } from '../../../lazyImport.js';
-import { MAX_PDF_PAGES } from '../../../service/documentLimits.js';
+import { MAX_PDF_PAGES } from '../../../domain/documentLimits.js';
 
 export interface TextHit {
   page: number;

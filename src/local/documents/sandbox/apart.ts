@@ -6,14 +6,14 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiError } from '../../../service/errors.js';
-import type { PdfInfo } from '../../../service/documentChecks.js';
+import { ApiError } from '../../../domain/errors.js';
+import type { PdfInfo } from '../../../domain/documentChecks.js';
 import {
   CREATE_CHECK_DEADLINE_MS,
   HTML_JOB_DEADLINE_MS,
   REFUSAL_MEMORY_MS,
   SANDBOX_JOB_DEADLINE_MS,
-} from '../../../service/documentLimits.js';
+} from '../../../domain/documentLimits.js';
 import type { RenderedHtml } from '../intake/renderTypes.js';
 import type { EvidenceBundle, EvidenceDocument, EvidencePacket, EvidenceValue } from '../../evidence/evidence.js';
 import type { CertifiedDocument } from './protocol.js';

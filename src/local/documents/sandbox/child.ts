@@ -1,12 +1,12 @@
 // The sandbox process (built as dist/documentSandbox.js, started by pool.ts): it takes one job at a
 // time over IPC, parses, searches or renders a client's document within the bounds of
-// service/pdfBounds.ts, and answers; the signed copies of a completed Bundle's documents (drawn
+// domain/pdfBounds.ts, and answers; the signed copies of a completed Bundle's documents (drawn
 // over the client's PDF, its form flattened) are made here too. HTML is parsed here (parse5) whichever renderer lays it out:
 // Chromium, when used, is driven from here too, in its own box. Its memory and CPU are capped by the command that starts it; a
 // job over its deadline is ended by killing this process.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { inspectPdf } from '../../../service/documentChecks.js';
-import { OVER_LIMITS } from '../../../service/pdfBounds.js';
+import { inspectPdf } from '../../../domain/documentChecks.js';
+import { OVER_LIMITS } from '../../../domain/pdfBounds.js';
 import type { SandboxAnswer, SandboxJob } from './protocol.js';
 
 async function perform(job: SandboxJob): Promise<unknown> {

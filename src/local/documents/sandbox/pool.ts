@@ -13,7 +13,7 @@ import {
   SANDBOX_DATA_BYTES,
   SANDBOX_HEAP_MB,
   SANDBOX_POOL_SIZE,
-} from '../../../service/documentLimits.js';
+} from '../../../domain/documentLimits.js';
 import { findExecutable } from '../intake/findExecutable.js';
 import type { SandboxAnswer, SandboxJob, SandboxTask } from './protocol.js';
 

@@ -2,7 +2,7 @@
 // templates the session offers with their roles given to signers), the signers, then Send or
 // Save as draft. With draft_bundle, the page shows that draft and sends it.
 import type { BundleView, TemplateSummary } from '../../../service/hosting.js';
-import type { FieldError } from '../../../service/errors.js';
+import type { FieldError } from '../../../domain/errors.js';
 import type { Bundle } from '../../../service/types.js';
 import { Problems } from '../kit.js';
 import { Placer, PrepMain, describeField, itemsWithErrors, placerData, problemsOf } from './common.js';

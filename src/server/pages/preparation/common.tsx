@@ -1,7 +1,7 @@
 // What the preparation pages share beyond the page kit: their family (script, CSP, titles), the
 // field placer, and how a refusal's errors are listed.
 import type { ComponentChildren } from 'preact';
-import type { FieldError } from '../../../service/errors.js';
+import type { FieldError } from '../../../domain/errors.js';
 import { PREP_ASSETS } from '../assets.js';
 import type { PageFamily, Problem } from '../kit.js';
 import type { PlacedField, PrepData } from './data.js';

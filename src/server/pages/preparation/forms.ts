@@ -1,7 +1,7 @@
 // Reading the preparation pages' forms: what goes to the engine (the draft), and what the page
 // shows again if the engine refuses it (the state).
 import type { BundleDraft, TemplateDraft } from '../../../service/hosting.js';
-import type { FieldError } from '../../../service/errors.js';
+import type { FieldError } from '../../../domain/errors.js';
 import type { BundleFormState, Signer } from './bundlePage.js';
 import type { TemplateFormState } from './templatePage.js';
 

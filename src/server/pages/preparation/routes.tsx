@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { VNode } from 'preact';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../../service/errors.js';
+import { ApiError } from '../../../domain/errors.js';
 import { linkRoute } from '../../../service/linkPaths.js';
 import type { BundleDraft, PreparationPages, PrepSession, TemplateDraft } from '../../../service/hosting.js';
 import { PREPARATION_FORM } from '../../limits.js';

@@ -1,7 +1,7 @@
 // The template authoring page: the PDF (the edited template's, or an upload), the name, the roles,
 // and fields placed by clicking on the rendered pages.
 import type { TemplateSummary } from '../../../service/hosting.js';
-import type { FieldError } from '../../../service/errors.js';
+import type { FieldError } from '../../../domain/errors.js';
 import { Problems } from '../kit.js';
 import { Placer, PrepMain, describeField, itemsWithErrors, placerData, problemsOf } from './common.js';
 import { ListRow, RowInput } from './listRow.js';

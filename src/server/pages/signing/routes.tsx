@@ -8,11 +8,11 @@
 // page: moving the whole window on is up to the embedding app (e.g. from the redirect target).
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../../service/errors.js';
+import { ApiError } from '../../../domain/errors.js';
 import { linkPath, linkRoute } from '../../../service/linkPaths.js';
 import type { SigningPages, SigningView } from '../../../service/hosting.js';
 import type { SignInput, SignerAttachment } from '../../../service/service.js';
-import { isInProgress } from '../../../service/states.js';
+import { isInProgress } from '../../../domain/states.js';
 import { SIGNING_FORM, SMALL_FORM } from '../../limits.js';
 import { receiveForm } from '../../multipartForm.js';
 import { donePage, errorPage, httpUrl, pageGate, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
@@ -123,7 +123,7 @@ async function signSubmitted(
   const id = await engine.resolveSigningSession(session);
   if (!req.isMultipart()) {
     // JSON callers: `{values, attachments: {key: [{name, b64}]}}`, answered in JSON.
-    const { signInputOf } = await import('../../../service/schemas.js');
+    const { signInputOf } = await import('../../../domain/schemas.js');
     const packet = await engine.signPacket(id, signInputOf(req.body));
     return reply.send({ packet, redirect: httpUrl(packet.signing_complete_redirect)?.href ?? null });
   }

@@ -9,7 +9,7 @@ import { scenarioJsonSchema } from '../../../scenario/format.js';
 import { problemLine } from '../../../scenario/load.js';
 import { jsonReport, junitXml, summaryLines, totalsLine } from '../../../scenario/report.js';
 import { type FileResult, notRun, type ScenarioBackend } from '../../../scenario/runner.js';
-import { ApiError } from '../../../service/errors.js';
+import { ApiError } from '../../../domain/errors.js';
 import { OPERATION_TABLE } from '../../../service/operationTable.js';
 import type { SandboxManager } from '../../../service/sandboxes.js';
 import { type Backends, type Invalid, loadAll, runSuite } from '../../../scenario/suite.js';

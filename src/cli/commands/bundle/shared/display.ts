@@ -1,5 +1,5 @@
 // How a Bundle is shown: the list columns and the key/value view every bundle verb prints.
-import { bundleStateWord, docStateWord, signerStateWord } from '../../../../service/states.js';
+import { bundleStateWord, docStateWord, signerStateWord } from '../../../../domain/states.js';
 import type { Bundle } from '../../../../service/types.js';
 import { forEachId, readIds } from '../../../bulk.js';
 import type { Factory } from '../../../factory.js';

@@ -1,6 +1,6 @@
 // How a packet (one signer's part of a Bundle) is shown, with its Bundle where the backend can tell
 // (and then its state in the words `bundle inspect` uses).
-import { signerStateWord } from '../../../../service/states.js';
+import { signerStateWord } from '../../../../domain/states.js';
 import type { Packet } from '../../../../service/types.js';
 import type { Factory } from '../../../factory.js';
 import { printObject } from '../../../output/print.js';

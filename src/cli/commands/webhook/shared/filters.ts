@@ -1,6 +1,6 @@
 // The filters of the webhook event and delivery lists.
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import { WEBHOOK_EVENT_TYPES } from '../../../../service/enums.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../../domain/enums.js';
 import { choiceOption, dayArg } from '../../../flags.js';
 import { intArg } from '../../../run.js';
 
