@@ -1,7 +1,8 @@
 // Issue 44: the bounds of a PDF checked before any walk (in-process, as a client's check runs them),
 // and the sandbox process: a job past its deadline is killed and refused with the reason, the next
 // job gets a new process, a retried refusal is answered without a new parse.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   noRoot,
 } from '../../bench/hostile-documents.mjs';
 import { deriveFieldsApart, inspectPdfApart, renderHtmlApart } from '../../src/local/documents/sandbox/apart.js';
+import { SandboxPool } from '../../src/local/documents/sandbox/pool.js';
 import { inspectPdf } from '../../src/domain/documentChecks.js';
 import { prescanPdf } from '../../src/domain/pdfBounds.js';
 import { CONTRACT_PDF } from '../helpers.js';
@@ -60,7 +62,7 @@ describe('the document sandbox', () => {
     const dag = pageTreeDag();
     expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
     // Asked again with every sandbox process of this one stopped: a new parse would wait for them
-    // (and be refused for its deadline instead); the remembered refusal is answered.
+    // (and be answered busy at its deadline instead); the remembered refusal is answered.
     const held = sandboxes();
     expect(held.length).toBeGreaterThan(0);
     for (const pid of held) process.kill(pid, 'SIGSTOP');
@@ -74,5 +76,28 @@ describe('the document sandbox', () => {
     expect(derived.problems).toEqual([
       { field: 'documents[0].file_b64', message: expect.stringMatching(/^The PDF is corrupt or unreadable/) },
     ]);
+  }, 60_000);
+
+  it('says busy, not over the limits, when a sound PDF had no CPU until its deadline, and serves it after', async () => {
+    // A loaded machine starves the sandbox (it runs at nice 10): stopped at once, the job gets no CPU
+    // at all. Blamed on the document, the refusal of a sound PDF would be remembered for minutes.
+    const dir = mkdtempSync(join(tmpdir(), 'esign-starved-'));
+    const pdfPath = join(dir, 'contract.pdf');
+    writeFileSync(pdfPath, CONTRACT_PDF);
+    const pool = new SandboxPool(1);
+    try {
+      const before = new Set(sandboxes());
+      const job = pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 1500, subject: 'The PDF', ownCpu: true });
+      const started = sandboxes().filter((pid) => !before.has(pid));
+      expect(started).toHaveLength(1);
+      process.kill(started[0]!, 'SIGSTOP');
+      await expect(job).rejects.toMatchObject({ kind: 'busy', message: expect.stringMatching(/busy/) });
+      expect(
+        await pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 30_000, subject: 'The PDF', ownCpu: true }),
+      ).toEqual({ pages: 1 });
+    } finally {
+      pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

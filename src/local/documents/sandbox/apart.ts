@@ -77,8 +77,8 @@ export interface ApartOptions {
 
 const jobOptions = (opts: ApartOptions) =>
   opts.background
-    ? { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The PDF', counting: 'started' as const }
-    : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF' };
+    ? { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The PDF', counting: 'started' as const, ownCpu: true }
+    : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF', ownCpu: true };
 
 /** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
 async function asFile<T>(data: Buffer | string, use: (path: string) => Promise<T>, name = 'document.pdf'): Promise<T> {
@@ -201,7 +201,7 @@ async function written(run: (outPath: string) => Promise<unknown>): Promise<Buff
   }
 }
 
-const evidenceJob = { deadlineMs: SANDBOX_JOB_DEADLINE_MS, counting: 'started' as const };
+const evidenceJob = { deadlineMs: SANDBOX_JOB_DEADLINE_MS, counting: 'started' as const, ownCpu: true };
 
 /**
  * evidence.ts's signedPdf of the stored PDF at `pdfPath`, apart: the client's PDF is loaded, its form

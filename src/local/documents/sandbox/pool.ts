@@ -2,11 +2,14 @@
 // a child process (not a worker thread: a V8 fatal error in a worker aborts the whole process),
 // started with V8's heap cap and, where util-linux's prlimit is present, RLIMIT_DATA (heap, buffers
 // and inflated bytes together) and RLIMIT_CPU. Each job has a deadline, counted from its queueing:
-// past it the process is SIGKILLed and the next job gets a new one. A few are kept warm, started on
+// past it the process is SIGKILLed and the next job gets a new one. Where the work is the process's
+// own (PDFs, evidence), the document is blamed only if it had the CPU: a job starved by a loaded
+// machine (the child runs at nice 10) is the server being busy, said so and not remembered against a
+// sound document. A few are kept warm, started on
 // first use and unref'd, so a command that never sends a document starts none and one that did exits
 // at once.
 import { type ChildProcess, fork } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   SANDBOX_CPU_SECONDS,
@@ -45,6 +48,26 @@ const isExecutable = (path: string) => {
   }
 };
 
+/**
+ * The CPU a process has used so far, in ms (Linux /proc: utime + stime at USER_HZ, 100 a second),
+ * or undefined where it cannot be read.
+ */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+const BUSY = 'The server is busy with other documents: try again in a minute.';
+
+/** A job past its deadline was the document's doing if it used at least this share of it as CPU. */
+const BLAMED_CPU_SHARE = 0.5;
+
 let prlimitPath: string | null | undefined;
 /** util-linux's prlimit, to set the child's rlimits (Node has no setrlimit); null when absent. */
 function prlimit(): string | null {
@@ -71,6 +94,8 @@ interface Running {
 class Child {
   readonly proc: ChildProcess;
   running: Running | undefined;
+  /** The process's CPU time when its current job started (ms), where it can be read. */
+  private cpuAtStart: number | undefined;
   dead = false;
   private stderr = '';
   private killedForDeadline = false;
@@ -108,9 +133,16 @@ class Child {
 
   start(r: Running): void {
     this.running = r;
+    this.cpuAtStart = cpuMsOf(this.proc.pid);
     this.proc.ref();
     this.proc.channel?.ref();
     this.proc.send(r.job);
+  }
+
+  /** CPU the current job has used (ms), or undefined where it cannot be read. */
+  jobCpuMs(): number | undefined {
+    const now = cpuMsOf(this.proc.pid);
+    return now === undefined || this.cpuAtStart === undefined ? undefined : now - this.cpuAtStart;
   }
 
   /** Ends the job at its deadline: the process is killed, not asked. */
@@ -167,6 +199,7 @@ interface Queued {
   task: SandboxTask;
   subject: string;
   deadlineMs: number;
+  ownCpu: boolean;
   /** Infinity: the deadline counts from the job's start, and it waits in the queue as long as it must. */
   deadlineAt: number;
   resolve(v: unknown): void;
@@ -184,11 +217,18 @@ export class SandboxPool {
 
   /**
    * Runs `task` in a sandbox process. It fails with a SandboxFailure: 'limits' when the document
-   * passed a cap or its deadline while running, 'busy' when no process was free before the deadline.
+   * passed a cap, or its deadline while having the CPU; 'busy' when no process was free before the
+   * deadline, or (`ownCpu`) the job was starved of CPU until it.
    */
   run<T>(
     task: SandboxTask,
-    opts: { deadlineMs: number; subject: string; counting?: 'queued' | 'started' },
+    opts: {
+      deadlineMs: number;
+      subject: string;
+      counting?: 'queued' | 'started';
+      /** The work runs in the sandbox process itself (not a program it starts): its CPU says whose fault a deadline is. */
+      ownCpu?: boolean;
+    },
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const fromQueueing = (opts.counting ?? 'queued') === 'queued';
@@ -196,13 +236,14 @@ export class SandboxPool {
         task,
         subject: opts.subject,
         deadlineMs: opts.deadlineMs,
+        ownCpu: opts.ownCpu === true,
         deadlineAt: fromQueueing ? Date.now() + opts.deadlineMs : Number.POSITIVE_INFINITY,
         resolve: resolve as (v: unknown) => void,
         reject,
         timer: fromQueueing
           ? setTimeout(() => {
               this.queue = this.queue.filter((x) => x !== q);
-              reject(new SandboxFailure('The server is busy with other documents: try again in a minute.', 'busy'));
+              reject(new SandboxFailure(BUSY, 'busy'));
             }, opts.deadlineMs)
           : undefined,
       };
@@ -235,11 +276,14 @@ export class SandboxPool {
         resolve: q.resolve,
         reject: q.reject,
         timer: setTimeout(() => {
+          const cpu = q.ownCpu ? child.jobCpuMs() : undefined;
           q.reject(
-            new SandboxFailure(
-              `${q.subject} exceeds the processing limits: it was not done within ${seconds} s.`,
-              'limits',
-            ),
+            cpu !== undefined && cpu < q.deadlineMs * BLAMED_CPU_SHARE
+              ? new SandboxFailure(BUSY, 'busy')
+              : new SandboxFailure(
+                  `${q.subject} exceeds the processing limits: it was not done within ${seconds} s.`,
+                  'limits',
+                ),
           );
           child.killForDeadline();
         }, left),
