@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
+import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
 import { type ConsoleHandle, registerConsole } from '../../src/server/console/index.js';
@@ -290,6 +291,48 @@ describe('pages', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(files[0].sha256);
     expect((await get(`/console/bundles/${b.id}/files/99`, cookie)).status).toBe(404);
     expect(html).toContain(`esign bundle inspect ${b.id}`);
+  });
+
+  it("downloads all of a Bundle's files as one zip, each entry the file itself under its name", async () => {
+    const b = await sentBundle({ label: 'Zip of a lease' });
+    await engine.signPacket(b.packets[0].id, {});
+    await engine.signPacket(b.packets[1].id, {});
+    await engine.settle();
+    const files = await engine.getBundleFiles(b.id);
+    expect(files.map((f) => f.kind)).toEqual(expect.arrayContaining(['signed_pdf', 'combined_pdf', 'coe_pdf']));
+    const cookie = await signIn();
+    const html = await (await get(`/console/bundles/${b.id}`, cookie)).text();
+    expect(html).toContain(`href="/console/bundles/${b.id}/files.zip"`);
+    expect(html).toContain(`Download all ${files.length} files (zip)`);
+    const res = await get(`/console/bundles/${b.id}/files.zip`, cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${b.id}-files.zip"`);
+    // Read back by a zip reader of its own (yauzl): every file, whole, under its name.
+    const zip = await new Promise<yauzl.ZipFile>((ok, fail) =>
+      res
+        .arrayBuffer()
+        .then((a) => yauzl.fromBuffer(Buffer.from(a), { lazyEntries: true }, (e, z) => (e ? fail(e) : ok(z)))),
+    );
+    const entries: { name: string; sha256: string }[] = [];
+    await new Promise<void>((ok, fail) => {
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (e, stream) => {
+          if (e) return fail(e);
+          const h = createHash('sha256');
+          stream.on('data', (d: Buffer) => h.update(d));
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, sha256: h.digest('hex') });
+            zip.readEntry();
+          });
+        }),
+      );
+      zip.on('end', ok);
+      zip.on('error', fail);
+      zip.readEntry();
+    });
+    expect(entries).toEqual(files.map((f) => ({ name: f.name, sha256: f.sha256 })));
+    expect((await get('/console/bundles/NoSuchOne/files.zip', cookie)).status).toBe(404);
   });
 
   it('verify answers match and no match from the hash alone', async () => {

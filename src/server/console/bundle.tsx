@@ -3,6 +3,7 @@
 // (each behind a confirmation page). The part inside #story is what a live update replaces.
 import type { ComponentChildren } from 'preact';
 import { deliveryParts } from '../../app/deliveryOutcome.js';
+import { filesZipName } from '../../app/filesZip.js';
 import { type Inspection, type TimelineEntry, outcomeWords, waitsForWords } from '../../app/inspection.js';
 import { clockTime, timelineStyle } from '../../app/timeWords.js';
 import type { SignerReminders } from '../../app/signerReminders.js';
@@ -530,6 +531,11 @@ function Files({ r }: { r: Inspection }) {
         <p>No file yet.</p>
       ) : (
         <>
+          <p>
+            <a href={`${bundleUrl(slug)}/files.zip`} download={filesZipName(slug)}>
+              Download all {r.files.length} files (zip)
+            </a>
+          </p>
           <ListTable heads={['File', 'Kind', 'Bytes', 'SHA-256', 'Open']} extra="files">
             {r.files.map((f, i) => (
               <tr>

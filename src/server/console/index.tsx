@@ -6,6 +6,7 @@ import { parse as parseCookies, serialize as cookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getBundleOrPacketsBundle } from '../../app/bundleRef.js';
 import { findBundles } from '../../app/bundleSearch.js';
+import { bundleFilesZip, filesZipName } from '../../app/filesZip.js';
 import { inspectBundle } from '../../app/inspection.js';
 import { ApiError } from '../../domain/errors.js';
 import { builtFile, cached, registerPdfJs } from '../pages/assets.js';
@@ -311,6 +312,13 @@ function registerBundle(scope: FastifyInstance, { s, page, now, readOnly, live, 
   scope.get('/bundles/:slug/live', async (req, reply) =>
     live.stream(reply, param(req, 'slug'), sessionOf.get(req)?.id ?? ''),
   );
+  scope.get('/bundles/:slug/files.zip', async (req, reply) => {
+    const slug = param(req, 'slug');
+    const zip = await bundleFilesZip(s, slug);
+    return securePage(reply.type('application/zip'))
+      .header('Content-Disposition', `attachment; filename="${filesZipName(slug)}"`)
+      .send(zip);
+  });
   scope.get('/bundles/:slug/files/:n', async (req, reply) => {
     const files = await s.getBundleFiles(param(req, 'slug'));
     const f = files[Number(param(req, 'n'))];
