@@ -138,7 +138,10 @@ describe.each(BACKENDS)('batch send interrupted by SIGINT (built binary, %s)', (
       const args = ['batch', 'send', rows, '--spec', spec, '--yes', '--live', '--batch-id', 'hard'];
       const results = join(work.dir, 'hard.jsonl');
       const run = await interrupted(env, args, results, 10, 2);
-      expect(run.exitCode).toBe(130);
+      // Ctrl-C's status either way: exit 130 from the second SIGINT's handler, or, when the first
+      // had already stopped the batch and the process was ending by itself as the second came (its
+      // signal handling gone with the event loop), the end by SIGINT a shell also reports as 130.
+      expect(run.exitCode === 130 || run.signal === 'SIGINT', `exit ${run.exitCode}, signal ${run.signal}`).toBe(true);
       const lines = read(results);
       const listed = new Map(lines.map((l) => [l.row, l.status]));
       for (const row of sentInJournalOf(env.ESIGN_DATA_DIR, 'hard'))
