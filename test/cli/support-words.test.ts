@@ -33,6 +33,20 @@ const clock = (iso: string) =>
     new Date(iso),
   );
 
+/** As the terminal shows a time in this process's zone: the clock alone today, else dated ("Dec 03 00:14:55"). */
+const when = (iso: string) => {
+  const parts = (t: Date) =>
+    Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: '2-digit' })
+        .formatToParts(t)
+        .map((x) => [x.type, x.value]),
+    );
+  const [d, today] = [parts(new Date(iso)), parts(new Date())];
+  if (d.year === today.year && d.month === today.month && d.day === today.day) return clock(iso);
+  const numeric = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short' }).format(new Date(iso));
+  return `${d.year === today.year ? `${d.month} ${d.day}` : numeric} ${clock(iso)}`;
+};
+
 describe('smaller support items', () => {
   it('a list cut short says how many of how many, and how to see the rest', async () => {
     for (let i = 0; i < 3; i++) await b.engine.createBundle(bundleRequest({ label: `Cut ${i}` }));
@@ -61,7 +75,7 @@ describe('smaller support items', () => {
     expect(early.exitCode).toBe(3);
     expect(early.stderr).toMatch(
       new RegExp(
-        `^esign: A reminder can be sent once per hour; the last one went at ${clock(last!)}, \\S.*, the next can go after ${clock(next!)}, \\S`,
+        `^esign: A reminder can be sent once per hour; the last one went at ${when(last!)}, \\S.*, the next can go after ${when(next!)}, \\S`,
       ),
     );
     expect(early.stderr).not.toContain(next!);
