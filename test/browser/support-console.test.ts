@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import type { Bundle } from '../../src/service/types.js';
 import { CONTRACT_B64, tempDir } from '../helpers.js';
+import { shownIn } from '../timeShown.js';
 import {
   axeBothSchemes,
   consoleDoor,
@@ -105,19 +106,6 @@ const clockIn = (iso: string, zone: string) =>
     second: '2-digit',
     hourCycle: 'h23',
   }).format(new Date(iso));
-/** As the console shows a time in `zone`: the clock alone today, else dated ("Dec 03 00:14:55"). */
-const whenIn = (iso: string, zone: string) => {
-  const parts = (t: Date) =>
-    Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'short', day: '2-digit' })
-        .formatToParts(t)
-        .map((x) => [x.type, x.value]),
-    );
-  const [d, today] = [parts(new Date(iso)), parts(new Date())];
-  if (d.year === today.year && d.month === today.month && d.day === today.day) return clockIn(iso, zone);
-  const numeric = new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(new Date(iso));
-  return `${d.year === today.year ? `${d.month} ${d.day}` : numeric} ${clockIn(iso, zone)}`;
-};
 const offsetIn = (zone: string) =>
   new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
     .formatToParts(new Date())
@@ -405,10 +393,10 @@ describe('reminders on a Bundle page', () => {
       const next = new Date(Date.parse(sent) + 3600_000).toISOString();
       await textOf(
         row.locator('.reminders'),
-        `Reminders: 1 sent, the last ${whenIn(sent, zone)}; the next can be sent after ${whenIn(next, zone)} (once an hour); next automatic `,
+        `Reminders: 1 sent, the last ${shownIn(sent, zone)}; the next can be sent after ${shownIn(next, zone)} (once an hour); next automatic `,
       );
       await textOf(row.locator('.reminders'), '(3 d after the signing request, then every 3 d)');
-      await textOf(row, `Remind after ${whenIn(next, zone)}`);
+      await textOf(row, `Remind after ${shownIn(next, zone)}`);
       expect(await row.getByRole('link', { name: /Remind/ }).count()).toBe(0);
       // An hour on, it can go: the link is there and the reminder goes.
       engine.clock.advance(61 * 60_000);

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shownIn } from '../timeShown.js';
 import { LocalEngine } from '../../src/local/engine.js';
 import { bundleRequest, tempDir } from '../helpers.js';
 import { esignLine, sh, skipTmux, useTmux } from './tmux.js';
@@ -16,30 +17,6 @@ const JANE = 'jane.doe@northwind-legal-and-partners.example.com';
 let slug = '';
 let remindedAt = '';
 let token = '';
-
-/** A time as a clock in `zone`, worked out here apart from the code under test. */
-const clockIn = (ms: number, zone: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(ms));
-
-/** As the terminal shows a time in `zone`: the clock alone today, else dated ("Dec 03 00:14:55"). */
-const whenIn = (ms: number, zone: string) => {
-  const parts = (t: number) =>
-    Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'short', day: '2-digit' })
-        .formatToParts(new Date(t))
-        .map((x) => [x.type, x.value]),
-    );
-  const [d, today] = [parts(ms), parts(Date.now())];
-  if (d.year === today.year && d.month === today.month && d.day === today.day) return clockIn(ms, zone);
-  const numeric = new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(new Date(ms));
-  return `${d.year === today.year ? `${d.month} ${d.day}` : numeric} ${clockIn(ms, zone)}`;
-};
 
 beforeAll(async () => {
   const engine = new LocalEngine({ dataDir: data.dir });
@@ -90,7 +67,7 @@ describe.skipIf(skipTmux)('bundle inspect at 80x24', () => {
       .replace(/\s+/g, ' ');
     const sent = Date.parse(remindedAt);
     expect(marc).toContain(
-      `Marc-André Dupont: reminders: 1 sent, the last ${whenIn(sent, zone)}; the next can be sent after ${whenIn(sent + 3600_000, zone)} (once an hour); next automatic `,
+      `Marc-André Dupont: reminders: 1 sent, the last ${shownIn(sent, zone)}; the next can be sent after ${shownIn(sent + 3600_000, zone)} (once an hour); next automatic `,
     );
     const jane = lines
       .slice(at(/^Jane Doe: reminders:/))

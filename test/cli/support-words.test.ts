@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleRequest } from '../helpers.js';
+import { shownIn } from '../timeShown.js';
 import { type CliBackend, localBackend } from './backends.js';
 import { esignIn } from './inProcess.js';
 
@@ -26,26 +27,6 @@ const esign = (args: string[], tty = false) => esignIn(args, { env: { ...b.env, 
 
 /** A note as one line (a terminal's notes are wrapped at its width). */
 const flat = (s: string) => s.replace(/\s+/g, ' ');
-
-/** A clock in this process's zone, worked out here apart from the code under test. */
-const clock = (iso: string) =>
-  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
-
-/** As the terminal shows a time in this process's zone: the clock alone today, else dated ("Dec 03 00:14:55"). */
-const when = (iso: string) => {
-  const parts = (t: Date) =>
-    Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: '2-digit' })
-        .formatToParts(t)
-        .map((x) => [x.type, x.value]),
-    );
-  const [d, today] = [parts(new Date(iso)), parts(new Date())];
-  if (d.year === today.year && d.month === today.month && d.day === today.day) return clock(iso);
-  const numeric = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short' }).format(new Date(iso));
-  return `${d.year === today.year ? `${d.month} ${d.day}` : numeric} ${clock(iso)}`;
-};
 
 describe('smaller support items', () => {
   it('a list cut short says how many of how many, and how to see the rest', async () => {
@@ -75,7 +56,7 @@ describe('smaller support items', () => {
     expect(early.exitCode).toBe(3);
     expect(early.stderr).toMatch(
       new RegExp(
-        `^esign: A reminder can be sent once per hour; the last one went at ${when(last!)}, \\S.*, the next can go after ${when(next!)}, \\S`,
+        `^esign: A reminder can be sent once per hour; the last one went at ${shownIn(last!)}, \\S.*, the next can go after ${shownIn(next!)}, \\S`,
       ),
     );
     expect(early.stderr).not.toContain(next!);
