@@ -46,9 +46,11 @@ export default defineConfig({
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     // The tiers (test/tiers.ts): `vitest run --project unit` runs one; `npm test` runs them all.
+    // A browser-tier test waits on Chromium or LibreOffice, which may take a document's whole
+    // background deadline (SANDBOX_JOB_DEADLINE_MS, 60 s) on a loaded machine: it waits twice that.
     projects: (['unit', 'processes', 'browser', 'bench'] as Tier[]).map((name) => ({
       extends: true,
-      test: { name, include: filesOf(name) },
+      test: { name, include: filesOf(name), ...(name === 'browser' ? { testTimeout: 120_000 } : {}) },
     })),
   },
 });
