@@ -32,6 +32,8 @@ const BIN = new URL('../bin/esign.js', import.meta.url).pathname;
 const PDF = readFileSync(new URL('../fixtures/contract.pdf', import.meta.url));
 // A smoke run (BENCH_SMOKE=1) sends every hostile body at a thousandth of its size.
 const MB = SMOKE ? 1024 : 1024 * 1024;
+/** How long a sender waits for a stalled socket to drain, or for the server to close after its answer. */
+const PATIENCE_MS = SMOKE ? 1_000 : 5_000;
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -142,7 +144,7 @@ async function streamUntilAnswered(port, path, type, chunks, { headers = '', kee
     s.write(`${c.length.toString(16)}\r\n`);
     s.write(c);
     if (s.write('\r\n')) continue;
-    const stalled = new Promise((r) => setTimeout(() => r('stalled'), 5_000));
+    const stalled = new Promise((r) => setTimeout(() => r('stalled'), PATIENCE_MS));
     const race = [new Promise((r) => s.once('drain', r)), stalled];
     if (!keepSending) race.push(done);
     if ((await Promise.race(race)) === 'stalled' && answered) break;
@@ -152,7 +154,7 @@ async function streamUntilAnswered(port, path, type, chunks, { headers = '', kee
   await Promise.race([done, new Promise((r) => setTimeout(r, 60_000).unref())]);
   const ms = performance.now() - t0;
   if (keepSending)
-    await Promise.race([new Promise((r) => s.once('close', r)), new Promise((r) => setTimeout(r, 5_000))]);
+    await Promise.race([new Promise((r) => s.once('close', r)), new Promise((r) => setTimeout(r, PATIENCE_MS))]);
   s.destroy();
   return {
     status: /^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 'closed unanswered',

@@ -54,6 +54,11 @@ const cutShort = () =>
     'Malformed multipart body: it ends inside a file part, before the closing boundary.',
   );
 
+/** busboy's ways of saying the body ended inside a part: a premature close, or its own error. */
+const endedInside = (e: unknown) =>
+  (e as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+  /terminated early due to unexpected end of multipart data/.test((e as Error).message);
+
 /** A part whose Content-Disposition names no field: nothing can say what it is for. */
 const nameless = (type: 'file' | 'field') =>
   malformed(
@@ -171,9 +176,10 @@ export async function receiveForm(
           if (stalled) part.file.destroy(cutShort());
         }
       });
-      // A part that closes without its end: the body ended inside it (busboy closes it, or our stall check).
+      // A part that closes without its end: the body ended inside it (busboy closes it or fails it,
+      // or our stall check).
       await writing.catch((e: unknown) => {
-        throw (e as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE' ? cutShort() : e;
+        throw endedInside(e) ? cutShort() : e;
       });
       if (part.file.truncated) throw tooLarge(part.filename);
       if (keep) files.push(storedFile(part.fieldname, part.filename, part.mimetype, size, path));

@@ -78,6 +78,41 @@ describe('inputs that reached a 500', () => {
     expect(((await late.json()) as { message: string }).message).toMatch(/ends inside a file part/);
   });
 
+  it('a body streamed in pieces that ends inside a file part is a 400 on each door (a 500 on 6076303)', async () => {
+    srv = await startServer();
+    const prep = await srv.call('/api/v2/bundles/preparation_session/', { method: 'POST', json: { upload_pdf: true } });
+    expect(prep.status).toBe(201);
+    const url = new URL(((await prep.json()) as { url: string }).url);
+    const page = await (await srv.call(url.pathname)).text();
+    const session = /action="(\/prepare\/session\/[^/"]+)\/bundle"/.exec(page)![1];
+    // Sent chunked, a piece at a time, as a client streaming a file does; the closing boundary never comes.
+    const streamed = (field: string) => {
+      const pieces = [`--XyZ\r\nContent-Disposition: form-data; name="${field}"; filename="a.pdf"\r\n\r\n`];
+      for (let i = 0; i < 20; i++) pieces.push('A'.repeat(60_000));
+      return new ReadableStream({
+        async pull(c) {
+          const next = pieces.shift();
+          if (next === undefined) return c.close();
+          await new Promise((r) => setTimeout(r, 5));
+          c.enqueue(new TextEncoder().encode(next));
+        },
+      });
+    };
+    for (const [path, field] of [
+      [`${session}/bundle`, 'pdf'],
+      ['/api/v2/bundles/', 'files'],
+    ] as const) {
+      const cut = await srv.call(path, {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+        body: streamed(field),
+        duplex: 'half',
+      } as RequestInit);
+      expect([path, cut.status]).toEqual([path, 400]);
+      expect(await cut.text()).toMatch(/ends inside a file part/);
+    }
+  });
+
   it('a repeated include parameter is not a 500', async () => {
     srv = await startServer();
     const res = await srv.call('/api/v2/bundles/nosuchbundle/?include=events&include=data');
