@@ -55,5 +55,6 @@ describe('concurrent CLI processes', () => {
     } finally {
       data.cleanup();
     }
-  });
+    // 32 processes on a 2-core machine took 18-19 s of CI's 30 s default: room for a second run beside it.
+  }, 90_000);
 });
