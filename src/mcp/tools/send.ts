@@ -34,7 +34,7 @@ function documentSchema(fileAccess: boolean) {
     base64: z.string().max(CONTENT_CHARS).optional(),
     template_id: z.string().max(200).optional().describe('A Document Template'),
     name: z.string().max(50).optional(),
-    roles: z.record(z.string(), z.string().max(100)).optional().describe('Template role: signer key or number'),
+    roles: z.record(z.string(), z.string().max(100)).optional().describe('Role: signer key/number/email/phone/name'),
     values: values.optional().describe('Template field values'),
   });
 }
