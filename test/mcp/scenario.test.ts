@@ -197,6 +197,7 @@ async function scenario(c: Connected) {
     expect(i, 'deliveries attempted within 30 s').toBeLessThan(60);
     await new Promise((r) => setTimeout(r, 500));
   }
+  expect(health.prose).toMatch(/^\d+ events not delivered, on 1 webhook\. /);
   const hook = (
     health.data.webhooks as { failing: { event: string; last_status: number; last_outcome: string }[] }[]
   )[0]!;

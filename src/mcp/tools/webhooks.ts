@@ -47,7 +47,7 @@ export const webhookHealthTool = job({
     const undelivered = hooks.reduce((n, h) => n + h.not_delivered, 0);
     return {
       say: undelivered
-        ? say`${count(hooks.length, 'webhook')}: ${count(undelivered, 'event')} not delivered, on ${count(failingHooks, 'webhook')}. Each webhook's latest undelivered events are in the data.`
+        ? say`${count(undelivered, 'event')} not delivered, on ${ours(failingHooks < hooks.length ? `${failingHooks} of ` : '')}${count(hooks.length, 'webhook')}. Each webhook's latest undelivered events are in the data.`
         : say`${count(hooks.length, 'webhook')}: every event delivered.`,
       data: { webhooks: hooks },
     };
