@@ -7,6 +7,7 @@ import { fieldColumns, note, printList } from '../../output/print.js';
 import { CLOBBER } from '../../flags.js';
 import { defineVerb } from '../../verb.js';
 import { download, safeFileName } from '../../../app/download.js';
+import { noServerNote } from '../../../app/runningServer.js';
 
 export const files = defineVerb(
   'files <slug>',
@@ -18,7 +19,8 @@ export const files = defineVerb(
         .option('--clobber', 'replace files that already exist in the directory'),
     examples: ['esign bundle files 9KwSrpJdyp', 'esign bundle files 9KwSrpJdyp --download ./signed'],
     async run(f, o, slug) {
-      const list = await (await f.service()).getBundleFiles(slug);
+      const service = await f.service();
+      const list = await service.getBundleFiles(slug);
       if (o.download) return downloadAll(f, list, o.download, o.clobber);
       await printList(
         f,
@@ -31,6 +33,8 @@ export const files = defineVerb(
         ],
         (x) => x.file_url,
       );
+      const none = noServerNote(service);
+      if (none && list.length) note(f, none);
     },
   },
 );

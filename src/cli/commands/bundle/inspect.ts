@@ -60,6 +60,7 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
     );
   if (r.links_note) note(f, r.links_note);
   else if (r.serving_url) note(f, `Links open on the running esign serve at ${r.serving_url}.`);
+  if (r.console_url) note(f, `In the support console: ${r.console_url}`);
   if (f.io.out.isTTY && r.timeline.some((t) => t.facts.some((x) => x.label === 'link')))
     note(f, 'Signing links are cut short here (whoever holds one signs): --json shows them whole.');
   for (const u of r.unavailable) note(f, `Not offered by this backend: ${u}.`);
