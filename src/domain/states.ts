@@ -85,6 +85,15 @@ export const bundleStateWord = (code: string | null | undefined) => lookup(BUNDL
 export const packetStateWord = (code: string | null | undefined) => lookup(PACKET_STATE_WORDS, code);
 export const docStateWord = (code: string | null | undefined) => lookup(DOC_STATE_WORDS, code);
 
+/**
+ * A Bundle's signed files in words: "Not yet made" only while they still may be; an ended Bundle that
+ * was not completed will never have them ("Will not be made (Declined)").
+ */
+export const signedFilesWord = (bundle: { status: string; doc_status: string | null | undefined }): string =>
+  (bundle.doc_status ?? 'no') === 'no' && isEnded(bundle.status) && bundle.status !== 'co'
+    ? `Will not be made (${bundleStateWord(bundle.status)})`
+    : docStateWord(bundle.doc_status);
+
 /** Signers whose turn it is: every unfinished one, or with `in_order` those of the lowest order still unfinished. */
 export function signersWhoseTurnItIs<P extends { status: string; order: number }>(inOrder: boolean, packets: P[]): P[] {
   const open = packets.filter((p) => !isPacketDone(p.status));
