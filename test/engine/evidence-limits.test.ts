@@ -3,6 +3,7 @@
 // document sandbox and its limits are the real ones; the stored PDF is swapped after the create's
 // check for one over them (a real document over the evidence job's limits takes a minute of CPU or a
 // gigabyte of memory to find out).
+import { signedFilesWord } from '../../src/domain/states.js';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classicXref } from '../../bench/hostile-documents.mjs';
@@ -54,5 +55,7 @@ describe('evidence over the processing limits', () => {
     const r = await inspectBundle(e, done);
     expect(r.files).toBeNull();
     expect(r.files_note).toBe(failed[0]!.message);
+    // The header's word agrees: never "Pending" for files that will not come.
+    expect(signedFilesWord(done)).toBe('Could not be made (see its error)');
   }, 60_000);
 });

@@ -2,6 +2,7 @@
 // place the engine moves either from one state to another (domain/states.ts says what the states
 // mean). Callers check that the move is allowed and run these in their transaction.
 import type { WireError } from '../../domain/errors.js';
+import { FILES_FAILED } from '../../domain/states.js';
 import { type Db, sql } from '../store/db.js';
 import { recordEvent } from './events.js';
 import type { BundleRow, PacketRow } from './read.js';
@@ -42,9 +43,6 @@ export function markFailed(db: Db, seq: number, errors: WireError[], at: string,
   sql(db, `UPDATE bundles SET status = 'fa', errors = ? WHERE seq = ?`).run(JSON.stringify(errors), seq);
   recordEvent(db, { bundleSeq: seq, kind: 'bf', at, detail });
 }
-
-/** The code of the Bundle error that says its signed files could not be made (they are not tried again). */
-export const FILES_FAILED = 'files_failed';
 
 /**
  * A completed Bundle whose signed files cannot be made (its documents exceed the processing limits):

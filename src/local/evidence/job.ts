@@ -12,7 +12,8 @@ import { listEvents, recordEvent } from '../bundles/events.js';
 import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { isTerminal } from '../../domain/states.js';
 import { conflict } from '../../domain/errors.js';
-import { FILES_FAILED, markFilesFailed } from '../bundles/transitions.js';
+import { FILES_FAILED } from '../../domain/states.js';
+import { markFilesFailed } from '../bundles/transitions.js';
 import { SandboxFailure } from '../documents/sandbox/pool.js';
 
 import { deliverMessage } from '../messages/testDelivery.js';
