@@ -105,6 +105,9 @@ export function signedFilesWord(bundle: {
   return docStateWord(bundle.doc_status);
 }
 
+/** What a message was, for people ("signing request", "docs ready"); the code stays in piped output. */
+export const messageKindWord = (kind: string): string => kind.replace(/_/g, ' ');
+
 /** Signers whose turn it is: every unfinished one, or with `in_order` those of the lowest order still unfinished. */
 export function signersWhoseTurnItIs<P extends { status: string; order: number }>(inOrder: boolean, packets: P[]): P[] {
   const open = packets.filter((p) => !isPacketDone(p.status));
