@@ -75,6 +75,7 @@ const DETAIL_LABELS: Record<string, string> = {
   pd: 'reason',
   bx: 'reason',
   bf: 'error',
+  ff: 'error',
   be: 'reason',
   ns: 'to',
   pr: 'to',

@@ -130,6 +130,7 @@ export const EVENT_WORDS = {
   be: 'Bundle expired',
   bk: 'Bundle completed',
   fr: 'Signed documents and Certificates of Evidence ready',
+  ff: 'Signed documents and Certificates of Evidence could not be made',
   ns: 'Signing request sent',
   pr: 'Reminder sent',
   pu: 'Signer details updated',

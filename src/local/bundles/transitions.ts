@@ -46,9 +46,10 @@ export function markFailed(db: Db, seq: number, errors: WireError[], at: string,
 
 /**
  * A completed Bundle whose signed files cannot be made (its documents exceed the processing limits):
- * said in its `errors`, as the API says a processing error, once; it stays complete, its files never come.
+ * said in its `errors`, as the API says a processing error, once, and by event `ff` (a bundle_error
+ * webhook event); it stays complete, its files never come.
  */
-export function markFilesFailed(db: Db, seq: number, why: string): void {
+export function markFilesFailed(db: Db, seq: number, why: string, at: string): void {
   const b = sql(db, 'SELECT errors FROM bundles WHERE seq = ?').get(seq) as { errors: string } | undefined;
   if (!b) return;
   const errors = (JSON.parse(b.errors) as WireError[]).filter((e) => e.code !== FILES_FAILED);
@@ -58,6 +59,7 @@ export function markFilesFailed(db: Db, seq: number, why: string): void {
     errors: [],
   });
   sql(db, 'UPDATE bundles SET errors = ?, evidence_lease = NULL WHERE seq = ?').run(JSON.stringify(errors), seq);
+  recordEvent(db, { bundleSeq: seq, kind: 'ff', at, detail: why });
 }
 
 // Signers (packets). The Bundle a signer's act moves (started, declined) moves here too.

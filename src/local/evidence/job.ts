@@ -47,7 +47,7 @@ export async function processPendingEvidence(ctx: EngineContext): Promise<number
         // in the Bundle's errors, and not tried again. Anything else is left in `pe` with its lease:
         // another run tries again once the lease is over.
         if (e instanceof SandboxFailure && e.kind === 'limits')
-          inTransaction(ctx, () => markFilesFailed(ctx.db, b.seq, e.message));
+          inTransaction(ctx, () => markFilesFailed(ctx.db, b.seq, e.message, ctx.clock.now()));
       }
     }
     done += batch.length;
