@@ -2,11 +2,12 @@
 // the built bundle (dist/ must be built) on the local engine and over a real `esign serve`; the zip
 // opened by unzip(1), each entry checked against the API's SHA-256 and read back as a PDF.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { download } from '../../src/app/download.js';
 import { filesZip } from '../../src/app/filesZip.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { LocalEngine } from '../../src/local/engine.js';
@@ -161,4 +162,24 @@ it('ends the zip with an error when a file is not the one the API described', as
   } finally {
     await engine.close();
   }
+});
+
+it("verify at 80 columns keeps a match's document type whole, cutting the path from its left instead", async () => {
+  const dir = join(out.dir, 'a', 'long', 'folder', 'the', 'customer', 'sent', 'back', 'to', 'support');
+  mkdirSync(dir, { recursive: true });
+  const engine = new LocalEngine({ dataDir: data.dir });
+  try {
+    const signed = files.find((f) => f.kind === 'signed_pdf')!;
+    await download({ service: async () => engine }, signed.file_url, join(dir, 'contract-from-customer.pdf'));
+  } finally {
+    await engine.close();
+  }
+  const r = await esignIn(['verify', join(dir, 'contract-from-customer.pdf')], {
+    tty: true,
+    columns: 80,
+    env: { ESIGN_DATA_DIR: data.dir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' },
+  });
+  expect(r.exitCode, r.stderr).toBe(0);
+  const row = r.stdout.split('\n')[1]!;
+  expect(row).toMatch(new RegExp(`^…\\S*/contract-from-customer\\.pdf +match +signed_pdf +${slug} `));
 });

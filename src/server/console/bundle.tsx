@@ -228,7 +228,7 @@ function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
               )}
             </td>
             <td>
-              {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
+              {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to <span class="addr">{s.address ?? '—'}</span>
             </td>
             <StateCell word={signerStateWord(s.status, b.status)} code={s.status} />
             <WhenCell iso={s.last_viewed} now={now} />
