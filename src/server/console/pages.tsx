@@ -328,7 +328,7 @@ export function OutboxPage({
                   <td>
                     {m.bundle_id ? (
                       <a href={bundleUrl(m.bundle_id)}>
-                        <code>{m.bundle_id}</code>
+                        <code class="id">{m.bundle_id}</code>
                       </a>
                     ) : (
                       <span class="none">—</span>
