@@ -44,6 +44,12 @@ async function source(ctx: ServiceSource, url: string): Promise<Readable> {
   return (await ctx.service()).openFileLink(url);
 }
 
+/** What a save may do to a file already at its path, and how the door says to replace it. */
+export interface SaveOptions {
+  clobber?: boolean;
+  replaceHint?: string;
+}
+
 /**
  * Saves `url` at `path`; refuses (and removes) a file whose SHA-256 differs from `sha256`. A file
  * already at `path` is kept unless `clobber`; `replaceHint` is the door's words for how to replace it.
@@ -53,9 +59,21 @@ export async function download(
   url: string,
   path: string,
   sha256?: string,
-  opts: { clobber?: boolean; replaceHint?: string } = {},
+  opts: SaveOptions = {},
 ): Promise<{ path: string; size: number; sha256: string }> {
   if (typeof url !== 'string') throw new UseCaseError(`${path}: the server gave no link to download.`, 'failure');
+  return saveStream(() => source(ctx, url), path, { ...opts, sha256 });
+}
+
+/**
+ * Writes what `open` streams at `path`: to a temporary file beside it, moved into place only when
+ * complete (and, with `sha256`, only when its SHA-256 is that); an existing file is kept unless `clobber`.
+ */
+export async function saveStream(
+  open: () => Promise<Readable>,
+  path: string,
+  opts: SaveOptions & { sha256?: string } = {},
+): Promise<{ path: string; size: number; sha256: string }> {
   const hash = createHash('sha256');
   let size = 0;
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.part`);
@@ -67,11 +85,11 @@ export async function download(
     },
   });
   try {
-    await pipeline(await source(ctx, url), tap, createWriteStream(tmp, { flags: 'wx' }));
+    await pipeline(await open(), tap, createWriteStream(tmp, { flags: 'wx' }));
     const got = hash.digest('hex');
-    if (sha256 && got !== sha256)
+    if (opts.sha256 && got !== opts.sha256)
       throw new UseCaseError(
-        `${path}: the downloaded file's SHA-256 is ${got}, not ${stripControl(String(sha256))} as the API said.`,
+        `${path}: the downloaded file's SHA-256 is ${got}, not ${stripControl(String(opts.sha256))} as the API said.`,
         'mismatch',
       );
     if (opts.clobber) await rename(tmp, path);

@@ -25,8 +25,7 @@ import type {
 import { deliveryOutcome, deliveryParts } from './deliveryOutcome.js';
 import { type SignerReminders, signerReminders } from './signerReminders.js';
 import { WEBHOOK_EVENT_OF, packetOfPayload } from '../service/webhookEvents.js';
-// An http(s) URL or nothing: what serve.json names is shown on terminals and pages alike.
-import { safeUrl } from './sanitize.js';
+import { consoleBundleLink, noServerNote, runningServerLinks } from './runningServer.js';
 
 /** The signer's name for a packet id, or the id when it is not one of the Bundle's. */
 export const signerName = (b: Bundle, packetId: string | undefined | null): string =>
@@ -76,6 +75,7 @@ const DETAIL_LABELS: Record<string, string> = {
   pd: 'reason',
   bx: 'reason',
   bf: 'error',
+  ff: 'error',
   be: 'reason',
   ns: 'to',
   pr: 'to',
@@ -108,6 +108,8 @@ export interface Inspection {
   files_note: string | null;
   /** Where links open: the running `esign serve`, or null with `links_note` saying why not. */
   serving_url: string | null;
+  /** This Bundle's page in the running server's support console, or null (none runs, or it serves no console). */
+  console_url: string | null;
   links_note: string | null;
   /** Parts this backend does not offer. */
   unavailable: string[];
@@ -298,8 +300,8 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     );
   });
 
-  // serve.json is a file on disk: only an http(s) URL from it is used or shown.
-  const serving = service.servingUrl ? safeUrl(service.servingUrl()) : undefined;
+  const running = runningServerLinks(service);
+  const serving = running?.url;
   let messages: BundleMessage[] = [];
   if (service.listBundleMessages) messages = await service.listBundleMessages(slug);
   else unavailable.push("messages sent (the outbox is the local engine's)");
@@ -360,10 +362,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
   const turn = bundle.in_order ? signersWhoseTurnItIs(true, bundle.packets) : [];
   const asked = signersWhoseTurnItIs(bundle.in_order, bundle.packets);
   const nowMs = service.clockMs?.() ?? Date.now();
-  let linksNote: string | null = null;
-  if (service.servingUrl && !serving)
-    linksNote =
-      'No esign serve runs for this data directory, so the links above do not open. Start one: esign serve (with the same --data-dir).';
+  const linksNote = noServerNote(service);
 
   return {
     bundle,
@@ -391,6 +390,7 @@ export async function inspectBundle(service: EsignService, bundle: Bundle): Prom
     files,
     files_note: filesNote,
     serving_url: serving ?? null,
+    console_url: consoleBundleLink(running, slug),
     links_note: linksNote,
     unavailable,
     messages,

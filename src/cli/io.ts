@@ -12,6 +12,8 @@ import { colourFor } from './output/colour.js';
 
 interface OutStream {
   write(text: string): void;
+  /** Writes bytes (a file sent to stdout), resolving once the stream takes more. */
+  writeBytes(chunk: Uint8Array): Promise<void>;
   /** A terminal: tables, colour, relative times; otherwise tab-separated rows and ISO times. */
   readonly isTTY: boolean;
   /** Terminal width in columns (80 when unknown). */
@@ -107,6 +109,13 @@ export function processIO(): IO {
       ...liveLine((text) => {
         if (!closed) stream.write(text);
       }),
+      async writeBytes(chunk) {
+        if (closed || stream.write(chunk)) return;
+        await new Promise<void>((resolve) => {
+          stream.once('drain', resolve);
+          stream.once('error', () => resolve());
+        });
+      },
       get isTTY() {
         return stream.isTTY === true;
       },
@@ -166,6 +175,8 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
 export interface CapturedIO extends IO {
   stdout(): string;
   stderr(): string;
+  /** What was written as bytes (to either stream). */
+  bytes(): Buffer;
 }
 
 /** An IO for in-process tests: output is collected; terminal-ness, width, stdin and env are given. */
@@ -181,8 +192,10 @@ export function captureIO(
   } = {},
 ): CapturedIO {
   const chunks = { out: [] as string[], err: [] as string[] };
+  const bytes: Buffer[] = [];
   const stream = (into: string[]): OutStream => ({
     ...liveLine((t) => void into.push(t)),
+    writeBytes: async (chunk) => void bytes.push(Buffer.from(chunk)),
     isTTY: o.tty ?? false,
     columns: o.columns ?? 80,
     rows: o.rows,
@@ -206,6 +219,7 @@ export function captureIO(
     },
     stdout: () => chunks.out.join(''),
     stderr: () => chunks.err.join(''),
+    bytes: () => Buffer.concat(bytes),
   };
 }
 

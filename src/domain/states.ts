@@ -85,6 +85,29 @@ export const bundleStateWord = (code: string | null | undefined) => lookup(BUNDL
 export const packetStateWord = (code: string | null | undefined) => lookup(PACKET_STATE_WORDS, code);
 export const docStateWord = (code: string | null | undefined) => lookup(DOC_STATE_WORDS, code);
 
+/** The code of the Bundle error that says its signed files could not be made (they are not tried again). */
+export const FILES_FAILED = 'files_failed';
+
+/**
+ * A Bundle's signed files in words: "Not yet made" only while they still may be; an ended Bundle that
+ * was not completed will never have them ("Will not be made (Declined)").
+ */
+export function signedFilesWord(bundle: {
+  status: string;
+  doc_status: string | null | undefined;
+  errors?: readonly { code?: string }[];
+}): string {
+  // Its files failed for good: the doc_status stays where the attempt left it (pending).
+  if (bundle.doc_status !== 'fi' && bundle.errors?.some((e) => e.code === FILES_FAILED))
+    return 'Could not be made (see its error)';
+  if ((bundle.doc_status ?? 'no') !== 'no') return docStateWord(bundle.doc_status);
+  if (isEnded(bundle.status) && bundle.status !== 'co') return `Will not be made (${bundleStateWord(bundle.status)})`;
+  return docStateWord(bundle.doc_status);
+}
+
+/** What a message was, for people ("signing request", "docs ready"); the code stays in piped output. */
+export const messageKindWord = (kind: string): string => kind.replace(/_/g, ' ');
+
 /** Signers whose turn it is: every unfinished one, or with `in_order` those of the lowest order still unfinished. */
 export function signersWhoseTurnItIs<P extends { status: string; order: number }>(inOrder: boolean, packets: P[]): P[] {
   const open = packets.filter((p) => !isPacketDone(p.status));
@@ -107,6 +130,7 @@ export const EVENT_WORDS = {
   be: 'Bundle expired',
   bk: 'Bundle completed',
   fr: 'Signed documents and Certificates of Evidence ready',
+  ff: 'Signed documents and Certificates of Evidence could not be made',
   ns: 'Signing request sent',
   pr: 'Reminder sent',
   pu: 'Signer details updated',

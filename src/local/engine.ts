@@ -48,7 +48,7 @@ import { type Db, type Report, openDatabase } from './store/db.js';
 import { BackgroundRun } from './documents/background.js';
 import { closeSandbox } from './documents/sandbox/apart.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
-import { removeServeState, runningServeUrl, serveProof, writeServeState } from './store/serveState.js';
+import { type RunningServe, removeServeState, runningServe, serveProof, writeServeState } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
 import * as life from './bundles/lifecycle.js';
 import { type LinkKind, fileLinkToken, resolveLink } from './bundles/links.js';
@@ -132,7 +132,7 @@ export class LocalEngine implements LocalBackend {
   /** `esign serve` answers GET /bundles/{slug}/ far more often than Bundles change. */
   private readonly bundleReads: ReadCache<Bundle>;
   private readonly changeListeners = new Set<() => void>();
-  private serveLookup: { at: number; url: string | undefined } | undefined;
+  private serveLookup: { at: number; found: RunningServe | undefined } | undefined;
   private readonly requestLog: RequestLog;
 
   constructor(opts: LocalEngineOptions) {
@@ -154,7 +154,7 @@ export class LocalEngine implements LocalBackend {
       account: this.account,
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
       kick: () => this.background.kick(),
-      publicUrl: () => this.publicUrlOverride ?? this.servingUrl() ?? this.account.settings().public_url,
+      publicUrl: () => this.publicUrlOverride ?? this.runningServer()?.url ?? this.account.settings().public_url,
       outboundPolicy: () => ({
         publicOnly: opts.guardUrls === true && !this.account.settings().allow_private_urls,
         loopback: opts.loopbackUrls === true,
@@ -185,8 +185,8 @@ export class LocalEngine implements LocalBackend {
   }
 
   /** esign serve announces its public URL in the data directory, so other processes' links open there. */
-  announceServing(url: string): void {
-    writeServeState(this.dataDir, url);
+  announceServing(url: string, serves: { console: boolean }): void {
+    writeServeState(this.dataDir, url, serves);
   }
 
   stopServing(): void {
@@ -641,11 +641,11 @@ export class LocalEngine implements LocalBackend {
     return this.clock.nowMs();
   }
   /** The running `esign serve` for this directory (looked up at most once a second). */
-  servingUrl(): string | undefined {
+  runningServer(): RunningServe | undefined {
     const now = Date.now();
     if (!this.serveLookup || now - this.serveLookup.at > 1000)
-      this.serveLookup = { at: now, url: runningServeUrl(this.dataDir) };
-    return this.serveLookup.url;
+      this.serveLookup = { at: now, found: runningServe(this.dataDir) };
+    return this.serveLookup.found;
   }
 
   // Local-only administration (`esign local ...`): not part of API v2.

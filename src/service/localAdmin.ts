@@ -152,8 +152,8 @@ interface LocalAdmin {
 interface ServingHost {
   /** Links point here from now on. */
   setPublicUrl(url: string): void;
-  /** Tells other processes on this data directory where links open (and stops telling). */
-  announceServing(url: string): void;
+  /** Tells other processes on this data directory where links open and whether the console is served (and stops telling). */
+  announceServing(url: string, serves: { console: boolean }): void;
   stopServing(): void;
   startWebhookDelivery(): Promise<void>;
 }

@@ -217,8 +217,11 @@ interface InsightOperations {
   findBundlesByCustomKeys?(keys: readonly string[]): Promise<Map<string, Bundle>>;
   /** The Bundle a packet belongs to (404 when no such packet). */
   bundleOfPacket?(packetId: string): Promise<string>;
-  /** The public URL of a running `esign serve` for this data, when one runs (links open there). */
-  servingUrl?(): string | undefined;
+  /**
+   * The running `esign serve` for this data, when one runs: its public URL (links open there) and
+   * whether it serves the support console.
+   */
+  runningServer?(): { url: string; console: boolean } | undefined;
   /**
    * The backend's clock in epoch ms, which times in words are measured against (the engine's moves
    * with `esign local clock advance`); a backend without it is read against this machine's clock.

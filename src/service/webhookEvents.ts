@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_OF: Readonly<Record<string, WebhookEventType>> = {
   bk: 'bundle_complete',
   fr: 'bundle_docs_ready',
   bf: 'bundle_error',
+  // The spec's bundle_error includes "failure in document processing after creation".
+  ff: 'bundle_error',
   bx: 'bundle_cancelled',
   pv: 'packet_viewed',
   ps: 'packet_complete',

@@ -148,4 +148,38 @@ describe.skipIf(skipTmux)('support staff at an 80-column terminal', () => {
     expect(all.join('\n')).not.toContain('The newest');
     expect(all.filter((l) => /^\d\d:\d\d:\d\d /.test(l)).length).toBeGreaterThan(2);
   }, 60_000);
+
+  it("local outbox keeps each message's kind whole in words at 80 columns, and its long addresses whole", async () => {
+    const own = tempDir('esign-outbox-tty-');
+    try {
+      const engine = new LocalEngine({ dataDir: own.dir });
+      const long = 'jane.doe@northwind-legal-and-partners.example.com';
+      const b = await engine.createBundle(
+        bundleRequest({
+          label: 'Master services agreement 2026',
+          packets: [
+            { key: 'j', name: 'Jane Doe', email: long },
+            { key: 'n', name: 'Nguyễn Thị Minh Khai', email: 'khai@example.com' },
+          ],
+        }),
+      );
+      await engine.remindPacket(b.packets[1]!.id);
+      await engine.close();
+      const lines = await run(esignLine(own.dir, '', 'local outbox --no-pager'));
+      for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(80);
+      expect(lines[0]).toMatch(/^TIME +KIND +TO +SUBJECT +BUNDLE$/);
+      const rows = lines.filter((l) => /^\d\d:\d\d:\d\d /.test(l));
+      expect(rows).toHaveLength(3);
+      expect(rows.filter((l) => /^\S+ {2}signing request {2}/.test(l))).toHaveLength(2);
+      expect(rows.filter((l) => /^\S+ {2}reminder {9}khai@example\.com /.test(l))).toHaveLength(1);
+      for (const r of rows) expect(r.endsWith(`  ${b.id}`), r).toBe(true);
+      expect(lines).toContain(`    to: ${long}`);
+      expect(lines.at(-1)).toBe('(CHANNEL left out to fit 80 columns; --json or a pipe shows all)');
+      // Piped: the codes and every column.
+      const piped = await run(esignLine(own.dir, '', "local outbox | tr '\\t' '|'"));
+      expect(piped.filter((l) => l.includes('|signing_request|email|'))).toHaveLength(2);
+    } finally {
+      own.cleanup();
+    }
+  }, 60_000);
 });

@@ -79,5 +79,17 @@ describe('smaller support items', () => {
       'No signed files: the Bundle is Declined, so it will not be completed, and no signed PDF or Certificate of Evidence will be made.',
     );
     expect(flat(r.stdout)).toMatch(/declined +Bob Example: not mine|declined +Ada Lovelace: not mine/);
+    // The header agrees with the Files section, for a cancelled Bundle too; piped keeps the code.
+    expect(r.stdout).toMatch(/^signed files +Will not be made \(Declined\)$/m);
+    expect(r.stdout).not.toContain('Not yet made');
+    const cancelled = await b.engine.createBundle(bundleRequest({ label: 'Called off' }));
+    await b.engine.cancelBundle(cancelled.id);
+    expect((await esign(['bundle', 'inspect', cancelled.id, '--no-pager'], true)).stdout).toMatch(
+      /^signed files +Will not be made \(Cancelled\)$/m,
+    );
+    expect((await esign(['bundle', 'get', cancelled.id], true)).stdout).toMatch(
+      /^doc_status +Will not be made \(Cancelled\)$/m,
+    );
+    expect((await esign(['bundle', 'inspect', cancelled.id])).stdout).toMatch(/^signed files\tno$/m);
   });
 });

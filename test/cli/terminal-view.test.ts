@@ -85,7 +85,8 @@ describe('bundle inspect on a terminal', () => {
     const r = await tty(['bundle', 'inspect', slug]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('None');
-    expect(r.stdout).toMatch(/^signed files +Not yet made$/m);
+    // Declined: the header says the files will not be made, as the Files section does.
+    expect(r.stdout).toMatch(/^signed files +Will not be made \(Declined\)$/m);
     expect(r.stdout).toMatch(/^documents +contract\.pdf$/m);
     expect(r.stdout).toMatch(/^created +just now$/m);
     const bob = r.stdout.split('\n').find((l) => l.startsWith('Bob Example'))!;
@@ -95,8 +96,8 @@ describe('bundle inspect on a terminal', () => {
     expect(r.stdout).not.toMatch(/^just now +event/m);
   });
 
-  it('bundle get says the files are not made yet, not None', async () => {
-    expect((await tty(['bundle', 'get', slug])).stdout).toMatch(/^doc_status +Not yet made$/m);
+  it('bundle get says the files will not be made, not None', async () => {
+    expect((await tty(['bundle', 'get', slug])).stdout).toMatch(/^doc_status +Will not be made \(Declined\)$/m);
   });
 });
 

@@ -3,7 +3,10 @@
 // document sandbox and its limits are the real ones; the stored PDF is swapped after the create's
 // check for one over them (a real document over the evidence job's limits takes a minute of CPU or a
 // gigabyte of memory to find out).
+import { signedFilesWord } from '../../src/domain/states.js';
 import { chmodSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classicXref } from '../../bench/hostile-documents.mjs';
 import { inspectBundle } from '../../src/app/inspection.js';
@@ -18,6 +21,19 @@ describe('evidence over the processing limits', () => {
   it('fails once, recorded in the Bundle errors and said where support reads, and is not retried', async () => {
     const reports: string[] = [];
     const e = (engine = newEngine({ report: (line) => reports.push(line) }));
+    // A receiver subscribed to bundle_error: the spec's event for "failure in document processing after creation".
+    const posts: { method: string; headers: IncomingHttpHeaders; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        posts.push({ method: req.method!, headers: req.headers, body });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const hook = await e.createWebhook({ name: 'errors', url, event_types: ['bundle_error'] });
     const b = await e.createBundle(
       bundleRequest({ packets: [{ key: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }] }),
     );
@@ -54,5 +70,63 @@ describe('evidence over the processing limits', () => {
     const r = await inspectBundle(e, done);
     expect(r.files).toBeNull();
     expect(r.files_note).toBe(failed[0]!.message);
+    // The header's word agrees: never "Pending" for files that will not come.
+    expect(signedFilesWord(done)).toBe('Could not be made (see its error)');
+
+    // One bundle_error webhook event, POSTed as every event is, and on the timeline in words.
+    await e.deliverWebhooks();
+    receiver.close();
+    expect(posts).toHaveLength(1);
+    const post = posts[0]!;
+    expect(post.method).toBe('POST');
+    expect(post.headers['x-blueink-signature']).toMatch(/\S/);
+    const body = JSON.parse(post.body) as Record<string, unknown>;
+    expect(body).toMatchObject({ event_type: 'bundle_error', payload: { bundle_id: b.id } });
+    expect(Object.keys(body).sort()).toEqual(['account_id', 'event_date', 'event_id', 'event_type', 'payload']);
+    const hookEvents = (await e.listWebhookEvents({ bundle: b.id })).items;
+    expect(hookEvents.map((x) => [x.event_type, x.webhook, x.success])).toEqual([['bundle_error', hook.id, true]]);
+    const ff = (await e.listBundleEvents(b.id)).filter((x) => x.kind === 'ff');
+    expect(ff).toHaveLength(1);
+    expect(ff[0]!.description).toMatch(
+      /^Signed documents and Certificates of Evidence could not be made: The document/,
+    );
+    const again = await inspectBundle(e, await e.getBundle(b.id));
+    expect(again.webhooks.map((w) => [w.name, w.outcome])).toEqual([['errors', '1 delivered']]);
+  }, 60_000);
+});
+
+describe('a document that fails processing after creation', () => {
+  it('fails the Bundle and sends one bundle_error webhook event, POSTed to the receiver', async () => {
+    const e = (engine = newEngine());
+    const posts: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        if (req.url === '/missing.pdf') return res.writeHead(404).end('gone');
+        posts.push(body);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await e.createWebhook({ name: 'errors', url: `${origin}/hooks`, event_types: ['bundle_error'] });
+      const b = await e.createBundle(
+        bundleRequest({ documents: [{ key: 'contract', file_url: `${origin}/missing.pdf` }] }),
+      );
+      await e.settle();
+      const failed = await e.getBundle(b.id);
+      expect(failed.status).toBe('fa');
+      expect(failed.errors[0]!.message).toMatch(/^Document "contract" could not be processed: /);
+      await e.deliverWebhooks();
+      expect(posts).toHaveLength(1);
+      expect(JSON.parse(posts[0]!)).toMatchObject({ event_type: 'bundle_error', payload: { bundle_id: b.id } });
+      // What support reads: the state and why.
+      const r = await inspectBundle(e, failed);
+      expect(r.timeline.find((t) => t.code === 'bf')?.facts[0]?.value).toMatch(/could not be processed/);
+    } finally {
+      server.close();
+    }
   }, 60_000);
 });

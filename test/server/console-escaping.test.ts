@@ -102,6 +102,7 @@ const inspection: Inspection = {
   ],
   files_note: null,
   serving_url: null,
+  console_url: null,
   links_note: null,
   unavailable: [X('unavailable')],
   messages: [

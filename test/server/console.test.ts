@@ -293,6 +293,22 @@ describe('pages', () => {
     expect(html).toContain(`esign bundle inspect ${b.id}`);
   });
 
+  it('a Declined or Cancelled Bundle says it will have no signed files, in its header too', async () => {
+    const cookie = await signIn();
+    const declined = await sentBundle({ label: 'Declined lease' });
+    await engine.declinePacket(declined.packets[0].id, 'wrong name');
+    const cancelled = await sentBundle({ label: 'Cancelled lease' });
+    await engine.cancelBundle(cancelled.id);
+    for (const [b, word] of [
+      [declined, 'Declined'],
+      [cancelled, 'Cancelled'],
+    ] as const) {
+      const html = await (await get(`/console/bundles/${b.id}`, cookie)).text();
+      expect(html).toMatch(new RegExp(`<span class="hint"> · signed files: Will not be made \\(${word}\\)</span>`));
+      expect(html).not.toContain('Not yet made');
+    }
+  });
+
   it("downloads all of a Bundle's files as one zip, each entry the file itself under its name", async () => {
     const b = await sentBundle({ label: 'Zip of a lease' });
     await engine.signPacket(b.packets[0].id, {});

@@ -45,7 +45,7 @@ async function consoleRows(query: string) {
   const rows = [...table.matchAll(/<tr><td>[\s\S]*?<\/tr>/g)].map((m) => {
     const cells = [...m[0].matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => c[1]!);
     const kind = /^([a-z ]+) </.exec(cells[1]!)![1]!.replace(/ /g, '_');
-    const bundle = /<code>([^<]+)<\/code>/.exec(cells[4]!)?.[1] ?? null;
+    const bundle = /<code[^>]*>([^<]+)<\/code>/.exec(cells[4]!)?.[1] ?? null;
     return [kind, cells[2], bundle];
   });
   return {

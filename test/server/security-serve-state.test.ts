@@ -7,7 +7,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { runningServeUrl } from '../../src/local/store/serveState.js';
+import { runningServe } from '../../src/local/store/serveState.js';
 import { esignIn } from '../cli/inProcess.js';
 import { startServe } from '../cli/serveProcess.js';
 import { bundleRequest, tempDir } from '../helpers.js';
@@ -51,7 +51,7 @@ describe('serve.json', () => {
     chmodSync(join(dir, 'serve.json'), 0o644);
     const e = new LocalEngine({ dataDir: dir });
     stops.push(() => e.close());
-    e.announceServing('http://127.0.0.1:1');
+    e.announceServing('http://127.0.0.1:1', { console: true });
     expect(statSync(join(dir, 'serve.json')).mode & 0o777).toBe(0o600);
     e.stopServing();
   });
@@ -61,15 +61,15 @@ describe('serve.json', () => {
     const foreign = await foreignServer();
     // A file as an old esign wrote it, and one with a token the program cannot prove.
     writeFileSync(join(dir, 'serve.json'), JSON.stringify({ url: foreign.url, pid: foreign.pid }));
-    expect(runningServeUrl(dir)).toBeUndefined();
+    expect(runningServe(dir)?.url).toBeUndefined();
     writeFileSync(
       join(dir, 'serve.json'),
       JSON.stringify({ url: foreign.url, pid: foreign.pid, token: 'stolen-or-guessed' }),
     );
-    expect(runningServeUrl(dir)).toBeUndefined();
+    expect(runningServe(dir)?.url).toBeUndefined();
     const e = new LocalEngine({ dataDir: dir });
     stops.push(() => e.close());
-    expect(e.servingUrl()).toBeUndefined();
+    expect(e.runningServer()?.url).toBeUndefined();
   });
 
   it('costs one unanswered look, once, when the program at its URL accepts and never answers', async () => {
@@ -88,8 +88,8 @@ describe('serve.json', () => {
     // The look gives up on its own (the program never answers: without its timeout this would not
     // return), and is not made again for a while: not by the next look, nor by a whole command
     // (fbda499: one look per read of the file, 7.8 s more than usual).
-    expect(runningServeUrl(dir)).toBeUndefined();
-    expect(runningServeUrl(dir)).toBeUndefined();
+    expect(runningServe(dir)?.url).toBeUndefined();
+    expect(runningServe(dir)?.url).toBeUndefined();
     await inspect();
     await expect.poll(silent.connections).toBe(1);
     expect(silent.connections()).toBe(1);
@@ -113,7 +113,7 @@ describe('serve.json', () => {
     expect(proof).not.toContain(token);
     // A look gives a server 300 ms: on a loaded machine a real one may miss it, be taken for silent
     // for 10 s, and be asked again then. Trusted in the end is the property.
-    await expect.poll(() => runningServeUrl(dir), { timeout: 40_000, interval: 500 }).toBe(serve.address);
-    await expect.poll(() => e.servingUrl(), { timeout: 40_000, interval: 500 }).toBe(serve.address);
+    await expect.poll(() => runningServe(dir)?.url, { timeout: 40_000, interval: 500 }).toBe(serve.address);
+    await expect.poll(() => e.runningServer()?.url, { timeout: 40_000, interval: 500 }).toBe(serve.address);
   }, 120_000);
 });

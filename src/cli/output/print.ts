@@ -202,7 +202,12 @@ export async function printTogether(o: Out, body: (o: Out) => Promise<void>): Pr
   const { out } = o.io;
   if (!out.isTTY || o.options.json || o.options.quiet) return body(o);
   const [chunks, notes]: string[][] = [[], []];
-  const held = { write: (t: string) => void chunks.push(t), isTTY: true, columns: out.columns };
+  const held = {
+    write: (t: string) => void chunks.push(t),
+    writeBytes: out.writeBytes,
+    isTTY: true,
+    columns: out.columns,
+  };
   // Its notes (a column left out) follow it on stderr, rather than scroll away above it.
   const err = { ...o.io.err, write: (t: string) => void notes.push(t) };
   await body({ io: { ...o.io, out: held, err }, options: o.options, now: () => o.now?.() ?? Date.now() });

@@ -23,7 +23,8 @@ import { scheduleReminders } from './due.js';
 import { listEvents, recordEvent } from './events.js';
 import { fileLink } from './links.js';
 import { launch } from './launch.js';
-import { FILES_FAILED, markEnded } from './transitions.js';
+import { FILES_FAILED } from '../../domain/states.js';
+import { markEnded } from './transitions.js';
 import { checkTeam } from '../account/rules.js';
 import { documentSpec } from './fields.js';
 

@@ -2,6 +2,7 @@
 // place the engine moves either from one state to another (domain/states.ts says what the states
 // mean). Callers check that the move is allowed and run these in their transaction.
 import type { WireError } from '../../domain/errors.js';
+import { FILES_FAILED } from '../../domain/states.js';
 import { type Db, sql } from '../store/db.js';
 import { recordEvent } from './events.js';
 import type { BundleRow, PacketRow } from './read.js';
@@ -43,14 +44,12 @@ export function markFailed(db: Db, seq: number, errors: WireError[], at: string,
   recordEvent(db, { bundleSeq: seq, kind: 'bf', at, detail });
 }
 
-/** The code of the Bundle error that says its signed files could not be made (they are not tried again). */
-export const FILES_FAILED = 'files_failed';
-
 /**
  * A completed Bundle whose signed files cannot be made (its documents exceed the processing limits):
- * said in its `errors`, as the API says a processing error, once; it stays complete, its files never come.
+ * said in its `errors`, as the API says a processing error, once, and by event `ff` (a bundle_error
+ * webhook event); it stays complete, its files never come.
  */
-export function markFilesFailed(db: Db, seq: number, why: string): void {
+export function markFilesFailed(db: Db, seq: number, why: string, at: string): void {
   const b = sql(db, 'SELECT errors FROM bundles WHERE seq = ?').get(seq) as { errors: string } | undefined;
   if (!b) return;
   const errors = (JSON.parse(b.errors) as WireError[]).filter((e) => e.code !== FILES_FAILED);
@@ -60,6 +59,7 @@ export function markFilesFailed(db: Db, seq: number, why: string): void {
     errors: [],
   });
   sql(db, 'UPDATE bundles SET errors = ?, evidence_lease = NULL WHERE seq = ?').run(JSON.stringify(errors), seq);
+  recordEvent(db, { bundleSeq: seq, kind: 'ff', at, detail: why });
 }
 
 // Signers (packets). The Bundle a signer's act moves (started, declined) moves here too.

@@ -12,7 +12,8 @@ import { listEvents, recordEvent } from '../bundles/events.js';
 import { documentSpec, fieldsOfDocument } from '../bundles/fields.js';
 import { isTerminal } from '../../domain/states.js';
 import { conflict } from '../../domain/errors.js';
-import { FILES_FAILED, markFilesFailed } from '../bundles/transitions.js';
+import { FILES_FAILED } from '../../domain/states.js';
+import { markFilesFailed } from '../bundles/transitions.js';
 import { SandboxFailure } from '../documents/sandbox/pool.js';
 
 import { deliverMessage } from '../messages/testDelivery.js';
@@ -46,7 +47,7 @@ export async function processPendingEvidence(ctx: EngineContext): Promise<number
         // in the Bundle's errors, and not tried again. Anything else is left in `pe` with its lease:
         // another run tries again once the lease is over.
         if (e instanceof SandboxFailure && e.kind === 'limits')
-          inTransaction(ctx, () => markFilesFailed(ctx.db, b.seq, e.message));
+          inTransaction(ctx, () => markFilesFailed(ctx.db, b.seq, e.message, ctx.clock.now()));
       }
     }
     done += batch.length;

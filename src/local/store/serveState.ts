@@ -1,5 +1,5 @@
-// Which `esign serve` serves this data directory: it writes serve.json (its public URL, pid and a
-// random token; mode 0600) on start and removes it on stop, so other processes can point links at
+// Which `esign serve` serves this data directory: it writes serve.json (its public URL, pid, a
+// random token and whether it serves the support console; mode 0600) on start and removes it on stop, so other processes can point links at
 // it. The file is trusted only when the server it names proves it holds the token: a live pid is
 // not enough (pids are recycled, and a port can be taken by another program once the server dies),
 // and links carry live tokens to the URL the file names.
@@ -26,14 +26,27 @@ interface ServeState {
   url: string;
   pid: number;
   token: string;
+  /** Whether it serves the support console at /console/ (absent in files written before it was said). */
+  console?: boolean;
+}
+
+/** The running server as other processes see it: where it listens, and whether the console is there. */
+export interface RunningServe {
+  url: string;
+  console: boolean;
 }
 
 /** The token this process announced, if it serves (it trusts its own file without asking itself). */
 let ownToken: string | undefined;
 
-export function writeServeState(dataDir: string, url: string): void {
+export function writeServeState(dataDir: string, url: string, serves: { console: boolean }): void {
   ownToken = randomBytes(24).toString('base64url');
-  const state: ServeState = { url: url.replace(/\/+$/, ''), pid: process.pid, token: ownToken };
+  const state: ServeState = {
+    url: url.replace(/\/+$/, ''),
+    pid: process.pid,
+    token: ownToken,
+    console: serves.console,
+  };
   // Written whole under a temporary name created 0600, then renamed: never readable by others, never half-written.
   const tmp = join(dataDir, `.${FILE}.${process.pid}.tmp`);
   writeFileSync(tmp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
@@ -74,11 +87,16 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** The URL of the `esign serve` running for this directory, if one does and proves it. */
-export function runningServeUrl(dataDir: string): string | undefined {
+/**
+ * The `esign serve` running for this directory, if one does and proves it. A file that does not say
+ * whether the console is served (an older server's) is read as not serving it: no link is offered
+ * that may not open.
+ */
+export function runningServe(dataDir: string): RunningServe | undefined {
   const s = readServeState(dataDir);
   if (!s || !alive(s.pid)) return undefined;
-  if (s.pid === process.pid) return s.token === ownToken ? s.url : undefined;
+  const found = { url: s.url, console: s.console === true };
+  if (s.pid === process.pid) return s.token === ownToken ? found : undefined;
   const who = `${s.pid} ${s.url}`;
   if ((silentUntil.get(who) ?? 0) > Date.now()) return undefined;
   const challenge = randomBytes(16).toString('hex');
@@ -88,7 +106,7 @@ export function runningServeUrl(dataDir: string): string | undefined {
     return undefined;
   }
   const expected = Buffer.from(proofOf(s.token, challenge));
-  return answer && answer.length === expected.length && timingSafeEqual(answer, expected) ? s.url : undefined;
+  return answer && answer.length === expected.length && timingSafeEqual(answer, expected) ? found : undefined;
 }
 
 /** The worker: one GET, its body (at most 64 bytes) written into the shared buffer; state 2: asked, 1: done. */

@@ -10,7 +10,7 @@ import type { SignerReminders } from '../../app/signerReminders.js';
 import { redactSecretLinks, signingLinkIn } from '../../app/secretLinks.js';
 import {
   bundleStateWord,
-  docStateWord,
+  signedFilesWord,
   isInProgress,
   signerStateWord,
   webhookEventStateWord,
@@ -140,7 +140,7 @@ function Summary({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
         </Kv>
         <Kv term="Documents">
           {b.documents.map((d) => d.name).join(', ') || '—'}
-          <span class="hint"> · signed files: {docStateWord(b.doc_status)}</span>
+          <span class="hint"> · signed files: {signedFilesWord(b)}</span>
         </Kv>
         {SUMMARY_TIMES.map(([term, key]) => (
           <Kv term={term}>
@@ -228,7 +228,7 @@ function Signers({ r, now, readOnly }: Pick<BundleView, 'r' | 'now' | 'readOnly'
               )}
             </td>
             <td>
-              {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to {s.address ?? '—'}
+              {s.deliver_via === 'phone' ? 'SMS' : 'Email'} to <span class="addr">{s.address ?? '—'}</span>
             </td>
             <StateCell word={signerStateWord(s.status, b.status)} code={s.status} />
             <WhenCell iso={s.last_viewed} now={now} />

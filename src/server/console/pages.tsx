@@ -4,7 +4,7 @@ import { disabledWords } from '../../app/inspection.js';
 import { clockTime } from '../../app/timeWords.js';
 import type { WebhookHealth } from '../../app/webhookHealth.js';
 import { MESSAGE_KINDS } from '../../domain/enums.js';
-import { bundleStateWord } from '../../domain/states.js';
+import { bundleStateWord, messageKindWord } from '../../domain/states.js';
 import type { BundleMessage, Page, VerifyResult, Webhook, WebhookEvent } from '../../service/types.js';
 import { bundleOfPayload } from '../../service/webhookEvents.js';
 import { HookEvent, Message } from './bundle.js';
@@ -247,8 +247,6 @@ export function outboxFilter(q: Record<string, unknown>): OutboxFilter {
   };
 }
 
-const kindWords = (kind: string) => kind.replace(/_/g, ' ');
-
 /** The outbox as a dense table (one message a row, its text on demand), with `esign local outbox`'s filters. */
 export function OutboxPage({
   messages,
@@ -290,7 +288,7 @@ export function OutboxPage({
                   <option value="">Any</option>
                   {MESSAGE_KINDS.map((k) => (
                     <option value={k} selected={filter.kind === k}>
-                      {kindWords(k)}
+                      {messageKindWord(k)}
                     </option>
                   ))}
                 </select>
@@ -318,7 +316,7 @@ export function OutboxPage({
                     <When iso={m.created} now={now} clock />
                   </td>
                   <td>
-                    {kindWords(m.kind)} <span class="hint">{m.channel === 'sms' ? 'SMS' : 'email'}</span>
+                    {messageKindWord(m.kind)} <span class="hint">{m.channel === 'sms' ? 'SMS' : 'email'}</span>
                   </td>
                   <td>{m.recipient}</td>
                   <td>
@@ -330,7 +328,7 @@ export function OutboxPage({
                   <td>
                     {m.bundle_id ? (
                       <a href={bundleUrl(m.bundle_id)}>
-                        <code>{m.bundle_id}</code>
+                        <code class="id">{m.bundle_id}</code>
                       </a>
                     ) : (
                       <span class="none">—</span>

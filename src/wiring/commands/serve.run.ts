@@ -62,7 +62,7 @@ export const run: Run<typeof serve> = async (ctx, o) => {
   // A deep accept queue: a burst of connections from one client must not crowd out the SYN of another.
   const address = await app.listen({ host: o.host, port, backlog: 4096 });
   engine.setPublicUrl(o.publicUrl ?? address);
-  engine.announceServing(o.publicUrl ?? address);
+  engine.announceServing(o.publicUrl ?? address, { console: o.console === true });
   if (!engine.keys.list().some((k) => !k.revoked_at))
     log('No API key yet: create one with `esign local keys create` (requests need Authorization: Token <key>).');
   log(`esign serve: API v2 at ${address}${API_ROOT}/ (data in ${dataDir})`);

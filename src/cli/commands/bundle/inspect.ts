@@ -13,7 +13,7 @@ import { clockTime, timelineStyle } from '../../../app/timeWords.js';
 import { resendMissedHint } from '../../../app/missedEvents.js';
 import { remindersWords, scheduleWords } from '../../../app/signerReminders.js';
 import { redactSecretLinks } from '../../../app/secretLinks.js';
-import { bundleStateWord, docStateWord, signerStateWord } from '../../../domain/states.js';
+import { bundleStateWord, signedFilesWord, signerStateWord } from '../../../domain/states.js';
 import type { FileObject } from '../../../service/types.js';
 import type { Factory } from '../../factory.js';
 import {
@@ -60,6 +60,7 @@ async function showInspection(f: Factory, r: Inspection): Promise<void> {
     );
   if (r.links_note) note(f, r.links_note);
   else if (r.serving_url) note(f, `Links open on the running esign serve at ${r.serving_url}.`);
+  if (r.console_url) note(f, `In the support console: ${r.console_url}`);
   if (f.io.out.isTTY && r.timeline.some((t) => t.facts.some((x) => x.label === 'link')))
     note(f, 'Signing links are cut short here (whoever holds one signs): --json shows them whole.');
   for (const u of r.unavailable) note(f, `Not offered by this backend: ${u}.`);
@@ -88,7 +89,7 @@ async function showParts(f: Out, r: Inspection): Promise<void> {
       `${s.name}${reasons.find((t) => t.signer === s.name)?.facts[0] ? `: ${reasons.find((t) => t.signer === s.name)!.facts[0]!.value}` : ''}`,
     ]),
     ['documents', b.documents.map((d) => d.name).join(', ')],
-    ['signed files', word(docStateWord, b.doc_status)],
+    ['signed files', tty ? signedFilesWord(b) : b.doc_status],
     ...fieldsOf(b, ['created', 'sent']),
     ['completed', b.completed_at],
     ['expires', b.expires],

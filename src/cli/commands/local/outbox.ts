@@ -2,7 +2,8 @@
 // told otherwise; a list that stops says so).
 import { MESSAGE_KINDS } from '../../../domain/enums.js';
 import { choiceOption } from '../../flags.js';
-import { fieldColumns, note, printList } from '../../output/print.js';
+import { messageKindWord } from '../../../domain/states.js';
+import { note, printList } from '../../output/print.js';
 import { intArg } from '../../run.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { defineVerb } from '../../verb.js';
@@ -25,6 +26,7 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
     const q = { bundle: o.bundle, packet: o.packet, to: o.to, kind: o.kind };
     // A remote backend's sandbox (esign serve) lists the newest thousand at most.
     const remote = (await f.remoteSettings()) !== undefined;
+    const tty = f.io.out.isTTY;
     const engine = remote ? undefined : await f.localEngine();
     const list = engine
       ? engine.outbox({ ...q, limit })
@@ -34,7 +36,10 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
       list,
       [
         { header: 'TIME', value: (m) => m.created, kind: 'log', priority: 2 },
-        ...fieldColumns<(typeof list)[number]>(['kind', 'channel']),
+        // In words, never cut: what the message was is why support reads the outbox.
+        { header: 'KIND', value: (m) => (tty ? messageKindWord(m.kind) : m.kind), priority: 3 },
+        // Left out first when narrow: the address says whether it went by email or SMS.
+        { header: 'CHANNEL', value: (m) => m.channel, priority: -2 },
         // An address is never cut: too long for its column, it goes whole on a line under the row.
         {
           header: 'TO',

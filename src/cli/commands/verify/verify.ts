@@ -57,7 +57,8 @@ export const verify = defineVerb(
         [
           { header: 'FILE', value: (r) => r.file, kind: 'path', priority: 1 },
           { header: 'RESULT', value: (r) => r.status, priority: 2 },
-          { header: 'TYPE', value: (r) => r.document_type ?? '' },
+          // Kept whole before the path is cut (from its left): which file of the Bundle it is.
+          { header: 'TYPE', value: (r) => r.document_type ?? '', priority: 1 },
           { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '', kind: 'id' },
           { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '', kind: 'time' },
           { header: 'SHA256', value: (r) => r.sha256, priority: -1 },

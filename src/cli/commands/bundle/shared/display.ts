@@ -1,5 +1,5 @@
 // How a Bundle is shown: the list columns and the key/value view every bundle verb prints.
-import { bundleStateWord, docStateWord, signerStateWord } from '../../../../domain/states.js';
+import { bundleStateWord, signedFilesWord, signerStateWord } from '../../../../domain/states.js';
 import type { Bundle } from '../../../../service/types.js';
 import { forEachId, readIds } from '../../../bulk.js';
 import type { Factory } from '../../../factory.js';
@@ -26,7 +26,7 @@ export async function showBundle(o: Out, b: Bundle): Promise<void> {
     ['id', b.id],
     ['status', word(bundleStateWord, b.status)],
     ...fieldsOf(b, ['label', 'created', 'sent', 'completed_at', 'expires', 'is_test', 'in_order']),
-    ['doc_status', word(docStateWord, b.doc_status)],
+    ['doc_status', o.io.out.isTTY ? signedFilesWord(b) : b.doc_status],
     ...fieldsOf(b, ['custom_key', 'tags']),
     ['documents', b.documents.map((d) => `${d.key} (${d.name})`)],
     ...b.packets.map((p, i): [string, unknown] => [`signer ${i + 1}`, signer(p)]),
