@@ -15,7 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,7 +24,6 @@ import { build, transform } from 'esbuild';
 import { LocalEngine } from '../dist/engine.js';
 import { fmt, SMOKE, size } from './lib.mjs';
 import { PDF_B64 } from './seed.mjs';
-import { customKey, label, pct, person, queries, SPAN, START, warm } from './scaleLists.mjs';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? (SMOKE ? '200' : '100000,1000000'))
   .split(',')
@@ -52,6 +51,48 @@ const { normalizePhone } = await import(
     ).outputFiles[0].text,
   )}`
 );
+
+const KINDS = [
+  'Lease renewal',
+  'Employment offer',
+  'Mutual NDA',
+  'Purchase order',
+  'Consulting agreement',
+  'Vendor onboarding',
+  'Loan application',
+  'Tenancy deposit',
+  'Change request',
+];
+const FIRST = ['José', 'Renée', 'Zoë', 'Åsa', 'Mark', 'Priya', 'Chen', 'Olúmídé', 'Anna', 'Søren', 'Fatima', 'Luca'];
+const LAST = [
+  'García',
+  'Müller',
+  'Smith',
+  'Nguyen',
+  'O’Brien',
+  'Kowalski',
+  'Dubois',
+  'Tanaka',
+  'Silva',
+  'Jensen',
+  'Rossi',
+];
+const person = (i, k) => {
+  const f = FIRST[(i * 7 + k) % FIRST.length];
+  const l = LAST[(i * 5 + k * 3) % LAST.length];
+  const ascii = (s) =>
+    s
+      .normalize('NFD')
+      .replace(/[^A-Za-z]/g, '')
+      .toLowerCase();
+  return {
+    name: `${f} ${l}`,
+    email: `${ascii(f)}.${ascii(l)}.${i}${k ? 'b' : 'a'}@example.com`,
+    phone: `+1 (555) ${String(i % 1000).padStart(3, '0')}-${String(i).padStart(7, '0').slice(-4)}`,
+  };
+};
+const label = (i) => `${KINDS[i % KINDS.length]} ${i}`;
+const customKey = (i) => `ci-run-${i}`;
 
 /** The schema objects (name -> sql) of the first n migrations. */
 function schemaOf(n) {
@@ -171,6 +212,8 @@ const BUNDLE_EVENTS = [
 const PERSON_KINDS = 12;
 
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
+const START = Date.parse('2023-01-01T00:00:00.000Z');
+const SPAN = 3 * 365 * 86400e3;
 const slugAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 const slug = () => {
   const b = randomBytes(10);
@@ -287,6 +330,7 @@ function replicate(db, kinds, n) {
   })();
 }
 
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const dbBytes = (db) => {
   db.pragma('wal_checkpoint(TRUNCATE)');
   return (
@@ -294,6 +338,55 @@ const dbBytes = (db) => {
     (db.pragma('page_count', { simple: true }) - db.pragma('freelist_count', { simple: true }))
   );
 };
+
+function queries(n, template) {
+  const mid = (i) => Math.floor(i * n);
+  const day = (f) => new Date(START + f * SPAN).toISOString().slice(0, 10);
+  const q = [
+    ['search email (1 match)', { search: person(mid(0.5), 0).email }],
+    ['search slug (1 match)', { search: '@slug' }],
+    ['search custom_key', { search: customKey(mid(0.3)) }],
+    ['search signer name', { search: person(mid(0.7), 1).name }],
+    ['search phone fragment', { search: `${person(mid(0.5) | 1, 1).phone.slice(-8)}` }],
+    ['search label fragment (11%)', { search: 'lease' }],
+    ['search accented name, other case', { search: 'RENÉE' }],
+    ['search no match', { search: 'zqxjkv' }],
+    ['search 2 characters', { search: 'zq' }],
+    ['status=se, 50/page', { status: 'se', per_page: 50 }],
+    ['status__in=se,st', { status__in: 'se,st', per_page: 100 }],
+    ['tag=nightly', { tag: 'nightly', per_page: 100 }],
+    ['tag__in=dev,release', { tag__in: 'dev,release', per_page: 100 }],
+    ...['created', '-created', 'sent', '-sent', 'completed_at', '-completed_at'].map((o) => [
+      `ordering=${o}, 100/page`,
+      { ordering: o, per_page: 100 },
+    ]),
+    ['created_after, 100/page', { created_after: day(0.5), per_page: 100 }],
+    ['sent range', { sent_after: day(0.2), sent_before: day(0.6), per_page: 100 }],
+    ['completed range', { completed_after: day(0.1), completed_before: day(0.9), per_page: 100 }],
+    ['status=se + search label fragment', { status: 'se', search: 'lease', per_page: 100 }],
+    ['tag=ci + ordering=-sent', { tag: 'ci', ordering: '-sent', per_page: 100 }],
+    [
+      'status__in=co,ca + created range',
+      { status__in: 'co,ca', created_after: day(0.25), created_before: day(0.75), per_page: 100 },
+    ],
+  ];
+  if (template) q.push(['template', { template, per_page: 100 }]);
+  return q;
+}
+
+/**
+ * Reads the database file once, so that every query is measured with it in the OS cache (this
+ * machine's cache is sometimes emptied between runs; a first query would otherwise time the disk).
+ */
+function warm(dir) {
+  const fd = openSync(join(dir, 'esign.db'), 'r');
+  const buf = Buffer.allocUnsafe(8 << 20);
+  try {
+    while (readSync(fd, buf, 0, buf.length, null) > 0);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * p50 and p95 of RUNS calls in a row (totals counted by visiting their matches are then kept from the

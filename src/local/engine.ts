@@ -57,7 +57,6 @@ import { RequestLog } from './store/requestLog.js';
 import { backlogOf, parseRequestFilter } from '../service/requestLog.js';
 import * as packets from './bundles/packets.js';
 import { ReadCache } from './store/readCache.js';
-import { isOff } from './store/machineryOff.js';
 import { localInfo, pendingWork } from './store/admin.js';
 import { watchCommits } from './store/changes.js';
 import type { TemplateImport } from './templates/templates.js';
@@ -282,10 +281,7 @@ export class LocalEngine implements LocalBackend {
     return findBundlesByCustomKeys(this.db, [key]).get(key);
   }
   async getBundle(slug: string, include?: string): Promise<Bundle> {
-    if (!include)
-      return isOff('bundlecache')
-        ? loadBundle(this.db, slug)
-        : this.bundleReads.get(slug, () => loadBundle(this.db, slug));
+    if (!include) return this.bundleReads.get(slug, () => loadBundle(this.db, slug));
     return life.getBundleWithIncludes(this.ctx, slug, include);
   }
   async updateBundle(slug: string, body: Body<unknown>) {

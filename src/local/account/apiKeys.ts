@@ -4,7 +4,6 @@ import { ApiError } from '../../domain/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
 import { databaseGeneration } from '../store/readCache.js';
-import { isOff } from '../store/machineryOff.js';
 import type { ApiKey, KeyAdmin } from '../../service/localAdmin.js';
 
 export type { ApiKey };
@@ -71,7 +70,7 @@ export class ApiKeyStore implements KeyAdmin {
     const now = this.wallMs(); // wall time: when the key was really used
     const generation = databaseGeneration(this.db);
     let entry = this.live.get(key);
-    if (isOff('keycache') || !entry || entry.version !== generation || now - entry.checked >= RECHECK_MS) {
+    if (!entry || entry.version !== generation || now - entry.checked >= RECHECK_MS) {
       this.live.delete(key);
       const row = sql(this.db, 'SELECT id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash(key)) as
         | { id: string }

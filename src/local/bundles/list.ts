@@ -21,7 +21,6 @@ import { checkPage, nearerEnd, pageCount, setKeysPage } from '../store/paging.js
 import { countKnown, countOnce, listOnce, MAX_LIST_KEYS } from '../store/readCache.js';
 import { type BundleRow, loadBundles } from './read.js';
 import { planSearch, searchWords } from './search.js';
-import { isOff } from '../store/machineryOff.js';
 
 type Strategy = 'none' | 'set' | 'statuses' | 'walk' | 'sort' | 'whole';
 
@@ -81,7 +80,6 @@ interface Found {
  * alone. No Bundle can match, so nothing is read.
  */
 function nonePage(f: BundleFilter): Found | undefined {
-  if (isOff('none')) return undefined;
   if (!(f.statuses && !f.statuses.length) && !(f.tagsAny && !f.tagsAny.length)) return undefined;
   checkPage(0, f);
   return { total: 0, seqs: [], plan: { strategy: 'none', drive: 'none', total: 'none', page: 'none' } };
@@ -94,7 +92,6 @@ function nonePage(f: BundleFilter): Found | undefined {
  * a template) or counted in that index (a tag set; the search index holds the statuses).
  */
 function setPage(db: Db, f: BundleFilter): Found | undefined {
-  if (isOff('set')) return undefined;
   const sets = [f.search, f.tag, f.tagsAny, f.template].filter((x) => x !== undefined).length;
   if (
     sets !== 1 ||
@@ -158,7 +155,6 @@ function setPage(db: Db, f: BundleFilter): Found | undefined {
  * end, and the total is the kept count per status, or, with a range, counted in those indexes.
  */
 function statusPage(db: Db, f: BundleFilter): Found | undefined {
-  if (isOff('statuses')) return undefined;
   if (!f.statuses || f.orderBy !== 'created') return undefined;
   if (f.search !== undefined || f.tag || f.tagsAny || f.template || hasRange(f.sent) || hasRange(f.completed))
     return undefined;
@@ -240,15 +236,7 @@ function walkPage(db: Db, f: BundleFilter): Found {
   // each some twenty times dearer. With one status in `created` order the walk is of that status's own index.
   const all = statusTotal(db, f.statuses?.length === 1 && f.orderBy === 'created' ? f.statuses : undefined);
   const walked = total && Math.min(all, ((Math.min(offset, total - offset) + f.perPage) * all) / total);
-  const walk: Reading = isOff('walk')
-    ? 'drive'
-    : isOff('sort')
-      ? c.where.length > 0
-        ? 'walk'
-        : 'drive'
-      : c.where.length > 0 && walked <= 20 * total
-        ? 'walk'
-        : 'drive';
+  const walk: Reading = c.where.length > 0 && walked <= 20 * total ? 'walk' : 'drive';
   // A walk that would read far more than the list has (a deep page of a filter the order's index does
   // not lead with): the list is read whole instead, once while the database is unchanged.
   if (!orderDays && walked > 4 * total && total <= MAX_LIST_KEYS) {
@@ -306,12 +294,6 @@ function walkPage(db: Db, f: BundleFilter): Found {
 
 /** The Bundles of these statuses (of any, without), kept by triggers (migration 7). */
 function statusTotal(db: Db, statuses?: string[]): number {
-  if (isOff('counts'))
-    return statuses
-      ? countOnce(db, 'SELECT count(*) FROM bundles WHERE status IN (SELECT value FROM json_each(?))', [
-          JSON.stringify(statuses),
-        ])
-      : countOnce(db, 'SELECT count(*) FROM bundles', []);
   const which = statuses ? 'WHERE status IN (SELECT value FROM json_each(?))' : '';
   return sql(db, `SELECT coalesce(sum(n), 0) FROM bundle_counts ${which}`)
     .pluck()
@@ -320,15 +302,11 @@ function statusTotal(db: Db, statuses?: string[]): number {
 
 /** A SELECT of the number of Bundles with a tag, kept by triggers (migration 11). */
 const tagTotal = (tag: string, bind: (v: unknown) => string) =>
-  isOff('counts')
-    ? `SELECT count(*) FROM bundle_tags WHERE tag = ${bind(tag)}`
-    : `SELECT coalesce((SELECT n FROM bundle_tag_counts WHERE tag = ${bind(tag)}), 0)`;
+  `SELECT coalesce((SELECT n FROM bundle_tag_counts WHERE tag = ${bind(tag)}), 0)`;
 
 /** A SELECT of the number of Bundles with a document from a template, kept by triggers (migration 11). */
 const templateTotal = (template: string, bind: (v: unknown) => string) =>
-  isOff('counts')
-    ? `SELECT count(DISTINCT bundle_seq) FROM documents WHERE template_id = ${bind(template)}`
-    : `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${bind(template)}), 0)`;
+  `SELECT coalesce((SELECT n FROM bundle_template_counts WHERE template_id = ${bind(template)}), 0)`;
 
 /** One tag's Bundles with a date (`field`) in a range (either end open). */
 interface TagDays {
@@ -351,17 +329,6 @@ function tagDaysOf(p: Params, { tag, field, range: [after, before] }: TagDays): 
 /** The number of a tag's Bundles with a date in a range, summed from its counts per day. */
 function tagRangeTotal(db: Db, days: TagDays): number {
   const p = new Params();
-  if (isOff('counts')) {
-    const [after, before] = days.range;
-    const where = [`t.tag = ${p.bind(days.tag)}`, `b.${days.field} IS NOT NULL`];
-    if (after) where.push(`b.${days.field} >= ${p.bind(after)}`);
-    if (before) where.push(`b.${days.field} < ${p.bind(nextDay(before))}`);
-    return countOnce(
-      db,
-      `SELECT count(*) FROM bundle_tags t JOIN bundles b ON b.seq = t.bundle_seq WHERE ${where.join(' AND ')}`,
-      p.values,
-    );
-  }
   return sql(db, `SELECT coalesce(sum(n), 0) ${tagDaysOf(p, days)}`)
     .pluck()
     .get(p.values) as number;
@@ -381,7 +348,7 @@ function daysBefore(
   offset: number,
   descending: boolean,
 ): { skipped: number; from: (bind: (v: unknown) => string) => string } | undefined {
-  if (offset < deepPages.from || isOff('counts')) return undefined;
+  if (offset < deepPages.from) return undefined;
   const p = new Params();
   // The days in the list's direction, until the one the page starts in: a few dozen rows for a page 500.
   const rows = sql(db, `SELECT day, n ${tagDaysOf(p, days)} ORDER BY day ${descending ? 'DESC' : 'ASC'}`).iterate(
@@ -480,7 +447,6 @@ function wholeList(
   f: BundleFilter,
   total?: number,
 ): Int32Array | undefined {
-  if (isOff('whole')) return undefined;
   if ((countKnown(db, `SELECT count(*) ${from}`, params) ?? 0) > MAX_LIST_KEYS) return undefined;
   const d = f.descending ? 'DESC' : 'ASC';
   // Dated Bundles in order, then those without the date, as the walks give them.

@@ -15,7 +15,6 @@ import { notify } from '../messages/notify.js';
 import { ENDED, sqlSet } from '../../domain/states.js';
 import { OPEN_PACKETS_SQL, isAskedInLiveBundle } from '../bundles/turns.js';
 import { madeInCreatedOrder } from '../store/meta.js';
-import { isOff } from '../store/machineryOff.js';
 import { mapPage, pageCount, selectPage, setKeysPage } from '../store/paging.js';
 
 type Kind = 'em' | 'mp';
@@ -189,8 +188,7 @@ export function listPersons(ctx: EngineContext, q: PersonListQuery): Page<Person
     );
     params.push(normalizePhone(phone));
   }
-  const count = () =>
-    where.length || isOff('counts') ? undefined : (sql(ctx.db, 'SELECT n FROM person_count').pluck().get() as number);
+  const count = () => (where.length ? undefined : (sql(ctx.db, 'SELECT n FROM person_count').pluck().get() as number));
   return ctx.db.transaction(() =>
     mapPage(
       selectPage<PersonRow>(

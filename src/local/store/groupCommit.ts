@@ -11,7 +11,6 @@
 import { type EngineContext, inTransaction, transactionOf } from './context.js';
 import type { Db } from './db.js';
 import { renewHold } from './steady.js';
-import { isOff } from './machineryOff.js';
 
 interface Queued {
   body: () => unknown;
@@ -26,14 +25,6 @@ const queues = new WeakMap<Db, Queued[]>();
 
 /** Runs `body` in a transaction shared with the other writes queued in this turn of the event loop. */
 export function inGroupedTransaction<T>(ctx: EngineContext, body: () => T): Promise<T> {
-  if (isOff('group'))
-    return new Promise<T>((resolve, reject) => {
-      try {
-        resolve(inTransaction(ctx, body));
-      } catch (e) {
-        reject(e);
-      }
-    });
   return new Promise<T>((resolve, reject) => {
     let queue = queues.get(ctx.db);
     if (!queue) {

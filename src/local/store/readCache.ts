@@ -2,7 +2,6 @@
 // database is unchanged, by this connection (total_changes) and by any other connection
 // (data_version). Entries are deep-frozen because every caller shares them.
 import { type Db, sql } from './db.js';
-import { isOff } from './machineryOff.js';
 
 export class ReadCache<T> {
   private readonly entries = new Map<string, T>();
@@ -94,17 +93,15 @@ const keyOf = (text: string, params: Params) => `${text}\n${JSON.stringify(param
  * database is unchanged: a client paging through such a list pays for its count once. `text` is
  * a SELECT of one number.
  */
-export const countOnce = (db: Db, text: string, params: Params): number => {
-  const load = () => {
+export const countOnce = (db: Db, text: string, params: Params): number =>
+  cachesOf(db).totals.get(keyOf(text, params), () => {
     const count = sql(db, text).pluck();
     return (Array.isArray(params) ? count.get(...params) : count.get(params)) as number;
-  };
-  return isOff('listcache') ? load() : cachesOf(db).totals.get(keyOf(text, params), load);
-};
+  });
 
 /** The total if `countOnce` has it for the database as it is now. */
 export const countKnown = (db: Db, text: string, params: Params): number | undefined =>
-  isOff('listcache') ? undefined : cachesOf(db).totals.peek(keyOf(text, params));
+  cachesOf(db).totals.peek(keyOf(text, params));
 
 /**
  * A list's keys in order, read whole and kept while the database is unchanged, so that each of
@@ -117,7 +114,6 @@ export const listOnce = (
   params: Params,
   read: () => Int32Array | undefined,
 ): Int32Array | undefined => {
-  if (isOff('listcache')) return read();
   const lists = cachesOf(db).lists;
   const key = keyOf(text, params);
   const kept = lists.peek(key);

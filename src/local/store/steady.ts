@@ -4,7 +4,6 @@
 // transaction (a group commit's savepoint) starts a new hold. Outside a write transaction each read
 // goes to the database, so another process's change is seen at once.
 import type { Db } from './db.js';
-import { isOff } from './machineryOff.js';
 
 /** The write transaction in progress on each connection, by a number never used twice. */
 const holds = new WeakMap<Db, number>();
@@ -36,7 +35,7 @@ export class Steady<T> {
 
   get(): T {
     const hold = holds.get(this.db);
-    if (hold === undefined || isOff('steady')) return this.read();
+    if (hold === undefined) return this.read();
     if (this.held?.hold !== hold) this.held = { hold, value: this.read() };
     return this.held.value;
   }

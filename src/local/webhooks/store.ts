@@ -1,7 +1,6 @@
 // Webhooks, their extra headers, and the records of events and delivery attempts.
 // Writes validate with the shared schemas (loaded on first write) and run in one IMMEDIATE
 // transaction; reads never load zod.
-import { isOff } from '../store/machineryOff.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/enums.js';
 import { FieldErrors, badRequest, notFound } from '../../domain/errors.js';
 import { type PageSpec, isDay, nextDay, parsePage } from '../../service/listQuery.js';
@@ -174,7 +173,6 @@ function countedBy(
   value: number | undefined,
 ): () => number | undefined {
   return () => {
-    if (isOff('counts')) return undefined;
     if (q.where.clauses.length > (value === undefined ? 0 : 1)) return undefined;
     return value === undefined
       ? (sql(db, `SELECT coalesce(sum(n), 0) FROM ${table}`).pluck().get() as number)
@@ -531,7 +529,7 @@ export function listWebhookEvents(ctx: EngineContext, query: WebhookEventListQue
   if (success !== undefined) q.add('success = ?', success ? 1 : 0);
   const [after, before] = q.dateRange('created');
   // A webhook, success and a date range, alone or together, are counted from the counts per day.
-  const byDays = !isOff('counts') && !query.bundle && !type && status === undefined && (after || before || webhook);
+  const byDays = !query.bundle && !type && status === undefined && (after || before || webhook);
   const count = byDays
     ? () => {
         const where = [
