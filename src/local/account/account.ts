@@ -3,7 +3,6 @@ import { ACCOUNT_FEATURES, type AccountFeature } from '../../domain/enums.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Db, sql } from '../store/db.js';
 import { uuid } from '../store/ids.js';
-import { Steady } from '../store/steady.js';
 import type { AccountAdmin, AccountSettings, SigningBrand, Team, User } from '../../service/localAdmin.js';
 
 export type { AccountSettings, SigningBrand, Team, User };
@@ -21,27 +20,17 @@ const DEFAULT_OWNER_EMAIL = 'owner@example.com';
 export const FIRST_ADMIN_SQL = 'SELECT id FROM users WHERE is_admin = 1 ORDER BY created, rowid LIMIT 1';
 
 export class AccountStore implements AccountAdmin {
-  /** Read once per write transaction (store/steady.ts): a create asks several times. */
-  private readonly steady: Steady<AccountSettings>;
-  /** defaultOwner(), read once per write transaction (a group of creates asks once). */
-  private readonly firstAdmin: Steady<{ owner_name: string; owner_email: string }>;
-
   constructor(
     private readonly db: Db,
     private readonly now: () => string,
-  ) {
-    this.steady = new Steady(db, () => this.read());
-    this.firstAdmin = new Steady(db, () => {
-      const u = sql(db, `SELECT name, email FROM users WHERE id = (${FIRST_ADMIN_SQL})`).get() as
-        | { name: string; email: string }
-        | undefined;
-      return Object.freeze({ owner_name: u?.name ?? '', owner_email: u?.email ?? '' });
-    });
-  }
+  ) {}
 
   /** The owner of a Bundle without one of its own: the account's first admin (the owner of a new account). */
   defaultOwner(): { owner_name: string; owner_email: string } {
-    return this.firstAdmin.get();
+    const u = sql(this.db, `SELECT name, email FROM users WHERE id = (${FIRST_ADMIN_SQL})`).get() as
+      | { name: string; email: string }
+      | undefined;
+    return Object.freeze({ owner_name: u?.name ?? '', owner_email: u?.email ?? '' });
   }
 
   /** Creates the account and its first (admin, verified) user on a new database. */
@@ -66,10 +55,6 @@ export class AccountStore implements AccountAdmin {
   }
 
   settings(): AccountSettings {
-    return this.steady.get();
-  }
-
-  private read(): AccountSettings {
     const row = sql(
       this.db,
       'SELECT name, requester_name, requester_email, features, public_url, allow_private_urls FROM account WHERE id = 1',
@@ -87,7 +72,6 @@ export class AccountStore implements AccountAdmin {
 
   private updateIn(patch: Partial<Omit<AccountSettings, 'features'>>): AccountSettings {
     const cur = this.settings();
-    this.steady.forget();
     const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
     sql(
       this.db,
@@ -113,7 +97,6 @@ export class AccountStore implements AccountAdmin {
         const set = new Set(this.settings().features);
         for (const n of names as AccountFeature[]) on ? set.add(n) : set.delete(n);
         const features = ACCOUNT_FEATURES.filter((f) => set.has(f));
-        this.steady.forget();
         sql(this.db, 'UPDATE account SET features = ? WHERE id = 1').run(JSON.stringify(features));
         return features;
       })
@@ -138,7 +121,6 @@ export class AccountStore implements AccountAdmin {
     if (!/^[^@\s]+@[^@\s]+$/.test(u.email) || u.email.length > 254)
       throw new ApiError(400, 'invalid', `"${u.email}" is not a valid email address.`);
     const id = uuid();
-    this.firstAdmin.forget();
     const r = sql(
       this.db,
       'INSERT OR IGNORE INTO users (id, email, name, verified, is_admin, created) VALUES (?, ?, ?, ?, ?, ?)',
@@ -155,7 +137,6 @@ export class AccountStore implements AccountAdmin {
   }
 
   removeUser(email: string): void {
-    this.firstAdmin.forget();
     const r = sql(this.db, 'DELETE FROM users WHERE email = ?').run(email);
     if (!r.changes) throw new ApiError(404, 'not_found', `No user with email ${email}.`);
   }

@@ -5,7 +5,6 @@ import type { Db, Report } from './db.js';
 import type { OutboundPolicy } from '../net/addressPolicy.js';
 import type { Transaction } from 'better-sqlite3';
 import { whileWriting } from './readCache.js';
-import { holdingSteady } from './steady.js';
 
 /** What the engine's modules share: the database, the clock, the account and the file store. */
 export interface EngineContext {
@@ -35,7 +34,7 @@ export interface EngineContext {
 
 /**
  * One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock.
- * The read caches keep nothing read inside it (it may roll back); steady values are read once in it.
+ * The read caches keep nothing read inside it (it may roll back).
  */
 export function inTransaction<T>(ctx: EngineContext, fn: () => T): T {
   return whileWriting(ctx.db, () => transactionOf(ctx.db).immediate(fn) as T);
@@ -63,7 +62,7 @@ export function triedAndUndone<T>(ctx: EngineContext, fn: () => T): T {
 /** Runs its argument in a transaction (a savepoint when nested): made once per connection. */
 export function transactionOf(db: Db): Transaction<(fn: () => unknown) => unknown> {
   let t = runners.get(db);
-  if (!t) runners.set(db, (t = db.transaction((fn: () => unknown) => holdingSteady(db, fn))));
+  if (!t) runners.set(db, (t = db.transaction((fn: () => unknown) => fn())));
   return t;
 }
 

@@ -10,7 +10,6 @@
 // a small write costs.
 import { type EngineContext, inTransaction, transactionOf } from './context.js';
 import type { Db } from './db.js';
-import { renewHold } from './steady.js';
 
 interface Queued {
   body: () => unknown;
@@ -88,7 +87,6 @@ function commitEachAlone(ctx: EngineContext, group: Queued[]): void {
           // Nested: a savepoint, released into the group's transaction or rolled back alone.
           outcomes.push({ ok: true, value: transactionOf(ctx.db)(q.body) });
         } catch (error) {
-          renewHold(ctx.db);
           outcomes.push({ ok: false, error });
         }
       }
