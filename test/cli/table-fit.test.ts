@@ -71,6 +71,15 @@ describe('fitting', () => {
     // Too narrow even for the minimum widths: the least important columns are left out, never the id.
     expect(fitWidths(c, rows, 36)).toEqual([30, 0, 0]);
   });
+  it('leaves out a column empty in every row before cutting another, and keeps it when all fits', () => {
+    const c = cols(['ID', true, 0], ['LABEL', false, 0], ['TAGS', false, 0], ['CREATED', false, 0]);
+    const rows = [
+      ['a'.repeat(10), 'l'.repeat(50), '', 'just now'],
+      ['b'.repeat(10), 'm'.repeat(30), ' ', '1d ago'],
+    ];
+    expect(fitWidths(c, rows, 70)).toEqual([10, 48, 0, 8]);
+    expect(fitWidths(c, rows, 200)).toEqual([10, 50, 4, 8]);
+  });
   it('short times', () => {
     const at = Date.parse('2026-11-21T12:00:00Z');
     expect(shortTime('2026-11-21T10:00:00Z', at)).toBe('2h ago');

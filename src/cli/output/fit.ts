@@ -1,6 +1,7 @@
 // Tables on a terminal: fitted to its width. Columns lose width by priority (lowest first, then
 // the widest, then the rightmost) down to a few characters, cut with an ellipsis; id columns are
-// never cut. When even that does not fit, the lowest-priority columns are left out (and counted).
+// never cut. A column empty in every row is left out first; when even that does not fit, the
+// lowest-priority columns are left out (and counted).
 // cli-table3 then draws the cells at these widths (output.ts).
 
 export interface FitColumn {
@@ -23,6 +24,11 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
   const widths = [...natural];
   const shown = () => widths.map((w, i) => [w, i]).filter(([w]) => w > 0);
   const used = () => shown().reduce((n, [w]) => n + w, 0) + GAP * Math.max(0, shown().length - 1);
+  // A column with nothing in any row says nothing: it goes first, before any other is cut.
+  if (used() > total)
+    columns.forEach((_, i) => {
+      if (i > 0 && cells.length && cells.every((r) => !r[i]?.trim())) widths[i] = 0;
+    });
   const floor = (i: number) =>
     columns[i].fixed ? natural[i] : Math.min(natural[i], Math.max(MIN, width(columns[i].header)));
   while (used() > total) {

@@ -61,7 +61,7 @@ export const verify = defineVerb(
           { header: 'TYPE', value: (r) => r.document_type ?? '', priority: 1 },
           { header: 'BUNDLE', value: (r) => r.envelope?.bundle_slug ?? '', kind: 'id' },
           { header: 'COMPLETED', value: (r) => r.envelope?.completed_at ?? '', kind: 'time' },
-          { header: 'SHA256', value: (r) => r.sha256, priority: -1 },
+          { header: 'SHA256', value: (r) => r.sha256, priority: -2 },
         ],
         (r) => r.sha256,
       );
