@@ -96,6 +96,30 @@ describe('bundle inspect on a terminal', () => {
     expect(r.stdout).not.toMatch(/^just now +event/m);
   });
 
+  it('gives no ADDRESS head over nothing: where every address goes under its row, the column goes', async () => {
+    const long = (n: string) => `${n}.with.a.rather.long.address@northwind-legal-and-partners.example.com`;
+    const b = JSON.parse(
+      (
+        await esignIn(
+          argv`bundle create --file ${fixture('contract.pdf')} --signer ${`Ada <${long('ada')}>`}
+            --signer ${`Bob <${long('bob')}>`} --json`,
+          { env },
+        )
+      ).stdout,
+    );
+    const signers = (out: string) =>
+      out.slice(out.indexOf('\nSigners'), out.indexOf('\n\n', out.indexOf('\nSigners') + 1));
+    const narrow = signers((await tty(['bundle', 'inspect', b.id, '--no-pager'])).stdout);
+    expect(narrow).toMatch(/^NAME +VIA +STATUS/m);
+    // Under its row, whole (on a line of its own when it is too long to follow "email:").
+    const words = narrow.replace(/\s+/g, ' ');
+    expect(words).toContain(`email: ${long('ada')}`);
+    expect(words).toContain(`email: ${long('bob')}`);
+    const wide = signers((await tty(['bundle', 'inspect', b.id, '--no-pager'], 200)).stdout);
+    expect(wide).toMatch(/^NAME +ADDRESS +VIA +STATUS/m);
+    expect(wide).toContain(long('ada'));
+  });
+
   it('bundle get says the files will not be made, not None', async () => {
     expect((await tty(['bundle', 'get', slug])).stdout).toMatch(/^doc_status +Will not be made \(Declined\)$/m);
   });

@@ -130,10 +130,12 @@ export async function printList<T>(
     if (c.kind === 'path' && widths[i]! > 0) for (const r of shown) r[i] = cutLeft(r[i]!, widths[i]!);
   });
   const under = overflowLines(columns, rows, shown, widths, out.columns);
+  // Every value went under its row: the column's head would stand over nothing.
+  const movedUnder = columns.findIndex((c, i) => c.overflow && widths[i]! > 0 && shown.every((r) => !r[i]));
   // cli-table3 pads and cuts (with an ellipsis, colours kept) to the fitted widths; no borders, two spaces between columns.
   const kept = widths
     .map((w, i) => [w, i] as const)
-    .filter(([w]) => w > 0)
+    .filter(([w, i]) => w > 0 && i !== movedUnder)
     .map(([, i]) => i);
   const table = new Table({
     chars: { ...NO_BORDER, middle: '  ' },
