@@ -28,6 +28,9 @@ export const loadChalk = () => import('chalk');
 
 export const loadCliTable = () => import('cli-table3');
 
+/** The zip of a Bundle's files (`bundle files --zip`, the console's "download all"). */
+export const loadYazl = () => import('yazl');
+
 export const loadOra = () => import('ora');
 
 export const loadPrompts = () => import('@inquirer/prompts');

@@ -5,9 +5,9 @@
 // with that error instead of leaving a whole-looking archive.
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
-import { ZipFile } from 'yazl';
 import type { EsignService } from '../service/service.js';
 import type { FileObject } from '../service/types.js';
+import { loadYazl } from '../lazyImport.js';
 import { safeFileName } from './download.js';
 import { UseCaseError } from './failure.js';
 import { stripControl } from './sanitize.js';
@@ -20,7 +20,8 @@ export async function bundleFilesZip(s: FileSource, slug: string): Promise<Reada
 }
 
 /** The zip of files already listed (their links still live). */
-export function filesZip(s: Pick<FileSource, 'openFileLink'>, files: FileObject[]): Readable {
+export async function filesZip(s: Pick<FileSource, 'openFileLink'>, files: FileObject[]): Promise<Readable> {
+  const { ZipFile } = await loadYazl();
   const zip = new ZipFile();
   // yazl reports a failed entry on the ZipFile, not its output: the output is ended with it.
   const out = zip.outputStream as Readable;

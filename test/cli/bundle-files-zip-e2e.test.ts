@@ -152,7 +152,7 @@ it('ends the zip with an error when a file is not the one the API described', as
   try {
     const listed = await engine.getBundleFiles(slug);
     const wrong = listed.map((f, i) => (i === 1 ? { ...f, sha256: '0'.repeat(64) } : f));
-    const zip = filesZip(engine, wrong);
+    const zip = await filesZip(engine, wrong);
     const read = (async () => {
       for await (const _ of zip);
     })();

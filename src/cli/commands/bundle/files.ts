@@ -97,7 +97,7 @@ async function downloadAll(ctx: Factory, list: FileObject[], dir: string, clobbe
 async function saveZip(f: Factory, s: EsignService, list: FileObject[], path: string, clobber = false): Promise<void> {
   const files = `${list.length} file${list.length === 1 ? '' : 's'}`;
   if (path === '-') {
-    for await (const chunk of filesZip(s, list)) await f.io.out.writeBytes(chunk as Buffer);
+    for await (const chunk of await filesZip(s, list)) await f.io.out.writeBytes(chunk as Buffer);
     if (!f.options.quiet) note(f, `Wrote ${files} as a zip to stdout.`);
     return;
   }
