@@ -52,9 +52,11 @@ describe('PDF bounds, before any walk', () => {
 
 describe('the document sandbox', () => {
   it('kills a job past its deadline, says why, and serves the next job from a new process', async () => {
+    // Why: over the limits when it had the CPU; busy when the machine left the sandbox (nice 10) under
+    // half of it in those 1.5 s, as a loaded suite may (the busy verdict is proven alone below).
     await expect(
       renderHtmlApart({ html: hugeTable(4 * 1024 * 1024) }, 'none', { renderer: 'builtin', deadlineMs: 1500 }),
-    ).rejects.toThrow(/^The HTML document exceeds the processing limits: /);
+    ).rejects.toThrow(/^The HTML document exceeds the processing limits: |^The server is busy with other documents/);
     expect(await inspectPdfApart(CONTRACT_PDF)).toEqual({ pages: 1 });
   }, 60_000);
 
@@ -87,13 +89,13 @@ describe('the document sandbox', () => {
     const pool = new SandboxPool(1);
     try {
       const before = new Set(sandboxes());
-      const job = pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 1500, subject: 'The PDF', ownCpu: true });
+      const job = pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 1500, subject: 'The PDF', cpuOf: 'process' });
       const started = sandboxes().filter((pid) => !before.has(pid));
       expect(started).toHaveLength(1);
       process.kill(started[0]!, 'SIGSTOP');
       await expect(job).rejects.toMatchObject({ kind: 'busy', message: expect.stringMatching(/busy/) });
       expect(
-        await pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 30_000, subject: 'The PDF', ownCpu: true }),
+        await pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 30_000, subject: 'The PDF', cpuOf: 'process' }),
       ).toEqual({ pages: 1 });
     } finally {
       pool.close();

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findTextInPdf } from '../../src/local/documents/intake/pdfText.js';
 import { loadPdfLib } from '../../src/lazyImport.js';
+import { closeSandbox } from '../../src/local/documents/sandbox/apart.js';
 import { CONTRACT_B64, bundleRequest, expectApiError, fixture } from '../helpers.js';
 import { useEngine, withDocument } from './support.js';
 
@@ -95,9 +96,11 @@ describe('converted_pdf_fields_to', () => {
   });
 });
 
-describe('HTML documents', () => {
-  const HTML = `<h1>Purchase order</h1><p>Deliver the engine.</p><ul><li>One engine</li></ul>
+const HTML_ORDER = `<h1>Purchase order</h1><p>Deliver the engine.</p><ul><li>One engine</li></ul>
     <label for="po">PO number</label><input id="po" name="po" required data-signer="ada">`;
+
+describe('HTML documents', () => {
+  const HTML = HTML_ORDER;
 
   it('are rendered in the background, and their form elements become fields', async () => {
     const e = t.e;
@@ -126,6 +129,47 @@ describe('HTML documents', () => {
     await e.signPacket(b.packets[0]!.id, {});
     expect((await e.getBundleData(b.id)).map((d) => d.field_key)).toEqual([]);
   });
+});
+
+describe('HTML documents on a loaded machine', () => {
+  /** The document sandbox's processes started by this test process (node at the sandbox's heap cap). */
+  const sandboxes = () =>
+    readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('--max-old-space-size=');
+        } catch {
+          return false;
+        }
+      });
+
+  it('are rendered at a later try when the sandbox had no CPU for the first, not failed as over the limits', async () => {
+    // The first render's process is stopped as soon as it appears (a starved sandbox: it runs at nice
+    // 10 below everything else); at its deadline it is killed, and the document is tried again.
+    closeSandbox();
+    const before = new Set(sandboxes());
+    const e = t.e;
+    const b = await e.createBundle(
+      bundleRequest({
+        packets: ONE_SIGNER,
+        documents: [{ key: 'order', file_html: HTML_ORDER, html_fields_mode: 'none' }],
+      }),
+    );
+    let stopped: number | undefined;
+    for (let i = 0; i < 500 && stopped === undefined; i++) {
+      stopped = sandboxes().find((pid) => !before.has(pid));
+      if (stopped === undefined) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(stopped).toBeDefined();
+    process.kill(stopped!, 'SIGSTOP');
+    await e.settle();
+    const sent = await e.getBundle(b.id);
+    expect({ status: sent.status, errors: sent.errors }).toEqual({ status: 'se', errors: [] });
+    expect(sandboxes()).not.toContain(stopped);
+  }, 120_000);
 });
 
 describe('office documents', () => {

@@ -138,7 +138,11 @@ describe('esign serve and large documents', () => {
       return settled((r.json() as { id: string }).id);
     });
     expect(result.status).toBe('fa');
-    expect(JSON.stringify(result.errors)).toMatch(/HTML document exceeds the processing limits|Rendering the HTML/);
+    // Over the limits; or, where a loaded machine left the renderer under half the CPU at each of its
+    // tries, not done in them (the server cannot tell the two apart).
+    expect(JSON.stringify(result.errors)).toMatch(
+      /HTML document exceeds the processing limits|Rendering the HTML|not done in 3 tries/,
+    );
     expect(reads).toBeGreaterThan(0);
     expect(peakMb()).toBeLessThan(300);
     expect(leftovers()).toEqual([]);

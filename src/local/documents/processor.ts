@@ -9,7 +9,7 @@ import { launch } from '../bundles/launch.js';
 import { recordBlob } from '../store/blobs.js';
 import { downloadDocument } from './urlFetch.js';
 import type { PreparedSpec } from './intake/prepare.js';
-import { deriveFieldsApart, inspectPdfApart, renderHtmlApart, sha256Yielding } from './sandbox/apart.js';
+import { deriveFieldsApart, inspectPdfApart, renderHtmlApart, sandboxBusy, sha256Yielding } from './sandbox/apart.js';
 import { markFailed } from '../bundles/transitions.js';
 import { documentSpec } from '../bundles/fields.js';
 
@@ -80,24 +80,57 @@ async function obtainPdf(
   return { pdf: await convertOfficeToPdf(await ctx.blobs.read(office.sha256), office.ext), spec };
 }
 
+/**
+ * A document the sandbox had no CPU for until a job's deadline (a loaded machine, not the
+ * document's doing) is tried again, this many times in all, a pause apart that grows, before it fails.
+ */
+const BUSY_TRIES = 3;
+const BUSY_PAUSE_MS = 5_000;
+const STARVED = `it was not done in ${BUSY_TRIES} tries: each time, other work left it too little CPU to finish before its deadline.`;
+
 /** Obtains, checks and stores one document; any failure, even of the store itself, fails the document. */
 async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
-  try {
-    const { pdf, spec } = await obtainPdf(ctx, d, documentSpec<PreparedSpec>(d));
-    const info = await inspectPdfApart(pdf, { background: true });
-    if ('problem' in info) throw new Error(info.problem);
-    const field = `documents[${d.idx}].${SOURCE_FIELDS[d.source] ?? 'file_url'}`;
-    const derived = await deriveFieldsApart(pdf, spec, d.idx, { field, background: true });
-    const problem = derived.problems[0];
-    if (problem) throw new DocumentProblem(problem.field, derived.problems.map((p) => p.message).join(' '));
-    accept(ctx, d, await ctx.blobs.store(pdf, await sha256Yielding(pdf)), pdf.length, info.pages, derived.spec);
-  } catch (e) {
+  for (let tries = 1; ; tries++) {
     try {
-      fail(ctx, d, (e as Error).message, e instanceof DocumentProblem ? e.field : undefined);
-    } catch {
-      // The database is unavailable too: the lease expires and another run takes the document again.
+      await obtainCheckAndStore(ctx, d);
+      return;
+    } catch (e) {
+      try {
+        if (sandboxBusy(e) && tries < BUSY_TRIES) {
+          await new Promise((r) => setTimeout(r, BUSY_PAUSE_MS * tries));
+          if (holdLease(ctx, d)) continue;
+          return; // no longer pending (cancelled meanwhile): nothing to do
+        }
+        const why = sandboxBusy(e) ? STARVED : (e as Error).message;
+        fail(ctx, d, why, e instanceof DocumentProblem ? e.field : undefined);
+      } catch {
+        // The database is unavailable too: the lease expires and another run takes the document again.
+      }
+      return;
     }
   }
+}
+
+async function obtainCheckAndStore(ctx: EngineContext, d: DocumentRow): Promise<void> {
+  const { pdf, spec } = await obtainPdf(ctx, d, documentSpec<PreparedSpec>(d));
+  const info = await inspectPdfApart(pdf, { background: true });
+  if ('problem' in info) throw new Error(info.problem);
+  const field = `documents[${d.idx}].${SOURCE_FIELDS[d.source] ?? 'file_url'}`;
+  const derived = await deriveFieldsApart(pdf, spec, d.idx, { field, background: true });
+  const problem = derived.problems[0];
+  if (problem) throw new DocumentProblem(problem.field, derived.problems.map((p) => p.message).join(' '));
+  accept(ctx, d, await ctx.blobs.store(pdf, await sha256Yielding(pdf)), pdf.length, info.pages, derived.spec);
+}
+
+/** Renews this process's lease on a document still pending, for another try; false when it is not. */
+function holdLease(ctx: EngineContext, d: DocumentRow): boolean {
+  return (
+    sql(ctx.db, `UPDATE documents SET lease_until = ? WHERE bundle_seq = ? AND idx = ? AND state = 'pending'`).run(
+      new Date(Date.now() + LEASE_MS).toISOString(),
+      d.bundle_seq,
+      d.idx,
+    ).changes > 0
+  );
 }
 
 const SOURCE_FIELDS: Record<string, string> = { url: 'file_url', html: 'file_html', office: 'file_index' };

@@ -29,6 +29,11 @@ type Derived = { spec: PreparedSpec; problems: Problem[] };
 let shared: SandboxPool | undefined;
 const pool = () => (shared ??= new SandboxPool());
 
+/** A job the sandbox had no process or no CPU for before its deadline (as thrown here: a 503, or the pool's own failure). */
+export const sandboxBusy = (e: unknown): boolean =>
+  (e instanceof SandboxFailure && e.kind === 'busy') ||
+  (e instanceof ApiError && e.status === 503 && e.code === 'unavailable');
+
 /** Ends the idle sandbox processes (an engine's close; the next document starts them again). */
 export function closeSandbox(): void {
   shared?.close();
@@ -77,8 +82,13 @@ export interface ApartOptions {
 
 const jobOptions = (opts: ApartOptions) =>
   opts.background
-    ? { deadlineMs: SANDBOX_JOB_DEADLINE_MS, subject: 'The PDF', counting: 'started' as const, ownCpu: true }
-    : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF', ownCpu: true };
+    ? {
+        deadlineMs: SANDBOX_JOB_DEADLINE_MS,
+        subject: 'The PDF',
+        counting: 'started' as const,
+        cpuOf: 'process' as const,
+      }
+    : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF', cpuOf: 'process' as const };
 
 /** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
 async function asFile<T>(data: Buffer | string, use: (path: string) => Promise<T>, name = 'document.pdf'): Promise<T> {
@@ -169,7 +179,9 @@ export async function renderHtmlApart(
       renderer: opts.renderer ?? 'auto',
       timeoutMs: Math.max(1000, Math.min(DEFAULT_HTML_TIMEOUT_MS, deadlineMs - 5000)),
     },
-    { deadlineMs, subject: 'The HTML document', counting: 'started' },
+    // Chromium's CPU is its processes', below the sandbox process: a render starved of CPU until its
+    // deadline (a loaded machine) is 'busy', not over the limits.
+    { deadlineMs, subject: 'The HTML document', counting: 'started', cpuOf: 'tree' },
   );
   return { ...r, pdf: Buffer.from(r.pdf.buffer, r.pdf.byteOffset, r.pdf.byteLength) };
 }
@@ -201,7 +213,7 @@ async function written(run: (outPath: string) => Promise<unknown>): Promise<Buff
   }
 }
 
-const evidenceJob = { deadlineMs: SANDBOX_JOB_DEADLINE_MS, counting: 'started' as const, ownCpu: true };
+const evidenceJob = { deadlineMs: SANDBOX_JOB_DEADLINE_MS, counting: 'started' as const, cpuOf: 'process' as const };
 
 /**
  * evidence.ts's signedPdf of the stored PDF at `pdfPath`, apart: the client's PDF is loaded, its form

@@ -9,7 +9,7 @@
 // first use and unref'd, so a command that never sends a document starts none and one that did exits
 // at once.
 import { type ChildProcess, fork } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   SANDBOX_CPU_SECONDS,
@@ -48,19 +48,51 @@ const isExecutable = (path: string) => {
   }
 };
 
-/**
- * The CPU a process has used so far, in ms (Linux /proc: utime + stime at USER_HZ, 100 a second),
- * or undefined where it cannot be read.
- */
-function cpuMsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
+/** A process's /proc stat fields after its name (the parent's pid first), or undefined when gone. */
+function statOf(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/** Whose CPU says whose fault a deadline is: the sandbox process's own, or with the programs it starts. */
+export type CpuOf = 'process' | 'tree';
+
+/**
+ * The CPU used so far, in ms (Linux /proc, at USER_HZ, 100 a second), or undefined where it cannot
+ * be read: 'process', the process's own (utime + stime); 'tree', with every process below it,
+ * living or ended and waited for (cutime + cstime): Chromium's browser, zygote and renderers.
+ */
+function cpuMsOf(pid: number | undefined, of: CpuOf): number | undefined {
+  if (pid === undefined) return undefined;
+  const own = statOf(pid);
+  if (!own) return undefined;
+  if (of === 'process') return (Number(own[11]) + Number(own[12])) * 10;
+  const below = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return undefined;
+  }
+  const ticks = new Map<number, number>();
+  for (const e of entries) {
+    const f = statOf(e);
+    if (!f) continue;
+    const [id, parent] = [Number(e), Number(f[1])];
+    ticks.set(id, Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+    below.set(parent, [...(below.get(parent) ?? []), id]);
+  }
+  let total = 0;
+  for (const todo = [pid]; todo.length; ) {
+    const p = todo.pop()!;
+    total += ticks.get(p) ?? 0;
+    todo.push(...(below.get(p) ?? []));
+  }
+  return total * 10;
 }
 
 const BUSY = 'The server is busy with other documents: try again in a minute.';
@@ -94,8 +126,9 @@ interface Running {
 class Child {
   readonly proc: ChildProcess;
   running: Running | undefined;
-  /** The process's CPU time when its current job started (ms), where it can be read. */
+  /** The CPU time when its current job started (ms, counted as `cpuOf` says), where it can be read. */
   private cpuAtStart: number | undefined;
+  private cpuOf: CpuOf = 'process';
   dead = false;
   private stderr = '';
   private killedForDeadline = false;
@@ -131,9 +164,10 @@ class Child {
     (this.proc.stderr as { unref?(): void } | null)?.unref?.();
   }
 
-  start(r: Running): void {
+  start(r: Running, cpuOf: CpuOf = 'process'): void {
     this.running = r;
-    this.cpuAtStart = cpuMsOf(this.proc.pid);
+    this.cpuOf = cpuOf;
+    this.cpuAtStart = cpuMsOf(this.proc.pid, cpuOf);
     this.proc.ref();
     this.proc.channel?.ref();
     this.proc.send(r.job);
@@ -141,7 +175,7 @@ class Child {
 
   /** CPU the current job has used (ms), or undefined where it cannot be read. */
   jobCpuMs(): number | undefined {
-    const now = cpuMsOf(this.proc.pid);
+    const now = cpuMsOf(this.proc.pid, this.cpuOf);
     return now === undefined || this.cpuAtStart === undefined ? undefined : now - this.cpuAtStart;
   }
 
@@ -199,7 +233,7 @@ interface Queued {
   task: SandboxTask;
   subject: string;
   deadlineMs: number;
-  ownCpu: boolean;
+  cpuOf: CpuOf | undefined;
   /** Infinity: the deadline counts from the job's start, and it waits in the queue as long as it must. */
   deadlineAt: number;
   resolve(v: unknown): void;
@@ -218,7 +252,7 @@ export class SandboxPool {
   /**
    * Runs `task` in a sandbox process. It fails with a SandboxFailure: 'limits' when the document
    * passed a cap, or its deadline while having the CPU; 'busy' when no process was free before the
-   * deadline, or (`ownCpu`) the job was starved of CPU until it.
+   * deadline, or (`cpuOf`) the job was starved of CPU until it.
    */
   run<T>(
     task: SandboxTask,
@@ -226,8 +260,11 @@ export class SandboxPool {
       deadlineMs: number;
       subject: string;
       counting?: 'queued' | 'started';
-      /** The work runs in the sandbox process itself (not a program it starts): its CPU says whose fault a deadline is. */
-      ownCpu?: boolean;
+      /**
+       * Whose CPU says whose fault a deadline is: the sandbox process's ('process', the work runs in
+       * it), or its and the programs' it starts ('tree', Chromium). Unset: the deadline is the verdict.
+       */
+      cpuOf?: CpuOf;
     },
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -236,7 +273,7 @@ export class SandboxPool {
         task,
         subject: opts.subject,
         deadlineMs: opts.deadlineMs,
-        ownCpu: opts.ownCpu === true,
+        cpuOf: opts.cpuOf,
         deadlineAt: fromQueueing ? Date.now() + opts.deadlineMs : Number.POSITIVE_INFINITY,
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -270,24 +307,27 @@ export class SandboxPool {
       const child = free;
       const left = Number.isFinite(q.deadlineAt) ? Math.max(1, q.deadlineAt - Date.now()) : q.deadlineMs;
       const seconds = q.deadlineMs / 1000;
-      child.start({
-        job: { ...q.task, id: this.nextId++ } as SandboxJob,
-        subject: q.subject,
-        resolve: q.resolve,
-        reject: q.reject,
-        timer: setTimeout(() => {
-          const cpu = q.ownCpu ? child.jobCpuMs() : undefined;
-          q.reject(
-            cpu !== undefined && cpu < q.deadlineMs * BLAMED_CPU_SHARE
-              ? new SandboxFailure(BUSY, 'busy')
-              : new SandboxFailure(
-                  `${q.subject} exceeds the processing limits: it was not done within ${seconds} s.`,
-                  'limits',
-                ),
-          );
-          child.killForDeadline();
-        }, left),
-      });
+      child.start(
+        {
+          job: { ...q.task, id: this.nextId++ } as SandboxJob,
+          subject: q.subject,
+          resolve: q.resolve,
+          reject: q.reject,
+          timer: setTimeout(() => {
+            const cpu = q.cpuOf ? child.jobCpuMs() : undefined;
+            q.reject(
+              cpu !== undefined && cpu < q.deadlineMs * BLAMED_CPU_SHARE
+                ? new SandboxFailure(BUSY, 'busy')
+                : new SandboxFailure(
+                    `${q.subject} exceeds the processing limits: it was not done within ${seconds} s.`,
+                    'limits',
+                  ),
+            );
+            child.killForDeadline();
+          }, left),
+        },
+        q.cpuOf,
+      );
     }
   }
 
