@@ -84,7 +84,9 @@ function cpuMsOf(pid: number | undefined, of: CpuOf): number | undefined {
     if (!f) continue;
     const [id, parent] = [Number(e), Number(f[1])];
     ticks.set(id, Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
-    below.set(parent, [...(below.get(parent) ?? []), id]);
+    const siblings = below.get(parent);
+    if (siblings) siblings.push(id);
+    else below.set(parent, [id]);
   }
   let total = 0;
   for (const todo = [pid]; todo.length; ) {
