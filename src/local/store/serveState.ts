@@ -1,8 +1,9 @@
 // Which `esign serve` serves this data directory: it writes serve.json (its public URL, pid, a
 // random token and whether it serves the support console; mode 0600) on start and removes it on
-// stop, so other processes can point links at it. The file is trusted only when the server it names proves it holds the token: a live pid is
-// not enough (pids are recycled, and a port can be taken by another program once the server dies),
-// and links carry live tokens to the URL the file names.
+// stop, so other processes can point links at it. The file is trusted only when the server it
+// names proves it holds the token: a live pid is not enough (pids are recycled, and a port can be
+// taken by another program once the server dies), and links carry live tokens to the URL the file
+// names.
 //
 // The proof is an HMAC of a fresh challenge (GET /_esign/serve-proof?challenge=...), so the answer
 // never reveals the token. Callers ask synchronously (link building is synchronous), so the request
