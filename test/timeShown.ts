@@ -1,7 +1,7 @@
 // Times as the terminal and the console show them, worked out here apart from the code under test.
 
 /** A clock ("23:14:55") in `zone` (this process's when not given). */
-const clockIn = (t: number | string, zone?: string) =>
+export const clockIn = (t: number | string, zone?: string) =>
   new Intl.DateTimeFormat('en-GB', {
     timeZone: zone,
     hour: '2-digit',

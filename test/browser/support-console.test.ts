@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import type { Bundle } from '../../src/service/types.js';
 import { CONTRACT_B64, tempDir } from '../helpers.js';
-import { shownIn } from '../timeShown.js';
+import { clockIn, shownIn } from '../timeShown.js';
 import {
   axeBothSchemes,
   consoleDoor,
@@ -97,15 +97,7 @@ afterAll(async () => {
   work.cleanup();
 });
 
-/** The clock `zone` shows for `iso`, and its offset, worked out here apart from the code under test. */
-const clockIn = (iso: string, zone: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso));
+/** A zone's offset, worked out here apart from the code under test. */
 const offsetIn = (zone: string) =>
   new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
     .formatToParts(new Date())

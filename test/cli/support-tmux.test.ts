@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { bundleRequest, tempDir } from '../helpers.js';
 import { esignLine, skipTmux, useTmux } from './tmux.js';
+import { clockIn } from '../timeShown.js';
 
 const data = tempDir('esign-support-tty-');
 const { run } = useTmux();
@@ -17,16 +18,6 @@ let declined = '';
 let sentAt = '';
 let eventIds: string[] = [];
 let hookId = '';
-
-/** A time as a clock in `zone`, worked out here apart from the code under test. */
-const clockIn = (iso: string, zone: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso));
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
