@@ -90,9 +90,12 @@ const STARVED = `it was not done in ${BUSY_TRIES} tries: each time, other work l
 
 /** Obtains, checks and stores one document; any failure, even of the store itself, fails the document. */
 async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
+  // Obtained once: a later try after a busy check does not download or render the document again.
+  let obtained: { pdf: Buffer; spec: PreparedSpec } | undefined;
   for (let tries = 1; ; tries++) {
     try {
-      await obtainCheckAndStore(ctx, d);
+      obtained ??= await obtainPdf(ctx, d, documentSpec<PreparedSpec>(d));
+      await checkAndStore(ctx, d, obtained);
       return;
     } catch (e) {
       try {
@@ -111,8 +114,11 @@ async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
   }
 }
 
-async function obtainCheckAndStore(ctx: EngineContext, d: DocumentRow): Promise<void> {
-  const { pdf, spec } = await obtainPdf(ctx, d, documentSpec<PreparedSpec>(d));
+async function checkAndStore(
+  ctx: EngineContext,
+  d: DocumentRow,
+  { pdf, spec }: { pdf: Buffer; spec: PreparedSpec },
+): Promise<void> {
   const info = await inspectPdfApart(pdf, { background: true });
   if ('problem' in info) throw new Error(info.problem);
   const field = `documents[${d.idx}].${SOURCE_FIELDS[d.source] ?? 'file_url'}`;
