@@ -116,6 +116,31 @@ describe('events missed while a webhook was disabled', () => {
     }
   });
 
+  it("one another process's delivery run claims first is reported as that process delivers it, and sent once", async () => {
+    const w = await engine.createWebhook({ name: 'audit', url: rx.url, event_types: TYPES });
+    await engine.updateWebhook(w.id, { enabled: false });
+    // One more than a send attempts at once: the last waits, and another process's run takes it.
+    const n = 9;
+    for (let i = 0; i < n; i++) await engine.createBundle(bundleRequest());
+    await engine.updateWebhook(w.id, { enabled: true });
+    const other = new LocalEngine({ dataDir: engine.dataDir });
+    let otherRun: Promise<{ delivered: number }> | undefined;
+    rx.respond = (_, count) => {
+      // esign serve's loop, in another process, finds the queued event this send has not reached yet.
+      if (count === 1) otherRun = other.deliverWebhooks();
+      return 200;
+    };
+    try {
+      const sent = await engine.resendMissedWebhookEvents(w.id);
+      expect(await otherRun).toMatchObject({ delivered: 1 });
+      expect(sent).toMatchObject({ delivered: n, failed: 0, queued: 0 });
+      expect(rx.received).toHaveLength(n);
+      expect(new Set(bodies().map((x) => x.event_id))).toEqual(new Set(sent.events));
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a deleted webhook takes what it missed with it', async () => {
     const w = await engine.createWebhook({ name: 'gone', url: rx.url, event_types: TYPES });
     await engine.updateWebhook(w.id, { enabled: false });

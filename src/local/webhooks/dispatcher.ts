@@ -387,14 +387,18 @@ export class Dispatcher {
         test: true,
       });
     });
-    await Promise.all(pks.map((pk) => this.attemptNow(pk, false)));
+    const mine = await Promise.all(pks.map((pk) => this.attemptNow(pk, 'first')));
+    await this.untilLeasesEnd(
+      pks.filter((_, i) => !mine[i]),
+      Date.now() + SETTLE_BUDGET_MS,
+    );
     return pks.map((pk) => getWebhookEvent(this.ctx, pk));
   }
 
   /** Delivers an event again now, whatever its state (even given up, or of a disabled webhook). */
   async resend(pk: string): Promise<WebhookEvent> {
     getWebhookEvent(this.ctx, pk);
-    await this.attemptNow(pk, true);
+    if (!(await this.attemptNow(pk, 'manual'))) await this.untilLeasesEnd([pk], Date.now() + SETTLE_BUDGET_MS);
     return getWebhookEvent(this.ctx, pk);
   }
 
@@ -405,21 +409,40 @@ export class Dispatcher {
   async attemptQueued(pks: readonly string[], budgetMs = SETTLE_BUDGET_MS): Promise<void> {
     const deadline = Date.now() + budgetMs;
     const left = [...pks];
+    const elsewhere: string[] = [];
     const worker = async () => {
       for (let pk = left.shift(); pk !== undefined && Date.now() < deadline; pk = left.shift())
-        await this.attemptNow(pk, false);
+        if (!(await this.attemptNow(pk, 'first'))) elsewhere.push(pk);
     };
     await Promise.all(Array.from({ length: Math.min(8, left.length) }, worker));
+    // Another process on the same database (esign serve's delivery loop) may have claimed some first:
+    // their attempts are that process's to record, and what this call reports waits for them.
+    await this.untilLeasesEnd(elsewhere, deadline);
   }
 
-  /** Leases one event and attempts it; a lease held by another process means it is being delivered already. */
-  private async attemptNow(pk: string, manual: boolean): Promise<void> {
+  /**
+   * Leases one event and attempts it: any time ('manual'), or only if never attempted ('first').
+   * False when another process holds its lease, or ('first') has attempted it already.
+   */
+  private async attemptNow(pk: string, kind: 'manual' | 'first'): Promise<boolean> {
     const e = sql(
       this.ctx.db,
-      `UPDATE webhook_events SET lease_until = ? WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?)
+      `UPDATE webhook_events SET lease_until = ?
+        WHERE pk = ? AND (lease_until IS NULL OR lease_until <= ?) AND (? = 0 OR attempts = 0)
         RETURNING seq, pk, webhook_id, payload, attempts`,
-    ).get(this.leaseUntil(), pk, this.wallNow()) as Claimed | undefined;
-    if (e) this.recordAll([{ e, o: await this.post(e, new RunCache(this.ctx)), manual }]);
+    ).get(this.leaseUntil(), pk, this.wallNow(), kind === 'first' ? 1 : 0) as Claimed | undefined;
+    if (!e) return false;
+    this.recordAll([{ e, o: await this.post(e, new RunCache(this.ctx)), manual: kind === 'manual' }]);
+    return true;
+  }
+
+  /** Polls until no event of `pks` is leased (its attempt recorded, or its holder gone), or the deadline. */
+  private async untilLeasesEnd(pks: readonly string[], deadline: number): Promise<void> {
+    const leased = (pk: string) =>
+      this.ctx.db.open &&
+      sql(this.ctx.db, 'SELECT 1 FROM webhook_events WHERE pk = ? AND lease_until > ?').get(pk, this.wallNow()) !==
+        undefined;
+    while (Date.now() < deadline && pks.some(leased)) await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
   }
 }
 
