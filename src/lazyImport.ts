@@ -26,8 +26,6 @@ export const loadWawoff2 = () => import('wawoff2');
 
 export const loadChalk = () => import('chalk');
 
-export const loadCliTable = () => import('cli-table3');
-
 /** The zip of a Bundle's files (`bundle files --zip`, the console's "download all"). */
 export const loadYazl = () => import('yazl');
 

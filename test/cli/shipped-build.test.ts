@@ -98,7 +98,7 @@ describe('the built program', () => {
       (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { dependencies: Record<string, string> })
         .dependencies,
     );
-    expect(runtime).toEqual(expect.arrayContaining(['undici', 'fastify', 'cli-table3', 'better-sqlite3']));
+    expect(runtime).toEqual(expect.arrayContaining(['undici', 'fastify', 'better-sqlite3']));
     expect(runtime.filter((p) => bundled.has(p))).toEqual([]);
   });
 });

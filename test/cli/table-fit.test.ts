@@ -2,7 +2,8 @@
 // output stays tab-separated with raw values and ISO times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { fitWidths, shortTime } from '../../src/cli/output/fit.js';
+import stringWidth from 'string-width';
+import { cutLeft, fitLine, fitWidths, shortTime } from '../../src/cli/output/fit.js';
 import { bundleRequest, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
@@ -55,6 +56,58 @@ describe('bundle list on a terminal', () => {
     expect(row[0]).toBe(ids[0]);
     expect(row[2]).toBe('Master services agreement for the northern region, renewal 2025');
     expect(row[5]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+  });
+});
+
+describe('names in many scripts on a terminal', () => {
+  // A CJK character takes two columns, a combining mark none: widths are the terminal's, not code points.
+  const wide = tempDir('esign-table-wide-');
+  const wideEnv = { ...env, ESIGN_DATA_DIR: wide.dir, ESIGN_CONFIG_DIR: wide.dir };
+  const LABELS = [
+    '北部地域の基本サービス契約書、二〇二五年度更新版',
+    'Hợp đồng thuê nhà, Nguyễn Thị Minh Khai',
+    'अनुबंध पत्र, नवीनीकरण',
+  ];
+  const SIGNERS = ['山田 太郎', 'Nguyễn Thị Minh Khai', 'प्रिया शर्मा'];
+  beforeAll(async () => {
+    const engine = new LocalEngine({ dataDir: wide.dir });
+    for (const [i, label] of LABELS.entries())
+      await engine.createBundle(
+        bundleRequest({ label, packets: [{ key: 's', name: SIGNERS[i], email: `s${i}@example.com` }] }),
+      );
+    await engine.close();
+  });
+  afterAll(() => wide.cleanup());
+
+  it('are shown whole when they fit, and the columns line up', async () => {
+    const r = await esignIn(['bundle', 'list'], { env: wideEnv, tty: true, columns: 160 });
+    expect(r.exitCode).toBe(0);
+    for (const name of [...LABELS, ...SIGNERS]) expect(r.stdout).toContain(name);
+    expect(r.stdout).not.toContain('…');
+    const lines = r.stdout.trimEnd().split('\n');
+    const at = (l: string, s: string) => stringWidth(l.slice(0, l.lastIndexOf(s)));
+    // Each row's signer starts in the SIGNERS column.
+    for (const [i, name] of SIGNERS.entries())
+      expect(at(lines.find((l) => l.includes(LABELS[i]!))!, name)).toBe(at(lines[0]!, 'SIGNERS'));
+  });
+
+  it('are cut to the columns they take, never past the terminal', async () => {
+    const r = await esignIn(['bundle', 'list'], { env: wideEnv, tty: true, columns: 80 });
+    expect(r.stdout).toContain('…');
+    const widths = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => stringWidth(l));
+    expect(Math.max(...widths)).toBeLessThanOrEqual(80);
+    // Cut to fit, not cut short: the row with the widest label fills the line.
+    expect(Math.max(...widths)).toBeGreaterThanOrEqual(78);
+  });
+
+  it('cuts a line or a path by columns, keeping whole characters', () => {
+    expect(fitLine('山田太郎の契約', 8)).toBe('山田太…');
+    expect(stringWidth(fitLine('山田太郎の契約', 8))).toBe(7);
+    expect(cutLeft('/srv/署名済み/契約書.pdf', 14)).toBe('…み/契約書.pdf');
+    expect(fitLine('Nguyễn Thị Minh Khai', 10)).toBe('Nguyễn Th…');
   });
 });
 

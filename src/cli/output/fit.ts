@@ -1,8 +1,8 @@
 // Tables on a terminal: fitted to its width. Columns lose width by priority (lowest first, then
 // the widest, then the rightmost) down to a few characters, cut with an ellipsis; id columns are
 // never cut. A column empty in every row is left out first; when even that does not fit, the
-// lowest-priority columns are left out (and counted).
-// cli-table3 then draws the cells at these widths (output.ts).
+// lowest-priority columns are left out (and counted). Widths are terminal columns (string-width),
+// the measure print.ts cuts and pads the cells by.
 
 export interface FitColumn {
   header: string;
@@ -12,11 +12,13 @@ export interface FitColumn {
   priority: number;
 }
 
+import stringWidth from 'string-width';
+
 const GAP = 2;
 const MIN = 6;
 
-/** Display width: code points (the CLI's tables hold ids, words, emails, dates). */
-const width = (s: string) => [...s].length;
+/** Columns a string takes on a terminal: a CJK character two, a combining mark none. */
+export const width = (s: string) => stringWidth(s);
 
 /** The width of each column (0: left out) so that the rows fit in `total` characters. */
 export function fitWidths(columns: FitColumn[], cells: string[][], total: number): number[] {
@@ -70,14 +72,31 @@ export function fitWidths(columns: FitColumn[], cells: string[][], total: number
 
 export { isIsoTime, shortTime, timeIn } from '../../app/timeWords.js';
 
-/** A path cut from the left to `w` characters, so that its file name stays: "…/signed/contract.pdf". */
+/** A path cut from the left to `w` columns, so that its file name stays: "…/signed/contract.pdf". */
 export function cutLeft(s: string, w: number): string {
-  const chars = [...s];
-  return chars.length <= w ? s : `…${chars.slice(chars.length - (w - 1)).join('')}`;
+  return width(s) <= w
+    ? s
+    : `…${within(graphemes(s).reverse(), w - 1)
+        .reverse()
+        .join('')}`;
 }
 
-/** One line cut to `w` characters (an ellipsis last), for live lines that must never wrap. */
+/** One line cut to `w` columns (an ellipsis last), for live lines that must never wrap. */
 export function fitLine(s: string, w: number): string {
-  const chars = [...s];
-  return chars.length <= w ? s : `${chars.slice(0, Math.max(0, w - 1)).join('')}…`;
+  return width(s) <= w ? s : `${within(graphemes(s), w - 1).join('')}…`;
+}
+
+const graphemes = (s: string) =>
+  [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)].map((g) => g.segment);
+
+/** The leading graphemes of `list` that fit in `w` columns. */
+function within(list: string[], w: number): string[] {
+  const out: string[] = [];
+  let used = 0;
+  for (const g of list) {
+    used += width(g);
+    if (used > w) break;
+    out.push(g);
+  }
+  return out;
 }

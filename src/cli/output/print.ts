@@ -1,9 +1,8 @@
 // Output by the rules of docs/cli.md (Output and scripting): data on stdout only; a table or
 // key/value view on a TTY, tab-separated rows when piped, `--json` for the API object, `-q` for ids. chalk and the table fitting load only for a TTY.
 import { bundleStateWord, docStateWord, packetStateWord } from '../../domain/states.js';
-import { loadCliTable } from '../../lazyImport.js';
 import { type IO, pagerCommand } from '../io.js';
-import { cutLeft, fitWidths, isIsoTime, shortTime, timeIn } from './fit.js';
+import { cutLeft, fitLine, fitWidths, isIsoTime, shortTime, timeIn, width } from './fit.js';
 import { safeJson, stripControl } from '../../app/sanitize.js';
 
 export interface OutputOptions {
@@ -105,7 +104,7 @@ export async function printList<T>(
     err.write('No results.\n');
     return;
   }
-  const [chalk, { default: Table }] = await Promise.all([o.io.colour('out'), loadCliTable()]);
+  const chalk = await o.io.colour('out');
   const now = o.now?.() ?? Date.now();
   const shown = rows.map((r) =>
     columns.map((c) => {
@@ -132,29 +131,36 @@ export async function printList<T>(
   const under = overflowLines(columns, rows, shown, widths, out.columns);
   // Every value went under its row: the column's head would stand over nothing.
   const movedUnder = columns.findIndex((c, i) => c.overflow && widths[i]! > 0 && shown.every((r) => !r[i]));
-  // cli-table3 pads and cuts (with an ellipsis, colours kept) to the fitted widths; no borders, two spaces between columns.
+  // Each cell cut (with an ellipsis) and padded to its column's width in terminal columns, the
+  // measure the widths were fitted by; no borders, two spaces between columns.
   const kept = widths
     .map((w, i) => [w, i] as const)
     .filter(([w, i]) => w > 0 && i !== movedUnder)
     .map(([, i]) => i);
-  const table = new Table({
-    chars: { ...NO_BORDER, middle: '  ' },
-    colWidths: kept.map((i) => widths[i]),
-    wordWrap: false,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-  });
-  table.push(kept.map((i) => chalk.bold(columns[i].header)));
-  rows.forEach((r, ri) =>
-    table.push(kept.map((i) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), shown[ri][i]))),
-  );
-  const lines = table
-    .toString()
-    .split('\n')
-    .map((l, li) => [l.trimEnd(), ...(li > 0 ? (under[li - 1] ?? []) : [])].join('\n'));
+  const line = (cell: (i: number) => string) =>
+    kept
+      .map((i) => cell(i))
+      .join('  ')
+      .trimEnd();
+  const padded = (i: number, s: string, paint: (cut: string) => string) => {
+    const cut = fitLine(s, widths[i]!);
+    return paint(cut) + ' '.repeat(Math.max(0, widths[i]! - width(cut)));
+  };
+  const lines = [
+    line((i) => padded(i, columns[i].header, chalk.bold)),
+    ...rows.flatMap((r, ri) => [
+      line((i) =>
+        padded(i, shown[ri][i], (cut) => colourStatus(chalk, columns[i].header, text(columns[i].value(r)), cut)),
+      ),
+      ...(under[ri] ?? []),
+    ]),
+  ];
   await writePaged(o, `${lines.join('\n')}\n`);
   const hidden = columns.filter((_, i) => widths[i] === 0).map((c) => c.header);
   if (hidden.length)
-    err.write(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)\n`);
+    err.write(
+      `${wrapWords(`(${hidden.join(', ')} left out to fit ${out.columns} columns; --json or a pipe shows all)`, out.columns)}\n`,
+    );
 }
 
 const FACT_INDENT = '    ';
@@ -174,7 +180,7 @@ function overflowLines<T>(
   const start = ' '.repeat(widths.slice(0, at).reduce((n, x) => n + (x > 0 ? x + 2 : 0), 0));
   const oneLine = (s: string) => text(s).replace(/[\t\r\n]+/g, ' ');
   return rows.map((r, ri) => {
-    if ([...shown[ri]![at]!].length <= w) return [];
+    if (width(shown[ri]![at]!) <= w) return [];
     const { head, lines } = columns[at]!.overflow!(r);
     const [first = '', ...rest] = wrapWords(oneLine(head), w).split('\n');
     shown[ri]![at] = first;
@@ -249,25 +255,6 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
   );
 }
 
-const NO_BORDER = Object.fromEntries(
-  [
-    'top',
-    'top-mid',
-    'top-left',
-    'top-right',
-    'bottom',
-    'bottom-mid',
-    'bottom-left',
-    'bottom-right',
-    'left',
-    'left-mid',
-    'mid',
-    'mid-mid',
-    'right',
-    'right-mid',
-  ].map((k) => [k, '']),
-);
-
 type Chalk = import('chalk').ChalkInstance;
 /** Colours a status cell by its code; `shown` is what the terminal prints (the code, or its word). */
 function colourStatus(chalk: Chalk, header: string, value: string, shown = value): string {
@@ -289,19 +276,17 @@ export const note = (o: Out, message: string) => {
 };
 
 /**
- * Lines of at most `width` characters (code points, as tables measure them), each starting with
- * `indent`, broken at spaces; a word longer than the width (a URL, an id) keeps a line of its own,
- * whole. Hand-written: it runs on every command's messages, and a library would load with each.
+ * Lines of at most `columns` terminal columns (as tables measure them), each starting with
+ * `indent`, broken at spaces; a word longer than that (a URL, an id) keeps a line of its own, whole.
  */
-export function wrapWords(text: string, width: number, indent = ''): string {
-  const size = (s: string) => [...s].length;
+export function wrapWords(text: string, columns: number, indent = ''): string {
   return text
     .split('\n')
     .map((paragraph) => {
       const lines: string[] = [];
       let line = '';
       for (const word of paragraph.split(/ +/).filter(Boolean)) {
-        if (line && size(line) + 1 + size(word) > width) {
+        if (line && width(line) + 1 + width(word) > columns) {
           lines.push(line);
           line = '';
         }
