@@ -3,6 +3,7 @@
 // never cut. A column empty in every row is left out first; when even that does not fit, the
 // lowest-priority columns are left out (and counted). Widths are terminal columns (string-width),
 // the measure print.ts cuts and pads the cells by.
+import stringWidth from 'string-width';
 
 export interface FitColumn {
   header: string;
@@ -12,15 +13,13 @@ export interface FitColumn {
   priority: number;
 }
 
-import stringWidth from 'string-width';
-
 const GAP = 2;
 const MIN = 6;
 
 /** Columns a string takes on a terminal: a CJK character two, a combining mark none. */
 export const width = (s: string) => stringWidth(s);
 
-/** The width of each column (0: left out) so that the rows fit in `total` characters. */
+/** The width of each column (0: left out) so that the rows fit in `total` terminal columns. */
 export function fitWidths(columns: FitColumn[], cells: string[][], total: number): number[] {
   const natural = columns.map((c, i) => Math.max(width(c.header), ...cells.map((r) => width(r[i]))));
   const widths = [...natural];

@@ -242,16 +242,16 @@ export async function printObject(o: Out, obj: object, pairs: [string, unknown][
     return;
   }
   const chalk = await o.io.colour('out');
-  const width = Math.max(...pairs.map(([k]) => k.length));
+  const keyWidth = Math.max(...pairs.map(([k]) => k.length));
   const now = o.now?.() ?? Date.now();
   // A long value goes on under itself, broken at spaces: an id or a reason is never cut in two.
-  const indent = ' '.repeat(width + 2);
+  const indent = ' '.repeat(keyWidth + 2);
   const shown = (v: unknown) =>
     wrapWords(isIsoTime(v) ? shortTime(v, now) : text(v), Math.max(indent.length + 20, out.columns), indent).slice(
       indent.length,
     );
   out.write(
-    pairs.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${colourStatus(chalk, k, text(v), shown(v))}\n`).join(''),
+    pairs.map(([k, v]) => `${chalk.bold(k.padEnd(keyWidth))}  ${colourStatus(chalk, k, text(v), shown(v))}\n`).join(''),
   );
 }
 
