@@ -21,8 +21,8 @@ describe('.ci/needs', () => {
     expect(run(process.env.PATH ?? '/usr/bin:/bin')).toEqual([]);
   });
 
-  it('names each office component that is missing, and chromium, tmux and bubblewrap when they are', () => {
-    // dpkg as a machine with only Writer (the GUI build) would answer; no chromium, tmux or bwrap on PATH.
+  it('names each office component that is missing, and chromium, tmux, bubblewrap, unzip and poppler-utils when they are', () => {
+    // dpkg as a machine with only Writer (the GUI build) would answer; none of the programs on PATH.
     const dpkg = join(bin.dir, 'dpkg-query');
     writeFileSync(
       dpkg,
@@ -34,6 +34,8 @@ describe('.ci/needs', () => {
       'chromium',
       'tmux',
       'bubblewrap',
+      'unzip',
+      'poppler-utils',
       'libreoffice-calc-nogui',
       'libreoffice-impress-nogui',
     ]);
