@@ -97,6 +97,37 @@ describe("the console's outbox filter", () => {
   });
 });
 
+describe('a recipient with a typo in it', () => {
+  it('finds nothing, and both outboxes name the addresses messages went to a typo away, linked in the console', async () => {
+    const b = await engine.createBundle(
+      bundleRequest({ packets: [{ key: 'm', name: 'Marta López', email: 'marta.lopez@exmaple.com' }] }),
+    );
+    const asked = 'Marta.Lopez@example.com';
+    const cli = await esignIn(['local', 'outbox', '--to', asked], { env: localEnv(engine.dataDir) });
+    expect(cli.exitCode).toBe(0);
+    expect(cli.stdout).toBe('');
+    expect(cli.stderr).toContain(
+      `No message to ${asked}. Messages went to a similar address: marta.lopez@exmaple.com.`,
+    );
+    const html = await (
+      await fetch(`${base}/console/outbox?to=${encodeURIComponent(asked)}&bundle=${b.id}`, { headers: { cookie } })
+    ).text();
+    expect(html).toContain('No message matches.');
+    expect(html.replace(/<!-- -->/g, '')).toContain(
+      `No message to ${asked}. Messages went to a similar address: <a href="/console/outbox?to=marta.lopez%40exmaple.com&amp;bundle=${b.id}">marta.lopez@exmaple.com</a>.`,
+    );
+    // The link finds the messages.
+    expect((await consoleRows(`?to=marta.lopez%40exmaple.com&bundle=${b.id}`)).rows).toEqual([
+      ['signing_request', 'marta.lopez@exmaple.com', b.id],
+    ]);
+    // Nothing near: nothing said but that none matched.
+    const far = await esignIn(['local', 'outbox', '--to', 'someone.else@example.org'], {
+      env: localEnv(engine.dataDir),
+    });
+    expect(far.stderr).not.toContain('similar');
+  });
+});
+
 describe("the terminal's outbox at 80 columns", () => {
   it('never cuts an address or a Bundle id: a long one goes whole on a line under its row', async () => {
     const long = 'marc-andre.dupont@northwind-legal-and-partners.example.com';

@@ -1,7 +1,9 @@
 // Webhooks (failures first, each webhook's health), the outbox and verify: every list with its
 // total and pages, a page past the end an empty page that says so.
 import type { FastifyInstance } from 'fastify';
+import { similarAddresses } from '../../app/similarAddresses.js';
 import { webhookHealth } from '../../app/webhookHealth.js';
+import { MAX_PER_PAGE } from '../../domain/enums.js';
 import { ApiError } from '../../domain/errors.js';
 import { parseRequestFilter } from '../../service/requestLog.js';
 import type { Page, RequestFilter, RequestLogEntry } from '../../service/types.js';
@@ -11,6 +13,8 @@ import { REQUESTS_SHOWN, RequestsPage } from './requests.js';
 import { type Console, field, pageNumber, queryOf, sessionOf } from './scope.js';
 
 const LIST_PAGE = 25;
+/** How far back a recipient that finds nothing is compared with others: the newest 1,000 messages, as in the terminal. */
+const SIMILAR_PAGES = 10;
 
 /**
  * Page `page` of a list, or, past its end, an empty page that still says how long the list is (the
@@ -72,6 +76,15 @@ export function registerLists(scope: FastifyInstance, { s, page, now, readOnly }
     const messages = list
       ? await pageOrEmpty((n) => list({ page: n, per_page: LIST_PAGE, ...only }), pageNumber(q.page))
       : undefined;
+    // A recipient that finds nothing: the newest messages' addresses a typo away from it.
+    const seen: string[] = [];
+    if (list && messages && !messages.total && filter.to)
+      for (let n = 1; n <= SIMILAR_PAGES; n++) {
+        const more = (await list({ page: n, per_page: MAX_PER_PAGE, ...only, to: undefined })).items;
+        seen.push(...more.map((m) => m.recipient));
+        if (more.length < MAX_PER_PAGE) break;
+      }
+    const similar = filter.to ? similarAddresses(filter.to, seen) : [];
     return page(
       req,
       reply,
@@ -80,6 +93,7 @@ export function registerLists(scope: FastifyInstance, { s, page, now, readOnly }
       <OutboxPage
         messages={messages}
         filter={filter}
+        similar={similar}
         url={withPage(`${CONSOLE_PREFIX}/outbox`, q, 'page')}
         now={now()}
         readOnly={readOnly}

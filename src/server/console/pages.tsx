@@ -1,6 +1,7 @@
 // The console's smaller pages: sign-in, confirmations, errors, webhooks, the outbox and verify.
 import { deliveryOutcome } from '../../app/deliveryOutcome.js';
 import { disabledWords } from '../../app/inspection.js';
+import { similarAddressLead } from '../../app/similarAddresses.js';
 import { clockTime } from '../../app/timeWords.js';
 import type { WebhookHealth } from '../../app/webhookHealth.js';
 import { MESSAGE_KINDS } from '../../domain/enums.js';
@@ -247,10 +248,14 @@ export function outboxFilter(q: Record<string, unknown>): OutboxFilter {
   };
 }
 
+const outboxUrl = (f: OutboxFilter) =>
+  `${CONSOLE_PREFIX}/outbox?${new URLSearchParams(Object.entries(f).filter(([, v]) => v))}`;
+
 /** The outbox as a dense table (one message a row, its text on demand), with `esign local outbox`'s filters. */
 export function OutboxPage({
   messages,
   filter,
+  similar = [],
   url,
   now,
   readOnly,
@@ -258,6 +263,8 @@ export function OutboxPage({
 }: {
   messages: Page<BundleMessage> | undefined;
   filter: OutboxFilter;
+  /** Addresses messages went to a typo away from the recipient asked for, when it found nothing. */
+  similar?: string[];
   url: (n: number) => string;
   now: number;
   readOnly: boolean;
@@ -307,7 +314,21 @@ export function OutboxPage({
             filters in a terminal: esign local outbox --to ADDRESS --bundle SLUG --kind KIND.
           </p>
           {messages.items.length === 0 ? (
-            <p>{messages.total ? 'None on this page.' : filtered ? 'No message matches.' : 'No message sent yet.'}</p>
+            <>
+              <p>{messages.total ? 'None on this page.' : filtered ? 'No message matches.' : 'No message sent yet.'}</p>
+              {similar.length > 0 && (
+                <p class="note">
+                  {similarAddressLead(filter.to, similar.length)}{' '}
+                  {similar.map((a, i) => (
+                    <>
+                      {i > 0 && ', '}
+                      <a href={outboxUrl({ ...filter, to: a })}>{a}</a>
+                    </>
+                  ))}
+                  .
+                </p>
+              )}
+            </>
           ) : (
             <ListTable heads={['When', 'Kind', 'To', 'Subject', 'Bundle']} extra="outbox">
               {messages.items.map((m) => (

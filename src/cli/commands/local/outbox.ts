@@ -7,6 +7,7 @@ import { note, printList } from '../../output/print.js';
 import { intArg } from '../../run.js';
 import { CliError, EXIT } from '../../exitCodes.js';
 import { defineVerb } from '../../verb.js';
+import { similarAddresses, similarAddressWords } from '../../../app/similarAddresses.js';
 
 const DEFAULT_LIMIT = 1000;
 
@@ -28,9 +29,11 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
     const remote = (await f.remoteSettings()) !== undefined;
     const tty = f.io.out.isTTY;
     const engine = remote ? undefined : await f.localEngine();
-    const list = engine
-      ? engine.outbox({ ...q, limit })
-      : await (await f.sandbox('outbox')).listOutbox({ ...q, limit: Math.min(limit ?? DEFAULT_LIMIT, DEFAULT_LIMIT) });
+    const read = async (r: typeof q, n: number | null) =>
+      engine
+        ? engine.outbox({ ...r, limit: n })
+        : (await f.sandbox('outbox')).listOutbox({ ...r, limit: Math.min(n ?? DEFAULT_LIMIT, DEFAULT_LIMIT) });
+    const list = await read(q, limit);
     await printList(
       f,
       list,
@@ -52,6 +55,12 @@ export const outbox = defineVerb('outbox', 'Emails and SMS the engine would have
       ],
       (m) => String(m.id),
     );
+    if (!list.length && o.to) {
+      // An address with a typo in it finds nothing: the newest messages' addresses a typo away from it.
+      const seen = (await read({ ...q, to: undefined }, DEFAULT_LIMIT)).map((m) => m.recipient);
+      const words = similarAddressWords(o.to, similarAddresses(o.to, seen));
+      if (words) note(f, words);
+    }
     if (!engine) {
       if (list.length === DEFAULT_LIMIT && (limit ?? Number.POSITIVE_INFINITY) > DEFAULT_LIMIT)
         note(f, `The newest ${DEFAULT_LIMIT.toLocaleString('en')} messages: the server lists no more at a time.`);
