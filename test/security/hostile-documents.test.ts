@@ -239,7 +239,8 @@ describe('esign serve and hostile documents', () => {
       expect(reads).toBeGreaterThan(0);
       expect(peakMb()).toBeLessThan(300);
     },
-    120_000,
+    // Twice an HTML document's worst case: three tries at its 35 s deadline, 15 s of pauses between.
+    240_000,
   );
 
   it('still creates a Bundle from a sound PDF afterwards, and refuses a refused PDF again without a new parse', async () => {
