@@ -26,6 +26,8 @@ export const loadWawoff2 = () => import('wawoff2');
 
 export const loadChalk = () => import('chalk');
 
+export const loadStringWidth = () => import('string-width');
+
 /** The zip of a Bundle's files (`bundle files --zip`, the console's "download all"). */
 export const loadYazl = () => import('yazl');
 

@@ -24,6 +24,7 @@ import type { Backends } from './backends.js';
 import { type CliTiming, Factory, type MakeFactory, type Prompter } from './factory.js';
 import type { IO } from './io.js';
 import { type Action, type ExitSink, makeAction } from './run.js';
+import { loadTerminalWidth } from './output/fit.js';
 import type { Parent } from './verb.js';
 
 /** A noun or verb the program registers. */
@@ -154,6 +155,7 @@ export async function runCli(args: string[], o: RunOptions): Promise<number> {
     args,
     o.wiring.doorVerbs,
   );
+  if (o.io.out.isTTY || o.io.err.isTTY) await loadTerminalWidth();
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import stringWidth from 'string-width';
-import { cutLeft, fitLine, fitWidths, shortTime } from '../../src/cli/output/fit.js';
+import { cutLeft, fitLine, fitWidths, loadTerminalWidth, shortTime } from '../../src/cli/output/fit.js';
 import { bundleRequest, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
@@ -103,7 +103,8 @@ describe('names in many scripts on a terminal', () => {
     expect(Math.max(...widths)).toBeGreaterThanOrEqual(78);
   });
 
-  it('cuts a line or a path by columns, keeping whole characters', () => {
+  it('cuts a line or a path by columns, keeping whole characters', async () => {
+    await loadTerminalWidth();
     expect(fitLine('山田太郎の契約', 8)).toBe('山田太…');
     expect(stringWidth(fitLine('山田太郎の契約', 8))).toBe(7);
     expect(cutLeft('/srv/署名済み/契約書.pdf', 14)).toBe('…み/契約書.pdf');

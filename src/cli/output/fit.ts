@@ -3,7 +3,7 @@
 // never cut. A column empty in every row is left out first; when even that does not fit, the
 // lowest-priority columns are left out (and counted). Widths are terminal columns (string-width),
 // the measure print.ts cuts and pads the cells by.
-import stringWidth from 'string-width';
+import { loadStringWidth } from '../../lazyImport.js';
 
 export interface FitColumn {
   header: string;
@@ -16,8 +16,19 @@ export interface FitColumn {
 const GAP = 2;
 const MIN = 6;
 
-/** Columns a string takes on a terminal: a CJK character two, a combining mark none. */
-export const width = (s: string) => stringWidth(s);
+let measure: ((s: string) => number) | undefined;
+
+/**
+ * Loads the terminal's measure, before anything is drawn on a terminal (runCli). string-width compiles
+ * Unicode-property patterns as it loads, 20-30 ms of a command's start: piped output, which never
+ * measures, goes without it.
+ */
+export async function loadTerminalWidth(): Promise<void> {
+  measure ??= (await loadStringWidth()).default;
+}
+
+/** Columns a string takes on a terminal: a CJK character two, a combining mark none (code points until loaded). */
+export const width = (s: string) => (measure ? measure(s) : [...s].length);
 
 /** The width of each column (0: left out) so that the rows fit in `total` terminal columns. */
 export function fitWidths(columns: FitColumn[], cells: string[][], total: number): number[] {
@@ -85,8 +96,9 @@ export function fitLine(s: string, w: number): string {
   return width(s) <= w ? s : `${within(graphemes(s), w - 1).join('')}…`;
 }
 
+let segmenter: Intl.Segmenter | undefined;
 const graphemes = (s: string) =>
-  [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(s)].map((g) => g.segment);
+  [...(segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(s)].map((g) => g.segment);
 
 /** The leading graphemes of `list` that fit in `w` columns. */
 function within(list: string[], w: number): string[] {

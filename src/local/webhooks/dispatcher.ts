@@ -387,11 +387,7 @@ export class Dispatcher {
         test: true,
       });
     });
-    const mine = await Promise.all(pks.map((pk) => this.attemptNow(pk, 'first')));
-    await this.untilLeasesEnd(
-      pks.filter((_, i) => !mine[i]),
-      Date.now() + SETTLE_BUDGET_MS,
-    );
+    await this.attemptQueued(pks);
     return pks.map((pk) => getWebhookEvent(this.ctx, pk));
   }
 
@@ -403,8 +399,8 @@ export class Dispatcher {
   }
 
   /**
-   * First attempts of events just queued (the missed events sent again), a few at a time, within the
-   * budget: what is not attempted by then stays queued for the next delivery run.
+   * First attempts of events just queued (test events, the missed events sent again), a few at a
+   * time, within the budget: what is not attempted by then stays queued for the next delivery run.
    */
   async attemptQueued(pks: readonly string[], budgetMs = SETTLE_BUDGET_MS): Promise<void> {
     const deadline = Date.now() + budgetMs;
