@@ -45,7 +45,7 @@ export default defineConfig({
     // Many tests wait on processes, servers and browsers: more workers than this machine's 2 cores.
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
-    // The tiers (test/tiers.ts): `vitest run --project unit` runs one; `npm test` runs them all.
+    // The tiers (test/tiers.ts): `vitest run --project unit` runs one; `npm test` runs all but bench.
     // A browser-tier test waits on Chromium or LibreOffice, which may take a document's whole
     // background deadline (SANDBOX_JOB_DEADLINE_MS, 60 s) on a loaded machine: it waits twice that.
     projects: (['unit', 'processes', 'browser', 'bench'] as Tier[]).map((name) => ({

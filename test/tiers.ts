@@ -1,5 +1,6 @@
-// The suite's tiers, each a vitest project (vitest.config.ts): `npm test` runs them all, and each
-// runs alone (`npm run test:unit`, `test:processes`, `test:browser`, `test:bench`; CONTRIBUTING.md).
+// The suite's tiers, each a vitest project (vitest.config.ts): `npm test` runs all but bench (CI runs
+// it after), and each runs alone (`npm run test:unit`, `test:processes`, `test:browser`, `test:bench`;
+// CONTRIBUTING.md).
 // A file's tier follows from what it drives, read from its text, so a new test file needs no entry:
 // - browser: Chromium or LibreOffice, by name below (the machine must have them; CI installs them);
 // - bench: the benchmarks' smoke run;

@@ -30,6 +30,8 @@ export const SANDBOX_POOL_SIZE = 2;
 export const SANDBOX_JOB_DEADLINE_MS = 60_000;
 /** The built-in HTML renderer's job: its own 30 s limit (html.ts), and a few seconds to start and answer. */
 export const HTML_JOB_DEADLINE_MS = 35_000;
+/** A document starved of CPU until its deadline is tried again after this pause, times its tries. */
+export const BUSY_PAUSE_MS = 5_000;
 /**
  * The checks a create makes before it answers: well below the server's 30 s idle timeout, so the
  * client always gets the answer (a 400 naming the limit) and nothing goes on working unseen.

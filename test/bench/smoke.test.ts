@@ -1,6 +1,6 @@
 // Benchmarks never rot: every file of bench/ runs end to end at a tiny size (BENCH_SMOKE=1), from
-// the build (dist/) as `npm run bench` runs them, so a benchmark that breaks fails the suite. What
-// they print then means nothing; only whether they run is checked.
+// the build (dist/) as `npm run bench` runs them, so a benchmark that breaks fails CI (`npm run
+// test:bench`, after `npm test`). What they print then means nothing; only whether they run is checked.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -67,6 +67,7 @@ async function obtainPdf(
     const rendered = await renderHtmlApart(
       typeof html === 'string' ? { html } : { path: ctx.blobs.path(html.sha256) },
       fieldsMode,
+      { deadlineMs: ctx.documentTimes.htmlDeadlineMs },
     );
     const taken = new Set([...(rest.fields ?? []), ...(rest.auto_placements ?? [])].map((f) => f.key));
     const found = rendered.fields.filter((f) => !taken.has(f.key));
@@ -82,10 +83,10 @@ async function obtainPdf(
 
 /**
  * A document the sandbox had no CPU for until a job's deadline (a loaded machine, not the
- * document's doing) is tried again, this many times in all, a pause apart that grows, before it fails.
+ * document's doing) is tried again, this many times in all, a pause apart that grows
+ * (documentTimes.busyPauseMs), before it fails.
  */
 const BUSY_TRIES = 3;
-const BUSY_PAUSE_MS = 5_000;
 const STARVED = `it was not done in ${BUSY_TRIES} tries: each time, other work left it too little CPU to finish before its deadline.`;
 
 /** Obtains, checks and stores one document; any failure, even of the store itself, fails the document. */
@@ -100,7 +101,7 @@ async function processOne(ctx: EngineContext, d: DocumentRow): Promise<void> {
     } catch (e) {
       try {
         if (sandboxBusy(e) && tries < BUSY_TRIES) {
-          await new Promise((r) => setTimeout(r, BUSY_PAUSE_MS * tries));
+          await new Promise((r) => setTimeout(r, ctx.documentTimes.busyPauseMs * tries));
           if (holdLease(ctx, d)) continue;
           return; // no longer pending (cancelled meanwhile): nothing to do
         }

@@ -30,6 +30,16 @@ export interface EngineContext {
   keepWebhookReplies(): boolean;
   /** A line for the person running the host (background failures, slow upgrades): where, the host chooses. */
   report: Report;
+  /** How long background document work may take, and how long it waits when the machine is busy. */
+  documentTimes: DocumentTimes;
+}
+
+/** The times of background document work: an engine's defaults, which a host (or a test) may shorten. */
+export interface DocumentTimes {
+  /** An HTML document's render, from its start; past it, the renderer is killed. */
+  htmlDeadlineMs: number;
+  /** The pause before a document starved of CPU is tried again, grown by the number of tries. */
+  busyPauseMs: number;
 }
 
 /**
