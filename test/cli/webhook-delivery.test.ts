@@ -72,7 +72,14 @@ describe('webhook delivery from the command line', () => {
     rx.respond = () => 'hang';
     const child = create();
     const startedAt = Date.now();
-    await rx.waitFor(1);
+    // The create's own checks come first (its document's, in the sandbox at nice 10): under load the
+    // delivery came after the receiver's usual 10 s. The child ending first fails at once, saying why.
+    await Promise.race([
+      rx.waitFor(1, 60_000),
+      child.then((r) => {
+        throw new Error(`esign bundle create ended (${r.exitCode}) before its delivery: ${r.stderr}`);
+      }),
+    ]);
     child.kill('SIGKILL');
     await child;
     rx.respond = () => 200;
@@ -98,7 +105,7 @@ describe('webhook delivery from the command line', () => {
     const ids = rx.received.map((r) => JSON.parse(r.body).event_id);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(ids[1]);
-  });
+  }, 90_000);
 
   it('esign serve delivers events queued by other processes, and by its own API', async () => {
     // The receiver listens on 127.0.0.1: a private address, which esign serve reaches only when allowed.
