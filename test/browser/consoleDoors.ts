@@ -18,26 +18,34 @@ export interface Door {
   /** A page signed in through this door, in a new browser context. */
   signIn(browser: Browser, o?: BrowserContextOptions): Promise<Page>;
   proc: ResultPromise;
+  /** What the process has written to stderr so far. */
+  stderr(): string;
 }
 
 /** `esign console` with `args`: its address on stdout, a one-time sign-in URL on stderr (one per run). */
 export async function consoleDoor(env: Record<string, string>, args: string[] = []): Promise<Door> {
   const proc = execa('node', [BIN, 'console', '--port', '0', ...args], { env, reject: false });
-  const signInUrl: string = await new Promise((resolve, reject) => {
-    let err = '';
-    proc.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /Sign in \(this link works once\): (\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    proc.once('exit', () => reject(new Error(`esign console exited: ${err}`)));
-  });
+  let err = '';
+  const signInUrl: string = await bounded(
+    proc,
+    'esign console did not print its sign-in link',
+    () => err,
+    new Promise((resolve, reject) => {
+      proc.stderr!.on('data', (d: Buffer) => {
+        err += d.toString();
+        const m = /Sign in \(this link works once\): (\S+)/.exec(err);
+        if (m) resolve(m[1]!);
+      });
+      proc.once('exit', () => reject(new Error(`esign console exited: ${err}`)));
+    }),
+  );
   // The link works once: later sign-ins take the session cookie the first one got.
   let session: Cookie[] | undefined;
   return {
     name: 'esign console',
     origin: new URL(signInUrl).origin,
     proc,
+    stderr: () => err,
     async signIn(browser, o) {
       const context = await browser.newContext({ viewport: { width: 1100, height: 860 }, ...o });
       if (session) await context.addCookies(session);
@@ -53,14 +61,24 @@ export async function consoleDoor(env: Record<string, string>, args: string[] = 
 /** `esign serve` with `args`; its console signs in with `key`. */
 export async function serveDoor(env: Record<string, string>, key: () => string, args: string[] = []): Promise<Door> {
   const proc = execa('node', [BIN, 'serve', '--port', '0', '--rate-limit', '1000000', ...args], { env, reject: false });
-  const origin: string = await new Promise((resolve, reject) => {
-    proc.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
-    proc.once('exit', () => reject(new Error('serve exited early')));
+  let err = '';
+  proc.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
   });
+  const origin: string = await bounded(
+    proc,
+    'esign serve did not print its address',
+    () => err,
+    new Promise((resolve, reject) => {
+      proc.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
+      proc.once('exit', () => reject(new Error(`serve exited early: ${err}`)));
+    }),
+  );
   return {
     name: 'esign serve',
     origin,
     proc,
+    stderr: () => err,
     async signIn(browser, o) {
       const context = await browser.newContext({ viewport: { width: 1100, height: 860 }, ...o });
       const page = await context.newPage();
@@ -73,9 +91,38 @@ export async function serveDoor(env: Record<string, string>, key: () => string, 
   };
 }
 
+/** What a door may take to start, or to end after SIGTERM: past it, the test fails saying which and where. */
+const DOOR_BOUND_MS = 30_000;
+
+/** `step`, or a failure naming `what` and the process's stderr once DOOR_BOUND_MS passes (the process killed). */
+async function bounded<T>(proc: ResultPromise, what: string, stderr: () => string, step: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${what} within ${DOOR_BOUND_MS / 1000} s; its stderr: ${stderr()}`));
+    }, DOOR_BOUND_MS);
+  });
+  try {
+    return await Promise.race([step, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function stopDoors(doors: (Door | undefined)[]): Promise<void> {
-  for (const d of doors) d?.proc.kill('SIGTERM');
-  await Promise.all(doors.map((d) => d?.proc.catch(() => undefined)));
+  const running = doors.filter((d): d is Door => d !== undefined);
+  for (const d of running) d.proc.kill('SIGTERM');
+  await Promise.all(
+    running.map((d) =>
+      bounded(
+        d.proc,
+        `${d.name} did not end on SIGTERM`,
+        d.stderr,
+        d.proc.catch(() => undefined),
+      ),
+    ),
+  );
 }
 
 /** Waits until the locator is visible (playwright-core has no expect of its own). */
