@@ -91,7 +91,7 @@ describe('list: status and tags', () => {
     const { e } = ctx;
     await seed(e);
     expect(await labels(e, { tag: 'blue', status: 'se' })).toEqual(['sent']);
-    expect(await labels(e, { tag__in: 'blue,green', search: 'dra' })).toEqual(['draft']);
+    expect(await labels(e, { tag__in: 'blue,green', search: 'draft' })).toEqual(['draft']);
   });
 
   for (const [q, field] of [
