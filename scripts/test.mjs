@@ -1,0 +1,46 @@
+// `npm test` after the build: the suite (vitest, with this script's arguments), and beside it the
+// static checks (typecheck, lint, unused). The checks take one core for about 40 s; the suite waits
+// on processes, servers and browsers and leaves part of a core idle for most of its run, so beside it
+// they cost little of the wall time they cost before it. A check that fails stops the suite: its
+// output is printed and the exit code is 1. Run from npm, which puts node_modules/.bin on PATH.
+import { spawn } from 'node:child_process';
+
+const started = Date.now();
+const seconds = () => Math.round((Date.now() - started) / 1000);
+
+// The suite in a process group of its own, so that a failed check stops its workers too.
+const suite = spawn('vitest', ['run', ...process.argv.slice(2)], { stdio: 'inherit', detached: true });
+const suiteEnded = new Promise((resolve) => suite.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+const stopSuite = (signal) => {
+  try {
+    process.kill(-suite.pid, signal);
+  } catch {
+    // already gone
+  }
+};
+// Its own group does not get a terminal's Ctrl-C: pass it on.
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    interrupted = true;
+    stopSuite(signal);
+  });
+
+const checks = spawn('npm', ['run', '--silent', 'checks'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const said = [];
+checks.stdout.on('data', (d) => said.push(d));
+checks.stderr.on('data', (d) => said.push(d));
+const checksCode = await new Promise((resolve) => checks.on('exit', (code) => resolve(code ?? 1)));
+
+if (interrupted) process.exit((await suiteEnded) || 130);
+if (checksCode !== 0) {
+  stopSuite('SIGTERM');
+  await suiteEnded;
+  process.stderr.write(Buffer.concat(said));
+  process.stderr.write(`\nnpm test: the static checks failed after ${seconds()} s (above); the suite was stopped.\n`);
+  process.exit(1);
+}
+const checksTook = seconds();
+const suiteCode = await suiteEnded;
+process.stdout.write(`\nnpm test: typecheck, lint and unused passed in ${checksTook} s, beside the suite.\n`);
+process.exit(suiteCode);
