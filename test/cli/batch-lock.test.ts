@@ -83,7 +83,7 @@ const { data, env } = useBatchDir('esign-batch-lock-run-', 'Lock', ROWS);
 /** `batch send` as a process; `onId` sees each created id as it is printed. */
 function send(
   extraEnv: Record<string, string>,
-  onId?: (n: number) => void,
+  onId?: (n: number, pid: number) => void,
   extraArgs: string[] = [],
 ): Promise<{ code: number | null; stderr: string; ids: number; pid: number }> {
   return new Promise((resolve) => {
@@ -100,7 +100,7 @@ function send(
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
       ids += d.toString().split('\n').filter(Boolean).length;
-      onId?.(ids);
+      onId?.(ids, child.pid!);
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('exit', (code) => resolve({ code, stderr, ids, pid: child.pid! }));
@@ -110,14 +110,16 @@ function send(
 describe('batch send and its lock, as processes', () => {
   it('a second sender is refused while the first runs, even when the lock file reads as empty (forced)', async () => {
     let second: ReturnType<typeof send> | undefined;
-    // The first sender is slow (250 ms after each create: 7 s in all, so the second starts well within
-    // it even on a loaded machine); once it has sent a row, the lock file
-    // is emptied, as a reader sees it between an exclusive create and its write, and a second starts.
-    const first = send(crashWindowEnv(250), (n) => {
-      if (n !== 1 || second) return;
+    // Once the first sender has sent a row, it is stopped (SIGSTOP: its lock stays held) and its lock
+    // file emptied, as a reader sees it between an exclusive create and its write; a second starts,
+    // and the first goes on when the second has ended, whatever the machine's load. (It used to rely
+    // on the first taking 7 s: with two suites on the machine, the second once started after it.)
+    const first = send(crashWindowEnv(250), (_, pid) => {
+      if (second) return;
+      process.kill(pid, 'SIGSTOP');
       const dir = join(env.ESIGN_DATA_DIR, 'batches');
       for (const f of readdirSync(dir).filter((x) => x.endsWith('.lock'))) writeFileSync(join(dir, f), '');
-      second = send({});
+      second = send({}).finally(() => process.kill(pid, 'SIGCONT'));
     });
     const a = await first;
     const b = await second!;
