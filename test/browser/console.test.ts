@@ -147,8 +147,9 @@ describe('esign console on the local engine', () => {
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
 
     await engine.signPacket(b.packets[0].id, {});
+    // Generous: with two suites on the machine, the console's process and the page's Chromium are slow.
     await expect
-      .poll(async () => Number(await page.locator('#timeline').getAttribute('data-count')), { timeout: 10_000 })
+      .poll(async () => Number(await page.locator('#timeline').getAttribute('data-count')), { timeout: 30_000 })
       .toBeGreaterThan(before);
     await textOf(page.locator('#timeline'), 'Ada Lovelace');
     // No reload: the page's own state survived the update.

@@ -162,7 +162,16 @@ function expectInert(html: string) {
 describe('the console renders hostile strings as text', () => {
   it('the Bundle page: label, names, field values, file names, messages, webhook reasons', () => {
     for (const readOnly of [false, true]) {
-      const html = renderToString(h(BundlePage, { r: inspection, data, now: NOW, readOnly, live: 'Live' }));
+      const html = renderToString(
+        h(BundlePage, {
+          r: inspection,
+          data,
+          now: NOW,
+          readOnly,
+          live: 'Live',
+          liveUrl: '/console/bundles/x/live?seen=y',
+        }),
+      );
       expectInert(html);
       for (const where of [
         'label',

@@ -383,6 +383,35 @@ describe('pages', () => {
     expect(await seen).toMatch(/event: change/);
     ac.abort();
   });
+
+  it('tells a page at once of a change made before its stream opened, and a current page of none', async () => {
+    const b = await sentBundle();
+    const cookie = await signIn();
+    const liveOf = async () =>
+      /data-live="([^"]+)"/
+        .exec(await (await get(`/console/bundles/${b.id}`, cookie)).text())![1]!
+        .replace(/&amp;/g, '&');
+    /** What the stream sends first: its opening and, in the same write, a change to tell at once. */
+    const opening = async (url: string) => {
+      const ac = new AbortController();
+      const res = await fetch(`${base}${url}`, { headers: { cookie }, signal: ac.signal });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes(': watching')) text += new TextDecoder().decode((await reader.read()).value);
+      ac.abort();
+      return text;
+    };
+    const before = await liveOf();
+    expect(before).toMatch(/\/live\?seen=[\w-]{22}$/);
+    // A signer opens the link between the page's making and its stream's opening (a loaded machine).
+    await engine.viewPacket(b.packets[0].id);
+    expect(await opening(before)).toMatch(/event: change/);
+    const after = await liveOf();
+    expect(after).not.toBe(before);
+    expect(await opening(after)).not.toMatch(/event: change/);
+    // Without a digest (an older page), the stream tells only what changes from its opening on.
+    expect(await opening(`/console/bundles/${b.id}/live`)).not.toMatch(/event: change/);
+  });
 });
 
 describe('live pacing and closing', () => {

@@ -28,6 +28,8 @@ export interface BundleView {
   readOnly: boolean;
   /** How the page keeps itself current, in words. */
   live: string;
+  /** Its live stream, told what the page shows. */
+  liveUrl: string;
   /** What the last action's backend answered, shown at the top once. */
   flash?: Flash;
   /** The values signers filled in, or why there are none to show yet. */
@@ -67,7 +69,7 @@ function Banner({ flash }: { flash: Flash }) {
 export function BundlePage(v: BundleView) {
   const b = v.r.bundle;
   return (
-    <div data-live={`${bundleUrl(b.id)}/live`}>
+    <div data-live={v.liveUrl}>
       <p class="crumbs">
         <a href={`${CONSOLE_PREFIX}/`}>Find</a> › <code>{b.id}</code>
       </p>

@@ -18,7 +18,7 @@ import { CONSOLE_PREFIX, type Frame, type PageStart, securePage, sendConsolePage
 import { pageOrEmpty, registerLists } from './lists.js';
 import { DEFAULT_LIVE, LiveStreams, pollPaceMs } from './live.js';
 import { ErrorPage, SignInPage } from './pages.js';
-import { type Console, type ConsoleOptions, field, param, sessionOf } from './scope.js';
+import { type Console, type ConsoleOptions, field, param, queryOf, sessionOf } from './scope.js';
 import { ConsoleSessions, csrfMatches, type Session, SignInThrottle } from './sessions.js';
 
 export { CONSOLE_PREFIX } from './layout.js';
@@ -306,11 +306,24 @@ function registerBundle(scope: FastifyInstance, { s, page, now, readOnly, live, 
       reply,
       200,
       bundle.label || bundle.id,
-      <BundlePage r={r} data={data} now={now()} readOnly={readOnly} live={await liveWords()} flash={flash} />,
+      <BundlePage
+        r={r}
+        data={data}
+        now={now()}
+        readOnly={readOnly}
+        live={await liveWords()}
+        liveUrl={live.urlFor(r)}
+        flash={flash}
+      />,
     );
   });
+  // What the page showed, as its stream URL says (a digest: anything else is a change to tell).
+  const seenOf = (req: FastifyRequest) => {
+    const seen = queryOf(req).seen;
+    return typeof seen === 'string' ? seen.slice(0, 64) : undefined;
+  };
   scope.get('/bundles/:slug/live', async (req, reply) =>
-    live.stream(reply, param(req, 'slug'), sessionOf.get(req)?.id ?? ''),
+    live.stream(reply, param(req, 'slug'), sessionOf.get(req)?.id ?? '', seenOf(req)),
   );
   scope.get('/bundles/:slug/files.zip', async (req, reply) => {
     const slug = param(req, 'slug');

@@ -1,10 +1,15 @@
 // Live: an open Bundle page is told when its Bundle changed, over server-sent events. A backend
 // that can watch its data (the local engine: its change watch sees other processes' writes too)
 // drives it; any other is polled at a pace its rate limit allows. The page then fetches itself.
+// The page's stream URL carries a digest of what the page showed: a change made between the page's
+// making and its stream's opening (or while its stream was reconnecting) is told at once, not lost.
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { inspectBundle } from '../../app/inspection.js';
+import { type Inspection, inspectBundle } from '../../app/inspection.js';
 import { evenPaceMs, RATE_SHARES } from '../../app/rateBudget.js';
+import type { Bundle } from '../../service/types.js';
 import type { EsignService } from '../../service/service.js';
+import { bundleUrl } from './find.js';
 
 export interface LiveOptions {
   /** Shortest pause between two checks of a remote backend. */
@@ -40,15 +45,25 @@ export async function pollPaceMs(service: EsignService, o: LiveOptions): Promise
   return o.minPollMs;
 }
 
-/** What the page shows changes when this does. */
-async function fingerprint(service: EsignService, slug: string, full: boolean): Promise<string> {
-  const b = await service.getBundle(slug);
-  const head = [b.status, b.doc_status, ...b.packets.map((p) => `${p.id}:${p.status}:${p.last_accessed_at}`)].join('|');
-  if (!full) return `${head}|${(await service.listBundleEvents(slug)).length}`;
-  const r = await inspectBundle(service, b);
+const headOf = (b: Bundle) =>
+  [b.status, b.doc_status, ...b.packets.map((p) => `${p.id}:${p.status}:${p.last_accessed_at}`)].join('|');
+
+/** What the page shows changes when this does: in full where a change watch makes checks cheap. */
+function fingerprintOf(r: Inspection, full: boolean): string {
+  const head = headOf(r.bundle);
+  if (!full) return `${head}|${r.timeline.filter((e) => e.source === 'event').length}`;
   const hooks = r.webhook_events.map((e) => `${e.pk}:${e.deliveries.length}:${e.success}`).join(',');
   return `${head}|${r.timeline.length}|${r.files?.length ?? -1}|${hooks}`;
 }
+
+/** The same fingerprint read from the backend: without a watch, two requests (the Bundle, its events). */
+async function fingerprint(service: EsignService, slug: string, full: boolean): Promise<string> {
+  const b = await service.getBundle(slug);
+  if (!full) return `${headOf(b)}|${(await service.listBundleEvents(slug)).length}`;
+  return fingerprintOf(await inspectBundle(service, b), true);
+}
+
+const digest = (fingerprint: string) => createHash('sha256').update(fingerprint).digest('base64url').slice(0, 22);
 
 export class LiveStreams {
   private open = 0;
@@ -60,8 +75,16 @@ export class LiveStreams {
     private readonly pace: () => Promise<number>,
   ) {}
 
-  /** Answers with an event stream that sends `change` each time the Bundle's fingerprint moves. */
-  async stream(reply: FastifyReply, slug: string, session: string): Promise<void> {
+  /** The stream URL of a page that shows `r`. */
+  urlFor(r: Inspection): string {
+    return `${bundleUrl(r.bundle.id)}/live?seen=${digest(fingerprintOf(r, Boolean(this.service.watchBundles)))}`;
+  }
+
+  /**
+   * Answers with an event stream that sends `change` each time the Bundle's fingerprint moves; at
+   * once when it is no longer the one `seen` digests (what the page showed).
+   */
+  async stream(reply: FastifyReply, slug: string, session: string, seen?: string): Promise<void> {
     const watch = this.service.watchBundles?.bind(this.service);
     const mine = this.bySession.get(session) ?? 0;
     if (this.open >= this.o.maxStreams || mine >= this.o.maxStreamsPerSession) {
@@ -93,7 +116,10 @@ export class LiveStreams {
       'X-Content-Type-Options': 'nosniff',
       Connection: 'keep-alive',
     });
-    res.write(`retry: 3000\n: watching ${watch ? 'changes' : 'by polling'}\n\n`);
+    const stale = seen !== undefined && seen !== digest(last);
+    res.write(
+      `retry: 3000\n: watching ${watch ? 'changes' : 'by polling'}\n\n${stale ? `event: change\ndata: ${Date.now()}\n\n` : ''}`,
+    );
     let closed = false;
     let timer: NodeJS.Timeout | undefined;
     let checking = false;
