@@ -63,7 +63,7 @@ async function fingerprint(service: EsignService, slug: string, full: boolean): 
   return fingerprintOf(await inspectBundle(service, b), true);
 }
 
-const digest = (fingerprint: string) => createHash('sha256').update(fingerprint).digest('base64url').slice(0, 22);
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 export class LiveStreams {
   private open = 0;
