@@ -110,10 +110,11 @@ function send(
 describe('batch send and its lock, as processes', () => {
   it('a second sender is refused while the first runs, even when the lock file reads as empty (forced)', async () => {
     let second: ReturnType<typeof send> | undefined;
-    // Once the first sender has sent a row, it is stopped (SIGSTOP: its lock stays held) and its lock
-    // file emptied, as a reader sees it between an exclusive create and its write; a second starts,
-    // and the first goes on when the second has ended, whatever the machine's load. (It used to rely
-    // on the first taking 7 s: with two suites on the machine, the second once started after it.)
+    // The first sender is slow (250 ms a row), so that it is still mid-batch when its first row is
+    // seen. Then it is stopped (SIGSTOP: its lock stays held) and its lock file emptied, as a reader
+    // sees it between an exclusive create and its write; a second starts, and the first goes on when
+    // the second has ended, whatever the machine's load. (It used to rely on the first taking 7 s:
+    // with two suites on the machine, the second once started after it.)
     const first = send(crashWindowEnv(250), (_, pid) => {
       if (second) return;
       process.kill(pid, 'SIGSTOP');
