@@ -1,9 +1,13 @@
 // Spawned tests run bin/esign.js on dist/, and the page tests' stylesheet and browser scripts are
 // bundles (dist/client): build dist/ once per run, before any test starts, when the source is
 // newer than it. No test builds on its own (a rebuild empties dist/ under the other workers).
+// Every temporary file of the run (the tests', and those of the servers, browsers and converters they
+// start) goes in one directory of the run's own, removed at its end: a killed process leaves nothing
+// behind in the machine's /tmp.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 
@@ -14,13 +18,23 @@ function newest(path: string): number {
   return Math.max(s.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-export default function setup(): void {
+export default function setup(): () => void {
+  // Each project inherits this setup: the first to run makes the directory. The workers start after
+  // it, with this environment.
+  let teardown = (): void => undefined;
+  if (!basename(tmpdir()).startsWith('esign-suite-')) {
+    const run = mkdtempSync(join(tmpdir(), 'esign-suite-'));
+    // As open as /tmp itself: the document converters run as nobody in directories made inside it.
+    chmodSync(run, 0o1777);
+    process.env.TMPDIR = run;
+    teardown = () => rmSync(run, { recursive: true, force: true });
+  }
   const built = Math.min(
     ...['dist/cli.js', 'dist/client/signing.js', 'dist/client/page.css'].map(
       (f) => statSync(join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0,
     ),
   );
   const source = Math.max(...['src', 'scripts/build.mjs', 'package-lock.json'].map((p) => newest(join(root, p))));
-  if (built > source) return;
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built <= source) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  return teardown;
 }

@@ -195,6 +195,13 @@ export async function receiveForm(
   return { fields, files, cleanup };
 }
 
+/** The text fields of a form that carries no files worth keeping, its temporary directory already gone. */
+export async function receiveFields(req: FastifyRequest, limits: FormLimits): Promise<[string, string][]> {
+  const form = await receiveForm(req, limits, { keepFile: () => false });
+  await form.cleanup();
+  return form.fields;
+}
+
 const kilobytes = (n: number) => (n >= 1024 * 1024 ? megabytes(n) : `${Math.round(n / 1024)} KB`);
 
 /** A writable that drops what it is given (a part no one asked for). */

@@ -1,6 +1,9 @@
 // The signing page's reassignment control (issue 11, item 5): shown only when the Bundle allows
 // it, and a real form POST hands the turn on.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.js';
 import { bundleRequest, newEngine } from '../helpers.js';
@@ -58,5 +61,34 @@ describe('signing page: reassignment', () => {
     // The old session now shows how it ended.
     const after = await fetch(new URL(action.replace(/\/reassign$/, ''), res.url));
     expect(await after.text()).toContain('You asked someone else to sign');
+  });
+});
+
+describe('signing page: forms without files', () => {
+  it('a decline and a reassignment sent as forms leave no temporary directory behind', async () => {
+    const origin = await serve();
+    const tmp = mkdtempSync(join(tmpdir(), 'esign-test-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const post = async (bundle: { packets: { id: string }[] }, verb: string, fields: Record<string, string>) => {
+        const page = await fetch((await engine.createEmbedUrl(bundle.packets[0]!.id)).url);
+        const action = new RegExp(`action="([^"]+/${verb})"`).exec(await page.text())![1]!;
+        const form = new FormData();
+        for (const [k, v] of Object.entries(fields)) form.set(k, v);
+        const res = await fetch(new URL(action, origin), { method: 'POST', body: form });
+        expect(res.status, await res.text()).toBe(200);
+      };
+      const a = await engine.createBundle(embedded({ allow_signer_reassign: true }));
+      await post(a, 'reassign', { name: 'Cy Newman', email: 'cy@example.com', reason: 'on leave' });
+      const b = await engine.createBundle(embedded({}));
+      await post(b, 'decline', { reason: 'wrong figures' });
+      expect((await engine.getBundle(b.id)).status).toBe('de');
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

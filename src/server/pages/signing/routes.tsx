@@ -14,7 +14,7 @@ import type { SigningPages, SigningView } from '../../../service/hosting.js';
 import type { SignInput, SignerAttachment } from '../../../service/service.js';
 import { isInProgress } from '../../../domain/states.js';
 import { SIGNING_FORM, SMALL_FORM } from '../../limits.js';
-import { receiveForm } from '../../multipartForm.js';
+import { receiveFields, receiveForm } from '../../multipartForm.js';
 import { donePage, errorPage, httpUrl, pageGate, pageHandler, redirectTo, sendPage, sendPdf } from '../kit.js';
 import { type FormState, SIGNING, SigningPage, signingTitle } from './page.js';
 
@@ -38,9 +38,14 @@ async function multipartInput(req: FastifyRequest, view: SigningView): Promise<S
   const form = await receiveForm(req, SIGNING_FORM, { keepFile: (field) => field.startsWith('file:') });
   const values: Record<string, string> = Object.create(null);
   const attachments: Record<string, SignerAttachment[]> = Object.create(null);
-  for (const f of form.files) {
-    if (!f.filename && !f.size) continue;
-    (attachments[f.field.slice(5)] ??= []).push({ name: f.filename, data: await f.read() });
+  try {
+    for (const f of form.files) {
+      if (!f.filename && !f.size) continue;
+      (attachments[f.field.slice(5)] ??= []).push({ name: f.filename, data: await f.read() });
+    }
+  } catch (e) {
+    await form.cleanup();
+    throw e;
   }
   for (const [name, value] of form.fields) if (name.startsWith('value:')) values[name.slice(6)] = value;
   for (const f of view.fields) if (f.kind === 'chk' && values[f.ref] === undefined) values[f.ref] = 'false';
@@ -188,8 +193,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
       const id = await engine.resolveSigningSession(sessionOf(req));
       let reason = '';
       if (req.isMultipart()) {
-        const form = await receiveForm(req, SMALL_FORM);
-        reason = form.fields.find(([name]) => name === 'reason')?.[1] ?? '';
+        reason = (await receiveFields(req, SMALL_FORM)).find(([name]) => name === 'reason')?.[1] ?? '';
       } else reason = String((req.body as { reason?: unknown } | undefined)?.reason ?? '');
       const packet = await engine.declinePacket(id, reason);
       if (!req.isMultipart()) return reply.send({ packet });
@@ -205,7 +209,7 @@ export function registerSigningPage(app: FastifyInstance, engine: SigningPages):
       const id = await engine.resolveSigningSession(sessionOf(req));
       const body: Record<string, string> = {};
       if (req.isMultipart()) {
-        for (const [name, value] of (await receiveForm(req, SMALL_FORM)).fields)
+        for (const [name, value] of await receiveFields(req, SMALL_FORM))
           if (['name', 'email', 'reason'].includes(name) && value.trim()) body[name] = value.trim();
       }
       const packet = await engine.reassignPacket(
