@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   classicXref,
   deepNesting,
@@ -78,6 +78,40 @@ describe('the document sandbox', () => {
     expect(derived.problems).toEqual([
       { field: 'documents[0].file_b64', message: expect.stringMatching(/^The PDF is corrupt or unreadable/) },
     ]);
+  }, 60_000);
+
+  it('gives each process a temporary directory of its own, removed when it ends: killed at a deadline, or closed', async () => {
+    // Chromium's profile and a conversion's files go there: a process killed mid-render left them behind.
+    const tmp = mkdtempSync(join(tmpdir(), 'esign-scratch-'));
+    const pdfPath = join(tmp, 'contract.pdf');
+    writeFileSync(pdfPath, CONTRACT_PDF);
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const pool = new SandboxPool(1);
+    const scratches = () => readdirSync(tmp).filter((f) => f.startsWith('esign-sandbox-'));
+    try {
+      const old = new Set(sandboxes());
+      const job = pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 1500, subject: 'The PDF', cpuOf: 'process' });
+      const [child] = sandboxes().filter((pid) => !old.has(pid));
+      expect(scratches()).toHaveLength(1);
+      const scratch = join(tmp, scratches()[0]!);
+      expect(readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')).toContain(scratch);
+      writeFileSync(join(scratch, 'left-by-a-render'), 'x');
+      process.kill(child!, 'SIGSTOP');
+      await expect(job).rejects.toMatchObject({ kind: 'busy' });
+      await vi.waitFor(() => expect(scratches()).toEqual([]), { timeout: 10_000 });
+
+      const cpu = { deadlineMs: 30_000, subject: 'The PDF', cpuOf: 'process' } as const;
+      expect(await pool.run({ kind: 'inspect', pdfPath }, cpu)).toEqual({ pages: 1 });
+      expect(scratches()).toHaveLength(1);
+      pool.close();
+      expect(scratches()).toEqual([]);
+    } finally {
+      pool.close();
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('says busy, not over the limits, when a sound PDF had no CPU until its deadline, and serves it after', async () => {

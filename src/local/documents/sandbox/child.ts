@@ -4,10 +4,14 @@
 // over the client's PDF, its form flattened) are made here too. HTML is parsed here (parse5) whichever renderer lays it out:
 // Chromium, when used, is driven from here too, in its own box. Its memory and CPU are capped by the command that starts it; a
 // job over its deadline is ended by killing this process.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { inspectPdf } from '../../../domain/documentChecks.js';
 import { OVER_LIMITS } from '../../../domain/pdfBounds.js';
 import type { SandboxAnswer, SandboxJob } from './protocol.js';
+
+// The directory pool.ts made for this process: every temporary file of its work goes there.
+const scratch = process.argv[2];
+if (scratch) process.env.TMPDIR = scratch;
 
 async function perform(job: SandboxJob): Promise<unknown> {
   switch (job.kind) {
@@ -90,5 +94,8 @@ function answer(a: SandboxAnswer): void {
   process.send?.(a);
 }
 
-// The parent may go away without a word (killed): nothing here outlives it.
-process.on('disconnect', () => process.exit(0));
+// The parent may go away without a word (killed): nothing here outlives it, its directory included.
+process.on('disconnect', () => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+  process.exit(0);
+});

@@ -7,9 +7,12 @@
 // machine (the child runs at nice 10) is the server being busy, said so and not remembered against a
 // sound document. A few are kept warm, started on
 // first use and unref'd, so a command that never sends a document starts none and one that did exits
-// at once.
+// at once. Each process has a temporary directory of its own for whatever it and the programs it
+// starts write (Chromium's profile, the files a conversion leaves), removed when it ends, killed or not.
 import { type ChildProcess, fork } from 'node:child_process';
-import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   SANDBOX_CPU_SECONDS,
@@ -135,6 +138,7 @@ class Child {
   private stderr = '';
   private killedForDeadline = false;
   private closed = false;
+  private readonly scratch: string;
 
   constructor(
     entry: string,
@@ -144,7 +148,10 @@ class Child {
     // Below the server in the scheduler's eyes: a document that takes all the CPU it may still leaves
     // other keys' requests theirs (on 2 cores a flate bomb otherwise held them for seconds).
     const node = [...lowPriority(), process.execPath, `--max-old-space-size=${SANDBOX_HEAP_MB}`, '--stack-size=2048'];
-    this.proc = fork(entry, [], {
+    this.scratch = mkdtempSync(join(tmpdir(), 'esign-sandbox-'));
+    // Others may pass through it, not list it: a converter runs as nobody in a directory made inside.
+    chmodSync(this.scratch, 0o711);
+    this.proc = fork(entry, [this.scratch], {
       execPath: tool ?? node[0],
       execArgv: tool ? [`--data=${SANDBOX_DATA_BYTES}`, `--cpu=${SANDBOX_CPU_SECONDS}`, '--', ...node] : node.slice(1),
       serialization: 'advanced',
@@ -155,8 +162,23 @@ class Child {
     });
     this.proc.on('message', (a: SandboxAnswer) => this.answered(a));
     this.proc.on('error', (e) => this.gone(`the document sandbox could not start (${e.message})`));
-    this.proc.on('exit', (code, signal) => this.gone(this.why(code, signal)));
+    this.proc.on('exit', (code, signal) => {
+      this.removeScratch();
+      this.gone(this.why(code, signal));
+    });
     this.idle();
+  }
+
+  private removeScratch(): void {
+    try {
+      rmSync(this.scratch, { recursive: true, force: true, maxRetries: 3 });
+    } catch (e) {
+      // A program it started may still be writing there as it dies: said as the engine's reports are
+      // to a host that gave no sink (a process warning), and never a crash.
+      process.emitWarning(`esign: could not remove the document sandbox's ${this.scratch}: ${(e as Error).message}`, {
+        code: 'ESIGN_REPORT',
+      });
+    }
   }
 
   /** A process that holds no job keeps nothing alive: a CLI that checked one PDF exits at once. */
@@ -192,6 +214,8 @@ class Child {
     this.dead = true;
     this.closed = true;
     this.proc.kill('SIGKILL');
+    // Now too: the process that closes it may end before the exit is heard.
+    this.removeScratch();
   }
 
   private why(code: number | null, signal: NodeJS.Signals | null): string {
