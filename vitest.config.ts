@@ -31,6 +31,17 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+// A browser-tier test waits on Chromium or LibreOffice, which may take a document's whole background
+// deadline (SANDBOX_JOB_DEADLINE_MS, 60 s) on a loaded machine: it waits twice that. A processes-tier
+// hook starts programs (esign serve, esign mcp, a seeded data directory): with two runs of the suite
+// on this machine's 2 cores, starting two of them once took more than 30 s.
+const TIER_TIMEOUTS: Record<Tier, { testTimeout?: number; hookTimeout?: number }> = {
+  unit: {},
+  processes: { hookTimeout: 90_000 },
+  browser: { testTimeout: 120_000 },
+  bench: {},
+};
+
 export default defineConfig({
   test: {
     setupFiles: ['test/setup.ts'],
@@ -46,11 +57,9 @@ export default defineConfig({
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
     // The tiers (test/tiers.ts): `vitest run --project unit` runs one; `npm test` runs all but bench.
-    // A browser-tier test waits on Chromium or LibreOffice, which may take a document's whole
-    // background deadline (SANDBOX_JOB_DEADLINE_MS, 60 s) on a loaded machine: it waits twice that.
     projects: (['unit', 'processes', 'browser', 'bench'] as Tier[]).map((name) => ({
       extends: true,
-      test: { name, include: filesOf(name), ...(name === 'browser' ? { testTimeout: 120_000 } : {}) },
+      test: { name, include: filesOf(name), ...TIER_TIMEOUTS[name] },
     })),
   },
 });

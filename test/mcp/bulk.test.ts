@@ -56,7 +56,7 @@ describe('send_batch over stdio: a CSV of 20 people the same NDA', () => {
   beforeAll(async () => {
     await seed(data.dir);
     c = await stdioClient({ ESIGN_DATA_DIR: data.dir });
-  }, 30_000);
+  });
   afterAll(async () => {
     await c?.client.close();
     data.cleanup();
@@ -196,7 +196,7 @@ describe('bulk jobs over /mcp (a real esign serve)', () => {
       '4',
     ]);
     client = await httpClient(serve.address, seeded.key);
-  }, 30_000);
+  });
   afterAll(async () => {
     await client?.client.close();
     await serve?.stop();
@@ -335,7 +335,7 @@ describe('answers an agent can act on (issue 48, item 6)', () => {
     seeded = await seed(data.dir);
     serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir });
     client = await httpClient(serve.address, seeded.key);
-  }, 30_000);
+  });
   afterAll(async () => {
     await client?.client.close();
     await serve?.stop();

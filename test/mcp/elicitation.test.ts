@@ -38,7 +38,7 @@ beforeAll(async () => {
   app = await buildServer({ service: engine, authenticate: (k) => engine.keys.authenticate(k), doors: serverDoors });
   const origin = await app.listen({ host: '127.0.0.1', port: 0 });
   http = await httpClient(origin, key, 'default', { capabilities, setup });
-}, 30_000);
+});
 afterAll(async () => {
   await stdio?.client.close();
   await http?.client.close();

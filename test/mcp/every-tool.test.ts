@@ -15,7 +15,7 @@ let seeded: Seeded;
 beforeAll(async () => {
   seeded = await seed(data.dir);
   client = await stdioClient({ ESIGN_DATA_DIR: data.dir }, { set: 'all' });
-}, 30_000);
+});
 afterAll(async () => {
   await client?.client.close();
   data.cleanup();

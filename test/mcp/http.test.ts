@@ -39,7 +39,7 @@ beforeAll(async () => {
   seeded = await seed(served);
   serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: served });
   client = await httpClient(serve.address, seeded.key);
-}, 30_000);
+});
 afterAll(async () => {
   await client?.client.close();
   await serve?.stop();

@@ -156,7 +156,7 @@ describe('esign mcp (stdio): a call longer than the client will wait in silence'
     slug = (await local.createBundle(bundleRequest())).id;
     await local.close();
     c = await stdioClient({ ESIGN_DATA_DIR: data.dir });
-  }, 30_000);
+  });
   afterAll(async () => {
     await c?.client.close();
     data.cleanup();

@@ -18,9 +18,11 @@ let jobs: Connected;
 
 beforeAll(async () => {
   await seed(data.dir);
-  all = await stdioClient({ ESIGN_DATA_DIR: data.dir }, { set: 'all' });
-  jobs = await stdioClient({ ESIGN_DATA_DIR: data.dir });
-}, 30_000);
+  [all, jobs] = await Promise.all([
+    stdioClient({ ESIGN_DATA_DIR: data.dir }, { set: 'all' }),
+    stdioClient({ ESIGN_DATA_DIR: data.dir }),
+  ]);
+});
 afterAll(async () => {
   await all?.client.close();
   await jobs?.client.close();

@@ -146,7 +146,7 @@ beforeAll(async () => {
   key = made.stdout.trim();
   keyStderr = made.stderr;
   serve = await startServe(env, ['--max-upload-mb', '20']);
-}, 30_000);
+});
 afterAll(() => serve?.stop());
 
 describe('esign serve: uploads and the data directory', () => {
