@@ -127,10 +127,20 @@ export async function stopDoors(doors: (Door | undefined)[]): Promise<void> {
 
 /** Waits until the locator is visible (playwright-core has no expect of its own). */
 export const seen = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: 'visible', timeout });
-/** Waits until the locator's text contains `text`. */
+/**
+ * Waits until the locator's text contains `text`. Each look is short (Playwright would wait 30 s for an
+ * element that is not there), so a page that never shows it fails here, at `timeout`, saying what it showed.
+ */
 export const textOf = (l: Locator, text: string | RegExp, timeout = 15_000) =>
   expect
-    .poll(async () => (await l.first().textContent()) ?? '', { timeout })
+    .poll(
+      async () =>
+        (await l
+          .first()
+          .textContent({ timeout: 1_000 })
+          .catch(() => '')) ?? '',
+      { timeout },
+    )
     .toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
 
 /** axe-core's serious and critical violations on the page as it is. */

@@ -345,6 +345,34 @@ describe('sessions and read-only', () => {
     }
   }, 60_000);
 
+  it("esign console over a remote server: when a page's live stream is the first to be refused, the next page says why", async () => {
+    const own = engine.keys.create('remote console, live');
+    const door = await consoleDoor(
+      { ...env(), ESIGN_BASE_URL: `${doors['esign serve'].origin}/api/v2`, ESIGN_API_KEY: own.key },
+      [],
+    );
+    try {
+      const page = await door.signIn(browser);
+      await bundlePage(door, page, falcon.id);
+      engine.keys.revoke(own.record.id);
+      // What the page's EventSource does when it connects after the revocation (its page already shown).
+      const stream = await page.evaluate(async () => {
+        const res = await fetch(document.querySelector<HTMLElement>('[data-live]')!.dataset.live!, {
+          headers: { accept: 'text/event-stream' },
+        });
+        return res.status;
+      });
+      expect(stream).toBe(401);
+      await page.goto(`${door.origin}/console/bundles/${falcon.id}`);
+      await textOf(page.getByRole('alert'), "The backend refused this console's API key");
+      await page.goto(`${door.origin}/console/`);
+      await seen(page.getByRole('heading', { name: 'Sign in to the support console' }));
+      await page.context().close();
+    } finally {
+      await stopDoors([door]);
+    }
+  }, 60_000);
+
   it('a read-only console offers no signing link and refuses one asked for', async () => {
     const page = await readOnly.signIn(browser);
     await bundlePage(readOnly, page, lease.id);

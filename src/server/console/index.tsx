@@ -103,9 +103,14 @@ export async function registerConsole(app: FastifyInstance, o: ConsoleOptions): 
 function answerProblem(c: Console, req: FastifyRequest, reply: FastifyReply, e: ApiError): FastifyReply {
   // The backend refused the console's own key (revoked or expired): the session ends with it.
   if (e.status === 401 && sessionOf.has(req)) {
-    c.sessions.close(parseCookies(req.headers.cookie ?? '')[COOKIE]);
+    const why = `The backend refused this console's API key: ${e.message}`;
+    const id = parseCookies(req.headers.cookie ?? '')[COOKIE];
+    // A page the browser shows says why; a request behind a page (its live stream, a part fetched to
+    // update it) leaves the reason for this browser's next page.
+    if ((req.headers.accept ?? '').includes('text/html')) c.sessions.close(id);
+    else c.sessions.end(id, why);
     sessionOf.delete(req);
-    return c.problem(req, reply, 401, 'Signed out', `The backend refused this console's API key: ${e.message}`);
+    return c.problem(req, reply, 401, 'Signed out', why);
   }
   if ((req.headers.accept ?? '').includes('application/json'))
     return reply.type('application/json; charset=utf-8').send(e.toWire());
@@ -153,6 +158,8 @@ function registerGuards(scope: FastifyInstance, c: Console) {
     // A session signed in with an API key lasts no longer than the key: revoked, it ends here.
     if (session?.keyId && o.keyIsLive && !o.keyIsLive(session.keyId)) sessions.close(id);
     else if (session) return void sessionOf.set(req, session);
+    const why = sessions.takeEndReason(id);
+    if (why) return problem(req, reply, 401, 'Signed out', why);
     if (req.method === 'GET' || req.method === 'HEAD')
       return reply.code(303).header('Location', `${CONSOLE_PREFIX}/login`).send();
     return problem(req, reply, 401, 'Signed out', SIGNED_OUT);

@@ -45,6 +45,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest('base64url')
 export class ConsoleSessions {
   private readonly sessions = new Map<string, Session>();
   private readonly tokens = new Map<string, number>();
+  private readonly endedWhy = new Map<string, string>();
   readonly timing: SessionTiming;
 
   constructor(timing: Partial<SessionTiming> = {}) {
@@ -92,6 +93,24 @@ export class ConsoleSessions {
 
   close(id: string | undefined): void {
     if (id) this.sessions.delete(digest(id));
+  }
+
+  /**
+   * Ends a session for a reason its browser is told at its next request, whichever request ended it:
+   * a page's live stream in the background as much as the page a person asked for.
+   */
+  end(id: string | undefined, why: string): void {
+    if (!id || !this.sessions.delete(digest(id))) return;
+    while (this.endedWhy.size >= MAX_SESSIONS) this.endedWhy.delete(this.endedWhy.keys().next().value!);
+    this.endedWhy.set(digest(id), why);
+  }
+
+  /** Why the session `id` was ended (`end`), once: the request after is only signed out. */
+  takeEndReason(id: string | undefined): string | undefined {
+    if (!id) return undefined;
+    const why = this.endedWhy.get(digest(id));
+    this.endedWhy.delete(digest(id));
+    return why;
   }
 
   private sweep(): void {
