@@ -190,7 +190,13 @@ describe.each(['esign console', 'esign serve'] as const)('%s', (name) => {
     const health = page.locator('dl.health').first();
     await textOf(health, /Delivered\s*\d+(\.\d)?%/);
     await textOf(health, /Last failure.*HTTP 503: down for maintenance/s);
-    await textOf(health, /Next retry\s*in \d+m/);
+    // In words against now: minutes ahead, or due already when this file ran slowly (a loaded machine);
+    // whichever, the time itself is after the failure.
+    await textOf(health, /Next retry\s*(in \d+m|just now)/);
+    const [failedAt, retryAt] = await health
+      .locator('time')
+      .evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')));
+    expect(Date.parse(retryAt!)).toBeGreaterThan(Date.parse(failedAt!));
     expect(await axeBothSchemes(page)).toEqual([]);
     await pager.getByRole('link', { name: 'Next page' }).click();
     await textOf(page.getByRole('navigation', { name: 'Pages of failing deliveries' }), 'Page 2 of 2');
