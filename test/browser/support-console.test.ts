@@ -331,8 +331,13 @@ describe('sessions and read-only', () => {
     }
   }, 60_000);
 
-  it('esign console over a remote server: when the server refuses its key, the session ends', async () => {
-    const own = engine.keys.create('remote console');
+  /**
+   * esign console over esign serve on a key of its own, a Bundle page open; the key is revoked and
+   * `meanwhile` runs on that page; the next Bundle page says the backend refused the key, the one
+   * after is the sign-in.
+   */
+  async function refusedKeyEndsTheSession(keyName: string, meanwhile: (page: Page) => Promise<void>) {
+    const own = engine.keys.create(keyName);
     const door = await consoleDoor(
       { ...env(), ESIGN_BASE_URL: `${doors['esign serve'].origin}/api/v2`, ESIGN_API_KEY: own.key },
       [],
@@ -341,6 +346,7 @@ describe('sessions and read-only', () => {
       const page = await door.signIn(browser);
       await bundlePage(door, page, falcon.id);
       engine.keys.revoke(own.record.id);
+      await meanwhile(page);
       await page.goto(`${door.origin}/console/bundles/${falcon.id}`);
       await textOf(page.getByRole('alert'), "The backend refused this console's API key");
       await page.goto(`${door.origin}/console/`);
@@ -349,18 +355,14 @@ describe('sessions and read-only', () => {
     } finally {
       await stopDoors([door]);
     }
+  }
+
+  it('esign console over a remote server: when the server refuses its key, the session ends', async () => {
+    await refusedKeyEndsTheSession('remote console', async () => undefined);
   }, 60_000);
 
   it("esign console over a remote server: when a page's live stream is the first to be refused, the next page says why", async () => {
-    const own = engine.keys.create('remote console, live');
-    const door = await consoleDoor(
-      { ...env(), ESIGN_BASE_URL: `${doors['esign serve'].origin}/api/v2`, ESIGN_API_KEY: own.key },
-      [],
-    );
-    try {
-      const page = await door.signIn(browser);
-      await bundlePage(door, page, falcon.id);
-      engine.keys.revoke(own.record.id);
+    await refusedKeyEndsTheSession('remote console, live', async (page) => {
       // What the page's EventSource does when it connects after the revocation (its page already shown).
       const stream = await page.evaluate(async () => {
         const res = await fetch(document.querySelector<HTMLElement>('[data-live]')!.dataset.live!, {
@@ -369,14 +371,7 @@ describe('sessions and read-only', () => {
         return res.status;
       });
       expect(stream).toBe(401);
-      await page.goto(`${door.origin}/console/bundles/${falcon.id}`);
-      await textOf(page.getByRole('alert'), "The backend refused this console's API key");
-      await page.goto(`${door.origin}/console/`);
-      await seen(page.getByRole('heading', { name: 'Sign in to the support console' }));
-      await page.context().close();
-    } finally {
-      await stopDoors([door]);
-    }
+    });
   }, 60_000);
 
   it('a read-only console offers no signing link and refuses one asked for', async () => {
