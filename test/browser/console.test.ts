@@ -331,4 +331,21 @@ describe('the other doors', () => {
     await textOf(page.locator('main'), 'outbox is the local engine');
     await context.close();
   });
+
+  it("esign console over a remote server: an open page's live line says when the backend refuses the key", async () => {
+    const b = await newBundle('Remote refused', [{ name: 'Rita Remote', email: 'rita.remote@example.com' }]);
+    const own = engine.keys.create('console live refused');
+    const door = await startConsole(['--poll-seconds', '1'], {
+      ESIGN_BASE_URL: `${serve.origin}/api/v2`,
+      ESIGN_API_KEY: own.key,
+    });
+    const { context, page } = await signedIn(door);
+    // Revoked once the page's stream is open: its checks, not its opening, meet the refusal.
+    const streaming = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/live'));
+    await page.goto(`${door.origin}/console/bundles/${b.id}`);
+    expect((await streaming).status()).toBe(200);
+    engine.keys.revoke(own.record.id);
+    await textOf(page.locator('#live-status'), "The backend refused this console's API key");
+    await context.close();
+  });
 });

@@ -5,6 +5,7 @@
 // making and its stream's opening (or while its stream was reconnecting) is told at once, not lost.
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
 import { type Inspection, inspectBundle } from '../../app/inspection.js';
 import { evenPaceMs, RATE_SHARES } from '../../app/rateBudget.js';
 import type { Bundle } from '../../service/types.js';
@@ -133,8 +134,9 @@ export class LiveStreams {
           last = now;
           res.write(`event: change\ndata: ${Date.now()}\n\n`);
         }
-      } catch {
-        if (!closed) res.write(`event: gone\ndata: 0\n\n`);
+      } catch (e) {
+        // The backend refusing the console's key is not the Bundle gone: the page says which.
+        if (!closed) res.write(`event: ${e instanceof ApiError && e.status === 401 ? 'refused' : 'gone'}\ndata: 0\n\n`);
       } finally {
         checking = false;
         if (again && !closed) {

@@ -124,6 +124,10 @@ function startLive(): void {
     status.textContent = 'Live: this Bundle can no longer be read.';
     source.close();
   });
+  source.addEventListener('refused', () => {
+    status.textContent = "Live: stopped. The backend refused this console's API key: open any page to see why.";
+    source.close();
+  });
 }
 
 // ---- PDF preview ------------------------------------------------------------------------------------
