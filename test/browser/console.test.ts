@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { BIN } from '../cli/serveProcess.js';
-import { axeBothSchemes, SHOTS, shot as shotIn } from './consoleDoors.js';
+import { axeBothSchemes, SHOTS, seen, shot as shotIn, textOf } from './consoleDoors.js';
 import { launchChromium } from './harness.js';
 import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
 
@@ -57,11 +57,6 @@ async function startServe(): Promise<{ origin: string; proc: ResultPromise }> {
   return { origin, proc };
 }
 
-/** Waits until the locator is visible (playwright-core has no expect of its own). */
-const seen = (l: Locator, timeout = 10_000) => l.first().waitFor({ state: 'visible', timeout });
-/** Waits until the locator's text contains `text`. */
-const textOf = (l: Locator, text: string, timeout = 10_000) =>
-  expect.poll(async () => (await l.first().textContent()) ?? '', { timeout }).toContain(text);
 const countOf = (l: Locator, n: number) => expect.poll(() => l.count()).toBe(n);
 
 /** The screenshots of docs/support.md, light and dark (ESIGN_SCREENSHOTS=1). */

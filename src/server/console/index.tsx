@@ -107,8 +107,7 @@ function answerProblem(c: Console, req: FastifyRequest, reply: FastifyReply, e: 
     const id = parseCookies(req.headers.cookie ?? '')[COOKIE];
     // A page the browser shows says why; a request behind a page (its live stream, a part fetched to
     // update it) leaves the reason for this browser's next page.
-    if ((req.headers.accept ?? '').includes('text/html')) c.sessions.close(id);
-    else c.sessions.end(id, why);
+    c.sessions.close(id, (req.headers.accept ?? '').includes('text/html') ? undefined : why);
     sessionOf.delete(req);
     return c.problem(req, reply, 401, 'Signed out', why);
   }

@@ -91,21 +91,17 @@ export class ConsoleSessions {
     return s;
   }
 
-  close(id: string | undefined): void {
-    if (id) this.sessions.delete(digest(id));
-  }
-
   /**
-   * Ends a session for a reason its browser is told at its next request, whichever request ended it:
-   * a page's live stream in the background as much as the page a person asked for.
+   * Ends a session; with `why`, its browser is told why at its next request (the request that ended
+   * it may be one no one sees: a page's live stream).
    */
-  end(id: string | undefined, why: string): void {
-    if (!id || !this.sessions.delete(digest(id))) return;
+  close(id: string | undefined, why?: string): void {
+    if (!id || !this.sessions.delete(digest(id)) || why === undefined) return;
     while (this.endedWhy.size >= MAX_SESSIONS) this.endedWhy.delete(this.endedWhy.keys().next().value!);
     this.endedWhy.set(digest(id), why);
   }
 
-  /** Why the session `id` was ended (`end`), once: the request after is only signed out. */
+  /** Why the session `id` was closed (`close` with a reason), once: the request after is only signed out. */
   takeEndReason(id: string | undefined): string | undefined {
     if (!id) return undefined;
     const why = this.endedWhy.get(digest(id));
