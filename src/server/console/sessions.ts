@@ -96,7 +96,11 @@ export class ConsoleSessions {
    * it may be one no one sees: a page's live stream).
    */
   close(id: string | undefined, why?: string): void {
-    if (!id || !this.sessions.delete(digest(id)) || why === undefined) return;
+    if (!id) return;
+    const open = this.sessions.delete(digest(id));
+    // Closed without a reason by a page its browser shows: whatever was left to tell is told there.
+    if (why === undefined) return void this.endedWhy.delete(digest(id));
+    if (!open) return;
     while (this.endedWhy.size >= MAX_SESSIONS) this.endedWhy.delete(this.endedWhy.keys().next().value!);
     this.endedWhy.set(digest(id), why);
   }
