@@ -44,7 +44,7 @@ import { bundleIdsByPrefix, findBundlesByCustomKeys, findPacketRow, loadBundle, 
 import { queryBundles } from './bundles/list.js';
 import { Clock } from './store/clock.js';
 import type { DocumentTimes, EngineContext } from './store/context.js';
-import { BUSY_PAUSE_MS, HTML_JOB_DEADLINE_MS } from '../domain/documentLimits.js';
+import { BUSY_PAUSE_MS, CREATE_CHECK_DEADLINE_MS, HTML_JOB_DEADLINE_MS } from '../domain/documentLimits.js';
 import { type Db, type Report, openDatabase } from './store/db.js';
 import { BackgroundRun } from './documents/background.js';
 import { closeSandbox } from './documents/sandbox/apart.js';
@@ -88,7 +88,7 @@ export interface LocalEngineOptions {
    * directory tightened, a slow upgrade); default: process warnings (`asWarning`), so none is lost.
    */
   report?: Report;
-  /** Shorter times for background document work than the defaults (tests: a deadline met in seconds). */
+  /** Other times for document work than the defaults (tests: a deadline met in seconds, or one a loaded machine meets). */
   documentTimes?: Partial<DocumentTimes>;
   /** Report each Bundle list's plan (strategy, driving index, total, page) through `report`: ESIGN_DEBUG=sql. */
   explainLists?: boolean;
@@ -164,7 +164,12 @@ export class LocalEngine implements LocalBackend {
       }),
       keepWebhookReplies: () => opts.guardUrls === undefined || this.ctx.outboundPolicy().publicOnly,
       report,
-      documentTimes: { htmlDeadlineMs: HTML_JOB_DEADLINE_MS, busyPauseMs: BUSY_PAUSE_MS, ...opts.documentTimes },
+      documentTimes: {
+        htmlDeadlineMs: HTML_JOB_DEADLINE_MS,
+        busyPauseMs: BUSY_PAUSE_MS,
+        createCheckMs: CREATE_CHECK_DEADLINE_MS,
+        ...opts.documentTimes,
+      },
     };
     applyDue(this.ctx);
     onBundleEvent(this.db, () => {

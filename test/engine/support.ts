@@ -4,11 +4,11 @@ import { CONTRACT_B64, bundleRequest, newEngine } from '../helpers.js';
 
 export type TestEngine = ReturnType<typeof newEngine>;
 
-/** A fresh engine for every test of the calling file, disposed afterwards. */
-export function useEngine(): { readonly e: TestEngine } {
+/** A fresh engine for every test of the calling file (made with `opts`), disposed afterwards. */
+export function useEngine(opts?: Parameters<typeof newEngine>[0]): { readonly e: TestEngine } {
   const box = {} as { e: TestEngine };
   beforeEach(() => {
-    box.e = newEngine();
+    box.e = newEngine(opts);
   });
   afterEach(async () => box.e?.dispose());
   return box;

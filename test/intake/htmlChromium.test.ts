@@ -13,7 +13,13 @@ const chromium = findChromium();
 /** An image any Debian system has, readable by anyone: what a document must not be able to take. */
 const SERVER_IMAGE = '/usr/share/pixmaps/debian-logo.png';
 
-const render = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) =>
+/**
+ * A render's time limit here: the product's 30 s is for a server's own machine; with two runs of the
+ * suite on 2 cores a sound page once took longer. The limit itself is tested at 50 ms, below.
+ */
+const RENDER_MS = 90_000;
+
+const render = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs = RENDER_MS) =>
   renderHtml(html, { fieldsMode, renderer: 'chromium', timeoutMs });
 
 const annotationsOf = (pdf: Buffer) =>
@@ -44,9 +50,7 @@ describe('renderHtml with Chromium', () => {
     ).toBeDefined();
   });
 
-  it('prints Letter pages and places fields where the print layout put them, across page breaks', {
-    timeout: 60_000,
-  }, async () => {
+  it('prints Letter pages and places fields where the print layout put them, across page breaks', async () => {
     const body = Array.from(
       { length: 70 },
       (_, i) =>
@@ -117,7 +121,7 @@ describe('renderHtml with Chromium', () => {
     expect([...new Set((await annotationsOf(pdf)).map((a) => a.url))]).toEqual(['https://example.com/terms']);
   });
 
-  it('loads nothing from the network and runs no script', { timeout: 60_000 }, async () => {
+  it('loads nothing from the network and runs no script', async () => {
     const hits: string[] = [];
     const server = createServer((req, res) => {
       hits.push(req.url ?? '');
@@ -146,7 +150,7 @@ describe('renderHtml with Chromium', () => {
       const parse5 = await import('parse5');
       await renderWithChromium(parse5, parse5.parse(html), [], {
         executablePath: chromium ?? 'chromium',
-        timeoutMs: 30_000,
+        timeoutMs: RENDER_MS,
         documentUrl: `${base}/document`,
       });
       await new Promise((r) => setTimeout(r, 300));
@@ -159,7 +163,7 @@ describe('renderHtml with Chromium', () => {
     }
   });
 
-  it('runs Chromium in the box: as nobody when root, with its own sandbox on', { timeout: 60_000 }, async () => {
+  it('runs Chromium in the box: as nobody when root, with its own sandbox on', async () => {
     const seen = new Set<string>();
     let polling = true;
     const poll = (async () => {
@@ -188,7 +192,7 @@ describe('renderHtml with Chromium', () => {
     expect(lines.filter((l) => l.includes('--no-sandbox'))).toEqual([]);
   });
 
-  it('renders only, in mode none, with no marker links left', { timeout: 60_000 }, async () => {
+  it('renders only, in mode none, with no marker links left', async () => {
     const { pdf, fields } = await render(
       '<p>Name: <input name="n" value="Jane"></p><div data-esign-kind="sig"></div>',
       'none',
@@ -198,7 +202,7 @@ describe('renderHtml with Chromium', () => {
     expect((await pageTexts(pdf)).join(' ')).toContain('Name:');
   });
 
-  it('stops at the deadline and closes the browser', { timeout: 60_000 }, async () => {
+  it('stops at the deadline and closes the browser', async () => {
     await expect(render('<p>slow</p>', 'none', 50)).rejects.toThrow('Rendering the HTML took longer than 50 ms.');
     // The launch under way finishes, then closes: once a browser was seen, as soon as it is gone (a
     // launch takes more than 3 s when the whole suite shares this machine's two cores; 10 s at most).

@@ -6,11 +6,18 @@
 // (bench/security.mjs --only fuzz).
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREATE_CHECK_DEADLINE_MS } from '../../src/domain/documentLimits.js';
 import { bundleRequest } from '../helpers.js';
 import { type SecureServer, startServer } from './securityServer.js';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3000);
 const CONCURRENCY = 16;
+/**
+ * A request answered later than this hangs. A create's document checks may take their whole deadline
+ * when the machine is loaded (two runs of the suite on 2 cores: three calls of /mcp past 10 s), and
+ * then answer 503 `unavailable`, the server saying it is busy: an answer, not a failure.
+ */
+const ANSWER_MS = CREATE_CHECK_DEADLINE_MS + 10_000;
 
 /** mulberry32: a small seeded generator. */
 function rng(seed: number) {
@@ -393,12 +400,15 @@ describe('fuzzing esign serve', () => {
               method: method as 'GET',
               headers,
               body: b.body,
-              headersTimeout: 10_000,
-              bodyTimeout: 10_000,
+              headersTimeout: ANSWER_MS,
+              bodyTimeout: ANSWER_MS,
             });
-            await res.body.dump();
+            const busy =
+              res.statusCode === 503
+                ? /"code":"unavailable"/.test(await res.body.text())
+                : (await res.body.dump(), false);
             statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-            if (res.statusCode >= 500 && res.statusCode !== 501) failures.push(`${res.statusCode} ${label}`);
+            if (res.statusCode >= 500 && res.statusCode !== 501 && !busy) failures.push(`${res.statusCode} ${label}`);
           } catch (e) {
             failures.push(`${(e as Error).message} ${label}`);
           }

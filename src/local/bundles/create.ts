@@ -271,13 +271,20 @@ async function planDocument(
   }
   const hash = await sha256Yielding(data);
   const known = knownPdfPages(ctx.db, hash);
-  const info = known !== undefined ? { pages: known } : await inspectPdfApart(data, { hash });
+  const info =
+    known !== undefined
+      ? { pages: known }
+      : await inspectPdfApart(data, { hash, deadlineMs: ctx.documentTimes.createCheckMs });
   if ('problem' in info) {
     errs.add(field, info.problem);
     return undefined;
   }
   const name = d.filename ?? (d.file_index !== undefined ? fitFilename(files[d.file_index].filename) : `${key}.pdf`);
-  const derived = await deriveFieldsApart(data, spec, i, { field, hash });
+  const derived = await deriveFieldsApart(data, spec, i, {
+    field,
+    hash,
+    deadlineMs: ctx.documentTimes.createCheckMs,
+  });
   for (const p of derived.problems) errs.add(p.field, p.message);
   return {
     key,

@@ -34,12 +34,14 @@ export interface EngineContext {
   documentTimes: DocumentTimes;
 }
 
-/** The times of background document work: an engine's defaults, which a host (or a test) may shorten. */
+/** The times of document work: an engine's defaults, which a host (or a test) may change. */
 export interface DocumentTimes {
   /** An HTML document's render, from its start; past it, the renderer is killed. */
   htmlDeadlineMs: number;
   /** The pause before a document starved of CPU is tried again, grown by the number of tries. */
   busyPauseMs: number;
+  /** The checks a create makes before it answers (a PDF opened, its fields placed), from their queueing. */
+  createCheckMs: number;
 }
 
 /**

@@ -164,7 +164,7 @@ export async function createEnvelopeTemplate(
       }
       continue;
     }
-    const pdf = await readDocumentPdf(d, i, baseDir, errs);
+    const pdf = await readDocumentPdf(d, i, baseDir, errs, ctx.documentTimes.createCheckMs);
     if (!pdf) continue;
     pdfs.set(i, pdf);
     checkFields(d.fields ?? [], signerKeys, pdf.pages, i, errs);
@@ -226,6 +226,7 @@ async function readDocumentPdf(
   i: number,
   baseDir: string,
   errs: FieldErrors,
+  deadlineMs: number,
 ): Promise<{ data: Buffer; hash: string; pages: number; name: string } | undefined> {
   const path = d.file ?? d.file_path;
   const field =
@@ -241,7 +242,7 @@ async function readDocumentPdf(
     errs.add(field, `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
     return undefined;
   }
-  const info = await inspectPdfApart(data);
+  const info = await inspectPdfApart(data, { deadlineMs });
   if ('problem' in info) {
     errs.add(field, info.problem);
     return undefined;

@@ -161,7 +161,9 @@ export async function saveTemplate(
   const def = S.parseOr400(S.TemplateImportRequest, { ...input, pdf: undefined });
   const errs = new FieldErrors();
   const pdf = Buffer.isBuffer(input.pdf) ? input.pdf : undefined;
-  const info = pdf ? await inspectPdfApart(pdf) : { problem: 'A PDF is required.' };
+  const info = pdf
+    ? await inspectPdfApart(pdf, { deadlineMs: ctx.documentTimes.createCheckMs })
+    : { problem: 'A PDF is required.' };
   if ('problem' in info) errs.add(pdfField, info.problem);
   const pages = 'pages' in info ? info.pages : undefined;
   const roles = checkRoles(def.roles, errs);

@@ -73,11 +73,13 @@ async function once<T>(key: string, run: () => Promise<T>): Promise<T | { proble
 
 /**
  * `background`: work after the create (the document's processing), with the longer deadline counted
- * from the job's start; otherwise a create's check, answered within CREATE_CHECK_DEADLINE_MS in all.
+ * from the job's start; otherwise a create's check, answered within `deadlineMs` in all (the engine's
+ * documentTimes.createCheckMs; CREATE_CHECK_DEADLINE_MS unless given).
  */
 export interface ApartOptions {
   hash?: string;
   background?: boolean;
+  deadlineMs?: number;
 }
 
 const jobOptions = (opts: ApartOptions) =>
@@ -88,7 +90,7 @@ const jobOptions = (opts: ApartOptions) =>
         counting: 'started' as const,
         cpuOf: 'process' as const,
       }
-    : { deadlineMs: CREATE_CHECK_DEADLINE_MS, subject: 'The PDF', cpuOf: 'process' as const };
+    : { deadlineMs: opts.deadlineMs ?? CREATE_CHECK_DEADLINE_MS, subject: 'The PDF', cpuOf: 'process' as const };
 
 /** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
 async function asFile<T>(data: Buffer | string, use: (path: string) => Promise<T>, name = 'document.pdf'): Promise<T> {
