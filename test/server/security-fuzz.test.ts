@@ -403,10 +403,9 @@ describe('fuzzing esign serve', () => {
               headersTimeout: ANSWER_MS,
               bodyTimeout: ANSWER_MS,
             });
-            const busy =
-              res.statusCode === 503
-                ? /"code":"unavailable"/.test(await res.body.text())
-                : (await res.body.dump(), false);
+            let busy = false;
+            if (res.statusCode === 503) busy = /"code":"unavailable"/.test(await res.body.text());
+            else await res.body.dump();
             statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
             if (res.statusCode >= 500 && res.statusCode !== 501 && !busy) failures.push(`${res.statusCode} ${label}`);
           } catch (e) {
