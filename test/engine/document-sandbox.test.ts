@@ -14,7 +14,12 @@ import {
   hugeTable,
   noRoot,
 } from '../../bench/hostile-documents.mjs';
-import { deriveFieldsApart, inspectPdfApart, renderHtmlApart } from '../../src/local/documents/sandbox/apart.js';
+import {
+  closeSandbox,
+  deriveFieldsApart,
+  inspectPdfApart,
+  renderHtmlApart,
+} from '../../src/local/documents/sandbox/apart.js';
 import { SandboxPool } from '../../src/local/documents/sandbox/pool.js';
 import { inspectPdf } from '../../src/domain/documentChecks.js';
 import { prescanPdf } from '../../src/domain/pdfBounds.js';
@@ -147,9 +152,20 @@ describe('the document sandbox', () => {
     doc.addPage().drawText(`Checked once ${Math.random()}`);
     const file_b64 = Buffer.from(await doc.save()).toString('base64');
     const request = bundleRequest({ documents: [{ key: 'contract', file_b64 }] });
-    const hurried = newEngine({ documentTimes: { createCheckMs: 1 } });
+    // The check's process is new (none idle), and stopped as it appears: a loaded machine, at its worst.
+    closeSandbox();
+    const old = new Set(sandboxes());
+    const hurried = newEngine({ documentTimes: { createCheckMs: 2_000 } });
     try {
-      await expectApiError(hurried.createBundle(request), 503, { code: 'unavailable', message: /busy/ });
+      const create = hurried.createBundle(request);
+      let stopped: number | undefined;
+      for (let i = 0; i < 500 && stopped === undefined; i++) {
+        stopped = sandboxes().find((pid) => !old.has(pid));
+        if (stopped === undefined) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(stopped).toBeDefined();
+      process.kill(stopped!, 'SIGSTOP');
+      await expectApiError(create, 503, { code: 'unavailable', message: /busy/ });
     } finally {
       await hurried.dispose();
     }
@@ -159,5 +175,6 @@ describe('the document sandbox', () => {
     } finally {
       await patient.dispose();
     }
-  });
+    // Bounded below the default 20 s: the check waits out the engine's 2 s, not the default.
+  }, 15_000);
 });
