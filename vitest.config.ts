@@ -34,12 +34,13 @@ class LongestFirst extends BaseSequencer {
 // A browser-tier test waits on Chromium or LibreOffice, which may take a document's whole background
 // deadline (SANDBOX_JOB_DEADLINE_MS, 60 s) on a loaded machine: it waits twice that, and so do its
 // hooks (an engine's close waits for its documents' background work: with two runs of the suite on
-// this machine, a page file's afterAll passed 30 s). A processes-tier
-// hook starts programs (esign serve, esign mcp, a seeded data directory): with two runs of the suite
-// on this machine's 2 cores, starting two of them once took more than 30 s.
+// this machine, a page file's afterAll passed 30 s). A processes-tier test or hook starts programs
+// (esign serve, esign mcp, a seeded data directory): with two runs of the suite on this machine's 2
+// cores, starting two of them once took more than 30 s, and so did two esign mcp reading 20 MB and
+// more from stdin.
 const TIER_TIMEOUTS: Record<Tier, { testTimeout?: number; hookTimeout?: number }> = {
   unit: {},
-  processes: { hookTimeout: 90_000 },
+  processes: { testTimeout: 90_000, hookTimeout: 90_000 },
   browser: { testTimeout: 120_000, hookTimeout: 120_000 },
   bench: {},
 };

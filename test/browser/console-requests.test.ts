@@ -49,7 +49,7 @@ beforeAll(async () => {
   expect((await call(`/api/v2/bundles/${b.id}/`)).status).toBe(200);
   expect((await call('/api/v2/bundles/nosuchbundle/')).status).toBe(404);
   expect((await call('/sandbox/clock/advance/', { method: 'POST', json: { ms: 1000 } })).status).toBe(200);
-}, 30_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -55,7 +55,7 @@ describe('links and waits across processes', () => {
       await engine.close();
       data.cleanup();
     }
-  }, 30_000);
+  });
 
   it('a spawned esign bundle wait notices a signature made by this process', async () => {
     const data = tempDir('esign-wait-');
@@ -89,5 +89,5 @@ describe('links and waits across processes', () => {
       await engine.close();
       data.cleanup();
     }
-  }, 30_000);
+  });
 });

@@ -47,5 +47,4 @@ it.skipIf(!hasTmux && !process.env.CI)(
     expect(lines[0]).toBe('__before__');
     expect(lines[1]).toMatch(new RegExp(`^${id}  Sent  0/2 signed  \\(waiting for sent, 0 s\\)  Evillabel$`));
   },
-  30_000,
 );

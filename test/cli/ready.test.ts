@@ -65,7 +65,7 @@ describe('readiness', () => {
     expect(done.exitCode).toBe(0);
     expect(done.stdout.trim().split('\n')).toEqual([line]);
     expect(existsSync(ready)).toBe(false);
-  }, 30_000);
+  });
 
   it('esign webhook listen --ready-file (and --json, on stderr: stdout is for deliveries only): its URL, before any delivery', async () => {
     const ready = join(tmp.dir, 'listen-ready.json');
@@ -90,7 +90,7 @@ describe('readiness', () => {
     expect(existsSync(ready)).toBe(false);
     // A script reading deliveries from stdout reads deliveries only.
     for (const l of String(done.stdout).split('\n').filter(Boolean)) expect(JSON.parse(l)).not.toHaveProperty('ready');
-  }, 30_000);
+  });
 
   it('a ready file that cannot be written is a usage error naming it', async () => {
     const r = await execa(
@@ -100,5 +100,5 @@ describe('readiness', () => {
     );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/esign: --ready-file .*r\.json: cannot write it/);
-  }, 30_000);
+  });
 });

@@ -56,20 +56,16 @@ afterAll(async () => {
 });
 
 // CI installs tmux (.ci/run): there the test runs, never skips.
-it.skipIf(!hasTmux && !process.env.CI)(
-  'bundle list fits an 80-column terminal',
-  async () => {
-    const lines = await listIn(data.dir, 80);
-    expect(lines[0]).toMatch(/^ID\s+STATUS\s+LABEL\s+SIGNERS\s+TAGS\s+CREATED$/);
-    expect(lines[1].startsWith(`${ids[0]}  Sent`)).toBe(true);
-    expect(lines[1]).toContain('…');
-    expect(lines[1]).toMatch(/just now$/);
-    // One line per row: nothing wrapped.
-    expect(lines).toHaveLength(2);
-    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
-  },
-  30_000,
-);
+it.skipIf(!hasTmux && !process.env.CI)('bundle list fits an 80-column terminal', async () => {
+  const lines = await listIn(data.dir, 80);
+  expect(lines[0]).toMatch(/^ID\s+STATUS\s+LABEL\s+SIGNERS\s+TAGS\s+CREATED$/);
+  expect(lines[1].startsWith(`${ids[0]}  Sent`)).toBe(true);
+  expect(lines[1]).toContain('…');
+  expect(lines[1]).toMatch(/just now$/);
+  // One line per row: nothing wrapped.
+  expect(lines).toHaveLength(2);
+  for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
+});
 
 it.skipIf(!hasTmux && !process.env.CI)(
   'names two columns wide per character are shown whole when they fit, and cut to fit when not',
@@ -86,5 +82,4 @@ it.skipIf(!hasTmux && !process.env.CI)(
     // The note under it is broken at a space to the pane's width, not by the terminal mid-word.
     expect(narrow.slice(3).join(' ')).toBe('(TAGS left out to fit 60 columns; --json or a pipe shows all)');
   },
-  30_000,
 );

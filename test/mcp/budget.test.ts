@@ -67,7 +67,7 @@ describe('the cost of the tool list', () => {
     expect(tools.length).toBeLessThanOrEqual(MAX_TOOLS);
     expect(chars).toBeLessThanOrEqual(MAX_LIST_CHARS);
     expect(tools.map((t) => t.name)).toEqual(toolsOf('default', true).map((t) => t.name));
-  }, 30_000);
+  });
 
   it('--tools all: one tool per operation of the table (by its name), and the jobs', async () => {
     const { tools } = await handshake(['--tools', 'all'], '2025-06-18');
@@ -81,14 +81,14 @@ describe('the cost of the tool list', () => {
     ]);
     expect(names.has('find_bundles') && names.has('webhook_health')).toBe(true);
     expect(names.has('call_operation')).toBe(false);
-  }, 30_000);
+  });
 
   it("answers a client of the SDK's newest protocol version in that version", async () => {
     const { init } = await handshake([], LATEST_PROTOCOL_VERSION);
     expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
     expect(init.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     expect(init.capabilities).toMatchObject({ tools: {}, resources: {}, prompts: {} });
-  }, 30_000);
+  });
 
   it("the CLI's tool-set names are the server's", () => {
     expect([...TOOL_SET_NAMES]).toEqual([...TOOL_SETS]);

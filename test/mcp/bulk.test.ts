@@ -414,5 +414,5 @@ describe('send_batch where no journal is kept', () => {
     } finally {
       data.cleanup();
     }
-  }, 30_000);
+  });
 });

@@ -235,5 +235,5 @@ describe('esign mcp on stdio over the remote backend', () => {
     } finally {
       await live.client.close();
     }
-  }, 30_000);
+  });
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
   engine = newEngine();
   rx = await startReceiver();
   rx.respond = () => ({ status: 500, body: HOSTILE });
-}, 30_000);
+});
 afterAll(async () => {
   await rx?.close();
   await engine?.dispose();

@@ -50,7 +50,7 @@ describe('esign mcp install', () => {
     await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env }));
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('send_for_signature');
     await client.close();
-  }, 30_000);
+  });
 
   it("writes Codex's TOML table, replacing only ours; --print shows it", async () => {
     const file = join(home.dir, '.codex', 'config.toml');

@@ -77,7 +77,7 @@ describe('the stdio bound', () => {
     });
     expect([big.exitCode, big.stderr]).toEqual([0, '']);
     expect(JSON.parse(big.stdout)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
-  }, 30_000);
+  });
 
   it('esign mcp answers a JSON-RPC batch with -32600 instead of dropping it, and goes on', async () => {
     const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }];
@@ -95,7 +95,7 @@ describe('the stdio bound', () => {
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batch/) } },
       { jsonrpc: '2.0', id: 2, result: {} },
     ]);
-  }, 30_000);
+  });
 });
 
 describe('esign mcp --tools all', () => {

@@ -61,7 +61,7 @@ describe('the six flows of a CI engineer', () => {
       });
       key = (JSON.parse(made.stdout) as { key: string }).key;
       serve = await startServe({ ESIGN_DATA_DIR: served, NO_COLOR: '1' }, ['--allow-private-urls']);
-    }, 30_000);
+    });
     afterAll(async () => serve?.stop());
 
     it('pass there too, side by side', async () => {

@@ -30,7 +30,7 @@ describe('a scenario against esign serve through a profile', () => {
       input: `${(JSON.parse(key.stdout) as { key: string }).key}\n`,
     });
     expect(added.exitCode).toBe(0);
-  }, 30_000);
+  });
   afterAll(async () => serve?.stop());
 
   it('runs the example whole: signers, clock, outbox and webhooks over the wire', async () => {

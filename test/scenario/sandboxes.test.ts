@@ -62,7 +62,7 @@ describe('scenario files side by side on one esign serve', () => {
       writeFileSync(file, scenario(i + 1));
       return file;
     });
-  }, 30_000);
+  });
   afterAll(async () => serve?.stop());
 
   const sandboxes = async () =>

@@ -100,7 +100,7 @@ beforeAll(async () => {
     server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim().split('\n')[0]!));
     server.once('exit', () => reject(new Error('serve exited early')));
   });
-}, 30_000);
+});
 afterAll(async () => {
   server?.kill('SIGTERM');
   await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));

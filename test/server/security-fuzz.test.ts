@@ -80,7 +80,7 @@ beforeAll(async () => {
     person: `/api/v2/persons/${p.id}/`,
     webhook: `/api/v2/webhooks/${w.id}/`,
   };
-}, 30_000);
+});
 afterAll(async () => srv?.close());
 
 const ROUTES: [string, string][] = [

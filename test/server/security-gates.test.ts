@@ -173,7 +173,7 @@ describe('page uploads are bounded while they arrive', () => {
     expect(r.status, r.body.slice(-300)).toBe(413);
     expect(r.body).toContain('total at most 50 MB');
     expect(r.sentMb).toBeLessThan(80);
-  }, 30_000);
+  });
 
   it('refuses a signing post of 400 fields of 512 KB at the 2 MB total of its fields', async () => {
     const session = await signingSession();
@@ -184,7 +184,7 @@ describe('page uploads are bounded while they arrive', () => {
     const r = await streamUntilAnswered(`/sign/session/${session}/sign`, MULTIPART, body());
     expect(r.status, r.body.slice(-300)).toBe(413);
     expect(r.sentMb).toBeLessThan(20);
-  }, 30_000);
+  });
 
   it('refuses a preparation post of 2,000 fields of 512 KB, and one whose PDF passes 50 MB, as they arrive', async () => {
     function* fields() {
@@ -210,7 +210,7 @@ describe('page uploads are bounded while they arrive', () => {
     expect(c.status).toBe(413);
     expect(c.body).toContain('big.pdf');
     expect(c.sentMb).toBeLessThan(150);
-  }, 30_000);
+  });
 
   it('still takes a real signing post with an attachment, and a decline with a reason', async () => {
     const session = await signingSession({

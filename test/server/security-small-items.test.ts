@@ -25,7 +25,7 @@ beforeAll(async () => {
   serve.process.stderr!.on('data', (b: Buffer) => {
     stderr += b.toString();
   });
-}, 30_000);
+});
 afterAll(() => serve?.stop());
 
 const BOUNDARY = 'esignBoundary7d3';

@@ -122,12 +122,12 @@ describe('a refused body is left unread, on every door', () => {
   it('the API: a keyed multipart upload past its file limit, and a keyed JSON body past its limit', async () => {
     expectUnread(await sendOn(post('/api/v2/bundles/', keyed() + MULTIPART), fileChunk('files')), 413);
     expectUnread(await sendOn(post('/api/v2/bundles/', keyed() + JSON_TYPE), jsonChunk), 413);
-  }, 30_000);
+  });
 
   it('the signing page: a form past its fields, and JSON past its limit', async () => {
     expectUnread(await sendOn(post(`/sign/session/${await signingSession()}/sign`, MULTIPART), fieldChunk), 413);
     expectUnread(await sendOn(post(`/sign/session/${await signingSession()}/sign`, JSON_TYPE), jsonChunk), 413);
-  }, 30_000);
+  });
 
   it('the preparation page: a form past its fields, and one whose PDF passes 50 MB', async () => {
     const fields = Buffer.from(fieldChunk.toString().replace('value:x', 'signer_name'));
@@ -136,7 +136,7 @@ describe('a refused body is left unread, on every door', () => {
       await sendOn(post(`/prepare/session/${await preparationSession()}/bundle`, MULTIPART), fileChunk('pdf')),
       413,
     );
-  }, 30_000);
+  });
 
   it('the console: a sign-in form past 16 KB; /mcp: a keyed body past its limit', async () => {
     const form = Buffer.from(`key=${'k'.repeat(MB - 4)}`);
@@ -148,7 +148,7 @@ describe('a refused body is left unread, on every door', () => {
       await sendOn(post('/mcp', `${keyed()}Accept: application/json, text/event-stream\r\n${JSON_TYPE}`), jsonChunk),
       413,
     );
-  }, 30_000);
+  });
 });
 
 describe('bodies held in memory take turns', () => {
