@@ -146,7 +146,7 @@ describe('the document sandbox', () => {
     }
   }, 60_000);
 
-  it("answers a create's checks within the engine's createCheckMs: past it a 503, and the PDF is not held against", async () => {
+  it("answers a create's checks within the engine's createCheckMs: past it a 503, and the PDF is not held against it", async () => {
     // A PDF no earlier test checked (the checks of this process are remembered by hash).
     const doc = await PDFDocument.create();
     doc.addPage().drawText(`Checked once ${Math.random()}`);
