@@ -42,6 +42,28 @@ const browsers = () => {
   }
 };
 
+/**
+ * `user args` of each process below this one (not the machine's: another run of the suite may render
+ * beside this one).
+ */
+const belowThisProcess = (): string[] => {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,user:16=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map(([, pid, ppid, rest]) => ({ pid: Number(pid), ppid: Number(ppid), line: rest! }));
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows)
+      if (mine.has(r.ppid) && !mine.has(r.pid)) {
+        mine.add(r.pid);
+        grew = true;
+      }
+  }
+  return rows.filter((r) => r.pid !== process.pid && mine.has(r.pid)).map((r) => r.line);
+};
+
 describe('renderHtml with Chromium', () => {
   it('finds Chromium', () => {
     expect(
@@ -168,8 +190,9 @@ describe('renderHtml with Chromium', () => {
     let polling = true;
     const poll = (async () => {
       while (polling) {
-        for (const l of execFileSync('ps', ['-eo', 'user:16,args'], { encoding: 'utf8' }).split('\n'))
-          if (l.includes('esign-chromium-') && /chromium --|bwrap/.test(l)) seen.add(l.slice(0, 600));
+        // bwrap and Chromium themselves: setpriv, which starts bwrap, is root until it has dropped to nobody.
+        for (const l of belowThisProcess())
+          if (l.includes('esign-chromium-') && /^\S+\s+\S*\/(bwrap|chromium) /.test(l)) seen.add(l.slice(0, 600));
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
