@@ -25,6 +25,7 @@ import { inspectPdf } from '../../src/domain/documentChecks.js';
 import { prescanPdf } from '../../src/domain/pdfBounds.js';
 import { PDFDocument } from 'pdf-lib';
 import { CONTRACT_PDF, bundleRequest, expectApiError, newEngine } from '../helpers.js';
+import { stopNewProcess } from './support.js';
 
 /** This process's children: the document sandbox's processes (the tests here start no other). */
 function sandboxes(): number[] {
@@ -158,13 +159,7 @@ describe('the document sandbox', () => {
     const hurried = newEngine({ documentTimes: { createCheckMs: 2_000 } });
     try {
       const create = hurried.createBundle(request);
-      let stopped: number | undefined;
-      for (let i = 0; i < 500 && stopped === undefined; i++) {
-        stopped = sandboxes().find((pid) => !old.has(pid));
-        if (stopped === undefined) await new Promise((r) => setTimeout(r, 10));
-      }
-      expect(stopped).toBeDefined();
-      process.kill(stopped!, 'SIGSTOP');
+      await stopNewProcess(sandboxes, old);
       await expectApiError(create, 503, { code: 'unavailable', message: /busy/ });
     } finally {
       await hurried.dispose();

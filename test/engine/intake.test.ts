@@ -6,7 +6,7 @@ import { findTextInPdf } from '../../src/local/documents/intake/pdfText.js';
 import { loadPdfLib } from '../../src/lazyImport.js';
 import { closeSandbox } from '../../src/local/documents/sandbox/apart.js';
 import { CONTRACT_B64, bundleRequest, expectApiError, fixture, newEngine } from '../helpers.js';
-import { useEngine, withDocument } from './support.js';
+import { stopNewProcess, useEngine, withDocument } from './support.js';
 
 // This file's tier runs beside Chromium and LibreOffice, and the sandbox at nice 10 below them: with
 // two runs of the suite on 2 cores, a create's check once waited past its 20 s for a process (a 503),
@@ -165,13 +165,7 @@ describe('HTML documents on a loaded machine', () => {
         documents: [{ key: 'order', file_html: HTML_ORDER, html_fields_mode: 'none' }],
       }),
     );
-    let stopped: number | undefined;
-    for (let i = 0; i < 500 && stopped === undefined; i++) {
-      stopped = sandboxes().find((pid) => !before.has(pid));
-      if (stopped === undefined) await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(stopped).toBeDefined();
-    process.kill(stopped!, 'SIGSTOP');
+    const stopped = await stopNewProcess(sandboxes, before);
     await e.settle();
     const sent = await e.getBundle(b.id);
     expect({ status: sent.status, errors: sent.errors }).toEqual({ status: 'se', errors: [] });

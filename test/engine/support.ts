@@ -1,5 +1,5 @@
 // Small helpers shared by the engine tests (not a test file itself).
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { CONTRACT_B64, bundleRequest, newEngine } from '../helpers.js';
 
 export type TestEngine = ReturnType<typeof newEngine>;
@@ -99,4 +99,19 @@ export async function withoutSoffice<T>(on: boolean | undefined, fn: () => Promi
       else process.env[k] = v;
     }
   }
+}
+
+/**
+ * Stops (SIGSTOP) the first process `listed` names that was not in `before`, as soon as it appears
+ * (a sandbox process starved of CPU from its start: a loaded machine at its worst); its pid.
+ */
+export async function stopNewProcess(listed: () => number[], before: Set<number>): Promise<number> {
+  let found: number | undefined;
+  for (let i = 0; i < 500 && found === undefined; i++) {
+    found = listed().find((pid) => !before.has(pid));
+    if (found === undefined) await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(found, 'a new process within 5 s').toBeDefined();
+  process.kill(found!, 'SIGSTOP');
+  return found!;
 }
