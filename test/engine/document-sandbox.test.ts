@@ -24,8 +24,12 @@ import { SandboxPool } from '../../src/local/documents/sandbox/pool.js';
 import { inspectPdf } from '../../src/domain/documentChecks.js';
 import { prescanPdf } from '../../src/domain/pdfBounds.js';
 import { PDFDocument } from 'pdf-lib';
+import { CREATE_CHECK_DEADLINE_MS } from '../../src/domain/documentLimits.js';
 import { CONTRACT_PDF, bundleRequest, expectApiError, newEngine } from '../helpers.js';
 import { stopNewProcess } from './support.js';
+
+/** A create's check, with the engine's default time. */
+const CHECK = { deadlineMs: CREATE_CHECK_DEADLINE_MS };
 
 /** This process's children: the document sandbox's processes (the tests here start no other). */
 function sandboxes(): number[] {
@@ -64,24 +68,24 @@ describe('the document sandbox', () => {
     await expect(
       renderHtmlApart({ html: hugeTable(4 * 1024 * 1024) }, 'none', { renderer: 'builtin', deadlineMs: 1500 }),
     ).rejects.toThrow(/^The HTML document exceeds the processing limits: |^The server is busy with other documents/);
-    expect(await inspectPdfApart(CONTRACT_PDF)).toEqual({ pages: 1 });
+    expect(await inspectPdfApart(CONTRACT_PDF, CHECK)).toEqual({ pages: 1 });
   }, 60_000);
 
   it('refuses a PDF over the limits again without a new parse, and names the file field for a placement', async () => {
     const dag = pageTreeDag();
-    expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
+    expect(await inspectPdfApart(dag, CHECK)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
     // Asked again with every sandbox process of this one stopped: a new parse would wait for them
     // (and be answered busy at its deadline instead); the remembered refusal is answered.
     const held = sandboxes();
     expect(held.length).toBeGreaterThan(0);
     for (const pid of held) process.kill(pid, 'SIGSTOP');
     try {
-      expect(await inspectPdfApart(dag)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
+      expect(await inspectPdfApart(dag, CHECK)).toEqual({ problem: expect.stringMatching(/reaches a node twice/) });
     } finally {
       for (const pid of held) process.kill(pid, 'SIGCONT');
     }
     const spec = { auto_placements: [{ key: 'ap', kind: 'sig', search: 'Sign', editors: ['a'] }] };
-    const derived = await deriveFieldsApart(noRoot(), spec, 0, { field: 'documents[0].file_b64' });
+    const derived = await deriveFieldsApart(noRoot(), spec, 0, { field: 'documents[0].file_b64', ...CHECK });
     expect(derived.problems).toEqual([
       { field: 'documents[0].file_b64', message: expect.stringMatching(/^The PDF is corrupt or unreadable/) },
     ]);

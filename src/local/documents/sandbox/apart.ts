@@ -8,12 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../../../domain/errors.js';
 import type { PdfInfo } from '../../../domain/documentChecks.js';
-import {
-  CREATE_CHECK_DEADLINE_MS,
-  HTML_JOB_DEADLINE_MS,
-  REFUSAL_MEMORY_MS,
-  SANDBOX_JOB_DEADLINE_MS,
-} from '../../../domain/documentLimits.js';
+import { HTML_JOB_DEADLINE_MS, REFUSAL_MEMORY_MS, SANDBOX_JOB_DEADLINE_MS } from '../../../domain/documentLimits.js';
 import type { RenderedHtml } from '../intake/renderTypes.js';
 import type { EvidenceBundle, EvidenceDocument, EvidencePacket, EvidenceValue } from '../../evidence/evidence.js';
 import type { CertifiedDocument } from './protocol.js';
@@ -74,23 +69,19 @@ async function once<T>(key: string, run: () => Promise<T>): Promise<T | { proble
 /**
  * `background`: work after the create (the document's processing), with the longer deadline counted
  * from the job's start; otherwise a create's check, answered within `deadlineMs` in all (the engine's
- * documentTimes.createCheckMs; CREATE_CHECK_DEADLINE_MS unless given).
+ * documentTimes.createCheckMs).
  */
-export interface ApartOptions {
-  hash?: string;
-  background?: boolean;
-  deadlineMs?: number;
-}
+export type ApartOptions = { hash?: string } & ({ background: true } | { deadlineMs: number });
 
 const jobOptions = (opts: ApartOptions) =>
-  opts.background
+  'background' in opts
     ? {
         deadlineMs: SANDBOX_JOB_DEADLINE_MS,
         subject: 'The PDF',
         counting: 'started' as const,
         cpuOf: 'process' as const,
       }
-    : { deadlineMs: opts.deadlineMs ?? CREATE_CHECK_DEADLINE_MS, subject: 'The PDF', cpuOf: 'process' as const };
+    : { deadlineMs: opts.deadlineMs, subject: 'The PDF', cpuOf: 'process' as const };
 
 /** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
 async function asFile<T>(data: Buffer | string, use: (path: string) => Promise<T>, name = 'document.pdf'): Promise<T> {
@@ -116,7 +107,7 @@ export async function sha256Yielding(data: Uint8Array): Promise<string> {
 }
 
 /** Why `data` is not a usable PDF, or its page count: checked apart, within `deadlineMs`. */
-export async function inspectPdfApart(data: Buffer, opts: ApartOptions = {}): Promise<Inspected> {
+export async function inspectPdfApart(data: Buffer, opts: ApartOptions): Promise<Inspected> {
   const hash = opts.hash ?? (await sha256Yielding(data));
   const done = checked.get(hash);
   if (done) return done;
