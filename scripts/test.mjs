@@ -5,17 +5,15 @@
 // with them beside it. A check that fails stops the suite: its output is printed and the exit code
 // is 1. Run from npm, which puts node_modules/.bin on PATH.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { makeSuiteDir } from './suiteDir.mjs';
 
 const started = Date.now();
 const seconds = () => Math.round((Date.now() - started) / 1000);
 
 // The run's temporary directory (test/globalSetup.ts makes one when vitest runs alone): made here, it
 // is removed here too when the suite was stopped (a failed check, Ctrl-C), which vitest's teardown is not.
-const run = mkdtempSync(join(tmpdir(), 'esign-suite-'));
-chmodSync(run, 0o1777);
+const run = makeSuiteDir();
 // The suite in a process group of its own, so that a failed check stops its workers too.
 const suite = spawn('vitest', ['run', ...process.argv.slice(2)], {
   stdio: 'inherit',

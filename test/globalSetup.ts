@@ -1,13 +1,11 @@
 // Spawned tests run bin/esign.js on dist/, and the page tests' stylesheet and browser scripts are
 // bundles (dist/client): build dist/ once per run, before any test starts, when the source is
 // newer than it. No test builds on its own (a rebuild empties dist/ under the other workers).
-// Every temporary file of the run (the tests', and those of the servers, browsers and converters they
-// start) goes in one directory of the run's own, removed at its end: a killed process leaves nothing
-// behind in the machine's /tmp.
+// Every temporary file of the run goes in the suite's own directory (scripts/suiteDir.mjs).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { inSuiteDir, makeSuiteDir } from '../scripts/suiteDir.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -22,10 +20,8 @@ export default function setup(): () => void {
   // Each project inherits this setup: the first to run makes the directory. The workers start after
   // it, with this environment.
   let teardown = (): void => undefined;
-  if (!basename(tmpdir()).startsWith('esign-suite-')) {
-    const run = mkdtempSync(join(tmpdir(), 'esign-suite-'));
-    // As open as /tmp itself: the document converters run as nobody in directories made inside it.
-    chmodSync(run, 0o1777);
+  if (!inSuiteDir()) {
+    const run = makeSuiteDir();
     process.env.TMPDIR = run;
     teardown = () => rmSync(run, { recursive: true, force: true });
   }
