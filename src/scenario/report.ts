@@ -94,6 +94,8 @@ export function junitXml(files: FileResult[], ms: number): string {
     '@_failures': f.problems ? 1 : f.steps.filter((s) => s.status === 'failed').length,
     '@_errors': 0,
     '@_skipped': f.steps.filter((s) => s.status === 'skipped').length,
+    // The JUnit schema's form: to the second, no zone (UTC here).
+    ...(f.started_at ? { '@_timestamp': f.started_at.slice(0, 19) } : {}),
     '@_time': (f.ms / 1000).toFixed(3),
     properties: { property: [{ '@_name': 'backend', '@_value': text(f.backend) }] },
     testcase: f.problems

@@ -39,6 +39,8 @@ export interface FileResult {
   title: string;
   backend: string;
   status: 'passed' | 'failed';
+  /** When its first step started (ISO 8601, UTC); absent when none of it ran. */
+  started_at?: string;
   ms: number;
   steps: StepResult[];
   /** Why nothing of it ran (invalid, not runnable there, the server not reachable), one line each. */
@@ -330,6 +332,7 @@ export async function runScenario(s: LoadedScenario, backend: ScenarioBackend, o
     title: s.title,
     backend: backend.label,
     status: failed ? 'failed' : 'passed',
+    started_at: new Date(started).toISOString(),
     ms: Date.now() - started,
     steps: results,
   };
