@@ -39,7 +39,7 @@ export interface FileResult {
   title: string;
   backend: string;
   status: 'passed' | 'failed';
-  /** When its first step started (ISO 8601, UTC); absent when none of it ran. */
+  /** When it began to run, its backend open (ISO 8601, UTC); absent when none of it ran. */
   started_at?: string;
   ms: number;
   steps: StepResult[];
