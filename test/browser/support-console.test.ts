@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
+import { RETRY_DELAYS_MIN } from '../../src/local/webhooks/dispatcher.js';
 import type { Bundle } from '../../src/service/types.js';
 import { CONTRACT_B64, tempDir } from '../helpers.js';
 import { clockIn, shownIn } from '../timeShown.js';
@@ -59,6 +60,13 @@ async function newBundle(label: string, signers: { name: string; email: string }
 }
 
 const MIN = 60_000;
+/**
+ * The first retries of the deliveries that fail in beforeAll (4 and 12 minutes), and how long before
+ * the tests the last of those attempts was: the next retry is then the schedule's third delay less
+ * this (36 - 4 = 32 minutes) away.
+ */
+const RETRIED = RETRY_DELAYS_MIN.slice(0, 2);
+const LAST_TRY_AGO_MIN = 4;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -66,7 +74,7 @@ beforeAll(async () => {
   key = engine.keys.create('support console test').key;
   // What this file starts with happened in the last 20 minutes, on the engine's clock, which the doors
   // read too; see the deliveries below.
-  engine.clock.setOffset(-20 * MIN);
+  engine.clock.setOffset(-(RETRIED.reduce((a, b) => a + b, 0) + LAST_TRY_AGO_MIN) * MIN);
   receiver = createServer((req, res) => {
     req.resume();
     res.writeHead(receiverUp ? 200 : 503).end(receiverUp ? 'ok' : 'down for maintenance');
@@ -90,12 +98,12 @@ beforeAll(async () => {
   // reached one first on a loaded machine.
   for (const name of ['esign console', 'esign serve'] as const)
     resent[name] = await newBundle(`Resend through ${name}`, [{ name: 'Rex Send', email: 'rex.send@example.com' }]);
-  // Three failed attempts each, 20, 16 and 4 minutes ago (the retries 4 and 12 minutes apart), so that
-  // the next is 32 minutes away: esign serve retries what is due in the background and keeps the
-  // status alone, and a first retry 4 minutes after the doors started came during this file's health
-  // checks on a loaded machine (two runs of the suite: 3.7 minutes in).
+  // Three failed attempts each, 20, 16 and 4 minutes ago, so that the next is 32 minutes away: esign
+  // serve retries what is due in the background and keeps the status alone, and a first retry due 4
+  // minutes after the first attempt came during this file's health checks on a loaded machine (two
+  // runs of the suite: 3.7 minutes in).
   await engine.deliverWebhooks();
-  for (const retryAfter of [4, 12]) {
+  for (const retryAfter of RETRIED) {
     engine.clock.advance(retryAfter * MIN);
     await engine.deliverWebhooks();
   }
