@@ -46,6 +46,16 @@ export const leaseImportArgs = () =>
   argv`local template import ${fixture('contract.pdf')} --name Lease --role tenant:Tenant --role landlord --fields ${fixture('cli/lease-fields.json')}`;
 export const CONTRACT_B64 = CONTRACT_PDF.toString('base64');
 
+/**
+ * What a program a test starts with an environment of its own keeps of this one: PATH, and the
+ * suite's temporary directory (scripts/suiteDir.mjs), so that what it leaves, killed or not, goes
+ * with the run and not in the machine's /tmp.
+ */
+export const programEnv = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+});
+
 export function tempDir(prefix = 'esign-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { CONTRACT_B64, tempDir } from '../helpers.js';
+import { CONTRACT_B64, programEnv, tempDir } from '../helpers.js';
 import { consoleDoor, type Door, seen, stopDoors } from './consoleDoors.js';
 import { launchChromium } from './harness.js';
 
@@ -16,7 +16,7 @@ let door: Door;
 let slug = '';
 
 beforeAll(async () => {
-  const env = { PATH: process.env.PATH ?? '', HOME: work.dir, ESIGN_DATA_DIR: join(work.dir, 'data') };
+  const env = { ...programEnv(), HOME: work.dir, ESIGN_DATA_DIR: join(work.dir, 'data') };
   const engine = new LocalEngine({ dataDir: env.ESIGN_DATA_DIR });
   const b = await engine.createBundle({
     label: 'Master services agreement',

@@ -13,7 +13,7 @@ import { LocalEngine } from '../../src/local/engine.js';
 import { BIN } from '../cli/serveProcess.js';
 import { axeBothSchemes, SHOTS, seen, shot as shotIn, textOf } from './consoleDoors.js';
 import { launchChromium } from './harness.js';
-import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
+import { CONTRACT_B64, fixture, programEnv, tempDir } from '../helpers.js';
 
 interface Door {
   origin: string;
@@ -87,7 +87,7 @@ beforeAll(async () => {
   work = tempDir('esign-console-');
   mkdirSync(SHOTS, { recursive: true });
   env = {
-    PATH: process.env.PATH ?? '',
+    ...programEnv(),
     HOME: join(work.dir, 'home'),
     ESIGN_DATA_DIR: join(work.dir, 'data'),
     XDG_CONFIG_HOME: join(work.dir, 'config'),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { RETRY_DELAYS_MIN } from '../../src/local/webhooks/dispatcher.js';
 import type { Bundle } from '../../src/service/types.js';
-import { CONTRACT_B64, tempDir } from '../helpers.js';
+import { CONTRACT_B64, programEnv, tempDir } from '../helpers.js';
 import { clockIn, shownIn } from '../timeShown.js';
 import {
   axeBothSchemes,
@@ -43,7 +43,7 @@ let lease: Bundle;
 const resent = {} as Record<Door['name'], Bundle>;
 
 const env = () => ({
-  PATH: process.env.PATH ?? '',
+  ...programEnv(),
   HOME: join(work.dir, 'home'),
   ESIGN_DATA_DIR: join(work.dir, 'data'),
   XDG_CONFIG_HOME: join(work.dir, 'config'),

@@ -12,7 +12,7 @@ import { filesZip } from '../../src/app/filesZip.js';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { LocalEngine } from '../../src/local/engine.js';
 import type { FileObject } from '../../src/service/types.js';
-import { bundleRequest, tempDir } from '../helpers.js';
+import { bundleRequest, programEnv, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN, type ServeProcess, startServe } from './serveProcess.js';
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
   files = await engine.getBundleFiles(slug);
   const key = engine.keys.create('zip').key;
   await engine.close();
-  const base = { PATH: process.env.PATH ?? '', NO_COLOR: '1', ESIGN_PROFILE: '' };
+  const base = { ...programEnv(), NO_COLOR: '1', ESIGN_PROFILE: '' };
   serve = await startServe({ ...base, ESIGN_DATA_DIR: data.dir });
   backends = {
     local: { ...base, ESIGN_DATA_DIR: data.dir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' },

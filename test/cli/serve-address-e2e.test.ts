@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
-import { bundleRequest, tempDir } from '../helpers.js';
+import { bundleRequest, programEnv, tempDir } from '../helpers.js';
 import { BIN, startServe } from './serveProcess.js';
 
 const esign = (env: Record<string, string>, ...args: string[]) =>
@@ -23,7 +23,7 @@ interface Inspected {
 describe("the running server's address in messages", () => {
   it('links, reminders and the console link name the port serve listens on', async () => {
     const data = tempDir('esign-address-');
-    const env = { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' };
+    const env = { ...programEnv(), ESIGN_DATA_DIR: data.dir, ESIGN_BASE_URL: '', ESIGN_API_KEY: '' };
     const engine = new LocalEngine({ dataDir: data.dir });
     const b = await engine.createBundle(
       bundleRequest({

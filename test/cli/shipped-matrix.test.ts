@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { captureIO } from '../../src/cli/io.js';
-import { fixture, tempDir } from '../helpers.js';
+import { fixture, programEnv, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 import { BIN, type ServeProcess, startServe } from './serveProcess.js';
 
@@ -343,7 +343,7 @@ let local: Outcome[] = [];
 let remote: Outcome[] = [];
 
 const baseEnv = (home: string): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
+  ...programEnv(),
   HOME: home,
   ESIGN_CONFIG_DIR: join(home, 'config'),
   NO_COLOR: '1',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_NOTE } from '../../src/mcp/answer.js';
 import { startServe, type ServeProcess } from '../cli/serveProcess.js';
-import { CONTRACT_B64, tempDir } from '../helpers.js';
+import { CONTRACT_B64, programEnv, tempDir } from '../helpers.js';
 import { type Connected, call, type Seeded, seed, stdioClient } from './support.js';
 
 type Data = Record<string, unknown>;
@@ -59,7 +59,7 @@ beforeAll(async () => {
   await seed(local);
   seeded = await seed(served);
   stdio = await stdioClient({ ESIGN_DATA_DIR: local });
-  serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: served });
+  serve = await startServe({ ...programEnv(), ESIGN_DATA_DIR: served });
   doors.stdio = {
     call: async (name, args) => {
       const r = await call(stdio, name, args);

@@ -11,7 +11,7 @@ import { annotationsOfAll, toolName } from '../../src/mcp/marks.js';
 import { TOOL_SETS, toolsOf } from '../../src/mcp/toolsets.js';
 import type { JobDef } from '../../src/mcp/tools/kit.js';
 import { OPERATIONS } from '../../src/service/operations.js';
-import { tempDir } from '../helpers.js';
+import { programEnv, tempDir } from '../helpers.js';
 import { BIN } from './support.js';
 
 const MAX_TOOLS = 25;
@@ -21,7 +21,7 @@ const MAX_LIST_CHARS = 25_000;
 async function handshake(args: string[], version: string) {
   const data = tempDir('esign-mcp-budget-');
   const p = spawn(process.execPath, [BIN, 'mcp', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: data.dir, ESIGN_DATA_DIR: data.dir },
+    env: { ...programEnv(), HOME: data.dir, ESIGN_DATA_DIR: data.dir },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const send = (m: object) => p.stdin.write(`${JSON.stringify(m)}\n`);

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { startServe, type ServeProcess } from '../cli/serveProcess.js';
-import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
+import { CONTRACT_B64, fixture, programEnv, tempDir } from '../helpers.js';
 import {
   BIN,
   type Connected,
@@ -67,7 +67,7 @@ describe('send_batch over stdio: a CSV of 20 people the same NDA', () => {
     writeFileSync(csvPath, csvOf(people(1, 8)));
     writeFileSync(specPath, JSON.stringify(spec));
     const cli = await execa(process.execPath, [BIN, 'batch', 'send', csvPath, '--spec', specPath, '--yes', '-q'], {
-      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      env: { ...programEnv(), ESIGN_DATA_DIR: data.dir },
       reject: false,
     });
     expect(cli.exitCode, cli.stderr).toBe(0);
@@ -133,7 +133,7 @@ describe('send_batch over stdio: a CSV of 20 people the same NDA', () => {
 
     // The CLI reads the same journal: the batch's 20 rows are sent.
     const status = await execa(process.execPath, [BIN, 'batch', 'status', sent.batch as string, '--json'], {
-      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      env: { ...programEnv(), ESIGN_DATA_DIR: data.dir },
       reject: false,
     });
     expect(status.exitCode, status.stderr).toBe(0);
@@ -189,7 +189,7 @@ describe('bulk jobs over /mcp (a real esign serve)', () => {
     keys = [engine.keys.create('cancel').key, engine.keys.create('remind').key];
     await engine.close();
     // A create limit of 5 per 4 s: a batch of 8 stops at it, and goes on in the next window.
-    serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: served }, [
+    serve = await startServe({ ...programEnv(), ESIGN_DATA_DIR: served }, [
       '--create-rate-limit',
       '5',
       '--rate-window',
@@ -333,7 +333,7 @@ describe('answers an agent can act on (issue 48, item 6)', () => {
   let client: Connected;
   beforeAll(async () => {
     seeded = await seed(data.dir);
-    serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir });
+    serve = await startServe({ ...programEnv(), ESIGN_DATA_DIR: data.dir });
     client = await httpClient(serve.address, seeded.key);
   });
   afterAll(async () => {

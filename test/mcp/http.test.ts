@@ -8,7 +8,7 @@ import { OPERATIONS } from '../../src/service/operations.js';
 import { startServe, type ServeProcess } from '../cli/serveProcess.js';
 import { buildServer } from '../../src/server/app.js';
 import { serverDoors } from '../../src/wiring/doors.js';
-import { CONTRACT_B64, newEngine, tempDir } from '../helpers.js';
+import { CONTRACT_B64, newEngine, programEnv, tempDir } from '../helpers.js';
 import {
   BIN,
   type Connected,
@@ -37,7 +37,7 @@ const request = (label: string, over: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   const served = join(data.dir, 'served');
   seeded = await seed(served);
-  serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: served });
+  serve = await startServe({ ...programEnv(), ESIGN_DATA_DIR: served });
   client = await httpClient(serve.address, seeded.key);
 });
 afterAll(async () => {
@@ -218,7 +218,7 @@ describe('esign mcp on stdio over the remote backend', () => {
         '--no-verify',
       ],
       {
-        env: { PATH: process.env.PATH ?? '', ...env() },
+        env: { ...programEnv(), ...env() },
         extendEnv: false,
         input: `${seeded.key}\n`,
         reject: false,

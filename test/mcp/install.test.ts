@@ -10,13 +10,13 @@ import { execa } from 'execa';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { programEnv, tempDir } from '../helpers.js';
 import { BIN } from './support.js';
 
 const home = tempDir('esign-mcp-install-');
 afterAll(() => home.cleanup());
 const env = {
-  PATH: process.env.PATH ?? '',
+  ...programEnv(),
   HOME: home.dir,
   XDG_CONFIG_HOME: join(home.dir, '.config'),
   ESIGN_CONFIG_DIR: join(home.dir, 'esign-config'),

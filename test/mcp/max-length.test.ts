@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_CHARS, LIST_ITEMS, TEXT_CHARS } from '../../src/mcp/bounds.js';
 import { toolsOf } from '../../src/mcp/toolsets.js';
 import { startServe, type ServeProcess } from '../cli/serveProcess.js';
-import { tempDir } from '../helpers.js';
+import { programEnv, tempDir } from '../helpers.js';
 import { type Connected, call, errorOf, type Seeded, seed, stdioClient } from './support.js';
 
 type Node = Record<string, unknown>;
@@ -88,7 +88,7 @@ describe('as a client reads and calls them: --tools all over stdio and over /mcp
   let stdio: Connected;
   beforeAll(async () => {
     seeded = await seed(join(data.dir, 'local'));
-    serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: join(data.dir, 'local') });
+    serve = await startServe({ ...programEnv(), ESIGN_DATA_DIR: join(data.dir, 'local') });
     stdio = await stdioClient({ ESIGN_DATA_DIR: join(data.dir, 'local') }, { set: 'all' });
   }, 60_000);
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { annotationsOf, toolName } from '../../src/mcp/marks.js';
 import { wholeLines } from '../../src/mcp/stdio.js';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { OPERATIONS } from '../../src/service/operations.js';
-import { CONTRACT_B64, fixture, tempDir } from '../helpers.js';
+import { CONTRACT_B64, fixture, programEnv, tempDir } from '../helpers.js';
 import { BIN, type Connected, call, errorOf, fails, ok, seed, stdioClient } from './support.js';
 
 const MAX_LINE_BYTES = DEFAULT_LIMITS.documentJsonBytes;
@@ -59,7 +59,7 @@ describe('the stdio bound', () => {
 
   it('esign mcp stops at a message longer than the bound: one esign: line, exit 3', async () => {
     const r = await execa(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      env: { ...programEnv(), ESIGN_DATA_DIR: data.dir },
       extendEnv: false,
       reject: false,
       input: Buffer.alloc(MAX_LINE_BYTES + 1, 0x78),
@@ -70,7 +70,7 @@ describe('the stdio bound', () => {
     // A message under the bound but over the SDK's default (10 MB) is read: a create with documents fits.
     const pad = 'x'.repeat(20 * 1024 * 1024);
     const big = await execa(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      env: { ...programEnv(), ESIGN_DATA_DIR: data.dir },
       extendEnv: false,
       reject: false,
       input: `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { _meta: { pad } } })}\n`,
@@ -82,7 +82,7 @@ describe('the stdio bound', () => {
   it('esign mcp answers a JSON-RPC batch with -32600 instead of dropping it, and goes on', async () => {
     const batch = [{ jsonrpc: '2.0', id: 1, method: 'ping' }];
     const r = await execa(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: data.dir },
+      env: { ...programEnv(), ESIGN_DATA_DIR: data.dir },
       extendEnv: false,
       reject: false,
       input: `${JSON.stringify(batch)}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}\n`,

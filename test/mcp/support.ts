@@ -14,7 +14,7 @@ import { expect } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { DATA_NOTE, MAX_ANSWER_CHARS } from '../../src/mcp/answer.js';
 import { type ToolSet, toolsOf } from '../../src/mcp/toolsets.js';
-import { fixture } from '../helpers.js';
+import { fixture, programEnv } from '../helpers.js';
 
 export const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 
@@ -44,7 +44,7 @@ export async function seed(dataDir: string, over: { templateName?: string } = {}
   }
 }
 
-const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' });
+const baseEnv = (): Record<string, string> => ({ ...programEnv(), HOME: process.env.HOME ?? '' });
 
 /** A connected client with what it was told: the tools (for the checks) and the set they come from. */
 export interface Connected {

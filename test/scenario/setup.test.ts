@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exitCodes.js';
 import { esignIn } from '../cli/inProcess.js';
 import { BIN, type ServeProcess, startServe } from '../cli/serveProcess.js';
-import { fixture, useTempDir } from '../helpers.js';
+import { fixture, programEnv, useTempDir } from '../helpers.js';
 import { raw } from '../rawHttp.js';
 
 const tmp = useTempDir('esign-scenario-setup-');
@@ -97,7 +97,7 @@ describe('a scenario file with a setup section, run by the built program', () =>
   let served: string;
   const files = { setup: '', refused: '' };
   const env = (more: Record<string, string> = {}) => ({
-    PATH: process.env.PATH!,
+    ...programEnv(),
     ESIGN_CONFIG_DIR: join(tmp.dir, 'config'),
     ESIGN_DATA_DIR: join(tmp.dir, 'unused'),
     ...more,

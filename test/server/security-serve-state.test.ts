@@ -10,7 +10,7 @@ import { LocalEngine } from '../../src/local/engine.js';
 import { runningServe } from '../../src/local/store/serveState.js';
 import { esignIn } from '../cli/inProcess.js';
 import { startServe } from '../cli/serveProcess.js';
-import { bundleRequest, tempDir } from '../helpers.js';
+import { bundleRequest, programEnv, tempDir } from '../helpers.js';
 
 const stops: (() => unknown)[] = [];
 afterEach(async () => {
@@ -99,7 +99,7 @@ describe('serve.json', () => {
     const dir = dataDir();
     const e = new LocalEngine({ dataDir: dir });
     stops.push(() => e.close());
-    const serve = await startServe({ PATH: process.env.PATH ?? '', ESIGN_DATA_DIR: dir });
+    const serve = await startServe({ ...programEnv(), ESIGN_DATA_DIR: dir });
     stops.push(async () => {
       serve.process.kill('SIGTERM');
       await serve.process;
