@@ -26,6 +26,8 @@ export const SANDBOX_DATA_BYTES = 1024 * MB;
 export const SANDBOX_CPU_SECONDS = 600;
 /** Sandbox processes kept warm (started on first use). */
 export const SANDBOX_POOL_SIZE = 2;
+/** A warm sandbox process idle this long ends; the next document starts another. */
+export const SANDBOX_IDLE_MS = 30_000;
 /** Background work on one document (render, check, field placement), from its queueing: past it, killed. */
 export const SANDBOX_JOB_DEADLINE_MS = 60_000;
 /** The built-in HTML renderer's job: its own 30 s limit (html.ts), and a few seconds to start and answer. */

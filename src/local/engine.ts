@@ -47,7 +47,6 @@ import type { DocumentTimes, EngineContext } from './store/context.js';
 import { BUSY_PAUSE_MS, CREATE_CHECK_DEADLINE_MS, HTML_JOB_DEADLINE_MS } from '../domain/documentLimits.js';
 import { type Db, type Report, openDatabase } from './store/db.js';
 import { BackgroundRun } from './documents/background.js';
-import { closeSandbox } from './documents/sandbox/apart.js';
 import { listEvents, onBundleEvent } from './bundles/events.js';
 import { type RunningServe, removeServeState, runningServe, serveProof, writeServeState } from './store/serveState.js';
 import { applyDue } from './bundles/due.js';
@@ -250,7 +249,6 @@ export class LocalEngine implements LocalBackend {
     await this.requestLog.flush();
     await this.settle();
     await this.webhooks.close();
-    closeSandbox();
     if (this.db.open) this.db.close();
   }
 

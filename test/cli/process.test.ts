@@ -1,11 +1,31 @@
-// What only a real process shows: a reader that closes the pipe early, and Ctrl-C.
+// What only a real process shows: a reader that closes the pipe early, Ctrl-C, and what is left after exit.
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argv, fixture, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
+const ENGINE = new URL('../../dist/engine.js', import.meta.url).href;
+
+/** A script using the built engine as a library: it starts rendering a large HTML document, then exits while the render runs. */
+const EXITS_MID_RENDER = `
+import { readdirSync, readFileSync } from 'node:fs';
+import { LocalEngine } from '${ENGINE}';
+const children = () => readdirSync('/proc/self/task').flatMap((t) =>
+  readFileSync('/proc/self/task/' + t + '/children', 'utf8').split(/\\s+/).filter(Boolean));
+const engine = new LocalEngine({ dataDir: process.argv[1] });
+const row = '<tr><td>cell one</td><td>cell two</td><td>a third cell</td></tr>';
+await engine.createBundle({
+  packets: [{ key: 'a', name: 'Ada', email: 'ada@example.com' }],
+  documents: [{ key: 'd', file_html: '<table>' + row.repeat(150000) + '</table>', html_fields_mode: 'none' }],
+});
+while (children().length === 0) await new Promise((r) => setTimeout(r, 20));
+await new Promise((r) => setTimeout(r, 300));
+process.exit(0);
+`;
 let data: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
@@ -47,5 +67,34 @@ describe('esign as a process', () => {
     const r = await p;
     expect(r.exitCode).toBe(130);
     expect(r.stderr).toBe('');
+  });
+
+  it('leaves no document sandbox behind: a process exiting mid-render ends the render and removes its directory', async () => {
+    const tmp = tempDir('esign-process-tmp-');
+    const dir = tempDir('esign-process-data-');
+    try {
+      // The built-in renderer (no Chromium on PATH): its parse of 7 MB holds the sandbox process for seconds.
+      const r = await execa('node', ['--input-type=module', '-e', EXITS_MID_RENDER, dir.dir], {
+        env: { PATH: dirname(process.execPath), TMPDIR: tmp.dir },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      // Read at once: the render's process had its directory in TMPDIR, and its command line names it.
+      const left = readdirSync(tmp.dir).filter((f) => f.startsWith('esign-sandbox-'));
+      const running = readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(tmp.dir);
+          } catch {
+            return false; // ended between the two reads
+          }
+        });
+      expect({ left, running }).toEqual({ left: [], running: [] });
+    } finally {
+      tmp.cleanup();
+      dir.cleanup();
+    }
   });
 });

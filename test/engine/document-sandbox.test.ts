@@ -1,6 +1,7 @@
 // Issue 44: the bounds of a PDF checked before any walk (in-process, as a client's check runs them),
 // and the sandbox process: a job past its deadline is killed and refused with the reason, the next
-// job gets a new process, a retried refusal is answered without a new parse.
+// job gets a new process, a retried refusal is answered without a new parse; its processes are
+// shared by the engines of a process and end when idle.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +149,67 @@ describe('the document sandbox', () => {
     } finally {
       pool.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('keeps its processes warm for the other engines of the process: one closing ends none', async () => {
+    // A PDF no earlier check saw (this process remembers checks by hash), so each create checks one.
+    const freshRequest = async () => {
+      const doc = await PDFDocument.create();
+      doc.addPage().drawText(`Warm ${Math.random()}`);
+      return bundleRequest({
+        documents: [{ key: 'contract', file_b64: Buffer.from(await doc.save()).toString('base64') }],
+      });
+    };
+    const closing = newEngine();
+    const staying = newEngine();
+    try {
+      await closing.createBundle(await freshRequest());
+      await closing.dispose();
+      const warm = new Set(sandboxes());
+      expect(warm.size).toBeGreaterThan(0);
+      expect((await staying.createBundle(await freshRequest())).status).toBe('se');
+      expect(sandboxes().filter((pid) => !warm.has(pid))).toEqual([]);
+    } finally {
+      await staying.dispose();
+    }
+  }, 60_000);
+
+  it('ends a process idle past its time, and removes its directory', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'esign-idle-'));
+    const pdfPath = join(tmp, 'contract.pdf');
+    writeFileSync(pdfPath, CONTRACT_PDF);
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const pool = new SandboxPool(1, 500);
+    const scratches = () => readdirSync(tmp).filter((f) => f.startsWith('esign-sandbox-'));
+    try {
+      const old = new Set(sandboxes());
+      expect(await pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 30_000, subject: 'The PDF' })).toEqual({
+        pages: 1,
+      });
+      const [child] = sandboxes().filter((pid) => !old.has(pid));
+      expect(child).toBeDefined();
+      expect(scratches()).toHaveLength(1);
+      await vi.waitFor(
+        () =>
+          expect({ scratches: scratches(), alive: sandboxes().includes(child!) }).toEqual({
+            scratches: [],
+            alive: false,
+          }),
+        {
+          timeout: 10_000,
+        },
+      );
+      // The next job starts a new one.
+      expect(await pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 30_000, subject: 'The PDF' })).toEqual({
+        pages: 1,
+      });
+    } finally {
+      pool.close();
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(tmp, { recursive: true, force: true });
     }
   }, 60_000);
 

@@ -29,7 +29,7 @@ export const sandboxBusy = (e: unknown): boolean =>
   (e instanceof SandboxFailure && e.kind === 'busy') ||
   (e instanceof ApiError && e.status === 503 && e.code === 'unavailable');
 
-/** Ends the idle sandbox processes (an engine's close; the next document starts them again). */
+/** Ends the idle sandbox processes now (the next document starts them again). */
 export function closeSandbox(): void {
   shared?.close();
 }

@@ -5,10 +5,12 @@
 // past it the process is SIGKILLed and the next job gets a new one. Where the work is the process's
 // own (PDFs, evidence), the document is blamed only if it had the CPU: a job starved by a loaded
 // machine (the child runs at nice 10) is the server being busy, said so and not remembered against a
-// sound document. A few are kept warm, started on
-// first use and unref'd, so a command that never sends a document starts none and one that did exits
-// at once. Each process has a temporary directory of its own for whatever it and the programs it
-// starts write (Chromium's profile, the files a conversion leaves), removed when it ends, killed or not.
+// sound document. A few are kept warm, started on first use and unref'd, so a command that never
+// sends a document starts none and one that did exits at once. They serve every engine of the
+// process (esign serve's sandboxes are engines too): one closing leaves them warm for the others.
+// One idle for SANDBOX_IDLE_MS ends, and all end when the process exits. Each process has a
+// temporary directory of its own for whatever it and the programs it starts write (Chromium's
+// profile, the files a conversion leaves), removed when it ends, killed or not.
 import { type ChildProcess, fork } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import {
   SANDBOX_CPU_SECONDS,
   SANDBOX_DATA_BYTES,
   SANDBOX_HEAP_MB,
+  SANDBOX_IDLE_MS,
   SANDBOX_POOL_SIZE,
 } from '../../../domain/documentLimits.js';
 import { findExecutable } from '../intake/findExecutable.js';
@@ -120,6 +123,12 @@ function lowPriority(): string[] {
   return nice ? [nice, '-n', '10'] : [];
 }
 
+/** Every sandbox process of this process's pools: ended with it when it exits, their directories removed. */
+const living = new Set<Child>();
+process.once('exit', () => {
+  for (const c of living) c.close();
+});
+
 interface Running {
   job: SandboxJob;
   subject: string;
@@ -139,10 +148,12 @@ class Child {
   private killedForDeadline = false;
   private closed = false;
   private readonly scratch: string;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     entry: string,
     private readonly released: (c: Child) => void,
+    private readonly idleMs: number,
   ) {
     const tool = prlimit();
     // Below the server in the scheduler's eyes: a document that takes all the CPU it may still leaves
@@ -166,6 +177,7 @@ class Child {
       this.removeScratch();
       this.gone(this.why(code, signal));
     });
+    living.add(this);
     this.idle();
   }
 
@@ -183,12 +195,15 @@ class Child {
 
   /** A process that holds no job keeps nothing alive: a CLI that checked one PDF exits at once. */
   private idle(): void {
+    this.idleTimer = setTimeout(() => this.close(), this.idleMs);
+    this.idleTimer.unref();
     this.proc.unref();
     this.proc.channel?.unref();
     (this.proc.stderr as { unref?(): void } | null)?.unref?.();
   }
 
   start(r: Running, cpuOf: CpuOf = 'process'): void {
+    clearTimeout(this.idleTimer);
     this.running = r;
     this.cpuOf = cpuOf;
     this.cpuAtStart = cpuMsOf(this.proc.pid, cpuOf);
@@ -209,8 +224,10 @@ class Child {
     this.proc.kill('SIGKILL');
   }
 
-  /** Ends an idle process: no job may be given to it meanwhile, and its end is nobody's failure. */
+  /** Ends an idle process (or any, as the process exits): no job may be given to it meanwhile, and its end is nobody's failure. */
   close(): void {
+    clearTimeout(this.idleTimer);
+    living.delete(this);
     this.dead = true;
     this.closed = true;
     this.proc.kill('SIGKILL');
@@ -244,6 +261,8 @@ class Child {
   }
 
   private gone(why: string): void {
+    clearTimeout(this.idleTimer);
+    living.delete(this);
     const r = this.running;
     this.running = undefined;
     if (r) {
@@ -273,7 +292,10 @@ export class SandboxPool {
   private queue: Queued[] = [];
   private nextId = 1;
 
-  constructor(private readonly size = SANDBOX_POOL_SIZE) {}
+  constructor(
+    private readonly size = SANDBOX_POOL_SIZE,
+    private readonly idleMs = SANDBOX_IDLE_MS,
+  ) {}
 
   /**
    * Runs `task` in a sandbox process. It fails with a SandboxFailure: 'limits' when the document
@@ -324,7 +346,7 @@ export class SandboxPool {
     while (this.queue.length) {
       let free = [...this.children].find((c) => !c.running && !c.dead);
       if (!free && this.children.size < this.size) {
-        free = new Child(childEntry(), (c) => this.released(c));
+        free = new Child(childEntry(), (c) => this.released(c), this.idleMs);
         this.children.add(free);
       }
       if (!free) return;
