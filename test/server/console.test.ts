@@ -384,6 +384,43 @@ describe('pages', () => {
     ac.abort();
   });
 
+  it('tells of a change made while the stream reads what it starts from', async () => {
+    const b = await sentBundle();
+    // The change lands between the stream's first read of the Bundle and the rest of it (a signer
+    // opening the link as the page's stream opens, on a loaded machine).
+    let during: (() => Promise<unknown>) | undefined = () => engine.viewPacket(b.packets[0].id);
+    const racing = new Proxy(engine, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key !== 'getBundle') return typeof value === 'function' ? value.bind(target) : value;
+        return async (slug: string) => {
+          const read = await target.getBundle(slug);
+          const write = during;
+          during = undefined;
+          await write?.();
+          return read;
+        };
+      },
+    });
+    const a = Fastify();
+    const h = await registerConsole(a, { service: racing, readOnly: true, backend: 'the local engine' });
+    const url = await a.listen({ host: '127.0.0.1', port: 0 });
+    const ac = new AbortController();
+    try {
+      const res = await fetch(`${url}/console/bundles/${b.id}/live`, {
+        headers: { cookie: await signIn(url, h) },
+        signal: ac.signal,
+      });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('event: change')) text += new TextDecoder().decode((await reader.read()).value);
+      expect(during).toBeUndefined();
+    } finally {
+      ac.abort();
+      await a.close();
+    }
+  });
+
   it('tells a page at once of a change made before its stream opened, and a current page of none', async () => {
     const b = await sentBundle();
     const cookie = await signIn();

@@ -96,8 +96,15 @@ export async function waitForBundles(service: EsignService, slugs: string[], o: 
     };
   };
 
-  let state = await look(slugs);
+  // Watched before the first look: a commit during it wakes the next look (a watcher's start is its baseline).
   const watch = service.watchBundles ? changeSignal(service.watchBundles.bind(service)) : undefined;
+  let state: Awaited<ReturnType<typeof look>>;
+  try {
+    state = await look(slugs);
+  } catch (e) {
+    watch?.stop();
+    throw e;
+  }
   let rate: RateLimit | undefined;
   const spent: Spent = { inWindow: looks, sinceRead: 0 };
   let rateRead = false;

@@ -102,10 +102,16 @@ export class LiveStreams {
       if (left) this.bySession.set(session, left);
       else this.bySession.delete(session);
     };
+    // Watched before the first read: a commit while it reads is looked at after it, not lost (a
+    // watcher's start is its baseline).
+    let changedMeanwhile = false;
+    let onChange = () => void (changedMeanwhile = true);
+    const unwatch = watch?.(() => onChange());
     let last: string;
     try {
       last = await fingerprint(this.service, slug, Boolean(watch));
     } catch (e) {
+      unwatch?.();
       release();
       throw e;
     }
@@ -147,14 +153,15 @@ export class LiveStreams {
     };
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), this.o.heartbeatMs);
     let stop: () => void;
-    if (watch) {
-      const unwatch = watch(() => {
+    if (unwatch) {
+      onChange = () => {
         if (!timer)
           timer = setTimeout(() => {
             timer = undefined;
             void check();
           }, SETTLE_MS);
-      });
+      };
+      if (changedMeanwhile) onChange();
       stop = () => {
         unwatch();
         clearTimeout(timer);
