@@ -189,6 +189,10 @@ export async function receiveForm(
     const broken = delimiters(parts);
     if (broken) throw broken;
   } catch (e) {
+    // Refused: the rest of the body is read no further while the files are removed (on a loaded
+    // disk that takes a while, and a client still sending would be read on all that time).
+    req.raw.unpipe();
+    req.raw.pause();
     await cleanup();
     throw e;
   }
