@@ -447,10 +447,11 @@ describe('LibreOffice in the box', () => {
       while (!settled) {
         for (const line of execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')) {
           const pid = Number.parseInt(line, 10);
-          // LibreOffice's own processes, not the box's: a bwrap stopped while it sets the box up
-          // would outlive its parent's death.
+          // LibreOffice's own processes (their arguments name the conversion's directory), not the
+          // box's: a bwrap stopped while it sets the box up would outlive its parent's death. Nor the
+          // document sandbox that checks the file first: one started now has its directory in root too.
           const command = line.trim().split(/\s+/)[1] ?? '';
-          if (line.includes(root) && !command.endsWith('bwrap') && !stopped.has(pid)) {
+          if (line.includes(join(root, 'esign-office-')) && !command.endsWith('bwrap') && !stopped.has(pid)) {
             stopped.add(pid);
             try {
               process.kill(pid, 'SIGSTOP');
