@@ -43,6 +43,29 @@ function sandboxes(): number[] {
   );
 }
 
+/**
+ * Runs `use` with TMPDIR a fresh directory holding contract.pdf, where `pool`'s processes make
+ * theirs (`scratches` lists them); then closes the pool and removes the directory.
+ */
+async function inTmpOfItsOwn(
+  pool: SandboxPool,
+  use: (t: { tmp: string; pdfPath: string; scratches: () => string[] }) => Promise<void>,
+): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'esign-scratch-'));
+  const pdfPath = join(tmp, 'contract.pdf');
+  writeFileSync(pdfPath, CONTRACT_PDF);
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  try {
+    await use({ tmp, pdfPath, scratches: () => readdirSync(tmp).filter((f) => f.startsWith('esign-sandbox-')) });
+  } finally {
+    pool.close();
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 describe('PDF bounds, before any walk', () => {
   it('passes sound PDFs and counts their pages', async () => {
     expect(prescanPdf(CONTRACT_PDF)).toBeUndefined();
@@ -94,14 +117,8 @@ describe('the document sandbox', () => {
 
   it('gives each process a temporary directory of its own, removed when it ends: killed at a deadline, or closed', async () => {
     // Chromium's profile and a conversion's files go there: a process killed mid-render left them behind.
-    const tmp = mkdtempSync(join(tmpdir(), 'esign-scratch-'));
-    const pdfPath = join(tmp, 'contract.pdf');
-    writeFileSync(pdfPath, CONTRACT_PDF);
-    const before = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
     const pool = new SandboxPool(1);
-    const scratches = () => readdirSync(tmp).filter((f) => f.startsWith('esign-sandbox-'));
-    try {
+    await inTmpOfItsOwn(pool, async ({ tmp, pdfPath, scratches }) => {
       const old = new Set(sandboxes());
       const job = pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 1500, subject: 'The PDF', cpuOf: 'process' });
       const [child] = sandboxes().filter((pid) => !old.has(pid));
@@ -121,12 +138,7 @@ describe('the document sandbox', () => {
       expect(scratches()).toHaveLength(1);
       pool.close();
       expect(scratches()).toEqual([]);
-    } finally {
-      pool.close();
-      if (before === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = before;
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 
   it('says busy, not over the limits, when a sound PDF had no CPU until its deadline, and serves it after', async () => {
@@ -176,14 +188,8 @@ describe('the document sandbox', () => {
   }, 60_000);
 
   it('ends a process idle past its time, and removes its directory', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'esign-idle-'));
-    const pdfPath = join(tmp, 'contract.pdf');
-    writeFileSync(pdfPath, CONTRACT_PDF);
-    const before = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
     const pool = new SandboxPool(1, 500);
-    const scratches = () => readdirSync(tmp).filter((f) => f.startsWith('esign-sandbox-'));
-    try {
+    await inTmpOfItsOwn(pool, async ({ pdfPath, scratches }) => {
       const old = new Set(sandboxes());
       expect(await pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 30_000, subject: 'The PDF' })).toEqual({
         pages: 1,
@@ -205,12 +211,7 @@ describe('the document sandbox', () => {
       expect(await pool.run({ kind: 'inspect', pdfPath }, { deadlineMs: 30_000, subject: 'The PDF' })).toEqual({
         pages: 1,
       });
-    } finally {
-      pool.close();
-      if (before === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = before;
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 
   it("answers a create's checks within the engine's createCheckMs: past it a 503, and the PDF is not held against it", async () => {
