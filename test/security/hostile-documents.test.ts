@@ -83,6 +83,15 @@ const bundleRequest = (document: Record<string, unknown>) => ({
   documents: [{ key: 'd', ...document }],
 });
 
+/** POST /bundles/ with `document` as the one document of a one-signer JSON request. */
+const createWith = (document: Record<string, unknown>) =>
+  raw(origin, '/api/v2/bundles/', {
+    method: 'POST',
+    key,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(bundleRequest(document)),
+  });
+
 /**
  * The sandbox's processes, just used and idle: two sound PDFs' creates at once, which the pool's two
  * processes share when both are free (one idle for 30 s ends, and one ending while held is replaced).
@@ -90,13 +99,7 @@ const bundleRequest = (document: Record<string, unknown>) => ({
 async function warmSandbox(): Promise<number[]> {
   await Promise.all(
     [0, 1].map(async () => {
-      const pdf = await freshPdf();
-      const r = await raw(origin, '/api/v2/bundles/', {
-        method: 'POST',
-        key,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(bundleRequest({ file_b64: pdf.toString('base64') })),
-      });
+      const r = await createWith({ file_b64: (await freshPdf()).toString('base64') });
       expect(r.status).toBe(201);
     }),
   );
@@ -207,12 +210,7 @@ describe('esign serve and hostile documents', () => {
       const handed = () => (doc.html !== undefined ? created : handedOver() === doc.pdf!.length);
       const { result, reads } = await othersAnsweredWhileHeld(handed, async () => {
         if (doc.html !== undefined) {
-          const r = await raw(origin, '/api/v2/bundles/', {
-            method: 'POST',
-            key,
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(bundleRequest({ file_html: doc.html })),
-          });
+          const r = await createWith({ file_html: doc.html });
           expect(r.status).toBe(201);
           created = true;
           const id = (r.json() as { id: string }).id;
@@ -249,12 +247,7 @@ describe('esign serve and hostile documents', () => {
   );
 
   it('still creates a Bundle from a sound PDF afterwards, and refuses a refused PDF again without a new parse', async () => {
-    const ok = await raw(origin, '/api/v2/bundles/', {
-      method: 'POST',
-      key,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(bundleRequest({ file_b64: CONTRACT_PDF.toString('base64') })),
-    });
+    const ok = await createWith({ file_b64: CONTRACT_PDF.toString('base64') });
     expect(ok.status).toBe(201);
     // Refused again from what the server remembers: with every sandbox process stopped, the answer
     // still comes (a new parse would wait for them), and no document is handed over.
@@ -262,12 +255,7 @@ describe('esign serve and hostile documents', () => {
     const held = signal(await warmSandbox(), 'SIGSTOP');
     expect(held.length, 'a sandbox process held').toBeGreaterThan(0);
     try {
-      const again = await raw(origin, '/api/v2/bundles/', {
-        method: 'POST',
-        key,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(bundleRequest({ file_b64: dag.toString('base64') })),
-      });
+      const again = await createWith({ file_b64: dag.toString('base64') });
       expect(again.status).toBe(400);
       expect(JSON.stringify(again.json())).toMatch(corpus[0]!.reason);
       expect(handedOver()).toBeUndefined();
