@@ -27,7 +27,10 @@ export const VARIABLES: readonly Variable[] = [
     meaning: 'the pager for long lists on a terminal (then PAGER, else less; empty or cat: none)',
   },
   { name: 'ESIGN_WEBHOOK_SECRET', meaning: 'the webhook secret for esign webhook listen and esign webhook verify' },
-  { name: 'ESIGN_CHROMIUM', meaning: 'the Chromium that renders HTML documents (default: chromium on PATH)' },
+  {
+    name: 'ESIGN_CHROMIUM',
+    meaning: 'the Chromium that renders HTML documents (default: chromium-headless-shell, else chromium, on PATH)',
+  },
   { name: 'ESIGN_SOFFICE', meaning: 'the LibreOffice that converts office documents (default: soffice on PATH)' },
   {
     name: 'ESIGN_BWRAP',

@@ -1,5 +1,5 @@
 // The support console as a person uses it: real headless Chromium (playwright-core, Debian's
-// /usr/bin/chromium) against a real `esign console` (the local engine, and a remote server) and a
+// chromium-headless-shell) against a real `esign console` (the local engine, and a remote server) and a
 // real `esign serve`, all spawned from bin/esign.js on one data directory. This test process is the
 // "other process": it creates, signs and fails deliveries through its own engine on that directory.
 import { mkdirSync } from 'node:fs';

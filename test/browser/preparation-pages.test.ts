@@ -1,5 +1,5 @@
 // The preparation pages (template authoring, Bundle preparation) in real headless Chromium (Debian's
-// /usr/bin/chromium driven by playwright-core), against `esign serve`'s fastify app started
+// chromium-headless-shell driven by playwright-core), against `esign serve`'s fastify app started
 // in-process on the embedded engine.
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

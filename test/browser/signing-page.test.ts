@@ -1,4 +1,4 @@
-// The signing page in real headless Chromium (Debian's /usr/bin/chromium driven by playwright-core),
+// The signing page in real headless Chromium (Debian's chromium-headless-shell driven by playwright-core),
 // against `esign serve`'s fastify app started in-process on the embedded engine.
 import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

@@ -123,7 +123,7 @@ describe('renderHtml: fields from the markup', () => {
       process.env.PATH = '/nonexistent';
       expect(findChromium()).toBeUndefined();
       await expect(renderHtml('<p>x</p>', { fieldsMode: 'none', renderer: 'chromium' })).rejects.toThrow(
-        'Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH (set ESIGN_CHROMIUM to its path).',
+        'Chromium is not installed: none of chromium-headless-shell, chrome-headless-shell, chromium, chromium-browser, google-chrome on PATH (set ESIGN_CHROMIUM to its path).',
       );
       expect((await renderHtml('<p>x</p>', { fieldsMode: 'none' })).renderer).toBe('builtin');
       process.env.ESIGN_CHROMIUM = '/nonexistent/chromium';

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
+import { findExecutable } from '../../src/local/documents/intake/findExecutable.js';
 import { findChromium, renderHtml } from '../../src/local/documents/intake/html.js';
 import { renderWithChromium } from '../../src/local/documents/intake/htmlChromium.js';
 import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
@@ -21,6 +22,19 @@ const RENDER_MS = 90_000;
 
 const render = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs = RENDER_MS) =>
   renderHtml(html, { fieldsMode, renderer: 'chromium', timeoutMs });
+
+/** A document of three pages and more, with fields in paragraphs, a table cell, a list item and a link. */
+const LAYOUT = `<!doctype html><html><head><style>p { margin: 10px 0; } .big { height: 130px; }</style></head><body>${Array.from(
+  { length: 70 },
+  (_, i) =>
+    `<p>Clause ${i} of the agreement, with some words.</p>` +
+    (i % 9 === 4 ? `<p>Answer ${i}: <input name="a${i}" value="v${i}"></p>` : ''),
+).join('')}
+  <div class="big">spacer</div>
+  <table><tr><td>Cell signer</td><td data-esign-kind="sig" name="cellsig" style="width: 220px; height: 60px"></td></tr></table>
+  <ul><li data-esign-kind="snm" name="item">Printed name</li></ul>
+  <p><a href="https://example.com/terms">Terms: <input name="inlink"></a> <a href="relative/page.html">relative</a></p>
+  <p>Sign: <span data-esign-kind="sig" name="sig" style="display: inline-block; width: 200px; height: 50px; border: 1px solid"></span></p></body></html>`;
 
 const annotationsOf = (pdf: Buffer) =>
   withPdfjsDocument(pdf, async (d) => {
@@ -65,27 +79,34 @@ const belowThisProcess = (): string[] => {
 };
 
 describe('renderHtml with Chromium', () => {
-  it('finds Chromium', () => {
+  it('finds Chromium, the headless shell first', () => {
     expect(
       chromium,
-      'chromium on PATH or ESIGN_CHROMIUM (apt-get install --no-install-recommends chromium)',
-    ).toBeDefined();
+      'chromium-headless-shell on PATH or ESIGN_CHROMIUM (apt-get install --no-install-recommends chromium-headless-shell)',
+    ).toMatch(/chromium-headless-shell$/);
+  });
+
+  it('renders with the full browser too, where the headless shell is not installed, and places the fields alike', async () => {
+    const full = findExecutable('', ['chromium']);
+    expect(full, 'chromium on PATH (apt-get install --no-install-recommends chromium)').toBeDefined();
+    const saved = process.env.ESIGN_CHROMIUM;
+    process.env.ESIGN_CHROMIUM = full;
+    const byBrowser = await render(LAYOUT).finally(() => {
+      if (saved === undefined) delete process.env.ESIGN_CHROMIUM;
+      else process.env.ESIGN_CHROMIUM = saved;
+    });
+    const byShell = await render(LAYOUT);
+    expect(byBrowser.renderer).toBe('chromium');
+    // The same layout: each field on the same page, at the same height and of the same size. A field
+    // after text on its line may sit up to a CSS pixel apart (0.75 pt; 1.13 seen), as the two builds
+    // position glyphs apart by fractions of a pixel.
+    const boxes = (r: typeof byShell) => r.fields.map(({ key, page, y, w, h }) => ({ key, page, y, w, h }));
+    expect(boxes(byBrowser)).toEqual(boxes(byShell));
+    byBrowser.fields.forEach((f, i) => expect(Math.abs(f.x - byShell.fields[i]!.x)).toBeLessThanOrEqual(1.5));
   });
 
   it('prints Letter pages and places fields where the print layout put them, across page breaks', async () => {
-    const body = Array.from(
-      { length: 70 },
-      (_, i) =>
-        `<p>Clause ${i} of the agreement, with some words.</p>` +
-        (i % 9 === 4 ? `<p>Answer ${i}: <input name="a${i}" value="v${i}"></p>` : ''),
-    ).join('');
-    const html = `<!doctype html><html><head><style>p { margin: 10px 0; } .big { height: 130px; }</style></head><body>${body}
-      <div class="big">spacer</div>
-      <table><tr><td>Cell signer</td><td data-esign-kind="sig" name="cellsig" style="width: 220px; height: 60px"></td></tr></table>
-      <ul><li data-esign-kind="snm" name="item">Printed name</li></ul>
-      <p><a href="https://example.com/terms">Terms: <input name="inlink"></a> <a href="relative/page.html">relative</a></p>
-      <p>Sign: <span data-esign-kind="sig" name="sig" style="display: inline-block; width: 200px; height: 50px; border: 1px solid"></span></p></body></html>`;
-    const { pdf, fields, renderer } = await render(html);
+    const { pdf, fields, renderer } = await render(LAYOUT);
     expect(renderer).toBe('chromium');
     const doc = await PDFDocument.load(pdf);
     expect(doc.getPageCount()).toBeGreaterThanOrEqual(3);

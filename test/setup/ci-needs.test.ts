@@ -21,7 +21,7 @@ describe('.ci/needs', () => {
     expect(run(process.env.PATH ?? '/usr/bin:/bin')).toEqual([]);
   });
 
-  it('names each office component that is missing, and chromium, tmux, bubblewrap, unzip and poppler-utils when they are', () => {
+  it('names each office component that is missing, and chromium, its headless shell, tmux, bubblewrap, unzip and poppler-utils when they are', () => {
     // dpkg as a machine with only Writer (the GUI build) would answer; none of the programs on PATH.
     const dpkg = join(bin.dir, 'dpkg-query');
     writeFileSync(
@@ -32,6 +32,7 @@ describe('.ci/needs', () => {
     for (const tool of ['grep', 'sh']) execFileSync('ln', ['-sf', `/bin/${tool}`, join(bin.dir, tool)]);
     expect(run(bin.dir)).toEqual([
       'chromium',
+      'chromium-headless-shell',
       'tmux',
       'bubblewrap',
       'unzip',

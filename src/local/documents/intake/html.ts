@@ -18,8 +18,21 @@ const INPUT_KINDS: Record<string, string> = {
   date: 'dat',
 };
 
+/**
+ * The Chromium builds that render, best first: the headless shell (Debian's chromium-headless-shell,
+ * Google's chrome-headless-shell) is Chromium built to run without a window, and it takes about half
+ * the CPU of the full browser for the same render (docs/security.md, "Converters").
+ */
+const CHROMIUM_NAMES = [
+  'chromium-headless-shell',
+  'chrome-headless-shell',
+  'chromium',
+  'chromium-browser',
+  'google-chrome',
+];
+
 export function findChromium(): string | undefined {
-  return findExecutable('ESIGN_CHROMIUM', ['chromium', 'chromium-browser', 'google-chrome']);
+  return findExecutable('ESIGN_CHROMIUM', CHROMIUM_NAMES);
 }
 
 /**
@@ -50,7 +63,7 @@ export async function renderHtml(
   const found = choice === 'builtin' ? undefined : findChromium();
   if (choice === 'chromium' && !found)
     throw new Error(
-      'Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH (set ESIGN_CHROMIUM to its path).',
+      `Chromium is not installed: none of ${CHROMIUM_NAMES.join(', ')} on PATH (set ESIGN_CHROMIUM to its path).`,
     );
   const chromium = found && (await hasBrowserDriver()) ? found : undefined;
   if (choice === 'chromium' && !chromium)
