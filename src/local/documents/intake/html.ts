@@ -21,7 +21,7 @@ const INPUT_KINDS: Record<string, string> = {
 /**
  * The Chromium builds that render, best first: the headless shell (Debian's chromium-headless-shell,
  * Google's chrome-headless-shell) is Chromium built to run without a window, and it takes about half
- * the CPU of the full browser for the same render (docs/security.md, "Converters").
+ * the CPU of the full browser for the same render (docs/wire.md, "Documents by HTML").
  */
 const CHROMIUM_NAMES = [
   'chromium-headless-shell',
