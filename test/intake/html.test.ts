@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { findChromium, renderHtml } from '../../src/local/documents/intake/html.js';
 import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
+import { tempDir } from '../helpers.js';
 import { expectRightOf, pageTexts } from './helpers.js';
 
 const builtin = (html: string, fieldsMode: 'native' | 'none' = 'native', timeoutMs?: number) =>
@@ -114,6 +117,26 @@ describe('renderHtml: fields from the markup', () => {
     );
     const big = `<p>${'word '.repeat(50)}</p>`.repeat(4000);
     await expect(builtin(big, 'none', 5)).rejects.toThrow('Rendering the HTML took longer than 5 ms.');
+  });
+
+  it('prefers the headless shell anywhere on PATH to the full browser in an earlier directory', () => {
+    const [early, late] = [tempDir('esign-path-'), tempDir('esign-path-')];
+    const saved = { PATH: process.env.PATH, ESIGN_CHROMIUM: process.env.ESIGN_CHROMIUM };
+    try {
+      for (const [dir, name] of [
+        [early.dir, 'chromium'],
+        [late.dir, 'chromium-headless-shell'],
+      ] as const)
+        writeFileSync(join(dir, name), '#!/bin/sh\n', { mode: 0o755 });
+      delete process.env.ESIGN_CHROMIUM;
+      process.env.PATH = [early.dir, late.dir].join(delimiter);
+      expect(findChromium()).toBe(join(late.dir, 'chromium-headless-shell'));
+    } finally {
+      process.env.PATH = saved.PATH;
+      if (saved.ESIGN_CHROMIUM !== undefined) process.env.ESIGN_CHROMIUM = saved.ESIGN_CHROMIUM;
+      early.cleanup();
+      late.cleanup();
+    }
   });
 
   it('reports a missing Chromium when it is asked for, and falls back to the built-in renderer on auto', async () => {

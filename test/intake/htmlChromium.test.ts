@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { findExecutable } from '../../src/local/documents/intake/findExecutable.js';
+import { onPath } from '../../src/local/documents/intake/findExecutable.js';
 import { findChromium, renderHtml } from '../../src/local/documents/intake/html.js';
 import { renderWithChromium } from '../../src/local/documents/intake/htmlChromium.js';
 import { findTextInPdf, withPdfjsDocument } from '../../src/local/documents/intake/pdfText.js';
@@ -87,7 +87,7 @@ describe('renderHtml with Chromium', () => {
   });
 
   it('renders with the full browser too, where the headless shell is not installed, and places the fields alike', async () => {
-    const full = findExecutable('', ['chromium']);
+    const full = onPath(['chromium']);
     expect(full, 'chromium on PATH (apt-get install --no-install-recommends chromium)').toBeDefined();
     const saved = process.env.ESIGN_CHROMIUM;
     process.env.ESIGN_CHROMIUM = full;

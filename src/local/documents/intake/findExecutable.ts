@@ -17,11 +17,17 @@ export const isExecutable = (path: string) => {
  */
 export const programSetting = (envVar: string): string | undefined => process.env[envVar]?.trim() || undefined;
 
+/**
+ * The first of `names` found on PATH: `names` is an order of preference, so an earlier name anywhere
+ * on PATH wins over a later one in an earlier directory.
+ */
+export function onPath(names: readonly string[]): string | undefined {
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const name of names) for (const dir of dirs) if (isExecutable(join(dir, name))) return join(dir, name);
+  return undefined;
+}
+
 /** The value of `envVar` when set (used as given, even if it does not exist: the caller's error names it), else the first of `names` on PATH. */
 export function findExecutable(envVar: string, names: readonly string[]): string | undefined {
-  const explicit = programSetting(envVar);
-  if (explicit) return explicit;
-  for (const dir of (process.env.PATH ?? '').split(delimiter))
-    for (const name of names) if (dir && isExecutable(join(dir, name))) return join(dir, name);
-  return undefined;
+  return programSetting(envVar) ?? onPath(names);
 }
