@@ -36,7 +36,11 @@ export const VARIABLES: readonly Variable[] = [
     name: 'ESIGN_BWRAP',
     meaning: 'the bubblewrap that boxes the converters (default: bwrap on PATH); off: no box (docs/security.md)',
   },
-  { name: 'ESIGN_SETPRIV', meaning: 'the setpriv that drops to nobody when esign runs as root (default: on PATH)' },
+  {
+    name: 'ESIGN_SETPRIV',
+    meaning:
+      'the setpriv that drops converters to nobody when esign runs as root, and ends document checks with esign (default: on PATH)',
+  },
   { name: 'ESIGN_PRLIMIT', meaning: "the prlimit that caps converters' and document checks' memory and CPU" },
   { name: 'NO_COLOR', meaning: 'any value: no colour' },
   { name: 'FORCE_COLOR', meaning: 'colour even when the output is not a terminal (0 turns it off)' },

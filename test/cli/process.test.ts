@@ -10,8 +10,11 @@ import { esignIn } from './inProcess.js';
 const BIN = new URL('../../bin/esign.js', import.meta.url).pathname;
 const ENGINE = new URL('../../dist/engine.js', import.meta.url).href;
 
-/** A script using the built engine as a library: it starts rendering a large HTML document, then exits while the render runs. */
-const EXITS_MID_RENDER = `
+/**
+ * A script using the built engine as a library: it starts rendering a large HTML document, says its
+ * child processes' pids, and then exits while the render runs, or (`hold`) waits to be killed.
+ */
+const MID_RENDER = (then: 'exit' | 'hold') => `
 import { readdirSync, readFileSync } from 'node:fs';
 import { LocalEngine } from '${ENGINE}';
 const children = () => readdirSync('/proc/self/task').flatMap((t) =>
@@ -24,8 +27,34 @@ await engine.createBundle({
 });
 while (children().length === 0) await new Promise((r) => setTimeout(r, 20));
 await new Promise((r) => setTimeout(r, 300));
-process.exit(0);
+console.log(children().join(' '));
+${then === 'exit' ? 'process.exit(0);' : 'setInterval(() => {}, 1000);'}
 `;
+
+/** A process ended: gone, or a zombie its new parent has not reaped (a container's init may never). */
+const ended = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+};
+
+/** What a run with TMPDIR `tmp` left: sandbox directories there, and processes whose command line names it. */
+function leftIn(tmp: string): { left: string[]; running: string[] } {
+  const left = readdirSync(tmp).filter((f) => f.startsWith('esign-sandbox-'));
+  const running = readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(tmp);
+      } catch {
+        return false; // ended between the two reads
+      }
+    });
+  return { left, running };
+}
 let data: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
@@ -74,24 +103,49 @@ describe('esign as a process', () => {
     const dir = tempDir('esign-process-data-');
     try {
       // The built-in renderer (no Chromium on PATH): its parse of 7 MB holds the sandbox process for seconds.
-      const r = await execa('node', ['--input-type=module', '-e', EXITS_MID_RENDER, dir.dir], {
+      const r = await execa('node', ['--input-type=module', '-e', MID_RENDER('exit'), dir.dir], {
         env: { PATH: dirname(process.execPath), TMPDIR: tmp.dir },
         extendEnv: false,
         reject: false,
       });
       expect(r.exitCode, r.stderr).toBe(0);
       // Read at once: the render's process had its directory in TMPDIR, and its command line names it.
-      const left = readdirSync(tmp.dir).filter((f) => f.startsWith('esign-sandbox-'));
-      const running = readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(tmp.dir);
-          } catch {
-            return false; // ended between the two reads
-          }
-        });
-      expect({ left, running }).toEqual({ left: [], running: [] });
+      expect(leftIn(tmp.dir)).toEqual({ left: [], running: [] });
+    } finally {
+      tmp.cleanup();
+      dir.cleanup();
+    }
+  });
+
+  it('takes its document sandbox with it when killed mid-render (SIGKILL), a stopped one too, and the next esign removes its directory', async () => {
+    const tmp = tempDir('esign-process-tmp-');
+    const dir = tempDir('esign-process-data-');
+    const env = { PATH: dirname(process.execPath), TMPDIR: tmp.dir };
+    try {
+      const host = execa('node', ['--input-type=module', '-e', MID_RENDER('hold'), dir.dir], {
+        env,
+        extendEnv: false,
+        reject: false,
+      });
+      const [said] = (await once(host.stdout!, 'data')) as [Buffer];
+      const sandboxes = said.toString().trim().split(' ').map(Number);
+      expect(sandboxes).toHaveLength(1);
+      // Stopped, it cannot hear its host go: only a signal from the kernel ends it.
+      process.kill(sandboxes[0]!, 'SIGSTOP');
+      host.kill('SIGKILL');
+      await host;
+      for (const start = Date.now(); !sandboxes.every(ended) && Date.now() - start < 5000; )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(sandboxes.filter((p) => !ended(p))).toEqual([]);
+      expect(leftIn(tmp.dir).left).toHaveLength(1);
+      // The next host's first sandbox process sweeps the dead one's directory (its own goes as it exits).
+      const next = await execa('node', ['--input-type=module', '-e', MID_RENDER('exit'), dir.dir], {
+        env,
+        extendEnv: false,
+        reject: false,
+      });
+      expect(next.exitCode, next.stderr).toBe(0);
+      expect(leftIn(tmp.dir)).toEqual({ left: [], running: [] });
     } finally {
       tmp.cleanup();
       dir.cleanup();

@@ -2,7 +2,8 @@
 // and the sandbox process: a job past its deadline is killed and refused with the reason, the next
 // job gets a new process, a retried refusal is answered without a new parse; its processes are
 // shared by the engines of a process and end when idle.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -22,6 +23,7 @@ import {
   renderHtmlApart,
 } from '../../src/local/documents/sandbox/apart.js';
 import { SandboxPool } from '../../src/local/documents/sandbox/pool.js';
+import { sweepOrphans } from '../../src/local/documents/sandbox/orphans.js';
 import { inspectPdf } from '../../src/domain/documentChecks.js';
 import { prescanPdf } from '../../src/domain/pdfBounds.js';
 import { PDFDocument } from 'pdf-lib';
@@ -124,7 +126,7 @@ describe('the document sandbox', () => {
       const [child] = sandboxes().filter((pid) => !old.has(pid));
       expect(scratches()).toHaveLength(1);
       const scratch = join(tmp, scratches()[0]!);
-      // Until prlimit and nice have exec'd node, the child's command line is theirs, or empty mid-exec.
+      // Until prlimit, nice and setpriv have exec'd node, the child's command line is theirs, or empty mid-exec.
       await vi.waitFor(() => expect(readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')).toContain(scratch), {
         timeout: 10_000,
       });
@@ -213,6 +215,33 @@ describe('the document sandbox', () => {
       });
     });
   }, 60_000);
+
+  it("removes a dead host's directories, and no living host's, nor another pid namespace's or another program's", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-orphans-'));
+    try {
+      const ns = /\d+/.exec(readlinkSync('/proc/self/ns/pid'))![0];
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+      const names = {
+        deadHost: `esign-sandbox-${ns}-${dead}-aB3dEf`,
+        livingHost: `esign-sandbox-${ns}-${process.pid}-aB3dEf`,
+        otherNamespace: `esign-sandbox-1-${dead}-aB3dEf`,
+        unnamed: 'esign-sandbox-aB3dEf',
+        otherProgram: `esign-suite-${dead}-aB3dEf`,
+      };
+      for (const name of Object.values(names)) {
+        mkdirSync(join(dir, name));
+        writeFileSync(join(dir, name, 'profile'), 'x');
+      }
+      sweepOrphans(dir);
+      expect(readdirSync(dir).sort()).toEqual(
+        Object.values(names)
+          .filter((n) => n !== names.deadHost)
+          .sort(),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("answers a create's checks within the engine's createCheckMs: past it a 503, and the PDF is not held against it", async () => {
     // A PDF no earlier test checked (the checks of this process are remembered by hash).

@@ -9,7 +9,7 @@ import { getPriority } from 'node:os';
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
-import { findExecutable, isExecutable, programSetting } from './findExecutable.js';
+import { isExecutable, programSetting, systemTool } from './findExecutable.js';
 
 /** The user the converters run as when esign is root (Debian's `nobody`). */
 export const NOBODY = 65534;
@@ -103,13 +103,6 @@ export interface Box {
 }
 
 const isRoot = () => process.getuid?.() === 0;
-
-/** A system tool (bwrap, prlimit, setpriv): its ESIGN_ setting, else PATH, else where Debian puts it. */
-function systemTool(envVar: string, name: string): string | undefined {
-  const found = findExecutable(envVar, [name]);
-  if (found) return found;
-  return ['/usr/bin', '/bin', '/usr/sbin', '/sbin'].map((d) => `${d}/${name}`).find((p) => isExecutable(p));
-}
 
 /** Turns a program and its arguments into the boxed command line (see the top of this file). */
 function boxArgs(scratch: string, program: string[], extraRo: string[]): string[] {

@@ -1,4 +1,5 @@
-// Locates helper programs (chromium, soffice): an explicit environment setting wins, else the PATH.
+// Locates helper programs (chromium, soffice) and system tools (bwrap, prlimit, setpriv): an explicit
+// environment setting wins, else the PATH.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -30,4 +31,11 @@ export function onPath(names: readonly string[]): string | undefined {
 /** The value of `envVar` when set (used as given, even if it does not exist: the caller's error names it), else the first of `names` on PATH. */
 export function findExecutable(envVar: string, names: readonly string[]): string | undefined {
   return programSetting(envVar) ?? onPath(names);
+}
+
+/** A system tool (bwrap, prlimit, setpriv): its ESIGN_ setting, else PATH, else where Debian puts it. */
+export function systemTool(envVar: string, name: string): string | undefined {
+  const found = findExecutable(envVar, [name]);
+  if (found) return found;
+  return ['/usr/bin', '/bin', '/usr/sbin', '/sbin'].map((d) => `${d}/${name}`).find((p) => isExecutable(p));
 }

@@ -8,13 +8,11 @@
 // sound document. A few are kept warm, started on first use and unref'd, so a command that never
 // sends a document starts none and one that did exits at once. They serve every engine of the
 // process (esign serve's sandboxes are engines too): one closing leaves them warm for the others.
-// One idle for SANDBOX_IDLE_MS ends, and all end when the process exits. Each process has a
-// temporary directory of its own for whatever it and the programs it starts write (Chromium's
-// profile, the files a conversion leaves), removed when it ends, killed or not.
+// One idle for SANDBOX_IDLE_MS ends, and all end when the process exits, or is killed (orphans.ts).
+// Each process has a temporary directory of its own for whatever it and the programs it starts write
+// (Chromium's profile, the files a conversion leaves), removed when it ends, killed or not.
 import { type ChildProcess, fork } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   SANDBOX_CPU_SECONDS,
@@ -23,7 +21,8 @@ import {
   SANDBOX_IDLE_MS,
   SANDBOX_POOL_SIZE,
 } from '../../../domain/documentLimits.js';
-import { findExecutable } from '../intake/findExecutable.js';
+import { isExecutable, systemTool } from '../intake/findExecutable.js';
+import { diesWithParent, scratchPrefix, sweepOrphansOnce } from './orphans.js';
 import type { SandboxAnswer, SandboxJob, SandboxTask } from './protocol.js';
 
 /** A job that failed; `overLimits` when the document passed a cap (its own cost), not a failure of ours. */
@@ -44,15 +43,6 @@ function childEntry(): string {
     : new URL('./documentSandbox.js', here);
   return fileURLToPath(url);
 }
-
-const isExecutable = (path: string) => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A process's /proc stat fields after its name (the parent's pid first), or undefined when gone. */
 function statOf(pid: number | string): string[] | undefined {
@@ -111,9 +101,7 @@ const BLAMED_CPU_SHARE = 0.5;
 let prlimitPath: string | null | undefined;
 /** util-linux's prlimit, to set the child's rlimits (Node has no setrlimit); null when absent. */
 function prlimit(): string | null {
-  if (prlimitPath === undefined)
-    prlimitPath =
-      ['/usr/bin/prlimit', '/bin/prlimit'].find(isExecutable) ?? findExecutable('ESIGN_PRLIMIT', ['prlimit']) ?? null;
+  if (prlimitPath === undefined) prlimitPath = systemTool('ESIGN_PRLIMIT', 'prlimit') ?? null;
   return prlimitPath;
 }
 
@@ -158,8 +146,15 @@ class Child {
     const tool = prlimit();
     // Below the server in the scheduler's eyes: a document that takes all the CPU it may still leaves
     // other keys' requests theirs (on 2 cores a flate bomb otherwise held them for seconds).
-    const node = [...lowPriority(), process.execPath, `--max-old-space-size=${SANDBOX_HEAP_MB}`, '--stack-size=2048'];
-    this.scratch = mkdtempSync(join(tmpdir(), 'esign-sandbox-'));
+    const node = [
+      ...lowPriority(),
+      ...diesWithParent(),
+      process.execPath,
+      `--max-old-space-size=${SANDBOX_HEAP_MB}`,
+      '--stack-size=2048',
+    ];
+    sweepOrphansOnce();
+    this.scratch = mkdtempSync(scratchPrefix());
     // Others may pass through it, not list it: a converter runs as nobody in a directory made inside.
     chmodSync(this.scratch, 0o711);
     this.proc = fork(entry, [this.scratch], {
