@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocalEngine } from '../../src/local/engine.js';
 import { nextPauseMs } from '../../src/app/rateBudget.js';
+import { waitForBundles } from '../../src/app/wait/waiter.js';
+import type { EsignService } from '../../src/service/service.js';
 import { bundleRequest, newEngine } from '../helpers.js';
 
 const engines: { dispose?: () => Promise<void>; close: () => Promise<void> }[] = [];
@@ -32,6 +34,38 @@ describe('watchBundles', () => {
     await other.signPacket(b.packets[0].id, {});
     await new Promise((r) => setTimeout(r, 250));
     expect(calls).toBe(after);
+  });
+});
+
+describe('waitForBundles on the engine', () => {
+  it('hears a change committed while its first look reads: it watches before it looks', async () => {
+    const engine = newEngine();
+    engines.push(engine);
+    const b = await engine.createBundle(bundleRequest());
+    await engine.settle();
+    // The first look answers the Bundle as it was, slowly: a signer's view is committed, and told,
+    // before the answer comes.
+    let looks = 0;
+    const service = {
+      getBundle: async (id: string) => {
+        const seen = await engine.getBundle(id);
+        if (looks++ === 0) {
+          await engine.viewPacket(b.packets[0].id);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return seen;
+      },
+      watchBundles: (onChange: () => void) => engine.watchBundles(onChange),
+      getRateLimit: () => engine.getRateLimit(),
+    } as unknown as EsignService;
+    // Missed, the next look would be the safety re-read, 5 s on.
+    const start = Date.now();
+    const r = await waitForBundles(service, [b.id], { target: 'started', timeoutMs: 20_000 });
+    expect({ outcome: r.outcome, looks, heardAtOnce: Date.now() - start < 2_500 }).toEqual({
+      outcome: 'reached',
+      looks: 2,
+      heardAtOnce: true,
+    });
   });
 });
 
