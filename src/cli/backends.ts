@@ -14,6 +14,11 @@ export interface EngineOptions {
   guardUrls?: boolean;
   /** With guardUrls, still allow loopback addresses (esign serve listening on loopback only). */
   loopbackUrls?: boolean;
+  /**
+   * A client waits for each answer on a wire, with a timeout of its own (esign serve, console, mcp):
+   * a create's document checks starved of CPU answer busy in time. Unset, a command waits for them.
+   */
+  answersClients?: boolean;
 }
 
 interface EngineSettings extends EngineOptions {

@@ -200,11 +200,14 @@ export class Factory {
     return envPaths('esign', { suffix: '' }).data;
   }
 
-  /** The backend every command talks to: a remote API v2 server when a base URL is set, else the embedded engine. */
-  async service(): Promise<EsignService> {
+  /**
+   * The backend every command talks to: a remote API v2 server when a base URL is set, else the
+   * embedded engine (opened with `o` when this is the first to ask for it).
+   */
+  async service(o: EngineOptions = {}): Promise<EsignService> {
     if (this.injected) return this.injected;
     const s = await this.settings();
-    if (!s.baseUrl) return this.local();
+    if (!s.baseUrl) return this.local(o);
     this.remote ??= await this.wired().remote(this.remoteOptions(s.baseUrl, s.apiKey));
     return this.remote;
   }

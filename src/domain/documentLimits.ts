@@ -39,5 +39,11 @@ export const BUSY_PAUSE_MS = 5_000;
  * client always gets the answer (a 400 naming the limit) and nothing goes on working unseen.
  */
 export const CREATE_CHECK_DEADLINE_MS = 20_000;
+/**
+ * How long a command's create checks may wait, in all, for a sandbox process and for the CPU to run
+ * in, when nobody on a wire waits for the answer (a CLI command, a CI job on a loaded machine): a
+ * starved check waits on rather than fail a sound document as busy.
+ */
+export const COMMAND_CHECK_WAIT_MS = 300_000;
 /** A document refused by the sandbox is refused again, without a new parse, for this long (by sha256). */
 export const REFUSAL_MEMORY_MS = 10 * 60_000;

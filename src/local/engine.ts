@@ -167,6 +167,7 @@ export class LocalEngine implements LocalBackend {
         htmlDeadlineMs: HTML_JOB_DEADLINE_MS,
         busyPauseMs: BUSY_PAUSE_MS,
         createCheckMs: CREATE_CHECK_DEADLINE_MS,
+        createCheckWaitMs: opts.documentTimes?.createCheckMs ?? CREATE_CHECK_DEADLINE_MS,
         ...opts.documentTimes,
       },
     };

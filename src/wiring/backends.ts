@@ -1,14 +1,16 @@
 // The backends the CLI asks for by name (src/cli/backends.ts), built here from the adapters: the
 // embedded engine (local/) and API v2 over HTTP (remote/). Each loads when first asked for.
 import type { Backends } from '../cli/backends.js';
+import { COMMAND_CHECK_WAIT_MS } from '../domain/documentLimits.js';
 
 export const backends: Backends = {
-  async engine({ env, ...o }) {
+  async engine({ env, answersClients, ...o }) {
     const [{ LocalEngine }, { engineTuning }] = await Promise.all([
       import('../local/engine.js'),
       import('./engineTuning.js'),
     ]);
-    return new LocalEngine({ ...engineTuning(env), ...o });
+    const waits = answersClients ? {} : { documentTimes: { createCheckWaitMs: COMMAND_CHECK_WAIT_MS } };
+    return new LocalEngine({ ...engineTuning(env), ...waits, ...o });
   },
   async refuseForeignDir(dir) {
     (await import('../local/store/dataDir.js')).refuseForeignDir(dir);

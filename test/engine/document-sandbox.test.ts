@@ -27,7 +27,9 @@ import { sweepOrphans } from '../../src/local/documents/sandbox/orphans.js';
 import { inspectPdf } from '../../src/domain/documentChecks.js';
 import { prescanPdf } from '../../src/domain/pdfBounds.js';
 import { PDFDocument } from 'pdf-lib';
-import { CREATE_CHECK_DEADLINE_MS } from '../../src/domain/documentLimits.js';
+import { COMMAND_CHECK_WAIT_MS, CREATE_CHECK_DEADLINE_MS } from '../../src/domain/documentLimits.js';
+import type { EngineContext } from '../../src/local/store/context.js';
+import { backends } from '../../src/wiring/backends.js';
 import { CONTRACT_PDF, bundleRequest, expectApiError, newEngine } from '../helpers.js';
 import { stopNewProcess } from './support.js';
 
@@ -165,6 +167,65 @@ describe('the document sandbox', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('waits on past its deadline while starved, when it may (a command): done once it has the CPU, busy when its wait is up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-starved-'));
+    const pdfPath = join(dir, 'contract.pdf');
+    writeFileSync(pdfPath, CONTRACT_PDF);
+    const pool = new SandboxPool(1);
+    const times = { deadlineMs: 1500, subject: 'The PDF', cpuOf: 'process' } as const;
+    try {
+      const before = new Set(sandboxes());
+      let start = Date.now();
+      const job = pool.run({ kind: 'inspect', pdfPath }, { ...times, waitMs: 30_000 });
+      const [child] = sandboxes().filter((pid) => !before.has(pid));
+      process.kill(child!, 'SIGSTOP');
+      // Stopped well past its deadline, then given the CPU: it answers, as the machine frees up.
+      await new Promise((r) => setTimeout(r, 3_000));
+      process.kill(child!, 'SIGCONT');
+      expect(await job).toEqual({ pages: 1 });
+      expect(Date.now() - start).toBeGreaterThanOrEqual(3_000);
+      // Stopped for all of its wait: busy when the wait is up, not at the deadline.
+      process.kill(child!, 'SIGSTOP');
+      start = Date.now();
+      await expect(pool.run({ kind: 'inspect', pdfPath }, { ...times, waitMs: 4_000 })).rejects.toMatchObject({
+        kind: 'busy',
+      });
+      expect(Date.now() - start).toBeGreaterThanOrEqual(3_900);
+    } finally {
+      pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("waits so in a command's engine; a door's (esign serve, console, mcp) answers its client in time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-waits-'));
+    const timesOf = async (o: { answersClients?: boolean }) => {
+      const engine = await backends.engine({
+        dataDir: join(dir, String(o.answersClients)),
+        report: () => {},
+        env: {},
+        ...o,
+      });
+      try {
+        return (engine as unknown as { ctx: EngineContext }).ctx.documentTimes;
+      } finally {
+        await engine.close();
+      }
+    };
+    try {
+      expect(await timesOf({})).toMatchObject({
+        createCheckMs: CREATE_CHECK_DEADLINE_MS,
+        createCheckWaitMs: COMMAND_CHECK_WAIT_MS,
+      });
+      expect(await timesOf({ answersClients: true })).toMatchObject({
+        createCheckMs: CREATE_CHECK_DEADLINE_MS,
+        createCheckWaitMs: CREATE_CHECK_DEADLINE_MS,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('keeps its processes warm for the other engines of the process: one closing ends none', async () => {
     // A PDF no earlier check saw (this process remembers checks by hash), so each create checks one.

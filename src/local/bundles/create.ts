@@ -33,7 +33,7 @@ import { indexQueued, queueForSearch } from './search.js';
 import { statusAtCreation } from './transitions.js';
 import { applyBundleSettings } from './lifecycle.js';
 import type { PreparedSpec } from '../documents/intake/prepare.js';
-import { deriveFieldsApart, inspectPdfApart, sha256Yielding } from '../documents/sandbox/apart.js';
+import { createCheck, deriveFieldsApart, inspectPdfApart, sha256Yielding } from '../documents/sandbox/apart.js';
 import { findSoffice } from '../documents/intake/office.js';
 import { decodeBase64, isOfficeFile } from '../../domain/documentChecks.js';
 import { type RegexCheck, officeUploadGate, regexCheck } from '../../domain/featureGates.js';
@@ -272,9 +272,7 @@ async function planDocument(
   const hash = await sha256Yielding(data);
   const known = knownPdfPages(ctx.db, hash);
   const info =
-    known !== undefined
-      ? { pages: known }
-      : await inspectPdfApart(data, { hash, deadlineMs: ctx.documentTimes.createCheckMs });
+    known !== undefined ? { pages: known } : await inspectPdfApart(data, { hash, ...createCheck(ctx.documentTimes) });
   if ('problem' in info) {
     errs.add(field, info.problem);
     return undefined;
@@ -283,7 +281,7 @@ async function planDocument(
   const derived = await deriveFieldsApart(data, spec, i, {
     field,
     hash,
-    deadlineMs: ctx.documentTimes.createCheckMs,
+    ...createCheck(ctx.documentTimes),
   });
   for (const p of derived.problems) errs.add(p.field, p.message);
   return {

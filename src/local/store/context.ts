@@ -42,6 +42,11 @@ export interface DocumentTimes {
   busyPauseMs: number;
   /** The checks a create makes before it answers (a PDF opened, its fields placed), from their queueing. */
   createCheckMs: number;
+  /**
+   * How long in all, from their queueing, those checks may wait for a process and for the CPU before
+   * the create is busy (503): createCheckMs where a client waits on a wire; longer for a command.
+   */
+  createCheckWaitMs: number;
 }
 
 /**

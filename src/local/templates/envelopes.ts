@@ -44,10 +44,10 @@ import { parsePage } from '../../service/listQuery.js';
 import type * as S from '../../domain/schemas.js';
 import type { EnvelopeTemplate, Page, PageQuery } from '../../service/types.js';
 import { recordBlob, sha256 } from '../store/blobs.js';
-import { type EngineContext, inTransaction } from '../store/context.js';
+import { type DocumentTimes, type EngineContext, inTransaction } from '../store/context.js';
 import { sql } from '../store/db.js';
 import { slug } from '../store/ids.js';
-import { inspectPdfApart } from '../documents/sandbox/apart.js';
+import { createCheck, inspectPdfApart } from '../documents/sandbox/apart.js';
 import { assignRoles, findStoredTemplate, fitFilename } from './templates.js';
 import { mapPage, selectPage } from '../store/paging.js';
 
@@ -164,7 +164,7 @@ export async function createEnvelopeTemplate(
       }
       continue;
     }
-    const pdf = await readDocumentPdf(d, i, baseDir, errs, ctx.documentTimes.createCheckMs);
+    const pdf = await readDocumentPdf(d, i, baseDir, errs, ctx.documentTimes);
     if (!pdf) continue;
     pdfs.set(i, pdf);
     checkFields(d.fields ?? [], signerKeys, pdf.pages, i, errs);
@@ -226,7 +226,7 @@ async function readDocumentPdf(
   i: number,
   baseDir: string,
   errs: FieldErrors,
-  deadlineMs: number,
+  times: DocumentTimes,
 ): Promise<{ data: Buffer; hash: string; pages: number; name: string } | undefined> {
   const path = d.file ?? d.file_path;
   const field =
@@ -242,7 +242,7 @@ async function readDocumentPdf(
     errs.add(field, `Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
     return undefined;
   }
-  const info = await inspectPdfApart(data, { deadlineMs });
+  const info = await inspectPdfApart(data, createCheck(times));
   if ('problem' in info) {
     errs.add(field, info.problem);
     return undefined;

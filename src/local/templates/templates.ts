@@ -11,7 +11,7 @@ import { sql } from '../store/db.js';
 import type { StoredField } from '../bundles/fields.js';
 import { uuid } from '../store/ids.js';
 import { fileLink } from '../bundles/links.js';
-import { inspectPdfApart } from '../documents/sandbox/apart.js';
+import { createCheck, inspectPdfApart } from '../documents/sandbox/apart.js';
 import { checkTeam } from '../account/rules.js';
 import { regexCheck } from '../../domain/featureGates.js';
 import { mapPage, selectPage } from '../store/paging.js';
@@ -161,9 +161,7 @@ export async function saveTemplate(
   const def = S.parseOr400(S.TemplateImportRequest, { ...input, pdf: undefined });
   const errs = new FieldErrors();
   const pdf = Buffer.isBuffer(input.pdf) ? input.pdf : undefined;
-  const info = pdf
-    ? await inspectPdfApart(pdf, { deadlineMs: ctx.documentTimes.createCheckMs })
-    : { problem: 'A PDF is required.' };
+  const info = pdf ? await inspectPdfApart(pdf, createCheck(ctx.documentTimes)) : { problem: 'A PDF is required.' };
   if ('problem' in info) errs.add(pdfField, info.problem);
   const pages = 'pages' in info ? info.pages : undefined;
   const roles = checkRoles(def.roles, errs);

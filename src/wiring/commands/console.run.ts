@@ -12,7 +12,7 @@ export const run: Run<typeof supportConsole> = async (f, o) => {
   const port = intArg(o.port, '--port', 0);
   if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
   const hours = intArg(o.sessionHours, '--session-hours', 1);
-  const service = await f.service();
+  const service = await f.service({ answersClients: true });
   const settings = await f.settings();
   const log = (line: string) => f.io.err.write(`${line}\n`);
   const app = newServer({ logger: false, requestTimeout: 30_000, connectionTimeout: 60_000, bodyLimit: 64 * 1024 });

@@ -18,9 +18,14 @@ export const run: Run<typeof serve> = async (ctx, o) => {
   const port = intArg(o.port, '--port', 0);
   if (port > 65535) throw new CliError(`--port ${port}: out of range.`, EXIT.USAGE);
   const dataDir = await ctx.dataDir();
-  // Listening on loopback only, whoever calls it is on this machine: its receivers on loopback are reachable.
-  const urlPolicy = { guardUrls: o.allowPrivateUrls !== true, loopbackUrls: listensOnLoopbackOnly(o.host) };
-  const engine = await ctx.local({ publicUrl: o.publicUrl, ...urlPolicy });
+  // Its engines' options (its own and each sandbox's): listening on loopback only, whoever calls it is
+  // on this machine, so its receivers on loopback are reachable; and clients wait on the wire.
+  const engines = {
+    guardUrls: o.allowPrivateUrls !== true,
+    loopbackUrls: listensOnLoopbackOnly(o.host),
+    answersClients: true,
+  };
+  const engine = await ctx.local({ publicUrl: o.publicUrl, ...engines });
   const maxSandboxes = intArg(o.maxSandboxes, '--max-sandboxes', 0);
   // Log lines quote what strangers sent (paths, names): no control characters reach the terminal.
   const log = (line: string) => ctx.io.err.write(`${stripControl(line)}\n`);
@@ -42,7 +47,7 @@ export const run: Run<typeof serve> = async (ctx, o) => {
     sandboxes: maxSandboxes
       ? {
           dir: join(dataDir, 'sandboxes'),
-          openEngine: (dir) => ctx.freshEngine(dir, urlPolicy),
+          openEngine: (dir) => ctx.freshEngine(dir, engines),
           limits: {
             max: maxSandboxes,
             maxTtlSeconds: secondsArg(o.sandboxMaxTtl, '--sandbox-max-ttl', 1),

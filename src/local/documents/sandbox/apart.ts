@@ -68,10 +68,16 @@ async function once<T>(key: string, run: () => Promise<T>): Promise<T | { proble
 
 /**
  * `background`: work after the create (the document's processing), with the longer deadline counted
- * from the job's start; otherwise a create's check, answered within `deadlineMs` in all (the engine's
- * documentTimes.createCheckMs).
+ * from the job's start; otherwise a create's check (createCheck), over the limits past `deadlineMs`
+ * with the CPU, and busy when starved of it `waitMs` in all.
  */
-export type ApartOptions = { hash?: string } & ({ background: true } | { deadlineMs: number });
+export type ApartOptions = { hash?: string } & ({ background: true } | { deadlineMs: number; waitMs?: number });
+
+/** A create's checks as the engine times them (its documentTimes). */
+export const createCheck = (t: { createCheckMs: number; createCheckWaitMs: number }) => ({
+  deadlineMs: t.createCheckMs,
+  waitMs: t.createCheckWaitMs,
+});
 
 const jobOptions = (opts: ApartOptions) =>
   'background' in opts
@@ -81,7 +87,7 @@ const jobOptions = (opts: ApartOptions) =>
         counting: 'started' as const,
         cpuOf: 'process' as const,
       }
-    : { deadlineMs: opts.deadlineMs, subject: 'The PDF', cpuOf: 'process' as const };
+    : { deadlineMs: opts.deadlineMs, waitMs: opts.waitMs, subject: 'The PDF', cpuOf: 'process' as const };
 
 /** `data` in a private file (its own 0700 directory, removed after) for the time of `use`, written without blocking the event loop. */
 async function asFile<T>(data: Buffer | string, use: (path: string) => Promise<T>, name = 'document.pdf'): Promise<T> {

@@ -122,7 +122,7 @@ interface Running {
   subject: string;
   resolve(v: unknown): void;
   reject(e: Error): void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 class Child {
@@ -276,6 +276,8 @@ interface Queued {
   cpuOf: CpuOf | undefined;
   /** Infinity: the deadline counts from the job's start, and it waits in the queue as long as it must. */
   deadlineAt: number;
+  /** Until when it may wait for a process, and (with cpuOf) for the CPU, before it is busy. */
+  waitUntil: number;
   resolve(v: unknown): void;
   reject(e: Error): void;
   timer: NodeJS.Timeout | undefined;
@@ -308,23 +310,31 @@ export class SandboxPool {
        * it), or its and the programs' it starts ('tree', Chromium). Unset: the deadline is the verdict.
        */
       cpuOf?: CpuOf;
+      /**
+       * With counting 'queued': how long in all it may wait for a process and (with cpuOf) for the
+       * CPU before it is busy. Past its deadline a job starved so far waits on until it has had its
+       * share of CPU (then it is over the limits) or this is up. Unset: the deadline.
+       */
+      waitMs?: number;
     },
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const fromQueueing = (opts.counting ?? 'queued') === 'queued';
+      const waitMs = fromQueueing ? Math.max(opts.deadlineMs, opts.waitMs ?? 0) : 0;
       const q: Queued = {
         task,
         subject: opts.subject,
         deadlineMs: opts.deadlineMs,
         cpuOf: opts.cpuOf,
         deadlineAt: fromQueueing ? Date.now() + opts.deadlineMs : Number.POSITIVE_INFINITY,
+        waitUntil: Date.now() + waitMs,
         resolve: resolve as (v: unknown) => void,
         reject,
         timer: fromQueueing
           ? setTimeout(() => {
               this.queue = this.queue.filter((x) => x !== q);
               reject(new SandboxFailure(BUSY, 'busy'));
-            }, opts.deadlineMs)
+            }, waitMs)
           : undefined,
       };
       this.queue.push(q);
@@ -350,27 +360,35 @@ export class SandboxPool {
       const child = free;
       const left = Number.isFinite(q.deadlineAt) ? Math.max(1, q.deadlineAt - Date.now()) : q.deadlineMs;
       const seconds = q.deadlineMs / 1000;
-      child.start(
-        {
-          job: { ...q.task, id: this.nextId++ } as SandboxJob,
-          subject: q.subject,
-          resolve: q.resolve,
-          reject: q.reject,
-          timer: setTimeout(() => {
-            const cpu = q.cpuOf ? child.jobCpuMs() : undefined;
-            q.reject(
-              cpu !== undefined && cpu < q.deadlineMs * BLAMED_CPU_SHARE
-                ? new SandboxFailure(BUSY, 'busy')
-                : new SandboxFailure(
-                    `${q.subject} exceeds the processing limits: it was not done within ${seconds} s.`,
-                    'limits',
-                  ),
-            );
-            child.killForDeadline();
-          }, left),
-        },
-        q.cpuOf,
-      );
+      const share = q.deadlineMs * BLAMED_CPU_SHARE;
+      const running: Running = {
+        job: { ...q.task, id: this.nextId++ } as SandboxJob,
+        subject: q.subject,
+        resolve: q.resolve,
+        reject: q.reject,
+        timer: undefined,
+      };
+      const atDeadline = () => {
+        const cpu = q.cpuOf ? child.jobCpuMs() : undefined;
+        const starved = cpu !== undefined && cpu < share;
+        const waitLeft = q.waitUntil - Date.now();
+        if (starved && waitLeft > 0) {
+          // It cannot have had its share before it has had the CPU it lacks: looked at again then.
+          running.timer = setTimeout(atDeadline, Math.min(waitLeft, Math.max(1000, share - cpu)));
+          return;
+        }
+        q.reject(
+          starved
+            ? new SandboxFailure(BUSY, 'busy')
+            : new SandboxFailure(
+                `${q.subject} exceeds the processing limits: it was not done within ${seconds} s.`,
+                'limits',
+              ),
+        );
+        child.killForDeadline();
+      };
+      running.timer = setTimeout(atDeadline, left);
+      child.start(running, q.cpuOf);
     }
   }
 

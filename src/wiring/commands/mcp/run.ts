@@ -11,7 +11,7 @@ import type { serveMcp, tools } from './verbs.js';
 
 export const serveOnStdio: Run<typeof serveMcp> = async (f, o) => {
   const [service, settings, dir, backend] = await Promise.all([
-    f.service(),
+    f.service({ answersClients: true }),
     f.settings(),
     f.journalDir(),
     f.backendLabel(),
