@@ -169,12 +169,9 @@ describe('the document sandbox', () => {
   }, 60_000);
 
   it('waits on past its deadline while starved, when it may (a command): done once it has the CPU, busy when its wait is up', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'esign-starved-'));
-    const pdfPath = join(dir, 'contract.pdf');
-    writeFileSync(pdfPath, CONTRACT_PDF);
     const pool = new SandboxPool(1);
     const times = { deadlineMs: 1500, subject: 'The PDF', cpuOf: 'process' } as const;
-    try {
+    await inTmpOfItsOwn(pool, async ({ pdfPath }) => {
       const before = new Set(sandboxes());
       let start = Date.now();
       const job = pool.run({ kind: 'inspect', pdfPath }, { ...times, waitMs: 30_000 });
@@ -192,10 +189,7 @@ describe('the document sandbox', () => {
         kind: 'busy',
       });
       expect(Date.now() - start).toBeGreaterThanOrEqual(3_900);
-    } finally {
-      pool.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 
   it("waits so in a command's engine; a door's (esign serve, console, mcp) answers its client in time", async () => {
