@@ -24,6 +24,11 @@ export const SANDBOX_HEAP_MB = 384;
 export const SANDBOX_DATA_BYTES = 1024 * MB;
 /** A sandbox process's CPU seconds over its life (RLIMIT_CPU): a backstop; it is retired at half of it. */
 export const SANDBOX_CPU_SECONDS = 600;
+/**
+ * A converter process's CPU seconds (RLIMIT_CPU, LibreOffice's and Chromium's, each process they
+ * start too): a backstop for one its deadline cannot stop, started unboxed by a host since killed.
+ */
+export const CONVERTER_CPU_SECONDS = 600;
 /** Sandbox processes kept warm (started on first use). */
 export const SANDBOX_POOL_SIZE = 2;
 /** A warm sandbox process idle this long ends; the next document starts another. */

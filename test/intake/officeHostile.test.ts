@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONVERTER_CPU_SECONDS } from '../../src/domain/documentLimits.js';
 import { boxCommand, findBwrap, NOBODY, SCRIPT_TOOLS } from '../../src/local/documents/intake/converterBox.js';
 import { convertOfficeToPdf, findSoffice } from '../../src/local/documents/intake/office.js';
 import { checkOfficeFile, OFFICE_ZIP_LIMITS } from '../../src/local/documents/intake/officeCheck.js';
@@ -359,6 +360,25 @@ describe("the converters' box (bubblewrap)", () => {
       ).rejects.toThrow(`${closed} is closed to other users (set TMPDIR to a directory such as /tmp)`);
     } finally {
       rmSync(closed, { recursive: true, force: true });
+    }
+  });
+
+  it('holds a CPU limit for each process, boxed or not: a converter whose host was killed cannot spin on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'esign-box-'));
+    const setting = process.env.ESIGN_BWRAP;
+    const read = "console.log(/^Max cpu time.*$/m.exec(require('fs').readFileSync('/proc/self/limits', 'utf8'))[0])";
+    const cpu = new RegExp(`^Max cpu time\\s+${CONVERTER_CPU_SECONDS}\\s+${CONVERTER_CPU_SECONDS}\\s+seconds`, 'm');
+    try {
+      const boxed = await inBox(dir, ['/usr/bin/node', '-e', read]);
+      process.env.ESIGN_BWRAP = 'off';
+      const unboxed = await inBox(dir, ['/usr/bin/node', '-e', read]);
+      expect({ boxed: boxed.boxed, unboxed: unboxed.boxed }).toEqual({ boxed: true, unboxed: false });
+      expect(boxed.out).toMatch(cpu);
+      expect(unboxed.out).toMatch(cpu);
+    } finally {
+      if (setting === undefined) delete process.env.ESIGN_BWRAP;
+      else process.env.ESIGN_BWRAP = setting;
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

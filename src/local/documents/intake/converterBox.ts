@@ -9,6 +9,7 @@ import { getPriority } from 'node:os';
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { chown, readdir } from 'node:fs/promises';
+import { CONVERTER_CPU_SECONDS } from '../../../domain/documentLimits.js';
 import { isExecutable, programSetting, systemTool } from './findExecutable.js';
 
 /** The user the converters run as when esign is root (Debian's `nobody`). */
@@ -175,14 +176,19 @@ export function findBwrap(): string | undefined {
 
 /**
  * The command line that runs `program` boxed in `scratch` (made the unprivileged user's first, when
- * esign is root), with `memory` as its limit. `extraRo`: more read-only paths the program needs.
+ * esign is root), with `memory` as its limit, and CONVERTER_CPU_SECONDS of CPU for each process.
+ * `extraRo`: more read-only paths the program needs.
  */
 export async function boxCommand(
   program: string[],
   opts: { scratch: string; memory: MemoryLimit; extraRo?: string[] },
 ): Promise<Box> {
   const bwrap = findBwrap();
-  const limit = [`--${opts.memory.kind === 'data' ? 'data' : 'as'}=${opts.memory.bytes}`, '--'];
+  const limit = [
+    `--${opts.memory.kind === 'data' ? 'data' : 'as'}=${opts.memory.bytes}`,
+    `--cpu=${CONVERTER_CPU_SECONDS}`,
+    '--',
+  ];
   const prlimit = systemTool('ESIGN_PRLIMIT', 'prlimit');
   const wrapped = (inner: string[]): Box => {
     // Niced, as the document sandbox is: a converter busy on a hostile file leaves the server the CPU.
