@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { argv, fixture, tempDir } from '../helpers.js';
 import { esignIn } from './inProcess.js';
 
@@ -130,7 +130,12 @@ describe('esign as a process', () => {
       const [said] = (await once(host.stdout!, 'data')) as [Buffer];
       const sandboxes = said.toString().trim().split(' ').map(Number);
       expect(sandboxes).toHaveLength(1);
-      // Stopped, it cannot hear its host go: only a signal from the kernel ends it.
+      // Once node runs (prlimit, nice and setpriv exec'd: the parent-death signal is set), stopped, it
+      // cannot hear its host go: only a signal from the kernel ends it.
+      await vi.waitFor(
+        () => expect(readFileSync(`/proc/${sandboxes[0]}/cmdline`, 'utf8')).toContain('documentSandbox.js'),
+        { timeout: 10_000 },
+      );
       process.kill(sandboxes[0]!, 'SIGSTOP');
       host.kill('SIGKILL');
       await host;
