@@ -41,7 +41,20 @@ const ended = (pid: number) => {
   }
 };
 
-/** What a run with TMPDIR `tmp` left: sandbox directories there, and processes whose command line names it. */
+/**
+ * What a run with TMPDIR `tmp` left: sandbox directories there, and processes whose command line
+ * names it, once both are empty or within 3 s. A killed process must still be scheduled to die (at
+ * nice 10, beside a second run of the suite), while the render it was killed in takes 12 s alone.
+ */
+async function leftAfter(tmp: string): Promise<{ left: string[]; running: string[] }> {
+  let left = leftIn(tmp);
+  for (const start = Date.now(); (left.left.length || left.running.length) && Date.now() - start < 3000; ) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = leftIn(tmp);
+  }
+  return left;
+}
+
 function leftIn(tmp: string): { left: string[]; running: string[] } {
   const left = readdirSync(tmp).filter((f) => f.startsWith('esign-sandbox-'));
   const running = readdirSync('/proc')
@@ -109,8 +122,8 @@ describe('esign as a process', () => {
         reject: false,
       });
       expect(r.exitCode, r.stderr).toBe(0);
-      // Read at once: the render's process had its directory in TMPDIR, and its command line names it.
-      expect(leftIn(tmp.dir)).toEqual({ left: [], running: [] });
+      // The render's process had its directory in TMPDIR, and its command line names it.
+      expect(await leftAfter(tmp.dir)).toEqual({ left: [], running: [] });
     } finally {
       tmp.cleanup();
       dir.cleanup();
@@ -150,7 +163,7 @@ describe('esign as a process', () => {
         reject: false,
       });
       expect(next.exitCode, next.stderr).toBe(0);
-      expect(leftIn(tmp.dir)).toEqual({ left: [], running: [] });
+      expect(await leftAfter(tmp.dir)).toEqual({ left: [], running: [] });
     } finally {
       tmp.cleanup();
       dir.cleanup();
