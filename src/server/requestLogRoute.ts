@@ -34,6 +34,9 @@ export function registerRequestLog(
         open++;
         req.raw.socket.setTimeout(0);
       }
+      // Its headers go out at once (Node sends them with the first byte otherwise): a stream with
+      // nothing to show yet left its client waiting for an answer, and undici gives up after 300 s.
+      reply.raw.once('pipe', () => reply.raw.flushHeaders());
       req.raw.on('close', () => stop.abort());
       out.on('close', () => stop.abort());
       engine

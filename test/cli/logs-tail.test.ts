@@ -142,6 +142,22 @@ describe("esign logs tail: a scenario's requests", () => {
 });
 
 describe('the request log stream on the wire', () => {
+  it('answers at once when it has nothing to show yet: its headers do not wait for the first request', async () => {
+    const engine = newEngine();
+    const server = await serveEngine(engine);
+    const stream = new AbortController();
+    try {
+      const quiet = await apiCaller(server.origin, server.key)('/sandbox/requests/?operation=signPacket', {
+        signal: AbortSignal.any([stream.signal, AbortSignal.timeout(20_000)]),
+      });
+      expect([quiet.status, quiet.headers.get('content-type')]).toEqual([200, 'application/x-ndjson; charset=utf-8']);
+    } finally {
+      stream.abort();
+      await server.close();
+      await engine.dispose();
+    }
+  });
+
   it('needs a key, is limited to a few at once (429 with Retry-After), and a server without one is named', async () => {
     const engine = newEngine();
     const server = await serveEngine(engine);
