@@ -15,12 +15,12 @@ let prefix: string[] | undefined;
 export function diesWithParent(): string[] {
   if (prefix === undefined) {
     const setpriv = systemTool('ESIGN_SETPRIV', 'setpriv');
-    const line = setpriv ? [setpriv, '--pdeathsig', 'KILL', '--'] : [];
+    // One exec, no program run: options are read in order, so a setpriv without --pdeathsig refuses
+    // it before it gets to --version.
     const works =
-      line.length > 0 &&
-      spawnSync(line[0]!, [...line.slice(1), process.execPath, '--version'], { stdio: 'ignore', timeout: 10_000 })
-        .status === 0;
-    prefix = works ? line : [];
+      setpriv !== undefined &&
+      spawnSync(setpriv, ['--pdeathsig', 'KILL', '--version'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+    prefix = works ? [setpriv, '--pdeathsig', 'KILL', '--'] : [];
   }
   return prefix;
 }
