@@ -12,12 +12,18 @@ afterEach(async () => {
   for (const e of engines.splice(0).reverse()) await (e.dispose ?? e.close).call(e);
 });
 
+/** A fresh engine (disposed after the test) holding one sent Bundle, its documents processed. */
+async function engineWithBundle() {
+  const engine = newEngine();
+  engines.push(engine);
+  const b = await engine.createBundle(bundleRequest());
+  await engine.settle();
+  return { engine, b };
+}
+
 describe('watchBundles', () => {
   it("signals this engine's own change before the next poll, and another connection's within ~100 ms", async () => {
-    const engine = newEngine();
-    engines.push(engine);
-    const b = await engine.createBundle(bundleRequest());
-    await engine.settle();
+    const { engine, b } = await engineWithBundle();
     let calls = 0;
     const stop = engine.watchBundles(() => calls++);
     await engine.viewPacket(b.packets[0].id);
@@ -39,10 +45,7 @@ describe('watchBundles', () => {
 
 describe('waitForBundles on the engine', () => {
   it('hears a change committed while its first look reads: it watches before it looks', async () => {
-    const engine = newEngine();
-    engines.push(engine);
-    const b = await engine.createBundle(bundleRequest());
-    await engine.settle();
+    const { engine, b } = await engineWithBundle();
     // The first look answers the Bundle as it was, slowly: a signer's view is committed, and told,
     // before the answer comes.
     let looks = 0;
