@@ -648,10 +648,13 @@ export class LocalEngine implements LocalBackend {
   clockMs(): number {
     return this.clock.nowMs();
   }
-  /** The running `esign serve` for this directory (looked up at most once a second). */
+  /**
+   * The running `esign serve` for this directory (looked up at most once a second, and not again
+   * inside a write transaction, which looks it up before it takes the lock).
+   */
   runningServer(): RunningServe | undefined {
     const now = Date.now();
-    if (!this.serveLookup || now - this.serveLookup.at > 1000)
+    if (!this.serveLookup || (now - this.serveLookup.at > 1000 && !this.db.inTransaction))
       this.serveLookup = { at: now, found: runningServe(this.dataDir) };
     return this.serveLookup.found;
   }

@@ -51,9 +51,12 @@ export interface DocumentTimes {
 
 /**
  * One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock.
- * The read caches keep nothing read inside it (it may roll back).
+ * The read caches keep nothing read inside it (it may roll back). The links' base URL is known
+ * before the lock is taken: finding it may ask the running `esign serve`, which cannot answer while
+ * it waits for this same lock.
  */
 export function inTransaction<T>(ctx: EngineContext, fn: () => T): T {
+  if (!ctx.db.inTransaction) ctx.publicUrl();
   return whileWriting(ctx.db, () => transactionOf(ctx.db).immediate(fn) as T);
 }
 

@@ -7,16 +7,24 @@
 //
 // The proof is an HMAC of a fresh challenge (GET /_esign/serve-proof?challenge=...), so the answer
 // never reveals the token. Callers ask synchronously (link building is synchronous), so the request
-// runs in a worker thread while this one waits, bounded by PROOF_TIMEOUT_MS: a stale file whose port
-// accepts but never answers costs that once, and its server is not asked again for SILENT_FOR_MS.
+// runs in a worker thread while this one waits. Nothing listening refuses at once; a port that
+// accepts gets ANSWER_TIMEOUT_MS to answer, so a server on a busy machine is still found (its links
+// name it), and a stale file whose port accepts but never answers costs that once: its server is not
+// asked again for SILENT_FOR_MS.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVE_PROOF_PATH } from '../../service/hosting.js';
 
 const FILE = 'serve.json';
-/** From the moment it is asked: a server that answers later than this is taken as not running. */
-const PROOF_TIMEOUT_MS = 300;
+/** From the moment it is asked until its connection is accepted (a URL that drops packets costs this). */
+const CONNECT_TIMEOUT_MS = 1_000;
+/**
+ * From the accepted connection: a server that answers later than this is taken as not running. Beside
+ * 16 busy processes on 2 cores a serve's answer took up to 190 ms to arrive; 3 s leaves room for a
+ * busier machine, and is what a stale file whose port accepts but never answers costs a command.
+ */
+const ANSWER_TIMEOUT_MS = 3_000;
 /** The worker's own start (a busy machine is slow to start a thread); past it, nothing was asked. */
 const WORKER_START_MS = 2_000;
 /** A server that did not answer in time is taken as not running for this long (by url and pid). */
@@ -110,7 +118,10 @@ export function runningServe(dataDir: string): RunningServe | undefined {
   return answer && answer.length === expected.length && timingSafeEqual(answer, expected) ? found : undefined;
 }
 
-/** The worker: one GET, its body (at most 64 bytes) written into the shared buffer; state 2: asked, 1: done. */
+/**
+ * The worker: one GET, its body (at most 64 bytes) written into the shared buffer. State 2: asked,
+ * 3: its connection accepted, 1: done.
+ */
 const ASK = `
 const { workerData: { url, shared, timeout } } = require('node:worker_threads');
 const state = new Int32Array(shared, 0, 2);
@@ -133,6 +144,9 @@ try {
     res.on('end', () => finish(Buffer.concat(chunks)));
     res.on('error', () => finish());
   });
+  req.on('socket', (socket) => socket.once(url.startsWith('https:') ? 'secureConnect' : 'connect', () => {
+    if (Atomics.compareExchange(state, 0, 2, 3) === 2) Atomics.notify(state, 0);
+  }));
   req.on('timeout', () => { req.destroy(); finish(); });
   req.on('error', () => finish());
 } catch { finish(); }
@@ -140,22 +154,23 @@ try {
 
 /**
  * GETs `url` and returns its body (undefined: refused, not 200, or not asked at all), blocking this
- * thread until it is in; 'silent' when the server took longer than PROOF_TIMEOUT_MS to answer.
+ * thread until it is in; 'silent' when the server did not connect or answer in time.
  */
 function askSync(url: string): Buffer | undefined | 'silent' {
   const shared = new SharedArrayBuffer(8 + 64);
   const state = new Int32Array(shared, 0, 2);
   // Loaded here: every engine that never asks would pay for node:worker_threads (about 2 ms).
   const { Worker } = process.getBuiltinModule('node:worker_threads');
-  const worker = new Worker(ASK, { eval: true, workerData: { url, shared, timeout: 2 * PROOF_TIMEOUT_MS } });
+  const worker = new Worker(ASK, { eval: true, workerData: { url, shared, timeout: 2 * ANSWER_TIMEOUT_MS } });
   worker.unref();
   worker.on('error', () => {});
   Atomics.wait(state, 0, 0, WORKER_START_MS);
-  if (Atomics.load(state, 0) === 2) Atomics.wait(state, 0, 2, PROOF_TIMEOUT_MS);
+  if (Atomics.load(state, 0) === 2) Atomics.wait(state, 0, 2, CONNECT_TIMEOUT_MS);
+  if (Atomics.load(state, 0) === 3) Atomics.wait(state, 0, 3, ANSWER_TIMEOUT_MS);
   const done = Atomics.load(state, 0);
   if (done !== 1) {
     void worker.terminate();
-    return done === 2 ? 'silent' : undefined;
+    return done === 0 ? undefined : 'silent';
   }
   return Buffer.from(new Uint8Array(shared, 8, state[1]));
 }
