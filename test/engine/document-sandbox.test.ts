@@ -95,7 +95,7 @@ describe('the document sandbox', () => {
     // half of it in those 1.5 s, as a loaded suite may (the busy verdict is proven alone below).
     await expect(
       renderHtmlApart({ html: hugeTable(4 * 1024 * 1024) }, 'none', { renderer: 'builtin', deadlineMs: 1500 }),
-    ).rejects.toThrow(/^The HTML document exceeds the processing limits: |^The server is busy with other documents/);
+    ).rejects.toThrow(/^The HTML document exceeds the processing limits: |^The machine is busy with other documents/);
     expect(await inspectPdfApart(CONTRACT_PDF, CHECK)).toEqual({ pages: 1 });
   }, 60_000);
 

@@ -93,7 +93,7 @@ function cpuMsOf(pid: number | undefined, of: CpuOf): number | undefined {
   return total * 10;
 }
 
-const BUSY = 'The server is busy with other documents: try again in a minute.';
+const BUSY = 'The machine is busy with other documents: try again in a minute.';
 
 /** A job past its deadline was the document's doing if it used at least this share of it as CPU. */
 const BLAMED_CPU_SHARE = 0.5;
