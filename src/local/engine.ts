@@ -157,6 +157,9 @@ export class LocalEngine implements LocalBackend {
       blobs: new BlobStore(join(opts.dataDir, 'blobs')),
       kick: () => this.background.kick(),
       publicUrl: () => this.publicUrlOverride ?? this.runningServer()?.url ?? this.account.settings().public_url,
+      beforeWriteLock: () => {
+        if (this.publicUrlOverride === undefined) this.runningServer();
+      },
       outboundPolicy: () => ({
         publicOnly: opts.guardUrls === true && !this.account.settings().allow_private_urls,
         loopback: opts.loopbackUrls === true,

@@ -14,6 +14,11 @@ export interface EngineContext {
   blobs: BlobStore;
   /** Base URL of signing and file links: where `esign serve` answers. */
   publicUrl(): string;
+  /**
+   * Run before a write transaction takes the lock: finds the running `esign serve` that links name,
+   * since asking it while holding the lock could not be answered (it waits for that lock).
+   */
+  beforeWriteLock?(): void;
   /** Asks the engine to process pending documents in the background. */
   kick(): void;
   /**
@@ -51,12 +56,10 @@ export interface DocumentTimes {
 
 /**
  * One IMMEDIATE transaction per operation: the write lock is taken up front, so no upgrade deadlock.
- * The read caches keep nothing read inside it (it may roll back). The links' base URL is known
- * before the lock is taken: finding it may ask the running `esign serve`, which cannot answer while
- * it waits for this same lock.
+ * The read caches keep nothing read inside it (it may roll back).
  */
 export function inTransaction<T>(ctx: EngineContext, fn: () => T): T {
-  if (!ctx.db.inTransaction) ctx.publicUrl();
+  if (!ctx.db.inTransaction) ctx.beforeWriteLock?.();
   return whileWriting(ctx.db, () => transactionOf(ctx.db).immediate(fn) as T);
 }
 
