@@ -25,24 +25,36 @@ function dataDir(): string {
 }
 
 /**
+ * A Node process listening on a free port of 127.0.0.1: `server` is the expression that makes its
+ * server. The first line it prints is the port; `said` is every line after it.
+ */
+async function serverProcess(server: string): Promise<{ url: string; pid: number; said: () => string[] }> {
+  const code = `${server}.listen(0, '127.0.0.1', function () { console.log(this.address().port); })`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  stops.push(() => child.kill('SIGKILL'));
+  let out = '';
+  const port = await new Promise<string>((r) =>
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) r(out.slice(0, out.indexOf('\n')));
+    }),
+  );
+  const said = () => out.split('\n').slice(1, -1);
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, said };
+}
+
+/**
  * Another program on 127.0.0.1 that answers every request 200, as a port's next owner might (or,
  * `silent`, that accepts connections and never answers).
  */
 async function foreignServer(silent = false): Promise<{ url: string; pid: number; connections: () => number }> {
-  // The silent one writes a line per connection it accepts (and holds, unanswered).
-  const code = silent
-    ? "require('net').createServer(()=>process.stdout.write('c\\n')).listen(0,'127.0.0.1',function(){console.log(this.address().port)})"
-    : "require('http').createServer((q,s)=>s.end('0'.repeat(64))).listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
-  stops.push(() => child.kill('SIGKILL'));
-  let out = '';
-  const port = await new Promise<string>((r) =>
-    child.stdout.once('data', (d: Buffer) => {
-      child.stdout.on('data', (more: Buffer) => (out += more.toString()));
-      r(d.toString().trim());
-    }),
+  // The silent one says a line per connection it accepts (and holds, unanswered).
+  const server = await serverProcess(
+    silent
+      ? "require('net').createServer(() => console.log('c'))"
+      : "require('http').createServer((q, s) => s.end('0'.repeat(64)))",
   );
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, connections: () => out.split('c').length - 1 };
+  return { url: server.url, pid: server.pid, connections: () => server.said().length };
 }
 
 describe('serve.json', () => {
@@ -108,31 +120,24 @@ describe('serve.json', () => {
     // tries to take the database's write lock without waiting (esign serve's writes wait for it, and
     // answer nothing meanwhile) and says whether it could.
     const token = 'a-token-this-server-holds';
-    const code = `
+    const server = await serverProcess(`(() => {
       const db = new (require('better-sqlite3'))(${JSON.stringify(databasePath(dir))}, { timeout: 0 });
-      require('http').createServer((q, s) => {
+      return require('http').createServer((q, s) => {
         let free = true;
         try { db.exec('BEGIN IMMEDIATE'); db.exec('ROLLBACK'); } catch { free = false; }
-        process.stdout.write(free ? 'free\\n' : 'locked\\n');
+        console.log(free ? 'free' : 'locked');
         const challenge = new URL(q.url, 'http://x').searchParams.get('challenge');
         s.end(require('crypto').createHmac('sha256', ${JSON.stringify(token)}).update(challenge).digest('hex'));
-      }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
-    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-    stops.push(() => child.kill('SIGKILL'));
-    const lines: string[] = [];
-    const port = await new Promise<string>((r) => {
-      child.stdout.on('data', (d: Buffer) => lines.push(...d.toString().trim().split('\n')));
-      child.stdout.once('data', () => r(lines.shift()!));
-    });
-    const url = `http://127.0.0.1:${port}`;
-    writeFileSync(join(dir, 'serve.json'), JSON.stringify({ url, pid: child.pid, token, console: true }));
+      });
+    })()`);
+    writeFileSync(join(dir, 'serve.json'), JSON.stringify({ url: server.url, pid: server.pid, token, console: true }));
     // As a command's process would: an engine that has not looked yet.
     const cli = new LocalEngine({ dataDir: dir });
     stops.push(() => cli.close());
     const embed = await cli.createEmbedUrl(b.packets[0]!.id);
-    expect(embed.url.startsWith(`${url}/sign/`)).toBe(true);
-    await expect.poll(() => lines.length).toBeGreaterThan(0);
-    expect(lines).toEqual(['free']);
+    expect(embed.url.startsWith(`${server.url}/sign/`)).toBe(true);
+    await expect.poll(() => server.said().length).toBeGreaterThan(0);
+    expect(server.said()).toEqual(['free']);
   });
 
   it('is trusted when the esign serve it names answers the challenge (a real process; dist/ built)', async () => {
