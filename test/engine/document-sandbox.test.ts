@@ -2,7 +2,8 @@
 // and the sandbox process: a job past its deadline is killed and refused with the reason, the next
 // job gets a new process, a retried refusal is answered without a new parse; its processes are
 // shared by the engines of a process and end when idle.
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -271,14 +272,17 @@ describe('the document sandbox', () => {
     });
   }, 60_000);
 
-  it("removes a dead host's directories, and no living host's, nor another pid namespace's or another program's", () => {
+  it("removes a dead host's directories and ends what still runs in them, and no living host's, nor another pid namespace's or another program's", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'esign-orphans-'));
+    const running: ChildProcess[] = [];
     try {
       const ns = /\d+/.exec(readlinkSync('/proc/self/ns/pid'))![0];
       const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
       const names = {
         deadHost: `esign-sandbox-${ns}-${dead}-aB3dEf`,
+        deadHostsConversion: `esign-office-${ns}-${dead}-aB3dEf`,
         livingHost: `esign-sandbox-${ns}-${process.pid}-aB3dEf`,
+        livingHostsConversion: `esign-office-${ns}-${process.pid}-aB3dEf`,
         otherNamespace: `esign-sandbox-1-${dead}-aB3dEf`,
         unnamed: 'esign-sandbox-aB3dEf',
         otherProgram: `esign-suite-${dead}-aB3dEf`,
@@ -287,13 +291,31 @@ describe('the document sandbox', () => {
         mkdirSync(join(dir, name));
         writeFileSync(join(dir, name, 'profile'), 'x');
       }
+      // A converter left running by the dead host (as LibreOffice names its profile), and one of a living host's.
+      const converter = (name: string) => {
+        const p = spawn(process.execPath, [
+          '-e',
+          'setInterval(() => {}, 1000)',
+          '--',
+          `-env:UserInstallation=file://${join(dir, name, 'profile')}`,
+        ]);
+        running.push(p);
+        return p;
+      };
+      const orphan = converter(names.deadHostsConversion);
+      const living = converter(names.livingHostsConversion);
+      await Promise.all([once(orphan, 'spawn'), once(living, 'spawn')]);
+      const orphanEnded = once(orphan, 'exit');
       sweepOrphans(dir);
+      expect(await orphanEnded).toEqual([null, 'SIGKILL']);
+      expect(living.exitCode === null && living.signalCode === null).toBe(true);
       expect(readdirSync(dir).sort()).toEqual(
         Object.values(names)
-          .filter((n) => n !== names.deadHost)
+          .filter((n) => n !== names.deadHost && n !== names.deadHostsConversion)
           .sort(),
       );
     } finally {
+      for (const p of running) p.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });

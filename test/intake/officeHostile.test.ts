@@ -1,11 +1,12 @@
 // Issue 44, item 2: office files built to hurt are refused before LibreOffice sees them, and the box
 // LibreOffice runs in holds on its own (no network, no files beyond its scratch directory, a memory cap).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERTER_CPU_SECONDS } from '../../src/domain/documentLimits.js';
 import { boxCommand, findBwrap, NOBODY, SCRIPT_TOOLS } from '../../src/local/documents/intake/converterBox.js';
@@ -444,6 +445,86 @@ describe('LibreOffice in the box', () => {
     expect(hits.filter((h) => h.includes('/boxed-false.png')).length).toBeGreaterThan(0);
     expect(unboxed.includes('/Subtype/Image') || unboxed.includes('/Subtype /Image')).toBe(true);
     hits = [];
+  });
+
+  it("leaves nothing of an unboxed conversion whose host was killed: the next host's sweep ends it", {
+    timeout: 120_000,
+  }, async () => {
+    const { execFileSync } = await import('node:child_process');
+    const engine = new URL('../../dist/engine.js', import.meta.url).href;
+    // Each host a script using the built engine, in a TMPDIR of its own; unboxed, LibreOffice's
+    // soffice.bin is its launcher's child, not the host's, and nothing ends it with the host.
+    const root = mkdtempSync(join(tmpdir(), 'esign-office-killed-'));
+    chmodSync(root, 0o755); // the converter runs as nobody when the tests run as root
+    const data = mkdtempSync(join(scratch, 'data-'));
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { LocalEngine } from '${engine}';
+      const [dataDir, filename, path] = process.argv.slice(1);
+      const engine = new LocalEngine({ dataDir });
+      engine.account.setFeatures(['office_upload'], true);
+      const packets = [{ key: 'a', name: 'Ada', email: 'ada@example.com' }];
+      await engine.createBundle({ packets, documents: [{ key: 'd', file_index: 0 }] }, [{ filename, data: readFileSync(path) }]);
+      await engine.settle();
+      await engine.close();
+    `;
+    const host = (document: string) =>
+      spawn(process.execPath, ['--input-type=module', '-e', script, data, basename(document), document], {
+        env: { ...process.env, TMPDIR: root, ESIGN_BWRAP: 'off' },
+        stdio: 'ignore',
+      });
+    const fixtures = join(import.meta.dirname, '..', '..', 'fixtures');
+    /** LibreOffice's processes whose arguments name a conversion's directory under root. */
+    const converters = () =>
+      execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.includes(join(root, 'esign-office-')) && /soffice|oosplash/.test(l))
+        .map((l) => ({ pid: Number.parseInt(l, 10), main: l.includes('soffice.bin') }));
+    const running = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    const killed = host(join(fixtures, 'contract.docx'));
+    try {
+      let found: number[] = [];
+      for (const start = Date.now(); Date.now() - start < 60_000; await new Promise((r) => setTimeout(r, 20))) {
+        const now = converters();
+        found = now.map((c) => c.pid);
+        if (now.some((c) => c.main)) break;
+      }
+      expect(found.length, 'LibreOffice was found running').toBeGreaterThan(0);
+      // Stopped, so that it cannot finish on its own while the host dies (a soffice.bin may have just
+      // ended: on a new profile, its launcher starts it again).
+      for (const pid of found)
+        try {
+          process.kill(pid, 'SIGSTOP');
+        } catch {
+          // ended meanwhile
+        }
+      killed.kill('SIGKILL');
+      await once(killed, 'exit');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(found.filter(running).length, 'LibreOffice outlived its killed host').toBeGreaterThan(0);
+      // The next host, sending a PDF, starts a sandbox process, and sweeps before it does: that ends
+      // and removes them, whether or not a loaded machine lets its check finish (a 503, busy).
+      await once(host(join(fixtures, 'contract.pdf')), 'exit');
+      for (const start = Date.now(); found.some(running) && Date.now() - start < 5000; )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(found.filter(running)).toEqual([]);
+      expect(readdirSync(root).filter((f) => f.startsWith('esign-office-'))).toEqual([]);
+    } finally {
+      for (const { pid } of converters())
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // ended meanwhile
+        }
+      killed.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('stops a boxed conversion at its deadline, leaving no process behind', { timeout: 120_000 }, async () => {

@@ -1,13 +1,13 @@
 // Office documents (Word, Excel, PowerPoint) to PDF with a headless LibreOffice, one isolated run per file.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OFFICE_EXTENSIONS } from '../../../domain/enums.js';
 import { boxCommand, findBwrap, installDirOf } from './converterBox.js';
 import { findExecutable, isExecutable } from './findExecutable.js';
 import { checkOfficeApart } from '../sandbox/apart.js';
+import { scratchPrefix } from '../sandbox/orphans.js';
 
 const DEFAULT_OFFICE_TIMEOUT_MS = 120_000;
 /** LibreOffice's address space (prlimit --as): it starts near 1 GB of mappings; past this it fails. */
@@ -38,7 +38,9 @@ export async function convertOfficeToPdf(
   if (!data.length) throw new Error('The office document is empty.');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_OFFICE_TIMEOUT_MS;
 
-  const dir = await mkdtemp(join(tmpdir(), 'esign-office-'));
+  // Named for this process: a host killed mid-conversion leaves it, and what runs in it, to the next
+  // host's sweep (orphans.ts).
+  const dir = await mkdtemp(scratchPrefix('office'));
   try {
     const input = join(dir, `document.${type}`);
     const outDir = join(dir, 'out');

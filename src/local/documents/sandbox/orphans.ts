@@ -1,10 +1,13 @@
 // What a sandbox process would leave behind when its host dies without a word (SIGKILL, the OOM
 // killer): the process ends with it, by Linux's parent-death signal, which util-linux's setpriv sets
 // just before node runs, so a process busy in a long parse, or stopped, ends too, not at its CPU
-// limit. Its directory, which nothing is left to remove, is removed by the next host on the machine
-// to start a sandbox process: each directory's name says whose it is.
+// limit. Its directory, and an office conversion's, which nothing is left to remove, are removed by
+// the next host on the machine to start a sandbox process: each directory's name says whose it is.
+// A converter run unboxed (no bubblewrap) is not the host's child, nor ended with it (LibreOffice's
+// soffice.bin is its launcher's child): that sweep ends every process still naming a dead host's
+// directory first.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemTool } from '../intake/findExecutable.js';
@@ -37,11 +40,14 @@ function pidNamespace(): string | undefined {
   }
 }
 
-const OWNED = /^esign-sandbox-(\d+)-(\d+)-/;
+const OWNED = /^esign-(?:sandbox|office)-(\d+)-(\d+)-/;
 
-/** The start of a sandbox directory's path (for mkdtemp): its host's namespace and pid in the name. */
-export function scratchPrefix(): string {
-  return join(tmpdir(), `esign-sandbox-${pidNamespace() ?? 0}-${process.pid}-`);
+/**
+ * The start of a working directory's path (for mkdtemp): a sandbox process's, or an office
+ * conversion's, with its host's namespace and pid in the name.
+ */
+export function scratchPrefix(of: 'sandbox' | 'office' = 'sandbox'): string {
+  return join(tmpdir(), `esign-${of}-${pidNamespace() ?? 0}-${process.pid}-`);
 }
 
 let swept = false;
@@ -54,9 +60,9 @@ export function sweepOrphansOnce(): void {
 }
 
 /**
- * Removes the sandbox directories in `dir` whose host has ended: only those of this pid namespace,
- * and not while a process of that pid lives (a pid used again leaves the directory for a later sweep,
- * never removes a living host's).
+ * Removes the sandbox and office directories in `dir` whose host has ended, once the processes
+ * naming them have been ended: only those of this pid namespace, and not while a process of that pid
+ * lives (a pid used again leaves the directory for a later sweep, never removes a living host's).
  */
 export function sweepOrphans(dir: string): void {
   const ns = pidNamespace();
@@ -67,13 +73,52 @@ export function sweepOrphans(dir: string): void {
   } catch {
     return;
   }
-  for (const name of entries) {
-    const owner = OWNED.exec(name);
-    if (!owner || owner[1] !== ns || existsSync(`/proc/${owner[2]}`)) continue;
+  const orphaned = entries
+    .filter((name) => {
+      const owner = OWNED.exec(name);
+      return owner && owner[1] === ns && !existsSync(`/proc/${owner[2]}`);
+    })
+    .map((name) => join(dir, name));
+  if (!orphaned.length) return;
+  endProcessesNaming(orphaned);
+  for (const path of orphaned) {
     try {
-      rmSync(join(dir, name), { recursive: true, force: true });
+      rmSync(path, { recursive: true, force: true });
     } catch {
       // another user's (TMPDIR shared and sticky): theirs to remove
     }
   }
+}
+
+/** SIGKILLs every process whose command line names one of `paths` (a file or directory within it). */
+function endProcessesNaming(paths: string[]): void {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    let words: string[];
+    try {
+      words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (!words.some((w) => paths.some((p) => names(w, p)))) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // ended meanwhile, or another user's
+    }
+  }
+}
+
+/** Whether an argument names `path` or a file within it (`--user-data-dir=/tmp/x`, `file:///tmp/x/profile`). */
+function names(arg: string, path: string): boolean {
+  for (let at = arg.indexOf(path); at >= 0; at = arg.indexOf(path, at + 1)) {
+    const next = arg[at + path.length];
+    if (next === undefined || next === '/') return true;
+  }
+  return false;
 }
