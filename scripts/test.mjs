@@ -20,16 +20,30 @@ const suite = spawn('vitest', ['run', ...process.argv.slice(2)], {
   detached: true,
   env: { ...process.env, TMPDIR: run },
 });
+const removeRun = () => {
+  try {
+    rmSync(run, { recursive: true, force: true, maxRetries: 3 });
+  } catch (e) {
+    process.stderr.write(`npm test: could not remove ${run}: ${e.message}\n`);
+  }
+};
 const suiteEnded = new Promise((resolve) =>
   suite.on('exit', (code, signal) => {
-    try {
-      rmSync(run, { recursive: true, force: true, maxRetries: 3 });
-    } catch (e) {
-      process.stderr.write(`npm test: could not remove ${run}: ${e.message}\n`);
-    }
+    removeRun();
     resolve(code ?? (signal ? 1 : 0));
   }),
 );
+// Not started at all (run outside npm, vitest is not on PATH): said, with nothing left in TMPDIR and
+// no checks started.
+const notStarted = await new Promise((resolve) => {
+  suite.once('spawn', () => resolve(undefined));
+  suite.once('error', resolve);
+});
+if (notStarted) {
+  removeRun();
+  process.stderr.write(`npm test: could not start vitest (${notStarted.message}): run it as npm test.\n`);
+  process.exit(1);
+}
 const stopSuite = (signal) => {
   try {
     process.kill(-suite.pid, signal);

@@ -1,9 +1,9 @@
 // Set-up (issue 11, item 14): the locked tree installs on the oldest Node we support with no
 // engine warning, the README's apt line works on a fresh system, and the demo keeps to itself.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
@@ -60,4 +60,23 @@ describe('set-up', () => {
       rmSync(tmp, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it('npm test run outside npm (no vitest on PATH) says so, and leaves nothing in TMPDIR', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'esign-test-script-'));
+    try {
+      const r = spawnSync(process.execPath, [join(root, 'scripts', 'test.mjs')], {
+        cwd: root,
+        env: { PATH: dirname(process.execPath), TMPDIR: tmp },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect({ status: r.status, stderr: r.stderr }).toEqual({
+        status: 1,
+        stderr: 'npm test: could not start vitest (spawn vitest ENOENT): run it as npm test.\n',
+      });
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
