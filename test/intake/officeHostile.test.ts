@@ -1,6 +1,6 @@
 // Issue 44, item 2: office files built to hurt are refused before LibreOffice sees them, and the box
 // LibreOffice runs in holds on its own (no network, no files beyond its scratch directory, a memory cap).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -396,6 +396,15 @@ describe("the converters' box (bubblewrap)", () => {
   });
 });
 
+/** Whether a process still runs: a zombie is dead (its parent has yet to reap it). */
+const running = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
 describe('LibreOffice in the box', () => {
   it('finds LibreOffice', () => {
     expect(soffice, 'soffice on PATH or ESIGN_SOFFICE').toBeDefined();
@@ -450,7 +459,6 @@ describe('LibreOffice in the box', () => {
   it("leaves nothing of an unboxed conversion whose host was killed: the next host's sweep ends it", {
     timeout: 120_000,
   }, async () => {
-    const { execFileSync } = await import('node:child_process');
     const engine = new URL('../../dist/engine.js', import.meta.url).href;
     // Each host a script using the built engine, in a TMPDIR of its own; unboxed, LibreOffice's
     // soffice.bin is its launcher's child, not the host's, and nothing ends it with the host.
@@ -480,13 +488,6 @@ describe('LibreOffice in the box', () => {
         .split('\n')
         .filter((l) => l.includes(join(root, 'esign-office-')) && /soffice|oosplash/.test(l))
         .map((l) => ({ pid: Number.parseInt(l, 10), main: l.includes('soffice.bin') }));
-    const running = (pid: number) => {
-      try {
-        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-      } catch {
-        return false;
-      }
-    };
     const killed = host(join(fixtures, 'contract.docx'));
     try {
       let found: number[] = [];
@@ -529,7 +530,6 @@ describe('LibreOffice in the box', () => {
 
   it('stops a boxed conversion at its deadline, leaving no process behind', { timeout: 120_000 }, async () => {
     const doc = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'contract.docx'));
-    const { execFileSync } = await import('node:child_process');
     // The conversion's scratch directory under a root of its own, so that this test finds its own
     // processes among other tests' and stops each as it appears (SIGSTOP): the deadline decides how
     // the conversion ends, not how fast this machine converts (a warm one took 1.47 s in all).
@@ -572,14 +572,7 @@ describe('LibreOffice in the box', () => {
     expect(stopped.size, 'LibreOffice was found running').toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 1000));
     // Each process it stopped was killed, not left stopped (a zombie is dead: its parent reaps it).
-    const alive = [...stopped].filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-      } catch {
-        return false;
-      }
-    });
-    expect(alive).toEqual([]);
+    expect([...stopped].filter(running)).toEqual([]);
     // Any soffice still running on a scratch directory that is gone was left behind by this test.
     const orphans = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
       .split('\n')

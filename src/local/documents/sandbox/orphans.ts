@@ -46,7 +46,7 @@ const OWNED = /^esign-(?:sandbox|office)-(\d+)-(\d+)-/;
  * The start of a working directory's path (for mkdtemp): a sandbox process's, or an office
  * conversion's, with its host's namespace and pid in the name.
  */
-export function scratchPrefix(of: 'sandbox' | 'office' = 'sandbox'): string {
+export function scratchPrefix(of: 'sandbox' | 'office'): string {
   return join(tmpdir(), `esign-${of}-${pidNamespace() ?? 0}-${process.pid}-`);
 }
 
@@ -90,15 +90,18 @@ export function sweepOrphans(dir: string): void {
   }
 }
 
+/** The ids of this pid namespace's processes (/proc), none where it cannot be read. */
+export function processIds(): string[] {
+  try {
+    return readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return [];
+  }
+}
+
 /** SIGKILLs every process whose command line names one of `paths` (a file or directory within it). */
 function endProcessesNaming(paths: string[]): void {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return;
-  }
-  for (const pid of pids) {
+  for (const pid of processIds()) {
     let words: string[];
     try {
       words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');

@@ -12,7 +12,7 @@
 // Each process has a temporary directory of its own for whatever it and the programs it starts write
 // (Chromium's profile, the files a conversion leaves), removed when it ends, killed or not.
 import { type ChildProcess, fork } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   SANDBOX_CPU_SECONDS,
@@ -22,7 +22,7 @@ import {
   SANDBOX_POOL_SIZE,
 } from '../../../domain/documentLimits.js';
 import { isExecutable, systemTool } from '../intake/findExecutable.js';
-import { diesWithParent, scratchPrefix, sweepOrphansOnce } from './orphans.js';
+import { diesWithParent, processIds, scratchPrefix, sweepOrphansOnce } from './orphans.js';
 import type { SandboxAnswer, SandboxJob, SandboxTask } from './protocol.js';
 
 /** A job that failed; `overLimits` when the document passed a cap (its own cost), not a failure of ours. */
@@ -68,12 +68,8 @@ function cpuMsOf(pid: number | undefined, of: CpuOf): number | undefined {
   if (!own) return undefined;
   if (of === 'process') return (Number(own[11]) + Number(own[12])) * 10;
   const below = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return undefined;
-  }
+  const entries = processIds();
+  if (!entries.length) return undefined;
   const ticks = new Map<number, number>();
   for (const e of entries) {
     const f = statOf(e);
@@ -154,7 +150,7 @@ class Child {
       '--stack-size=2048',
     ];
     sweepOrphansOnce();
-    this.scratch = mkdtempSync(scratchPrefix());
+    this.scratch = mkdtempSync(scratchPrefix('sandbox'));
     // Others may pass through it, not list it: a converter runs as nobody in a directory made inside.
     chmodSync(this.scratch, 0o711);
     this.proc = fork(entry, [this.scratch], {
